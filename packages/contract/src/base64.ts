@@ -1,0 +1,95 @@
+/**
+ * Isomorphic base64 helpers (browser and Node, no Buffer): the upstream wants pure base64 in
+ * `image1`/`image2`/`selfie1` and a data URI in `documentFiles[].document`.
+ */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const DECODE = new Int16Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+
+const PURE_BASE64 = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const DATA_URI = /^data:([a-z]+\/[a-z0-9.+-]+)(?:;[a-z0-9-]+=[^;,]*)*;base64,/i;
+
+/** True for canonical, padded, pure base64 (no `data:` prefix, no whitespace). */
+export function isPureBase64(value: string): boolean {
+  return value.length % 4 === 0 && PURE_BASE64.test(value);
+}
+
+/** Decoded byte length computed from the text alone, without decoding. */
+export function decodedLength(base64: string): number {
+  const len = base64.length;
+  if (len === 0) return 0;
+  let padding = 0;
+  if (base64.charCodeAt(len - 1) === 61) padding++;
+  if (len > 1 && base64.charCodeAt(len - 2) === 61) padding++;
+  return Math.floor((len * 3) / 4) - padding;
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let out = '';
+  const chunk: string[] = [];
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    chunk.push(ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!);
+    if (chunk.length === 4096) {
+      out += chunk.join('');
+      chunk.length = 0;
+    }
+  }
+  out += chunk.join('');
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i]! << 16;
+    out += `${ALPHABET[n >> 18]}${ALPHABET[(n >> 12) & 63]}==`;
+  } else if (rest === 2) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    out += `${ALPHABET[n >> 18]}${ALPHABET[(n >> 12) & 63]}${ALPHABET[(n >> 6) & 63]}=`;
+  }
+  return out;
+}
+
+/**
+ * Decodes pure base64. `maxBytes` decodes only a prefix (for sniffing magic bytes without
+ * decoding a whole image). Throws `TypeError` on text that is not pure base64.
+ */
+export function base64ToBytes(base64: string, maxBytes = Infinity): Uint8Array {
+  if (!isPureBase64(base64)) throw new TypeError('Not pure base64');
+  const total = decodedLength(base64);
+  const size = Math.min(total, maxBytes);
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (let i = 0; o < size; i += 4) {
+    const a = DECODE[base64.charCodeAt(i)]!;
+    const b = DECODE[base64.charCodeAt(i + 1)]!;
+    const c = base64.charCodeAt(i + 2) === 61 ? 0 : DECODE[base64.charCodeAt(i + 2)]!;
+    const d = base64.charCodeAt(i + 3) === 61 ? 0 : DECODE[base64.charCodeAt(i + 3)]!;
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    out[o++] = n >> 16;
+    if (o < size) out[o++] = (n >> 8) & 255;
+    if (o < size) out[o++] = n & 255;
+  }
+  return out;
+}
+
+export interface DataUri {
+  mime: string;
+  base64: string;
+}
+
+/** Splits a base64 data URI; `null` when `value` is not one. */
+export function parseDataUri(value: string): DataUri | null {
+  const match = DATA_URI.exec(value);
+  if (!match) return null;
+  return { mime: match[1]!.toLowerCase(), base64: value.slice(match[0].length) };
+}
+
+/** `toDataUri("/9j/...", "image/jpeg")` -> `"data:image/jpeg;base64,/9j/..."`. */
+export function toDataUri(base64: string, mime: string): string {
+  return `data:${mime};base64,${base64}`;
+}
+
+/** Accepts pure base64 or a data URI and returns the pure base64 part. */
+export function toPureBase64(value: string): string {
+  return parseDataUri(value)?.base64 ?? value;
+}

@@ -1,0 +1,175 @@
+/**
+ * The page <-> companion contract (`/v1`): the shapes both sides share, and the validation of an
+ * onboarding creation, which the element runs before it uploads and the companion runs again
+ * at its edge.
+ */
+import { decodedLength, isPureBase64 } from './base64.js';
+import type { OnboardingStatus } from './envelope.js';
+import { isAcceptedImageType, sniffBase64 } from './image.js';
+import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
+
+export const API_PREFIX = '/v1';
+/** Default decoded size limit per image (`ONBOARDING_IMAGE_MAX_BYTES`). */
+export const DEFAULT_IMAGE_MAX_BYTES = 4 * 1024 * 1024;
+
+export const IMAGE_ROLES = ['documentFront', 'documentBack', 'selfie'] as const;
+export type ImageRoleName = (typeof IMAGE_ROLES)[number];
+export const REQUIRED_IMAGE_ROLES: readonly ImageRoleName[] = ['documentFront', 'selfie'];
+
+/** Body of `POST /v1/onboardings`. */
+export interface CreateOnboardingRequest {
+  cpf?: string;
+  cnpj?: string;
+  name?: string;
+  documentType?: string;
+  images: Partial<Record<ImageRoleName, string>>;
+}
+
+/** 201 answer of `POST /v1/onboardings`. */
+export interface CreateOnboardingResponse {
+  tokenOnboarding: string;
+  status: OnboardingStatus;
+  dateHourProcess: string;
+  /** Secret that only this page holds: send it as `Authorization: Bearer` on every later read. */
+  accessKey: string;
+}
+
+/** `GET /v1/onboardings/{token}` and each `status` event of `/events`. */
+export interface OnboardingState {
+  tokenOnboarding: string;
+  status: OnboardingStatus;
+  updatedAt: string;
+  externalId?: string;
+  /** The upstream's reason, when it gave one (for example the refusal message). */
+  message?: string;
+}
+
+export type ApiErrorCode =
+  | 'invalid_json'
+  | 'unsupported_media_type'
+  | 'invalid_request'
+  | 'invalid_cpf'
+  | 'invalid_cnpj'
+  | 'missing_tax_id'
+  | 'invalid_field'
+  | 'missing_image'
+  | 'invalid_image'
+  | 'image_too_large'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'unauthorized'
+  | 'rate_limited'
+  | 'upstream_refused'
+  | 'upstream_error'
+  | 'upstream_unavailable'
+  | 'upstream_timeout'
+  | 'internal_error';
+
+export interface ApiError {
+  code: ApiErrorCode | (string & {});
+  message: string;
+  field?: string;
+  externalId?: string;
+}
+
+/** Every companion error: `{"error": {...}}` with a real HTTP status. */
+export interface ApiErrorBody {
+  error: ApiError;
+}
+
+export function isApiErrorBody(value: unknown): value is ApiErrorBody {
+  const e = (value as ApiErrorBody | null)?.error;
+  return !!e && typeof e === 'object' && typeof e.code === 'string' && typeof e.message === 'string';
+}
+
+/** Largest body a creation can legitimately need: three images at the limit, in base64, plus the other fields. */
+export function maxCreateBodyBytes(imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): number {
+  return IMAGE_ROLES.length * Math.ceil(imageMaxBytes / 3) * 4 + 64 * 1024;
+}
+
+export interface ValidCreateOnboarding {
+  taxId: { kind: 'cpf' | 'cnpj'; value: string };
+  name?: string;
+  documentType?: string;
+  images: Partial<Record<ImageRoleName, { base64: string; mime: 'image/jpeg' | 'image/png'; bytes: number }>>;
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; status: 400 | 413; error: ApiError };
+
+const fail = (status: 400 | 413, code: ApiErrorCode, message: string, field?: string): Validation<never> => ({
+  ok: false,
+  status,
+  error: { code, message, ...(field && { field }) },
+});
+
+const TEXT_FIELD = /^[\p{L}\p{M}\p{N} .,'’()/-]*$/u;
+
+/**
+ * Checks a creation body as the contract demands: CPF/CNPJ check digits, each image pure base64
+ * of a JPEG/PNG by its magic bytes and within `imageMaxBytes` decoded. Size is checked before
+ * content, so an oversized image is 413 whatever its bytes.
+ */
+export function validateCreateOnboarding(body: unknown, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): Validation<ValidCreateOnboarding> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'invalid_request', 'The body must be a JSON object.');
+  const b = body as Record<string, unknown>;
+
+  let taxId: ValidCreateOnboarding['taxId'];
+  if (b.cpf !== undefined && b.cnpj !== undefined) return fail(400, 'invalid_request', 'Send either cpf or cnpj, not both.', 'cnpj');
+  if (b.cpf !== undefined) {
+    if (typeof b.cpf !== 'string' || !isValidCpf(b.cpf)) return fail(400, 'invalid_cpf', 'The CPF is not valid: check its 11 digits.', 'cpf');
+    taxId = { kind: 'cpf', value: normalizeCpf(b.cpf)! };
+  } else if (b.cnpj !== undefined) {
+    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj)) return fail(400, 'invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
+    taxId = { kind: 'cnpj', value: normalizeCnpj(b.cnpj)! };
+  } else {
+    return fail(400, 'missing_tax_id', 'A cpf or a cnpj is required.', 'cpf');
+  }
+
+  for (const field of ['name', 'documentType'] as const) {
+    const v = b[field];
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || v.length > 200 || !TEXT_FIELD.test(v)) {
+      return fail(400, 'invalid_field', `${field} must be plain text of at most 200 characters.`, field);
+    }
+  }
+
+  const images = b.images;
+  if (!images || typeof images !== 'object' || Array.isArray(images)) return fail(400, 'missing_image', 'images.documentFront and images.selfie are required.', 'images');
+  const imgs = images as Record<string, unknown>;
+  for (const key of Object.keys(imgs)) {
+    if (!(IMAGE_ROLES as readonly string[]).includes(key)) return fail(400, 'invalid_field', `Unknown image role "${key.slice(0, 40)}".`, `images.${key.slice(0, 40)}`);
+  }
+  const valid: ValidCreateOnboarding['images'] = {};
+  // Sizes first, for every image, so an oversized one is 413 whatever the others hold.
+  for (const role of IMAGE_ROLES) {
+    const v = imgs[role];
+    if (typeof v === 'string' && decodedLength(v) > imageMaxBytes) {
+      return fail(413, 'image_too_large', `images.${role} is larger than ${imageMaxBytes} bytes.`, `images.${role}`);
+    }
+  }
+  for (const role of IMAGE_ROLES) {
+    const v = imgs[role];
+    if (v === undefined || v === null || v === '') {
+      if (REQUIRED_IMAGE_ROLES.includes(role)) return fail(400, 'missing_image', `images.${role} is required.`, `images.${role}`);
+      continue;
+    }
+    if (typeof v !== 'string' || !isPureBase64(v)) {
+      return fail(400, 'invalid_image', `images.${role} must be pure base64 (no data: prefix).`, `images.${role}`);
+    }
+    const mime = sniffBase64(v);
+    if (!isAcceptedImageType(mime)) {
+      return fail(400, 'invalid_image', `images.${role} is not a JPEG or PNG image.`, `images.${role}`);
+    }
+    valid[role] = { base64: v, mime, bytes: decodedLength(v) };
+  }
+
+  return {
+    ok: true,
+    value: {
+      taxId,
+      ...(typeof b.name === 'string' && b.name.trim() && { name: b.name.trim() }),
+      ...(typeof b.documentType === 'string' && b.documentType.trim() && { documentType: b.documentType.trim() }),
+      images: valid,
+    },
+  };
+}

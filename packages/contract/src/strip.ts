@@ -1,0 +1,32 @@
+/**
+ * Removes what the spec says is not part of the contract (spec 2.3): internal metadata fields
+ * and nulls, at any depth. Clients must never rely on them, so they never leave the kit.
+ */
+
+export const NON_CONTRACT_FIELDS: ReadonlySet<string> = new Set([
+  'fieldsOutput',
+  'required',
+  'enabled',
+  'valid',
+  'callService',
+  'nextStep',
+  'services',
+]);
+
+/** A deep copy of `value` without non-contract fields and without nulls. */
+export function stripNonContract<T>(value: T): T {
+  return strip(value) as T;
+}
+
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((v) => v !== null).map(strip);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (v === null || v === undefined || NON_CONTRACT_FIELDS.has(key)) continue;
+      out[key] = strip(v);
+    }
+    return out;
+  }
+  return value;
+}

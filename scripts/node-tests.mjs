@@ -1,0 +1,27 @@
+// Node 20's test runner does not expand globs: find the Node-side test files and hand them over.
+// Usage: node scripts/node-tests.mjs [filter...]  (filters match against the path)
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+
+const roots = ['packages', 'test/node'];
+const files = [];
+function walk(dir) {
+  let entries;
+  try { entries = readdirSync(dir); } catch { return; }
+  for (const name of entries) {
+    if (name === 'node_modules' || name === 'dist') continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) walk(path);
+    else if (name.endsWith('.test.ts') && (path.startsWith('test/node') || /^packages\/[^/]+\/test\//.test(path))) files.push(path);
+  }
+}
+roots.forEach(walk);
+const filters = process.argv.slice(2);
+const selected = files.sort().filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+if (selected.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
+child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 1));
