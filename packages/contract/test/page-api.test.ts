@@ -1,0 +1,64 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_IMAGE_MAX_BYTES, maxCreateBodyBytes, validateCreateOnboarding } from '@onboarding-kit/contract';
+
+const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]).toString('base64');
+const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+const pdf = Buffer.from('%PDF-1.4\n%\xe2\xe3').toString('base64');
+const body = (over: Record<string, unknown> = {}) => ({ cpf: '529.982.247-25', name: 'Maria Silva', documentType: 'CNH', images: { documentFront: jpeg, documentBack: png, selfie: jpeg }, ...over });
+
+test('a good body is normalised', () => {
+  const v = validateCreateOnboarding(body());
+  assert.ok(v.ok);
+  assert.deepEqual(v.value.taxId, { kind: 'cpf', value: '52998224725' });
+  assert.equal(v.value.images.documentBack?.mime, 'image/png');
+  assert.equal(v.value.images.selfie?.bytes, 12);
+  const c = validateCreateOnboarding(body({ cpf: undefined, cnpj: '11.222.333/0001-81', images: { documentFront: jpeg, selfie: jpeg } }));
+  assert.ok(c.ok);
+  assert.equal(c.value.taxId.kind, 'cnpj');
+});
+
+test('each bad input gets a specific code and field', () => {
+  const cases: [unknown, number, string, string?][] = [
+    [null, 400, 'invalid_request'],
+    [[], 400, 'invalid_request'],
+    [body({ cpf: '529.982.247-24' }), 400, 'invalid_cpf', 'cpf'],
+    [body({ cpf: 52998224725 }), 400, 'invalid_cpf', 'cpf'],
+    [body({ cpf: undefined }), 400, 'missing_tax_id', 'cpf'],
+    [body({ cpf: undefined, cnpj: '11.222.333/0001-82' }), 400, 'invalid_cnpj', 'cnpj'],
+    [body({ cnpj: '11.222.333/0001-81' }), 400, 'invalid_request', 'cnpj'],
+    [body({ name: '<script>' }), 400, 'invalid_field', 'name'],
+    [body({ documentType: 'x'.repeat(201) }), 400, 'invalid_field', 'documentType'],
+    [body({ images: undefined }), 400, 'missing_image', 'images'],
+    [body({ images: { documentFront: jpeg } }), 400, 'missing_image', 'images.selfie'],
+    [body({ images: { selfie: jpeg } }), 400, 'missing_image', 'images.documentFront'],
+    [body({ images: { documentFront: `data:image/jpeg;base64,${jpeg}`, selfie: jpeg } }), 400, 'invalid_image', 'images.documentFront'],
+    [body({ images: { documentFront: pdf, selfie: jpeg } }), 400, 'invalid_image', 'images.documentFront'],
+    [body({ images: { documentFront: jpeg, selfie: 42 } }), 400, 'invalid_image', 'images.selfie'],
+    [body({ images: { documentFront: jpeg, selfie: jpeg, other: jpeg } }), 400, 'invalid_field', 'images.other'],
+  ];
+  for (const [input, status, code, field] of cases) {
+    const v = validateCreateOnboarding(input);
+    assert.equal(v.ok, false, JSON.stringify(input)?.slice(0, 80));
+    if (v.ok) continue;
+    assert.equal(v.status, status, code);
+    assert.equal(v.error.code, code);
+    if (field) assert.equal(v.error.field, field);
+  }
+});
+
+test('size is checked before content: an oversized image is 413 whatever its bytes', () => {
+  const big = 'A'.repeat(Math.ceil((1024 + 1) / 3) * 4); // 1026 bytes of zeros: not an image
+  const v = validateCreateOnboarding(body({ images: { documentFront: jpeg, selfie: big } }), 1024);
+  assert.equal(v.ok, false);
+  if (!v.ok) {
+    assert.equal(v.status, 413);
+    assert.equal(v.error.code, 'image_too_large');
+    assert.equal(v.error.field, 'images.selfie');
+  }
+});
+
+test('the body limit covers three images at the limit plus the other fields', () => {
+  assert.ok(maxCreateBodyBytes() > 3 * (DEFAULT_IMAGE_MAX_BYTES * 4) / 3);
+  assert.ok(maxCreateBodyBytes() < 3 * (DEFAULT_IMAGE_MAX_BYTES * 4) / 3 + 128 * 1024);
+});

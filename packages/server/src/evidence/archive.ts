@@ -1,0 +1,177 @@
+/**
+ * The evidence archive: a zip (optionally AES-256 encrypted) holding the onboarding report JSON,
+ * the PDF, the status history and a manifest of SHA-256 hashes, produced as a stream. The PDF
+ * flows from its source through the hash and zip.js to the output one chunk at a time, so the
+ * archive of a 96 MiB PDF needs no more memory than that of a small one.
+ */
+import { Uint8ArrayReader, ZipWriter } from '@zip.js/zip.js';
+import { stripNonContract } from '@onboarding-kit/contract';
+import { assertEvidencePassword } from './errors.js';
+import { measureBytes, measuringStream, type Measured } from './measure.js';
+import {
+  EVIDENCE_FORMAT,
+  historyDocument,
+  supportRequest,
+  type EvidenceHistoryEntry,
+  type EvidenceManifest,
+  type ManifestFile,
+  type ManifestGap,
+} from './manifest.js';
+import { peekPdf, pdfPeekReason } from './pdf-stream.js';
+
+export interface EvidenceInput {
+  tokenOnboarding: string;
+  externalId?: string;
+  environment: string;
+  /** When the onboarding was created (ISO 8601). */
+  createdAt: string;
+  kitVersion: string;
+  /** The upstream JSON report; its non-contract fields and nulls are removed before archiving. */
+  report: unknown | undefined;
+  /** Why the report is missing (safe to show: it goes into the manifest). */
+  reportError?: string;
+  /** The upstream PDF; checked to start with `%PDF` while it streams. */
+  pdf: ReadableStream<Uint8Array> | undefined;
+  /** Why the PDF is missing (safe to show: it goes into the manifest). */
+  pdfError?: string;
+  /** Status changes, oldest first. */
+  history: readonly EvidenceHistoryEntry[];
+  status: string;
+  /** The upstream service involved, named in `support.json` for an ERROR. */
+  service?: string;
+}
+
+export interface EvidenceOptions {
+  /** Encrypts every entry with AES-256 (at least 12 characters). */
+  password?: string;
+  /** When the archive is produced; defaults to now. */
+  now?: Date;
+  /** Stops producing the archive (the output stream errors, the PDF source is cancelled). */
+  signal?: AbortSignal;
+}
+
+export const EVIDENCE_ENTRIES = {
+  report: 'report.json',
+  pdf: 'report.pdf',
+  history: 'status-history.json',
+  support: 'support.json',
+  manifest: 'manifest.json',
+} as const;
+
+const encoder = new TextEncoder();
+const json = (value: unknown): Uint8Array => encoder.encode(`${JSON.stringify(value, null, 2)}\n`);
+
+/**
+ * Builds the archive as a stream of zip bytes. Throws `EvidencePasswordError` at once for an
+ * unusable password; any failure while streaming (for example the PDF source breaking off) errors
+ * the returned stream, because a zip with a half-written entry is no evidence.
+ */
+export function buildEvidenceArchive(input: EvidenceInput, options: EvidenceOptions = {}): ReadableStream<Uint8Array> {
+  if (options.password !== undefined) assertEvidencePassword(options.password);
+  const now = options.now ?? new Date();
+
+  // zip.js writes into `zipOutput`; `gate` lets this module error the stream the caller reads.
+  const zipOutput = new TransformStream<Uint8Array, Uint8Array>();
+  let gate!: TransformStreamDefaultController<Uint8Array>;
+  const output = zipOutput.readable.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        gate = controller;
+      },
+    }),
+  );
+
+  const abort = new AbortController();
+  const onAbort = () => abort.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  void writeArchive(zipOutput.writable, input, { ...options, now }, abort.signal)
+    .catch(async (error: unknown) => {
+      abort.abort(error);
+      await input.pdf?.cancel(error).catch(() => {});
+      try {
+        gate.error(error);
+      } catch {
+        // The reader has gone already (cancelled the download): nothing left to tell.
+      }
+    })
+    .finally(() => options.signal?.removeEventListener('abort', onAbort));
+  return output;
+}
+
+async function writeArchive(
+  writable: WritableStream<Uint8Array>,
+  input: EvidenceInput,
+  options: EvidenceOptions & { now: Date },
+  signal: AbortSignal,
+): Promise<void> {
+  const archivedAt = options.now.toISOString();
+  const zip = new ZipWriter(writable, {
+    // Main thread, native CompressionStream: nothing to configure in an integrator's process.
+    useWebWorkers: false,
+    lastModDate: options.now,
+    signal,
+    ...(options.password !== undefined && { password: options.password, encryptionStrength: 3 as const }),
+  });
+  const files: ManifestFile[] = [];
+  const gaps: ManifestGap[] = [];
+
+  const addBytes = async (name: string, bytes: Uint8Array) => {
+    await zip.add(name, new Uint8ArrayReader(bytes));
+    files.push({ name, ...measureBytes(bytes) });
+  };
+
+  if (input.report !== undefined) {
+    await addBytes('report.json', json(stripNonContract(input.report)));
+  } else {
+    gaps.push({ name: 'report.json', reason: input.reportError ?? 'report unavailable upstream' });
+  }
+
+  if (input.pdf) {
+    const peek = await peekPdf(input.pdf);
+    if (peek.ok) {
+      const measure = measuringStream();
+      await zip.add('report.pdf', peek.stream.pipeThrough(measure.stream));
+      files.push({ name: 'report.pdf', ...(measure.result() satisfies Measured) });
+    } else {
+      gaps.push({ name: 'report.pdf', reason: pdfPeekReason(peek.reason) });
+    }
+  } else {
+    gaps.push({ name: 'report.pdf', reason: input.pdfError ?? 'PDF unavailable upstream' });
+  }
+
+  await addBytes('status-history.json', json(historyDocument(input.history)));
+
+  if (input.status === 'ERROR') {
+    await addBytes(
+      'support.json',
+      json(
+        supportRequest({
+          tokenOnboarding: input.tokenOnboarding,
+          environment: input.environment,
+          history: input.history,
+          archivedAt,
+          ...(input.externalId && { externalId: input.externalId }),
+          ...(input.service && { service: input.service }),
+        }),
+      ),
+    );
+    if (!input.externalId) gaps.push({ name: 'support.json', reason: 'the upstream gave no externalId for this ERROR' });
+  }
+
+  const manifest: EvidenceManifest = {
+    format: EVIDENCE_FORMAT,
+    tokenOnboarding: input.tokenOnboarding,
+    ...(input.externalId && { externalId: input.externalId }),
+    environment: input.environment,
+    status: input.status,
+    createdAt: input.createdAt,
+    archivedAt,
+    kitVersion: input.kitVersion,
+    encryption: options.password !== undefined ? 'AES-256' : 'none',
+    files,
+    gaps,
+  };
+  await zip.add('manifest.json', new Uint8ArrayReader(json(manifest)));
+  await zip.close();
+}

@@ -1,0 +1,14 @@
+export { buildEvidenceArchive, EVIDENCE_ENTRIES } from './archive.js';
+export type { EvidenceInput, EvidenceOptions } from './archive.js';
+export {
+  EvidencePasswordError,
+  assertEvidencePassword,
+  MIN_EVIDENCE_PASSWORD_LENGTH,
+  MAX_EVIDENCE_PASSWORD_LENGTH,
+} from './errors.js';
+export { EVIDENCE_FORMAT } from './manifest.js';
+export type { EvidenceManifest, EvidenceHistoryEntry, HistorySource, ManifestFile, ManifestGap, SupportRequest } from './manifest.js';
+export { peekPdf, pdfPeekReason } from './pdf-stream.js';
+export type { PdfPeek } from './pdf-stream.js';
+export { measuringStream, measureBytes } from './measure.js';
+export type { Measured } from './measure.js';

@@ -1,0 +1,110 @@
+/**
+ * Typed request fields per service, for `UpstreamClient.query()`. The contract catalog keeps its
+ * field lists as runtime data (typed `readonly RequestField[]`), which the compiler cannot turn
+ * into per-service object types; this table mirrors it with literal types. A unit test checks it
+ * equals `SERVICE_CATALOG` field for field, so the two cannot drift apart.
+ */
+import type { RequestField, ServiceId } from '@onboarding-kit/contract';
+
+/** Services whose request fields the spec does not show accept any known request field. */
+const ANY = [
+  'cpf', 'cnpj', 'image1', 'image2', 'image1Url', 'image2Url', 'selfie1', 'key', 'phone', 'uf', 'birthDate',
+  'rg', 'documentType', 'court', 'sphere', 'nome', 'motherName', 'fatherName', 'dataDeNascimento',
+] as const satisfies readonly RequestField[];
+
+export const SERVICE_FIELDS = {
+  SERVICE_PERSON_DATA_ENRICHMENT: { required: ['cpf'], optional: [] },
+  SERVICE_RFB_PF: { required: [], optional: ['cpf', 'dataDeNascimento'] },
+  SERVICE_RFB_PF_ON_DEMAND: { required: ['cpf'], optional: [] },
+  SERVICE_CREDIT_SCORE: { required: [], optional: ['cpf'] },
+  SERVICE_BUREAU_CREDIT_SCORE_PERSON: { required: ['cpf'], optional: [] },
+  SERVICE_ACTIVE_DEBT_PF: { required: ['cpf'], optional: [] },
+  SERVICE_FINANCIAL_INFORMATION: { required: ['cpf'], optional: [] },
+  SERVICE_PF_FINANCIAL_AND_ADDRESS: { required: ['cpf'], optional: ['birthDate'] },
+  SERVICE_DEMOGRAPHIC_DATA_CPF: { required: ['cpf'], optional: ['birthDate'] },
+  SERVICE_CRIMINAL_RECORD_CIVIL: { required: ['cpf', 'rg', 'uf'], optional: [] },
+  SERVICE_CRIMINAL_RECORD_FEDERAL: { required: ['cpf'], optional: [] },
+  SERVICE_NOTHING_RECORD_LAWSUITS: { required: ['cpf', 'court', 'uf', 'sphere'], optional: [] },
+  SERVICE_PROTEST_CLEARANCE_CERTIFICATE: { required: ['cpf'], optional: [] },
+  SERVICE_PROTEST_PF: { required: ['cpf'], optional: [] },
+  SERVICE_ARREST_WARRANT: { required: ['nome', 'motherName', 'fatherName', 'birthDate', 'cpf'], optional: [] },
+  SERVICE_JURIDICAL_PROCESSES: { required: ['cpf'], optional: [] },
+  SERVICE_SOCIAL_ASSISTANCE_EXTENDED: { required: ['cpf'], optional: [] },
+  SERVICE_FAMILY_SOCIAL_BENEFITS: { required: ['cpf'], optional: [] },
+  SERVICE_MEI: { required: ['cpf'], optional: [] },
+  SERVICE_PIS_CONSULTATION: { required: ['cpf'], optional: [] },
+  SERVICE_ONDEMAND_SUS_CARD_PERSON_CPF: { required: ['cpf'], optional: [] },
+  SERVICE_ELECTION_CANDIDATE_DATA_CPF: { required: ['cpf'], optional: [] },
+  SERVICE_ELECTORAL_DONORS_CPF: { required: ['cpf'], optional: [] },
+  SERVICE_ELECTORAL_PROVIDERS_CPF: { required: ['cpf'], optional: [] },
+  SERVICE_FAMILY_POLITICAL_HISTORY_CPF: { required: ['cpf'], optional: [] },
+  SERVICE_PEP: { required: ['cpf'], optional: [] },
+  SERVICE_MEDIA_PROFILE_EXPOSURE_PF: { required: ['cpf'], optional: [] },
+  SEVICE_ONLINE_BETTING_PROPENSITY: { required: ['cpf'], optional: [] },
+  SERVICE_CONFIRM_PHONE: { required: ['phone'], optional: [] },
+  SERVICE_DOMAINS_CPF: { required: ['cpf'], optional: [] },
+  SERVICE_RELATED_PEOPLE_EMAILS: { required: ['cpf'], optional: [] },
+  SERVICE_ADDRESS: { required: ['cpf'], optional: [] },
+  SERVICE_PROFESSIONAL_HISTORY: { required: ['cpf'], optional: [] },
+  SERVICE_PROFESSIONAL_HISTORY_OWNER_ONLY: { required: ['cpf'], optional: ['birthDate'] },
+  SERVICE_ACTIVITIES_INDICATORS: { required: ['cpf'], optional: [] },
+  SERVICE_FACE_INDEX: { required: ['image1'], optional: [] },
+  SERVICE_FACE_MATCH: { required: ['image1', 'image2'], optional: [] },
+  SERVICE_DIGITAL_DOCUMENTOSCOPY: { required: ['key', 'image1', 'image2', 'selfie1'], optional: [] },
+  SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT: { required: ['key'], optional: [] },
+  SERVICE_VALIDATION_CNH: { required: ['cpf', 'image1'], optional: [] },
+  SERVICE_OCR: { required: ['documentType', 'image1'], optional: ['image2'] },
+  SERVICE_OCR_CNPJ_CARD: { required: ['image1'], optional: [] },
+  SERVICE_OCR_PROOF_OF_ADDRESS: { required: ['image1'], optional: [] },
+  SERVICE_OCR_EMANCIPATION: { required: ['image1'], optional: [] },
+  SERVICE_RFB_PJ: { required: ['cnpj'], optional: [] },
+  SERVICE_CREDIT_RISK_COMPANY: { required: ['cnpj'], optional: [] },
+  SERVICE_JURIDICAL_PROCESSES_PJ: { required: ['cnpj'], optional: [] },
+  SERVICE_OWNERS_LAWSUITS_DISTRIBUTION: { required: ['cnpj'], optional: [] },
+  SERVICE_OWNERS_ELECTORAL_DONORS_CNPJ: { required: ['cnpj'], optional: [] },
+  SERVICE_DOMAINS_CNPJ: { required: ['cnpj'], optional: [] },
+  SERVICE_ADDRESSES_EXTENDED_CNPJ: { required: ['cnpj'], optional: [] },
+  SERVICE_MEDIA_PROFILE_EXPOSURE_PJ: { required: ['cnpj'], optional: [] },
+  SERVICE_COMPANY_KYC_OWNERS: { required: ['cnpj'], optional: [] },
+  SERVICE_JURIDICAL_PROCESSES_PJ_OWNERS: { required: ['cnpj'], optional: [] },
+  SERVICE_RF_QSA: { required: ['cnpj'], optional: [] },
+  SERVICE_COMPANY_RELATIONSHIP: { required: ['cnpj'], optional: [] },
+  SERVICE_ECONOMIC_GROUP_RELATIONSHIPS: { required: ['cnpj'], optional: [] },
+  SERVICE_CGU_NEGATIVE_CERTIFICATE_COMPANY: { required: ['cnpj'], optional: [] },
+  SERVICE_PCD_COMPANY: { required: ['cnpj'], optional: [] },
+  SERVICE_INVESTMENT_FUND_DATA: { required: ['cnpj'], optional: [] },
+  SERVICE_COMPANY_EVOLUTION: { required: ['cnpj'], optional: [] },
+  SERVICE_FGTS: { required: ['cnpj'], optional: [] },
+  SERVICE_SCORING_CREDIT_RISK_COMPANY: { required: ['cnpj'], optional: [] },
+  SERVICE_HISTORY_BASIC_DATA: { required: ['cnpj'], optional: [] },
+  SERVICE_OWNERS_INFLUENCE: { required: ['cnpj'], optional: [] },
+  SERVICE_MARKETPLACE_DATA: { required: ['cnpj'], optional: [] },
+  SERVICE_CIVIL_CONSTRUCTION: { required: ['cnpj'], optional: [] },
+  SERVICE_SIMPLES_COMPANY: { required: ['cnpj'], optional: [] },
+  SERVICE_BUREAU_OWNER_PARTICIPATION_DATA_COMPANY: { required: ['cnpj'], optional: [] },
+  SERVICE_PGMEI: { required: [], optional: ANY },
+  SERVICE_RFB_PJ_ON_DEMAND: { required: [], optional: ANY },
+  SERVICE_REGISTRATION_DATA_CNPJ: { required: [], optional: ANY },
+  SERVICE_ELECTORAL_PROVIDERS_CNPJ: { required: [], optional: ANY },
+  SERVICE_ECONOMIC_GROUP_KYC_COMPANY: { required: [], optional: ANY },
+  SERVICE_LABOR_LAWSUITS: { required: [], optional: ANY },
+  SERVICE_PROTEST_PJ: { required: [], optional: ANY },
+  SERVICE_LAWSUITS_DISTRIBUTION_DATA_COMPANY: { required: [], optional: ANY },
+  SERVICE_COMPLIANCE_BET_PJ: { required: [], optional: ANY },
+  SERVICE_COMPLIANCE_BET: { required: [], optional: ANY },
+  SERVICE_SYNDICATE_AGREEMENTS: { required: [], optional: ANY },
+  SERVICE_ONLINE_ADS: { required: [], optional: ANY },
+  SERVICE_REPUTATIONS_AND_REVIEWS: { required: [], optional: ANY },
+  SERVICE_STATE_DEBT_CERTIFICATE_COMPANY: { required: [], optional: ANY },
+  SERVICE_BUREAU_CREDIT_SCORE_COMPANY: { required: [], optional: ANY },
+  SERVICE_ACTIVE_DEBT_PJ: { required: [], optional: ANY },
+  SERVICE_POLITICAL_INVOLVEMENT: { required: [], optional: ANY },
+  SERVICE_SCORING_CREDIT_RISK_PERSON: { required: [], optional: ANY },
+} as const satisfies Record<ServiceId, { required: readonly RequestField[]; optional: readonly RequestField[] }>;
+
+type Fields<S extends ServiceId> = (typeof SERVICE_FIELDS)[S];
+
+/** Request body fields of `service` (the `service` member itself is added by the client). */
+export type ServiceFields<S extends ServiceId> = { [K in Fields<S>['required'][number]]: string } & {
+  [K in Exclude<Fields<S>['optional'][number], Fields<S>['required'][number]>]?: string;
+};
