@@ -52,6 +52,7 @@ export type ApiErrorCode =
   | 'invalid_cnpj'
   | 'missing_tax_id'
   | 'invalid_field'
+  | 'invalid_password'
   | 'missing_image'
   | 'invalid_image'
   | 'image_too_large'

@@ -86,8 +86,8 @@ export function checkImageBytes(bytes: Uint8Array): ImageCheck {
     (mime === 'image/jpeg' && plausibleJpeg(bytes)) ||
     (mime === 'image/png' && plausiblePng(bytes)) ||
     (mime === 'image/webp' && plausibleWebp(bytes));
-  if (!plausible || mime === null || mime === 'application/pdf') return { ok: false, reason: mime ? `damaged ${mime}` : 'not an image' };
-  return { ok: true, mime, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  if (!plausible || mime === null) return { ok: false, reason: mime === 'application/pdf' ? 'a PDF, not an image' : mime ? `damaged ${mime}` : 'not an image' };
+  return { ok: true, mime: mime as 'image/jpeg' | 'image/png' | 'image/webp', bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /** True for the documented "no face" test image. */
