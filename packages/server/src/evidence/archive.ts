@@ -7,7 +7,7 @@
 import { Uint8ArrayReader, ZipWriter } from '@zip.js/zip.js';
 import { stripNonContract } from '@onboarding-kit/contract';
 import { assertEvidencePassword } from './errors.js';
-import { measureBytes, measuringStream, type Measured } from './measure.js';
+import { measureBytes, measuringStream } from './measure.js';
 import {
   EVIDENCE_FORMAT,
   historyDocument,
@@ -50,14 +50,6 @@ export interface EvidenceOptions {
   signal?: AbortSignal;
 }
 
-export const EVIDENCE_ENTRIES = {
-  report: 'report.json',
-  pdf: 'report.pdf',
-  history: 'status-history.json',
-  support: 'support.json',
-  manifest: 'manifest.json',
-} as const;
-
 const encoder = new TextEncoder();
 const json = (value: unknown): Uint8Array => encoder.encode(`${JSON.stringify(value, null, 2)}\n`);
 
@@ -83,12 +75,16 @@ export function buildEvidenceArchive(input: EvidenceInput, options: EvidenceOpti
 
   const abort = new AbortController();
   const onAbort = () => abort.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  void writeArchive(zipOutput.writable, input, { ...options, now }, abort.signal)
+  // Whoever reads the PDF source when the archive fails must let go of it, or the upstream
+  // connection stays open, stalled, until it times out.
+  const sources: Array<(reason: unknown) => Promise<void>> = [(reason) => input.pdf?.cancel(reason).catch(() => {}) ?? Promise.resolve()];
+  void writeArchive(zipOutput.writable, input, { ...options, now }, abort.signal, sources)
     .catch(async (error: unknown) => {
       abort.abort(error);
-      await input.pdf?.cancel(error).catch(() => {});
+      await Promise.all(sources.map((release) => release(error)));
       try {
         gate.error(error);
       } catch {
@@ -104,6 +100,7 @@ async function writeArchive(
   input: EvidenceInput,
   options: EvidenceOptions & { now: Date },
   signal: AbortSignal,
+  sources: Array<(reason: unknown) => Promise<void>>,
 ): Promise<void> {
   const archivedAt = options.now.toISOString();
   const zip = new ZipWriter(writable, {
@@ -130,9 +127,10 @@ async function writeArchive(
   if (input.pdf) {
     const peek = await peekPdf(input.pdf);
     if (peek.ok) {
+      sources.push(peek.abandon);
       const measure = measuringStream();
       await zip.add('report.pdf', peek.stream.pipeThrough(measure.stream));
-      files.push({ name: 'report.pdf', ...(measure.result() satisfies Measured) });
+      files.push({ name: 'report.pdf', ...measure.result() });
     } else {
       gaps.push({ name: 'report.pdf', reason: pdfPeekReason(peek.reason) });
     }

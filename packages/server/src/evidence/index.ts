@@ -1,4 +1,4 @@
-export { buildEvidenceArchive, EVIDENCE_ENTRIES } from './archive.js';
+export { buildEvidenceArchive } from './archive.js';
 export type { EvidenceInput, EvidenceOptions } from './archive.js';
 export {
   EvidencePasswordError,

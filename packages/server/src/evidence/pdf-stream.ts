@@ -8,7 +8,15 @@ import { isPdf } from '@onboarding-kit/contract';
 const PDF_SIGNATURE_LENGTH = 5;
 
 export type PdfPeek =
-  | { ok: true; stream: ReadableStream<Uint8Array> }
+  | {
+      ok: true;
+      stream: ReadableStream<Uint8Array>;
+      /**
+       * Cancels the source even while `stream` is locked by a consumer that stopped without
+       * cancelling it (zip.js, when aborted, can leave its read side hanging).
+       */
+      abandon(reason?: unknown): Promise<void>;
+    }
   | { ok: false; reason: 'empty' | 'not-pdf' | 'unreadable' };
 
 export async function peekPdf(source: ReadableStream<Uint8Array>): Promise<PdfPeek> {
@@ -48,7 +56,8 @@ export async function peekPdf(source: ReadableStream<Uint8Array>): Promise<PdfPe
     // Read one chunk at a time, only when the consumer asks: no read-ahead buffer.
     { highWaterMark: 0 },
   );
-  return { ok: true, stream };
+  const abandon = (reason?: unknown) => reader.cancel(reason).catch(() => {});
+  return { ok: true, stream, abandon };
 }
 
 /** Human-readable reason for a failed {@link peekPdf}, safe for a manifest or an error body. */
