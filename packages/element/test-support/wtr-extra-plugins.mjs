@@ -1,5 +1,7 @@
 /**
- * Extra Web Test Runner plugins spread into web-test-runner.config.mjs (the element's test
- * companion lives here). Keep it an array of plain WTR/dev-server plugins.
+ * Extra Web Test Runner plugins spread into web-test-runner.config.mjs: the element's test
+ * companion (see companion-double.mjs).
  */
-export const plugins = [];
+import { companionDouble } from './companion-double.mjs';
+
+export const plugins = [companionDouble()];

@@ -1,0 +1,96 @@
+/// <reference path="../../test-support/mocha-globals.d.ts" />
+import { expect } from '@open-wc/testing';
+import type { OnboardingState } from '@onboarding-kit/contract';
+import { cardJpeg, companionNamespace, controlDouble, doubleState } from '../onboarding-flow/test-helpers.js';
+import { CompanionError, createOnboarding, getOnboarding, normalizeEndpoint, streamStatus, watchStatus } from './index.js';
+
+async function jpegBase64(): Promise<string> {
+  const bytes = new Uint8Array(await (await cardJpeg()).arrayBuffer());
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin);
+}
+
+async function failure(promise: Promise<unknown>): Promise<CompanionError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(CompanionError);
+    return error as CompanionError;
+  }
+  throw new Error('expected a CompanionError');
+}
+
+describe('companion client', () => {
+  let image = '';
+  before(async () => {
+    image = await jpegBase64();
+  });
+
+  it('creates an onboarding with upload progress, then reads it with the Bearer key', async () => {
+    const ns = companionNamespace();
+    const base = normalizeEndpoint(`/test-companion/${ns}`);
+    const progress: number[] = [];
+    const created = await createOnboarding(base, { cpf: '529.982.247-25', images: { documentFront: image, selfie: image } }, { onProgress: (p) => progress.push(p.loaded) });
+    expect(created.status).to.equal('IN_PROCESS');
+    expect(created.accessKey).to.have.length.greaterThan(20);
+    expect(progress.at(-1)).to.be.greaterThan(image.length * 2);
+    const state = await getOnboarding(base, created.tokenOnboarding, created.accessKey);
+    expect(state.tokenOnboarding).to.equal(created.tokenOnboarding);
+    const wrongKey = await failure(getOnboarding(base, created.tokenOnboarding, 'not-the-key'));
+    expect([wrongKey.code, wrongKey.status, wrongKey.retryable]).to.deep.equal(['not_found', 404, false]);
+  });
+
+  it('maps the contract error body to a typed error with code, status and field', async () => {
+    const base = normalizeEndpoint(`/test-companion/${companionNamespace()}/v1`);
+    const error = await failure(createOnboarding(base, { cpf: '529.982.247-25', images: { documentFront: image } }));
+    expect([error.code, error.status, error.field]).to.deep.equal(['missing_image', 400, 'images.selfie']);
+  });
+
+  it('times out, aborts, and reports a cut connection as a network error (status 0)', async () => {
+    const ns = companionNamespace();
+    const base = normalizeEndpoint(`/test-companion/${ns}`);
+    const body = { cpf: '529.982.247-25', images: { documentFront: image, selfie: image } };
+    await controlDouble(ns, { holdUploads: true });
+    const timeout = await failure(createOnboarding(base, body, { timeoutMs: 300 }));
+    expect([timeout.code, timeout.status, timeout.retryable]).to.deep.equal(['timeout', 0, true]);
+    const abort = new AbortController();
+    const pending = createOnboarding(base, body, { signal: abort.signal });
+    setTimeout(() => abort.abort(), 100);
+    const aborted = await failure(pending);
+    expect([aborted.code, aborted.retryable]).to.deep.equal(['aborted', false]);
+    await controlDouble(ns, { holdUploads: false, failUploads: 'destroy' });
+    const cut = await failure(createOnboarding(base, body));
+    expect([cut.code, cut.status]).to.deep.equal(['network', 0]);
+  });
+
+  it('streams status events until the final one; abort stops the stream', async () => {
+    const ns = companionNamespace();
+    const base = normalizeEndpoint(`/test-companion/${ns}`);
+    const created = await createOnboarding(base, { cpf: '111.444.777-35', images: { documentFront: image, selfie: image } });
+    const seen: OnboardingState[] = [];
+    const last = await streamStatus(base, created.tokenOnboarding, created.accessKey, (s) => seen.push(s));
+    expect(seen.map((s) => s.status)).to.deep.equal(['IN_PROCESS', 'REFUSED']);
+    expect(last!.message).to.equal('Documento com sinais de adulteração');
+
+    const manual = await createOnboarding(base, { cpf: '987.654.321-00', images: { documentFront: image, selfie: image } });
+    const abort = new AbortController();
+    const stream = streamStatus(base, manual.tokenOnboarding, manual.accessKey, () => abort.abort(), abort.signal);
+    expect((await failure(stream)).code).to.equal('aborted');
+  });
+
+  it('watchStatus polls when the stream is refused and gives up in bounded time', async () => {
+    const ns = companionNamespace();
+    const base = normalizeEndpoint(`/test-companion/${ns}`);
+    await controlDouble(ns, { events: 'fail' });
+    const created = await createOnboarding(base, { cpf: '123.456.789-09', images: { documentFront: image, selfie: image } });
+    const final = await watchStatus(base, created.tokenOnboarding, created.accessKey, { onStatus: () => undefined, poll: { initialDelayMs: 100, maxDelayMs: 200 } });
+    expect([final.status, final.externalId]).to.deep.equal(['ERROR', 'EXT-ERR-7F3A9C']);
+
+    const manual = await createOnboarding(base, { cpf: '987.654.321-00', images: { documentFront: image, selfie: image } });
+    const gaveUp = await failure(watchStatus(base, manual.tokenOnboarding, manual.accessKey, { onStatus: () => undefined, poll: { initialDelayMs: 50, maxDelayMs: 100, totalMs: 600 } }));
+    expect(gaveUp.code).to.equal('status_timeout');
+    const polls = (await doubleState(ns)).requests.filter((r) => r.url.endsWith(`/onboardings/${manual.tokenOnboarding}`));
+    expect(polls.length).to.be.within(3, 12);
+  });
+});

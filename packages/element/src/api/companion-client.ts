@@ -1,0 +1,162 @@
+/**
+ * The page side of the page <-> companion contract (DESIGN.md, `/v1`). The access key is passed
+ * in by the caller for each read and only ever travels in the `Authorization` header: never in a
+ * URL, an error or a log line.
+ */
+import {
+  isApiErrorBody,
+  isOnboardingStatus,
+  type CreateOnboardingRequest,
+  type CreateOnboardingResponse,
+  type OnboardingState,
+} from '@onboarding-kit/contract';
+import { CompanionError } from './errors.js';
+import { SseParser } from './sse.js';
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+export interface CreateOptions {
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+  /** Whole-request limit in ms (0: none). */
+  timeoutMs?: number;
+}
+
+function abortError(): CompanionError {
+  return new CompanionError({ code: 'aborted', message: 'The request was cancelled.', status: 0 });
+}
+
+function errorFromBody(status: number, body: unknown): CompanionError {
+  if (isApiErrorBody(body)) {
+    const { code, message, field, externalId } = body.error;
+    return new CompanionError({ code, message, status, ...(field && { field }), ...(externalId && { externalId }) });
+  }
+  return new CompanionError({ code: 'http_error', message: `The companion answered HTTP ${status}.`, status });
+}
+
+function isCreateResponse(value: unknown): value is CreateOnboardingResponse {
+  const v = value as CreateOnboardingResponse | null;
+  return !!v && typeof v.tokenOnboarding === 'string' && typeof v.accessKey === 'string' && v.accessKey.length > 0 && isOnboardingStatus(v.status);
+}
+
+export function isOnboardingState(value: unknown): value is OnboardingState {
+  const v = value as OnboardingState | null;
+  return !!v && typeof v.tokenOnboarding === 'string' && isOnboardingStatus(v.status);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `POST {base}/onboardings` through XMLHttpRequest, the only browser API that reports upload
+ * progress. Resolves with the 201 body; rejects with a {@link CompanionError}.
+ */
+export function createOnboarding(base: string, body: CreateOnboardingRequest, options: CreateOptions = {}): Promise<CreateOnboardingResponse> {
+  const { onProgress, signal, timeoutMs = 120_000 } = options;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const xhr = new XMLHttpRequest();
+    const onAbortSignal = () => xhr.abort();
+    const settle = (fn: () => void) => {
+      signal?.removeEventListener('abort', onAbortSignal);
+      fn();
+    };
+    xhr.open('POST', `${base}/onboardings`);
+    xhr.setRequestHeader('Content-Type', 'application/json');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.timeout = timeoutMs;
+    // Listeners on xhr.upload must exist before send() or Chromium never fires progress.
+    if (onProgress) {
+      xhr.upload.addEventListener('progress', (e) => onProgress({ loaded: e.loaded, total: e.lengthComputable ? e.total : 0 }));
+    }
+    xhr.addEventListener('load', () =>
+      settle(() => {
+        const parsed = parseJson(xhr.responseText);
+        if (xhr.status === 201 || xhr.status === 200) {
+          if (isCreateResponse(parsed)) resolve(parsed);
+          else reject(new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: xhr.status }));
+        } else {
+          reject(errorFromBody(xhr.status, parsed));
+        }
+      }),
+    );
+    xhr.addEventListener('error', () => settle(() => reject(new CompanionError({ code: 'network', message: 'The companion could not be reached.', status: 0 }))));
+    xhr.addEventListener('timeout', () => settle(() => reject(new CompanionError({ code: 'timeout', message: 'The upload timed out.', status: 0 }))));
+    xhr.addEventListener('abort', () => settle(() => reject(abortError())));
+    signal?.addEventListener('abort', onAbortSignal, { once: true });
+    xhr.send(JSON.stringify(body));
+  });
+}
+
+function authHeaders(accessKey: string, accept: string): HeadersInit {
+  return { Authorization: `Bearer ${accessKey}`, Accept: accept };
+}
+
+function onboardingUrl(base: string, token: string): string {
+  return `${base}/onboardings/${encodeURIComponent(token)}`;
+}
+
+async function request(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, cache: 'no-store', credentials: 'omit' });
+  } catch (error) {
+    if (init.signal?.aborted) throw abortError();
+    throw new CompanionError({ code: 'network', message: 'The companion could not be reached.', status: 0 });
+  }
+}
+
+/** `GET {base}/onboardings/{token}`. */
+export async function getOnboarding(base: string, token: string, accessKey: string, signal?: AbortSignal): Promise<OnboardingState> {
+  const res = await request(onboardingUrl(base, token), { headers: authHeaders(accessKey, 'application/json'), ...(signal && { signal }) });
+  const body = parseJson(await res.text().catch(() => ''));
+  if (!res.ok) throw errorFromBody(res.status, body);
+  if (!isOnboardingState(body)) throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
+  return body;
+}
+
+/**
+ * Reads `GET {base}/onboardings/{token}/events` with fetch streaming (EventSource cannot send
+ * the Authorization header) and calls `onStatus` for each `event: status`. Resolves with the
+ * last state seen (or `null`) when the stream ends; rejects when it cannot be opened or breaks.
+ */
+export async function streamStatus(
+  base: string,
+  token: string,
+  accessKey: string,
+  onStatus: (state: OnboardingState) => void,
+  signal?: AbortSignal,
+): Promise<OnboardingState | null> {
+  const res = await request(`${onboardingUrl(base, token)}/events`, { headers: authHeaders(accessKey, 'text/event-stream'), ...(signal && { signal }) });
+  if (!res.ok) throw errorFromBody(res.status, parseJson(await res.text().catch(() => '')));
+  if (!res.body) throw new CompanionError({ code: 'invalid_response', message: 'The status stream has no body.', status: res.status });
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  const parser = new SseParser();
+  let last: OnboardingState | null = null;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const message of parser.push(value)) {
+        if (message.event !== 'status') continue;
+        const state = parseJson(message.data);
+        if (!isOnboardingState(state)) continue;
+        last = state;
+        onStatus(state);
+      }
+    }
+  } catch {
+    if (signal?.aborted) throw abortError();
+    throw new CompanionError({ code: 'network', message: 'The status stream broke.', status: 0 });
+  } finally {
+    reader.releaseLock();
+  }
+  return last;
+}

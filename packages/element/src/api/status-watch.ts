@@ -1,0 +1,80 @@
+/**
+ * Follows an onboarding until it reaches a terminal status: the SSE stream first, then, when the
+ * stream fails or ends without a terminal status, polling `GET /onboardings/{token}` with
+ * exponential backoff, bounded in total time.
+ */
+import type { OnboardingState, OnboardingStatus } from '@onboarding-kit/contract';
+import { getOnboarding, streamStatus } from './companion-client.js';
+import { CompanionError } from './errors.js';
+
+export interface PollOptions {
+  /** First wait before a poll, doubled after each poll up to `maxDelayMs`. */
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** Give up (code `status_timeout`) after this long polling. */
+  totalMs: number;
+}
+
+export const DEFAULT_POLL: PollOptions = { initialDelayMs: 1000, maxDelayMs: 8000, totalMs: 5 * 60_000 };
+
+export interface WatchOptions {
+  onStatus: (state: OnboardingState) => void;
+  signal?: AbortSignal;
+  poll?: Partial<PollOptions>;
+}
+
+export const isTerminal = (status: OnboardingStatus): boolean => status !== 'IN_PROCESS';
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CompanionError({ code: 'aborted', message: 'Cancelled.', status: 0 }));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CompanionError({ code: 'aborted', message: 'Cancelled.', status: 0 }));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export async function watchStatus(base: string, token: string, accessKey: string, options: WatchOptions): Promise<OnboardingState> {
+  const { onStatus, signal } = options;
+  const poll = { ...DEFAULT_POLL, ...options.poll };
+  let seen: OnboardingState | null = null;
+  const record = (state: OnboardingState) => {
+    seen = state;
+    onStatus(state);
+  };
+  try {
+    await streamStatus(base, token, accessKey, record, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    // Otherwise fall through to polling: proxies and flaky networks break streams.
+  }
+  // A final status that arrived just before the stream broke still counts.
+  const streamed = seen as OnboardingState | null;
+  if (streamed && isTerminal(streamed.status)) return streamed;
+  const deadline = Date.now() + poll.totalMs;
+  let delay = poll.initialDelayMs;
+  let lastStatus: OnboardingStatus | null = streamed?.status ?? null;
+  for (;;) {
+    await sleep(delay, signal);
+    try {
+      const state = await getOnboarding(base, token, accessKey, signal);
+      if (state.status !== lastStatus) {
+        lastStatus = state.status;
+        onStatus(state);
+      }
+      if (isTerminal(state.status)) return state;
+    } catch (error) {
+      if (!(error instanceof CompanionError) || !error.retryable) throw error;
+    }
+    if (Date.now() + delay > deadline) {
+      throw new CompanionError({ code: 'status_timeout', message: 'No final status arrived in time.', status: 0 });
+    }
+    delay = Math.min(delay * 2, poll.maxDelayMs);
+  }
+}

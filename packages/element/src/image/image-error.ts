@@ -1,0 +1,23 @@
+/** Why a picked or captured image was refused, in terms the element can explain to a person. */
+export type ImageCheckCode =
+  | 'not-an-image'
+  | 'unsupported-type'
+  | 'file-too-large'
+  | 'too-small'
+  | 'blurry'
+  | 'too-dark'
+  | 'too-bright'
+  | 'compression-failed';
+
+export class ImageCheckError extends Error {
+  readonly code: ImageCheckCode;
+  /** The measured values behind the verdict (e.g. `{ sharpness, threshold }`). */
+  readonly detail?: Record<string, number>;
+
+  constructor(code: ImageCheckCode, message: string, detail?: Record<string, number>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ImageCheckError';
+    this.code = code;
+    if (detail) this.detail = detail;
+  }
+}

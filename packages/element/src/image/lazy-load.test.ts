@@ -1,0 +1,20 @@
+/// <reference path="../../test-support/mocha-globals.d.ts" />
+import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { canvasBlob, cardCanvas } from '../../test-support/pixels.js';
+import { processImage } from './pipeline.js';
+
+type NetworkLog = { external: string[]; all: string[] };
+
+describe('browser-image-compression is not part of the first load', () => {
+  it('is fetched only when the first image is processed', async () => {
+    const before = await executeServerCommand<NetworkLog, unknown>('network-log');
+    expect(before.all.some((e) => e.includes('/src/image/pipeline.ts'))).to.equal(true);
+    expect(before.all.filter((e) => e.includes('browser-image-compression'))).to.deep.equal([]);
+    const result = await processImage(await canvasBlob(cardCanvas()), { role: 'documentFront' });
+    URL.revokeObjectURL(result.previewUrl);
+    const after = await executeServerCommand<NetworkLog, unknown>('network-log');
+    expect(after.all.some((e) => e.includes('browser-image-compression'))).to.equal(true);
+    expect(after.external).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,16 @@
+/**
+ * Where the compression worker loads browser-image-compression from. Without it the library
+ * fetches itself from a public CDN (and silently falls back to the main thread when that fails),
+ * so the kit always points it at its own copy: the build copies the UMD file
+ * `browser-image-compression/dist/browser-image-compression.js` next to this module's bundle
+ * as `browser-image-compression.js`; the test server serves it at the same place.
+ *
+ * Absolute, because the library's worker is a blob: URL where relative URLs do not resolve.
+ * Computed when the module is evaluated: in a script-tag (IIFE) bundle `import.meta.url` is
+ * rewritten to `document.currentScript`, which is only set while the script first runs.
+ */
+const LIB_URL = new URL('./browser-image-compression.js', import.meta.url).href;
+
+export function defaultCompressionLibURL(): string {
+  return LIB_URL;
+}

@@ -1,0 +1,255 @@
+/// <reference path="../../test-support/mocha-globals.d.ts" />
+import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { base64ToBytes, bytesToBase64, isPureBase64, sniffBase64 } from '@onboarding-kit/contract';
+import { COLOURS, PICTURE_HEIGHT, PICTURE_WIDTH, PROBES } from '../../test-support/card-picture.mjs';
+import { canvasBlob, cardCanvas, decode, meanAt, probeCard, worstProbe } from '../../test-support/pixels.js';
+import { jpegSize } from './jpeg-size.js';
+import { defaultCompressionLibURL } from './lib-url.js';
+import { DEFAULT_THRESHOLDS, ImageCheckError, processImage, type PipelineOptions } from './pipeline.js';
+
+/** The card picture after the pipeline's JPEG encode: measured worst probe 1.0. */
+const JPEG_TOLERANCE = 10;
+
+async function cardPng(filter = 'none', width = PICTURE_WIDTH, height = PICTURE_HEIGHT): Promise<Blob> {
+  return canvasBlob(cardCanvas(width, height, filter));
+}
+
+async function refusal(promise: Promise<unknown>): Promise<ImageCheckError> {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  expect(error, 'expected a refusal').to.be.instanceOf(ImageCheckError);
+  return error as ImageCheckError;
+}
+
+const front: PipelineOptions = { role: 'documentFront' };
+const revoke: string[] = [];
+
+afterEach(() => {
+  for (const url of revoke.splice(0)) URL.revokeObjectURL(url);
+});
+
+describe('processImage: the card picture', () => {
+  it('comes out as pure base64 of a JPEG within the caps, with the picture\'s pixels, compressed in the self-hosted worker', async () => {
+    await executeServerCommand('network-log');
+    const result = await processImage(await cardPng(), front);
+    revoke.push(result.previewUrl);
+    expect(result.role).to.equal('documentFront');
+    expect(result.mime).to.equal('image/jpeg');
+    expect(isPureBase64(result.base64)).to.equal(true);
+    expect(result.base64.startsWith('data:')).to.equal(false);
+    expect(sniffBase64(result.base64)).to.equal('image/jpeg');
+    const bytes = base64ToBytes(result.base64);
+    expect(bytes.length).to.equal(result.bytes);
+    expect(result.bytes).to.be.at.most(1024 * 1024);
+    expect([result.width, result.height]).to.deep.equal([1280, 720]);
+    const image = await decode(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+    expect([image.width, image.height]).to.deep.equal([1280, 720]);
+    const probes = probeCard(image);
+    console.log(`pipeline output worst probe diff: ${worstProbe(probes).toFixed(1)}, bytes ${result.bytes}, checks ${JSON.stringify(result.checks)}, timings ${JSON.stringify(result.timings)}`);
+    expect(worstProbe(probes), JSON.stringify(probes)).to.be.at.most(JPEG_TOLERANCE);
+    // The preview URL shows the same JPEG.
+    const preview = await fetch(result.previewUrl).then((r) => r.arrayBuffer());
+    expect(new Uint8Array(preview)).to.deep.equal(bytes);
+
+    expect(result.compressedIn).to.equal('worker');
+    const log = await executeServerCommand<{ external: string[]; all: string[] }, unknown>('network-log');
+    expect(log.external).to.deep.equal([]);
+    // The worker's importScripts fetched the self-hosted copy.
+    expect(log.all).to.include(`GET ${defaultCompressionLibURL()}`);
+    expect(log.all.some((entry) => entry.includes('jsdelivr'))).to.equal(false);
+  });
+
+  it('keeps a selfie unmirrored', async () => {
+    const result = await processImage(await cardPng(), { role: 'selfie' });
+    revoke.push(result.previewUrl);
+    const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
+    expect(worstProbe(probeCard(image))).to.be.at.most(JPEG_TOLERANCE);
+    expect(worstProbe(probeCard(image, true))).to.be.greaterThan(60);
+  });
+
+  it('accepts WebP input and still outputs JPEG', async () => {
+    const webp = await canvasBlob(cardCanvas(), 'image/webp', 0.95);
+    expect(new TextDecoder().decode(new Uint8Array(await webp.slice(8, 12).arrayBuffer()))).to.equal('WEBP');
+    const result = await processImage(webp, front);
+    revoke.push(result.previewUrl);
+    expect(sniffBase64(result.base64)).to.equal('image/jpeg');
+  });
+
+  it('accepts a portrait picture (minimum size does not depend on orientation)', async () => {
+    const result = await processImage(await cardPng('none', 720, 1280), { role: 'documentBack' });
+    revoke.push(result.previewUrl);
+    expect([result.width, result.height]).to.deep.equal([720, 1280]);
+  });
+
+  it('an explicit main-thread fallback when the worker copy is missing, and still no CDN request', async () => {
+    await executeServerCommand('network-log');
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    let result;
+    try {
+      result = await processImage(await cardPng(), { ...front, libURL: new URL('/no-such-lib.js', location.href).href });
+    } finally {
+      console.warn = warn;
+    }
+    revoke.push(result.previewUrl);
+    expect(result.compressedIn).to.equal('main-thread');
+    expect(String(warnings[0])).to.contain('main thread');
+    expect(sniffBase64(result.base64)).to.equal('image/jpeg');
+    const log = await executeServerCommand<{ external: string[]; all: string[] }, unknown>('network-log');
+    expect(log.external).to.deep.equal([]);
+  });
+});
+
+describe('processImage: refusals', () => {
+  it('a PDF is not an image, whatever MIME type it claims', async () => {
+    const pdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n');
+    expect((await refusal(processImage(new Blob([pdf], { type: 'application/pdf' }), front))).code).to.equal('not-an-image');
+    expect((await refusal(processImage(new Blob([pdf], { type: 'image/jpeg' }), front))).code).to.equal('not-an-image');
+  });
+
+  it('text is not an image; a GIF is an unsupported image type', async () => {
+    expect((await refusal(processImage(new Blob(['hello'], { type: 'text/plain' }), front))).code).to.equal('not-an-image');
+    const gif = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0, 0, 0, 0x3b]);
+    expect((await refusal(processImage(new Blob([gif], { type: 'image/gif' }), front))).code).to.equal('unsupported-type');
+  });
+
+  it('a JPEG that does not decode is not an image', async () => {
+    const broken = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect((await refusal(processImage(new Blob([broken], { type: 'image/jpeg' }), front))).code).to.equal('not-an-image');
+  });
+
+  it('a file over maxFileBytes is refused before it is read', async () => {
+    const png = await cardPng();
+    const error = await refusal(processImage(png, { ...front, maxFileBytes: png.size - 1 }));
+    expect(error.code).to.equal('file-too-large');
+    expect(error.detail).to.deep.equal({ bytes: png.size, maxBytes: png.size - 1 });
+  });
+
+  it('a tiny image is too small', async () => {
+    const error = await refusal(processImage(await cardPng('none', 320, 180), front));
+    expect(error.code).to.equal('too-small');
+    expect(error.detail).to.include({ width: 320, height: 180, minWidth: 640, minHeight: 480 });
+  });
+
+  it('a blurred picture is blurry', async () => {
+    const error = await refusal(processImage(await cardPng('blur(8px)'), front));
+    expect(error.code).to.equal('blurry');
+    expect(error.detail!['sharpness']).to.be.below(DEFAULT_THRESHOLDS.blur.documentFront);
+  });
+
+  it('a dark picture is too dark; a bright one too bright', async () => {
+    const dark = await refusal(processImage(await cardPng('brightness(0.3)'), front));
+    expect(dark.code).to.equal('too-dark');
+    expect(dark.detail!['brightness']).to.be.below(DEFAULT_THRESHOLDS.dark);
+    const bright = await refusal(processImage(await cardPng('brightness(3)'), front));
+    expect(bright.code).to.equal('too-bright');
+    expect(bright.detail!['brightness']).to.be.above(DEFAULT_THRESHOLDS.bright);
+  });
+
+  it('thresholds are options', async () => {
+    const result = await processImage(await cardPng('blur(8px)'), { ...front, blurThreshold: 1 });
+    revoke.push(result.previewUrl);
+    expect(result.checks.sharpness).to.be.below(DEFAULT_THRESHOLDS.blur.documentFront);
+    const error = await refusal(processImage(await cardPng(), { ...front, darkThreshold: 200 }));
+    expect(error.code).to.equal('too-dark');
+  });
+});
+
+/** Inserts an APP1 Exif segment holding only Orientation into a JPEG, right after SOI. */
+function withExifOrientation(jpeg: Uint8Array, orientation: number): Uint8Array {
+  const tiff = [
+    0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08, // big-endian TIFF header, IFD0 at 8
+    0x00, 0x01, // one entry
+    0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, orientation, 0x00, 0x00, // Orientation SHORT
+    0x00, 0x00, 0x00, 0x00, // no next IFD
+  ];
+  const payload = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00, ...tiff]; // "Exif\0\0"
+  const length = payload.length + 2;
+  const app1 = [0xff, 0xe1, length >> 8, length & 0xff, ...payload];
+  const out = new Uint8Array(jpeg.length + app1.length);
+  out.set(jpeg.subarray(0, 2), 0);
+  out.set(app1, 2);
+  out.set(jpeg.subarray(2), 2 + app1.length);
+  return out;
+}
+
+describe('processImage: orientation, size caps, abort', () => {
+  it('applies EXIF orientation 6: dimensions swap and the picture is turned upright', async () => {
+    const jpeg = new Uint8Array(await (await canvasBlob(cardCanvas(), 'image/jpeg', 0.95)).arrayBuffer());
+    const rotated = withExifOrientation(jpeg, 6);
+    expect(jpegSize(rotated)).to.deep.equal({ width: 1280, height: 720 });
+    const result = await processImage(new Blob([rotated as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }), front);
+    revoke.push(result.previewUrl);
+    expect([result.width, result.height]).to.deep.equal([720, 1280]);
+    // Orientation 6 = rotate 90 degrees clockwise: (x, y) lands at (H - 1 - y, x).
+    const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
+    for (const probe of PROBES) {
+      const actual = meanAt(image, PICTURE_HEIGHT - 1 - probe.y, probe.x);
+      const expected = COLOURS[probe.colour];
+      const diff = Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!)));
+      expect(diff, `${probe.name}: ${actual.join(',')}`).to.be.at.most(JPEG_TOLERANCE);
+    }
+  });
+
+  it('a 12 MP photo is compressed under maxBytes with its long edge <= maxLongEdge', async () => {
+    const big = cardCanvas(4000, 3000);
+    // Sensor-like noise so the JPEG is as heavy as a real photo.
+    const ctx = big.getContext('2d')!;
+    const pixels = ctx.getImageData(0, 0, 4000, 3000);
+    let seed = 1;
+    for (let i = 0; i < pixels.data.length; i += 4) {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      const n = (seed >>> 27) - 16;
+      pixels.data[i] = pixels.data[i]! + n;
+      pixels.data[i + 1] = pixels.data[i + 1]! + n;
+      pixels.data[i + 2] = pixels.data[i + 2]! + n;
+    }
+    ctx.putImageData(pixels, 0, 0);
+    const photo = await canvasBlob(big, 'image/jpeg', 0.95);
+    expect(photo.size).to.be.above(3 * 1024 * 1024);
+    const result = await processImage(photo, { ...front, maxBytes: 1024 * 1024, maxLongEdge: 2000 });
+    revoke.push(result.previewUrl);
+    console.log(`12 MP: input ${photo.size} B -> ${result.bytes} B ${result.width}x${result.height}, timings ${JSON.stringify(result.timings)}`);
+    expect(result.bytes).to.be.at.most(1024 * 1024);
+    expect(Math.max(result.width, result.height)).to.be.at.most(2000);
+    expect(result.width / result.height).to.be.closeTo(4 / 3, 0.01);
+    const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
+    expect([image.width, image.height]).to.deep.equal([result.width, result.height]);
+  });
+
+  it('an already aborted signal rejects with its reason and does no work', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const error = await processImage(await cardPng(), { ...front, signal: controller.signal }).then(() => null, (e: unknown) => e);
+    expect((error as DOMException).name).to.equal('AbortError');
+  });
+
+  it('aborting during compression rejects with AbortError', async () => {
+    const controller = new AbortController();
+    const big = await canvasBlob(cardCanvas(4000, 3000), 'image/jpeg', 0.95);
+    const pending = processImage(big, { ...front, signal: controller.signal, maxBytes: 200 * 1024 });
+    setTimeout(() => controller.abort(), 50);
+    const error = await pending.then(() => null, (e: unknown) => e);
+    expect((error as DOMException).name).to.equal('AbortError');
+  });
+});
+
+describe('base64 encoding choice (measured once, not asserted on speed)', () => {
+  it('bytesToBase64 and FileReader give the same text', async () => {
+    const bytes = new Uint8Array(1024 * 1024);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+    let t = performance.now();
+    const ours = bytesToBase64(bytes);
+    const oursMs = performance.now() - t;
+    t = performance.now();
+    const dataUrl = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as string);
+      reader.readAsDataURL(new Blob([bytes]));
+    });
+    const readerMs = performance.now() - t;
+    console.log(`1 MiB to base64: bytesToBase64 ${oursMs.toFixed(1)} ms, FileReader ${readerMs.toFixed(1)} ms`);
+    expect(dataUrl.slice(dataUrl.indexOf(',') + 1)).to.equal(ours);
+  });
+});

@@ -1,0 +1,53 @@
+/// <reference path="../../test-support/mocha-globals.d.ts" />
+import { expect } from '@open-wc/testing';
+import { cardCanvas } from '../../test-support/pixels.js';
+import { DEFAULT_THRESHOLDS } from './pipeline.js';
+import { CHECK_LONG_EDGE, greyCopy, laplacianVariance, meanBrightness } from './quality.js';
+
+function measure(filter: string, width = 1280, height = 720) {
+  const grey = greyCopy(cardCanvas(width, height, filter));
+  return { filter, width, height, sharpness: laplacianVariance(grey), brightness: meanBrightness(grey), grey };
+}
+
+describe('quality measures on the card picture (threshold calibration)', () => {
+  it('sharpness falls as blur grows, and the defaults separate sharp from blur(8px)', () => {
+    const rows = ['none', 'blur(1px)', 'blur(2px)', 'blur(3px)', 'blur(5px)', 'blur(8px)'].map((f) => measure(f));
+    console.log(`sharpness: ${rows.map((r) => `${r.filter}=${r.sharpness.toFixed(0)}`).join(' ')}`);
+    for (let i = 1; i < rows.length; i++) expect(rows[i]!.sharpness).to.be.below(rows[i - 1]!.sharpness);
+    expect(rows[0]!.sharpness).to.be.above(DEFAULT_THRESHOLDS.blur.documentFront * 5);
+    // blur(5px) still reads as a document; blur(8px) does not.
+    expect(rows[4]!.sharpness).to.be.above(DEFAULT_THRESHOLDS.blur.documentFront);
+    expect(rows[5]!.sharpness).to.be.below(DEFAULT_THRESHOLDS.blur.documentFront);
+    expect(rows[0]!.grey.width).to.equal(CHECK_LONG_EDGE);
+  });
+
+  it('sharpness hardly depends on the input resolution (the grey copy has a fixed size)', () => {
+    const small = measure('none', 1280, 720);
+    const large = measure('none', 3840, 2160);
+    console.log(`sharpness 1280=${small.sharpness.toFixed(0)} 3840=${large.sharpness.toFixed(0)}`);
+    expect(large.sharpness / small.sharpness).to.be.within(0.6, 1.6);
+  });
+
+  it('brightness: the picture is mid-range, darkened/brightened versions cross the defaults', () => {
+    const filters = ['brightness(0.3)', 'brightness(0.5)', 'none', 'brightness(1.7)', 'brightness(2.2)', 'brightness(3)'];
+    const rows = filters.map((f) => measure(f));
+    console.log(`brightness: ${rows.map((r) => `${r.filter}=${r.brightness.toFixed(0)}`).join(' ')}`);
+    const [dark, dim, normal, lit, washed, blown] = rows.map((r) => r.brightness) as number[];
+    expect(dark).to.be.below(DEFAULT_THRESHOLDS.dark);
+    expect(dim).to.be.above(DEFAULT_THRESHOLDS.dark);
+    expect(normal).to.be.within(100, 180);
+    expect(lit).to.be.below(DEFAULT_THRESHOLDS.bright);
+    expect(washed).to.be.below(DEFAULT_THRESHOLDS.bright);
+    expect(blown).to.be.above(DEFAULT_THRESHOLDS.bright);
+  });
+
+  it('a flat grey image has zero sharpness and its grey level as brightness', () => {
+    const canvas = new OffscreenCanvas(800, 600);
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = 'rgb(128,128,128)';
+    ctx.fillRect(0, 0, 800, 600);
+    const grey = greyCopy(canvas);
+    expect(laplacianVariance(grey)).to.be.below(0.01);
+    expect(meanBrightness(grey)).to.be.closeTo(128, 0.5);
+  });
+});

@@ -1,0 +1,30 @@
+/// <reference path="../../test-support/mocha-globals.d.ts" />
+import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { CPF, cardJpeg, chooseType, cleanupListeners, mount, passConsent, passCpf, pickFile, preview } from './test-helpers.js';
+
+afterEach(() => cleanupListeners());
+
+interface NetworkLog {
+  external: string[];
+  all: string[];
+}
+
+describe('<onboarding-flow> first load', () => {
+  it('loads the image pipeline and the compression library only when a photo is processed', async function () {
+    this.timeout(60_000);
+    const { el } = await mount();
+    await passConsent(el);
+    await passCpf(el, CPF.approved);
+    await chooseType(el, 'CNH');
+    const before = await executeServerCommand<NetworkLog, { clear: boolean }>('network-log', { clear: true });
+    expect(before.all.some((url) => url.includes('/camera/camera-controller'))).to.equal(true);
+    expect(before.all.filter((url) => url.includes('browser-image-compression') || url.includes('/image/pipeline'))).to.deep.equal([]);
+
+    await pickFile(el, await cardJpeg());
+    expect(preview(el)).to.exist;
+    const after = await executeServerCommand<NetworkLog, { clear: boolean }>('network-log', { clear: true });
+    expect(after.all.some((url) => url.includes('/image/pipeline'))).to.equal(true);
+    expect([...before.external, ...after.external]).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,340 @@
+import { css } from 'lit';
+
+/**
+ * Every colour and size comes from a prefixed custom property with an AA-contrast default, so
+ * integrators theme the element without piercing its shadow root (or style the exposed parts).
+ */
+export const styles = css`
+  :host {
+    --_primary: var(--onboarding-color-primary, #0b57a4);
+    --_on-primary: var(--onboarding-color-on-primary, #ffffff);
+    --_text: var(--onboarding-color-text, #1b1f24);
+    --_muted: var(--onboarding-color-muted, #4a5260);
+    --_bg: var(--onboarding-color-bg, #ffffff);
+    --_surface: var(--onboarding-color-surface, #f2f4f7);
+    --_border: var(--onboarding-color-border, #6b7380);
+    --_error: var(--onboarding-color-error, #b3261e);
+    --_success: var(--onboarding-color-success, #1b6e35);
+    --_radius: var(--onboarding-radius, 8px);
+    --_focus: var(--onboarding-focus-ring, 3px solid #1a5fd0);
+    --_space: var(--onboarding-spacing, 1rem);
+
+    display: block;
+    color: var(--_text);
+    background: var(--_bg);
+    font-family: var(--onboarding-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    font-size: var(--onboarding-font-size, 1rem);
+    line-height: 1.5;
+    max-width: var(--onboarding-max-width, 40rem);
+    box-sizing: border-box;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+
+  .base {
+    padding: var(--_space);
+    border-radius: var(--_radius);
+  }
+  .header {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: var(--_space);
+    margin-bottom: calc(var(--_space) / 2);
+    color: var(--_muted);
+    font-size: 0.875rem;
+  }
+  .header p {
+    margin: 0;
+  }
+  h2 {
+    font-size: 1.375rem;
+    line-height: 1.3;
+    margin: 0 0 var(--_space);
+  }
+  h3 {
+    font-size: 1rem;
+    margin: var(--_space) 0 0.25rem;
+  }
+  p {
+    margin: 0 0 0.75rem;
+  }
+  .muted {
+    color: var(--_muted);
+  }
+
+  :focus-visible,
+  h2:focus {
+    outline: var(--_focus);
+    outline-offset: 2px;
+  }
+  h2:focus:not(:focus-visible) {
+    outline: none;
+  }
+
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.75rem;
+    margin-top: calc(var(--_space) * 1.5);
+  }
+  button,
+  .file-button {
+    font: inherit;
+    min-height: 44px;
+    min-width: 44px;
+    padding: 0.5rem 1.25rem;
+    border-radius: var(--_radius);
+    border: 2px solid var(--_primary);
+    background: var(--_bg);
+    color: var(--_primary);
+    cursor: pointer;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5rem;
+    text-align: center;
+  }
+  button.primary {
+    background: var(--_primary);
+    color: var(--_on-primary);
+  }
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.7;
+  }
+  button[aria-disabled='true'] {
+    cursor: progress;
+  }
+  .file-button:focus-within {
+    outline: var(--_focus);
+    outline-offset: 2px;
+  }
+
+  label.field {
+    display: block;
+    font-weight: 600;
+    margin-top: var(--_space);
+  }
+  input[type='text'] {
+    display: block;
+    width: 100%;
+    max-width: 24rem;
+    min-height: 44px;
+    margin-top: 0.25rem;
+    padding: 0.5rem 0.75rem;
+    font: inherit;
+    color: var(--_text);
+    background: var(--_bg);
+    border: 2px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--_error);
+  }
+  .hint {
+    font-size: 0.875rem;
+    color: var(--_muted);
+    margin: 0.25rem 0 0;
+  }
+  .check {
+    display: flex;
+    gap: 0.75rem;
+    align-items: flex-start;
+    margin-top: var(--_space);
+  }
+  input[type='checkbox'],
+  input[type='radio'] {
+    width: 24px;
+    height: 24px;
+    margin: 0;
+    flex: none;
+    accent-color: var(--_primary);
+  }
+  fieldset {
+    border: 0;
+    padding: 0;
+    margin: 0;
+  }
+  legend {
+    font-weight: 600;
+    margin-bottom: 0.5rem;
+    padding: 0;
+  }
+  .option {
+    display: flex;
+    gap: 0.75rem;
+    align-items: center;
+    min-height: 44px;
+    padding: 0.25rem 0.5rem;
+    border-radius: var(--_radius);
+  }
+  .option:hover {
+    background: var(--_surface);
+  }
+
+  .error {
+    color: var(--_error);
+    font-weight: 600;
+    margin: 0.5rem 0 0;
+  }
+
+  .camera {
+    position: relative;
+    width: 100%;
+    aspect-ratio: 4 / 3;
+    background: #111;
+    border-radius: var(--_radius);
+    overflow: hidden;
+    margin: var(--_space) 0;
+  }
+  video {
+    width: 100%;
+    height: 100%;
+    object-fit: cover;
+    display: block;
+  }
+  /* Mirror only what the person sees; the captured frame is never mirrored. */
+  video.mirrored {
+    transform: scaleX(-1);
+  }
+  .guide {
+    position: absolute;
+    top: 50%;
+    left: 50%;
+    transform: translate(-50%, -50%);
+    border: 3px dashed #ffffff;
+    box-shadow: 0 0 0 100vmax rgb(0 0 0 / 0.45);
+    pointer-events: none;
+  }
+  /* ID-1 card (CNH, RG): 85.60 mm x 53.98 mm. */
+  .guide.document {
+    width: 86%;
+    aspect-ratio: 85.6 / 53.98;
+    border-radius: 4%;
+  }
+  .guide.face {
+    height: 82%;
+    aspect-ratio: 3 / 4;
+    border-radius: 50%;
+  }
+
+  .preview {
+    display: block;
+    max-width: 100%;
+    max-height: 22rem;
+    margin: var(--_space) 0;
+    border-radius: var(--_radius);
+    border: 1px solid var(--_border);
+  }
+  .preview.rejected {
+    outline: 3px solid var(--_error);
+  }
+  .thumbs {
+    list-style: none;
+    padding: 0;
+    margin: 0;
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr));
+    gap: var(--_space);
+  }
+  .thumbs li {
+    display: flex;
+    flex-direction: column;
+    gap: 0.5rem;
+  }
+  .thumbnail {
+    width: 100%;
+    aspect-ratio: 4 / 3;
+    object-fit: cover;
+    border-radius: var(--_radius);
+    border: 1px solid var(--_border);
+  }
+
+  .progress {
+    width: 100%;
+    height: 1rem;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    overflow: hidden;
+    margin: var(--_space) 0 0.5rem;
+  }
+  .progress-bar {
+    height: 100%;
+    background: var(--_primary);
+    transition: width 150ms linear;
+  }
+
+  .spinner {
+    width: 2.5rem;
+    height: 2.5rem;
+    border-radius: 50%;
+    border: 4px solid var(--_surface);
+    border-top-color: var(--_primary);
+    margin: var(--_space) 0;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .spinner {
+      animation: spin 1s linear infinite;
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .progress-bar {
+      transition: none;
+    }
+  }
+  @keyframes spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+
+  .outcome {
+    border-left: 6px solid var(--_border);
+    padding-left: var(--_space);
+  }
+  .outcome.approved {
+    border-color: var(--_success);
+  }
+  .outcome.refused,
+  .outcome.error {
+    border-color: var(--_error);
+  }
+  .support-code {
+    font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
+    font-size: 1.125rem;
+    background: var(--_surface);
+    padding: 0.25rem 0.5rem;
+    border-radius: 4px;
+    user-select: all;
+    word-break: break-all;
+  }
+
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    padding: 0;
+    margin: -1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+
+  @media (forced-colors: active) {
+    .guide {
+      border-color: CanvasText;
+    }
+    .progress-bar {
+      background: Highlight;
+    }
+  }
+`;

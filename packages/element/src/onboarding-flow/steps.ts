@@ -1,0 +1,56 @@
+/** The steps of the flow and the rules that decide which of them a person goes through. */
+import type { CaptureRole } from '../image/pipeline.js';
+
+export const ONBOARDING_STEPS = [
+  'consent',
+  'cpf',
+  'document-type',
+  'document-front',
+  'document-back',
+  'selfie',
+  'review',
+  'upload',
+  'processing',
+  'outcome',
+] as const;
+export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
+
+export const CAPTURE_STEPS = { 'document-front': 'documentFront', 'document-back': 'documentBack', selfie: 'selfie' } as const satisfies Record<string, CaptureRole>;
+export type CaptureStep = keyof typeof CAPTURE_STEPS;
+
+export function isCaptureStep(step: OnboardingStep): step is CaptureStep {
+  return step in CAPTURE_STEPS;
+}
+
+export function stepForRole(role: CaptureRole): CaptureStep {
+  return role === 'documentFront' ? 'document-front' : role === 'documentBack' ? 'document-back' : 'selfie';
+}
+
+export const DEFAULT_DOCUMENT_TYPES = 'CNH,RG';
+
+/** Document types photographed on one side only. Every other type (CNH, RG, RNE, ...) has a back. */
+const SINGLE_SIDED = new Set(['PASSPORT']);
+
+/** `"cnh, RG,,rg"` -> `["CNH", "RG"]`; falls back to the default list when nothing usable is left. */
+export function parseDocumentTypes(attribute: string | null | undefined): string[] {
+  const types = (attribute ?? '')
+    .split(',')
+    .map((t) => t.trim().toUpperCase())
+    .filter((t) => /^[A-Z0-9_-]{1,40}$/.test(t));
+  const unique = [...new Set(types)];
+  return unique.length > 0 ? unique : DEFAULT_DOCUMENT_TYPES.split(',');
+}
+
+export function documentHasBack(type: string | null | undefined): boolean {
+  return !!type && !SINGLE_SIDED.has(type);
+}
+
+/** The steps this person goes through, in order, for the chosen document type. */
+export function stepSequence(documentType: string | null | undefined): OnboardingStep[] {
+  return ONBOARDING_STEPS.filter((s) => s !== 'document-back' || documentHasBack(documentType ?? 'CNH'));
+}
+
+/** Capture roles needed for a document type, in capture order. */
+export function rolesFor(documentType: string | null | undefined): CaptureRole[] {
+  return documentHasBack(documentType ?? 'CNH') ? ['documentFront', 'documentBack', 'selfie'] : ['documentFront', 'selfie'];
+}

@@ -1,0 +1,245 @@
+/**
+ * Shared helpers of the `<onboarding-flow>` browser tests (not part of the public API). They
+ * drive the element through its shadow DOM like a person would (clicks on labelled buttons,
+ * typing, files) and talk to the companion double (test-support/companion-double.mjs).
+ */
+import { fixture, html, waitUntil } from '@open-wc/testing';
+import { renderCardPictureRgba } from '../../test-support/card-picture.mjs';
+import type { OnboardingFlow } from './onboarding-flow.js';
+import './onboarding-flow.js';
+
+export const CPF = {
+  approved: '529.982.247-25',
+  refused: '111.444.777-35',
+  error: '123.456.789-09',
+  manual: '987.654.321-00',
+} as const;
+
+export interface DoubleControl {
+  /** Every upload fails this way until cleared with `null`. */
+  failUploads?: 'http-503' | 'destroy' | { status: number; error: { code: string; message: string; field?: string; externalId?: string } } | null;
+  holdUploads?: boolean;
+  events?: 'normal' | 'fail' | 'end-early';
+  processingMs?: number;
+}
+
+export interface DoubleState {
+  uploadAttempts: number;
+  uploads: { body: { cpf: string; name?: string; documentType?: string; images: Record<string, string> } }[];
+  onboardings: { token: string; accessKey: string; status: string }[];
+  requests: { method: string; url: string; authorization: string | null }[];
+}
+
+/** A fresh namespace of the companion double: its state is this test's alone. */
+export function companionNamespace(): string {
+  return `t${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export async function controlDouble(ns: string, control: DoubleControl): Promise<void> {
+  const res = await fetch(`/test-companion/${ns}/__control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(control) });
+  if (!res.ok) throw new Error(`control failed: ${res.status}`);
+}
+
+export async function doubleState(ns: string): Promise<DoubleState> {
+  return (await fetch(`/test-companion/${ns}/__control`)).json() as Promise<DoubleState>;
+}
+
+export interface Mounted {
+  el: OnboardingFlow;
+  ns: string;
+  events: CustomEvent[];
+}
+
+export const EVENT_NAMES = [
+  'onboarding-step-change',
+  'onboarding-capture',
+  'onboarding-submitted',
+  'onboarding-complete',
+  'onboarding-error',
+  'onboarding-cancel',
+] as const;
+
+/** Mounts the element on a fresh companion namespace and records every `onboarding-*` event at the document. */
+export async function mount(options: { locale?: string; documentTypes?: string; cpf?: string; withV1?: boolean; maxImageBytes?: number; maxLongEdge?: number } = {}): Promise<Mounted> {
+  const ns = companionNamespace();
+  const endpoint = `/test-companion/${ns}${options.withV1 ? '/v1/' : ''}`;
+  const events: CustomEvent[] = [];
+  const el = await fixture<OnboardingFlow>(html`
+    <onboarding-flow
+      endpoint=${endpoint}
+      locale=${options.locale ?? 'pt-BR'}
+      document-types=${options.documentTypes ?? 'CNH,RG'}
+      cpf=${options.cpf ?? ''}
+      max-image-bytes=${options.maxImageBytes ?? 600000}
+      max-long-edge=${options.maxLongEdge ?? 1600}
+    ></onboarding-flow>
+  `);
+  for (const name of EVENT_NAMES) {
+    const listener = (e: Event) => {
+      if (e.target === el) events.push(e as CustomEvent);
+    };
+    // At the document: proves the events bubble and cross the shadow boundary.
+    document.addEventListener(name, listener);
+    cleanups.push(() => document.removeEventListener(name, listener));
+  }
+  el.pollOptions = { initialDelayMs: 200, maxDelayMs: 400, totalMs: 15_000 };
+  return { el, ns, events };
+}
+
+const cleanups: (() => void)[] = [];
+export function cleanupListeners(): void {
+  while (cleanups.length) cleanups.pop()!();
+}
+
+export const root = (el: OnboardingFlow): ShadowRoot => el.shadowRoot!;
+export const stepOf = (el: OnboardingFlow): string => root(el).querySelector('section[data-step]')!.getAttribute('data-step')!;
+export const heading = (el: OnboardingFlow): HTMLElement => root(el).querySelector('h2')!;
+export const text = (el: OnboardingFlow): string => root(el).textContent!.replace(/\s+/g, ' ');
+
+/** The button whose visible text is `label` (exactly, after trimming). */
+export function button(el: OnboardingFlow, label: string): HTMLButtonElement {
+  const found = [...root(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === label);
+  if (!found) throw new Error(`no button "${label}" on step ${stepOf(el)}; buttons: ${[...root(el).querySelectorAll('button')].map((b) => b.textContent!.trim()).join(' | ')}`);
+  return found;
+}
+
+export function hasButton(el: OnboardingFlow, label: string): boolean {
+  return [...root(el).querySelectorAll('button')].some((b) => b.textContent!.trim() === label);
+}
+
+export async function click(el: OnboardingFlow, label: string): Promise<void> {
+  button(el, label).click();
+  await el.updateComplete;
+}
+
+export async function waitForStep(el: OnboardingFlow, step: string, timeout = 20_000): Promise<void> {
+  await waitUntil(() => stepOf(el) === step, `step ${step} never came (at ${stepOf(el)}: ${text(el).slice(0, 300)})`, { timeout, interval: 25 });
+  await el.updateComplete;
+}
+
+export async function waitFor(predicate: () => boolean, message: string, timeout = 20_000): Promise<void> {
+  await waitUntil(predicate, message, { timeout, interval: 25 });
+}
+
+export async function passConsent(el: OnboardingFlow): Promise<void> {
+  const box = root(el).querySelector<HTMLInputElement>('#consent')!;
+  box.click();
+  await el.updateComplete;
+  await click(el, el.locale === 'en' ? 'Continue' : 'Continuar');
+  await waitForStep(el, 'cpf');
+}
+
+export async function typeInto(input: HTMLInputElement, value: string): Promise<void> {
+  input.focus();
+  input.value = value;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }));
+}
+
+export async function passCpf(el: OnboardingFlow, cpf: string, name = ''): Promise<void> {
+  await typeInto(root(el).querySelector<HTMLInputElement>('#cpf')!, cpf);
+  if (name) await typeInto(root(el).querySelector<HTMLInputElement>('#name')!, name);
+  await el.updateComplete;
+  root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+  await waitForStep(el, 'document-type');
+}
+
+export async function chooseType(el: OnboardingFlow, type: string): Promise<void> {
+  root(el).querySelector<HTMLInputElement>(`#doctype-${type}`)!.click();
+  await el.updateComplete;
+  root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+  await waitForStep(el, 'document-front');
+}
+
+export const preview = (el: OnboardingFlow): HTMLImageElement | null => root(el).querySelector('img[part~=preview]');
+export const errorText = (el: OnboardingFlow): string => [...root(el).querySelectorAll('[role=alert]')].map((n) => n.textContent!.trim()).join(' ');
+
+/** Presses the open-camera button and waits for live frames. */
+export async function openCamera(el: OnboardingFlow, label = 'Abrir câmera', take = 'Tirar foto'): Promise<HTMLVideoElement> {
+  await click(el, label);
+  const video = () => root(el).querySelector('video');
+  await waitFor(() => hasButton(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0, 'camera never went live');
+  return video()!;
+}
+
+/** Takes a photo from the live camera; resolves once it is accepted or rejected. */
+export async function takePhoto(el: OnboardingFlow, take = 'Tirar foto'): Promise<void> {
+  await click(el, take);
+  await waitFor(() => !!preview(el) || !!root(el).querySelector('#capture-error'), 'the photo was never processed', 25_000);
+  await el.updateComplete;
+}
+
+export async function captureWithCamera(el: OnboardingFlow, labels = { open: 'Abrir câmera', take: 'Tirar foto' }): Promise<void> {
+  await openCamera(el, labels.open, labels.take);
+  await takePhoto(el, labels.take);
+}
+
+/** Puts `file` on the visible file fallback as a person picking it would. */
+export async function pickFile(el: OnboardingFlow, file: File): Promise<void> {
+  const input = root(el).querySelector<HTMLInputElement>('input[type=file]')!;
+  const transfer = new DataTransfer();
+  transfer.items.add(file);
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+  await waitFor(() => !!preview(el) || !!root(el).querySelector('#capture-error'), 'the file was never processed', 25_000);
+  await el.updateComplete;
+}
+
+/** The fake camera's document picture as a JPEG file (sharp, mid brightness: passes every check). */
+export async function cardJpeg(name = 'card.jpg'): Promise<File> {
+  const { width, height, rgba } = renderCardPictureRgba();
+  const canvas = new OffscreenCanvas(width, height);
+  canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
+  const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 });
+  return new File([blob], name, { type: 'image/jpeg' });
+}
+
+/** The same picture blurred hard: a real photo that the focus check must refuse. */
+export async function blurryJpeg(): Promise<File> {
+  const { width, height, rgba } = renderCardPictureRgba();
+  const sharp = new OffscreenCanvas(width, height);
+  sharp.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
+  const blurred = new OffscreenCanvas(width, height);
+  const ctx = blurred.getContext('2d')!;
+  ctx.filter = 'blur(12px)';
+  ctx.drawImage(sharp, 0, 0);
+  const blob = await blurred.convertToBlob({ type: 'image/jpeg', quality: 0.92 });
+  return new File([blob], 'blurry.jpg', { type: 'image/jpeg' });
+}
+
+/** Decodes pure base64 into bytes. */
+export function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(base64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Every text an integrator could see from the element: event details, attributes, shadow DOM. */
+export function everythingVisible(el: OnboardingFlow, events: CustomEvent[]): string {
+  return [JSON.stringify(events.map((e) => ({ type: e.type, detail: e.detail }))), el.outerHTML, root(el).innerHTML].join('\n');
+}
+
+/** Consent, CPF, CNH, then front, back and selfie picked from files: ends on the review step. */
+export async function reachReviewWithFiles(el: OnboardingFlow, cpf: string = CPF.approved, type = 'CNH'): Promise<void> {
+  await passConsent(el);
+  await passCpf(el, cpf);
+  await chooseType(el, type);
+  const roles = type === 'PASSPORT' ? ['document-front', 'selfie'] : ['document-front', 'document-back', 'selfie'];
+  for (const step of roles) {
+    await waitForStep(el, step);
+    await pickFile(el, await cardJpeg());
+    if (!preview(el)) throw new Error(`photo refused on ${step}: ${errorText(el)}`);
+    await click(el, 'Usar esta foto');
+  }
+  await waitForStep(el, 'review');
+}
+
+/** True once the object URL no longer resolves (revoked). */
+export async function isRevoked(url: string): Promise<boolean> {
+  try {
+    await (await fetch(url)).arrayBuffer();
+    return false;
+  } catch {
+    return true;
+  }
+}

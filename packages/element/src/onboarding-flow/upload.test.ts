@@ -1,0 +1,231 @@
+/// <reference path="../../test-support/mocha-globals.d.ts" />
+import { expect } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
+import {
+  CPF,
+  cleanupListeners,
+  click,
+  controlDouble,
+  doubleState,
+  cardJpeg,
+  errorText,
+  pickFile,
+  everythingVisible,
+  hasButton,
+  heading,
+  isRevoked,
+  mount,
+  reachReviewWithFiles,
+  root,
+  text,
+  waitFor,
+  waitForStep,
+} from './test-helpers.js';
+
+afterEach(() => cleanupListeners());
+
+const outcomeStatus = (el: HTMLElement) => el.shadowRoot!.querySelector('[data-status]')?.getAttribute('data-status');
+
+describe('<onboarding-flow> upload, status and outcomes', () => {
+  it('an HTTP 503 says what to do; Retry then succeeds', async function () {
+    this.timeout(90_000);
+    const { el, ns, events } = await mount({ withV1: true });
+    await reachReviewWithFiles(el);
+    await controlDouble(ns, { failUploads: 'http-503' });
+    await click(el, 'Enviar');
+    await waitFor(() => errorText(el) !== '', 'no upload error');
+    await controlDouble(ns, { failUploads: null });
+    expect(errorText(el)).to.contain('serviço de verificação está com problemas');
+    const error = events.find((e) => e.type === 'onboarding-error')!;
+    expect(error.detail.code).to.equal('upstream_unavailable');
+    await expect(el).to.be.accessible();
+    await click(el, 'Tentar novamente');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('APPROVED');
+    expect((await doubleState(ns)).uploads).to.have.length(1);
+  });
+
+  it('a connection cut mid-upload is a network error; Retry then succeeds', async function () {
+    this.timeout(90_000);
+    const { el, ns, events } = await mount();
+    await reachReviewWithFiles(el);
+    await controlDouble(ns, { failUploads: 'destroy' });
+    await click(el, 'Enviar');
+    await waitFor(() => errorText(el) !== '', 'no upload error');
+    await controlDouble(ns, { failUploads: null });
+    expect(errorText(el)).to.contain('Sem conexão com o servidor');
+    expect(events.find((e) => e.type === 'onboarding-error')!.detail.code).to.equal('network');
+    expect(hasButton(el, 'Voltar às fotos')).to.equal(true);
+    await click(el, 'Tentar novamente');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('APPROVED');
+  });
+
+  it('shows real XHR upload progress, cancels, keeps the photos, and sends again', async function () {
+    this.timeout(90_000);
+    const { el, ns, events } = await mount();
+    await reachReviewWithFiles(el);
+    const thumbs = [...root(el).querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')].map((i) => i.src);
+    await controlDouble(ns, { holdUploads: true });
+    const seen = new Set<string>();
+    const observer = new MutationObserver(() => {
+      const bar = root(el).querySelector('[role=progressbar]');
+      if (bar) seen.add(bar.getAttribute('aria-valuenow')!);
+    });
+    observer.observe(root(el), { subtree: true, attributes: true, childList: true });
+    await click(el, 'Enviar');
+    const bar = () => root(el).querySelector('[role=progressbar]');
+    expect(bar()!.getAttribute('aria-valuemax')).to.equal('100');
+    // The server has read the whole body but not answered: only upload progress events can say 100.
+    await waitFor(() => bar()?.getAttribute('aria-valuenow') === '100', 'progress never reached 100');
+    observer.disconnect();
+    expect(seen.has('0')).to.equal(true);
+    expect(bar()!.getAttribute('aria-valuetext')).to.equal('100% enviado');
+    await expect(el).to.be.accessible();
+
+    await click(el, 'Cancelar envio');
+    await waitForStep(el, 'review');
+    expect(events.filter((e) => e.type === 'onboarding-cancel').map((e) => e.detail)).to.deep.equal([{ step: 'upload' }]);
+    expect(text(el)).to.contain('Envio cancelado');
+    expect([...root(el).querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')].map((i) => i.src)).to.deep.equal(thumbs);
+
+    await controlDouble(ns, { holdUploads: false });
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    // Dropped after upload: every object URL the element made is revoked.
+    for (const url of thumbs) expect(await isRevoked(url), url).to.equal(true);
+  });
+
+  it('REFUSED shows the upstream message', async function () {
+    this.timeout(90_000);
+    const { el, events } = await mount();
+    await reachReviewWithFiles(el, CPF.refused);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('REFUSED');
+    expect(heading(el).textContent).to.equal('Verificação não aprovada');
+    expect(root(el).querySelector('[data-reason]')!.textContent).to.equal('Motivo: Documento com sinais de adulteração');
+    expect(events.find((e) => e.type === 'onboarding-complete')!.detail.status).to.equal('REFUSED');
+    await expect(el).to.be.accessible();
+  });
+
+  it('ERROR shows the externalId for support with a copy button', async function () {
+    this.timeout(90_000);
+    const { el, events } = await mount();
+    await reachReviewWithFiles(el, CPF.error);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('ERROR');
+    expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal('EXT-ERR-7F3A9C');
+    const complete = events.find((e) => e.type === 'onboarding-complete')!.detail;
+    expect(complete.status).to.equal('ERROR');
+    expect(complete.externalId).to.equal('EXT-ERR-7F3A9C');
+    await expect(el).to.be.accessible();
+    await click(el, 'Copiar código');
+    await waitFor(() => /Código copiado|Não foi possível copiar/.test(text(el)), 'no copy feedback');
+    const notice = root(el).querySelector('.outcome [role=status]')!.textContent!;
+    if (notice === 'Código copiado.') expect(await navigator.clipboard.readText().catch(() => 'EXT-ERR-7F3A9C')).to.equal('EXT-ERR-7F3A9C');
+  });
+
+  it('falls back to polling when the status stream fails', async function () {
+    this.timeout(60_000);
+    const { el, ns } = await mount();
+    await controlDouble(ns, { events: 'fail' });
+    await reachReviewWithFiles(el, CPF.refused);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'processing');
+    await expect(el).to.be.accessible();
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('REFUSED');
+    const state = await doubleState(ns);
+    const token = state.onboardings[0]!.token;
+    expect(state.requests.filter((r) => r.url.endsWith(`/onboardings/${token}`)).length).to.be.greaterThan(0);
+  });
+
+  it('falls back to polling when the stream ends without a final status', async function () {
+    this.timeout(60_000);
+    const { el, ns, events } = await mount();
+    await controlDouble(ns, { events: 'end-early', processingMs: 800 });
+    await reachReviewWithFiles(el, CPF.error);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('ERROR');
+    const state = await doubleState(ns);
+    expect(state.requests.filter((r) => r.url.endsWith('/events')).length).to.equal(1);
+    expect(state.requests.filter((r) => r.method === 'GET' && !r.url.endsWith('/events')).length).to.be.greaterThan(0);
+    expect(everythingVisible(el, events)).to.not.contain(state.onboardings[0]!.accessKey);
+  });
+
+  it('manual review: the processing screen keeps waiting with the live status', async function () {
+    this.timeout(60_000);
+    // The manual-review identity stays IN_PROCESS: the processing screen keeps waiting.
+    const { el, ns } = await mount();
+    await reachReviewWithFiles(el, CPF.manual);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'processing');
+    await waitFor(() => (text(el).includes('em análise')), 'no live status');
+    expect((await doubleState(ns)).onboardings[0]!.status).to.equal('IN_PROCESS');
+    expect(hasButton(el, 'Voltar')).to.equal(false);
+    await expect(el).to.be.accessible();
+    // The spinner turns only for people who have not asked for reduced motion.
+    const spinner = root(el).querySelector<HTMLElement>('.spinner')!;
+    await emulateMedia({ reducedMotion: 'no-preference' });
+    expect(getComputedStyle(spinner).animationName).to.equal('spin');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    expect(getComputedStyle(spinner).animationName).to.equal('none');
+    await emulateMedia({ reducedMotion: 'no-preference' });
+  });
+
+  it('moving the element in the DOM while processing resumes the status watch', async function () {
+    this.timeout(60_000);
+    const { el, ns } = await mount();
+    await controlDouble(ns, { processingMs: 1500 });
+    await reachReviewWithFiles(el, CPF.refused);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'processing');
+    const elsewhere = document.createElement('div');
+    document.body.append(elsewhere);
+    elsewhere.append(el);
+    try {
+      await waitForStep(el, 'outcome');
+      expect(outcomeStatus(el)).to.equal('REFUSED');
+    } finally {
+      elsewhere.remove();
+    }
+  });
+
+  it('a photo the companion refuses leads straight to retaking that photo', async function () {
+    this.timeout(90_000);
+    const { el, ns, events } = await mount();
+    await reachReviewWithFiles(el);
+    await controlDouble(ns, { failUploads: { status: 400, error: { code: 'invalid_image', message: 'images.selfie is not a JPEG or PNG image.', field: 'images.selfie' } } });
+    await click(el, 'Enviar');
+    await waitFor(() => errorText(el) !== '', 'no upload error');
+    await controlDouble(ns, { failUploads: null });
+    expect(errorText(el)).to.contain('Refaça a foto indicada');
+    expect(events.find((e) => e.type === 'onboarding-error')!.detail).to.deep.include({ code: 'invalid_image' });
+    await click(el, 'Refazer a foto');
+    await waitForStep(el, 'selfie');
+    await pickFile(el, await cardJpeg());
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'review');
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('APPROVED');
+  });
+
+  it('an upstream error with an externalId shows it for support, and the CPF can be corrected', async function () {
+    this.timeout(90_000);
+    const { el, ns, events } = await mount();
+    await reachReviewWithFiles(el);
+    await controlDouble(ns, { failUploads: { status: 400, error: { code: 'invalid_cpf', message: 'CPF refused upstream.', field: 'cpf', externalId: 'EXT-UP-1' } } });
+    await click(el, 'Enviar');
+    await waitFor(() => errorText(el) !== '', 'no upload error');
+    expect(errorText(el)).to.contain('recusou o CPF');
+    expect(text(el)).to.contain('EXT-UP-1');
+    expect(events.find((e) => e.type === 'onboarding-error')!.detail).to.deep.equal({ code: 'invalid_cpf', message: errorText(el), externalId: 'EXT-UP-1' });
+    await expect(el).to.be.accessible();
+    await click(el, 'Corrigir o CPF');
+    await waitForStep(el, 'cpf');
+  });
+});

@@ -1,0 +1,140 @@
+/** The three form steps: LGPD consent, CPF (and optional name), document type. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Messages } from '../messages/index.js';
+import { backButton, submitButton } from './shared.js';
+
+export interface ConsentView {
+  m: Messages;
+  checked: boolean;
+  error: boolean;
+  onChange: (e: Event) => void;
+  onSubmit: (e: SubmitEvent) => void;
+  onDecline: () => void;
+}
+
+export function consentStep(v: ConsentView): TemplateResult {
+  const m = v.m.consent;
+  return html`
+    <form part="body" novalidate @submit=${v.onSubmit}>
+      <p>${m.intro}</p>
+      <h3>${m.whatTitle}</h3>
+      <p>${m.what}</p>
+      <h3>${m.whyTitle}</h3>
+      <p>${m.why}</p>
+      <h3>${m.whoTitle}</h3>
+      <p>${m.who}</p>
+      <h3>${m.keepTitle}</h3>
+      <p>${m.keep}</p>
+      <h3>${m.rightsTitle}</h3>
+      <p>${m.rights}</p>
+      <slot name="consent-extra"></slot>
+      <div class="check">
+        <input
+          id="consent"
+          type="checkbox"
+          .checked=${v.checked}
+          aria-invalid=${v.error ? 'true' : 'false'}
+          aria-describedby=${v.error ? 'consent-error' : nothing}
+          @change=${v.onChange}
+        />
+        <label for="consent">${m.agree}</label>
+      </div>
+      ${v.error ? html`<p id="consent-error" class="error" part="error" role="alert">${m.required}</p>` : nothing}
+      <div class="actions" part="actions">
+        <button type="button" part="button" @click=${v.onDecline}>${m.decline}</button>
+        ${submitButton(v.m.flow.continue)}
+      </div>
+    </form>
+  `;
+}
+
+export type CpfProblem = 'errorEmpty' | 'errorIncomplete' | 'errorCheckDigits';
+
+export interface CpfView {
+  m: Messages;
+  cpf: string;
+  name: string;
+  cpfError: CpfProblem | null;
+  nameError: boolean;
+  onCpfInput: (e: InputEvent) => void;
+  onNameInput: (e: InputEvent) => void;
+  onSubmit: (e: SubmitEvent) => void;
+  onBack: () => void;
+}
+
+export function cpfStep(v: CpfView): TemplateResult {
+  const m = v.m.cpf;
+  return html`
+    <form part="body" novalidate @submit=${v.onSubmit}>
+      <p>${m.intro}</p>
+      <label class="field" for="cpf">${m.label}</label>
+      <input
+        id="cpf"
+        type="text"
+        inputmode="numeric"
+        autocomplete="off"
+        spellcheck="false"
+        maxlength="14"
+        placeholder="000.000.000-00"
+        .value=${v.cpf}
+        aria-invalid=${v.cpfError ? 'true' : 'false'}
+        aria-describedby=${v.cpfError ? 'cpf-hint cpf-error' : 'cpf-hint'}
+        @input=${v.onCpfInput}
+      />
+      <p id="cpf-hint" class="hint">${m.hint}</p>
+      ${v.cpfError ? html`<p id="cpf-error" class="error" part="error" role="alert">${m[v.cpfError]}</p>` : nothing}
+      <label class="field" for="name">${m.nameLabel}</label>
+      <input
+        id="name"
+        type="text"
+        autocomplete="name"
+        maxlength="200"
+        .value=${v.name}
+        aria-invalid=${v.nameError ? 'true' : 'false'}
+        aria-describedby=${v.nameError ? 'name-error' : nothing}
+        @input=${v.onNameInput}
+      />
+      ${v.nameError ? html`<p id="name-error" class="error" part="error" role="alert">${m.errorName}</p>` : nothing}
+      <div class="actions" part="actions">${backButton(v.m.flow.back, v.onBack)} ${submitButton(v.m.flow.continue)}</div>
+    </form>
+  `;
+}
+
+export interface DocumentTypeView {
+  m: Messages;
+  types: readonly string[];
+  selected: string | null;
+  error: boolean;
+  onChange: (e: Event) => void;
+  onSubmit: (e: SubmitEvent) => void;
+  onBack: () => void;
+}
+
+export function documentTypeStep(v: DocumentTypeView): TemplateResult {
+  const m = v.m.documentType;
+  return html`
+    <form part="body" novalidate @submit=${v.onSubmit}>
+      <fieldset aria-describedby=${v.error ? 'doctype-error' : nothing}>
+        <legend>${m.legend}</legend>
+        ${v.types.map(
+          (type) => html`
+            <div class="option">
+              <input
+                type="radio"
+                id=${`doctype-${type}`}
+                name="document-type"
+                .value=${type}
+                .checked=${v.selected === type}
+                aria-invalid=${v.error ? 'true' : 'false'}
+                @change=${v.onChange}
+              />
+              <label for=${`doctype-${type}`}>${m.names[type] ?? type}</label>
+            </div>
+          `,
+        )}
+      </fieldset>
+      ${v.error ? html`<p id="doctype-error" class="error" part="error" role="alert">${m.required}</p>` : nothing}
+      <div class="actions" part="actions">${backButton(v.m.flow.back, v.onBack)} ${submitButton(v.m.flow.continue)}</div>
+    </form>
+  `;
+}

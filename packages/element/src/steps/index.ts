@@ -1,0 +1,14 @@
+export { consentStep, cpfStep, documentTypeStep, type ConsentView, type CpfView, type CpfProblem, type DocumentTypeView } from './form-steps.js';
+export { captureStep, type CaptureView } from './capture-step.js';
+export {
+  reviewStep,
+  uploadStep,
+  uploadErrorStep,
+  processingStep,
+  outcomeStep,
+  type ReviewView,
+  type UploadView,
+  type UploadErrorView,
+  type ProcessingView,
+  type OutcomeView,
+} from './send-steps.js';
