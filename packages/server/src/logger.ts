@@ -34,14 +34,14 @@ const SECRET_KEY = /secret|password|authorization|cookie|access_?token|access_?k
 /** Keys holding a tax id: kept masked (`529.***.***-25`), which is enough for support. */
 const TAX_ID_KEY = /^(cpf|cnpj|taxId|documentKey)$/i;
 /** A CPF written anywhere in free text, with or without punctuation. */
-const CPF_IN_TEXT = /(?<!\d)\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?!\d)/g;
-/** A CNPJ written anywhere in free text. */
-const CNPJ_IN_TEXT = /(?<![0-9A-Z])[0-9A-Z]{2}\.?[0-9A-Z]{3}\.?[0-9A-Z]{3}\/?[0-9A-Z]{4}-?\d{2}(?![0-9A-Z])/g;
+const CPF_IN_TEXT = /(?<![0-9A-Za-z])\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?![0-9A-Za-z])/g;
+/** A numeric CNPJ written anywhere in free text. */
+const CNPJ_IN_TEXT = /(?<![0-9A-Za-z])\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?![0-9A-Za-z])/g;
 
 export function redactText(text: string, secrets: Iterable<string> = []): string {
   let out = text;
   for (const s of secrets) if (s && s.length >= 6) out = out.split(s).join('[redacted]');
-  return out.replace(CPF_IN_TEXT, (m) => maskTaxId(m)).replace(CNPJ_IN_TEXT, (m) => (/\d{14}|[./-]/.test(m) ? maskTaxId(m) : m));
+  return out.replace(CNPJ_IN_TEXT, (m) => maskTaxId(m)).replace(CPF_IN_TEXT, (m) => maskTaxId(m));
 }
 
 export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
@@ -53,7 +53,7 @@ export function redact(value: unknown, secrets: readonly string[] = [], depth = 
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (SECRET_KEY.test(k)) out[k] = '[redacted]';
-      else if (TAX_ID_KEY.test(k) && typeof v === 'string') out[k] = maskTaxId(v);
+      else if (TAX_ID_KEY.test(k) && typeof v === 'string') out[k] = v.includes('*') ? v : maskTaxId(v);
       else out[k] = redact(v, secrets, depth + 1);
     }
     return out;
@@ -90,3 +90,19 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
 export const silentLogger: Logger = {
   debug() {}, info() {}, warn() {}, error() {}, child() { return silentLogger; },
 };
+
+/** Wraps any logger so that fields and messages are redacted before they reach it. */
+export function redactingLogger(inner: Logger, secrets: () => Iterable<string>): Logger {
+  const clean = (fields?: LogFields) => {
+    const s = [...secrets()];
+    return fields ? (redact(fields, s) as LogFields) : undefined;
+  };
+  const text = (msg: string) => redactText(msg, [...secrets()]);
+  return {
+    debug: (m, f) => inner.debug(text(m), clean(f)),
+    info: (m, f) => inner.info(text(m), clean(f)),
+    warn: (m, f) => inner.warn(text(m), clean(f)),
+    error: (m, f) => inner.error(text(m), clean(f)),
+    child: (fields) => redactingLogger(inner.child(clean(fields) ?? {}), secrets),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The configuration of `npm start` (DESIGN.md, "Configuration of npm start"), read from the
+ * environment and checked with messages that say what to fix. Pure: no I/O, so it is testable.
+ */
+import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
+
+export interface StartConfig {
+  /** Unset: the embedded sandbox serves as upstream. */
+  baseUrl?: string;
+  environment: 'test' | 'production';
+  client: string;
+  secret: string;
+  webhookKey: string;
+  adminKey?: string;
+  allowedOrigins: string[];
+  imageMaxBytes: number;
+  rateLimit: number;
+  port: number;
+  host: string;
+  /** Embedded sandbox only: its processing time (`SANDBOX_PROCESSING_MS`, default 3000). */
+  sandboxProcessingMs?: number;
+}
+
+export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; errors: string[] };
+
+/** The sandbox's own defaults, used when it is embedded and nothing else is configured. */
+export const SANDBOX_DEFAULTS = { client: 'sandbox-client', secret: 'sandbox-secret', webhookKey: 'sandbox-webhook-key' };
+
+export function readConfig(env: Record<string, string | undefined>): ConfigResult {
+  const errors: string[] = [];
+  const get = (name: string) => {
+    const v = env[name]?.trim();
+    return v ? v : undefined;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < min || n > max) {
+      errors.push(`${name} must be a whole number from ${min} to ${max} (got "${raw.slice(0, 40)}").`);
+      return fallback;
+    }
+    return n;
+  };
+
+  const baseUrl = get('ONBOARDING_BASE_URL');
+  if (baseUrl !== undefined) {
+    try {
+      const u = new URL(baseUrl);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') errors.push('ONBOARDING_BASE_URL must be an http(s) URL.');
+    } catch {
+      errors.push(`ONBOARDING_BASE_URL is not a URL (got "${baseUrl.slice(0, 80)}").`);
+    }
+  }
+  const environment = get('ONBOARDING_ENVIRONMENT') ?? 'test';
+  if (environment !== 'test' && environment !== 'production') errors.push(`ONBOARDING_ENVIRONMENT must be "test" or "production" (got "${environment.slice(0, 40)}").`);
+  if (environment === 'production' && baseUrl === undefined) errors.push('ONBOARDING_ENVIRONMENT=production needs ONBOARDING_BASE_URL: the embedded sandbox is for development only.');
+
+  const client = get('ONBOARDING_CLIENT');
+  const secret = get('ONBOARDING_SECRET');
+  const webhookKey = get('ONBOARDING_WEBHOOK_KEY');
+  if (baseUrl !== undefined) {
+    // A real upstream has no default credentials: say exactly which are missing.
+    for (const [name, value] of [['ONBOARDING_CLIENT', client], ['ONBOARDING_SECRET', secret], ['ONBOARDING_WEBHOOK_KEY', webhookKey]] as const) {
+      if (value === undefined) errors.push(`${name} is required when ONBOARDING_BASE_URL is set.`);
+    }
+  }
+  const adminKey = get('ONBOARDING_ADMIN_KEY');
+  if (adminKey !== undefined && adminKey.length < 16) errors.push('ONBOARDING_ADMIN_KEY must have at least 16 characters (use a long random value).');
+
+  const allowedOrigins = (get('ONBOARDING_ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+  for (const origin of allowedOrigins) {
+    let ok = false;
+    try {
+      ok = new URL(origin).origin === origin;
+    } catch {
+      ok = false;
+    }
+    if (!ok) errors.push(`ONBOARDING_ALLOWED_ORIGINS: "${origin.slice(0, 80)}" is not an origin (scheme://host[:port], no path).`);
+  }
+
+  const imageMaxBytes = integer('ONBOARDING_IMAGE_MAX_BYTES', DEFAULT_IMAGE_MAX_BYTES, 1024, 64 * 1024 * 1024);
+  const rateLimit = integer('ONBOARDING_RATE_LIMIT', 30, 0, 1_000_000);
+  const port = integer('PORT', 8787, 0, 65535);
+  const host = get('HOST') ?? '127.0.0.1';
+  const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
+
+  if (errors.length) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      ...(baseUrl !== undefined && { baseUrl: baseUrl.replace(/\/+$/, '') }),
+      environment: environment as 'test' | 'production',
+      client: client ?? SANDBOX_DEFAULTS.client,
+      secret: secret ?? SANDBOX_DEFAULTS.secret,
+      webhookKey: webhookKey ?? SANDBOX_DEFAULTS.webhookKey,
+      ...(adminKey !== undefined && { adminKey }),
+      allowedOrigins,
+      imageMaxBytes,
+      rateLimit,
+      port,
+      host,
+      ...(processing !== undefined && { sandboxProcessingMs: processing }),
+    },
+  };
+}

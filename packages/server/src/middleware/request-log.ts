@@ -1,0 +1,18 @@
+/** One structured line per request: method, route path, status, duration, request id. */
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from '../logger.js';
+import type { CompanionEnv } from '../http/env.js';
+
+export function requestLog(logger: Logger): MiddlewareHandler<CompanionEnv> {
+  return async (c, next) => {
+    const started = Date.now();
+    const log = logger.child({ requestId: c.get('requestId') });
+    c.set('log', log);
+    await next();
+    const status = c.res.status;
+    const line = { method: c.req.method, path: c.req.path, status, ms: Date.now() - started };
+    if (status >= 500) log.error('request', line);
+    else if (status >= 400) log.warn('request', line);
+    else log.info('request', line);
+  };
+}

@@ -1,0 +1,94 @@
+/** Options of `createCompanion`, with their defaults and the checks that fail fast on bad ones. */
+import { DEFAULT_IMAGE_MAX_BYTES, IMAGE_ROLES, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
+import type { Context } from 'hono';
+import type { Logger } from './logger.js';
+import type { PollTimings } from './relay/poller.js';
+import type { Store } from './store/store.js';
+import type { UpstreamClient, UpstreamClientOptions } from './upstream/upstream-client.js';
+
+export type Environment = 'test' | 'production';
+
+export interface CompanionOptions {
+  /** Upstream `{base_url}` of the environment. */
+  baseUrl: string;
+  /** Upstream credentials. */
+  client: string;
+  secret: string;
+  /** The agreed `id-service-token` of the upstream's webhooks. */
+  webhookKey: string;
+  /** Named in logs and in errors for support (default `test`). */
+  environment?: Environment;
+  /** Origins allowed to call the page API from a browser (default: none, same origin only). */
+  allowedOrigins?: readonly string[];
+  /** Decoded size limit per image (default 4 MiB). */
+  imageMaxBytes?: number;
+  /** Onboarding creations per minute per client address; 0 turns it off (default 30). */
+  rateLimit?: number;
+  /** The client's address for the rate limit (default: the socket's; set it when behind a trusted proxy). */
+  clientAddress?: (c: Context) => string;
+  /** `documentFiles[].documentFileType` per image role (default `OTHER` for each). */
+  documentFileTypes?: Partial<Record<ImageRoleName, string>>;
+  /** Serves `GET /v1/onboardings/{token}/report.pdf` (default false: the report holds personal data). */
+  reportPdf?: boolean;
+  /** Enables the admin routes at `/v1/admin` (absent: off, 404). */
+  adminKey?: string;
+  /** Where state lives (default: in memory). */
+  store?: Store;
+  /** Structured logger (default: JSON lines on stdout). Everything it receives is redacted first. */
+  logger?: Logger;
+  /** Polling fallback timings. */
+  poll?: Partial<PollTimings>;
+  /** On start, resume polling the store's onboardings still IN_PROCESS (default true; turn off when several instances share a store and one of them polls). */
+  resumePolling?: boolean;
+  /** Event streams: keep-alive comment interval (default 15 s) and reconnection hint (default 3 s). */
+  sse?: { keepAliveMs?: number; retryMs?: number };
+  /** Finished onboardings are deleted this long after their outcome (default 24 h). */
+  retentionMs?: number;
+  /** Any onboarding is deleted this long after creation, finished or not (default 48 h). */
+  maxAgeMs?: number;
+  /** Call aliases of the product. */
+  aliases?: AliasMap;
+  /** Fine-tuning of the upstream client (timeouts, retries, fetch). */
+  upstream?: Omit<UpstreamClientOptions, 'baseUrl' | 'client' | 'secret' | 'aliases' | 'logger'>;
+  /** A ready upstream client to use instead of building one (tests, integrators with their own). */
+  upstreamClient?: UpstreamClient;
+}
+
+export class CompanionConfigError extends Error {
+  override readonly name = 'CompanionConfigError';
+}
+
+export function checkOptions(o: CompanionOptions): void {
+  const problems: string[] = [];
+  try {
+    const u = new URL(o.baseUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push('baseUrl must be an http(s) URL');
+  } catch {
+    problems.push('baseUrl must be an absolute URL');
+  }
+  for (const key of ['client', 'secret', 'webhookKey'] as const) if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
+  if (o.adminKey !== undefined && o.adminKey.length < 16) problems.push('adminKey must have at least 16 characters');
+  if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production') problems.push("environment must be 'test' or 'production'");
+  if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < 1024)) problems.push('imageMaxBytes must be an integer of at least 1024');
+  if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0)) problems.push('rateLimit must be a whole number, 0 for off');
+  for (const origin of o.allowedOrigins ?? []) {
+    try {
+      if (new URL(origin).origin !== origin.replace(/\/+$/, '')) problems.push(`allowed origin "${origin}" must be scheme://host[:port] only`);
+    } catch {
+      problems.push(`allowed origin "${origin}" is not a URL`);
+    }
+  }
+  for (const role of Object.keys(o.documentFileTypes ?? {})) if (!(IMAGE_ROLES as readonly string[]).includes(role)) problems.push(`documentFileTypes has an unknown role "${role}"`);
+  if (problems.length) throw new CompanionConfigError(`Invalid companion options: ${problems.join('; ')}.`);
+}
+
+export const defaults = {
+  environment: 'test' as Environment,
+  imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,
+  rateLimit: 30,
+  documentFileType: 'OTHER',
+  keepAliveMs: 15_000,
+  retryMs: 3_000,
+  retentionMs: 24 * 3600_000,
+  maxAgeMs: 48 * 3600_000,
+};

@@ -1,0 +1,294 @@
+/**
+ * Typed client for the upstream API (spec sections 4 and 5): the token lifecycle, timeouts on
+ * every call, bounded retries only where repeating is safe (token generation and GETs; never a
+ * creation POST, never a business refusal), and classification of every answer, since success is
+ * never decided from the HTTP status alone.
+ */
+import {
+  callAlias,
+  classify,
+  isOnboardingStatus,
+  serviceSpec,
+  stripNonContract,
+  toPureBase64,
+  type AliasMap,
+  type CustomerRecord,
+  type OnboardingReport,
+  type OnboardingTokenRequest,
+  type OnboardingTokenResponse,
+  type Outcome,
+  type ServiceEnvelope,
+  type ServiceId,
+} from '@onboarding-kit/contract';
+import { silentLogger, type Logger } from '../logger.js';
+import { AccessTokens } from './access-tokens.js';
+import type { ServiceFields } from './service-fields.js';
+import { UpstreamError, type UpstreamErrorKind } from './upstream-error.js';
+
+export interface UpstreamClientOptions {
+  /** `{base_url}` of the environment, without trailing slash (a trailing one is tolerated). */
+  baseUrl: string;
+  client: string;
+  secret: string;
+  /** Per-product call aliases (e.g. `{ SERVICE_DIGITAL_DOCUMENTOSCOPY: 'SERVICE_DOCUMENTOSCOPY' }`). */
+  aliases?: AliasMap;
+  /** Time limit of each JSON call, answer body included (default 15 s). */
+  timeoutMs?: number;
+  /** Time limit of a whole PDF download (default 60 s). */
+  pdfTimeoutMs?: number;
+  /** Extra attempts for calls that are safe to repeat (default 2). */
+  retries?: number;
+  /** First backoff delay; doubles per attempt (default 250 ms). */
+  retryDelayMs?: number;
+  /** Renew the access token this long before it expires (default 30 s, at most a tenth of its life). */
+  renewEarlyMs?: number;
+  fetch?: typeof fetch;
+  logger?: Logger;
+}
+
+export interface UpstreamClient {
+  /** Runs a standalone query and returns its classified outcome, non-contract fields removed. */
+  query<S extends ServiceId>(service: S, fields: ServiceFields<S>): Promise<Outcome>;
+  /** `POST /api/token-history-onboarding`. Never repeated automatically (it creates). */
+  createOnboarding(request: OnboardingTokenRequest): Promise<OnboardingTokenResponse>;
+  /** `GET /api/onboarding/report/{token}`: the report JSON as the upstream sent it. */
+  report(tokenOnboarding: string): Promise<OnboardingReport>;
+  /** `GET /api/history-onboarding-report/{token}`: the successful answer, body not yet read (streamable). */
+  reportPdf(tokenOnboarding: string): Promise<Response>;
+  /** `GET /api/customer?documentKey=...`. */
+  customers(documentKey: string): Promise<CustomerRecord[]>;
+  /** Values that must never be logged (the secret and the access token held now). */
+  secrets(): string[];
+}
+
+interface Operation {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Name for logs and errors: method and path without query string or identifiers' values. */
+  name: string;
+  body?: unknown;
+  timeoutMs: number;
+  /** Safe to repeat after a timeout, a network failure or a 5xx. */
+  retrySafe: boolean;
+}
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const pdfTimeoutMs = options.pdfTimeoutMs ?? 60_000;
+  const retries = options.retries ?? 2;
+  const retryDelayMs = options.retryDelayMs ?? 250;
+  const aliases = options.aliases ?? {};
+  const log = options.logger ?? silentLogger;
+
+  async function fetchOnce(op: Operation, accessToken: string | null): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json, application/pdf;q=0.9' };
+    if (op.body !== undefined) headers['content-type'] = 'application/json';
+    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    const started = Date.now();
+    try {
+      const res = await doFetch(`${baseUrl}${op.path}`, {
+        method: op.method,
+        headers,
+        ...(op.body !== undefined && { body: JSON.stringify(op.body) }),
+        signal: AbortSignal.timeout(op.timeoutMs),
+      });
+      log.debug('upstream call', { op: op.name, httpStatus: res.status, ms: Date.now() - started });
+      return res;
+    } catch (e) {
+      throw transportError(op.name, e);
+    }
+  }
+
+  /** Repeats a safe operation after transport failures and 5xx, with doubling backoff. */
+  async function withRetries(op: Operation, attempt: () => Promise<Response>): Promise<Response> {
+    for (let n = 0; ; n++) {
+      const last = !op.retrySafe || n >= retries;
+      try {
+        const res = await attempt();
+        if (last || !RETRYABLE_STATUS.has(res.status)) return res;
+        await res.body?.cancel().catch(() => {});
+      } catch (e) {
+        if (last || !(e instanceof UpstreamError) || (e.kind !== 'timeout' && e.kind !== 'unavailable')) throw e;
+      }
+      log.warn('upstream call retried', { op: op.name, attempt: n + 1 });
+      await sleep(retryDelayMs * 2 ** n * (0.75 + Math.random() / 2));
+    }
+  }
+
+  const tokens = new AccessTokens({
+    ...(options.renewEarlyMs !== undefined && { renewEarlyMs: options.renewEarlyMs }),
+    generate: async () => {
+      const op: Operation = {
+        method: 'POST', path: '/api/token-generate', name: 'POST /api/token-generate',
+        body: { client: options.client, secret: options.secret }, timeoutMs, retrySafe: true,
+      };
+      const res = await withRetries(op, () => fetchOnce(op, null));
+      const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
+      if (res.status === 401 || res.status === 403) {
+        throw new UpstreamError('unauthorized', op.name, 'The upstream refused the companion credentials (check client and secret for this environment).', { httpStatus: res.status });
+      }
+      if (!res.ok) throw httpError(op.name, res.status, body);
+      const b = body as { access_token?: unknown; expires_in?: unknown } | null;
+      if (typeof b?.access_token !== 'string' || !b.access_token) throw new UpstreamError('invalid_response', op.name, 'The token answer carries no access_token.', { httpStatus: res.status });
+      const expiresIn = typeof b.expires_in === 'number' && b.expires_in > 0 ? b.expires_in : 60;
+      log.info('upstream access token obtained', { expiresIn });
+      return { accessToken: b.access_token, expiresIn };
+    },
+  });
+
+  /** One authorised call: on a real HTTP 401, renews the token once and repeats the call once. */
+  async function authorised(op: Operation): Promise<Response> {
+    return withRetries(op, async () => {
+      const token = await tokens.get();
+      const res = await fetchOnce(op, token);
+      if (res.status !== 401) return res;
+      await res.body?.cancel().catch(() => {});
+      log.info('upstream answered 401: renewing the access token once', { op: op.name });
+      return fetchOnce(op, await tokens.afterUnauthorized(token));
+    });
+  }
+
+  const json = (op: Omit<Operation, 'timeoutMs'> & { timeoutMs?: number }) => ({ timeoutMs, ...op });
+
+  return {
+    async query(service, fields) {
+      const spec = serviceSpec(service);
+      const values = fields as Record<string, string | undefined>;
+      const missing = spec.required.filter((f) => typeof values[f] !== 'string' || values[f] === '');
+      if (missing.length) throw new TypeError(`${service} needs ${missing.join(', ')}.`);
+      const body: Record<string, string> = { service: callAlias(service, aliases) };
+      for (const [k, v] of Object.entries(values)) {
+        if (typeof v !== 'string') continue;
+        // Design rule 4: image1/image2/selfie1 carry pure base64, whatever the caller passed.
+        body[k] = k === 'image1' || k === 'image2' || k === 'selfie1' ? toPureBase64(v) : v;
+      }
+      const op = json({ method: 'POST', path: '/api/service-api', name: `POST /api/service-api ${service}`, body, retrySafe: false });
+      const res = await authorised(op);
+      const envelope = await readJson(op.name, res, { tolerateNonJson: true });
+      return classify(envelope as ServiceEnvelope | null, res.status);
+    },
+
+    async createOnboarding(request) {
+      const op = json({ method: 'POST', path: '/api/token-history-onboarding', name: 'POST /api/token-history-onboarding', body: request, retrySafe: false });
+      const res = await authorised(op);
+      const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
+      if (!res.ok) throw httpError(op.name, res.status, body);
+      envelopeFailure(op.name, body, res.status);
+      const b = body as Partial<OnboardingTokenResponse> | null;
+      if (typeof b?.tokenOnboarding !== 'string' || !b.tokenOnboarding) {
+        throw new UpstreamError('invalid_response', op.name, 'The creation answer carries no tokenOnboarding.', { httpStatus: res.status });
+      }
+      return {
+        tokenOnboarding: b.tokenOnboarding,
+        // The spec gives dateHourProcess on success; should a server omit it, the time we got the answer stands in.
+        dateHourProcess: typeof b.dateHourProcess === 'string' ? b.dateHourProcess : new Date().toISOString(),
+      };
+    },
+
+    async report(tokenOnboarding) {
+      const op = json({ method: 'GET', path: `/api/onboarding/report/${encodeURIComponent(tokenOnboarding)}`, name: 'GET /api/onboarding/report/{token}', retrySafe: true });
+      const res = await authorised(op);
+      const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
+      if (!res.ok) throw httpError(op.name, res.status, body);
+      envelopeFailure(op.name, body, res.status);
+      const b = body as Partial<OnboardingReport> | null;
+      if (!b || typeof b.tokenOnboarding !== 'string' || !isOnboardingStatus(b.status)) {
+        throw new UpstreamError('invalid_response', op.name, 'The report answer carries no tokenOnboarding/status.', { httpStatus: res.status });
+      }
+      return b as OnboardingReport;
+    },
+
+    async reportPdf(tokenOnboarding) {
+      const op: Operation = { method: 'GET', path: `/api/history-onboarding-report/${encodeURIComponent(tokenOnboarding)}`, name: 'GET /api/history-onboarding-report/{token}', timeoutMs: pdfTimeoutMs, retrySafe: true };
+      const res = await authorised(op);
+      if (!res.ok) throw httpError(op.name, res.status, await readJson(op.name, res, { tolerateNonJson: true }));
+      return res;
+    },
+
+    async customers(documentKey) {
+      const op = json({ method: 'GET', path: `/api/customer?documentKey=${encodeURIComponent(documentKey)}`, name: 'GET /api/customer', retrySafe: true });
+      const res = await authorised(op);
+      const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
+      if (!res.ok) throw httpError(op.name, res.status, body);
+      if (!Array.isArray(body)) {
+        envelopeFailure(op.name, body, res.status);
+        throw new UpstreamError('invalid_response', op.name, 'The customer answer is not an array.', { httpStatus: res.status });
+      }
+      return stripNonContract(body) as CustomerRecord[];
+    },
+
+    secrets() {
+      const t = tokens.peek();
+      return t ? [options.secret, t] : [options.secret];
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function transportError(op: string, e: unknown): UpstreamError {
+  if (e instanceof UpstreamError) return e;
+  const name = (e as { name?: string } | null)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return new UpstreamError('timeout', op, 'The upstream did not answer in time.', { cause: e });
+  return new UpstreamError('unavailable', op, 'The upstream could not be reached.', { cause: e });
+}
+
+/** Reads a JSON body within the call's time limit; `null` for an empty or (when tolerated) non-JSON body. */
+async function readJson(op: string, res: Response, opts: { tolerateNonJson?: boolean } = {}): Promise<unknown> {
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    throw transportError(op, e);
+  }
+  if (!text.trim()) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    if (opts.tolerateNonJson) return null;
+    throw new UpstreamError('invalid_response', op, 'The upstream answer is not JSON.', { httpStatus: res.status });
+  }
+}
+
+function envelopeOf(body: unknown): { code?: number; externalId?: string } {
+  const b = body as { status?: { code?: unknown }; externalId?: unknown } | null;
+  return {
+    ...(typeof b?.status?.code === 'number' && { code: b.status.code }),
+    ...(typeof b?.externalId === 'string' && { externalId: b.externalId }),
+  };
+}
+
+/** Maps a non-2xx answer of a dedicated endpoint (spec 4.3-4.5). */
+function httpError(op: string, httpStatus: number, body: unknown): UpstreamError {
+  const details = { httpStatus, ...envelopeOf(body) };
+  let kind: UpstreamErrorKind;
+  if (httpStatus === 401 || httpStatus === 403) kind = 'unauthorized';
+  else if (httpStatus === 408 || httpStatus === 429 || httpStatus === 502 || httpStatus === 503 || httpStatus === 504) kind = 'unavailable';
+  else if (httpStatus >= 500) kind = 'failed';
+  else kind = 'refused';
+  return new UpstreamError(kind, op, `The upstream answered HTTP ${httpStatus}.`, details);
+}
+
+/** A 2xx answer can still carry a failure (spec 7, rule 1): read status.code and onboardingStatus. */
+function envelopeFailure(op: string, body: unknown, httpStatus: number): void {
+  const b = body as ServiceEnvelope | null;
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return;
+  const hasStatusObject = !!b.status && typeof b.status === 'object';
+  const hasVerdict = typeof b.onboardingStatus === 'string';
+  if (!hasStatusObject && !hasVerdict) return;
+  const outcome = classify(b, httpStatus);
+  if (outcome.ok) return;
+  const kinds: Record<string, UpstreamErrorKind> = {
+    refused: 'refused', failed: 'refused', 'missing-image': 'refused', 'face-not-found': 'refused',
+    'no-access': 'unauthorized', unauthorized: 'unauthorized', error: 'failed',
+  };
+  throw new UpstreamError(kinds[outcome.kind] ?? 'failed', op, `The upstream reported a failure (${outcome.kind}).`, {
+    httpStatus, ...(outcome.code !== undefined && { code: outcome.code }), ...(outcome.externalId && { externalId: outcome.externalId }),
+  });
+}

@@ -1,0 +1,108 @@
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createCompanion, CompanionConfigError } from '@onboarding-kit/server';
+import { startFakeUpstream, type FakeUpstream, FAKE_CLIENT, FAKE_SECRET } from './helpers/fake-upstream.js';
+import { createBody } from './helpers/fixtures.js';
+import { created, testCompanion, WEBHOOK_KEY } from './helpers/companion.js';
+
+let up: FakeUpstream;
+before(async () => { up = await startFakeUpstream(); });
+after(() => up.close());
+
+test('health, unknown routes, security headers and request ids', async () => {
+  const { app } = testCompanion(up);
+  const health = await app.request('/v1/health');
+  assert.equal(health.status, 200);
+  assert.deepEqual(await health.json(), { ok: true });
+  assert.equal(health.headers.get('x-content-type-options'), 'nosniff');
+  assert.ok(health.headers.get('x-frame-options'));
+  assert.ok(health.headers.get('strict-transport-security'));
+  assert.match(health.headers.get('x-request-id')!, /^[0-9a-f-]{36}$/);
+  assert.equal((await app.request('/v1/health', { headers: { 'x-request-id': 'abc-123' } })).headers.get('x-request-id'), 'abc-123');
+  for (const path of ['/nope', '/v1/nope', '/v1/onboardings/x/y/z', '/v1/admin/onboardings/x']) {
+    const res = await app.request(path);
+    assert.equal(res.status, 404, path);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
+  }
+  await app.close();
+});
+
+test('CORS: same origin only by default; the allowlist gets headers and preflights', async () => {
+  const closed = testCompanion(up);
+  const pre = await closed.app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+  assert.equal(pre.headers.get('access-control-allow-origin'), null);
+  const get = await closed.app.request('/v1/health', { headers: { origin: 'https://shop.example' } });
+  assert.equal(get.headers.get('access-control-allow-origin'), null);
+  await closed.app.close();
+
+  const { app } = testCompanion(up, { allowedOrigins: ['https://shop.example'] });
+  const ok = await app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+  assert.equal(ok.status, 204);
+  assert.equal(ok.headers.get('access-control-allow-origin'), 'https://shop.example');
+  assert.match(ok.headers.get('access-control-allow-headers')!, /Authorization/);
+  assert.match(ok.headers.get('access-control-allow-methods')!, /POST/);
+  assert.equal(ok.headers.get('access-control-allow-credentials'), null);
+  const other = await app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+  assert.equal(other.headers.get('access-control-allow-origin'), null);
+  assert.equal(other.headers.get('access-control-allow-methods'), null);
+  const simple = await app.request('/v1/health', { headers: { origin: 'https://shop.example' } });
+  assert.equal(simple.headers.get('access-control-allow-origin'), 'https://shop.example');
+  assert.match(simple.headers.get('vary')!, /Origin/);
+  const error = await app.request('/v1/onboardings/x', { headers: { origin: 'https://shop.example' } });
+  assert.equal(error.status, 404);
+  assert.equal(error.headers.get('access-control-allow-origin'), 'https://shop.example', 'errors are readable by allowed pages');
+  await app.close();
+});
+
+test('admin routes are mounted only with an admin key', async () => {
+  const adminKey = 'admin-key-0123456789abcdef';
+  const { app } = testCompanion(up, { adminKey });
+  const o = await created(app, createBody());
+  const denied = await app.request(`/v1/admin/onboardings/${o.tokenOnboarding}`);
+  assert.equal(denied.status, 401, 'with admin routes on, a missing key is 401 (see ADMIN.md)');
+  const res = await app.request(`/v1/admin/onboardings/${o.tokenOnboarding}`, { headers: { authorization: `Bearer ${adminKey}` } });
+  assert.equal(res.status, 200, await res.clone().text());
+  const text = await res.text();
+  assert.ok(!text.includes('accessKeyHash'), 'the admin view has no key hash');
+  await app.close();
+});
+
+test('unexpected errors become 500 internal_error without details; options are checked', async () => {
+  const { app, logs } = testCompanion(up);
+  app.get('/v1/boom', () => { throw new Error(`secret ${FAKE_SECRET} leaked`); });
+  const res = await app.request('/v1/boom');
+  assert.equal(res.status, 500);
+  const text = await res.text();
+  assert.equal(JSON.parse(text).error.code, 'internal_error');
+  assert.ok(!text.includes(FAKE_SECRET));
+  assert.ok(logs.some((l) => l.includes('unexpected error')));
+  assert.ok(!logs.some((l) => l.includes(FAKE_SECRET)));
+  await app.close();
+
+  const base = { baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY };
+  assert.throws(() => createCompanion({ ...base, baseUrl: 'not a url' }), CompanionConfigError);
+  assert.throws(() => createCompanion({ ...base, secret: '' }), /secret is required/);
+  assert.throws(() => createCompanion({ ...base, environment: 'prod' as never }), /environment/);
+  assert.throws(() => createCompanion({ ...base, allowedOrigins: ['https://a.example/path'] }), /origin/);
+  assert.throws(() => createCompanion({ ...base, rateLimit: -1 }), /rateLimit/);
+});
+
+test('retention: finished onboardings are deleted after the window; polling resumes for a shared store', async () => {
+  const { app } = testCompanion(up, { retentionMs: 50 });
+  const o = await created(app, createBody());
+  await app.request('/v1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', 'id-service-token': WEBHOOK_KEY }, body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }) });
+  const open = await created(app, createBody());
+  assert.ok(await app.store.get(o.tokenOnboarding));
+  await new Promise((r) => setTimeout(r, 1300));
+  assert.equal(await app.store.get(o.tokenOnboarding), null, 'finished one expired');
+  assert.ok(await app.store.get(open.tokenOnboarding), 'unfinished one kept');
+  await app.close();
+
+  // A second companion on the same store picks up the IN_PROCESS onboarding and polls it.
+  up.reportStatus.set(open.tokenOnboarding, { status: 'APPROVED' });
+  const second = testCompanion(up, { store: app.store, poll: { firstDelayMs: 10 } });
+  const end = Date.now() + 3000;
+  while ((await app.store.get(open.tokenOnboarding))!.status !== 'APPROVED' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  assert.equal((await app.store.get(open.tokenOnboarding))!.status, 'APPROVED');
+  await second.app.close();
+});

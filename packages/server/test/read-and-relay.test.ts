@@ -1,0 +1,160 @@
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
+import { createBody } from './helpers/fixtures.js';
+import { created, testCompanion, webhook } from './helpers/companion.js';
+
+let up: FakeUpstream;
+before(async () => { up = await startFakeUpstream(); });
+after(() => up.close());
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+test('GET state needs the access key; missing or wrong key is answered exactly like an unknown token', async () => {
+  const { app } = testCompanion(up);
+  const o = await created(app, createBody());
+  const ok = await app.request(`/v1/onboardings/${o.tokenOnboarding}`, { headers: auth(o.accessKey) });
+  assert.equal(ok.status, 200);
+  const state = (await ok.json()) as Record<string, string>;
+  assert.deepEqual(Object.keys(state).sort(), ['status', 'tokenOnboarding', 'updatedAt']);
+  assert.equal(state.status, 'IN_PROCESS');
+
+  const rid = { 'x-request-id': 'fixed-request-id' };
+  const variants = [
+    app.request(`/v1/onboardings/${o.tokenOnboarding}`, { headers: { ...rid } }),
+    app.request(`/v1/onboardings/${o.tokenOnboarding}`, { headers: { ...rid, ...auth('A'.repeat(43)) } }),
+    app.request(`/v1/onboardings/${o.tokenOnboarding}`, { headers: { ...rid, authorization: 'Basic abc' } }),
+    app.request('/v1/onboardings/00000000-0000-4000-8000-000000000000', { headers: { ...rid, ...auth(o.accessKey) } }),
+    app.request(`/v1/onboardings/${o.tokenOnboarding}/events`, { headers: { ...rid, ...auth('wrong') } }),
+    app.request('/v1/onboardings/00000000-0000-4000-8000-000000000000/events', { headers: { ...rid, ...auth(o.accessKey) } }),
+  ];
+  const answers = await Promise.all(variants);
+  const snapshot = async (r: Response) => ({ status: r.status, headers: [...r.headers.entries()].filter(([k]) => k !== 'date'), body: await r.text() });
+  const first = await snapshot(answers[0]!);
+  assert.equal(first.status, 404);
+  assert.deepEqual(JSON.parse(first.body), { error: { code: 'not_found', message: 'No such onboarding.' } });
+  for (const r of answers.slice(1)) assert.deepEqual(await snapshot(r), first);
+  await app.close();
+});
+
+test('webhook key: missing or wrong is 401 and nothing is stored; right is stored before 2xx', async () => {
+  const { app } = testCompanion(up);
+  const o = await created(app, createBody());
+  const report = { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] };
+  for (const key of [null, '', 'wrong-key', 'test-webhook-key-012345678']) {
+    const res = await webhook(app, report, key);
+    assert.equal(res.status, 401, String(key));
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'unauthorized');
+    assert.equal((await app.store.get(o.tokenOnboarding))!.status, 'IN_PROCESS');
+  }
+  const res = await webhook(app, report);
+  assert.equal(res.status, 200);
+  const stored = (await app.store.get(o.tokenOnboarding))!;
+  assert.equal(stored.status, 'APPROVED');
+  assert.deepEqual(stored.history.map((h) => [h.status, h.source]), [['IN_PROCESS', 'creation'], ['APPROVED', 'webhook']]);
+  await app.close();
+});
+
+test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, both shapes, repeats and out-of-order', async () => {
+  const { app } = testCompanion(up);
+  const o = await created(app, createBody());
+  assert.equal((await webhook(app, 'not json{')).status, 400);
+  assert.equal((await webhook(app, { hello: 'world' })).status, 400);
+  assert.equal((await webhook(app, { tokenOnboarding: 'unknown-token', status: 'APPROVED' })).status, 200);
+  assert.equal(await app.store.get('unknown-token'), null);
+  assert.equal((await webhook(app, { result: { cpf: '52998224725' }, status: { code: 200, message: 'Success' }, externalId: 'q-1' })).status, 200, 'standalone query envelope acknowledged');
+
+  // Envelope shape with a token: ERROR with externalId.
+  const e = await created(app, createBody());
+  assert.equal((await webhook(app, { result: {}, status: { code: 500, message: 'Falha' }, onboardingStatus: 'ERROR', externalId: 'ext-7', tokenOnboarding: e.tokenOnboarding })).status, 200);
+  const errState = await (await app.request(`/v1/onboardings/${e.tokenOnboarding}`, { headers: auth(e.accessKey) })).json();
+  assert.deepEqual({ ...(errState as object), updatedAt: 0 }, { tokenOnboarding: e.tokenOnboarding, status: 'ERROR', externalId: 'ext-7', updatedAt: 0 });
+
+  // Repeats and out-of-order: terminal never moves back.
+  const sequence = ['IN_PROCESS', 'REFUSED', 'REFUSED', 'IN_PROCESS', 'APPROVED', 'REFUSED'];
+  for (const status of sequence) assert.equal((await webhook(app, { tokenOnboarding: o.tokenOnboarding, status, fields: {}, services: [] })).status, 200);
+  const stored = (await app.store.get(o.tokenOnboarding))!;
+  assert.equal(stored.status, 'REFUSED');
+  assert.deepEqual(stored.history.map((h) => h.status), ['IN_PROCESS', 'REFUSED']);
+  await app.close();
+});
+
+test('SSE: retry hint, current state first, one event per change, ends after terminal', async () => {
+  const { app } = testCompanion(up, { sse: { keepAliveMs: 50, retryMs: 1234 } });
+  const o = await created(app, createBody());
+  const res = await app.request(`/v1/onboardings/${o.tokenOnboarding}/events`, { headers: auth(o.accessKey) });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const readUntil = async (pattern: RegExp) => {
+    while (!pattern.test(text)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+  };
+  await readUntil(/IN_PROCESS[^\n]*\n\n/);
+  assert.match(text, /^retry: 1234\n\n/);
+  await new Promise((r) => setTimeout(r, 120));
+  await readUntil(/: keep-alive/);
+  assert.equal(app.openStreams(), 1);
+  await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'IN_PROCESS' });
+  await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
+  await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  const events = [...text.matchAll(/event: status\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!) as { status: string; tokenOnboarding: string });
+  assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'APPROVED']);
+  assert.equal(events[1]!.tokenOnboarding, o.tokenOnboarding);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(app.openStreams(), 0);
+  await app.close();
+});
+
+test('SSE of a finished onboarding sends the state once and ends; close() ends open streams', async () => {
+  const { app } = testCompanion(up);
+  const done = await created(app, createBody());
+  await webhook(app, { tokenOnboarding: done.tokenOnboarding, status: 'REFUSED' });
+  const text = await (await app.request(`/v1/onboardings/${done.tokenOnboarding}/events`, { headers: auth(done.accessKey) })).text();
+  assert.equal([...text.matchAll(/event: status/g)].length, 1);
+  assert.match(text, /REFUSED/);
+
+  const open = await created(app, createBody());
+  const res = await app.request(`/v1/onboardings/${open.tokenOnboarding}/events`, { headers: auth(open.accessKey) });
+  const reading = res.text();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(app.openStreams(), 1);
+  await app.close();
+  const streamed = await reading;
+  assert.match(streamed, /IN_PROCESS/);
+  assert.equal(app.openStreams(), 0);
+});
+
+test('report.pdf is 404 unless enabled; when enabled it streams a checked PDF, else 502', async () => {
+  const off = testCompanion(up);
+  const o1 = await created(off.app, createBody());
+  const res404 = await off.app.request(`/v1/onboardings/${o1.tokenOnboarding}/report.pdf`, { headers: auth(o1.accessKey) });
+  assert.equal(res404.status, 404);
+  assert.equal(((await res404.json()) as { error: { code: string } }).error.code, 'not_found');
+  await off.app.close();
+
+  const on = testCompanion(up, { reportPdf: true });
+  const o = await created(on.app, createBody());
+  const pdf = await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth(o.accessKey) });
+  assert.equal(pdf.status, 200);
+  assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+  assert.match(new TextDecoder().decode(await pdf.arrayBuffer()), /^%PDF-1\.4[\s\S]*%%EOF\n$/);
+  assert.equal((await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth('nope') })).status, 404);
+  up.override('/api/history-onboarding-report/', () => ({ raw: '<html>not a pdf</html>', contentType: 'text/html' }));
+  const bad = await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth(o.accessKey) });
+  assert.equal(bad.status, 502);
+  assert.equal(((await bad.json()) as { error: { code: string } }).error.code, 'upstream_error');
+  up.override('/api/history-onboarding-report/', () => ({ status: 500, json: { status: { code: 500, message: 'x' } } }));
+  assert.equal((await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth(o.accessKey) })).status, 502);
+  up.override('/api/history-onboarding-report/', undefined);
+  await on.app.close();
+});

@@ -1,0 +1,86 @@
+/** Over a real socket: the 413 reaches the client of an oversized body, and shutdown closes streams. */
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { maxCreateBodyBytes } from '@onboarding-kit/contract';
+import { serveCompanion, createJsonLogger } from '@onboarding-kit/server';
+import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
+import { WEBHOOK_KEY } from './helpers/companion.js';
+
+let up: FakeUpstream;
+before(async () => { up = await startFakeUpstream(); });
+after(() => up.close());
+
+/** Sends `total` bytes in chunks (optionally without Content-Length) and collects the answer. */
+function sendLarge(url: string, total: number, chunked: boolean, pauseMs = 0): Promise<{ status: number; body: string; clientError?: string }> {
+  return new Promise((resolve, reject) => {
+    let answer: { status: number; body: string } | undefined;
+    let sendingOver = false;
+    const finish = () => {
+      if (answer && sendingOver) resolve({ ...answer, ...(clientError && { clientError }) });
+    };
+    const req = request(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) },
+    });
+    let clientError: string | undefined;
+    req.on('error', (e) => { clientError = (e as NodeJS.ErrnoException).code ?? e.message; });
+    req.on('close', () => { sendingOver = true; finish(); });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => { answer = { status: res.statusCode ?? 0, body }; finish(); });
+      res.on('error', reject);
+    });
+    const chunk = Buffer.alloc(pauseMs ? 16 * 1024 : 64 * 1024, 0x41);
+    chunk.write('{"cpf":"529.982.247-25","name":"');
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (clientError) return;
+        const more = req.write(n === chunk.length ? chunk : chunk.subarray(0, n));
+        // A slow sender keeps writing long after the 413 came back.
+        if (pauseMs) return void setTimeout(pump, pauseMs);
+        if (!more) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+const variants = [['small limit, chunked', 64 * 1024, true, 0], ['default limit, Content-Length', undefined, false, 0], ['slow sender', 64 * 1024, false, 15]] as const;
+for (const [label, imageMaxBytes, chunked, pauseMs] of variants) {
+  test(`an oversized body (3x the limit, ${label}) gets the 413 JSON, no reset, and is not sent upstream`, async () => {
+    const served = await serveCompanion({ port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), ...(imageMaxBytes && { imageMaxBytes }) });
+    try {
+      const before = up.calls.length;
+      const limit = maxCreateBodyBytes(imageMaxBytes);
+      const answer = await sendLarge(served.url, 3 * limit, chunked, pauseMs);
+      assert.equal(answer.status, 413);
+      assert.equal(JSON.parse(answer.body).error.code, 'payload_too_large');
+      assert.equal(answer.clientError, undefined, 'the client saw no connection error');
+      assert.equal(up.calls.length, before);
+      // The same server still answers afterwards.
+      assert.equal((await fetch(`${served.url}/v1/health`)).status, 200);
+    } finally {
+      await served.close();
+    }
+  });
+}
+
+test('serveCompanion: close() ends open event streams and the server', async () => {
+  const served = await serveCompanion({ port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
+  const res = await fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cpf: '52998224725', images: { documentFront: '/9j/4AAQ', selfie: '/9j/4AAQ' } }) });
+  assert.equal(res.status, 201);
+  const o = (await res.json()) as { tokenOnboarding: string; accessKey: string };
+  const stream = await fetch(`${served.url}/v1/onboardings/${o.tokenOnboarding}/events`, { headers: { authorization: `Bearer ${o.accessKey}` } });
+  const text = stream.text();
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(served.app.openStreams(), 1);
+  await served.close();
+  assert.match(await text, /IN_PROCESS/);
+});

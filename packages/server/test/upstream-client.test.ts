@@ -1,0 +1,182 @@
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { SERVICE_CATALOG, type ServiceId } from '@onboarding-kit/contract';
+import { createUpstreamClient, SERVICE_FIELDS, UpstreamError, type UpstreamClient } from '@onboarding-kit/server';
+import { FAKE_CLIENT, FAKE_SECRET, PDF_BYTES, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
+import { JPEG } from './helpers/fixtures.js';
+
+let up: FakeUpstream;
+before(async () => { up = await startFakeUpstream(); });
+after(() => up.close());
+
+const client = (over: Partial<Parameters<typeof createUpstreamClient>[0]> = {}): UpstreamClient =>
+  createUpstreamClient({ baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, timeoutMs: 2000, retryDelayMs: 5, ...over });
+
+test('SERVICE_FIELDS mirrors the contract catalog field for field', () => {
+  assert.deepEqual(Object.keys(SERVICE_FIELDS).sort(), Object.keys(SERVICE_CATALOG).sort());
+  for (const [id, spec] of Object.entries(SERVICE_CATALOG)) {
+    const f = SERVICE_FIELDS[id as ServiceId];
+    assert.deepEqual([...f.required], [...spec.required], id);
+    if (spec.requestShown) assert.deepEqual([...f.optional], [...spec.optional], id);
+    else assert.ok(f.optional.length > 10, `${id} accepts any field`);
+  }
+});
+
+test('the access token is obtained once and reused across calls', async () => {
+  const c = client();
+  const before = up.tokensIssued();
+  for (let i = 0; i < 5; i++) await c.query('SERVICE_PEP', { cpf: '52998224725' });
+  await Promise.all(Array.from({ length: 10 }, () => c.customers('52998224725')));
+  assert.equal(up.tokensIssued() - before, 1);
+});
+
+test('concurrent first calls share a single token generation', async () => {
+  const c = client();
+  const before = up.tokensIssued();
+  await Promise.all(Array.from({ length: 15 }, () => c.report('t-1')));
+  assert.equal(up.tokensIssued() - before, 1);
+});
+
+test('the token is renewed shortly before expires_in', async () => {
+  const short = await startFakeUpstream({ expiresIn: 1 });
+  try {
+    const c = createUpstreamClient({ baseUrl: short.url, client: FAKE_CLIENT, secret: FAKE_SECRET, renewEarlyMs: 0 });
+    await c.report('a');
+    await c.report('a');
+    assert.equal(short.tokensIssued(), 1);
+    await new Promise((r) => setTimeout(r, 1100));
+    await c.report('a');
+    assert.equal(short.tokensIssued(), 2);
+    assert.equal(short.calls.filter((x) => x.path.startsWith('/api/onboarding/report')).length, 3, 'no call was answered 401 and repeated');
+  } finally {
+    await short.close();
+  }
+});
+
+test('a 401 storm renews exactly once and repeats each call once', async () => {
+  const c = client();
+  await c.report('warm');
+  const tokensBefore = up.tokensIssued();
+  const reportsBefore = up.count('/api/onboarding/report/');
+  up.expireTokens();
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => c.report(`storm-${i}`)));
+  assert.equal(results.length, 20);
+  assert.equal(up.tokensIssued() - tokensBefore, 1);
+  assert.equal(up.count('/api/onboarding/report/') - reportsBefore, 40, 'each call: one 401, one repeat');
+});
+
+test('a second 401 after renewal is not repeated again', async () => {
+  const c = client();
+  up.override('/api/service-api', () => ({ status: 401, json: { status: { code: 401, message: 'Unauthorized' } } }));
+  try {
+    const before = up.count('/api/service-api');
+    const outcome = await c.query('SERVICE_PEP', { cpf: '52998224725' });
+    assert.equal(outcome.kind, 'unauthorized');
+    assert.equal(up.count('/api/service-api') - before, 2);
+  } finally {
+    up.override('/api/service-api', undefined);
+  }
+});
+
+test('wrong credentials become an unauthorized UpstreamError without the secret in it', async () => {
+  const c = client({ secret: 'wrong-secret-value' });
+  await assert.rejects(c.report('x'), (e: unknown) => e instanceof UpstreamError && e.kind === 'unauthorized' && !JSON.stringify({ m: e.message }).includes('wrong-secret-value'));
+});
+
+test('query sends the alias, pure base64 images, and returns the classified, stripped outcome', async () => {
+  const c = client({ aliases: { SERVICE_DIGITAL_DOCUMENTOSCOPY: 'SERVICE_DOCUMENTOSCOPY' } });
+  const pep = await c.query('SERVICE_PEP', { cpf: '52998224725' });
+  assert.equal(pep.kind, 'success');
+  assert.deepEqual(pep.result, { cpf: '52998224725', isPep: false, positions: [] });
+  await c.query('SERVICE_DIGITAL_DOCUMENTOSCOPY', { key: '3f1c9a1e-1111-4222-8333-944455556666', image1: `data:image/jpeg;base64,${JPEG}`, image2: JPEG, selfie1: JPEG });
+  const sent = up.calls.at(-1)!.body as Record<string, string>;
+  assert.equal(sent.service, 'SERVICE_DOCUMENTOSCOPY');
+  assert.equal(sent.image1, JPEG);
+  await c.query('SEVICE_ONLINE_BETTING_PROPENSITY', { cpf: '52998224725' });
+  assert.equal((up.calls.at(-1)!.body as Record<string, string>).service, 'SEVICE_ONLINE_BETTING_PROPENSITY');
+});
+
+test('query refuses a call missing a required field before sending it', async () => {
+  const c = client();
+  const before = up.calls.length;
+  // @ts-expect-error rg and uf are required by the catalog
+  await assert.rejects(c.query('SERVICE_CRIMINAL_RECORD_CIVIL', { cpf: '52998224725' }), /rg, uf/);
+  assert.equal(up.calls.length, before);
+});
+
+test('HTTP 200 with a failure status, refusal and empty result are classified, not trusted', async () => {
+  const c = client();
+  const answers = [
+    [{ result: {}, status: { code: 200, message: 'Saldo insuficiente' } }, 'no-data'],
+    [{ result: {}, status: { code: 400, message: "Don't have access to the service" } }, 'no-access'],
+    [{ result: {}, status: { code: 200, message: 'Success' }, onboardingStatus: 'REFUSED' }, 'refused'],
+    [{ status: { code: 500, message: 'Falha ao realizar consulta' }, externalId: 'ext-9' }, 'error'],
+  ] as const;
+  for (const [json, kind] of answers) {
+    up.override('/api/service-api', () => ({ json }));
+    const before = up.count('/api/service-api');
+    const o = await c.query('SERVICE_PEP', { cpf: '52998224725' });
+    assert.equal(o.kind, kind);
+    assert.equal(up.count('/api/service-api') - before, 1, 'never retried');
+    if (kind === 'error') assert.equal(o.externalId, 'ext-9');
+  }
+  up.override('/api/service-api', undefined);
+});
+
+test('timeouts: a slow answer becomes a timeout error; GETs retry, creation never does', async () => {
+  const c = client({ timeoutMs: 150, retries: 2 });
+  await c.report('warm');
+  up.override('/api/token-history-onboarding', () => ({ delayMs: 600, json: { tokenOnboarding: 'late', dateHourProcess: 'x' } }));
+  up.override('/api/onboarding/report/', () => ({ delayMs: 600, json: {} }));
+  try {
+    const creations = up.count('/api/token-history-onboarding');
+    await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'timeout');
+    assert.equal(up.count('/api/token-history-onboarding') - creations, 1);
+    const reports = up.count('/api/onboarding/report/');
+    await assert.rejects(c.report('slow'), (e: unknown) => e instanceof UpstreamError && e.kind === 'timeout');
+    assert.equal(up.count('/api/onboarding/report/') - reports, 3);
+  } finally {
+    up.override('/api/token-history-onboarding', undefined);
+    up.override('/api/onboarding/report/', undefined);
+  }
+});
+
+test('GET retries a 503 and succeeds; creation maps HTTP errors without retrying', async () => {
+  const c = client();
+  let n = 0;
+  up.override('/api/customer', () => (++n < 3 ? { status: 503, json: {} } : undefined));
+  assert.equal((await c.customers('52998224725')).length, 1);
+  assert.equal(n, 3);
+  up.override('/api/customer', undefined);
+  const cases = [[400, 'refused'], [403, 'unauthorized'], [500, 'failed'], [503, 'unavailable']] as const;
+  for (const [status, kind] of cases) {
+    up.override('/api/token-history-onboarding', () => ({ status, json: { status: { code: status, message: 'Failed to fetch information' } } }));
+    const before = up.count('/api/token-history-onboarding');
+    await assert.rejects(c.createOnboarding({ cpf: '00000019100' }), (e: unknown) => e instanceof UpstreamError && e.kind === kind && e.httpStatus === status);
+    assert.equal(up.count('/api/token-history-onboarding') - before, 1);
+  }
+  up.override('/api/token-history-onboarding', () => ({ json: { status: { code: 500, message: 'Falha' }, onboardingStatus: 'ERROR', externalId: 'ext-1' } }));
+  await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'failed' && e.externalId === 'ext-1');
+  up.override('/api/token-history-onboarding', () => ({ json: { dateHourProcess: 'x' } }));
+  await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'invalid_response');
+  up.override('/api/token-history-onboarding', undefined);
+});
+
+test('network failure is unavailable', async () => {
+  const c = createUpstreamClient({ baseUrl: 'http://127.0.0.1:9', client: 'a', secret: 'b', retries: 1, retryDelayMs: 1 });
+  await assert.rejects(c.report('x'), (e: unknown) => e instanceof UpstreamError && e.kind === 'unavailable');
+});
+
+test('reportPdf returns the streamed upstream answer; report and customers parse', async () => {
+  const c = client();
+  const res = await c.reportPdf('tok');
+  assert.deepEqual(new Uint8Array(await res.arrayBuffer()), PDF_BYTES);
+  up.reportStatus.set('done', { status: 'ERROR', externalId: 'ext-2' });
+  const r = await c.report('done');
+  assert.equal(r.status, 'ERROR');
+  const customers = await c.customers('52998224725');
+  assert.equal(customers[0]!.documentKey, '52998224725');
+  assert.ok(!('name' in customers[0]!), 'null fields removed');
+  assert.ok(!c.secrets().some((s) => s === ''));
+  assert.ok(c.secrets().includes(FAKE_SECRET));
+});

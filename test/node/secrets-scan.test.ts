@@ -1,0 +1,91 @@
+/**
+ * Design rule 9 over a full flow: no client secret, access token, webhook key, access key (outside
+ * the one creation answer that hands it out) or full CPF in any response body or header the
+ * companion sends, nor in any log line it writes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { body, IT_SECRET, IT_WEBHOOK_KEY, openEvents, startStack } from './helpers/stack.js';
+
+test('no secret, token, key or full CPF leaks into responses or logs across a full flow', async () => {
+  const accessTokens: string[] = [];
+  // Watch the upstream client's own traffic to learn every access token the sandbox issued.
+  const spyFetch: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    if (String(input).endsWith('/api/token-generate')) {
+      const t = (await res.clone().json().catch(() => null)) as { access_token?: string } | null;
+      if (t?.access_token) accessTokens.push(t.access_token);
+    }
+    return res;
+  };
+  const stack = await startStack({ companion: { reportPdf: true, upstream: { fetch: spyFetch, timeoutMs: 500, retryDelayMs: 5 }, poll: { firstDelayMs: 100, intervalMs: 150 } } });
+  const seen: { where: string; text: string }[] = [];
+  const accessKeys: string[] = [];
+  const call = async (where: string, path: string, init: RequestInit = {}, handsOutKey = false) => {
+    const res = await fetch(`${stack.url}${path}`, init);
+    const text = await res.text();
+    const headers = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
+    seen.push({ where: `${where} headers`, text: headers });
+    if (handsOutKey && res.status === 201) accessKeys.push((JSON.parse(text) as { accessKey: string }).accessKey);
+    else seen.push({ where: `${where} body`, text });
+    return { status: res.status, text };
+  };
+  const json = (b: unknown, h: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...h }, body: JSON.stringify(b) });
+  try {
+    const cpfs = ['529.982.247-25', '111.444.777-35', '123.456.789-09', '987.654.321-00'];
+    const tokens: string[] = [];
+    for (const cpf of cpfs) {
+      const r = await call(`create ${cpf}`, '/v1/onboardings', json(body({ cpf })), true);
+      assert.equal(r.status, 201);
+      tokens.push((JSON.parse(r.text) as { tokenOnboarding: string }).tokenOnboarding);
+    }
+    // Reads, streams, wrong keys.
+    for (const [i, token] of tokens.entries()) {
+      await call('state', `/v1/onboardings/${token}`, { headers: { authorization: `Bearer ${accessKeys[i]}` } });
+      await call('wrong key', `/v1/onboardings/${token}`, { headers: { authorization: `Bearer ${accessKeys[(i + 1) % tokens.length]}` } });
+    }
+    const events = await openEvents(stack.url, tokens[0]!, accessKeys[0]!);
+    await events.untilEnd();
+    seen.push({ where: 'events', text: JSON.stringify(events.events) });
+    await call('pdf', `/v1/onboardings/${tokens[0]}/report.pdf`, { headers: { authorization: `Bearer ${accessKeys[0]}` } });
+    // Webhooks: wrong key, right key, garbage.
+    await call('webhook wrong key', '/v1/webhooks', json({ tokenOnboarding: tokens[3], status: 'APPROVED' }, { 'id-service-token': 'nope' }));
+    await call('webhook garbage', '/v1/webhooks', { method: 'POST', headers: { 'id-service-token': IT_WEBHOOK_KEY }, body: `{"cpf":"52998224725",` });
+    // Token expiry and renewal, failures with externalId, timeouts, refused creation.
+    stack.sandbox.expireTokens();
+    await call('after expiry', '/v1/onboardings', json(body({ cpf: '529.982.247-25' })), true);
+    stack.sandbox.setFaults({ force500: true });
+    await call('force500', '/v1/onboardings', json(body({ cpf: '529.982.247-25' })));
+    await call('force500 pdf', `/v1/onboardings/${tokens[0]}/report.pdf`, { headers: { authorization: `Bearer ${accessKeys[0]}` } });
+    stack.sandbox.setFaults({ force500: false, latencyMs: 800 });
+    await call('timeout', '/v1/onboardings', json(body({ cpf: '529.982.247-25' })));
+    stack.sandbox.resetFaults();
+    await call('refused', '/v1/onboardings', json(body({ cpf: '000.000.191-00' })));
+    await call('invalid', '/v1/onboardings', json(body({ cpf: '529.982.247-24' })));
+    await stack.sandbox.decide(tokens[3]!, 'ERROR');
+    await call('health', '/v1/health');
+    await call('unknown', '/v1/nothing-here');
+    await new Promise((r) => setTimeout(r, 900));
+
+    assert.ok(accessTokens.length >= 2, 'the flow renewed the token at least once');
+    assert.ok(stack.logs.length > 20, `logs captured: ${stack.logs.length}`);
+    for (const line of stack.logs) JSON.parse(line);
+    const forbidden: [string, string][] = [
+      ['client secret', IT_SECRET],
+      ['webhook key', IT_WEBHOOK_KEY],
+      ...accessTokens.map((t, i) => [`access token ${i}`, t] as [string, string]),
+      ...accessKeys.map((k, i) => [`access key ${i}`, k] as [string, string]),
+      ...cpfs.flatMap((c) => [[`cpf ${c}`, c], [`cpf digits ${c}`, c.replace(/\D/g, '')]] as [string, string][]),
+    ];
+    const haystacks = [...seen, ...stack.logs.map((text, i) => ({ where: `log line ${i}`, text }))];
+    for (const { where, text } of haystacks) {
+      for (const [name, value] of forbidden) assert.ok(!text.includes(value), `${name} found in ${where}: ${text.slice(0, 300)}`);
+    }
+    // The logs still say what happened, with masked tax ids.
+    assert.ok(stack.logs.some((l) => l.includes('onboarding created') && l.includes('529.***.***-25')));
+    assert.ok(stack.logs.some((l) => l.includes('webhook refused')));
+    assert.ok(stack.logs.some((l) => l.includes('renewing the access token')));
+  } finally {
+    await stack.close();
+  }
+});
