@@ -60,8 +60,16 @@ async function childRun(mib: number): Promise<RunResult> {
     if (res.status !== 200 || !res.body) throw new Error(`evidence answered ${res.status}`);
     const out = createWriteStream(file);
     const reader = res.body.getReader();
+    let sinceGc = 0;
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       sample();
+      // Collect now and then so the peak measures what is held, not garbage a busy machine
+      // has not collected yet (the cause of rare failures under a loaded CI).
+      sinceGc += next.value.byteLength;
+      if (gc && sinceGc > 8 * MiB) {
+        sinceGc = 0;
+        gc();
+      }
       if (!out.write(next.value)) await once(out, 'drain');
     }
     out.end();
@@ -144,8 +152,9 @@ if (process.env[CHILD_ENV]) {
       // The PDF is incompressible: the bytes really crossed the socket.
       assert.ok(run.zipBytes > run.pdfSize, `${run.mib} MiB run produced only ${run.zipBytes} bytes`);
     }
-    // Flat: six times the data, not six times the memory (a buffered PDF alone would add 80 MiB).
-    assert.ok(large.rssGrowth <= 1.5 * small.rssGrowth + 32 * MiB, `RSS grew with the PDF: ${fmt(small)} / ${fmt(large)}`);
+    // Flat: six times the data, not six times the memory (a buffered PDF alone would add 80 MiB
+    // more in the large run, so an additive margin well under that still catches buffering).
+    assert.ok(large.rssGrowth <= small.rssGrowth + 48 * MiB, `RSS grew with the PDF: ${fmt(small)} / ${fmt(large)}`);
     assert.ok(large.heapGrowth <= 1.5 * small.heapGrowth + 32 * MiB, `heap grew with the PDF: ${fmt(small)} / ${fmt(large)}`);
   });
 }
