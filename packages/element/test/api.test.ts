@@ -1,0 +1,58 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { SseParser } from '../src/api/sse.js';
+import { normalizeEndpoint } from '../src/api/endpoint.js';
+import { CompanionError } from '../src/api/errors.js';
+import { parseDocumentTypes, stepSequence, documentHasBack, rolesFor } from '../src/onboarding-flow/steps.js';
+
+test('normalizeEndpoint accepts the base with or without /v1 and trailing slashes', () => {
+  assert.equal(normalizeEndpoint('https://api.example.com'), 'https://api.example.com/v1');
+  assert.equal(normalizeEndpoint('https://api.example.com/'), 'https://api.example.com/v1');
+  assert.equal(normalizeEndpoint('https://api.example.com/v1'), 'https://api.example.com/v1');
+  assert.equal(normalizeEndpoint('https://api.example.com/v1//'), 'https://api.example.com/v1');
+  assert.equal(normalizeEndpoint('/kyc'), '/kyc/v1');
+  assert.equal(normalizeEndpoint(''), '/v1');
+});
+
+test('SseParser handles comments, retry, multi-line data and any chunking', () => {
+  const text = ': hello\nretry: 2000\n\nevent: status\ndata: {"a":1}\n\r\nevent: status\r\ndata: line1\r\ndata:line2\r\n\r\ndata: plain\n\n';
+  const expected = [
+    { event: 'status', data: '{"a":1}' },
+    { event: 'status', data: 'line1\nline2' },
+    { event: 'message', data: 'plain' },
+  ];
+  assert.deepEqual(new SseParser().push(text), expected);
+  // Every split point, including between \r and \n.
+  for (let i = 1; i < text.length; i++) {
+    const p = new SseParser();
+    assert.deepEqual([...p.push(text.slice(0, i)), ...p.push(text.slice(i))], expected, `split at ${i}`);
+  }
+});
+
+test('SseParser keeps the id and ignores events without data', () => {
+  const p = new SseParser();
+  assert.deepEqual(p.push('event: status\n\nid: 7\nevent: status\ndata: x\n\n'), [{ event: 'status', data: 'x', id: '7' }]);
+});
+
+test('CompanionError.retryable: network, timeouts, 429 and 5xx only', () => {
+  const e = (code: string, status: number) => new CompanionError({ code, message: 'm', status });
+  assert.equal(e('network', 0).retryable, true);
+  assert.equal(e('timeout', 0).retryable, true);
+  assert.equal(e('aborted', 0).retryable, false);
+  assert.equal(e('rate_limited', 429).retryable, true);
+  assert.equal(e('upstream_unavailable', 503).retryable, true);
+  assert.equal(e('invalid_cpf', 400).retryable, false);
+  assert.equal(e('not_found', 404).retryable, false);
+});
+
+test('document types: parsing, back sides and step sequence', () => {
+  assert.deepEqual(parseDocumentTypes(undefined), ['CNH', 'RG']);
+  assert.deepEqual(parseDocumentTypes(' cnh, RG,,rg ,<b>'), ['CNH', 'RG']);
+  assert.deepEqual(parseDocumentTypes('CNH,RG,RNE,PASSPORT'), ['CNH', 'RG', 'RNE', 'PASSPORT']);
+  assert.equal(documentHasBack('CNH'), true);
+  assert.equal(documentHasBack('RG'), true);
+  assert.equal(documentHasBack('PASSPORT'), false);
+  assert.ok(stepSequence('CNH').includes('document-back'));
+  assert.ok(!stepSequence('PASSPORT').includes('document-back'));
+  assert.deepEqual(rolesFor('PASSPORT'), ['documentFront', 'selfie']);
+});

@@ -1,0 +1,184 @@
+/**
+ * Both script-tag forms in real Chromium, served by a real HTTP server under a strict
+ * Content-Security-Policy (the one docs/distribution.md recommends): the element registers,
+ * renders with its styles, the first load is the one script, and the first processed photo
+ * fetches the pipeline module and the worker's browser-image-compression.js from beside the
+ * script (the page lives in another directory), with no CSP violation and nothing off-host.
+ */
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { BUNDLE_FILE, COMPRESSION_LIB_FILE, IIFE_FILE, IIFE_GLOBAL, PIPELINE_FILE } from '../vite.config.js';
+import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
+import { isolatedContext, launchChromium } from './support/chromium.js';
+import { serveStatic, type StaticServer } from './support/static-server.js';
+
+/** docs/distribution.md's policy, with the companion on the same origin. */
+export const STRICT_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "worker-src 'self' blob:",
+  "img-src 'self' blob: data:",
+  "media-src 'self' blob: mediastream:",
+  "connect-src 'self'",
+  "style-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const ELEMENT = '<onboarding-flow cpf="529.982.247-25" document-types="PASSPORT" locale="en"></onboarding-flow>';
+const page = (script: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>kit</title></head><body>${ELEMENT}${script}</body></html>`;
+const PAGES = {
+  '/shop/module.html': page(`<script type="module" src="/kit/${BUNDLE_FILE}"></script>`),
+  '/shop/classic.html': page(`<script src="/kit/${IIFE_FILE}"></script>`),
+};
+
+let dist: BuiltDist;
+let server: StaticServer;
+let browser: Browser;
+before(async () => {
+  dist = await buildDistIntoTemp();
+  server = await serveStatic({ pages: PAGES, mount: { prefix: '/kit/', dir: dist.dir }, headers: { 'content-security-policy': STRICT_CSP } });
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await dist?.remove();
+});
+
+declare global {
+  interface Window {
+    __violations: string[];
+    __events: { type: string; detail: unknown }[];
+    __workerReplies: ('file' | 'error' | 'other')[];
+  }
+}
+
+/**
+ * Records CSP violations, the element's events, and what the compression worker answers (a
+ * compressed file, or an error after which browser-image-compression would silently compress on
+ * the main thread instead), from the very start of the page.
+ */
+function recordPage(p: Page) {
+  return p.addInitScript(() => {
+    window.__violations = [];
+    window.__events = [];
+    window.__workerReplies = [];
+    const NativeWorker = window.Worker;
+    window.Worker = class extends NativeWorker {
+      constructor(...args: ConstructorParameters<typeof Worker>) {
+        super(...args);
+        this.addEventListener('message', (e: MessageEvent<{ file?: unknown; error?: unknown; progress?: unknown }>) => {
+          if (e.data?.progress !== undefined) return;
+          window.__workerReplies.push(e.data?.file instanceof Blob ? 'file' : e.data?.error ? 'error' : 'other');
+        });
+      }
+    };
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    for (const type of ['onboarding-capture', 'onboarding-error', 'onboarding-step-change']) {
+      document.addEventListener(type, (e) => window.__events.push({ type, detail: (e as CustomEvent).detail }));
+    }
+  });
+}
+
+/** A 1280x720 document-like PNG (sharp edges, mid exposure) drawn by the page's canvas. */
+async function cardPng(p: Page): Promise<Buffer> {
+  const bytes = await p.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 1280;
+    canvas.height = 720;
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#707070';
+    ctx.fillRect(0, 0, 1280, 720);
+    ctx.fillStyle = '#e8e8e8';
+    ctx.fillRect(190, 80, 900, 560);
+    ctx.fillStyle = '#202020';
+    ctx.font = 'bold 44px sans-serif';
+    for (let line = 0; line < 6; line++) ctx.fillText(`DOCUMENTO ${line} 529.982.247-25`, 240, 170 + line * 80);
+    for (let x = 240; x < 1040; x += 24) ctx.fillRect(x, 600, 12, 24);
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+    return Array.from(new Uint8Array(await blob.arrayBuffer()));
+  });
+  return Buffer.from(bytes);
+}
+
+const sincePageLoad = (from: number) => server.requests.slice(from).filter((r) => r !== 'GET /favicon.ico');
+
+for (const [form, path, script] of [
+  ['module', '/shop/module.html', BUNDLE_FILE],
+  ['classic', '/shop/classic.html', IIFE_FILE],
+] as const) {
+  test(`${form} script tag: registers, first load is one script, the first photo loads the pipeline and the worker library from beside it, CSP clean`, async () => {
+    const { context, external } = await isolatedContext(browser);
+    try {
+      const p = await context.newPage();
+      const consoleErrors: string[] = [];
+      p.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
+      p.on('pageerror', (e) => consoleErrors.push(String(e)));
+      await recordPage(p);
+      const from = server.requests.length;
+      await p.goto(`${server.url}${path}`);
+      await p.waitForFunction(() => !!customElements.get('onboarding-flow'));
+
+      const flow = p.locator('onboarding-flow');
+      await flow.locator('section[data-step="consent"]').waitFor();
+      const rendered = await p.evaluate((global) => {
+        const el = document.querySelector('onboarding-flow')!;
+        const primary = el.shadowRoot!.querySelector('button.primary')!;
+        return {
+          isClass: el instanceof customElements.get('onboarding-flow')!,
+          globalClass: (window as unknown as Record<string, { OnboardingFlow?: unknown } | undefined>)[global]?.OnboardingFlow === customElements.get('onboarding-flow'),
+          adopted: el.shadowRoot!.adoptedStyleSheets.length,
+          primaryBackground: getComputedStyle(primary).backgroundColor,
+        };
+      }, IIFE_GLOBAL);
+      assert.equal(rendered.isClass, true);
+      // Only the classic script exposes its exports as a global.
+      assert.equal(rendered.globalClass, form === 'classic');
+      // Lit's styles arrive as constructed style sheets: style-src 'self' is enough.
+      assert.ok(rendered.adopted > 0);
+      assert.equal(rendered.primaryBackground, 'rgb(11, 87, 164)');
+      // Theming through a custom property set with the CSSOM (no inline style needed).
+      await p.evaluate(() => document.querySelector('onboarding-flow')!.style.setProperty('--onboarding-color-primary', 'rgb(1, 2, 3)'));
+      assert.equal(await flow.locator('button.primary').evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(1, 2, 3)');
+
+      // Consent -> CPF (prefilled) -> document type (the only one, preselected) -> front photo.
+      await flow.locator('#consent').check();
+      await flow.locator('button[type=submit]').click();
+      await flow.locator('section[data-step="cpf"]').waitFor();
+      await flow.locator('button[type=submit]').click();
+      await flow.locator('section[data-step="document-type"]').waitFor();
+      await flow.locator('button[type=submit]').click();
+      await flow.locator('section[data-step="document-front"]').waitFor();
+
+      // Everything so far: the page and the one script.
+      assert.deepEqual(sincePageLoad(from), [`GET ${path}`, `GET /kit/${script}`]);
+
+      const png = await cardPng(p);
+      await flow.locator('input[type=file]').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: png });
+      await p.waitForFunction(() => window.__events.some((e) => e.type === 'onboarding-capture' || e.type === 'onboarding-error') || !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'), undefined, { timeout: 20_000 });
+      const captureError = await flow.locator('#capture-error').count();
+      assert.equal(captureError, 0, `the photo was refused: ${captureError ? await flow.locator('#capture-error').textContent() : ''}`);
+      const capture = (await p.evaluate(() => window.__events)).find((e) => e.type === 'onboarding-capture');
+      assert.deepEqual(capture?.detail && { ...(capture.detail as object), bytes: 0 }, { role: 'documentFront', bytes: 0, width: 1280, height: 720 });
+      // The preview is a blob: URL, allowed by img-src blob:.
+      await p.waitForFunction(() => (document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('img[part=preview]') as HTMLImageElement | null)?.naturalWidth === 1280);
+
+      const requests = sincePageLoad(from);
+      assert.ok(requests.includes(`GET /kit/${PIPELINE_FILE}`), requests.join('\n'));
+      // The pipeline checks the worker copy is there, then the worker's importScripts fetches it.
+      assert.ok(requests.includes(`HEAD /kit/${COMPRESSION_LIB_FILE}`), requests.join('\n'));
+      assert.ok(requests.includes(`GET /kit/${COMPRESSION_LIB_FILE}`), requests.join('\n'));
+      // ... and the worker did the compression (no error reply, so no silent main-thread fallback).
+      assert.deepEqual(await p.evaluate(() => window.__workerReplies), ['file']);
+      assert.deepEqual(requests.filter((r) => r.includes('/shop/') && r !== `GET ${path}`), [], 'nothing resolved against the page');
+      assert.deepEqual(external, []);
+      assert.deepEqual(await p.evaluate(() => window.__violations), []);
+      assert.deepEqual(consoleErrors, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

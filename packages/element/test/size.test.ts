@@ -1,0 +1,105 @@
+/**
+ * The script-tag bundles: what a page downloads before the person starts capturing stays
+ * within budget, the heavy parts (image pipeline, browser-image-compression) are separate
+ * files beside the bundle that load only when a photo is processed, and nothing in what is
+ * hosted evaluates strings as code or points at a public CDN.
+ */
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { BUNDLE_FILE, COMPRESSION_LIB_FILE, IIFE_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
+import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
+
+/** First load of a script-tag form, minified + gzip (level 9). */
+const FIRST_LOAD_BUDGET = 35 * 1024;
+
+/** lib-url.ts as built (Vite writes `import.meta.url` as `"" + import.meta.url`). */
+const LIB_URL_BESIDE_MODULE = /new URL\(["'`]\.\/browser-image-compression\.js["'`],\s*(?:(?:""|``)\s*\+\s*)?import\.meta\.url\)/;
+
+let dist: BuiltDist;
+before(async () => {
+  dist = await buildDistIntoTemp();
+});
+after(() => dist?.remove());
+
+const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
+const brotli = (text: string) =>
+  brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+async function sizes(files: string[]): Promise<{ raw: number; gzip: number; brotli: number }> {
+  const texts = await Promise.all(files.map((f) => dist.read(f)));
+  return {
+    raw: texts.reduce((n, t) => n + Buffer.byteLength(t), 0),
+    gzip: texts.reduce((n, t) => n + gzip(t), 0),
+    brotli: texts.reduce((n, t) => n + brotli(t), 0),
+  };
+}
+
+for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
+  test(`${entry}: first load <= ${kb(FIRST_LOAD_BUDGET)} min+gzip, without the pipeline or the compression library`, async () => {
+    const firstLoad = await staticClosure(entry, dist.read);
+    // Lit is inlined: one self-contained file.
+    assert.deepEqual(firstLoad, [entry]);
+    const code = await dist.read(entry);
+    // The only thing it may load later is the pipeline module beside it.
+    assert.deepEqual(dynamicImports(code), [`./${PIPELINE_FILE}`]);
+    // Neither the pipeline's code nor the library's is inside (their option names and worker code).
+    for (const marker of ['maxWidthOrHeight', 'importScripts', 'laplacian', COMPRESSION_LIB_FILE]) {
+      assert.equal(code.includes(marker), false, `${entry} contains ${marker}`);
+    }
+    assert.match(code, /customElements\.define\(`onboarding-flow`|customElements\.define\("onboarding-flow"/);
+
+    const size = await sizes(firstLoad);
+    console.log(`${entry} first load: ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
+    assert.ok(size.gzip <= FIRST_LOAD_BUDGET, `first load ${kb(size.gzip)} gzip exceeds ${kb(FIRST_LOAD_BUDGET)}`);
+  });
+}
+
+test('the IIFE is a classic script: no static import or export statement', async () => {
+  const code = await dist.read(IIFE_FILE);
+  assert.deepEqual(staticImports(code), []);
+  assert.match(code, /^var OnboardingKit=\(function/);
+});
+
+test('the lazy files: one self-contained pipeline module and the self-hosted worker library, beside the bundles', async () => {
+  for (const file of [BUNDLE_FILE, IIFE_FILE, PIPELINE_FILE, COMPRESSION_LIB_FILE]) assert.ok(dist.files.includes(file), file);
+  const pipeline = await dist.read(PIPELINE_FILE);
+  assert.deepEqual(staticImports(pipeline), [], 'the pipeline module imports nothing');
+  assert.deepEqual(dynamicImports(pipeline), [], 'browser-image-compression is inlined into the pipeline module');
+  // lib-url.ts: the worker library is found beside the pipeline module itself.
+  assert.match(pipeline, LIB_URL_BESIDE_MODULE);
+  assert.match(pipeline, /export\s*\{[^}]*\bprocessImage\b/);
+  const lib = await dist.read(COMPRESSION_LIB_FILE);
+  assert.match(lib, /importScripts|imageCompression/);
+  for (const file of [PIPELINE_FILE, COMPRESSION_LIB_FILE]) {
+    const size = await sizes([file]);
+    console.log(`${file} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
+  }
+});
+
+test('the npm modules keep their dependencies as imports and load the pipeline lazily', async () => {
+  const index = await dist.read('index.js');
+  const imports = staticImports(index);
+  for (const dependency of ['lit', '@onboarding-kit/contract']) assert.ok(imports.includes(dependency), `${dependency} is imported`);
+  assert.ok(!index.includes('class LitElement'), 'lit is not inlined');
+  const [chunk, ...more] = dynamicImports(index);
+  assert.equal(more.length, 0);
+  assert.match(chunk!, /^\.\/pipeline-[\w-]+\.js$/);
+  const pipeline = await dist.read(chunk!.slice(2));
+  // The consumer's bundler code-splits the library; lib-url resolves beside the chunk, in dist/.
+  assert.deepEqual(dynamicImports(pipeline), ['browser-image-compression']);
+  assert.match(pipeline, LIB_URL_BESIDE_MODULE);
+});
+
+test('no eval, no Function constructor, no public CDN in any hosted JavaScript', async () => {
+  const scripts = dist.files.filter((f) => f.endsWith('.js'));
+  assert.ok(scripts.length >= 5, scripts.join());
+  for (const file of scripts) {
+    const code = await dist.read(file);
+    assert.doesNotMatch(code, /\beval\s*\(/, `${file}: eval(`);
+    assert.doesNotMatch(code, /\bnew\s+Function\b|(?<![\w$.])Function\s*\(/, `${file}: Function constructor`);
+    assert.doesNotMatch(code, /jsdelivr|unpkg|cdnjs|googleapis|jspm/i, `${file}: CDN URL`);
+  }
+});

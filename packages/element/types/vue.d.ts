@@ -1,0 +1,60 @@
+/**
+ * Vue 3 template types for `<onboarding-flow>` (Volar / vue-tsc): its properties and its
+ * `onboarding-*` events, so `<onboarding-flow :endpoint="url" @onboarding-complete="done">`
+ * is type-checked. Types only: vue is not a dependency of this package. Opt in once, in any
+ * .d.ts or .ts file of the Vue app:
+ *
+ *   import type {} from '@onboarding-kit/element/vue';
+ *
+ * At run time Vue must also be told the tag is a custom element (compilerOptions.isCustomElement);
+ * see docs/distribution.md.
+ */
+import type { DefineComponent } from 'vue';
+import type {
+  OnboardingCancelEvent,
+  OnboardingCaptureEvent,
+  OnboardingCompleteEvent,
+  OnboardingErrorEvent,
+  OnboardingFlow,
+  OnboardingStepChangeEvent,
+  OnboardingSubmittedEvent,
+} from '@onboarding-kit/element';
+
+/** The element's configuration, by property name (`:documentTypes`, `.prop`) and attribute name. */
+export interface OnboardingFlowVueProps {
+  /** Companion base URL, with or without the trailing `/v1`. */
+  endpoint?: OnboardingFlow['endpoint'];
+  /** `pt-BR` (default), `en` or `es`. */
+  locale?: OnboardingFlow['locale'];
+  /** Comma-separated document types offered, e.g. `"CNH,RG"`. */
+  documentTypes?: OnboardingFlow['documentTypes'];
+  'document-types'?: OnboardingFlow['documentTypes'];
+  /** Prefills the CPF field. */
+  cpf?: OnboardingFlow['cpf'];
+  /** Prefills the optional name field. */
+  name?: OnboardingFlow['name'];
+  /** Target size in bytes of each compressed photo. */
+  maxImageBytes?: OnboardingFlow['maxImageBytes'];
+  'max-image-bytes'?: OnboardingFlow['maxImageBytes'] | `${number}`;
+  /** Longest edge in pixels of each compressed photo. */
+  maxLongEdge?: OnboardingFlow['maxLongEdge'];
+  'max-long-edge'?: OnboardingFlow['maxLongEdge'] | `${number}`;
+}
+
+/** `@onboarding-step-change="..."` and so on: Vue maps each to an `on...` prop. */
+export interface OnboardingFlowVueEvents {
+  onOnboardingStepChange?: (event: OnboardingStepChangeEvent) => void;
+  onOnboardingCapture?: (event: OnboardingCaptureEvent) => void;
+  onOnboardingSubmitted?: (event: OnboardingSubmittedEvent) => void;
+  onOnboardingComplete?: (event: OnboardingCompleteEvent) => void;
+  onOnboardingError?: (event: OnboardingErrorEvent) => void;
+  onOnboardingCancel?: (event: OnboardingCancelEvent) => void;
+}
+
+export type OnboardingFlowVueComponent = DefineComponent<OnboardingFlowVueProps & OnboardingFlowVueEvents>;
+
+declare module 'vue' {
+  interface GlobalComponents {
+    'onboarding-flow': OnboardingFlowVueComponent;
+  }
+}
