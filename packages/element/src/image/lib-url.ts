@@ -6,8 +6,9 @@
  * as `browser-image-compression.js`; the test server serves it at the same place.
  *
  * Absolute, because the library's worker is a blob: URL where relative URLs do not resolve.
- * Computed when the module is evaluated: in a script-tag (IIFE) bundle `import.meta.url` is
- * rewritten to `document.currentScript`, which is only set while the script first runs.
+ * This module only ever runs inside the lazily loaded pipeline, which is a real ES module in
+ * every build (the script-tag forms load `onboarding-flow.pipeline.js` beside themselves), so
+ * `import.meta.url` is that module's own URL.
  */
 const LIB_URL = new URL('./browser-image-compression.js', import.meta.url).href;
 
