@@ -1,8 +1,135 @@
-// Demo page dev server and static build. Library builds live in each package.
-import { defineConfig } from 'vite';
+/**
+ * The hosted demo (root `demo/`): dev server (`npx vite`) and static multi-page build
+ * (`vite build`, run by `npm run build` after the workspaces) of three pages:
+ *   /        index.html        the element by script tag, settings, event log, test identities
+ *   /react   react/index.html  a small React app with @onboarding-kit/react
+ *   /vue     vue/index.html    a small Vue app using the custom element directly
+ * Library builds live in each package. The capture page loads the element's own built bundle
+ * (`/element/onboarding-flow.bundle.js`): the build copies the element's script-tag files into
+ * `dist/element/`, so the output is self-contained; in dev the same URL serves the element's
+ * TypeScript source. `npm start` serves the build (demo/demo-routes.ts) with a strict CSP.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import vue from '@vitejs/plugin-vue';
+import { createLogger, defaultClientConditions, defineConfig, type LogLevel, type Plugin, type UserConfig } from 'vite';
 
-export default defineConfig({
-  root: 'demo',
-  resolve: { conditions: ['source'] },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
-});
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** The URL prefix under which the element's bundles are served, in dev and in the build. */
+export const ELEMENT_PREFIX = '/element/';
+const BUNDLE_FILE = 'onboarding-flow.bundle.js';
+const COMPRESSION_LIB_FILE = 'browser-image-compression.js';
+/** The files a script-tag page loads (not the npm modules, whose imports are bare specifiers). */
+const SCRIPT_TAG_FILE = /^(onboarding-flow\.[\w.-]+|browser-image-compression\.js)(\.map)?$/;
+const compressionLib = () => join(require.resolve('browser-image-compression/package.json'), '..', 'dist', COMPRESSION_LIB_FILE);
+
+export interface DemoBuildOptions {
+  /** The element's built script-tag files (default packages/element/dist, from `npm run build`). */
+  elementDist?: string;
+  /** Where the demo is written (default demo/dist). */
+  outDir?: string;
+  /** Where `npx vite` proxies /v1 and /sandbox (default http://127.0.0.1:8787, `npm start`). */
+  companionUrl?: string;
+  logLevel?: LogLevel;
+}
+
+/** Dev server: `/element/onboarding-flow.bundle.js` is the element's source; any `.../browser-image-compression.js` the library's UMD file. */
+function elementFromSource(): Plugin {
+  const elementSource = here('./packages/element/src/index.ts');
+  return {
+    name: 'onboarding-kit:demo-element-source',
+    apply: 'serve',
+    resolveId(id) {
+      return id === `${ELEMENT_PREFIX}${BUNDLE_FILE}` ? elementSource : null;
+    },
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (!req.url?.split('?')[0]?.endsWith(`/${COMPRESSION_LIB_FILE}`)) return next();
+        res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
+        res.end(readFileSync(compressionLib()));
+      });
+    },
+  };
+}
+
+/**
+ * Build: copies the element's script-tag files into `element/` of the output, and emits the
+ * self-hosted browser-image-compression beside the React/Vue chunks (the element finds it
+ * beside the module that loads it, src/image/lib-url.ts).
+ */
+function elementBundles(elementDist: string): Plugin {
+  return {
+    name: 'onboarding-kit:demo-element-bundles',
+    apply: 'build',
+    generateBundle() {
+      let files: string[];
+      try {
+        files = readdirSync(elementDist).filter((f) => SCRIPT_TAG_FILE.test(f) && statSync(join(elementDist, f)).isFile());
+      } catch {
+        files = [];
+      }
+      if (!files.includes(BUNDLE_FILE)) {
+        this.error(`the element's bundle is missing from ${elementDist}: build the element first (npm run build -w @onboarding-kit/element, or npm run build)`);
+      }
+      for (const file of files) {
+        this.emitFile({ type: 'asset', fileName: `element/${file}`, source: readFileSync(join(elementDist, file)) });
+      }
+      this.emitFile({ type: 'asset', fileName: `assets/${COMPRESSION_LIB_FILE}`, source: readFileSync(compressionLib()) });
+    },
+  };
+}
+
+/**
+ * Vite's logger, less one expected warning: the element locates browser-image-compression with
+ * `new URL('./browser-image-compression.js', import.meta.url)` at run time, and the build puts
+ * the file there (elementBundles), so "doesn't exist at build time" is by design.
+ */
+function demoLogger(level: LogLevel) {
+  const logger = createLogger(level);
+  const warnOnce = logger.warnOnce.bind(logger);
+  logger.warnOnce = (message, options) => {
+    if (!message.includes(`./${COMPRESSION_LIB_FILE}`)) warnOnce(message, options);
+  };
+  return logger;
+}
+
+export function demoConfig(options: DemoBuildOptions = {}): UserConfig {
+  const companionUrl = options.companionUrl ?? process.env.DEMO_COMPANION_URL ?? 'http://127.0.0.1:8787';
+  return {
+    root: here('./demo'),
+    publicDir: false,
+    customLogger: demoLogger(options.logLevel ?? 'info'),
+    // Workspace packages resolve to their TypeScript source, as everywhere else in the repo.
+    resolve: { conditions: ['source', ...defaultClientConditions] },
+    plugins: [
+      react(),
+      vue({ template: { compilerOptions: { isCustomElement: (tag) => tag === 'onboarding-flow' } } }),
+      elementFromSource(),
+      elementBundles(options.elementDist ?? here('./packages/element/dist')),
+    ],
+    server: {
+      proxy: { '/v1': companionUrl, '/sandbox': companionUrl },
+    },
+    build: {
+      outDir: options.outDir ?? here('./demo/dist'),
+      emptyOutDir: true,
+      sourcemap: true,
+      target: 'es2022',
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: {
+          index: here('./demo/index.html'),
+          react: here('./demo/react/index.html'),
+          vue: here('./demo/vue/index.html'),
+        },
+      },
+    },
+  };
+}
+
+export default defineConfig(demoConfig());

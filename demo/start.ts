@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { createCompanion, listen } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
 import { readConfig } from './config.js';
-import { placeholderPage } from './placeholder-page.js';
+import { demoDistDir, demoRoutes } from './demo-routes.js';
 
 const read = readConfig(process.env);
 if (!read.ok) {
@@ -47,8 +47,8 @@ const companion = createCompanion({
   ...(config.adminKey && { adminKey: config.adminKey }),
 });
 root.route('/', companion);
-const page = placeholderPage({ environment: config.environment, embeddedSandbox: embedded });
-root.get('/', (c) => c.html(page));
+// The demo pages and the element's bundles (built by `npm run build`), with the demo's CSP.
+root.route('/', demoRoutes({ distDir: demoDistDir(process.env) }));
 root.notFound((c) => c.json({ error: { code: 'not_found', message: 'No such route.' } }, 404));
 ready = (req, env) => root.fetch(req, env as never);
 

@@ -1,9 +1,9 @@
 /** Review, upload, processing and outcome. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
 import type { OnboardingState, OnboardingStatus } from '@onboarding-kit/contract';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
+import { cssProperty } from '../directives/css-property.js';
 import { backButton } from './shared.js';
 
 export interface ReviewView {
@@ -64,7 +64,7 @@ export function uploadStep(v: UploadView): TemplateResult {
         aria-valuenow=${v.percent}
         aria-valuetext=${m.progress(v.percent)}
       >
-        <div class="progress-bar" style=${styleMap({ width: `${v.percent}%` })}></div>
+        <div class="progress-bar" ${cssProperty('width', `${v.percent}%`)}></div>
       </div>
       <p aria-hidden="true">${m.progress(v.percent)}</p>
     </div>

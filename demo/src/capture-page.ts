@@ -1,0 +1,156 @@
+/**
+ * The capture page's own script: the settings panel, the test-identity shortcuts and the event
+ * log around the `<onboarding-flow>` that the page's script tag defines. It imports nothing from
+ * the element at run time (types only): the element arrives by its own script tag, as on an
+ * integrator's page. No innerHTML anywhere: every text goes in through textContent.
+ */
+import type { OnboardingFlow } from '@onboarding-kit/element';
+import { applySettings, DEFAULT_SETTINGS, DEMO_DOCUMENT_TYPES, RADIUS, readSettings, THEME, THEME_KEYS, writeSettings, type DemoLocale, type DemoSettings } from './settings.js';
+import { describeDetail, FLOW_EVENTS, SANDBOX_CONTROL, TEST_IDENTITIES } from './test-identities.js';
+
+function byId<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`the demo page has no #${id}`);
+  return found as T;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+const flow = byId<OnboardingFlow>('flow');
+let settings: DemoSettings = readSettings(location.search);
+
+// ---------------------------------------------------------------- settings
+
+const localeSelect = byId<HTMLSelectElement>('setting-locale');
+const typesBox = byId<HTMLDivElement>('setting-types');
+const coloursBox = byId<HTMLDivElement>('setting-colours');
+const radiusInput = byId<HTMLInputElement>('setting-radius');
+
+for (const type of DEMO_DOCUMENT_TYPES) {
+  const id = `setting-type-${type}`;
+  typesBox.append(el('span', { className: 'check' }, el('input', { type: 'checkbox', id, name: 'types', value: type }), el('label', { htmlFor: id, textContent: type })));
+}
+for (const key of THEME_KEYS) {
+  const id = `setting-color-${key}`;
+  coloursBox.append(el('span', { className: 'colour' }, el('input', { type: 'color', id, name: key }), el('label', { htmlFor: id, textContent: THEME[key].label })));
+}
+
+/** Puts `settings` into the form controls. */
+function showSettings(): void {
+  localeSelect.value = settings.locale;
+  for (const box of typesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) box.checked = settings.documentTypes.includes(box.value);
+  for (const key of THEME_KEYS) byId<HTMLInputElement>(`setting-color-${key}`).value = settings.colours[key];
+  radiusInput.value = String(settings.radius);
+}
+
+/** Reads the form controls into `settings`, applies them to the element and to the address bar. */
+function takeSettings(): void {
+  const checked = [...typesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked')].map((b) => b.value);
+  settings = {
+    locale: localeSelect.value as DemoLocale,
+    // At least one type: an empty choice falls back to the defaults (and the boxes show it).
+    documentTypes: checked.length ? checked : [...DEFAULT_SETTINGS.documentTypes],
+    colours: Object.fromEntries(THEME_KEYS.map((k) => [k, byId<HTMLInputElement>(`setting-color-${k}`).value])) as DemoSettings['colours'],
+    radius: Math.min(RADIUS.max, Math.max(RADIUS.min, Number(radiusInput.value) || 0)),
+  };
+  if (!checked.length) showSettings();
+  applySettings(flow, settings);
+  history.replaceState(null, '', `${location.pathname}${writeSettings(settings)}`);
+}
+
+const form = byId<HTMLFormElement>('settings');
+form.addEventListener('input', takeSettings);
+form.addEventListener('change', takeSettings);
+form.addEventListener('submit', (e) => e.preventDefault());
+byId<HTMLButtonElement>('settings-reset').addEventListener('click', () => {
+  settings = structuredClone(DEFAULT_SETTINGS);
+  showSettings();
+  takeSettings();
+});
+showSettings();
+applySettings(flow, settings);
+
+// ---------------------------------------------------------------- shortcuts
+
+const shortcuts = byId<HTMLUListElement>('shortcuts');
+for (const identity of TEST_IDENTITIES) {
+  const button = el('button', { type: 'button', className: `shortcut ${identity.outcome.toLowerCase()}` }, el('strong', { textContent: identity.outcome }), ` ${identity.cpf}`);
+  button.dataset.cpf = identity.cpf;
+  button.dataset.outcome = identity.outcome;
+  button.addEventListener('click', () => {
+    // The element's `cpf` property prefills the CPF step; start() begins again at consent with it.
+    flow.cpf = identity.cpf;
+    void customElements.whenDefined('onboarding-flow').then(() => flow.start());
+  });
+  shortcuts.append(el('li', {}, button, el('span', { className: 'muted', textContent: ` ${identity.note}` })));
+}
+
+// ---------------------------------------------------------------- manual review
+
+/**
+ * Only with the embedded sandbox (its control API answers): the manual-review CPF, and buttons
+ * that decide the onboarding just sent, as a back-office reviewer would upstream.
+ */
+const manual = byId<HTMLElement>('manual-review');
+const decisionStatus = byId<HTMLParagraphElement>('decision-status');
+const decisionButtons = [...manual.querySelectorAll<HTMLButtonElement>('button[data-decision]')];
+let pendingToken: string | null = null;
+
+function setPending(token: string | null, message: string): void {
+  pendingToken = token;
+  for (const b of decisionButtons) b.disabled = token === null;
+  decisionStatus.textContent = message;
+}
+
+void fetch(`${SANDBOX_CONTROL}/stats`).then(
+  (res) => {
+    manual.hidden = !res.ok;
+  },
+  () => {},
+);
+for (const button of manual.querySelectorAll<HTMLButtonElement>('button[data-cpf]')) {
+  button.addEventListener('click', () => {
+    flow.cpf = button.dataset.cpf ?? '';
+    void customElements.whenDefined('onboarding-flow').then(() => flow.start());
+  });
+}
+for (const button of decisionButtons) {
+  button.addEventListener('click', async () => {
+    const token = pendingToken;
+    const status = button.dataset.decision;
+    if (!token || !status) return;
+    const res = await fetch(`${SANDBOX_CONTROL}/onboardings/${encodeURIComponent(token)}/decision`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status }),
+    }).catch(() => null);
+    if (res?.ok) setPending(null, `Decided ${status}; the element hears it from the companion.`);
+    else decisionStatus.textContent = res?.status === 409 ? 'This onboarding was already decided.' : `The sandbox refused the decision (${res?.status ?? 'network error'}).`;
+  });
+}
+flow.addEventListener('onboarding-submitted', (e) => setPending(e.detail.tokenOnboarding, `Waiting for a decision on ${e.detail.tokenOnboarding}.`));
+flow.addEventListener('onboarding-complete', (e) => setPending(null, `Decided: ${e.detail.status}.`));
+
+// ---------------------------------------------------------------- event log
+
+const log = byId<HTMLOListElement>('event-log');
+const lastOutcome = byId<HTMLParagraphElement>('last-outcome');
+for (const name of FLOW_EVENTS) {
+  flow.addEventListener(name, (event) => {
+    const detail = (event as CustomEvent<unknown>).detail;
+    const time = new Date().toLocaleTimeString('en-GB', { hour12: false });
+    const entry = el('li', {}, el('time', { textContent: time }), ' ', el('code', { className: 'event-name', textContent: name }), el('pre', { textContent: describeDetail(detail) }));
+    entry.dataset.event = name;
+    log.prepend(entry);
+    if (name === 'onboarding-complete') {
+      const d = detail as { status: string; externalId?: string; tokenOnboarding: string };
+      lastOutcome.textContent = `Outcome: ${d.status}${d.externalId ? ` (externalId ${d.externalId})` : ''}`;
+      lastOutcome.dataset.status = d.status;
+    }
+  });
+}
+byId<HTMLButtonElement>('log-clear').addEventListener('click', () => log.replaceChildren());

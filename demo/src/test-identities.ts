@@ -1,0 +1,42 @@
+/**
+ * The sandbox's documented test CPFs (team brief, "Sandbox test identities"): the embedded
+ * sandbox decides each onboarding by its CPF, so the demo offers one shortcut per outcome.
+ */
+export interface TestIdentity {
+  outcome: 'APPROVED' | 'REFUSED' | 'ERROR';
+  cpf: string;
+  note: string;
+}
+
+export const TEST_IDENTITIES: readonly TestIdentity[] = [
+  { outcome: 'APPROVED', cpf: '529.982.247-25', note: 'the check passes' },
+  { outcome: 'REFUSED', cpf: '111.444.777-35', note: 'a business refusal with its reason' },
+  { outcome: 'ERROR', cpf: '123.456.789-09', note: 'a technical error with a support code (externalId)' },
+];
+
+/** Stays IN_PROCESS until decided through the sandbox's control API (manual review). */
+export const MANUAL_REVIEW_CPF = '987.654.321-00';
+
+/** Where `npm start` mounts the embedded sandbox (demo/start.ts); absent with a real upstream. */
+export const SANDBOX_CONTROL = '/sandbox/__sandbox';
+
+/** Every event `<onboarding-flow>` dispatches (all bubble and are composed). */
+export const FLOW_EVENTS = [
+  'onboarding-step-change',
+  'onboarding-capture',
+  'onboarding-submitted',
+  'onboarding-complete',
+  'onboarding-error',
+  'onboarding-cancel',
+] as const;
+export type FlowEventName = (typeof FLOW_EVENTS)[number];
+
+/** One line of an event log: the event's detail as compact JSON. */
+export function describeDetail(detail: unknown): string {
+  if (detail === undefined || detail === null) return '';
+  try {
+    return JSON.stringify(detail);
+  } catch {
+    return String(detail);
+  }
+}

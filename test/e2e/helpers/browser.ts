@@ -1,0 +1,202 @@
+/**
+ * One headless Chromium for the whole suite (/usr/bin/chromium or CHROME_PATH) with the flags
+ * of TOOLCHAIN.md and a fake camera that loops a real document-like picture (the element's
+ * test-support card picture, written as Y4M). Each test gets a fresh context whose traffic is
+ * recorded: every request and response (headers and bodies) for the secret scan, requests to
+ * other hosts (aborted), CSP violations and uncaught page errors.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { renderCardPictureRgba } from '../../../packages/element/test-support/card-picture.mjs';
+import { REPO_ROOT } from './stack.js';
+
+// y4m.mjs ships no type declarations: load it through a computed specifier and type what is used.
+const Y4M_MODULE = new URL('../../../packages/element/test-support/y4m.mjs', import.meta.url).href;
+async function writeCardY4m(): Promise<string> {
+  const mod = (await import(Y4M_MODULE)) as { writeCardY4m(): string };
+  return mod.writeCardY4m();
+}
+
+const BASE_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+  const y4m = await writeCardY4m();
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    headless: true,
+    // No --use-fake-ui-for-media-stream: camera permission is granted (or not) per context.
+    args: [...BASE_ARGS, '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`],
+  });
+}
+
+/** One network exchange as the page saw it. */
+export interface Exchange {
+  url: string;
+  method: string;
+  status: number;
+  requestHeaders: string;
+  requestBody: string;
+  responseHeaders: string;
+  responseBody: string;
+}
+
+export interface Recorded {
+  context: BrowserContext;
+  page: Page;
+  exchanges: Exchange[];
+  external: string[];
+  failed: string[];
+  pageErrors: string[];
+  consoleErrors: string[];
+  /** Waits for every response body still streaming (SSE) and returns the exchanges. */
+  settle(ms?: number): Promise<Exchange[]>;
+  cspViolations(): Promise<string[]>;
+}
+
+const isLoopback = (url: string) => {
+  const { protocol, hostname } = new URL(url);
+  if (protocol !== 'http:' && protocol !== 'https:' && protocol !== 'ws:' && protocol !== 'wss:') return true;
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+};
+
+export async function recordedContext(browser: Browser, options: { camera: boolean }): Promise<Recorded> {
+  const context = await browser.newContext({
+    permissions: options.camera ? ['camera'] : [],
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-GB',
+  });
+  const exchanges: Exchange[] = [];
+  const pending: Promise<void>[] = [];
+  const external: string[] = [];
+  const failed: string[] = [];
+  const pageErrors: string[] = [];
+  const consoleErrors: string[] = [];
+
+  await context.route((url) => !isLoopback(url.href), async (route) => {
+    external.push(`${route.request().method()} ${route.request().url()}`);
+    await route.abort('blockedbyclient');
+  });
+  // Init scripts run before the page's own and are not subject to its CSP.
+  await context.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} sample="${e.sample}"`));
+  });
+
+  context.on('response', (response) => {
+    const request = response.request();
+    if (response.status() >= 400) failed.push(`${request.method()} ${response.url()} -> ${response.status()}`);
+    pending.push(
+      (async () => {
+        const [requestHeaders, responseHeaders] = await Promise.all([request.allHeaders(), response.allHeaders()]);
+        let responseBody = '';
+        try {
+          responseBody = (await response.body()).toString('latin1');
+        } catch {
+          // Redirects and aborted streams have no body.
+        }
+        exchanges.push({
+          url: response.url(),
+          method: request.method(),
+          status: response.status(),
+          requestHeaders: Object.entries(requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n'),
+          requestBody: request.postDataBuffer()?.toString('latin1') ?? '',
+          responseHeaders: Object.entries(responseHeaders).map(([k, v]) => `${k}: ${v}`).join('\n'),
+          responseBody,
+        });
+      })().catch(() => {}),
+    );
+  });
+  context.on('requestfailed', (request) => {
+    if (!isLoopback(request.url())) return;
+    // Chromium reports every HEAD request as ERR_ABORTED once its headers arrived (there is no
+    // body to finish): a request that got a response is judged by its status above instead.
+    pending.push(
+      request.response().then(
+        (response) => {
+          if (!response) failed.push(`${request.method()} ${request.url()} -> ${request.failure()?.errorText ?? 'failed'}`);
+        },
+        () => {},
+      ),
+    );
+  });
+
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+
+  return {
+    context,
+    page,
+    exchanges,
+    external,
+    failed,
+    pageErrors,
+    consoleErrors,
+    async settle(ms = 10_000) {
+      await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, ms))]);
+      return exchanges;
+    },
+    async cspViolations() {
+      const all: string[] = [];
+      for (const p of context.pages()) all.push(...(await p.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])));
+      return all;
+    },
+  };
+}
+
+/** Saves numbered full-page screenshots under test/artifacts/e2e/<name>/. */
+export function screenshots(page: Page, name: string) {
+  const dir = join(REPO_ROOT, 'test', 'artifacts', 'e2e', name);
+  // A fresh set per run: no screenshot from an earlier run is left beside these.
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  const saved: string[] = [];
+  return {
+    saved,
+    async take(step: string): Promise<void> {
+      const path = join(dir, `${String(++n).padStart(2, '0')}-${step}.png`);
+      await page.screenshot({ path, fullPage: true });
+      saved.push(path);
+    },
+  };
+}
+
+/**
+ * The fake camera's picture as a real JPEG file (what a person would pick from their files),
+ * encoded by the browser itself since Node has no JPEG encoder. Written to `path`.
+ */
+export async function writeCardJpeg(browser: Browser, path: string): Promise<void> {
+  const { width, height, rgba } = renderCardPictureRgba();
+  const page = await browser.newPage();
+  try {
+    const base64 = await page.evaluate(
+      async ({ width, height, data }) => {
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        const canvas = new OffscreenCanvas(width, height);
+        canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(bytes.buffer), width, height), 0, 0);
+        const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 });
+        const out = new Uint8Array(await blob.arrayBuffer());
+        let binary = '';
+        for (let i = 0; i < out.length; i += 0x8000) binary += String.fromCharCode(...out.subarray(i, i + 0x8000));
+        return btoa(binary);
+      },
+      { width, height, data: Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength).toString('base64') },
+    );
+    writeFileSync(path, Buffer.from(base64, 'base64'));
+  } finally {
+    await page.close();
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Drives `<onboarding-flow>` as a person would, through its shadow DOM (Playwright locators
+ * pierce open shadow roots): consent, CPF, document type, three photos from the fake camera or
+ * from a file, review, send, then waits for the outcome. Steps are found by the element's
+ * `data-step` and `part` attributes, so the driver works in any locale; a screenshot is saved
+ * at every step.
+ */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+
+export type PhotoSource = 'camera' | 'files' | 'denied-camera-then-files';
+
+export interface DriveOptions {
+  /** Typed into the CPF field; when absent the field must already hold `expectCpf` (a shortcut prefilled it). */
+  typeCpf?: string;
+  expectCpf: string;
+  source: PhotoSource;
+  /** A real JPEG for the file picker (sources with files). */
+  jpeg?: string;
+  shot(step: string): Promise<void>;
+  /** Runs once the processing step shows (e.g. a reviewer's decision). */
+  whileProcessing?: () => Promise<void>;
+}
+
+export interface FlowEvent {
+  type: string;
+  detail: Record<string, unknown> | null;
+}
+
+export interface Outcome {
+  status: string;
+  text: string;
+  tokenOnboarding: string;
+  events: FlowEvent[];
+}
+
+const CAPTURE_STEPS = ['document-front', 'document-back', 'selfie'] as const;
+
+/** Records every `onboarding-*` event at the document (they bubble and are composed) in `window.__flowEvents`. */
+export async function recordFlowEvents(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __flowEvents: { type: string; detail: unknown }[] };
+    w.__flowEvents = [];
+    for (const type of ['onboarding-step-change', 'onboarding-capture', 'onboarding-submitted', 'onboarding-complete', 'onboarding-error', 'onboarding-cancel']) {
+      document.addEventListener(type, (e) => w.__flowEvents.push({ type, detail: JSON.parse(JSON.stringify((e as CustomEvent).detail ?? null)) }));
+    }
+  });
+}
+
+export async function flowEvents(page: Page): Promise<FlowEvent[]> {
+  return page.evaluate(() => (window as unknown as { __flowEvents: FlowEvent[] }).__flowEvents);
+}
+
+export function flowLocators(page: Page) {
+  const flow = page.locator('onboarding-flow');
+  return {
+    flow,
+    step: (name: string) => flow.locator(`section[data-step="${name}"]`),
+    primary: flow.locator('[part~="button-primary"]'),
+  };
+}
+
+async function waitForLiveCamera(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const video = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('video');
+    return !!video && video.readyState >= 2 && video.videoWidth > 0;
+  }, undefined, { timeout: 15_000 });
+}
+
+export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {
+  const { flow, step, primary } = flowLocators(page);
+
+  await step('consent').waitFor();
+  await options.shot('consent');
+  await flow.locator('#consent').check();
+  await primary.click();
+
+  await step('cpf').waitFor();
+  if (options.typeCpf !== undefined) await flow.locator('#cpf').fill(options.typeCpf);
+  assert.equal(await flow.locator('#cpf').inputValue(), options.expectCpf, 'the CPF field shows the formatted CPF');
+  await options.shot('cpf');
+  await primary.click();
+
+  await step('document-type').waitFor();
+  await flow.locator('#doctype-CNH').check();
+  await options.shot('document-type');
+  await primary.click();
+
+  for (const name of CAPTURE_STEPS) {
+    await step(name).waitFor();
+    if (options.source === 'camera') {
+      await flow.locator('[data-capture-start]').click();
+      await waitForLiveCamera(page);
+      await options.shot(`${name}-camera`);
+      await flow.locator('[part~="button-primary"]:not([data-capture-start])').click();
+    } else {
+      if (options.source === 'denied-camera-then-files') {
+        await flow.locator('[data-capture-start]').click();
+        await flow.locator('#camera-error').waitFor();
+        await options.shot(`${name}-camera-denied`);
+      }
+      assert.ok(options.jpeg, 'a JPEG for the file picker');
+      await flow.locator('input[type=file]').setInputFiles(options.jpeg);
+    }
+    await flow.locator('img[part~="preview"], #capture-error').first().waitFor({ timeout: 30_000 });
+    const refused = await flow.locator('#capture-error').count();
+    assert.equal(refused, 0, `the ${name} photo was refused: ${refused ? await flow.locator('#capture-error').textContent() : ''}`);
+    await options.shot(`${name}-photo`);
+    await primary.click();
+  }
+
+  await step('review').waitFor();
+  assert.equal(await flow.locator('img[part~="thumbnail"]').count(), 3, 'three photos to review');
+  await options.shot('review');
+  await primary.click();
+
+  // The sandbox takes SANDBOX_PROCESSING_MS to decide: long enough to see the processing step.
+  await step('processing').waitFor({ timeout: 30_000 });
+  await options.shot('processing');
+  await options.whileProcessing?.();
+  const outcome = flow.locator('[data-status]');
+  await outcome.waitFor({ timeout: 45_000 });
+  await options.shot('outcome');
+  const events = await flowEvents(page);
+  const submitted = events.find((e) => e.type === 'onboarding-submitted');
+  assert.ok(submitted?.detail, 'onboarding-submitted was dispatched');
+  return {
+    status: (await outcome.getAttribute('data-status')) ?? '',
+    text: ((await step('outcome').textContent()) ?? '').replace(/\s+/g, ' '),
+    tokenOnboarding: String(submitted.detail.tokenOnboarding),
+    events,
+  };
+}
