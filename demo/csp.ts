@@ -6,7 +6,6 @@
  * - img-src blob: data:  photo previews are object URLs; Lit/the browser may use data: images.
  * - worker-src blob:     browser-image-compression runs in a worker built from a blob: URL (it
  *                        then importScripts its self-hosted copy, which 'self' covers).
- * - connect-src blob: data:  the image pipeline may read its own object URLs back with fetch.
  * 'report-sample' only makes violation reports carry the first characters of what was blocked.
  * Nothing may frame the page, and nothing is loaded from another origin.
  */
@@ -16,7 +15,7 @@ export const DEMO_CSP = [
   "style-src 'self' 'report-sample'",
   "img-src 'self' blob: data:",
   "media-src 'self' blob:",
-  "connect-src 'self' blob: data:",
+  "connect-src 'self'",
   "worker-src 'self' blob:",
   "font-src 'self'",
   "manifest-src 'self'",

@@ -10,7 +10,7 @@ export interface TestIdentity {
 
 export const TEST_IDENTITIES: readonly TestIdentity[] = [
   { outcome: 'APPROVED', cpf: '529.982.247-25', note: 'the check passes' },
-  { outcome: 'REFUSED', cpf: '111.444.777-35', note: 'a business refusal with its reason' },
+  { outcome: 'REFUSED', cpf: '111.444.777-35', note: 'a business refusal (the page explains it in its own words)' },
   { outcome: 'ERROR', cpf: '123.456.789-09', note: 'a technical error with a support code (externalId)' },
 ];
 

@@ -49,8 +49,8 @@ export const en: Messages = {
     },
   },
   capture: {
-    headingFront: (doc) => `Front of the document (${doc})`,
-    headingBack: (doc) => `Back of the document (${doc})`,
+    headingFront: (doc) => `Front of the document: ${doc}`,
+    headingBack: (doc) => `Back of the document: ${doc}`,
     headingSelfie: 'Selfie',
     guideDocument: 'Place the document on a flat, well-lit surface without glare and fit all of it inside the frame.',
     guideSelfie: 'Look at the camera with your whole face uncovered and inside the oval, somewhere well lit.',

@@ -49,8 +49,8 @@ export const es: Messages = {
     },
   },
   capture: {
-    headingFront: (doc) => `Frente del documento (${doc})`,
-    headingBack: (doc) => `Dorso del documento (${doc})`,
+    headingFront: (doc) => `Frente del documento: ${doc}`,
+    headingBack: (doc) => `Dorso del documento: ${doc}`,
     headingSelfie: 'Selfi',
     guideDocument: 'Coloque el documento sobre una superficie plana y bien iluminada, sin reflejos, y enmárquelo entero dentro del recuadro.',
     guideSelfie: 'Mire a la cámara con la cara descubierta y entera dentro del óvalo, en un lugar bien iluminado.',

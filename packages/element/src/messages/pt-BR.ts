@@ -50,8 +50,8 @@ export const ptBR = {
     } as Record<string, string>,
   },
   capture: {
-    headingFront: (doc: string): string => `Frente do documento (${doc})`,
-    headingBack: (doc: string): string => `Verso do documento (${doc})`,
+    headingFront: (doc: string): string => `Frente do documento: ${doc}`,
+    headingBack: (doc: string): string => `Verso do documento: ${doc}`,
     headingSelfie: 'Selfie',
     guideDocument: 'Coloque o documento sobre uma superfície plana e bem iluminada, sem reflexos, e enquadre-o inteiro dentro da moldura.',
     guideSelfie: 'Olhe para a câmera, com o rosto descoberto e inteiro dentro do oval, em um lugar bem iluminado.',

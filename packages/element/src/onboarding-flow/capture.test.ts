@@ -60,7 +60,7 @@ describe('<onboarding-flow> capture steps', () => {
     expect(events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail.role)).to.deep.equal(['documentFront']);
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'document-back');
-    expect(heading(el).textContent).to.contain('Verso do documento (RG');
+    expect(heading(el).textContent).to.contain('Verso do documento: RG');
   });
 
   it('a file that is not an image is refused with its reason and a retake button', async function () {
