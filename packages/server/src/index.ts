@@ -11,3 +11,27 @@ export { DEFAULT_POLL_TIMINGS, type PollTimings } from './relay/poller.js';
 export { createJsonLogger, redactingLogger, silentLogger, redact, redactText, type Logger, type LogFields, type LogLevel, type JsonLoggerOptions } from './logger.js';
 export type { CompanionEnv } from './http/env.js';
 export { KIT_VERSION } from './version.js';
+export {
+  createAdminRoutes,
+  AdminHttpError,
+  isUpstreamTimeout,
+  upstreamHttpStatus,
+  type AdminDeps,
+  type AdminOnboardingRecord,
+} from './admin/index.js';
+export {
+  buildEvidenceArchive,
+  EvidencePasswordError,
+  assertEvidencePassword,
+  MIN_EVIDENCE_PASSWORD_LENGTH,
+  MAX_EVIDENCE_PASSWORD_LENGTH,
+  EVIDENCE_FORMAT,
+  peekPdf,
+  type EvidenceInput,
+  type EvidenceOptions,
+  type EvidenceManifest,
+  type EvidenceHistoryEntry,
+  type ManifestFile,
+  type ManifestGap,
+  type SupportRequest,
+} from './evidence/index.js';

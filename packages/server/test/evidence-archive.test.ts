@@ -182,3 +182,12 @@ test('peekPdf replays the bytes it read; measuringStream hashes what passes', as
   assert.deepEqual(await peekPdf(source([new TextEncoder().encode('%PD')]).stream), { ok: false, reason: 'not-pdf' });
   assert.deepEqual(await peekPdf(source([], 0).stream), { ok: false, reason: 'unreadable' });
 });
+
+test('integrators get the same builder and admin routes from the package entry', async () => {
+  const entry = await import('@onboarding-kit/server');
+  const evidence = await import('../src/evidence/index.js');
+  const admin = await import('../src/admin/index.js');
+  assert.equal(entry.buildEvidenceArchive, evidence.buildEvidenceArchive);
+  assert.equal(entry.EvidencePasswordError, evidence.EvidencePasswordError);
+  assert.equal(entry.createAdminRoutes, admin.createAdminRoutes);
+});
