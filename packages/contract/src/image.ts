@@ -1,4 +1,4 @@
-import { base64ToBytes, isPureBase64 } from './base64.js';
+import { base64ToBytes } from './base64.js';
 
 /** What the first bytes of a file say it is. */
 export type SniffedType = 'image/jpeg' | 'image/png' | 'image/webp' | 'application/pdf';
@@ -24,10 +24,16 @@ export function sniffBytes(bytes: Uint8Array): SniffedType | null {
   return null;
 }
 
-/** Sniffs pure base64 by decoding only its first bytes; `null` for bad base64 or unknown bytes. */
+/**
+ * Sniffs base64 by decoding only its first bytes; `null` when those are not base64 or not a known
+ * type. It reads only the start: whether the whole text is pure base64 is `isPureBase64`'s job.
+ */
 export function sniffBase64(base64: string): SniffedType | null {
-  if (!isPureBase64(base64)) return null;
-  return sniffBytes(base64ToBytes(base64, SNIFF_BYTES));
+  try {
+    return sniffBytes(base64ToBytes(base64, SNIFF_BYTES));
+  } catch {
+    return null;
+  }
 }
 
 export function isAcceptedImageType(type: string | null): type is AcceptedImageType {

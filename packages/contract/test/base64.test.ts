@@ -66,3 +66,23 @@ test('sniffing by magic bytes: JPEG, PNG, WebP, PDF, and the rest', () => {
   assert.equal(isAcceptedImageType('image/webp'), false);
   assert.equal(isAcceptedImageType('image/png'), true);
 });
+
+test('property: the native fast path and the portable check agree, on long texts too', () => {
+  const PORTABLE = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+  const portable = (s: string) => s.length % 4 === 0 && PORTABLE.test(s);
+  const mutate = fc.tuple(fc.uint8Array({ minLength: 3000, maxLength: 6000 }), fc.nat(), fc.constantFrom('', ' ', '\n', '-', '_', '=', '==', 'A', 'é', '*'));
+  fc.assert(fc.property(mutate, ([bytes, at, insert]) => {
+    const b64 = bytesToBase64(bytes);
+    const pos = at % (b64.length + 1);
+    const text = b64.slice(0, pos) + insert + b64.slice(pos + insert.length);
+    assert.equal(isPureBase64(text), portable(text), JSON.stringify({ pos, insert }));
+  }), { numRuns: 300 });
+});
+
+test('a prefix decode checks only the prefix; a full decode checks everything', () => {
+  const good = bytesToBase64(new Uint8Array(6000).fill(0xff));
+  const badTail = `${good.slice(0, -4)}!!!!`;
+  assert.deepEqual(base64ToBytes(badTail, 16), new Uint8Array(16).fill(0xff));
+  assert.throws(() => base64ToBytes(badTail), TypeError);
+  assert.equal(sniffBase64('!!!!AAAA'), null);
+});
