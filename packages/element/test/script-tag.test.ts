@@ -83,13 +83,17 @@ function recordPage(p: Page) {
   });
 }
 
-/** A 1280x720 document-like PNG (sharp edges, mid exposure) drawn by the page's canvas. */
+/**
+ * A 2400x1350 document-like PNG (sharp edges, mid exposure) drawn by the page's canvas: over the
+ * element's 2000 px long-edge cap, so the compression library (and its worker) must resize it.
+ */
 async function cardPng(p: Page): Promise<Buffer> {
   const bytes = await p.evaluate(async () => {
     const canvas = document.createElement('canvas');
-    canvas.width = 1280;
-    canvas.height = 720;
+    canvas.width = 2400;
+    canvas.height = 1350;
     const ctx = canvas.getContext('2d')!;
+    ctx.scale(2400 / 1280, 1350 / 720);
     ctx.fillStyle = '#707070';
     ctx.fillRect(0, 0, 1280, 720);
     ctx.fillStyle = '#e8e8e8';
@@ -162,9 +166,9 @@ for (const [form, path, script] of [
       const captureError = await flow.locator('#capture-error').count();
       assert.equal(captureError, 0, `the photo was refused: ${captureError ? await flow.locator('#capture-error').textContent() : ''}`);
       const capture = (await p.evaluate(() => window.__events)).find((e) => e.type === 'onboarding-capture');
-      assert.deepEqual(capture?.detail && { ...(capture.detail as object), bytes: 0 }, { role: 'documentFront', bytes: 0, width: 1280, height: 720 });
+      assert.deepEqual(capture?.detail && { ...(capture.detail as object), bytes: 0 }, { role: 'documentFront', bytes: 0, width: 2000, height: 1125 });
       // The preview is a blob: URL, allowed by img-src blob:.
-      await p.waitForFunction(() => (document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('img[part=preview]') as HTMLImageElement | null)?.naturalWidth === 1280);
+      await p.waitForFunction(() => (document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('img[part=preview]') as HTMLImageElement | null)?.naturalWidth === 2000);
 
       const requests = sincePageLoad(from);
       assert.ok(requests.includes(`GET /kit/${PIPELINE_FILE}`), requests.join('\n'));

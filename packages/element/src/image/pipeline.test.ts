@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 describe('processImage: the card picture', () => {
-  it('comes out as pure base64 of a JPEG within the caps, with the picture\'s pixels, compressed in the self-hosted worker', async () => {
+  it('comes out as pure base64 of a JPEG within the caps, with the picture\'s pixels, encoded directly when it already fits', async () => {
     await executeServerCommand('network-log');
     const result = await processImage(await cardPng(), front);
     revoke.push(result.previewUrl);
@@ -51,12 +51,32 @@ describe('processImage: the card picture', () => {
     const preview = await fetch(result.previewUrl).then((r) => r.arrayBuffer());
     expect(new Uint8Array(preview)).to.deep.equal(bytes);
 
+    // 1280x720 fits the 2000 px cap and one encode fits the byte cap: no library, no worker.
+    expect(result.compressedIn).to.equal('canvas');
+    const log = await executeServerCommand<{ external: string[]; all: string[] }, unknown>('network-log');
+    expect(log.external).to.deep.equal([]);
+    expect(log.all).not.to.include(`GET ${defaultCompressionLibURL()}`);
+  });
+
+  it('a picture over the long-edge cap is resized in the self-hosted worker', async () => {
+    await executeServerCommand('network-log');
+    const result = await processImage(await cardPng('none', 2400, 1350), front);
+    revoke.push(result.previewUrl);
     expect(result.compressedIn).to.equal('worker');
+    expect([result.width, result.height]).to.deep.equal([2000, 1125]);
+    expect(result.bytes).to.be.at.most(1024 * 1024);
     const log = await executeServerCommand<{ external: string[]; all: string[] }, unknown>('network-log');
     expect(log.external).to.deep.equal([]);
     // The worker's importScripts fetched the self-hosted copy.
     expect(log.all).to.include(`GET ${defaultCompressionLibURL()}`);
     expect(log.all.some((entry) => entry.includes('jsdelivr'))).to.equal(false);
+  });
+
+  it('a picture that fits but encodes over the byte cap goes through the library', async () => {
+    const result = await processImage(await cardPng(), { ...front, maxBytes: 12 * 1024 });
+    revoke.push(result.previewUrl);
+    expect(result.compressedIn).to.equal('worker');
+    expect(result.bytes).to.be.at.most(12 * 1024);
   });
 
   it('keeps a selfie unmirrored', async () => {
@@ -88,7 +108,7 @@ describe('processImage: the card picture', () => {
     console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
     let result;
     try {
-      result = await processImage(await cardPng(), { ...front, libURL: new URL('/no-such-lib.js', location.href).href });
+      result = await processImage(await cardPng('none', 2400, 1350), { ...front, libURL: new URL('/no-such-lib.js', location.href).href });
     } finally {
       console.warn = warn;
     }

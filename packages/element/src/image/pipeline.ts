@@ -51,8 +51,12 @@ export interface ProcessedImage {
   checks: { sharpness: number; brightness: number };
   /** Milliseconds per stage. */
   timings: { decode: number; checks: number; compress: number; encode: number };
-  /** Where compression ran: 'main-thread' only when the worker could not be used (see console). */
-  compressedIn: 'worker' | 'main-thread';
+  /**
+   * How the JPEG was made: 'canvas' when the picture already fit the long-edge cap and one JPEG
+   * encode met the byte cap (no library, no worker); otherwise browser-image-compression in its
+   * 'worker', or on the 'main-thread' only when the worker could not be used (see console).
+   */
+  compressedIn: 'canvas' | 'worker' | 'main-thread';
 }
 
 /**
@@ -182,6 +186,31 @@ async function compress(
 }
 
 /**
+ * One JPEG encode of the decoded (already upright) pixels, for a picture that fits the long-edge
+ * cap: a camera frame needs no resizing, so starting the library's worker (a fixed ~30 ms plus
+ * its script) would be most of the cost. `null` when the result is over `maxBytes`.
+ */
+async function encodeDirect(bitmap: ImageBitmap, maxBytes: number): Promise<Blob | null> {
+  let blob: Blob | null;
+  if (typeof OffscreenCanvas === 'function') {
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return null;
+    ctx.drawImage(bitmap, 0, 0);
+    blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_START_QUALITY });
+  } else {
+    const canvas = document.createElement('canvas');
+    canvas.width = bitmap.width;
+    canvas.height = bitmap.height;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return null;
+    ctx.drawImage(bitmap, 0, 0);
+    blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', JPEG_START_QUALITY));
+  }
+  return blob && blob.size <= maxBytes ? blob : null;
+}
+
+/**
  * Checks and prepares one image. Throws {@link ImageCheckError} when the image is refused, and
  * the signal's reason (an AbortError DOMException by default) when aborted.
  */
@@ -198,28 +227,36 @@ export async function processImage(source: Blob, options: PipelineOptions): Prom
   signal?.throwIfAborted();
   const bitmap = await decode(source);
   const t1 = now();
+  const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   let checks: { sharpness: number; brightness: number };
+  let t2: number;
+  let compressed: { output: Blob; compressedIn: ProcessedImage['compressedIn'] } | null = null;
   try {
     signal?.throwIfAborted();
     checks = checkQuality(bitmap, options);
+    t2 = now();
+    signal?.throwIfAborted();
+    if (Math.max(bitmap.width, bitmap.height) <= (options.maxLongEdge ?? DEFAULTS.maxLongEdge)) {
+      const direct = await encodeDirect(bitmap, maxBytes).catch(() => null);
+      if (direct) compressed = { output: direct, compressedIn: 'canvas' };
+    }
   } finally {
     bitmap.close();
   }
-  const t2 = now();
   signal?.throwIfAborted();
 
-  let compressed: Awaited<ReturnType<typeof compress>>;
-  try {
-    compressed = await compress(source, mime, options);
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    throw new ImageCheckError('compression-failed', 'The image could not be compressed', undefined, { cause: error });
+  if (!compressed) {
+    try {
+      compressed = await compress(source, mime, options);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new ImageCheckError('compression-failed', 'The image could not be compressed', undefined, { cause: error });
+    }
   }
   signal?.throwIfAborted();
   const t3 = now();
 
   const bytes = new Uint8Array(await compressed.output.arrayBuffer());
-  const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   const size = sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
   if (!size) throw new ImageCheckError('compression-failed', 'Compression did not produce a JPEG');
   if (bytes.length > maxBytes) {
