@@ -20,25 +20,16 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { writeCardY4m } from './packages/element/test-support/y4m.mjs';
+import { CHROMIUM_ARGS, chromiumPath, fakeCameraArgs } from './packages/element/test-support/chromium.mjs';
 import { plugins as extraPlugins } from './packages/element/test-support/wtr-extra-plugins.mjs';
 
-const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+const executablePath = chromiumPath();
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const imageCompressionUmd = fileURLToPath(
   new URL('./node_modules/browser-image-compression/dist/browser-image-compression.js', import.meta.url),
 );
 const cardY4m = writeCardY4m();
 
-const baseArgs = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Off-host requests seen per Playwright context (a context holds one test file's page). */
 const networkLogs = new WeakMap();
@@ -66,7 +57,7 @@ async function createBrowserContext({ browser }) {
 const launcher = (extraArgs) =>
   playwrightLauncher({
     product: 'chromium',
-    launchOptions: { executablePath, headless: true, args: [...baseArgs, ...extraArgs] },
+    launchOptions: { executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] },
     createBrowserContext,
   });
 
@@ -129,7 +120,7 @@ export default {
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 30_000 } },
   browsers: [
-    launcher(['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${cardY4m}`]),
+    launcher(fakeCameraArgs(cardY4m)),
   ],
   groups:
     narrowedByFiles && !groupChosen ? [] : [{ name: 'no-camera', files: [noCameraFiles], browsers: [launcher([])] }],

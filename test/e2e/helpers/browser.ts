@@ -9,6 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { renderCardPictureRgba } from '../../../packages/element/test-support/card-picture.mjs';
+import { CHROMIUM_ARGS, chromiumPath, fakeCameraArgs } from '../../../packages/element/test-support/chromium.mjs';
 import { REPO_ROOT } from './stack.js';
 
 // y4m.mjs ships no type declarations: load it through a computed specifier and type what is used.
@@ -18,23 +19,14 @@ async function writeCardY4m(): Promise<string> {
   return mod.writeCardY4m();
 }
 
-const BASE_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export async function launchBrowser(): Promise<Browser> {
   const y4m = await writeCardY4m();
   return chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     headless: true,
     // No --use-fake-ui-for-media-stream: camera permission is granted (or not) per context.
-    args: [...BASE_ARGS, '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4m}`],
+    args: [...CHROMIUM_ARGS, ...fakeCameraArgs(y4m)],
   });
 }
 

@@ -4,20 +4,13 @@
  * to a non-loopback origin.
  */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath } from '../../test-support/chromium.mjs';
 
-export const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS };
+
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env['CHROME_PATH'] || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_ARGS] });
 }
 
 const isLoopback = (url: URL) =>
