@@ -2,13 +2,11 @@
 import { expect } from '@open-wc/testing';
 import type { OnboardingState } from '@onboarding-kit/contract';
 import { cardJpeg, companionNamespace, controlDouble, doubleState } from '../onboarding-flow/test-helpers.js';
+import { bytesToBase64 } from '@onboarding-kit/contract';
 import { CompanionError, createOnboarding, getOnboarding, normalizeEndpoint, streamStatus, watchStatus } from './index.js';
 
 async function jpegBase64(): Promise<string> {
-  const bytes = new Uint8Array(await (await cardJpeg()).arrayBuffer());
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
+  return bytesToBase64(new Uint8Array(await (await cardJpeg()).arrayBuffer()));
 }
 
 async function failure(promise: Promise<unknown>): Promise<CompanionError> {

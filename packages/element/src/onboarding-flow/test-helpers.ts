@@ -3,6 +3,7 @@
  * drive the element through its shadow DOM like a person would (clicks on labelled buttons,
  * typing, files) and talk to the companion double (test-support/companion-double.mjs).
  */
+import { base64ToBytes } from '@onboarding-kit/contract';
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { renderCardPictureRgba } from '../../test-support/card-picture.mjs';
 import type { OnboardingFlow } from './onboarding-flow.js';
@@ -206,12 +207,9 @@ export async function blurryJpeg(): Promise<File> {
   return new File([blob], 'blurry.jpg', { type: 'image/jpeg' });
 }
 
-/** Decodes pure base64 into bytes. */
+/** Decodes pure base64 into bytes (throws on anything else). */
 export function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
-  const bin = atob(base64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  return base64ToBytes(base64) as Uint8Array<ArrayBuffer>;
 }
 
 /** Every text an integrator could see from the element: event details, attributes, shadow DOM. */
