@@ -1,0 +1,258 @@
+/**
+ * Browser side of the capture benchmark (built by Vite into a temp dir with the compression
+ * worker library beside it, so the real worker path is taken). Exposes `window.__bench`:
+ * the element's real capture (`captureFrame`) + image pipeline (`processImage`) against a bare
+ * floor (draw, `canvas.toBlob('image/jpeg')`, FileReader base64) on the same input.
+ */
+import { captureFrame } from '../../packages/element/src/camera/capture-frame.js';
+import { processImage } from '../../packages/element/src/image/pipeline.js';
+import { renderCardPictureRgba } from '../../packages/element/test-support/card-picture.mjs';
+
+export interface PipelineRun {
+  total: number;
+  /** Camera frame to JPEG blob (captureFrame); 0 for a file. */
+  capture: number;
+  decode: number;
+  checks: number;
+  compress: number;
+  encode: number;
+  bytes: number;
+  base64Length: number;
+  width: number;
+  height: number;
+  compressedIn: string;
+}
+
+export interface FloorRun {
+  total: number;
+  bytes: number;
+  base64Length: number;
+  width: number;
+  height: number;
+}
+
+export interface Fixture {
+  role: 'documentFront' | 'documentBack' | 'selfie';
+  base64: string;
+  width: number;
+  height: number;
+  quality: number;
+}
+
+const now = () => performance.now();
+
+function toBlob(canvas: HTMLCanvasElement, type: string, quality?: number): Promise<Blob> {
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('toBlob failed'))), type, quality));
+}
+
+/** The shortest way a page gets pure base64 of a blob. */
+function blobToBase64(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).slice(String(reader.result).indexOf(',') + 1));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
+let camera: { stream: MediaStream; video: HTMLVideoElement } | undefined;
+
+async function openCamera(): Promise<{ stream: MediaStream; video: HTMLVideoElement }> {
+  if (camera) return camera;
+  const stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 720 } }, audio: false });
+  const video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  video.srcObject = stream;
+  document.body.append(video);
+  await video.play();
+  while (video.readyState < 2 || video.videoWidth === 0) await new Promise((r) => setTimeout(r, 20));
+  camera = { stream, video };
+  return camera;
+}
+
+async function pipelineOnCamera(): Promise<PipelineRun> {
+  const { stream, video } = await openCamera();
+  const t0 = now();
+  const frame = await captureFrame(stream, video);
+  const t1 = now();
+  const out = await processImage(frame, { role: 'documentFront' });
+  const total = now() - t0;
+  URL.revokeObjectURL(out.previewUrl);
+  return { total, capture: t1 - t0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, compressedIn: out.compressedIn };
+}
+
+async function floorOnCamera(): Promise<FloorRun> {
+  const { video } = await openCamera();
+  const t0 = now();
+  const canvas = document.createElement('canvas');
+  canvas.width = video.videoWidth;
+  canvas.height = video.videoHeight;
+  canvas.getContext('2d')!.drawImage(video, 0, 0);
+  const blob = await toBlob(canvas, 'image/jpeg');
+  const base64 = await blobToBase64(blob);
+  return { total: now() - t0, bytes: blob.size, base64Length: base64.length, width: canvas.width, height: canvas.height };
+}
+
+let photo: File | undefined;
+
+/** A 12 MP (4000x3000) JPEG, like a phone's photo: the card picture scaled up with sensor-like grain. */
+async function makePhoto(): Promise<{ bytes: number; width: number; height: number }> {
+  if (!photo) {
+    const { width, height, rgba } = renderCardPictureRgba();
+    const source = new OffscreenCanvas(width, height);
+    source.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
+    const canvas = document.createElement('canvas');
+    canvas.width = 4000;
+    canvas.height = 3000;
+    const ctx = canvas.getContext('2d')!;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(source, 0, 0, 4000, 3000);
+    addGrain(ctx, 4000, 3000, 28, 1);
+    const blob = await toBlob(canvas, 'image/jpeg', 0.92);
+    photo = new File([blob], 'photo.jpg', { type: 'image/jpeg' });
+    canvas.width = 0;
+  }
+  return { bytes: photo.size, width: 4000, height: 3000 };
+}
+
+/** Adds deterministic noise of +-amplitude/2 per channel (camera grain makes JPEGs realistic in size). */
+function addGrain(ctx: CanvasRenderingContext2D, width: number, height: number, amplitude: number, seed: number): void {
+  let s = seed >>> 0 || 1;
+  const band = 500;
+  for (let y0 = 0; y0 < height; y0 += band) {
+    const h = Math.min(band, height - y0);
+    const img = ctx.getImageData(0, y0, width, h);
+    const d = img.data;
+    for (let i = 0; i < d.length; i += 4) {
+      s ^= s << 13;
+      s ^= s >>> 17;
+      s ^= s << 5;
+      const n = ((s >>> 0) / 4294967296 - 0.5) * amplitude;
+      d[i] = d[i]! + n;
+      d[i + 1] = d[i + 1]! + n;
+      d[i + 2] = d[i + 2]! + n;
+    }
+    ctx.putImageData(img, 0, y0);
+  }
+}
+
+async function pipelineOnPhoto(): Promise<PipelineRun> {
+  await makePhoto();
+  const t0 = now();
+  const out = await processImage(photo!, { role: 'documentFront' });
+  const total = now() - t0;
+  URL.revokeObjectURL(out.previewUrl);
+  return { total, capture: 0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, compressedIn: out.compressedIn };
+}
+
+/** Decode, scale to the pipeline's 2000 px long edge (an upload must fit), toBlob, base64. */
+async function floorOnPhoto(): Promise<FloorRun> {
+  await makePhoto();
+  const t0 = now();
+  const bitmap = await createImageBitmap(photo!);
+  const scale = Math.min(1, 2000 / Math.max(bitmap.width, bitmap.height));
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(bitmap.width * scale);
+  canvas.height = Math.round(bitmap.height * scale);
+  canvas.getContext('2d')!.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close();
+  const blob = await toBlob(canvas, 'image/jpeg');
+  const base64 = await blobToBase64(blob);
+  return { total: now() - t0, bytes: blob.size, base64Length: base64.length, width: canvas.width, height: canvas.height };
+}
+
+/**
+ * Three upload-ready JPEGs for the companion benchmark, made from the card picture with grain
+ * and a JPEG quality searched so each lands in [minBytes, maxBytes].
+ */
+async function fixtures(minBytes: number, maxBytes: number): Promise<Fixture[]> {
+  const { width, height, rgba } = renderCardPictureRgba();
+  const source = new OffscreenCanvas(width, height);
+  source.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
+  const specs = [
+    { role: 'documentFront', w: 2000, h: 1125, seed: 11, mirror: false },
+    { role: 'documentBack', w: 2000, h: 1125, seed: 23, mirror: true },
+    { role: 'selfie', w: 1280, h: 720, seed: 37, mirror: false },
+  ] as const;
+  const out: Fixture[] = [];
+  for (const spec of specs) {
+    const canvas = document.createElement('canvas');
+    canvas.width = spec.w;
+    canvas.height = spec.h;
+    const ctx = canvas.getContext('2d')!;
+    if (spec.mirror) {
+      ctx.translate(spec.w, 0);
+      ctx.scale(-1, 1);
+    }
+    ctx.drawImage(source, 0, 0, spec.w, spec.h);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    addGrain(ctx, spec.w, spec.h, 12, spec.seed);
+    const target = (minBytes + maxBytes) / 2;
+    let lo = 0.3;
+    let hi = 0.98;
+    let best: { blob: Blob; q: number } | undefined;
+    for (let i = 0; i < 8; i++) {
+      const q = (lo + hi) / 2;
+      const blob = await toBlob(canvas, 'image/jpeg', q);
+      if (!best || Math.abs(blob.size - target) < Math.abs(best.blob.size - target)) best = { blob, q };
+      if (blob.size >= minBytes && blob.size <= maxBytes) break;
+      if (blob.size > maxBytes) hi = q;
+      else lo = q;
+    }
+    out.push({ role: spec.role, base64: await blobToBase64(best!.blob), width: spec.w, height: spec.h, quality: best!.q });
+  }
+  return out;
+}
+
+/**
+ * What browser-image-compression pays for every image: it starts a new Web Worker from a blob
+ * URL and `importScripts` the library in it. Timed to the worker's first answer.
+ */
+async function workerStartup(): Promise<number> {
+  const libURL = new URL('./browser-image-compression.js', import.meta.url).href;
+  const url = URL.createObjectURL(new Blob(['self.onmessage = (e) => { self.importScripts(e.data); self.postMessage(typeof self.imageCompression); };'], { type: 'text/javascript' }));
+  const t0 = now();
+  const worker = new Worker(url);
+  try {
+    const answer = await new Promise<unknown>((resolve, reject) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.onerror = (e) => reject(new Error(e.message));
+      worker.postMessage(libURL);
+    });
+    if (answer !== 'function') throw new Error(`the worker did not load the library (${String(answer)})`);
+    return now() - t0;
+  } finally {
+    worker.terminate();
+    URL.revokeObjectURL(url);
+  }
+}
+
+declare global {
+  interface Window {
+    __bench: {
+      pipelineOnCamera: typeof pipelineOnCamera;
+      floorOnCamera: typeof floorOnCamera;
+      makePhoto: typeof makePhoto;
+      pipelineOnPhoto: typeof pipelineOnPhoto;
+      floorOnPhoto: typeof floorOnPhoto;
+      fixtures: typeof fixtures;
+      workerStartup: typeof workerStartup;
+      openCamera: () => Promise<{ width: number; height: number }>;
+    };
+  }
+}
+
+window.__bench = {
+  pipelineOnCamera,
+  floorOnCamera,
+  makePhoto,
+  pipelineOnPhoto,
+  floorOnPhoto,
+  fixtures,
+  workerStartup,
+  openCamera: async () => {
+    const { video } = await openCamera();
+    return { width: video.videoWidth, height: video.videoHeight };
+  },
+};

@@ -1,0 +1,64 @@
+/** BENCHMARKS.md, rewritten by every full `npm run bench`. */
+import type { Machine } from './machine.js';
+import { markdownTable, verdict, type SectionResult } from './report.js';
+
+export interface RunInfo {
+  machine: Machine;
+  loadBefore: number[];
+  loadAfter: number[];
+  wallSeconds: number;
+}
+
+const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+
+export function benchmarksMarkdown(run: RunInfo, sections: SectionResult[]): string {
+  const m = run.machine;
+  const out: string[] = [];
+  out.push(
+    '# Benchmarks',
+    '',
+    `Written by \`npm run bench\` (bench/run.ts) on ${m.date}; every run rewrites this file. Do not edit it by hand.`,
+    '',
+    'Machines are noisy, and this one is shared: every figure that matters is a **ratio against a baseline measured in the same run, on the same machine, minutes apart** ' +
+      '(a bare Lit element, a bare `canvas.toBlob`, the sandbox called directly, one open stream, a fetch without the UI), with the absolute values next to it. ' +
+      'Compare ratios across machines, not milliseconds. Tests never assert timings; these targets are reported, not enforced.',
+    '',
+    '## Machine',
+    '',
+    '| | |',
+    '| --- | --- |',
+    `| CPU | ${m.cpu} |`,
+    `| cores | ${m.cores} |`,
+    `| memory | ${m.memory} |`,
+    `| OS | ${m.os} |`,
+    `| Node | ${m.node} |`,
+    `| Chromium | ${m.chromium} |`,
+    `| load average (1/5/15 min) before / after | ${load(run.loadBefore)} ; ${load(run.loadAfter)} |`,
+    `| bench wall time | ${run.wallSeconds.toFixed(0)} s |`,
+    '',
+    '## Targets',
+    '',
+    '| target | verdict | figure | why / note |',
+    '| --- | --- | --- | --- |',
+  );
+  for (const s of sections) {
+    for (const t of s.targets) out.push(`| ${t.target} | ${verdict(t) === 'MISSED' ? '**missed**' : verdict(t)} | ${t.figure.replace(/\|/g, '\\|')} | ${(t.note ?? '').replace(/\|/g, '\\|')} |`);
+    if (s.notMeasured && !s.targets.length) out.push(`| (${s.title}) | not measured | - | ${s.notMeasured.replace(/\|/g, '\\|')} |`);
+  }
+  for (const s of sections) {
+    out.push('', `## ${s.title}`, '');
+    if (s.notMeasured) out.push(`**Not measured:** ${s.notMeasured}`, '');
+    for (const t of s.tables) out.push(markdownTable(t), '');
+    if (s.notes.length) out.push('Notes:', '', ...s.notes.map((n) => `- ${n}`), '');
+    out.push('Method:', '', ...s.method.map((x) => `- ${x}`), '', `Section time: ${s.seconds.toFixed(1)} s.`);
+  }
+  out.push(
+    '',
+    '## Reproducing',
+    '',
+    '`npm run bench` on a fresh clone after `npm ci` (Chromium at /usr/bin/chromium or `CHROME_PATH`). It builds the element first when its dist/ is missing or stale ' +
+      '(`BENCH_NO_BUILD=1` measures the dist/ as it is); `BENCH_ONLY=bytes,capture,companion,relay,e2e` runs a subset and then leaves this file alone.',
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,231 @@
+/**
+ * Section 1, bytes: what a page downloads for the element (the script-tag bundle on first load,
+ * each lazy file when a photo is processed, the ES modules for bundlers), minified as shipped,
+ * then gzip (level 9) and brotli (quality 11) through node:zlib, next to a bare Lit element
+ * built the same way (Vite library build, lit inlined, minified) as the floor.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { emptySection, type SectionResult } from '../lib/report.js';
+import { kb, ratio, reason } from '../lib/stats.js';
+import { withTimeout } from '../lib/timeout.js';
+import { REPO_ROOT } from '../lib/paths.js';
+
+const ELEMENT_DIR = join(REPO_ROOT, 'packages', 'element');
+export const ELEMENT_DIST = join(ELEMENT_DIR, 'dist');
+const FIRST_LOAD_BUDGET = 35 * 1024;
+
+/** The files the element's build must have produced (the ES module chunk names are hashed). */
+const REQUIRED = ['onboarding-flow.bundle.js', 'onboarding-flow.iife.js', 'onboarding-flow.pipeline.js', 'browser-image-compression.js', 'index.js'];
+
+interface Size {
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+function sizeOf(bytes: Buffer): Size {
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length,
+  };
+}
+
+async function newestMtime(dir: string, skip: (name: string) => boolean): Promise<number> {
+  let newest = 0;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    if (skip(e.name)) continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, await newestMtime(path, skip));
+    else newest = Math.max(newest, (await stat(path)).mtimeMs);
+  }
+  return newest;
+}
+
+const isTestFile = (name: string) => /\.(test|spec)\.ts$|^test-helpers\.ts$/.test(name);
+
+/** Why the dist must be rebuilt, or null when it is there and newer than every input. */
+export async function distStaleness(): Promise<string | null> {
+  let oldestOutput = Infinity;
+  for (const file of REQUIRED) {
+    try {
+      oldestOutput = Math.min(oldestOutput, (await stat(join(ELEMENT_DIST, file))).mtimeMs);
+    } catch {
+      return `dist/${file} is missing`;
+    }
+  }
+  const inputs = Math.max(
+    await newestMtime(join(ELEMENT_DIR, 'src'), isTestFile),
+    await newestMtime(join(ELEMENT_DIR, 'scripts'), () => false),
+    await newestMtime(join(REPO_ROOT, 'packages', 'contract', 'src'), isTestFile),
+    (await stat(join(ELEMENT_DIR, 'vite.config.ts'))).mtimeMs,
+  );
+  return inputs > oldestOutput ? 'dist/ is older than the sources' : null;
+}
+
+function runBuild(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const child = spawn(npm, ['run', 'build', '-w', '@onboarding-kit/element'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`npm run build -w @onboarding-kit/element exited with ${code}: ${output.trim().split('\n').slice(-3).join(' / ')}`));
+    });
+  });
+}
+
+/** A tiny LitElement, built like the element's script-tag bundle: the least a Lit element costs. */
+const BARE_ELEMENT = `import { LitElement, html, css } from 'lit';
+class BareElement extends LitElement {
+  static properties = { name: { type: String } };
+  static styles = css\`:host { display: block; }\`;
+  constructor() { super(); this.name = 'world'; }
+  render() { return html\`<p>Hello, \${this.name}</p>\`; }
+}
+customElements.define('bare-element', BareElement);
+`;
+
+async function buildBareLit(): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'onboarding-kit-bench-lit-'));
+  try {
+    // Resolve lit from the repo's own node_modules, so the floor uses the very lit the element inlines.
+    await symlink(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    await mkdir(join(dir, 'src'));
+    await writeFile(join(dir, 'src', 'bare-element.js'), BARE_ELEMENT);
+    await build({
+      configFile: false,
+      root: dir,
+      logLevel: 'error',
+      publicDir: false,
+      build: {
+        outDir: join(dir, 'dist'),
+        target: 'es2022',
+        minify: true,
+        reportCompressedSize: false,
+        lib: { entry: join(dir, 'src', 'bare-element.js'), formats: ['es'], fileName: () => 'bare-element.bundle.js' },
+        rolldownOptions: { output: { minify: true } },
+      },
+    });
+    return await readFile(join(dir, 'dist', 'bare-element.bundle.js'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function measureBytes(options: { allowBuild: boolean }): Promise<SectionResult> {
+  const s = emptySection('bytes', '1. Bytes on the wire');
+  s.method.push(
+    'Files as the element\'s build writes them to packages/element/dist (rebuilt with `npm run build -w @onboarding-kit/element` when missing or older than the sources), ' +
+      'compressed in memory with node:zlib: gzip level 9 and brotli quality 11. KB = 1024 bytes.',
+    'Floor: a bare LitElement (one property, one style, one template) built in a temp dir with a Vite library build, ES format, lit inlined, minified: the same recipe as onboarding-flow.bundle.js.',
+    'First load = the script-tag bundle alone (`<script type="module" src=".../onboarding-flow.bundle.js">`); the image pipeline and the compression worker library are loaded lazily, on the first photo.',
+  );
+
+  let stale = await distStaleness();
+  if (stale && options.allowBuild) {
+    try {
+      await withTimeout(runBuild(), 250_000, 'the element build');
+      s.notes.push(`element rebuilt first (${stale}).`);
+      stale = await distStaleness();
+    } catch (error) {
+      s.notes.push(`element build failed (${reason(error)}); measuring the dist/ that exists.`);
+    }
+  } else if (stale) {
+    s.notes.push(`element dist/ not rebuilt (BENCH_NO_BUILD set) although ${stale}.`);
+  }
+
+  let floor: Size | undefined;
+  try {
+    floor = sizeOf(await buildBareLit());
+  } catch (error) {
+    s.notes.push(`floor not measured: bare Lit build failed (${reason(error)}).`);
+  }
+
+  const files: { label: string; file: string; size: Size }[] = [];
+  const add = async (label: string, file: string) => {
+    try {
+      files.push({ label, file, size: sizeOf(await readFile(join(ELEMENT_DIST, file))) });
+    } catch {
+      s.notes.push(`not measured: dist/${file} is missing.`);
+    }
+  };
+  await add('first load: script-tag module', 'onboarding-flow.bundle.js');
+  await add('first load: classic script (IIFE)', 'onboarding-flow.iife.js');
+  await add('lazy: image pipeline (first photo)', 'onboarding-flow.pipeline.js');
+  await add('lazy: compression worker library', 'browser-image-compression.js');
+  let distFiles: string[] = [];
+  try {
+    distFiles = (await readdir(ELEMENT_DIST)).filter((f) => f.endsWith('.js')).sort();
+  } catch {
+    /* reported below */
+  }
+  const esm = distFiles.filter((f) => f === 'index.js' || /^[a-z-]+-[A-Za-z0-9_-]{8}\.js$/.test(f));
+  for (const f of esm) await add(f === 'index.js' ? 'ES module: entry (npm, deps external, unminified)' : 'ES module: lazy chunk (npm)', f);
+
+  if (!files.length && !floor) {
+    s.notMeasured = 'no element dist/ and no floor build';
+    return s;
+  }
+
+  const row = (label: string, file: string, size: Size) => [
+    label,
+    file,
+    kb(size.raw),
+    kb(size.gzip),
+    kb(size.brotli),
+    floor ? ratio(size.gzip, floor.gzip) : 'n/a',
+  ];
+  s.tables.push({
+    title: 'Element files vs a bare Lit element (floor)',
+    headers: ['what', 'file', 'min (raw)', 'min+gzip', 'min+brotli', 'gzip vs floor'],
+    rows: [
+      ...(floor ? [row('floor: bare Lit element', '(temp build)', floor)] : []),
+      ...files.map((f) => row(f.label, f.file, f.size)),
+    ],
+  });
+
+  const bundle = files.find((f) => f.file === 'onboarding-flow.bundle.js');
+  const pipeline = files.find((f) => f.file === 'onboarding-flow.pipeline.js');
+  const worker = files.find((f) => f.file === 'browser-image-compression.js');
+  if (bundle) {
+    const totals: string[][] = [['first load (bundle)', kb(bundle.size.gzip), kb(bundle.size.brotli), floor ? kb(bundle.size.gzip - floor.gzip) : 'n/a']];
+    if (pipeline && worker) {
+      const all = bundle.size.gzip + pipeline.size.gzip + worker.size.gzip;
+      const allBr = bundle.size.brotli + pipeline.size.brotli + worker.size.brotli;
+      totals.push(['after the first photo (bundle + pipeline + worker lib)', kb(all), kb(allBr), floor ? kb(all - floor.gzip) : 'n/a']);
+    }
+    s.tables.push({ title: 'Totals (script tag)', headers: ['when', 'min+gzip', 'min+brotli', 'gzip above floor'], rows: totals });
+    s.targets.push({
+      target: 'first load <= 35 KB min+gzip',
+      figure: `${kb(bundle.size.gzip)} (${floor ? ratio(bundle.size.gzip, floor.gzip) : 'n/a'} the bare-Lit floor of ${floor ? kb(floor.gzip) : 'n/a'})`,
+      met: bundle.size.gzip <= FIRST_LOAD_BUDGET,
+      ...(stale ? { note: `measured on a dist/ that may be stale: ${stale}` } : {}),
+    });
+    const text = (await readFile(join(ELEMENT_DIST, 'onboarding-flow.bundle.js'), 'utf8').catch(() => '')) ?? '';
+    const staticImports = [...text.matchAll(/(?:^|[;}\s])import\s*(?:[\w*{}\s,$]+from\s*)?["'`]([^"'`]+)["'`]/g)].map((m) => m[1]);
+    const dynamicImports = [...text.matchAll(/import\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]);
+    s.notes.push(
+      `onboarding-flow.bundle.js has ${staticImports.length} static import(s)${staticImports.length ? ` (${staticImports.join(', ')})` : ''} and loads ${dynamicImports.join(', ') || 'nothing'} lazily.`,
+    );
+  } else {
+    s.targets.push({ target: 'first load <= 35 KB min+gzip', figure: 'n/a', met: null, note: 'onboarding-flow.bundle.js missing' });
+  }
+  return s;
+}

@@ -1,0 +1,276 @@
+/**
+ * Section 2, capture pipeline in Chromium: from a 1280x720 camera frame and from a 12 MP photo
+ * file to the pure base64 the element uploads, with the element's real `captureFrame` and
+ * `processImage` (Vite build of bench/capture-page/entry.ts, the compression worker library
+ * served beside it so the worker path is used), next to a bare floor on the same input. Also
+ * makes the three realistic JPEGs the companion section uploads.
+ */
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import type { FloorRun, Fixture, PipelineRun } from '../capture-page/entry.js';
+import { REPO_ROOT } from '../lib/paths.js';
+import { emptySection, type SectionResult } from '../lib/report.js';
+import { kb, median, ms, ratio, reason } from '../lib/stats.js';
+import { serveDirectory } from '../lib/static-server.js';
+import { withTimeout } from '../lib/timeout.js';
+
+const require = createRequire(import.meta.url);
+
+export interface CaptureSettings {
+  /** Runs per (input, CPU rate) for the camera frame and for the 12 MP photo. */
+  frameRuns: number;
+  photoRuns: number;
+  rates: number[];
+}
+
+export const DEFAULT_CAPTURE: CaptureSettings = { frameRuns: 11, photoRuns: 5, rates: [1, 4] };
+
+export type Images = Record<'documentFront' | 'documentBack' | 'selfie', Buffer>;
+
+async function buildPage(dir: string): Promise<void> {
+  await build({
+    configFile: false,
+    root: REPO_ROOT,
+    logLevel: 'error',
+    publicDir: false,
+    resolve: { conditions: ['source', 'module', 'browser', 'production', 'default'] },
+    build: {
+      outDir: dir,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      reportCompressedSize: false,
+      lib: { entry: join(REPO_ROOT, 'bench', 'capture-page', 'entry.ts'), formats: ['es'], fileName: () => 'bench-entry.js' },
+      rolldownOptions: { output: { codeSplitting: false, minify: true } },
+    },
+  });
+  // The pipeline's default libURL: `./browser-image-compression.js` beside the module (lib-url.ts).
+  const umd = join(dirname(require.resolve('browser-image-compression/package.json')), 'dist', 'browser-image-compression.js');
+  await copyFile(umd, join(dir, 'browser-image-compression.js'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>capture bench</title><script type="module" src="./bench-entry.js"></script>');
+}
+
+type Bench = Window['__bench'];
+
+async function call<K extends keyof Bench>(page: Page, name: K, ...args: Parameters<Bench[K]>): Promise<Awaited<ReturnType<Bench[K]>>> {
+  return withTimeout(
+    page.evaluate(([n, a]) => (window.__bench[n as keyof Bench] as (...x: unknown[]) => Promise<unknown>)(...(a as unknown[])), [name, args] as const) as Promise<
+      Awaited<ReturnType<Bench[K]>>
+    >,
+    120_000,
+    `page call ${name}`,
+  );
+}
+
+interface Row {
+  input: string;
+  rate: number;
+  pipeline: PipelineRun[];
+  floor: FloorRun[];
+}
+
+async function measure(page: Page, input: 'frame' | 'photo', runs: number): Promise<{ pipeline: PipelineRun[]; floor: FloorRun[] }> {
+  const pipeline: PipelineRun[] = [];
+  const floor: FloorRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    // Alternate the order so neither side always runs on a warmer (or more fragmented) page.
+    const order = i % 2 ? (['floor', 'pipeline'] as const) : (['pipeline', 'floor'] as const);
+    for (const which of order) {
+      if (which === 'pipeline') pipeline.push(await call(page, input === 'frame' ? 'pipelineOnCamera' : 'pipelineOnPhoto'));
+      else floor.push(await call(page, input === 'frame' ? 'floorOnCamera' : 'floorOnPhoto'));
+    }
+  }
+  return { pipeline, floor };
+}
+
+const frameRow = (rows: Row[]) => rows.find((r) => r.input.startsWith('camera') && r.rate === 1);
+
+/** Which stages make the pipeline slower than the floor, from the medians. */
+function missWhy(row: Row, floorMs: number, workerMs: number): string {
+  const stages = (['capture', 'decode', 'checks', 'compress', 'encode'] as const).map((k) => ({ k, v: median(row.pipeline.map((x) => x[k])) }));
+  const top = [...stages].sort((a, b) => b.v - a.v);
+  const inWorker = row.pipeline.some((x) => x.compressedIn === 'worker');
+  return (
+    `the floor encodes once (${ms(floorMs)}); the pipeline encodes the frame (capture ${ms(stages[0]!.v)}), decodes it again, checks it and encodes it again ` +
+    `(${inWorker ? 'through browser-image-compression' : `compressed in: ${[...new Set(row.pipeline.map((x) => x.compressedIn))].join('/')}`}; ` +
+    `largest stages: ${top.slice(0, 2).map((x) => `${x.k} ${ms(x.v)}`).join(', ')})` +
+    (inWorker
+      ? `; the library starts a new Web Worker and loads itself into it for every image${Number.isFinite(workerMs) ? ` (${ms(workerMs)} here before any pixel is touched)` : ''}, a fixed cost that dominates on small frames`
+      : '; capture-encode, decode and re-encode are two JPEG encodes and a decode where the floor has one encode')
+  );
+}
+
+export async function measureCapture(browser: Browser | undefined, settings: CaptureSettings, out: { images?: Images }): Promise<SectionResult> {
+  const s = emptySection('capture', '2. Capture pipeline in Chromium');
+  s.method.push(
+    'Real code: the element\'s `captureFrame` (camera/capture-frame.ts) and `processImage` (image/pipeline.ts), built with Vite from bench/capture-page/entry.ts into a temp dir and served over loopback ' +
+      'with browser-image-compression.js beside it, so the library\'s Web Worker path is available. The `in` column says where the output JPEG was made: `canvas` = one canvas encode on the page ' +
+      '(the picture already fits the caps), `worker` = browser-image-compression in its Web Worker (resizing needed), `main-thread` = the library without its worker (a fallback).',
+    'Inputs: the fake camera (Chromium `--use-file-for-fake-video-capture`, a 1280x720 Y4M of the element\'s test card picture) and a 4000x3000 JPEG (quality 0.92, the card picture scaled up with grain) generated in the page. ' +
+      'The card picture is flat synthetic art, so a camera frame encodes to about 23 KB; a real sensor\'s noise makes frames several times larger, which adds encode time to the floor and the pipeline alike.',
+    'Floor on the same input: draw it to a canvas (the photo scaled to the pipeline\'s 2000 px long edge, so the result is uploadable), `canvas.toBlob(\'image/jpeg\')` at the default quality, FileReader base64.',
+    `Figures: median of ${settings.frameRuns} runs (camera frame) and ${settings.photoRuns} runs (12 MP photo) after one warm-up each (the warm-up is the cold "first photo", reported apart); pipeline and floor alternate. ` +
+      'Cheap phone: the same with `Emulation.setCPUThrottlingRate` 4 through CDP. That throttles the page\'s main thread; the compression worker and the browser\'s own image encoder threads are not slowed (compress grows far less than 4x), so throttled figures understate a real cheap phone.',
+  );
+  if (!browser) {
+    s.notMeasured = 'Chromium could not be started';
+    return s;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'onboarding-kit-bench-capture-'));
+  const server = await (async () => {
+    try {
+      await withTimeout(buildPage(dir), 120_000, 'the capture page build');
+      return await serveDirectory(dir);
+    } catch (error) {
+      s.notMeasured = `the capture page could not be built from the element's pipeline (${reason(error)})`;
+      return undefined;
+    }
+  })();
+  if (!server) {
+    await rm(dir, { recursive: true, force: true });
+    return s;
+  }
+  const context = await browser.newContext({ permissions: ['camera'] });
+  try {
+    const page = await context.newPage();
+    const consoleWarnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error') consoleWarnings.push(m.text());
+    });
+    await page.goto(`${server.url}/`);
+    await page.waitForFunction(() => typeof window.__bench === 'object', undefined, { timeout: 30_000 });
+    const cdp = await context.newCDPSession(page);
+    const setRate = (rate: number) => cdp.send('Emulation.setCPUThrottlingRate', { rate });
+
+    // Fixtures first (unthrottled): the companion section needs them even if a later part fails.
+    try {
+      const fixtures: Fixture[] = await call(page, 'fixtures', 300 * 1024, 600 * 1024);
+      out.images = Object.fromEntries(fixtures.map((f) => [f.role, Buffer.from(f.base64, 'base64')])) as Images;
+      s.notes.push(`companion fixtures made here: ${fixtures.map((f) => `${f.role} ${f.width}x${f.height} q${f.quality.toFixed(2)} ${kb(Buffer.from(f.base64, 'base64').length)}`).join(', ')}.`);
+    } catch (error) {
+      s.notes.push(`could not make the companion's fixture JPEGs: ${reason(error)}`);
+    }
+
+    const rows: Row[] = [];
+    const cold: string[][] = [];
+    let workerMs = Number.NaN;
+    try {
+      const xs: number[] = [];
+      for (let i = 0; i < 5; i++) xs.push(await call(page, 'workerStartup'));
+      workerMs = median(xs);
+    } catch (error) {
+      s.notes.push(`worker start-up not measured: ${reason(error)}`);
+    }
+    let cameraOk = true;
+    try {
+      const size = await call(page, 'openCamera');
+      if (size.width !== 1280 || size.height !== 720) s.notes.push(`the fake camera gave ${size.width}x${size.height}, not 1280x720.`);
+      const first = await call(page, 'pipelineOnCamera');
+      const firstFloor = await call(page, 'floorOnCamera');
+      cold.push(['camera frame', ms(first.total), ms(firstFloor.total), ratio(first.total, firstFloor.total), first.compressedIn]);
+    } catch (error) {
+      cameraOk = false;
+      s.notes.push(`camera frame not measured: ${reason(error)}`);
+    }
+    let photoOk = true;
+    try {
+      const p = await call(page, 'makePhoto');
+      s.notes.push(`12 MP input: ${p.width}x${p.height} JPEG of ${kb(p.bytes)}.`);
+      const first = await call(page, 'pipelineOnPhoto');
+      const firstFloor = await call(page, 'floorOnPhoto');
+      cold.push(['12 MP photo', ms(first.total), ms(firstFloor.total), ratio(first.total, firstFloor.total), first.compressedIn]);
+    } catch (error) {
+      photoOk = false;
+      s.notes.push(`12 MP photo not measured: ${reason(error)}`);
+    }
+
+    for (const rate of settings.rates) {
+      try {
+        await setRate(rate);
+        if (cameraOk) rows.push({ input: 'camera frame 1280x720', rate, ...(await measure(page, 'frame', settings.frameRuns)) });
+        if (photoOk) rows.push({ input: '12 MP photo 4000x3000', rate, ...(await measure(page, 'photo', settings.photoRuns)) });
+      } catch (error) {
+        s.notes.push(`CPU ${rate}x: stopped early: ${reason(error)}`);
+      } finally {
+        await setRate(1).catch(() => undefined);
+      }
+    }
+    if (!rows.length) {
+      s.notMeasured = s.notMeasured ?? 'neither input could be processed (see notes)';
+      return s;
+    }
+
+    const med = <T>(xs: T[], f: (x: T) => number) => median(xs.map(f));
+    s.tables.push({
+      title: 'Input to upload-ready base64, median (ratio = pipeline / floor)',
+      headers: ['input', 'CPU', 'pipeline', 'floor', 'ratio', 'pipeline out (JPEG)', 'upload (base64)', 'floor out (JPEG)', 'in'],
+      rows: rows.map((r) => {
+        const p = med(r.pipeline, (x) => x.total);
+        const f = med(r.floor, (x) => x.total);
+        const last = r.pipeline[r.pipeline.length - 1];
+        return [
+          r.input,
+          `${r.rate}x`,
+          ms(p),
+          ms(f),
+          ratio(p, f),
+          last ? `${kb(last.bytes)} ${last.width}x${last.height}` : 'n/a',
+          last ? kb(last.base64Length) : 'n/a',
+          r.floor[0] ? `${kb(r.floor[0].bytes)} ${r.floor[0].width}x${r.floor[0].height}` : 'n/a',
+          [...new Set(r.pipeline.map((x) => x.compressedIn))].join('/'),
+        ];
+      }),
+    });
+    s.tables.push({
+      title: 'Pipeline stages, median (ProcessedImage.timings; capture = captureFrame)',
+      headers: ['input', 'CPU', 'capture', 'decode', 'checks', 'compress', 'encode', 'total'],
+      rows: rows.map((r) => [
+        r.input,
+        `${r.rate}x`,
+        r.input.startsWith('camera') ? ms(med(r.pipeline, (x) => x.capture)) : '-',
+        ms(med(r.pipeline, (x) => x.decode)),
+        ms(med(r.pipeline, (x) => x.checks)),
+        ms(med(r.pipeline, (x) => x.compress)),
+        ms(med(r.pipeline, (x) => x.encode)),
+        ms(med(r.pipeline, (x) => x.total)),
+      ]),
+    });
+    if (Number.isFinite(workerMs)) {
+      s.tables.push({
+        title: 'Fixed cost whenever the worker path is taken: a new Web Worker loading browser-image-compression (what the library does for every call), CPU 1x, median of 5',
+        headers: ['step', 'time', ...rows.filter((r) => r.rate === 1).map((r) => `share of ${r.input} (${[...new Set(r.pipeline.map((x) => x.compressedIn))].join('/')})`)],
+        rows: [[
+          'new Worker + importScripts(browser-image-compression.js) + first message',
+          ms(workerMs),
+          ...rows.filter((r) => r.rate === 1).map((r) => (r.pipeline.some((x) => x.compressedIn === 'worker') ? `${((workerMs / median(r.pipeline.map((x) => x.total))) * 100).toFixed(0)} %` : 'not paid')),
+        ]],
+      });
+    }
+    if (cold.length) s.tables.push({ title: 'Cold first photo (the first call on a fresh page: lazy code, JIT, and for the worker path the library and its worker), CPU 1x', headers: ['input', 'pipeline', 'floor', 'ratio', 'in'], rows: cold });
+
+    const frame1 = frameRow(rows);
+    if (frame1) {
+      const p = med(frame1.pipeline, (x) => x.total);
+      const f = med(frame1.floor, (x) => x.total);
+      s.targets.push({
+        target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)',
+        figure: `${ratio(p, f)} (${ms(p)} vs ${ms(f)})`,
+        met: p / f <= 1.5,
+        ...(p / f > 1.5 ? { note: missWhy(frame1, f, workerMs) } : {}),
+      });
+    } else {
+      s.targets.push({ target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)', figure: 'n/a', met: null, note: 'camera frame not measured' });
+    }
+    const mainThread = rows.some((r) => r.pipeline.some((x) => x.compressedIn === 'main-thread'));
+    if (mainThread) s.notes.push(`compression fell back to the main thread in some runs: ${consoleWarnings.filter((w) => w.includes('main thread')).slice(0, 1).join('')}`);
+    return s;
+  } finally {
+    await context.close().catch(() => undefined);
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
