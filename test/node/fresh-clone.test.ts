@@ -17,15 +17,22 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let clone = '';
 
+/** The environment of a command a user types: without this runner's marker, which would make node:test in the child skip its files. */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
 function run(cmd: string, args: string[], cwd: string): { status: number | null; output: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 6 * 60_000 });
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: userEnv({ CI: 'true' }), timeout: 6 * 60_000 });
   return { status: r.status, output: `${r.stdout}\n${r.stderr}` };
 }
 
 /** `npm start` in the clone on a free port: its stdout, and the URL once it prints one. */
 function npmStart(cwd: string) {
   // Its own process group, so that stopping it reaches the node server behind npm and sh.
-  const child = spawn(npm, ['start'], { cwd, detached: true, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(npm, ['start'], { cwd, detached: true, env: userEnv({ PORT: '0', HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
