@@ -74,8 +74,9 @@ const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>onboarding-kit demo</title><link rel="icon" href="data:,"></head>
 <body><h1>onboarding-kit</h1>
 <p>The companion is running: the page API is at <code>/v1</code> (<a href="/v1/health">health</a>).</p>
-<p>The demo pages are not built yet. Run <code>npm run build</code> (it builds the element's bundles,
-then the demo pages into <code>demo/dist</code>), then reload.</p></body></html>
+<p>The demo pages are not in the demo directory. <code>npm start</code> builds them into
+<code>demo/dist</code> before it serves; with <code>ONBOARDING_DEMO_DIR</code> set, build them there
+(<code>npm run build</code>), then reload.</p></body></html>
 `;
 
 function securityHeaders(c: Context): void {

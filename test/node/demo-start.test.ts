@@ -21,6 +21,8 @@ function start(env: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed; stdout: ${out} stderr: ${err}`)), 30_000);
+    // A child that exits must not leave the runner waiting on this timer.
+    void exited.then(() => clearTimeout(timer));
     child.stdout.on('data', () => {
       const m = /onboarding-kit demo: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
       if (m) {
