@@ -17,11 +17,14 @@ function walk(dir) {
   }
 }
 roots.forEach(walk);
+// A test that hangs fails after this instead of holding CI until its own limit; generous, because
+// it is a safety net for hangs, not a measure of speed (a slow 2-core machine must still pass).
+const TEST_TIMEOUT_MS = 300_000;
 const filters = process.argv.slice(2);
 const selected = files.sort().filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (selected.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
+const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${TEST_TIMEOUT_MS}`, ...selected], { stdio: 'inherit' });
 child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 1));
