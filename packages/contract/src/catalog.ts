@@ -1,9 +1,10 @@
 /**
- * The upstream's service catalog (spec section 4.2), as data. Identifiers are copied exactly,
- * including the misspelled `SEVICE_ONLINE_BETTING_PROPENSITY`, which the upstream expects as is.
+ * The upstream's service catalog (docs/upstream-api.md#service-catalog), as data. Identifiers are
+ * copied exactly, including the misspelled `SEVICE_ONLINE_BETTING_PROPENSITY`, which the upstream
+ * expects as is.
  */
 
-/** Request fields of `POST /api/service-api` (spec 2.2), `service` aside. */
+/** Request fields of `POST /api/service-api` (docs/upstream-api.md#request-fields), `service` aside. */
 export type RequestField =
   | 'cpf' | 'cnpj' | 'image1' | 'image2' | 'image1Url' | 'image2Url' | 'selfie1' | 'key' | 'phone'
   | 'uf' | 'birthDate' | 'rg' | 'documentType' | 'court' | 'sphere' | 'nome' | 'motherName'
@@ -11,24 +12,24 @@ export type RequestField =
 
 export type ImageField = 'image1' | 'image2' | 'selfie1';
 
-/** OCR takes document images, face services take the selfie (spec 2.2, image rules). */
+/** OCR takes document images, face services take the selfie (docs/upstream-api.md#images). */
 export type ImageRole = 'document' | 'face';
 
 export type ServiceGroup = 'person' | 'image' | 'company' | 'identifier-only';
 
 export interface ServiceSpec {
   readonly group: ServiceGroup;
-  /** Fields the spec marks as required. */
+  /** Fields the upstream marks as required. */
   readonly required: readonly RequestField[];
-  /** Fields the spec lists as optional, or lists without saying whether they are required. */
+  /** Fields the upstream lists as optional, or lists without saying whether they are required. */
   readonly optional: readonly RequestField[];
-  /** False where the spec does not show the request fields at all. */
+  /** False where the upstream does not show the request fields at all. */
   readonly requestShown: boolean;
   /** For image services: what each image field must hold. */
   readonly images?: Readonly<Partial<Record<ImageField, ImageRole>>>;
-  /** Result members the spec lists. */
+  /** Result members the upstream lists. */
   readonly result: readonly string[];
-  /** True where the spec says further result members exist that it does not show (`(+)`). */
+  /** True where the upstream says further result members exist that it does not show (`(+)`). */
   readonly resultPartial: boolean;
 }
 
@@ -46,7 +47,7 @@ const identifierOnly: ServiceSpec = {
 };
 
 export const SERVICE_CATALOG = {
-  // 4.2.1 Person services
+  // Person services (docs/upstream-api.md#person-services)
   SERVICE_PERSON_DATA_ENRICHMENT: person(['cpf'], ['cpf', 'status', 'statusDate', 'name', 'motherName', 'birthdate', 'birthCountry', 'dead', 'gender', 'age', 'origin', 'fiscalRegion', 'numberOfPeopleWithTheSameName', 'nameWordCount', 'nameUniqueScore']),
   SERVICE_RFB_PF: person([], [], true, ['cpf', 'dataDeNascimento']),
   SERVICE_RFB_PF_ON_DEMAND: person(['cpf'], ['cpf', 'name', 'birthDate', 'registrationStatus', 'protocol']),
@@ -83,7 +84,7 @@ export const SERVICE_CATALOG = {
   SERVICE_PROFESSIONAL_HISTORY_OWNER_ONLY: person(['cpf'], [], true, ['birthDate']),
   SERVICE_ACTIVITIES_INDICATORS: person(['cpf'], [], true),
 
-  // 4.2.2 Image, biometric and document services
+  // Image, biometric and document services (docs/upstream-api.md#image-and-document-services)
   SERVICE_FACE_INDEX: image(['image1'], { image1: 'face' }, ['cpf', 'faceFound', 'similarity']),
   SERVICE_FACE_MATCH: image(['image1', 'image2'], { image1: 'face', image2: 'face' }, ['match', 'similarity', 'status']),
   SERVICE_DIGITAL_DOCUMENTOSCOPY: image(['key', 'image1', 'image2', 'selfie1'], { image1: 'document', image2: 'document', selfie1: 'face' }, ['key', 'status', 'documentData', 'validations']),
@@ -94,7 +95,7 @@ export const SERVICE_CATALOG = {
   SERVICE_OCR_PROOF_OF_ADDRESS: image(['image1'], { image1: 'document' }, [], true),
   SERVICE_OCR_EMANCIPATION: image(['image1'], { image1: 'document' }, ['docType', 'genericOcr', 'extractedFields', 'analysis']),
 
-  // 4.2.3 Company services
+  // Company services (docs/upstream-api.md#company-services)
   SERVICE_RFB_PJ: company([], true),
   SERVICE_CREDIT_RISK_COMPANY: company([], true),
   SERVICE_JURIDICAL_PROCESSES_PJ: company([], true),
@@ -121,8 +122,8 @@ export const SERVICE_CATALOG = {
   SERVICE_SIMPLES_COMPANY: company(['cnpj', 'simplesSummary', 'simplesOfficialName', 'simplesNationalStatus', 'simplesMeiStatus', 'simplesCertificateUrl']),
   SERVICE_BUREAU_OWNER_PARTICIPATION_DATA_COMPANY: company(['cnpj', 'numberOfOwners', 'numberOfPeopleAsOwners', 'numberOfCompaniesAsOwners', 'hasMajorityStakeHolder', 'averageParticipationPercentage'], true),
 
-  // Known by identifier only: request and result fields not shown.
-  // (SERVICE_DOMAINS_CNPJ is also in this list of the spec; it is described above.)
+  // Known by identifier only: request and result fields not shown (docs/upstream-api.md#services-known-by-identifier-only).
+  // (SERVICE_DOMAINS_CNPJ is also in the upstream's list of these; it is described above.)
   SERVICE_PGMEI: identifierOnly,
   SERVICE_RFB_PJ_ON_DEMAND: identifierOnly,
   SERVICE_REGISTRATION_DATA_CNPJ: identifierOnly,
@@ -156,8 +157,9 @@ export function serviceSpec(id: ServiceId): ServiceSpec {
 }
 
 /**
- * Call aliases seen in products for some services (spec 4.2). A product may expose the digital
- * document inspection as `SERVICE_DOCUMENTOSCOPY`; the others are examples the spec names.
+ * Call aliases seen in products for some services (docs/upstream-api.md#aliases). A product may
+ * expose the digital document inspection as `SERVICE_DOCUMENTOSCOPY`; the others are examples the
+ * upstream names.
  */
 export const KNOWN_CALL_ALIASES: Readonly<Record<string, readonly string[]>> = {
   SERVICE_DIGITAL_DOCUMENTOSCOPY: ['SERVICE_DOCUMENTOSCOPY'],

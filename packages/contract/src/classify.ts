@@ -1,6 +1,7 @@
 /**
- * Turns an upstream answer into an outcome (spec section 7). Success is never decided from the
- * HTTP status alone: `status.code`, `status.message` and `onboardingStatus` decide.
+ * Turns an upstream answer into an outcome (docs/upstream-api.md#errors-and-classification).
+ * Success is never decided from the HTTP status alone: `status.code`, `status.message` and
+ * `onboardingStatus` decide (docs/upstream-api.md, rule 1).
  */
 import type { ServiceEnvelope } from './envelope.js';
 import { stripNonContract } from './strip.js';

@@ -1,6 +1,7 @@
 /**
- * Removes what the spec says is not part of the contract (spec 2.3): internal metadata fields
- * and nulls, at any depth. Clients must never rely on them, so they never leave the kit.
+ * Removes what the upstream says is not part of the contract (docs/upstream-api.md#response-envelope):
+ * internal metadata fields and nulls, at any depth. Clients must never rely on them, so they never
+ * leave the kit (docs/upstream-api.md, rule 6).
  */
 
 export const NON_CONTRACT_FIELDS: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KNOWN_CALL_ALIASES, SERVICE_CATALOG, SERVICE_IDS, callAlias, isServiceId, serviceForAlias, serviceSpec } from '@onboarding-kit/contract';
 
-test('the catalog holds every identifier of spec section 4.2, the misspelled one untouched', () => {
+test('the catalog holds every identifier the upstream documents (docs/upstream-api.md#service-catalog), the misspelled one untouched', () => {
   assert.equal(isServiceId('SEVICE_ONLINE_BETTING_PROPENSITY'), true);
   assert.equal(isServiceId('SERVICE_ONLINE_BETTING_PROPENSITY'), false);
   const counts = { person: 0, image: 0, company: 0, 'identifier-only': 0 };
@@ -28,7 +28,7 @@ test('image services say which field holds a document and which a face', () => {
   }
 });
 
-test('required fields follow the spec marks', () => {
+test("required fields follow the upstream's R and O marks", () => {
   assert.deepEqual(SERVICE_CATALOG.SERVICE_ARREST_WARRANT.required, ['nome', 'motherName', 'fatherName', 'birthDate', 'cpf']);
   assert.deepEqual(SERVICE_CATALOG.SERVICE_NOTHING_RECORD_LAWSUITS.required, ['cpf', 'court', 'uf', 'sphere']);
   assert.deepEqual(SERVICE_CATALOG.SERVICE_CONFIRM_PHONE.required, ['phone']);

@@ -35,7 +35,7 @@ test('ERROR is technical and keeps externalId for support', () => {
   assert.equal(out.retryable, true);
 });
 
-test('every error row of spec section 7', () => {
+test('every error row of docs/upstream-api.md#errors-and-classification', () => {
   const rows: [number, string, string][] = [
     [400, "Don't have access to the service", 'no-access'],
     [400, 'Imagem obrigatória não encontrada', 'missing-image'],
