@@ -1,7 +1,8 @@
 /**
- * Digital document inspection is asynchronous by `key` (spec 3.2): the submission answers the
- * current status, `SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT` reads it later. A submission stays
- * `IN_PROCESS` for `processingMs`, then reads `APPROVED` (the one value the spec shows).
+ * Digital document inspection is asynchronous by `key`
+ * (docs/upstream-api.md#asynchronous-document-inspection): the submission answers the current
+ * status, `SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT` reads it later. A submission stays `IN_PROCESS`
+ * for `processingMs`, then reads `APPROVED` (the one value the upstream shows).
  */
 export interface DocumentoscopyCase {
   key: string;

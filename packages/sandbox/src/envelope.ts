@@ -1,7 +1,8 @@
 /**
  * Bodies the upstream answers. Standalone-query envelopes carry, like the real service, members
  * outside the contract (`fieldsOutput`, `required`, `enabled`, `valid`, `callService`,
- * `nextStep`, `services`) and null members, so clients must strip them (spec 2.3).
+ * `nextStep`, `services`) and null members, so clients must strip them
+ * (docs/upstream-api.md#response-envelope).
  */
 import { createHash, randomUUID } from 'node:crypto';
 
@@ -24,7 +25,7 @@ export function statusBody(code: number, message: string): { status: { code: num
   return { status: { code, message } };
 }
 
-/** Success message: both forms the spec has seen, chosen by the query's seed, so the same query always reads the same. */
+/** Success message: both forms the upstream is seen to send, chosen by the query's seed, so the same query always reads the same. */
 export function successMessage(seed: string): string {
   return createHash('sha256').update(seed).digest()[0]! & 1 ? 'Consulta realizada com sucesso' : 'Success';
 }
@@ -45,7 +46,7 @@ export function successEnvelope(result: Record<string, unknown>, message: string
   };
 }
 
-/** `result: {}` with code 200: processed without useful data; the message says why (spec 7 rule 2). */
+/** `result: {}` with code 200: processed without useful data; the message says why (docs/upstream-api.md, rule 1). */
 export function noDataEnvelope(message: string, callService: string): Envelope {
   return { result: {}, status: { code: 200, message }, onboardingStatus: null, externalId: randomUUID(), fieldsOutput: [], enabled: true, valid: true, callService, nextStep: null };
 }
@@ -60,7 +61,7 @@ export function failureEnvelope(code: number, message: string, callService: stri
   return { result: null, status: { code, message }, externalId: randomUUID(), enabled: code !== 400 || message !== MSG.noAccess, valid: false, callService, nextStep: null };
 }
 
-/** The technical failure of spec 7: in-body 500, `onboardingStatus: ERROR`, with an externalId for support. */
+/** The technical failure (docs/upstream-api.md#errors-and-classification): in-body 500, `onboardingStatus: ERROR`, with an externalId for support. */
 export function technicalFailure(): Envelope {
   return { status: { code: 500, message: MSG.failure }, onboardingStatus: 'ERROR', externalId: randomUUID() };
 }

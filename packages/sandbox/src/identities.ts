@@ -1,6 +1,7 @@
 /**
- * Documented test identities (README, team brief). Keys are canonical tax ids (digits only for
- * CPF, 14 characters for CNPJ). Any other valid CPF/CNPJ is an ordinary, approved person/company.
+ * Documented test identities (packages/sandbox/README.md, "Test identities"). Keys are canonical
+ * tax ids (digits only for CPF, 14 characters for CNPJ). Any other valid CPF/CNPJ is an ordinary,
+ * approved person/company.
  */
 export type OnboardingOutcome = 'APPROVED' | 'REFUSED' | 'ERROR' | 'MANUAL_REVIEW' | 'CREATION_FAILS' | 'FORBIDDEN';
 
@@ -22,7 +23,7 @@ export const NO_BALANCE_IDS: ReadonlySet<string> = new Set(['39053344705', '3344
 /** Standalone queries for this CPF answer the in-body 401 of an inactive / unknown product. */
 export const INACTIVE_PRODUCT_IDS: ReadonlySet<string> = new Set(['44455566619']);
 
-/** Documents that are customers before any onboarding (spec 2.5), besides onboarded ones. */
+/** Documents that are customers before any onboarding (docs/upstream-api.md#customer-lookup), besides onboarded ones. */
 export const PREEXISTING_CUSTOMERS: readonly string[] = ['52998224725', '11222333000181'];
 
 /** The same identities, formatted, for tests and docs. */

@@ -72,7 +72,7 @@ function plausibleWebp(b: Uint8Array): boolean {
   return chunk === 'VP8 ' || chunk === 'VP8L' || chunk === 'VP8X';
 }
 
-/** Decodes an image field (pure base64, or a base64 data URI: the spec says both forms work) and checks it. */
+/** Decodes an image field (pure base64, or a base64 data URI: the upstream accepts both, docs/upstream-api.md#images) and checks it. */
 export function checkImage(value: unknown): ImageCheck {
   if (typeof value !== 'string' || value === '') return { ok: false, reason: 'empty' };
   const base64 = parseDataUri(value)?.base64 ?? value;

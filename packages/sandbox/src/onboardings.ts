@@ -1,7 +1,8 @@
 /**
- * Onboardings (spec 2.4, 2.6, 3.1): created IN_PROCESS, decided after `processingMs` by the test
- * identities (one precise timer per onboarding), or by a manual decision. Every change to a
- * terminal status sends the onboarding-report webhook.
+ * Onboardings (docs/upstream-api.md#onboarding-creation, docs/upstream-api.md#onboarding-status):
+ * created IN_PROCESS, decided after `processingMs` by the test identities (one precise timer per
+ * onboarding), or by a manual decision. Every change to a terminal status sends the
+ * onboarding-report webhook.
  */
 import { randomUUID } from 'node:crypto';
 import { maskTaxId, type TaxId } from '@onboarding-kit/contract';
@@ -27,7 +28,7 @@ export interface OnboardingRecord {
   message?: string;
 }
 
-/** The onboarding report (spec 2.6): `tokenOnboarding`, `status`, `fields`, `services`; plus `externalId` for ERROR. */
+/** The onboarding report (docs/upstream-api.md#onboarding-report): `tokenOnboarding`, `status`, `fields`, `services`; plus `externalId` for ERROR. */
 export interface OnboardingReportBody {
   tokenOnboarding: string;
   status: Status;
@@ -75,7 +76,7 @@ export class Onboardings {
     return [...this.#records.values()].filter((r) => r.taxId.value === value);
   }
 
-  /** Manual review (spec 3.1): any onboarding still IN_PROCESS; the webhook goes out immediately. */
+  /** Manual review (docs/upstream-api.md#onboarding-status): any onboarding still IN_PROCESS; the webhook goes out immediately. */
   async decide(token: string, status: Decision): Promise<OnboardingRecord> {
     const record = this.#records.get(token);
     if (!record) throw new DecisionError('unknown tokenOnboarding', 'unknown');

@@ -1,4 +1,4 @@
-/** Options, defaults and fault switches of the sandbox (the shapes in the team brief). */
+/** Options, defaults and fault switches of the sandbox (documented in packages/sandbox/README.md). */
 import type { AliasMap } from '@onboarding-kit/contract';
 
 export type { AliasMap };
@@ -20,7 +20,7 @@ export interface SandboxOptions {
   aliases?: AliasMap;
   /** Mounts `/__sandbox/*` (default true). */
   controlApi?: boolean;
-  /** Delay of the standalone-query webhook after the HTTP answer (spec 6: "about 10 seconds"). */
+  /** Delay of the standalone-query webhook after the HTTP answer ("about 10 seconds": docs/upstream-api.md#webhooks). */
   queryWebhookDelayMs?: number;
 }
 

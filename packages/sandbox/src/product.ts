@@ -1,6 +1,6 @@
 /**
  * The product: which call aliases the caller may use and which catalog service each one runs
- * (spec 4.2). With an alias configured, the documented identifier itself is no longer callable,
+ * (docs/upstream-api.md#aliases). With an alias configured, the documented identifier itself is no longer callable,
  * as in a real product where only the configured alias exists.
  */
 import { SERVICE_IDS, callAlias, isServiceId, serviceForAlias, type AliasMap, type ServiceId } from '@onboarding-kit/contract';

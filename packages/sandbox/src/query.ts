@@ -1,5 +1,5 @@
 /**
- * Runs one standalone query (spec 4.2) for a service the product enables: request checks, the
+ * Runs one standalone query (docs/upstream-api.md#service-queries) for a service the product enables: request checks, the
  * documented test identities, image checks, then the deterministic result.
  */
 import { SERVICE_CATALOG, isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf, type ServiceId } from '@onboarding-kit/contract';
@@ -22,7 +22,7 @@ export type QueryOutcome =
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REQUEST_FIELDS = ['cpf', 'cnpj', 'image1', 'image2', 'image1Url', 'image2Url', 'selfie1', 'key', 'phone', 'uf', 'birthDate', 'rg', 'documentType', 'court', 'sphere', 'nome', 'motherName', 'fatherName', 'dataDeNascimento'] as const;
 const IMAGE_FIELDS = new Set(['image1', 'image2', 'selfie1']);
-/** Fields whose absence is the spec's "Imagem obrigatória não encontrada" (images, URL or key). */
+/** Fields whose absence is the upstream's "Imagem obrigatória não encontrada" (images, URL or key). */
 const IMAGE_LIKE_FIELDS = new Set(['image1', 'image2', 'selfie1', 'key']);
 
 const fail = (code: 400 | 401, message: string): QueryOutcome => ({ kind: 'failure', code, message });
@@ -35,15 +35,15 @@ export interface QueryDeps {
 export async function runQuery(id: ServiceId, body: Readonly<Record<string, unknown>>, deps: QueryDeps): Promise<QueryOutcome> {
   const spec = SERVICE_CATALOG[id];
 
-  // Every request field of spec 2.2 the caller sent must be text (the spec types them all as string);
-  // members the spec does not know are ignored.
+  // Every request field the caller sent must be text (docs/upstream-api.md#request-fields types them
+  // all as string); members the upstream does not know are ignored.
   for (const field of REQUEST_FIELDS) {
     const value = body[field];
     if (value !== undefined && value !== null && typeof value !== 'string') return fail(400, `Campo inválido: ${field} deve ser texto`);
   }
   const text = Object.fromEntries(REQUEST_FIELDS.filter((f) => typeof body[f] === 'string').map((f) => [f, body[f] as string])) as Readonly<Record<string, string | undefined>>;
 
-  // Missing images, URLs and keys first: that is the spec's dedicated message.
+  // Missing images, URLs and keys first: that is the upstream's dedicated message.
   for (const field of spec.required) {
     if (IMAGE_LIKE_FIELDS.has(field) && !(IMAGE_FIELDS.has(field) ? hasImageSource(body, field) : text[field]?.trim())) return fail(400, MSG.missingImage);
   }
@@ -72,7 +72,7 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
   switch (spec.group) {
     case 'person': {
       const generator = PERSON_RESULTS[id];
-      const request = text as Readonly<Record<string, string>>; // only the string fields of spec 2.2
+      const request = text as Readonly<Record<string, string>>; // only the string request fields
       const seedKey = personSeedKey(id, request, cpf);
       if (!generator) return cpf ? { kind: 'result', result: { cpf }, seed: `${id}:${seedKey}` } : { kind: 'no-data', message: 'Nenhum dado encontrado para os parâmetros informados' };
       return { kind: 'result', result: generator({ cpf: cpf!, rng: new Rng(`${id}:${seedKey}`), today, request }), seed: `${id}:${seedKey}` };

@@ -59,7 +59,7 @@ export function createSandbox(options: SandboxOptions = {}, log: Logger = (line)
   if (resolved.controlApi) app.route('/__sandbox', controlRoutes(deps, sandbox));
 
   app.notFound((c) => c.json(statusBody(404, 'Not Found'), 404));
-  // One error handler: a bug answers the spec's technical failure and logs the error's name and
+  // One error handler: a bug answers the upstream's technical failure and logs the error's name and
   // message only (request bodies, tokens and credentials never reach a log line).
   app.onError((error, c) => {
     log(`[sandbox] ${c.req.method} ${c.req.path} failed: ${error.name}: ${error.message}`);

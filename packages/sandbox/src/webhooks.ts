@@ -1,7 +1,7 @@
 /**
- * Webhook delivery (spec 6): a JSON POST to the product's URL with `id-service-token`. Like the
- * upstream, there is no automatic resend; a failed delivery is logged (origin only: a URL may hold
- * secrets) and forgotten. Faults can drop or duplicate deliveries.
+ * Webhook delivery (docs/upstream-api.md#webhooks): a JSON POST to the product's URL with
+ * `id-service-token`. Like the upstream, there is no automatic resend; a failed delivery is logged
+ * (origin only: a URL may hold secrets) and forgotten. Faults can drop or duplicate deliveries.
  */
 import type { FaultState } from './faults.js';
 import type { StatsCounter } from './stats.js';

@@ -97,7 +97,7 @@ for (const transport of TRANSPORTS) {
         assert.equal((await postJson(h.fetch, '/__sandbox/onboardings/00000000-0000-4000-8000-000000000000/decision', { status: 'REFUSED' })).status, 404);
         assert.equal((await postJson(h.fetch, `/__sandbox/onboardings/${b.tokenOnboarding}/decision`, { status: 'IN_PROCESS' })).status, 400);
         await assert.rejects(h.sandbox.decide(a.tokenOnboarding, 'APPROVED'), /already REFUSED/);
-        // tokenOnboarding outlives the access token (spec 5.7): a renewed token reads the same onboarding.
+        // tokenOnboarding outlives the access token (docs/upstream-api.md#authentication-and-token-lifetime): a renewed token reads the same onboarding.
         h.sandbox.expireTokens();
         assert.equal((await getWith(h.fetch, `/api/onboarding/report/${a.tokenOnboarding}`, token)).status, 401);
         const renewed = await getToken(h.fetch);

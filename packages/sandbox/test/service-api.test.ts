@@ -22,7 +22,7 @@ function expectedMembers(id: ServiceId): string[] | 'no-data' {
 
 for (const transport of TRANSPORTS) {
   describe(`service-api over ${transport}`, () => {
-    test('every catalog service answers exactly the members the spec lists (or echoes the identifier)', async () => {
+    test('every catalog service answers exactly the members docs/upstream-api.md#service-catalog lists (or echoes the identifier)', async () => {
       const h = await harness(transport, { processingMs: 0 });
       try {
         const token = await getToken(h.fetch);
@@ -86,7 +86,7 @@ for (const transport of TRANSPORTS) {
       }
     });
 
-    test('in-body errors of spec 7: missing image/URL/key, missing required field, no face, inactive product', async () => {
+    test('in-body errors of docs/upstream-api.md#errors-and-classification: missing image/URL/key, missing required field, no face, inactive product', async () => {
       const h = await harness(transport);
       try {
         const token = await getToken(h.fetch);
@@ -232,7 +232,7 @@ describe('service-api data', () => {
     }
   });
 
-  test('member types follow the spec (booleans, integers, decimal strings, dates, arrays of objects)', async () => {
+  test('member types are those the upstream documents (booleans, integers, decimal strings, dates, arrays of objects)', async () => {
     const h = await harness('app.request');
     try {
       const token = await getToken(h.fetch);

@@ -113,7 +113,7 @@ describe('mounting', () => {
     const sandbox = createSandbox({ processingMs: 10 });
     try {
       const host = new Hono();
-      const app: InstanceType<typeof Hono> = sandbox.app; // the brief's type: a plain Hono
+      const app: InstanceType<typeof Hono> = sandbox.app; // the documented type: a plain Hono, mountable anywhere
       host.route('/upstream', app);
       const f = async (path: string, init?: RequestInit) => host.request(`/upstream${path}`, init);
       const token = await getToken(f);

@@ -1,4 +1,4 @@
-/** HS256 JWTs with node:crypto: the upstream hands out a JWT as `access_token` (spec 5). */
+/** HS256 JWTs with node:crypto: the upstream hands out a JWT as `access_token` (docs/upstream-api.md#authentication-and-token-lifetime). */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface JwtClaims {

@@ -1,7 +1,7 @@
 /**
- * Result generators for the company services of spec 4.2.3: exactly the listed members, from the
- * CNPJ's profile and a PRNG seeded by service + CNPJ. Members the spec marks `(+)` but does not
- * name are not invented.
+ * Result generators for the company services (docs/upstream-api.md#company-services): exactly the
+ * listed members, from the CNPJ's profile and a PRNG seeded by service + CNPJ. Members the upstream
+ * marks `(+)` but does not name are not invented (docs/upstream-api.md, rule 8).
  */
 import { companyProfile, isoDate, randomCnpj } from './profiles.js';
 import type { Rng } from './prng.js';

@@ -1,6 +1,6 @@
 /**
- * Result generators for the person services of spec 4.2.1. Each returns exactly the members the
- * spec lists, with the types it gives; values come from the CPF's profile and a PRNG seeded by
+ * Result generators for the person services (docs/upstream-api.md#person-services). Each returns
+ * exactly the members the upstream lists, with the types it gives; values come from the CPF's profile and a PRNG seeded by
  * service + CPF.
  */
 import { PLACES, ageOn, fullName, isoDate, personProfile, randomCnpj, randomCpf } from './profiles.js';

@@ -13,7 +13,7 @@ export const counted = (stats: StatsCounter, endpoint: string) =>
     await next();
   });
 
-/** Spec 5: a missing, expired, revoked or forged token is a real HTTP 401. */
+/** A missing, expired, revoked or forged token is a real HTTP 401 (docs/upstream-api.md#authentication-and-token-lifetime). */
 export const requireBearer = (tokens: TokenIssuer) =>
   createMiddleware<SandboxEnv>(async (c, next) => {
     const header = c.req.header('authorization') ?? '';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/customer?documentKey=` (spec 4.4): the customers of one tax id. A document is a
+ * `GET /api/customer?documentKey=` (docs/upstream-api.md#customer-lookup): the customers of one tax id. A document is a
  * customer once it has been onboarded here, or when it is one of the pre-existing customers of
  * the README; otherwise the answer is `[]`.
  */
@@ -25,7 +25,7 @@ export function customerRecords(deps: SandboxDeps, taxId: TaxId): CustomerRecord
   const name = latest?.name ?? (taxId.kind === 'cpf' ? personProfile(taxId.value).name : companyProfile(taxId.value).officialName);
   return [{
     tokenCustomer: customerToken(taxId.value),
-    // `PF` is the one type the spec shows; for companies the type is "when available", and is left out.
+    // `PF` is the one type the upstream shows; for companies the type is "when available", and is left out.
     ...(taxId.kind === 'cpf' && { type: 'PF' }),
     documentKey: taxId.value,
     name,

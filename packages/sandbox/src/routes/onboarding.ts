@@ -1,7 +1,8 @@
 /**
- * Onboarding endpoints: `POST /api/token-history-onboarding` (spec 4.3), the JSON report
- * `GET /api/onboarding/report/{token}` (spec 4.6: Bearer here) and the PDF report
- * `GET /api/history-onboarding-report/{token}` (spec 4.5). Errors are `{status:{code,message}}`.
+ * Onboarding endpoints: `POST /api/token-history-onboarding` (docs/upstream-api.md#onboarding-creation),
+ * the JSON report `GET /api/onboarding/report/{token}` (docs/upstream-api.md#onboarding-report:
+ * Bearer here) and the PDF report `GET /api/history-onboarding-report/{token}`
+ * (docs/upstream-api.md#pdf-report). Errors are `{status:{code,message}}`.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -19,7 +20,7 @@ const TEXT_FIELDS = ['document', 'cpf', 'cnpj', 'name'] as const;
 
 type ParsedRequest = { taxId: TaxId; name?: string; documentFiles: number; unreadableFile: boolean };
 
-/** Checks a creation body (spec 2.4); null when the upstream would answer `Failed to fetch information`. */
+/** Checks a creation body (docs/upstream-api.md#onboarding-creation); null when the upstream would answer `Failed to fetch information`. */
 function parseCreation(body: Record<string, unknown>): ParsedRequest | null {
   for (const field of TEXT_FIELDS) if (body[field] !== undefined && body[field] !== null && typeof body[field] !== 'string') return null;
   // Which fields are required is not shown. The sandbox needs one valid tax id: `cpf` must hold a
@@ -45,7 +46,7 @@ function parseCreation(body: Record<string, unknown>): ParsedRequest | null {
       if (f.documentUrl !== undefined && typeof f.documentUrl !== 'string') return null;
       if (f.document === undefined && f.documentUrl === undefined) return null;
       if (f.document !== undefined) {
-        // Spec 2.4: a base64 data URI. Anything else cannot even be stored.
+        // A base64 data URI (docs/upstream-api.md#onboarding-creation). Anything else cannot even be stored.
         const uri = typeof f.document === 'string' ? parseDataUri(f.document) : null;
         if (!uri || !isPureBase64(uri.base64) || uri.base64 === '') return null;
         // Stored fine, but the processing cannot read it: the onboarding will be refused.

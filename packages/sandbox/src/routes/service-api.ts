@@ -1,7 +1,8 @@
 /**
- * `POST /api/service-api` (spec 4.2): failures inside a body with HTTP 200, except the token
- * (real HTTP 401) and a body that is not a JSON object (real HTTP 400, not shown by the spec).
- * When the product has a webhook, the same JSON is POSTed about 10 s later (spec 6).
+ * `POST /api/service-api` (docs/upstream-api.md#service-queries): failures inside a body with
+ * HTTP 200, except the token (real HTTP 401) and a body that is not a JSON object (real HTTP 400,
+ * which the upstream does not show). When the product has a webhook, the same JSON is POSTed
+ * about 10 s later (docs/upstream-api.md#webhooks).
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

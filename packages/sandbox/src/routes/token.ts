@@ -1,7 +1,8 @@
 /**
- * `POST /api/token-generate` (spec 4.1, 5). The spec shows no error answers for this endpoint;
- * the sandbox answers HTTP 400 for a body that is not `{client, secret}` strings and HTTP 401
- * `{status:{code:401,message:"Unauthorized"}}` for wrong credentials (README).
+ * `POST /api/token-generate` (docs/upstream-api.md#authentication-and-token-lifetime). The
+ * upstream shows no error answers for this endpoint; the sandbox answers HTTP 400 for a body that
+ * is not `{client, secret}` strings and HTTP 401 `{status:{code:401,message:"Unauthorized"}}` for
+ * wrong credentials (README).
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
