@@ -1,7 +1,7 @@
 /**
  * Test support for the admin and evidence tests (not a test file itself): a small REAL upstream
  * stand-in over HTTP (node:http on 127.0.0.1, port 0) serving onboarding reports, PDFs and
- * customers as the spec describes them, an adapter that gives the admin routes their
+ * customers as docs/upstream-api.md describes them, an adapter that gives the admin routes their
  * `deps.upstream` over that HTTP, an in-memory store, and PDF generators.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -91,7 +91,10 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-/** The upstream, as far as the admin routes use it (spec 4.4, 4.5, 4.6). */
+/**
+ * The upstream, as far as the admin routes use it (docs/upstream-api.md#customer-lookup,
+ * docs/upstream-api.md#pdf-report, docs/upstream-api.md#onboarding-report).
+ */
 export async function startStandIn(
   onboardings: Record<string, StandInOnboarding>,
   /** By documentKey: the array to answer, or `500` for a failing lookup. */

@@ -1,4 +1,4 @@
-/** `/customers?documentKey=...`: the upstream customer lookup (spec 4.4), by a checked CPF or CNPJ. */
+/** `/customers?documentKey=...`: the upstream customer lookup (docs/upstream-api.md#customer-lookup), by a checked CPF or CNPJ. */
 import { Hono } from 'hono';
 import { parseTaxId, stripNonContract } from '@onboarding-kit/contract';
 import type { AdminDeps } from './deps.js';

@@ -43,7 +43,7 @@ export interface EvidenceManifest {
 
 /**
  * `support.json` for an onboarding in ERROR: what the upstream's support asks for to investigate a
- * technical failure (spec section 7, rule 3).
+ * technical failure (docs/upstream-api.md#errors-and-classification; docs/upstream-api.md, rule 2).
  */
 export interface SupportRequest {
   tokenOnboarding: string;

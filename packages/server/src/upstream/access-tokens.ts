@@ -1,8 +1,8 @@
 /**
- * The access token lifecycle (spec section 5, design rule 3): one token reused until shortly
- * before `expires_in`, at most one renewal in flight however many calls wait, and a renewal after
- * a real HTTP 401 that only happens once per stale token (the 20 calls that all got 401 with the
- * same token share one renewal).
+ * The access token lifecycle (docs/upstream-api.md#authentication-and-token-lifetime;
+ * docs/upstream-api.md, rule 3): one token reused until shortly before `expires_in`, at most one
+ * renewal in flight however many calls wait, and a renewal after a real HTTP 401 that only happens
+ * once per stale token (the 20 calls that all got 401 with the same token share one renewal).
  */
 export interface IssuedToken {
   accessToken: string;

@@ -6,7 +6,7 @@
  */
 import type { RequestField, ServiceId } from '@onboarding-kit/contract';
 
-/** Services whose request fields the spec does not show accept any known request field. */
+/** Services whose request fields the upstream does not show accept any known request field (docs/upstream-api.md#services-known-by-identifier-only). */
 const ANY = [
   'cpf', 'cnpj', 'image1', 'image2', 'image1Url', 'image2Url', 'selfie1', 'key', 'phone', 'uf', 'birthDate',
   'rg', 'documentType', 'court', 'sphere', 'nome', 'motherName', 'fatherName', 'dataDeNascimento',
