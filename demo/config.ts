@@ -1,5 +1,5 @@
 /**
- * The configuration of `npm start` (DESIGN.md, "Configuration of npm start"), read from the
+ * The configuration of `npm start` (README.md, "Configuration of `npm start`"), read from the
  * environment and checked with messages that say what to fix. Pure: no I/O, so it is testable.
  */
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';

@@ -37,7 +37,10 @@ export const DEFAULT_COMPANION: CompanionSettings = {
 
 /** Made up for this run: the servers are private to the bench. */
 export const CREDENTIALS = { client: 'bench-client', secret: randomBytes(16).toString('hex'), webhookKey: randomBytes(16).toString('hex') };
-/** A CPF the sandbox approves (team brief); the onboardings stay IN_PROCESS during the run anyway. */
+/**
+ * A CPF the sandbox approves (packages/sandbox/README.md, "Test identities"); the onboardings stay
+ * IN_PROCESS during the run anyway.
+ */
 const CPF = '529.982.247-25';
 
 interface Level {

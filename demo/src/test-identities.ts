@@ -1,5 +1,5 @@
 /**
- * The sandbox's documented test CPFs (team brief, "Sandbox test identities"): the embedded
+ * The sandbox's documented test CPFs (packages/sandbox/README.md, "Test identities"): the embedded
  * sandbox decides each onboarding by its CPF, so the demo offers one shortcut per outcome.
  */
 export interface TestIdentity {

@@ -151,9 +151,9 @@ describe('demo capture page (/), element loaded by script tag', () => {
     assert.equal(report.status, 'REFUSED', 'the page shows what the upstream decided');
     const upstreamReason = (report.services as { message?: string }[]).map((s) => s.message).find(Boolean);
     assert.ok(upstreamReason, 'the sandbox gave a reason');
-    // The onboarding report carries a reason only inside `services`, which the spec puts outside
-    // the contract (rule 6: it never reaches the page), so the page explains REFUSED in its own
-    // words and nothing of `services` shows.
+    // The onboarding report carries a reason only inside `services`, which the upstream puts
+    // outside the contract (docs/upstream-api.md, rule 6: it never reaches the page), so the page
+    // explains REFUSED in its own words and nothing of `services` shows.
     assert.ok(!result.text.includes(upstreamReason!), 'nothing from the non-contract services member reaches the page');
   });
 
@@ -262,7 +262,8 @@ test('no credential, access token or webhook key reaches the browser or the buil
   const files = [...(await filesUnder(built.demoDir)), ...(await filesUnder(built.elementDir))];
   assert.ok(files.some((f) => f.endsWith('onboarding-flow.bundle.js')));
   for (const file of files) check(file, await readFile(file, 'latin1'));
-  // And the log lines `npm start` wrote during the run (design rule 9: never in a log line).
+  // And the log lines `npm start` wrote during the run (docs/upstream-api.md, rule 9: never in a
+  // log line).
   check('npm start output', stack.output());
   assert.deepEqual(findings, []);
 });

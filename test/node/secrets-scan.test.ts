@@ -1,5 +1,5 @@
 /**
- * Design rule 9 over a full flow: no client secret, access token, webhook key, access key (outside
+ * docs/upstream-api.md, rule 9, over a full flow: no client secret, access token, webhook key, access key (outside
  * the one creation answer that hands it out) or full CPF in any response body or header the
  * companion sends, nor in any log line it writes.
  */

@@ -1,5 +1,5 @@
 /**
- * The page side of the page <-> companion contract (DESIGN.md, `/v1`). The access key is passed
+ * The page side of the page <-> companion contract (docs/page-api.md). The access key is passed
  * in by the caller for each read and only ever travels in the `Authorization` header: never in a
  * URL, an error or a log line.
  */
