@@ -1,0 +1,132 @@
+/**
+ * The "stands on its own" lint (scripts/check-standalone.ts) on a scratch git repository: every
+ * kind of outside reference planted there is found with its file and line, a clean repository
+ * passes, and so does this one.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { anchors, checkStandalone, slug } from '../../scripts/check-standalone.js';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const script = join(repoRoot, 'scripts', 'check-standalone.ts');
+
+// Built from pieces, so that this file itself holds none of what the lint forbids.
+const UP = '..' + '/';
+const DOCS = 'docs' + '/';
+const PLANTED: [string, string][] = [
+  ['the reference folder', `import x from '${UP}${UP}shared/notes.js';`],
+  ['the design document', `// see ${'DES' + 'IGN'}.md, "Layout"`],
+  ['a design rule', `// ${'design'} rule ${3}: renew once`],
+  ['the toolchain notes', `// the flags of ${'TOOL' + 'CHAIN'}.md`],
+  ['the team instructions', `/** the documented identities (team ${'bri' + 'ef'}) */`],
+  ['a dotted section number', `/** Body of the creation (${'sp' + 'ec'} 2.4). */`],
+  ['a spec section', `// ${'sp' + 'ec'} section 7: errors`],
+  ['a section sign', `// see ${'sp' + 'ec'} \u00a76`],
+  ['a bare section sign', `// as \u00a7 4 says`],
+  ['a machine path', `const fixture = '${'/wo' + 'rk'}/main/demo';`],
+  ['a root home', `cd ${'/ro' + 'ot'}/project`],
+  ['a user home', `open ${'/ho' + 'me'}/alice/notes.txt`],
+  ['a Windows home', `C:${'\\'}Users${'\\'}alice${'\\'}kit`],
+];
+
+function scratchRepo(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'okit-standalone-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  execFileSync('git', ['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: dir });
+  execFileSync('git', ['add', '-A'], { cwd: dir });
+  return dir;
+}
+
+const DOC = '# Upstream\n\n## Webhooks\n\n```md\n## Not a heading\n```\n\n## Rules the kit honours\n\n1. one\n2. two\n';
+const clean = {
+  'docs/upstream-api.md': DOC,
+  'src/hook.ts': '// Verified first (docs/upstream-api.md#webhooks; docs/upstream-api.md, rule 2).\nexport const spec = { brevity: 1 };\n',
+  'README.md': 'See [webhooks](docs/upstream-api.md#webhooks) and [here](#readme).\n\n## Readme\n',
+};
+
+function run(root: string) {
+  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, root], { encoding: 'utf8' });
+}
+
+test('a clean repository passes, through the command line too', () => {
+  const dir = scratchRepo(clean);
+  try {
+    assert.deepEqual(checkStandalone(dir), []);
+    const r = run(dir);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /standalone ok/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every kind of outside reference is found, with its file and line', () => {
+  const lines = PLANTED.map(([, line]) => line);
+  const dir = scratchRepo({ ...clean, 'src/planted.ts': ['// first line is fine', ...lines].join('\n') + '\n' });
+  try {
+    const findings = checkStandalone(dir).filter((f) => f.file === 'src/planted.ts');
+    PLANTED.forEach(([what], i) => {
+      assert.ok(findings.some((f) => f.line === i + 2), `${what} (line ${i + 2}) is found: ${JSON.stringify(findings)}`);
+    });
+    assert.ok(!findings.some((f) => f.line === 1));
+
+    const r = run(dir);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^src\/planted\.ts:2: /m);
+    assert.match(r.stderr, new RegExp(`^src/planted\\.ts:${PLANTED.length + 1}: `, 'm'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file not yet added to git is checked too; the lockfile is not', () => {
+  const dir = scratchRepo({ ...clean, 'package-lock.json': `{"resolved": "file:${'/ro' + 'ot'}/x"}\n` });
+  try {
+    writeFileSync(join(dir, 'new.md'), `Notes from the ${'bri' + 'ef'}.\n`);
+    assert.deepEqual(checkStandalone(dir).map((f) => `${f.file}:${f.line}`), ['new.md:1']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('citations of docs must name a heading, a rule and a file that exist', () => {
+  const dir = scratchRepo({
+    ...clean,
+    'src/cites.ts': [
+      `// (${DOCS}upstream-api.md#webhook) misses the s`,
+      `// (${DOCS}upstream-api.md#not-a-heading) is inside a code fence`,
+      `// ${DOCS}upstream-api.md, rule 3 is one too many`,
+      `// ${DOCS}missing.md#anything`,
+    ].join('\n'),
+    [`${DOCS}other.md`]: '# Other\n\n[up](upstream-api.md#webhooks) [bad](upstream-api.md#hooks) [self](#other) [nope](#none)\n',
+  });
+  try {
+    const found = checkStandalone(dir).map((f) => `${f.file}:${f.line}`);
+    const other = `${DOCS}other.md:3`;
+    assert.deepEqual(found.sort(), [other, other, 'src/cites.ts:1', 'src/cites.ts:2', 'src/cites.ts:3', 'src/cites.ts:4'].sort());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('anchors are GitHub slugs, duplicates numbered', () => {
+  assert.equal(slug('Configuration of `npm start`'), 'configuration-of-npm-start');
+  assert.equal(slug('All options of `createCompanion`'), 'all-options-of-createcompanion');
+  assert.equal(slug('React (18 and 19)'), 'react-18-and-19');
+  assert.equal(slug('The page <-> companion contract'), 'the-page---companion-contract');
+  assert.equal(slug('Where the upstream says "not shown"'), 'where-the-upstream-says-not-shown');
+  assert.deepEqual([...anchors('# A\n## Notes\n### Notes\n')], ['a', 'notes', 'notes-1']);
+});
+
+test('this repository stands on its own', () => {
+  const r = run(repoRoot);
+  assert.equal(r.status, 0, r.stderr);
+});
