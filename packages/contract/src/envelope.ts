@@ -1,5 +1,6 @@
-/** Shapes of the upstream's messages (spec sections 2, 4, 5 and 6). */
+/** Shapes of the upstream's messages (docs/upstream-api.md). */
 import type { RequestField, ServiceId } from './catalog.js';
+import { isNonEmptyString, isRecord } from './guards.js';
 
 export type OnboardingStatus = 'IN_PROCESS' | 'APPROVED' | 'REFUSED' | 'ERROR';
 export type TerminalStatus = Exclude<OnboardingStatus, 'IN_PROCESS'>;
@@ -8,11 +9,14 @@ export const ONBOARDING_STATUSES: readonly OnboardingStatus[] = ['IN_PROCESS', '
 export function isOnboardingStatus(value: unknown): value is OnboardingStatus {
   return typeof value === 'string' && (ONBOARDING_STATUSES as readonly string[]).includes(value);
 }
+/** The statuses an onboarding never leaves (docs/upstream-api.md#onboarding-status). */
+export const TERMINAL_STATUSES: readonly TerminalStatus[] = ['APPROVED', 'REFUSED', 'ERROR'];
+/** Whether `value` is a final outcome: event streams end and polling stops on it. */
 export function isTerminalStatus(value: unknown): value is TerminalStatus {
   return value === 'APPROVED' || value === 'REFUSED' || value === 'ERROR';
 }
 
-/** Body of `POST /api/service-api` (spec 2.2). */
+/** Body of `POST /api/service-api` (docs/upstream-api.md#request-fields). */
 export type ServiceRequest = { service: ServiceId | (string & {}) } & Partial<Record<RequestField, string>>;
 
 export interface EnvelopeStatus {
@@ -20,7 +24,7 @@ export interface EnvelopeStatus {
   message: string;
 }
 
-/** Response of `POST /api/service-api` and of standalone-query webhooks (spec 2.3). */
+/** Response of `POST /api/service-api` and of standalone-query webhooks (docs/upstream-api.md#response-envelope). */
 export interface ServiceEnvelope<R extends object = Record<string, unknown>> {
   result?: R;
   status?: EnvelopeStatus;
@@ -28,12 +32,12 @@ export interface ServiceEnvelope<R extends object = Record<string, unknown>> {
   externalId?: string;
 }
 
-/** Error body of the dedicated endpoints (spec 4.3-4.5). */
+/** Error body of the dedicated endpoints (docs/upstream-api.md#errors-and-classification). */
 export interface StatusBody {
   status: EnvelopeStatus;
 }
 
-/** Body of `POST /api/token-generate` (spec 5). */
+/** Body of `POST /api/token-generate` (docs/upstream-api.md#authentication-and-token-lifetime). */
 export interface TokenRequest {
   client: string;
   secret: string;
@@ -51,7 +55,7 @@ export interface DocumentFile {
   documentUrl?: string;
 }
 
-/** Body of `POST /api/token-history-onboarding` (spec 2.4). */
+/** Body of `POST /api/token-history-onboarding` (docs/upstream-api.md#onboarding-creation). */
 export interface OnboardingTokenRequest {
   document?: string;
   cpf?: string;
@@ -64,7 +68,7 @@ export interface OnboardingTokenResponse {
   dateHourProcess: string;
 }
 
-/** Element of the array of `GET /api/customer` (spec 2.5). */
+/** Element of the array of `GET /api/customer` (docs/upstream-api.md#customer-lookup). */
 export interface CustomerRecord {
   tokenCustomer: string;
   type?: string;
@@ -75,10 +79,27 @@ export interface CustomerRecord {
   imageUrl?: string;
 }
 
-/** `GET /api/onboarding/report/{token}` and the onboarding webhook (spec 2.6); members beyond these not shown. */
+/**
+ * `GET /api/onboarding/report/{token}` and the onboarding webhook (docs/upstream-api.md#onboarding-report).
+ * Members the upstream sends beyond these are kept as sent; the kit reads none of them.
+ */
 export interface OnboardingReport {
   tokenOnboarding: string;
   status: OnboardingStatus;
+  /** What support asks for about an `ERROR` (docs/upstream-api.md, rule 2); present only when non-empty. */
+  externalId?: string;
   fields?: unknown;
   services?: unknown;
+  [member: string]: unknown;
+}
+
+/**
+ * The report as the kit reads it: `null` unless it names a token and a known status. An
+ * `externalId` that is not a non-empty string is dropped, so a present one can be trusted.
+ */
+export function parseOnboardingReport(body: unknown): OnboardingReport | null {
+  if (!isRecord(body)) return null;
+  const { tokenOnboarding, status, externalId, ...rest } = body;
+  if (typeof tokenOnboarding !== 'string' || !tokenOnboarding || !isOnboardingStatus(status)) return null;
+  return { ...rest, tokenOnboarding, status, ...(isNonEmptyString(externalId) && { externalId }) };
 }

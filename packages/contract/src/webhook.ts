@@ -1,29 +1,50 @@
 /**
- * The two webhook payload shapes (spec section 6): the onboarding report for onboarding status
- * changes, and the service envelope for finished standalone queries. No single structure may be
- * assumed, so the shape is recognised from its members.
+ * The two webhook payload shapes (docs/upstream-api.md#webhooks): the onboarding report for
+ * onboarding status changes, and the service envelope for finished standalone queries. No single
+ * structure may be assumed, so the shape is recognised from its members, and both come out as one
+ * normalised result: a receiver reads `tokenOnboarding`, `status` and `externalId` the same way
+ * whichever shape arrived.
  */
 import { classify, type Outcome } from './classify.js';
-import { isOnboardingStatus, type OnboardingStatus, type ServiceEnvelope } from './envelope.js';
+import { isOnboardingStatus, parseOnboardingReport, type OnboardingStatus } from './envelope.js';
+import { isNonEmptyString, isRecord } from './guards.js';
 
-export type OnboardingWebhook = { kind: 'onboarding'; tokenOnboarding: string; status: OnboardingStatus };
-export type QueryWebhook = { kind: 'query'; outcome: Outcome; externalId?: string; tokenOnboarding?: string; status?: OnboardingStatus };
+/** An onboarding status change: the onboarding report. */
+export interface OnboardingWebhook {
+  kind: 'onboarding';
+  tokenOnboarding: string;
+  status: OnboardingStatus;
+  /** Present only when the upstream sent a non-empty one. */
+  externalId?: string;
+}
+
+/** A finished standalone query: the service envelope, classified. */
+export interface QueryWebhook {
+  kind: 'query';
+  outcome: Outcome;
+  /** Some products attach the onboarding to envelope webhooks; absent otherwise. */
+  tokenOnboarding?: string;
+  /** The envelope's `onboardingStatus`, when it names the attached onboarding's outcome. */
+  status?: OnboardingStatus;
+  /** Present only when the upstream sent a non-empty one. */
+  externalId?: string;
+}
+
 export type ParsedWebhook = OnboardingWebhook | QueryWebhook;
 
 /** Recognises a webhook body; `null` when it is neither shape. */
 export function parseWebhook(body: unknown): ParsedWebhook | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
-  const b = body as Record<string, unknown>;
-  if (typeof b.tokenOnboarding === 'string' && isOnboardingStatus(b.status)) {
-    return { kind: 'onboarding', tokenOnboarding: b.tokenOnboarding, status: b.status };
+  if (!isRecord(body)) return null;
+  const report = parseOnboardingReport(body);
+  if (report) {
+    const { tokenOnboarding, status, externalId } = report;
+    return { kind: 'onboarding', tokenOnboarding, status, ...(externalId !== undefined && { externalId }) };
   }
-  if ('result' in b || 'onboardingStatus' in b || (b.status && typeof b.status === 'object')) {
-    const envelope = b as ServiceEnvelope;
-    const parsed: QueryWebhook = { kind: 'query', outcome: classify(envelope) };
-    if (typeof b.externalId === 'string') parsed.externalId = b.externalId;
-    // Some products attach the onboarding token to envelope webhooks; use it when present.
-    if (typeof b.tokenOnboarding === 'string') parsed.tokenOnboarding = b.tokenOnboarding;
-    if (isOnboardingStatus(b.onboardingStatus)) parsed.status = b.onboardingStatus;
+  if ('result' in body || 'onboardingStatus' in body || isRecord(body.status)) {
+    const parsed: QueryWebhook = { kind: 'query', outcome: classify(body) };
+    if (isNonEmptyString(body.externalId)) parsed.externalId = body.externalId;
+    if (isNonEmptyString(body.tokenOnboarding)) parsed.tokenOnboarding = body.tokenOnboarding;
+    if (isOnboardingStatus(body.onboardingStatus)) parsed.status = body.onboardingStatus;
     return parsed;
   }
   return null;
