@@ -3,6 +3,9 @@
  * history, and a change feed. Routes and the relay only talk to this interface, so a shared store
  * (Redis with pub/sub, for several instances behind a load balancer) can replace the in-memory
  * default without touching them.
+ *
+ * Every operation of a store that cannot be reached rejects with `StoreUnavailableError`
+ * (./errors.ts), never hangs and never crashes the process; the store recovers by itself.
  */
 import type { OnboardingStatus } from '@onboarding-kit/contract';
 
@@ -44,6 +47,17 @@ export interface ApplyResult {
 
 export type ChangeListener = (record: OnboardingRecord) => void;
 
+/** Milliseconds since the epoch; injected so expiry, leases and rate windows can be tested without waiting. */
+export type Clock = () => number;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** Requests counted in the current window (a refused one is not counted). */
+  count: number;
+  /** Until the window ends and the count starts again from zero. */
+  retryAfterMs: number;
+}
+
 export interface Store {
   /** Stores a new onboarding (status IN_PROCESS, one `creation` history entry). */
   create(record: Omit<OnboardingRecord, 'history' | 'updatedAt' | 'finishedAt'> & { history?: StatusEvent[] }): Promise<OnboardingRecord>;
@@ -53,11 +67,35 @@ export interface Store {
    * status never moves). `null` for an unknown token. Subscribers hear about real changes only.
    */
   applyStatus(tokenOnboarding: string, update: StatusUpdate): Promise<ApplyResult | null>;
-  /** Listens to changes of one onboarding; returns the unsubscribe function. */
+  /**
+   * Listens to changes of one onboarding, wherever they were applied (a shared store delivers
+   * changes made by other instances too), in order, each once; returns the unsubscribe function.
+   * After a gap in a shared store's feed (a reconnection), listeners are given the current record
+   * unless they already had it, so a change made during the gap is not lost; one subscribed
+   * shortly before the gap may so get a record it has already read, and must tolerate that.
+   */
   subscribe(tokenOnboarding: string, listener: ChangeListener): () => void;
   /** Tokens still IN_PROCESS (for a poller resuming after a restart). */
   listInProcess(): Promise<string[]>;
   /** Deletes onboardings finished before `finishedBefore`, and any created before `createdBefore`. Returns how many. */
   expire(cutoffs: { finishedBefore: Date; createdBefore: Date }): Promise<number>;
+  /**
+   * Takes the lease `name` for `owner` for `ttlMs` if it is free, has lapsed or is already
+   * `owner`'s (then it is extended). One holder at a time across every instance on the store, and
+   * an instance that dies stops holding it `ttlMs` after its last renewal.
+   */
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends `owner`'s lease; false when it lapsed or someone else holds it (stop the work it guards). */
+  renewLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up at once; false when `owner` did not hold it. */
+  releaseLease(name: string, owner: string): Promise<boolean>;
+  /**
+   * Counts one request of `key` in a fixed window of `windowMs` that starts with the key's first
+   * counted request, unless `limit` requests were already counted: refused requests do not count,
+   * so a client that keeps knocking is let in again when the window ends.
+   */
+  consumeRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** Resolves when the store answers (for health checks). */
+  ping(): Promise<void>;
   close?(): Promise<void>;
 }
