@@ -1,0 +1,189 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { createStore, RedisStore, StoreUnavailableError, type OnboardingRecord, type RedisStoreOptions } from '../src/store/index.js';
+import { describeStore, eventually } from './store-conformance.js';
+import { freePort, startRedisServer, type RedisServer } from './helpers/redis-server.js';
+
+// No skipping: CI installs redis-server, and a machine without it fails here saying what to install.
+let server: RedisServer;
+before(async () => {
+  server = await startRedisServer();
+});
+after(async () => {
+  await server?.stop();
+});
+
+/** Each test gets its own prefix on the one server, so tests never see each other's keys. */
+const freshPrefix = () => `t-${randomUUID()}:`;
+
+const connect = (prefix: string, options: RedisStoreOptions = {}) => RedisStore.connect(server.url, { prefix, ...options });
+
+describeStore(
+  'redis',
+  async (clock) => {
+    const prefix = freshPrefix();
+    return {
+      store: await connect(prefix, { now: clock.now }),
+      // Another client on the same server and prefix: what a second instance behind the load balancer holds.
+      openPeer: () => connect(prefix, { now: clock.now }),
+    };
+  },
+  { serverClock: true },
+);
+
+const record = (token: string, createdAt = new Date().toISOString()) => ({ tokenOnboarding: token, status: 'IN_PROCESS' as const, createdAt, accessKeyHash: `hash-${token}` });
+
+test('redis: a change applied through instance A reaches the subscribers of instance B', async () => {
+  const prefix = freshPrefix();
+  const [a, b] = [await connect(prefix), await connect(prefix)];
+  try {
+    await a.create(record('tok-fan'));
+    const heardByB: OnboardingRecord[] = [];
+    const off = b.subscribe('tok-fan', (r) => heardByB.push(r));
+    const other = await connect(freshPrefix());
+    const heardElsewhere: OnboardingRecord[] = [];
+    other.subscribe('tok-fan', (r) => heardElsewhere.push(r));
+
+    await a.applyStatus('tok-fan', { status: 'IN_PROCESS', source: 'poll' });
+    const applied = (await a.applyStatus('tok-fan', { status: 'APPROVED', source: 'webhook', externalId: 'ext-9' }))!;
+    await eventually(() => heardByB.length > 0);
+    assert.deepEqual(heardByB, [applied.record], 'B hears the change, with the record as A stored it');
+
+    // A repeat publishes nothing; a ping through the same connections proves the channel drained.
+    await a.applyStatus('tok-fan', { status: 'APPROVED', source: 'poll' });
+    await a.create(record('tok-marker'));
+    const marker: string[] = [];
+    b.subscribe('tok-marker', (r) => marker.push(r.status));
+    await a.applyStatus('tok-marker', { status: 'ERROR', source: 'poll' });
+    await eventually(() => marker.length > 0);
+    assert.equal(heardByB.length, 1, 'no news for a repeat');
+    assert.deepEqual(heardElsewhere, [], 'another prefix is another kit');
+    off();
+    await other.close();
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('redis: keys live under the prefix (default okit:) in the URL\'s database and expire with the retention policy by themselves', async () => {
+  // Database 5 holds nothing but this test's keys.
+  const url = `${server.url}/5`;
+  const prefix = 'okit:';
+  const store = await RedisStore.connect(url, { retention: { finishedMs: 400, maxAgeMs: 60_000 } });
+  const raw = createClient({ url });
+  await raw.connect();
+  try {
+    await store.create(record('tok-done'));
+    await store.create(record('tok-open'));
+    await store.acquireLease('poll:tok-open', 'me', 60_000);
+    await store.consumeRateLimit('ip:203.0.113.1', 5, 60_000);
+    const keys = await raw.keys('*');
+    assert.ok(keys.length >= 5);
+    assert.ok(keys.every((k) => k.startsWith(prefix)), `every key under ${prefix}: ${keys.join(', ')}`);
+    const openTtl = await raw.pTTL(`${prefix}onboarding:tok-open`);
+    assert.ok(openTtl > 400 && openTtl <= 60_000, `an onboarding lives at most its max age (${openTtl} ms left)`);
+
+    await store.applyStatus('tok-done', { status: 'APPROVED', source: 'webhook' });
+    await eventually(async () => (await store.get('tok-done')) === null);
+    assert.ok(await store.get('tok-open'), 'the unfinished one stays');
+    assert.deepEqual(await store.listInProcess(), ['tok-open']);
+
+    // Created long ago: gone at once, and dropped from the in-process list too.
+    await store.create(record('tok-ancient', new Date(Date.now() - 120_000).toISOString()));
+    assert.equal(await store.get('tok-ancient'), null);
+    assert.deepEqual(await store.listInProcess(), ['tok-open']);
+  } finally {
+    await raw.close();
+    await store.close();
+  }
+});
+
+test('redis: a subscriber that lost its connection catches up on what it missed, once', async () => {
+  const prefix = freshPrefix();
+  const [a, b] = [await connect(prefix), await connect(prefix)];
+  const raw = createClient({ url: server.url });
+  await raw.connect();
+  try {
+    const created = await a.create(record('tok-gap'));
+    const heard: OnboardingRecord[] = [];
+    b.subscribe('tok-gap', (r) => heard.push(r));
+    // A change whose message B never gets: written straight into the hash, as if published while B was away.
+    const missed = { ...created, status: 'REFUSED' as const, history: [...created.history, { status: 'REFUSED' as const, at: new Date().toISOString(), source: 'webhook' as const }] };
+    await raw.hSet(`${prefix}onboarding:tok-gap`, { status: missed.status, history: JSON.stringify(missed.history) });
+    await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    await eventually(() => heard.length > 0);
+    assert.equal(heard[0]!.status, 'REFUSED');
+    assert.deepEqual(heard[0]!.history, missed.history);
+
+    // Once caught up, a second gap with nothing missed tells the listener nothing new.
+    await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    await eventually(async () => Number((await raw.sendCommand(['PUBSUB', 'NUMSUB', `${prefix}changes`]) as [string, number])[1]) === 2);
+    await a.create(record('tok-after'));
+    const after: string[] = [];
+    b.subscribe('tok-after', (r) => after.push(r.status));
+    await a.applyStatus('tok-after', { status: 'APPROVED', source: 'webhook' });
+    await eventually(() => after.length > 0);
+    assert.equal(heard.length, 1, 'the catch-up did not repeat a record the listener had');
+  } finally {
+    await raw.close();
+    await a.close();
+    await b.close();
+  }
+});
+
+test('redis: unreachable at start, nothing crashes, operations reject with StoreUnavailableError, then it recovers by itself', async () => {
+  const port = await freePort();
+  const warnings: string[] = [];
+  const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {}, child() { return logger; } };
+  const store = await createStore(`redis://127.0.0.1:${port}/0`, { redisPrefix: freshPrefix(), startTimeoutMs: 200, logger });
+  let late: RedisServer | undefined;
+  try {
+    await assert.rejects(store.ping(), StoreUnavailableError);
+    await assert.rejects(store.get('tok'), StoreUnavailableError);
+    await assert.rejects(store.applyStatus('tok', { status: 'APPROVED', source: 'webhook' }), StoreUnavailableError);
+    await assert.rejects(store.acquireLease('poll:tok', 'me', 1_000), StoreUnavailableError);
+    assert.ok(warnings.length >= 1 && warnings.length <= 2, `told once, not per retry: ${warnings.join(' | ')}`);
+
+    late = await startRedisServer({ port });
+    await eventually(() => store.ping().then(() => true, () => false));
+    await store.create(record('tok'));
+    assert.equal((await store.applyStatus('tok', { status: 'APPROVED', source: 'webhook' }))!.changed, true);
+  } finally {
+    await store.close?.();
+    await late?.stop();
+  }
+});
+
+test('redis: a server that stops or stalls fails operations quickly with StoreUnavailableError; they recover', async () => {
+  let own = await startRedisServer();
+  const store = await RedisStore.connect(own.url, { prefix: freshPrefix(), operationTimeoutMs: 300 });
+  try {
+    await store.create(record('tok'));
+
+    // Stalled: the connection stays open but nothing answers.
+    process.kill(own.pid, 'SIGSTOP');
+    try {
+      await assert.rejects(store.get('tok'), (e: unknown) => e instanceof StoreUnavailableError && /did not answer/.test(e.message));
+    } finally {
+      process.kill(own.pid, 'SIGCONT');
+    }
+    await eventually(() => store.get('tok').then((r) => r !== null, () => false));
+
+    // Stopped: the connection drops; operations fail at once instead of queueing.
+    const port = own.port;
+    await own.stop();
+    await eventually(() => store.ping().then(() => false, (e: unknown) => e instanceof StoreUnavailableError));
+    await assert.rejects(store.create(record('tok-2')), StoreUnavailableError);
+    own = await startRedisServer({ port });
+    await eventually(() => store.ping().then(() => true, () => false));
+    await store.create(record('tok-2'));
+    assert.ok(await store.get('tok-2'));
+  } finally {
+    await store.close();
+    await own.stop();
+  }
+  await assert.rejects(store.get('tok-2'), StoreUnavailableError);
+});
