@@ -1,17 +1,16 @@
 /**
  * `createCompanion(options)`: the Hono app that sits between the page and the upstream. Mount it
- * anywhere (its routes carry the `/v1` prefix); call `close()` on shutdown to end event streams,
- * polling and the retention sweep.
+ * anywhere (its routes carry the page API's prefix, the contract's `API_PREFIX`:
+ * docs/page-api.md); call `close()` on shutdown to end event streams, polling and the retention
+ * sweep.
  */
-import { IMAGE_ROLES, type ImageRoleName } from '@onboarding-kit/contract';
+import { API_PREFIX, IMAGE_ROLES, type ImageRoleName } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { createAdminRoutes } from './admin/admin-routes.js';
-import { CompanionError, errorResponse, fromUpstream } from './http/api-error.js';
 import type { CompanionEnv } from './http/env.js';
+import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
 import { createJsonLogger, redactingLogger, type Logger } from './logger.js';
 import { corsAllowlist } from './middleware/cors.js';
 import { socketAddress } from './middleware/rate-limit.js';
@@ -24,7 +23,6 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client.js';
-import { isUpstreamError } from './upstream/upstream-error.js';
 import { KIT_VERSION } from './version.js';
 
 export interface CompanionHandle {
@@ -38,10 +36,6 @@ export interface CompanionHandle {
 }
 
 export type CompanionApp = Hono<CompanionEnv> & CompanionHandle;
-
-const STATUS_CODES: Partial<Record<number, CompanionError['code']>> = {
-  400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
-};
 
 export function createCompanion(options: CompanionOptions): CompanionApp {
   checkOptions(options);
@@ -68,13 +62,17 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   app.use('*', requestLog(logger));
   app.use('*', secureHeaders());
   app.use('*', corsAllowlist(options.allowedOrigins ?? []));
-  app.use('/v1/*', async (c, next) => {
+  // The one error model for the page, webhook and admin routes (docs/page-api.md#error-shape).
+  app.onError(companionErrorHandler({ logger, environment }));
+  app.notFound(notFoundHandler);
+
+  const api = app.basePath(API_PREFIX);
+  api.use('*', async (c, next) => {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
-
-  app.get('/v1/health', (c) => c.json({ ok: true }));
-  app.route('/v1/onboardings', onboardingRoutes({
+  api.get('/health', (c) => c.json({ ok: true }));
+  api.route('/onboardings', onboardingRoutes({
     store, upstream, poller, streams, environment,
     imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
     documentFileTypes,
@@ -83,9 +81,9 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     reportPdf: options.reportPdf ?? false,
     sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs: options.sse?.retryMs ?? defaults.retryMs },
   }));
-  app.route('/v1/webhooks', webhookRoutes({ store, webhookKey: options.webhookKey }));
+  api.route('/webhooks', webhookRoutes({ store, webhookKey: options.webhookKey }));
   if (options.adminKey) {
-    app.route('/v1/admin', createAdminRoutes({
+    api.route('/admin', createAdminRoutes({
       adminKey: options.adminKey,
       environment,
       kitVersion: KIT_VERSION,
@@ -93,17 +91,6 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
       store: adminView(store),
     }));
   }
-
-  app.notFound((c) => errorResponse(c, new CompanionError(404, 'not_found', 'No such route.')));
-  app.onError((err, c) => {
-    if (err instanceof CompanionError) return errorResponse(c, err);
-    if (isUpstreamError(err)) return errorResponse(c, fromUpstream(err, environment));
-    if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(c, new CompanionError(err.status as ContentfulStatusCode, STATUS_CODES[err.status] ?? 'invalid_request', 'The request was refused.'));
-    }
-    (c.get('log') ?? logger).error('unexpected error', { error: err });
-    return errorResponse(c, new CompanionError(500, 'internal_error', `Internal error; quote request id ${c.get('requestId') ?? 'unknown'} to support.`));
-  });
 
   // A shared store may hold onboardings created before this process started: keep polling them.
   if (options.resumePolling !== false) {

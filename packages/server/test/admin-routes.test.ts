@@ -6,8 +6,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { Hono } from 'hono';
-import { createAdminRoutes, isUpstreamTimeout, upstreamHttpStatus, type AdminDeps, type AdminOnboardingRecord } from '../src/admin/index.js';
+import type { Hono } from 'hono';
+import type { AdminDeps, AdminOnboardingRecord } from '../src/admin/admin-routes.js';
+import { isUpstreamTimeout, upstreamHttpStatus } from '../src/admin/upstream-failure.js';
+import type { CompanionEnv } from '../src/http/env.js';
+import { createJsonLogger } from '../src/logger.js';
 import type { EvidenceManifest, SupportRequest } from '../src/evidence/index.js';
 import {
   ADMIN_KEY,
@@ -94,10 +97,10 @@ const PAGE_ACCESS_KEY = randomBytes(32).toString('base64url');
 
 let standIn: StandIn;
 let deps: AdminDeps;
-let app: Hono;
+let app: Hono<CompanionEnv>;
 let socket: { url: string; close(): Promise<void> };
 /** Same routes with a short upstream timeout, for the 504 cases; the main app's is generous so a busy machine never times out. */
-let impatientApp: Hono;
+let impatientApp: Hono<CompanionEnv>;
 let impatientSocket: { url: string; close(): Promise<void> };
 
 before(async () => {
@@ -149,6 +152,7 @@ async function upstreamCalls(run: () => Promise<void>): Promise<string[]> {
 async function expectError(res: Response, status: number, code: string): Promise<Record<string, unknown>> {
   assert.equal(res.status, status);
   assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+  assert.equal(res.headers.get('cache-control'), 'no-store');
   const text = await res.text();
   for (const secret of [ADMIN_KEY, STANDIN_ACCESS_TOKEN, PAGE_ACCESS_KEY, PASSWORD, standIn.url]) {
     assert.ok(!text.includes(secret), `error body leaks a secret or the upstream address: ${text}`);
@@ -436,17 +440,13 @@ test('a failing store is 500 internal_error, and what it threw never reaches the
   const error = await expectError(res, 500, 'internal_error');
   assert.ok(!JSON.stringify(error).includes('hunter2') && !JSON.stringify(error).includes('redis'));
 
-  // A host that keeps a logger in the context (the companion's `log`) gets the cause there.
-  const logged: unknown[] = [];
-  const host = new Hono<{ Variables: { log: { error(msg: string, fields?: Record<string, unknown>): void } } }>();
-  host.use('*', async (c, next) => {
-    c.set('log', { error: (msg, fields) => logged.push({ msg, ...fields }) });
-    await next();
-  });
-  host.route('/v1/admin', createAdminRoutes({ ...deps, store: { get: async () => { throw new Error('store down'); } } }));
-  await expectError(await host.request(`/v1/admin/onboardings/${T.approved}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }), 500, 'internal_error');
-  assert.equal(logged.length, 1);
-  assert.match(String((logged[0] as { error: Error }).error.message), /store down/);
+  // The cause goes to the companion's (redacting) log, never to the body.
+  const lines: string[] = [];
+  const logged = hostApp({ ...deps, store: { get: async () => { throw new Error('store down'); } } }, createJsonLogger({ sink: (l) => lines.push(l) }));
+  await expectError(await logged.request(`/v1/admin/onboardings/${T.approved}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }), 500, 'internal_error');
+  assert.equal(lines.length, 1);
+  assert.match(lines[0]!, /unexpected error/);
+  assert.match(lines[0]!, /store down/);
 });
 
 test('upstream failures are recognised by shape: timeouts (fetch, undici, the companion client) and HTTP statuses', () => {

@@ -10,7 +10,10 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
-import { createAdminRoutes, type AdminDeps, type AdminOnboardingRecord } from '../src/admin/index.js';
+import { createAdminRoutes, type AdminDeps, type AdminOnboardingRecord } from '../src/admin/admin-routes.js';
+import { companionErrorHandler, notFoundHandler } from '../src/http/error-handler.js';
+import type { CompanionEnv } from '../src/http/env.js';
+import { silentLogger, type Logger } from '../src/logger.js';
 
 export const STANDIN_ACCESS_TOKEN = 'standin-access-token-7f3a';
 export const ADMIN_KEY = 'admin-key-for-tests-0123456789abcdef';
@@ -224,15 +227,17 @@ export function memoryStore(records: AdminOnboardingRecord[]): AdminDeps['store'
   return { get: async (token) => byToken.get(token) ?? null };
 }
 
-/** The admin routes mounted the way the companion mounts them, at /v1/admin. */
-export function hostApp(deps: AdminDeps): Hono {
-  const host = new Hono();
+/** The admin routes mounted the way the companion mounts them: at /v1/admin, under its one error handler. */
+export function hostApp(deps: AdminDeps, logger: Logger = silentLogger): Hono<CompanionEnv> {
+  const host = new Hono<CompanionEnv>();
+  host.onError(companionErrorHandler({ logger, environment: deps.environment }));
+  host.notFound(notFoundHandler);
   host.route('/v1/admin', createAdminRoutes(deps));
   return host;
 }
 
 /** Serves `app` on 127.0.0.1 with an ephemeral port. */
-export async function serveOnSocket(app: Hono): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveOnSocket(app: Hono<CompanionEnv>): Promise<{ url: string; close(): Promise<void> }> {
   let server!: ReturnType<typeof serve>;
   const { port } = await new Promise<AddressInfo>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info));

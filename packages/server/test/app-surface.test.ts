@@ -1,6 +1,43 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createCompanion, CompanionConfigError } from '@onboarding-kit/server';
+import { API_PREFIX } from '@onboarding-kit/contract';
+import * as entry from '@onboarding-kit/server';
+import {
+  createCompanion,
+  CompanionConfigError,
+  type ApplyResult,
+  type ChangeListener,
+  type CompanionApp,
+  type CompanionEnv,
+  type CompanionErrorDetails,
+  type CompanionHandle,
+  type CompanionOptions,
+  type Environment,
+  type EvidenceHistoryEntry,
+  type EvidenceInput,
+  type EvidenceManifest,
+  type EvidenceOptions,
+  type HistorySource,
+  type JsonLoggerOptions,
+  type LogFields,
+  type LogLevel,
+  type Logger,
+  type ManifestFile,
+  type ManifestGap,
+  type OnboardingRecord,
+  type PollTimings,
+  type ServeOptions,
+  type ServedCompanion,
+  type ServiceFields,
+  type StatusEvent,
+  type StatusSource,
+  type StatusUpdate,
+  type Store,
+  type SupportRequest,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+  type UpstreamErrorKind,
+} from '@onboarding-kit/server';
 import { startFakeUpstream, type FakeUpstream, FAKE_CLIENT, FAKE_SECRET } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion, WEBHOOK_KEY } from './helpers/companion.js';
@@ -9,9 +46,49 @@ let up: FakeUpstream;
 before(async () => { up = await startFakeUpstream(); });
 after(() => up.close());
 
+/** The values the package entry exports: what integrators may rely on, and nothing internal. */
+const PUBLIC_VALUES = [
+  'CompanionConfigError',
+  'CompanionError',
+  'EVIDENCE_FORMAT',
+  'KIT_VERSION',
+  'MAX_EVIDENCE_PASSWORD_LENGTH',
+  'MIN_EVIDENCE_PASSWORD_LENGTH',
+  'MemoryStore',
+  'UpstreamError',
+  'buildEvidenceArchive',
+  'createCompanion',
+  'createJsonLogger',
+  'createUpstreamClient',
+  'listen',
+  'redactingLogger',
+  'serveCompanion',
+  'silentLogger',
+];
+
+/**
+ * The public types, named once so the type check fails when one disappears from the entry. A
+ * type added to the entry belongs here too (and in the README), like a value above.
+ */
+export type PublicTypes = [
+  ApplyResult, ChangeListener, CompanionApp, CompanionEnv, CompanionErrorDetails, CompanionHandle, CompanionOptions,
+  Environment, EvidenceHistoryEntry, EvidenceInput, EvidenceManifest, EvidenceOptions, HistorySource, JsonLoggerOptions,
+  LogFields, LogLevel, Logger, ManifestFile, ManifestGap, OnboardingRecord, PollTimings, ServeOptions, ServedCompanion,
+  ServiceFields<'SERVICE_PEP'>, StatusEvent, StatusSource, StatusUpdate, Store, SupportRequest, UpstreamClient,
+  UpstreamClientOptions, UpstreamErrorKind,
+];
+
+test('the package entry exports exactly the public surface', () => {
+  assert.deepEqual(Object.keys(entry).sort(), PUBLIC_VALUES);
+  // Internals that integrators never needed stay out (tests reach them under ../src).
+  for (const internal of ['createAdminRoutes', 'AccessTokens', 'SERVICE_FIELDS', 'DEFAULT_POLL_TIMINGS', 'isUpstreamTimeout', 'upstreamHttpStatus', 'AdminHttpError', 'EvidencePasswordError', 'redact', 'redactText', 'peekPdf']) {
+    assert.ok(!(internal in entry), `${internal} is internal`);
+  }
+});
+
 test('health, unknown routes, security headers and request ids', async () => {
   const { app } = testCompanion(up);
-  const health = await app.request('/v1/health');
+  const health = await app.request(`${API_PREFIX}/health`);
   assert.equal(health.status, 200);
   assert.deepEqual(await health.json(), { ok: true });
   assert.equal(health.headers.get('x-content-type-options'), 'nosniff');

@@ -5,7 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  EvidencePasswordError,
   assertEvidencePassword,
   buildEvidenceArchive,
   measuringStream,
@@ -13,6 +12,7 @@ import {
   type EvidenceInput,
   type EvidenceManifest,
 } from '../src/evidence/index.js';
+import { CompanionError } from '../src/http/companion-error.js';
 import { minimalPdf, generatedPdfChunks } from './admin-standin.js';
 import { readWithZipJs, sha256, unzipTest, withArchiveFile } from './admin-archive-tools.js';
 
@@ -60,17 +60,19 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-test('passwords: empty, short and non-string are refused at once with a typed error', () => {
+test('passwords: empty, short and non-string are refused at once with the companion error (400 invalid_password)', () => {
   for (const password of ['', 'a', '12345678901', '😀'.repeat(11)]) {
     assert.throws(() => buildEvidenceArchive(input(), { password }), (e: unknown) => {
-      assert.ok(e instanceof EvidencePasswordError);
+      assert.ok(e instanceof CompanionError);
+      assert.equal(e.status, 400);
       assert.equal(e.code, 'invalid_password');
+      assert.equal(e.field, 'password');
       if (password.length > 4) assert.ok(!e.message.includes(password), 'the message never repeats the password');
       return true;
     });
   }
-  assert.throws(() => assertEvidencePassword(123), EvidencePasswordError);
-  assert.throws(() => assertEvidencePassword('x'.repeat(1025)), EvidencePasswordError);
+  assert.throws(() => assertEvidencePassword(123), CompanionError);
+  assert.throws(() => assertEvidencePassword('x'.repeat(1025)), CompanionError);
   assert.doesNotThrow(() => assertEvidencePassword('123456789012'));
   assert.doesNotThrow(() => assertEvidencePassword('😀'.repeat(12)));
 });
@@ -183,11 +185,9 @@ test('peekPdf replays the bytes it read; measuringStream hashes what passes', as
   assert.deepEqual(await peekPdf(source([], 0).stream), { ok: false, reason: 'unreadable' });
 });
 
-test('integrators get the same builder and admin routes from the package entry', async () => {
+test('integrators get the same builder and error class from the package entry', async () => {
   const entry = await import('@onboarding-kit/server');
   const evidence = await import('../src/evidence/index.js');
-  const admin = await import('../src/admin/index.js');
   assert.equal(entry.buildEvidenceArchive, evidence.buildEvidenceArchive);
-  assert.equal(entry.EvidencePasswordError, evidence.EvidencePasswordError);
-  assert.equal(entry.createAdminRoutes, admin.createAdminRoutes);
+  assert.equal(entry.CompanionError, CompanionError);
 });

@@ -1,7 +1,8 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { SERVICE_CATALOG, type ServiceId } from '@onboarding-kit/contract';
-import { createUpstreamClient, SERVICE_FIELDS, UpstreamError, type UpstreamClient } from '@onboarding-kit/server';
+import { createUpstreamClient, UpstreamError, type UpstreamClient } from '@onboarding-kit/server';
+import { SERVICE_FIELDS } from '../src/upstream/service-fields.js';
 import { FAKE_CLIENT, FAKE_SECRET, PDF_BYTES, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { JPEG } from './helpers/fixtures.js';
 

@@ -1,27 +1,26 @@
 /** Reads `POST .../evidence` bodies and gathers, from the store and the upstream, what the archive holds. */
 import type { Context } from 'hono';
-import { isTerminalStatus } from '@onboarding-kit/contract';
-import { assertEvidencePassword } from '../evidence/errors.js';
+import { isTerminalStatus, parseOnboardingReport } from '@onboarding-kit/contract';
 import type { EvidenceInput } from '../evidence/archive.js';
+import { assertEvidencePassword } from '../evidence/password.js';
 import { peekPdf, pdfPeekReason } from '../evidence/pdf-stream.js';
+import { CompanionError } from '../http/companion-error.js';
+import { readJsonBody } from '../http/json-body.js';
 import type { AdminDeps, AdminOnboardingRecord } from './deps.js';
-import { AdminHttpError, isUpstreamTimeout, upstreamGapReason } from './errors.js';
+import { isUpstreamTimeout, upstreamGapReason } from './upstream-failure.js';
+
+/** A password body is tiny; anything larger is not one. */
+export const EVIDENCE_BODY_MAX_BYTES = 8 * 1024;
 
 /** `{}`, `{"password": "..."}` or no body at all. */
 export async function readEvidenceOptions(c: Context): Promise<{ password?: string }> {
-  const text = await c.req.text();
-  if (text.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new AdminHttpError(400, 'invalid_json', 'The body must be JSON: {} or {"password": "..."}.');
-  }
+  const body = await readJsonBody(c, EVIDENCE_BODY_MAX_BYTES, { optional: true });
+  if (body === undefined) return {};
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new AdminHttpError(400, 'invalid_request', 'The body must be a JSON object: {} or {"password": "..."}.');
+    throw new CompanionError(400, 'invalid_request', 'The body must be a JSON object: {} or {"password": "..."}.');
   }
-  const { password } = body as { password?: unknown };
-  if (password === undefined) return {};
+  if (!('password' in body) || body.password === undefined) return {};
+  const { password } = body;
   assertEvidencePassword(password);
   return { password };
 }
@@ -43,15 +42,14 @@ export async function gatherEvidence(deps: AdminDeps, record: AdminOnboardingRec
   if (!report.ok && !pdf.ok) {
     const timeout = isUpstreamTimeout(report.error) && pdf.timeout;
     throw timeout
-      ? new AdminHttpError(504, 'upstream_timeout', 'Neither the report nor the PDF came from the upstream in time; nothing to archive.')
-      : new AdminHttpError(502, 'upstream_error', 'Neither the report nor the PDF is available upstream; nothing to archive.');
+      ? new CompanionError(504, 'upstream_timeout', 'Neither the report nor the PDF came from the upstream in time; nothing to archive.')
+      : new CompanionError(502, 'upstream_error', 'Neither the report nor the PDF is available upstream; nothing to archive.');
   }
 
-  const reportStatus = report.ok ? (report.value as { status?: unknown } | null)?.status : undefined;
-  const reportExternalId = report.ok ? (report.value as { externalId?: unknown } | null)?.externalId : undefined;
+  const read = report.ok ? parseOnboardingReport(report.value) : null;
   // The store may still say IN_PROCESS when the upstream has decided and no webhook came yet.
-  const status = !isTerminalStatus(record.status) && isTerminalStatus(reportStatus) ? reportStatus : record.status;
-  const externalId = record.externalId ?? (typeof reportExternalId === 'string' ? reportExternalId : undefined);
+  const status = !isTerminalStatus(record.status) && isTerminalStatus(read?.status) ? read.status : record.status;
+  const externalId = record.externalId ?? read?.externalId;
 
   return {
     tokenOnboarding: token,

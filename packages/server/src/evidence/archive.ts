@@ -6,7 +6,7 @@
  */
 import { Uint8ArrayReader, ZipWriter } from '@zip.js/zip.js';
 import { stripNonContract } from '@onboarding-kit/contract';
-import { assertEvidencePassword } from './errors.js';
+import { assertEvidencePassword } from './password.js';
 import { measureBytes, measuringStream } from './measure.js';
 import {
   EVIDENCE_FORMAT,
@@ -54,9 +54,9 @@ const encoder = new TextEncoder();
 const json = (value: unknown): Uint8Array => encoder.encode(`${JSON.stringify(value, null, 2)}\n`);
 
 /**
- * Builds the archive as a stream of zip bytes. Throws `EvidencePasswordError` at once for an
- * unusable password; any failure while streaming (for example the PDF source breaking off) errors
- * the returned stream, because a zip with a half-written entry is no evidence.
+ * Builds the archive as a stream of zip bytes. Throws a 400 `invalid_password` `CompanionError`
+ * at once for an unusable password; any failure while streaming (for example the PDF source
+ * breaking off) errors the returned stream, because a zip with a half-written entry is no evidence.
  */
 export function buildEvidenceArchive(input: EvidenceInput, options: EvidenceOptions = {}): ReadableStream<Uint8Array> {
   if (options.password !== undefined) assertEvidencePassword(options.password);

@@ -4,7 +4,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../http/env.js';
-import { CompanionError, errorResponse } from '../http/api-error.js';
+import { CompanionError } from '../http/companion-error.js';
 
 export interface RateLimitOptions {
   /** Requests allowed per window and address; 0 turns the limit off. */
@@ -35,7 +35,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<Companio
     if (w.count > options.limit) {
       const retryAfter = Math.max(1, Math.ceil((w.resetAt - t) / 1000));
       c.get('log')?.warn('rate limited', { limit: options.limit });
-      return errorResponse(c, new CompanionError(429, 'rate_limited', `Too many onboardings from this address; try again in ${retryAfter} s.`, { headers: { 'Retry-After': String(retryAfter) } }));
+      throw new CompanionError(429, 'rate_limited', `Too many onboardings from this address; try again in ${retryAfter} s.`, { headers: { 'Retry-After': String(retryAfter) } });
     }
     return next();
   };

@@ -1,8 +1,9 @@
 /**
- * Polling fallback (spec 6 rule 3: no automatic resend of webhooks). Every onboarding still
- * IN_PROCESS is polled with `GET /api/onboarding/report/{token}`: first poll soon after creation,
- * then every `intervalMs` during the fast phase, then backing off, and never beyond
- * `maxDurationMs` in total. A terminal status from anywhere (webhook or poll) ends the polling.
+ * Polling fallback (docs/page-api.md#polling): webhooks are never resent automatically
+ * (docs/upstream-api.md, rule 7). Every onboarding still IN_PROCESS is polled with
+ * `GET /api/onboarding/report/{token}`: first poll soon after creation, then every `intervalMs`
+ * during the fast phase, then backing off, and never beyond `maxDurationMs` in total. A terminal
+ * status from anywhere (webhook or poll) ends the polling.
  */
 import { isTerminalStatus, type OnboardingReport } from '@onboarding-kit/contract';
 import type { Logger } from '../logger.js';
@@ -100,16 +101,9 @@ export class StatusPoller {
     try {
       const current = await this.deps.store.get(token);
       if (!current || isTerminalStatus(current.status)) return this.stop(token);
-      const report = await this.deps.report(token);
-      const externalId = (report as { externalId?: unknown }).externalId;
-      if (report.status !== current.status) {
-        await this.deps.store.applyStatus(token, {
-          status: report.status,
-          source: 'poll',
-          ...(typeof externalId === 'string' && { externalId }),
-        });
-      }
-      if (isTerminalStatus(report.status)) return this.stop(token);
+      const { status, externalId } = await this.deps.report(token);
+      if (status !== current.status) await this.deps.store.applyStatus(token, { status, source: 'poll', ...(externalId && { externalId }) });
+      if (isTerminalStatus(status)) return this.stop(token);
     } catch (e) {
       this.deps.logger.warn('poll failed; will retry', { tokenOnboarding: token, error: e });
     }

@@ -20,9 +20,9 @@ import {
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
-import { CompanionError, fromUpstream, notFound } from '../http/api-error.js';
+import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readLimitedBody } from '../http/limited-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
@@ -45,7 +45,6 @@ export interface OnboardingRouteDeps {
   sse: { keepAliveMs: number; retryMs: number };
 }
 
-const JSON_TYPE = /^application\/json\s*(;|$)/i;
 const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,128}$/;
 
 export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> {
@@ -60,10 +59,9 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
 
   app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress }), async (c) => {
     const log = c.get('log');
-    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
-      throw new CompanionError(415, 'unsupported_media_type', 'Send the onboarding as application/json.');
-    }
-    const validation = validateCreateOnboarding(await readJson(c.req.raw, maxCreateBodyBytes(deps.imageMaxBytes)), deps.imageMaxBytes);
+    // Read inline, never kept in a variable: once the images are cleared below, nothing holds them.
+    const limit = maxCreateBodyBytes(deps.imageMaxBytes);
+    const validation = validateCreateOnboarding(await readJsonBody(c, limit, { requireJsonType: true, what: 'The onboarding' }), deps.imageMaxBytes);
     if (!validation.ok) {
       const { code, message, field } = validation.error;
       throw new CompanionError(validation.status, code, message, field ? { field } : {});
@@ -178,21 +176,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   return app;
 }
 
-/**
- * The body as JSON, read within `limit` bytes. Its own function so that the raw bytes (which hold
- * the images) are unreachable as soon as it returns.
- */
-async function readJson(req: Request, limit: number): Promise<unknown> {
-  const read = await readLimitedBody(req, limit);
-  if (!read.ok) throw new CompanionError(413, 'payload_too_large', `The body is larger than ${limit} bytes.`);
-  try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(read.bytes)) as unknown;
-  } catch {
-    throw new CompanionError(400, 'invalid_json', 'The body is not valid JSON.');
-  }
-}
-
-/** The upstream creation body (spec 2.4): tax id, name, and each image as a data URI. */
+/** The upstream creation body (docs/upstream-api.md#onboarding-creation): tax id, name, and each image as a data URI. */
 function upstreamRequest(valid: ValidCreateOnboarding, fileTypes: Record<ImageRoleName, string>): OnboardingTokenRequest {
   const documentFiles: DocumentFile[] = [];
   for (const role of IMAGE_ROLES) {

@@ -1,5 +1,5 @@
 /**
- * Typed client for the upstream API (spec sections 4 and 5): the token lifecycle, timeouts on
+ * Typed client for the upstream API (docs/upstream-api.md): the token lifecycle, timeouts on
  * every call, bounded retries only where repeating is safe (token generation and GETs; never a
  * creation POST, never a business refusal), and classification of every answer, since success is
  * never decided from the HTTP status alone.
@@ -7,7 +7,7 @@
 import {
   callAlias,
   classify,
-  isOnboardingStatus,
+  parseOnboardingReport,
   serviceSpec,
   stripNonContract,
   toPureBase64,
@@ -51,7 +51,7 @@ export interface UpstreamClient {
   query<S extends ServiceId>(service: S, fields: ServiceFields<S>): Promise<Outcome>;
   /** `POST /api/token-history-onboarding`. Never repeated automatically (it creates). */
   createOnboarding(request: OnboardingTokenRequest): Promise<OnboardingTokenResponse>;
-  /** `GET /api/onboarding/report/{token}`: the report JSON as the upstream sent it. */
+  /** `GET /api/onboarding/report/{token}`: the report JSON as the upstream sent it, `externalId` only when usable. */
   report(tokenOnboarding: string): Promise<OnboardingReport>;
   /** `GET /api/history-onboarding-report/{token}`: the successful answer, body not yet read (streamable). */
   reportPdf(tokenOnboarding: string): Promise<Response>;
@@ -163,7 +163,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const body: Record<string, string> = { service: callAlias(service, aliases) };
       for (const [k, v] of Object.entries(values)) {
         if (typeof v !== 'string') continue;
-        // Design rule 4: image1/image2/selfie1 carry pure base64, whatever the caller passed.
+        // image1/image2/selfie1 carry pure base64, whatever the caller passed (docs/upstream-api.md, rule 4).
         body[k] = k === 'image1' || k === 'image2' || k === 'selfie1' ? toPureBase64(v) : v;
       }
       const op = json({ method: 'POST', path: '/api/service-api', name: `POST /api/service-api ${service}`, body, retrySafe: false });
@@ -184,7 +184,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }
       return {
         tokenOnboarding: b.tokenOnboarding,
-        // The spec gives dateHourProcess on success; should a server omit it, the time we got the answer stands in.
+        // dateHourProcess comes with success (docs/upstream-api.md#onboarding-creation); should a server omit it, the time we got the answer stands in.
         dateHourProcess: typeof b.dateHourProcess === 'string' ? b.dateHourProcess : new Date().toISOString(),
       };
     },
@@ -195,11 +195,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
       if (!res.ok) throw httpError(op.name, res.status, body);
       envelopeFailure(op.name, body, res.status);
-      const b = body as Partial<OnboardingReport> | null;
-      if (!b || typeof b.tokenOnboarding !== 'string' || !isOnboardingStatus(b.status)) {
-        throw new UpstreamError('invalid_response', op.name, 'The report answer carries no tokenOnboarding/status.', { httpStatus: res.status });
-      }
-      return b as OnboardingReport;
+      const report = parseOnboardingReport(body);
+      if (!report) throw new UpstreamError('invalid_response', op.name, 'The report answer carries no tokenOnboarding/status.', { httpStatus: res.status });
+      return report;
     },
 
     async reportPdf(tokenOnboarding) {
@@ -264,7 +262,7 @@ function envelopeOf(body: unknown): { code?: number; externalId?: string } {
   };
 }
 
-/** Maps a non-2xx answer of a dedicated endpoint (spec 4.3-4.5). */
+/** Maps a non-2xx answer of a dedicated endpoint (docs/upstream-api.md#errors-and-classification). */
 function httpError(op: string, httpStatus: number, body: unknown): UpstreamError {
   const details = { httpStatus, ...envelopeOf(body) };
   let kind: UpstreamErrorKind;
@@ -275,7 +273,7 @@ function httpError(op: string, httpStatus: number, body: unknown): UpstreamError
   return new UpstreamError(kind, op, `The upstream answered HTTP ${httpStatus}.`, details);
 }
 
-/** A 2xx answer can still carry a failure (spec 7, rule 1): read status.code and onboardingStatus. */
+/** A 2xx answer can still carry a failure (docs/upstream-api.md, rule 1): read status.code and onboardingStatus. */
 function envelopeFailure(op: string, body: unknown, httpStatus: number): void {
   const b = body as ServiceEnvelope | null;
   if (!b || typeof b !== 'object' || Array.isArray(b)) return;

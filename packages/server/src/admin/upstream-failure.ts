@@ -1,0 +1,47 @@
+/**
+ * Upstream failures as the operator sees them: 504 `upstream_timeout` for a timeout, 502
+ * `upstream_error` otherwise, with a fixed message (docs/page-api.md#admin-routes). Whatever the
+ * upstream or the client said (URLs, tokens, bodies) never reaches the operator's error body
+ * (docs/upstream-api.md, rule 9). The admin routes take any upstream client, so failures are
+ * recognised by their shape.
+ */
+import { CompanionError } from '../http/companion-error.js';
+
+/** Reads a numeric HTTP status an upstream error may carry (`status`, `httpStatus`, `response.status`). */
+export function upstreamHttpStatus(error: unknown, depth = 0): number | undefined {
+  if (!error || typeof error !== 'object' || depth > 3) return undefined;
+  const e = error as { status?: unknown; httpStatus?: unknown; response?: { status?: unknown }; cause?: unknown };
+  for (const candidate of [e.httpStatus, e.status, e.response?.status]) {
+    if (typeof candidate === 'number' && candidate >= 100 && candidate <= 599) return candidate;
+  }
+  return upstreamHttpStatus(e.cause, depth + 1);
+}
+
+const TIMEOUT_NAMES = new Set(['TimeoutError', 'AbortError', 'UpstreamTimeoutError']);
+const TIMEOUT_CODES = new Set(['upstream_timeout', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+/** Whether an upstream call failed by taking too long (the client's timeout, undici's, or a 504). */
+export function isUpstreamTimeout(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 3) return false;
+  const e = error as { name?: unknown; code?: unknown; kind?: unknown; cause?: unknown };
+  // `kind: 'timeout'`: the companion's UpstreamError.
+  if (e.kind === 'timeout') return true;
+  if (typeof e.name === 'string' && TIMEOUT_NAMES.has(e.name)) return true;
+  if (typeof e.code === 'string' && TIMEOUT_CODES.has(e.code)) return true;
+  if (depth === 0 && upstreamHttpStatus(error) === 504) return true;
+  return isUpstreamTimeout(e.cause, depth + 1);
+}
+
+/** The operator-facing error for an upstream failure: 504 for a timeout, 502 otherwise. */
+export function upstreamFailure(error: unknown, what: string): CompanionError {
+  if (isUpstreamTimeout(error)) return new CompanionError(504, 'upstream_timeout', `The upstream did not answer in time (${what}).`);
+  const status = upstreamHttpStatus(error);
+  return new CompanionError(502, 'upstream_error', `The upstream failed (${what}${status ? `: HTTP ${status}` : ''}).`);
+}
+
+/** A short reason for the manifest's `gaps`, built only from the kind of failure and its status. */
+export function upstreamGapReason(error: unknown, what: string): string {
+  if (isUpstreamTimeout(error)) return `${what} unavailable upstream: timeout`;
+  const status = upstreamHttpStatus(error);
+  return `${what} unavailable upstream${status ? `: HTTP ${status}` : ''}`;
+}

@@ -1,0 +1,50 @@
+/**
+ * The companion's one `onError` and its not-found answer, for the page, webhook and admin routes
+ * alike: whatever a route throws leaves as the error shape (docs/page-api.md#error-shape). An
+ * error the routes did not expect is a 500 `internal_error` whose body names only the request id;
+ * its cause goes to the redacting log (docs/upstream-api.md, rule 9).
+ */
+import type { ApiErrorCode } from '@onboarding-kit/contract';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Logger } from '../logger.js';
+import { isUpstreamError } from '../upstream/upstream-error.js';
+import { CompanionError, fromUpstream } from './companion-error.js';
+import type { CompanionEnv } from './env.js';
+
+/** Codes for refusals thrown as a bare `HTTPException` (by Hono's own middleware, say). */
+const REFUSAL_CODES: Partial<Record<number, ApiErrorCode>> = {
+  400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
+};
+
+export interface ErrorHandlerDeps {
+  /** Where unexpected errors are logged when the request has no logger of its own. */
+  logger: Logger;
+  /** Named in upstream failures, for support. */
+  environment: string;
+}
+
+export function renderError(c: Context, error: CompanionError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  c.header('Cache-Control', 'no-store');
+  return c.json(error.toBody(), error.status);
+}
+
+export function companionErrorHandler(deps: ErrorHandlerDeps): ErrorHandler<CompanionEnv> {
+  return (error, c) => renderError(c, asCompanionError(error, c, deps));
+}
+
+export const notFoundHandler: NotFoundHandler = (c) => renderError(c, new CompanionError(404, 'not_found', 'No such route.'));
+
+function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHandlerDeps): CompanionError {
+  if (error instanceof CompanionError) return error;
+  // Routes map upstream failures themselves; one that slips through still gets the upstream answer.
+  if (isUpstreamError(error)) return fromUpstream(error, deps.environment);
+  if (error instanceof HTTPException && error.status < 500) {
+    return new CompanionError(error.status, REFUSAL_CODES[error.status] ?? 'invalid_request', 'The request was refused.');
+  }
+  // The request's logger carries its id; a host that mounts routes without the companion's middleware has none.
+  const log: Logger | undefined = c.get('log');
+  (log ?? deps.logger).error('unexpected error', { error });
+  return new CompanionError(500, 'internal_error', `Internal error; quote request id ${c.get('requestId') ?? 'unknown'} to support.`);
+}
