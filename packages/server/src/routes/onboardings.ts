@@ -57,7 +57,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     return record!;
   }
 
-  app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress }), async (c) => {
+  app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
     const log = c.get('log');
     // Read inline, never kept in a variable: once the images are cleared below, nothing holds them.
     const limit = maxCreateBodyBytes(deps.imageMaxBytes);
