@@ -3,7 +3,7 @@
  * CHROME_PATH) through Playwright.
  *
  * - Default group: a fake camera that loops a generated Y4M of a document-like picture
- *   (test-support/card-picture.mjs), so tests can check that captured pixels come from it.
+ *   (@onboarding-kit/testing/card-picture), so tests can check that captured pixels come from it.
  * - Group `no-camera` (files `*.no-camera.spec.ts`): the same Chromium with no fake device at
  *   all, where getUserMedia really fails with NotFoundError. Named `.spec.ts` so that no
  *   `--files '...*.test.ts'` pattern can pull them into the fake-camera browser. The group runs
@@ -19,11 +19,10 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { writeCardY4m } from './packages/element/test-support/y4m.mjs';
-import { CHROMIUM_ARGS, chromiumPath, fakeCameraArgs } from './packages/element/test-support/chromium.mjs';
-import { plugins as extraPlugins } from './packages/element/test-support/wtr-extra-plugins.mjs';
+import { writeCardY4m } from '@onboarding-kit/testing/y4m';
+import { chromiumLaunchOptions, isLoopback } from '@onboarding-kit/testing/chromium';
+import { companionDouble } from '@onboarding-kit/testing/companion-double';
 
-const executablePath = chromiumPath();
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const imageCompressionUmd = fileURLToPath(
   new URL('./node_modules/browser-image-compression/dist/browser-image-compression.js', import.meta.url),
@@ -33,12 +32,6 @@ const cardY4m = writeCardY4m();
 
 /** Off-host requests seen per Playwright context (a context holds one test file's page). */
 const networkLogs = new WeakMap();
-
-const isLoopback = (url) => {
-  const { protocol, hostname } = new URL(url);
-  if (protocol !== 'http:' && protocol !== 'https:' && protocol !== 'ws:' && protocol !== 'wss:') return true;
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
-};
 
 async function createBrowserContext({ browser }) {
   const context = await browser.newContext({ permissions: ['camera'] });
@@ -50,16 +43,11 @@ async function createBrowserContext({ browser }) {
     if (!isLoopback(request.url())) log.external.push(entry);
   });
   // The closed network would hang such requests; fail them at once (they are still recorded).
-  await context.route((url) => !isLoopback(url.href), (route) => route.abort('blockedbyclient'));
+  await context.route((url) => !isLoopback(url), (route) => route.abort('blockedbyclient'));
   return context;
 }
 
-const launcher = (extraArgs) =>
-  playwrightLauncher({
-    product: 'chromium',
-    launchOptions: { executablePath, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] },
-    createBrowserContext,
-  });
+const launcher = (launchOptions) => playwrightLauncher({ product: 'chromium', launchOptions, createBrowserContext });
 
 function playwrightContext(session) {
   if (session.browser.type !== 'playwright') throw new Error('camera commands need the Playwright launcher');
@@ -120,14 +108,14 @@ export default {
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 30_000 } },
   browsers: [
-    launcher(fakeCameraArgs(cardY4m)),
+    launcher(chromiumLaunchOptions({ cameraY4m: cardY4m })),
   ],
   groups:
-    narrowedByFiles && !groupChosen ? [] : [{ name: 'no-camera', files: [noCameraFiles], browsers: [launcher([])] }],
+    narrowedByFiles && !groupChosen ? [] : [{ name: 'no-camera', files: [noCameraFiles], browsers: [launcher(chromiumLaunchOptions())] }],
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: elementTsconfig, target: 'es2022' }),
     testCommandsPlugin,
     imageCompressionLibPlugin,
-    ...extraPlugins,
+    companionDouble(),
   ],
 };

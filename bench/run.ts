@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './lib/chromium.js';
+import { launchChromium } from '@onboarding-kit/testing/chromium';
 import { describeMachine } from './lib/machine.js';
 import { benchmarksMarkdown } from './lib/markdown.js';
 import { REPO_ROOT } from './lib/paths.js';
@@ -41,7 +41,8 @@ let browserError = '';
 async function getBrowser(): Promise<Browser | undefined> {
   if (browser || browserError) return browser;
   try {
-    browser = await launchChromium();
+    // The fake camera loops the card picture; the bench measures capture, not permission prompts.
+    browser = await launchChromium({ camera: 'card', grantCameraEverywhere: true, timeout: 60_000 });
   } catch (error) {
     browserError = reason(error);
   }

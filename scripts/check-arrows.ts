@@ -1,18 +1,14 @@
-// Architecture lint: dependency arrows go one way (DESIGN: element -> contract, server -> contract,
-// sandbox -> contract, react -> element), and nothing in the project reads ../shared.
+// Architecture lint: the import rules of scripts/import-arrows.ts (one-way arrows between the
+// packages, no relative import across a package boundary, test support only in tests), and
+// nothing in the project reads a folder beside the repository.
+// Usage: node --conditions=source --import tsx scripts/check-arrows.ts [repository root]
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importProblems } from './import-arrows.js';
 
-const ALLOWED: Record<string, string[]> = {
-  contract: [],
-  element: ['contract'],
-  server: ['contract'],
-  sandbox: ['contract'],
-  react: ['element', 'contract'],
-};
-
-const root = new URL('..', import.meta.url).pathname;
-const problems: string[] = [];
+const root = process.argv[2] ? resolve(process.argv[2]) : fileURLToPath(new URL('..', import.meta.url));
+const problems: string[] = importProblems(root);
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -22,25 +18,6 @@ function files(dir: string, out: string[] = []): string[] {
     else if (/\.(ts|tsx|mjs|js|json|html)$/.test(name)) out.push(path);
   }
   return out;
-}
-
-const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)['"](@onboarding-kit\/([a-z-]+)|\.\.\/[^'"]*)['"]/g;
-for (const pkg of Object.keys(ALLOWED)) {
-  let srcFiles: string[] = [];
-  try { srcFiles = files(join(root, 'packages', pkg, 'src')); } catch { continue; }
-  for (const file of srcFiles) {
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(IMPORT)) {
-      const target = m[2];
-      if (target && target !== pkg && !ALLOWED[pkg]!.includes(target)) {
-        problems.push(`${relative(root, file)}: ${pkg} must not import @onboarding-kit/${target}`);
-      }
-      const rel = m[1]!;
-      if (rel.startsWith('../') && /\.\.\/(?:\.\.\/)*(?:packages\/)?(contract|element|server|sandbox|react)\//.test(rel)) {
-        problems.push(`${relative(root, file)}: reaches into another package by path (${rel}); import it by name`);
-      }
-    }
-  }
 }
 
 for (const dir of ['packages', 'demo', 'test', 'scripts', 'bench', '.ci']) {

@@ -4,9 +4,9 @@
  * the element's real capture (`captureFrame`) + image pipeline (`processImage`) against a bare
  * floor (draw, `canvas.toBlob('image/jpeg')`, FileReader base64) on the same input.
  */
-import { captureFrame } from '../../packages/element/src/camera/capture-frame.js';
-import { processImage } from '../../packages/element/src/image/pipeline.js';
-import { renderCardPictureRgba } from '../../packages/element/test-support/card-picture.mjs';
+import { captureFrame } from '@onboarding-kit/element/internal/capture-frame';
+import { processImage } from '@onboarding-kit/element/internal/image-pipeline';
+import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 
 export interface PipelineRun {
   total: number;

@@ -1,5 +1,5 @@
 /** The machine the figures come from: they mean little without it. */
-import { chromiumPath } from '../../packages/element/test-support/chromium.mjs';
+import { chromiumPath } from '@onboarding-kit/testing/chromium';
 import { execFile } from 'node:child_process';
 import { cpus, totalmem, release, platform } from 'node:os';
 import { promisify } from 'node:util';

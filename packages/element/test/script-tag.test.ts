@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { BUNDLE_FILE, COMPRESSION_LIB_FILE, IIFE_FILE, IIFE_GLOBAL, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
-import { isolatedContext, launchChromium } from './support/chromium.js';
-import { serveStatic, type StaticServer } from './support/static-server.js';
+import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
+import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
 
 /** docs/distribution.md's policy, with the companion on the same origin. */
 export const STRICT_CSP = [

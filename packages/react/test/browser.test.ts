@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type AliasOptions } from 'vite';
 import type { Browser, Page } from 'playwright-core';
-import { isolatedContext, launchChromium } from '../../element/test/support/chromium.js';
-import { serveStatic, type StaticServer } from '../../element/test/support/static-server.js';
+import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
+import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const REACT_18: AliasOptions = [

@@ -1,33 +1,20 @@
 /**
- * One headless Chromium for the whole suite (/usr/bin/chromium or CHROME_PATH) with the flags
- * of TOOLCHAIN.md and a fake camera that loops a real document-like picture (the element's
- * test-support card picture, written as Y4M). Each test gets a fresh context whose traffic is
+ * One headless Chromium for the whole suite (the workspace's one launcher,
+ * @onboarding-kit/testing/chromium) with a fake camera that loops a real document-like picture
+ * (the shared card picture, written as Y4M). Each test gets a fresh context whose traffic is
  * recorded: every request and response (headers and bodies) for the secret scan, requests to
  * other hosts (aborted), CSP violations and uncaught page errors.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { renderCardPictureRgba } from '../../../packages/element/test-support/card-picture.mjs';
-import { CHROMIUM_ARGS, chromiumPath, fakeCameraArgs } from '../../../packages/element/test-support/chromium.mjs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
+import { isLoopback, launchChromium } from '@onboarding-kit/testing/chromium';
 import { REPO_ROOT } from './stack.js';
 
-// y4m.mjs ships no type declarations: load it through a computed specifier and type what is used.
-const Y4M_MODULE = new URL('../../../packages/element/test-support/y4m.mjs', import.meta.url).href;
-async function writeCardY4m(): Promise<string> {
-  const mod = (await import(Y4M_MODULE)) as { writeCardY4m(): string };
-  return mod.writeCardY4m();
-}
-
-
-export async function launchBrowser(): Promise<Browser> {
-  const y4m = await writeCardY4m();
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    // No --use-fake-ui-for-media-stream: camera permission is granted (or not) per context.
-    args: [...CHROMIUM_ARGS, ...fakeCameraArgs(y4m)],
-  });
+export function launchBrowser(): Promise<Browser> {
+  // Camera permission is granted (or not) per context, so the refusal path stays testable.
+  return launchChromium({ camera: 'card' });
 }
 
 /** One network exchange as the page saw it. */
@@ -54,12 +41,6 @@ export interface Recorded {
   cspViolations(): Promise<string[]>;
 }
 
-const isLoopback = (url: string) => {
-  const { protocol, hostname } = new URL(url);
-  if (protocol !== 'http:' && protocol !== 'https:' && protocol !== 'ws:' && protocol !== 'wss:') return true;
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-};
-
 export async function recordedContext(browser: Browser, options: { camera: boolean }): Promise<Recorded> {
   const context = await browser.newContext({
     permissions: options.camera ? ['camera'] : [],
@@ -73,7 +54,7 @@ export async function recordedContext(browser: Browser, options: { camera: boole
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
 
-  await context.route((url) => !isLoopback(url.href), async (route) => {
+  await context.route((url) => !isLoopback(url), async (route) => {
     external.push(`${route.request().method()} ${route.request().url()}`);
     await route.abort('blockedbyclient');
   });

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { buildBundles } from '../../../packages/element/scripts/bundles.js';
+import { buildBundles } from '@onboarding-kit/element/internal/build-bundles';
 import { demoConfig } from '../../../vite.config.js';
 
 export interface BuiltDemo {

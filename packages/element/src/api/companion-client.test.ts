@@ -1,4 +1,4 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import type { OnboardingState } from '@onboarding-kit/contract';
 import { cardJpeg, companionNamespace, controlDouble, doubleState } from '../onboarding-flow/test-helpers.js';

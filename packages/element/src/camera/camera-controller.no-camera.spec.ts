@@ -1,4 +1,4 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 /** Runs in the `no-camera` WTR group: Chromium without any (fake) capture device. */
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';

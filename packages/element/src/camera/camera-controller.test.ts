@@ -1,8 +1,8 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { LitElement } from 'lit';
-import { decode, probeCard, worstProbe } from '../../test-support/pixels.js';
+import { decode, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
 import { base64ToBytes } from '@onboarding-kit/contract';
 import { processImage } from '../image/pipeline.js';
 import { CameraController, constraintLadder, type CameraState } from './camera-controller.js';

@@ -1,4 +1,4 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { CameraError, mapCameraError, type CameraErrorCode } from './camera-controller.js';
 

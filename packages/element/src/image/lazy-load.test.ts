@@ -1,7 +1,7 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { canvasBlob, cardCanvas } from '../../test-support/pixels.js';
+import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import { processImage } from './pipeline.js';
 
 type NetworkLog = { external: string[]; all: string[] };

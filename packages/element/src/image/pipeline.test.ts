@@ -1,9 +1,9 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { base64ToBytes, bytesToBase64, isPureBase64, sniffBase64 } from '@onboarding-kit/contract';
-import { COLOURS, PICTURE_HEIGHT, PICTURE_WIDTH, PROBES } from '../../test-support/card-picture.mjs';
-import { canvasBlob, cardCanvas, decode, meanAt, probeCard, worstProbe } from '../../test-support/pixels.js';
+import { COLOURS, PICTURE_HEIGHT, PICTURE_WIDTH, PROBES } from '@onboarding-kit/testing/card-picture';
+import { canvasBlob, cardCanvas, decode, meanAt, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
 import { jpegSize } from './jpeg-size.js';
 import { defaultCompressionLibURL } from './lib-url.js';
 import { DEFAULT_THRESHOLDS, ImageCheckError, processImage, type PipelineOptions } from './pipeline.js';

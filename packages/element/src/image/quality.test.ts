@@ -1,6 +1,6 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
-import { cardCanvas } from '../../test-support/pixels.js';
+import { cardCanvas } from '@onboarding-kit/testing/pixels';
 import { DEFAULT_THRESHOLDS } from './pipeline.js';
 import { CHECK_LONG_EDGE, greyCopy, laplacianVariance, meanBrightness } from './quality.js';
 

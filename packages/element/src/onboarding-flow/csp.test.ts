@@ -1,4 +1,4 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor } from './test-helpers.js';

@@ -1,4 +1,4 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { OnboardingFlow } from './onboarding-flow.js';

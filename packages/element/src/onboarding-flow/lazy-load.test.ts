@@ -1,4 +1,4 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { CPF, cardJpeg, chooseType, cleanupListeners, mount, passConsent, passCpf, pickFile, preview } from './test-helpers.js';

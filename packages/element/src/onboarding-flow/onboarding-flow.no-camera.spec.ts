@@ -1,4 +1,4 @@
-/// <reference path="../../test-support/mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { CPF, cardJpeg, chooseType, cleanupListeners, click, errorText, mount, passConsent, passCpf, pickFile, preview, waitFor } from './test-helpers.js';
 

@@ -1,11 +1,11 @@
 /**
  * Shared helpers of the `<onboarding-flow>` browser tests (not part of the public API). They
  * drive the element through its shadow DOM like a person would (clicks on labelled buttons,
- * typing, files) and talk to the companion double (test-support/companion-double.mjs).
+ * typing, files) and talk to the companion double (@onboarding-kit/testing/companion-double).
  */
 import { base64ToBytes } from '@onboarding-kit/contract';
 import { fixture, html, waitUntil } from '@open-wc/testing';
-import { renderCardPictureRgba } from '../../test-support/card-picture.mjs';
+import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import './onboarding-flow.js';
 

@@ -1,7 +1,7 @@
 /**
  * The mocha BDD globals that Web Test Runner provides in the browser (no @types/mocha is
  * installed and the root tsconfig limits `types` to node). Test files pull this in with
- * `/// <reference path="../../test-support/mocha-globals.d.ts" />`.
+ * `/// <reference types="@onboarding-kit/testing/mocha-globals" />`.
  */
 type MochaDone = (error?: unknown) => void;
 type MochaFn = (this: MochaContext, done: MochaDone) => void | Promise<unknown>;

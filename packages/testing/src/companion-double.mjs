@@ -1,8 +1,8 @@
 /**
  * A test double of the companion for the element's browser tests, served by the Web Test Runner
- * dev server under `/test-companion/<namespace>/v1/...`: the page <-> companion contract of
- * DESIGN.md over real HTTP, with the contract's own `validateCreateOnboarding` (imported from
- * the contract's TS source through tsx), outcomes scripted by the sandbox test identities, real
+ * dev server under `/test-companion/<namespace>/v1/...`: the page <-> companion contract
+ * (docs/page-api.md) over real HTTP, with the contract's own `validateCreateOnboarding` (the
+ * contract's TypeScript source, loaded through tsx), outcomes scripted by the sandbox test identities, real
  * SSE, and switches for the failures the element must survive.
  *
  * Each test uses its own namespace (any path segment), so state never leaks between tests.
@@ -22,13 +22,14 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { getRequestListener } from '@hono/node-server';
 import { tsImport } from 'tsx/esm/api';
+import { sourceEntryUrl } from './workspace-source.mjs';
 
-const contract = await tsImport(new URL('../../contract/src/index.ts', import.meta.url).href, import.meta.url);
+const contract = await tsImport(sourceEntryUrl('@onboarding-kit/contract'), import.meta.url);
 const { validateCreateOnboarding, normalizeCpf, DEFAULT_IMAGE_MAX_BYTES, maxCreateBodyBytes } = contract;
 
 export const COMPANION_PREFIX = '/test-companion/';
 
-/** The sandbox's documented identities (BRIEF.md): CPF digits -> scripted decision. */
+/** The sandbox's documented test identities (packages/sandbox/README.md): CPF digits -> scripted decision. */
 const OUTCOMES = {
   52998224725: { status: 'APPROVED' },
   11144477735: { status: 'REFUSED', message: 'Documento com sinais de adulteração' },

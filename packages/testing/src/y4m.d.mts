@@ -1,0 +1,9 @@
+export interface RgbPicture {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+}
+export declare function rgbToI420(picture: RgbPicture): Uint8Array;
+export declare function encodeY4m(picture: RgbPicture, frames?: number): Uint8Array;
+/** Absolute path of a fresh .y4m of the card picture (removed at process exit). */
+export declare function writeCardY4m(): string;
