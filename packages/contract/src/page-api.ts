@@ -64,6 +64,7 @@ export type ApiErrorCode =
   | 'upstream_error'
   | 'upstream_unavailable'
   | 'upstream_timeout'
+  | 'store_unavailable'
   | 'internal_error';
 
 export interface ApiError {

@@ -10,6 +10,7 @@ import { CompanionError, MemoryStore, type CompanionApp } from '@onboarding-kit/
 import { startFakeUpstream, type FakeUpstream, FAKE_SECRET } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
 import { created, postJson, testCompanion, webhook, WEBHOOK_KEY } from './helpers/companion.js';
+import { StoreUnavailableError } from '../src/store/errors.js';
 
 const ADMIN_KEY = 'admin-key-for-the-error-model-0123';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
@@ -127,6 +128,28 @@ test('an unexpected error in any route family is a 500 internal_error naming onl
   assert.equal(unexpected.length, 3, 'each cause is logged once');
   for (const id of ['req-page', 'req-webhook', 'req-admin']) assert.ok(unexpected.some((l) => l.includes(id)), `logged with ${id}`);
   assert.ok(!failing.logs.some((l) => l.includes(FAKE_SECRET)), 'the log is redacted');
+  await failing.app.close();
+});
+
+test('a store that does not answer is a 503 store_unavailable with Retry-After in every route family', async () => {
+  const store = new MemoryStore();
+  const failing = testCompanion(up, { adminKey: ADMIN_KEY, store });
+  const o = await created(failing.app, createBody());
+  const down = async (): Promise<never> => {
+    throw new StoreUnavailableError('redis://10.0.0.5:6379 refused the connection');
+  };
+  store.get = down;
+  store.applyStatus = down;
+  for (const res of [
+    await failing.app.request(v1(`/onboardings/${o.tokenOnboarding}`), { headers: { authorization: `Bearer ${o.accessKey}` } }),
+    await webhook(failing.app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }),
+    await failing.app.request(v1(`/admin/onboardings/${o.tokenOnboarding}`), { headers: admin }),
+  ]) {
+    assert.equal(res.headers.get('retry-after'), '5');
+    const error = await expectShape(res, 503, 'store_unavailable');
+    assert.ok(!String(error.message).includes('redis'));
+  }
+  assert.ok(!failing.logs.some((l) => l.includes('unexpected error')), 'an unreachable store is no bug');
   await failing.app.close();
 });
 

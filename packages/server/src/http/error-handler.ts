@@ -8,6 +8,7 @@ import type { ApiErrorCode } from '@onboarding-kit/contract';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from '../logger.js';
+import { isStoreUnavailable } from '../store/errors.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { CompanionError, fromUpstream } from './companion-error.js';
 import type { CompanionEnv } from './env.js';
@@ -44,7 +45,12 @@ function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHan
     return new CompanionError(error.status, REFUSAL_CODES[error.status] ?? 'invalid_request', 'The request was refused.');
   }
   // The request's logger carries its id; a host that mounts routes without the companion's middleware has none.
-  const log: Logger | undefined = c.get('log');
-  (log ?? deps.logger).error('unexpected error', { error });
+  const log = c.get('log') ?? deps.logger;
+  // A store that did not answer decided nothing: the client may repeat the request shortly.
+  if (isStoreUnavailable(error)) {
+    log.warn('store unavailable', { error });
+    return new CompanionError(503, 'store_unavailable', 'The onboarding store is unavailable; try again shortly.', { headers: { 'Retry-After': '5' } });
+  }
+  log.error('unexpected error', { error });
   return new CompanionError(500, 'internal_error', `Internal error; quote request id ${c.get('requestId') ?? 'unknown'} to support.`);
 }
