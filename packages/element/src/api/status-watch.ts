@@ -3,7 +3,7 @@
  * stream fails or ends without a terminal status, polling `GET /onboardings/{token}` with
  * exponential backoff, bounded in total time.
  */
-import type { OnboardingState, OnboardingStatus } from '@onboarding-kit/contract';
+import { isTerminalStatus, type OnboardingState, type OnboardingStatus, type TerminalStatus } from '@onboarding-kit/contract';
 import { getOnboarding, streamStatus } from './companion-client.js';
 import { CompanionError } from './errors.js';
 
@@ -23,7 +23,10 @@ export interface WatchOptions {
   poll?: Partial<PollOptions>;
 }
 
-export const isTerminal = (status: OnboardingStatus): boolean => status !== 'IN_PROCESS';
+/** A state the onboarding never leaves (APPROVED, REFUSED or ERROR). */
+export type FinalState = OnboardingState & { status: TerminalStatus };
+
+export const isFinal = (state: OnboardingState): state is FinalState => isTerminalStatus(state.status);
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -40,7 +43,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export async function watchStatus(base: string, token: string, accessKey: string, options: WatchOptions): Promise<OnboardingState> {
+export async function watchStatus(base: string, token: string, accessKey: string, options: WatchOptions): Promise<FinalState> {
   const { onStatus, signal } = options;
   const poll = { ...DEFAULT_POLL, ...options.poll };
   let seen: OnboardingState | null = null;
@@ -56,7 +59,7 @@ export async function watchStatus(base: string, token: string, accessKey: string
   }
   // A final status that arrived just before the stream broke still counts.
   const streamed = seen as OnboardingState | null;
-  if (streamed && isTerminal(streamed.status)) return streamed;
+  if (streamed && isFinal(streamed)) return streamed;
   const deadline = Date.now() + poll.totalMs;
   let delay = poll.initialDelayMs;
   let lastStatus: OnboardingStatus | null = streamed?.status ?? null;
@@ -68,7 +71,7 @@ export async function watchStatus(base: string, token: string, accessKey: string
         lastStatus = state.status;
         onStatus(state);
       }
-      if (isTerminal(state.status)) return state;
+      if (isFinal(state)) return state;
     } catch (error) {
       if (!(error instanceof CompanionError) || !error.retryable) throw error;
     }
