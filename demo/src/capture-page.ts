@@ -1,12 +1,14 @@
 /**
  * The capture page's own script: the settings panel, the test-identity shortcuts and the event
- * log around the `<onboarding-flow>` that the page's script tag defines. It imports nothing from
- * the element at run time (types only): the element arrives by its own script tag, as on an
- * integrator's page. No innerHTML anywhere: every text goes in through textContent.
+ * log around the `<onboarding-flow>` that the page's script tag defines. Of the element it imports
+ * at run time only the list of its event names (a module with no imports): the element arrives
+ * by its own script tag, as on an integrator's page. No innerHTML anywhere: every text goes in
+ * through textContent.
  */
 import type { OnboardingFlow } from '@onboarding-kit/element';
+import { ONBOARDING_EVENTS } from '@onboarding-kit/element/event-names';
 import { applySettings, DEFAULT_SETTINGS, DEMO_DOCUMENT_TYPES, RADIUS, readSettings, THEME, THEME_KEYS, writeSettings, type DemoLocale, type DemoSettings } from './settings.js';
-import { describeDetail, FLOW_EVENTS, SANDBOX_CONTROL, TEST_IDENTITIES } from './test-identities.js';
+import { describeDetail, SANDBOX_CONTROL, TEST_IDENTITIES } from './test-identities.js';
 
 function byId<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -139,7 +141,8 @@ flow.addEventListener('onboarding-complete', (e) => setPending(null, `Decided: $
 
 const log = byId<HTMLOListElement>('event-log');
 const lastOutcome = byId<HTMLParagraphElement>('last-outcome');
-for (const name of FLOW_EVENTS) {
+// Every event the element dispatches (all bubble and are composed).
+for (const name of ONBOARDING_EVENTS) {
   flow.addEventListener(name, (event) => {
     const detail = (event as CustomEvent<unknown>).detail;
     const time = new Date().toLocaleTimeString('en-GB', { hour12: false });

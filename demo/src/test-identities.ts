@@ -20,17 +20,6 @@ export const MANUAL_REVIEW_CPF = '987.654.321-00';
 /** Where `npm start` mounts the embedded sandbox (demo/start.ts); absent with a real upstream. */
 export const SANDBOX_CONTROL = '/sandbox/__sandbox';
 
-/** Every event `<onboarding-flow>` dispatches (all bubble and are composed). */
-export const FLOW_EVENTS = [
-  'onboarding-step-change',
-  'onboarding-capture',
-  'onboarding-submitted',
-  'onboarding-complete',
-  'onboarding-error',
-  'onboarding-cancel',
-] as const;
-export type FlowEventName = (typeof FLOW_EVENTS)[number];
-
 /** One line of an event log: the event's detail as compact JSON. */
 export function describeDetail(detail: unknown): string {
   if (detail === undefined || detail === null) return '';

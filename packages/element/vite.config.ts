@@ -31,6 +31,8 @@ export const IIFE_GLOBAL = 'OnboardingKit';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const ENTRY = here('./src/index.ts');
+/** `@onboarding-kit/element/event-names`: the event names alone, for pages that only listen. */
+const EVENT_NAMES_ENTRY = here('./src/event-names.ts');
 const PIPELINE_SOURCE = here('./src/image/pipeline.ts');
 
 /** Everything in package.json `dependencies`, and their subpaths (`lit/decorators.js`). */
@@ -124,7 +126,7 @@ const common = ({ outDir }: Target): InlineConfig => ({
   },
 });
 
-/** The ES modules published to npm: dist/index.js, dependencies external, not minified. */
+/** The ES modules published to npm: dist/index.js and dist/event-names.js, dependencies external, not minified. */
 export function npmBuild(target: Target): InlineConfig {
   const base = common(target);
   return {
@@ -132,7 +134,7 @@ export function npmBuild(target: Target): InlineConfig {
     build: {
       ...base.build,
       minify: false,
-      lib: { entry: { index: ENTRY }, formats: ['es'] },
+      lib: { entry: { index: ENTRY, 'event-names': EVENT_NAMES_ENTRY }, formats: ['es'] },
       rolldownOptions: {
         external: NPM_EXTERNAL,
         output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },

@@ -5,6 +5,9 @@
 import type { OnboardingStatus } from '@onboarding-kit/contract';
 import type { CaptureRole } from './image/pipeline.js';
 import type { OnboardingStep } from './onboarding-flow/steps.js';
+import type { OnboardingEventName } from './event-names.js';
+
+export { ONBOARDING_EVENTS, type OnboardingEventName } from './event-names.js';
 
 export interface OnboardingStepChangeDetail {
   step: OnboardingStep;
@@ -36,49 +39,58 @@ export interface OnboardingCancelDetail {
 const init = <T>(detail: T): CustomEventInit<T> => ({ detail, bubbles: true, composed: true });
 
 export class OnboardingStepChangeEvent extends CustomEvent<OnboardingStepChangeDetail> {
-  static readonly eventName = 'onboarding-step-change';
+  static readonly eventName = 'onboarding-step-change' satisfies OnboardingEventName;
   constructor(detail: OnboardingStepChangeDetail) {
     super(OnboardingStepChangeEvent.eventName, init(detail));
   }
 }
 export class OnboardingCaptureEvent extends CustomEvent<OnboardingCaptureDetail> {
-  static readonly eventName = 'onboarding-capture';
+  static readonly eventName = 'onboarding-capture' satisfies OnboardingEventName;
   constructor(detail: OnboardingCaptureDetail) {
     super(OnboardingCaptureEvent.eventName, init(detail));
   }
 }
 export class OnboardingSubmittedEvent extends CustomEvent<OnboardingSubmittedDetail> {
-  static readonly eventName = 'onboarding-submitted';
+  static readonly eventName = 'onboarding-submitted' satisfies OnboardingEventName;
   constructor(detail: OnboardingSubmittedDetail) {
     super(OnboardingSubmittedEvent.eventName, init(detail));
   }
 }
 export class OnboardingCompleteEvent extends CustomEvent<OnboardingCompleteDetail> {
-  static readonly eventName = 'onboarding-complete';
+  static readonly eventName = 'onboarding-complete' satisfies OnboardingEventName;
   constructor(detail: OnboardingCompleteDetail) {
     super(OnboardingCompleteEvent.eventName, init(detail));
   }
 }
 export class OnboardingErrorEvent extends CustomEvent<OnboardingErrorDetail> {
-  static readonly eventName = 'onboarding-error';
+  static readonly eventName = 'onboarding-error' satisfies OnboardingEventName;
   constructor(detail: OnboardingErrorDetail) {
     super(OnboardingErrorEvent.eventName, init(detail));
   }
 }
 export class OnboardingCancelEvent extends CustomEvent<OnboardingCancelDetail> {
-  static readonly eventName = 'onboarding-cancel';
+  static readonly eventName = 'onboarding-cancel' satisfies OnboardingEventName;
   constructor(detail: OnboardingCancelDetail) {
     super(OnboardingCancelEvent.eventName, init(detail));
   }
 }
 
+/** Each event's name and the class of its instances. */
+export interface OnboardingEventMap {
+  'onboarding-step-change': OnboardingStepChangeEvent;
+  'onboarding-capture': OnboardingCaptureEvent;
+  'onboarding-submitted': OnboardingSubmittedEvent;
+  'onboarding-complete': OnboardingCompleteEvent;
+  'onboarding-error': OnboardingErrorEvent;
+  'onboarding-cancel': OnboardingCancelEvent;
+}
+
+// A compile error unless the map and ONBOARDING_EVENTS name exactly the same events.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+type MapMatchesList = Assert<Same<keyof OnboardingEventMap, OnboardingEventName>>;
+
 declare global {
-  interface HTMLElementEventMap {
-    'onboarding-step-change': OnboardingStepChangeEvent;
-    'onboarding-capture': OnboardingCaptureEvent;
-    'onboarding-submitted': OnboardingSubmittedEvent;
-    'onboarding-complete': OnboardingCompleteEvent;
-    'onboarding-error': OnboardingErrorEvent;
-    'onboarding-cancel': OnboardingCancelEvent;
-  }
+  // `addEventListener('onboarding-complete', (e) => e.detail.status)` is typed on any element.
+  interface HTMLElementEventMap extends OnboardingEventMap {}
 }

@@ -10,15 +10,7 @@
  * see docs/distribution.md.
  */
 import type { DefineComponent } from 'vue';
-import type {
-  OnboardingCancelEvent,
-  OnboardingCaptureEvent,
-  OnboardingCompleteEvent,
-  OnboardingErrorEvent,
-  OnboardingFlow,
-  OnboardingStepChangeEvent,
-  OnboardingSubmittedEvent,
-} from '@onboarding-kit/element';
+import type { OnboardingEventMap, OnboardingEventName, OnboardingFlow } from '@onboarding-kit/element';
 
 /** The element's configuration, by property name (`:documentTypes`, `.prop`) and attribute name. */
 export interface OnboardingFlowVueProps {
@@ -41,15 +33,17 @@ export interface OnboardingFlowVueProps {
   'max-long-edge'?: OnboardingFlow['maxLongEdge'] | `${number}`;
 }
 
-/** `@onboarding-step-change="..."` and so on: Vue maps each to an `on...` prop. */
-export interface OnboardingFlowVueEvents {
-  onOnboardingStepChange?: (event: OnboardingStepChangeEvent) => void;
-  onOnboardingCapture?: (event: OnboardingCaptureEvent) => void;
-  onOnboardingSubmitted?: (event: OnboardingSubmittedEvent) => void;
-  onOnboardingComplete?: (event: OnboardingCompleteEvent) => void;
-  onOnboardingError?: (event: OnboardingErrorEvent) => void;
-  onOnboardingCancel?: (event: OnboardingCancelEvent) => void;
-}
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The prop Vue maps a listener to: `@onboarding-step-change` -> `onOnboardingStepChange`. */
+export type OnboardingVueHandlerName<N extends OnboardingEventName = OnboardingEventName> = `on${Capitalize<CamelCase<N>>}`;
+
+type VueEventProps = {
+  [N in OnboardingEventName as OnboardingVueHandlerName<N>]?: (event: OnboardingEventMap[N]) => void;
+};
+
+/** `@onboarding-step-change="..."` and so on, for every event the element dispatches. */
+export interface OnboardingFlowVueEvents extends VueEventProps {}
 
 export type OnboardingFlowVueComponent = DefineComponent<OnboardingFlowVueProps & OnboardingFlowVueEvents>;
 

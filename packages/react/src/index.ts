@@ -9,7 +9,10 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import {
+  ONBOARDING_EVENTS,
   OnboardingFlow as OnboardingFlowElement,
+  type OnboardingEventMap,
+  type OnboardingEventName,
   type OnboardingCancelEvent,
   type OnboardingCaptureEvent,
   type OnboardingCompleteEvent,
@@ -34,14 +37,21 @@ export type {
   OnboardingSubmittedDetail,
 } from '@onboarding-kit/element';
 
-/** Callback prop -> DOM event of the element. */
-export const ONBOARDING_FLOW_EVENTS = {
-  onStepChange: 'onboarding-step-change' as EventName<OnboardingStepChangeEvent>,
-  onCapture: 'onboarding-capture' as EventName<OnboardingCaptureEvent>,
-  onSubmitted: 'onboarding-submitted' as EventName<OnboardingSubmittedEvent>,
-  onComplete: 'onboarding-complete' as EventName<OnboardingCompleteEvent>,
-  onError: 'onboarding-error' as EventName<OnboardingErrorEvent>,
-  onCancel: 'onboarding-cancel' as EventName<OnboardingCancelEvent>,
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** The callback prop of an element event: `onboarding-step-change` -> `onStepChange`. */
+export type OnboardingCallbackName<N extends OnboardingEventName = OnboardingEventName> = N extends `onboarding-${infer Rest}`
+  ? `on${Capitalize<CamelCase<Rest>>}`
+  : never;
+
+function callbackName<N extends OnboardingEventName>(event: N): OnboardingCallbackName<N> {
+  const camel = event.slice('onboarding-'.length).replace(/(?:^|-)([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  return `on${camel}` as OnboardingCallbackName<N>;
+}
+
+/** Callback prop -> DOM event, for every event the element dispatches (its ONBOARDING_EVENTS). */
+export const ONBOARDING_FLOW_EVENTS = Object.fromEntries(ONBOARDING_EVENTS.map((event) => [callbackName(event), event])) as {
+  [N in OnboardingEventName as OnboardingCallbackName<N>]: EventName<OnboardingEventMap[N]>;
 };
 
 /** The element's public configuration, set as properties (not attributes) on every render. */
@@ -63,6 +73,12 @@ export interface OnboardingFlowCallbacks {
   /** The person declined consent or cancelled the upload (`detail: { step }`). */
   onCancel?: (event: OnboardingCancelEvent) => void;
 }
+
+// A compile error unless OnboardingFlowCallbacks has exactly one callback per event, typed by its event.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+type DerivedCallbacks = { [N in OnboardingEventName as OnboardingCallbackName<N>]?: (event: OnboardingEventMap[N]) => void };
+type CallbacksMatchEvents = Assert<Same<Required<OnboardingFlowCallbacks>, Required<DerivedCallbacks>>>;
 
 /** Element properties, callbacks, and the usual HTML attributes (id, className, style, children for slots). */
 export type OnboardingFlowProps = Omit<React.HTMLAttributes<OnboardingFlowElement>, keyof OnboardingFlowProperties | keyof OnboardingFlowCallbacks> &

@@ -28,6 +28,18 @@ test('importing the wrapper during SSR does not throw and touches no DOM', async
   assert.equal(typeof (globalThis as { document?: unknown }).document, 'undefined');
 });
 
+test('one callback per element event, named after it', async () => {
+  const { ONBOARDING_FLOW_EVENTS } = await import('@onboarding-kit/react');
+  const { ONBOARDING_EVENTS } = await import('@onboarding-kit/element');
+  assert.deepEqual(Object.values(ONBOARDING_FLOW_EVENTS), [...ONBOARDING_EVENTS]);
+  for (const [callback, event] of Object.entries(ONBOARDING_FLOW_EVENTS)) {
+    // onboarding-step-change -> onStepChange
+    const words = event.split('-').slice(1);
+    assert.equal(callback, `on${words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`);
+  }
+  assert.equal(ONBOARDING_FLOW_EVENTS.onStepChange, 'onboarding-step-change');
+});
+
 test('renderToString gives <onboarding-flow> with its attributes and slotted children (React 19)', async () => {
   const { OnboardingFlow } = await import('@onboarding-kit/react');
   const html = renderToString(

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { ONBOARDING_EVENTS } from '@onboarding-kit/element/event-names';
 
 export type PhotoSource = 'camera' | 'files' | 'denied-camera-then-files';
 
@@ -38,13 +39,13 @@ const CAPTURE_STEPS = ['document-front', 'document-back', 'selfie'] as const;
 
 /** Records every `onboarding-*` event at the document (they bubble and are composed) in `window.__flowEvents`. */
 export async function recordFlowEvents(page: Page): Promise<void> {
-  await page.addInitScript(() => {
+  await page.addInitScript((types) => {
     const w = window as unknown as { __flowEvents: { type: string; detail: unknown }[] };
     w.__flowEvents = [];
-    for (const type of ['onboarding-step-change', 'onboarding-capture', 'onboarding-submitted', 'onboarding-complete', 'onboarding-error', 'onboarding-cancel']) {
+    for (const type of types) {
       document.addEventListener(type, (e) => w.__flowEvents.push({ type, detail: JSON.parse(JSON.stringify((e as CustomEvent).detail ?? null)) }));
     }
-  });
+  }, [...ONBOARDING_EVENTS]);
 }
 
 export async function flowEvents(page: Page): Promise<FlowEvent[]> {

@@ -6,6 +6,7 @@
 import { base64ToBytes } from '@onboarding-kit/contract';
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
+import { ONBOARDING_EVENTS } from '../event-names.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import './onboarding-flow.js';
 
@@ -51,15 +52,6 @@ export interface Mounted {
   events: CustomEvent[];
 }
 
-export const EVENT_NAMES = [
-  'onboarding-step-change',
-  'onboarding-capture',
-  'onboarding-submitted',
-  'onboarding-complete',
-  'onboarding-error',
-  'onboarding-cancel',
-] as const;
-
 /** Mounts the element on a fresh companion namespace and records every `onboarding-*` event at the document. */
 export async function mount(options: { locale?: string; documentTypes?: string; cpf?: string; withV1?: boolean; maxImageBytes?: number; maxLongEdge?: number } = {}): Promise<Mounted> {
   const ns = companionNamespace();
@@ -75,7 +67,7 @@ export async function mount(options: { locale?: string; documentTypes?: string; 
       max-long-edge=${options.maxLongEdge ?? 1600}
     ></onboarding-flow>
   `);
-  for (const name of EVENT_NAMES) {
+  for (const name of ONBOARDING_EVENTS) {
     const listener = (e: Event) => {
       if (e.target === el) events.push(e as CustomEvent);
     };
