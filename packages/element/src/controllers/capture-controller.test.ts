@@ -1,0 +1,243 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { base64ToBytes } from '@onboarding-kit/contract';
+import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { html, nothing } from 'lit';
+import type { CaptureRole, PipelineOptions, ProcessedImage, processImage } from '../image/pipeline.js';
+import { en } from '../messages/index.js';
+import { CaptureController } from './capture-controller.js';
+import { deferred, isRevoked, jpeg, mountHost, processedImage, recordEvents, settle, type ControllerTestHost, type Deferred } from './test-helpers.js';
+
+interface PipelineCall {
+  source: Blob;
+  options: PipelineOptions;
+  result: Deferred<ProcessedImage>;
+}
+
+async function setup() {
+  const host = await mountHost();
+  const state: { role: CaptureRole | null } = { role: 'documentFront' };
+  const announced: string[] = [];
+  const calls: PipelineCall[] = [];
+  const fakeProcessImage = ((source: Blob, options: PipelineOptions) => {
+    const result = deferred<ProcessedImage>();
+    calls.push({ source, options, result });
+    return result.promise;
+  }) as typeof processImage;
+  const capture = new CaptureController(host, {
+    activeRole: () => state.role,
+    limits: () => ({ maxBytes: 500_000 }),
+    messages: () => en,
+    announce: (text) => announced.push(text),
+    loadPipeline: async () => ({ processImage: fakeProcessImage }),
+  });
+  const input = document.createElement('input');
+  input.type = 'file';
+  input.addEventListener('change', (e) => capture.pickFile(e));
+  host.view = () => (state.role ? html`<video></video>` : nothing);
+  host.requestUpdate();
+  await host.updateComplete;
+  return { host, capture, state, announced, calls, input, events: recordEvents(host) };
+}
+
+async function pick(input: HTMLInputElement, blob: Blob, name = 'photo.jpg'): Promise<void> {
+  const transfer = new DataTransfer();
+  transfer.items.add(new File([blob], name, { type: blob.type }));
+  input.files = transfer.files;
+  input.dispatchEvent(new Event('change'));
+  await settle();
+}
+
+/** Waits until the pipeline has been called `count` times. */
+async function calledTimes(calls: PipelineCall[], count: number): Promise<void> {
+  for (let i = 0; i < 50 && calls.length < count; i++) await settle();
+  expect(calls).to.have.length(count);
+}
+
+afterEach(async () => {
+  await executeServerCommand('camera-permission', { grant: true });
+});
+
+describe('CaptureController', () => {
+  it('checks a picked file and keeps the accepted photo, telling the page without the image', async () => {
+    const { capture, announced, calls, input, events } = await setup();
+    await pick(input, await jpeg());
+    await calledTimes(calls, 1);
+    expect(input.value).to.equal('');
+    expect(capture.checking).to.equal(true);
+    expect(calls[0]!.options).to.include({ role: 'documentFront', maxBytes: 500_000 });
+    expect(calls[0]!.options.signal!.aborted).to.equal(false);
+    const image = await processedImage('documentFront');
+    calls[0]!.result.resolve(image);
+    await settle();
+    expect(capture.photo('documentFront')).to.equal(image);
+    expect(capture.checking).to.equal(false);
+    expect(announced).to.deep.equal([en.capture.checking, en.capture.accepted]);
+    expect(events.map((e) => [e.type, e.detail])).to.deep.equal([
+      ['onboarding-capture', { role: 'documentFront', bytes: image.bytes, width: 64, height: 48 }],
+    ]);
+  });
+
+  it('revokes the object URL of a photo that is replaced, removed or cleared', async () => {
+    const { capture, calls, input } = await setup();
+    const first = await processedImage('documentFront');
+    await pick(input, await jpeg());
+    await calledTimes(calls, 1);
+    calls[0]!.result.resolve(first);
+    await settle();
+    const second = await processedImage('documentFront', '#a36');
+    await pick(input, await jpeg());
+    await calledTimes(calls, 2);
+    calls[1]!.result.resolve(second);
+    await settle();
+    expect(await isRevoked(first.previewUrl)).to.equal(true);
+    expect(await isRevoked(second.previewUrl)).to.equal(false);
+    capture.remove('documentFront');
+    expect(capture.photo('documentFront')).to.equal(undefined);
+    expect(await isRevoked(second.previewUrl)).to.equal(true);
+
+    const third = await processedImage('documentFront');
+    await pick(input, await jpeg());
+    await calledTimes(calls, 3);
+    calls[2]!.result.resolve(third);
+    await settle();
+    capture.clear();
+    expect(capture.photos).to.deep.equal({});
+    expect(await isRevoked(third.previewUrl)).to.equal(true);
+  });
+
+  it('a result that arrives after the step was left is discarded and its URL revoked', async () => {
+    const { capture, calls, input, events } = await setup();
+    await pick(input, await jpeg());
+    await calledTimes(calls, 1);
+    capture.leaveStep();
+    expect(calls[0]!.options.signal!.aborted).to.equal(true);
+    expect(capture.checking).to.equal(false);
+    const late = await processedImage('documentFront');
+    calls[0]!.result.resolve(late);
+    await settle();
+    expect(capture.photo('documentFront')).to.equal(undefined);
+    expect(await isRevoked(late.previewUrl)).to.equal(true);
+    expect(events).to.have.length(0);
+  });
+
+  it('the newest photo wins: an older check that ends later changes nothing', async () => {
+    const { capture, calls, input } = await setup();
+    await pick(input, await jpeg(), 'a.jpg');
+    await calledTimes(calls, 1);
+    await pick(input, await jpeg('#a36'), 'b.jpg');
+    await calledTimes(calls, 2);
+    expect(calls[0]!.options.signal!.aborted).to.equal(true);
+    const older = await processedImage('documentFront');
+    calls[0]!.result.resolve(older);
+    await settle();
+    // Still checking the newer one.
+    expect(capture.checking).to.equal(true);
+    expect(capture.photo('documentFront')).to.equal(undefined);
+    const newer = await processedImage('documentFront', '#a36');
+    calls[1]!.result.resolve(newer);
+    await settle();
+    expect(capture.photo('documentFront')).to.equal(newer);
+    expect(capture.checking).to.equal(false);
+    expect(await isRevoked(older.previewUrl)).to.equal(true);
+  });
+
+  it('a refused photo is kept with its reason (and shown when it is an image) until retaken', async () => {
+    const { capture, calls, input, events } = await setup();
+    await pick(input, await jpeg());
+    await calledTimes(calls, 1);
+    calls[0]!.result.reject(Object.assign(new Error('blurry'), { code: 'blurry' }));
+    await settle();
+    const rejected = capture.rejectedFor('documentFront')!;
+    expect(rejected.code).to.equal('blurry');
+    expect(await isRevoked(rejected.previewUrl!)).to.equal(false);
+    expect(capture.rejectedFor('selfie')).to.equal(null);
+    expect(capture.checking).to.equal(false);
+    expect(events).to.have.length(0);
+    capture.retake();
+    expect(capture.rejectedFor('documentFront')).to.equal(null);
+    expect(await isRevoked(rejected.previewUrl!)).to.equal(true);
+
+    // Not an image: nothing to show. An error without a known code: the compression failed.
+    await pick(input, new Blob(['%PDF-1.4'], { type: 'image/jpeg' }));
+    await calledTimes(calls, 2);
+    calls[1]!.result.reject(Object.assign(new Error('no'), { code: 'not-an-image' }));
+    await settle();
+    expect(capture.rejectedFor('documentFront')).to.deep.equal({ role: 'documentFront', code: 'not-an-image', previewUrl: null });
+    await pick(input, await jpeg());
+    await calledTimes(calls, 3);
+    calls[2]!.result.reject(new TypeError('worker died'));
+    await settle();
+    expect(capture.rejectedFor('documentFront')!.code).to.equal('compression-failed');
+  });
+
+  it('revokes every URL when the host leaves the document and shows the same photos when it returns', async () => {
+    const { host, capture, calls, input, state } = await setup();
+    await pick(input, await jpeg());
+    await calledTimes(calls, 1);
+    const image = await processedImage('documentFront');
+    calls[0]!.result.resolve(image);
+    await settle();
+    state.role = 'selfie';
+    await pick(input, await jpeg('#a36'));
+    await calledTimes(calls, 2);
+    calls[1]!.result.reject(Object.assign(new Error('dark'), { code: 'too-dark' }));
+    await settle();
+    const rejectedUrl = capture.rejectedFor('selfie')!.previewUrl!;
+
+    const parent = host.parentElement!;
+    host.remove();
+    expect(await isRevoked(image.previewUrl)).to.equal(true);
+    expect(await isRevoked(rejectedUrl)).to.equal(true);
+    parent.append(host);
+    const restored = capture.photo('documentFront')!;
+    expect(restored.previewUrl).to.not.equal(image.previewUrl);
+    const bytes = new Uint8Array(await (await fetch(restored.previewUrl)).arrayBuffer());
+    expect([...bytes]).to.deep.equal([...base64ToBytes(image.base64)]);
+    expect(restored.base64).to.equal(image.base64);
+    const rejectedAgain = capture.rejectedFor('selfie')!;
+    expect(rejectedAgain.code).to.equal('too-dark');
+    expect(await isRevoked(rejectedAgain.previewUrl!)).to.equal(false);
+  });
+
+  it('off the capture steps it does nothing', async () => {
+    const { capture, calls, input, state } = await setup();
+    state.role = null;
+    await pick(input, await jpeg());
+    await capture.takePhoto();
+    await capture.openCamera();
+    await settle();
+    expect(calls).to.have.length(0);
+    expect(capture.camera.state).to.equal('idle');
+  });
+
+  it('opens the camera into the step\'s <video> and announces it; a start that ends after the step was left says nothing', async function () {
+    this.timeout(30_000);
+    const { host, capture, announced } = await setup();
+    await capture.openCamera();
+    expect(capture.camera.state).to.equal('live');
+    await host.updateComplete;
+    expect(host.renderRoot.querySelector('video')!.srcObject).to.equal(capture.camera.stream);
+    expect(announced).to.deep.equal([en.capture.cameraLive]);
+    capture.leaveStep();
+    expect(capture.camera.state).to.equal('idle');
+
+    announced.length = 0;
+    const opening = capture.openCamera();
+    capture.leaveStep();
+    await opening;
+    expect(capture.camera.state).to.equal('idle');
+    expect(announced).to.deep.equal([]);
+  });
+
+  it('a camera that cannot open fires onboarding-error with a localised message', async function () {
+    this.timeout(30_000);
+    await executeServerCommand('camera-permission', { grant: false });
+    const { capture, events } = await setup();
+    await capture.openCamera();
+    expect(capture.camera.state).to.equal('error');
+    expect(events.map((e) => [e.type, e.detail])).to.deep.equal([
+      ['onboarding-error', { code: 'camera_denied', message: en.cameraErrors.denied }],
+    ]);
+  });
+});
