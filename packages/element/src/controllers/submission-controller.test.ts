@@ -1,0 +1,192 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { bytesToBase64, DEFAULT_IMAGE_MAX_BYTES, type CreateOnboardingRequest } from '@onboarding-kit/contract';
+import { expect, waitUntil } from '@open-wc/testing';
+import { CompanionError, normalizeEndpoint } from '../api/index.js';
+import { en } from '../messages/index.js';
+import { CPF, companionNamespace, controlDouble, doubleState } from '../onboarding-flow/test-helpers.js';
+import { SubmissionController, uploadErrorMessage, uploadErrorRole } from './submission-controller.js';
+import { jpeg, mountHost, recordEvents } from './test-helpers.js';
+
+async function photo(colour: string): Promise<string> {
+  return bytesToBase64(new Uint8Array(await (await jpeg(colour)).arrayBuffer()));
+}
+
+async function setup(cpf: string = CPF.approved) {
+  const host = await mountHost();
+  const ns = companionNamespace();
+  const request: CreateOnboardingRequest = {
+    cpf,
+    documentType: 'CNH',
+    images: { documentFront: await photo('#3a6'), documentBack: await photo('#36a'), selfie: await photo('#a63') },
+  };
+  const state = { endpoint: normalizeEndpoint(`/test-companion/${ns}`), request, sent: 0 };
+  const steps: string[] = [];
+  const announced: string[] = [];
+  const submission = new SubmissionController(host, {
+    endpoint: () => state.endpoint,
+    pollOptions: () => ({ initialDelayMs: 100, maxDelayMs: 200, totalMs: 10_000 }),
+    maxImageBytes: () => DEFAULT_IMAGE_MAX_BYTES,
+    request: () => state.request,
+    messages: () => en,
+    announce: (text) => announced.push(text),
+    goTo: (step) => steps.push(step),
+    sent: () => state.sent++,
+  });
+  return { host, ns, state, steps, announced, submission, events: recordEvents(host) };
+}
+
+const until = (predicate: () => boolean, message: string) => waitUntil(predicate, message, { timeout: 20_000, interval: 20 });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const details = (events: CustomEvent[]) => events.map((e) => [e.type, e.detail]);
+
+describe('SubmissionController', () => {
+  it('uploads, follows the status to a final one and drops the access key', async function () {
+    this.timeout(30_000);
+    const { host, ns, state, steps, announced, submission, events } = await setup(CPF.refused);
+    submission.send();
+    expect(steps).to.deep.equal(['upload']);
+    expect(submission.percent).to.equal(0);
+    expect(announced).to.deep.equal([en.upload.progress(0)]);
+    await until(() => submission.outcome !== null, 'no final status');
+    const token = submission.tokenOnboarding!;
+    expect(steps).to.deep.equal(['upload', 'processing', 'outcome']);
+    expect(state.sent).to.equal(1);
+    expect(submission.percent).to.equal(100);
+    expect(submission.outcome).to.include({ tokenOnboarding: token, status: 'REFUSED' });
+    expect(submission.canCheckAgain).to.equal(false);
+    expect(details(events)).to.deep.equal([
+      ['onboarding-submitted', { tokenOnboarding: token }],
+      ['onboarding-complete', { tokenOnboarding: token, status: 'REFUSED' }],
+    ]);
+    const double = await doubleState(ns);
+    expect(double.uploads).to.have.length(1);
+    expect(double.uploads[0]!.body.images.selfie).to.equal(state.request.images.selfie);
+    const key = double.onboardings[0]!.accessKey;
+    expect(JSON.stringify([details(events), announced, host.outerHTML])).to.not.contain(key);
+    // Only the Authorization header carried it.
+    expect(double.requests.filter((r) => r.url.includes(key))).to.deep.equal([]);
+    expect(double.requests.some((r) => r.authorization === `Bearer ${key}`)).to.equal(true);
+  });
+
+  it('a request the contract refuses is never sent and says why', async () => {
+    const { ns, state, submission, events } = await setup();
+    state.request = { ...state.request, images: { documentFront: state.request.images.documentFront! } };
+    submission.send();
+    await until(() => submission.uploadError !== null, 'no error');
+    const error = submission.uploadError!;
+    expect(error.code).to.equal('missing_image');
+    expect(uploadErrorRole(error)).to.equal('selfie');
+    expect(submission.percent).to.equal(null);
+    expect(details(events)).to.deep.equal([['onboarding-error', { code: 'missing_image', message: en.upload.errors.missing_image }]]);
+    expect((await doubleState(ns)).uploadAttempts).to.equal(0);
+  });
+
+  it('a cancelled upload goes back to the review, and its late answer is ignored; sending again works', async function () {
+    this.timeout(30_000);
+    const { ns, steps, submission, events } = await setup();
+    await controlDouble(ns, { holdUploads: true });
+    submission.send();
+    // The whole body was sent; the companion has not answered.
+    await until(() => submission.percent === 100, 'progress never reached 100');
+    submission.cancelUpload();
+    expect(submission.percent).to.equal(null);
+    expect(submission.cancelled).to.equal(true);
+    expect(steps).to.deep.equal(['upload', 'review']);
+    await pause(300);
+    expect(details(events)).to.deep.equal([['onboarding-cancel', { step: 'upload' }]]);
+    expect(submission.tokenOnboarding).to.equal(null);
+
+    await controlDouble(ns, { holdUploads: false });
+    submission.send();
+    expect(submission.cancelled).to.equal(false);
+    await until(() => submission.outcome !== null, 'no final status');
+    expect(submission.outcome!.status).to.equal('APPROVED');
+  });
+
+  it('a status that cannot be read is "lost" until checked again', async function () {
+    this.timeout(30_000);
+    const { host, state, submission, events } = await setup();
+    const working = state.endpoint;
+    // The companion forgets the onboarding: reads answer 404.
+    host.addEventListener('onboarding-submitted', () => (state.endpoint = normalizeEndpoint(`/test-companion/${companionNamespace()}`)));
+    submission.send();
+    await until(() => submission.processingProblem !== null, 'the watch never failed');
+    expect(submission.processingProblem).to.equal('lost');
+    expect(submission.canCheckAgain).to.equal(true);
+    expect(details(events).at(-1)).to.deep.equal(['onboarding-error', { code: 'not_found', message: en.processing.lost }]);
+    state.endpoint = working;
+    void submission.watch();
+    expect(submission.processingProblem).to.equal(null);
+    await until(() => submission.outcome !== null, 'no final status after checking again');
+    expect(submission.outcome!.status).to.equal('APPROVED');
+  });
+
+  it('the host leaving the document stops the watch; coming back resumes it', async function () {
+    this.timeout(30_000);
+    const { host, ns, submission } = await setup();
+    await controlDouble(ns, { processingMs: 1500 });
+    submission.send();
+    await until(() => submission.tokenOnboarding !== null, 'never submitted');
+    const parent = host.parentElement!;
+    host.remove();
+    await pause(2000);
+    // Decided meanwhile, but nobody was listening.
+    expect(submission.outcome).to.equal(null);
+    parent.append(host);
+    await until(() => submission.outcome !== null, 'the watch never resumed');
+    expect(submission.outcome!.status).to.equal('APPROVED');
+  });
+
+  it('reset while detached forgets the onboarding: nothing resumes', async function () {
+    this.timeout(30_000);
+    const { host, ns, submission, events } = await setup();
+    await controlDouble(ns, { processingMs: 800 });
+    submission.send();
+    await until(() => submission.tokenOnboarding !== null, 'never submitted');
+    const parent = host.parentElement!;
+    host.remove();
+    submission.reset();
+    parent.append(host);
+    await pause(1500);
+    expect(submission.outcome).to.equal(null);
+    expect(submission.tokenOnboarding).to.equal(null);
+    expect(submission.canCheckAgain).to.equal(false);
+    expect(events.map((e) => e.type)).to.deep.equal(['onboarding-submitted']);
+  });
+
+  it('an upload cut by the host leaving the document is reported when it comes back', async function () {
+    this.timeout(30_000);
+    const { host, ns, submission, events } = await setup();
+    await controlDouble(ns, { holdUploads: true });
+    submission.send();
+    await until(() => submission.percent === 100, 'progress never reached 100');
+    const parent = host.parentElement!;
+    host.remove();
+    parent.append(host);
+    await controlDouble(ns, { holdUploads: false });
+    expect(submission.uploadError?.code).to.equal('aborted');
+    expect(details(events)).to.deep.equal([['onboarding-error', { code: 'aborted', message: en.upload.errors.generic }]]);
+  });
+});
+
+describe('upload error messages', () => {
+  const error = (code: string, status: number, field?: string) => new CompanionError({ code, message: 'x', status, ...(field && { field }) });
+
+  it('a known code has its own message; otherwise the HTTP status decides', () => {
+    expect(uploadErrorMessage(error('invalid_cpf', 400), en)).to.equal(en.upload.errors.invalid_cpf);
+    expect(uploadErrorMessage(error('network', 0), en)).to.equal(en.upload.errors.network);
+    expect(uploadErrorMessage(error('upstream_unavailable', 503), en)).to.equal(en.upload.errors.upstream);
+    expect(uploadErrorMessage(error('internal', 500), en)).to.equal(en.upload.errors.upstream);
+    expect(uploadErrorMessage(error('http_error', 413), en)).to.equal(en.upload.errors.payload_too_large);
+    expect(uploadErrorMessage(error('http_error', 429), en)).to.equal(en.upload.errors.rate_limited);
+    expect(uploadErrorMessage(error('generic', 400), en)).to.equal(en.upload.errors.generic);
+    expect(uploadErrorMessage(error('something_new', 400), en)).to.equal(en.upload.errors.generic);
+  });
+
+  it('points at the photo a field names', () => {
+    expect(uploadErrorRole(error('invalid_image', 400, 'images.documentBack'))).to.equal('documentBack');
+    expect(uploadErrorRole(error('invalid_image', 400, 'images.passport'))).to.equal(null);
+    expect(uploadErrorRole(error('invalid_cpf', 400, 'cpf'))).to.equal(null);
+    expect(uploadErrorRole(null)).to.equal(null);
+  });
+});
