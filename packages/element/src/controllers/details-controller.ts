@@ -1,0 +1,226 @@
+/**
+ * The form steps of `<onboarding-flow>` as a Lit reactive controller: LGPD consent, the CPF
+ * (masked as it is typed, with the caret kept in place) and the optional name, and the document
+ * type. It holds what the person entered, checks it when a step is submitted (focusing the
+ * first field in error), and applies the element's prefills until the person edits a field.
+ */
+import {
+  formatCpf,
+  isValidCpf,
+  maskCpfInput,
+  onlyDigits,
+  validateCreateOnboarding,
+  type CreateOnboardingRequest,
+} from '@onboarding-kit/contract';
+import type { ReactiveController, ReactiveElement } from 'lit';
+import type { CaptureRole, ProcessedImage } from '../image/pipeline.js';
+import { parseDocumentTypes, rolesFor, type OnboardingStep } from '../onboarding-flow/steps.js';
+import type { CpfProblem } from '../steps/index.js';
+
+/** The element's properties that preset the form. */
+export interface Prefill {
+  cpf: string | null | undefined;
+  name: string | null | undefined;
+  /** The `document-types` attribute, comma-separated. */
+  documentTypes: string | null | undefined;
+}
+
+export interface DetailsOptions {
+  /** Read before each render: a changed prefill applies to a field the person has not edited. */
+  prefill(): Prefill;
+  goTo(step: OnboardingStep): void;
+  next(): void;
+  /** Another document type was chosen: photos of the previous one no longer apply. */
+  documentTypeChanged(): void;
+}
+
+export function cpfProblem(value: string): CpfProblem | null {
+  const digits = onlyDigits(value);
+  if (digits.length === 0) return 'errorEmpty';
+  if (digits.length < 11) return 'errorIncomplete';
+  if (!isValidCpf(value)) return 'errorCheckDigits';
+  return null;
+}
+
+/** Whether a non-empty name breaks the contract's rule for names. */
+export function nameIsInvalid(name: string): boolean {
+  if (!name.trim()) return false;
+  // The contract's own rule: with a valid CPF and no images, a bad name is the first failure.
+  const check = validateCreateOnboarding({ cpf: '529.982.247-25', name: name.trim(), images: {} });
+  return !check.ok && check.error.field === 'name';
+}
+
+export class DetailsController implements ReactiveController {
+  readonly #host: ReactiveElement;
+  readonly #options: DetailsOptions;
+  #consent = false;
+  #consentError = false;
+  #cpf = '';
+  #name = '';
+  #cpfError: CpfProblem | null = null;
+  #nameError = false;
+  #documentType: string | null = null;
+  #documentTypeError = false;
+  #prefilledCpf = '';
+  #prefilledName = '';
+  /** The prefill as of the last render, to see what changed since. */
+  #seen: Partial<Prefill> = {};
+
+  constructor(host: ReactiveElement, options: DetailsOptions) {
+    this.#host = host;
+    this.#options = options;
+    host.addController(this);
+  }
+
+  get consent(): boolean {
+    return this.#consent;
+  }
+  get consentError(): boolean {
+    return this.#consentError;
+  }
+  /** The CPF as shown, masked (`529.982.247-25`, or the digits typed so far). */
+  get cpf(): string {
+    return this.#cpf;
+  }
+  get name(): string {
+    return this.#name;
+  }
+  get cpfError(): CpfProblem | null {
+    return this.#cpfError;
+  }
+  get nameError(): boolean {
+    return this.#nameError;
+  }
+  get documentType(): string | null {
+    return this.#documentType;
+  }
+  get documentTypeError(): boolean {
+    return this.#documentTypeError;
+  }
+
+  hostUpdate(): void {
+    const prefill = this.#options.prefill();
+    const seen = this.#seen;
+    this.#seen = { ...prefill };
+    // Prefills apply until the person edits the field.
+    if (prefill.cpf !== seen.cpf && this.#cpf === this.#prefilledCpf) this.#cpf = this.#prefilledCpf = maskCpfInput(prefill.cpf ?? '');
+    if (prefill.name !== seen.name && this.#name === this.#prefilledName) this.#name = this.#prefilledName = prefill.name ?? '';
+    if (prefill.documentTypes !== seen.documentTypes) {
+      // A choice no longer offered goes; a single offered type is chosen.
+      const types = parseDocumentTypes(prefill.documentTypes);
+      if (this.#documentType && !types.includes(this.#documentType)) this.#documentType = null;
+      if (!this.#documentType && types.length === 1) this.#documentType = types[0]!;
+    }
+  }
+
+  /** Everything entered is forgotten; the prefills and the single offered type apply again. */
+  reset(): void {
+    const prefill = this.#options.prefill();
+    const types = parseDocumentTypes(prefill.documentTypes);
+    this.#consent = false;
+    this.#consentError = false;
+    this.#cpf = this.#prefilledCpf = maskCpfInput(prefill.cpf ?? '');
+    this.#name = this.#prefilledName = prefill.name ?? '';
+    this.#cpfError = null;
+    this.#nameError = false;
+    this.#documentType = types.length === 1 ? types[0]! : null;
+    this.#documentTypeError = false;
+    this.#host.requestUpdate();
+  }
+
+  /** The body of `POST /onboardings` with these photos (those the chosen document needs). */
+  request(photos: Partial<Record<CaptureRole, ProcessedImage>>): CreateOnboardingRequest {
+    const images: CreateOnboardingRequest['images'] = {};
+    for (const role of rolesFor(this.#documentType)) {
+      const photo = photos[role];
+      if (photo) images[role] = photo.base64;
+    }
+    const name = this.#name.trim();
+    return {
+      cpf: formatCpf(this.#cpf),
+      ...(name && { name }),
+      ...(this.#documentType && { documentType: this.#documentType }),
+      images,
+    };
+  }
+
+  // ---------------------------------------------------------------- consent
+
+  onConsentChange(e: Event): void {
+    this.#consent = (e.target as HTMLInputElement).checked;
+    if (this.#consent) this.#consentError = false;
+    this.#host.requestUpdate();
+  }
+
+  onConsentSubmit(e: SubmitEvent): void {
+    e.preventDefault();
+    if (!this.#consent) {
+      this.#consentError = true;
+      this.#host.requestUpdate();
+      this.#focus('#consent');
+      return;
+    }
+    this.#options.goTo('cpf');
+  }
+
+  // ---------------------------------------------------------------- CPF and name
+
+  onCpfInput(e: InputEvent): void {
+    const input = e.target as HTMLInputElement;
+    const raw = input.value;
+    // Keep the caret after the same number of digits once punctuation is added or removed.
+    const digitsBefore = onlyDigits(raw.slice(0, input.selectionStart ?? raw.length)).length;
+    const masked = maskCpfInput(raw);
+    let caret = 0;
+    for (let seen = 0; caret < masked.length && seen < digitsBefore; caret++) if (/\d/.test(masked[caret]!)) seen++;
+    if (input.value !== masked) {
+      input.value = masked;
+      input.setSelectionRange(caret, caret);
+    }
+    this.#cpf = masked;
+    if (this.#cpfError && cpfProblem(masked) === null) this.#cpfError = null;
+    this.#host.requestUpdate();
+  }
+
+  onNameInput(e: InputEvent): void {
+    this.#name = (e.target as HTMLInputElement).value;
+    this.#nameError = false;
+    this.#host.requestUpdate();
+  }
+
+  onCpfSubmit(e: SubmitEvent): void {
+    e.preventDefault();
+    this.#cpfError = cpfProblem(this.#cpf);
+    this.#nameError = nameIsInvalid(this.#name);
+    this.#host.requestUpdate();
+    if (this.#cpfError) return this.#focus('#cpf');
+    if (this.#nameError) return this.#focus('#name');
+    this.#options.goTo('document-type');
+  }
+
+  // ---------------------------------------------------------------- document type
+
+  onDocumentTypeChange(e: Event): void {
+    const type = (e.target as HTMLInputElement).value;
+    if (type === this.#documentType) return;
+    this.#documentType = type;
+    this.#documentTypeError = false;
+    this.#host.requestUpdate();
+    this.#options.documentTypeChanged();
+  }
+
+  onDocumentTypeSubmit(e: SubmitEvent): void {
+    e.preventDefault();
+    if (!this.#documentType) {
+      this.#documentTypeError = true;
+      this.#host.requestUpdate();
+      this.#focus('input[type=radio]');
+      return;
+    }
+    this.#options.next();
+  }
+
+  #focus(selector: string): void {
+    this.#host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+}
