@@ -1,48 +1,28 @@
-import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import {
-  DEFAULT_IMAGE_MAX_BYTES,
-  formatCpf,
-  isValidCpf,
-  maskCpfInput,
-  onlyDigits,
-  validateCreateOnboarding,
-  type CreateOnboardingRequest,
-  type OnboardingState,
-} from '@onboarding-kit/contract';
-import { CameraController } from '../camera/camera-controller.js';
-import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
-import { CompanionError, createOnboarding, normalizeEndpoint, watchStatus, type PollOptions } from '../api/index.js';
-import {
-  OnboardingCancelEvent,
-  OnboardingCaptureEvent,
-  OnboardingCompleteEvent,
-  OnboardingErrorEvent,
-  OnboardingStepChangeEvent,
-  OnboardingSubmittedEvent,
-} from '../events.js';
+import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
+import type { CaptureRole } from '../image/pipeline.js';
+import { normalizeEndpoint, type PollOptions } from '../api/index.js';
+import { CaptureController, type PipelineLimits } from '../controllers/capture-controller.js';
+import { DetailsController } from '../controllers/details-controller.js';
+import { NavigationController } from '../controllers/navigation-controller.js';
+import { SubmissionController, uploadErrorMessage, uploadErrorRole } from '../controllers/submission-controller.js';
+import { OnboardingCancelEvent } from '../events.js';
 import { messagesFor, resolveLocale, type Messages } from '../messages/index.js';
-import {
-  CAPTURE_STEPS,
-  DEFAULT_DOCUMENT_TYPES,
-  isCaptureStep,
-  parseDocumentTypes,
-  rolesFor,
-  stepForRole,
-  stepSequence,
-  type OnboardingStep,
-} from './steps.js';
+import { CAPTURE_STEPS, DEFAULT_DOCUMENT_TYPES, isCaptureStep, parseDocumentTypes, rolesFor, stepForRole, stepSequence, type OnboardingStep } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
-import { captureStep, consentStep, cpfStep, documentTypeStep, outcomeStep, processingStep, reviewStep, uploadErrorStep, uploadStep, type CpfProblem } from '../steps/index.js';
-
-type TerminalState = OnboardingState & { status: 'APPROVED' | 'REFUSED' | 'ERROR' };
-
-interface RejectedPhoto {
-  role: CaptureRole;
-  code: ImageCheckCode;
-  /** Object URL of the rejected source, when it is an image the browser can show. */
-  previewUrl: string | null;
-}
+import {
+  captureStep,
+  consentStep,
+  cpfStep,
+  documentTypeStep,
+  outcomeStep,
+  processingStep,
+  reviewStep,
+  stepHeading,
+  uploadErrorStep,
+  uploadStep,
+} from '../steps/index.js';
 
 /**
  * An identity-verification flow for Brazil: LGPD consent, CPF, document type, document photos
@@ -100,9 +80,6 @@ interface RejectedPhoto {
 export class OnboardingFlow extends LitElement {
   static override styles = styles;
 
-  /** The camera, opened only on request and stopped on every step change. */
-  private readonly camera = new CameraController(this);
-
   /** Companion base URL, with or without the trailing `/v1` (both are accepted). */
   @property() endpoint = '';
 
@@ -130,89 +107,53 @@ export class OnboardingFlow extends LitElement {
    */
   pollOptions: Partial<PollOptions> = {};
 
-  @state() private step: OnboardingStep = 'consent';
-  @state() private consentChecked = false;
-  @state() private consentError = false;
-  @state() private cpfValue = '';
-  @state() private nameValue = '';
-  @state() private cpfError: CpfProblem | null = null;
-  @state() private nameError = false;
-  @state() private documentType: string | null = null;
-  @state() private documentTypeError = false;
-  @state() private captures: Partial<Record<CaptureRole, ProcessedImage>> = {};
-  @state() private rejected: RejectedPhoto | null = null;
-  @state() private checking = false;
-  @state() private returnToReview = false;
-  @state() private uploadPercent: number | null = null;
-  @state() private uploadError: CompanionError | null = null;
-  @state() private uploadCancelled = false;
-  @state() private tokenOnboarding: string | null = null;
-  @state() private liveStatus: OnboardingState | null = null;
-  @state() private processingError: 'gave-up' | 'lost' | null = null;
-  @state() private outcome: TerminalState | null = null;
   @state() private copyNotice: 'copied' | 'copyFailed' | null = null;
-  @state() private announcement = '';
 
-  /** The onboarding's read key: memory only, never in a URL, an event or the DOM. */
-  #accessKey: string | null = null;
-  #uploadAbort: AbortController | null = null;
-  #watchAbort: AbortController | null = null;
-  #pipelineAbort: AbortController | null = null;
-  #lastSource: 'camera' | 'file' | null = null;
-  #focusHeading = false;
-  /** Whether focus was inside the element before the current render (to restore it if the render removed it). */
-  #focusWasInside = false;
-  #prefilledCpf = '';
-  #prefilledName = '';
+  // The controllers' order is the order of their host callbacks: the camera binds its <video>
+  // after a render before navigation moves focus.
+  readonly #capture = new CaptureController(this, {
+    activeRole: () => (isCaptureStep(this.#nav.step) ? CAPTURE_STEPS[this.#nav.step] : null),
+    limits: (): PipelineLimits => ({
+      ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }),
+      ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }),
+    }),
+    messages: () => this.m,
+    announce: (text) => this.#nav.announce(text),
+  });
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    // Moved in the DOM mid-flow: what disconnectedCallback cancelled resumes or says so.
-    if (this.step === 'processing' && this.#accessKey && !this.#watchAbort && !this.processingError) void this.#watch();
-    if (this.step === 'upload' && !this.#uploadAbort && !this.uploadError && this.uploadPercent !== null) {
-      this.#failUpload(new CompanionError({ code: 'aborted', message: 'The upload was interrupted.', status: 0 }));
-    }
-  }
+  readonly #nav: NavigationController = new NavigationController(this, {
+    sequence: () => stepSequence(this.#details.documentType),
+    messages: () => this.m,
+    heading: (step) => this.#heading(step),
+    leave: () => {
+      this.#capture.leaveStep();
+      this.copyNotice = null;
+    },
+    photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#capture.photo(role)),
+  });
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#abortAll();
-  }
+  readonly #details: DetailsController = new DetailsController(this, {
+    prefill: () => ({ cpf: this.cpf, name: this.name, documentTypes: this.documentTypes }),
+    goTo: (step) => this.#nav.goTo(step),
+    next: () => this.#nav.next(),
+    documentTypeChanged: () => this.#capture.remove('documentFront', 'documentBack'),
+  });
 
-  override willUpdate(changed: PropertyValues<this>): void {
-    this.#focusWasInside = !!this.shadowRoot?.activeElement;
-    // Prefills apply until the person edits the field.
-    if (changed.has('cpf') && this.cpfValue === this.#prefilledCpf) {
-      this.cpfValue = this.#prefilledCpf = maskCpfInput(this.cpf ?? '');
-    }
-    if (changed.has('name') && this.nameValue === this.#prefilledName) {
-      this.nameValue = this.#prefilledName = this.name ?? '';
-    }
-    if (changed.has('documentTypes')) {
-      const types = parseDocumentTypes(this.documentTypes);
-      if (this.documentType && !types.includes(this.documentType)) this.documentType = null;
-      if (!this.documentType && types.length === 1) this.documentType = types[0]!;
-    }
-  }
-
-  override updated(): void {
-    this.camera.attach(isCaptureStep(this.step) ? this.renderRoot.querySelector('video') : null);
-    if (this.#focusHeading) {
-      this.#focusHeading = false;
-      this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
-    } else if (this.#focusWasInside && !this.shadowRoot?.activeElement) {
-      // The focused control was replaced (camera went live, photo accepted): keyboard users
-      // continue from the step's main action instead of the top of the page.
-      this.renderRoot.querySelector<HTMLElement>('[part~=button-primary]:not([disabled])')?.focus();
-    }
-  }
+  readonly #submission = new SubmissionController(this, {
+    endpoint: () => normalizeEndpoint(this.endpoint || ''),
+    pollOptions: () => this.pollOptions,
+    maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES,
+    request: () => this.#details.request(this.#capture.photos),
+    messages: () => this.m,
+    announce: (text) => this.#nav.announce(text),
+    goTo: (step) => this.#nav.goTo(step),
+    sent: () => this.#capture.clear(),
+  });
 
   /** Starts (or restarts) the flow at the consent step and moves focus to its heading. */
   start(): void {
     this.reset();
-    this.#focusHeading = true;
-    this.#announceStep();
-    this.requestUpdate();
+    this.#nav.presentStep();
   }
 
   /**
@@ -220,33 +161,11 @@ export class OnboardingFlow extends LitElement {
    * object URL) and the access key, and returns to the consent step with the prefills.
    */
   reset(): void {
-    this.#abortAll();
-    this.#dropImages();
-    this.#accessKey = null;
-    this.consentChecked = false;
-    this.consentError = false;
-    this.cpfValue = this.#prefilledCpf = maskCpfInput(this.cpf ?? '');
-    this.nameValue = this.#prefilledName = this.name ?? '';
-    this.cpfError = null;
-    this.nameError = false;
-    const types = parseDocumentTypes(this.documentTypes);
-    this.documentType = types.length === 1 ? types[0]! : null;
-    this.documentTypeError = false;
-    this.checking = false;
-    this.returnToReview = false;
-    this.uploadPercent = null;
-    this.uploadError = null;
-    this.uploadCancelled = false;
-    this.tokenOnboarding = null;
-    this.liveStatus = null;
-    this.processingError = null;
-    this.outcome = null;
+    this.#capture.reset();
+    this.#submission.reset();
+    this.#details.reset();
     this.copyNotice = null;
-    this.announcement = '';
-    this.#lastSource = null;
-    const previous = this.step;
-    this.step = 'consent';
-    if (previous !== 'consent') this.dispatchEvent(new OnboardingStepChangeEvent({ step: 'consent', previous }));
+    this.#nav.reset();
   }
 
   // ---------------------------------------------------------------- internals
@@ -255,461 +174,13 @@ export class OnboardingFlow extends LitElement {
     return messagesFor(this.locale);
   }
 
-  private get base(): string {
-    return normalizeEndpoint(this.endpoint || '');
-  }
-
-  #abortAll(): void {
-    this.camera.stop();
-    this.#pipelineAbort?.abort();
-    this.#pipelineAbort = null;
-    this.#uploadAbort?.abort();
-    this.#uploadAbort = null;
-    this.#watchAbort?.abort();
-    this.#watchAbort = null;
-  }
-
-  #dropImages(): void {
-    for (const capture of Object.values(this.captures)) if (capture) URL.revokeObjectURL(capture.previewUrl);
-    this.captures = {};
-    this.#clearRejected();
-  }
-
-  #clearRejected(): void {
-    if (this.rejected?.previewUrl) URL.revokeObjectURL(this.rejected.previewUrl);
-    this.rejected = null;
-  }
-
-  #sequence(): OnboardingStep[] {
-    return stepSequence(this.documentType);
-  }
-
-  #goTo(step: OnboardingStep): void {
-    if (step === this.step) return;
-    const previous = this.step;
-    this.camera.stop();
-    this.#pipelineAbort?.abort();
-    this.#pipelineAbort = null;
-    this.checking = false;
-    this.#clearRejected();
-    this.copyNotice = null;
-    this.step = step;
-    this.#focusHeading = true;
-    this.#announceStep();
-    this.dispatchEvent(new OnboardingStepChangeEvent({ step, previous }));
-  }
-
-  #next(): void {
-    if (this.returnToReview && isCaptureStep(this.step)) {
-      const missing = rolesFor(this.documentType).find((role) => !this.captures[role]);
-      if (!missing) {
-        this.returnToReview = false;
-        return this.#goTo('review');
-      }
-    }
-    const seq = this.#sequence();
-    const next = seq[seq.indexOf(this.step) + 1];
-    if (next) this.#goTo(next);
-  }
-
-  #back(): void {
-    if (this.returnToReview && isCaptureStep(this.step)) {
-      this.returnToReview = false;
-      return this.#goTo('review');
-    }
-    const seq = this.#sequence();
-    const previous = seq[seq.indexOf(this.step) - 1];
-    if (previous) this.#goTo(previous);
-  }
-
-  #announce(text: string): void {
-    // A changed string is what makes screen readers speak a polite region again.
-    this.announcement = this.announcement === text ? `${text}\u00a0` : text;
-  }
-
-  #announceStep(): void {
-    const seq = this.#sequence();
-    const index = seq.indexOf(this.step);
-    const heading = this.#headingText();
-    const guidance = isCaptureStep(this.step) ? ` ${this.step === 'selfie' ? this.m.capture.guideSelfie : this.m.capture.guideDocument}` : '';
-    this.#announce(`${this.m.flow.announceStep(heading, index + 1, seq.length)}.${guidance}`);
-  }
-
-  #documentName(): string {
-    const type = this.documentType ?? '';
-    return this.m.documentType.names[type] ?? type;
-  }
-
-  #headingText(): string {
-    const m = this.m;
-    switch (this.step) {
-      case 'consent':
-        return m.consent.heading;
-      case 'cpf':
-        return m.cpf.heading;
-      case 'document-type':
-        return m.documentType.heading;
-      case 'document-front':
-        return m.capture.headingFront(this.#documentName());
-      case 'document-back':
-        return m.capture.headingBack(this.#documentName());
-      case 'selfie':
-        return m.capture.headingSelfie;
-      case 'review':
-        return m.review.heading;
-      case 'upload':
-        return m.upload.heading;
-      case 'processing':
-        return m.processing.heading;
-      case 'outcome':
-        return this.outcome?.status === 'APPROVED'
-          ? m.outcome.approvedHeading
-          : this.outcome?.status === 'REFUSED'
-            ? m.outcome.refusedHeading
-            : m.outcome.errorHeading;
-    }
-  }
-
-  #emitError(code: string, message: string, externalId?: string): void {
-    this.dispatchEvent(new OnboardingErrorEvent({ code, message, ...(externalId && { externalId }) }));
-  }
-
-  // ---------------------------------------------------------------- consent
-
-  #onConsentChange(e: Event): void {
-    this.consentChecked = (e.target as HTMLInputElement).checked;
-    if (this.consentChecked) this.consentError = false;
-  }
-
-  #onConsentSubmit(e: SubmitEvent): void {
-    e.preventDefault();
-    if (!this.consentChecked) {
-      this.consentError = true;
-      this.renderRoot.querySelector<HTMLInputElement>('#consent')?.focus();
-      return;
-    }
-    this.#goTo('cpf');
-  }
-
-  #onDecline(): void {
-    this.dispatchEvent(new OnboardingCancelEvent({ step: this.step }));
-  }
-
-  // ---------------------------------------------------------------- CPF
-
-  #onCpfInput(e: InputEvent): void {
-    const input = e.target as HTMLInputElement;
-    const raw = input.value;
-    // Keep the caret after the same number of digits once punctuation is added or removed.
-    const digitsBefore = onlyDigits(raw.slice(0, input.selectionStart ?? raw.length)).length;
-    const masked = maskCpfInput(raw);
-    let caret = 0;
-    for (let seen = 0; caret < masked.length && seen < digitsBefore; caret++) if (/\d/.test(masked[caret]!)) seen++;
-    if (input.value !== masked) {
-      input.value = masked;
-      input.setSelectionRange(caret, caret);
-    }
-    this.cpfValue = masked;
-    if (this.cpfError && this.#cpfProblem(masked) === null) this.cpfError = null;
-  }
-
-  #cpfProblem(value: string): CpfProblem | null {
-    const digits = onlyDigits(value);
-    if (digits.length === 0) return 'errorEmpty';
-    if (digits.length < 11) return 'errorIncomplete';
-    if (!isValidCpf(value)) return 'errorCheckDigits';
-    return null;
-  }
-
-  #onNameInput(e: InputEvent): void {
-    this.nameValue = (e.target as HTMLInputElement).value;
-    if (this.nameError) this.nameError = false;
-  }
-
-  #nameIsInvalid(): boolean {
-    if (!this.nameValue.trim()) return false;
-    // The contract's own rule: with a valid CPF and no images, a bad name is the first failure.
-    const check = validateCreateOnboarding({ cpf: '529.982.247-25', name: this.nameValue.trim(), images: {} });
-    return !check.ok && check.error.field === 'name';
-  }
-
-  #onCpfSubmit(e: SubmitEvent): void {
-    e.preventDefault();
-    this.cpfError = this.#cpfProblem(this.cpfValue);
-    this.nameError = this.#nameIsInvalid();
-    if (this.cpfError) {
-      this.renderRoot.querySelector<HTMLInputElement>('#cpf')?.focus();
-      return;
-    }
-    if (this.nameError) {
-      this.renderRoot.querySelector<HTMLInputElement>('#name')?.focus();
-      return;
-    }
-    this.#goTo('document-type');
-  }
-
-  // ---------------------------------------------------------------- document type
-
-  #onDocumentTypeChange(e: Event): void {
-    const type = (e.target as HTMLInputElement).value;
-    if (type === this.documentType) return;
-    this.documentType = type;
-    this.documentTypeError = false;
-    // Photos of another document no longer apply.
-    for (const role of ['documentFront', 'documentBack'] as const) this.#removeCapture(role);
-  }
-
-  #onDocumentTypeSubmit(e: SubmitEvent): void {
-    e.preventDefault();
-    if (!this.documentType) {
-      this.documentTypeError = true;
-      this.renderRoot.querySelector<HTMLInputElement>('input[type=radio]')?.focus();
-      return;
-    }
-    this.#next();
-  }
-
-  // ---------------------------------------------------------------- capture
-
-  #removeCapture(role: CaptureRole): void {
-    const existing = this.captures[role];
-    if (!existing) return;
-    URL.revokeObjectURL(existing.previewUrl);
-    const { [role]: _dropped, ...rest } = this.captures;
-    this.captures = rest;
-  }
-
-  async #openCamera(): Promise<void> {
-    if (!isCaptureStep(this.step) || this.camera.state === 'starting' || this.checking) return;
-    const step = this.step;
-    this.#clearRejected();
-    await this.camera.start(step === 'selfie' ? 'user' : 'environment');
-    if (this.step !== step) return;
-    if (this.camera.state === 'live') this.#announce(this.m.capture.cameraLive);
-    const error = this.camera.error;
-    if (this.camera.state === 'error' && error) this.#emitError(`camera_${error.code}`, this.m.cameraErrors[error.code]);
-  }
-
-  async #takePhoto(): Promise<void> {
-    if (!isCaptureStep(this.step) || this.checking) return;
-    const role = CAPTURE_STEPS[this.step];
-    let frame: Blob;
-    try {
-      frame = await this.camera.capture();
-    } catch {
-      this.#announce(this.m.cameraErrors.aborted);
-      return;
-    }
-    this.camera.stop();
-    this.#lastSource = 'camera';
-    await this.#process(frame, role);
-  }
-
-  #onFileChange(e: Event): void {
-    if (!isCaptureStep(this.step)) return;
-    const input = e.target as HTMLInputElement;
-    const file = input.files?.[0];
-    // Cleared so that choosing the same file again still fires `change`.
-    input.value = '';
-    if (!file) return;
-    this.camera.stop();
-    this.#lastSource = 'file';
-    void this.#process(file, CAPTURE_STEPS[this.step]);
-  }
-
-  async #process(source: Blob, role: CaptureRole): Promise<void> {
-    this.#pipelineAbort?.abort();
-    const abort = new AbortController();
-    this.#pipelineAbort = abort;
-    this.#clearRejected();
-    this.checking = true;
-    this.#announce(this.m.capture.checking);
-    try {
-      // Loaded on first use: the compression library stays out of the element's first load.
-      const { processImage } = await import('../image/pipeline.js');
-      const image = await processImage(source, {
-        role,
-        signal: abort.signal,
-        ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }),
-        ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }),
-      });
-      if (abort.signal.aborted || !isCaptureStep(this.step) || CAPTURE_STEPS[this.step] !== role) {
-        URL.revokeObjectURL(image.previewUrl);
-        return;
-      }
-      this.#removeCapture(role);
-      this.captures = { ...this.captures, [role]: image };
-      this.#announce(this.m.capture.accepted);
-      this.dispatchEvent(new OnboardingCaptureEvent({ role, bytes: image.bytes, width: image.width, height: image.height }));
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      const code = imageCheckCode(error, this.m);
-      const showable = code !== 'not-an-image' && code !== 'unsupported-type' && /^image\//.test(source.type);
-      this.rejected = { role, code, previewUrl: showable ? URL.createObjectURL(source) : null };
-    } finally {
-      if (this.#pipelineAbort === abort) {
-        this.#pipelineAbort = null;
-        this.checking = false;
-      }
-    }
-  }
-
-  #retake(): void {
-    if (!isCaptureStep(this.step)) return;
-    const reopen = this.#lastSource === 'camera';
-    this.#removeCapture(CAPTURE_STEPS[this.step]);
-    this.#clearRejected();
-    this.#focusFirstAction();
-    if (reopen) void this.#openCamera();
-  }
-
-  #focusFirstAction(): void {
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[data-capture-start]')?.focus());
+  #heading(step: OnboardingStep): string {
+    return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission.outcome?.status ?? null });
   }
 
   #retakeFromReview(role: CaptureRole): void {
-    this.#removeCapture(role);
-    this.returnToReview = true;
-    this.#goTo(stepForRole(role));
-  }
-
-  // ---------------------------------------------------------------- upload
-
-  #buildRequest(): CreateOnboardingRequest {
-    const images: CreateOnboardingRequest['images'] = {};
-    for (const role of rolesFor(this.documentType)) {
-      const capture = this.captures[role];
-      if (capture) images[role] = capture.base64;
-    }
-    const name = this.nameValue.trim();
-    return {
-      cpf: formatCpf(this.cpfValue),
-      ...(name && { name }),
-      ...(this.documentType && { documentType: this.documentType }),
-      images,
-    };
-  }
-
-  #send(): void {
-    this.uploadCancelled = false;
-    this.#goTo('upload');
-    void this.#upload();
-  }
-
-  async #upload(): Promise<void> {
-    this.uploadError = null;
-    const body = this.#buildRequest();
-    const check = validateCreateOnboarding(body, this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES);
-    if (!check.ok) {
-      this.#failUpload(new CompanionError({ ...check.error, status: check.status }));
-      return;
-    }
-    this.uploadPercent = 0;
-    this.#announce(this.m.upload.progress(0));
-    const abort = new AbortController();
-    this.#uploadAbort = abort;
-    try {
-      const created = await createOnboarding(this.base, body, {
-        signal: abort.signal,
-        onProgress: ({ loaded, total }) => {
-          if (total > 0) this.uploadPercent = Math.min(100, Math.floor((loaded / total) * 100));
-        },
-      });
-      if (abort.signal.aborted) return;
-      this.#accessKey = created.accessKey;
-      this.tokenOnboarding = created.tokenOnboarding;
-      this.uploadPercent = 100;
-      // Sent: the photos have no further use on this page.
-      this.#dropImages();
-      this.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding: created.tokenOnboarding }));
-      this.#goTo('processing');
-      void this.#watch();
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      this.#failUpload(error instanceof CompanionError ? error : new CompanionError({ code: 'network', message: String(error), status: 0 }));
-    } finally {
-      if (this.#uploadAbort === abort) this.#uploadAbort = null;
-    }
-  }
-
-  #failUpload(error: CompanionError): void {
-    this.uploadError = error;
-    this.uploadPercent = null;
-    const message = this.#uploadErrorMessage(error);
-    this.#emitError(error.code, message, error.externalId);
-  }
-
-  #uploadErrorMessage(error: CompanionError): string {
-    const errors = this.m.upload.errors;
-    const code = error.code;
-    if (code in errors && code !== 'generic' && code !== 'upstream') return errors[code as keyof typeof errors];
-    if (code.startsWith('upstream_') || error.status >= 500) return errors.upstream;
-    if (error.status === 413) return errors.payload_too_large;
-    if (error.status === 429) return errors.rate_limited;
-    return errors.generic;
-  }
-
-  /** The capture role an upload error points at (`field: "images.selfie"`), if any. */
-  #uploadErrorRole(): CaptureRole | null {
-    const field = this.uploadError?.field ?? '';
-    const role = field.startsWith('images.') ? field.slice('images.'.length) : '';
-    return role === 'documentFront' || role === 'documentBack' || role === 'selfie' ? role : null;
-  }
-
-  #cancelUpload(): void {
-    this.#uploadAbort?.abort();
-    this.#uploadAbort = null;
-    this.uploadPercent = null;
-    this.uploadCancelled = true;
-    this.dispatchEvent(new OnboardingCancelEvent({ step: 'upload' }));
-    this.#goTo('review');
-  }
-
-  // ---------------------------------------------------------------- processing and outcome
-
-  async #watch(): Promise<void> {
-    const token = this.tokenOnboarding;
-    const key = this.#accessKey;
-    if (!token || !key) return;
-    this.processingError = null;
-    this.#watchAbort?.abort();
-    const abort = new AbortController();
-    this.#watchAbort = abort;
-    try {
-      const final = await watchStatus(this.base, token, key, {
-        signal: abort.signal,
-        poll: this.pollOptions,
-        onStatus: (state) => {
-          if (abort.signal.aborted) return;
-          this.liveStatus = state;
-          if (state.status === 'IN_PROCESS') this.#announce(this.m.processing.status(this.m.processing.statusNames.IN_PROCESS));
-        },
-      });
-      if (abort.signal.aborted) return;
-      this.#finish(final as TerminalState);
-    } catch (error) {
-      if (abort.signal.aborted) return;
-      const e = error instanceof CompanionError ? error : new CompanionError({ code: 'network', message: String(error), status: 0 });
-      this.processingError = e.code === 'status_timeout' || e.retryable ? 'gave-up' : 'lost';
-      const message = this.processingError === 'gave-up' ? this.m.processing.gaveUp : this.m.processing.lost;
-      this.#emitError(e.code, message);
-    } finally {
-      if (this.#watchAbort === abort) this.#watchAbort = null;
-    }
-  }
-
-  #finish(final: TerminalState): void {
-    this.outcome = final;
-    // Final: nothing more will be read for this onboarding.
-    this.#accessKey = null;
-    this.#goTo('outcome');
-    this.dispatchEvent(
-      new OnboardingCompleteEvent({
-        tokenOnboarding: final.tokenOnboarding,
-        status: final.status,
-        ...(final.externalId && { externalId: final.externalId }),
-      }),
-    );
+    this.#capture.remove(role);
+    this.#nav.retakeFromReview(stepForRole(role));
   }
 
   async #copySupportCode(code: string): Promise<void> {
@@ -719,134 +190,132 @@ export class OnboardingFlow extends LitElement {
     } catch {
       this.copyNotice = 'copyFailed';
     }
-    this.#announce(this.m.outcome[this.copyNotice]);
+    this.#nav.announce(this.m.outcome[this.copyNotice]);
   }
 
   // ---------------------------------------------------------------- step views
 
   #renderStep(): TemplateResult {
     const m = this.m;
-    const step = this.step;
-    const onBack = () => this.#back();
+    const step = this.#nav.step;
+    const details = this.#details;
+    const capture = this.#capture;
+    const submission = this.#submission;
+    const onBack = () => this.#nav.back();
     if (isCaptureStep(step)) {
       const role = CAPTURE_STEPS[step];
-      const rejected = this.rejected?.role === role ? this.rejected : null;
       return captureStep({
         m,
         role,
-        acceptedUrl: this.captures[role]?.previewUrl ?? null,
-        rejected,
-        camera: { state: this.camera.state, error: this.camera.error },
-        checking: this.checking,
+        acceptedUrl: capture.photo(role)?.previewUrl ?? null,
+        rejected: capture.rejectedFor(role),
+        camera: { state: capture.camera.state, error: capture.camera.error },
+        checking: capture.checking,
         onBack,
-        onOpenCamera: () => void this.#openCamera(),
-        onCloseCamera: () => this.camera.stop(),
-        onTakePhoto: () => void this.#takePhoto(),
-        onFile: (e) => this.#onFileChange(e),
-        onRetake: () => this.#retake(),
-        onUse: () => this.#next(),
+        onOpenCamera: () => void capture.openCamera(),
+        onCloseCamera: () => capture.camera.stop(),
+        onTakePhoto: () => void capture.takePhoto(),
+        onFile: (e) => capture.pickFile(e),
+        onRetake: () => capture.retake(),
+        onUse: () => this.#nav.next(),
       });
     }
     switch (step) {
       case 'consent':
         return consentStep({
           m,
-          checked: this.consentChecked,
-          error: this.consentError,
-          onChange: (e) => this.#onConsentChange(e),
-          onSubmit: (e) => this.#onConsentSubmit(e),
-          onDecline: () => this.#onDecline(),
+          checked: details.consent,
+          error: details.consentError,
+          onChange: (e) => details.onConsentChange(e),
+          onSubmit: (e) => details.onConsentSubmit(e),
+          onDecline: () => this.dispatchEvent(new OnboardingCancelEvent({ step: this.#nav.step })),
         });
       case 'cpf':
         return cpfStep({
           m,
-          cpf: this.cpfValue,
-          name: this.nameValue,
-          cpfError: this.cpfError,
-          nameError: this.nameError,
-          onCpfInput: (e) => this.#onCpfInput(e),
-          onNameInput: (e) => this.#onNameInput(e),
-          onSubmit: (e) => this.#onCpfSubmit(e),
+          cpf: details.cpf,
+          name: details.name,
+          cpfError: details.cpfError,
+          nameError: details.nameError,
+          onCpfInput: (e) => details.onCpfInput(e),
+          onNameInput: (e) => details.onNameInput(e),
+          onSubmit: (e) => details.onCpfSubmit(e),
           onBack,
         });
       case 'document-type':
         return documentTypeStep({
           m,
           types: parseDocumentTypes(this.documentTypes),
-          selected: this.documentType,
-          error: this.documentTypeError,
-          onChange: (e) => this.#onDocumentTypeChange(e),
-          onSubmit: (e) => this.#onDocumentTypeSubmit(e),
+          selected: details.documentType,
+          error: details.documentTypeError,
+          onChange: (e) => details.onDocumentTypeChange(e),
+          onSubmit: (e) => details.onDocumentTypeSubmit(e),
           onBack,
         });
       case 'review': {
         const previews: Partial<Record<CaptureRole, string>> = {};
-        for (const [role, capture] of Object.entries(this.captures)) if (capture) previews[role as CaptureRole] = capture.previewUrl;
+        for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
         return reviewStep({
           m,
-          roles: rolesFor(this.documentType),
+          roles: rolesFor(details.documentType),
           previews,
-          cancelled: this.uploadCancelled,
+          cancelled: submission.cancelled,
           onRetake: (role) => this.#retakeFromReview(role),
-          onSend: () => this.#send(),
+          onSend: () => submission.send(),
           onBack,
         });
       }
       case 'upload': {
-        const error = this.uploadError;
-        if (!error) return uploadStep({ m, percent: this.uploadPercent ?? 0, onCancel: () => this.#cancelUpload() });
+        const error = submission.uploadError;
+        if (!error) return uploadStep({ m, percent: submission.percent ?? 0, onCancel: () => submission.cancelUpload() });
         return uploadErrorStep({
           m,
-          message: this.#uploadErrorMessage(error),
+          message: uploadErrorMessage(error, m),
           externalId: error.externalId,
           fixCpf: error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
-          retakeRole: this.#uploadErrorRole(),
-          onBackToReview: () => this.#goTo('review'),
-          onFixCpf: () => this.#goTo('cpf'),
+          retakeRole: uploadErrorRole(error),
+          onBackToReview: () => this.#nav.goTo('review'),
+          onFixCpf: () => this.#nav.goTo('cpf'),
           onRetake: (role) => this.#retakeFromReview(role),
-          onRetry: () => void this.#upload(),
+          onRetry: () => void submission.upload(),
         });
       }
       case 'processing':
         return processingStep({
           m,
-          status: this.liveStatus?.status ?? 'IN_PROCESS',
-          error: this.processingError,
-          reference: this.tokenOnboarding,
-          canCheckAgain: !!this.#accessKey,
-          onCheckAgain: () => void this.#watch(),
+          status: submission.liveStatus?.status ?? 'IN_PROCESS',
+          error: submission.processingProblem,
+          reference: submission.tokenOnboarding,
+          canCheckAgain: submission.canCheckAgain,
+          onCheckAgain: () => void submission.watch(),
           onRestart: () => this.start(),
         });
-      default:
-        return this.outcome
-          ? outcomeStep({ m, outcome: this.outcome, copyNotice: this.copyNotice, onCopy: (code) => void this.#copySupportCode(code), onRestart: () => this.start() })
+      default: {
+        const outcome = submission.outcome;
+        return outcome
+          ? outcomeStep({ m, outcome, copyNotice: this.copyNotice, onCopy: (code) => void this.#copySupportCode(code), onRestart: () => this.start() })
           : html``;
+      }
     }
   }
 
   override render(): TemplateResult {
-    const seq = this.#sequence();
-    const index = seq.indexOf(this.step);
+    const step = this.#nav.step;
+    const { number, total } = this.#nav.position;
     return html`
       <div class="base" part="base" lang=${resolveLocale(this.locale)}>
         <div class="header" part="header">
           <slot name="logo"></slot>
-          <p>${this.m.flow.title} · ${this.m.flow.stepOf(index + 1, seq.length)}</p>
+          <p>${this.m.flow.title} · ${this.m.flow.stepOf(number, total)}</p>
         </div>
-        <section class="step" part="step" aria-labelledby="heading" data-step=${this.step}>
-          <h2 id="heading" part="heading" tabindex="-1">${this.#headingText()}</h2>
+        <section class="step" part="step" aria-labelledby="heading" data-step=${step}>
+          <h2 id="heading" part="heading" tabindex="-1">${this.#heading(step)}</h2>
           ${this.#renderStep()}
         </section>
-        <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+        <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.#nav.announcement}</div>
       </div>
     `;
   }
-}
-
-function imageCheckCode(error: unknown, messages: Messages): ImageCheckCode {
-  const code = (error as { code?: unknown } | null)?.code;
-  // Duck-typed so that ImageCheckError (and the pipeline module) is not imported eagerly.
-  return typeof code === 'string' && code in messages.imageErrors ? (code as ImageCheckCode) : 'compression-failed';
 }
 
 if (typeof customElements !== 'undefined' && !customElements.get('onboarding-flow')) {

@@ -12,3 +12,4 @@ export {
   type ProcessingView,
   type OutcomeView,
 } from './send-steps.js';
+export { stepHeading, type HeadingContext } from './heading.js';
