@@ -1,11 +1,14 @@
-import { test, describe } from 'node:test';
+import { test, describe, mock } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SAMPLE_PNG_BASE64, createSandbox, writePdf } from '../src/index.js';
 import { checkImage } from '../src/images.js';
 import { Product } from '../src/product.js';
-import { TokenIssuer, safeEqual } from '../src/auth/tokens.js';
+import { safeEqual } from '../src/auth/safe-equal.js';
+import { TokenIssuer } from '../src/auth/tokens.js';
 import { Rng } from '../src/data/prng.js';
 import { requestFor } from './fixtures.js';
 import { NOT_AN_IMAGE_BASE64, TRUNCATED_PNG_BASE64, assertXrefValid, getToken, harness, query, tinyJpegBase64 } from './helpers.js';
@@ -47,6 +50,16 @@ describe('tokens and product', () => {
     assert.equal(safeEqual('abc', 'abc'), true);
     assert.equal(safeEqual('abc', 'abd'), false);
     assert.equal(safeEqual('abc', 'abcd'), false);
+    // Decided by the constant-time comparison of two digests, never by an early-exit ===.
+    const spy = mock.method(crypto, 'timingSafeEqual');
+    syncBuiltinESMExports();
+    try {
+      for (const [a, b] of [['client', 'client'], ['client', 'clienT'], ['', 'secret']] as const) safeEqual(a, b);
+      assert.deepEqual(spy.mock.calls.map((c) => (c.arguments as unknown as Uint8Array[]).map((x) => x.byteLength)), [[32, 32], [32, 32], [32, 32]]);
+    } finally {
+      spy.mock.restore();
+      syncBuiltinESMExports();
+    }
     let now = 1_000_000;
     const issuer = new TokenIssuer(2, () => now);
     const { access_token } = issuer.issue('c');

@@ -1,5 +1,6 @@
 /** HS256 JWTs with node:crypto: the upstream hands out a JWT as `access_token` (docs/upstream-api.md#authentication-and-token-lifetime). */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { safeEqual } from './safe-equal.js';
 
 export interface JwtClaims {
   sub: string;
@@ -22,9 +23,8 @@ export function verifyJwt(token: string, key: Uint8Array): JwtClaims | null {
   if (parts.length !== 3) return null;
   const [header, payload, signature] = parts as [string, string, string];
   if (header !== HEADER) return null;
-  const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest();
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const expected = createHmac('sha256', key).update(`${header}.${payload}`).digest('base64url');
+  if (!safeEqual(signature, expected)) return null;
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<JwtClaims>;
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return null;

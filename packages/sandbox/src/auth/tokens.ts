@@ -4,19 +4,12 @@
  * from `tokenTtlS` after its issue, not up to a second later, and `expireAll()` can revoke every
  * token at once.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { newSigningKey, signJwt, verifyJwt } from './jwt.js';
 
 export interface IssuedToken {
   access_token: string;
   expires_in: number;
-}
-
-/** Constant-time string equality: both sides are hashed first so lengths leak nothing either. */
-export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
 }
 
 export class TokenIssuer {

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { safeEqual } from '../auth/tokens.js';
+import { safeEqual } from '../auth/safe-equal.js';
 import type { SandboxDeps, SandboxEnv } from '../context.js';
 import { MSG, statusBody } from '../envelope.js';
 import { counted, readJsonObject } from '../middleware/index.js';

@@ -1,7 +1,10 @@
 /**
  * The page's access key: 32 random bytes (base64url) handed out once at creation. Only its
  * SHA-256 is stored; checks hash the presented key and compare constant-time, and an unknown
- * token costs the same comparison, so timing tells nothing either.
+ * token costs the same comparison, so timing tells nothing either. Every secret the companion
+ * checks (access key, webhook key, admin key) is compared here and nowhere else:
+ * scripts/check-secret-compare.ts fails the lint on a `timingSafeEqual` elsewhere or a secret
+ * compared with `===`.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
