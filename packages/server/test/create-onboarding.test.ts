@@ -81,7 +81,7 @@ test('every bad input gets its status and code, and nothing reaches the upstream
 });
 
 test('upstream failures become contract errors, never a 201', async () => {
-  const { app } = testCompanion(up, { upstream: { timeoutMs: 200, retryDelayMs: 1 } });
+  const { app } = testCompanion(up, { upstream: { retryDelayMs: 1 } });
   const cases: [Parameters<typeof up.override>[1], number, string, string?][] = [
     [() => ({ status: 400, json: { status: { code: 400, message: 'Failed to fetch information' } } }), 400, 'upstream_refused'],
     [() => ({ status: 500, raw: '<html>oops</html>', contentType: 'text/html' }), 502, 'upstream_error'],
@@ -90,7 +90,6 @@ test('upstream failures become contract errors, never a 201', async () => {
     [() => ({ json: { status: { code: 500, message: 'Falha ao realizar consulta' }, onboardingStatus: 'ERROR', externalId: 'ext-42' } }), 502, 'upstream_error', 'ext-42'],
     [() => ({ json: { result: {}, status: { code: 400, message: 'Imagem obrigatória não encontrada' } } }), 400, 'upstream_refused'],
     [() => ({ raw: 'not json' }), 502, 'upstream_error'],
-    [() => ({ delayMs: 800, json: { tokenOnboarding: 'late', dateHourProcess: 'x' } }), 504, 'upstream_timeout'],
   ];
   for (const [fn, status, code, externalId] of cases) {
     up.override('/api/token-history-onboarding', fn);
@@ -103,6 +102,26 @@ test('upstream failures become contract errors, never a 201', async () => {
   }
   up.override('/api/token-history-onboarding', undefined);
   await app.close();
+});
+
+test('an upstream that does not answer in time is 504 upstream_timeout', async () => {
+  // The token call beats the limit by seconds; the held creation never answers until released.
+  const { app } = testCompanion(up, { upstream: { timeoutMs: 3_000, retryDelayMs: 1 } });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  up.override('/api/token-history-onboarding', async () => {
+    await held;
+    return { json: { tokenOnboarding: 'late', dateHourProcess: 'x' } };
+  });
+  try {
+    const res = await postJson(app, '/v1/onboardings', createBody());
+    assert.equal(res.status, 504);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'upstream_timeout');
+  } finally {
+    release();
+    up.override('/api/token-history-onboarding', undefined);
+    await app.close();
+  }
 });
 
 test('an unreachable upstream is 503', async () => {

@@ -52,14 +52,28 @@ function sendLarge(url: string, total: number, chunked: boolean, pauseMs = 0): P
   });
 }
 
-const variants = [['small limit, chunked', 64 * 1024, true, 0], ['default limit, Content-Length', undefined, false, 0], ['slow sender', 64 * 1024, false, 15]] as const;
-for (const [label, imageMaxBytes, chunked, pauseMs] of variants) {
-  test(`an oversized body (3x the limit, ${label}) gets the 413 JSON, no reset, and is not sent upstream`, async () => {
+/**
+ * Sizes well past what the loopback socket buffers hold (Linux lets a receive buffer grow to
+ * tcp_rmem's maximum, 32 MiB on common kernels, plus the sender's 4 MiB): a body that fits in the
+ * buffers is taken in whole by the kernel whether or not the server reads it, so only a bigger one
+ * shows whether the server drains after refusing or hangs up on unread data (a reset that can
+ * destroy the 413 before the client reads it).
+ */
+const PAST_SOCKET_BUFFERS = 96 * 1024 * 1024;
+const variants = [
+  ['small limit, chunked', 64 * 1024, true, 0, undefined],
+  ['small limit, chunked, larger than the socket buffers', 64 * 1024, true, 0, PAST_SOCKET_BUFFERS],
+  ['default limit, Content-Length', undefined, false, 0, undefined],
+  ['default limit, Content-Length, larger than the socket buffers', undefined, false, 0, PAST_SOCKET_BUFFERS],
+  ['slow sender', 64 * 1024, false, 15, undefined],
+] as const;
+for (const [label, imageMaxBytes, chunked, pauseMs, size] of variants) {
+  test(`an oversized body (${size ? `${size / 1024 / 1024} MiB` : '3x the limit'}, ${label}) gets the 413 JSON, no reset, and is not sent upstream`, async () => {
     const served = await serveCompanion({ port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), ...(imageMaxBytes && { imageMaxBytes }) });
     try {
       const before = up.calls.length;
       const limit = maxCreateBodyBytes(imageMaxBytes);
-      const answer = await sendLarge(served.url, 3 * limit, chunked, pauseMs);
+      const answer = await sendLarge(served.url, size ?? 3 * limit, chunked, pauseMs);
       assert.equal(answer.status, 413);
       assert.equal(JSON.parse(answer.body).error.code, 'payload_too_large');
       assert.equal(answer.clientError, undefined, 'the client saw no connection error');

@@ -10,8 +10,9 @@ let up: FakeUpstream;
 before(async () => { up = await startFakeUpstream(); });
 after(() => up.close());
 
+// The client's own 15 s limit per call: ordinary calls never race a short one.
 const client = (over: Partial<Parameters<typeof createUpstreamClient>[0]> = {}): UpstreamClient =>
-  createUpstreamClient({ baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, timeoutMs: 2000, retryDelayMs: 5, ...over });
+  createUpstreamClient({ baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, retryDelayMs: 5, ...over });
 
 test('SERVICE_FIELDS mirrors the contract catalog field for field', () => {
   assert.deepEqual(Object.keys(SERVICE_FIELDS).sort(), Object.keys(SERVICE_CATALOG).sort());
@@ -38,20 +39,22 @@ test('concurrent first calls share a single token generation', async () => {
   assert.equal(up.tokensIssued() - before, 1);
 });
 
-test('the token is renewed shortly before expires_in', async () => {
-  const short = await startFakeUpstream({ expiresIn: 1 });
-  try {
-    const c = createUpstreamClient({ baseUrl: short.url, client: FAKE_CLIENT, secret: FAKE_SECRET, renewEarlyMs: 0 });
-    await c.report('a');
-    await c.report('a');
-    assert.equal(short.tokensIssued(), 1);
-    await new Promise((r) => setTimeout(r, 1100));
-    await c.report('a');
-    assert.equal(short.tokensIssued(), 2);
-    assert.equal(short.calls.filter((x) => x.path.startsWith('/api/onboarding/report')).length, 3, 'no call was answered 401 and repeated');
-  } finally {
-    await short.close();
-  }
+test('the token is renewed shortly before expires_in, before any call meets a 401', async () => {
+  // The default margin (30 s before a 300 s lifetime ends), on a clock the test moves.
+  let now = 1_700_000_000_000;
+  const c = client({ now: () => now });
+  const before = up.tokensIssued();
+  const reports = up.count('/api/onboarding/report/');
+  await c.report('a');
+  now += 269_000;
+  await c.report('a');
+  assert.equal(up.tokensIssued() - before, 1, 'reused within its life');
+  now += 1_000;
+  await c.report('a');
+  assert.equal(up.tokensIssued() - before, 2, 'renewed 30 s before expires_in');
+  assert.equal(up.count('/api/onboarding/report/') - reports, 3, 'no call was answered 401 and repeated');
+  const renewedAt = up.calls.findLastIndex((x) => x.path === '/api/token-generate');
+  assert.equal(up.calls[renewedAt + 1]?.path, '/api/onboarding/report/a', 'the renewal came first, then the call with the new token');
 });
 
 test('a 401 storm renews exactly once and repeats each call once', async () => {
@@ -124,21 +127,52 @@ test('HTTP 200 with a failure status, refusal and empty result are classified, n
   up.override('/api/service-api', undefined);
 });
 
-test('timeouts: a slow answer becomes a timeout error; GETs retry, creation never does', async () => {
-  const c = client({ timeoutMs: 150, retries: 2 });
+/**
+ * A fetch that never answers the paths in `hang` (until the client's own time limit aborts it)
+ * and passes everything else to the fake upstream without that limit, so no ordinary call has
+ * to beat the short timeout under test however slow the machine is.
+ */
+function hangingFetch(hang: string[]) {
+  const attempts = new Map<string, number>();
+  const fetchFn: typeof fetch = (input, init) => {
+    const path = new URL(String(input)).pathname;
+    const hung = hang.find((p) => path.startsWith(p));
+    if (!hung) return fetch(input, { ...init, signal: null });
+    attempts.set(hung, (attempts.get(hung) ?? 0) + 1);
+    const signal = init?.signal;
+    return new Promise<Response>((_, reject) => {
+      if (!signal) return;
+      if (signal.aborted) reject(signal.reason);
+      else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  };
+  return { fetchFn, attempts: (path: string) => attempts.get(path) ?? 0 };
+}
+
+test('timeouts: an answer that never comes becomes a timeout error; GETs retry, creation never does', async () => {
+  const hanging = hangingFetch(['/api/token-history-onboarding', '/api/onboarding/report/']);
+  const c = client({ timeoutMs: 100, retries: 2, fetch: hanging.fetchFn });
+  await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'timeout');
+  assert.equal(hanging.attempts('/api/token-history-onboarding'), 1, 'a creation is never repeated');
+  await assert.rejects(c.report('slow'), (e: unknown) => e instanceof UpstreamError && e.kind === 'timeout');
+  assert.equal(hanging.attempts('/api/onboarding/report/'), 3, 'a GET is tried once and retried twice');
+});
+
+test('timeouts over a real socket: an answer later than the limit is a timeout, whatever the load', async () => {
+  // Several seconds of margin both ways: the token call must beat the limit, the held answer must miss it.
+  const c = client({ timeoutMs: 3_000, retries: 0 });
   await c.report('warm');
-  up.override('/api/token-history-onboarding', () => ({ delayMs: 600, json: { tokenOnboarding: 'late', dateHourProcess: 'x' } }));
-  up.override('/api/onboarding/report/', () => ({ delayMs: 600, json: {} }));
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  up.override('/api/onboarding/report/held', async () => {
+    await held;
+    return { json: {} };
+  });
   try {
-    const creations = up.count('/api/token-history-onboarding');
-    await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'timeout');
-    assert.equal(up.count('/api/token-history-onboarding') - creations, 1);
-    const reports = up.count('/api/onboarding/report/');
-    await assert.rejects(c.report('slow'), (e: unknown) => e instanceof UpstreamError && e.kind === 'timeout');
-    assert.equal(up.count('/api/onboarding/report/') - reports, 3);
+    await assert.rejects(c.report('held'), (e: unknown) => e instanceof UpstreamError && e.kind === 'timeout');
   } finally {
-    up.override('/api/token-history-onboarding', undefined);
-    up.override('/api/onboarding/report/', undefined);
+    release();
+    up.override('/api/onboarding/report/held', undefined);
   }
 });
 

@@ -42,6 +42,8 @@ export interface UpstreamClientOptions {
   retryDelayMs?: number;
   /** Renew the access token this long before it expires (default 30 s, at most a tenth of its life). */
   renewEarlyMs?: number;
+  /** The clock the token lifetime is counted on (default `Date.now`; tests move it). */
+  now?: () => number;
   fetch?: typeof fetch;
   logger?: Logger;
 }
@@ -121,6 +123,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   const tokens = new AccessTokens({
     ...(options.renewEarlyMs !== undefined && { renewEarlyMs: options.renewEarlyMs }),
+    ...(options.now && { now: options.now }),
     generate: async () => {
       const op: Operation = {
         method: 'POST', path: '/api/token-generate', name: 'POST /api/token-generate',

@@ -17,7 +17,8 @@ export function testCompanion(up: FakeUpstream, over: Partial<CompanionOptions> 
     secret: FAKE_SECRET,
     webhookKey: WEBHOOK_KEY,
     logger: createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' }),
-    upstream: { timeoutMs: 2000, retryDelayMs: 5 },
+    // The client's own 15 s limit: no ordinary call has to be fast; timeout tests set a short one.
+    upstream: { retryDelayMs: 5 },
     rateLimit: 0,
     // Unit tests drive status through webhooks; polling is tested on its own.
     poll: { firstDelayMs: 60_000 },
