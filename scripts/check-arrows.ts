@@ -25,7 +25,7 @@ for (const dir of ['packages', 'demo', 'test', 'scripts', 'bench', '.ci']) {
   try { all = files(join(root, dir)); } catch { continue; }
   for (const file of all) {
     if (file.endsWith('check-arrows.ts')) continue;
-    if (/['"`](?:\.\.\/)+shared\//.test(readFileSync(file, 'utf8'))) problems.push(`${relative(root, file)}: reads ../shared, which a user's clone does not have`);
+    if (/['"`](?:\.\.\/)+shared\//.test(readFileSync(file, 'utf8'))) problems.push(`${relative(root, file)}: reads a folder beside the repository, which a user's clone does not have`);
   }
 }
 
