@@ -10,7 +10,8 @@
  *   with a plain `wtr` run and with `--group no-camera`; a run narrowed by `--files` leaves it out.
  * Camera permission is per browser context (no --use-fake-ui-for-media-stream, which would grant
  * everything): each context starts with ['camera'] granted; tests flip it with
- * `executeServerCommand('camera-permission', { grant })`.
+ * `executeServerCommand('camera-permission', { grant })`; `clipboard-permission` likewise grants
+ * clipboard-read and clipboard-write (and `{ grant: false }` clears every permission, camera included).
  * Every request to a non-loopback origin is aborted and recorded; tests read the record
  * (`{ external, all }`, entries "METHOD url", page and worker requests) with
  * `executeServerCommand('network-log')`, which also clears it (proves nothing is fetched from a CDN).
@@ -61,6 +62,13 @@ const testCommandsPlugin = {
     if (command === 'camera-permission') {
       const context = playwrightContext(session);
       if (payload?.grant) await context.grantPermissions(['camera']);
+      else await context.clearPermissions();
+      return true;
+    }
+    if (command === 'clipboard-permission') {
+      // Reading the clipboard back needs clipboard-read; writing from a click, clipboard-write.
+      const context = playwrightContext(session);
+      if (payload?.grant) await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       else await context.clearPermissions();
       return true;
     }

@@ -2,7 +2,28 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { OnboardingFlow } from './onboarding-flow.js';
-import { CPF, cleanupListeners, heading, mount, preview, root, stepOf, waitFor, waitForStep } from './test-helpers.js';
+import {
+  CPF,
+  cardJpeg,
+  chooseType,
+  cleanupListeners,
+  click,
+  controlDouble,
+  errorText,
+  heading,
+  mount,
+  openCamera,
+  passConsent,
+  passCpf,
+  pickFile,
+  preview,
+  reachReviewWithFiles,
+  root,
+  stepOf,
+  takePhoto,
+  waitFor,
+  waitForStep,
+} from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
 
@@ -24,6 +45,52 @@ async function tabTo(el: OnboardingFlow, match: (node: Element | null) => boolea
 }
 
 const buttonNamed = (text: string) => (node: Element | null) => node?.tagName === 'BUTTON' && label(node) === text;
+
+/** A short name of a focused control, for messages and the lists of stops. */
+function describeStop(node: Element): string {
+  if (node instanceof HTMLInputElement) return node.id ? `input#${node.id}` : `input[type=${node.type}]`;
+  return `${node.tagName.toLowerCase()} ${label(node)}`.trim();
+}
+
+/**
+ * What a person sees focused: the control itself, or for a visually hidden one (the file input
+ * inside its label) the nearest ancestor that takes up room on the screen.
+ */
+function visibleBox(node: HTMLElement): HTMLElement {
+  let box: HTMLElement | null = node;
+  while (box) {
+    const r = box.getBoundingClientRect();
+    if (r.width > 2 && r.height > 2) return box;
+    box = box.parentElement;
+  }
+  throw new Error(`${describeStop(node)} has no visible box`);
+}
+
+/**
+ * From the step's heading, presses Tab until focus leaves the element or comes round again, and
+ * checks at every stop that a focus outline of at least 2 px is drawn on what the person sees,
+ * and that it is at least 24 px in both directions. Returns the stops, in Tab order.
+ */
+async function checkTabStops(el: OnboardingFlow, where: string, options: { allowNone?: boolean } = {}): Promise<string[]> {
+  heading(el).focus();
+  const seen: Element[] = [];
+  for (let i = 0; i < 40; i++) {
+    await press('Tab');
+    await el.updateComplete;
+    const node = active(el);
+    if (!node || node === heading(el) || seen.includes(node)) break;
+    seen.push(node);
+    const box = visibleBox(node as HTMLElement);
+    const style = getComputedStyle(box);
+    const what = `${where}: ${describeStop(node)}${box === node ? '' : ` (shown on its ${box.tagName.toLowerCase()})`}`;
+    expect(style.outlineStyle, `${what} has no focus outline`).to.not.equal('none');
+    expect(parseFloat(style.outlineWidth), `${what}: outline width`).to.be.at.least(2);
+    const rect = box.getBoundingClientRect();
+    expect(Math.min(rect.width, rect.height), `${what}: target size`).to.be.at.least(24);
+  }
+  if (!options.allowNone) expect(seen.length, `${where}: Tab reached nothing`).to.be.greaterThan(0);
+  return seen.map(describeStop);
+}
 
 describe('<onboarding-flow> keyboard only', () => {
   it('walks consent, CPF (with a check-digit error), type, photos and upload with the keyboard alone', async function () {
@@ -114,18 +181,69 @@ describe('<onboarding-flow> keyboard only', () => {
     expect(active(el)).to.equal(heading(el));
   });
 
-  it('focus is visible on every control', async () => {
-    const { el } = await mount();
+  it('every stop Tab reaches on the way to an outcome shows a focus outline', async function () {
+    this.timeout(120_000);
+    const { el, ns } = await mount();
     el.start();
     await el.updateComplete;
-    await press('Tab');
-    const box = active(el) as HTMLElement;
-    expect(getComputedStyle(box).outlineStyle).to.not.equal('none');
-    await tabTo(el, buttonNamed('Continuar'), 'Continuar');
-    const btn = active(el) as HTMLElement;
-    expect(getComputedStyle(btn).outlineStyle).to.equal('solid');
-    expect(parseFloat(getComputedStyle(btn).outlineWidth)).to.be.at.least(2);
-    expect(btn.getBoundingClientRect().height).to.be.at.least(24);
-    expect(box.getBoundingClientRect().height).to.be.at.least(24);
+    const stops: Record<string, string[]> = {};
+    stops.consent = await checkTabStops(el, 'consent');
+    await passConsent(el);
+    stops.cpf = await checkTabStops(el, 'cpf');
+    await passCpf(el, CPF.error);
+    stops.type = await checkTabStops(el, 'document-type');
+    await chooseType(el, 'CNH');
+    stops.front = await checkTabStops(el, 'document-front, camera closed');
+    await openCamera(el);
+    stops.live = await checkTabStops(el, 'document-front, camera live');
+    await takePhoto(el);
+    stops.preview = await checkTabStops(el, 'document-front, photo taken');
+    await click(el, 'Usar esta foto');
+    for (const step of ['document-back', 'selfie']) {
+      await waitForStep(el, step);
+      stops[step] = await checkTabStops(el, step);
+      await pickFile(el, await cardJpeg());
+      await click(el, 'Usar esta foto');
+    }
+    await waitForStep(el, 'review');
+    stops.review = await checkTabStops(el, 'review');
+    await controlDouble(ns, { holdUploads: true });
+    await click(el, 'Enviar');
+    await waitForStep(el, 'upload');
+    stops.upload = await checkTabStops(el, 'upload');
+    await click(el, 'Cancelar envio');
+    await waitForStep(el, 'review');
+    await controlDouble(ns, { holdUploads: false });
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    stops.outcome = await checkTabStops(el, 'outcome ERROR');
+
+    // The walk did reach the controls that matter (so a step that lost its stops would show here).
+    expect(stops.consent).to.include.members(['input#consent', 'button Continuar']);
+    expect(stops.cpf).to.include('input#cpf');
+    expect(stops.type.some((s) => s.startsWith('input#doctype-'))).to.equal(true);
+    for (const step of ['front', 'live', 'document-back', 'selfie']) expect(stops[step], step).to.include('input[type=file]');
+    expect(stops.front).to.include('button Abrir câmera');
+    expect(stops.live).to.include('button Tirar foto');
+    expect(stops.preview).to.include('button Usar esta foto');
+    expect(stops.review).to.include('button Enviar');
+    expect(stops.upload).to.include('button Cancelar envio');
+    expect(stops.outcome).to.include.members(['button Copiar código', 'button Começar de novo']);
+  });
+
+  it('every stop Tab reaches on an upload error and while processing shows a focus outline', async function () {
+    this.timeout(120_000);
+    const { el, ns } = await mount();
+    await reachReviewWithFiles(el, CPF.manual);
+    await controlDouble(ns, { failUploads: 'http-503' });
+    await click(el, 'Enviar');
+    await waitFor(() => errorText(el) !== '', 'no upload error');
+    const error = await checkTabStops(el, 'upload error');
+    expect(error).to.include('button Tentar novamente');
+    await controlDouble(ns, { failUploads: null });
+    await click(el, 'Tentar novamente');
+    // A manual review never decides on its own: the processing step stays.
+    await waitForStep(el, 'processing');
+    await checkTabStops(el, 'processing', { allowNone: true });
   });
 });
