@@ -87,8 +87,12 @@ function ruleCount(markdown: string): number {
   return count;
 }
 
+/**
+ * What git tracks (staged included): what a clone gets. Untracked output of local tools (reports,
+ * mutation-testing sandboxes) may name this machine's paths; it is checked once `git add`ed.
+ */
 function listFiles(root: string): string[] {
-  const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync('git', ['ls-files', '-z', '--cached'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return [...new Set(out.split('\0').filter(Boolean))].sort();
 }
 

@@ -87,12 +87,14 @@ test('every kind of outside reference is found, with its file and line', () => {
   }
 });
 
-test('a file not yet added to git is checked too; the lockfile and the lint\'s own list are not, even copied', () => {
+test('what git tracks is checked, staged files included; untracked output, the lockfile and the lint\'s own list are not', () => {
   const lock = `{"resolved": "file:${'/ro' + 'ot'}/x"}\n`;
   const list = `const words = [/${'bri' + 'ef'}/];\n`;
   const dir = scratchRepo({ ...clean, 'package-lock.json': lock, 'scripts/check-standalone.ts': list, 'copy/sandbox-1/package-lock.json': lock, 'copy/sandbox-1/scripts/check-standalone.ts': list });
   try {
     writeFileSync(join(dir, 'new.md'), `Notes from the ${'bri' + 'ef'}.\n`);
+    assert.deepEqual(checkStandalone(dir), [], 'untracked output (a report, a tool sandbox) is not the repository');
+    execFileSync('git', ['add', 'new.md'], { cwd: dir });
     assert.deepEqual(checkStandalone(dir).map((f) => `${f.file}:${f.line}`), ['new.md:1']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
