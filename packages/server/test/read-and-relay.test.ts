@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion, webhook } from './helpers/companion.js';
+import { eventually } from '@onboarding-kit/testing/deadline';
+import { sseReader } from '@onboarding-kit/testing/sse-reader';
 
 let up: FakeUpstream;
 before(async () => { up = await startFakeUpstream(); });
@@ -79,58 +81,48 @@ test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, bot
   await app.close();
 });
 
-test('SSE: retry hint, current state first, one event per change, ends after terminal', async () => {
+test('SSE: retry hint, current state first, one event per change, ends after terminal', async (t) => {
   const { app } = testCompanion(up, { sse: { keepAliveMs: 50, retryMs: 1234 } });
+  t.after(() => app.close());
   const o = await created(app, createBody());
   const res = await app.request(`/v1/onboardings/${o.tokenOnboarding}/events`, { headers: auth(o.accessKey) });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = '';
-  const readUntil = async (pattern: RegExp) => {
-    while (!pattern.test(text)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += value;
-    }
-  };
-  await readUntil(/IN_PROCESS[^\n]*\n\n/);
-  assert.match(text, /^retry: 1234\n\n/);
-  await new Promise((r) => setTimeout(r, 120));
-  await readUntil(/: keep-alive/);
+  // Every read below has a deadline: a stream that only sends keep-alives fails here, never hangs.
+  const sse = sseReader(res.body!);
+  await sse.until(/event: status\ndata: [^\n]*\n\n/);
+  assert.match(sse.text, /^retry: 1234\n\nevent: status\ndata: [^\n]*IN_PROCESS[^\n]*\n\n/, 'the hint, then the current state, before anything else');
+  await sse.until(/: keep-alive/);
   assert.equal(app.openStreams(), 1);
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'IN_PROCESS' });
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  const events = [...text.matchAll(/event: status\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!) as { status: string; tokenOnboarding: string });
+  await sse.toEnd();
+  const events = sse.events<{ status: string; tokenOnboarding: string }>();
   assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'APPROVED']);
   assert.equal(events[1]!.tokenOnboarding, o.tokenOnboarding);
-  await new Promise((r) => setTimeout(r, 10));
-  assert.equal(app.openStreams(), 0);
+  await eventually(() => app.openStreams() === 0, 'the ended stream is still counted as open');
   await app.close();
 });
 
-test('SSE of a finished onboarding sends the state once and ends; close() ends open streams', async () => {
+test('SSE of a finished onboarding sends the state once and ends; close() ends open streams', async (t) => {
   const { app } = testCompanion(up);
+  t.after(() => app.close());
   const done = await created(app, createBody());
   await webhook(app, { tokenOnboarding: done.tokenOnboarding, status: 'REFUSED' });
-  const text = await (await app.request(`/v1/onboardings/${done.tokenOnboarding}/events`, { headers: auth(done.accessKey) })).text();
+  const finished = sseReader((await app.request(`/v1/onboardings/${done.tokenOnboarding}/events`, { headers: auth(done.accessKey) })).body!);
+  const text = await finished.toEnd();
   assert.equal([...text.matchAll(/event: status/g)].length, 1);
   assert.match(text, /REFUSED/);
 
   const open = await created(app, createBody());
-  const res = await app.request(`/v1/onboardings/${open.tokenOnboarding}/events`, { headers: auth(open.accessKey) });
-  const reading = res.text();
-  await new Promise((r) => setTimeout(r, 50));
+  const sse = sseReader((await app.request(`/v1/onboardings/${open.tokenOnboarding}/events`, { headers: auth(open.accessKey) })).body!);
+  // The stream registers itself before it sends the current state.
+  await sse.until(/IN_PROCESS/);
   assert.equal(app.openStreams(), 1);
   await app.close();
-  const streamed = await reading;
-  assert.match(streamed, /IN_PROCESS/);
+  const streamed = await sse.toEnd();
+  assert.match(streamed, /\nretry: \d+\n\n$/, 'ended with a reconnection hint');
   assert.equal(app.openStreams(), 0);
 });
 

@@ -6,6 +6,7 @@ import { maxCreateBodyBytes } from '@onboarding-kit/contract';
 import { serveCompanion, createJsonLogger } from '@onboarding-kit/server';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { WEBHOOK_KEY } from './helpers/companion.js';
+import { sseReader } from '@onboarding-kit/testing/sse-reader';
 
 let up: FakeUpstream;
 before(async () => { up = await startFakeUpstream(); });
@@ -92,9 +93,11 @@ test('serveCompanion: close() ends open event streams and the server', async () 
   assert.equal(res.status, 201);
   const o = (await res.json()) as { tokenOnboarding: string; accessKey: string };
   const stream = await fetch(`${served.url}/v1/onboardings/${o.tokenOnboarding}/events`, { headers: { authorization: `Bearer ${o.accessKey}` } });
-  const text = stream.text();
-  await new Promise((r) => setTimeout(r, 50));
+  const sse = sseReader(stream.body!);
+  // The stream registers itself before it sends the current state.
+  await sse.until(/IN_PROCESS/);
   assert.equal(served.app.openStreams(), 1);
   await served.close();
-  assert.match(await text, /IN_PROCESS/);
+  await sse.toEnd();
+  assert.equal(served.app.openStreams(), 0);
 });
