@@ -32,20 +32,19 @@ test('each sandbox outcome reaches the page through the event stream (webhooks)'
   }
 });
 
-test('a manual decision reaches every open stream within a second of the webhook', async () => {
-  const stack = await startStack({ companion: { poll: { firstDelayMs: 60_000 } } });
+test('a manual decision reaches every open stream, each stream then ends', async () => {
+  // Polling is off, so only the webhook can bring the decision; how fast it arrives is for npm run bench.
+  const stack = await startStack({ companion: { poll: { firstDelayMs: 60 * 60_000 } } });
   try {
     const o = await createOk(stack.url, body({ cpf: '987.654.321-00' }));
     const streams = await Promise.all([1, 2, 3].map(() => openEvents(stack.url, o.tokenOnboarding, o.accessKey)));
     for (const s of streams) await s.waitFor(1);
-    const sentAt = Date.now();
     await stack.sandbox.decide(o.tokenOnboarding, 'REFUSED');
     for (const s of streams) {
-      const events = await s.waitFor(2, 1000);
-      assert.equal(events[1]!.status, 'REFUSED');
-      assert.ok(events[1]!.at - sentAt < 1000);
-      await s.untilEnd(1000);
+      const events = await s.untilEnd();
+      assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'REFUSED']);
     }
+    assert.equal((await stack.app.store.get(o.tokenOnboarding))!.history.at(-1)!.source, 'webhook');
   } finally {
     await stack.close();
   }
@@ -181,7 +180,7 @@ test('polling fallback: with webhooks dropped the outcome still reaches the page
   try {
     stack.sandbox.setFaults({ dropWebhooks: true });
     const o = await createOk(stack.url, body({ cpf: '123.456.789-09' }));
-    const events = await (await openEvents(stack.url, o.tokenOnboarding, o.accessKey)).untilEnd(5000);
+    const events = await (await openEvents(stack.url, o.tokenOnboarding, o.accessKey)).untilEnd();
     assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'ERROR']);
     assert.ok(events[1]!.externalId, 'ERROR from the report carries externalId');
     const record = (await stack.app.store.get(o.tokenOnboarding))!;
@@ -196,7 +195,13 @@ test('polling fallback: with webhooks dropped the outcome still reaches the page
 });
 
 test('upstream faults: force500 -> 502, latency beyond the timeout -> 504, refused creation -> 400, errorRate classified', async () => {
-  const stack = await startStack({ companion: { upstream: { timeoutMs: 400, retryDelayMs: 10 } } });
+  // Seconds of margin both ways: every ordinary call beats the 3 s limit, the delayed one misses it by 5 s.
+  let creationAttempts = 0;
+  const counting: typeof fetch = (input, init) => {
+    if (String(input).endsWith('/api/token-history-onboarding')) creationAttempts++;
+    return fetch(input, init);
+  };
+  const stack = await startStack({ companion: { upstream: { fetch: counting, timeoutMs: 3_000, retryDelayMs: 10 } } });
   try {
     const expectError = async (res: Response, status: number, code: string) => {
       assert.equal(res.status, status, code);
@@ -204,12 +209,11 @@ test('upstream faults: force500 -> 502, latency beyond the timeout -> 504, refus
     };
     stack.sandbox.setFaults({ force500: true });
     await expectError(await create(stack.url), 502, 'upstream_error');
-    stack.sandbox.setFaults({ force500: false, latencyMs: 900 });
-    const creations = stack.sandbox.stats().requests['POST /api/token-history-onboarding'] ?? 0;
+    stack.sandbox.setFaults({ force500: false, latencyMs: 8_000 });
+    const attemptsBefore = creationAttempts;
     await expectError(await create(stack.url), 504, 'upstream_timeout');
+    assert.equal(creationAttempts - attemptsBefore, 1, 'a timed-out creation is never repeated');
     stack.sandbox.resetFaults();
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.ok((stack.sandbox.stats().requests['POST /api/token-history-onboarding'] ?? 0) - creations <= 1, 'a timed-out creation is never repeated');
     await expectError(await create(stack.url, body({ cpf: '000.000.191-00' })), 400, 'upstream_refused');
     assert.equal((await create(stack.url)).status, 201, 'healthy again');
 
