@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { maskTaxId, type TaxId } from '@onboarding-kit/contract';
+import { realClock, type SandboxClock } from './clock.js';
 import { MSG } from './envelope.js';
 import { ONBOARDING_IDENTITIES } from './identities.js';
 import type { WebhookSender } from './webhooks.js';
@@ -45,12 +46,16 @@ export class DecisionError extends Error {
 
 export class Onboardings {
   readonly #records = new Map<string, OnboardingRecord>();
-  readonly #timers = new Map<string, NodeJS.Timeout>();
+  readonly #timers = new Map<string, unknown>();
 
-  constructor(private readonly processingMs: number, private readonly webhooks: WebhookSender) {}
+  constructor(
+    private readonly processingMs: number,
+    private readonly webhooks: WebhookSender,
+    private readonly clock: SandboxClock = realClock,
+  ) {}
 
   create(input: { taxId: TaxId; name?: string; documentFiles: number; unreadableFile: boolean }): OnboardingRecord {
-    const now = new Date().toISOString();
+    const now = new Date(this.clock.now()).toISOString();
     const record: OnboardingRecord = {
       tokenOnboarding: randomUUID(), status: 'IN_PROCESS', taxId: input.taxId, dateHourProcess: now, updatedAt: now,
       documentFiles: input.documentFiles, unreadableFile: input.unreadableFile, ...(input.name && { name: input.name }),
@@ -58,7 +63,7 @@ export class Onboardings {
     this.#records.set(record.tokenOnboarding, record);
     const automatic = this.#automaticDecision(record);
     if (automatic) {
-      const timer = setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         this.#timers.delete(record.tokenOnboarding);
         void this.#apply(record, automatic.status, automatic.message);
       }, this.processingMs);
@@ -81,7 +86,7 @@ export class Onboardings {
     const record = this.#records.get(token);
     if (!record) throw new DecisionError('unknown tokenOnboarding', 'unknown');
     if (record.status !== 'IN_PROCESS') throw new DecisionError(`onboarding is already ${record.status}`, 'not-in-process');
-    clearTimeout(this.#timers.get(token));
+    this.clock.clearTimeout(this.#timers.get(token));
     this.#timers.delete(token);
     await this.#apply(record, status, status === 'APPROVED' ? undefined : 'Decisão da revisão manual');
     return record;
@@ -100,7 +105,7 @@ export class Onboardings {
   }
 
   close(): void {
-    for (const timer of this.#timers.values()) clearTimeout(timer);
+    for (const timer of this.#timers.values()) this.clock.clearTimeout(timer);
     this.#timers.clear();
   }
 
@@ -116,7 +121,7 @@ export class Onboardings {
 
   async #apply(record: OnboardingRecord, status: Decision, message?: string): Promise<void> {
     record.status = status;
-    record.updatedAt = new Date().toISOString();
+    record.updatedAt = new Date(this.clock.now()).toISOString();
     if (message) record.message = message;
     if (status === 'ERROR') record.externalId = randomUUID();
     await this.webhooks.send(this.report(record));

@@ -1,7 +1,10 @@
 /** Options, defaults and fault switches of the sandbox (documented in packages/sandbox/README.md). */
 import type { AliasMap } from '@onboarding-kit/contract';
 
+import type { SandboxClock } from './clock.js';
+
 export type { AliasMap };
+export type { SandboxClock };
 
 export interface SandboxOptions {
   client?: string;
@@ -22,6 +25,8 @@ export interface SandboxOptions {
   controlApi?: boolean;
   /** Delay of the standalone-query webhook after the HTTP answer ("about 10 seconds": docs/upstream-api.md#webhooks). */
   queryWebhookDelayMs?: number;
+  /** Clock and timers of decisions, token lifetimes, document inspections and delayed webhooks (default: the real ones; tests pass one they move). */
+  clock?: SandboxClock;
 }
 
 export interface Faults {

@@ -1,6 +1,7 @@
 /** `createSandbox()`: composes the state, the sub-apps and the one error handler. */
 import { Hono } from 'hono';
 import { TokenIssuer } from './auth/tokens.js';
+import { realClock } from './clock.js';
 import type { SandboxDeps } from './context.js';
 import { DocumentoscopyCases } from './documentoscopy.js';
 import { MSG, statusBody } from './envelope.js';
@@ -22,15 +23,16 @@ export function createSandbox(options: SandboxOptions = {}, log: Logger = (line)
   const resolved = resolveOptions(options);
   const faults = new FaultState();
   const stats = new StatsCounter();
-  const webhooks = new WebhookSender(resolved.webhookUrl, resolved.webhookKey, faults, stats, log);
-  const tokens = new TokenIssuer(resolved.tokenTtlS);
+  const clock = options.clock ?? realClock;
+  const webhooks = new WebhookSender(resolved.webhookUrl, resolved.webhookKey, faults, stats, log, clock);
+  const tokens = new TokenIssuer(resolved.tokenTtlS, clock.now);
   const deps: SandboxDeps = {
     options: resolved,
     faults,
     tokens,
     product: new Product(resolved.enabledServices, resolved.aliases),
-    onboardings: new Onboardings(resolved.processingMs, webhooks),
-    documentoscopy: new DocumentoscopyCases(resolved.processingMs),
+    onboardings: new Onboardings(resolved.processingMs, webhooks, clock),
+    documentoscopy: new DocumentoscopyCases(resolved.processingMs, clock.now),
     webhooks,
     stats,
   };

@@ -3,13 +3,14 @@
  * `id-service-token`. Like the upstream, there is no automatic resend; a failed delivery is logged
  * (origin only: a URL may hold secrets) and forgotten. Faults can drop or duplicate deliveries.
  */
+import { realClock, type SandboxClock } from './clock.js';
 import type { FaultState } from './faults.js';
 import type { StatsCounter } from './stats.js';
 
 export type Logger = (line: string) => void;
 
 export class WebhookSender {
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new Set<unknown>();
   readonly #inflight = new Set<Promise<void>>();
   #closed = false;
 
@@ -19,6 +20,7 @@ export class WebhookSender {
     private readonly faults: FaultState,
     private readonly stats: StatsCounter,
     private readonly log: Logger,
+    private readonly clock: SandboxClock = realClock,
   ) {}
 
   get configured(): boolean {
@@ -41,7 +43,7 @@ export class WebhookSender {
   /** Delivers after `delayMs` (standalone queries: "about 10 seconds after the HTTP response"). */
   sendLater(payload: unknown, delayMs: number): void {
     if (!this.url || this.#closed) return;
-    const timer = setTimeout(() => {
+    const timer = this.clock.setTimeout(() => {
       this.#timers.delete(timer);
       void this.send(payload);
     }, delayMs);
@@ -54,7 +56,7 @@ export class WebhookSender {
 
   close(): void {
     this.#closed = true;
-    for (const timer of this.#timers) clearTimeout(timer);
+    for (const timer of this.#timers) this.clock.clearTimeout(timer);
     this.#timers.clear();
   }
 

@@ -21,7 +21,8 @@ test('cli: reads its environment, prints its URL (never the secret), stops clean
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
-    const deadline = Date.now() + 15_000;
+    // A deadline against a hang (tsx compiles on start, slowly on a loaded machine), not a speed check.
+    const deadline = Date.now() + 60_000;
     while (!/listening on (http:\/\/\S+)/.test(output) && Date.now() < deadline) await sleep(50);
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
     assert.ok(url, `no URL printed: ${output}`);

@@ -77,7 +77,8 @@ export async function webhookReceiver(): Promise<{ url: string; received: Receiv
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    waitFor: (n, timeoutMs = 5000) =>
+    // A deadline against hangs, not a measure of speed.
+    waitFor: (n, timeoutMs = 30_000) =>
       new Promise((resolve, reject) => {
         const deadline = setTimeout(() => reject(new Error(`expected ${n} webhook(s), got ${received.length}`)), timeoutMs);
         const check = () => {
@@ -96,7 +97,7 @@ export async function webhookReceiver(): Promise<{ url: string; received: Receiv
 }
 
 /** Polls the JSON report until the onboarding leaves IN_PROCESS (bounded), like a client without webhooks. */
-export async function waitForDecision(f: Fetcher, token: string, tokenOnboarding: string, timeoutMs = 5000): Promise<string> {
+export async function waitForDecision(f: Fetcher, token: string, tokenOnboarding: string, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const report = (await (await getWith(f, `/api/onboarding/report/${tokenOnboarding}`, token)).json()) as Json;

@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseWebhook } from '@onboarding-kit/contract';
 import { SAMPLE_PNG_BASE64, TEST_IDENTITIES } from '../src/index.js';
+import { ManualClock } from '@onboarding-kit/testing/manual-clock';
 import { NOT_AN_IMAGE_BASE64, TRANSPORTS, assertXrefValid, waitForDecision, getToken, getWith, harness, postJson, sleep, webhookReceiver, type Json } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -19,7 +20,8 @@ for (const transport of TRANSPORTS) {
   describe(`onboarding over ${transport}`, () => {
     test('each test identity is decided after processingMs, with one webhook carrying id-service-token', async () => {
       const hook = await webhookReceiver();
-      const h = await harness(transport, { processingMs: PROCESSING_MS, webhookUrl: hook.url, webhookKey: 'hook-key-1' });
+      const clock = new ManualClock();
+      const h = await harness(transport, { processingMs: PROCESSING_MS, webhookUrl: hook.url, webhookKey: 'hook-key-1', clock });
       try {
         const token = await getToken(h.fetch);
         const cases: [Json, string][] = [
@@ -34,19 +36,21 @@ for (const transport of TRANSPORTS) {
           [{ cpf: TEST_IDENTITIES.cpfApproved, documentFiles: [file(NOT_AN_IMAGE_BASE64, 'image/jpeg')] }, 'REFUSED'], // unreadable image
         ];
         const expected = new Map<string, string>();
+        const report = async (tokenOnboarding: string) => (await (await getWith(h.fetch, `/api/onboarding/report/${tokenOnboarding}`, token)).json()) as Json;
         for (const [body, outcome] of cases) {
-          const sentAt = Date.now();
           const created = await create(h.fetch, token, body);
           assert.deepEqual(Object.keys(created).sort(), ['dateHourProcess', 'tokenOnboarding']);
           assert.match(created.tokenOnboarding, UUID);
           assert.match(created.dateHourProcess, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
-          const report = (await (await getWith(h.fetch, `/api/onboarding/report/${created.tokenOnboarding}`, token)).json()) as Json;
-          // Still IN_PROCESS if read within processingMs of the request (a loaded machine may be slower: the
-          // manual-review test checks IN_PROCESS without any timing).
-          if (Date.now() - sentAt < PROCESSING_MS) assert.equal(report.status, 'IN_PROCESS');
-          else assert.ok(['IN_PROCESS', outcome].includes(report.status));
+          assert.equal((await report(created.tokenOnboarding)).status, 'IN_PROCESS');
           expected.set(created.tokenOnboarding, outcome);
         }
+        // The sandbox's clock moves only here: one millisecond short of processingMs nothing is decided.
+        await clock.advance(PROCESSING_MS - 1);
+        for (const t of expected.keys()) assert.equal((await report(t)).status, 'IN_PROCESS', 'not decided before processingMs');
+        assert.equal(hook.received.length, 0);
+        await clock.advance(1);
+        for (const [t, outcome] of expected) assert.equal((await report(t)).status, outcome, 'decided at processingMs');
         const deliveries = await hook.waitFor(cases.length);
         await sleep(100); // nothing more may come: exactly one webhook per change
         assert.equal(hook.received.length, cases.length);
@@ -241,22 +245,27 @@ describe('webhook faults', () => {
 
   test('standalone query webhook: the same JSON as the answer, after queryWebhookDelayMs, with id-service-token', async () => {
     const hook = await webhookReceiver();
-    const h = await harness('app.request', { webhookUrl: hook.url, webhookKey: 'k-2', queryWebhookDelayMs: 150 });
+    const clock = new ManualClock();
+    const h = await harness('app.request', { webhookUrl: hook.url, webhookKey: 'k-2', queryWebhookDelayMs: 150, clock });
     try {
       const token = await getToken(h.fetch);
-      const sentAt = Date.now();
       const res = await postJson(h.fetch, '/api/service-api', { service: 'SERVICE_PEP', cpf: TEST_IDENTITIES.cpfApproved }, token);
       const answer = await res.json();
-      if (Date.now() - sentAt < 140) assert.equal(hook.received.length, 0, 'not before the delay');
+      // 1 ms short of the delay on the sandbox's clock; then real time for a wrongly early delivery to arrive.
+      await clock.advance(149);
+      await sleep(100);
+      assert.equal(hook.received.length, 0, 'not before the delay');
+      await clock.advance(1);
       const [delivery] = await hook.waitFor(1);
-      assert.ok(delivery!.at - sentAt >= 140, 'sent after the delay');
       assert.deepEqual(delivery!.body, answer);
       assert.equal(delivery!.headers['id-service-token'], 'k-2');
       assert.equal(parseWebhook(delivery!.body)?.kind, 'query');
       // An access error is not a finished query: no webhook.
       await postJson(h.fetch, '/api/service-api', { service: 'SERVICE_NOPE', cpf: TEST_IDENTITIES.cpfApproved }, token);
-      await sleep(250);
+      await clock.advance(150);
+      await sleep(100);
       assert.equal(hook.received.length, 1);
+      assert.equal(clock.size, 0, 'no delivery was scheduled for it');
     } finally {
       await h.close();
       await hook.close();

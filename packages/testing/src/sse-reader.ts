@@ -20,7 +20,7 @@ export interface SseReader {
   cancel(): Promise<void>;
 }
 
-export function sseReader(body: ReadableStream<Uint8Array>): SseReader {
+export function sseReader(body: ReadableStream<Uint8Array<ArrayBuffer>>): SseReader {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   let ended = false;
