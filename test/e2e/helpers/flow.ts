@@ -65,7 +65,7 @@ async function waitForLiveCamera(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const video = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('video');
     return !!video && video.readyState >= 2 && video.videoWidth > 0;
-  }, undefined, { timeout: 15_000 });
+  }, undefined, { timeout: 60_000 });
 }
 
 export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {

@@ -53,7 +53,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start printed no URL in 30 s:\n${output}`)), 30_000);
+    // A deadline against a hang, not a speed check: a loaded machine may take a while to compile and start.
+    const timer = setTimeout(() => reject(new Error(`npm start printed no URL in 2 min:\n${output}`)), 120_000);
     const look = () => {
       const m = /onboarding-kit demo: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (m) {
