@@ -15,6 +15,9 @@
  * Every request to a non-loopback origin is aborted and recorded; tests read the record
  * (`{ external, all }`, entries "METHOD url", page and worker requests) with
  * `executeServerCommand('network-log')`, which also clears it (proves nothing is fetched from a CDN).
+ * Companions: the real companion and sandbox run beside the dev server (`realStack`, commands
+ * 'stack', 'stack-record', 'stack-decide') for the paths that work; the companion double
+ * (`/test-companion/<namespace>/...`) stays for fault injection only.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +26,7 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import { writeCardY4m } from '@onboarding-kit/testing/y4m';
 import { chromiumLaunchOptions, isLoopback } from '@onboarding-kit/testing/chromium';
 import { companionDouble } from '@onboarding-kit/testing/companion-double';
+import { realStack } from '@onboarding-kit/testing/stack-plugin';
 
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const imageCompressionUmd = fileURLToPath(
@@ -125,5 +129,6 @@ export default {
     testCommandsPlugin,
     imageCompressionLibPlugin,
     companionDouble(),
+    realStack({ processingMs: 300 }),
   ],
 };

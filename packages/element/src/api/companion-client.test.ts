@@ -1,7 +1,7 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import type { OnboardingState } from '@onboarding-kit/contract';
-import { cardJpeg, companionNamespace, controlDouble, doubleState } from '../onboarding-flow/test-helpers.js';
+import { cardJpeg, companionNamespace, controlDouble, decide, doubleState, realEndpoint, realRecord } from '../onboarding-flow/test-helpers.js';
 import { bytesToBase64 } from '@onboarding-kit/contract';
 import { CompanionError, createOnboarding, getOnboarding, normalizeEndpoint, streamStatus, watchStatus } from './index.js';
 
@@ -25,9 +25,10 @@ describe('companion client', () => {
     image = await jpegBase64();
   });
 
+  // Against the real companion and sandbox, on another origin (CORS as an integrator's page has it).
   it('creates an onboarding with upload progress, then reads it with the Bearer key', async () => {
     const ns = companionNamespace();
-    const base = normalizeEndpoint(`/test-companion/${ns}`);
+    const base = normalizeEndpoint(await realEndpoint(ns));
     const progress: number[] = [];
     const created = await createOnboarding(base, { cpf: '529.982.247-25', images: { documentFront: image, selfie: image } }, { onProgress: (p) => progress.push(p.loaded) });
     expect(created.status).to.equal('IN_PROCESS');
@@ -37,10 +38,14 @@ describe('companion client', () => {
     expect(state.tokenOnboarding).to.equal(created.tokenOnboarding);
     const wrongKey = await failure(getOnboarding(base, created.tokenOnboarding, 'not-the-key'));
     expect([wrongKey.code, wrongKey.status, wrongKey.retryable]).to.deep.equal(['not_found', 404, false]);
+    // The key went only in Authorization headers, never in a URL.
+    const { requests } = await realRecord(ns);
+    expect(requests.filter((r) => r.method === 'GET').map((r) => r.authorization)).to.deep.equal([`Bearer ${created.accessKey}`, 'Bearer not-the-key']);
+    for (const r of requests) expect(r.url).to.not.contain(created.accessKey);
   });
 
   it('maps the contract error body to a typed error with code, status and field', async () => {
-    const base = normalizeEndpoint(`/test-companion/${companionNamespace()}/v1`);
+    const base = normalizeEndpoint(`${await realEndpoint(companionNamespace())}/v1`);
     const error = await failure(createOnboarding(base, { cpf: '529.982.247-25', images: { documentFront: image } }));
     expect([error.code, error.status, error.field]).to.deep.equal(['missing_image', 400, 'images.selfie']);
   });
@@ -64,17 +69,23 @@ describe('companion client', () => {
 
   it('streams status events until the final one; abort stops the stream', async () => {
     const ns = companionNamespace();
-    const base = normalizeEndpoint(`/test-companion/${ns}`);
-    const created = await createOnboarding(base, { cpf: '111.444.777-35', images: { documentFront: image, selfie: image } });
+    const base = normalizeEndpoint(await realEndpoint(ns));
+    // The manual-review identity waits for a decision: the first event is surely IN_PROCESS, and
+    // the decision comes only once the stream has shown it.
+    const reviewed = await createOnboarding(base, { cpf: '987.654.321-00', images: { documentFront: image, selfie: image } });
     const seen: OnboardingState[] = [];
-    const last = await streamStatus(base, created.tokenOnboarding, created.accessKey, (s) => seen.push(s));
+    const last = await streamStatus(base, reviewed.tokenOnboarding, reviewed.accessKey, (s) => {
+      seen.push(s);
+      if (seen.length === 1) void decide(reviewed.tokenOnboarding, 'REFUSED');
+    });
     expect(seen.map((s) => s.status)).to.deep.equal(['IN_PROCESS', 'REFUSED']);
-    expect(last!.message).to.equal('Documento com sinais de adulteração');
+    expect(last).to.deep.equal(seen[1]);
 
     const manual = await createOnboarding(base, { cpf: '987.654.321-00', images: { documentFront: image, selfie: image } });
     const abort = new AbortController();
     const stream = streamStatus(base, manual.tokenOnboarding, manual.accessKey, () => abort.abort(), abort.signal);
     expect((await failure(stream)).code).to.equal('aborted');
+    await decide(manual.tokenOnboarding, 'APPROVED');
   });
 
   it('watchStatus polls when the stream is refused and gives up in bounded time', async () => {

@@ -3,7 +3,7 @@ import { bytesToBase64, DEFAULT_IMAGE_MAX_BYTES, type CreateOnboardingRequest } 
 import { expect, waitUntil } from '@open-wc/testing';
 import { CompanionError, normalizeEndpoint } from '../api/index.js';
 import { en } from '../messages/index.js';
-import { CPF, companionNamespace, controlDouble, doubleState } from '../onboarding-flow/test-helpers.js';
+import { CPF, companionNamespace, controlDouble, createdIn, decide, doubleState, realEndpoint, realRecord, realState } from '../onboarding-flow/test-helpers.js';
 import { SubmissionController, uploadErrorMessage, uploadErrorRole } from './submission-controller.js';
 import { jpeg, mountHost, recordEvents } from './test-helpers.js';
 
@@ -11,7 +11,8 @@ async function photo(colour: string): Promise<string> {
   return bytesToBase64(new Uint8Array(await (await jpeg(colour)).arrayBuffer()));
 }
 
-async function setup(cpf: string = CPF.approved) {
+/** `companion: 'real'`: the real companion and sandbox; `'double'`: the companion double, for fault injection. */
+async function setup(cpf: string = CPF.approved, companion: 'real' | 'double' = 'double') {
   const host = await mountHost();
   const ns = companionNamespace();
   const request: CreateOnboardingRequest = {
@@ -19,7 +20,7 @@ async function setup(cpf: string = CPF.approved) {
     documentType: 'CNH',
     images: { documentFront: await photo('#3a6'), documentBack: await photo('#36a'), selfie: await photo('#a63') },
   };
-  const state = { endpoint: normalizeEndpoint(`/test-companion/${ns}`), request, sent: 0 };
+  const state = { endpoint: normalizeEndpoint(companion === 'real' ? await realEndpoint(ns) : `/test-companion/${ns}`), request, sent: 0 };
   const steps: string[] = [];
   const announced: string[] = [];
   const submission = new SubmissionController(host, {
@@ -42,7 +43,7 @@ const details = (events: CustomEvent[]) => events.map((e) => [e.type, e.detail])
 describe('SubmissionController', () => {
   it('uploads, follows the status to a final one and drops the access key', async function () {
     this.timeout(30_000);
-    const { host, ns, state, steps, announced, submission, events } = await setup(CPF.refused);
+    const { host, ns, state, steps, announced, submission, events } = await setup(CPF.refused, 'real');
     submission.send();
     expect(steps).to.deep.equal(['upload']);
     expect(submission.percent).to.equal(0);
@@ -58,18 +59,18 @@ describe('SubmissionController', () => {
       ['onboarding-submitted', { tokenOnboarding: token }],
       ['onboarding-complete', { tokenOnboarding: token, status: 'REFUSED' }],
     ]);
-    const double = await doubleState(ns);
-    expect(double.uploads).to.have.length(1);
-    expect(double.uploads[0]!.body.images.selfie).to.equal(state.request.images.selfie);
-    const key = double.onboardings[0]!.accessKey;
+    const record = await realRecord(ns);
+    expect(record.uploads).to.have.length(1);
+    expect(record.uploads[0]!.body.images.selfie).to.equal(state.request.images.selfie);
+    const key = record.onboardings[0]!.accessKey;
     expect(JSON.stringify([details(events), announced, host.outerHTML])).to.not.contain(key);
     // Only the Authorization header carried it.
-    expect(double.requests.filter((r) => r.url.includes(key))).to.deep.equal([]);
-    expect(double.requests.some((r) => r.authorization === `Bearer ${key}`)).to.equal(true);
+    expect(record.requests.filter((r) => r.url.includes(key))).to.deep.equal([]);
+    expect(record.requests.some((r) => r.authorization === `Bearer ${key}`)).to.equal(true);
   });
 
   it('a request the contract refuses is never sent and says why', async () => {
-    const { ns, state, submission, events } = await setup();
+    const { ns, state, submission, events } = await setup(CPF.approved, 'real');
     state.request = { ...state.request, images: { documentFront: state.request.images.documentFront! } };
     submission.send();
     await until(() => submission.uploadError !== null, 'no error');
@@ -78,7 +79,7 @@ describe('SubmissionController', () => {
     expect(uploadErrorRole(error)).to.equal('selfie');
     expect(submission.percent).to.equal(null);
     expect(details(events)).to.deep.equal([['onboarding-error', { code: 'missing_image', message: en.upload.errors.missing_image }]]);
-    expect((await doubleState(ns)).uploadAttempts).to.equal(0);
+    expect((await realRecord(ns)).requests).to.deep.equal([]);
   });
 
   it('a cancelled upload goes back to the review, and its late answer is ignored; sending again works', async function () {
@@ -123,14 +124,17 @@ describe('SubmissionController', () => {
 
   it('the host leaving the document stops the watch; coming back resumes it', async function () {
     this.timeout(30_000);
-    const { host, ns, submission } = await setup();
-    await controlDouble(ns, { processingMs: 1500 });
+    // The manual-review identity: decided by the test, while the host is away.
+    const { host, ns, submission } = await setup(CPF.manual, 'real');
     submission.send();
     await until(() => submission.tokenOnboarding !== null, 'never submitted');
     const parent = host.parentElement!;
     host.remove();
-    await pause(2000);
-    // Decided meanwhile, but nobody was listening.
+    const { token, accessKey } = await createdIn(ns);
+    await decide(token, 'APPROVED');
+    expect((await realState(ns, token, accessKey)).status).to.equal('APPROVED');
+    // A stream left open would have carried the decision by now (it travels as fast as the read above).
+    await pause(300);
     expect(submission.outcome).to.equal(null);
     parent.append(host);
     await until(() => submission.outcome !== null, 'the watch never resumed');
@@ -139,15 +143,17 @@ describe('SubmissionController', () => {
 
   it('reset while detached forgets the onboarding: nothing resumes', async function () {
     this.timeout(30_000);
-    const { host, ns, submission, events } = await setup();
-    await controlDouble(ns, { processingMs: 800 });
+    const { host, ns, submission, events } = await setup(CPF.manual, 'real');
     submission.send();
     await until(() => submission.tokenOnboarding !== null, 'never submitted');
     const parent = host.parentElement!;
     host.remove();
     submission.reset();
     parent.append(host);
-    await pause(1500);
+    const { token } = await createdIn(ns);
+    await decide(token, 'APPROVED');
+    // A watch resumed by mistake would carry the decision within this.
+    await pause(300);
     expect(submission.outcome).to.equal(null);
     expect(submission.tokenOnboarding).to.equal(null);
     expect(submission.canCheckAgain).to.equal(false);

@@ -1,11 +1,17 @@
 /**
  * Shared helpers of the `<onboarding-flow>` browser tests (not part of the public API). They
  * drive the element through its shadow DOM like a person would (clicks on labelled buttons,
- * typing, files) and talk to the companion double (@onboarding-kit/testing/companion-double).
+ * typing, files) and talk to a companion: the real one by default for the paths that work
+ * (the companion and the sandbox that the runner starts, @onboarding-kit/testing/stack-plugin),
+ * or the companion double (@onboarding-kit/testing/companion-double) for what only a double can
+ * script: cut connections, held uploads, broken status streams, error bodies the real stack never
+ * sends to a page that behaves.
  */
-import { base64ToBytes } from '@onboarding-kit/contract';
+import { base64ToBytes, type OnboardingState } from '@onboarding-kit/contract';
 import { fixture, html, waitUntil } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
+import type { StackRecord } from '@onboarding-kit/testing/stack-plugin';
 import { ONBOARDING_EVENTS } from '../event-names.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import './onboarding-flow.js';
@@ -46,16 +52,74 @@ export async function doubleState(ns: string): Promise<DoubleState> {
   return (await fetch(`/test-companion/${ns}/__control`)).json() as Promise<DoubleState>;
 }
 
+/** The real stack's record of one namespace: what the page sent, and the keys the companion gave it. */
+export interface RealRecord extends StackRecord {
+  uploads: { body: DoubleState['uploads'][number]['body']; headers: { contentType: string | null } }[];
+}
+
+let realStackUrl: Promise<string> | undefined;
+/** The real companion's base URL (another origin than the page's: calls to it are cross-origin). */
+export function realCompanionUrl(): Promise<string> {
+  realStackUrl ??= executeServerCommand<{ url: string }, undefined>('stack').then((r) => r.url);
+  return realStackUrl;
+}
+
+/** The element's endpoint on the real companion for namespace `ns`: its requests are recorded under `ns`. */
+export async function realEndpoint(ns: string): Promise<string> {
+  return `${await realCompanionUrl()}/t/${ns}`;
+}
+
+export async function realRecord(ns: string): Promise<RealRecord> {
+  return executeServerCommand<RealRecord, { namespace: string }>('stack-record', { namespace: ns });
+}
+
+/**
+ * Decides an onboarding of the manual-review identity (`CPF.manual`) through the sandbox's control
+ * API, as a reviewer would; resolves once the sandbox's webhook has reached the companion.
+ */
+export async function decide(token: string, status: 'APPROVED' | 'REFUSED' | 'ERROR'): Promise<void> {
+  await executeServerCommand<unknown, { token: string; status: string }>('stack-decide', { token, status });
+}
+
+/** What the real companion answers for the onboarding (docs/page-api.md#read-an-onboarding). */
+export async function realState(ns: string, token: string, accessKey: string): Promise<OnboardingState> {
+  const res = await fetch(`${await realEndpoint(ns)}/v1/onboardings/${token}`, { headers: { authorization: `Bearer ${accessKey}` } });
+  if (!res.ok) throw new Error(`reading ${token}: ${res.status}`);
+  return res.json() as Promise<OnboardingState>;
+}
+
+/** The onboarding the page created in namespace `ns`, once the companion has answered the creation. */
+export async function createdIn(ns: string): Promise<{ token: string; accessKey: string }> {
+  let found: { token: string; accessKey: string } | undefined;
+  await waitUntil(async () => !!(found = (await realRecord(ns)).onboardings[0]), `no onboarding created in ${ns}`, { timeout: 20_000, interval: 50 });
+  return found!;
+}
+
 export interface Mounted {
   el: OnboardingFlow;
   ns: string;
   events: CustomEvent[];
 }
 
-/** Mounts the element on a fresh companion namespace and records every `onboarding-*` event at the document. */
-export async function mount(options: { locale?: string; documentTypes?: string; cpf?: string; withV1?: boolean; maxImageBytes?: number; maxLongEdge?: number } = {}): Promise<Mounted> {
+export interface MountOptions {
+  locale?: string;
+  documentTypes?: string;
+  cpf?: string;
+  withV1?: boolean;
+  maxImageBytes?: number;
+  maxLongEdge?: number;
+  /** `'real'`: the real companion and sandbox; `'double'` (default): the companion double, for fault injection. */
+  companion?: 'real' | 'double';
+}
+
+/**
+ * Mounts the element on a fresh companion namespace (of the double, or of the real companion with
+ * `companion: 'real'`) and records every `onboarding-*` event at the document.
+ */
+export async function mount(options: MountOptions = {}): Promise<Mounted> {
   const ns = companionNamespace();
-  const endpoint = `/test-companion/${ns}${options.withV1 ? '/v1/' : ''}`;
+  const base = options.companion === 'real' ? await realEndpoint(ns) : `/test-companion/${ns}`;
+  const endpoint = `${base}${options.withV1 ? '/v1/' : ''}`;
   const events: CustomEvent[] = [];
   const el = await fixture<OnboardingFlow>(html`
     <onboarding-flow

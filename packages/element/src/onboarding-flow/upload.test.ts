@@ -6,6 +6,8 @@ import {
   cleanupListeners,
   click,
   controlDouble,
+  createdIn,
+  decide,
   doubleState,
   cardJpeg,
   errorText,
@@ -16,7 +18,9 @@ import {
   isRevoked,
   mount,
   reachReviewWithFiles,
+  realState,
   root,
+  stepOf,
   text,
   waitFor,
   waitForStep,
@@ -96,14 +100,28 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     for (const url of thumbs) expect(await isRevoked(url), url).to.equal(true);
   });
 
-  it('REFUSED shows the upstream message', async function () {
+  it('REFUSED (real companion and sandbox): the refusal, and no reason the upstream did not give', async function () {
     this.timeout(90_000);
-    const { el, events } = await mount();
+    const { el, events } = await mount({ companion: 'real' });
     await reachReviewWithFiles(el, CPF.refused);
     await click(el, 'Enviar');
     await waitForStep(el, 'outcome');
     expect(outcomeStatus(el)).to.equal('REFUSED');
     expect(heading(el).textContent).to.equal('Verificação não aprovada');
+    // The upstream's onboarding report carries no reason: the page shows none rather than invent one.
+    expect(root(el).querySelector('[data-reason]')).to.equal(null);
+    expect(events.find((e) => e.type === 'onboarding-complete')!.detail.status).to.equal('REFUSED');
+    await expect(el).to.be.accessible();
+  });
+
+  it('REFUSED shows the reason when the companion gives one', async function () {
+    this.timeout(90_000);
+    // The contract's optional `message`: the real companion has none to give today, so the double plays it.
+    const { el, events } = await mount();
+    await reachReviewWithFiles(el, CPF.refused);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('REFUSED');
     expect(root(el).querySelector('[data-reason]')!.textContent).to.equal('Motivo: Documento com sinais de adulteração');
     expect(events.find((e) => e.type === 'onboarding-complete')!.detail.status).to.equal('REFUSED');
     await expect(el).to.be.accessible();
@@ -111,15 +129,19 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
 
   it('ERROR shows the externalId for support with a copy button', async function () {
     this.timeout(90_000);
-    const { el, events } = await mount();
+    const { el, ns, events } = await mount({ companion: 'real' });
     await reachReviewWithFiles(el, CPF.error);
     await click(el, 'Enviar');
     await waitForStep(el, 'outcome');
     expect(outcomeStatus(el)).to.equal('ERROR');
-    expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal('EXT-ERR-7F3A9C');
+    // The sandbox makes up a new externalId for each failed onboarding; the page shows the one the companion holds.
+    const { token, accessKey } = await createdIn(ns);
+    const externalId = (await realState(ns, token, accessKey)).externalId!;
+    expect(externalId).to.match(/^[0-9a-f-]{36}$/);
+    expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal(externalId);
     const complete = events.find((e) => e.type === 'onboarding-complete')!.detail;
     expect(complete.status).to.equal('ERROR');
-    expect(complete.externalId).to.equal('EXT-ERR-7F3A9C');
+    expect(complete.externalId).to.equal(externalId);
     await expect(el).to.be.accessible();
     // With the permission granted the copy must work, and the clipboard is read back for real:
     // it holds something else first, so only the button's copy can put the code there.
@@ -128,7 +150,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     await click(el, 'Copiar código');
     await waitFor(() => /Código copiado|Não foi possível copiar/.test(text(el)), 'no copy feedback');
     expect(root(el).querySelector('.outcome [role=status]')!.textContent).to.equal('Código copiado.');
-    expect(await navigator.clipboard.readText()).to.equal('EXT-ERR-7F3A9C');
+    expect(await navigator.clipboard.readText()).to.equal(externalId);
   });
 
   it('falls back to polling when the status stream fails', async function () {
@@ -160,15 +182,16 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     expect(everythingVisible(el, events)).to.not.contain(state.onboardings[0]!.accessKey);
   });
 
-  it('manual review: the processing screen keeps waiting with the live status', async function () {
+  it('manual review: the processing screen keeps waiting with the live status, until the decision', async function () {
     this.timeout(60_000);
-    // The manual-review identity stays IN_PROCESS: the processing screen keeps waiting.
-    const { el, ns } = await mount();
+    // The sandbox's manual-review identity stays IN_PROCESS until someone decides.
+    const { el, ns, events } = await mount({ companion: 'real' });
     await reachReviewWithFiles(el, CPF.manual);
     await click(el, 'Enviar');
     await waitForStep(el, 'processing');
     await waitFor(() => (text(el).includes('em análise')), 'no live status');
-    expect((await doubleState(ns)).onboardings[0]!.status).to.equal('IN_PROCESS');
+    const { token, accessKey } = await createdIn(ns);
+    expect((await realState(ns, token, accessKey)).status).to.equal('IN_PROCESS');
     expect(hasButton(el, 'Voltar')).to.equal(false);
     await expect(el).to.be.accessible();
     // The spinner turns only for people who have not asked for reduced motion.
@@ -178,19 +201,28 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     await emulateMedia({ reducedMotion: 'reduce' });
     expect(getComputedStyle(spinner).animationName).to.equal('none');
     await emulateMedia({ reducedMotion: 'no-preference' });
+    expect(stepOf(el)).to.equal('processing');
+    // The reviewer's decision reaches the waiting screen.
+    await decide(token, 'APPROVED');
+    await waitForStep(el, 'outcome');
+    expect(outcomeStatus(el)).to.equal('APPROVED');
+    expect(events.find((e) => e.type === 'onboarding-complete')!.detail).to.deep.equal({ tokenOnboarding: token, status: 'APPROVED' });
   });
 
   it('moving the element in the DOM while processing resumes the status watch', async function () {
     this.timeout(60_000);
-    const { el, ns } = await mount();
-    await controlDouble(ns, { processingMs: 1500 });
-    await reachReviewWithFiles(el, CPF.refused);
+    const { el, ns } = await mount({ companion: 'real' });
+    await reachReviewWithFiles(el, CPF.manual);
     await click(el, 'Enviar');
     await waitForStep(el, 'processing');
+    await waitFor(() => (text(el).includes('em análise')), 'no live status');
+    const { token } = await createdIn(ns);
     const elsewhere = document.createElement('div');
     document.body.append(elsewhere);
     elsewhere.append(el);
     try {
+      // Decided only after the move: the outcome can come through nothing but the resumed watch.
+      await decide(token, 'REFUSED');
       await waitForStep(el, 'outcome');
       expect(outcomeStatus(el)).to.equal('REFUSED');
     } finally {
