@@ -1,25 +1,36 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { maxCreateBodyBytes } from '@onboarding-kit/contract';
+import { companionOn, startStack, TEST_IDENTITIES, type Stack } from '@onboarding-kit/testing/stack';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody, CPF_APPROVED_DIGITS, GIF, JPEG, jpegOfSize, PNG } from './helpers/fixtures.js';
 import { created, postJson, testCompanion } from './helpers/companion.js';
 
+// The sandbox plays the upstream wherever it can; the fake upstream only answers what it cannot script.
+let stack: Stack;
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
-after(() => up.close());
+before(async () => {
+  stack = await startStack();
+  up = await startFakeUpstream();
+});
+after(async () => {
+  await stack.close();
+  await up.close();
+});
+
+const creationsUpstream = () => stack.upstreamCalls.filter((c) => c.path === '/api/token-history-onboarding');
 
 test('a valid creation goes upstream with data URIs and answers 201 with a fresh access key', async () => {
-  const { app } = testCompanion(up, { documentFileTypes: { selfie: 'SELFIE' } });
-  const before = up.count('/api/token-history-onboarding');
+  const { app } = companionOn(stack, { documentFileTypes: { selfie: 'SELFIE' } });
+  const before = creationsUpstream().length;
   const res = await postJson(app, '/v1/onboardings', createBody());
   assert.equal(res.status, 201);
   const body = (await res.json()) as Record<string, string>;
   assert.deepEqual(Object.keys(body).sort(), ['accessKey', 'dateHourProcess', 'status', 'tokenOnboarding']);
   assert.equal(body.status, 'IN_PROCESS');
   assert.match(body.accessKey!, /^[A-Za-z0-9_-]{43}$/);
-  assert.equal(up.count('/api/token-history-onboarding') - before, 1);
-  const sent = up.calls.filter((c) => c.path === '/api/token-history-onboarding').at(-1)!;
+  assert.equal(creationsUpstream().length - before, 1);
+  const sent = creationsUpstream().at(-1)!;
   assert.equal(sent.headers['content-type'], 'application/json');
   assert.match(sent.headers.authorization!, /^Bearer /);
   assert.deepEqual(sent.body, {
@@ -41,7 +52,7 @@ test('a valid creation goes upstream with data URIs and answers 201 with a fresh
 });
 
 test('two creations get different access keys', async () => {
-  const { app } = testCompanion(up);
+  const { app } = companionOn(stack);
   const a = await created(app, createBody());
   const b = await created(app, createBody());
   assert.notEqual(a.accessKey, b.accessKey);
@@ -50,7 +61,7 @@ test('two creations get different access keys', async () => {
 });
 
 test('every bad input gets its status and code, and nothing reaches the upstream', async () => {
-  const { app } = testCompanion(up, { imageMaxBytes: 4096 });
+  const { app } = companionOn(stack, { imageMaxBytes: 4096 });
   const cases: [string, () => Promise<Response>, number, string][] = [
     ['wrong content type', () => Promise.resolve(app.request('/v1/onboardings', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(createBody()) })), 415, 'unsupported_media_type'],
     ['no content type', () => Promise.resolve(app.request('/v1/onboardings', { method: 'POST', body: JSON.stringify(createBody()) })), 415, 'unsupported_media_type'],
@@ -67,7 +78,7 @@ test('every bad input gets its status and code, and nothing reaches the upstream
     ['non-image over the limit', () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: GIF.repeat(1) + 'A'.repeat(6000), selfie: JPEG } })), 413, 'image_too_large'],
     ['body over the limit', () => postJson(app, '/v1/onboardings', createBody({ name: 'x', pad: 'y'.repeat(maxCreateBodyBytes(4096) + 1) })), 413, 'payload_too_large'],
   ];
-  const before = up.calls.length;
+  const before = stack.upstreamCalls.length;
   for (const [name, send, status, code] of cases) {
     const res = await send();
     assert.equal(res.status, status, name);
@@ -76,17 +87,40 @@ test('every bad input gets its status and code, and nothing reaches the upstream
     assert.equal(typeof body.error.message, 'string');
     assert.equal(res.headers.get('content-type'), 'application/json', name);
   }
-  assert.equal(up.calls.length, before, 'no call reached the upstream');
+  assert.equal(stack.upstreamCalls.length, before, 'no call reached the upstream');
   await app.close();
 });
 
-test('upstream failures become contract errors, never a 201', async () => {
+test('upstream refusals the sandbox plays become contract errors, never a 201', async () => {
+  const { app } = companionOn(stack, { upstream: { retryDelayMs: 1 } });
+  const cases: [string, string, number, string][] = [
+    ['HTTP 400 Failed to fetch information', TEST_IDENTITIES.cpfCreationFails, 400, 'upstream_refused'],
+    ['HTTP 403 Forbidden', TEST_IDENTITIES.cpfForbidden, 502, 'upstream_error'],
+  ];
+  for (const [name, cpf, status, code] of cases) {
+    const res = await postJson(app, '/v1/onboardings', createBody({ cpf }));
+    assert.equal(res.status, status, name);
+    const body = (await res.json()) as { error: { code: string; externalId?: string } };
+    assert.equal(body.error.code, code, name);
+    assert.equal(body.error.externalId, undefined, name);
+  }
+  // The upstream's own failure: a real HTTP 500 with its JSON status body.
+  stack.sandbox.setFaults({ force500: true });
+  try {
+    const res = await postJson(app, '/v1/onboardings', createBody());
+    assert.equal(res.status, 502);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'upstream_error');
+  } finally {
+    stack.sandbox.resetFaults();
+    await app.close();
+  }
+});
+
+test('upstream answers the sandbox never gives become contract errors, never a 201', async () => {
   const { app } = testCompanion(up, { upstream: { retryDelayMs: 1 } });
   const cases: [Parameters<typeof up.override>[1], number, string, string?][] = [
-    [() => ({ status: 400, json: { status: { code: 400, message: 'Failed to fetch information' } } }), 400, 'upstream_refused'],
     [() => ({ status: 500, raw: '<html>oops</html>', contentType: 'text/html' }), 502, 'upstream_error'],
     [() => ({ status: 503, json: {} }), 503, 'upstream_unavailable'],
-    [() => ({ status: 403, json: { status: { code: 403, message: 'Forbidden' } } }), 502, 'upstream_error'],
     [() => ({ json: { status: { code: 500, message: 'Falha ao realizar consulta' }, onboardingStatus: 'ERROR', externalId: 'ext-42' } }), 502, 'upstream_error', 'ext-42'],
     [() => ({ json: { result: {}, status: { code: 400, message: 'Imagem obrigatória não encontrada' } } }), 400, 'upstream_refused'],
     [() => ({ raw: 'not json' }), 502, 'upstream_error'],
@@ -135,7 +169,7 @@ test('an unreachable upstream is 503', async () => {
 
 test('rate limit: 429 with Retry-After and the error shape, per client address', async () => {
   let address = '10.0.0.1';
-  const { app } = testCompanion(up, { rateLimit: 2, clientAddress: () => address });
+  const { app } = companionOn(stack, { rateLimit: 2, clientAddress: () => address });
   assert.equal((await postJson(app, '/v1/onboardings', createBody())).status, 201);
   assert.equal((await postJson(app, '/v1/onboardings', '{bad')).status, 400);
   const limited = await postJson(app, '/v1/onboardings', createBody());

@@ -7,25 +7,27 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { API_PREFIX, maxCreateBodyBytes } from '@onboarding-kit/contract';
 import { CompanionError, MemoryStore, type CompanionApp } from '@onboarding-kit/server';
-import { startFakeUpstream, type FakeUpstream, FAKE_SECRET } from './helpers/fake-upstream.js';
+import { companionOn, IT_SECRET, startStack, type Stack } from '@onboarding-kit/testing/stack';
 import { createBody } from './helpers/fixtures.js';
-import { created, postJson, testCompanion, webhook, WEBHOOK_KEY } from './helpers/companion.js';
+import { created, postJson, webhook, WEBHOOK_KEY } from './helpers/companion.js';
 import { StoreUnavailableError } from '../src/store/errors.js';
 
 const ADMIN_KEY = 'admin-key-for-the-error-model-0123';
 const admin = { authorization: `Bearer ${ADMIN_KEY}` };
 const IMAGE_MAX_BYTES = 1024;
 
-let up: FakeUpstream;
+// The onboardings these tests need are created in the sandbox; the test drives statuses through webhooks.
+let stack: Stack;
 let app: CompanionApp;
 let logs: string[];
+const testCompanion = (over: Parameters<typeof companionOn>[1] = {}) => companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, ...over });
 before(async () => {
-  up = await startFakeUpstream();
-  ({ app, logs } = testCompanion(up, { adminKey: ADMIN_KEY, imageMaxBytes: IMAGE_MAX_BYTES }));
+  stack = await startStack();
+  ({ app, logs } = testCompanion({ adminKey: ADMIN_KEY, imageMaxBytes: IMAGE_MAX_BYTES }));
 });
 after(async () => {
   await app.close();
-  await up.close();
+  await stack.close();
 });
 
 /** Checks the one shape and returns its `error` member. */
@@ -39,7 +41,7 @@ async function expectShape(res: Response, status: number, code: string): Promise
   assert.equal(body.error.code, code);
   assert.equal(typeof body.error.message, 'string');
   for (const key of Object.keys(body.error)) assert.ok(['code', 'message', 'field', 'externalId'].includes(key), `unexpected member ${key}`);
-  for (const secret of [FAKE_SECRET, WEBHOOK_KEY, ADMIN_KEY, up.url]) assert.ok(!text.includes(secret), `the body leaks ${secret}`);
+  for (const secret of [IT_SECRET, WEBHOOK_KEY, ADMIN_KEY, stack.sandboxUrl]) assert.ok(!text.includes(secret), `the body leaks ${secret}`);
   return body.error;
 }
 
@@ -58,7 +60,7 @@ test('page routes: 400, 404, 413, 415 in the shape', async () => {
 });
 
 test('page routes: 429 in the shape, with Retry-After', async () => {
-  const limited = testCompanion(up, { rateLimit: 1 });
+  const limited = testCompanion({ rateLimit: 1 });
   await created(limited.app, createBody());
   const res = await postJson(limited.app, v1('/onboardings'), createBody());
   assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
@@ -103,9 +105,9 @@ test('admin routes: 400, 401, 404, 413 in the same shape as the page routes', as
 });
 
 test('an unexpected error in any route family is a 500 internal_error naming only the request id', async () => {
-  const leak = `store password ${FAKE_SECRET} at redis://10.0.0.5`;
+  const leak = `store password ${IT_SECRET} at redis://10.0.0.5`;
   const store = new MemoryStore();
-  const failing = testCompanion(up, { adminKey: ADMIN_KEY, store });
+  const failing = testCompanion({ adminKey: ADMIN_KEY, store });
   const o = await created(failing.app, createBody());
   store.get = async () => {
     throw new Error(leak);
@@ -127,13 +129,13 @@ test('an unexpected error in any route family is a 500 internal_error naming onl
   const unexpected = failing.logs.filter((l) => l.includes('unexpected error'));
   assert.equal(unexpected.length, 3, 'each cause is logged once');
   for (const id of ['req-page', 'req-webhook', 'req-admin']) assert.ok(unexpected.some((l) => l.includes(id)), `logged with ${id}`);
-  assert.ok(!failing.logs.some((l) => l.includes(FAKE_SECRET)), 'the log is redacted');
+  assert.ok(!failing.logs.some((l) => l.includes(IT_SECRET)), 'the log is redacted');
   await failing.app.close();
 });
 
 test('a store that does not answer is a 503 store_unavailable with Retry-After in every route family', async () => {
   const store = new MemoryStore();
-  const failing = testCompanion(up, { adminKey: ADMIN_KEY, store });
+  const failing = testCompanion({ adminKey: ADMIN_KEY, store });
   const o = await created(failing.app, createBody());
   const down = async (): Promise<never> => {
     throw new StoreUnavailableError('redis://10.0.0.5:6379 refused the connection');
@@ -154,12 +156,12 @@ test('a store that does not answer is a 503 store_unavailable with Retry-After i
 });
 
 test('a CompanionError renders the same shape under a host with its own (default) error handler', async () => {
-  const error = new CompanionError(503, 'upstream_unavailable', 'Try again shortly.', { externalId: 'ext-1', headers: { 'Retry-After': '5' }, cause: new Error(FAKE_SECRET) });
+  const error = new CompanionError(503, 'upstream_unavailable', 'Try again shortly.', { externalId: 'ext-1', headers: { 'Retry-After': '5' }, cause: new Error(IT_SECRET) });
   const res = error.getResponse();
   assert.equal(res.headers.get('retry-after'), '5');
   assert.deepEqual((await expectShape(res, 503, 'upstream_unavailable')), { code: 'upstream_unavailable', message: 'Try again shortly.', externalId: 'ext-1' });
 });
 
 test('the log of the shared companion holds no secret either', () => {
-  assert.ok(!logs.some((l) => l.includes(FAKE_SECRET) || l.includes(ADMIN_KEY)));
+  assert.ok(!logs.some((l) => l.includes(IT_SECRET) || l.includes(ADMIN_KEY)));
 });

@@ -1,19 +1,20 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
 import { MemoryStore } from '../src/store/memory-store.js';
-import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
-import { postJson, testCompanion } from './helpers/companion.js';
+import { postJson } from './helpers/companion.js';
 
-let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
-after(() => up.close());
+// The creations that pass the limit really go to the sandbox.
+let stack: Stack;
+before(async () => { stack = await startStack(); });
+after(() => stack.close());
 
 test('rate limit: counted in the store, so two instances on it share one limit; refused requests do not count', async () => {
   let now = Date.parse('2030-01-01T00:00:00.000Z');
   const store = new MemoryStore({ now: () => now });
   const options = { store, rateLimit: 2, clientAddress: () => '203.0.113.5' };
-  const [a, b] = [testCompanion(up, options).app, testCompanion(up, options).app];
+  const [a, b] = [companionOn(stack, options).app, companionOn(stack, options).app];
   try {
     assert.equal((await postJson(a, '/v1/onboardings', createBody())).status, 201);
     assert.equal((await postJson(b, '/v1/onboardings', createBody())).status, 201);

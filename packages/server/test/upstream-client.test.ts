@@ -2,17 +2,31 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { SERVICE_CATALOG, type ServiceId } from '@onboarding-kit/contract';
 import { createUpstreamClient, UpstreamError, type UpstreamClient } from '@onboarding-kit/server';
+import { IT_CLIENT, IT_SECRET, NO_FACE_PNG_BASE64, SAMPLE_PNG_BASE64, startStack, TEST_IDENTITIES, waitUntil, type Stack } from '@onboarding-kit/testing/stack';
 import { SERVICE_FIELDS } from '../src/upstream/service-fields.js';
-import { FAKE_CLIENT, FAKE_SECRET, PDF_BYTES, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
+import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { JPEG } from './helpers/fixtures.js';
 
+// The sandbox plays the upstream wherever it can; the fake upstream answers what it cannot script.
+let stack: Stack;
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
-after(() => up.close());
+before(async () => {
+  stack = await startStack();
+  up = await startFakeUpstream();
+});
+after(async () => {
+  await stack.close();
+  await up.close();
+});
 
+type ClientOptions = Partial<Parameters<typeof createUpstreamClient>[0]>;
 // The client's own 15 s limit per call: ordinary calls never race a short one.
-const client = (over: Partial<Parameters<typeof createUpstreamClient>[0]> = {}): UpstreamClient =>
+const client = (over: ClientOptions = {}): UpstreamClient =>
   createUpstreamClient({ baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, retryDelayMs: 5, ...over });
+const sandboxClient = (over: ClientOptions = {}, on: Stack = stack): UpstreamClient =>
+  createUpstreamClient({ baseUrl: on.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, retryDelayMs: 5, ...over });
+const tokensIssued = (on: Stack = stack) => on.sandbox.stats().tokensIssued;
+const serviceCalls = () => stack.sandbox.stats().requests['POST /api/service-api'] ?? 0;
 
 test('SERVICE_FIELDS mirrors the contract catalog field for field', () => {
   assert.deepEqual(Object.keys(SERVICE_FIELDS).sort(), Object.keys(SERVICE_CATALOG).sort());
@@ -25,18 +39,18 @@ test('SERVICE_FIELDS mirrors the contract catalog field for field', () => {
 });
 
 test('the access token is obtained once and reused across calls', async () => {
-  const c = client();
-  const before = up.tokensIssued();
+  const c = sandboxClient();
+  const before = tokensIssued();
   for (let i = 0; i < 5; i++) await c.query('SERVICE_PEP', { cpf: '52998224725' });
   await Promise.all(Array.from({ length: 10 }, () => c.customers('52998224725')));
-  assert.equal(up.tokensIssued() - before, 1);
+  assert.equal(tokensIssued() - before, 1);
 });
 
 test('concurrent first calls share a single token generation', async () => {
-  const c = client();
-  const before = up.tokensIssued();
-  await Promise.all(Array.from({ length: 15 }, () => c.report('t-1')));
-  assert.equal(up.tokensIssued() - before, 1);
+  const c = sandboxClient();
+  const before = tokensIssued();
+  await Promise.all(Array.from({ length: 15 }, () => c.customers('52998224725')));
+  assert.equal(tokensIssued() - before, 1);
 });
 
 test('the token is renewed shortly before expires_in, before any call meets a 401', async () => {
@@ -83,21 +97,34 @@ test('a second 401 after renewal is not repeated again', async () => {
 });
 
 test('wrong credentials become an unauthorized UpstreamError without the secret in it', async () => {
-  const c = client({ secret: 'wrong-secret-value' });
+  const c = sandboxClient({ secret: 'wrong-secret-value' });
   await assert.rejects(c.report('x'), (e: unknown) => e instanceof UpstreamError && e.kind === 'unauthorized' && !JSON.stringify({ m: e.message }).includes('wrong-secret-value'));
 });
 
 test('query sends the alias, pure base64 images, and returns the classified, stripped outcome', async () => {
-  const c = client({ aliases: { SERVICE_DIGITAL_DOCUMENTOSCOPY: 'SERVICE_DOCUMENTOSCOPY' } });
-  const pep = await c.query('SERVICE_PEP', { cpf: '52998224725' });
-  assert.equal(pep.kind, 'success');
-  assert.deepEqual(pep.result, { cpf: '52998224725', isPep: false, positions: [] });
-  await c.query('SERVICE_DIGITAL_DOCUMENTOSCOPY', { key: '3f1c9a1e-1111-4222-8333-944455556666', image1: `data:image/jpeg;base64,${JPEG}`, image2: JPEG, selfie1: JPEG });
-  const sent = up.calls.at(-1)!.body as Record<string, string>;
-  assert.equal(sent.service, 'SERVICE_DOCUMENTOSCOPY');
-  assert.equal(sent.image1, JPEG);
-  await c.query('SEVICE_ONLINE_BETTING_PROPENSITY', { cpf: '52998224725' });
-  assert.equal((up.calls.at(-1)!.body as Record<string, string>).service, 'SEVICE_ONLINE_BETTING_PROPENSITY');
+  // A product whose documentoscopy answers only to its alias: the documented name would be refused.
+  const aliases = { SERVICE_DIGITAL_DOCUMENTOSCOPY: 'SERVICE_DOCUMENTOSCOPY' };
+  const product = await startStack({ sandbox: { aliases } });
+  try {
+    const c = sandboxClient({ aliases }, product);
+    const pep = await c.query('SERVICE_PEP', { cpf: '52998224725' });
+    assert.equal(pep.kind, 'success');
+    // The sandbox answers what the catalog lists plus the upstream's extra members; only the catalog's reach the caller.
+    assert.deepEqual(pep.result, { cpf: '52998224725', isPep: false, positions: [] });
+    const sentPep = product.upstreamCalls.at(-1)!.body as Record<string, unknown>;
+    assert.deepEqual(sentPep, { service: 'SERVICE_PEP', cpf: '52998224725' });
+    const image = SAMPLE_PNG_BASE64;
+    const doc = await c.query('SERVICE_DIGITAL_DOCUMENTOSCOPY', { key: '3f1c9a1e-1111-4222-8333-944455556666', image1: `data:image/png;base64,${image}`, image2: image, selfie1: image });
+    assert.equal(doc.kind, 'success', JSON.stringify(doc));
+    const sent = product.upstreamCalls.at(-1)!.body as Record<string, string>;
+    assert.equal(sent.service, 'SERVICE_DOCUMENTOSCOPY');
+    assert.equal(sent.image1, image, 'a data URI goes as pure base64');
+    const betting = await c.query('SEVICE_ONLINE_BETTING_PROPENSITY', { cpf: '52998224725' });
+    assert.equal(betting.kind, 'success');
+    assert.equal((product.upstreamCalls.at(-1)!.body as Record<string, string>).service, 'SEVICE_ONLINE_BETTING_PROPENSITY');
+  } finally {
+    await product.close();
+  }
 });
 
 test('query refuses a call missing a required field before sending it', async () => {
@@ -109,22 +136,30 @@ test('query refuses a call missing a required field before sending it', async ()
 });
 
 test('HTTP 200 with a failure status, refusal and empty result are classified, not trusted', async () => {
-  const c = client();
-  const answers = [
-    [{ result: {}, status: { code: 200, message: 'Saldo insuficiente' } }, 'no-data'],
-    [{ result: {}, status: { code: 400, message: "Don't have access to the service" } }, 'no-access'],
-    [{ result: {}, status: { code: 200, message: 'Success' }, onboardingStatus: 'REFUSED' }, 'refused'],
-    [{ status: { code: 500, message: 'Falha ao realizar consulta' }, externalId: 'ext-9' }, 'error'],
-  ] as const;
-  for (const [json, kind] of answers) {
-    up.override('/api/service-api', () => ({ json }));
-    const before = up.count('/api/service-api');
-    const o = await c.query('SERVICE_PEP', { cpf: '52998224725' });
-    assert.equal(o.kind, kind);
-    assert.equal(up.count('/api/service-api') - before, 1, 'never retried');
-    if (kind === 'error') assert.equal(o.externalId, 'ext-9');
+  const c = sandboxClient();
+  const cases: [string, () => ReturnType<UpstreamClient['query']>, string][] = [
+    ['no balance: result {} with code 200', () => c.query('SERVICE_PEP', { cpf: TEST_IDENTITIES.cpfNoBalance.replace(/\D/g, '') }), 'no-data'],
+    // A call alias this product does not have (the sandbox knows only the documented names here).
+    ['a service the product does not have', () => sandboxClient({ aliases: { SERVICE_PEP: 'SERVICE_PEP_V2' } }).query('SERVICE_PEP', { cpf: '52998224725' }), 'no-access'],
+    ['an image that is not one', () => c.query('SERVICE_FACE_MATCH' as never, { image1: JPEG.slice(0, 8), image2: NO_FACE_PNG_BASE64 } as never), 'refused'],
+  ];
+  for (const [name, call, kind] of cases) {
+    const before = serviceCalls();
+    const o = await call();
+    assert.equal(o.kind, kind, `${name}: ${JSON.stringify(o)}`);
+    assert.equal(serviceCalls() - before, 1, `${name}: never retried`);
   }
-  up.override('/api/service-api', undefined);
+  // The in-body 500 of a failed query, with the externalId to quote to support.
+  stack.sandbox.setFaults({ errorRate: 1 });
+  try {
+    const before = serviceCalls();
+    const o = await c.query('SERVICE_PEP', { cpf: '52998224725' });
+    assert.equal(o.kind, 'error');
+    assert.match(o.externalId ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(serviceCalls() - before, 1, 'never retried');
+  } finally {
+    stack.sandbox.resetFaults();
+  }
 });
 
 /**
@@ -203,15 +238,28 @@ test('network failure is unavailable', async () => {
 });
 
 test('reportPdf returns the streamed upstream answer; report and customers parse', async () => {
-  const c = client();
-  const res = await c.reportPdf('tok');
-  assert.deepEqual(new Uint8Array(await res.arrayBuffer()), PDF_BYTES);
-  up.reportStatus.set('done', { status: 'ERROR', externalId: 'ext-2' });
-  const r = await c.report('done');
+  const c = sandboxClient();
+  const digits = TEST_IDENTITIES.cpfError.replace(/\D/g, '');
+  const { tokenOnboarding } = await c.createOnboarding({ cpf: digits, document: digits, documentFiles: [{ documentFileType: 'OTHER', document: `data:image/png;base64,${SAMPLE_PNG_BASE64}` }] });
+  await waitUntil(async () => (await c.report(tokenOnboarding)).status !== 'IN_PROCESS');
+  const r = await c.report(tokenOnboarding);
   assert.equal(r.status, 'ERROR');
+  assert.match(r.externalId ?? '', /^[0-9a-f-]{36}$/);
+  const res = await c.reportPdf(tokenOnboarding);
+  assert.equal(res.headers.get('content-type'), 'application/pdf');
+  assert.equal(new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5)), '%PDF-');
+  const customers = await c.customers('52998224725');
+  assert.equal(customers[0]!.documentKey, '52998224725');
+  assert.equal(customers[0]!.active, true);
+  assert.ok(!c.secrets().some((s) => s === ''));
+  assert.ok(c.secrets().includes(IT_SECRET));
+});
+
+test('customer records: null fields are removed', async () => {
+  // The sandbox leaves unknown fields out; only a hand-written answer can send a null.
+  const c = client();
   const customers = await c.customers('52998224725');
   assert.equal(customers[0]!.documentKey, '52998224725');
   assert.ok(!('name' in customers[0]!), 'null fields removed');
-  assert.ok(!c.secrets().some((s) => s === ''));
   assert.ok(c.secrets().includes(FAKE_SECRET));
 });

@@ -2,6 +2,17 @@
  * A small real HTTP stand-in for the upstream, for unit tests of the companion and its client:
  * issues tokens, checks Bearer tokens (real HTTP 401), records every call, and lets a test
  * override any route's answer (status, JSON or raw bytes, delay).
+ *
+ * Paths that work run against the sandbox (@onboarding-kit/testing/stack: `startStack()`,
+ * `companionOn()`, the sandbox's test identities and faults). This stays only for what the
+ * sandbox cannot script:
+ * - answers no upstream gives for its identities and faults: HTML or non-JSON bodies, HTTP 503,
+ *   a creation answer missing its members, an in-body 400/500 (with externalId) on creation,
+ *   a PDF route answering something that is not a PDF, customer records with null fields;
+ * - one route held or slowed while the others answer at once (timeouts, requests in flight at
+ *   shutdown); the sandbox's latency fault slows every route, the token call included;
+ * - a 401 for a token just renewed, and report statuses set by hand for tokens the upstream
+ *   never issued, at the moment a test chooses (polling, leases, retention).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
