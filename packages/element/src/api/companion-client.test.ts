@@ -97,9 +97,14 @@ describe('companion client', () => {
     expect([final.status, final.externalId]).to.deep.equal(['ERROR', 'EXT-ERR-7F3A9C']);
 
     const manual = await createOnboarding(base, { cpf: '987.654.321-00', images: { documentFront: image, selfie: image } });
-    const gaveUp = await failure(watchStatus(base, manual.tokenOnboarding, manual.accessKey, { onStatus: () => undefined, poll: { initialDelayMs: 50, maxDelayMs: 100, totalMs: 600 } }));
+    // On a clock that moves only while the watch sleeps, the polls are exactly those that fit in
+    // totalMs, however long each request takes: at 50, 150, 250, 350, 450 and 550 ms.
+    let now = 0;
+    const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+    const gaveUp = await failure(watchStatus(base, manual.tokenOnboarding, manual.accessKey, { onStatus: () => undefined, poll: { initialDelayMs: 50, maxDelayMs: 100, totalMs: 600 }, clock }));
     expect(gaveUp.code).to.equal('status_timeout');
     const polls = (await doubleState(ns)).requests.filter((r) => r.url.endsWith(`/onboardings/${manual.tokenOnboarding}`));
-    expect(polls.length).to.be.within(3, 12);
+    expect(polls.length).to.equal(6);
+    expect(now).to.equal(550);
   });
 });

@@ -17,10 +17,19 @@ export interface PollOptions {
 
 export const DEFAULT_POLL: PollOptions = { initialDelayMs: 1000, maxDelayMs: 8000, totalMs: 5 * 60_000 };
 
+/** How the watch tells time and waits between polls; tests pass one that moves without waiting. */
+export interface WatchClock {
+  now(): number;
+  /** Resolves after `ms`; rejects with code `aborted` when `signal` aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
 export interface WatchOptions {
   onStatus: (state: OnboardingState) => void;
   signal?: AbortSignal;
   poll?: Partial<PollOptions>;
+  /** Default: the real clock. */
+  clock?: WatchClock;
 }
 
 /** A state the onboarding never leaves (APPROVED, REFUSED or ERROR). */
@@ -43,9 +52,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+const realClock: WatchClock = { now: () => Date.now(), sleep };
+
 export async function watchStatus(base: string, token: string, accessKey: string, options: WatchOptions): Promise<FinalState> {
   const { onStatus, signal } = options;
   const poll = { ...DEFAULT_POLL, ...options.poll };
+  const clock = options.clock ?? realClock;
   let seen: OnboardingState | null = null;
   const record = (state: OnboardingState) => {
     seen = state;
@@ -60,11 +72,11 @@ export async function watchStatus(base: string, token: string, accessKey: string
   // A final status that arrived just before the stream broke still counts.
   const streamed = seen as OnboardingState | null;
   if (streamed && isFinal(streamed)) return streamed;
-  const deadline = Date.now() + poll.totalMs;
+  const deadline = clock.now() + poll.totalMs;
   let delay = poll.initialDelayMs;
   let lastStatus: OnboardingStatus | null = streamed?.status ?? null;
   for (;;) {
-    await sleep(delay, signal);
+    await clock.sleep(delay, signal);
     try {
       const state = await getOnboarding(base, token, accessKey, signal);
       if (state.status !== lastStatus) {
@@ -75,7 +87,7 @@ export async function watchStatus(base: string, token: string, accessKey: string
     } catch (error) {
       if (!(error instanceof CompanionError) || !error.retryable) throw error;
     }
-    if (Date.now() + delay > deadline) {
+    if (clock.now() + delay > deadline) {
       throw new CompanionError({ code: 'status_timeout', message: 'No final status arrived in time.', status: 0 });
     }
     delay = Math.min(delay * 2, poll.maxDelayMs);
