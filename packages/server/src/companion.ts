@@ -1,8 +1,8 @@
 /**
  * `createCompanion(options)`: the Hono app that sits between the page and the upstream. Mount it
  * anywhere (its routes carry the page API's prefix, the contract's `API_PREFIX`:
- * docs/page-api.md); call `close()` on shutdown to end event streams, polling and the retention
- * sweep.
+ * docs/page-api.md); call `close()` on shutdown: it ends event streams with a reconnection hint,
+ * hands polling over to the other instances, waits for requests in flight and closes the store.
  */
 import { API_PREFIX, IMAGE_ROLES, type ImageRoleName } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
@@ -11,6 +11,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import type { CompanionEnv } from './http/env.js';
 import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
+import { InFlight } from './lifecycle/in-flight.js';
 import { createJsonLogger, redactingLogger, type Logger } from './logger.js';
 import { corsAllowlist } from './middleware/cors.js';
 import { socketAddress } from './middleware/rate-limit.js';
@@ -31,8 +32,17 @@ export interface CompanionHandle {
   readonly logger: Logger;
   /** Open event streams right now. */
   openStreams(): number;
-  /** Ends open event streams, polling and the retention sweep. */
-  close(): Promise<void>;
+  /** Requests being handled right now (an event stream counts until its first answer only). */
+  inFlight(): number;
+  /** How long `close()` lets requests in flight run before closing the store anyway. */
+  readonly shutdownGraceMs: number;
+  /**
+   * Shuts down: ends open event streams with a `retry:` hint, gives polling leases up (other
+   * instances take the onboardings over), stops the retention sweep, waits for requests in flight
+   * (up to `graceMs`, default `shutdownGraceMs`), then closes the store. Stop accepting requests
+   * first (`serveCompanion().close()` does both). Calling it again returns the same promise.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export type CompanionApp = Hono<CompanionEnv> & CompanionHandle;
@@ -53,11 +63,25 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     logger,
   });
   const store: Store = options.store ?? new MemoryStore();
-  const poller = new StatusPoller({ store, report: (t) => upstream.report(t), logger, ...(options.poll && { timings: options.poll }) });
+  const retentionMs = options.retentionMs ?? defaults.retentionMs;
+  const maxAgeMs = options.maxAgeMs ?? defaults.maxAgeMs;
+  // A shared store may hold onboardings created elsewhere or before this process: the poller takes over those nobody polls.
+  const poller = new StatusPoller({
+    store,
+    report: (t) => upstream.report(t),
+    logger,
+    timings: { maxDurationMs: maxAgeMs, ...options.poll },
+    takeOver: options.resumePolling !== false,
+  });
   const streams = new StreamRegistry();
+  const inFlight = new InFlight();
+  const retryMs = options.sse?.retryMs ?? defaults.retryMs;
+  const shutdownGraceMs = options.shutdownGraceMs ?? (options.upstream?.timeoutMs ?? defaults.upstreamTimeoutMs) + 1_000;
+  let closing: Promise<void> | undefined;
   const documentFileTypes = Object.fromEntries(IMAGE_ROLES.map((r) => [r, options.documentFileTypes?.[r] ?? defaults.documentFileType])) as Record<ImageRoleName, string>;
 
   const app = new Hono<CompanionEnv>();
+  app.use('*', inFlight.middleware);
   app.use('*', requestId());
   app.use('*', requestLog(logger));
   app.use('*', secureHeaders());
@@ -71,7 +95,17 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     await next();
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
-  api.get('/health', (c) => c.json({ ok: true }));
+  // For load balancers (docs/page-api.md#health): 503 while the store does not answer or the instance is stopping.
+  api.get('/health', async (c) => {
+    if (closing) return c.json({ ok: false, stopping: true }, 503);
+    try {
+      await store.ping();
+    } catch (error) {
+      c.get('log').warn('health: store unavailable', { error });
+      return c.json({ ok: false, store: 'unavailable' }, 503);
+    }
+    return c.json({ ok: true });
+  });
   api.route('/onboardings', onboardingRoutes({
     store, upstream, poller, streams, environment,
     imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
@@ -79,7 +113,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     rateLimit: options.rateLimit ?? defaults.rateLimit,
     clientAddress: options.clientAddress ?? socketAddress,
     reportPdf: options.reportPdf ?? false,
-    sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs: options.sse?.retryMs ?? defaults.retryMs },
+    sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs },
   }));
   api.route('/webhooks', webhookRoutes({ store, webhookKey: options.webhookKey }));
   if (options.adminKey) {
@@ -92,16 +126,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     }));
   }
 
-  // A shared store may hold onboardings created before this process started: keep polling them.
-  if (options.resumePolling !== false) {
-    store.listInProcess()
-      .then((tokens) => tokens.forEach((t) => poller.track(t)))
-      .catch((e: unknown) => logger.warn('could not resume polling', { error: e }));
-  }
-
   // Retention: personal data is not kept longer than needed.
-  const retentionMs = options.retentionMs ?? defaults.retentionMs;
-  const maxAgeMs = options.maxAgeMs ?? defaults.maxAgeMs;
   const sweep = setInterval(() => {
     const now = Date.now();
     store.expire({ finishedBefore: new Date(now - retentionMs), createdBefore: new Date(now - maxAgeMs) })
@@ -115,14 +140,34 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     upstream,
     logger,
     openStreams: () => streams.size,
-    async close() {
-      clearInterval(sweep);
-      poller.close();
-      streams.closeAll();
-      await store.close?.();
+    inFlight: () => inFlight.size,
+    shutdownGraceMs,
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        clearInterval(sweep);
+        streams.closeAll(retryMs);
+        await poller.close();
+        const graceMs = closeOptions.graceMs ?? shutdownGraceMs;
+        if (!(await settlesWithin(Promise.all([inFlight.idle(), streams.idle()]), graceMs))) {
+          logger.warn('shutdown: requests still in flight after the grace period; closing the store anyway', { inFlight: inFlight.size, openStreams: streams.size, graceMs });
+        }
+        await store.close?.();
+      })();
+      return closing;
     },
   };
   return Object.assign(app, handle);
+}
+
+/** True when `p` settles within `ms`; false when the time ran out first. */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What the admin routes may read of the store: records without the access-key hash. */

@@ -4,15 +4,19 @@
  * change; test/app-surface.test.ts pins this list.
  */
 export { createCompanion, type CompanionApp, type CompanionHandle } from './companion.js';
-export { serveCompanion, listen, type ServeOptions, type ServedCompanion } from './serve.js';
+export { serveCompanion, listen, closeOnSignals, type ServeOptions, type ServedCompanion, type ListeningServer, type SignalOptions } from './serve.js';
 export { CompanionConfigError, type CompanionOptions, type Environment } from './options.js';
 export { CompanionError, type CompanionErrorDetails } from './http/companion-error.js';
 export type { CompanionEnv } from './http/env.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './upstream/upstream-client.js';
 export { UpstreamError, type UpstreamErrorKind } from './upstream/upstream-error.js';
 export type { ServiceFields } from './upstream/service-fields.js';
-export type { Store, OnboardingRecord, StatusEvent, StatusSource, StatusUpdate, ApplyResult, ChangeListener } from './store/store.js';
-export { MemoryStore } from './store/memory-store.js';
+export type { Store, OnboardingRecord, StatusEvent, StatusSource, StatusUpdate, ApplyResult, ChangeListener, Clock, RateLimitDecision } from './store/store.js';
+export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
+export { SqliteStore, type SqliteStoreOptions } from './store/sqlite-store.js';
+export { RedisStore, type RedisStoreOptions } from './store/redis-store.js';
+export { createStore, parseStoreUrl, DEFAULT_STORE_URL, type CreateStoreOptions, type StoreKind } from './store/create-store.js';
+export { StoreUnavailableError, StoreConfigError } from './store/errors.js';
 export type { PollTimings } from './relay/poller.js';
 export { createJsonLogger, redactingLogger, silentLogger, type Logger, type LogFields, type LogLevel, type JsonLoggerOptions } from './logger.js';
 export { KIT_VERSION } from './version.js';

@@ -32,14 +32,16 @@ export interface CompanionOptions {
   reportPdf?: boolean;
   /** Enables the admin routes at `/v1/admin` (absent: off, 404). */
   adminKey?: string;
-  /** Where state lives (default: in memory). */
+  /** Where state lives (default: in memory; `createStore()` builds the SQLite and Redis stores). */
   store?: Store;
   /** Structured logger (default: JSON lines on stdout). Everything it receives is redacted first. */
   logger?: Logger;
-  /** Polling fallback timings. */
+  /** Polling fallback timings and the polling lease. */
   poll?: Partial<PollTimings>;
-  /** On start, resume polling the store's onboardings still IN_PROCESS (default true; turn off when several instances share a store and one of them polls). */
+  /** Take over the store's IN_PROCESS onboardings that no live instance polls: after a restart, or when another instance died (default true). */
   resumePolling?: boolean;
+  /** On `close()`, how long requests in flight may still run before the store is closed anyway (default: the upstream timeout + 1 s). */
+  shutdownGraceMs?: number;
   /** Event streams: keep-alive comment interval (default 15 s) and reconnection hint (default 3 s). */
   sse?: { keepAliveMs?: number; retryMs?: number };
   /** Finished onboardings are deleted this long after their outcome (default 24 h). */
@@ -71,6 +73,9 @@ export function checkOptions(o: CompanionOptions): void {
   if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production') problems.push("environment must be 'test' or 'production'");
   if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < 1024)) problems.push('imageMaxBytes must be an integer of at least 1024');
   if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0)) problems.push('rateLimit must be a whole number, 0 for off');
+  // A lease that outlives its instance longer delays the takeover of its onboardings just as long.
+  if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= 100 && o.poll.leaseMs <= 30_000)) problems.push('poll.leaseMs must be from 100 to 30000');
+  if (o.shutdownGraceMs !== undefined && !(o.shutdownGraceMs >= 0)) problems.push('shutdownGraceMs must be 0 or more');
   for (const origin of o.allowedOrigins ?? []) {
     try {
       if (new URL(origin).origin !== origin.replace(/\/+$/, '')) problems.push(`allowed origin "${origin}" must be scheme://host[:port] only`);
@@ -91,4 +96,6 @@ export const defaults = {
   retryMs: 3_000,
   retentionMs: 24 * 3600_000,
   maxAgeMs: 48 * 3600_000,
+  /** The upstream client's own default per call (upstream/upstream-client.ts). */
+  upstreamTimeoutMs: 15_000,
 };

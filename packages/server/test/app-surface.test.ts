@@ -7,11 +7,13 @@ import {
   CompanionConfigError,
   type ApplyResult,
   type ChangeListener,
+  type Clock,
   type CompanionApp,
   type CompanionEnv,
   type CompanionErrorDetails,
   type CompanionHandle,
   type CompanionOptions,
+  type CreateStoreOptions,
   type Environment,
   type EvidenceHistoryEntry,
   type EvidenceInput,
@@ -20,19 +22,26 @@ import {
   type HistorySource,
   type JsonLoggerOptions,
   type LogFields,
+  type ListeningServer,
   type LogLevel,
   type Logger,
   type ManifestFile,
   type ManifestGap,
+  type MemoryStoreOptions,
   type OnboardingRecord,
   type PollTimings,
+  type RateLimitDecision,
+  type RedisStoreOptions,
   type ServeOptions,
   type ServedCompanion,
   type ServiceFields,
+  type SignalOptions,
+  type SqliteStoreOptions,
   type StatusEvent,
   type StatusSource,
   type StatusUpdate,
   type Store,
+  type StoreKind,
   type SupportRequest,
   type UpstreamClient,
   type UpstreamClientOptions,
@@ -41,6 +50,8 @@ import {
 import { startFakeUpstream, type FakeUpstream, FAKE_CLIENT, FAKE_SECRET } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion, WEBHOOK_KEY } from './helpers/companion.js';
+import { ManualClock } from '@onboarding-kit/testing/manual-clock';
+import { eventually } from '@onboarding-kit/testing/deadline';
 
 let up: FakeUpstream;
 before(async () => { up = await startFakeUpstream(); });
@@ -50,17 +61,25 @@ after(() => up.close());
 const PUBLIC_VALUES = [
   'CompanionConfigError',
   'CompanionError',
+  'DEFAULT_STORE_URL',
   'EVIDENCE_FORMAT',
   'KIT_VERSION',
   'MAX_EVIDENCE_PASSWORD_LENGTH',
   'MIN_EVIDENCE_PASSWORD_LENGTH',
   'MemoryStore',
+  'RedisStore',
+  'SqliteStore',
+  'StoreConfigError',
+  'StoreUnavailableError',
   'UpstreamError',
   'buildEvidenceArchive',
+  'closeOnSignals',
   'createCompanion',
   'createJsonLogger',
+  'createStore',
   'createUpstreamClient',
   'listen',
+  'parseStoreUrl',
   'redactingLogger',
   'serveCompanion',
   'silentLogger',
@@ -71,11 +90,12 @@ const PUBLIC_VALUES = [
  * type added to the entry belongs here too (and in the README), like a value above.
  */
 export type PublicTypes = [
-  ApplyResult, ChangeListener, CompanionApp, CompanionEnv, CompanionErrorDetails, CompanionHandle, CompanionOptions,
-  Environment, EvidenceHistoryEntry, EvidenceInput, EvidenceManifest, EvidenceOptions, HistorySource, JsonLoggerOptions,
-  LogFields, LogLevel, Logger, ManifestFile, ManifestGap, OnboardingRecord, PollTimings, ServeOptions, ServedCompanion,
-  ServiceFields<'SERVICE_PEP'>, StatusEvent, StatusSource, StatusUpdate, Store, SupportRequest, UpstreamClient,
-  UpstreamClientOptions, UpstreamErrorKind,
+  ApplyResult, ChangeListener, Clock, CompanionApp, CompanionEnv, CompanionErrorDetails, CompanionHandle, CompanionOptions,
+  CreateStoreOptions, Environment, EvidenceHistoryEntry, EvidenceInput, EvidenceManifest, EvidenceOptions, HistorySource,
+  JsonLoggerOptions, ListeningServer, LogFields, LogLevel, Logger, ManifestFile, ManifestGap, MemoryStoreOptions,
+  OnboardingRecord, PollTimings, RateLimitDecision, RedisStoreOptions, ServeOptions, ServedCompanion,
+  ServiceFields<'SERVICE_PEP'>, SignalOptions, SqliteStoreOptions, StatusEvent, StatusSource, StatusUpdate, Store,
+  StoreKind, SupportRequest, UpstreamClient, UpstreamClientOptions, UpstreamErrorKind,
 ];
 
 test('the package entry exports exactly the public surface', () => {
@@ -164,22 +184,32 @@ test('unexpected errors become 500 internal_error without details; options are c
   assert.throws(() => createCompanion({ ...base, rateLimit: -1 }), /rateLimit/);
 });
 
-test('retention: finished onboardings are deleted after the window; polling resumes for a shared store', async () => {
-  const { app } = testCompanion(up, { retentionMs: 50 });
+test('retention: the companion deletes a finished onboarding at its first sweep past the window, on the injected clock', async () => {
+  const MIN = 60_000;
+  const clock = new ManualClock();
+  const store = new entry.MemoryStore({ now: clock.now });
+  const { app } = testCompanion(up, { retentionMs: 10 * MIN, store, timers: clock, poll: { firstDelayMs: 24 * 60 * MIN } });
   const o = await created(app, createBody());
   await app.request('/v1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', 'id-service-token': WEBHOOK_KEY }, body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }) });
   const open = await created(app, createBody());
-  assert.ok(await app.store.get(o.tokenOnboarding));
-  await new Promise((r) => setTimeout(r, 1300));
+  // Sweeps every minute (a quarter of the window, at most 1 min); at 10 min the outcome is exactly at the cutoff.
+  await clock.advance(10 * MIN);
+  assert.ok(await app.store.get(o.tokenOnboarding), 'kept until its window has passed');
+  await clock.advance(1 * MIN);
   assert.equal(await app.store.get(o.tokenOnboarding), null, 'finished one expired');
   assert.ok(await app.store.get(open.tokenOnboarding), 'unfinished one kept');
   await app.close();
+});
 
-  // A second companion on the same store picks up the IN_PROCESS onboarding and polls it.
+test('polling resumes for a shared store: a second companion polls the onboarding the first one left IN_PROCESS', async () => {
+  const first = testCompanion(up);
+  const open = await created(first.app, createBody());
+  await first.app.close();
   up.reportStatus.set(open.tokenOnboarding, { status: 'APPROVED' });
-  const second = testCompanion(up, { store: app.store, poll: { firstDelayMs: 10 } });
-  const end = Date.now() + 3000;
-  while ((await app.store.get(open.tokenOnboarding))!.status !== 'APPROVED' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  assert.equal((await app.store.get(open.tokenOnboarding))!.status, 'APPROVED');
-  await second.app.close();
+  const second = testCompanion(up, { store: first.app.store, poll: { firstDelayMs: 10 } });
+  try {
+    await eventually(async () => (await first.app.store.get(open.tokenOnboarding))!.status === 'APPROVED', 'the second companion never polled the outcome');
+  } finally {
+    await second.app.close();
+  }
 });

@@ -7,6 +7,7 @@
 import type { ApiErrorCode } from '@onboarding-kit/contract';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '../logger.js';
 import { isStoreUnavailable } from '../store/errors.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
@@ -17,6 +18,14 @@ import type { CompanionEnv } from './env.js';
 const REFUSAL_CODES: Partial<Record<number, ApiErrorCode>> = {
   400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
 };
+
+/** The status logged for a request whose client went away (nginx's convention); no client ever reads it. */
+export const CLIENT_CLOSED_REQUEST = 499 as ContentfulStatusCode;
+
+/** The request's client closed the connection before its answer was complete (node-server aborts the request's signal). */
+export function isClientAbort(c: Context): boolean {
+  return c.req.raw.signal?.aborted === true;
+}
 
 export interface ErrorHandlerDeps {
   /** Where unexpected errors are logged when the request has no logger of its own. */
@@ -39,6 +48,9 @@ export const notFoundHandler: NotFoundHandler = (c) => renderError(c, new Compan
 
 function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHandlerDeps): CompanionError {
   if (error instanceof CompanionError) return error;
+  // The client went away mid-request (closed tab, lost network): nothing failed here and nobody reads
+  // the answer. The request log records it at info level (middleware/request-log.ts), never as a 5xx.
+  if (isClientAbort(c)) return new CompanionError(CLIENT_CLOSED_REQUEST, 'client_closed_request', 'The client closed the connection before the request was complete.');
   // Routes map upstream failures themselves; one that slips through still gets the upstream answer.
   if (isUpstreamError(error)) return fromUpstream(error, deps.environment);
   if (error instanceof HTTPException && error.status < 500) {

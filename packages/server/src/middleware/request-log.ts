@@ -1,7 +1,12 @@
-/** One structured line per request: method, route path, status, duration, request id. */
+/**
+ * One structured line per request: method, route path, status, duration, request id. A request
+ * whose client went away before its answer was complete is an info line marked `clientAbort`,
+ * whatever the status: the client's doing, not a server error.
+ */
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger.js';
 import type { CompanionEnv } from '../http/env.js';
+import { isClientAbort } from '../http/error-handler.js';
 
 export function requestLog(logger: Logger): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {
@@ -11,7 +16,8 @@ export function requestLog(logger: Logger): MiddlewareHandler<CompanionEnv> {
     await next();
     const status = c.res.status;
     const line = { method: c.req.method, path: c.req.path, status, ms: Date.now() - started };
-    if (status >= 500) log.error('request', line);
+    if (isClientAbort(c)) log.info('request aborted by the client', { ...line, clientAbort: true });
+    else if (status >= 500) log.error('request', line);
     else if (status >= 400) log.warn('request', line);
     else log.info('request', line);
   };

@@ -1,25 +1,57 @@
-/** Open event streams, so a shutdown can end them cleanly instead of cutting sockets. */
-export class StreamRegistry {
-  private readonly closers = new Set<() => void>();
-  private closing = false;
+/**
+ * Open event streams, so a shutdown can end them cleanly instead of cutting sockets: each stream
+ * is told to end with a `retry:` hint (its page reconnects, through the load balancer, to an
+ * instance that is still running), and the shutdown waits until every stream has ended.
+ */
 
-  /** Registers a stream's closer; returns the function that unregisters it. */
-  add(close: () => void): () => void {
+/** Ends one stream; `retryMs` is the reconnection hint to send before ending. */
+export type StreamCloser = (retryMs: number) => void;
+
+export class StreamRegistry {
+  private readonly closers = new Set<StreamCloser>();
+  private closing: { retryMs: number } | undefined;
+  private readonly idleWaiters = new Set<() => void>();
+
+  /** Registers a stream's closer; returns the function that unregisters it (call it when the stream ends). */
+  add(close: StreamCloser): () => void {
     if (this.closing) {
-      close();
+      close(this.hint(this.closing.retryMs));
       return () => {};
     }
     this.closers.add(close);
-    return () => this.closers.delete(close);
+    return () => {
+      this.closers.delete(close);
+      if (this.closers.size === 0) for (const wake of [...this.idleWaiters]) wake();
+    };
   }
 
   get size(): number {
     return this.closers.size;
   }
 
-  closeAll(): void {
-    this.closing = true;
-    for (const close of [...this.closers]) close();
-    this.closers.clear();
+  /**
+   * Tells every stream to end, each with its own hint between half and one and a half times
+   * `retryMs`, so the pages of a stopping instance do not all reconnect in the same instant.
+   * Streams opened afterwards end at once the same way.
+   */
+  closeAll(retryMs = 0): void {
+    this.closing = { retryMs };
+    for (const close of [...this.closers]) close(this.hint(retryMs));
+  }
+
+  /** Resolves when no stream is open (at once when none is). */
+  idle(): Promise<void> {
+    if (this.closers.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.idleWaiters.delete(wake);
+        resolve();
+      };
+      this.idleWaiters.add(wake);
+    });
+  }
+
+  private hint(retryMs: number): number {
+    return Math.round(retryMs * (0.5 + Math.random()));
   }
 }

@@ -117,7 +117,12 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
         finished = true;
         poke();
       };
-      const unregister = deps.streams.add(stop);
+      // On shutdown: end with a fresh `retry:` hint, so the page reconnects (to an instance still running).
+      let reconnectIn: number | undefined;
+      const unregister = deps.streams.add((retryMs) => {
+        reconnectIn = retryMs;
+        stop();
+      });
       stream.onAbort(stop);
       const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(stop), deps.sse.keepAliveMs);
       let last = '';
@@ -141,6 +146,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
             done = await send();
           }
         }
+        if (reconnectIn !== undefined && !done) await stream.write(`retry: ${reconnectIn}\n\n`).catch(() => {});
       } finally {
         clearInterval(keepAlive);
         unsubscribe();

@@ -30,8 +30,17 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
       throw new CompanionError(401, 'unauthorized', 'Missing or wrong id-service-token.');
     }
     // The upstream promises a JSON body, not its content type: any type is read.
-    const parsed = parseWebhook(await readJsonBody(c, maxBytes, { what: 'The webhook body' }));
-    if (!parsed) throw new CompanionError(400, 'invalid_request', 'The webhook body is neither an onboarding report nor a service envelope.');
+    const body = await readJsonBody(c, maxBytes, { what: 'The webhook body' });
+    const parsed = parseWebhook(body);
+    if (!parsed) {
+      const unknown = withUnknownStatus(body);
+      if (unknown) {
+        // The upstream never resends: a refusal would lose this message for good. Polling reads the outcome once it is one the contract knows.
+        log.warn('webhook acknowledged: a status the contract does not know, not applied', unknown);
+        return c.json({ received: true }, 200);
+      }
+      throw new CompanionError(400, 'invalid_request', 'The webhook body is neither an onboarding report nor a service envelope.');
+    }
 
     const { tokenOnboarding: token, status, externalId } = parsed;
     if (!token || !status) {
@@ -47,4 +56,12 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
   });
 
   return app;
+}
+
+/** An onboarding report whose `status` is a string outside the contract's statuses (for the log: token and a bounded status). */
+function withUnknownStatus(body: unknown): { tokenOnboarding: string; status: string } | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const { tokenOnboarding, status } = body as Record<string, unknown>;
+  if (typeof tokenOnboarding !== 'string' || !tokenOnboarding || typeof status !== 'string') return null;
+  return { tokenOnboarding: tokenOnboarding.slice(0, 128), status: status.slice(0, 40) };
 }
