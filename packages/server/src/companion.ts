@@ -12,6 +12,7 @@ import { createAdminRoutes } from './admin/admin-routes.js';
 import type { CompanionEnv } from './http/env.js';
 import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
 import { InFlight } from './lifecycle/in-flight.js';
+import { RetentionSweep } from './lifecycle/retention-sweep.js';
 import { createJsonLogger, redactingLogger, type Logger } from './logger.js';
 import { corsAllowlist } from './middleware/cors.js';
 import { socketAddress } from './middleware/rate-limit.js';
@@ -72,6 +73,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     logger,
     timings: { maxDurationMs: maxAgeMs, ...options.poll },
     takeOver: options.resumePolling !== false,
+    ...(options.timers && { timers: options.timers }),
   });
   const streams = new StreamRegistry();
   const inFlight = new InFlight();
@@ -127,13 +129,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   }
 
   // Retention: personal data is not kept longer than needed.
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    store.expire({ finishedBefore: new Date(now - retentionMs), createdBefore: new Date(now - maxAgeMs) })
-      .then((n) => n && logger.info('expired onboardings deleted', { count: n }))
-      .catch((e: unknown) => logger.warn('retention sweep failed', { error: e }));
-  }, Math.min(60_000, Math.max(1_000, retentionMs / 4)));
-  sweep.unref?.();
+  const sweep = new RetentionSweep({ store, retentionMs, maxAgeMs, logger, ...(options.timers && { timers: options.timers }) });
 
   const handle: CompanionHandle = {
     store,
@@ -144,7 +140,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     shutdownGraceMs,
     close(closeOptions = {}) {
       closing ??= (async () => {
-        clearInterval(sweep);
+        sweep.close();
         streams.closeAll(retryMs);
         await poller.close();
         const graceMs = closeOptions.graceMs ?? shutdownGraceMs;

@@ -3,6 +3,7 @@ import { DEFAULT_IMAGE_MAX_BYTES, IMAGE_ROLES, type AliasMap, type ImageRoleName
 import type { Context } from 'hono';
 import type { Logger } from './logger.js';
 import type { PollTimings } from './relay/poller.js';
+import type { Timers } from './relay/timers.js';
 import type { Store } from './store/store.js';
 import type { UpstreamClient, UpstreamClientOptions } from './upstream/upstream-client.js';
 
@@ -48,6 +49,8 @@ export interface CompanionOptions {
   retentionMs?: number;
   /** Any onboarding is deleted this long after creation, finished or not (default 48 h). */
   maxAgeMs?: number;
+  /** Clock and timers of polling and the retention sweep (default: the real ones; tests pass a clock they move). */
+  timers?: Timers;
   /** Call aliases of the product. */
   aliases?: AliasMap;
   /** Fine-tuning of the upstream client (timeouts, retries, fetch). */
