@@ -3,6 +3,7 @@
  * environment and checked with messages that say what to fix. Pure: no I/O, so it is testable.
  */
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
+import { DEFAULT_STORE_URL, parseStoreUrl } from '@onboarding-kit/server';
 
 export interface StartConfig {
   /** Unset: the embedded sandbox serves as upstream. */
@@ -17,6 +18,12 @@ export interface StartConfig {
   rateLimit: number;
   port: number;
   host: string;
+  /** `ONBOARDING_STORE`: `sqlite:<path>`, `redis://...` / `rediss://...` or `memory` (default `sqlite:./data/onboarding-kit.db`). */
+  store: string;
+  /** `ONBOARDING_REDIS_PREFIX`: key prefix in Redis (default `okit:`). */
+  redisPrefix: string;
+  /** `ONBOARDING_POLL_LEASE_MS`: how long a dead instance's polling leases outlive it (100 to 30000; unset: the companion's 30 s). */
+  pollLeaseMs?: number;
   /** Embedded sandbox only: its processing time (`SANDBOX_PROCESSING_MS`, default 3000). */
   sandboxProcessingMs?: number;
 }
@@ -84,6 +91,17 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const port = integer('PORT', 8787, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
   const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
+  const pollLeaseMs = get('ONBOARDING_POLL_LEASE_MS') !== undefined ? integer('ONBOARDING_POLL_LEASE_MS', 30_000, 100, 30_000) : undefined;
+
+  const store = get('ONBOARDING_STORE') ?? DEFAULT_STORE_URL;
+  try {
+    parseStoreUrl(store);
+  } catch (e) {
+    // parseStoreUrl never echoes the value, which may hold a Redis password.
+    errors.push((e as Error).message);
+  }
+  const redisPrefix = get('ONBOARDING_REDIS_PREFIX') ?? 'okit:';
+  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) errors.push('ONBOARDING_REDIS_PREFIX must be 1 to 64 visible ASCII characters, no spaces.');
 
   if (errors.length) return { ok: false, errors };
   return {
@@ -100,6 +118,9 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       rateLimit,
       port,
       host,
+      store,
+      redisPrefix,
+      ...(pollLeaseMs !== undefined && { pollLeaseMs }),
       ...(processing !== undefined && { sandboxProcessingMs: processing }),
     },
   };

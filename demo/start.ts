@@ -2,13 +2,17 @@
  * `npm start`: the companion, the demo page and (unless ONBOARDING_BASE_URL is set) the embedded
  * sandbox, in one server. The sandbox is mounted at /sandbox and reached over real loopback HTTP
  * as the upstream base URL; its webhooks come back to the companion's /v1/webhooks with the same
- * key. This runner is the only place that knows the server and the sandbox both.
+ * key. State lives in the store ONBOARDING_STORE names (a SQLite file by default), so a restart
+ * loses nothing. This runner is the only place that knows the server and the sandbox both.
  */
 import { Hono } from 'hono';
-import { createCompanion, listen } from '@onboarding-kit/server';
+import { closeOnSignals, createCompanion, createJsonLogger, createStore, listen, parseStoreUrl, type Store } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
 import { readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
+
+/** The companion's retention defaults, handed to the store too (Redis applies them as key TTLs). */
+const RETENTION = { finishedMs: 24 * 3600_000, maxAgeMs: 48 * 3600_000 };
 
 const read = readConfig(process.env);
 if (!read.ok) {
@@ -17,11 +21,23 @@ if (!read.ok) {
 }
 const config = read.config;
 const embedded = config.baseUrl === undefined;
+const logger = createJsonLogger();
+
+const storeKind = parseStoreUrl(config.store);
+let store: Store;
+try {
+  store = await createStore(config.store, { redisPrefix: config.redisPrefix, retention: RETENTION, logger });
+} catch (e) {
+  // The store's own messages name the problem (an unwritable folder, a database of a newer kit) and never the URL.
+  console.error(`onboarding-kit: the store (ONBOARDING_STORE) could not be opened: ${(e as Error).message}`);
+  process.exit(1);
+}
+if (storeKind.kind === 'memory') logger.warn('ONBOARDING_STORE=memory: every onboarding is lost when this process ends; use sqlite:<path> or redis://... to keep them');
 
 const root = new Hono();
 // The server must be listening before the sandbox and companion exist: both need its address.
 let ready: ((req: Request, env: unknown) => Response | Promise<Response>) | undefined;
-const served = await listen((req, env) => (ready ? ready(req, env) : new Response('starting', { status: 503 })), { port: config.port, host: config.host });
+const served = await listen((req, env) => (ready ? ready(req, env) : new Response('starting', { status: 503 })), { port: config.port, host: config.host, logger });
 
 let sandbox: Sandbox | undefined;
 if (embedded) {
@@ -44,6 +60,11 @@ const companion = createCompanion({
   allowedOrigins: config.allowedOrigins,
   imageMaxBytes: config.imageMaxBytes,
   rateLimit: config.rateLimit,
+  store,
+  logger,
+  retentionMs: RETENTION.finishedMs,
+  maxAgeMs: RETENTION.maxAgeMs,
+  ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),
   ...(config.adminKey && { adminKey: config.adminKey }),
 });
 root.route('/', companion);
@@ -52,17 +73,19 @@ root.route('/', demoRoutes({ distDir: demoDistDir(process.env) }));
 root.notFound((c) => c.json({ error: { code: 'not_found', message: 'No such route.' } }, 404));
 ready = (req, env) => root.fetch(req, env as never);
 
-console.log(`onboarding-kit demo: ${served.url}/ (${config.environment} environment, upstream: ${embedded ? `embedded sandbox at ${served.url}/sandbox` : new URL(config.baseUrl!).origin})`);
+// A Redis URL may hold a password: only its kind is printed.
+const where = storeKind.kind === 'sqlite' ? `sqlite ${storeKind.target}` : storeKind.kind === 'redis' ? `redis (prefix ${config.redisPrefix})` : 'memory';
+console.log(`onboarding-kit demo: ${served.url}/ (${config.environment} environment, upstream: ${embedded ? `embedded sandbox at ${served.url}/sandbox` : new URL(config.baseUrl!).origin}, store: ${where})`);
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  console.log(`onboarding-kit demo: ${signal}, shutting down`);
-  await companion.close(); // ends open event streams and polling
-  sandbox?.close();
-  await served.close();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
-process.on('SIGINT', () => void shutdown('SIGINT'));
+// SIGTERM: stop accepting, end event streams with a `retry:` hint, hand polling over, let requests
+// in flight finish, flush the store, and exit as soon as nothing is left. A second signal, or the
+// timeout, exits at once.
+closeOnSignals({
+  shutdownTimeoutMs: companion.shutdownGraceMs + 5_000,
+  async close() {
+    served.stopAccepting();
+    await companion.close();
+    sandbox?.close();
+    await served.close({ graceMs: 2_000 });
+  },
+}, { logger });

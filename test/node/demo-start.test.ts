@@ -1,40 +1,21 @@
 /** `npm start` (demo/start.ts) for real: a child process, a creation to APPROVED, SIGTERM, exit 0. */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { readConfig } from '../../demo/config.js';
-import { body, openEvents, waitUntil } from './helpers/stack.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveSandbox } from '@onboarding-kit/sandbox';
+import { readConfig, SANDBOX_DEFAULTS } from '../../demo/config.js';
+import { freePort, startDemo, stopDemo } from './helpers/demo-process.js';
+import { body, createOk, openEvents, waitUntil } from './helpers/stack.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'okit-demo-start-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let runs = 0;
 
+/** `npm start` with its store in a file of its own (never the repository's ./data). */
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'demo/start.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed; stdout: ${out} stderr: ${err}`)), 30_000);
-    // A child that exits must not leave the runner waiting on this timer.
-    void exited.then(() => clearTimeout(timer));
-    child.stdout.on('data', () => {
-      const m = /onboarding-kit demo: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    void exited.then(() => reject(new Error(`exited early; stderr: ${err}`)));
-  });
-  // A run that is meant to fail never prints a URL: that must not count as an unhandled rejection.
-  url.catch(() => {});
-  return { child, url, exited, output: () => ({ out, err }) };
+  return startDemo({ ONBOARDING_STORE: `sqlite:${join(scratch, `run-${++runs}.db`)}`, ...env });
 }
 
 test('npm start serves the page, the API and the embedded sandbox; a creation reaches APPROVED; SIGTERM exits 0', async () => {
@@ -89,6 +70,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.deepEqual(d.config, {
     environment: 'test', client: 'sandbox-client', secret: 'sandbox-secret', webhookKey: 'sandbox-webhook-key',
     allowedOrigins: [], imageMaxBytes: 4194304, rateLimit: 30, port: 8787, host: '127.0.0.1',
+    store: 'sqlite:./data/onboarding-kit.db', redisPrefix: 'okit:',
   });
   const real = readConfig({ ONBOARDING_BASE_URL: 'https://api.example.com/', ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k', ONBOARDING_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443/', ONBOARDING_RATE_LIMIT: '0', PORT: '9000' });
   assert.ok(real.ok);
@@ -106,4 +88,63 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.ok(!bad.ok);
   const text = bad.errors.join('\n');
   for (const pattern of [/needs ONBOARDING_BASE_URL|ONBOARDING_CLIENT is required/, /not an origin/, /ONBOARDING_IMAGE_MAX_BYTES/, /ONBOARDING_ADMIN_KEY/, /PORT/, /http\(s\)/]) assert.match(text, pattern);
+});
+
+test('npm start on the same SQLite file loses nothing across SIGKILL and SIGTERM: keys still read, polling resumes, webhooks apply', async () => {
+  const port = await freePort();
+  // The upstream outlives the companion: the sandbox runs here, its webhooks aimed at the companion's fixed port.
+  const upstream = await serveSandbox({ port: 0, ...SANDBOX_DEFAULTS, webhookUrl: `http://127.0.0.1:${port}/v1/webhooks`, processingMs: 600_000 });
+  const env = {
+    PORT: String(port),
+    ONBOARDING_BASE_URL: upstream.url,
+    ONBOARDING_CLIENT: SANDBOX_DEFAULTS.client,
+    ONBOARDING_SECRET: SANDBOX_DEFAULTS.secret,
+    ONBOARDING_WEBHOOK_KEY: SANDBOX_DEFAULTS.webhookKey,
+    ONBOARDING_STORE: `sqlite:${join(scratch, 'restart.db')}`,
+    ONBOARDING_RATE_LIMIT: '0',
+    // A killed instance's polling leases lapse after this; the default (30 s) would only make the test wait.
+    ONBOARDING_POLL_LEASE_MS: '1500',
+  };
+  const read = async (url: string, o: { tokenOnboarding: string; accessKey: string }) => {
+    const res = await fetch(`${url}/v1/onboardings/${o.tokenOnboarding}`, { headers: { authorization: `Bearer ${o.accessKey}` } });
+    assert.equal(res.status, 200, `${o.tokenOnboarding} readable with its key`);
+    return ((await res.json()) as { status: string }).status;
+  };
+  let demo = start(env);
+  try {
+    const url = await demo.url;
+    // The manual-review CPF stays IN_PROCESS until decided.
+    const manual = body({ cpf: '987.654.321-00' });
+    const [a, b, c] = [await createOk(url, manual), await createOk(url, manual), await createOk(url, manual)];
+
+    assert.equal(await stopDemo(demo, 'SIGKILL'), null);
+    // Decided while no companion listens: this webhook is lost for good (the upstream never resends).
+    await upstream.sandbox.decide(a.tokenOnboarding, 'APPROVED');
+
+    demo = start(env);
+    assert.equal(await demo.url, url);
+    for (const o of [a, b, c]) assert.ok(['IN_PROCESS', 'APPROVED'].includes(await read(url, o)));
+    const events = await openEvents(url, a.tokenOnboarding, a.accessKey);
+    // Polling resumed after the restart (once the dead instance's lease lapsed) and found the lost outcome.
+    await waitUntil(() => events.events.some((e) => e.status === 'APPROVED'), 30_000);
+    events.close();
+    // A webhook for an onboarding created before the restart is applied.
+    await upstream.sandbox.decide(b.tokenOnboarding, 'REFUSED');
+    await waitUntil(async () => (await read(url, b)) === 'REFUSED', 30_000);
+
+    // SIGTERM gives the leases up: after this restart, polling resumes without waiting for them to lapse.
+    assert.equal(await stopDemo(demo, 'SIGTERM'), 0, JSON.stringify(demo.output()));
+    await upstream.sandbox.decide(c.tokenOnboarding, 'ERROR');
+    demo = start(env);
+    await demo.url;
+    assert.equal(await read(url, a), 'APPROVED');
+    assert.equal(await read(url, b), 'REFUSED');
+    await waitUntil(async () => (await read(url, c)) === 'ERROR', 30_000);
+    const wrongKey = await fetch(`${url}/v1/onboardings/${c.tokenOnboarding}`, { headers: { authorization: `Bearer ${a.accessKey}` } });
+    assert.equal(wrongKey.status, 404, 'a key still opens only its own onboarding');
+    assert.equal(await stopDemo(demo, 'SIGTERM'), 0);
+  } finally {
+    demo.child.kill('SIGKILL');
+    await upstream.close();
+  }
 });
