@@ -6,9 +6,11 @@
  * Covered: the three sandbox outcomes on the script-tag page (`/`, shortcuts and live settings),
  * the outcome arriving by polling when the sandbox drops its webhooks, a person whose camera
  * permission is denied finishing with file uploads, the React and Vue pages, the strict CSP
- * (no violation anywhere), and a scan proving that no credential, access token or webhook key
- * ever reaches the browser (nor the built files or the server's log). Screenshots of every step
- * go to test/artifacts/e2e/.
+ * (no violation anywhere), and a scan proving that no credential, access token, webhook key or
+ * admin key ever reaches the browser (nor the built files or the server's log). The scan reads
+ * what the run itself recorded: every exchange of every page (headers and bodies, event streams
+ * as they arrived, requests that got no answer), every console message, and everything the
+ * server printed. Screenshots of every step go to test/artifacts/e2e/.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +31,8 @@ let browser: Browser;
 let jpeg: string;
 /** Every exchange any test's page saw, for the final secret scan. */
 const seen: Exchange[] = [];
+/** Every console message of any test's page, for the same scan. */
+const consoleSeen: string[] = [];
 
 
 before(async () => {
@@ -65,6 +69,7 @@ async function withPage(name: string, options: { camera: boolean }, body: (r: Re
     await recorded.settle();
     await recorded.context.close();
     seen.push(...recorded.exchanges);
+    consoleSeen.push(...recorded.consoleMessages);
   }
 }
 
@@ -245,20 +250,22 @@ test('no credential, access token or webhook key reaches the browser or the buil
   assert.ok(stats.tokensIssued >= 2, 'the companion obtained its own access token(s) during the run');
   assert.ok(seen.length > 50, `the pages' traffic was recorded (${seen.length} exchanges)`);
   assert.ok(seen.some((e) => e.url.includes('/v1/onboardings') && e.method === 'POST' && e.status === 201), 'creations were recorded');
+  assert.ok(seen.some((e) => e.kind === 'stream' && e.url.endsWith('/events') && e.responseBody.includes('event: status')), 'the status streams were recorded as they arrived');
 
-  const needles = [stack.secret, stack.webhookKey, 'sandbox-secret', 'sandbox-webhook-key', sample];
+  const needles = [stack.secret, stack.webhookKey, stack.adminKey, 'sandbox-secret', 'sandbox-webhook-key', sample];
   const findings: string[] = [];
   const check = (where: string, text: string) => {
     for (const needle of needles) if (text.includes(needle)) findings.push(`${where}: contains ${needle === sample ? 'an access token' : `"${needle.slice(0, 14)}..."`}`);
     for (const m of text.match(JWT) ?? []) findings.push(`${where}: JWT-shaped ${m.slice(0, 16)}...`);
   };
   for (const e of seen) {
-    const where = `${e.method} ${e.url}`;
+    const where = `${e.kind === 'stream' ? 'stream ' : ''}${e.method} ${e.url}`;
     check(`${where} request headers`, e.requestHeaders);
     check(`${where} request body`, e.requestBody);
     check(`${where} response headers`, e.responseHeaders);
     check(`${where} response body`, e.responseBody);
   }
+  check('console', consoleSeen.join('\n'));
   const files = [...(await filesUnder(built.demoDir)), ...(await filesUnder(built.elementDir))];
   assert.ok(files.some((f) => f.endsWith('onboarding-flow.bundle.js')));
   for (const file of files) check(file, await readFile(file, 'latin1'));

@@ -1,12 +1,16 @@
 /**
- * docs/upstream-api.md, rule 9, over a full flow: no client secret, access token, webhook key, access key (outside
- * the one creation answer that hands it out) or full CPF in any response body or header the
- * companion sends, nor in any log line it writes.
+ * docs/upstream-api.md, rule 9, over a full flow: no client secret, access token, webhook key,
+ * admin key, access key (outside the one creation answer that hands it out) or full CPF in any
+ * response body or header the companion sends, nor in any log line it writes. The scan reads the
+ * stack's own record of everything its socket served (event streams as sent, byte by byte), not
+ * a set of answers the test picked.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eventually } from '@onboarding-kit/testing/deadline';
 import { body, IT_SECRET, IT_WEBHOOK_KEY, openEvents, startStack } from './helpers/stack.js';
+
+const ADMIN_KEY = 'it-admin-key-5e4d3c2b1a09f8e7';
 
 test('no secret, token, key or full CPF leaks into responses or logs across a full flow', async () => {
   const accessTokens: string[] = [];
@@ -20,16 +24,15 @@ test('no secret, token, key or full CPF leaks into responses or logs across a fu
     return res;
   };
   // A 3 s limit that every ordinary call beats by seconds; the delayed call below misses it by 5 s.
-  const stack = await startStack({ companion: { reportPdf: true, upstream: { fetch: spyFetch, timeoutMs: 3_000, retryDelayMs: 5 }, poll: { firstDelayMs: 100, intervalMs: 150 } } });
-  const seen: { where: string; text: string }[] = [];
+  const stack = await startStack({ companion: { reportPdf: true, adminKey: ADMIN_KEY, upstream: { fetch: spyFetch, timeoutMs: 3_000, retryDelayMs: 5 }, poll: { firstDelayMs: 100, intervalMs: 150 } } });
   const accessKeys: string[] = [];
-  const call = async (where: string, path: string, init: RequestInit = {}, handsOutKey = false) => {
+  let calls = 0;
+  // `where` names the step for a reader; the scan itself reads the stack's record (stack.traffic).
+  const call = async (_where: string, path: string, init: RequestInit = {}, handsOutKey = false) => {
+    calls++;
     const res = await fetch(`${stack.url}${path}`, init);
     const text = await res.text();
-    const headers = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
-    seen.push({ where: `${where} headers`, text: headers });
     if (handsOutKey && res.status === 201) accessKeys.push((JSON.parse(text) as { accessKey: string }).accessKey);
-    else seen.push({ where: `${where} body`, text });
     return { status: res.status, text };
   };
   const json = (b: unknown, h: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...h }, body: JSON.stringify(b) });
@@ -48,7 +51,6 @@ test('no secret, token, key or full CPF leaks into responses or logs across a fu
     }
     const events = await openEvents(stack.url, tokens[0]!, accessKeys[0]!);
     await events.untilEnd();
-    seen.push({ where: 'events', text: JSON.stringify(events.events) });
     await call('pdf', `/v1/onboardings/${tokens[0]}/report.pdf`, { headers: { authorization: `Bearer ${accessKeys[0]}` } });
     // Webhooks: wrong key, right key, garbage.
     await call('webhook wrong key', '/v1/webhooks', json({ tokenOnboarding: tokens[3], status: 'APPROVED' }, { 'id-service-token': 'nope' }));
@@ -65,6 +67,9 @@ test('no secret, token, key or full CPF leaks into responses or logs across a fu
     await call('refused', '/v1/onboardings', json(body({ cpf: '000.000.191-00' })));
     await call('invalid', '/v1/onboardings', json(body({ cpf: '529.982.247-24' })));
     await stack.sandbox.decide(tokens[3]!, 'ERROR');
+    // The operator surface: a wrong key, and a report read with the right one.
+    await call('admin wrong key', `/v1/admin/onboardings/${tokens[0]}`, { headers: { authorization: `Bearer ${accessKeys[0]}` } });
+    assert.equal((await call('admin report', `/v1/admin/onboardings/${tokens[0]}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).status, 200);
     await call('health', '/v1/health');
     await call('unknown', '/v1/nothing-here');
     // Every onboarding of the flow has its outcome (webhooks, polls and the manual ERROR logged).
@@ -76,11 +81,28 @@ test('no secret, token, key or full CPF leaks into responses or logs across a fu
     const forbidden: [string, string][] = [
       ['client secret', IT_SECRET],
       ['webhook key', IT_WEBHOOK_KEY],
+      ['admin key', ADMIN_KEY],
       ...accessTokens.map((t, i) => [`access token ${i}`, t] as [string, string]),
       ...accessKeys.map((k, i) => [`access key ${i}`, k] as [string, string]),
       ...cpfs.flatMap((c) => [[`cpf ${c}`, c], [`cpf digits ${c}`, c.replace(/\D/g, '')]] as [string, string][]),
     ];
-    const haystacks = [...seen, ...stack.logs.map((text, i) => ({ where: `log line ${i}`, text }))];
+    // The socket's record holds every call of the test, the event stream as sent, and the sandbox's webhooks.
+    const served = stack.traffic;
+    assert.ok(served.length > calls, `the socket's record holds the flow (${served.length} exchanges for ${calls} calls and a stream)`);
+    const stream = served.find((e) => e.url.endsWith(`/v1/onboardings/${tokens[0]}/events`));
+    assert.ok(stream?.responseBody.includes('event: status'), 'the event stream was recorded as sent');
+    assert.ok(served.some((e) => e.method === 'POST' && e.url.endsWith('/v1/webhooks') && e.status < 300), 'the sandbox\'s webhooks were recorded');
+    const haystacks = [
+      ...served.flatMap((e) => {
+        // The one creation answer that hands a key out may hold that key, and nothing else may.
+        const handedOut = e.method === 'POST' && new URL(e.url).pathname === '/v1/onboardings' && e.status === 201 ? ((JSON.parse(e.responseBody) as { accessKey: string }).accessKey) : undefined;
+        return [
+          { where: `${e.method} ${e.url} -> ${e.status} headers`, text: e.responseHeaders },
+          { where: `${e.method} ${e.url} -> ${e.status} body`, text: handedOut ? e.responseBody.replace(handedOut, '<the key it hands out>') : e.responseBody },
+        ];
+      }),
+      ...stack.logs.map((text, i) => ({ where: `log line ${i}`, text })),
+    ];
     for (const { where, text } of haystacks) {
       for (const [name, value] of forbidden) assert.ok(!text.includes(value), `${name} found in ${where}: ${text.slice(0, 300)}`);
     }

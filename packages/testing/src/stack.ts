@@ -5,6 +5,10 @@
  * the secret scans and for a test that wants to see what was logged, and every call that reaches
  * the sandbox is listed (`upstreamCalls`), so a test can check what the companion sent upstream.
  *
+ * `traffic` holds every exchange the companion's socket served, as the caller got it: request and
+ * response headers and bodies, event streams byte by byte as they were sent. A secret scan reads
+ * that record rather than a hand-picked set of answers.
+ *
  * With `record: true` the companion is also reachable under `/t/<namespace>/v1/...`, where every
  * request is recorded for that namespace (method, URL, Authorization header, the creation bodies
  * and the keys the companion gave out) before the unchanged companion answers it: a test sees what
@@ -32,6 +36,17 @@ export interface UpstreamCall {
   body: unknown;
 }
 
+/** One exchange at the companion's socket (the request's body is the caller's own, and left out). */
+export interface TrafficEntry {
+  method: string;
+  url: string;
+  requestHeaders: string;
+  status: number;
+  responseHeaders: string;
+  /** Grows while a streamed answer is being sent. */
+  responseBody: string;
+}
+
 export interface Stack {
   /** Companion base URL (`http://127.0.0.1:port`). */
   url: string;
@@ -40,6 +55,8 @@ export interface Stack {
   sandboxUrl: string;
   /** Every call that reached the sandbox, in arrival order (its control API excepted). */
   upstreamCalls: UpstreamCall[];
+  /** Every exchange the companion's socket served, in arrival order. */
+  traffic: TrafficEntry[];
   logs: string[];
   /** The per-namespace record of `/t/<namespace>/...` (empty unless started with `record: true`). */
   recorder: StackRecorder;
@@ -81,9 +98,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.companion,
   });
   const companionFetch = (req: Request, env: unknown) => app.fetch(req, env as never);
-  handler = options.record ? (req, env) => recorder.handle(req, env, companionFetch) : companionFetch;
+  const traffic: TrafficEntry[] = [];
+  const served = options.record ? (req: Request, env: unknown) => recorder.handle(req, env, companionFetch) : companionFetch;
+  handler = (req, env) => recordTraffic(req, env, served, traffic);
   return {
-    url: front.url, app, sandbox, sandboxUrl: sandboxServer.url, upstreamCalls, logs, recorder,
+    url: front.url, app, sandbox, sandboxUrl: sandboxServer.url, upstreamCalls, traffic, logs, recorder,
     async close() {
       await app.close();
       await front.close();
@@ -91,6 +110,37 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await sandboxServer.close();
     },
   };
+}
+
+const headerText = (headers: Headers) => [...headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+
+/**
+ * Serves `req` through `next` and copies the answer into a new entry of `traffic` chunk by chunk
+ * as the caller reads it: a pass-through, not a tee, so a caller that goes away still cancels the
+ * companion's stream.
+ */
+async function recordTraffic(req: Request, env: unknown, next: (req: Request, env: unknown) => Response | Promise<Response>, traffic: TrafficEntry[]): Promise<Response> {
+  const entry: TrafficEntry = { method: req.method, url: req.url, requestHeaders: headerText(req.headers), status: 0, responseHeaders: '', responseBody: '' };
+  traffic.push(entry);
+  const res = await next(req, env);
+  entry.status = res.status;
+  entry.responseHeaders = headerText(res.headers);
+  if (!res.body) return res;
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const out = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      entry.responseBody += decoder.decode(value, { stream: true });
+      controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(out, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 function parseBody(text: string): unknown {

@@ -2,8 +2,10 @@
  * One headless Chromium for the whole suite (the workspace's one launcher,
  * @onboarding-kit/testing/chromium) with a fake camera that loops a real document-like picture
  * (the shared card picture, written as Y4M). Each test gets a fresh context whose traffic is
- * recorded: every request and response (headers and bodies) for the secret scan, requests to
- * other hosts (aborted), CSP violations and uncaught page errors.
+ * recorded for the secret scan: every request and response the page saw (headers and bodies),
+ * requests that got no answer, event streams byte by byte as they arrived (also the ones the
+ * page aborted, whose body Playwright cannot give), and every console message; besides, requests
+ * to other hosts (aborted), CSP violations and uncaught page errors.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +23,10 @@ export function launchBrowser(): Promise<Browser> {
 export interface Exchange {
   url: string;
   method: string;
+  /** 0: no answer (the request failed). */
   status: number;
+  /** `stream`: an event stream's bytes as they arrived (its request/response pair is recorded too). */
+  kind?: 'stream';
   requestHeaders: string;
   requestBody: string;
   responseHeaders: string;
@@ -36,6 +41,8 @@ export interface Recorded {
   failed: string[];
   pageErrors: string[];
   consoleErrors: string[];
+  /** Every console message of the page, for the secret scan. */
+  consoleMessages: string[];
   /** Waits for every response body still streaming (SSE) and returns the exchanges. */
   settle(ms?: number): Promise<Exchange[]>;
   cspViolations(): Promise<string[]>;
@@ -53,6 +60,7 @@ export async function recordedContext(browser: Browser, options: { camera: boole
   const failed: string[] = [];
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
+  const consoleMessages: string[] = [];
 
   await context.route((url) => !isLoopback(url), async (route) => {
     external.push(`${route.request().method()} ${route.request().url()}`);
@@ -90,6 +98,20 @@ export async function recordedContext(browser: Browser, options: { camera: boole
     );
   });
   context.on('requestfailed', (request) => {
+    pending.push(
+      (async () => {
+        if (await request.response().catch(() => null)) return;
+        exchanges.push({
+          url: request.url(),
+          method: request.method(),
+          status: 0,
+          requestHeaders: Object.entries(await request.allHeaders()).map(([k, v]) => `${k}: ${v}`).join('\n'),
+          requestBody: request.postDataBuffer()?.toString('latin1') ?? '',
+          responseHeaders: '',
+          responseBody: '',
+        });
+      })().catch(() => {}),
+    );
     if (!isLoopback(request.url())) return;
     // Chromium reports every HEAD request as ERR_ABORTED once its headers arrived (there is no
     // body to finish): a request that got a response is judged by its status above instead.
@@ -106,8 +128,10 @@ export async function recordedContext(browser: Browser, options: { camera: boole
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(String(error)));
   page.on('console', (message) => {
+    consoleMessages.push(`${message.type()}: ${message.text()}`);
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
+  const streams = await recordEventStreams(context, page);
 
   return {
     context,
@@ -117,14 +141,49 @@ export async function recordedContext(browser: Browser, options: { camera: boole
     failed,
     pageErrors,
     consoleErrors,
+    consoleMessages,
     async settle(ms = 10_000) {
       await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, ms))]);
+      exchanges.push(...streams.take());
       return exchanges;
     },
     async cspViolations() {
       const all: string[] = [];
       for (const p of context.pages()) all.push(...(await p.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])));
       return all;
+    },
+  };
+}
+
+/**
+ * The bytes of every `text/event-stream` response of `page` as they arrive, through the DevTools
+ * protocol's resource streaming: Playwright hands a body over only once it has ended, and the
+ * page aborts a status stream when it is done with it or leaves.
+ */
+async function recordEventStreams(context: BrowserContext, page: Page): Promise<{ take(): Exchange[] }> {
+  const cdp = await context.newCDPSession(page);
+  const streams = new Map<string, { url: string; status: number; headers: string; chunks: string[] }>();
+  const text = (base64: string | undefined) => (base64 ? Buffer.from(base64, 'base64').toString('latin1') : '');
+  cdp.on('Network.responseReceived', (e) => {
+    if (!/^text\/event-stream/i.test(e.response.mimeType)) return;
+    const entry = { url: e.response.url, status: e.response.status, headers: Object.entries(e.response.headers).map(([k, v]) => `${k}: ${v}`).join('\n'), chunks: [] as string[] };
+    streams.set(e.requestId, entry);
+    // What arrived before this call comes back at once; the rest comes with each Network.dataReceived.
+    cdp.send('Network.streamResourceContent', { requestId: e.requestId }).then(
+      (r) => entry.chunks.unshift(text(r.bufferedData)),
+      () => {},
+    );
+  });
+  cdp.on('Network.dataReceived', (e) => {
+    const entry = streams.get(e.requestId);
+    if (entry && e.data) entry.chunks.push(text(e.data));
+  });
+  await cdp.send('Network.enable');
+  return {
+    take() {
+      const out = [...streams.values()].map((s): Exchange => ({ url: s.url, method: 'GET', status: s.status, kind: 'stream', requestHeaders: '', requestBody: '', responseHeaders: s.headers, responseBody: s.chunks.join('') }));
+      streams.clear();
+      return out;
     },
   };
 }

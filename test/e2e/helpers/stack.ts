@@ -18,6 +18,8 @@ export interface RunningStack {
   client: string;
   secret: string;
   webhookKey: string;
+  /** The admin routes are on, with this key: one more secret no page may ever see. */
+  adminKey: string;
   /** Everything the process printed so far. */
   output(): string;
   stop(): Promise<void>;
@@ -33,6 +35,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const client = `e2e-client-${randomBytes(4).toString('hex')}`;
   const secret = `e2e-secret-${randomBytes(16).toString('hex')}`;
   const webhookKey = `e2e-webhook-${randomBytes(16).toString('hex')}`;
+  const adminKey = `e2e-admin-${randomBytes(16).toString('hex')}`;
   const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'demo/start.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -42,6 +45,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ONBOARDING_CLIENT: client,
       ONBOARDING_SECRET: secret,
       ONBOARDING_WEBHOOK_KEY: webhookKey,
+      ONBOARDING_ADMIN_KEY: adminKey,
       ONBOARDING_DEMO_DIR: options.demoDir,
       ...options.env,
     },
@@ -78,6 +82,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     client,
     secret,
     webhookKey,
+    adminKey,
     output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
