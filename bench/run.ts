@@ -4,7 +4,7 @@
  * the process exits 0 whenever the report could be written.
  *
  *   BENCH_NO_BUILD=1   measure the element's dist/ as it is, even when stale
- *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e); BENCHMARKS.md is left alone
+ *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores); BENCHMARKS.md is left alone
  */
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -22,6 +22,7 @@ import { DEFAULT_CAPTURE, measureCapture, type Images } from './sections/capture
 import { DEFAULT_COMPANION, measureCompanion } from './sections/companion.js';
 import { DEFAULT_E2E, measureE2e } from './sections/e2e.js';
 import { DEFAULT_RELAY, measureRelay } from './sections/relay.js';
+import { DEFAULT_STORES, measureStores } from './sections/stores.js';
 
 const started = performance.now();
 const only = (process.env.BENCH_ONLY ?? '').split(',').map((x) => x.trim()).filter(Boolean);
@@ -89,6 +90,7 @@ await section('e2e', '5. End to end in Chromium: send click to outcome', 45, 180
   if (!b) r.notMeasured = `Chromium could not be started (${browserError})`;
   return r;
 });
+await section('stores', '6. Stores: memory, SQLite, Redis', 60, 150, () => measureStores(DEFAULT_STORES));
 
 await browser?.close().catch(() => undefined);
 const wallSeconds = elapsed();

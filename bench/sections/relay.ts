@@ -27,12 +27,12 @@ export const DEFAULT_RELAY: RelaySettings = { streams: 1000, sequential: 300, si
 
 const WARMUP = 5;
 
-interface Created {
+export interface Created {
   tokenOnboarding: string;
   accessKey: string;
 }
 
-interface Stream {
+export interface Stream {
   /** Resolves when the first status event (IN_PROCESS) has arrived. */
   opened: Promise<void>;
   /** Resolves with performance.now() when a terminal status event arrives. */
@@ -40,7 +40,8 @@ interface Stream {
   cancel(): void;
 }
 
-function openStream(base: string, o: Created): Stream {
+/** Reads one onboarding's event stream as the element does (fetch streaming); also used by the stores section. */
+export function openStream(base: string, o: Created): Stream {
   const controller = new AbortController();
   let onOpen!: () => void;
   let onTerminal!: (t: number) => void;

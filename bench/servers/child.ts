@@ -7,9 +7,10 @@
  *   <- { type: 'rss' }             -> { type: 'rss', rss, heapUsed?, external?, openStreams? } after a full GC
  *   <- { type: 'close' }           closes the server and exits
  * The companion keeps its default JSON logger (logging is part of its real cost); the parent
- * sends stdout to /dev/null.
+ * sends stdout to /dev/null. Its options may name a store by URL (`storeUrl`, and `redisPrefix`),
+ * which the child opens with `createStore`, as `npm start` does with ONBOARDING_STORE.
  */
-import { serveCompanion, type CompanionOptions } from '@onboarding-kit/server';
+import { createStore, serveCompanion, type CompanionOptions } from '@onboarding-kit/server';
 import { serveSandbox, type SandboxOptions } from '@onboarding-kit/sandbox';
 
 type Message = { type: 'stats' | 'rss' | 'close' };
@@ -38,7 +39,9 @@ if (role === 'sandbox') {
   });
   send({ type: 'ready', url: served.url });
 } else if (role === 'companion') {
-  const served = await serveCompanion({ ...(options as unknown as CompanionOptions), port: 0, host: '127.0.0.1' });
+  const { storeUrl, redisPrefix, ...companionOptions } = options as Record<string, unknown> & { storeUrl?: string; redisPrefix?: string };
+  const store = storeUrl ? await createStore(storeUrl, { ...(redisPrefix && { redisPrefix }) }) : undefined;
+  const served = await serveCompanion({ ...(companionOptions as unknown as CompanionOptions), ...(store && { store }), port: 0, host: '127.0.0.1' });
   process.on('message', (m: Message) => {
     if (m.type === 'rss') {
       collect();
