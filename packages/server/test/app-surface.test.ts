@@ -47,15 +47,18 @@ import {
   type UpstreamClientOptions,
   type UpstreamErrorKind,
 } from '@onboarding-kit/server';
-import { startFakeUpstream, type FakeUpstream, FAKE_CLIENT, FAKE_SECRET } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
-import { created, testCompanion, WEBHOOK_KEY } from './helpers/companion.js';
+import { created, WEBHOOK_KEY } from './helpers/companion.js';
 import { ManualClock } from '@onboarding-kit/testing/manual-clock';
 import { eventually } from '@onboarding-kit/testing/deadline';
+import { body as sandboxBody, companionOn, IT_CLIENT, IT_SECRET, startStack, type Stack } from '@onboarding-kit/testing/stack';
 
-let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
-after(() => up.close());
+// The upstream is the sandbox; its webhooks go to the stack's own companion, and polling starts
+// after a minute unless a test says otherwise, so each test decides what its companion learns.
+let stack: Stack;
+before(async () => { stack = await startStack(); });
+after(() => stack.close());
+const testCompanion = (over: Partial<CompanionOptions> = {}) => companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, upstream: { retryDelayMs: 5 }, ...over });
 
 /** The values the package entry exports: what integrators may rely on, and nothing internal. */
 const PUBLIC_VALUES = [
@@ -107,7 +110,7 @@ test('the package entry exports exactly the public surface', () => {
 });
 
 test('health, unknown routes, security headers and request ids', async () => {
-  const { app } = testCompanion(up);
+  const { app } = testCompanion();
   const health = await app.request(`${API_PREFIX}/health`);
   assert.equal(health.status, 200);
   assert.deepEqual(await health.json(), { ok: true });
@@ -125,14 +128,14 @@ test('health, unknown routes, security headers and request ids', async () => {
 });
 
 test('CORS: same origin only by default; the allowlist gets headers and preflights', async () => {
-  const closed = testCompanion(up);
+  const closed = testCompanion();
   const pre = await closed.app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
   assert.equal(pre.headers.get('access-control-allow-origin'), null);
   const get = await closed.app.request('/v1/health', { headers: { origin: 'https://shop.example' } });
   assert.equal(get.headers.get('access-control-allow-origin'), null);
   await closed.app.close();
 
-  const { app } = testCompanion(up, { allowedOrigins: ['https://shop.example'] });
+  const { app } = testCompanion({ allowedOrigins: ['https://shop.example'] });
   const ok = await app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
   assert.equal(ok.status, 204);
   assert.equal(ok.headers.get('access-control-allow-origin'), 'https://shop.example');
@@ -153,7 +156,7 @@ test('CORS: same origin only by default; the allowlist gets headers and prefligh
 
 test('admin routes are mounted only with an admin key', async () => {
   const adminKey = 'admin-key-0123456789abcdef';
-  const { app } = testCompanion(up, { adminKey });
+  const { app } = testCompanion({ adminKey });
   const o = await created(app, createBody());
   const denied = await app.request(`/v1/admin/onboardings/${o.tokenOnboarding}`);
   assert.equal(denied.status, 401, 'with admin routes on, a missing key is 401 (see ADMIN.md)');
@@ -165,18 +168,18 @@ test('admin routes are mounted only with an admin key', async () => {
 });
 
 test('unexpected errors become 500 internal_error without details; options are checked', async () => {
-  const { app, logs } = testCompanion(up);
-  app.get('/v1/boom', () => { throw new Error(`secret ${FAKE_SECRET} leaked`); });
+  const { app, logs } = testCompanion();
+  app.get('/v1/boom', () => { throw new Error(`secret ${IT_SECRET} leaked`); });
   const res = await app.request('/v1/boom');
   assert.equal(res.status, 500);
   const text = await res.text();
   assert.equal(JSON.parse(text).error.code, 'internal_error');
-  assert.ok(!text.includes(FAKE_SECRET));
+  assert.ok(!text.includes(IT_SECRET));
   assert.ok(logs.some((l) => l.includes('unexpected error')));
-  assert.ok(!logs.some((l) => l.includes(FAKE_SECRET)));
+  assert.ok(!logs.some((l) => l.includes(IT_SECRET)));
   await app.close();
 
-  const base = { baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY };
+  const base = { baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY };
   assert.throws(() => createCompanion({ ...base, baseUrl: 'not a url' }), CompanionConfigError);
   assert.throws(() => createCompanion({ ...base, secret: '' }), /secret is required/);
   assert.throws(() => createCompanion({ ...base, environment: 'prod' as never }), /environment/);
@@ -188,7 +191,7 @@ test('retention: the companion deletes a finished onboarding at its first sweep 
   const MIN = 60_000;
   const clock = new ManualClock();
   const store = new entry.MemoryStore({ now: clock.now });
-  const { app } = testCompanion(up, { retentionMs: 10 * MIN, store, timers: clock, poll: { firstDelayMs: 24 * 60 * MIN } });
+  const { app } = testCompanion({ retentionMs: 10 * MIN, store, timers: clock, poll: { firstDelayMs: 24 * 60 * MIN } });
   const o = await created(app, createBody());
   await app.request('/v1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', 'id-service-token': WEBHOOK_KEY }, body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }) });
   const open = await created(app, createBody());
@@ -202,11 +205,12 @@ test('retention: the companion deletes a finished onboarding at its first sweep 
 });
 
 test('polling resumes for a shared store: a second companion polls the onboarding the first one left IN_PROCESS', async () => {
-  const first = testCompanion(up);
-  const open = await created(first.app, createBody());
+  const first = testCompanion();
+  // Images the sandbox can read, so that the approved identity is approved.
+  const open = await created(first.app, sandboxBody());
   await first.app.close();
-  up.reportStatus.set(open.tokenOnboarding, { status: 'APPROVED' });
-  const second = testCompanion(up, { store: first.app.store, poll: { firstDelayMs: 10 } });
+  // The sandbox decides the approved identity by itself; only the second companion's polling can tell.
+  const second = testCompanion({ store: first.app.store, poll: { firstDelayMs: 10 } });
   try {
     await eventually(async () => (await first.app.store.get(open.tokenOnboarding))!.status === 'APPROVED', 'the second companion never polled the outcome');
   } finally {

@@ -1,19 +1,20 @@
 /**
- * Polling through the companion against a real HTTP upstream: the report is read with the Bearer
- * token and its outcome stored. Timings, leases and takeovers are in poller-leases.test.ts, on a
- * clock the test moves.
+ * Polling through the companion against the sandbox: the report is read with the Bearer token and
+ * its outcome stored. The sandbox's webhooks go to the stack's own companion, never to the one
+ * under test, so only polling can tell it. Timings, leases and takeovers are in
+ * poller-leases.test.ts, on a clock the test moves.
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
+import { companionOn, startStack, TEST_IDENTITIES, type Stack } from '@onboarding-kit/testing/stack';
 import { createBody } from './helpers/fixtures.js';
-import { created, testCompanion } from './helpers/companion.js';
+import { created } from './helpers/companion.js';
 
-let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
-after(() => up.close());
+let stack: Stack;
+before(async () => { stack = await startStack(); });
+after(() => stack.close());
 
-const reportsOf = (token: string) => up.calls.filter((c) => c.path === `/api/onboarding/report/${token}`);
+const reportsOf = (token: string) => stack.upstreamCalls.filter((c) => c.path === `/api/onboarding/report/${token}`);
 const waitFor = async (cond: () => boolean | Promise<boolean>, ms = 3000) => {
   const end = Date.now() + ms;
   while (!(await cond())) {
@@ -23,14 +24,15 @@ const waitFor = async (cond: () => boolean | Promise<boolean>, ms = 3000) => {
 };
 
 test('polling brings the outcome without any webhook, with the Bearer token, then stops', async () => {
-  const { app } = testCompanion(up, { poll: { firstDelayMs: 20, intervalMs: 30, fastPhaseMs: 10_000 } });
-  const o = await created(app, createBody());
+  const { app } = companionOn(stack, { poll: { firstDelayMs: 20, intervalMs: 30, fastPhaseMs: 10_000 } });
+  // The manual-review identity stays IN_PROCESS until the test decides it.
+  const o = await created(app, createBody({ cpf: TEST_IDENTITIES.cpfManualReview }));
   await waitFor(() => reportsOf(o.tokenOnboarding).length >= 2);
   assert.equal((await app.store.get(o.tokenOnboarding))!.status, 'IN_PROCESS');
-  up.reportStatus.set(o.tokenOnboarding, { status: 'ERROR', externalId: 'ext-poll' });
+  await stack.sandbox.decide(o.tokenOnboarding, 'ERROR');
   await waitFor(async () => (await app.store.get(o.tokenOnboarding))!.status === 'ERROR');
   const record = (await app.store.get(o.tokenOnboarding))!;
-  assert.equal(record.externalId, 'ext-poll');
+  assert.match(record.externalId ?? '', /^[0-9a-f-]{36}$/, 'the externalId the sandbox made up');
   assert.deepEqual(record.history.map((h) => h.source), ['creation', 'poll']);
   assert.match(reportsOf(o.tokenOnboarding)[0]!.headers.authorization!, /^Bearer /);
   const count = reportsOf(o.tokenOnboarding).length;

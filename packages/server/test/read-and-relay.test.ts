@@ -1,19 +1,31 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import type { CompanionOptions } from '@onboarding-kit/server';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
-import { created, testCompanion, webhook } from './helpers/companion.js';
+import { created, testCompanion as fakeUpstreamCompanion, webhook, WEBHOOK_KEY } from './helpers/companion.js';
 import { eventually } from '@onboarding-kit/testing/deadline';
 import { sseReader } from '@onboarding-kit/testing/sse-reader';
+import { companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
 
+// Onboardings are created in the sandbox; statuses come from the webhooks each test sends itself
+// (the sandbox's own go to the stack's companion, and polling starts only after a minute).
+let stack: Stack;
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
-after(() => up.close());
+before(async () => {
+  stack = await startStack();
+  up = await startFakeUpstream();
+});
+after(async () => {
+  await stack.close();
+  await up.close();
+});
+const testCompanion = (over: Partial<CompanionOptions> = {}) => companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, upstream: { retryDelayMs: 5 }, ...over });
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 test('GET state needs the access key; missing or wrong key is answered exactly like an unknown token', async () => {
-  const { app } = testCompanion(up);
+  const { app } = testCompanion();
   const o = await created(app, createBody());
   const ok = await app.request(`/v1/onboardings/${o.tokenOnboarding}`, { headers: auth(o.accessKey) });
   assert.equal(ok.status, 200);
@@ -40,7 +52,7 @@ test('GET state needs the access key; missing or wrong key is answered exactly l
 });
 
 test('webhook key: missing or wrong is 401 and nothing is stored; right is stored before 2xx', async () => {
-  const { app } = testCompanion(up);
+  const { app } = testCompanion();
   const o = await created(app, createBody());
   const report = { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] };
   for (const key of [null, '', 'wrong-key', 'test-webhook-key-012345678']) {
@@ -58,7 +70,7 @@ test('webhook key: missing or wrong is 401 and nothing is stored; right is store
 });
 
 test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, both shapes, repeats and out-of-order', async () => {
-  const { app } = testCompanion(up);
+  const { app } = testCompanion();
   const o = await created(app, createBody());
   assert.equal((await webhook(app, 'not json{')).status, 400);
   assert.equal((await webhook(app, { hello: 'world' })).status, 400);
@@ -82,7 +94,7 @@ test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, bot
 });
 
 test('SSE: retry hint, current state first, one event per change, ends after terminal', async (t) => {
-  const { app } = testCompanion(up, { sse: { keepAliveMs: 50, retryMs: 1234 } });
+  const { app } = testCompanion({ sse: { keepAliveMs: 50, retryMs: 1234 } });
   t.after(() => app.close());
   const o = await created(app, createBody());
   const res = await app.request(`/v1/onboardings/${o.tokenOnboarding}/events`, { headers: auth(o.accessKey) });
@@ -106,7 +118,7 @@ test('SSE: retry hint, current state first, one event per change, ends after ter
 });
 
 test('SSE of a finished onboarding sends the state once and ends; close() ends open streams', async (t) => {
-  const { app } = testCompanion(up);
+  const { app } = testCompanion();
   t.after(() => app.close());
   const done = await created(app, createBody());
   await webhook(app, { tokenOnboarding: done.tokenOnboarding, status: 'REFUSED' });
@@ -127,26 +139,39 @@ test('SSE of a finished onboarding sends the state once and ends; close() ends o
 });
 
 test('report.pdf is 404 unless enabled; when enabled it streams a checked PDF, else 502', async () => {
-  const off = testCompanion(up);
+  const off = testCompanion();
   const o1 = await created(off.app, createBody());
   const res404 = await off.app.request(`/v1/onboardings/${o1.tokenOnboarding}/report.pdf`, { headers: auth(o1.accessKey) });
   assert.equal(res404.status, 404);
   assert.equal(((await res404.json()) as { error: { code: string } }).error.code, 'not_found');
   await off.app.close();
 
-  const on = testCompanion(up, { reportPdf: true });
+  const on = testCompanion({ reportPdf: true });
   const o = await created(on.app, createBody());
   const pdf = await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth(o.accessKey) });
   assert.equal(pdf.status, 200);
   assert.equal(pdf.headers.get('content-type'), 'application/pdf');
   assert.match(new TextDecoder().decode(await pdf.arrayBuffer()), /^%PDF-1\.4[\s\S]*%%EOF\n$/);
   assert.equal((await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth('nope') })).status, 404);
-  up.override('/api/history-onboarding-report/', () => ({ raw: '<html>not a pdf</html>', contentType: 'text/html' }));
-  const bad = await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth(o.accessKey) });
-  assert.equal(bad.status, 502);
-  assert.equal(((await bad.json()) as { error: { code: string } }).error.code, 'upstream_error');
-  up.override('/api/history-onboarding-report/', () => ({ status: 500, json: { status: { code: 500, message: 'x' } } }));
-  assert.equal((await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth(o.accessKey) })).status, 502);
-  up.override('/api/history-onboarding-report/', undefined);
+  // The upstream's in-body failure on the PDF route: HTTP 200, but JSON, not a PDF.
+  stack.sandbox.setFaults({ force500: true });
+  try {
+    const bad = await on.app.request(`/v1/onboardings/${o.tokenOnboarding}/report.pdf`, { headers: auth(o.accessKey) });
+    assert.equal(bad.status, 502);
+    assert.equal(((await bad.json()) as { error: { code: string } }).error.code, 'upstream_error');
+  } finally {
+    stack.sandbox.resetFaults();
+  }
   await on.app.close();
+
+  // A real HTTP 500 on the PDF route is something only the fake upstream answers.
+  const failing = fakeUpstreamCompanion(up, { reportPdf: true });
+  const f = await created(failing.app, createBody());
+  up.override('/api/history-onboarding-report/', () => ({ status: 500, json: { status: { code: 500, message: 'x' } } }));
+  try {
+    assert.equal((await failing.app.request(`/v1/onboardings/${f.tokenOnboarding}/report.pdf`, { headers: auth(f.accessKey) })).status, 502);
+  } finally {
+    up.override('/api/history-onboarding-report/', undefined);
+    await failing.app.close();
+  }
 });

@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { maxCreateBodyBytes } from '@onboarding-kit/contract';
 import { serveCompanion, createJsonLogger } from '@onboarding-kit/server';
-import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { WEBHOOK_KEY } from './helpers/companion.js';
 import { sseReader } from '@onboarding-kit/testing/sse-reader';
+import { IT_CLIENT, IT_SECRET, startStack, type Stack } from '@onboarding-kit/testing/stack';
 
-let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
-after(() => up.close());
+// The upstream is the sandbox (its own webhooks go to the stack's companion, not to these).
+let stack: Stack;
+before(async () => { stack = await startStack(); });
+after(() => stack.close());
 
 /** Sends `total` bytes in chunks (optionally without Content-Length) and collects the answer. */
 function sendLarge(url: string, total: number, chunked: boolean, pauseMs = 0): Promise<{ status: number; body: string; clientError?: string }> {
@@ -70,15 +71,15 @@ const variants = [
 ] as const;
 for (const [label, imageMaxBytes, chunked, pauseMs, size] of variants) {
   test(`an oversized body (${size ? `${size / 1024 / 1024} MiB` : '3x the limit'}, ${label}) gets the 413 JSON, no reset, and is not sent upstream`, async () => {
-    const served = await serveCompanion({ port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), ...(imageMaxBytes && { imageMaxBytes }) });
+    const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), ...(imageMaxBytes && { imageMaxBytes }) });
     try {
-      const before = up.calls.length;
+      const before = stack.upstreamCalls.length;
       const limit = maxCreateBodyBytes(imageMaxBytes);
       const answer = await sendLarge(served.url, size ?? 3 * limit, chunked, pauseMs);
       assert.equal(answer.status, 413);
       assert.equal(JSON.parse(answer.body).error.code, 'payload_too_large');
       assert.equal(answer.clientError, undefined, 'the client saw no connection error');
-      assert.equal(up.calls.length, before);
+      assert.equal(stack.upstreamCalls.length, before);
       // The same server still answers afterwards.
       assert.equal((await fetch(`${served.url}/v1/health`)).status, 200);
     } finally {
@@ -88,7 +89,7 @@ for (const [label, imageMaxBytes, chunked, pauseMs, size] of variants) {
 }
 
 test('serveCompanion: close() ends open event streams and the server', async () => {
-  const served = await serveCompanion({ port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
+  const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
   const res = await fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cpf: '52998224725', images: { documentFront: '/9j/4AAQ', selfie: '/9j/4AAQ' } }) });
   assert.equal(res.status, 201);
   const o = (await res.json()) as { tokenOnboarding: string; accessKey: string };
