@@ -35,7 +35,8 @@ interface Stack {
 async function startStack(demoDir: string): Promise<Stack> {
   const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'demo/start.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_PROCESSING_MS: '0', ONBOARDING_RATE_LIMIT: '0', ONBOARDING_DEMO_DIR: demoDir },
+    // ONBOARDING_STORE=memory: the bench never writes into the repository's ./data (npm start's default store).
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_PROCESSING_MS: '0', ONBOARDING_RATE_LIMIT: '0', ONBOARDING_DEMO_DIR: demoDir, ONBOARDING_STORE: 'memory' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child);

@@ -47,6 +47,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ONBOARDING_WEBHOOK_KEY: webhookKey,
       ONBOARDING_ADMIN_KEY: adminKey,
       ONBOARDING_DEMO_DIR: options.demoDir,
+      // Each run starts empty, and never writes into the repository's ./data (npm start's default store).
+      ONBOARDING_STORE: 'memory',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
