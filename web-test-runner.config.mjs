@@ -104,6 +104,21 @@ const imageCompressionLibPlugin = {
   },
 };
 
+/**
+ * The image pipeline starts its worker from `./onboarding-flow.image-worker.js` beside the
+ * module (the build emits that file there); in the test server it is a one-line module worker
+ * that imports the TypeScript source, which the server compiles like any other module.
+ */
+const imageWorkerPlugin = {
+  name: 'serve-image-worker',
+  serve(context) {
+    if (context.path.endsWith('/packages/element/src/image/onboarding-flow.image-worker.js')) {
+      return { body: "import './image-worker.ts';\n", type: 'js' };
+    }
+    return undefined;
+  },
+};
+
 const noCameraFiles = 'packages/element/src/**/*.no-camera.spec.ts';
 const argv = process.argv.slice(2);
 const narrowedByFiles = argv.some((a) => a === '--files' || a.startsWith('--files='));
@@ -128,6 +143,7 @@ export default {
     esbuildPlugin({ ts: true, tsconfig: elementTsconfig, target: 'es2022' }),
     testCommandsPlugin,
     imageCompressionLibPlugin,
+    imageWorkerPlugin,
     companionDouble(),
     realStack({ processingMs: 300 }),
   ],

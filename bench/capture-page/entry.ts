@@ -1,6 +1,6 @@
 /**
- * Browser side of the capture benchmark (built by Vite into a temp dir with the compression
- * worker library beside it, so the real worker path is taken). Exposes `window.__bench`:
+ * Browser side of the capture benchmark (built by Vite into a temp dir with the element's image
+ * worker beside it, so the real worker path is taken). Exposes `window.__bench`:
  * the element's real capture (`captureFrame`) + image pipeline (`processImage`) against a bare
  * floor (draw, `canvas.toBlob('image/jpeg')`, FileReader base64) on the same input.
  */
@@ -20,7 +20,7 @@ export interface PipelineRun {
   base64Length: number;
   width: number;
   height: number;
-  compressedIn: string;
+  processedIn: string;
 }
 
 export interface FloorRun {
@@ -79,7 +79,7 @@ async function pipelineOnCamera(): Promise<PipelineRun> {
   const out = await processImage(frame, { role: 'documentFront' });
   const total = now() - t0;
   URL.revokeObjectURL(out.previewUrl);
-  return { total, capture: t1 - t0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, compressedIn: out.compressedIn };
+  return { total, capture: t1 - t0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn };
 }
 
 async function floorOnCamera(): Promise<FloorRun> {
@@ -143,7 +143,7 @@ async function pipelineOnPhoto(): Promise<PipelineRun> {
   const out = await processImage(photo!, { role: 'documentFront' });
   const total = now() - t0;
   URL.revokeObjectURL(out.previewUrl);
-  return { total, capture: 0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, compressedIn: out.compressedIn };
+  return { total, capture: 0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn };
 }
 
 /** Decode, scale to the pipeline's 2000 px long edge (an upload must fit), toBlob, base64. */
@@ -206,25 +206,25 @@ async function fixtures(minBytes: number, maxBytes: number): Promise<Fixture[]> 
 }
 
 /**
- * What browser-image-compression pays for every image: it starts a new Web Worker from a blob
- * URL and `importScripts` the library in it. Timed to the worker's first answer.
+ * What a page pays once (the pipeline keeps its worker for the next photos): start the image
+ * worker from beside the module and get its first answer (a 1x1 PNG, which it refuses as too small).
  */
 async function workerStartup(): Promise<number> {
-  const libURL = new URL('./browser-image-compression.js', import.meta.url).href;
-  const url = URL.createObjectURL(new Blob(['self.onmessage = (e) => { self.importScripts(e.data); self.postMessage(typeof self.imageCompression); };'], { type: 'text/javascript' }));
+  const canvas = new OffscreenCanvas(1, 1);
+  canvas.getContext('2d')!.fillRect(0, 0, 1, 1);
+  const png = await canvas.convertToBlob({ type: 'image/png' });
   const t0 = now();
-  const worker = new Worker(url);
+  const worker = new Worker(new URL('./onboarding-flow.image-worker.js', import.meta.url), { type: 'module' });
   try {
-    const answer = await new Promise<unknown>((resolve, reject) => {
+    const answer = await new Promise<{ ok?: boolean; error?: { code?: string } }>((resolve, reject) => {
       worker.onmessage = (e) => resolve(e.data);
-      worker.onerror = (e) => reject(new Error(e.message));
-      worker.postMessage(libURL);
+      worker.onerror = (e) => reject(new Error(e.message || 'the image worker did not load'));
+      worker.postMessage({ id: 1, source: png, options: { role: 'documentFront' } });
     });
-    if (answer !== 'function') throw new Error(`the worker did not load the library (${String(answer)})`);
+    if (answer.error?.code !== 'too-small') throw new Error(`unexpected first answer from the worker: ${JSON.stringify(answer)}`);
     return now() - t0;
   } finally {
     worker.terminate();
-    URL.revokeObjectURL(url);
   }
 }
 

@@ -1,12 +1,14 @@
 /**
  * Library builds of `<onboarding-flow>` (run them all with `npm run build`, which calls
- * scripts/build.ts). Four Vite builds write into one flat directory (`dist/`), because the
+ * scripts/build.ts). Five Vite builds write into one flat directory (`dist/`), because the
  * lazily loaded files are found *next to* the module that loads them:
  *
  * - `npm`      dist/index.js (+ a lazy `pipeline-*.js` chunk): ES modules for bundlers, every
- *              dependency (lit, contract, browser-image-compression) left as an import.
- * - `pipeline` dist/onboarding-flow.pipeline.js: the image pipeline with browser-image-compression
- *              inlined, one self-contained ES module shared by both script-tag forms.
+ *              dependency (lit, contract) left as an import.
+ * - `pipeline` dist/onboarding-flow.pipeline.js: the image pipeline, one self-contained ES
+ *              module shared by both script-tag forms.
+ * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode),
+ *              self-contained, started by every form's pipeline from beside itself.
  * - `bundle`   dist/onboarding-flow.bundle.js: `<script type="module" src>`, lit inlined.
  * - `iife`     dist/onboarding-flow.iife.js: classic `<script src>`, lit inlined.
  *
@@ -15,8 +17,8 @@
  * URL of the script that contains it (a module's URL, or a classic script's URL: its base URL
  * per HTML), so the pipeline always comes from beside the script and never from the page's
  * directory or a CDN. An IIFE cannot code-split, but a classic script may `import()` a module.
- * The pipeline module finds `browser-image-compression.js` beside itself the same way
- * (src/image/lib-url.ts, `import.meta.url` of a real ES module).
+ * The pipeline module finds `onboarding-flow.image-worker.js` beside itself the same way
+ * (src/image/worker-url.ts, `import.meta.url` of a real ES module).
  */
 import { fileURLToPath } from 'node:url';
 import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite';
@@ -24,8 +26,8 @@ import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite
 export const BUNDLE_FILE = 'onboarding-flow.bundle.js';
 export const IIFE_FILE = 'onboarding-flow.iife.js';
 export const PIPELINE_FILE = 'onboarding-flow.pipeline.js';
-/** Loaded by the compression worker with importScripts (a UMD file, not a module). */
-export const COMPRESSION_LIB_FILE = 'browser-image-compression.js';
+/** The image worker script (src/image/worker-url.ts names the same file). */
+export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The global the classic script assigns its exports to. */
 export const IIFE_GLOBAL = 'OnboardingKit';
 
@@ -34,9 +36,10 @@ const ENTRY = here('./src/index.ts');
 /** `@onboarding-kit/element/event-names`: the event names alone, for pages that only listen. */
 const EVENT_NAMES_ENTRY = here('./src/event-names.ts');
 const PIPELINE_SOURCE = here('./src/image/pipeline.ts');
+const IMAGE_WORKER_SOURCE = here('./src/image/image-worker.ts');
 
 /** Everything in package.json `dependencies`, and their subpaths (`lit/decorators.js`). */
-const NPM_EXTERNAL = [/^lit(\/|$)/, /^@lit\//, /^@onboarding-kit\/contract(\/|$)/, /^browser-image-compression(\/|$)/];
+const NPM_EXTERNAL = [/^lit(\/|$)/, /^@lit\//, /^@onboarding-kit\/contract(\/|$)/];
 
 /**
  * Script-tag builds: the runtime import of the pipeline stays an import of the separately
@@ -57,14 +60,13 @@ function pipelineBesideScript(): Plugin {
 }
 
 /**
- * Vite warns that `new URL('./browser-image-compression.js', import.meta.url)` (lib-url.ts) has
- * no file at build time and stays as written: that is the intent (the build copies the file
- * beside the output afterwards), so that one warning is silenced and every other one kept.
+ * Vite warns that `new URL('./onboarding-flow.image-worker.js', import.meta.url)` (worker-url.ts)
+ * has no file at build time and stays as written: that is the intent (the worker build writes
+ * the file beside the output), so that one warning is silenced and every other one kept.
  */
 function buildLogger() {
   const logger = createLogger('warn');
-  const expected = (message: string) =>
-    message.includes('browser-image-compression.js", import.meta.url) doesn\'t exist at build time');
+  const expected = (message: string) => message.includes(`${IMAGE_WORKER_FILE}", import.meta.url) doesn't exist at build time`);
   const { warn, warnOnce } = logger;
   logger.warn = (message, options) => {
     if (!expected(message)) warn(message, options);
@@ -73,32 +75,6 @@ function buildLogger() {
     if (!expected(message)) warnOnce(message, options);
   };
   return logger;
-}
-
-/** browser-image-compression's fallback worker library URL (used only when no libURL is given). */
-const CDN_DEFAULT_LIB_URL = /"https:\/\/cdn\.jsdelivr\.net\/npm\/browser-image-compression@[^"]*"/g;
-
-/**
- * Removes browser-image-compression's public-CDN default libURL. The pipeline always passes
- * its self-hosted libURL, so the default is dead code; without it even a forgotten libURL
- * cannot make a browser fetch code from a CDN (the worker would fail and the library would
- * compress on the main thread instead). Throws when the library no longer has that default,
- * so an upgrade that moves it is noticed at build time.
- */
-export function withoutCdnDefault(code: string, file: string): string {
-  const replaced = code.replace(CDN_DEFAULT_LIB_URL, '""');
-  if (replaced === code) throw new Error(`${file}: browser-image-compression's CDN default libURL was not found`);
-  return replaced;
-}
-
-function compressionLibWithoutCdn(): Plugin {
-  return {
-    name: 'onboarding-kit:compression-lib-without-cdn',
-    transform(code, id) {
-      if (!/[\\/]browser-image-compression[\\/]dist[\\/]/.test(id)) return null;
-      return { code: withoutCdnDefault(code, id), map: null };
-    },
-  };
 }
 
 interface Target {
@@ -148,13 +124,29 @@ export function pipelineBuild(target: Target): InlineConfig {
   const base = common(target);
   return {
     ...base,
-    plugins: [compressionLibWithoutCdn()],
     build: {
       ...base.build,
       minify: true,
       lib: { entry: PIPELINE_SOURCE, formats: ['es'], fileName: () => PIPELINE_FILE },
-      // One file: browser-image-compression (imported lazily by the pipeline) is inlined, so
-      // a page hosts a fixed set of files with no hashed names.
+      // One file, so a page hosts a fixed set of files with no hashed names.
+      rolldownOptions: { output: { minify: true, codeSplitting: false } },
+    },
+  };
+}
+
+/**
+ * The image worker for every form (the npm chunk, bundlers that copy `new URL(..., import.meta.url)`
+ * assets, and both script-tag forms): one self-contained file with no import or export, so it
+ * runs as a module worker and would as a classic one.
+ */
+export function workerBuild(target: Target): InlineConfig {
+  const base = common(target);
+  return {
+    ...base,
+    build: {
+      ...base.build,
+      minify: true,
+      lib: { entry: IMAGE_WORKER_SOURCE, formats: ['es'], fileName: () => IMAGE_WORKER_FILE },
       rolldownOptions: { output: { minify: true, codeSplitting: false } },
     },
   };
@@ -192,7 +184,7 @@ export function iifeBuild(target: Target): InlineConfig {
 
 /** Every build of the distribution, in the order scripts/build.ts runs them. */
 export function distributionBuilds(target: Target): InlineConfig[] {
-  return [npmBuild(target), pipelineBuild(target), bundleBuild(target), iifeBuild(target)];
+  return [npmBuild(target), pipelineBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
 }
 
 // `vite build` on its own gives the npm modules; `npm run build` gives everything.

@@ -2,7 +2,7 @@
  * `npm run build -w @onboarding-kit/element`: everything that is published, into dist/ (plus
  * custom-elements.json at the package root, where package.json points):
  * 1. the JavaScript (scripts/bundles.ts: npm modules, pipeline module, script-tag bundles and
- *    the self-hosted browser-image-compression.js),
+ *    the image worker `onboarding-flow.image-worker.js`),
  * 2. type declarations (tsc, emitDeclarationOnly, into dist/types),
  * 3. the custom elements manifest.
  */

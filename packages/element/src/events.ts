@@ -18,6 +18,11 @@ export interface OnboardingCaptureDetail {
   bytes: number;
   width: number;
   height: number;
+  /**
+   * Where the photo was decoded, checked and encoded: the image 'worker', or the 'main-thread'
+   * when the engine has no OffscreenCanvas (Safari before 16.4) or the worker could not start.
+   */
+  processedIn: 'worker' | 'main-thread';
 }
 export interface OnboardingSubmittedDetail {
   tokenOnboarding: string;
@@ -31,6 +36,8 @@ export interface OnboardingErrorDetail {
   code: string;
   message: string;
   externalId?: string;
+  /** Technical reason, in English, when `message` alone cannot say it (e.g. why a photo could not be prepared). */
+  reason?: string;
 }
 export interface OnboardingCancelDetail {
   step: OnboardingStep;

@@ -2,13 +2,13 @@
  * Both script-tag forms in real Chromium, served by a real HTTP server under a strict
  * Content-Security-Policy (the one docs/distribution.md recommends): the element registers,
  * renders with its styles, the first load is the one script, and the first processed photo
- * fetches the pipeline module and the worker's browser-image-compression.js from beside the
- * script (the page lives in another directory), with no CSP violation and nothing off-host.
+ * fetches the pipeline module and the image worker from beside the script (the page lives in
+ * another directory), the worker prepares the photo, with no CSP violation and nothing off-host.
  */
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BUNDLE_FILE, COMPRESSION_LIB_FILE, IIFE_FILE, IIFE_GLOBAL, PIPELINE_FILE } from '../vite.config.js';
+import { BUNDLE_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
@@ -17,8 +17,8 @@ import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-s
 export const STRICT_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  "worker-src 'self' blob:",
-  "img-src 'self' blob: data:",
+  "worker-src 'self'",
+  "img-src 'self' blob:",
   "media-src 'self' blob: mediastream:",
   "connect-src 'self'",
   "style-src 'self'",
@@ -57,9 +57,8 @@ declare global {
 }
 
 /**
- * Records CSP violations, the element's events, and what the compression worker answers (a
- * compressed file, or an error after which browser-image-compression would silently compress on
- * the main thread instead), from the very start of the page.
+ * Records CSP violations, the element's events, and what the image worker answers (a prepared
+ * JPEG, or an error), from the very start of the page.
  */
 function recordPage(p: Page) {
   return p.addInitScript(() => {
@@ -70,9 +69,8 @@ function recordPage(p: Page) {
     window.Worker = class extends NativeWorker {
       constructor(...args: ConstructorParameters<typeof Worker>) {
         super(...args);
-        this.addEventListener('message', (e: MessageEvent<{ file?: unknown; error?: unknown; progress?: unknown }>) => {
-          if (e.data?.progress !== undefined) return;
-          window.__workerReplies.push(e.data?.file instanceof Blob ? 'file' : e.data?.error ? 'error' : 'other');
+        this.addEventListener('message', (e: MessageEvent<{ ok?: boolean; image?: { jpeg?: unknown }; error?: unknown }>) => {
+          window.__workerReplies.push(e.data?.ok && e.data.image?.jpeg instanceof Blob ? 'file' : e.data?.error ? 'error' : 'other');
         });
       }
     };
@@ -85,7 +83,7 @@ function recordPage(p: Page) {
 
 /**
  * A 2400x1350 document-like PNG (sharp edges, mid exposure) drawn by the page's canvas: over the
- * element's 2000 px long-edge cap, so the compression library (and its worker) must resize it.
+ * element's 2000 px long-edge cap, so the image worker must resize it.
  */
 async function cardPng(p: Page): Promise<Buffer> {
   const bytes = await p.evaluate(async () => {
@@ -166,16 +164,15 @@ for (const [form, path, script] of [
       const captureError = await flow.locator('#capture-error').count();
       assert.equal(captureError, 0, `the photo was refused: ${captureError ? await flow.locator('#capture-error').textContent() : ''}`);
       const capture = (await p.evaluate(() => window.__events)).find((e) => e.type === 'onboarding-capture');
-      assert.deepEqual(capture?.detail && { ...(capture.detail as object), bytes: 0 }, { role: 'documentFront', bytes: 0, width: 2000, height: 1125 });
+      assert.deepEqual(capture?.detail && { ...(capture.detail as object), bytes: 0 }, { role: 'documentFront', bytes: 0, width: 2000, height: 1125, processedIn: 'worker' });
       // The preview is a blob: URL, allowed by img-src blob:.
       await p.waitForFunction(() => (document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('img[part=preview]') as HTMLImageElement | null)?.naturalWidth === 2000);
 
       const requests = sincePageLoad(from);
       assert.ok(requests.includes(`GET /kit/${PIPELINE_FILE}`), requests.join('\n'));
-      // The pipeline checks the worker copy is there, then the worker's importScripts fetches it.
-      assert.ok(requests.includes(`HEAD /kit/${COMPRESSION_LIB_FILE}`), requests.join('\n'));
-      assert.ok(requests.includes(`GET /kit/${COMPRESSION_LIB_FILE}`), requests.join('\n'));
-      // ... and the worker did the compression (no error reply, so no silent main-thread fallback).
+      // The image worker came from beside the script too ...
+      assert.ok(requests.includes(`GET /kit/${IMAGE_WORKER_FILE}`), requests.join('\n'));
+      // ... and it prepared the photo (one answer, a JPEG: nothing fell back to the main thread).
       assert.deepEqual(await p.evaluate(() => window.__workerReplies), ['file']);
       assert.deepEqual(requests.filter((r) => r.includes('/shop/') && r !== `GET ${path}`), [], 'nothing resolved against the page');
       assert.deepEqual(external, []);

@@ -1,21 +1,21 @@
 /**
  * The script-tag bundles: what a page downloads before the person starts capturing stays
- * within budget, the heavy parts (image pipeline, browser-image-compression) are separate
- * files beside the bundle that load only when a photo is processed, and nothing in what is
+ * within budget, the heavy parts (image pipeline, image worker) are separate files beside the
+ * bundle that load only when a photo is processed, and nothing in what is
  * hosted evaluates strings as code or points at a public CDN.
  */
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { BUNDLE_FILE, COMPRESSION_LIB_FILE, IIFE_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { BUNDLE_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
 /** First load of a script-tag form, minified + gzip (level 9). */
 const FIRST_LOAD_BUDGET = 35 * 1024;
 
-/** lib-url.ts as built (Vite writes `import.meta.url` as `"" + import.meta.url`). */
-const LIB_URL_BESIDE_MODULE = /new URL\(["'`]\.\/browser-image-compression\.js["'`],\s*(?:(?:""|``)\s*\+\s*)?import\.meta\.url\)/;
+/** worker-url.ts as built (Vite writes `import.meta.url` as `"" + import.meta.url`). */
+const WORKER_URL_BESIDE_MODULE = /new URL\(["'`]\.\/onboarding-flow\.image-worker\.js["'`],\s*(?:(?:""|``)\s*\+\s*)?import\.meta\.url\)/;
 
 let dist: BuiltDist;
 before(async () => {
@@ -38,15 +38,15 @@ async function sizes(files: string[]): Promise<{ raw: number; gzip: number; brot
 }
 
 for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
-  test(`${entry}: first load <= ${kb(FIRST_LOAD_BUDGET)} min+gzip, without the pipeline or the compression library`, async () => {
+  test(`${entry}: first load <= ${kb(FIRST_LOAD_BUDGET)} min+gzip, without the pipeline or the image worker`, async () => {
     const firstLoad = await staticClosure(entry, dist.read);
     // Lit is inlined: one self-contained file.
     assert.deepEqual(firstLoad, [entry]);
     const code = await dist.read(entry);
     // The only thing it may load later is the pipeline module beside it.
     assert.deepEqual(dynamicImports(code), [`./${PIPELINE_FILE}`]);
-    // Neither the pipeline's code nor the library's is inside (their option names and worker code).
-    for (const marker of ['maxWidthOrHeight', 'importScripts', 'laplacian', COMPRESSION_LIB_FILE]) {
+    // Neither the pipeline's code nor the worker's is inside (their option names, error texts and file).
+    for (const marker of ['small enough', 'image could not be prepared', 'imageOrientation', IMAGE_WORKER_FILE]) {
       assert.equal(code.includes(marker), false, `${entry} contains ${marker}`);
     }
     assert.match(code, /customElements\.define\(`onboarding-flow`|customElements\.define\("onboarding-flow"/);
@@ -63,17 +63,21 @@ test('the IIFE is a classic script: no static import or export statement', async
   assert.match(code, /^var OnboardingKit=\(function/);
 });
 
-test('the lazy files: one self-contained pipeline module and the self-hosted worker library, beside the bundles', async () => {
-  for (const file of [BUNDLE_FILE, IIFE_FILE, PIPELINE_FILE, COMPRESSION_LIB_FILE]) assert.ok(dist.files.includes(file), file);
+test('the lazy files: one self-contained pipeline module and the image worker, beside the bundles', async () => {
+  for (const file of [BUNDLE_FILE, IIFE_FILE, PIPELINE_FILE, IMAGE_WORKER_FILE]) assert.ok(dist.files.includes(file), file);
   const pipeline = await dist.read(PIPELINE_FILE);
   assert.deepEqual(staticImports(pipeline), [], 'the pipeline module imports nothing');
-  assert.deepEqual(dynamicImports(pipeline), [], 'browser-image-compression is inlined into the pipeline module');
-  // lib-url.ts: the worker library is found beside the pipeline module itself.
-  assert.match(pipeline, LIB_URL_BESIDE_MODULE);
+  assert.deepEqual(dynamicImports(pipeline), [], 'the pipeline module loads no further module');
+  // worker-url.ts: the worker is found beside the pipeline module itself.
+  assert.match(pipeline, WORKER_URL_BESIDE_MODULE);
   assert.match(pipeline, /export\s*\{[^}]*\bprocessImage\b/);
-  const lib = await dist.read(COMPRESSION_LIB_FILE);
-  assert.match(lib, /importScripts|imageCompression/);
-  for (const file of [PIPELINE_FILE, COMPRESSION_LIB_FILE]) {
+  // The worker: self-contained (no import, no export), so it runs as a module or classic worker.
+  const worker = await dist.read(IMAGE_WORKER_FILE);
+  assert.deepEqual(staticImports(worker), []);
+  assert.doesNotMatch(worker, /(^|[;}\s])export\s*[{*]|import\.meta/);
+  assert.match(worker, /convertToBlob/);
+  assert.match(worker, /createImageBitmap/);
+  for (const file of [PIPELINE_FILE, IMAGE_WORKER_FILE]) {
     const size = await sizes([file]);
     console.log(`${file} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
   }
@@ -88,9 +92,10 @@ test('the npm modules keep their dependencies as imports and load the pipeline l
   assert.equal(more.length, 0);
   assert.match(chunk!, /^\.\/pipeline-[\w-]+\.js$/);
   const pipeline = await dist.read(chunk!.slice(2));
-  // The consumer's bundler code-splits the library; lib-url resolves beside the chunk, in dist/.
-  assert.deepEqual(dynamicImports(pipeline), ['browser-image-compression']);
-  assert.match(pipeline, LIB_URL_BESIDE_MODULE);
+  // worker-url.ts resolves beside the chunk, in dist/, where the worker build wrote the file
+  // (and a consumer's bundler copies it, as it does any `new URL('<literal>', import.meta.url)`).
+  assert.deepEqual(dynamicImports(pipeline), []);
+  assert.match(pipeline, WORKER_URL_BESIDE_MODULE);
 });
 
 test('no eval, no Function constructor, no public CDN in any hosted JavaScript', async () => {

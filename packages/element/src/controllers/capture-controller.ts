@@ -208,7 +208,9 @@ export class CaptureController implements ReactiveController {
       this.#photos = { ...this.#photos, [role]: image };
       this.#host.requestUpdate();
       this.#options.announce(m.capture.accepted);
-      this.#host.dispatchEvent(new OnboardingCaptureEvent({ role, bytes: image.bytes, width: image.width, height: image.height }));
+      this.#host.dispatchEvent(
+        new OnboardingCaptureEvent({ role, bytes: image.bytes, width: image.width, height: image.height, processedIn: image.processedIn }),
+      );
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
       const code = imageCheckCode(error, m);
@@ -216,6 +218,12 @@ export class CaptureController implements ReactiveController {
       this.#rejected = { role, code, previewUrl: showable ? URL.createObjectURL(source) : null };
       this.#rejectedSource = showable ? source : null;
       this.#host.requestUpdate();
+      // The photo was not refused for what it shows: the page (and its logs) should learn why.
+      if (code === 'compression-failed') {
+        this.#host.dispatchEvent(
+          new OnboardingErrorEvent({ code: 'image_compression-failed', message: m.imageErrors[code], reason: failureReason(error) }),
+        );
+      }
     } finally {
       if (this.#pipeline.end(signal)) this.#setChecking(false);
     }
@@ -256,6 +264,18 @@ export class CaptureController implements ReactiveController {
     }
     this.#host.requestUpdate();
   }
+}
+
+/** The error's message and its cause's, e.g. "The image could not be prepared (TypeError: ...)". */
+function failureReason(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const { name, message } = e as { name?: unknown; message?: unknown };
+    const part = typeof message === 'string' ? `${typeof name === 'string' ? `${name}: ` : ''}${message}` : String(e);
+    // The pipeline already quotes its cause in its message; say it once.
+    if (!parts.some((p) => p.includes(part))) parts.push(part);
+  }
+  return parts.join(' <- ');
 }
 
 function imageCheckCode(error: unknown, messages: Messages): ImageCheckCode {

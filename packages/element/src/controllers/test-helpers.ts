@@ -52,7 +52,7 @@ export async function processedImage(role: CaptureRole, colour?: string): Promis
     previewUrl: URL.createObjectURL(blob),
     checks: { sharpness: 100, brightness: 120 },
     timings: { decode: 0, checks: 0, compress: 0, encode: 0 },
-    compressedIn: 'canvas',
+    processedIn: 'worker',
   };
 }
 

@@ -110,8 +110,10 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     const captures = events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail);
     expect(captures.map((d) => d.role)).to.deep.equal(['documentFront', 'documentBack', 'selfie']);
     for (const d of captures) {
-      expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', 'role', 'width']);
+      expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', 'processedIn', 'role', 'width']);
       expect(d.bytes).to.be.greaterThan(1000);
+      // Every engine under test has OffscreenCanvas: the worker answered, nothing fell back.
+      expect(d.processedIn).to.equal('worker');
     }
     const token = state.onboardings[0]!.token;
     const accessKey = state.onboardings[0]!.accessKey;

@@ -1,0 +1,31 @@
+/**
+ * The image worker: every photo's decode, checks, resize and JPEG encode happen here, off the
+ * page's main thread, with `createImageBitmap` and `OffscreenCanvas` (which every engine with
+ * `OffscreenCanvas` also has in workers). Built as its own self-contained file beside the
+ * pipeline module (`onboarding-flow.image-worker.js`), so `worker-src 'self'` covers it.
+ */
+import { ImageCheckError } from './image-error.js';
+import { prepareImage } from './prepare.js';
+import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
+
+// The element's TypeScript lib is DOM, not WebWorker: only these two members are used.
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
+  postMessage(message: WorkerResponse): void;
+};
+
+function failure(error: unknown): WorkerFailure {
+  if (error instanceof ImageCheckError) {
+    return { name: error.name, message: error.message, code: error.code, ...(error.detail ? { detail: error.detail } : {}) };
+  }
+  const e = error as { name?: unknown; message?: unknown } | null;
+  return { name: typeof e?.name === 'string' ? e.name : 'Error', message: typeof e?.message === 'string' ? e.message : String(error) };
+}
+
+scope.onmessage = (event) => {
+  const { id, source, options } = event.data;
+  prepareImage(source, options).then(
+    (image) => scope.postMessage({ id, ok: true, image }),
+    (error: unknown) => scope.postMessage({ id, ok: false, error: failure(error) }),
+  );
+};
