@@ -6,7 +6,7 @@
  * loses nothing. This runner is the only place that knows the server and the sandbox both.
  */
 import { Hono } from 'hono';
-import { closeOnSignals, createCompanion, createJsonLogger, createStore, listen, parseStoreUrl, type Store } from '@onboarding-kit/server';
+import { closeOnSignals, createCompanion, createJsonLogger, createStore, listen, parseStoreUrl, redactingLogger, type Store } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
 import { readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
@@ -21,7 +21,8 @@ if (!read.ok) {
 }
 const config = read.config;
 const embedded = config.baseUrl === undefined;
-const logger = createJsonLogger();
+// The store, the HTTP layer and the shutdown log before the companion exists: redacted the same way from the start.
+const logger = redactingLogger(createJsonLogger(), () => [config.secret, config.webhookKey, ...(config.adminKey ? [config.adminKey] : []), config.store]);
 
 const storeKind = parseStoreUrl(config.store);
 let store: Store;
