@@ -154,7 +154,9 @@ export class CameraController implements ReactiveController {
         lastError = error;
       }
     }
-    throw lastError;
+    // The last request (`video: true`) sets nothing a camera could fail to meet: WebKit answers it
+    // with OverconstrainedError ("Invalid constraint") when the device has no camera at all.
+    throw cameraError('no-camera', lastError);
   }
 
   #bindVideo(): void {
