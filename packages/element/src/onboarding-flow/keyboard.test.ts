@@ -1,4 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { NOT_IN, onlyIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { OnboardingFlow } from './onboarding-flow.js';
@@ -93,7 +94,7 @@ async function checkTabStops(el: OnboardingFlow, where: string, options: { allow
 }
 
 describe('<onboarding-flow> keyboard only', () => {
-  it('walks consent, CPF (with a check-digit error), type, photos and upload with the keyboard alone', async function () {
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)('walks consent, CPF (with a check-digit error), type, photos and upload with the keyboard alone', async function () {
     this.timeout(120_000);
     const { el } = await mount();
     el.start();
@@ -181,7 +182,7 @@ describe('<onboarding-flow> keyboard only', () => {
     expect(active(el)).to.equal(heading(el));
   });
 
-  it('every stop Tab reaches on the way to an outcome shows a focus outline', async function () {
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)('every stop Tab reaches on the way to an outcome shows a focus outline', async function () {
     this.timeout(120_000);
     const { el, ns } = await mount();
     el.start();
@@ -231,7 +232,7 @@ describe('<onboarding-flow> keyboard only', () => {
     expect(stops.outcome).to.include.members(['button Copiar código', 'button Começar de novo']);
   });
 
-  it('every stop Tab reaches on an upload error and while processing shows a focus outline', async function () {
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)('every stop Tab reaches on an upload error and while processing shows a focus outline', async function () {
     this.timeout(120_000);
     const { el, ns } = await mount();
     await reachReviewWithFiles(el, CPF.manual);

@@ -1,4 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { NOT_IN, onlyIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { sniffBytes } from '@onboarding-kit/contract';
 import {
@@ -26,7 +27,7 @@ import {
 afterEach(() => cleanupListeners());
 
 describe('<onboarding-flow> happy path with the fake camera', () => {
-  it('goes from consent to APPROVED, uploads capped JPEGs and never leaks images or the key', async function () {
+  onlyIn(['chromium'], NOT_IN.cardCamera)('goes from consent to APPROVED, uploads capped JPEGs and never leaks images or the key', async function () {
     this.timeout(90_000);
     // The real companion and sandbox, on another origin: the photos go all the way to the upstream's onboarding.
     const { el, ns, events } = await mount({ maxImageBytes: 500_000, maxLongEdge: 1400, companion: 'real' });

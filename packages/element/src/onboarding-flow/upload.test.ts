@@ -1,4 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { NOT_IN, onlyIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { emulateMedia, executeServerCommand } from '@web/test-runner-commands';
 import {
@@ -127,7 +128,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('ERROR shows the externalId for support with a copy button', async function () {
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)('ERROR shows the externalId for support with a copy button', async function () {
     this.timeout(90_000);
     const { el, ns, events } = await mount({ companion: 'real' });
     await reachReviewWithFiles(el, CPF.error);
@@ -182,7 +183,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     expect(everythingVisible(el, events)).to.not.contain(state.onboardings[0]!.accessKey);
   });
 
-  it('manual review: the processing screen keeps waiting with the live status, until the decision', async function () {
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)('manual review: the processing screen keeps waiting with the live status, until the decision', async function () {
     this.timeout(60_000);
     // The sandbox's manual-review identity stays IN_PROCESS until someone decides.
     const { el, ns, events } = await mount({ companion: 'real' });
