@@ -30,7 +30,6 @@
  * 'stack', 'stack-record', 'stack-decide') for the paths that work; the companion double
  * (`/test-companion/<namespace>/...`) stays for fault injection only.
  */
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -43,9 +42,6 @@ import { companionDouble } from '@onboarding-kit/testing/companion-double';
 import { realStack } from '@onboarding-kit/testing/stack-plugin';
 
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
-const imageCompressionUmd = fileURLToPath(
-  new URL('./node_modules/browser-image-compression/dist/browser-image-compression.js', import.meta.url),
-);
 const cardY4m = writeCardY4m();
 
 
@@ -138,34 +134,45 @@ const testCommandsPlugin = {
 };
 
 /**
- * The image pipeline's default libURL is `./browser-image-compression.js` next to the module
- * (the build copies the UMD file there); in the test server that file is served from
- * node_modules at the same place.
+ * The image pipeline starts its worker from `./onboarding-flow.image-worker.js` beside the
+ * module (the build emits that file there); in the test server it is a one-line module worker
+ * that imports the TypeScript source, which the server compiles like any other module.
  */
-const imageCompressionLibPlugin = {
-  name: 'serve-browser-image-compression-umd',
-  async serve(context) {
-    if (context.path.endsWith('/packages/element/src/image/browser-image-compression.js')) {
-      return { body: await readFile(imageCompressionUmd, 'utf8'), type: 'js' };
+const imageWorkerPlugin = {
+  name: 'serve-image-worker',
+  serve(context) {
+    if (context.path.endsWith('/packages/element/src/image/onboarding-flow.image-worker.js')) {
+      return { body: "import './image-worker.ts';\n", type: 'js' };
     }
     return undefined;
   },
 };
 
-const noCameraFiles = 'packages/element/src/**/*.no-camera.spec.ts';
 /**
- * Still Chromium only: the image pipeline's tests, while the pipeline is being reworked to run
- * its worker in every engine (they join the three engines with that work). Narrowing with
- * `--files` runs whatever it names in every engine ENGINES picks.
+ * `/__csp-page?policy=<policy>`: an empty page that loads the element, served with that policy
+ * as a real Content-Security-Policy header (every engine honours a header; a srcdoc frame's meta
+ * policy is not applied the same way everywhere).
  */
-const chromiumOnlyForNow = 'packages/element/src/image/**/*.test.ts';
+const cspPagePlugin = {
+  name: 'serve-csp-page',
+  serve(context) {
+    if (context.path !== '/__csp-page') return undefined;
+    context.set('Content-Security-Policy', String(context.query.policy ?? ''));
+    return {
+      body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CSP</title><script type="module" src="/packages/element/src/index.ts"></script></head><body></body></html>',
+      type: 'html',
+    };
+  },
+};
+
+const noCameraFiles = 'packages/element/src/**/*.no-camera.spec.ts';
 const argv = process.argv.slice(2);
 const narrowedByFiles = argv.some((a) => a === '--files' || a.startsWith('--files='));
 const groupChosen = argv.some((a) => a === '--group' || a.startsWith('--group='));
 
 export default {
   rootDir: fileURLToPath(new URL('.', import.meta.url)),
-  files: ['packages/element/src/**/*.test.ts', ...(narrowedByFiles ? [] : [`!${chromiumOnlyForNow}`])],
+  files: ['packages/element/src/**/*.test.ts'],
   nodeResolve: { exportConditions: ['source', 'browser'] },
   concurrency: 1,
   concurrentBrowsers: 3,
@@ -175,18 +182,11 @@ export default {
   testFramework: { config: { timeout: 30_000 } },
   browsers: engineBrowsers({ camera: true }),
   groups:
-    narrowedByFiles && !groupChosen
-      ? []
-      : [
-          { name: 'no-camera', files: [noCameraFiles], browsers: engineBrowsers({ camera: false }) },
-          ...(selectedEngines().includes('chromium')
-            ? [{ name: 'image-chromium-only-for-now', files: [chromiumOnlyForNow], browsers: [launcher(chromiumLaunchOptions({ cameraY4m: cardY4m }))] }]
-            : []),
-        ],
+    narrowedByFiles && !groupChosen ? [] : [{ name: 'no-camera', files: [noCameraFiles], browsers: engineBrowsers({ camera: false }) }],
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: elementTsconfig, target: 'es2022' }),
     testCommandsPlugin,
-    imageCompressionLibPlugin,
+    imageWorkerPlugin,
     cspPagePlugin,
     companionDouble(),
     realStack({ processingMs: 300 }),
