@@ -1,0 +1,146 @@
+/**
+ * The capture flows in every engine ENGINES picks (Chromium, Firefox, WebKit by default), one
+ * engine after another (on 2 cores, engines side by side are slower), against the real stack
+ * started as `npm start` starts it. The same steps through the engine-neutral Driver:
+ * - APPROVED, REFUSED and ERROR (its externalId shown for support) with photos from files, the
+ *   way every engine can give the page a real photo;
+ * - the camera's live preview and photos from it where the engine's fake camera shows something
+ *   the quality checks accept (Chromium's loops the card picture; WebKit's environment-facing mock
+ *   device shows a test pattern, its user-facing one a dark frame the brightness check must refuse,
+ *   so WebKit's selfie then comes from a file; Firefox's is a flat green frame the element rightly
+ *   refuses as blurry);
+ * - camera permission denied, then photos from files, where the engine can deny (not WebKit:
+ *   no WebDriver permission endpoint, and the demo's `frame-ancestors 'none'` forbids the
+ *   `<iframe allow="camera 'none'">` that would deny).
+ * Every page must end with no uncaught error, no console error, no CSP violation (the demo's
+ * strict header CSP) and no request to another host, as the engine and the in-page collector saw it.
+ * Screenshots of every step at 390x844 and 1366x768 go to test/artifacts/<engine>/<size>/<flow>/
+ * (WebKit's MiniBrowser window is never narrower than 447 px: its "390" shots are 447 wide).
+ * capture-flows.test.ts covers the rest (settings, manual review, polling, React/Vue, secret
+ * scan) in Chromium.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchChromium } from '@onboarding-kit/testing/chromium';
+import { canDenyCamera, openDriver, type OpenedDriver } from '@onboarding-kit/testing/driver';
+import { selectedEngines } from '@onboarding-kit/testing/engines';
+import { buildDemo, type BuiltDemo } from './helpers/build-demo.js';
+import { writeCardJpeg } from './helpers/browser.js';
+import { driveEngineFlow, type EngineFlowOptions, type EngineSource } from './helpers/engine-flow.js';
+import { startStack, upstreamReport, upstreamToken, type RunningStack } from './helpers/stack.js';
+import { REPO_ROOT } from './helpers/stack.js';
+
+const CPF = { approved: '529.982.247-25', refused: '111.444.777-35', error: '123.456.789-09' } as const;
+const SIZES = [
+  { width: 390, height: 844 },
+  { width: 1366, height: 768 },
+] as const;
+
+let built: BuiltDemo;
+let stack: RunningStack;
+let jpeg: string;
+
+before(async () => {
+  built = await buildDemo();
+  stack = await startStack({ demoDir: built.demoDir, env: { SANDBOX_PROCESSING_MS: '1500' } });
+  jpeg = join(built.demoDir, '..', 'card.jpg');
+  const browser = await launchChromium();
+  try {
+    await writeCardJpeg(browser, jpeg);
+  } finally {
+    await browser.close();
+  }
+});
+
+after(async () => {
+  await stack?.stop();
+  await built?.remove();
+});
+
+/** Screenshots of one flow at both sizes, ending at the large one (the size the flow runs at). */
+function shooter(d: OpenedDriver, flow: string) {
+  let n = 0;
+  return async (step: string) => {
+    const name = `${String(++n).padStart(2, '0')}-${step}.png`;
+    for (const size of SIZES) {
+      const got = await d.setViewport(size);
+      const dir = join(REPO_ROOT, 'test', 'artifacts', d.engine, `${got.width}x${got.height}`, flow);
+      if (n === 1) rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      // One frame for the layout to settle at the new size.
+      await d.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await d.screenshot(join(dir, name));
+    }
+  };
+}
+
+/** Nothing escaped the page: errors, console errors, CSP violations, other hosts. */
+async function assertCleanPage(d: OpenedDriver, flow: string): Promise<void> {
+  const seen = await d.errors();
+  assert.deepEqual(seen.errors, [], `${d.engine} ${flow}: no uncaught error or rejection`);
+  assert.deepEqual(seen.csp, [], `${d.engine} ${flow}: no CSP violation`);
+  assert.deepEqual(seen.console.filter((m) => m.startsWith('error')), [], `${d.engine} ${flow}: no console error`);
+  assert.deepEqual(d.external(), [], `${d.engine} ${flow}: nothing requested from another host`);
+}
+
+async function runFlow(d: OpenedDriver, flow: string, cpf: string, source: EngineSource, extra: Pick<EngineFlowOptions, 'cameraRefusals'> = {}) {
+  await d.goto(`${stack.url}/?locale=en`);
+  await d.click({ css: `button[data-cpf="${cpf}"]` });
+  const outcome = await driveEngineFlow(d, { cpf, source, jpeg, shot: shooter(d, flow), ...extra });
+  await assertCleanPage(d, flow);
+  return outcome;
+}
+
+for (const engine of selectedEngines()) {
+  describe(`${engine}: capture flows on the demo page`, () => {
+    let d: OpenedDriver;
+    before(async () => {
+      d = await openDriver(engine, { camera: 'granted', origin: stack.url });
+    });
+    after(async () => {
+      await d?.close();
+    });
+
+    test(`${engine}: APPROVED with photos from files`, async () => {
+      const outcome = await runFlow(d, 'approved-files', CPF.approved, 'files');
+      assert.equal(outcome.status, 'APPROVED');
+      assert.match(outcome.text, /Identity verified/);
+    });
+
+    test(`${engine}: REFUSED shows the refusal`, async () => {
+      const outcome = await runFlow(d, 'refused', CPF.refused, 'files');
+      assert.equal(outcome.status, 'REFUSED');
+      assert.match(outcome.text, /Verification not approved/);
+    });
+
+    test(`${engine}: ERROR shows the externalId for support`, async () => {
+      const outcome = await runFlow(d, 'error', CPF.error, 'files');
+      assert.equal(outcome.status, 'ERROR');
+      const token = await d.evaluate(() => document.querySelector('#event-log')?.textContent ?? '');
+      const tokenOnboarding = /"tokenOnboarding":\s*"([^"]+)"/.exec(token)?.[1];
+      assert.ok(tokenOnboarding, `${engine}: the event log names the onboarding`);
+      const report = await upstreamReport(stack, await upstreamToken(stack), tokenOnboarding);
+      assert.equal(typeof report.externalId, 'string', 'the sandbox reported an externalId');
+      assert.ok(outcome.text.includes(report.externalId as string), `${engine}: the support code shown is the externalId`);
+    });
+
+    test(`${engine}: APPROVED with photos from the camera`, { skip: engine === 'firefox' && "Firefox's fake camera is a flat green frame, which the element rightly refuses as blurry" }, async () => {
+      // WebKit's user-facing mock camera (the selfie's) shows a dark frame: the brightness check must refuse it.
+      const cameraRefusals: Record<string, RegExp> = engine === 'webkit' ? { selfie: /too dark/ } : {};
+      const outcome = await runFlow(d, 'approved-camera', CPF.approved, 'camera', { cameraRefusals });
+      assert.equal(outcome.status, 'APPROVED');
+    });
+
+    test(`${engine}: camera denied, then photos from files`, { skip: !canDenyCamera(engine) && "WebKit cannot deny the camera: no WebDriver permission endpoint, and the demo's frame-ancestors 'none' forbids an iframe with allow=\"camera 'none'\"" }, async () => {
+      const denied = await openDriver(engine, { camera: 'denied', origin: stack.url });
+      try {
+        const outcome = await runFlow(denied, 'camera-denied', CPF.approved, 'denied-camera-then-files');
+        assert.equal(outcome.status, 'APPROVED');
+      } finally {
+        await denied.close();
+      }
+    });
+  });
+}
