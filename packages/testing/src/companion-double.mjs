@@ -10,7 +10,8 @@
  * keep-alive connection dies before any answer, so a one-shot cut would never reach the page.
  * Control (test only, same namespace):
  *   POST /test-companion/<ns>/__control   JSON { failUploads?: 'http-503' | 'destroy' | { status, error } | null, holdUploads?: boolean,
- *                                                events?: 'normal' | 'fail' | 'end-early', processingMs?: number }
+ *                                                events?: 'normal' | 'fail' | 'end-early', processingMs?: number,
+ *                                                decide?: { token, status } }
  *   GET  /test-companion/<ns>/__control   { uploads: [{ body, headers }], onboardings: [{ token, accessKey, status }],
  *                                           requests: [{ method, url, authorization }] }
  *
@@ -205,6 +206,12 @@ function controlApp() {
     if ('holdUploads' in body) space.holdUploads = !!body.holdUploads;
     if ('events' in body) space.events = body.events;
     if ('processingMs' in body) space.processingMs = Number(body.processingMs);
+    // A reviewer's decision at a moment the test chooses (a watch on an injected clock).
+    if (body.decide) {
+      const record = space.onboardings.get(body.decide.token);
+      if (!record) return c.json({ ok: false, error: 'unknown token' }, 404);
+      setStatus(record, { status: body.decide.status });
+    }
     return c.json({ ok: true });
   });
   app.get('/', (c) => {

@@ -96,6 +96,8 @@ describe('companion client', () => {
     const final = await watchStatus(base, created.tokenOnboarding, created.accessKey, { onStatus: () => undefined, poll: { initialDelayMs: 100, maxDelayMs: 200 } });
     expect([final.status, final.externalId]).to.deep.equal(['ERROR', 'EXT-ERR-7F3A9C']);
 
+    // Undecided for as long as the test runs, however slow the machine.
+    await controlDouble(ns, { processingMs: 1e9 });
     const manual = await createOnboarding(base, { cpf: '987.654.321-00', images: { documentFront: image, selfie: image } });
     // On a clock that moves only while the watch sleeps, the polls are exactly those that fit in
     // totalMs, however long each request takes: at 50, 150, 250, 350, 450 and 550 ms.
@@ -106,5 +108,29 @@ describe('companion client', () => {
     const polls = (await doubleState(ns)).requests.filter((r) => r.url.endsWith(`/onboardings/${manual.tokenOnboarding}`));
     expect(polls.length).to.equal(6);
     expect(now).to.equal(550);
+  });
+
+  it('watchStatus with its default timings still learns a manual review decided hours later, polling at most once a minute', async () => {
+    const ns = companionNamespace();
+    const base = normalizeEndpoint(`/test-companion/${ns}`);
+    // Nothing decides by itself in real time: only the reviewer below, on the watch's clock.
+    await controlDouble(ns, { events: 'fail', processingMs: 1e9 });
+    const manual = await createOnboarding(base, { cpf: '987.654.321-00', images: { documentFront: image, selfie: image } });
+    const sixHours = 6 * 60 * 60_000;
+    let now = 0;
+    const sleeps: number[] = [];
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        now += ms;
+        // The reviewer decides once six hours have passed on the watch's clock.
+        if (now >= sixHours && now - ms < sixHours) await controlDouble(ns, { decide: { token: manual.tokenOnboarding, status: 'APPROVED' } });
+      },
+    };
+    const final = await watchStatus(base, manual.tokenOnboarding, manual.accessKey, { onStatus: () => undefined, clock });
+    expect(final.status).to.equal('APPROVED');
+    expect(now).to.be.at.least(sixHours);
+    expect(Math.max(...sleeps)).to.equal(60_000);
   });
 });

@@ -15,7 +15,12 @@ export interface PollOptions {
   totalMs: number;
 }
 
-export const DEFAULT_POLL: PollOptions = { initialDelayMs: 1000, maxDelayMs: 8000, totalMs: 5 * 60_000 };
+/**
+ * Quick at first (most outcomes come within seconds), then once a minute for as long as the
+ * companion itself keeps polling the upstream (48 h): a manual review takes hours, and a page left
+ * open must still learn its outcome.
+ */
+export const DEFAULT_POLL: PollOptions = { initialDelayMs: 1000, maxDelayMs: 60_000, totalMs: 48 * 60 * 60_000 };
 
 /** How the watch tells time and waits between polls; tests pass one that moves without waiting. */
 export interface WatchClock {

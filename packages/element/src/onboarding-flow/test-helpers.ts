@@ -29,6 +29,8 @@ export interface DoubleControl {
   holdUploads?: boolean;
   events?: 'normal' | 'fail' | 'end-early';
   processingMs?: number;
+  /** Decides one onboarding now, as a reviewer would. */
+  decide?: { token: string; status: 'APPROVED' | 'REFUSED' | 'ERROR' };
 }
 
 export interface DoubleState {
