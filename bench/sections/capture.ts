@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { buildImageWorker } from '@onboarding-kit/element/internal/build-bundles';
-import type { FloorRun, Fixture, PipelineRun } from '../capture-page/entry.js';
+import type { FloorRun, Fixture, MainThreadRun, PipelineRun } from '../capture-page/entry.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { kb, median, ms, ratio, reason } from '../lib/stats.js';
@@ -85,6 +85,66 @@ async function measure(page: Page, input: 'frame' | 'photo', runs: number): Prom
   return { pipeline, floor };
 }
 
+/** Runs per input and engine for the main-thread watch, after one warm-up each. */
+const MAIN_THREAD_RUNS = 3;
+/** A task (or frame gap) longer than this is a visible freeze. */
+const LONG_TASK_MS = 50;
+
+type Engine = 'chromium' | 'firefox' | 'webkit';
+type RunInPage = (input: 'frame' | 'photo' | 'idle') => Promise<MainThreadRun>;
+
+/** A page of the capture bench in Firefox or WebKit (through @onboarding-kit/testing's launchers). */
+async function openOtherEngine(engine: Exclude<Engine, 'chromium'>, url: string): Promise<{ run: RunInPage; close(): Promise<void> }> {
+  if (engine === 'firefox') {
+    const { launchFirefox } = await import('@onboarding-kit/testing/firefox');
+    const browser = await launchFirefox({ camera: 'none' });
+    try {
+      const page = await browser.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => typeof window.__bench === 'object', { timeout: 30_000 });
+      return { run: (input) => page.evaluate((i) => window.__bench.mainThreadWhile(i), input), close: () => browser.close() };
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
+  }
+  const { launchWebKit } = await import('@onboarding-kit/testing/webkit');
+  const session = await launchWebKit({ camera: false });
+  try {
+    await session.setTimeouts({ script: 120_000 });
+    await session.goto(url);
+    await session.executeAsync(async () => {
+      while (typeof window.__bench !== 'object') await new Promise((r) => setTimeout(r, 20));
+    });
+    return { run: (input) => session.executeAsync((i: 'frame' | 'photo' | 'idle') => window.__bench.mainThreadWhile(i), input), close: () => session.close() };
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+interface MainThreadRow {
+  engine: Engine;
+  input: string;
+  runs: MainThreadRun[];
+}
+
+async function watchMainThread(engine: Engine, run: RunInPage): Promise<MainThreadRow[]> {
+  const rows: MainThreadRow[] = [];
+  const names = { idle: 'nothing (baseline)', frame: 'camera-sized JPEG 1280x720', photo: '12 MP photo 4000x3000' } as const;
+  for (const input of ['idle', 'frame', 'photo'] as const) {
+    await run(input); // warm-up: lazy pipeline, worker start, JIT
+    const runs: MainThreadRun[] = [];
+    for (let i = 0; i < MAIN_THREAD_RUNS; i++) runs.push(await run(input));
+    rows.push({ engine, input: names[input], runs });
+  }
+  return rows;
+}
+
+/** The worst freeze of a row: long tasks where the engine reports them, frame gaps everywhere. */
+const worstTask = (r: MainThreadRow) => (r.runs.every((x) => x.longestTask !== null) ? Math.max(...r.runs.map((x) => x.longestTask!)) : null);
+const worstGap = (r: MainThreadRow) => Math.max(...r.runs.map((x) => x.longestFrameGap));
+
 const frameRow = (rows: Row[]) => rows.find((r) => r.input.startsWith('camera') && r.rate === 1);
 
 /** Which stages make the pipeline slower than the floor, from the medians. */
@@ -113,6 +173,9 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     'Floor on the same input: draw it to a canvas (the photo scaled to the pipeline\'s 2000 px long edge, so the result is uploadable), `canvas.toBlob(\'image/jpeg\')` at the default quality, FileReader base64.',
     `Figures: median of ${settings.frameRuns} runs (camera frame) and ${settings.photoRuns} runs (12 MP photo) after one warm-up each (the warm-up is the cold "first photo", reported apart); pipeline and floor alternate. ` +
       'Cheap phone: the same with `Emulation.setCPUThrottlingRate` 4 through CDP. That throttles the page\'s main thread; the compression worker and the browser\'s own image encoder threads are not slowed (compress grows far less than 4x), so throttled figures understate a real cheap phone.',
+    'Main thread per engine: the same page in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), each processing a camera-sized JPEG and the 12 MP photo made in the page beforehand, ' +
+      `${MAIN_THREAD_RUNS} runs each after a warm-up, CPU 1x. Chromium reports long tasks (PerformanceObserver \`longtask\`); Firefox and WebKit do not, so there the figure is the longest gap between animation frames, ` +
+      'which counts the browser\'s own frame scheduling as well (a gap can only overstate a task). Target: nothing over 50 ms, a visible freeze.',
   );
   if (!browser) {
     s.notMeasured = 'Chromium could not be started';
@@ -259,6 +322,61 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     } else {
       s.targets.push({ target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)', figure: 'n/a', met: null, note: 'camera frame not measured' });
     }
+    // The page's main thread while a photo is processed, per engine.
+    const watched: MainThreadRow[] = [];
+    const engineNotes: string[] = [];
+    try {
+      watched.push(...(await watchMainThread('chromium', (input) => call(page, 'mainThreadWhile', input))));
+    } catch (error) {
+      engineNotes.push(`Chromium: not measured (${reason(error)})`);
+    }
+    for (const engine of ['firefox', 'webkit'] as const) {
+      let opened: Awaited<ReturnType<typeof openOtherEngine>> | undefined;
+      try {
+        opened = await withTimeout(openOtherEngine(engine, `${server.url}/`), 90_000, `${engine} start`);
+        watched.push(...(await withTimeout(watchMainThread(engine, opened.run), 300_000, `${engine} runs`)));
+      } catch (error) {
+        engineNotes.push(`${engine}: not measured (${reason(error)})`);
+      } finally {
+        await opened?.close().catch(() => undefined);
+      }
+    }
+    if (watched.length) {
+      s.tables.push({
+        title: `Longest main-thread block while one photo is processed, per engine, CPU 1x, worst of ${MAIN_THREAD_RUNS} runs after a warm-up`,
+        headers: ['engine', 'input', 'in', 'longest task (longtask observer)', 'longest frame gap (rAF)', 'frames', 'pipeline total (median)'],
+        rows: watched.map((r) => {
+          const task = worstTask(r);
+          return [
+            r.engine,
+            r.input,
+            [...new Set(r.runs.map((x) => x.processedIn))].join('/'),
+            task === null ? 'no longtask support' : task === 0 ? `none (none over ${LONG_TASK_MS} ms)` : ms(task),
+            ms(worstGap(r)),
+            String(Math.round(median(r.runs.map((x) => x.frames)))),
+            ms(median(r.runs.map((x) => x.total))),
+          ];
+        }),
+      });
+    }
+    for (const engine of ['chromium', 'firefox', 'webkit'] as const) {
+      const mine = watched.filter((r) => r.engine === engine && !r.input.startsWith('nothing'));
+      const baseline = watched.find((r) => r.engine === engine && r.input.startsWith('nothing'));
+      if (!mine.length) continue;
+      // Chromium reports tasks; elsewhere a frame gap is the only view of a block (and it also
+      // counts the browser's own frame scheduling, so it can only overstate a task).
+      const figure = Math.max(...mine.map((r) => worstTask(r) ?? worstGap(r)));
+      const how = mine.every((r) => worstTask(r) !== null) ? 'longest task' : 'longest frame gap';
+      s.targets.push({
+        target: `${engine}: no main-thread task over ${LONG_TASK_MS} ms while a photo is processed`,
+        figure:
+          `${how} ${ms(figure)} (${[...new Set(mine.flatMap((r) => r.runs.map((x) => x.processedIn)))].join('/')})` +
+          (how === 'longest frame gap' && baseline ? `; idle baseline ${ms(worstGap(baseline))}` : ''),
+        met: figure <= LONG_TASK_MS,
+      });
+    }
+    s.notes.push(...engineNotes);
+
     const mainThread = rows.some((r) => r.pipeline.some((x) => x.processedIn === 'main-thread'));
     if (mainThread) s.notes.push(`compression fell back to the main thread in some runs: ${consoleWarnings.filter((w) => w.includes('main thread')).slice(0, 1).join('')}`);
     return s;
