@@ -72,6 +72,11 @@ async function createFirefoxPage({ browser }) {
   const log = { external: [], all: [] };
   firefoxNetworkLogs.set(page, log);
   page.on('request', (request) => {
+    // The launcher reuses a page for the next test file: each file's record starts at its own page.
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      log.external.length = 0;
+      log.all.length = 0;
+    }
     const entry = `${request.method()} ${request.url()}`;
     log.all.push(entry);
     if (!isLoopback(request.url())) log.external.push(entry);

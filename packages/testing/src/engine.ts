@@ -43,8 +43,10 @@ export const NOT_IN = {
   cardCamera: "only Chromium's fake camera can show the card picture (Firefox's is a flat green frame, WebKit's a test pattern, both rightly refused as photos)",
   /** WebKit has no way to refuse getUserMedia to the test page. */
   cameraDenial: 'WebKit cannot deny the camera to a test page: WebKitWebDriver has no permissions endpoint and MiniBrowser grants every capture in automation',
-  /** Commands of the test runner that drive Playwright (keyboard, media emulation, clipboard grants, the network record). */
-  playwrightCommands: "the runner's command this test uses (keyboard, media emulation, clipboard grant or network record) is implemented for Playwright's Chromium only",
+  /** Commands of the test runner that drive Playwright (keyboard, media emulation, clipboard grants). */
+  playwrightCommands: "the runner's command this test uses (keyboard, media emulation or clipboard grant) is implemented for Playwright's Chromium only",
+  /** The runner's network record (`network-log`). */
+  networkRecord: 'WebKitWebDriver shows no network traffic, so there is no network record to check',
   /** WebKitGTK's 2D canvas ignores `ctx.filter`, which the test uses to make a blurred or darkened picture. */
   canvasFilter: "WebKitGTK's canvas ignores ctx.filter, which this test uses to blur or darken the picture",
 } as const;
