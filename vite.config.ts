@@ -10,7 +10,6 @@
  * TypeScript source. `npm start` serves the build (demo/demo-routes.ts) with a strict CSP.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -18,15 +17,14 @@ import vue from '@vitejs/plugin-vue';
 import { createLogger, defaultClientConditions, defineConfig, type LogLevel, type Plugin, type UserConfig } from 'vite';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const require = createRequire(import.meta.url);
 
 /** The URL prefix under which the element's bundles are served, in dev and in the build. */
 export const ELEMENT_PREFIX = '/element/';
 const BUNDLE_FILE = 'onboarding-flow.bundle.js';
-const COMPRESSION_LIB_FILE = 'browser-image-compression.js';
+/** The element's image worker, started from beside the pipeline module (src/image/worker-url.ts). */
+const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The files a script-tag page loads (not the npm modules, whose imports are bare specifiers). */
-const SCRIPT_TAG_FILE = /^(onboarding-flow\.[\w.-]+|browser-image-compression\.js)(\.map)?$/;
-const compressionLib = () => join(require.resolve('browser-image-compression/package.json'), '..', 'dist', COMPRESSION_LIB_FILE);
+const SCRIPT_TAG_FILE = /^onboarding-flow\.[\w.-]+(\.map)?$/;
 
 export interface DemoBuildOptions {
   /** The element's built script-tag files (default packages/element/dist, from `npm run build`). */
@@ -38,7 +36,7 @@ export interface DemoBuildOptions {
   logLevel?: LogLevel;
 }
 
-/** Dev server: `/element/onboarding-flow.bundle.js` is the element's source; any `.../browser-image-compression.js` the library's UMD file. */
+/** Dev server: `/element/onboarding-flow.bundle.js` is the element's source; any `.../onboarding-flow.image-worker.js` a module importing the worker's source. */
 function elementFromSource(): Plugin {
   const elementSource = here('./packages/element/src/index.ts');
   return {
@@ -48,10 +46,11 @@ function elementFromSource(): Plugin {
       return id === `${ELEMENT_PREFIX}${BUNDLE_FILE}` ? elementSource : null;
     },
     configureServer(server) {
+      const workerSource = here('./packages/element/src/image/image-worker.ts');
       server.middlewares.use((req, res, next) => {
-        if (!req.url?.split('?')[0]?.endsWith(`/${COMPRESSION_LIB_FILE}`)) return next();
+        if (!req.url?.split('?')[0]?.endsWith(`/${IMAGE_WORKER_FILE}`)) return next();
         res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-        res.end(readFileSync(compressionLib()));
+        res.end(`import ${JSON.stringify(`/@fs${workerSource}`)};\n`);
       });
     },
   };
@@ -59,8 +58,8 @@ function elementFromSource(): Plugin {
 
 /**
  * Build: copies the element's script-tag files into `element/` of the output, and emits the
- * self-hosted browser-image-compression beside the React/Vue chunks (the element finds it
- * beside the module that loads it, src/image/lib-url.ts).
+ * element's image worker beside the React/Vue chunks too (the element finds it beside the
+ * module that loads it, src/image/worker-url.ts).
  */
 function elementBundles(elementDist: string): Plugin {
   return {
@@ -79,21 +78,22 @@ function elementBundles(elementDist: string): Plugin {
       for (const file of files) {
         this.emitFile({ type: 'asset', fileName: `element/${file}`, source: readFileSync(join(elementDist, file)) });
       }
-      this.emitFile({ type: 'asset', fileName: `assets/${COMPRESSION_LIB_FILE}`, source: readFileSync(compressionLib()) });
+      if (!files.includes(IMAGE_WORKER_FILE)) this.error(`the element's image worker is missing from ${elementDist}: build the element first`);
+      this.emitFile({ type: 'asset', fileName: `assets/${IMAGE_WORKER_FILE}`, source: readFileSync(join(elementDist, IMAGE_WORKER_FILE)) });
     },
   };
 }
 
 /**
- * Vite's logger, less one expected warning: the element locates browser-image-compression with
- * `new URL('./browser-image-compression.js', import.meta.url)` at run time, and the build puts
+ * Vite's logger, less one expected warning: the element locates its image worker with
+ * `new URL('./onboarding-flow.image-worker.js', import.meta.url)` at run time, and the build puts
  * the file there (elementBundles), so "doesn't exist at build time" is by design.
  */
 function demoLogger(level: LogLevel) {
   const logger = createLogger(level);
   const warnOnce = logger.warnOnce.bind(logger);
   logger.warnOnce = (message, options) => {
-    if (!message.includes(`./${COMPRESSION_LIB_FILE}`)) warnOnce(message, options);
+    if (!message.includes(`./${IMAGE_WORKER_FILE}`)) warnOnce(message, options);
   };
   return logger;
 }
