@@ -45,6 +45,8 @@ export const NOT_IN = {
   cameraDenial: 'WebKit cannot deny the camera to a test page: WebKitWebDriver has no permissions endpoint and MiniBrowser grants every capture in automation',
   /** Commands of the test runner that drive Playwright (keyboard, media emulation, clipboard grants). */
   playwrightCommands: "the runner's command this test uses (keyboard, media emulation or clipboard grant) is implemented for Playwright's Chromium only",
+  /** The runner's keyboard (`sendKeys`) drives Playwright and puppeteer pages only. */
+  keyboard: "the runner's keyboard command (sendKeys) has no WebKit launcher to drive",
   /** The runner's network record (`network-log`). */
   networkRecord: 'WebKitWebDriver shows no network traffic, so there is no network record to check',
   /** WebKitGTK's 2D canvas ignores `ctx.filter`, which the test uses to make a blurred or darkened picture. */
