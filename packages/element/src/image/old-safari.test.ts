@@ -3,6 +3,8 @@ import { expect } from '@open-wc/testing';
 import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import { sniffBase64 } from '@onboarding-kit/contract';
 import type { processImage as ProcessImage } from './pipeline.js';
+import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
+import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor } from '../onboarding-flow/test-helpers.js';
 import { degradedCard } from './test-helpers.js';
 
 /**
@@ -50,6 +52,40 @@ describe('processImage without OffscreenCanvas (Safari before 16.4)', () => {
         (e: unknown) => e as { code?: string },
       );
       expect(blurred?.code).to.equal('blurry');
+    } finally {
+      frame.remove();
+    }
+  });
+});
+
+describe('<onboarding-flow> without OffscreenCanvas (Safari before 16.4)', () => {
+  it('accepts a picked photo, prepared on the main thread, and says so in onboarding-capture', async function () {
+    this.timeout(90_000);
+    const frame = document.createElement('iframe');
+    frame.style.width = '800px';
+    frame.style.height = '900px';
+    frame.srcdoc = `<!doctype html><html lang="en"><head>
+      <script>delete window.OffscreenCanvas;</script>
+      <script type="module" src="/packages/element/src/index.ts"></script>
+      </head><body></body></html>`;
+    document.body.append(frame);
+    try {
+      const win = frame.contentWindow! as Window & typeof globalThis;
+      await waitFor(() => !!win.customElements?.get('onboarding-flow'), 'the element never loaded in the frame');
+      expect('OffscreenCanvas' in win).to.equal(false);
+      const el = win.document.createElement('onboarding-flow') as OnboardingFlow;
+      el.endpoint = `/test-companion/${companionNamespace()}`;
+      el.setAttribute('locale', 'en');
+      win.document.body.append(el);
+      await el.updateComplete;
+      const captures: { processedIn?: string }[] = [];
+      el.addEventListener('onboarding-capture', (e) => captures.push((e as CustomEvent).detail));
+      await passConsent(el);
+      await passCpf(el, CPF.approved);
+      await chooseType(el, 'CNH');
+      await pickFile(el, await cardJpeg());
+      expect(preview(el), root(el).textContent!).to.exist;
+      expect(captures.map((c) => c.processedIn)).to.deep.equal(['main-thread']);
     } finally {
       frame.remove();
     }
