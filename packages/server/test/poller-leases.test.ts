@@ -211,6 +211,53 @@ test('a lease taken by someone else stops the polling here', async () => {
   await a.close();
 });
 
+test('renewals: every lease held here is renewed in one store call per period, however many; one not renewed stops its polling', async () => {
+  const s = setup();
+  const batches: string[][] = [];
+  let single = 0;
+  const { renewLeases, renewLease } = s.store;
+  Object.assign(s.store, {
+    renewLeases: (names: string[], owner: string, ttlMs: number) => {
+      batches.push([...names]);
+      return renewLeases.call(s.store, names, owner, ttlMs);
+    },
+    renewLease: (name: string, owner: string, ttlMs: number) => {
+      single++;
+      return renewLease.call(s.store, name, owner, ttlMs);
+    },
+  });
+  const a = s.poller('a', { takeOver: false });
+  const tokens = Array.from({ length: 40 }, (_, i) => `b${i}`);
+  for (const t of tokens) await s.create(t);
+  for (const t of tokens) a.track(t);
+  // The lease is 30 s, renewed every 10 s: six periods in a minute, one call each.
+  await s.clock.advance(60 * S);
+  assert.equal(batches.length, 6, `renewal calls in a minute: ${batches.length}`);
+  assert.ok(batches.every((b) => b.length === 40 && new Set(b).size === 40), 'each call names every lease held here');
+  assert.deepEqual(new Set(batches[0]), new Set(tokens.map(pollLeaseName)));
+  assert.equal(single, 0, 'no lease renewed on its own');
+
+  // One lease goes to someone else: the next call drops it, and only it.
+  await s.store.releaseLease(pollLeaseName('b7'), 'a');
+  assert.ok(await s.store.acquireLease(pollLeaseName('b7'), 'z', 30 * S));
+  await s.clock.advance(10 * S);
+  assert.equal(a.size, 39);
+  assert.ok(s.logs.some((l) => l.includes('polling lease lapsed') && l.includes('b7')));
+  const count = pollsOf(s, 'b7').length;
+  await s.clock.advance(10 * S);
+  assert.equal(batches.length, 8);
+  assert.equal(batches.at(-1)!.length, 39);
+  assert.ok(!batches.at(-1)!.includes(pollLeaseName('b7')));
+  assert.equal(pollsOf(s, 'b7').length, count, 'no poll after the lease went');
+
+  // Nothing held, nothing asked.
+  for (const t of tokens) await s.store.applyStatus(t, { status: 'APPROVED', source: 'webhook' });
+  assert.equal(a.size, 0);
+  await s.clock.advance(30 * S);
+  assert.equal(batches.length, 8, 'no renewal call with no lease held');
+  await a.close();
+});
+
 test('an unreachable store stops nothing: polls, renewals and scans fail, are logged, and resume when it is back', async () => {
   const s = setup();
   const a = s.poller('a');
@@ -220,8 +267,8 @@ test('an unreachable store stops nothing: polls, renewals and scans fail, are lo
   const down = async (): Promise<never> => {
     throw new StoreUnavailableError('the store is down');
   };
-  const original = { get: s.store.get, renewLease: s.store.renewLease, listInProcess: s.store.listInProcess };
-  Object.assign(s.store, { get: down, renewLease: down, listInProcess: down });
+  const original = { get: s.store.get, renewLeases: s.store.renewLeases, listInProcess: s.store.listInProcess };
+  Object.assign(s.store, { get: down, renewLeases: down, listInProcess: down });
   await s.clock.advance(60 * S);
   assert.ok(s.logs.some((l) => l.includes('poll failed; will retry')));
   assert.ok(s.logs.some((l) => l.includes('could not renew polling leases')));

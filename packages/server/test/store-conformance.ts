@@ -281,6 +281,45 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       });
     });
 
+    test('lease renewal in one call: only the caller\'s live leases are renewed, and exactly those are returned', async () => {
+      await withStore(async (a, { clock, peer }) => {
+        const b = await peer();
+        const short = serverClock ? 300 : 10_000;
+        const lapse = () => clock.advance(short + (serverClock ? 700 : 1));
+        assert.deepEqual(await a.renewLeases([], 'instance-a', 30_000), [], 'nothing asked, nothing renewed');
+
+        assert.equal(await a.acquireLease('poll:lapsed', 'instance-a', short), true);
+        await lapse();
+        for (const mine of ['poll:mine-1', 'poll:mine-2', 'poll:left-out']) assert.equal(await a.acquireLease(mine, 'instance-a', short), true);
+        assert.equal(await b.acquireLease('poll:theirs', 'instance-b', 30_000), true);
+
+        const renewed = await a.renewLeases(['poll:mine-1', 'poll:theirs', 'poll:never-taken', 'poll:lapsed', 'poll:mine-2', 'poll:mine-1'], 'instance-a', 30_000);
+        assert.deepEqual([...renewed].sort(), ['poll:mine-1', 'poll:mine-2'], 'own live leases only, each once');
+
+        await lapse();
+        assert.equal(await b.acquireLease('poll:mine-1', 'instance-b', 30_000), false, 'renewed: still held past its first ttl');
+        assert.equal(await b.acquireLease('poll:mine-2', 'instance-b', 30_000), false);
+        assert.equal(await b.acquireLease('poll:left-out', 'instance-b', 30_000), true, 'a lease not named is not renewed');
+        assert.equal(await b.acquireLease('poll:lapsed', 'instance-b', 30_000), true, 'a lapsed lease is not revived');
+        assert.equal(await b.acquireLease('poll:never-taken', 'instance-b', 30_000), true, 'a free lease is not taken by a renewal');
+        assert.equal(await a.acquireLease('poll:theirs', 'instance-a', 30_000), false, 'another owner\'s lease stays theirs');
+        assert.deepEqual(await b.renewLeases(['poll:theirs', 'poll:mine-1', 'poll:left-out'], 'instance-b', 30_000).then((r) => [...r].sort()), ['poll:left-out', 'poll:theirs']);
+      });
+    });
+
+    test('lease renewal in one call: over a thousand leases, two in three someone else\'s', async () => {
+      await withStore(async (a, { peer }) => {
+        const b = await peer();
+        const names = Array.from({ length: 1_201 }, (_, i) => `poll:many-${i}`);
+        // A pattern that no batch size divides, so a renewal answer read against the wrong lease shows.
+        const mine = (i: number) => i % 3 === 0;
+        await Promise.all(names.map((n, i) => (mine(i) ? a.acquireLease(n, 'instance-a', 30_000) : b.acquireLease(n, 'instance-b', 30_000))));
+        const renewed = await a.renewLeases(names, 'instance-a', 30_000);
+        assert.equal(renewed.length, 401);
+        assert.deepEqual(new Set(renewed), new Set(names.filter((_, i) => mine(i))));
+      });
+    });
+
     test('rate limit: a fixed window per key shared by every instance; refused requests do not count', async () => {
       await withStore(async (a, { clock, peer }) => {
         const b = await peer();

@@ -67,7 +67,7 @@ interface Tracked {
   unsubscribe: () => void;
 }
 
-/** Leases are taken or checked this many at a time, so a scan of thousands does not flood the store. */
+/** A scan takes leases this many at a time, so a scan of thousands does not flood the store. */
 const SCAN_BATCH = 32;
 
 export const pollLeaseName = (token: string) => `poll:${token}`;
@@ -209,24 +209,26 @@ export class StatusPoller {
     this.schedule(token, entry, this.nextDelay(entry));
   }
 
+  /**
+   * Renews every lease held here in one store call: on SQLite one transaction (one fsync) rather
+   * than one fsync per onboarding on the event loop, on Redis one round trip.
+   */
   private async renew(): Promise<void> {
     const held = [...this.tracked].filter(([, e]) => e.leased);
-    let failed = 0;
-    for (let i = 0; i < held.length && !this.closed; i += SCAN_BATCH) {
-      await Promise.all(held.slice(i, i + SCAN_BATCH).map(async ([token, entry]) => {
-        try {
-          const ok = await this.deps.store.renewLease(pollLeaseName(token), this.owner, this.timings.leaseMs);
-          if (!ok && this.tracked.get(token) === entry) {
-            this.deps.logger.info('polling lease lapsed; another instance polls this onboarding now', { tokenOnboarding: token });
-            this.forget(token);
-          }
-        } catch {
-          // Unreachable store: keep polling (polls fail too until it is back) and try again next period.
-          failed++;
+    if (held.length && !this.closed) {
+      try {
+        const renewed = new Set(await this.deps.store.renewLeases(held.map(([token]) => pollLeaseName(token)), this.owner, this.timings.leaseMs));
+        for (const [token, entry] of held) {
+          if (renewed.has(pollLeaseName(token)) || this.tracked.get(token) !== entry) continue;
+          this.deps.logger.info('polling lease lapsed; another instance polls this onboarding now', { tokenOnboarding: token });
+          this.forget(token);
         }
-      }));
+      } catch {
+        // Unreachable store: keep polling (polls fail too until it is back) and try again next period.
+        // A renewal that timed out may still have been applied: the next one tells which leases are still ours.
+        this.deps.logger.warn('could not renew polling leases; will retry', { count: held.length });
+      }
     }
-    if (failed) this.deps.logger.warn('could not renew polling leases; will retry', { count: failed });
     if (!this.closed) this.renewTimer = this.timers.setTimeout(() => void this.renew(), this.period());
   }
 

@@ -83,6 +83,11 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
 
     const accessKey = newAccessKey();
     const now = new Date().toISOString();
+    // A store that fails here answers 503 after the upstream created the onboarding: that one is
+    // orphaned (its access key is lost with this request), and a page that tries again creates a
+    // second. The record may even land late (a Redis command that timed out can still run): it
+    // then stays IN_PROCESS, polled after a scan takes it over, until the retention sweep. Nothing
+    // upstream can be undone, so this is accepted.
     await deps.store.create({ tokenOnboarding: created.tokenOnboarding, status: 'IN_PROCESS', createdAt: now, accessKeyHash: hashSecret(accessKey) });
     deps.poller.track(created.tokenOnboarding);
     log.info('onboarding created', { tokenOnboarding: created.tokenOnboarding, taxId });

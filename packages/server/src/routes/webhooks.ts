@@ -48,6 +48,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
       log.info('webhook acknowledged: standalone query', { kind: parsed.kind, outcome: parsed.kind === 'query' ? parsed.outcome.kind : undefined, externalId });
       return c.json({ received: true }, 200);
     }
+    // A store that fails here answers 503, the update applied or not (a timed-out Redis command may
+    // still run): either is safe, since updates are idempotent, and the upstream never resends, so
+    // polling is what brings the outcome then (docs/page-api.md#polling).
     const result = await deps.store.applyStatus(token, { status, source: 'webhook', ...(externalId && { externalId }) });
     if (!result) log.info('webhook acknowledged: unknown onboarding, ignored', { tokenOnboarding: token, status });
     else if (result.changed) log.info('webhook applied', { tokenOnboarding: token, status, externalId });

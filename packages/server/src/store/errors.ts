@@ -2,7 +2,11 @@
 
 /**
  * The store did not answer (connection refused or lost, timeout, locked or unwritable file, store
- * closed). Nothing was decided: the caller may retry later; routes answer 503 `store_unavailable`.
+ * closed). The operation may or may not have been applied: a Redis command that timed out here
+ * can still run once Redis answers, and a lost connection may have carried it before it broke.
+ * Callers treat the outcome as unknown and rely only on what is safe to repeat: a status update
+ * or a lease operation repeated changes nothing more; a rate-limit request may be counted twice,
+ * which only errs towards refusing. Routes answer 503 `store_unavailable`.
  */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';

@@ -86,11 +86,12 @@ export class MemoryStore implements Store {
   }
 
   async renewLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.renew(name, owner, ttlMs, this.now());
+  }
+
+  async renewLeases(names: string[], owner: string, ttlMs: number): Promise<string[]> {
     const t = this.now();
-    const lease = this.leases.get(name);
-    if (!lease || lease.owner !== owner || lease.expiresAt <= t) return false;
-    lease.expiresAt = t + ttlMs;
-    return true;
+    return [...new Set(names)].filter((name) => this.renew(name, owner, ttlMs, t));
   }
 
   async releaseLease(name: string, owner: string): Promise<boolean> {
@@ -118,6 +119,13 @@ export class MemoryStore implements Store {
   /** How many onboardings are held (for tests and health checks). */
   get size(): number {
     return this.records.size;
+  }
+
+  private renew(name: string, owner: string, ttlMs: number, t: number): boolean {
+    const lease = this.leases.get(name);
+    if (!lease || lease.owner !== owner || lease.expiresAt <= t) return false;
+    lease.expiresAt = t + ttlMs;
+    return true;
   }
 
   /** Forgets ended windows and lapsed leases, so the maps stay as small as the set of recent clients. */

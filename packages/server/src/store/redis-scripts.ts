@@ -75,6 +75,24 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
+/**
+ * RENEW_LEASE for every key given, in one script: each lease is checked and extended in the same
+ * atomic step, so none held by another owner is ever extended.
+ * KEYS: the leases. ARGV: 1 owner, 2 ttl ms. Returns one flag (1 renewed, 0 not) per key, in order.
+ */
+export const RENEW_LEASES = `
+local renewed = {}
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[i], ARGV[2])
+    renewed[i] = 1
+  else
+    renewed[i] = 0
+  end
+end
+return renewed
+`;
+
 /** KEYS: 1 lease. ARGV: 1 owner. */
 export const RELEASE_LEASE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end

@@ -22,7 +22,7 @@ import type { Logger } from '../logger.js';
 import { ChangeFeed, copyRecord } from './change-feed.js';
 import { StoreUnavailableError } from './errors.js';
 import { msOf } from './iso-time.js';
-import { ACQUIRE_LEASE, APPLY_STATUS, CONSUME_RATE, RELEASE_LEASE, RENEW_LEASE } from './redis-scripts.js';
+import { ACQUIRE_LEASE, APPLY_STATUS, CONSUME_RATE, RELEASE_LEASE, RENEW_LEASE, RENEW_LEASES } from './redis-scripts.js';
 import type {
   ApplyResult, ChangeListener, Clock, OnboardingRecord, RateLimitDecision, StatusUpdate, Store,
 } from './store.js';
@@ -53,9 +53,13 @@ const SCRIPTS = {
   applyStatus: new LuaScript(APPLY_STATUS),
   acquireLease: new LuaScript(ACQUIRE_LEASE),
   renewLease: new LuaScript(RENEW_LEASE),
+  renewLeases: new LuaScript(RENEW_LEASES),
   releaseLease: new LuaScript(RELEASE_LEASE),
   consumeRate: new LuaScript(CONSUME_RATE),
 };
+
+/** Leases per renewal script: Redis runs a script alone, so a huge one would hold every other client up. */
+const RENEW_CHUNK = 500;
 
 /** Replies that say the server cannot serve now (loading, read-only replica, out of memory...), not that a command is wrong. */
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|OOM|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|MISCONF)\b/;
@@ -244,6 +248,18 @@ export class RedisStore implements Store {
 
   async renewLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
     return (await this.op(() => this.script(SCRIPTS.renewLease, [this.key('lease', name)], [owner, String(ttlMs)]))) === 1;
+  }
+
+  async renewLeases(names: string[], owner: string, ttlMs: number): Promise<string[]> {
+    const unique = [...new Set(names)];
+    if (unique.length === 0) return [];
+    const chunks: string[][] = [];
+    for (let i = 0; i < unique.length; i += RENEW_CHUNK) chunks.push(unique.slice(i, i + RENEW_CHUNK));
+    // The chunks go out together on the one connection (node-redis pipelines them): one round trip.
+    const flags = await this.op(() =>
+      Promise.all(chunks.map((chunk) => this.script(SCRIPTS.renewLeases, chunk.map((n) => this.key('lease', n)), [owner, String(ttlMs)]) as Promise<number[]>)),
+    );
+    return chunks.flatMap((chunk, c) => chunk.filter((_, i) => Number(flags[c]![i]) === 1));
   }
 
   async releaseLease(name: string, owner: string): Promise<boolean> {

@@ -5,7 +5,8 @@
  * default without touching them.
  *
  * Every operation of a store that cannot be reached rejects with `StoreUnavailableError`
- * (./errors.ts), never hangs and never crashes the process; the store recovers by itself.
+ * (./errors.ts), never hangs and never crashes the process; the store recovers by itself. Such a
+ * rejection does not say the operation did not happen: its outcome is unknown (see the error).
  */
 import type { OnboardingStatus } from '@onboarding-kit/contract';
 
@@ -87,6 +88,13 @@ export interface Store {
   acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Extends `owner`'s lease; false when it lapsed or someone else holds it (stop the work it guards). */
   renewLease(name: string, owner: string, ttlMs: number): Promise<boolean>;
+  /**
+   * `renewLease` for many leases in one round trip (one transaction, one script): each lease is
+   * renewed, on its own terms, only if `owner` still holds it. Returns the names renewed, each
+   * once; a name missing from the answer lapsed or is someone else's. An instance holding
+   * thousands of leases so pays one commit per renewal period, not one per lease.
+   */
+  renewLeases(names: string[], owner: string, ttlMs: number): Promise<string[]>;
   /** Gives the lease up at once; false when `owner` did not hold it. */
   releaseLease(name: string, owner: string): Promise<boolean>;
   /**
