@@ -155,6 +155,20 @@ test('a store that does not answer is a 503 store_unavailable with Retry-After i
   await failing.app.close();
 });
 
+test('a creation whose store fails after the upstream created it answers 503 and logs the orphaned token', async () => {
+  const store = new MemoryStore();
+  const failing = testCompanion({ store });
+  store.create = async (): Promise<never> => {
+    throw new StoreUnavailableError('the store timed out');
+  };
+  const res = await failing.app.request(v1('/onboardings'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(createBody()) });
+  await expectShape(res, 503, 'store_unavailable');
+  const orphan = failing.logs.find((l) => l.includes('onboarding created upstream but not stored'));
+  assert.ok(orphan, 'the operator can find the orphan');
+  assert.match(orphan, /"tokenOnboarding":"[0-9a-f-]{36}"/);
+  await failing.app.close();
+});
+
 test('a CompanionError renders the same shape under a host with its own (default) error handler', async () => {
   const error = new CompanionError(503, 'upstream_unavailable', 'Try again shortly.', { externalId: 'ext-1', headers: { 'Retry-After': '5' }, cause: new Error(IT_SECRET) });
   const res = error.getResponse();

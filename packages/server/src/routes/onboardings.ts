@@ -88,7 +88,13 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     // second. The record may even land late (a Redis command that timed out can still run): it
     // then stays IN_PROCESS, polled after a scan takes it over, until the retention sweep. Nothing
     // upstream can be undone, so this is accepted.
-    await deps.store.create({ tokenOnboarding: created.tokenOnboarding, status: 'IN_PROCESS', createdAt: now, accessKeyHash: hashSecret(accessKey) });
+    try {
+      await deps.store.create({ tokenOnboarding: created.tokenOnboarding, status: 'IN_PROCESS', createdAt: now, accessKeyHash: hashSecret(accessKey) });
+    } catch (error) {
+      // The one trace an operator has to reconcile the orphan with the upstream's own records.
+      log.error('onboarding created upstream but not stored', { tokenOnboarding: created.tokenOnboarding, error });
+      throw error;
+    }
     deps.poller.track(created.tokenOnboarding);
     log.info('onboarding created', { tokenOnboarding: created.tokenOnboarding, taxId });
     const answer: CreateOnboardingResponse = { tokenOnboarding: created.tokenOnboarding, status: 'IN_PROCESS', dateHourProcess: created.dateHourProcess, accessKey };
