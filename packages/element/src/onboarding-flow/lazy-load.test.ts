@@ -12,7 +12,7 @@ interface NetworkLog {
 }
 
 describe('<onboarding-flow> first load', () => {
-  skipIn(['webkit'], NOT_IN.networkRecord)('loads the image pipeline and the compression library only when a photo is processed', async function () {
+  skipIn(['webkit'], NOT_IN.networkRecord)('loads the image pipeline and its worker only when a photo is processed', async function () {
     this.timeout(60_000);
     const { el } = await mount();
     await passConsent(el);
@@ -20,12 +20,13 @@ describe('<onboarding-flow> first load', () => {
     await chooseType(el, 'CNH');
     const before = await executeServerCommand<NetworkLog, { clear: boolean }>('network-log', { clear: true });
     expect(before.all.some((url) => url.includes('/camera/camera-controller'))).to.equal(true);
-    expect(before.all.filter((url) => url.includes('browser-image-compression') || url.includes('/image/pipeline'))).to.deep.equal([]);
+    expect(before.all.filter((url) => url.includes('image-worker') || url.includes('/image/pipeline'))).to.deep.equal([]);
 
     await pickFile(el, await cardJpeg());
     expect(preview(el)).to.exist;
     const after = await executeServerCommand<NetworkLog, { clear: boolean }>('network-log', { clear: true });
     expect(after.all.some((url) => url.includes('/image/pipeline'))).to.equal(true);
+    expect(after.all.some((url) => url.includes('/image/onboarding-flow.image-worker.js'))).to.equal(true);
     expect([...before.external, ...after.external]).to.deep.equal([]);
   });
 });
