@@ -152,6 +152,27 @@ describe('processImage: the card picture', () => {
   });
 });
 
+describe('processImage: a worker that fails for its own reasons', () => {
+  it('the photo is prepared on the main thread instead, with a warning that quotes the failure', async () => {
+    // A worker that answers every request with what an engine lacking OffscreenCanvas in workers would say.
+    const script = `self.onmessage = (e) => self.postMessage({ id: e.data.id, ok: false, error: { name: 'ReferenceError', message: 'OffscreenCanvas is not defined' } });`;
+    const workerURL = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      const result = await processImage(await cardPng(), { ...front, workerURL });
+      revoke.push(result.previewUrl);
+      expect(result.processedIn).to.equal('main-thread');
+      expect(sniffBase64(result.base64)).to.equal('image/jpeg');
+      expect(warnings.join('\n')).to.contain('ReferenceError: OffscreenCanvas is not defined');
+    } finally {
+      console.warn = warn;
+      URL.revokeObjectURL(workerURL);
+    }
+  });
+});
+
 describe('processImage: refusals', () => {
   it('a PDF is not an image, whatever MIME type it claims', async () => {
     const pdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n');

@@ -80,7 +80,7 @@ async function checkType(source: Blob): Promise<void> {
   throw new ImageCheckError('not-an-image', 'The file is not an image');
 }
 
-/** The worker could not be started or loaded: not about the photo, so the page does the work instead. */
+/** The worker could not start, or failed for a reason that is not about the photo: the page does the work instead. */
 class WorkerUnavailable extends Error {
   override name = 'WorkerUnavailable';
 }
@@ -98,9 +98,13 @@ const workers = new Map<string, WorkerSlot>();
 const brokenWorkers = new Map<string, string>();
 let nextId = 1;
 
-function fromFailure(failure: WorkerFailure): Error {
+/**
+ * A refusal stays a refusal; any other failure in the worker (an engine whose worker lacks what
+ * the page has, say) is the worker's, so the photo is tried again on the page.
+ */
+function fromFailure(url: string, failure: WorkerFailure): Error {
   if (failure.code) return new ImageCheckError(failure.code, failure.message, failure.detail);
-  return Object.assign(new Error(failure.message), { name: failure.name });
+  return new WorkerUnavailable(`${url} failed: ${failure.name}: ${failure.message}`);
 }
 
 function workerSlot(url: string): WorkerSlot {
@@ -120,7 +124,7 @@ function workerSlot(url: string): WorkerSlot {
     if (!waiting) return;
     slot.pending.delete(answer.id);
     if (answer.ok) waiting.resolve(answer.image);
-    else waiting.reject(fromFailure(answer.error));
+    else waiting.reject(fromFailure(url, answer.error));
   });
   // The script did not load or evaluate (404, refused by the page's policy, no module workers).
   worker.addEventListener('error', (event) => fail(`${url} could not run: ${event.message || 'the script did not load'}`));
