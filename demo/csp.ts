@@ -3,9 +3,10 @@
  * place (demo-routes.ts sends it, the tests and demo/README.md quote it). Strict on purpose: the
  * demo is the proof that `<onboarding-flow>` and the React and Vue examples run on a page that
  * allows no inline script or style and no eval. Why each non-'self' source is there:
- * - img-src blob: data:  photo previews are object URLs; Lit/the browser may use data: images.
- * - worker-src blob:     browser-image-compression runs in a worker built from a blob: URL (it
- *                        then importScripts its self-hosted copy, which 'self' covers).
+ * - img-src blob:   photo previews are object URLs.
+ * - img-src data:   only the pages' empty favicon (`data:,`), which keeps browsers from asking for
+ *                   /favicon.ico; the element itself needs no data: image in any engine.
+ * - worker-src 'self': the element's image worker is a file beside its script (no blob: worker).
  * 'report-sample' only makes violation reports carry the first characters of what was blocked.
  * Nothing may frame the page, and nothing is loaded from another origin.
  */
@@ -16,7 +17,7 @@ export const DEMO_CSP = [
   "img-src 'self' blob: data:",
   "media-src 'self' blob:",
   "connect-src 'self'",
-  "worker-src 'self' blob:",
+  "worker-src 'self'",
   "font-src 'self'",
   "manifest-src 'self'",
   "base-uri 'none'",
