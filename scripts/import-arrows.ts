@@ -15,6 +15,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { sourceFiles } from './source-files.js';
 
 /** Packages each package's shipped code may import by name (besides itself). */
 export const ARROWS: Record<string, readonly string[]> = {
@@ -27,7 +28,8 @@ export const ARROWS: Record<string, readonly string[]> = {
 const TESTING = 'testing';
 
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|vue)$/;
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'artifacts']);
+const SKIPPED_DIRS = new Set(['artifacts']);
+const walk = (dir: string) => sourceFiles(dir, (name) => SOURCE.test(name), SKIPPED_DIRS);
 /** Workspace folders outside packages/ that are scanned (besides the root's own files). */
 const WORKSPACE_DIRS = ['test', 'bench', 'demo', 'scripts'];
 
@@ -74,22 +76,6 @@ export function importRefs(source: string): ImportRef[] {
   for (const m of text.matchAll(SPECIFIER)) refs.push({ line: lineAt(m.index!), specifier: (m[2] ?? m[4])! });
   for (const m of text.matchAll(MODULE_URL)) refs.push({ line: lineAt(m.index!), specifier: m[2]! });
   return refs;
-}
-
-function walk(dir: string, out: string[] = []): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    if (SKIPPED_DIRS.has(name) || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (SOURCE.test(name)) out.push(path);
-  }
-  return out;
 }
 
 /** `packages/<name>/...` -> name; anything else -> undefined. */

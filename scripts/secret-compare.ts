@@ -16,9 +16,12 @@
  *
  * Usage: scripts/check-secret-compare.ts runs it over the repository (part of `npm run lint`).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
+import { sourceFiles } from './source-files.js';
+
+const walk = (dir: string) => sourceFiles(dir, (name) => /\.(?:[cm]?ts|tsx)$/.test(name) && !name.endsWith('.d.ts'));
 
 /** The helper files, relative to the repository root. */
 export const HELPERS = ['packages/server/src/http/access-key.ts', 'packages/sandbox/src/auth/safe-equal.ts'];
@@ -121,22 +124,6 @@ export function secretCompareProblemsIn(relPath: string, text: string): SecretCo
   visit(source);
   if (helper && !callsTimingSafeEqual) problems.push({ file: relPath, line: 1, problem: 'a secret helper must compare with timingSafeEqual' });
   return problems;
-}
-
-function walk(dir: string, out: string[] = []): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (/\.(?:[cm]?ts|tsx)$/.test(name) && !name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
 }
 
 /** Every problem under `root`, plus one for a helper file that is missing. */

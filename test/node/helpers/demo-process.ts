@@ -3,7 +3,6 @@
  * several: its URL (read from the line it prints), its exit, and its output.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -56,17 +55,7 @@ export function startDemo(env: Record<string, string>): DemoProcess {
   return { child, url, exited, output: () => ({ out, err }) };
 }
 
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@onboarding-kit/testing/redis-server';
 
 /** Sends `signal` and waits for the exit. */
 export async function stopDemo(demo: DemoProcess, signal: NodeJS.Signals): Promise<number | null> {
