@@ -14,8 +14,12 @@ const store = new SqliteStore(path!);
 // Pipes are written synchronously on Linux: a line printed is in the parent's pipe before the next write begins.
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+// A writer whose test died (a timeout, a mutant under Stryker) must not write on forever as an
+// orphan: it stops as soon as it is no longer its parent's child.
+const parent = process.ppid;
+
 if (mode === 'write') {
-  for (let i = 0; ; i++) {
+  for (let i = 0; process.ppid === parent; i++) {
     const token = `tok-${i}`;
     await store.create({ tokenOnboarding: token, status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: `hash-${i}` });
     say(`created ${i}`);
