@@ -7,7 +7,9 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const DECODE = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 
-const PURE_BASE64 = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// Canonical: the bits a padded ending leaves over are zero (`AB==` is not; `AA==` is), which is
+// what Node's round trip below demands too, so short and long texts get the same answer.
+const PURE_BASE64 = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
 const DATA_URI = /^data:([a-z]+\/[a-z0-9.+-]+)(?:;[a-z0-9-]+=[^;,]*)*;base64,/i;
 
 /** Node's Buffer when present: its native codec checks a multi-megabyte image many times faster. */
