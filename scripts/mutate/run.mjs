@@ -1,5 +1,6 @@
-// `npm run mutate [-- contract|server ...] [stryker flags]`: Stryker Mutator on the named packages
-// (default: all of them), one after the other, each with its stryker.<package>.config.json.
+// `npm run mutate [-- contract|server|redis ...] [stryker flags]`: Stryker Mutator on the named
+// targets (default: contract and server), one after the other, each with its
+// stryker.<target>.config.json. `redis` (the Redis store) needs redis-server on PATH.
 // Incremental: a re-run tests only the mutants whose code or covering tests changed since the last
 // run (reports/mutation/<package>.incremental.json, a local cache); `--force` re-tests everything.
 import { spawn } from 'node:child_process';
@@ -7,16 +8,17 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const PACKAGES = ['contract', 'server'];
+const TARGETS = ['contract', 'server', 'redis'];
+const DEFAULT_TARGETS = ['contract', 'server'];
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const stryker = join(dirname(createRequire(import.meta.url).resolve('@stryker-mutator/core/package.json')), 'bin', 'stryker.js');
 
 const args = process.argv.slice(2);
 const flags = args.filter((a) => a.startsWith('-'));
 const named = args.filter((a) => !a.startsWith('-'));
-const unknown = named.filter((p) => !PACKAGES.includes(p));
+const unknown = named.filter((p) => !TARGETS.includes(p));
 if (unknown.length) {
-  console.error(`unknown package ${unknown.join(', ')}; mutation testing covers: ${PACKAGES.join(', ')}`);
+  console.error(`unknown target ${unknown.join(', ')}; mutation testing covers: ${TARGETS.join(', ')}`);
   process.exit(2);
 }
 
@@ -48,7 +50,7 @@ function runStryker(pkg) {
 }
 
 let failed = false;
-for (const pkg of named.length ? named : PACKAGES) {
+for (const pkg of named.length ? named : DEFAULT_TARGETS) {
   console.log(`\n== mutation testing: ${pkg} ==`);
   const started = Date.now();
   const status = await runStryker(pkg);
