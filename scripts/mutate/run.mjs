@@ -4,7 +4,9 @@
 // Incremental: a re-run tests only the mutants whose code or covering tests changed since the last
 // run (reports/mutation/<package>.incremental.json, a local cache); `--force` re-tests everything.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,11 +27,14 @@ if (unknown.length) {
 /**
  * Runs Stryker in a process group of its own and ends whatever is left in that group when it is
  * done. Stryker kills a test process that times out or fails fast, and what that test had started
- * (a SQLite writer, a redis-server, a sandbox upstream) would otherwise live on as an orphan.
+ * (a SQLite writer, a redis-server, a sandbox upstream) would otherwise live on as an orphan; its
+ * temporary files, which it no longer removes, go to a folder of the run's own, removed after.
  */
 function runStryker(pkg) {
+  const scratch = mkdtempSync(join(tmpdir(), 'okit-mutate-'));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [stryker, 'run', `stryker.${pkg}.config.json`, ...flags], { cwd: root, stdio: 'inherit', detached: true });
+    const env = { ...process.env, TMPDIR: scratch, TMP: scratch, TEMP: scratch };
+    const child = spawn(process.execPath, [stryker, 'run', `stryker.${pkg}.config.json`, ...flags], { cwd: root, env, stdio: 'inherit', detached: true });
     const group = (signal) => {
       try {
         process.kill(-child.pid, signal);
@@ -44,6 +49,7 @@ function runStryker(pkg) {
       process.off('SIGINT', forward);
       process.off('SIGTERM', forward);
       group('SIGKILL');
+      rmSync(scratch, { recursive: true, force: true });
       resolve(signal ? 1 : code ?? 1);
     });
   });
