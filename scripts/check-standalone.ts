@@ -26,11 +26,11 @@ const SKIPPED = /(?:^|\/)(?:package-lock\.json|scripts\/check-standalone\.ts)$/;
 const BINARY = /\.(png|jpe?g|gif|webp|ico|pdf|zip|gz|tgz|woff2?|ttf|y4m|mjpeg|wasm|db|sqlite)$/i;
 
 const FORBIDDEN: { pattern: RegExp; problem: string }[] = [
-  { pattern: /(?:\.\.\/)+shared\b/, problem: 'names a folder outside the repository (../shared)' },
+  { pattern: /(?:\.\.\/)+shared\b/, problem: 'names the reference folder beside the repository, which a clone does not have' },
   { pattern: /\bDESIGN\b/, problem: 'cites the design document instead of docs/' },
-  { pattern: /\bdesign\.md\b/i, problem: 'cites a document the repository does not have (DESIGN.md)' },
+  { pattern: /\bdesign\.md\b/i, problem: 'cites the design document, which the repository does not have' },
   { pattern: /\bdesign rules?\s*\d/i, problem: 'cites a design rule instead of docs/upstream-api.md, rule N' },
-  { pattern: /\btoolchain\.md\b/i, problem: 'cites a document the repository does not have (TOOLCHAIN.md)' },
+  { pattern: /\btoolchain\.md\b/i, problem: 'cites the toolchain notes, which the repository does not have' },
   { pattern: /\bbrief\b/i, problem: 'cites a brief the repository does not have (say "short" for the adjective)' },
   {
     pattern: /\bspec(?:ification)?s?\s*(?:sections?\s*|§\s*)?\d|§\s*\d|\bsections?\s+\d+\.\d/i,

@@ -56,15 +56,7 @@ export async function processedImage(role: CaptureRole, colour?: string): Promis
   };
 }
 
-/** True once the object URL no longer resolves (revoked). */
-export async function isRevoked(url: string): Promise<boolean> {
-  try {
-    await (await fetch(url)).arrayBuffer();
-    return false;
-  } catch {
-    return true;
-  }
-}
+export { isRevoked } from '../onboarding-flow/test-helpers.js';
 
 export interface Deferred<T> {
   promise: Promise<T>;

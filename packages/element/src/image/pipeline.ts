@@ -45,19 +45,12 @@ export interface PipelineOptions {
   workerURL?: string;
 }
 
-export interface ProcessedImage {
+/** What the worker (or the page) prepared, as the element holds it: the JPEG as an object URL. */
+export interface ProcessedImage extends Omit<PreparedImage, 'jpeg'> {
   role: CaptureRole;
-  /** Pure base64, no `data:` prefix. */
-  base64: string;
   mime: 'image/jpeg';
-  bytes: number;
-  width: number;
-  height: number;
   /** Object URL of the output JPEG; the caller revokes it. */
   previewUrl: string;
-  checks: { sharpness: number; brightness: number };
-  /** Milliseconds per stage (measured where the work ran). */
-  timings: { decode: number; checks: number; compress: number; encode: number };
   /**
    * Where decode, checks and encode really ran: the image 'worker', or the 'main-thread' when
    * the engine has no `OffscreenCanvas` or the worker could not start (a console warning says why).

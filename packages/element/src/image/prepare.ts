@@ -26,6 +26,7 @@ export interface PrepareOptions {
 
 export interface PreparedImage {
   jpeg: Blob;
+  /** Pure base64, no `data:` prefix. */
   base64: string;
   bytes: number;
   width: number;
