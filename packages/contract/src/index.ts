@@ -7,3 +7,4 @@ export * from './strip.js';
 export * from './classify.js';
 export * from './webhook.js';
 export * from './page-api.js';
+export * from './sessions.js';

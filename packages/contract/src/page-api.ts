@@ -65,6 +65,11 @@ export type ApiErrorCode =
   | 'upstream_unavailable'
   | 'upstream_timeout'
   | 'store_unavailable'
+  | 'session_used'
+  | 'session_expired'
+  | 'session_mismatch'
+  | 'idempotency_conflict'
+  | 'idempotency_in_progress'
   | 'internal_error';
 
 export interface ApiError {

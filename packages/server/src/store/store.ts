@@ -30,6 +30,10 @@ export interface OnboardingRecord {
   history: StatusEvent[];
   /** When a terminal status was reached (ISO 8601); drives retention. */
   finishedAt?: string;
+  /** The session this onboarding was created in (docs/backend-api.md#sessions). */
+  sessionId?: string;
+  /** Hashes of further access keys issued by idempotent replays of the creation; each opens the onboarding as `accessKeyHash` does. */
+  moreAccessKeyHashes?: string[];
 }
 
 export interface StatusUpdate {

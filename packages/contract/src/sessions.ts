@@ -1,0 +1,218 @@
+/**
+ * The integrator's backend contract: sessions opened server to server for a person the integrator
+ * knows, the page's view of its session, and the signed notifications the companion sends to the
+ * integrator (docs/backend-api.md).
+ */
+import type { OnboardingStatus } from './envelope.js';
+import type { ApiErrorCode, Validation } from './page-api.js';
+import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
+
+export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export const SESSION_LIMITS = {
+  referenceMaxLength: 128,
+  defaultExpiresInS: 1800,
+  minExpiresInS: 60,
+  maxExpiresInS: 86_400,
+  metadataMaxEntries: 20,
+  metadataKeyMaxLength: 40,
+  metadataValueMaxLength: 500,
+  documentTypesMax: 10,
+  /** Largest `POST /v1/sessions` body. */
+  maxBodyBytes: 16 * 1024,
+  /** `GET /v1/sessions?reference=` answers at most this many, newest first. */
+  listMax: 100,
+} as const;
+
+export const SESSION_LOCALES = ['pt-BR', 'en', 'es'] as const;
+
+/** Body of `POST /v1/sessions`. */
+export interface CreateSessionRequest {
+  reference: string;
+  cpf?: string;
+  cnpj?: string;
+  name?: string;
+  documentTypes?: string[];
+  locale?: string;
+  returnUrl?: string;
+  /** Seconds until the session expires (default 1800, at most 86400). */
+  expiresIn?: number;
+  metadata?: Record<string, string>;
+}
+
+/** 201 (or 200 on an idempotent replay) answer of `POST /v1/sessions`. */
+export interface CreateSessionResponse {
+  id: string;
+  /** Goes to the page only; the companion keeps its hash. */
+  clientSecret: string;
+  /** The hosted capture page of this session. */
+  url: string;
+  status: 'open';
+  expiresAt: string;
+  reference: string;
+}
+
+export interface SessionHistoryEntry {
+  status: OnboardingStatus;
+  at: string;
+  source: 'creation' | 'webhook' | 'poll';
+}
+
+/** The onboarding a session produced, as the backend sees it. */
+export interface SessionOnboarding {
+  tokenOnboarding: string;
+  status: OnboardingStatus;
+  externalId?: string;
+  /** Status changes as the companion saw them; `null` once the companion no longer holds them (retention). */
+  history: SessionHistoryEntry[] | null;
+}
+
+/** `GET /v1/sessions/{id}`, each entry of the list, and the `data` of session notifications: never a secret. */
+export interface SessionView {
+  id: string;
+  reference: string;
+  status: SessionStatus;
+  createdAt: string;
+  expiresAt: string;
+  metadata: Record<string, string>;
+  returnUrl?: string;
+  onboarding?: SessionOnboarding;
+}
+
+/** `GET /v1/session`, read by the page with its client secret. */
+export interface PageSession {
+  id: string;
+  status: SessionStatus;
+  expiresAt: string;
+  prefill: { cpf?: string; cnpj?: string; name?: string };
+  /** Document types offered, in order (empty: the element's own default). */
+  documentTypes: string[];
+  locale: string;
+  returnUrl?: string;
+}
+
+export const NOTIFICATION_TYPES = ['session.submitted', 'session.completed', 'session.expired', 'query.completed'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** What the companion POSTs to `ONBOARDING_NOTIFY_URL`; receivers dedupe by `id`. */
+export interface NotificationEvent<T = unknown> {
+  id: string;
+  type: NotificationType;
+  createdAt: string;
+  data: T;
+}
+
+/** The header carrying a notification's signatures. */
+export const NOTIFICATION_SIGNATURE_HEADER = 'Onboarding-Signature';
+
+export interface ValidCreateSession {
+  reference: string;
+  taxId?: { kind: 'cpf' | 'cnpj'; value: string };
+  name?: string;
+  documentTypes: string[];
+  locale: string;
+  returnUrl?: string;
+  expiresInS: number;
+  metadata: Record<string, string>;
+}
+
+const fail = (code: ApiErrorCode, message: string, field?: string): Validation<never> => ({
+  ok: false,
+  status: 400,
+  error: { code, message, ...(field && { field }) },
+});
+
+const DOCUMENT_TYPE = /^[A-Z0-9_-]{1,40}$/;
+const NAME = /^[\p{L}\p{M}\p{N} .,'’()/-]{1,200}$/u;
+const KNOWN_FIELDS = new Set(['reference', 'cpf', 'cnpj', 'name', 'documentTypes', 'locale', 'returnUrl', 'expiresIn', 'metadata']);
+
+/** Checks a `POST /v1/sessions` body; every refusal names its field. */
+export function validateCreateSession(body: unknown): Validation<ValidCreateSession> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return fail('invalid_request', 'The body must be a JSON object.');
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) if (!KNOWN_FIELDS.has(key)) return fail('invalid_field', `Unknown field "${key.slice(0, 40)}".`, key.slice(0, 40));
+
+  const { reference } = b;
+  if (typeof reference !== 'string' || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength || /[\u0000-\u001f\u007f]/.test(reference)) {
+    return fail('invalid_field', `reference is required: the integrator's id for the person, 1 to ${SESSION_LIMITS.referenceMaxLength} printable characters.`, 'reference');
+  }
+
+  let taxId: ValidCreateSession['taxId'];
+  if (b.cpf !== undefined && b.cnpj !== undefined) return fail('invalid_request', 'Send either cpf or cnpj, not both.', 'cnpj');
+  if (b.cpf !== undefined) {
+    if (typeof b.cpf !== 'string' || !isValidCpf(b.cpf)) return fail('invalid_cpf', 'The CPF is not valid: check its 11 digits.', 'cpf');
+    taxId = { kind: 'cpf', value: normalizeCpf(b.cpf)! };
+  } else if (b.cnpj !== undefined) {
+    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj)) return fail('invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
+    taxId = { kind: 'cnpj', value: normalizeCnpj(b.cnpj)! };
+  }
+
+  if (b.name !== undefined && (typeof b.name !== 'string' || !NAME.test(b.name.trim()))) return fail('invalid_field', 'name must be plain text of 1 to 200 characters.', 'name');
+
+  let documentTypes: string[] = [];
+  if (b.documentTypes !== undefined) {
+    if (!Array.isArray(b.documentTypes) || b.documentTypes.length < 1 || b.documentTypes.length > SESSION_LIMITS.documentTypesMax) {
+      return fail('invalid_field', `documentTypes must be a list of 1 to ${SESSION_LIMITS.documentTypesMax} document types.`, 'documentTypes');
+    }
+    for (const t of b.documentTypes) {
+      if (typeof t !== 'string' || !DOCUMENT_TYPE.test(t.trim().toUpperCase())) return fail('invalid_field', 'Each document type is 1 to 40 letters, digits, "_" or "-" (CNH, RG, PASSPORT...).', 'documentTypes');
+    }
+    documentTypes = [...new Set(b.documentTypes.map((t: string) => t.trim().toUpperCase()))];
+  }
+
+  let locale = 'pt-BR';
+  if (b.locale !== undefined) {
+    if (typeof b.locale !== 'string' || !(SESSION_LOCALES as readonly string[]).includes(b.locale)) return fail('invalid_field', `locale must be one of ${SESSION_LOCALES.join(', ')}.`, 'locale');
+    locale = b.locale;
+  }
+
+  let returnUrl: string | undefined;
+  if (b.returnUrl !== undefined) {
+    if (typeof b.returnUrl !== 'string' || b.returnUrl.length > 2048 || !isHttpUrl(b.returnUrl)) return fail('invalid_field', 'returnUrl must be an absolute http(s) URL of at most 2048 characters.', 'returnUrl');
+    returnUrl = b.returnUrl;
+  }
+
+  let expiresInS: number = SESSION_LIMITS.defaultExpiresInS;
+  if (b.expiresIn !== undefined) {
+    if (typeof b.expiresIn !== 'number' || !Number.isInteger(b.expiresIn) || b.expiresIn < SESSION_LIMITS.minExpiresInS || b.expiresIn > SESSION_LIMITS.maxExpiresInS) {
+      return fail('invalid_field', `expiresIn must be a whole number of seconds from ${SESSION_LIMITS.minExpiresInS} to ${SESSION_LIMITS.maxExpiresInS}.`, 'expiresIn');
+    }
+    expiresInS = b.expiresIn;
+  }
+
+  const metadata: Record<string, string> = {};
+  if (b.metadata !== undefined) {
+    if (!b.metadata || typeof b.metadata !== 'object' || Array.isArray(b.metadata)) return fail('invalid_field', 'metadata must be an object of string values.', 'metadata');
+    const entries = Object.entries(b.metadata as Record<string, unknown>);
+    if (entries.length > SESSION_LIMITS.metadataMaxEntries) return fail('invalid_field', `metadata holds at most ${SESSION_LIMITS.metadataMaxEntries} values.`, 'metadata');
+    for (const [k, v] of entries) {
+      if (k.length < 1 || k.length > SESSION_LIMITS.metadataKeyMaxLength) return fail('invalid_field', `Each metadata key is 1 to ${SESSION_LIMITS.metadataKeyMaxLength} characters.`, 'metadata');
+      if (typeof v !== 'string' || v.length > SESSION_LIMITS.metadataValueMaxLength) return fail('invalid_field', `metadata.${k} must be a string of at most ${SESSION_LIMITS.metadataValueMaxLength} characters.`, `metadata.${k}`);
+      metadata[k] = v;
+    }
+  }
+
+  return {
+    ok: true,
+    value: {
+      reference,
+      ...(taxId && { taxId }),
+      ...(typeof b.name === 'string' && { name: b.name.trim() }),
+      documentTypes,
+      locale,
+      ...(returnUrl && { returnUrl }),
+      expiresInS,
+      metadata,
+    },
+  };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}

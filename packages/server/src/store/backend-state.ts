@@ -1,0 +1,142 @@
+/**
+ * The backend's part of the store: sessions, idempotency keys and the notification outbox
+ * (docs/backend-api.md). Every store (memory, SQLite, Redis) implements it next to `Store`, and
+ * the conformance suite (test/store-conformance.ts) holds each to the same behaviour.
+ *
+ * The rules the routes rely on:
+ * - Sessions change only by compare-and-set on `version` (`replaceSession`), so two instances
+ *   racing to claim, submit or expire one session cannot both win.
+ * - Secrets are looked up by their SHA-256 only; the store never sees a secret.
+ * - Outbox inserts are idempotent by event id, so an event found twice (two instances, a retry
+ *   after a crash) is queued once.
+ * - Like every store operation, these reject with `StoreUnavailableError` when the store cannot be
+ *   reached, and their outcome is then unknown.
+ */
+import type { NotificationType, SessionStatus } from '@onboarding-kit/contract';
+import type { OnboardingStatus } from '@onboarding-kit/contract';
+
+export type SessionSecretKind = 'client' | 'capture';
+
+export interface SessionClaim {
+  /** The creation's Idempotency-Key, or a random one when the page sent none. */
+  key: string;
+  /** SHA-256 of the creation's validated body (without images' bytes: their hashes), to tell a replay from another creation. */
+  fingerprint: string;
+  /** ISO 8601: a claim whose creation never finished may be taken over after the upstream timeout. */
+  at: string;
+}
+
+export interface SessionRecord {
+  id: string;
+  /** Starts at 1; each `replaceSession` adds 1. */
+  version: number;
+  reference: string;
+  status: SessionStatus;
+  createdAt: string;
+  expiresAt: string;
+  taxId?: { kind: 'cpf' | 'cnpj'; value: string };
+  name?: string;
+  documentTypes: string[];
+  locale: string;
+  returnUrl?: string;
+  metadata: Record<string, string>;
+  /** An onboarding creation under way or done (one per session). */
+  claim?: SessionClaim;
+  /** The onboarding the session produced. */
+  tokenOnboarding?: string;
+  /** Its final state, kept with the session so it outlives the onboarding's own retention. */
+  outcome?: { status: OnboardingStatus; externalId?: string; at: string };
+  /** When the session became `completed` or `expired` (ISO 8601); drives retention. */
+  endedAt?: string;
+}
+
+export type IdempotencyState =
+  /** The key was free and is now held by the caller, who must `complete` or `release` it. */
+  | { state: 'reserved' }
+  /** Another request holds it and has not finished. */
+  | { state: 'pending'; fingerprint: string }
+  | { state: 'done'; fingerprint: string; result: string };
+
+export type OutboxState = 'pending' | 'delivered' | 'failed';
+
+export interface OutboxEntry {
+  /** The event id (`evt_...`): inserts are idempotent by it. */
+  id: string;
+  type: NotificationType;
+  /** The exact JSON body sent on every try. */
+  body: string;
+  /** Deliveries with the same key go in the order they were queued (a session id, a query key). */
+  orderKey: string;
+  createdAt: string;
+  state: OutboxState;
+  attempts: number;
+  /** Milliseconds since the epoch of the next try (pending only). */
+  nextAttemptMs: number;
+  lastAttemptAt?: string;
+  /** Why the last try failed: `HTTP 500`, `timeout`, `connection refused`... never a body or a secret. */
+  lastError?: string;
+  deliveredAt?: string;
+}
+
+export interface OutboxUpdate {
+  state: OutboxState;
+  attempts: number;
+  nextAttemptMs: number;
+  lastAttemptAt?: string;
+  lastError?: string;
+  deliveredAt?: string;
+}
+
+export interface BackendPurgeCutoffs {
+  /** Sessions that ended (completed, expired) before this. */
+  sessionsEndedBefore: Date;
+  /** Any session created before this, ended or not. */
+  sessionsCreatedBefore: Date;
+  /** Delivered and failed outbox entries whose last change is older than this. */
+  outboxBefore: Date;
+}
+
+export interface BackendState {
+  /** Stores a new session (`version` 1) with the hashes of its first client secret and its capture token. */
+  createSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<void>;
+  getSession(id: string): Promise<SessionRecord | null>;
+  /** The session a secret (by its SHA-256, hex) belongs to, or null. */
+  findSessionBySecret(kind: SessionSecretKind, secretHash: string): Promise<SessionRecord | null>;
+  /** Adds a secret to a session (an idempotent replay issues a new client secret); false for an unknown session. */
+  addSessionSecret(id: string, kind: SessionSecretKind, secretHash: string): Promise<boolean>;
+  /**
+   * Writes `next` (with `version` = `expectedVersion` + 1) only if the stored session still has
+   * `expectedVersion`: true when written, false when someone changed it first or it is gone.
+   */
+  replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean>;
+  /** Sessions of one `reference`, newest first, at most `limit`. */
+  listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]>;
+  /** Sessions in `status`, oldest `expiresAt` first; with `expiresBefore`, only those expiring before it. */
+  listSessionsByStatus(status: SessionStatus, options: { limit: number; expiresBefore?: Date }): Promise<SessionRecord[]>;
+
+  /**
+   * Reserves `key` (already scoped by the caller: `sessions:<api-key-hash>:<Idempotency-Key>`)
+   * for `ttlMs`, or tells what holds it. A pending reservation older than `pendingTtlMs` is free again.
+   */
+  reserveIdempotencyKey(key: string, fingerprint: string, options: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState>;
+  /** Records the result of the request holding `key` (kept `ttlMs`). */
+  completeIdempotencyKey(key: string, result: string, ttlMs: number): Promise<void>;
+  /** Frees `key` after the request holding it failed, so a retry may run again. */
+  releaseIdempotencyKey(key: string): Promise<void>;
+
+  /** Adds an access key (by its hash) to an onboarding: a replayed creation answers a new one and earlier ones stay valid. False for an unknown token. */
+  addAccessKey(tokenOnboarding: string, accessKeyHash: string): Promise<boolean>;
+
+  /** Queues a notification; false (nothing changed) when an entry with this id exists. */
+  enqueueNotification(entry: OutboxEntry): Promise<boolean>;
+  /** Pending entries due at `nowMs`, in queue order, at most `limit`. */
+  dueNotifications(nowMs: number, limit: number): Promise<OutboxEntry[]>;
+  /** Records a try's result; false for an unknown id. */
+  updateNotification(id: string, update: OutboxUpdate): Promise<boolean>;
+  getNotification(id: string): Promise<OutboxEntry | null>;
+  /** Entries in `state` (failed: gave up; pending with attempts > 0: failing), newest first, at most `limit`. */
+  listNotifications(options: { state: OutboxState; failingOnly?: boolean; limit: number }): Promise<OutboxEntry[]>;
+
+  /** Deletes ended sessions, old sessions and settled outbox entries; returns how many records went. */
+  purgeBackendState(cutoffs: BackendPurgeCutoffs): Promise<number>;
+}
