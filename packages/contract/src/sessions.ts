@@ -48,7 +48,8 @@ export interface CreateSessionResponse {
   clientSecret: string;
   /** The hosted capture page of this session. */
   url: string;
-  status: 'open';
+  /** `open` when created; an idempotent replay answers the session's status now. */
+  status: SessionStatus;
   expiresAt: string;
   reference: string;
 }

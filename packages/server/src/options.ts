@@ -31,8 +31,24 @@ export interface CompanionOptions {
   documentFileTypes?: Partial<Record<ImageRoleName, string>>;
   /** Serves `GET /v1/onboardings/{token}/report.pdf` (default false: the report holds personal data). */
   reportPdf?: boolean;
-  /** Enables the admin routes at `/v1/admin` (absent: off, 404). */
+  /** Enables the admin routes at `/v1/admin` (absent: off, 404); with `apiKeys` set, one more key they accept. */
   adminKey?: string;
+  /**
+   * The integrator's backend API keys (docs/backend-api.md#api-keys): each at least 32
+   * characters, several at once for rotation; only their hashes are kept. They enable
+   * `/v1/sessions`, `/v1/queries` and the admin routes.
+   */
+  apiKeys?: readonly string[];
+  /** `required`: creations need a session's client secret (401 without); default `required` in production, else `optional`. */
+  sessions?: 'required' | 'optional';
+  /**
+   * Signed notifications to the integrator's backend (docs/backend-api.md#notifications). `secret`
+   * (at least 32 characters) signs them; during a rotation pass both, and each event carries a
+   * signature by each.
+   */
+  notify?: { url: string; secret: string | readonly string[]; timeoutMs?: number };
+  /** The companion's public base URL, for session `url`s (default: the request's own origin). */
+  publicUrl?: string;
   /** Where state lives (default: in memory; `createStore()` builds the SQLite and Redis stores). */
   store?: Store;
   /** Structured logger (default: JSON lines on stdout). Everything it receives is redacted first. */
@@ -73,6 +89,17 @@ export function checkOptions(o: CompanionOptions): void {
   }
   for (const key of ['client', 'secret', 'webhookKey'] as const) if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
   if (o.adminKey !== undefined && o.adminKey.length < 16) problems.push('adminKey must have at least 16 characters');
+  for (const key of o.apiKeys ?? []) if (typeof key !== 'string' || key.length < 32 || /\s/.test(key)) problems.push('each API key must have at least 32 characters and no spaces');
+  if (o.sessions !== undefined && o.sessions !== 'required' && o.sessions !== 'optional') problems.push("sessions must be 'required' or 'optional'");
+  if ((o.sessions ?? (o.environment === 'production' ? 'required' : 'optional')) === 'required' && !o.apiKeys?.length) {
+    problems.push('sessions are required (the default in production) but no apiKeys are set to open them');
+  }
+  if (o.notify !== undefined) {
+    if (!isHttpUrl(o.notify.url)) problems.push('notify.url must be an absolute http(s) URL');
+    const secrets = typeof o.notify.secret === 'string' ? [o.notify.secret] : [...(o.notify.secret ?? [])];
+    if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length < 32)) problems.push('notify.secret must have at least 32 characters');
+  }
+  if (o.publicUrl !== undefined && !isHttpUrl(o.publicUrl)) problems.push('publicUrl must be an absolute http(s) URL');
   if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production') problems.push("environment must be 'test' or 'production'");
   if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < 1024)) problems.push('imageMaxBytes must be an integer of at least 1024');
   if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0)) problems.push('rateLimit must be a whole number, 0 for off');
@@ -88,6 +115,15 @@ export function checkOptions(o: CompanionOptions): void {
   }
   for (const role of Object.keys(o.documentFileTypes ?? {})) if (!(IMAGE_ROLES as readonly string[]).includes(role)) problems.push(`documentFileTypes has an unknown role "${role}"`);
   if (problems.length) throw new CompanionConfigError(`Invalid companion options: ${problems.join('; ')}.`);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 export const defaults = {

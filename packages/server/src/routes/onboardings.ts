@@ -20,6 +20,9 @@ import {
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
+import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
+import type { SessionService } from '../sessions/session-service.js';
+import type { BackendState, SessionRecord } from '../store/backend-state.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../http/json-body.js';
@@ -43,6 +46,12 @@ export interface OnboardingRouteDeps {
   clientAddress: (c: Context) => string;
   reportPdf: boolean;
   sse: { keepAliveMs: number; retryMs: number };
+  /** Sessions, when the backend routes are on. */
+  sessions?: SessionService;
+  /** Refuse creations without a session (401). */
+  sessionsRequired?: boolean;
+  /** Where `Idempotency-Key`s of creations without a session are kept (the store, when it has the backend's part). */
+  idempotency?: BackendState;
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -53,12 +62,22 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   /** The record when the token exists and the Bearer key is its key; otherwise the one 404. */
   async function authorise(c: Context<CompanionEnv>, token: string): Promise<OnboardingRecord> {
     const record = TOKEN_SHAPE.test(token) ? await deps.store.get(token) : null;
-    if (!keyMatches(bearer(c.req.header('authorization')), record?.accessKeyHash)) throw notFound();
+    if (!accessKeyOpens(bearer(c.req.header('authorization')), record)) throw notFound();
     return record!;
   }
 
   app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
     const log = c.get('log');
+    // Who may create: a page holding a session's client secret, or anyone when sessions are optional.
+    // Checked before the body is read, so a refusal costs no upload.
+    const presented = bearer(c.req.header('authorization'));
+    const session = presented !== undefined && deps.sessions ? await deps.sessions.authenticate(presented) : null;
+    if (presented !== undefined && !session) throw sessionUnauthorized();
+    if (!session && deps.sessionsRequired) {
+      throw new CompanionError(401, 'unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
+    }
+    const key = idempotencyKey(c);
+
     // Read inline, never kept in a variable: once the images are cleared below, nothing holds them.
     const limit = maxCreateBodyBytes(deps.imageMaxBytes);
     const validation = validateCreateOnboarding(await readJsonBody(c, limit, { requireJsonType: true, what: 'The onboarding' }), deps.imageMaxBytes);
@@ -68,11 +87,34 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     }
     const valid = validation.value;
     const taxId = maskTaxId(valid.taxId.value);
+    if (session) checkAgainstSession(valid, session);
+    const print = creationFingerprint(valid);
+
+    // One onboarding per session, or per Idempotency-Key without one: a replay gets the same onboarding.
+    let claimed: SessionRecord | undefined;
+    let reservedKey: string | undefined;
+    if (session) {
+      const claim = await deps.sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: print });
+      if (claim.kind === 'replay') return replay(c, claim.tokenOnboarding, valid);
+      claimed = claim.session;
+    } else if (key && deps.idempotency) {
+      reservedKey = `onboarding:${key}`;
+      const held = await deps.idempotency.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
+      if (held.state !== 'reserved') {
+        reservedKey = undefined;
+        if (held.fingerprint !== print) throw idempotencyConflict();
+        if (held.state === 'pending') throw idempotencyInProgress();
+        return replay(c, held.result, valid);
+      }
+    }
 
     let created;
     try {
       created = await deps.upstream.createOnboarding(upstreamRequest(valid, deps.documentFileTypes));
     } catch (e) {
+      // Nothing was created: the session, or the key, may be used again.
+      if (claimed) await deps.sessions!.release(claimed);
+      if (reservedKey) await deps.idempotency!.releaseIdempotencyKey(reservedKey).catch(() => undefined);
       if (!isUpstreamError(e)) throw e;
       log.warn('onboarding creation failed upstream', { op: e.operation, kind: e.kind, httpStatus: e.httpStatus, upstreamCode: e.code, externalId: e.externalId, taxId });
       throw fromUpstream(e, deps.environment);
@@ -85,21 +127,48 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     const now = new Date().toISOString();
     // A store that fails here answers 503 after the upstream created the onboarding: that one is
     // orphaned (its access key is lost with this request), and a page that tries again creates a
-    // second. The record may even land late (a Redis command that timed out can still run): it
-    // then stays IN_PROCESS, polled after a scan takes it over, until the retention sweep. Nothing
-    // upstream can be undone, so this is accepted.
+    // second (unless it sent an Idempotency-Key, or holds a session: the claim then stands until
+    // it lapses). The record may even land late (a Redis command that timed out can still run):
+    // it then stays IN_PROCESS, polled after a scan takes it over, until the retention sweep.
+    // Nothing upstream can be undone, so this is accepted.
+    let record: OnboardingRecord;
     try {
-      await deps.store.create({ tokenOnboarding: created.tokenOnboarding, status: 'IN_PROCESS', createdAt: now, accessKeyHash: hashSecret(accessKey) });
+      record = await deps.store.create({
+        tokenOnboarding: created.tokenOnboarding,
+        status: 'IN_PROCESS',
+        createdAt: now,
+        accessKeyHash: hashSecret(accessKey),
+        ...(claimed && { sessionId: claimed.id }),
+      });
     } catch (error) {
       // The one trace an operator has to reconcile the orphan with the upstream's own records.
-      log.error('onboarding created upstream but not stored', { tokenOnboarding: created.tokenOnboarding, error });
+      log.error('onboarding created upstream but not stored', { tokenOnboarding: created.tokenOnboarding, ...(claimed && { sessionId: claimed.id }), error });
       throw error;
     }
+    if (reservedKey) await deps.idempotency!.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
+    if (claimed) await deps.sessions!.submitted(claimed, record);
     deps.poller.track(created.tokenOnboarding);
-    log.info('onboarding created', { tokenOnboarding: created.tokenOnboarding, taxId });
-    const answer: CreateOnboardingResponse = { tokenOnboarding: created.tokenOnboarding, status: 'IN_PROCESS', dateHourProcess: created.dateHourProcess, accessKey };
+    log.info('onboarding created', { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) });
+    const answer: CreateOnboardingResponse = {
+      tokenOnboarding: created.tokenOnboarding,
+      status: 'IN_PROCESS',
+      ...(created.dateHourProcess !== undefined && { dateHourProcess: created.dateHourProcess }),
+      accessKey,
+    } as CreateOnboardingResponse;
     return c.json(answer, 201);
   });
+
+  /** A repeated creation: the same onboarding with a new access key (earlier keys stay valid). */
+  async function replay(c: Context<CompanionEnv>, token: string, valid: ValidCreateOnboarding) {
+    valid.images = {};
+    const record = await deps.store.get(token);
+    const accessKey = newAccessKey();
+    // Gone by retention: the key outlived its onboarding, and there is nothing to open any more.
+    if (!record || !(await (deps.idempotency ?? deps.sessions?.store)?.addAccessKey(token, hashSecret(accessKey)))) throw idempotencyConflict();
+    c.header('Idempotent-Replayed', 'true');
+    c.get('log').info('onboarding creation replayed', { tokenOnboarding: token });
+    return c.json({ tokenOnboarding: token, status: record.status, accessKey } as CreateOnboardingResponse, 200);
+  }
 
   app.get('/:token', async (c) => {
     const record = await authorise(c, c.req.param('token'));
@@ -248,5 +317,36 @@ async function pdfStream(res: Response): Promise<ReadableStream<Uint8Array> | nu
     cancel(reason) {
       return reader.cancel(reason);
     },
+  });
+}
+
+/** Whether a presented key opens the onboarding: its first key or one a replay issued, all compared constant-time. */
+function accessKeyOpens(presented: string | undefined, record: OnboardingRecord | null): boolean {
+  let opens = keyMatches(presented, record?.accessKeyHash);
+  for (const hash of record?.moreAccessKeyHashes ?? []) opens = keyMatches(presented, hash) || opens;
+  return opens;
+}
+
+const sessionUnauthorized = () =>
+  new CompanionError(401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
+
+/** A session fixes who is onboarded: another CPF/CNPJ, or a document type it does not offer, is refused. */
+function checkAgainstSession(valid: ValidCreateOnboarding, session: SessionRecord): void {
+  const fixed = session.taxId;
+  if (fixed && (fixed.kind !== valid.taxId.kind || fixed.value !== valid.taxId.value)) {
+    throw new CompanionError(400, 'session_mismatch', `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`, { field: fixed.kind });
+  }
+  if (valid.documentType && session.documentTypes.length > 0 && !session.documentTypes.includes(valid.documentType.toUpperCase())) {
+    throw new CompanionError(400, 'session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, { field: 'documentType' });
+  }
+}
+
+/** What makes two creations the same request: the person, the document and each photo's hash. */
+function creationFingerprint(valid: ValidCreateOnboarding): string {
+  return fingerprint({
+    taxId: valid.taxId,
+    name: valid.name,
+    documentType: valid.documentType,
+    images: Object.fromEntries(Object.entries(valid.images).map(([role, img]) => [role, fingerprint(img.base64)])),
   });
 }

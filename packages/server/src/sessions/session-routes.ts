@@ -1,0 +1,69 @@
+/**
+ * Session routes (docs/backend-api.md#sessions): the backend's, behind an API key, to open and
+ * read sessions; and the page's `GET /v1/session`, behind the session's client secret.
+ */
+import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bearer } from '../http/access-key.js';
+import { CompanionError } from '../http/companion-error.js';
+import type { CompanionEnv } from '../http/env.js';
+import { fingerprint, idempotencyKey } from '../http/idempotency.js';
+import { readJsonBody } from '../http/json-body.js';
+import type { SessionService } from './session-service.js';
+import { toPageSession } from './session-view.js';
+
+export interface SessionRouteDeps {
+  sessions: SessionService;
+  /** The backend's authentication (an API key). */
+  auth: MiddlewareHandler<CompanionEnv>;
+}
+
+const noSuchSession = () => new CompanionError(404, 'not_found', 'No such session.');
+
+/** `/v1/sessions`: the integrator's backend opens and reads sessions. */
+export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<CompanionEnv> {
+  const app = new Hono<CompanionEnv>();
+  app.use('*', auth);
+
+  app.post('/', async (c) => {
+    const key = idempotencyKey(c);
+    const body = await readJsonBody(c, SESSION_LIMITS.maxBodyBytes, { requireJsonType: true, what: 'The session' });
+    const validation = validateCreateSession(body);
+    if (!validation.ok) {
+      const { code, message, field } = validation.error;
+      throw new CompanionError(validation.status, code, message, field ? { field } : {});
+    }
+    const { response, replayed } = await sessions.open(validation.value, { ...(key && { idempotencyKey: key }), fingerprint: fingerprint(body) });
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return c.json(response, replayed ? 200 : 201);
+  });
+
+  app.get('/', async (c) => {
+    const reference = c.req.query('reference');
+    if (reference === undefined || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength) {
+      throw new CompanionError(400, 'invalid_field', `reference is required: GET /v1/sessions?reference=<1 to ${SESSION_LIMITS.referenceMaxLength} characters>.`, { field: 'reference' });
+    }
+    return c.json({ data: await sessions.listByReference(reference, SESSION_LIMITS.listMax) });
+  });
+
+  app.get('/:id', async (c) => {
+    const view = await sessions.view(c.req.param('id'));
+    if (!view) throw noSuchSession();
+    return c.json(view);
+  });
+
+  return app;
+}
+
+/** `/v1/session`: the page reads the session its client secret opens. */
+export function pageSessionRoutes({ sessions }: Pick<SessionRouteDeps, 'sessions'>): Hono<CompanionEnv> {
+  const app = new Hono<CompanionEnv>();
+  app.get('/', async (c) => {
+    const session = await sessions.authenticate(bearer(c.req.header('authorization')));
+    if (!session) {
+      throw new CompanionError(401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
+    }
+    return c.json(toPageSession(session, sessions.now()));
+  });
+  return app;
+}

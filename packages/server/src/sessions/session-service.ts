@@ -1,0 +1,315 @@
+/**
+ * Sessions (docs/backend-api.md#sessions): opened by the integrator's backend for a person it
+ * knows, they are what lets a page create one onboarding. Every change of a session is a
+ * compare-and-set on its version, so instances racing to claim, submit, complete or expire one
+ * session cannot both win; each change that matters to the backend queues a notification after it.
+ */
+import { randomBytes, createHash } from 'node:crypto';
+import { isTerminalStatus, type CreateSessionResponse, type NotificationType, type SessionView, type ValidCreateSession } from '@onboarding-kit/contract';
+import { CompanionError } from '../http/companion-error.js';
+import { hashSecret } from '../http/access-key.js';
+import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
+import type { Logger } from '../logger.js';
+import type { Timers, TimerHandle } from '../relay/timers.js';
+import type { BackendState, SessionRecord } from '../store/backend-state.js';
+import type { OnboardingRecord, Store } from '../store/store.js';
+import { effectiveStatus, toSessionView } from './session-view.js';
+
+export type SessionStore = Store & BackendState;
+
+/** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
+export interface SessionNotifier {
+  notify(input: { id: string; type: NotificationType; orderKey: string; data: unknown }): Promise<unknown>;
+}
+
+export interface SessionServiceOptions {
+  store: SessionStore;
+  timers: Timers;
+  logger: Logger;
+  /** The companion's public base URL: session `url`s are `<publicUrl>/capture/<token>`. */
+  publicUrl: string;
+  notifier?: SessionNotifier;
+  /**
+   * How long a claim by a creation that never finished blocks the session (the creation's
+   * upstream call with its retries must fit in it).
+   */
+  claimTimeoutMs?: number;
+  /** How often open sessions are checked for expiry and submitted ones reconciled (default 15 s: an expiry is told within a minute). */
+  sweepEveryMs?: number;
+  /** Ended sessions are deleted this long after they ended (default 24 h). */
+  retentionMs?: number;
+}
+
+export type ClaimResult = { kind: 'claimed'; session: SessionRecord } | { kind: 'replay'; tokenOnboarding: string };
+
+const CAS_ATTEMPTS = 5;
+/** Longest a session can live before it ends, plus the longest an onboarding is followed, plus retention. */
+const SESSION_MAX_AGE_MS = (24 + 48 + 24) * 3600_000;
+const OUTBOX_KEEP_MS = 7 * 24 * 3600_000;
+const PURGE_EVERY_MS = 3600_000;
+
+export const sessionUsed = () => new CompanionError(409, 'session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
+export const sessionExpired = () => new CompanionError(410, 'session_expired', 'This session has expired; the service provider must open a new one.');
+
+export class SessionService {
+  readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;
+  #timer: TimerHandle | undefined;
+  #closed = false;
+  #sweeping: Promise<void> | undefined;
+  #nextPurge = 0;
+
+  constructor(options: SessionServiceOptions) {
+    this.#o = { claimTimeoutMs: 120_000, sweepEveryMs: 15_000, retentionMs: 24 * 3600_000, ...options };
+  }
+
+  get store(): SessionStore {
+    return this.#o.store;
+  }
+
+  now(): number {
+    return this.#o.timers.now();
+  }
+
+  /** `POST /v1/sessions`: a new session, or with a known `Idempotency-Key` and the same body, the same session with new secrets. */
+  async open(valid: ValidCreateSession, request: { idempotencyKey?: string; fingerprint: string }): Promise<{ response: CreateSessionResponse; replayed: boolean }> {
+    const { store } = this.#o;
+    const scope = request.idempotencyKey && `session:${request.idempotencyKey}`;
+    if (scope) {
+      const held = await store.reserveIdempotencyKey(scope, request.fingerprint, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 30_000 });
+      if (held.state !== 'reserved') {
+        if (held.fingerprint !== request.fingerprint) throw idempotencyConflict();
+        if (held.state === 'pending') throw idempotencyInProgress();
+        const session = await store.getSession(held.result);
+        // Deleted by retention: the key outlived it, and nothing can be replayed.
+        if (!session) throw idempotencyConflict();
+        return { response: await this.#reissue(session), replayed: true };
+      }
+    }
+    try {
+      const now = this.now();
+      const record: SessionRecord = {
+        id: `ses_${randomBytes(16).toString('hex')}`,
+        version: 1,
+        reference: valid.reference,
+        status: 'open',
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + valid.expiresInS * 1000).toISOString(),
+        ...(valid.taxId && { taxId: valid.taxId }),
+        ...(valid.name && { name: valid.name }),
+        documentTypes: valid.documentTypes,
+        locale: valid.locale,
+        ...(valid.returnUrl && { returnUrl: valid.returnUrl }),
+        metadata: valid.metadata,
+      };
+      const secrets = newSecrets(record.id);
+      await store.createSession(record, { client: hashSecret(secrets.clientSecret), capture: hashSecret(secrets.captureToken) });
+      if (scope) await store.completeIdempotencyKey(scope, record.id, IDEMPOTENCY_TTL_MS);
+      this.#o.logger.info('session opened', { sessionId: record.id, expiresAt: record.expiresAt });
+      return { response: this.#response(record, secrets), replayed: false };
+    } catch (error) {
+      if (scope) await store.releaseIdempotencyKey(scope).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The session a page's client secret opens, or null. */
+  async authenticate(clientSecret: string | undefined): Promise<SessionRecord | null> {
+    if (!clientSecret || clientSecret.length > 512) return null;
+    return this.#o.store.findSessionBySecret('client', hashSecret(clientSecret));
+  }
+
+  async view(id: string): Promise<SessionView | null> {
+    const session = /^ses_[0-9a-f]{32}$/.test(id) ? await this.#o.store.getSession(id) : null;
+    return session ? this.#view(session) : null;
+  }
+
+  async listByReference(reference: string, limit: number): Promise<SessionView[]> {
+    const sessions = await this.#o.store.listSessionsByReference(reference, limit);
+    return Promise.all(sessions.map((s) => this.#view(s)));
+  }
+
+  /**
+   * Takes the session for one onboarding creation. A creation with the `Idempotency-Key` of the
+   * one that made the session's onboarding is a replay (same body) or a conflict; any other is
+   * refused once the session is used or claimed, and every one once it has expired.
+   */
+  async claim(session: SessionRecord, request: { idempotencyKey?: string; fingerprint: string }): Promise<ClaimResult> {
+    let current: SessionRecord | null = session;
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      if (attempt > 0) current = await this.#o.store.getSession(session.id);
+      if (!current) throw sessionExpired();
+      const sameKey = request.idempotencyKey !== undefined && current.claim?.key === request.idempotencyKey;
+      if (current.tokenOnboarding) {
+        if (!sameKey) throw sessionUsed();
+        if (current.claim!.fingerprint !== request.fingerprint) throw idempotencyConflict();
+        return { kind: 'replay', tokenOnboarding: current.tokenOnboarding };
+      }
+      const now = this.now();
+      const status = effectiveStatus(current, now);
+      if (status !== 'open') throw status === 'expired' ? sessionExpired() : sessionUsed();
+      if (current.claim && now - Date.parse(current.claim.at) < this.#o.claimTimeoutMs) {
+        if (sameKey) throw current.claim.fingerprint === request.fingerprint ? idempotencyInProgress() : idempotencyConflict();
+        throw sessionUsed();
+      }
+      const next: SessionRecord = {
+        ...current,
+        version: current.version + 1,
+        claim: { key: request.idempotencyKey ?? `auto_${randomBytes(12).toString('hex')}`, fingerprint: request.fingerprint, at: new Date(now).toISOString() },
+      };
+      if (await this.#o.store.replaceSession(next, current.version)) return { kind: 'claimed', session: next };
+    }
+    throw sessionUsed();
+  }
+
+  /** Gives a claim back after its creation failed, so the person can try again. */
+  async release(claimed: SessionRecord): Promise<void> {
+    await this.#change(claimed.id, (s) => (s.claim?.key === claimed.claim?.key && !s.tokenOnboarding ? { ...s, claim: undefined } : null)).catch((error: unknown) => {
+      this.#o.logger.warn('session claim not released; it lapses by itself', { sessionId: claimed.id, error });
+    });
+  }
+
+  /** The claimed creation succeeded: the session is `submitted` and the backend is told. */
+  async submitted(claimed: SessionRecord, onboarding: OnboardingRecord): Promise<void> {
+    const changed = await this.#change(claimed.id, (s) =>
+      s.claim?.key === claimed.claim?.key && !s.tokenOnboarding ? { ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding } : null,
+    );
+    if (!changed) {
+      this.#o.logger.error('onboarding created but its session was taken meanwhile', { sessionId: claimed.id, tokenOnboarding: onboarding.tokenOnboarding });
+      return;
+    }
+    await this.#notify('session.submitted', changed, onboarding);
+    // An outcome that arrived before the session said submitted (a very fast webhook) is applied now.
+    if (isTerminalStatus(onboarding.status)) await this.onboardingChanged(onboarding);
+  }
+
+  /** Every status change of an onboarding: a terminal one completes its session. */
+  async onboardingChanged(record: OnboardingRecord): Promise<void> {
+    if (!record.sessionId || !isTerminalStatus(record.status)) return;
+    const at = record.finishedAt ?? record.updatedAt;
+    const changed = await this.#change(record.sessionId, (s) =>
+      s.tokenOnboarding === record.tokenOnboarding && s.status === 'submitted'
+        ? { ...s, status: 'completed', outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at }, endedAt: new Date(this.now()).toISOString() }
+        : null,
+    );
+    if (changed) {
+      this.#o.logger.info('session completed', { sessionId: changed.id, status: record.status });
+      await this.#notify('session.completed', changed, record);
+    }
+  }
+
+  /** Starts the periodic sweep (expiry, reconciliation, retention). */
+  start(): void {
+    if (this.#closed || this.#timer) return;
+    const tick = () => {
+      this.#timer = undefined;
+      if (this.#closed) return;
+      this.#sweeping = this.sweep()
+        .catch((error: unknown) => this.#o.logger.warn('session sweep failed; retrying at the next one', { error }))
+        .finally(() => {
+          this.#sweeping = undefined;
+          if (!this.#closed) this.#timer = this.#o.timers.setTimeout(tick, this.#o.sweepEveryMs);
+        });
+    };
+    this.#timer = this.#o.timers.setTimeout(tick, Math.min(1_000, this.#o.sweepEveryMs));
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#o.timers.clearTimeout(this.#timer);
+    await this.#sweeping;
+  }
+
+  /**
+   * One pass: open sessions past their time become `expired` (and the backend is told) even when
+   * no request touches them; submitted ones whose onboarding finished while no hook saw it (a
+   * crash between the two) are completed; old state is purged.
+   */
+  async sweep(): Promise<void> {
+    const { store } = this.#o;
+    const now = this.now();
+    const due = await store.listSessionsByStatus('open', { limit: 200, expiresBefore: new Date(now) });
+    for (const s of due) {
+      // A creation under way may still succeed: it started before the end, and its claim decides.
+      if (s.claim && now - Date.parse(s.claim.at) < this.#o.claimTimeoutMs) continue;
+      const changed = await this.#change(s.id, (c) => (c.status === 'open' && !c.tokenOnboarding && effectiveStatus(c, this.now()) === 'expired' ? { ...c, status: 'expired', claim: undefined, endedAt: new Date(this.now()).toISOString() } : null));
+      if (changed) {
+        this.#o.logger.info('session expired', { sessionId: changed.id });
+        await this.#notify('session.expired', changed, null);
+      }
+    }
+    const submitted = await store.listSessionsByStatus('submitted', { limit: 200 });
+    for (const s of submitted) {
+      const onboarding = s.tokenOnboarding ? await store.get(s.tokenOnboarding) : null;
+      if (onboarding && isTerminalStatus(onboarding.status)) await this.onboardingChanged(onboarding);
+    }
+    if (now >= this.#nextPurge) {
+      this.#nextPurge = now + PURGE_EVERY_MS;
+      const purged = await store.purgeBackendState({
+        sessionsEndedBefore: new Date(now - this.#o.retentionMs),
+        sessionsCreatedBefore: new Date(now - SESSION_MAX_AGE_MS),
+        outboxBefore: new Date(now - OUTBOX_KEEP_MS),
+      });
+      if (purged > 0) this.#o.logger.info('retention: sessions and settled notifications deleted', { count: purged });
+    }
+  }
+
+  async #view(session: SessionRecord, onboarding?: OnboardingRecord | null): Promise<SessionView> {
+    const record = onboarding !== undefined ? onboarding : session.tokenOnboarding ? await this.#o.store.get(session.tokenOnboarding) : null;
+    return toSessionView(session, record, this.now());
+  }
+
+  /** Applies `change` by compare-and-set, re-reading on a lost race; the new record, or null when `change` declined. */
+  async #change(id: string, change: (s: SessionRecord) => SessionRecord | null): Promise<SessionRecord | null> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const current = await this.#o.store.getSession(id);
+      if (!current) return null;
+      const proposed = change(current);
+      if (!proposed) return null;
+      const next: SessionRecord = { ...proposed, version: current.version + 1 };
+      if (next.claim === undefined) delete next.claim;
+      if (await this.#o.store.replaceSession(next, current.version)) return next;
+    }
+    throw new Error(`session ${id}: too many concurrent changes`);
+  }
+
+  async #notify(type: Extract<NotificationType, `session.${string}`>, session: SessionRecord, onboarding: OnboardingRecord | null): Promise<void> {
+    const { notifier } = this.#o;
+    if (!notifier) return;
+    const data = await this.#view(session, onboarding);
+    // One id per session and event type: a repeat (two instances, a sweep after a hook) queues nothing.
+    const id = `evt_${createHash('sha256').update(`${session.id}:${type}`).digest('hex').slice(0, 32)}`;
+    try {
+      await notifier.notify({ id, type, orderKey: session.id, data });
+    } catch (error) {
+      this.#o.logger.error('notification not queued', { sessionId: session.id, type, error });
+    }
+  }
+
+  async #reissue(session: SessionRecord): Promise<CreateSessionResponse> {
+    const secrets = newSecrets(session.id);
+    const { store } = this.#o;
+    if (!(await store.addSessionSecret(session.id, 'client', hashSecret(secrets.clientSecret))) || !(await store.addSessionSecret(session.id, 'capture', hashSecret(secrets.captureToken)))) {
+      throw idempotencyConflict();
+    }
+    return this.#response(session, secrets);
+  }
+
+  #response(session: SessionRecord, secrets: { clientSecret: string; captureToken: string }): CreateSessionResponse {
+    return {
+      id: session.id,
+      clientSecret: secrets.clientSecret,
+      url: `${this.#o.publicUrl.replace(/\/+$/, '')}/capture/${secrets.captureToken}`,
+      status: effectiveStatus(session, this.now()),
+      expiresAt: session.expiresAt,
+      reference: session.reference,
+    };
+  }
+}
+
+/** A client secret (for the page) and a capture token (for the hosted page's URL): 192 random bits each. */
+function newSecrets(id: string): { clientSecret: string; captureToken: string } {
+  return {
+    clientSecret: `${id}_secret_${randomBytes(24).toString('base64url')}`,
+    captureToken: randomBytes(24).toString('base64url'),
+  };
+}

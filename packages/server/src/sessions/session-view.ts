@@ -1,0 +1,59 @@
+/**
+ * What each side may see of a session: the backend's view (`GET /v1/sessions/{id}` and the `data`
+ * of session notifications) and the page's (`GET /v1/session`). Neither ever holds a secret.
+ */
+import type { PageSession, SessionStatus, SessionView } from '@onboarding-kit/contract';
+import type { SessionRecord } from '../store/backend-state.js';
+import type { OnboardingRecord } from '../store/store.js';
+
+/** An open session past `expiresAt` is expired, whether or not the sweep has marked it yet. */
+export function effectiveStatus(session: SessionRecord, nowMs: number): SessionStatus {
+  return session.status === 'open' && Date.parse(session.expiresAt) <= nowMs ? 'expired' : session.status;
+}
+
+/** The backend's view; `onboarding` is the live record when the store still holds it. */
+export function toSessionView(session: SessionRecord, onboarding: OnboardingRecord | null, nowMs: number): SessionView {
+  const view: SessionView = {
+    id: session.id,
+    reference: session.reference,
+    status: effectiveStatus(session, nowMs),
+    createdAt: session.createdAt,
+    expiresAt: session.expiresAt,
+    metadata: { ...session.metadata },
+    ...(session.returnUrl && { returnUrl: session.returnUrl }),
+  };
+  if (session.tokenOnboarding) {
+    if (onboarding) {
+      view.onboarding = {
+        tokenOnboarding: session.tokenOnboarding,
+        status: onboarding.status,
+        ...(onboarding.externalId && { externalId: onboarding.externalId }),
+        history: onboarding.history.map((h) => ({ ...h })),
+      };
+    } else {
+      // The onboarding's own record is gone (retention): the outcome kept with the session remains.
+      view.onboarding = {
+        tokenOnboarding: session.tokenOnboarding,
+        status: session.outcome?.status ?? 'IN_PROCESS',
+        ...(session.outcome?.externalId && { externalId: session.outcome.externalId }),
+        history: null,
+      };
+    }
+  }
+  return view;
+}
+
+export function toPageSession(session: SessionRecord, nowMs: number): PageSession {
+  const prefill: PageSession['prefill'] = {};
+  if (session.taxId) prefill[session.taxId.kind] = session.taxId.value;
+  if (session.name) prefill.name = session.name;
+  return {
+    id: session.id,
+    status: effectiveStatus(session, nowMs),
+    expiresAt: session.expiresAt,
+    prefill,
+    documentTypes: [...session.documentTypes],
+    locale: session.locale,
+    ...(session.returnUrl && { returnUrl: session.returnUrl }),
+  };
+}
