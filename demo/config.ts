@@ -26,6 +26,14 @@ export interface StartConfig {
   pollLeaseMs?: number;
   /** Embedded sandbox only: its processing time (`SANDBOX_PROCESSING_MS`, default 3000). */
   sandboxProcessingMs?: number;
+  /** `ONBOARDING_API_KEYS`: the integrator's backend keys (`npm start` adds a demo key of its own). */
+  apiKeys: string[];
+  /** `ONBOARDING_SESSIONS`: whether a creation needs a session (default `required` in production, else `optional`). */
+  sessions: 'required' | 'optional';
+  /** `ONBOARDING_NOTIFY_URL` and `ONBOARDING_NOTIFY_SECRET` (several while rotating); unset: the demo's own receiver. */
+  notify?: { url: string; secrets: string[] };
+  /** `ONBOARDING_PUBLIC_URL`: the companion's public base URL; unset: the address it listens on. */
+  publicUrl?: string;
 }
 
 export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; errors: string[] };
@@ -62,6 +70,10 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const environment = get('ONBOARDING_ENVIRONMENT') ?? 'test';
   if (environment !== 'test' && environment !== 'production') errors.push(`ONBOARDING_ENVIRONMENT must be "test" or "production" (got "${environment.slice(0, 40)}").`);
   if (environment === 'production' && baseUrl === undefined) errors.push('ONBOARDING_ENVIRONMENT=production needs ONBOARDING_BASE_URL: the embedded sandbox is for development only.');
+  if (environment === 'production' && baseUrl !== undefined && isHttpUrl(baseUrl) && new URL(baseUrl).protocol === 'http:' && !isLoopbackHost(new URL(baseUrl).hostname)) {
+    // Plain http is only for a loopback upstream in tests: anywhere else the credentials would cross the network in clear.
+    errors.push('ONBOARDING_BASE_URL must be https in production (plain http only on a loopback address).');
+  }
 
   const client = get('ONBOARDING_CLIENT');
   const secret = get('ONBOARDING_SECRET');
@@ -103,6 +115,35 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const redisPrefix = get('ONBOARDING_REDIS_PREFIX') ?? 'okit:';
   if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) errors.push('ONBOARDING_REDIS_PREFIX must be 1 to 64 visible ASCII characters, no spaces.');
 
+  // The messages below never quote a key or a secret: they count and measure instead.
+  const apiKeys = list(get('ONBOARDING_API_KEYS'));
+  apiKeys.forEach((key, i) => {
+    const which = apiKeys.length > 1 ? `key ${i + 1} of ${apiKeys.length}` : 'the key';
+    if (/\s/.test(key)) errors.push(`ONBOARDING_API_KEYS: ${which} contains a space; separate keys with commas only.`);
+    else if (key.length < MIN_SECRET_LENGTH) errors.push(`ONBOARDING_API_KEYS: ${which} has ${key.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
+  });
+
+  const sessions = get('ONBOARDING_SESSIONS') ?? (environment === 'production' ? 'required' : 'optional');
+  if (sessions !== 'required' && sessions !== 'optional') errors.push(`ONBOARDING_SESSIONS must be "required" or "optional" (got "${sessions.slice(0, 40)}").`);
+
+  const notifyUrl = get('ONBOARDING_NOTIFY_URL');
+  const notifySecrets = list(get('ONBOARDING_NOTIFY_SECRET'));
+  if (notifyUrl !== undefined) {
+    if (!isHttpUrl(notifyUrl)) errors.push(`ONBOARDING_NOTIFY_URL must be an absolute http(s) URL (got "${notifyUrl.slice(0, 80)}").`);
+    if (notifySecrets.length === 0) errors.push('ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.');
+  } else if (notifySecrets.length > 0) {
+    // Without a URL the demo's own receiver gets the notifications, signed with a secret it makes up.
+    errors.push('ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not: set both, or neither for the demo\'s own receiver.');
+  }
+  notifySecrets.forEach((secret, i) => {
+    const which = notifySecrets.length > 1 ? `secret ${i + 1} of ${notifySecrets.length}` : 'the secret';
+    if (/\s/.test(secret)) errors.push(`ONBOARDING_NOTIFY_SECRET: ${which} contains a space; separate secrets with commas only.`);
+    else if (secret.length < MIN_SECRET_LENGTH) errors.push(`ONBOARDING_NOTIFY_SECRET: ${which} has ${secret.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
+  });
+
+  const publicUrl = get('ONBOARDING_PUBLIC_URL');
+  if (publicUrl !== undefined && !isHttpUrl(publicUrl)) errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
+
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
@@ -122,6 +163,31 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       redisPrefix,
       ...(pollLeaseMs !== undefined && { pollLeaseMs }),
       ...(processing !== undefined && { sandboxProcessingMs: processing }),
+      apiKeys,
+      sessions: sessions as 'required' | 'optional',
+      ...(notifyUrl !== undefined && { notify: { url: notifyUrl, secrets: notifySecrets } }),
+      ...(publicUrl !== undefined && { publicUrl: publicUrl.replace(/\/+$/, '') }),
     },
   };
+}
+
+/** The shortest API key or notification secret accepted (the companion's own floor). */
+export const MIN_SECRET_LENGTH = 32;
+
+/** A comma-separated list, entries trimmed, empty ones (a trailing comma) dropped. */
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }

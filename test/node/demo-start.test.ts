@@ -70,7 +70,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.deepEqual(d.config, {
     environment: 'test', client: 'sandbox-client', secret: 'sandbox-secret', webhookKey: 'sandbox-webhook-key',
     allowedOrigins: [], imageMaxBytes: 4194304, rateLimit: 30, port: 8787, host: '127.0.0.1',
-    store: 'sqlite:./data/onboarding-kit.db', redisPrefix: 'okit:',
+    store: 'sqlite:./data/onboarding-kit.db', redisPrefix: 'okit:', apiKeys: [], sessions: 'optional',
   });
   const real = readConfig({ ONBOARDING_BASE_URL: 'https://api.example.com/', ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k', ONBOARDING_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443/', ONBOARDING_RATE_LIMIT: '0', PORT: '9000' });
   assert.ok(real.ok);
@@ -88,6 +88,71 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.ok(!bad.ok);
   const text = bad.errors.join('\n');
   for (const pattern of [/needs ONBOARDING_BASE_URL|ONBOARDING_CLIENT is required/, /not an origin/, /ONBOARDING_IMAGE_MAX_BYTES/, /ONBOARDING_ADMIN_KEY/, /PORT/, /http\(s\)/]) assert.match(text, pattern);
+});
+
+test('configuration: the backend (API keys, sessions, notifications, public URL)', () => {
+  const keyA = 'a'.repeat(32);
+  const keyB = 'b'.repeat(40);
+  const secretA = 's'.repeat(32);
+  const secretB = 't'.repeat(48);
+  const full = readConfig({
+    ONBOARDING_API_KEYS: ` ${keyA} ,${keyB},`,
+    ONBOARDING_SESSIONS: 'required',
+    ONBOARDING_NOTIFY_URL: 'https://backend.example/kyc/notifications',
+    ONBOARDING_NOTIFY_SECRET: `${secretA},${secretB}`,
+    ONBOARDING_PUBLIC_URL: 'https://kyc.example/',
+  });
+  assert.ok(full.ok, full.ok ? '' : full.errors.join('\n'));
+  assert.deepEqual(full.config.apiKeys, [keyA, keyB], 'trimmed, a trailing comma ignored');
+  assert.equal(full.config.sessions, 'required');
+  assert.deepEqual(full.config.notify, { url: 'https://backend.example/kyc/notifications', secrets: [secretA, secretB] });
+  assert.equal(full.config.publicUrl, 'https://kyc.example');
+
+  // Sessions default by environment.
+  const production = readConfig({ ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_BASE_URL: 'https://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' });
+  assert.ok(production.ok);
+  assert.equal(production.config.sessions, 'required');
+  assert.equal(production.config.notify, undefined);
+  assert.equal(production.config.publicUrl, undefined);
+  const optedOut = readConfig({ ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_SESSIONS: 'optional', ONBOARDING_BASE_URL: 'https://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' });
+  assert.ok(optedOut.ok);
+  assert.equal(optedOut.config.sessions, 'optional');
+
+  const shortKey = 'k'.repeat(31);
+  const shortSecret = 'q'.repeat(20);
+  const bad = readConfig({
+    ONBOARDING_API_KEYS: `${keyA},${shortKey},has a space in it and is long enough`,
+    ONBOARDING_SESSIONS: 'sometimes',
+    ONBOARDING_NOTIFY_URL: 'backend.example/notifications',
+    ONBOARDING_NOTIFY_SECRET: shortSecret,
+    ONBOARDING_PUBLIC_URL: 'kyc.example',
+  });
+  assert.ok(!bad.ok);
+  const text = bad.errors.join('\n');
+  assert.match(text, /ONBOARDING_API_KEYS: key 2 of 3 has 31 characters; each needs at least 32/);
+  assert.match(text, /ONBOARDING_API_KEYS: key 3 of 3 contains a space/);
+  assert.match(text, /ONBOARDING_SESSIONS must be "required" or "optional" \(got "sometimes"\)/);
+  assert.match(text, /ONBOARDING_NOTIFY_URL must be an absolute http\(s\) URL/);
+  assert.match(text, /ONBOARDING_NOTIFY_SECRET: the secret has 20 characters/);
+  assert.match(text, /ONBOARDING_PUBLIC_URL must be an absolute http\(s\) URL/);
+  assert.equal(bad.errors.length, 6);
+  // The messages say what is wrong with a key or a secret without ever showing it.
+  for (const secret of [shortKey, shortSecret, 'has a space']) assert.ok(!text.includes(secret), `a message quotes ${secret}`);
+
+  const urlWithoutSecret = readConfig({ ONBOARDING_NOTIFY_URL: 'https://backend.example/n' });
+  assert.ok(!urlWithoutSecret.ok);
+  assert.deepEqual(urlWithoutSecret.errors, ['ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.']);
+  const secretWithoutUrl = readConfig({ ONBOARDING_NOTIFY_SECRET: secretA });
+  assert.ok(!secretWithoutUrl.ok);
+  assert.match(secretWithoutUrl.errors.join('\n'), /ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not/);
+
+  // Production credentials never cross a network in clear; a loopback upstream (tests) may be plain http.
+  const upstream = (url: string) => readConfig({ ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_BASE_URL: url, ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' });
+  const clear = upstream('http://api.example.com');
+  assert.ok(!clear.ok);
+  assert.match(clear.errors.join('\n'), /ONBOARDING_BASE_URL must be https in production/);
+  for (const loopback of ['http://127.0.0.1:8788', 'http://localhost:8788', 'http://[::1]:8788']) assert.ok(upstream(loopback).ok, loopback);
+  assert.ok(readConfig({ ONBOARDING_BASE_URL: 'http://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' }).ok, 'plain http is fine in test');
 });
 
 test('npm start on the same SQLite file loses nothing across SIGKILL and SIGTERM: keys still read, polling resumes, webhooks apply', async () => {
