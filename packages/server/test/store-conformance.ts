@@ -5,6 +5,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import type { BackendState, OutboxEntry, SessionRecord } from '../src/store/backend-state.js';
 import type { OnboardingRecord, Store } from '../src/store/store.js';
 
 /** A clock the test moves by hand. With `serverClock`, moving it also waits as long in real time. */
@@ -348,6 +350,374 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
     test('ping answers while the store is up', async () => {
       await withStore(async (s) => {
         await s.ping();
+      });
+    });
+  });
+
+  type Backend = Store & BackendState;
+  const BACKEND_METHODS: Array<keyof BackendState> = [
+    'createSession', 'getSession', 'findSessionBySecret', 'addSessionSecret', 'replaceSession', 'listSessionsByReference', 'listSessionsByStatus',
+    'reserveIdempotencyKey', 'completeIdempotencyKey', 'releaseIdempotencyKey', 'addAccessKey',
+    'enqueueNotification', 'dueNotifications', 'updateNotification', 'getNotification', 'listNotifications', 'purgeBackendState',
+  ];
+
+  /** The store as the backend's routes use it; one without the backend's part fails here, naming what it lacks. */
+  function backend(s: Store): Backend {
+    for (const m of BACKEND_METHODS) assert.equal(typeof (s as Partial<Backend>)[m], 'function', `the ${name} store has BackendState.${m}`);
+    return s as Backend;
+  }
+
+  async function withBackend(body: (s: Backend, ctx: { clock: TestClock; peer: () => Promise<Backend> }) => Promise<void>): Promise<void> {
+    await withStore((s, { clock, peer }) => body(backend(s), { clock, peer: async () => backend(await peer()) }));
+  }
+
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const session = (id: string, over: Partial<SessionRecord> = {}): SessionRecord => ({
+    id, version: 1, reference: 'user-8812', status: 'open', createdAt: iso(START), expiresAt: iso(START + 1800_000),
+    documentTypes: [], locale: 'pt-BR', metadata: {}, ...over,
+  });
+  const secretsOf = (id: string) => ({ client: sha(`client-${id}`), capture: sha(`capture-${id}`) });
+  const entry = (id: string, over: Partial<OutboxEntry> = {}): OutboxEntry => ({
+    id, type: 'session.completed', body: JSON.stringify({ id, type: 'session.completed', data: { n: 1 } }), orderKey: 'ses_1',
+    createdAt: iso(START), state: 'pending', attempts: 0, nextAttemptMs: START, ...over,
+  });
+  const ids = (list: Array<{ id: string }>) => list.map((x) => x.id);
+
+  describe(`${name} store: the backend's state`, () => {
+    test('sessions: created at version 1 and read back as written by every instance; callers get copies', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        const full = session('ses_full', {
+          status: 'completed', taxId: { kind: 'cpf', value: '52998224725' }, name: 'Maria Silva', documentTypes: ['CNH', 'RG'],
+          locale: 'en', returnUrl: 'https://app.example/kyc/done', metadata: { plan: 'gold', team: 'b' },
+          claim: { key: 'idem-1', fingerprint: sha('body'), at: iso(START + 1_000) }, tokenOnboarding: 'tok-full',
+          outcome: { status: 'ERROR', externalId: 'ext-1', at: iso(START + 2_000) }, endedAt: iso(START + 2_000),
+        });
+        const bare = session('ses_bare');
+        const given = structuredClone(full);
+        await a.createSession(given, secretsOf('ses_full'));
+        await a.createSession(structuredClone(bare), secretsOf('ses_bare'));
+        given.metadata.plan = 'changed after the call';
+        assert.deepEqual(await b.getSession('ses_full'), full);
+        assert.deepEqual(await b.getSession('ses_bare'), bare);
+        assert.equal(await b.getSession('ses_unknown'), null);
+
+        const read = (await a.getSession('ses_full'))!;
+        read.metadata.plan = 'silver';
+        read.documentTypes.push('CIN');
+        read.claim!.key = 'other';
+        read.taxId!.value = '00000000000';
+        read.status = 'open';
+        assert.deepEqual(await a.getSession('ses_full'), full, 'editing what was read changes nothing stored');
+      });
+    });
+
+    test('session secrets: found by hash, per kind, by every instance; added secrets open the same session and earlier ones stay', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        const one = session('ses_1');
+        await a.createSession(one, secretsOf('ses_1'));
+        await a.createSession(session('ses_2'), secretsOf('ses_2'));
+        assert.deepEqual(await b.findSessionBySecret('client', secretsOf('ses_1').client), one);
+        assert.equal((await b.findSessionBySecret('capture', secretsOf('ses_2').capture))?.id, 'ses_2');
+        assert.equal((await b.findSessionBySecret('client', secretsOf('ses_2').client))?.id, 'ses_2');
+        assert.equal(await b.findSessionBySecret('capture', secretsOf('ses_1').client), null, 'a client secret is no capture token');
+        assert.equal(await b.findSessionBySecret('client', secretsOf('ses_1').capture), null, 'a capture token is no client secret');
+        assert.equal(await b.findSessionBySecret('client', sha('never issued')), null);
+        assert.equal(await b.findSessionBySecret('client', 'client-ses_1'), null, 'found by the hash, not by what was hashed');
+
+        assert.equal(await b.addSessionSecret('ses_1', 'client', sha('client-ses_1-replay')), true);
+        assert.equal(await a.addSessionSecret('ses_1', 'capture', sha('capture-ses_1-replay')), true);
+        assert.equal(await a.addSessionSecret('ses_unknown', 'client', sha('client-orphan')), false);
+        assert.equal(await b.findSessionBySecret('client', sha('client-orphan')), null, 'nothing added for an unknown session');
+        assert.equal((await a.findSessionBySecret('client', sha('client-ses_1-replay')))?.id, 'ses_1');
+        assert.equal((await a.findSessionBySecret('capture', sha('capture-ses_1-replay')))?.id, 'ses_1');
+        assert.equal((await a.findSessionBySecret('client', secretsOf('ses_1').client))?.id, 'ses_1', 'earlier secrets stay valid');
+        assert.equal(await a.findSessionBySecret('capture', sha('client-ses_1-replay')), null, 'an added secret is of its kind only');
+
+        const next = { ...one, version: 2, status: 'submitted' as const, tokenOnboarding: 'tok-1' };
+        assert.equal(await a.replaceSession(next, 1), true);
+        assert.deepEqual(await b.findSessionBySecret('client', sha('client-ses_1-replay')), next, 'a secret finds the session as it is now');
+      });
+    });
+
+    test('sessions change by compare-and-set: of instances racing from one version exactly one wins; a stale version loses', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        const sessionIds = Array.from({ length: 8 }, (_, i) => `ses_race_${i}`);
+        for (const id of sessionIds) await a.createSession(session(id), secretsOf(id));
+        const results = await Promise.all(
+          sessionIds.flatMap((id) =>
+            [a, b, a, b].map((s, i) =>
+              s.replaceSession(session(id, { version: 2, status: 'submitted', tokenOnboarding: `tok-${id}-${i}` }), 1).then((won) => ({ id, i, won })),
+            ),
+          ),
+        );
+        for (const id of sessionIds) {
+          const winners = results.filter((r) => r.id === id && r.won);
+          assert.equal(winners.length, 1, `${id}: exactly one replacement won`);
+          const stored = (await b.getSession(id))!;
+          assert.equal(stored.version, 2);
+          assert.equal(stored.tokenOnboarding, `tok-${id}-${winners[0]!.i}`, 'the winner\'s record is the one stored');
+          assert.deepEqual(await a.getSession(id), stored);
+        }
+
+        const id = sessionIds[0]!;
+        const current = (await a.getSession(id))!;
+        assert.equal(await b.replaceSession({ ...current, version: 2, status: 'expired' }, 1), false, 'a stale version loses');
+        assert.equal(await b.replaceSession({ ...current, version: 4, status: 'expired' }, 3), false, 'so does a version never reached');
+        assert.deepEqual(await a.getSession(id), current, 'and a lost replacement changes nothing');
+        const completed = { ...current, version: 3, status: 'completed' as const, endedAt: iso(START + 60_000) };
+        assert.equal(await b.replaceSession(completed, 2), true);
+        assert.deepEqual(await a.getSession(id), completed);
+
+        assert.equal(await a.replaceSession(session('ses_unknown', { version: 2 }), 1), false, 'an unknown session is not replaced');
+        assert.equal(await b.getSession('ses_unknown'), null, 'nor created');
+
+        // The new version replaces the whole record: a field it leaves out is gone.
+        const claimed = session('ses_claimed', { claim: { key: 'k', fingerprint: 'f', at: iso(START) } });
+        await a.createSession(claimed, secretsOf('ses_claimed'));
+        const released: SessionRecord = { ...claimed, version: 2 };
+        delete released.claim;
+        assert.equal(await b.replaceSession(released, 1), true);
+        assert.deepEqual(await a.getSession('ses_claimed'), released);
+      });
+    });
+
+    test('sessions by reference: that reference only, newest first, at most the limit, as every instance sees them', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        // Created out of order, so insertion order cannot pass for age.
+        for (const i of [2, 0, 4, 1, 3]) await a.createSession(session(`ses_ref_${i}`, { createdAt: iso(START + i * 60_000) }), secretsOf(`ses_ref_${i}`));
+        const other = session('ses_other', { reference: 'user-9999', createdAt: iso(START + 600_000) });
+        await a.createSession(other, secretsOf('ses_other'));
+        assert.deepEqual(ids(await b.listSessionsByReference('user-8812', 100)), ['ses_ref_4', 'ses_ref_3', 'ses_ref_2', 'ses_ref_1', 'ses_ref_0']);
+        assert.deepEqual(ids(await b.listSessionsByReference('user-8812', 2)), ['ses_ref_4', 'ses_ref_3']);
+        assert.deepEqual(await b.listSessionsByReference('user-9999', 100), [other]);
+        assert.deepEqual(await b.listSessionsByReference('user-unknown', 100), []);
+
+        const submitted = session('ses_ref_4', { createdAt: iso(START + 240_000), version: 2, status: 'submitted' });
+        assert.equal(await b.replaceSession(submitted, 1), true);
+        const listed = await a.listSessionsByReference('user-8812', 100);
+        assert.equal(listed.length, 5, 'a replaced session is listed once');
+        assert.deepEqual(listed[0], submitted, 'as it is now');
+      });
+    });
+
+    test('sessions by status: oldest expiry first, at most the limit, only those expiring before expiresBefore; a change of status moves them', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        const minute = 60_000;
+        for (const k of [3, 1, 4, 2]) await a.createSession(session(`ses_open_${k}`, { expiresAt: iso(START + k * minute) }), secretsOf(`ses_open_${k}`));
+        await a.createSession(session('ses_sub', { status: 'submitted', expiresAt: iso(START) }), secretsOf('ses_sub'));
+        assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 100 })), ['ses_open_1', 'ses_open_2', 'ses_open_3', 'ses_open_4']);
+        assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 2 })), ['ses_open_1', 'ses_open_2']);
+        assert.deepEqual(
+          ids(await b.listSessionsByStatus('open', { limit: 100, expiresBefore: new Date(START + 3 * minute) })),
+          ['ses_open_1', 'ses_open_2'],
+          'one expiring at the cutoff is not before it',
+        );
+        assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 1, expiresBefore: new Date(START + 3 * minute) })), ['ses_open_1']);
+        assert.deepEqual(await b.listSessionsByStatus('open', { limit: 100, expiresBefore: new Date(START) }), []);
+        assert.deepEqual(ids(await b.listSessionsByStatus('submitted', { limit: 100 })), ['ses_sub']);
+        assert.deepEqual(await b.listSessionsByStatus('expired', { limit: 100 }), []);
+
+        const expired = session('ses_open_1', { expiresAt: iso(START + minute), version: 2, status: 'expired', endedAt: iso(START + minute) });
+        assert.equal(await b.replaceSession(expired, 1), true);
+        assert.deepEqual(ids(await a.listSessionsByStatus('open', { limit: 100 })), ['ses_open_2', 'ses_open_3', 'ses_open_4']);
+        assert.deepEqual(await a.listSessionsByStatus('expired', { limit: 100 }), [expired]);
+      });
+    });
+
+    test('idempotency keys: reserved once across instances; pending and done answer the holder\'s fingerprint; release frees a pending key only', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        const long = { ttlMs: 3600_000, pendingTtlMs: 600_000 };
+        assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), { state: 'reserved' });
+        assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), { state: 'pending', fingerprint: 'fp-1' });
+        assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:k1', 'fp-2', long), { state: 'pending', fingerprint: 'fp-1' }, 'the holder\'s fingerprint, for the caller to compare');
+        await a.completeIdempotencyKey('sessions:h:k1', 'ses_result', 3600_000);
+        const done = { state: 'done', fingerprint: 'fp-1', result: 'ses_result' };
+        assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:k1', 'fp-2', long), done);
+        assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), done);
+        await b.releaseIdempotencyKey('sessions:h:k1');
+        assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), done, 'a finished request\'s result outlives a late release');
+
+        const race = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? b : a).reserveIdempotencyKey('sessions:h:k2', `fp-${i}`, long)));
+        const winner = race.findIndex((r) => r.state === 'reserved');
+        assert.equal(race.filter((r) => r.state === 'reserved').length, 1, 'one reservation wins');
+        for (const r of race) if (r.state !== 'reserved') assert.deepEqual(r, { state: 'pending', fingerprint: `fp-${winner}` });
+        assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k3', 'fp-1', long), { state: 'reserved' }, 'keys are independent');
+
+        await b.releaseIdempotencyKey('sessions:h:k2');
+        assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k2', 'fp-retry', long), { state: 'reserved' }, 'a released key is free at once');
+        await a.releaseIdempotencyKey('sessions:h:never-held');
+        await a.completeIdempotencyKey('sessions:h:never-reserved', 'orphan', 3600_000);
+        assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:never-reserved', 'fp-1', long), { state: 'reserved' }, 'completing a key nobody holds records nothing');
+      });
+    });
+
+    test('idempotency keys: a pending reservation lapses after pendingTtlMs, a result after its ttl', async () => {
+      await withBackend(async (a, { clock, peer }) => {
+        const b = await peer();
+        const short = serverClock ? 300 : 10_000;
+        const lapse = () => clock.advance(short + (serverClock ? 700 : 1));
+        const long = { ttlMs: 3600_000, pendingTtlMs: 3600_000 };
+        assert.deepEqual(await a.reserveIdempotencyKey('k-abandoned', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), { state: 'reserved' });
+        assert.deepEqual(await a.reserveIdempotencyKey('k-short-result', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), { state: 'reserved' });
+        await a.completeIdempotencyKey('k-short-result', 'r-short', short);
+        assert.deepEqual(await a.reserveIdempotencyKey('k-finished', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), { state: 'reserved' });
+        await a.completeIdempotencyKey('k-finished', 'r-finished', 3600_000);
+        assert.deepEqual(await a.reserveIdempotencyKey('k-slow', 'fp-1', long), { state: 'reserved' });
+        await lapse();
+
+        assert.deepEqual(await b.reserveIdempotencyKey('k-abandoned', 'fp-2', long), { state: 'reserved' }, 'a holder that never finished holds the key no more');
+        assert.deepEqual(await b.reserveIdempotencyKey('k-short-result', 'fp-2', long), { state: 'reserved' }, 'a result is forgotten after its ttl');
+        assert.deepEqual(await b.reserveIdempotencyKey('k-finished', 'fp-2', long), { state: 'done', fingerprint: 'fp-1', result: 'r-finished' }, 'a completed key no longer lapses as a pending one');
+        assert.deepEqual(await b.reserveIdempotencyKey('k-slow', 'fp-2', long), { state: 'pending', fingerprint: 'fp-1' }, 'pending until its own pendingTtlMs');
+      });
+    });
+
+    test('onboardings: the session id round-trips, and access keys added by replays open it beside the first', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        const created = await create(a, 'tok-ses', iso(START), { sessionId: 'ses_1' });
+        assert.equal(created.sessionId, 'ses_1');
+        assert.equal((await b.get('tok-ses'))!.sessionId, 'ses_1');
+        assert.equal((await b.get('tok-ses'))!.moreAccessKeyHashes, undefined, 'none until one is added');
+
+        assert.equal(await b.addAccessKey('tok-ses', sha('key-2')), true);
+        assert.equal(await a.addAccessKey('tok-ses', sha('key-3')), true);
+        assert.equal(await a.addAccessKey('tok-unknown', sha('key-x')), false);
+        assert.equal(await b.get('tok-unknown'), null, 'no onboarding made for an unknown token');
+        const read = (await b.get('tok-ses'))!;
+        assert.equal(read.accessKeyHash, 'hash-tok-ses', 'the first key stays');
+        assert.deepEqual([...read.moreAccessKeyHashes!].sort(), [sha('key-2'), sha('key-3')].sort());
+        read.moreAccessKeyHashes!.push('edited');
+        assert.deepEqual((await a.get('tok-ses'))!.moreAccessKeyHashes!.length, 2, 'editing what was read changes nothing stored');
+
+        const approved = (await b.applyStatus('tok-ses', { status: 'APPROVED', source: 'webhook' }))!;
+        assert.equal(approved.record.sessionId, 'ses_1', 'a status change keeps the session id');
+        assert.equal(approved.record.moreAccessKeyHashes?.length, 2, 'and the added keys');
+        const after = (await a.get('tok-ses'))!;
+        assert.equal(after.sessionId, 'ses_1');
+        assert.equal(after.moreAccessKeyHashes?.length, 2);
+
+        // Expiry takes the added keys with the onboarding: a token seen again starts without them.
+        const far = new Date(START + 400 * 24 * 3600_000);
+        assert.ok((await a.expire({ finishedBefore: far, createdBefore: new Date(0) })) >= 1);
+        const again = await create(a, 'tok-ses', iso(START));
+        assert.equal(again.sessionId, undefined);
+        assert.equal((await b.get('tok-ses'))!.moreAccessKeyHashes, undefined);
+        assert.equal((await b.get('tok-ses'))!.sessionId, undefined);
+      });
+    });
+
+    test('outbox: inserts are idempotent by id across instances; due entries come in queue order, pending and due only', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        assert.equal(await a.enqueueNotification(entry('evt_3')), true);
+        assert.equal(await b.enqueueNotification(entry('evt_3', { body: '{"other":true}', orderKey: 'ses_2', createdAt: iso(START - 1) })), false, 'an id already queued is not queued again');
+        assert.deepEqual(await b.getNotification('evt_3'), entry('evt_3'), 'and the first stays as it was');
+        // Same createdAt, ids not in sorted order: ties go by insertion.
+        await b.enqueueNotification(entry('evt_1'));
+        await a.enqueueNotification(entry('evt_2'));
+        await a.enqueueNotification(entry('evt_later', { createdAt: iso(START + 1_000), nextAttemptMs: START + 60_000 }));
+        await b.enqueueNotification(entry('evt_0', { createdAt: iso(START + 2_000) }));
+        await a.enqueueNotification(entry('evt_settled', { createdAt: iso(START + 3_000) }));
+        assert.equal(await a.updateNotification('evt_settled', { state: 'delivered', attempts: 1, nextAttemptMs: START, lastAttemptAt: iso(START), deliveredAt: iso(START) }), true);
+
+        assert.deepEqual(ids(await b.dueNotifications(START, 100)), ['evt_3', 'evt_1', 'evt_2', 'evt_0']);
+        assert.deepEqual(ids(await b.dueNotifications(START, 2)), ['evt_3', 'evt_1']);
+        assert.deepEqual(await a.dueNotifications(START - 1, 100), [], 'nothing before its time');
+        assert.deepEqual(ids(await a.dueNotifications(START + 60_000, 100)), ['evt_3', 'evt_1', 'evt_2', 'evt_later', 'evt_0'], 'due from its nextAttemptMs on');
+        assert.deepEqual((await a.dueNotifications(START, 1))[0], entry('evt_3'), 'entries come back as queued');
+        assert.equal(await a.getNotification('evt_unknown'), null);
+
+        const race = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? b : a).enqueueNotification(entry('evt_race', { orderKey: `writer-${i}` }))));
+        assert.equal(race.filter(Boolean).length, 1, 'queued once when instances race');
+        const winner = race.findIndex(Boolean);
+        assert.equal((await b.getNotification('evt_race'))!.orderKey, `writer-${winner}`);
+
+        const read = (await a.getNotification('evt_3'))!;
+        read.attempts = 9;
+        assert.deepEqual(await a.getNotification('evt_3'), entry('evt_3'), 'callers get copies');
+      });
+    });
+
+    test('outbox: tries are recorded; listing by state, newest first, and failing ones (pending with attempts)', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        for (let i = 1; i <= 5; i++) await a.enqueueNotification(entry(`n${i}`, { createdAt: iso(START + i * 1_000) }));
+        const updates = {
+          n1: { state: 'failed', attempts: 20, nextAttemptMs: START, lastAttemptAt: iso(START + 90_000), lastError: 'HTTP 500' },
+          n2: { state: 'pending', attempts: 1, nextAttemptMs: START + 1_000, lastAttemptAt: iso(START), lastError: 'timeout' },
+          n3: { state: 'delivered', attempts: 2, nextAttemptMs: START, lastAttemptAt: iso(START + 2_000), deliveredAt: iso(START + 2_000) },
+          n4: { state: 'pending', attempts: 2, nextAttemptMs: START + 3600_000, lastAttemptAt: iso(START), lastError: 'connection refused' },
+        } as const;
+        for (const [id, u] of Object.entries(updates)) assert.equal(await (id === 'n2' ? b : a).updateNotification(id, u), true, `${id} updated`);
+        assert.equal(await b.updateNotification('n-unknown', updates.n1), false, 'an unknown id is not updated');
+        assert.equal(await a.getNotification('n-unknown'), null, 'nor created');
+
+        assert.deepEqual(await b.getNotification('n2'), { ...entry('n2', { createdAt: iso(START + 2_000) }), ...updates.n2 });
+        assert.deepEqual(ids(await b.listNotifications({ state: 'pending', limit: 100 })), ['n5', 'n4', 'n2']);
+        assert.deepEqual(ids(await b.listNotifications({ state: 'pending', failingOnly: true, limit: 100 })), ['n4', 'n2']);
+        assert.deepEqual(ids(await b.listNotifications({ state: 'pending', failingOnly: true, limit: 1 })), ['n4']);
+        assert.deepEqual(await b.listNotifications({ state: 'failed', limit: 100 }), [{ ...entry('n1', { createdAt: iso(START + 1_000) }), ...updates.n1 }]);
+        assert.deepEqual(ids(await b.listNotifications({ state: 'delivered', limit: 100 })), ['n3']);
+        assert.deepEqual(ids(await a.dueNotifications(START + 1_000, 100)), ['n2', 'n5'], 'a retry waits for its nextAttemptMs; settled entries are never due');
+
+        // An update sets every field of the try: what it leaves out is cleared, so a delivery carries no stale error.
+        const delivered = { state: 'delivered', attempts: 2, nextAttemptMs: START + 1_000, lastAttemptAt: iso(START + 5_000), deliveredAt: iso(START + 5_000) } as const;
+        assert.equal(await a.updateNotification('n2', delivered), true);
+        assert.deepEqual(await b.getNotification('n2'), { ...entry('n2', { createdAt: iso(START + 2_000) }), ...delivered });
+        assert.deepEqual(ids(await b.listNotifications({ state: 'delivered', limit: 100 })), ['n3', 'n2']);
+        assert.deepEqual(ids(await b.listNotifications({ state: 'pending', failingOnly: true, limit: 100 })), ['n4']);
+      });
+    });
+
+    test('retention: ended and old sessions (with their secrets) and settled notifications go; the rest stays', async () => {
+      await withBackend(async (a, { peer }) => {
+        const b = await peer();
+        const day = 24 * 3600_000;
+        const sessions = {
+          ses_ended_old: session('ses_ended_old', { status: 'completed', createdAt: iso(START - 2 * day), endedAt: iso(START - day - 1_000) }),
+          ses_expired_old: session('ses_expired_old', { status: 'expired', createdAt: iso(START - 3 * day), endedAt: iso(START - 2 * day) }),
+          ses_ancient: session('ses_ancient', { status: 'submitted', createdAt: iso(START - 8 * day) }),
+          ses_ended_recent: session('ses_ended_recent', { status: 'completed', createdAt: iso(START - 2 * day), endedAt: iso(START - 1_000) }),
+          ses_open: session('ses_open', { createdAt: iso(START - 1_000) }),
+        };
+        for (const s of Object.values(sessions)) await a.createSession(s, secretsOf(s.id));
+        const settled = {
+          o_delivered_old: { state: 'delivered', attempts: 1, nextAttemptMs: 0, lastAttemptAt: iso(START - 2 * day), deliveredAt: iso(START - 2 * day) },
+          o_delivered_recent: { state: 'delivered', attempts: 3, nextAttemptMs: 0, lastAttemptAt: iso(START - 1_000), deliveredAt: iso(START - 1_000) },
+          o_failed_old: { state: 'failed', attempts: 20, nextAttemptMs: 0, lastAttemptAt: iso(START - 2 * day), lastError: 'HTTP 500' },
+          o_failed_recent: { state: 'failed', attempts: 20, nextAttemptMs: 0, lastAttemptAt: iso(START - 1_000), lastError: 'timeout' },
+          o_pending_old: { state: 'pending', attempts: 5, nextAttemptMs: START + 60_000, lastAttemptAt: iso(START - 2 * day), lastError: 'timeout' },
+        } as const;
+        for (const [id, u] of Object.entries(settled)) {
+          await a.enqueueNotification(entry(id, { createdAt: iso(START - 3 * day) }));
+          await a.updateNotification(id, u);
+        }
+
+        const cutoffs = { sessionsEndedBefore: new Date(START - day), sessionsCreatedBefore: new Date(START - 7 * day), outboxBefore: new Date(START - day) };
+        assert.equal(await b.purgeBackendState(cutoffs), 5, 'three sessions and two notifications');
+        for (const gone of ['ses_ended_old', 'ses_expired_old', 'ses_ancient']) {
+          assert.equal(await a.getSession(gone), null, `${gone} deleted`);
+          assert.equal(await a.findSessionBySecret('client', secretsOf(gone).client), null, `${gone}'s secrets deleted with it`);
+          assert.equal(await a.findSessionBySecret('capture', secretsOf(gone).capture), null);
+        }
+        for (const kept of ['ses_ended_recent', 'ses_open'] as const) {
+          assert.deepEqual(await a.getSession(kept), sessions[kept], `${kept} kept`);
+          assert.equal((await a.findSessionBySecret('client', secretsOf(kept).client))?.id, kept);
+        }
+        assert.deepEqual(ids(await a.listSessionsByReference('user-8812', 100)), ['ses_open', 'ses_ended_recent']);
+        assert.deepEqual(await a.listSessionsByStatus('expired', { limit: 100 }), []);
+        assert.deepEqual(await a.listSessionsByStatus('submitted', { limit: 100 }), []);
+        for (const gone of ['o_delivered_old', 'o_failed_old']) assert.equal(await a.getNotification(gone), null, `${gone} deleted`);
+        for (const kept of ['o_delivered_recent', 'o_failed_recent', 'o_pending_old']) assert.ok(await a.getNotification(kept), `${kept} kept`);
+        assert.deepEqual(ids(await a.listNotifications({ state: 'failed', limit: 100 })), ['o_failed_recent']);
+        assert.equal(await a.purgeBackendState(cutoffs), 0, 'a second sweep finds nothing');
       });
     });
   });
