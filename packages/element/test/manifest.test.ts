@@ -55,9 +55,10 @@ test('attributes map to their properties', () => {
     name: 'name',
     'max-image-bytes': 'maxImageBytes',
     'max-long-edge': 'maxLongEdge',
+    session: 'session',
   });
   const publicMembers = (element.members ?? []).filter((m) => !m.privacy && !m.name.startsWith('#') && !m.static);
-  for (const name of ['endpoint', 'locale', 'documentTypes', 'cpf', 'name', 'maxImageBytes', 'maxLongEdge', 'start', 'reset']) {
+  for (const name of ['endpoint', 'locale', 'documentTypes', 'cpf', 'name', 'maxImageBytes', 'maxLongEdge', 'session', 'start', 'reset']) {
     assert.ok(publicMembers.some((m) => m.name === name), `member ${name}`);
   }
   // Private state and the access key never appear as public API.

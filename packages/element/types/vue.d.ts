@@ -31,6 +31,8 @@ export interface OnboardingFlowVueProps {
   /** Longest edge in pixels of each compressed photo. */
   maxLongEdge?: OnboardingFlow['maxLongEdge'];
   'max-long-edge'?: OnboardingFlow['maxLongEdge'] | `${number}`;
+  /** The client secret of a session opened by the integrator's backend (never reflected). */
+  session?: OnboardingFlow['session'];
 }
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

@@ -56,7 +56,7 @@ export const ONBOARDING_FLOW_EVENTS = Object.fromEntries(ONBOARDING_EVENTS.map((
 
 /** The element's public configuration, set as properties (not attributes) on every render. */
 export type OnboardingFlowProperties = Partial<
-  Pick<OnboardingFlowElement, 'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge'>
+  Pick<OnboardingFlowElement, 'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session'>
 >;
 
 export interface OnboardingFlowCallbacks {

@@ -1,14 +1,16 @@
 /**
- * The page side of the page <-> companion contract (docs/page-api.md). The access key is passed
- * in by the caller for each read and only ever travels in the `Authorization` header: never in a
- * URL, an error or a log line.
+ * The page side of the page <-> companion contract (docs/page-api.md). The access key and a
+ * session's client secret are passed in by the caller for each request and only ever travel in
+ * the `Authorization` header: never in a URL, an error or a log line.
  */
 import {
+  SESSION_STATUSES,
   isApiErrorBody,
   isOnboardingStatus,
   type CreateOnboardingRequest,
   type CreateOnboardingResponse,
   type OnboardingState,
+  type PageSession,
 } from '@onboarding-kit/contract';
 import { CompanionError } from './errors.js';
 import { SseParser } from './sse.js';
@@ -23,6 +25,13 @@ export interface CreateOptions {
   signal?: AbortSignal;
   /** Whole-request limit in ms (0: none). */
   timeoutMs?: number;
+  /** A session's client secret: the creation is bound to that session (`Authorization: Bearer`). */
+  clientSecret?: string;
+  /**
+   * Sent as `Idempotency-Key`: the same key with the same body answers the onboarding already
+   * created instead of creating another, so a retry after a lost answer is safe.
+   */
+  idempotencyKey?: string;
 }
 
 function abortError(): CompanionError {
@@ -60,7 +69,7 @@ function parseJson(text: string): unknown {
  * progress. Resolves with the 201 body; rejects with a {@link CompanionError}.
  */
 export function createOnboarding(base: string, body: CreateOnboardingRequest, options: CreateOptions = {}): Promise<CreateOnboardingResponse> {
-  const { onProgress, signal, timeoutMs = 120_000 } = options;
+  const { onProgress, signal, timeoutMs = 120_000, clientSecret, idempotencyKey } = options;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError());
     const xhr = new XMLHttpRequest();
@@ -72,6 +81,8 @@ export function createOnboarding(base: string, body: CreateOnboardingRequest, op
     xhr.open('POST', `${base}/onboardings`);
     xhr.setRequestHeader('Content-Type', 'application/json');
     xhr.setRequestHeader('Accept', 'application/json');
+    if (clientSecret) xhr.setRequestHeader('Authorization', `Bearer ${clientSecret}`);
+    if (idempotencyKey) xhr.setRequestHeader('Idempotency-Key', idempotencyKey);
     xhr.timeout = timeoutMs;
     // Listeners on xhr.upload must exist before send() or Chromium never fires progress.
     if (onProgress) {
@@ -111,6 +122,30 @@ async function request(url: string, init: RequestInit): Promise<Response> {
     if (init.signal?.aborted) throw abortError();
     throw new CompanionError({ code: 'network', message: 'The companion could not be reached.', status: 0 });
   }
+}
+
+export function isPageSession(value: unknown): value is PageSession {
+  const v = value as PageSession | null;
+  return (
+    !!v &&
+    typeof v.id === 'string' &&
+    (SESSION_STATUSES as readonly string[]).includes(v.status) &&
+    typeof v.expiresAt === 'string' &&
+    !!v.prefill &&
+    typeof v.prefill === 'object' &&
+    Array.isArray(v.documentTypes) &&
+    v.documentTypes.every((t) => typeof t === 'string') &&
+    typeof v.locale === 'string'
+  );
+}
+
+/** `GET {base}/session`: the session a client secret opens (401 when it opens none). */
+export async function getSession(base: string, clientSecret: string, signal?: AbortSignal): Promise<PageSession> {
+  const res = await request(`${base}/session`, { headers: authHeaders(clientSecret, 'application/json'), ...(signal && { signal }) });
+  const body = parseJson(await res.text().catch(() => ''));
+  if (!res.ok) throw errorFromBody(res.status, body);
+  if (!isPageSession(body)) throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
+  return body;
 }
 
 /** `GET {base}/onboardings/{token}`. */

@@ -3,8 +3,10 @@
  * (masked as it is typed, with the caret kept in place) and the optional name, and the document
  * type. It holds what the person entered, checks it when a step is submitted (focusing the
  * first field in error), and applies the element's prefills until the person edits a field.
+ * A tax id given by the service provider (a session's) is locked: shown, sent, never edited.
  */
 import {
+  formatCnpj,
   formatCpf,
   isValidCpf,
   maskCpfInput,
@@ -23,7 +25,18 @@ export interface Prefill {
   name: string | null | undefined;
   /** The `document-types` attribute, comma-separated. */
   documentTypes: string | null | undefined;
+  /** A CPF or CNPJ that the person may not change (a session's). */
+  lockedTaxId?: LockedTaxId | null;
 }
+
+export interface LockedTaxId {
+  kind: 'cpf' | 'cnpj';
+  /** Canonical (digits, or the CNPJ's 14 characters). */
+  value: string;
+}
+
+const formatTaxId = (id: LockedTaxId): string => (id.kind === 'cpf' ? formatCpf(id.value) : formatCnpj(id.value));
+const sameLock = (a: LockedTaxId | null | undefined, b: LockedTaxId | null | undefined): boolean => (a?.kind ?? null) === (b?.kind ?? null) && (a?.value ?? null) === (b?.value ?? null);
 
 export interface DetailsOptions {
   /** Read before each render: a changed prefill applies to a field the person has not edited. */
@@ -63,6 +76,7 @@ export class DetailsController implements ReactiveController {
   #documentTypeError = false;
   #prefilledCpf = '';
   #prefilledName = '';
+  #locked: LockedTaxId | null = null;
   /** The prefill as of the last render, to see what changed since. */
   #seen: Partial<Prefill> = {};
 
@@ -85,6 +99,10 @@ export class DetailsController implements ReactiveController {
   get name(): string {
     return this.#name;
   }
+  /** The kind of the locked tax id, or null when the person types a CPF. */
+  get lockedKind(): 'cpf' | 'cnpj' | null {
+    return this.#locked?.kind ?? null;
+  }
   get cpfError(): CpfProblem | null {
     return this.#cpfError;
   }
@@ -103,7 +121,14 @@ export class DetailsController implements ReactiveController {
     const seen = this.#seen;
     this.#seen = { ...prefill };
     // Prefills apply until the person edits the field.
-    if (prefill.cpf !== seen.cpf && this.#cpf === this.#prefilledCpf) this.#cpf = this.#prefilledCpf = maskCpfInput(prefill.cpf ?? '');
+    if (!sameLock(prefill.lockedTaxId, seen.lockedTaxId)) {
+      // A lock wins over whatever was typed; without one the field is the person's again.
+      this.#locked = prefill.lockedTaxId ?? null;
+      this.#cpfError = null;
+      this.#cpf = this.#locked ? formatTaxId(this.#locked) : (this.#prefilledCpf = maskCpfInput(prefill.cpf ?? ''));
+    } else if (!this.#locked && prefill.cpf !== seen.cpf && this.#cpf === this.#prefilledCpf) {
+      this.#cpf = this.#prefilledCpf = maskCpfInput(prefill.cpf ?? '');
+    }
     if (prefill.name !== seen.name && this.#name === this.#prefilledName) this.#name = this.#prefilledName = prefill.name ?? '';
     if (prefill.documentTypes !== seen.documentTypes) {
       // A choice no longer offered goes; a single offered type is chosen.
@@ -119,7 +144,9 @@ export class DetailsController implements ReactiveController {
     const types = parseDocumentTypes(prefill.documentTypes);
     this.#consent = false;
     this.#consentError = false;
-    this.#cpf = this.#prefilledCpf = maskCpfInput(prefill.cpf ?? '');
+    this.#locked = prefill.lockedTaxId ?? null;
+    this.#prefilledCpf = maskCpfInput(prefill.cpf ?? '');
+    this.#cpf = this.#locked ? formatTaxId(this.#locked) : this.#prefilledCpf;
     this.#name = this.#prefilledName = prefill.name ?? '';
     this.#cpfError = null;
     this.#nameError = false;
@@ -136,8 +163,9 @@ export class DetailsController implements ReactiveController {
       if (photo) images[role] = photo.base64;
     }
     const name = this.#name.trim();
+    const taxId = this.#locked ? { [this.#locked.kind]: formatTaxId(this.#locked) } : { cpf: formatCpf(this.#cpf) };
     return {
-      cpf: formatCpf(this.#cpf),
+      ...taxId,
       ...(name && { name }),
       ...(this.#documentType && { documentType: this.#documentType }),
       images,
@@ -167,6 +195,10 @@ export class DetailsController implements ReactiveController {
 
   onCpfInput(e: InputEvent): void {
     const input = e.target as HTMLInputElement;
+    if (this.#locked) {
+      input.value = this.#cpf;
+      return;
+    }
     const raw = input.value;
     // Keep the caret after the same number of digits once punctuation is added or removed.
     const digitsBefore = onlyDigits(raw.slice(0, input.selectionStart ?? raw.length)).length;
@@ -190,7 +222,7 @@ export class DetailsController implements ReactiveController {
 
   onCpfSubmit(e: SubmitEvent): void {
     e.preventDefault();
-    this.#cpfError = cpfProblem(this.#cpf);
+    this.#cpfError = this.#locked ? null : cpfProblem(this.#cpf);
     this.#nameError = nameIsInvalid(this.#name);
     this.#host.requestUpdate();
     if (this.#cpfError) return this.#focus('#cpf');

@@ -4,6 +4,11 @@
  * at a time, aborted by cancel, reset and the host leaving the document; a result that arrives
  * for a run that was aborted or replaced is ignored. The access key lives here, in memory only:
  * never in a URL, an event, the DOM or a render.
+ *
+ * With a session, each creation carries an `Idempotency-Key`: the same key for as long as the
+ * person sends the same content, so that sending again after a lost answer gets the onboarding
+ * already created instead of a refusal (a session yields one onboarding); a new key once the
+ * content changed.
  */
 import {
   validateCreateOnboarding,
@@ -32,6 +37,38 @@ export interface SubmissionOptions {
   goTo(step: 'upload' | 'review' | 'processing' | 'outcome'): void;
   /** The companion accepted the upload: the photos have no further use on this page. */
   sent(): void;
+  /** The client secret of the session the creation is bound to, or null without one. */
+  clientSecret?(): string | null;
+}
+
+/** Errors after which nothing this page can send will be accepted: the session is spent, gone or unknown. */
+const SESSION_ENDED = new Set(['session_used', 'session_expired', 'session_invalid']);
+
+/** Whether a failed upload ended the flow for this page (no retry, no way back to the photos). */
+export function uploadErrorIsFinal(error: CompanionError): boolean {
+  return SESSION_ENDED.has(error.code);
+}
+
+/** Whether sending the same content again could succeed. */
+export function uploadErrorIsRetryable(error: CompanionError): boolean {
+  return !uploadErrorIsFinal(error) && error.code !== 'session_mismatch' && error.code !== 'idempotency_conflict';
+}
+
+/** A version 4 UUID from getRandomValues, which (unlike randomUUID) also exists outside secure contexts. */
+export function newIdempotencyKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Whether two creation bodies are the same content (photos compared by their base64). */
+export function sameRequest(a: CreateOnboardingRequest, b: CreateOnboardingRequest): boolean {
+  const fields = ['cpf', 'cnpj', 'name', 'documentType'] as const;
+  if (fields.some((f) => a[f] !== b[f])) return false;
+  const roles = new Set([...Object.keys(a.images), ...Object.keys(b.images)]) as Set<keyof CreateOnboardingRequest['images']>;
+  return [...roles].every((role) => a.images[role] === b.images[role]);
 }
 
 const asCompanionError = (error: unknown): CompanionError =>
@@ -69,6 +106,8 @@ export class SubmissionController implements ReactiveController {
   #liveStatus: OnboardingState | null = null;
   #processingProblem: ProcessingProblem | null = null;
   #outcome: FinalState | null = null;
+  /** The key of the last creation attempt and what it sent, for a retry of the same content. */
+  #attempt: { key: string; body: CreateOnboardingRequest } | null = null;
   /** What the host's leaving the document interrupted, to resume or report when it comes back. */
   #interrupted: { upload: boolean; watch: boolean } = { upload: false, watch: false };
 
@@ -142,9 +181,14 @@ export class SubmissionController implements ReactiveController {
     this.#setPercent(0);
     this.#options.announce(m.upload.progress(0));
     const signal = this.#upload.begin();
+    const clientSecret = this.#options.clientSecret?.() ?? null;
+    // Only with a session for now: a companion on another origin must allow the header in its CORS preflight first.
+    const idempotencyKey = clientSecret ? this.#keyFor(body) : undefined;
     try {
       const created = await createOnboarding(this.#options.endpoint(), body, {
         signal,
+        ...(clientSecret && { clientSecret }),
+        ...(idempotencyKey && { idempotencyKey }),
         onProgress: ({ loaded, total }) => {
           if (total > 0 && this.#upload.isCurrent(signal)) this.#setPercent(Math.min(100, Math.floor((loaded / total) * 100)));
         },
@@ -152,6 +196,8 @@ export class SubmissionController implements ReactiveController {
       if (!this.#upload.isCurrent(signal)) return;
       this.#accessKey = created.accessKey;
       this.#token = created.tokenOnboarding;
+      // Created: nothing will be sent again, and the photos it held go with the others.
+      this.#attempt = null;
       this.#setPercent(100);
       this.#options.sent();
       this.#host.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding: created.tokenOnboarding }));
@@ -159,7 +205,9 @@ export class SubmissionController implements ReactiveController {
       void this.watch();
     } catch (error) {
       if (!this.#upload.isCurrent(signal)) return;
-      this.#failUpload(asCompanionError(error));
+      const e = asCompanionError(error);
+      // With a session, a 401 means its secret no longer opens it: say so as the session read does.
+      this.#failUpload(clientSecret && e.status === 401 ? new CompanionError({ code: 'session_invalid', message: e.message, status: 401 }) : e);
     } finally {
       this.#upload.end(signal);
     }
@@ -215,6 +263,7 @@ export class SubmissionController implements ReactiveController {
     this.#watch.cancel();
     this.#interrupted = { upload: false, watch: false };
     this.#accessKey = null;
+    this.#attempt = null;
     this.#percent = null;
     this.#uploadError = null;
     this.#cancelled = false;
@@ -246,6 +295,11 @@ export class SubmissionController implements ReactiveController {
     this.#host.requestUpdate();
     const message = uploadErrorMessage(error, this.#options.messages());
     this.#host.dispatchEvent(new OnboardingErrorEvent({ code: error.code, message, ...(error.externalId && { externalId: error.externalId }) }));
+  }
+
+  #keyFor(body: CreateOnboardingRequest): string {
+    if (!this.#attempt || !sameRequest(this.#attempt.body, body)) this.#attempt = { key: newIdempotencyKey(), body };
+    return this.#attempt.key;
   }
 
   #setPercent(percent: number): void {

@@ -138,6 +138,12 @@ export const styles = css`
   input[aria-invalid='true'] {
     border-color: var(--_error);
   }
+  /* Given by the service provider: looks fixed, yet stays as readable as any entered text. */
+  input[readonly] {
+    background: var(--_surface);
+    border-style: dashed;
+    cursor: default;
+  }
   .hint {
     font-size: 0.875rem;
     color: var(--_muted);

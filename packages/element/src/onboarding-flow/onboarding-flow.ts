@@ -4,9 +4,16 @@ import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
 import type { CaptureRole } from '../image/pipeline.js';
 import { normalizeEndpoint, type PollOptions } from '../api/index.js';
 import { CaptureController, type PipelineLimits } from '../controllers/capture-controller.js';
-import { DetailsController } from '../controllers/details-controller.js';
+import { DetailsController, type LockedTaxId } from '../controllers/details-controller.js';
 import { NavigationController } from '../controllers/navigation-controller.js';
-import { SubmissionController, uploadErrorMessage, uploadErrorRole } from '../controllers/submission-controller.js';
+import { SessionController } from '../controllers/session-controller.js';
+import {
+  SubmissionController,
+  uploadErrorIsFinal,
+  uploadErrorIsRetryable,
+  uploadErrorMessage,
+  uploadErrorRole,
+} from '../controllers/submission-controller.js';
 import { OnboardingCancelEvent } from '../events.js';
 import { messagesFor, resolveLocale, type Messages } from '../messages/index.js';
 import { CAPTURE_STEPS, DEFAULT_DOCUMENT_TYPES, isCaptureStep, parseDocumentTypes, rolesFor, stepForRole, stepSequence, type OnboardingStep } from './steps.js';
@@ -19,6 +26,7 @@ import {
   outcomeStep,
   processingStep,
   reviewStep,
+  sessionStep,
   stepHeading,
   uploadErrorStep,
   uploadStep,
@@ -29,6 +37,14 @@ import {
  * (front and, where the document has one, back) and a selfie from the camera or from files,
  * review, upload with real progress, then the upstream's decision relayed by the companion.
  *
+ * With `session` (a client secret from the integrator's backend), the element first reads its
+ * session: while it loads, the step is busy (`aria-busy`) and shows a status line; once read,
+ * the session's name and CPF/CNPJ prefill the form (the tax id locked: read-only, with a hint
+ * that the service provider gave it), only its document types are offered, its locale applies
+ * unless `locale` was set, and the onboarding is created under the session. A session that
+ * cannot be used replaces the consent step with a message in the `error` part and fires
+ * `onboarding-error`.
+ *
  * @tag onboarding-flow
  * @summary Captures CPF, document photos and a selfie and shows the KYC outcome.
  *
@@ -36,7 +52,7 @@ import {
  * @event {OnboardingCaptureEvent} onboarding-capture - A photo passed the checks. `detail: { role, bytes, width, height }` (never the image).
  * @event {OnboardingSubmittedEvent} onboarding-submitted - The companion accepted the upload. `detail: { tokenOnboarding }`.
  * @event {OnboardingCompleteEvent} onboarding-complete - A final status arrived. `detail: { tokenOnboarding, status, externalId? }`.
- * @event {OnboardingErrorEvent} onboarding-error - Something failed (camera, upload, status). `detail: { code, message, externalId? }`.
+ * @event {OnboardingErrorEvent} onboarding-error - Something failed (camera, upload, status, session). `detail: { code, message, externalId? }`. Session codes: `session_invalid` (the secret opens no session), `session_expired`, `session_used` (it already produced an onboarding), `session_unavailable` (it could not be read: a Retry button is shown), and on creation `session_mismatch`, `idempotency_conflict`, `idempotency_in_progress`. The secret is never in a detail.
  * @event {OnboardingCancelEvent} onboarding-cancel - The person declined consent or cancelled the upload. `detail: { step }`.
  *
  * @slot logo - Shown in the header, before the step counter.
@@ -83,17 +99,41 @@ export class OnboardingFlow extends LitElement {
   /** Companion base URL, with or without the trailing `/v1` (both are accepted). */
   @property() endpoint = '';
 
-  /** `pt-BR` (default), `en` or `es`; other tags fall back by language, then to `pt-BR`. */
-  @property() locale = 'pt-BR';
+  #locale: string | null = null;
 
-  /** Comma-separated document types offered, in order. PASSPORT has no back side. */
+  /**
+   * `pt-BR` (default), `en` or `es`; other tags fall back by language, then to `pt-BR`. Unset
+   * (or set to an empty value), a session's locale applies; set, it wins over the session's.
+   * Reading it gives the locale in effect.
+   */
+  @property()
+  get locale(): string {
+    return this.#locale ?? this.#session.session?.locale ?? 'pt-BR';
+  }
+  set locale(value: string | null | undefined) {
+    this.#locale = value || null;
+  }
+
+  /**
+   * Comma-separated document types offered, in order. PASSPORT has no back side. A session that
+   * names document types offers those instead.
+   */
   @property({ attribute: 'document-types' }) documentTypes = DEFAULT_DOCUMENT_TYPES;
 
-  /** Prefills the CPF field (any punctuation). */
+  /** Prefills the CPF field (any punctuation). A session's CPF or CNPJ replaces it, locked. */
   @property() cpf = '';
 
-  /** Prefills the optional name field. */
+  /** Prefills the optional name field. A session's name replaces it. */
   @property() name = '';
+
+  /**
+   * The client secret of a session opened by the integrator's backend (`POST /v1/sessions`, see
+   * docs/backend-api.md). Set, the flow starts only once the session is read from
+   * `GET <endpoint>/v1/session`, and the onboarding is created under it (`Authorization: Bearer`,
+   * with an `Idempotency-Key` kept across retries of the same content). A secret: never
+   * reflected, never in an event, a message or the rendered DOM. Changing it starts the flow over.
+   */
+  @property() session = '';
 
   /** Target size in bytes for each compressed photo (the pipeline's default when unset). */
   @property({ attribute: 'max-image-bytes', type: Number }) maxImageBytes: number | undefined;
@@ -132,8 +172,26 @@ export class OnboardingFlow extends LitElement {
     photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#capture.photo(role)),
   });
 
+  readonly #session: SessionController = new SessionController(this, {
+    secret: () => this.session || '',
+    endpoint: () => normalizeEndpoint(this.endpoint || ''),
+    messages: () => this.m,
+    // Someone was told "preparing": the step they can now use is told too.
+    loaded: () => {
+      if (this.#nav.announcement) this.#nav.announceStep();
+    },
+  });
+
   readonly #details: DetailsController = new DetailsController(this, {
-    prefill: () => ({ cpf: this.cpf, name: this.name, documentTypes: this.documentTypes }),
+    prefill: () => {
+      const session = this.#session.session;
+      return {
+        cpf: this.cpf,
+        name: session?.prefill.name ?? this.name,
+        documentTypes: this.#documentTypes(),
+        lockedTaxId: session ? lockedTaxId(session.prefill) : null,
+      };
+    },
     goTo: (step) => this.#nav.goTo(step),
     next: () => this.#nav.next(),
     documentTypeChanged: () => this.#capture.remove('documentFront', 'documentBack'),
@@ -148,6 +206,7 @@ export class OnboardingFlow extends LitElement {
     announce: (text) => this.#nav.announce(text),
     goTo: (step) => this.#nav.goTo(step),
     sent: () => this.#capture.clear(),
+    clientSecret: () => this.#session.secret,
   });
 
   /** Starts (or restarts) the flow at the consent step and moves focus to its heading. */
@@ -163,9 +222,18 @@ export class OnboardingFlow extends LitElement {
   reset(): void {
     this.#capture.reset();
     this.#submission.reset();
+    // Read again: a session may have been used or have expired since it was last read.
+    if (this.#session.state !== 'none' || this.#session.stale) void this.#session.load();
     this.#details.reset();
     this.copyNotice = null;
     this.#nav.reset();
+  }
+
+  protected override willUpdate(): void {
+    if (!this.#session.stale) return;
+    // Another session (or endpoint) is another person's flow: nothing entered so far applies.
+    if (this.hasUpdated) this.reset();
+    else void this.#session.load();
   }
 
   // ---------------------------------------------------------------- internals
@@ -174,7 +242,25 @@ export class OnboardingFlow extends LitElement {
     return messagesFor(this.locale);
   }
 
+  /** The document types offered: the session's when it names some, else the attribute's. */
+  #documentTypes(): string {
+    const types = this.#session.session?.documentTypes ?? [];
+    return types.length > 0 ? types.join(',') : this.documentTypes;
+  }
+
+  /** Whether the session keeps the flow from starting: being read, or unusable. */
+  get #sessionBlocks(): boolean {
+    const state = this.#session.state;
+    return this.#nav.step === 'consent' && (state === 'loading' || state === 'failed');
+  }
+
   #heading(step: OnboardingStep): string {
+    if (step === 'consent' && this.#sessionBlocks) {
+      const s = this.m.session;
+      const problem = this.#session.problem;
+      return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : s.failedHeading;
+    }
+    if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return this.m.cpf.headingCnpj;
     return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission.outcome?.status ?? null });
   }
 
@@ -222,6 +308,7 @@ export class OnboardingFlow extends LitElement {
     }
     switch (step) {
       case 'consent':
+        if (this.#sessionBlocks) return sessionStep({ m, problem: this.#session.problem, onRetry: () => void this.#session.load() });
         return consentStep({
           m,
           checked: details.consent,
@@ -237,6 +324,7 @@ export class OnboardingFlow extends LitElement {
           name: details.name,
           cpfError: details.cpfError,
           nameError: details.nameError,
+          locked: details.lockedKind,
           onCpfInput: (e) => details.onCpfInput(e),
           onNameInput: (e) => details.onNameInput(e),
           onSubmit: (e) => details.onCpfSubmit(e),
@@ -245,7 +333,7 @@ export class OnboardingFlow extends LitElement {
       case 'document-type':
         return documentTypeStep({
           m,
-          types: parseDocumentTypes(this.documentTypes),
+          types: parseDocumentTypes(this.#documentTypes()),
           selected: details.documentType,
           error: details.documentTypeError,
           onChange: (e) => details.onDocumentTypeChange(e),
@@ -272,8 +360,11 @@ export class OnboardingFlow extends LitElement {
           m,
           message: uploadErrorMessage(error, m),
           externalId: error.externalId,
-          fixCpf: error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
+          // A locked tax id cannot be corrected here; the name still can.
+          fixCpf: details.lockedKind ? error.field === 'name' : error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
           retakeRole: uploadErrorRole(error),
+          final: uploadErrorIsFinal(error),
+          canRetry: uploadErrorIsRetryable(error),
           onBackToReview: () => this.#nav.goTo('review'),
           onFixCpf: () => this.#nav.goTo('cpf'),
           onRetake: (role) => this.#retakeFromReview(role),
@@ -308,7 +399,13 @@ export class OnboardingFlow extends LitElement {
           <slot name="logo"></slot>
           <p>${this.m.flow.title} · ${this.m.flow.stepOf(number, total)}</p>
         </div>
-        <section class="step" part="step" aria-labelledby="heading" data-step=${step}>
+        <section
+          class="step"
+          part="step"
+          aria-labelledby="heading"
+          aria-busy=${this.#session.state === 'loading' ? 'true' : 'false'}
+          data-step=${step}
+        >
           <h2 id="heading" part="heading" tabindex="-1">${this.#heading(step)}</h2>
           ${this.#renderStep()}
         </section>
@@ -316,6 +413,13 @@ export class OnboardingFlow extends LitElement {
       </div>
     `;
   }
+}
+
+/** The session's CPF, else its CNPJ, as the form locks it. */
+function lockedTaxId(prefill: { cpf?: string; cnpj?: string }): LockedTaxId | null {
+  if (prefill.cpf) return { kind: 'cpf', value: prefill.cpf };
+  if (prefill.cnpj) return { kind: 'cnpj', value: prefill.cnpj };
+  return null;
 }
 
 if (typeof customElements !== 'undefined' && !customElements.get('onboarding-flow')) {

@@ -56,6 +56,8 @@ export interface CpfView {
   name: string;
   cpfError: CpfProblem | null;
   nameError: boolean;
+  /** The tax id came from the service provider (a session): shown read-only, with a hint saying so. */
+  locked?: 'cpf' | 'cnpj' | null;
   onCpfInput: (e: InputEvent) => void;
   onNameInput: (e: InputEvent) => void;
   onSubmit: (e: SubmitEvent) => void;
@@ -64,24 +66,28 @@ export interface CpfView {
 
 export function cpfStep(v: CpfView): TemplateResult {
   const m = v.m.cpf;
+  const locked = !!v.locked;
   return html`
     <form part="body" novalidate @submit=${v.onSubmit}>
-      <p>${m.intro}</p>
-      <label class="field" for="cpf">${m.label}</label>
+      <p>${locked ? m.introLocked : m.intro}</p>
+      <label class="field" for="cpf">${v.locked === 'cnpj' ? m.labelCnpj : m.label}</label>
       <input
         id="cpf"
         type="text"
-        inputmode="numeric"
+        inputmode=${v.locked === 'cnpj' ? 'text' : 'numeric'}
         autocomplete="off"
         spellcheck="false"
-        maxlength="14"
-        placeholder="000.000.000-00"
+        maxlength=${v.locked === 'cnpj' ? '18' : '14'}
+        placeholder=${locked ? nothing : '000.000.000-00'}
+        ?readonly=${locked}
+        aria-readonly=${locked ? 'true' : nothing}
+        data-locked=${locked ? v.locked : nothing}
         .value=${v.cpf}
         aria-invalid=${v.cpfError ? 'true' : 'false'}
         aria-describedby=${v.cpfError ? 'cpf-hint cpf-error' : 'cpf-hint'}
         @input=${v.onCpfInput}
       />
-      <p id="cpf-hint" class="hint">${m.hint}</p>
+      <p id="cpf-hint" class=${locked ? 'hint locked' : 'hint'}>${locked ? m.lockedHint : m.hint}</p>
       ${v.cpfError ? html`<p id="cpf-error" class="error" part="error" role="alert">${m[v.cpfError]}</p>` : nothing}
       <label class="field" for="name">${m.nameLabel}</label>
       <input

@@ -82,6 +82,10 @@ export interface UploadErrorView {
   fixCpf: boolean;
   /** The photo the companion refused, if it said which. */
   retakeRole: CaptureRole | null;
+  /** Nothing this page can send will be accepted any more (the session is spent or gone): no actions. */
+  final: boolean;
+  /** Sending the same content again could succeed. */
+  canRetry: boolean;
   onBackToReview: () => void;
   onFixCpf: () => void;
   onRetake: (role: CaptureRole) => void;
@@ -96,12 +100,14 @@ export function uploadErrorStep(v: UploadErrorView): TemplateResult {
       <p id="upload-error" class="error" part="error" role="alert">${v.message}</p>
       ${v.externalId ? html`<p>${v.m.outcome.supportCode}: <code class="support-code">${v.externalId}</code></p>` : nothing}
     </div>
-    <div class="actions" part="actions">
-      <button type="button" part="button" @click=${v.onBackToReview}>${m.backToReview}</button>
-      ${v.fixCpf ? html`<button type="button" part="button" @click=${v.onFixCpf}>${m.fixCpf}</button>` : nothing}
-      ${role ? html`<button type="button" part="button" @click=${() => v.onRetake(role)}>${m.retakePhoto}</button>` : nothing}
-      <button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.retry}</button>
-    </div>
+    ${v.final
+      ? nothing
+      : html`<div class="actions" part="actions">
+          <button type="button" part="button" @click=${v.onBackToReview}>${m.backToReview}</button>
+          ${v.fixCpf ? html`<button type="button" part="button" @click=${v.onFixCpf}>${m.fixCpf}</button>` : nothing}
+          ${role ? html`<button type="button" part="button" @click=${() => v.onRetake(role)}>${m.retakePhoto}</button>` : nothing}
+          ${v.canRetry ? html`<button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.retry}</button>` : nothing}
+        </div>`}
   `;
 }
 

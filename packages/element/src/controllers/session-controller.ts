@@ -1,0 +1,146 @@
+/**
+ * The session of `<onboarding-flow session="...">` as a Lit reactive controller: reads
+ * `GET /session` with the client secret before the flow can start, and tells the host whether
+ * the session is loading, usable, or why it is not. The client secret is read from the host
+ * for each request and kept nowhere else: never in an event, an error, the DOM or a render.
+ */
+import type { PageSession } from '@onboarding-kit/contract';
+import type { ReactiveController, ReactiveElement } from 'lit';
+import { CompanionError, getSession } from '../api/index.js';
+import { OnboardingErrorEvent } from '../events.js';
+import type { Messages } from '../messages/index.js';
+import { LatestRun } from './latest-run.js';
+
+/**
+ * Why a session cannot be used: `invalid` (the companion knows no session for this secret),
+ * `expired`, `used` (it already produced an onboarding), or `unavailable` (it could not be read:
+ * network trouble, a server error; worth trying again).
+ */
+export type SessionProblem = 'invalid' | 'expired' | 'used' | 'unavailable';
+
+/** `none`: no session attribute, the flow works as without sessions. */
+export type SessionState = 'none' | 'loading' | 'ready' | 'failed';
+
+/** The `onboarding-error` code of each problem. */
+export const SESSION_ERROR_CODES: Record<SessionProblem, string> = {
+  invalid: 'session_invalid',
+  expired: 'session_expired',
+  used: 'session_used',
+  unavailable: 'session_unavailable',
+};
+
+export interface SessionOptions {
+  /** The client secret the integrator set, or an empty string. */
+  secret(): string;
+  /** The companion's base URL, normalised (`.../v1`). */
+  endpoint(): string;
+  messages(): Messages;
+  /** The session became usable. */
+  loaded(session: PageSession): void;
+}
+
+export function sessionProblem(error: CompanionError): SessionProblem {
+  if (error.status === 401 || error.status === 403 || error.status === 404) return 'invalid';
+  if (error.status === 410 || error.code === 'session_expired') return 'expired';
+  if (error.status === 409 || error.code === 'session_used') return 'used';
+  return 'unavailable';
+}
+
+/** What a session read successfully says about its use: null when it can start a flow. */
+export function problemOfSession(session: PageSession, nowMs: number): SessionProblem | null {
+  if (session.status === 'expired') return 'expired';
+  if (session.status !== 'open') return 'used';
+  // The companion sweeps expired sessions on its own schedule; the clock here already knows.
+  const expires = Date.parse(session.expiresAt);
+  return Number.isFinite(expires) && expires <= nowMs ? 'expired' : null;
+}
+
+export class SessionController implements ReactiveController {
+  readonly #host: ReactiveElement;
+  readonly #options: SessionOptions;
+  readonly #run = new LatestRun();
+  #state: SessionState = 'none';
+  #session: PageSession | null = null;
+  #problem: SessionProblem | null = null;
+  /** The endpoint and secret the state above belongs to (private memory, as the host's own property is). */
+  #loadedFor: string | null = null;
+
+  constructor(host: ReactiveElement, options: SessionOptions) {
+    this.#host = host;
+    this.#options = options;
+    host.addController(this);
+  }
+
+  get state(): SessionState {
+    return this.#state;
+  }
+  /** The session, once it is usable. */
+  get session(): PageSession | null {
+    return this.#state === 'ready' ? this.#session : null;
+  }
+  get problem(): SessionProblem | null {
+    return this.#problem;
+  }
+  /** The secret to bind a creation to, when a usable session is held. */
+  get secret(): string | null {
+    return this.#state === 'ready' ? this.#options.secret() || null : null;
+  }
+
+  /** Whether the secret or the endpoint changed since the session was last read. */
+  get stale(): boolean {
+    return this.#key() !== this.#loadedFor;
+  }
+
+  hostConnected(): void {
+    // Back in the document after a read was cut short: read again.
+    if (this.#state === 'loading' && !this.#run.running) void this.load();
+  }
+
+  hostDisconnected(): void {
+    this.#run.cancel();
+  }
+
+  /** Reads the session again (or forgets it when the secret was removed). */
+  async load(): Promise<void> {
+    const secret = this.#options.secret();
+    this.#loadedFor = this.#key();
+    this.#run.cancel();
+    this.#session = null;
+    this.#problem = null;
+    if (!secret) {
+      this.#state = 'none';
+      this.#host.requestUpdate();
+      return;
+    }
+    this.#state = 'loading';
+    this.#host.requestUpdate();
+    const signal = this.#run.begin();
+    try {
+      const session = await getSession(this.#options.endpoint(), secret, signal);
+      if (!this.#run.isCurrent(signal)) return;
+      const problem = problemOfSession(session, Date.now());
+      if (problem) return this.#fail(problem);
+      this.#session = session;
+      this.#state = 'ready';
+      this.#host.requestUpdate();
+      this.#options.loaded(session);
+    } catch (error) {
+      if (!this.#run.isCurrent(signal)) return;
+      this.#fail(error instanceof CompanionError ? sessionProblem(error) : 'unavailable');
+    } finally {
+      this.#run.end(signal);
+    }
+  }
+
+  #fail(problem: SessionProblem): void {
+    this.#state = 'failed';
+    this.#problem = problem;
+    this.#host.requestUpdate();
+    this.#host.dispatchEvent(new OnboardingErrorEvent({ code: SESSION_ERROR_CODES[problem], message: this.#options.messages().session[problem] }));
+  }
+
+  #key(): string | null {
+    const secret = this.#options.secret();
+    return secret ? `${this.#options.endpoint()}\n${secret}` : null;
+  }
+}

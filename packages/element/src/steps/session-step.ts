@@ -1,0 +1,34 @@
+/** What shows in place of the consent while a session is read, or when it cannot be used. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { SessionProblem } from '../controllers/session-controller.js';
+import type { Messages } from '../messages/index.js';
+
+export interface SessionStepView {
+  m: Messages;
+  /** null while the session is being read. */
+  problem: SessionProblem | null;
+  onRetry: () => void;
+}
+
+export function sessionStep(v: SessionStepView): TemplateResult {
+  const m = v.m.session;
+  if (!v.problem) {
+    return html`
+      <div part="body">
+        <div class="spinner" aria-hidden="true"></div>
+        <p role="status">${m.loading}</p>
+      </div>
+    `;
+  }
+  // Only a read that failed on the way is worth repeating: the other problems are the session's own.
+  return html`
+    <div part="body">
+      <p id="session-error" class="error" part="error" role="alert" data-session-problem=${v.problem}>${m[v.problem]}</p>
+    </div>
+    ${v.problem === 'unavailable'
+      ? html`<div class="actions" part="actions">
+          <button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.retry}</button>
+        </div>`
+      : nothing}
+  `;
+}
