@@ -1,5 +1,21 @@
 import type { Hono } from 'hono';
 
+/** A session as a test sets it up (`POST __control { sessions: [...] }`); the double keeps only its secret's hash. */
+export interface DoubleSessionInit {
+  clientSecret: string;
+  /** Default: a random `ses_...`. */
+  id?: string;
+  /** Default `open`; `submitted` or `completed` make it used, `expired` expired. */
+  status?: 'open' | 'submitted' | 'completed' | 'expired';
+  /** ISO time; default 30 minutes from now. */
+  expiresAt?: string;
+  prefill?: { cpf?: string; cnpj?: string; name?: string };
+  documentTypes?: string[];
+  /** Default `pt-BR`. */
+  locale?: string;
+  returnUrl?: string;
+}
+
 /** Path prefix the double answers under: `/test-companion/<namespace>/...`. */
 export declare const COMPANION_PREFIX: string;
 /** The double as a Hono app (for driving it without a dev server). */

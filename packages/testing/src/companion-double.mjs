@@ -8,12 +8,30 @@
  * Each test uses its own namespace (any path segment), so state never leaks between tests.
  * `failUploads` stays on until cleared: Chromium silently retries a request whose reused
  * keep-alive connection dies before any answer, so a one-shot cut would never reach the page.
+ * 'drop-after-create' creates the onboarding, then cuts the connection before answering: the
+ * page never learns it, and only an Idempotency-Key keeps its retry from creating another.
+ *
+ * Sessions (as the integrator's backend opens them, docs/backend-api.md): `GET /v1/session` with
+ * `Authorization: Bearer <clientSecret>` (401 for an unknown secret) answers the page's view,
+ * with `status: 'expired'` once `expiresAt` has passed. Once a namespace has sessions, a creation
+ * needs a session's Bearer (401 without): one onboarding per session, a repeat with the same
+ * `Idempotency-Key` and body answers 200 with the same token and a new access key (another body:
+ * 409 idempotency_conflict), any other creation 409 session_used; expired: 410 session_expired;
+ * another CPF/CNPJ or a document type the session does not offer: 400 session_mismatch. Without
+ * sessions an `Idempotency-Key` is honoured the same way, per key.
+ *
  * Control (test only, same namespace):
- *   POST /test-companion/<ns>/__control   JSON { failUploads?: 'http-503' | 'destroy' | { status, error } | null, holdUploads?: boolean,
- *                                                events?: 'normal' | 'fail' | 'end-early', processingMs?: number,
- *                                                decide?: { token, status } }
- *   GET  /test-companion/<ns>/__control   { uploads: [{ body, headers }], onboardings: [{ token, accessKey, status }],
- *                                           requests: [{ method, url, authorization }] }
+ *   POST /test-companion/<ns>/__control   JSON { failUploads?: 'http-503' | 'destroy' | 'drop-after-create' | { status, error } | null,
+ *                                                holdUploads?: boolean, events?: 'normal' | 'fail' | 'end-early', processingMs?: number,
+ *                                                decide?: { token, status },
+ *                                                sessions?: [{ clientSecret, id?, status?, expiresAt?, prefill?: { cpf?, cnpj?, name? },
+ *                                                              documentTypes?, locale?, returnUrl? }]  (added to the namespace's),
+ *                                                sessionStatus?: { id, status?, expiresAt? }  (a session changes as time or another page would),
+ *                                                failSession?: 'http-503' | 'destroy' | null, holdSession?: boolean }
+ *   GET  /test-companion/<ns>/__control   { uploads: [{ body, headers }], uploadAttempts, onboardings: [{ token, accessKey, status }],
+ *                                           requests: [{ method, url, authorization }],
+ *                                           attempts: [{ authorization, idempotencyKey }] (every creation request, refused ones too),
+ *                                           sessions: [{ id, status, tokenOnboarding? }], sessionReads }
  *
  * It intercepts requests at the Node `http.Server` (before Koa), because the dev server's
  * middleware chain would buffer an SSE response and cannot stop an upload half way.
@@ -49,6 +67,14 @@ function freshNamespace() {
     events: 'normal',
     processingMs: 400,
     timers: new Set(),
+    attempts: [],
+    sessions: [],
+    failSession: null,
+    holdSession: false,
+    heldSessionReads: new Set(),
+    sessionReads: 0,
+    /** Idempotency-Key -> { fingerprint, token } for creations without a session. */
+    keys: new Map(),
   };
 }
 
@@ -71,7 +97,68 @@ function authorised(c, space) {
   const header = c.req.header('authorization') ?? '';
   const key = header.startsWith('Bearer ') ? header.slice(7) : '';
   if (!record || !key) return null;
-  return timingSafeEqual(hash(key), record.keyHash) ? record : null;
+  const presented = hash(key);
+  let opens = timingSafeEqual(presented, record.keyHash);
+  for (const other of record.moreKeyHashes) opens = timingSafeEqual(presented, other) || opens;
+  return opens ? record : null;
+}
+
+/** The namespace's session the Bearer secret opens, compared as the companion does (hashes, constant time). */
+function sessionFor(c, space) {
+  const header = c.req.header('authorization') ?? '';
+  const secret = header.startsWith('Bearer ') ? header.slice(7) : '';
+  if (!secret) return null;
+  const presented = hash(secret);
+  let found = null;
+  for (const session of space.sessions) if (timingSafeEqual(presented, session.secretHash) && !found) found = session;
+  return found;
+}
+
+function sessionStatus(session) {
+  return session.status === 'open' && Date.parse(session.expiresAt) <= Date.now() ? 'expired' : session.status;
+}
+
+function pageSession(session) {
+  return {
+    id: session.id,
+    status: sessionStatus(session),
+    expiresAt: session.expiresAt,
+    prefill: { ...session.prefill },
+    documentTypes: [...session.documentTypes],
+    locale: session.locale,
+    ...(session.returnUrl && { returnUrl: session.returnUrl }),
+  };
+}
+
+/** What makes two creations the same request: canonical JSON (sorted keys) of the body, hashed. */
+function fingerprint(value) {
+  const canonical = (v) => {
+    if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+    if (v && typeof v === 'object') {
+      return `{${Object.keys(v)
+        .filter((k) => v[k] !== undefined)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+        .join(',')}}`;
+    }
+    return JSON.stringify(v) ?? 'null';
+  };
+  return createHash('sha256').update(canonical(value)).digest('hex');
+}
+
+/** A new access key for an onboarding already created (a replay); earlier keys stay valid. */
+function replay(c, space, token, fault) {
+  // The browser's own silent retry of a cut request must be cut too, or the page never sees the failure.
+  if (fault === 'drop-after-create') {
+    c.env.incoming.socket.destroy();
+    return new Response(null, { status: 500 });
+  }
+  const record = space.onboardings.get(token);
+  const accessKey = randomBytes(32).toString('base64url');
+  record.moreKeyHashes.push(hash(accessKey));
+  record.accessKey = accessKey;
+  c.header('Idempotent-Replayed', 'true');
+  return c.json({ tokenOnboarding: token, status: record.status, accessKey }, 200);
 }
 
 function publicState(record) {
@@ -120,6 +207,12 @@ function onboardingsApp() {
       return apiError(c, 415, 'unsupported_media_type', 'Send application/json.');
     }
     space.uploadAttempts++;
+    const idempotencyKey = c.req.header('idempotency-key') ?? null;
+    space.attempts.push({ authorization: c.req.header('authorization') ?? null, idempotencyKey });
+    // Who may create: checked before the body is read, as the companion does.
+    const session = sessionFor(c, space);
+    if (c.req.header('authorization') && !session) return apiError(c, 401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.');
+    if (!session && space.sessions.length > 0) return apiError(c, 401, 'unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.');
     const fault = space.failUploads;
     if (fault === 'destroy') {
       // Take the first bytes, then cut the connection: the browser sees a network error.
@@ -146,13 +239,44 @@ function onboardingsApp() {
     }
     const check = validateCreateOnboarding(body);
     if (!check.ok) return c.json({ error: check.error }, check.status);
-    space.uploads.push({ body, headers: { contentType: c.req.header('content-type') } });
+    const print = fingerprint(body);
+    if (session) {
+      const fixed = session.prefill.cpf ? { kind: 'cpf', value: session.prefill.cpf } : session.prefill.cnpj ? { kind: 'cnpj', value: session.prefill.cnpj } : null;
+      if (fixed && (check.value.taxId.kind !== fixed.kind || check.value.taxId.value !== fixed.value)) {
+        return apiError(c, 400, 'session_mismatch', `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`, { field: fixed.kind });
+      }
+      if (body.documentType && session.documentTypes.length > 0 && !session.documentTypes.includes(String(body.documentType).toUpperCase())) {
+        return apiError(c, 400, 'session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, { field: 'documentType' });
+      }
+      const claim = session.claim;
+      if (claim && idempotencyKey !== null && claim.key === idempotencyKey) {
+        if (claim.fingerprint !== print) return apiError(c, 409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body; use a new key for a new request.', { field: 'Idempotency-Key' });
+        return replay(c, space, claim.token, fault);
+      }
+      if (sessionStatus(session) === 'expired') return apiError(c, 410, 'session_expired', 'This session has expired; the service provider must open a new one.');
+      if (claim || session.status !== 'open') return apiError(c, 409, 'session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
+    } else if (idempotencyKey !== null && space.keys.has(idempotencyKey)) {
+      const held = space.keys.get(idempotencyKey);
+      if (held.fingerprint !== print) return apiError(c, 409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body; use a new key for a new request.', { field: 'Idempotency-Key' });
+      return replay(c, space, held.token, fault);
+    }
+    space.uploads.push({
+      body,
+      headers: { contentType: c.req.header('content-type'), authorization: c.req.header('authorization') ?? null, idempotencyKey },
+    });
 
     const token = randomUUID();
     const accessKey = randomBytes(32).toString('base64url');
     const now = new Date().toISOString();
-    const record = { token, accessKey, keyHash: hash(accessKey), status: 'IN_PROCESS', updatedAt: now, listeners: new Set() };
+    const record = { token, accessKey, keyHash: hash(accessKey), moreKeyHashes: [], status: 'IN_PROCESS', updatedAt: now, listeners: new Set() };
     space.onboardings.set(token, record);
+    if (session) {
+      session.claim = { key: idempotencyKey ?? `auto_${randomUUID()}`, fingerprint: print, token };
+      session.status = 'submitted';
+      session.tokenOnboarding = token;
+    } else if (idempotencyKey !== null) {
+      space.keys.set(idempotencyKey, { fingerprint: print, token });
+    }
     const cpf = normalizeCpf(body.cpf ?? '') ?? '';
     const outcome = cpf in OUTCOMES ? OUTCOMES[cpf] : { status: 'APPROVED' };
     if (outcome) {
@@ -161,6 +285,11 @@ function onboardingsApp() {
         setStatus(record, outcome);
       }, space.processingMs);
       space.timers.add(timer);
+    }
+    if (fault === 'drop-after-create') {
+      // Created, but the answer never arrives: the page sees a network error.
+      c.env.incoming.socket.destroy();
+      return new Response(null, { status: 500 });
     }
     return c.json({ tokenOnboarding: token, status: 'IN_PROCESS', dateHourProcess: now, accessKey }, 201);
   });
@@ -197,6 +326,47 @@ function onboardingsApp() {
   return app;
 }
 
+function sessionApp() {
+  const app = new Hono();
+  app.get('/', async (c) => {
+    const space = c.get('space');
+    space.sessionReads++;
+    if (space.holdSession) {
+      await new Promise((resolve) => {
+        space.heldSessionReads.add(resolve);
+        c.env.incoming.socket.once('close', resolve);
+      });
+    }
+    if (space.failSession === 'destroy') {
+      c.env.incoming.socket.destroy();
+      return new Response(null, { status: 500 });
+    }
+    if (space.failSession === 'http-503') return apiError(c, 503, 'store_unavailable', 'The store is unavailable.');
+    const session = sessionFor(c, space);
+    if (!session) {
+      c.header('WWW-Authenticate', 'Bearer realm="onboarding-session"');
+      return apiError(c, 401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.');
+    }
+    return c.json(pageSession(session));
+  });
+  return app;
+}
+
+function addSession(space, given) {
+  if (typeof given?.clientSecret !== 'string' || !given.clientSecret) throw new Error('a session needs its clientSecret');
+  space.sessions.push({
+    id: given.id ?? `ses_${randomBytes(16).toString('hex')}`,
+    secretHash: hash(given.clientSecret),
+    status: given.status ?? 'open',
+    expiresAt: given.expiresAt ?? new Date(Date.now() + 1800_000).toISOString(),
+    prefill: { ...(given.prefill ?? {}) },
+    documentTypes: [...(given.documentTypes ?? [])],
+    locale: given.locale ?? 'pt-BR',
+    ...(given.returnUrl && { returnUrl: given.returnUrl }),
+    claim: null,
+  });
+}
+
 function controlApp() {
   const app = new Hono();
   app.post('/', async (c) => {
@@ -206,6 +376,21 @@ function controlApp() {
     if ('holdUploads' in body) space.holdUploads = !!body.holdUploads;
     if ('events' in body) space.events = body.events;
     if ('processingMs' in body) space.processingMs = Number(body.processingMs);
+    for (const session of body.sessions ?? []) addSession(space, session);
+    if (body.sessionStatus) {
+      const session = space.sessions.find((s) => s.id === body.sessionStatus.id);
+      if (!session) return c.json({ ok: false, error: 'unknown session' }, 404);
+      if (body.sessionStatus.status) session.status = body.sessionStatus.status;
+      if (body.sessionStatus.expiresAt) session.expiresAt = body.sessionStatus.expiresAt;
+    }
+    if ('failSession' in body) space.failSession = body.failSession;
+    if ('holdSession' in body) {
+      space.holdSession = !!body.holdSession;
+      if (!space.holdSession) {
+        for (const release of space.heldSessionReads) release();
+        space.heldSessionReads.clear();
+      }
+    }
     // A reviewer's decision at a moment the test chooses (a watch on an injected clock).
     if (body.decide) {
       const record = space.onboardings.get(body.decide.token);
@@ -221,6 +406,9 @@ function controlApp() {
       uploadAttempts: space.uploadAttempts,
       onboardings: [...space.onboardings.values()].map((r) => ({ token: r.token, accessKey: r.accessKey, status: r.status })),
       requests: space.requests,
+      attempts: space.attempts,
+      sessions: space.sessions.map((s) => ({ id: s.id, status: sessionStatus(s), ...(s.tokenOnboarding && { tokenOnboarding: s.tokenOnboarding }) })),
+      sessionReads: space.sessionReads,
     });
   });
   return app;
@@ -237,6 +425,7 @@ export function createCompanionDoubleApp() {
     await next();
   });
   app.route('/test-companion/:ns/v1/onboardings', onboardingsApp());
+  app.route('/test-companion/:ns/v1/session', sessionApp());
   app.get('/test-companion/:ns/v1/health', (c) => c.json({ ok: true }));
   app.route('/test-companion/:ns/__control', controlApp());
   app.notFound((c) => apiError(c, 404, 'not_found', 'No such route.'));
@@ -260,7 +449,10 @@ export function companionDouble() {
       });
     },
     serverStop() {
-      for (const space of namespaces.values()) for (const timer of space.timers) clearTimeout(timer);
+      for (const space of namespaces.values()) {
+        for (const timer of space.timers) clearTimeout(timer);
+        for (const release of space.heldSessionReads) release();
+      }
       namespaces.clear();
     },
   };

@@ -9,6 +9,7 @@
  */
 import { base64ToBytes, type OnboardingState } from '@onboarding-kit/contract';
 import { fixture, html, waitUntil } from '@open-wc/testing';
+import { nothing } from 'lit';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 import type { StackRecord } from '@onboarding-kit/testing/stack-plugin';
@@ -25,19 +26,44 @@ export const CPF = {
 
 export interface DoubleControl {
   /** Every upload fails this way until cleared with `null`. */
-  failUploads?: 'http-503' | 'destroy' | { status: number; error: { code: string; message: string; field?: string; externalId?: string } } | null;
+  failUploads?: 'http-503' | 'destroy' | 'drop-after-create' | { status: number; error: { code: string; message: string; field?: string; externalId?: string } } | null;
   holdUploads?: boolean;
   events?: 'normal' | 'fail' | 'end-early';
   processingMs?: number;
   /** Decides one onboarding now, as a reviewer would. */
   decide?: { token: string; status: 'APPROVED' | 'REFUSED' | 'ERROR' };
+  /** Sessions added to the namespace (from then on, creations need one's secret). */
+  sessions?: DoubleSession[];
+  /** A session changes as another page or time would change it. */
+  sessionStatus?: { id: string; status?: 'open' | 'submitted' | 'completed' | 'expired'; expiresAt?: string };
+  failSession?: 'http-503' | 'destroy' | null;
+  /** Session reads wait unanswered until this is set back to false. */
+  holdSession?: boolean;
+}
+
+export interface DoubleSession {
+  clientSecret: string;
+  id?: string;
+  status?: 'open' | 'submitted' | 'completed' | 'expired';
+  expiresAt?: string;
+  prefill?: { cpf?: string; cnpj?: string; name?: string };
+  documentTypes?: string[];
+  locale?: string;
+  returnUrl?: string;
 }
 
 export interface DoubleState {
   uploadAttempts: number;
-  uploads: { body: { cpf: string; name?: string; documentType?: string; images: Record<string, string> } }[];
+  uploads: {
+    body: { cpf?: string; cnpj?: string; name?: string; documentType?: string; images: Record<string, string> };
+    headers: { contentType: string | null; authorization: string | null; idempotencyKey: string | null };
+  }[];
   onboardings: { token: string; accessKey: string; status: string }[];
   requests: { method: string; url: string; authorization: string | null }[];
+  /** Every creation request, refused or cut ones too. */
+  attempts: { authorization: string | null; idempotencyKey: string | null }[];
+  sessions: { id: string; status: string; tokenOnboarding?: string }[];
+  sessionReads: number;
 }
 
 /** A fresh namespace of the companion double: its state is this test's alone. */
@@ -104,7 +130,8 @@ export interface Mounted {
 }
 
 export interface MountOptions {
-  locale?: string;
+  /** null: no `locale` attribute. */
+  locale?: string | null;
   documentTypes?: string;
   cpf?: string;
   withV1?: boolean;
@@ -112,6 +139,11 @@ export interface MountOptions {
   maxLongEdge?: number;
   /** `'real'`: the real companion and sandbox; `'double'` (default): the companion double, for fault injection. */
   companion?: 'real' | 'double';
+  /** A namespace prepared beforehand (sessions set up before the element reads its own). */
+  ns?: string;
+  /** The `session` client secret, as an attribute (default) or, with `sessionAs: 'property'`, a property only. */
+  session?: string;
+  sessionAs?: 'attribute' | 'property';
 }
 
 /**
@@ -119,20 +151,23 @@ export interface MountOptions {
  * `companion: 'real'`) and records every `onboarding-*` event at the document.
  */
 export async function mount(options: MountOptions = {}): Promise<Mounted> {
-  const ns = companionNamespace();
+  const ns = options.ns ?? companionNamespace();
   const base = options.companion === 'real' ? await realEndpoint(ns) : `/test-companion/${ns}`;
   const endpoint = `${base}${options.withV1 ? '/v1/' : ''}`;
   const events: CustomEvent[] = [];
   const el = await fixture<OnboardingFlow>(html`
     <onboarding-flow
       endpoint=${endpoint}
-      locale=${options.locale ?? 'pt-BR'}
+      locale=${options.locale === null ? nothing : (options.locale ?? 'pt-BR')}
       document-types=${options.documentTypes ?? 'CNH,RG'}
       cpf=${options.cpf ?? ''}
       max-image-bytes=${options.maxImageBytes ?? 600000}
       max-long-edge=${options.maxLongEdge ?? 1600}
+      session=${options.session !== undefined && options.sessionAs !== 'property' ? options.session : nothing}
     ></onboarding-flow>
   `);
+  // Set after the first render, as a framework would: a session given late is read too.
+  if (options.session !== undefined && options.sessionAs === 'property') el.session = options.session;
   for (const name of ONBOARDING_EVENTS) {
     const listener = (e: Event) => {
       if (e.target === el) events.push(e as CustomEvent);
