@@ -1,7 +1,11 @@
 /** In-process fan-out of record changes to the listeners of each onboarding. */
 import type { ChangeListener, OnboardingRecord } from './store.js';
 
-export const copyRecord = (r: OnboardingRecord): OnboardingRecord => ({ ...r, history: r.history.map((h) => ({ ...h })) });
+export const copyRecord = (r: OnboardingRecord): OnboardingRecord => ({
+  ...r,
+  history: r.history.map((h) => ({ ...h })),
+  ...(r.moreAccessKeyHashes && { moreAccessKeyHashes: [...r.moreAccessKeyHashes] }),
+});
 
 export class ChangeFeed {
   private readonly listeners = new Map<string, Set<ChangeListener>>();
