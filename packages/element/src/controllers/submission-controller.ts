@@ -78,6 +78,9 @@ const asCompanionError = (error: unknown): CompanionError =>
 export function uploadErrorMessage(error: CompanionError, m: Messages): string {
   const errors = m.upload.errors;
   const code = error.code;
+  // The session's own words: the link is what the person has to replace, whenever it failed.
+  if (code === 'session_invalid') return m.session.invalid;
+  if (code === 'session_expired') return m.session.expired;
   if (code in errors && code !== 'generic' && code !== 'upstream') return errors[code as keyof typeof errors];
   if (code.startsWith('upstream_') || error.status >= 500) return errors.upstream;
   if (error.status === 413) return errors.payload_too_large;

@@ -273,7 +273,7 @@ describe('<onboarding-flow session>', () => {
 
   for (const [name, change, code, message] of [
     ['used by another page meanwhile (409 session_used)', { status: 'submitted' }, 'session_used', 'Esta verificação já foi enviada'],
-    ['expired before the upload (410 session_expired)', { expiresAt: new Date(Date.now() - 1000).toISOString() }, 'session_expired', 'expirou antes do envio'],
+    ['expired before the upload (410 session_expired)', { expiresAt: new Date(Date.now() - 1000).toISOString() }, 'session_expired', 'Este link de verificação expirou'],
   ] as const) {
     it(`a session ${name}: a specific message and nothing to retry`, async function () {
       this.timeout(120_000);
