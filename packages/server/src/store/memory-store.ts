@@ -207,8 +207,8 @@ export class MemoryStore implements Store, BackendState {
   async addAccessKey(token: string, accessKeyHash: string): Promise<boolean> {
     const r = this.records.get(token);
     if (!r) return false;
-    const more = r.moreAccessKeyHashes ?? [];
-    if (accessKeyHash !== r.accessKeyHash && !more.includes(accessKeyHash)) this.records.set(token, { ...r, moreAccessKeyHashes: [...more, accessKeyHash] });
+    // A Set, not a comparison: hashes are compared only through the constant-time helpers, and a repeat adds nothing.
+    this.records.set(token, { ...r, moreAccessKeyHashes: [...new Set([...(r.moreAccessKeyHashes ?? []), accessKeyHash])] });
     return true;
   }
 
@@ -286,11 +286,12 @@ export class MemoryStore implements Store, BackendState {
     return true;
   }
 
-  /** Forgets ended windows and lapsed leases, so the maps stay as small as the set of recent clients. */
+  /** Forgets ended windows, lapsed leases and idempotency keys, so the maps stay as small as the set of recent clients. */
   private sweep(t: number, windowMs: number): void {
     if (t < this.nextSweep) return;
     for (const [k, w] of this.windows) if (w.resetAt <= t) this.windows.delete(k);
     for (const [k, l] of this.leases) if (l.expiresAt <= t) this.leases.delete(k);
+    for (const [k, held] of this.idempotency) if (held.expiresAt <= t) this.idempotency.delete(k);
     this.nextSweep = t + windowMs;
   }
 }
