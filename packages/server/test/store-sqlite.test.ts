@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { StoreConfigError, StoreUnavailableError } from '../src/store/errors.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
-import { LATEST_SCHEMA_VERSION } from '../src/store/sqlite-schema.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../src/store/sqlite-schema.js';
 import { describeStore } from './store-conformance.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/sqlite-child.ts', import.meta.url));
@@ -52,6 +52,37 @@ test('sqlite schema: versioned migrations applied once, WAL and synchronous FULL
   }
 });
 
+test('sqlite upgrade: a file at schema version 1 gains the backend\'s tables and keeps its onboardings', async () => {
+  const { dir, remove } = tempDir();
+  try {
+    const path = join(dir, 'state.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    raw.exec(MIGRATIONS.find((m) => m.version === 1)!.sql);
+    raw.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (1, ?)').run(new Date().toISOString());
+    raw.prepare(`INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, access_key_hash) VALUES ('tok-v1', 'IN_PROCESS', ?1, ?2, ?1, 'h1')`)
+      .run('2030-01-01T00:00:00.000Z', Date.parse('2030-01-01T00:00:00.000Z'));
+    raw.prepare(`INSERT INTO status_history (token, seq, status, at, source) VALUES ('tok-v1', 0, 'IN_PROCESS', '2030-01-01T00:00:00.000Z', 'creation')`).run();
+    raw.close();
+
+    const store = new SqliteStore(path);
+    try {
+      assert.equal(store.schemaVersion(), LATEST_SCHEMA_VERSION);
+      const before = (await store.get('tok-v1'))!;
+      assert.deepEqual(before.history.map((h) => h.source), ['creation']);
+      assert.equal(before.sessionId, undefined);
+      assert.equal(await store.addAccessKey('tok-v1', 'h2'), true);
+      assert.deepEqual((await store.get('tok-v1'))!.moreAccessKeyHashes, ['h2']);
+      assert.equal(await store.enqueueNotification({ id: 'evt_1', type: 'session.expired', body: '{}', orderKey: 'ses_1', createdAt: '2030-01-01T00:00:00.000Z', state: 'pending', attempts: 0, nextAttemptMs: 0 }), true);
+      assert.deepEqual((await store.dueNotifications(1, 10)).map((e) => e.id), ['evt_1']);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    remove();
+  }
+});
+
 test('sqlite: a locked database and a closed store reject with StoreUnavailableError, and it recovers', async () => {
   const { dir, remove } = tempDir();
   try {
@@ -61,11 +92,18 @@ test('sqlite: a locked database and a closed store reject with StoreUnavailableE
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
     await assert.rejects(store.applyStatus('t', { status: 'APPROVED', source: 'poll' }), StoreUnavailableError);
+    const session = { id: 'ses_1', version: 1, reference: 'r', status: 'open' as const, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 60_000).toISOString(), documentTypes: [], locale: 'en', metadata: {} };
+    await assert.rejects(store.createSession(session, { client: 'hc', capture: 'hk' }), StoreUnavailableError);
+    await assert.rejects(store.reserveIdempotencyKey('k', 'fp', { ttlMs: 60_000, pendingTtlMs: 1_000 }), StoreUnavailableError);
     other.exec('COMMIT');
     other.close();
     assert.equal((await store.applyStatus('t', { status: 'APPROVED', source: 'poll' }))!.changed, true);
+    await store.createSession(session, { client: 'hc', capture: 'hk' });
+    assert.equal((await store.findSessionBySecret('capture', 'hk'))?.id, 'ses_1', 'the write refused while locked goes through once free');
     await store.close();
     await assert.rejects(store.get('t'), StoreUnavailableError);
+    await assert.rejects(store.getSession('ses_1'), StoreUnavailableError);
+    await assert.rejects(store.dueNotifications(Date.now(), 10), StoreUnavailableError);
     await assert.rejects(store.ping(), StoreUnavailableError);
   } finally {
     remove();

@@ -46,6 +46,66 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // The backend's state: sessions (JSON body beside the columns they are queried by, `version`
+    // for compare-and-set), their secrets' hashes, idempotency keys and the notification outbox
+    // (`seq` keeps queue order among entries created in the same millisecond).
+    version: 2,
+    sql: `
+      ALTER TABLE onboardings ADD COLUMN session_id TEXT;
+      CREATE TABLE onboarding_access_keys (
+        token TEXT NOT NULL REFERENCES onboardings (token) ON DELETE CASCADE,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (token, hash)
+      );
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        reference TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        ended_ms INTEGER,
+        body TEXT NOT NULL
+      );
+      CREATE INDEX sessions_reference ON sessions (reference, created_ms);
+      CREATE INDEX sessions_status ON sessions (status, expires_ms);
+      CREATE INDEX sessions_created ON sessions (created_ms);
+      CREATE INDEX sessions_ended ON sessions (ended_ms) WHERE ended_ms IS NOT NULL;
+      CREATE TABLE session_secrets (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE
+      ) WITHOUT ROWID;
+      CREATE INDEX session_secrets_session ON session_secrets (session_id);
+      CREATE TABLE idempotency_keys (
+        key TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        result TEXT,
+        expires_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX idempotency_keys_expires ON idempotency_keys (expires_ms);
+      CREATE TABLE outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        order_key TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        next_attempt_ms INTEGER NOT NULL,
+        last_attempt_at TEXT,
+        last_error TEXT,
+        delivered_at TEXT,
+        changed_ms INTEGER NOT NULL
+      );
+      CREATE INDEX outbox_pending ON outbox (created_ms, seq) WHERE state = 'pending';
+      CREATE INDEX outbox_state ON outbox (state, created_ms, seq);
+      CREATE INDEX outbox_settled ON outbox (changed_ms) WHERE state <> 'pending';
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -12,7 +12,12 @@
  */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { SessionStatus } from '@onboarding-kit/contract';
 import Database from 'libsql';
+import { applyOutboxUpdate, outboxChangedMs } from './backend-rules.js';
+import type {
+  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind,
+} from './backend-state.js';
 import { ChangeFeed } from './change-feed.js';
 import { StoreConfigError, StoreUnavailableError } from './errors.js';
 import { msOf } from './iso-time.js';
@@ -39,6 +44,26 @@ interface OnboardingRow {
   external_id: string | null;
   access_key_hash: string;
   finished_at: string | null;
+  session_id: string | null;
+}
+
+interface SessionRow {
+  version: number;
+  body: string;
+}
+
+interface OutboxRow {
+  id: string;
+  type: OutboxEntry['type'];
+  body: string;
+  order_key: string;
+  created_at: string;
+  state: OutboxState;
+  attempts: number;
+  next_attempt_ms: number;
+  last_attempt_at: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
 }
 
 /** SQLite result codes that mean "not now" (locked, disk trouble, gone) rather than a bug in a query. */
@@ -50,7 +75,7 @@ function toStoreError(e: unknown): unknown {
   return e;
 }
 
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, BackendState {
   readonly path: string;
   private readonly db: Db;
   private readonly feed: ChangeFeed;
@@ -102,12 +127,15 @@ export class SqliteStore implements Store {
     this.run(() =>
       this.db.transaction(() => {
         this.sql.deleteHistory.run(record.tokenOnboarding);
+        this.sql.deleteAccessKeys.run(record.tokenOnboarding);
         this.sql.deleteOnboarding.run(record.tokenOnboarding);
         this.sql.insertOnboarding.run(
           record.tokenOnboarding, record.status, record.createdAt, msOf(record.createdAt), record.updatedAt,
           record.externalId ?? null, record.accessKeyHash, record.finishedAt ?? null, record.finishedAt ? msOf(record.finishedAt) : null,
+          record.sessionId ?? null,
         );
         record.history.forEach((h, seq) => this.sql.insertHistory.run(record.tokenOnboarding, seq, h.status, h.at, h.source));
+        for (const hash of record.moreAccessKeyHashes ?? []) this.sql.insertAccessKey.run(record.tokenOnboarding, hash);
       }).immediate(),
     );
     return (await this.get(record.tokenOnboarding))!;
@@ -163,6 +191,7 @@ export class SqliteStore implements Store {
     return this.run(() =>
       this.db.transaction(() => {
         this.sql.expireHistory.run(f, c);
+        this.sql.expireAccessKeys.run(f, c);
         return this.sql.expireOnboardings.run(f, c).changes;
       }).immediate(),
     );
@@ -199,9 +228,10 @@ export class SqliteStore implements Store {
     return this.run(() =>
       this.db.transaction(() => {
         if (t >= this.nextSweep) {
-          // Forget ended windows and lapsed leases, so the tables stay as small as the set of recent clients.
+          // Forget ended windows, lapsed leases and idempotency keys, so the tables stay as small as the set of recent clients.
           this.sql.sweepWindows.run(t);
           this.sql.sweepLeases.run(t);
+          this.sql.sweepIdempotency.run(t);
           this.nextSweep = t + windowMs;
         }
         const row = this.sql.getWindow.get(key) as { count: number; reset_ms: number } | undefined;
@@ -210,6 +240,137 @@ export class SqliteStore implements Store {
         const allowed = count < limit;
         if (allowed) this.sql.putWindow.run(key, ++count, resetAt);
         return { allowed, count, retryAfterMs: resetAt - t };
+      }).immediate(),
+    );
+  }
+
+  async createSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<void> {
+    const r = { ...record, version: 1 };
+    this.run(() =>
+      this.db.transaction(() => {
+        this.sql.insertSession.run(r.id, r.version, r.reference, r.status, msOf(r.createdAt), msOf(r.expiresAt), r.endedAt ? msOf(r.endedAt) : null, sessionBody(r));
+        this.sql.insertSecret.run(secrets.client, 'client', r.id);
+        this.sql.insertSecret.run(secrets.capture, 'capture', r.id);
+      }).immediate(),
+    );
+  }
+
+  async getSession(id: string): Promise<SessionRecord | null> {
+    return this.run(() => toSession(this.sql.getSession.get(id) as SessionRow | undefined));
+  }
+
+  async findSessionBySecret(kind: SessionSecretKind, secretHash: string): Promise<SessionRecord | null> {
+    return this.run(() => toSession(this.sql.findSessionBySecret.get(secretHash, kind) as SessionRow | undefined));
+  }
+
+  async addSessionSecret(id: string, kind: SessionSecretKind, secretHash: string): Promise<boolean> {
+    return this.run(() =>
+      this.db.transaction(() => {
+        if (!this.sql.getSession.get(id)) return false;
+        this.sql.insertSecret.run(secretHash, kind, id);
+        return true;
+      }).immediate(),
+    );
+  }
+
+  async replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean> {
+    const r = { ...next, version: expectedVersion + 1 };
+    const ended = r.endedAt ? msOf(r.endedAt) : null;
+    return this.run(
+      () => this.sql.replaceSession.run(r.version, r.reference, r.status, msOf(r.createdAt), msOf(r.expiresAt), ended, sessionBody(r), r.id, expectedVersion).changes === 1,
+    );
+  }
+
+  async listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {
+    return this.run(() => (this.sql.sessionsByReference.all(reference, Math.max(0, limit)) as SessionRow[]).map((row) => toSession(row)!));
+  }
+
+  async listSessionsByStatus(status: SessionStatus, { limit, expiresBefore }: { limit: number; expiresBefore?: Date }): Promise<SessionRecord[]> {
+    const cutoff = expiresBefore?.getTime() ?? Number.MAX_SAFE_INTEGER;
+    return this.run(() => (this.sql.sessionsByStatus.all(status, cutoff, Math.max(0, limit)) as SessionRow[]).map((row) => toSession(row)!));
+  }
+
+  async reserveIdempotencyKey(key: string, fingerprint: string, { ttlMs, pendingTtlMs }: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState> {
+    const t = this.now();
+    return this.run(() =>
+      this.db.transaction((): IdempotencyState => {
+        const held = this.sql.getIdempotency.get(key) as { fingerprint: string; result: string | null; expires_ms: number } | undefined;
+        if (held && held.expires_ms > t) {
+          return held.result === null ? { state: 'pending', fingerprint: held.fingerprint } : { state: 'done', fingerprint: held.fingerprint, result: held.result };
+        }
+        this.sql.putIdempotency.run(key, fingerprint, t + Math.min(ttlMs, pendingTtlMs));
+        return { state: 'reserved' };
+      }).immediate(),
+    );
+  }
+
+  async completeIdempotencyKey(key: string, result: string, ttlMs: number): Promise<void> {
+    const t = this.now();
+    this.run(() => this.sql.completeIdempotency.run(key, result, t + ttlMs));
+  }
+
+  async releaseIdempotencyKey(key: string): Promise<void> {
+    this.run(() => this.sql.releaseIdempotency.run(key));
+  }
+
+  async addAccessKey(token: string, accessKeyHash: string): Promise<boolean> {
+    return this.run(() =>
+      this.db.transaction(() => {
+        if (!this.sql.getOnboarding.get(token)) return false;
+        this.sql.insertAccessKey.run(token, accessKeyHash);
+        return true;
+      }).immediate(),
+    );
+  }
+
+  async enqueueNotification(entry: OutboxEntry): Promise<boolean> {
+    const e = applyOutboxUpdate(entry, entry);
+    return this.run(
+      () =>
+        this.sql.enqueue.run(
+          e.id, e.type, e.body, e.orderKey, e.createdAt, msOf(e.createdAt), e.state, e.attempts, e.nextAttemptMs,
+          e.lastAttemptAt ?? null, e.lastError ?? null, e.deliveredAt ?? null, outboxChangedMs(e),
+        ).changes === 1,
+    );
+  }
+
+  async dueNotifications(nowMs: number, limit: number): Promise<OutboxEntry[]> {
+    return this.run(() => (this.sql.dueNotifications.all(nowMs, Math.max(0, limit)) as OutboxRow[]).map(toOutboxEntry));
+  }
+
+  async updateNotification(id: string, update: OutboxUpdate): Promise<boolean> {
+    const u = update;
+    const changed = u.deliveredAt ?? u.lastAttemptAt;
+    return this.run(
+      () =>
+        this.sql.updateNotification.run(
+          u.state, u.attempts, u.nextAttemptMs, u.lastAttemptAt ?? null, u.lastError ?? null, u.deliveredAt ?? null, changed ? msOf(changed) : null, id,
+        ).changes === 1,
+    );
+  }
+
+  async getNotification(id: string): Promise<OutboxEntry | null> {
+    return this.run(() => {
+      const row = this.sql.getNotification.get(id) as OutboxRow | undefined;
+      return row ? toOutboxEntry(row) : null;
+    });
+  }
+
+  async listNotifications({ state, failingOnly, limit }: { state: OutboxState; failingOnly?: boolean; limit: number }): Promise<OutboxEntry[]> {
+    return this.run(() => (this.sql.listNotifications.all(state, failingOnly ? 1 : 0, Math.max(0, limit)) as OutboxRow[]).map(toOutboxEntry));
+  }
+
+  async purgeBackendState({ sessionsEndedBefore, sessionsCreatedBefore, outboxBefore }: BackendPurgeCutoffs): Promise<number> {
+    const [ended, created, settled] = [sessionsEndedBefore.getTime(), sessionsCreatedBefore.getTime(), outboxBefore.getTime()];
+    const t = this.now();
+    return this.run(() =>
+      this.db.transaction(() => {
+        this.sql.purgeSecrets.run(ended, created);
+        const sessions = this.sql.purgeSessions.run(ended, created).changes;
+        const entries = this.sql.purgeOutbox.run(settled).changes;
+        // Lapsed keys are free already; deleting them only keeps the table small, so they are not counted.
+        this.sql.sweepIdempotency.run(t);
+        return sessions + entries;
       }).immediate(),
     );
   }
@@ -239,6 +400,7 @@ export class SqliteStore implements Store {
     const row = this.sql.getOnboarding.get(token) as OnboardingRow | undefined;
     if (!row) return null;
     const history = (this.sql.getHistory.all(token) as StatusEvent[]).map(({ status, at, source }) => ({ status, at, source }));
+    const more = (this.sql.getAccessKeys.all(token) as Array<{ hash: string }>).map((k) => k.hash);
     return {
       tokenOnboarding: row.token,
       status: row.status,
@@ -248,6 +410,8 @@ export class SqliteStore implements Store {
       accessKeyHash: row.access_key_hash,
       history,
       ...(row.finished_at !== null && { finishedAt: row.finished_at }),
+      ...(row.session_id !== null && { sessionId: row.session_id }),
+      ...(more.length > 0 && { moreAccessKeyHashes: more }),
     };
   }
 
@@ -278,10 +442,10 @@ function prepareStatements(db: Db) {
   const p = (sql: string) => db.prepare(sql);
   return {
     ping: p('SELECT 1 AS ok'),
-    getOnboarding: p('SELECT token, status, created_at, updated_at, external_id, access_key_hash, finished_at FROM onboardings WHERE token = ?'),
+    getOnboarding: p('SELECT token, status, created_at, updated_at, external_id, access_key_hash, finished_at, session_id FROM onboardings WHERE token = ?'),
     getHistory: p('SELECT status, at, source FROM status_history WHERE token = ? ORDER BY seq'),
-    insertOnboarding: p(`INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, external_id, access_key_hash, finished_at, finished_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertOnboarding: p(`INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, external_id, access_key_hash, finished_at, finished_ms, session_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     insertHistory: p('INSERT INTO status_history (token, seq, status, at, source) VALUES (?, ?, ?, ?, ?)'),
     deleteOnboarding: p('DELETE FROM onboardings WHERE token = ?'),
     deleteHistory: p('DELETE FROM status_history WHERE token = ?'),
@@ -289,6 +453,7 @@ function prepareStatements(db: Db) {
     updateExternalId: p('UPDATE onboardings SET external_id = ? WHERE token = ?'),
     inProcess: p("SELECT token FROM onboardings WHERE status = 'IN_PROCESS'"),
     expireHistory: p('DELETE FROM status_history WHERE token IN (SELECT token FROM onboardings WHERE finished_ms < ?1 OR created_ms < ?2)'),
+    expireAccessKeys: p('DELETE FROM onboarding_access_keys WHERE token IN (SELECT token FROM onboardings WHERE finished_ms < ?1 OR created_ms < ?2)'),
     expireOnboardings: p('DELETE FROM onboardings WHERE finished_ms < ?1 OR created_ms < ?2'),
     // Taken when free, lapsed (expires_ms <= now) or already the caller's: one statement, so it is atomic.
     acquireLease: p(`INSERT INTO leases (name, owner, expires_ms) VALUES (?1, ?2, ?3)
@@ -300,10 +465,73 @@ function prepareStatements(db: Db) {
     getWindow: p('SELECT count, reset_ms FROM rate_windows WHERE key = ?'),
     putWindow: p('INSERT INTO rate_windows (key, count, reset_ms) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_ms = excluded.reset_ms'),
     sweepWindows: p('DELETE FROM rate_windows WHERE reset_ms <= ?'),
+
+    getAccessKeys: p('SELECT hash FROM onboarding_access_keys WHERE token = ? ORDER BY rowid'),
+    insertAccessKey: p('INSERT OR IGNORE INTO onboarding_access_keys (token, hash) VALUES (?, ?)'),
+    deleteAccessKeys: p('DELETE FROM onboarding_access_keys WHERE token = ?'),
+
+    insertSession: p('INSERT INTO sessions (id, version, reference, status, created_ms, expires_ms, ended_ms, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    getSession: p('SELECT version, body FROM sessions WHERE id = ?'),
+    // Compare-and-set in one statement: of two writers holding the same version, the second matches no row.
+    replaceSession: p(`UPDATE sessions SET version = ?1, reference = ?2, status = ?3, created_ms = ?4, expires_ms = ?5, ended_ms = ?6, body = ?7
+      WHERE id = ?8 AND version = ?9`),
+    sessionsByReference: p('SELECT version, body FROM sessions WHERE reference = ? ORDER BY created_ms DESC, rowid DESC LIMIT ?'),
+    sessionsByStatus: p('SELECT version, body FROM sessions WHERE status = ?1 AND expires_ms < ?2 ORDER BY expires_ms, rowid LIMIT ?3'),
+    // A hash already issued keeps its first owner (128 random bits: only a replayed call repeats one).
+    insertSecret: p('INSERT OR IGNORE INTO session_secrets (hash, kind, session_id) VALUES (?, ?, ?)'),
+    findSessionBySecret: p('SELECT s.version, s.body FROM session_secrets k JOIN sessions s ON s.id = k.session_id WHERE k.hash = ? AND k.kind = ?'),
+    purgeSecrets: p('DELETE FROM session_secrets WHERE session_id IN (SELECT id FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2)'),
+    purgeSessions: p('DELETE FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2'),
+
+    getIdempotency: p('SELECT fingerprint, result, expires_ms FROM idempotency_keys WHERE key = ?'),
+    putIdempotency: p(`INSERT INTO idempotency_keys (key, fingerprint, result, expires_ms) VALUES (?1, ?2, NULL, ?3)
+      ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, result = NULL, expires_ms = excluded.expires_ms`),
+    // Only a reservation has the fingerprint a replay is compared with; a first result is final.
+    completeIdempotency: p('UPDATE idempotency_keys SET result = ?2, expires_ms = ?3 WHERE key = ?1 AND result IS NULL'),
+    // A result, once recorded, is what a retry must get: a late release does not free it.
+    releaseIdempotency: p('DELETE FROM idempotency_keys WHERE key = ? AND result IS NULL'),
+    sweepIdempotency: p('DELETE FROM idempotency_keys WHERE expires_ms <= ?'),
+
+    enqueue: p(`INSERT INTO outbox (id, type, body, order_key, created_at, created_ms, state, attempts, next_attempt_ms, last_attempt_at, last_error, delivered_at, changed_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`),
+    dueNotifications: p(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE state = 'pending' AND next_attempt_ms <= ?1 ORDER BY created_ms, seq LIMIT ?2`),
+    updateNotification: p(`UPDATE outbox SET state = ?1, attempts = ?2, next_attempt_ms = ?3, last_attempt_at = ?4, last_error = ?5, delivered_at = ?6,
+      changed_ms = COALESCE(?7, created_ms) WHERE id = ?8`),
+    getNotification: p(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ?`),
+    listNotifications: p(`SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE state = ?1 AND (?2 = 0 OR attempts > 0) ORDER BY created_ms DESC, seq DESC LIMIT ?3`),
+    purgeOutbox: p("DELETE FROM outbox WHERE state <> 'pending' AND changed_ms < ?"),
   };
 }
 
 type Statements = ReturnType<typeof prepareStatements>;
+
+const OUTBOX_COLUMNS = 'id, type, body, order_key, created_at, state, attempts, next_attempt_ms, last_attempt_at, last_error, delivered_at';
+
+/** The version lives in its own column, where the compare-and-set reads it; the body holds the rest. */
+function sessionBody(r: SessionRecord): string {
+  const { version: _version, ...rest } = r;
+  return JSON.stringify(rest);
+}
+
+function toSession(row: SessionRow | undefined): SessionRecord | null {
+  return row ? { ...(JSON.parse(row.body) as Omit<SessionRecord, 'version'>), version: row.version } : null;
+}
+
+function toOutboxEntry(row: OutboxRow): OutboxEntry {
+  return {
+    id: row.id,
+    type: row.type,
+    body: row.body,
+    orderKey: row.order_key,
+    createdAt: row.created_at,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptMs: row.next_attempt_ms,
+    ...(row.last_attempt_at !== null && { lastAttemptAt: row.last_attempt_at }),
+    ...(row.last_error !== null && { lastError: row.last_error }),
+    ...(row.delivered_at !== null && { deliveredAt: row.delivered_at }),
+  };
+}
 
 /** Stores on one file in one process share a feed, so each hears the changes another made. */
 const feeds = new Map<string, { feed: ChangeFeed; users: number }>();
