@@ -264,6 +264,11 @@ export class OnboardingFlow extends LitElement {
     return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission.outcome?.status ?? null });
   }
 
+  /** "Start again", except under a session: it yields one onboarding, so a new flow could only be refused. */
+  #restart(): (() => void) | undefined {
+    return this.#session.state === 'none' ? () => this.start() : undefined;
+  }
+
   #retakeFromReview(role: CaptureRole): void {
     this.#capture.remove(role);
     this.#nav.retakeFromReview(stepForRole(role));
@@ -379,12 +384,12 @@ export class OnboardingFlow extends LitElement {
           reference: submission.tokenOnboarding,
           canCheckAgain: submission.canCheckAgain,
           onCheckAgain: () => void submission.watch(),
-          onRestart: () => this.start(),
+          onRestart: this.#restart(),
         });
       default: {
         const outcome = submission.outcome;
         return outcome
-          ? outcomeStep({ m, outcome, copyNotice: this.copyNotice, onCopy: (code) => void this.#copySupportCode(code), onRestart: () => this.start() })
+          ? outcomeStep({ m, outcome, copyNotice: this.copyNotice, onCopy: (code) => void this.#copySupportCode(code), onRestart: this.#restart() })
           : html``;
       }
     }

@@ -235,6 +235,8 @@ describe('<onboarding-flow session>', () => {
     const submitted = events.filter((e) => e.type === 'onboarding-submitted');
     expect(submitted.map((e) => e.detail.tokenOnboarding)).to.deep.equal([state.onboardings[0]!.token]);
     expect(root(el).querySelector('[data-status]')!.getAttribute('data-status')).to.equal('APPROVED');
+    // The session is spent: starting over could only be refused.
+    expect(hasButton(el, 'Começar de novo')).to.equal(false);
 
     // Nothing an integrator can read holds the secret, except the attribute it set itself.
     el.removeAttribute('session');
@@ -358,6 +360,7 @@ describe('<onboarding-flow session>', () => {
     await waitForStep(el, 'outcome');
     const state = await doubleState(ns);
     expect(state.sessionReads).to.equal(0);
+    expect(hasButton(el, 'Começar de novo')).to.equal(true);
     expect(state.attempts).to.deep.equal([{ authorization: null, idempotencyKey: null }]);
   });
 });

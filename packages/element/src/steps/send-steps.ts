@@ -118,7 +118,8 @@ export interface ProcessingView {
   reference: string | null;
   canCheckAgain: boolean;
   onCheckAgain: () => void;
-  onRestart: () => void;
+  /** Absent: no "Start again" (a session yields one onboarding, so starting over leads nowhere). */
+  onRestart?: (() => void) | undefined;
 }
 
 export function processingStep(v: ProcessingView): TemplateResult {
@@ -133,7 +134,7 @@ export function processingStep(v: ProcessingView): TemplateResult {
         ${v.canCheckAgain
           ? html`<button type="button" class="primary" part="button button-primary" @click=${v.onCheckAgain}>${m.checkAgain}</button>`
           : nothing}
-        <button type="button" part="button" @click=${v.onRestart}>${v.m.outcome.restart}</button>
+        ${v.onRestart ? html`<button type="button" part="button" @click=${v.onRestart}>${v.m.outcome.restart}</button>` : nothing}
       </div>
     `;
   }
@@ -151,7 +152,8 @@ export interface OutcomeView {
   outcome: OnboardingState & { status: Exclude<OnboardingStatus, 'IN_PROCESS'> };
   copyNotice: 'copied' | 'copyFailed' | null;
   onCopy: (code: string) => void;
-  onRestart: () => void;
+  /** Absent: no "Start again" (a session yields one onboarding, so starting over leads nowhere). */
+  onRestart?: (() => void) | undefined;
 }
 
 export function outcomeStep(v: OutcomeView): TemplateResult {
@@ -179,8 +181,10 @@ export function outcomeStep(v: OutcomeView): TemplateResult {
   }
   return html`
     <div part="body outcome" class=${`outcome ${outcome.status.toLowerCase()}`} data-status=${outcome.status}>${body}</div>
-    <div class="actions" part="actions">
-      <button type="button" part="button" @click=${v.onRestart}>${m.restart}</button>
-    </div>
+    ${v.onRestart
+      ? html`<div class="actions" part="actions">
+          <button type="button" part="button" @click=${v.onRestart}>${m.restart}</button>
+        </div>`
+      : nothing}
   `;
 }
