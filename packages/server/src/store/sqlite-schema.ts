@@ -101,7 +101,6 @@ export const MIGRATIONS: readonly Migration[] = [
         delivered_at TEXT,
         changed_ms INTEGER NOT NULL
       );
-      CREATE INDEX outbox_pending ON outbox (created_ms, seq) WHERE state = 'pending';
       CREATE INDEX outbox_state ON outbox (state, created_ms, seq);
       CREATE INDEX outbox_settled ON outbox (changed_ms) WHERE state <> 'pending';
     `,
