@@ -18,6 +18,11 @@ export interface DemoRoutesOptions {
   distDir: string;
   /** Where the element's bundles are; default `<distDir>/element` (the demo build copies them there). */
   elementDir?: string;
+  /**
+   * Renders a page for one visit (`npm start` puts a new session in it). With it, pages are
+   * answered `no-store` and never 304: each answer is that visit's own.
+   */
+  renderPage?: (html: string, visit: { path: string; query: URLSearchParams }) => Promise<string>;
 }
 
 /** Where `npm start` finds the built demo: `ONBOARDING_DEMO_DIR`, else `demo/dist`. */
@@ -49,6 +54,8 @@ const HASHED_NAME = /-[A-Za-z0-9_-]{8}\.[a-z0-9.]+$/;
 export const CACHE = {
   /** Pages: always revalidated (ETag), so a new build shows at once. */
   page: 'no-cache',
+  /** A page rendered for one visit (it holds that visit's session): never kept. */
+  visit: 'no-store',
   /** Content-hashed files. */
   immutable: 'public, max-age=31536000, immutable',
   /** Stable names (`onboarding-flow.bundle.js`): revalidated on every use. */
@@ -122,6 +129,20 @@ async function sendFile(c: Context, path: string, cacheControl: string): Promise
   return c.body(bytes, 200);
 }
 
+async function sendRendered(c: Context, path: string, render: NonNullable<DemoRoutesOptions['renderPage']>): Promise<Response | null> {
+  let html: string;
+  try {
+    html = await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+  const page = new URL(c.req.url);
+  const body = await render(html, { path: page.pathname.replace(/\/index\.html$|\/$/, '') || '/', query: page.searchParams });
+  securityHeaders(c);
+  c.header('Cache-Control', CACHE.visit);
+  return c.html(body, 200);
+}
+
 export function demoRoutes(options: DemoRoutesOptions): Hono {
   const distDir = resolve(options.distDir);
   const elementDir = resolve(options.elementDir ?? join(distDir, 'element'));
@@ -129,7 +150,8 @@ export function demoRoutes(options: DemoRoutesOptions): Hono {
 
   for (const [route, file] of Object.entries(PAGES)) {
     app.get(route, async (c) => {
-      const sent = await sendFile(c, join(distDir, file), CACHE.page);
+      const render = options.renderPage;
+      const sent = render ? await sendRendered(c, join(distDir, file), render) : await sendFile(c, join(distDir, file), CACHE.page);
       if (sent) return sent;
       securityHeaders(c);
       c.header('Cache-Control', 'no-store');
