@@ -7,8 +7,9 @@
  *              dependency (lit, contract) left as an import.
  * - `pipeline` dist/onboarding-flow.pipeline.js: the image pipeline, one self-contained ES
  *              module shared by both script-tag forms.
- * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode),
- *              self-contained, started by every form's pipeline from beside itself.
+ * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode,
+ *              browser-image-compression inlined), self-contained, started by every form's
+ *              pipeline from beside itself.
  * - `bundle`   dist/onboarding-flow.bundle.js: `<script type="module" src>`, lit inlined.
  * - `iife`     dist/onboarding-flow.iife.js: classic `<script src>`, lit inlined.
  *
@@ -135,6 +136,25 @@ export function pipelineBuild(target: Target): InlineConfig {
 }
 
 /**
+ * browser-image-compression names a CDN copy of itself as the default `libURL`, which only its
+ * own `blob:` worker would load. The image worker calls it with `useWebWorker: false` (it is
+ * already in a worker), so that path never runs; the URL is left out of the built file so that
+ * nothing the element hosts points at a public CDN (test/size.test.ts checks every file).
+ */
+const LIBRARY_CDN_URL = /"https:\/\/cdn\.jsdelivr\.net\/npm\/browser-image-compression@[^"]*"/g;
+
+function libraryWithoutCdn(): Plugin {
+  return {
+    name: 'onboarding-kit:library-without-cdn',
+    transform(code, id) {
+      if (!id.includes('browser-image-compression')) return null;
+      const stripped = code.replace(LIBRARY_CDN_URL, '""');
+      return stripped === code ? null : { code: stripped, map: null };
+    },
+  };
+}
+
+/**
  * The image worker for every form (the npm chunk, bundlers that copy `new URL(..., import.meta.url)`
  * assets, and both script-tag forms): one self-contained file with no import or export, so it
  * runs as a module worker and would as a classic one.
@@ -143,6 +163,7 @@ export function workerBuild(target: Target): InlineConfig {
   const base = common(target);
   return {
     ...base,
+    plugins: [libraryWithoutCdn()],
     build: {
       ...base.build,
       minify: true,

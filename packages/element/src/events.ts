@@ -23,6 +23,12 @@ export interface OnboardingCaptureDetail {
    * when the engine has no OffscreenCanvas (Safari before 16.4) or the worker could not start.
    */
   processedIn: 'worker' | 'main-thread';
+  /**
+   * Which code resized and encoded the JPEG: 'library' (browser-image-compression, run inside the
+   * image worker: Chromium, Firefox) or 'own' (the element's canvas encode: in WebKit's worker,
+   * where the library cannot run, on the main thread, and when the library's output missed a cap).
+   */
+  processedBy: 'library' | 'own';
 }
 export interface OnboardingSubmittedDetail {
   tokenOnboarding: string;

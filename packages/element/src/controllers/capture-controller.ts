@@ -209,7 +209,7 @@ export class CaptureController implements ReactiveController {
       this.#host.requestUpdate();
       this.#options.announce(m.capture.accepted);
       this.#host.dispatchEvent(
-        new OnboardingCaptureEvent({ role, bytes: image.bytes, width: image.width, height: image.height, processedIn: image.processedIn }),
+        new OnboardingCaptureEvent({ role, bytes: image.bytes, width: image.width, height: image.height, processedIn: image.processedIn, processedBy: image.processedBy }),
       );
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;

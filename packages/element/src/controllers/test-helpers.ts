@@ -53,6 +53,7 @@ export async function processedImage(role: CaptureRole, colour?: string): Promis
     checks: { sharpness: 100, brightness: 120 },
     timings: { decode: 0, checks: 0, compress: 0, encode: 0 },
     processedIn: 'worker',
+    processedBy: 'library',
   };
 }
 

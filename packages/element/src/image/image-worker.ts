@@ -1,10 +1,13 @@
 /**
  * The image worker: every photo's decode, checks, resize and JPEG encode happen here, off the
  * page's main thread, with `createImageBitmap` and `OffscreenCanvas` (which every engine with
- * `OffscreenCanvas` also has in workers). Built as its own self-contained file beside the
- * pipeline module (`onboarding-flow.image-worker.js`), so `worker-src 'self'` covers it.
+ * `OffscreenCanvas` also has in workers). The resize and encode are browser-image-compression's
+ * where it runs in a worker (library-encode.ts), the own canvas encode's where it does not
+ * (WebKit). Built as its own self-contained file beside the pipeline module
+ * (`onboarding-flow.image-worker.js`), library included, so `worker-src 'self'` covers it.
  */
 import { ImageCheckError } from './image-error.js';
+import { libraryEncode, libraryUnusable } from './library-encode.js';
 import { prepareImage } from './prepare.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
@@ -24,8 +27,9 @@ function failure(error: unknown): WorkerFailure {
 
 scope.onmessage = (event) => {
   const { id, source, options } = event.data;
-  prepareImage(source, options).then(
-    (image) => scope.postMessage({ id, ok: true, image }),
+  const passedOver = libraryUnusable();
+  prepareImage(source, options, passedOver ? undefined : libraryEncode).then(
+    (image) => scope.postMessage({ id, ok: true, image: passedOver ? { ...image, ownBecause: passedOver } : image }),
     (error: unknown) => scope.postMessage({ id, ok: false, error: failure(error) }),
   );
 };

@@ -8,18 +8,21 @@
  * (Chromium, Firefox, Safari 16.4+), so a photo never freezes the page. Without it (older Safari)
  * it runs on the page with a `<canvas>`: slower, but the photo is still accepted. The result says
  * which (`processedIn`); a worker that cannot start is a console warning, never a silent fallback.
+ * In the worker the resize and JPEG encode are browser-image-compression's where the engine lets
+ * it run there (Chromium, Firefox), the element's own canvas encode's where not (WebKit); the
+ * result says which too (`processedBy`, and `ownBecause`).
  */
 import { SNIFF_BYTES, sniffBytes } from '@onboarding-kit/contract';
 import { hasOffscreenCanvas } from './canvas.js';
 import { ImageCheckError } from './image-error.js';
-import { DEFAULTS, prepareImage, type CaptureRole, type PreparedImage, type PrepareOptions } from './prepare.js';
+import { DEFAULTS, prepareImage, type CaptureRole, type PreparedImage, type PrepareOptions, type ProcessedBy } from './prepare.js';
 import { defaultImageWorkerURL } from './worker-url.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 export { ImageCheckError };
 export type { ImageCheckCode } from './image-error.js';
 export { DEFAULT_THRESHOLDS } from './prepare.js';
-export type { CaptureRole };
+export type { CaptureRole, ProcessedBy };
 
 export type ProcessedIn = 'worker' | 'main-thread';
 
@@ -218,5 +221,7 @@ export async function processImage(source: Blob, options: PipelineOptions): Prom
     checks: prepared.checks,
     timings: prepared.timings,
     processedIn,
+    processedBy: prepared.processedBy,
+    ...(prepared.ownBecause ? { ownBecause: prepared.ownBecause } : {}),
   };
 }

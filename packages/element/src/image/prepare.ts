@@ -24,6 +24,22 @@ export interface PrepareOptions {
   brightThreshold?: number;
 }
 
+/**
+ * Which code made the JPEG: 'library' = browser-image-compression (in the image worker only,
+ * where it runs off the main thread), 'own' = this module's canvas encode (everywhere else, and
+ * whenever the library cannot run or its output misses a cap).
+ */
+export type ProcessedBy = 'library' | 'own';
+
+/**
+ * Another encoder tried before the own one (the image worker passes the library's): the JPEG,
+ * or why not (then the own encode runs). `upright` is the decoded picture's size, EXIF applied.
+ */
+export type Encoder = (
+  source: Blob,
+  caps: { maxLongEdge: number; maxBytes: number; upright: { width: number; height: number } },
+) => Promise<{ jpeg: Blob } | { declined: string }>;
+
 export interface PreparedImage {
   jpeg: Blob;
   /** Pure base64, no `data:` prefix. */
@@ -33,6 +49,10 @@ export interface PreparedImage {
   height: number;
   checks: { sharpness: number; brightness: number };
   timings: { decode: number; checks: number; compress: number; encode: number };
+  /** Which code resized and encoded the JPEG (see {@link ProcessedBy}). */
+  processedBy: ProcessedBy;
+  /** Why the library was passed over where it was tried (in the image worker) and the own encode ran instead. */
+  ownBecause?: string;
 }
 
 /**
@@ -132,33 +152,64 @@ async function encodeWithinCaps(bitmap: ImageBitmap, maxLongEdge: number, maxByt
 }
 
 /** Decodes, checks and re-encodes one image whose type was already sniffed as JPEG, PNG or WebP. */
-export async function prepareImage(source: Blob, options: PrepareOptions): Promise<PreparedImage> {
+export async function prepareImage(source: Blob, options: PrepareOptions, encoder?: Encoder): Promise<PreparedImage> {
+  const maxLongEdge = options.maxLongEdge ?? DEFAULTS.maxLongEdge;
+  const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   const t0 = now();
   const bitmap = await decode(source);
   const t1 = now();
+  const upright = { width: bitmap.width, height: bitmap.height };
   let checks: PreparedImage['checks'];
-  let jpeg: Blob;
   let t2: number;
   try {
     checks = checkQuality(bitmap, options);
-    t2 = now();
-    jpeg = await encodeWithinCaps(bitmap, options.maxLongEdge ?? DEFAULTS.maxLongEdge, options.maxBytes ?? DEFAULTS.maxBytes);
-  } finally {
+  } catch (error) {
     bitmap.close();
+    throw error;
+  }
+  t2 = now();
+  let jpeg: Blob | null = null;
+  let processedBy: ProcessedBy = 'own';
+  let ownBecause: string | undefined;
+  if (encoder) {
+    // The other encoder decodes the source itself: the bitmap's memory is not needed meanwhile.
+    bitmap.close();
+    const other = await encoder(source, { maxLongEdge, maxBytes, upright });
+    if ('jpeg' in other) {
+      jpeg = other.jpeg;
+      processedBy = 'library';
+    } else {
+      ownBecause = other.declined;
+    }
+  }
+  let bytes: Uint8Array;
+  let size: { width: number; height: number } | null;
+  if (jpeg) {
+    bytes = new Uint8Array(await jpeg.arrayBuffer());
+    size = jpegSize(bytes);
+  } else {
+    const own = encoder ? await decode(source) : bitmap;
+    try {
+      jpeg = await encodeWithinCaps(own, maxLongEdge, maxBytes);
+    } finally {
+      own.close();
+    }
+    bytes = new Uint8Array(await jpeg.arrayBuffer());
+    size = sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
+    if (!size) throw new ImageCheckError('compression-failed', 'The canvas did not produce a JPEG');
   }
   const t3 = now();
-  const bytes = new Uint8Array(await jpeg.arrayBuffer());
-  const size = sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
-  if (!size) throw new ImageCheckError('compression-failed', 'The canvas did not produce a JPEG');
   const base64 = bytesToBase64(bytes);
   const t4 = now();
   return {
     jpeg,
     base64,
     bytes: bytes.length,
-    width: size.width,
-    height: size.height,
+    width: size!.width,
+    height: size!.height,
     checks,
     timings: { decode: t1 - t0, checks: t2 - t1, compress: t3 - t2, encode: t4 - t3 },
+    processedBy,
+    ...(ownBecause ? { ownBecause } : {}),
   };
 }

@@ -49,7 +49,7 @@ import {
  * @summary Captures CPF, document photos and a selfie and shows the KYC outcome.
  *
  * @event {OnboardingStepChangeEvent} onboarding-step-change - The visible step changed. `detail: { step, previous }`.
- * @event {OnboardingCaptureEvent} onboarding-capture - A photo passed the checks. `detail: { role, bytes, width, height }` (never the image).
+ * @event {OnboardingCaptureEvent} onboarding-capture - A photo passed the checks. `detail: { role, bytes, width, height, processedIn, processedBy }` (never the image): processedIn `'worker'` or `'main-thread'`, processedBy `'library'` (browser-image-compression in the image worker) or `'own'` (the element's canvas encode).
  * @event {OnboardingSubmittedEvent} onboarding-submitted - The companion accepted the upload. `detail: { tokenOnboarding }`.
  * @event {OnboardingCompleteEvent} onboarding-complete - A final status arrived. `detail: { tokenOnboarding, status, externalId? }`.
  * @event {OnboardingErrorEvent} onboarding-error - Something failed (camera, upload, status, session). `detail: { code, message, externalId? }`. Session codes: `session_invalid` (the secret opens no session), `session_expired`, `session_used` (it already produced an onboarding), `session_unavailable` (it could not be read: a Retry button is shown), and on creation `session_mismatch`, `idempotency_conflict`, `idempotency_in_progress`. The secret is never in a detail.
