@@ -1,6 +1,6 @@
 /**
  * The script-tag bundles: what a page downloads before the person starts capturing stays
- * within budget, the heavy parts (image pipeline, image worker) are separate files beside the
+ * within budget, the heavy parts (image pipeline, image worker with the compression library) are separate files beside the
  * bundle that load only when a photo is processed, and nothing in what is
  * hosted evaluates strings as code or points at a public CDN.
  */
@@ -77,6 +77,12 @@ test('the lazy files: one self-contained pipeline module and the image worker, b
   assert.doesNotMatch(worker, /(^|[;}\s])export\s*[{*]|import\.meta/);
   assert.match(worker, /convertToBlob/);
   assert.match(worker, /createImageBitmap/);
+  // browser-image-compression is inside the worker (called there with useWebWorker: false), and
+  // only there: on the page its work would be main-thread work.
+  const LIBRARY_MARKER = 'Skip createImageBitmap on IOS and Safari';
+  assert.ok(worker.includes(LIBRARY_MARKER), 'the worker holds the compression library');
+  assert.ok(worker.includes('useWebWorker'), 'the worker calls the library');
+  assert.equal(pipeline.includes(LIBRARY_MARKER), false, 'the pipeline module does not hold the library');
   for (const file of [PIPELINE_FILE, IMAGE_WORKER_FILE]) {
     const size = await sizes([file]);
     console.log(`${file} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);

@@ -75,7 +75,7 @@ describe('CaptureController', () => {
     expect(capture.checking).to.equal(false);
     expect(announced).to.deep.equal([en.capture.checking, en.capture.accepted]);
     expect(events.map((e) => [e.type, e.detail])).to.deep.equal([
-      ['onboarding-capture', { role: 'documentFront', bytes: image.bytes, width: 64, height: 48, processedIn: 'worker' }],
+      ['onboarding-capture', { role: 'documentFront', bytes: image.bytes, width: 64, height: 48, processedIn: 'worker', processedBy: 'library' }],
     ]);
   });
 

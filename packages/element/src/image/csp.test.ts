@@ -1,4 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { currentEngine } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
@@ -49,7 +50,7 @@ async function underPolicy(policy: string): Promise<void> {
     el.setAttribute('locale', 'en');
     win.document.body.append(el);
     await el.updateComplete;
-    const captures: { processedIn?: string; width?: number }[] = [];
+    const captures: { processedIn?: string; processedBy?: string; width?: number }[] = [];
     el.addEventListener('onboarding-capture', (e) => captures.push((e as CustomEvent).detail));
     await passConsent(el);
     await passCpf(el, CPF.approved);
@@ -65,6 +66,9 @@ async function underPolicy(policy: string): Promise<void> {
     await pickFile(el, large);
     await waitFor(() => preview(el)?.complete === true && preview(el)!.naturalWidth === 2000, 'the large photo\'s preview never showed');
     expect(captures.map((c) => [c.processedIn, c.width])).to.deep.equal([['worker', 1280], ['worker', 2000]]);
+    // Under this policy too (worker-src 'self', no blob:), the library runs inside the image worker where it can.
+    const by = currentEngine() === 'webkit' ? 'own' : 'library';
+    expect(captures.map((c) => c.processedBy)).to.deep.equal([by, by]);
     expect(violations).to.deep.equal([]);
   } finally {
     frame.remove();

@@ -39,6 +39,8 @@ describe('processImage without OffscreenCanvas (Safari before 16.4)', () => {
       const fits = await processImage(await canvasBlob(cardCanvas()), { role: 'documentFront' });
       URL.revokeObjectURL(fits.previewUrl);
       expect(fits.processedIn).to.equal('main-thread');
+      // The compression library is the worker's only: on the page the own canvas encode runs.
+      expect(fits.processedBy).to.equal('own');
       expect(sniffBase64(fits.base64)).to.equal('image/jpeg');
       expect([fits.width, fits.height]).to.deep.equal([1280, 720]);
       const resized = await processImage(await canvasBlob(cardCanvas(2400, 1350)), { role: 'documentFront', maxBytes: 200 * 1024 });

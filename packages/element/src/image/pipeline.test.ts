@@ -1,6 +1,7 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
+import { currentEngine, onlyIn } from '@onboarding-kit/testing/engine';
 import { base64ToBytes, bytesToBase64, isPureBase64, sniffBase64 } from '@onboarding-kit/contract';
 import { COLOURS, PICTURE_HEIGHT, PICTURE_WIDTH, PROBES } from '@onboarding-kit/testing/card-picture';
 import { canvasBlob, cardCanvas, decode, meanAt, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
@@ -66,7 +67,12 @@ describe('processImage: the card picture', () => {
     const log = await networkLog();
     if (log) {
       expect(log.external).to.deep.equal([]);
-      expect(log.all.some((entry) => entry.includes('browser-image-compression') || entry.includes('jsdelivr'))).to.equal(false);
+      expect(log.all.some((entry) => entry.includes('jsdelivr'))).to.equal(false);
+      // The compression library comes with the worker (the test server serves it as a module
+      // from its own origin; the build puts it inside the worker file), never as a blob: worker.
+      const library = log.all.filter((entry) => entry.includes('browser-image-compression'));
+      for (const entry of library) expect(new URL(entry.split(' ')[1]!).origin).to.equal(location.origin);
+      expect(log.all.some((entry) => entry.includes('blob:'))).to.equal(false);
     }
   });
 
@@ -144,11 +150,65 @@ describe('processImage: the card picture', () => {
     }
     revoke.push(result.previewUrl);
     expect(result.processedIn).to.equal('main-thread');
+    // The library is never loaded on the page: its work there would be main-thread work.
+    expect([result.processedBy, result.ownBecause]).to.deep.equal(['own', undefined]);
     expect(String(warnings[0])).to.contain('main thread').and.to.contain('no-such-worker.js');
     expect(sniffBase64(result.base64)).to.equal('image/jpeg');
     expect([result.width, result.height]).to.deep.equal([2000, 1125]);
     const log = await networkLog();
     if (log) expect(log.external).to.deep.equal([]);
+  });
+});
+
+/** The compression library needs `Image` in WebKit (it sniffs Safari and decodes with `new Image()`), which workers lack. */
+const LIBRARY_NEEDS_IMAGE = 'WebKit: the compression library decodes with new Image() there, which a worker does not have';
+
+describe('processImage: which code resizes and encodes in the worker', () => {
+  onlyIn(['chromium', 'firefox'], LIBRARY_NEEDS_IMAGE)('the compression library, in the worker, for a picture that fits and for one it resizes', async () => {
+    const fits = await processImage(await cardPng(), front);
+    revoke.push(fits.previewUrl);
+    expect([fits.processedIn, fits.processedBy, fits.ownBecause]).to.deep.equal(['worker', 'library', undefined]);
+    expect([fits.width, fits.height]).to.deep.equal([1280, 720]);
+    const image = await decode(new Blob([base64ToBytes(fits.base64) as Uint8Array<ArrayBuffer>]));
+    expect(worstProbe(probeCard(image))).to.be.at.most(JPEG_TOLERANCE);
+
+    const resized = await processImage(await cardPng('none', 2400, 1350), { ...front, maxBytes: 200 * 1024 });
+    revoke.push(resized.previewUrl);
+    expect([resized.processedIn, resized.processedBy]).to.deep.equal(['worker', 'library']);
+    expect(Math.max(resized.width, resized.height)).to.be.at.most(2000);
+    expect(resized.width / resized.height).to.be.closeTo(2400 / 1350, 0.01);
+    expect(resized.bytes).to.be.at.most(200 * 1024);
+    expect(sniffBase64(resized.base64)).to.equal('image/jpeg');
+    expect(isPureBase64(resized.base64)).to.equal(true);
+  });
+
+  onlyIn(['webkit'], 'Chromium and Firefox run the compression library in the worker')(
+    'the own canvas encode, in the worker, because the library cannot run there; later photos do not try it again',
+    async () => {
+      const first = await processImage(await cardPng(), front);
+      revoke.push(first.previewUrl);
+      expect([first.processedIn, first.processedBy]).to.deep.equal(['worker', 'own']);
+      expect(first.ownBecause).to.contain('browser-image-compression cannot run in this worker').and.to.contain('Image');
+      const second = await processImage(await cardPng('none', 2400, 1350), front);
+      revoke.push(second.previewUrl);
+      expect([second.processedIn, second.processedBy, second.ownBecause]).to.deep.equal(['worker', 'own', first.ownBecause]);
+      expect([second.width, second.height]).to.deep.equal([2000, 1125]);
+    },
+  );
+
+  it('the own encode when the library\'s output misses the byte cap; the library is asked again for the next photo', async () => {
+    // The library gives up after 10 rounds of 5 % smaller (about 770 px wide here), still over 8 KB.
+    const tight = await processImage(await cardPng(), { ...front, maxBytes: 8 * 1024 });
+    revoke.push(tight.previewUrl);
+    expect([tight.processedIn, tight.processedBy]).to.deep.equal(['worker', 'own']);
+    expect(tight.bytes).to.be.at.most(8 * 1024);
+    expect(sniffBase64(tight.base64)).to.equal('image/jpeg');
+    if (currentEngine() !== 'webkit') {
+      expect(tight.ownBecause).to.match(/^browser-image-compression stopped at \d+ bytes, over the 8192 cap$/);
+      const next = await processImage(await cardPng(), front);
+      revoke.push(next.previewUrl);
+      expect(next.processedBy).to.equal('library');
+    }
   });
 });
 
@@ -254,6 +314,8 @@ describe('processImage: orientation, size caps, abort', () => {
     const result = await processImage(new Blob([rotated as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }), front);
     revoke.push(result.previewUrl);
     expect([result.width, result.height]).to.deep.equal([720, 1280]);
+    // Where the library runs it turns the picture itself (it checks whether the engine's decode already does).
+    expect(result.processedBy).to.equal(currentEngine() === 'webkit' ? 'own' : 'library');
     // Orientation 6 = rotate 90 degrees clockwise: (x, y) lands at (H - 1 - y, x).
     const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
     for (const probe of PROBES) {
@@ -286,6 +348,7 @@ describe('processImage: orientation, size caps, abort', () => {
     expect(result.bytes).to.be.at.most(1024 * 1024);
     expect(Math.max(result.width, result.height)).to.be.at.most(2000);
     expect(result.width / result.height).to.be.closeTo(4 / 3, 0.01);
+    expect(result.processedBy).to.equal(currentEngine() === 'webkit' ? 'own' : 'library');
     const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
     expect([image.width, image.height]).to.deep.equal([result.width, result.height]);
   });

@@ -1,5 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
-import { NOT_IN, onlyIn } from '@onboarding-kit/testing/engine';
+import { currentEngine, NOT_IN, onlyIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { sniffBytes } from '@onboarding-kit/contract';
 import {
@@ -111,10 +111,11 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     const captures = events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail);
     expect(captures.map((d) => d.role)).to.deep.equal(['documentFront', 'documentBack', 'selfie']);
     for (const d of captures) {
-      expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', 'processedIn', 'role', 'width']);
+      expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', 'processedBy', 'processedIn', 'role', 'width']);
       expect(d.bytes).to.be.greaterThan(1000);
       // Every engine under test has OffscreenCanvas: the worker answered, nothing fell back.
       expect(d.processedIn).to.equal('worker');
+      expect(d.processedBy).to.equal(currentEngine() === 'webkit' ? 'own' : 'library');
     }
     const token = state.onboardings[0]!.token;
     const accessKey = state.onboardings[0]!.accessKey;
