@@ -11,7 +11,7 @@ import type { AdminDeps, AdminOnboardingRecord } from '../src/admin/admin-routes
 import { isUpstreamTimeout, upstreamHttpStatus } from '../src/admin/upstream-failure.js';
 import type { CompanionEnv } from '../src/http/env.js';
 import { createJsonLogger } from '../src/logger.js';
-import type { EvidenceManifest, SupportRequest } from '../src/evidence/index.js';
+import { HISTORY_ABSENT, type EvidenceManifest, type SupportRequest } from '../src/evidence/index.js';
 import {
   ADMIN_KEY,
   STANDIN_ACCESS_TOKEN,
@@ -39,6 +39,11 @@ const T = {
   lagging: '6f1d0c2e-1b7a-4c4e-9a51-000000000009',
   huge: '6f1d0c2e-1b7a-4c4e-9a51-00000000000a',
   hugePdf: '6f1d0c2e-1b7a-4c4e-9a51-00000000000b',
+  // Neither in the store: created by another companion, or forgotten after retention.
+  forgottenError: '6f1d0c2e-1b7a-4c4e-9a51-00000000000c',
+  forgotten500: '6f1d0c2e-1b7a-4c4e-9a51-00000000000d',
+  // Known to nobody, the upstream included.
+  nowhere: '6f1d0c2e-1b7a-4c4e-9a51-0000000000ff',
 } as const;
 
 /** A report as the upstream sends it: contract members plus internal metadata and nulls. */
@@ -66,6 +71,8 @@ const standInOnboardings: Record<string, StandInOnboarding> = {
   [T.lagging]: { report: upstreamReport(T.lagging, 'ERROR', { externalId: 'ext-lag-7' }), pdf: { kind: 'tiny' } },
   [T.huge]: { report: upstreamReport(T.huge, 'APPROVED'), pdf: { kind: 'generated', size: 256 * 1024 * 1024 } },
   [T.hugePdf]: { report: upstreamReport(T.hugePdf, 'APPROVED'), pdf: { kind: 'generated', size: 256 * 1024 * 1024 } },
+  [T.forgottenError]: { report: upstreamReport(T.forgottenError, 'ERROR', { externalId: 'ext-gone-9' }), pdf: { kind: 'tiny' } },
+  [T.forgotten500]: { report: 500, pdf: { kind: 'tiny' } },
 };
 
 const customers: Record<string, Record<string, unknown>[] | 500> = {
@@ -195,8 +202,8 @@ function assertManifestMatches(files: Map<string, Uint8Array>): EvidenceManifest
   return manifest;
 }
 
-test('createAdminRoutes refuses to build without an admin key', () => {
-  assert.throws(() => hostApp({ ...deps, adminKey: '' }), /adminKey/);
+test('createAdminRoutes refuses to build without an admin key or API keys', () => {
+  assert.throws(() => hostApp({ ...deps, adminKey: '' }), /adminKey or apiKeys/);
 });
 
 for (const [mode, { call, impatient }] of Object.entries(modes)) {
@@ -230,13 +237,56 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       });
     });
 
-    test('a token the store does not know is 404 not_found, even when the upstream knows it', async () => {
+    test('a token the store does not know is served from the upstream, its status history marked absent', async () => {
+      const report = await call(`/onboardings/${T.storeUnknown}`);
+      assert.equal(report.status, 200);
+      assert.deepEqual(await report.json(), {
+        tokenOnboarding: T.storeUnknown,
+        status: 'APPROVED',
+        fields: { name: 'Maria Silva', cpf: '52998224725', documents: [{ type: 'CNH' }] },
+      });
+      const pdf = await call(`/onboardings/${T.storeUnknown}/report.pdf`);
+      assert.equal(pdf.status, 200);
+      assert.deepEqual(await bytesOf(pdf), minimalPdf(`Report ${T.storeUnknown}`));
+
+      const res = await postEvidence(call, T.storeUnknown, {});
+      assert.equal(res.status, 200);
+      const { files, names } = await readWithZipJs(await bytesOf(res));
+      assert.deepEqual(names, ['report.json', 'report.pdf', 'manifest.json']);
+      const manifest = assertManifestMatches(files);
+      assert.equal(manifest.status, 'APPROVED', 'the status is the upstream report\'s');
+      assert.equal(manifest.createdAt, undefined, 'no creation time is made up');
+      assert.deepEqual(manifest.gaps, [{ name: 'status-history.json', reason: HISTORY_ABSENT }]);
+    });
+
+    test('a forgotten ERROR gets support.json with the upstream externalId and the archive time', async () => {
+      const { files } = await readWithZipJs(await bytesOf(await postEvidence(call, T.forgottenError)));
+      const manifest = assertManifestMatches(files);
+      assert.equal(manifest.status, 'ERROR');
+      assert.equal(manifest.externalId, 'ext-gone-9');
+      const support = jsonOf<SupportRequest>(files.get('support.json'));
+      assert.equal(support.externalId, 'ext-gone-9');
+      assert.equal(support.time, manifest.archivedAt);
+      assert.ok(!files.has('status-history.json'));
+    });
+
+    test('a token neither the store nor the upstream knows is 404 not_found; one that cannot be a token never goes upstream', async () => {
+      await expectError(await call(`/onboardings/${T.nowhere}`), 404, 'not_found');
+      await expectError(await call(`/onboardings/${T.nowhere}/report.pdf`), 404, 'not_found');
+      await expectError(await postEvidence(call, T.nowhere, {}), 404, 'not_found');
       const calls = await upstreamCalls(async () => {
-        await expectError(await call(`/onboardings/${T.storeUnknown}`), 404, 'not_found');
-        await expectError(await call(`/onboardings/${T.storeUnknown}/report.pdf`), 404, 'not_found');
-        await expectError(await postEvidence(call, T.storeUnknown, {}), 404, 'not_found');
+        await expectError(await call(`/onboardings/${'a'.repeat(129)}`), 404, 'not_found');
+        await expectError(await call('/onboardings/a%20b/report.pdf'), 404, 'not_found');
+        await expectError(await postEvidence(call, 'a%2Fb', {}), 404, 'not_found');
       });
       assert.deepEqual(calls, []);
+    });
+
+    test('a forgotten token whose report fails upstream is 502/504, never an archive without a status', async () => {
+      await expectError(await call(`/onboardings/${T.forgotten500}`), 502, 'upstream_error');
+      await expectError(await postEvidence(call, T.forgotten500, {}), 502, 'upstream_error');
+      // The PDF alone needs no status: it is served.
+      assert.equal((await call(`/onboardings/${T.forgotten500}/report.pdf`)).status, 200);
     });
 
     test('upstream failures are 502 upstream_error and 504 upstream_timeout, without upstream details', async () => {

@@ -1,11 +1,13 @@
 /**
- * The operator surface, mounted by the companion at `/v1/admin` when `adminKey` is set
- * (docs/page-api.md#admin-routes): the full upstream report, its PDF, the customer lookup and the
- * evidence archive. Every route needs `Authorization: Bearer <adminKey>`; an unknown path under it
- * is 401 too, so nothing can be probed without the key. Errors leave through the companion's one
- * error handler, like those of every other route.
+ * The operator surface, mounted by the companion at `/v1/admin` when `adminKey` or API keys are
+ * set (docs/page-api.md#admin-routes, docs/backend-api.md#reports-for-any-token): the full
+ * upstream report, its PDF, the customer lookup and the evidence archive, for any token of the
+ * upstream account. Every route needs `Authorization: Bearer <adminKey or API key>`; an unknown
+ * path under it is 401 too, so nothing can be probed without a key. Errors leave through the
+ * companion's one error handler, like those of every other route.
  */
 import { Hono } from 'hono';
+import { requireApiKey } from '../http/api-keys.js';
 import type { CompanionEnv } from '../http/env.js';
 import { requireAdminKey } from './auth.js';
 import { createCustomerRoutes } from './customer-routes.js';
@@ -16,7 +18,8 @@ export type { AdminDeps, AdminOnboardingRecord } from './deps.js';
 
 export function createAdminRoutes(deps: AdminDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
-  app.use('*', requireAdminKey(deps.adminKey));
+  if (!deps.apiKeys && !deps.adminKey) throw new Error('createAdminRoutes needs an adminKey or apiKeys (neither = do not mount the routes).');
+  app.use('*', deps.apiKeys ? requireApiKey(deps.apiKeys, deps.adminKey ? { alsoAccept: deps.adminKey } : {}) : requireAdminKey(deps.adminKey!));
   app.route('/onboardings', createOnboardingRoutes(deps));
   app.route('/customers', createCustomerRoutes(deps));
   return app;

@@ -1,5 +1,6 @@
 /** What the admin routes need from the companion: its settings, its upstream client and its store. */
 import type { EvidenceHistoryEntry } from '../evidence/manifest.js';
+import type { ApiKeyring } from '../http/api-keys.js';
 
 export interface AdminOnboardingRecord {
   tokenOnboarding: string;
@@ -11,7 +12,10 @@ export interface AdminOnboardingRecord {
 }
 
 export interface AdminDeps {
-  adminKey: string;
+  /** The operator's key. With `apiKeys`, one more key the routes accept; at least one of the two is needed. */
+  adminKey?: string;
+  /** The integrator's backend API keys (docs/backend-api.md#api-keys), accepted on every admin route. */
+  apiKeys?: ApiKeyring;
   environment: string;
   kitVersion: string;
   upstream: {
@@ -19,5 +23,6 @@ export interface AdminDeps {
     reportPdf(token: string): Promise<Response>;
     customers(documentKey: string): Promise<unknown>;
   };
+  /** What this companion remembers; a token it does not know is still served from the upstream, without a status history. */
   store: { get(token: string): Promise<AdminOnboardingRecord | null> };
 }

@@ -7,7 +7,7 @@ import { peekPdf, pdfPeekReason } from '../evidence/pdf-stream.js';
 import { CompanionError } from '../http/companion-error.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { AdminDeps, AdminOnboardingRecord } from './deps.js';
-import { isUpstreamTimeout, upstreamGapReason } from './upstream-failure.js';
+import { isUnknownUpstream, isUpstreamTimeout, upstreamFailure, upstreamGapReason, upstreamHttpStatus } from './upstream-failure.js';
 
 /** A password body is tiny; anything larger is not one. */
 export const EVIDENCE_BODY_MAX_BYTES = 8 * 1024;
@@ -28,9 +28,11 @@ export async function readEvidenceOptions(c: Context): Promise<{ password?: stri
 /**
  * Fetches the report and the PDF in parallel. Either may be missing (recorded as a gap); when
  * both are, there is no upstream evidence to archive and the operator gets 502/504 to retry.
+ * For a token the store does not hold (`record` null) the report is what says the onboarding
+ * exists and what its status is, so without it there is no archive; the status history, only
+ * ever known to the companion, is then recorded as absent.
  */
-export async function gatherEvidence(deps: AdminDeps, record: AdminOnboardingRecord): Promise<EvidenceInput> {
-  const token = record.tokenOnboarding;
+export async function gatherEvidence(deps: AdminDeps, token: string, record: AdminOnboardingRecord | null): Promise<EvidenceInput> {
   const [report, pdf] = await Promise.all([
     deps.upstream.report(token).then(
       (value) => ({ ok: true as const, value }),
@@ -38,6 +40,12 @@ export async function gatherEvidence(deps: AdminDeps, record: AdminOnboardingRec
     ),
     fetchPdf(deps, token),
   ]);
+
+  if (!record && !report.ok) {
+    await pdf.abandon?.();
+    if (isUnknownUpstream(report.error)) throw new CompanionError(404, 'not_found', 'No onboarding with this token.');
+    throw upstreamFailure(report.error, 'report');
+  }
 
   if (!report.ok && !pdf.ok) {
     const timeout = isUpstreamTimeout(report.error) && pdf.timeout;
@@ -47,28 +55,34 @@ export async function gatherEvidence(deps: AdminDeps, record: AdminOnboardingRec
   }
 
   const read = report.ok ? parseOnboardingReport(report.value) : null;
+  if (!record && !read) {
+    await pdf.abandon?.();
+    throw new CompanionError(502, 'upstream_error', 'The upstream report names no onboarding status; nothing to archive.');
+  }
   // The store may still say IN_PROCESS when the upstream has decided and no webhook came yet.
-  const status = !isTerminalStatus(record.status) && isTerminalStatus(read?.status) ? read.status : record.status;
-  const externalId = record.externalId ?? read?.externalId;
+  const status = !record ? read!.status : !isTerminalStatus(record.status) && isTerminalStatus(read?.status) ? read.status : record.status;
+  const externalId = record?.externalId ?? read?.externalId;
 
   return {
     tokenOnboarding: token,
     ...(externalId && { externalId }),
     environment: deps.environment,
-    createdAt: record.createdAt,
+    ...(record && { createdAt: record.createdAt }),
     kitVersion: deps.kitVersion,
     report: report.ok ? report.value : undefined,
     ...(!report.ok && { reportError: upstreamGapReason(report.error, 'report') }),
     pdf: pdf.ok ? pdf.stream : undefined,
     ...(!pdf.ok && { pdfError: pdf.reason }),
-    history: record.history,
+    history: record ? record.history : null,
     status,
     // The onboarding flow is what the upstream's support is asked about.
     service: 'onboarding',
   };
 }
 
-type FetchedPdf = { ok: true; stream: ReadableStream<Uint8Array> } | { ok: false; reason: string; timeout: boolean };
+type FetchedPdf =
+  | { ok: true; stream: ReadableStream<Uint8Array>; abandon?: () => Promise<void> }
+  | { ok: false; reason: string; timeout: boolean; httpStatus?: number; abandon?: undefined };
 
 /** The upstream PDF, its first bytes already checked to be `%PDF`, still streaming. */
 export async function fetchPdf(deps: AdminDeps, token: string): Promise<FetchedPdf> {
@@ -76,11 +90,12 @@ export async function fetchPdf(deps: AdminDeps, token: string): Promise<FetchedP
   try {
     response = await deps.upstream.reportPdf(token);
   } catch (error) {
-    return { ok: false, reason: upstreamGapReason(error, 'PDF'), timeout: isUpstreamTimeout(error) };
+    const httpStatus = upstreamHttpStatus(error);
+    return { ok: false, reason: upstreamGapReason(error, 'PDF'), timeout: isUpstreamTimeout(error), ...(httpStatus !== undefined && { httpStatus }) };
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
-    return { ok: false, reason: `PDF unavailable upstream: HTTP ${response.status}`, timeout: response.status === 504 };
+    return { ok: false, reason: `PDF unavailable upstream: HTTP ${response.status}`, timeout: response.status === 504, httpStatus: response.status };
   }
   const peek = await peekPdf(response.body);
   return peek.ok ? peek : { ok: false, reason: pdfPeekReason(peek.reason), timeout: false };

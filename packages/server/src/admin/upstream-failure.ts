@@ -39,6 +39,15 @@ export function upstreamFailure(error: unknown, what: string): CompanionError {
   return new CompanionError(502, 'upstream_error', `The upstream failed (${what}${status ? `: HTTP ${status}` : ''}).`);
 }
 
+/**
+ * The upstream does not know the token: its dedicated endpoints answer 400 `Failed to fetch
+ * information` (docs/upstream-api.md#onboarding-report), or 404.
+ */
+export function isUnknownUpstream(error: unknown): boolean {
+  const status = upstreamHttpStatus(error);
+  return status === 400 || status === 404;
+}
+
 /** A short reason for the manifest's `gaps`, built only from the kind of failure and its status. */
 export function upstreamGapReason(error: unknown, what: string): string {
   if (isUpstreamTimeout(error)) return `${what} unavailable upstream: timeout`;

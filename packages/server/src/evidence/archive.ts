@@ -10,6 +10,7 @@ import { assertEvidencePassword } from './password.js';
 import { measureBytes, measuringStream } from './measure.js';
 import {
   EVIDENCE_FORMAT,
+  HISTORY_ABSENT,
   historyDocument,
   supportRequest,
   type EvidenceHistoryEntry,
@@ -23,8 +24,8 @@ export interface EvidenceInput {
   tokenOnboarding: string;
   externalId?: string;
   environment: string;
-  /** When the onboarding was created (ISO 8601). */
-  createdAt: string;
+  /** When the onboarding was created (ISO 8601); absent when this companion has no record of it. */
+  createdAt?: string;
   kitVersion: string;
   /** The upstream JSON report; its non-contract fields and nulls are removed before archiving. */
   report: unknown | undefined;
@@ -34,8 +35,8 @@ export interface EvidenceInput {
   pdf: ReadableStream<Uint8Array> | undefined;
   /** Why the PDF is missing (safe to show: it goes into the manifest). */
   pdfError?: string;
-  /** Status changes, oldest first. */
-  history: readonly EvidenceHistoryEntry[];
+  /** Status changes, oldest first; `null` when this companion has no record of the onboarding (a manifest gap). */
+  history: readonly EvidenceHistoryEntry[] | null;
   status: string;
   /** The upstream service involved, named in `support.json` for an ERROR. */
   service?: string;
@@ -138,7 +139,11 @@ async function writeArchive(
     gaps.push({ name: 'report.pdf', reason: input.pdfError ?? 'PDF unavailable upstream' });
   }
 
-  await addBytes('status-history.json', json(historyDocument(input.history)));
+  if (input.history) {
+    await addBytes('status-history.json', json(historyDocument(input.history)));
+  } else {
+    gaps.push({ name: 'status-history.json', reason: HISTORY_ABSENT });
+  }
 
   if (input.status === 'ERROR') {
     await addBytes(
@@ -147,7 +152,7 @@ async function writeArchive(
         supportRequest({
           tokenOnboarding: input.tokenOnboarding,
           environment: input.environment,
-          history: input.history,
+          history: input.history ?? [],
           archivedAt,
           ...(input.externalId && { externalId: input.externalId }),
           ...(input.service && { service: input.service }),
@@ -163,7 +168,7 @@ async function writeArchive(
     ...(input.externalId && { externalId: input.externalId }),
     environment: input.environment,
     status: input.status,
-    createdAt: input.createdAt,
+    ...(input.createdAt && { createdAt: input.createdAt }),
     archivedAt,
     kitVersion: input.kitVersion,
     encryption: options.password !== undefined ? 'AES-256' : 'none',

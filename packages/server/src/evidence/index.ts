@@ -1,7 +1,7 @@
 export { buildEvidenceArchive } from './archive.js';
 export type { EvidenceInput, EvidenceOptions } from './archive.js';
 export { assertEvidencePassword, MIN_EVIDENCE_PASSWORD_LENGTH, MAX_EVIDENCE_PASSWORD_LENGTH } from './password.js';
-export { EVIDENCE_FORMAT } from './manifest.js';
+export { EVIDENCE_FORMAT, HISTORY_ABSENT } from './manifest.js';
 export type { EvidenceManifest, EvidenceHistoryEntry, HistorySource, ManifestFile, ManifestGap, SupportRequest } from './manifest.js';
 export { peekPdf, pdfPeekReason } from './pdf-stream.js';
 export type { PdfPeek } from './pdf-stream.js';

@@ -22,6 +22,9 @@ export interface ManifestGap {
 
 export const EVIDENCE_FORMAT = 'onboarding-kit-evidence/1';
 
+/** The gap's reason when the archive is made for a token this companion did not create or no longer remembers. */
+export const HISTORY_ABSENT = 'status history absent: this companion has no record of the onboarding (not created here, or past retention)';
+
 /** `manifest.json`, written last so it can list the size and hash of every other entry. */
 export interface EvidenceManifest {
   format: typeof EVIDENCE_FORMAT;
@@ -29,8 +32,8 @@ export interface EvidenceManifest {
   externalId?: string;
   environment: string;
   status: string;
-  /** When the onboarding was created. */
-  createdAt: string;
+  /** When the onboarding was created; absent when this companion has no record of it. */
+  createdAt?: string;
   /** When this archive was produced. */
   archivedAt: string;
   kitVersion: string;
