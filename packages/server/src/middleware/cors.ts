@@ -17,7 +17,7 @@ export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHand
       if (!ok) return c.body(null, 204);
       c.header('Access-Control-Allow-Origin', origin);
       c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-Request-Id');
+      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id');
       c.header('Access-Control-Max-Age', '600');
       return c.body(null, 204);
     }
@@ -25,7 +25,7 @@ export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHand
     c.header('Vary', 'Origin', { append: true });
     if (ok) {
       c.header('Access-Control-Allow-Origin', origin);
-      c.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+      c.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotent-Replayed');
     }
   };
 }
