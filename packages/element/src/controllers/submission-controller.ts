@@ -185,8 +185,8 @@ export class SubmissionController implements ReactiveController {
     this.#options.announce(m.upload.progress(0));
     const signal = this.#upload.begin();
     const clientSecret = this.#options.clientSecret?.() ?? null;
-    // Only with a session for now: a companion on another origin must allow the header in its CORS preflight first.
-    const idempotencyKey = clientSecret ? this.#keyFor(body) : undefined;
+    // With or without a session: a retry after a lost answer must never create a second onboarding.
+    const idempotencyKey = this.#keyFor(body);
     try {
       const created = await createOnboarding(this.#options.endpoint(), body, {
         signal,
