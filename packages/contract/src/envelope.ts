@@ -65,7 +65,8 @@ export interface OnboardingTokenRequest {
 }
 export interface OnboardingTokenResponse {
   tokenOnboarding: string;
-  dateHourProcess: string;
+  /** Present when the upstream sent it; never made up. */
+  dateHourProcess?: string;
 }
 
 /** Element of the array of `GET /api/customer` (docs/upstream-api.md#customer-lookup). */

@@ -29,7 +29,8 @@ export interface CreateOnboardingRequest {
 export interface CreateOnboardingResponse {
   tokenOnboarding: string;
   status: OnboardingStatus;
-  dateHourProcess: string;
+  /** Present when the upstream sent it; never made up. */
+  dateHourProcess?: string;
   /** Secret that only this page holds: send it as `Authorization: Bearer` on every later read. */
   accessKey: string;
 }
@@ -52,6 +53,7 @@ export type ApiErrorCode =
   | 'invalid_cnpj'
   | 'missing_tax_id'
   | 'invalid_field'
+  | 'missing_field'
   | 'invalid_password'
   | 'missing_image'
   | 'invalid_image'

@@ -7,6 +7,7 @@
 import {
   callAlias,
   classify,
+  isServiceId,
   parseOnboardingReport,
   serviceSpec,
   stripNonContract,
@@ -51,6 +52,11 @@ export interface UpstreamClientOptions {
 export interface UpstreamClient {
   /** Runs a standalone query and returns its classified outcome, non-contract fields removed. */
   query<S extends ServiceId>(service: S, fields: ServiceFields<S>): Promise<Outcome>;
+  /**
+   * A service the catalog does not list (the catalog is not complete; a product alias such as
+   * `SERVICE_EMAIL_VALIDATION1`): sent exactly as given, its fields unchecked.
+   */
+  query<T extends string>(service: T & NotInCatalog<T>, fields: Readonly<Record<string, string>>): Promise<Outcome>;
   /** `POST /api/token-history-onboarding`. Never repeated automatically (it creates). */
   createOnboarding(request: OnboardingTokenRequest): Promise<OnboardingTokenResponse>;
   /** `GET /api/onboarding/report/{token}`: the report JSON as the upstream sent it, `externalId` only when usable. */
@@ -158,12 +164,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const json = (op: Omit<Operation, 'timeoutMs'> & { timeoutMs?: number }) => ({ timeoutMs, ...op });
 
   return {
-    async query(service, fields) {
-      const spec = serviceSpec(service);
-      const values = fields as Record<string, string | undefined>;
-      const missing = spec.required.filter((f) => typeof values[f] !== 'string' || values[f] === '');
-      if (missing.length) throw new TypeError(`${service} needs ${missing.join(', ')}.`);
-      const body: Record<string, string> = { service: callAlias(service, aliases) };
+    async query(service: string, fields: Readonly<Record<string, string | undefined>>) {
+      const values = fields;
+      // Only the catalog's services have known required fields; any other id goes as given.
+      if (isServiceId(service)) {
+        const missing = serviceSpec(service).required.filter((f) => !isFilled(values, f));
+        if (missing.length) throw new TypeError(`${service} needs ${missing.join(', ')}.`);
+      }
+      const body: Record<string, string> = { service: isServiceId(service) ? callAlias(service, aliases) : service };
       for (const [k, v] of Object.entries(values)) {
         if (typeof v !== 'string') continue;
         // image1/image2/selfie1 carry pure base64, whatever the caller passed (docs/upstream-api.md, rule 4).
@@ -187,8 +195,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }
       return {
         tokenOnboarding: b.tokenOnboarding,
-        // dateHourProcess comes with success (docs/upstream-api.md#onboarding-creation); should a server omit it, the time we got the answer stands in.
-        dateHourProcess: typeof b.dateHourProcess === 'string' ? b.dateHourProcess : new Date().toISOString(),
+        // Absent when the upstream sent none: a time of our own would pass for the upstream's (docs/upstream-api.md, rule 8).
+        ...(typeof b.dateHourProcess === 'string' && b.dateHourProcess && { dateHourProcess: b.dateHourProcess }),
       };
     },
 
@@ -227,6 +235,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       return t ? [options.secret, t] : [options.secret];
     },
   };
+}
+
+/** Rejects, at compile time, a catalog id given to the unchecked form of `query`. */
+type NotInCatalog<T extends string> = T extends ServiceId ? never : unknown;
+
+/** The URL form the upstream accepts in place of an image (docs/upstream-api.md#request-fields). */
+const URL_FOR: Readonly<Record<string, string>> = { image1: 'image1Url', image2: 'image2Url' };
+
+/** A required field is there when it, or the URL standing in for its image, is non-empty text. */
+function isFilled(values: Readonly<Record<string, string | undefined>>, field: string): boolean {
+  const filled = (name: string | undefined) => name !== undefined && typeof values[name] === 'string' && values[name] !== '';
+  return filled(field) || filled(URL_FOR[field]);
 }
 
 function sleep(ms: number): Promise<void> {
