@@ -17,7 +17,7 @@ import { isUnknownUpstream, upstreamFailure } from './upstream-failure.js';
 const fileSafe = (token: string): string => token.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
 
 /** Upstream tokens are UUIDs; anything far from one is not worth an upstream call. */
-const TOKEN = /^[A-Za-z0-9._-]{1,128}$/;
+const TOKEN = /^[A-Za-z0-9._~-]{1,128}$/;
 
 const noSuchOnboarding = () => new CompanionError(404, 'not_found', 'No onboarding with this token.');
 
