@@ -16,7 +16,7 @@ import { newAccessKey } from '../src/http/access-key.js';
 import type { CompanionEnv } from '../src/http/env.js';
 import { companionErrorHandler, notFoundHandler } from '../src/http/error-handler.js';
 import { silentLogger } from '../src/logger.js';
-import { maxQueryBodyBytes, queryRoutes, type QueryAnswer } from '../src/routes/queries.js';
+import { maxQueryBodyBytes, queryRoutes, type QueryAnswer, type QueryRoutesDeps } from '../src/routes/queries.js';
 import { serveOnSocket } from './admin-standin.js';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 
@@ -25,11 +25,11 @@ const CPF = '529.982.247-25';
 const CPF_DIGITS = '52998224725';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function host(upstream: UpstreamClient, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): Hono<CompanionEnv> {
+function host(upstream: UpstreamClient, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES, over: Partial<QueryRoutesDeps> = {}): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
   app.onError(companionErrorHandler({ logger: silentLogger, environment: 'test' }));
   app.notFound(notFoundHandler);
-  app.route('/v1/queries', queryRoutes({ upstream, auth: requireApiKey(ApiKeyring.from([API_KEY])), environment: 'test', imageMaxBytes }));
+  app.route('/v1/queries', queryRoutes({ upstream, auth: requireApiKey(ApiKeyring.from([API_KEY])), environment: 'test', imageMaxBytes, ...over }));
   return app;
 }
 
@@ -272,4 +272,22 @@ test('an upstream that does not answer in time is 504, one that cannot be reache
 
 test('queryRoutes refuses to be built without auth', () => {
   assert.throws(() => queryRoutes({ upstream: createUpstreamClient({ baseUrl: up.url, client: 'a', secret: 'b' }), environment: 'test', imageMaxBytes: 4096 } as never), /auth/);
+});
+
+test('an accepted asynchronous inspection is handed to onInspectionSubmitted; a failing follow-up never fails the query', async () => {
+  const seen: { key: string; service: string; kind: string }[] = [];
+  const upstream = createUpstreamClient({ baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET });
+  const followed = host(upstream, DEFAULT_IMAGE_MAX_BYTES, { onInspectionSubmitted: ({ key, service, outcome }) => void seen.push({ key, service, kind: outcome.kind }) });
+  const failing = host(upstream, DEFAULT_IMAGE_MAX_BYTES, { onInspectionSubmitted: () => Promise.reject(new Error('follow-up store down')) });
+  const req = (on: Hono<CompanionEnv>, body: unknown) =>
+    Promise.resolve(on.request('/v1/queries', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` }, body: JSON.stringify(body) }));
+  const inspection = { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', image1: SAMPLE_PNG_BASE64, image2: SAMPLE_PNG_BASE64, selfie1: SAMPLE_PNG_BASE64 };
+  const submitted = await answer(await req(followed, inspection));
+  assert.deepEqual(seen, [{ key: submitted.key, service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', kind: 'success' }]);
+  // Not an inspection, or refused: nothing to follow.
+  await answer(await req(followed, { service: 'SERVICE_PEP', cpf: CPF }));
+  await answer(await req(followed, { ...inspection, image1: SAMPLE_PNG_BASE64.slice(0, 8) }));
+  assert.equal(seen.length, 1);
+  const stillAnswered = await answer(await req(failing, inspection));
+  assert.equal(stillAnswered.kind, 'success');
 });

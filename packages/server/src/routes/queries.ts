@@ -23,7 +23,7 @@ import {
   type RequestField,
   type ServiceId,
 } from '@onboarding-kit/contract';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { CompanionError, fromUpstream } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../http/json-body.js';
@@ -50,6 +50,11 @@ export interface QueryRoutesDeps {
   imageMaxBytes: number;
   /** The product's call aliases, so a caller may name a catalog service by its alias too. */
   aliases?: AliasMap;
+  /**
+   * Told of every asynchronous inspection the upstream accepted, for whoever follows it to its
+   * result (a `query.completed` notification). Its failures are logged, never the caller's.
+   */
+  onInspectionSubmitted?: (submission: { key: string; service: string; outcome: Outcome }) => void | Promise<void>;
 }
 
 /** Every field the upstream's service-api names (docs/upstream-api.md#request-fields). */
@@ -80,7 +85,8 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
   const query = deps.upstream.query.bind(deps.upstream) as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
   app.use('*', deps.auth);
 
-  async function run(service: string, fields: Record<string, string>): Promise<Outcome> {
+  async function run(c: Context<CompanionEnv>, service: string, fields: Record<string, string>): Promise<Outcome> {
+    const log = c.get('log');
     let outcome: Outcome;
     try {
       outcome = await query(service, fields);
@@ -88,6 +94,8 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
       if (isUpstreamError(error)) throw fromUpstream(error, deps.environment);
       throw error;
     }
+    // The externalId is what the upstream's support asks for (docs/upstream-api.md, rule 2).
+    log?.info('standalone query', { service, kind: outcome.kind, ...(outcome.externalId && { externalId: outcome.externalId }) });
     if (ANSWERED.has(outcome.kind)) return outcome;
     // ERROR, an in-body 500, a non-envelope answer or the upstream refusing the companion itself.
     const kind = outcome.kind === 'unauthorized' ? 'unauthorized' : 'failed';
@@ -100,7 +108,14 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
   app.post('/', async (c) => {
     const body = await readJsonBody(c, maxQueryBodyBytes(deps.imageMaxBytes), { requireJsonType: true, what: 'The query' });
     const { service, fields, key } = validateQuery(body, deps);
-    const outcome = await run(service, fields);
+    const outcome = await run(c, service, fields);
+    if (key && outcome.ok && deps.onInspectionSubmitted) {
+      try {
+        await deps.onInspectionSubmitted({ key, service, outcome });
+      } catch (error) {
+        c.get('log')?.error('inspection follow-up failed', { key, service, error });
+      }
+    }
     c.header('Cache-Control', 'no-store');
     return c.json<QueryAnswer>(key ? { ...outcome, key } : outcome, 200);
   });
@@ -108,7 +123,7 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
   app.get('/:key', async (c) => {
     const key = c.req.param('key');
     if (!UUID.test(key)) throw new CompanionError(400, 'invalid_field', 'The key must be the UUID-shaped key of an inspection.', { field: 'key' });
-    const outcome = await run(ASYNC_CONSULT, { key });
+    const outcome = await run(c, ASYNC_CONSULT, { key });
     c.header('Cache-Control', 'no-store');
     return c.json<QueryAnswer>({ ...outcome, key }, 200);
   });
