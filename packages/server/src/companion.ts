@@ -18,9 +18,15 @@ import { corsAllowlist } from './middleware/cors.js';
 import { socketAddress } from './middleware/rate-limit.js';
 import { requestLog } from './middleware/request-log.js';
 import { checkOptions, defaults, type CompanionOptions } from './options.js';
+import { ApiKeyring, requireApiKey } from './http/api-keys.js';
 import { StatusPoller } from './relay/poller.js';
+import { realTimers } from './relay/timers.js';
+import { SessionService, type SessionStore } from './sessions/session-service.js';
+import { pageSessionRoutes, sessionRoutes } from './sessions/session-routes.js';
+import { withStatusHook } from './sessions/status-hook.js';
 import { StreamRegistry } from './relay/stream-registry.js';
 import { onboardingRoutes } from './routes/onboardings.js';
+import { queryRoutes } from './routes/queries.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
@@ -53,7 +59,14 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const environment = options.environment ?? defaults.environment;
   let upstream: UpstreamClient | undefined;
   // Every log line passes through redaction with the exact secrets we hold, whoever the logger is.
-  const secrets = () => [options.secret, options.webhookKey, ...(options.adminKey ? [options.adminKey] : []), ...(upstream?.secrets() ?? [])];
+  const secrets = () => [
+    options.secret,
+    options.webhookKey,
+    ...(options.adminKey ? [options.adminKey] : []),
+    ...(options.apiKeys ?? []),
+    ...(options.notify ? (typeof options.notify.secret === 'string' ? [options.notify.secret] : options.notify.secret) : []),
+    ...(upstream?.secrets() ?? []),
+  ];
   const logger = redactingLogger((options.logger ?? createJsonLogger()).child({ environment }), secrets);
   upstream = options.upstreamClient ?? createUpstreamClient({
     ...options.upstream,
@@ -66,9 +79,18 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const store: Store = options.store ?? new MemoryStore();
   const retentionMs = options.retentionMs ?? defaults.retentionMs;
   const maxAgeMs = options.maxAgeMs ?? defaults.maxAgeMs;
+  const timers = options.timers ?? realTimers;
+  const sessionsRequired = (options.sessions ?? (environment === 'production' ? 'required' : 'optional')) === 'required';
+  const backendStore = store as SessionStore;
+  const keyring = options.apiKeys?.length ? ApiKeyring.from(options.apiKeys) : undefined;
+  const sessions = keyring
+    ? new SessionService({ store: backendStore, timers, logger, retentionMs, ...(options.publicUrl && { publicUrl: options.publicUrl }) })
+    : undefined;
+  // Status changes, wherever they are applied, complete the session of their onboarding.
+  const followedStore: Store = sessions ? withStatusHook(store, (record) => sessions.onboardingChanged(record), logger) : store;
   // A shared store may hold onboardings created elsewhere or before this process: the poller takes over those nobody polls.
   const poller = new StatusPoller({
-    store,
+    store: followedStore,
     report: (t) => upstream.report(t),
     logger,
     timings: { maxDurationMs: maxAgeMs, ...options.poll },
@@ -110,6 +132,9 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   });
   api.route('/onboardings', onboardingRoutes({
     store, upstream, poller, streams, environment,
+    ...(sessions && { sessions }),
+    sessionsRequired,
+    idempotency: backendStore,
     imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
     documentFileTypes,
     rateLimit: options.rateLimit ?? defaults.rateLimit,
@@ -117,10 +142,25 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     reportPdf: options.reportPdf ?? false,
     sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs },
   }));
-  api.route('/webhooks', webhookRoutes({ store, webhookKey: options.webhookKey }));
-  if (options.adminKey) {
+  api.route('/webhooks', webhookRoutes({ store: followedStore, webhookKey: options.webhookKey }));
+  // The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret.
+  if (sessions && keyring) {
+    const backendAuth = requireApiKey(keyring);
+    api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
+    api.route('/session', pageSessionRoutes({ sessions }));
+    api.route('/queries', queryRoutes({
+      upstream,
+      auth: backendAuth,
+      environment,
+      imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
+      ...(options.aliases && { aliases: options.aliases }),
+    }));
+    sessions.start();
+  }
+  if (options.adminKey || keyring) {
     api.route('/admin', createAdminRoutes({
-      adminKey: options.adminKey,
+      ...(options.adminKey && { adminKey: options.adminKey }),
+      ...(keyring && { apiKeys: keyring }),
       environment,
       kitVersion: KIT_VERSION,
       upstream,
@@ -141,6 +181,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     close(closeOptions = {}) {
       closing ??= (async () => {
         sweep.close();
+        await sessions?.close();
         streams.closeAll(retryMs);
         await poller.close();
         const graceMs = closeOptions.graceMs ?? shutdownGraceMs;

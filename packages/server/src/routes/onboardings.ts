@@ -154,7 +154,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
       status: 'IN_PROCESS',
       ...(created.dateHourProcess !== undefined && { dateHourProcess: created.dateHourProcess }),
       accessKey,
-    } as CreateOnboardingResponse;
+    };
     return c.json(answer, 201);
   });
 
@@ -167,7 +167,8 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     if (!record || !(await (deps.idempotency ?? deps.sessions?.store)?.addAccessKey(token, hashSecret(accessKey)))) throw idempotencyConflict();
     c.header('Idempotent-Replayed', 'true');
     c.get('log').info('onboarding creation replayed', { tokenOnboarding: token });
-    return c.json({ tokenOnboarding: token, status: record.status, accessKey } as CreateOnboardingResponse, 200);
+    const answer: CreateOnboardingResponse = { tokenOnboarding: token, status: record.status, accessKey };
+    return c.json(answer, 200);
   }
 
   app.get('/:token', async (c) => {

@@ -33,7 +33,7 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
       const { code, message, field } = validation.error;
       throw new CompanionError(validation.status, code, message, field ? { field } : {});
     }
-    const { response, replayed } = await sessions.open(validation.value, { ...(key && { idempotencyKey: key }), fingerprint: fingerprint(body) });
+    const { response, replayed } = await sessions.open(validation.value, { ...(key && { idempotencyKey: key }), fingerprint: fingerprint(body), origin: new URL(c.req.url).origin });
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return c.json(response, replayed ? 200 : 201);
   });

@@ -26,8 +26,8 @@ export interface SessionServiceOptions {
   store: SessionStore;
   timers: Timers;
   logger: Logger;
-  /** The companion's public base URL: session `url`s are `<publicUrl>/capture/<token>`. */
-  publicUrl: string;
+  /** The companion's public base URL: session `url`s are `<publicUrl>/capture/<token>` (default: the origin the request came to). */
+  publicUrl?: string;
   notifier?: SessionNotifier;
   /**
    * How long a claim by a creation that never finished blocks the session (the creation's
@@ -71,7 +71,7 @@ export class SessionService {
   }
 
   /** `POST /v1/sessions`: a new session, or with a known `Idempotency-Key` and the same body, the same session with new secrets. */
-  async open(valid: ValidCreateSession, request: { idempotencyKey?: string; fingerprint: string }): Promise<{ response: CreateSessionResponse; replayed: boolean }> {
+  async open(valid: ValidCreateSession, request: { idempotencyKey?: string; fingerprint: string; origin: string }): Promise<{ response: CreateSessionResponse; replayed: boolean }> {
     const { store } = this.#o;
     const scope = request.idempotencyKey && `session:${request.idempotencyKey}`;
     if (scope) {
@@ -82,7 +82,7 @@ export class SessionService {
         const session = await store.getSession(held.result);
         // Deleted by retention: the key outlived it, and nothing can be replayed.
         if (!session) throw idempotencyConflict();
-        return { response: await this.#reissue(session), replayed: true };
+        return { response: await this.#reissue(session, request.origin), replayed: true };
       }
     }
     try {
@@ -105,7 +105,7 @@ export class SessionService {
       await store.createSession(record, { client: hashSecret(secrets.clientSecret), capture: hashSecret(secrets.captureToken) });
       if (scope) await store.completeIdempotencyKey(scope, record.id, IDEMPOTENCY_TTL_MS);
       this.#o.logger.info('session opened', { sessionId: record.id, expiresAt: record.expiresAt });
-      return { response: this.#response(record, secrets), replayed: false };
+      return { response: this.#response(record, secrets, request.origin), replayed: false };
     } catch (error) {
       if (scope) await store.releaseIdempotencyKey(scope).catch(() => undefined);
       throw error;
@@ -285,20 +285,20 @@ export class SessionService {
     }
   }
 
-  async #reissue(session: SessionRecord): Promise<CreateSessionResponse> {
+  async #reissue(session: SessionRecord, origin: string): Promise<CreateSessionResponse> {
     const secrets = newSecrets(session.id);
     const { store } = this.#o;
     if (!(await store.addSessionSecret(session.id, 'client', hashSecret(secrets.clientSecret))) || !(await store.addSessionSecret(session.id, 'capture', hashSecret(secrets.captureToken)))) {
       throw idempotencyConflict();
     }
-    return this.#response(session, secrets);
+    return this.#response(session, secrets, origin);
   }
 
-  #response(session: SessionRecord, secrets: { clientSecret: string; captureToken: string }): CreateSessionResponse {
+  #response(session: SessionRecord, secrets: { clientSecret: string; captureToken: string }, origin: string): CreateSessionResponse {
     return {
       id: session.id,
       clientSecret: secrets.clientSecret,
-      url: `${this.#o.publicUrl.replace(/\/+$/, '')}/capture/${secrets.captureToken}`,
+      url: `${(this.#o.publicUrl ?? origin).replace(/\/+$/, '')}/capture/${secrets.captureToken}`,
       status: effectiveStatus(session, this.now()),
       expiresAt: session.expiresAt,
       reference: session.reference,
