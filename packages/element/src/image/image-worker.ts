@@ -6,6 +6,7 @@
  * (WebKit). Built as its own self-contained file beside the pipeline module
  * (`onboarding-flow.image-worker.js`), library included, so `worker-src 'self'` covers it.
  */
+import { decodeUpright } from './decode.js';
 import { ImageCheckError } from './image-error.js';
 import { libraryEncode, libraryUnusable } from './library-encode.js';
 import { prepareImage } from './prepare.js';
@@ -16,6 +17,15 @@ const scope = self as unknown as {
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
   postMessage(message: WorkerResponse): void;
 };
+
+// The library decodes with the global `createImageBitmap(file)` (no options: EXIF applied). In
+// this worker that call takes the same decode as the own path (decode.ts), so that the library's
+// decode stays off Firefox's main thread too; every other call form goes to the engine's own.
+const engineCreateImageBitmap = self.createImageBitmap.bind(self);
+self.createImageBitmap = ((image: ImageBitmapSource, ...rest: unknown[]) =>
+  image instanceof Blob && rest.length === 0
+    ? decodeUpright(image)
+    : (engineCreateImageBitmap as (...args: unknown[]) => Promise<ImageBitmap>)(image, ...rest)) as typeof createImageBitmap;
 
 function failure(error: unknown): WorkerFailure {
   if (error instanceof ImageCheckError) {

@@ -6,6 +6,7 @@
  */
 import { bytesToBase64, sniffBytes } from '@onboarding-kit/contract';
 import { canvasToJpeg, context2d, createCanvas } from './canvas.js';
+import { decodeUpright } from './decode.js';
 import { ImageCheckError } from './image-error.js';
 import { jpegSize } from './jpeg-size.js';
 import { greyCopy, laplacianVariance, meanBrightness } from './quality.js';
@@ -89,8 +90,8 @@ const now = (): number => performance.now();
 
 async function decode(source: Blob): Promise<ImageBitmap> {
   try {
-    // 'from-image' applies EXIF orientation, so checks and dimensions see the picture upright.
-    return await createImageBitmap(source, { imageOrientation: 'from-image' });
+    // Upright (EXIF orientation applied), so checks and dimensions see the picture as taken.
+    return await decodeUpright(source);
   } catch (error) {
     throw new ImageCheckError('not-an-image', 'The image could not be decoded', undefined, { cause: error });
   }
