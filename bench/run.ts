@@ -5,6 +5,7 @@
  *
  *   BENCH_NO_BUILD=1   measure the element's dist/ as it is, even when stale
  *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores); BENCHMARKS.md is left alone
+ *   BENCH_CAPTURE=main-thread   in the capture section, only the per-engine main-thread watch
  */
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';

@@ -21,11 +21,14 @@ export interface PipelineRun {
   width: number;
   height: number;
   processedIn: string;
+  /** 'library' (browser-image-compression in the worker) or 'own' (the element's canvas encode). */
+  processedBy: string;
 }
 
 /** The page's main thread while one photo is processed. */
 export interface MainThreadRun {
   processedIn: string;
+  processedBy: string;
   total: number;
   /** Longest task a `longtask` PerformanceObserver reported; null where the engine has none. */
   longestTask: number | null;
@@ -90,7 +93,7 @@ async function pipelineOnCamera(): Promise<PipelineRun> {
   const out = await processImage(frame, { role: 'documentFront' });
   const total = now() - t0;
   URL.revokeObjectURL(out.previewUrl);
-  return { total, capture: t1 - t0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn };
+  return { total, capture: t1 - t0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn, processedBy: out.processedBy };
 }
 
 async function floorOnCamera(): Promise<FloorRun> {
@@ -154,7 +157,7 @@ async function pipelineOnPhoto(): Promise<PipelineRun> {
   const out = await processImage(photo!, { role: 'documentFront' });
   const total = now() - t0;
   URL.revokeObjectURL(out.previewUrl);
-  return { total, capture: 0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn };
+  return { total, capture: 0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn, processedBy: out.processedBy };
 }
 
 /** Decode, scale to the pipeline's 2000 px long edge (an upload must fit), toBlob, base64. */
@@ -279,7 +282,7 @@ async function mainThreadWhile(input: 'frame' | 'photo' | 'idle'): Promise<MainT
     observer.disconnect();
   }
   if (out) URL.revokeObjectURL(out.previewUrl);
-  return { processedIn: out?.processedIn ?? '-', total, longestTask: supported ? longestTask : null, longestFrameGap, frames };
+  return { processedIn: out?.processedIn ?? '-', processedBy: out?.processedBy ?? '-', total, longestTask: supported ? longestTask : null, longestFrameGap, frames };
 }
 
 /**

@@ -135,7 +135,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
     'Files as the element\'s build writes them to packages/element/dist (rebuilt with `npm run build -w @onboarding-kit/element` when missing or older than the sources), ' +
       'compressed in memory with node:zlib: gzip level 9 and brotli quality 11. KB = 1024 bytes.',
     'Floor: a bare LitElement (one property, one style, one template) built in a temp dir with a Vite library build, ES format, lit inlined, minified: the same recipe as onboarding-flow.bundle.js.',
-    'First load = the script-tag bundle alone (`<script type="module" src=".../onboarding-flow.bundle.js">`); the image pipeline and its image worker are loaded lazily, on the first photo.',
+    'First load = the script-tag bundle alone (`<script type="module" src=".../onboarding-flow.bundle.js">`); the image pipeline and its image worker (which holds browser-image-compression) are loaded lazily, on the first photo.',
   );
 
   let stale = await distStaleness();
@@ -169,7 +169,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   await add('first load: script-tag module', 'onboarding-flow.bundle.js');
   await add('first load: classic script (IIFE)', 'onboarding-flow.iife.js');
   await add('lazy: image pipeline (first photo)', 'onboarding-flow.pipeline.js');
-  await add('lazy: image worker (first photo)', 'onboarding-flow.image-worker.js');
+  await add('lazy: image worker + compression library (first photo)', 'onboarding-flow.image-worker.js');
   let distFiles: string[] = [];
   try {
     distFiles = (await readdir(ELEMENT_DIST)).filter((f) => f.endsWith('.js')).sort();

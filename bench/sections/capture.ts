@@ -85,6 +85,12 @@ async function measure(page: Page, input: 'frame' | 'photo', runs: number): Prom
   return { pipeline, floor };
 }
 
+/** Where and by which code the photos of some runs were processed, e.g. `worker/library`. */
+const where = (runs: { processedIn: string; processedBy: string }[]) => [...new Set(runs.map((x) => `${x.processedIn}/${x.processedBy}`))].join(', ');
+
+/** `BENCH_CAPTURE=main-thread`: only the per-engine main-thread watch (the Chromium timings are skipped). */
+const MAIN_THREAD_ONLY = process.env.BENCH_CAPTURE === 'main-thread';
+
 /** Runs per input and engine for the main-thread watch, after one warm-up each. */
 const MAIN_THREAD_RUNS = 3;
 /** A task (or frame gap) longer than this is a visible freeze. */
@@ -154,7 +160,7 @@ function missWhy(row: Row, floorMs: number, workerMs: number): string {
   const inWorker = row.pipeline.some((x) => x.processedIn === 'worker');
   return (
     `the floor encodes once (${ms(floorMs)}); the pipeline encodes the frame (capture ${ms(stages[0]!.v)}), decodes it again, checks it and encodes it again ` +
-    `(processed in: ${[...new Set(row.pipeline.map((x) => x.processedIn))].join('/')}; ` +
+    `(processed in/by: ${where(row.pipeline)}; ` +
     `largest stages: ${top.slice(0, 2).map((x) => `${x.k} ${ms(x.v)}`).join(', ')})` +
     (inWorker
       ? `; the blob crosses to the image worker and the JPEG comes back (the worker itself starts once per page${Number.isFinite(workerMs) ? `, ${ms(workerMs)} here` : ''}), and the page stays responsive meanwhile, which the floor does not`
@@ -166,8 +172,8 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
   const s = emptySection('capture', '2. Capture pipeline in Chromium');
   s.method.push(
     'Real code: the element\'s `captureFrame` (camera/capture-frame.ts) and `processImage` (image/pipeline.ts), built with Vite from bench/capture-page/entry.ts into a temp dir and served over loopback ' +
-      'with the element\'s image worker (`onboarding-flow.image-worker.js`) built beside it. The `in` column says where decode, checks and encode ran: `worker` = the image worker, ' +
-      '`main-thread` = on the page (no OffscreenCanvas, or the worker could not start).',
+      'with the element\'s image worker (`onboarding-flow.image-worker.js`) built beside it. The `in` column says where decode, checks and encode ran and which code resized and encoded: `worker` = the image worker, ' +
+      '`main-thread` = on the page (no OffscreenCanvas, or the worker could not start); `library` = browser-image-compression inside the worker, `own` = the element\'s canvas encode (WebKit, whose worker lacks the `Image` the library needs there).',
     'Inputs: the fake camera (Chromium `--use-file-for-fake-video-capture`, a 1280x720 Y4M of the element\'s test card picture) and a 4000x3000 JPEG (quality 0.92, the card picture scaled up with grain) generated in the page. ' +
       'The card picture is flat synthetic art, so a camera frame encodes to about 23 KB; a real sensor\'s noise makes frames several times larger, which adds encode time to the floor and the pipeline alike.',
     'Floor on the same input: draw it to a canvas (the photo scaled to the pipeline\'s 2000 px long edge, so the result is uploadable), `canvas.toBlob(\'image/jpeg\')` at the default quality, FileReader base64.',
@@ -207,120 +213,122 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     const cdp = await context.newCDPSession(page);
     const setRate = (rate: number) => cdp.send('Emulation.setCPUThrottlingRate', { rate });
 
-    // Fixtures first (unthrottled): the companion section needs them even if a later part fails.
-    try {
-      const fixtures: Fixture[] = await call(page, 'fixtures', 300 * 1024, 600 * 1024);
-      out.images = Object.fromEntries(fixtures.map((f) => [f.role, Buffer.from(f.base64, 'base64')])) as Images;
-      s.notes.push(`companion fixtures made here: ${fixtures.map((f) => `${f.role} ${f.width}x${f.height} q${f.quality.toFixed(2)} ${kb(Buffer.from(f.base64, 'base64').length)}`).join(', ')}.`);
-    } catch (error) {
-      s.notes.push(`could not make the companion's fixture JPEGs: ${reason(error)}`);
-    }
-
     const rows: Row[] = [];
-    const cold: string[][] = [];
-    let workerMs = Number.NaN;
-    try {
-      const xs: number[] = [];
-      for (let i = 0; i < 5; i++) xs.push(await call(page, 'workerStartup'));
-      workerMs = median(xs);
-    } catch (error) {
-      s.notes.push(`worker start-up not measured: ${reason(error)}`);
-    }
-    let cameraOk = true;
-    try {
-      const size = await call(page, 'openCamera');
-      if (size.width !== 1280 || size.height !== 720) s.notes.push(`the fake camera gave ${size.width}x${size.height}, not 1280x720.`);
-      const first = await call(page, 'pipelineOnCamera');
-      const firstFloor = await call(page, 'floorOnCamera');
-      cold.push(['camera frame', ms(first.total), ms(firstFloor.total), ratio(first.total, firstFloor.total), first.processedIn]);
-    } catch (error) {
-      cameraOk = false;
-      s.notes.push(`camera frame not measured: ${reason(error)}`);
-    }
-    let photoOk = true;
-    try {
-      const p = await call(page, 'makePhoto');
-      s.notes.push(`12 MP input: ${p.width}x${p.height} JPEG of ${kb(p.bytes)}.`);
-      const first = await call(page, 'pipelineOnPhoto');
-      const firstFloor = await call(page, 'floorOnPhoto');
-      cold.push(['12 MP photo', ms(first.total), ms(firstFloor.total), ratio(first.total, firstFloor.total), first.processedIn]);
-    } catch (error) {
-      photoOk = false;
-      s.notes.push(`12 MP photo not measured: ${reason(error)}`);
-    }
-
-    for (const rate of settings.rates) {
+    if (!MAIN_THREAD_ONLY) {
+      // Fixtures first (unthrottled): the companion section needs them even if a later part fails.
       try {
-        await setRate(rate);
-        if (cameraOk) rows.push({ input: 'camera frame 1280x720', rate, ...(await measure(page, 'frame', settings.frameRuns)) });
-        if (photoOk) rows.push({ input: '12 MP photo 4000x3000', rate, ...(await measure(page, 'photo', settings.photoRuns)) });
+        const fixtures: Fixture[] = await call(page, 'fixtures', 300 * 1024, 600 * 1024);
+        out.images = Object.fromEntries(fixtures.map((f) => [f.role, Buffer.from(f.base64, 'base64')])) as Images;
+        s.notes.push(`companion fixtures made here: ${fixtures.map((f) => `${f.role} ${f.width}x${f.height} q${f.quality.toFixed(2)} ${kb(Buffer.from(f.base64, 'base64').length)}`).join(', ')}.`);
       } catch (error) {
-        s.notes.push(`CPU ${rate}x: stopped early: ${reason(error)}`);
-      } finally {
-        await setRate(1).catch(() => undefined);
+        s.notes.push(`could not make the companion's fixture JPEGs: ${reason(error)}`);
       }
-    }
-    if (!rows.length) {
-      s.notMeasured = s.notMeasured ?? 'neither input could be processed (see notes)';
-      return s;
-    }
 
-    const med = <T>(xs: T[], f: (x: T) => number) => median(xs.map(f));
-    s.tables.push({
-      title: 'Input to upload-ready base64, median (ratio = pipeline / floor)',
-      headers: ['input', 'CPU', 'pipeline', 'floor', 'ratio', 'pipeline out (JPEG)', 'upload (base64)', 'floor out (JPEG)', 'in'],
-      rows: rows.map((r) => {
-        const p = med(r.pipeline, (x) => x.total);
-        const f = med(r.floor, (x) => x.total);
-        const last = r.pipeline[r.pipeline.length - 1];
-        return [
+      const cold: string[][] = [];
+      let workerMs = Number.NaN;
+      try {
+        const xs: number[] = [];
+        for (let i = 0; i < 5; i++) xs.push(await call(page, 'workerStartup'));
+        workerMs = median(xs);
+      } catch (error) {
+        s.notes.push(`worker start-up not measured: ${reason(error)}`);
+      }
+      let cameraOk = true;
+      try {
+        const size = await call(page, 'openCamera');
+        if (size.width !== 1280 || size.height !== 720) s.notes.push(`the fake camera gave ${size.width}x${size.height}, not 1280x720.`);
+        const first = await call(page, 'pipelineOnCamera');
+        const firstFloor = await call(page, 'floorOnCamera');
+        cold.push(['camera frame', ms(first.total), ms(firstFloor.total), ratio(first.total, firstFloor.total), where([first])]);
+      } catch (error) {
+        cameraOk = false;
+        s.notes.push(`camera frame not measured: ${reason(error)}`);
+      }
+      let photoOk = true;
+      try {
+        const p = await call(page, 'makePhoto');
+        s.notes.push(`12 MP input: ${p.width}x${p.height} JPEG of ${kb(p.bytes)}.`);
+        const first = await call(page, 'pipelineOnPhoto');
+        const firstFloor = await call(page, 'floorOnPhoto');
+        cold.push(['12 MP photo', ms(first.total), ms(firstFloor.total), ratio(first.total, firstFloor.total), where([first])]);
+      } catch (error) {
+        photoOk = false;
+        s.notes.push(`12 MP photo not measured: ${reason(error)}`);
+      }
+
+      for (const rate of settings.rates) {
+        try {
+          await setRate(rate);
+          if (cameraOk) rows.push({ input: 'camera frame 1280x720', rate, ...(await measure(page, 'frame', settings.frameRuns)) });
+          if (photoOk) rows.push({ input: '12 MP photo 4000x3000', rate, ...(await measure(page, 'photo', settings.photoRuns)) });
+        } catch (error) {
+          s.notes.push(`CPU ${rate}x: stopped early: ${reason(error)}`);
+        } finally {
+          await setRate(1).catch(() => undefined);
+        }
+      }
+      if (!rows.length) {
+        s.notMeasured = s.notMeasured ?? 'neither input could be processed (see notes)';
+        return s;
+      }
+
+      const med = <T>(xs: T[], f: (x: T) => number) => median(xs.map(f));
+      s.tables.push({
+        title: 'Input to upload-ready base64, median (ratio = pipeline / floor)',
+        headers: ['input', 'CPU', 'pipeline', 'floor', 'ratio', 'pipeline out (JPEG)', 'upload (base64)', 'floor out (JPEG)', 'in'],
+        rows: rows.map((r) => {
+          const p = med(r.pipeline, (x) => x.total);
+          const f = med(r.floor, (x) => x.total);
+          const last = r.pipeline[r.pipeline.length - 1];
+          return [
+            r.input,
+            `${r.rate}x`,
+            ms(p),
+            ms(f),
+            ratio(p, f),
+            last ? `${kb(last.bytes)} ${last.width}x${last.height}` : 'n/a',
+            last ? kb(last.base64Length) : 'n/a',
+            r.floor[0] ? `${kb(r.floor[0].bytes)} ${r.floor[0].width}x${r.floor[0].height}` : 'n/a',
+            where(r.pipeline),
+          ];
+        }),
+      });
+      s.tables.push({
+        title: 'Pipeline stages, median (ProcessedImage.timings; capture = captureFrame)',
+        headers: ['input', 'CPU', 'capture', 'decode', 'checks', 'compress', 'encode', 'total'],
+        rows: rows.map((r) => [
           r.input,
           `${r.rate}x`,
-          ms(p),
-          ms(f),
-          ratio(p, f),
-          last ? `${kb(last.bytes)} ${last.width}x${last.height}` : 'n/a',
-          last ? kb(last.base64Length) : 'n/a',
-          r.floor[0] ? `${kb(r.floor[0].bytes)} ${r.floor[0].width}x${r.floor[0].height}` : 'n/a',
-          [...new Set(r.pipeline.map((x) => x.processedIn))].join('/'),
-        ];
-      }),
-    });
-    s.tables.push({
-      title: 'Pipeline stages, median (ProcessedImage.timings; capture = captureFrame)',
-      headers: ['input', 'CPU', 'capture', 'decode', 'checks', 'compress', 'encode', 'total'],
-      rows: rows.map((r) => [
-        r.input,
-        `${r.rate}x`,
-        r.input.startsWith('camera') ? ms(med(r.pipeline, (x) => x.capture)) : '-',
-        ms(med(r.pipeline, (x) => x.decode)),
-        ms(med(r.pipeline, (x) => x.checks)),
-        ms(med(r.pipeline, (x) => x.compress)),
-        ms(med(r.pipeline, (x) => x.encode)),
-        ms(med(r.pipeline, (x) => x.total)),
-      ]),
-    });
-    if (Number.isFinite(workerMs)) {
-      s.tables.push({
-        title: 'Fixed cost, once per page: starting the image worker, to its first answer, CPU 1x, median of 5',
-        headers: ['step', 'time'],
-        rows: [['new Worker(onboarding-flow.image-worker.js) + first answer (paid by the first photo only; later photos reuse the worker)', ms(workerMs)]],
+          r.input.startsWith('camera') ? ms(med(r.pipeline, (x) => x.capture)) : '-',
+          ms(med(r.pipeline, (x) => x.decode)),
+          ms(med(r.pipeline, (x) => x.checks)),
+          ms(med(r.pipeline, (x) => x.compress)),
+          ms(med(r.pipeline, (x) => x.encode)),
+          ms(med(r.pipeline, (x) => x.total)),
+        ]),
       });
-    }
-    if (cold.length) s.tables.push({ title: 'Cold first photo (the first call on a fresh page: lazy code, JIT, and the image worker\'s start), CPU 1x', headers: ['input', 'pipeline', 'floor', 'ratio', 'in'], rows: cold });
+      if (Number.isFinite(workerMs)) {
+        s.tables.push({
+          title: 'Fixed cost, once per page: starting the image worker, to its first answer, CPU 1x, median of 5',
+          headers: ['step', 'time'],
+          rows: [['new Worker(onboarding-flow.image-worker.js) + first answer (paid by the first photo only; later photos reuse the worker)', ms(workerMs)]],
+        });
+      }
+      if (cold.length) s.tables.push({ title: 'Cold first photo (the first call on a fresh page: lazy code, JIT, and the image worker\'s start), CPU 1x', headers: ['input', 'pipeline', 'floor', 'ratio', 'in'], rows: cold });
 
-    const frame1 = frameRow(rows);
-    if (frame1) {
-      const p = med(frame1.pipeline, (x) => x.total);
-      const f = med(frame1.floor, (x) => x.total);
-      s.targets.push({
-        target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)',
-        figure: `${ratio(p, f)} (${ms(p)} vs ${ms(f)})`,
-        met: p / f <= 1.5,
-        ...(p / f > 1.5 ? { note: missWhy(frame1, f, workerMs) } : {}),
-      });
-    } else {
-      s.targets.push({ target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)', figure: 'n/a', met: null, note: 'camera frame not measured' });
+      const frame1 = frameRow(rows);
+      if (frame1) {
+        const p = med(frame1.pipeline, (x) => x.total);
+        const f = med(frame1.floor, (x) => x.total);
+        s.targets.push({
+          target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)',
+          figure: `${ratio(p, f)} (${ms(p)} vs ${ms(f)})`,
+          met: p / f <= 1.5,
+          ...(p / f > 1.5 ? { note: missWhy(frame1, f, workerMs) } : {}),
+        });
+      } else {
+        s.targets.push({ target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)', figure: 'n/a', met: null, note: 'camera frame not measured' });
+      }
     }
     // The page's main thread while a photo is processed, per engine.
     const watched: MainThreadRow[] = [];
@@ -350,7 +358,7 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
           return [
             r.engine,
             r.input,
-            [...new Set(r.runs.map((x) => x.processedIn))].join('/'),
+            where(r.runs),
             task === null ? 'no longtask support' : task === 0 ? `none (none over ${LONG_TASK_MS} ms)` : ms(task),
             ms(worstGap(r)),
             String(Math.round(median(r.runs.map((x) => x.frames)))),
@@ -370,7 +378,7 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
       s.targets.push({
         target: `${engine}: no main-thread task over ${LONG_TASK_MS} ms while a photo is processed`,
         figure:
-          `${how} ${ms(figure)} (${[...new Set(mine.flatMap((r) => r.runs.map((x) => x.processedIn)))].join('/')})` +
+          `${how} ${ms(figure)} (${where(mine.flatMap((r) => r.runs))})` +
           (how === 'longest frame gap' && baseline ? `; idle baseline ${ms(worstGap(baseline))}` : ''),
         met: figure <= LONG_TASK_MS,
       });
