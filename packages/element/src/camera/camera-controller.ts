@@ -103,7 +103,9 @@ export class CameraController implements ReactiveController {
       return;
     }
     this.#stream = stream;
-    for (const track of stream.getTracks()) track.addEventListener('ended', this.#onTrackEnded);
+    // The handler property, not addEventListener: Firefox (153) calls no addEventListener listener
+    // of a MediaStreamTrack for an event dispatched on it, only `onended` (the tracks are ours alone).
+    for (const track of stream.getTracks()) track.onended = this.#onTrackEnded;
     this.#bindVideo();
     this.#setState('live');
   }
@@ -176,7 +178,7 @@ export class CameraController implements ReactiveController {
     this.#stream = null;
     if (this.#video) this.#video.srcObject = null;
     if (!stream) return;
-    for (const track of stream.getTracks()) track.removeEventListener('ended', this.#onTrackEnded);
+    for (const track of stream.getTracks()) track.onended = null;
     stopTracks(stream);
   }
 
