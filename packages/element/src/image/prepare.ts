@@ -33,8 +33,9 @@ export interface PrepareOptions {
 export type ProcessedBy = 'library' | 'own';
 
 /**
- * Another encoder tried before the own one (the image worker passes the library's): the JPEG,
- * or why not (then the own encode runs). `upright` is the decoded picture's size, EXIF applied.
+ * The compression library's encode, tried before the own one where the image worker offers it
+ * (library-encode.ts): its JPEG, which it has checked against the caps, or why not (then the own
+ * encode runs). `upright` is the decoded picture's size, EXIF applied.
  */
 export type Encoder = (
   source: Blob,
@@ -161,14 +162,13 @@ export async function prepareImage(source: Blob, options: PrepareOptions, encode
   const t1 = now();
   const upright = { width: bitmap.width, height: bitmap.height };
   let checks: PreparedImage['checks'];
-  let t2: number;
   try {
     checks = checkQuality(bitmap, options);
   } catch (error) {
     bitmap.close();
     throw error;
   }
-  t2 = now();
+  const t2 = now();
   let jpeg: Blob | null = null;
   let processedBy: ProcessedBy = 'own';
   let ownBecause: string | undefined;
@@ -183,22 +183,18 @@ export async function prepareImage(source: Blob, options: PrepareOptions, encode
       ownBecause = other.declined;
     }
   }
-  let bytes: Uint8Array;
-  let size: { width: number; height: number } | null;
-  if (jpeg) {
-    bytes = new Uint8Array(await jpeg.arrayBuffer());
-    size = jpegSize(bytes);
-  } else {
+  if (!jpeg) {
+    // Declined: decode again (the first bitmap was let go for the other encoder's sake).
     const own = encoder ? await decode(source) : bitmap;
     try {
       jpeg = await encodeWithinCaps(own, maxLongEdge, maxBytes);
     } finally {
       own.close();
     }
-    bytes = new Uint8Array(await jpeg.arrayBuffer());
-    size = sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
-    if (!size) throw new ImageCheckError('compression-failed', 'The canvas did not produce a JPEG');
   }
+  const bytes = new Uint8Array(await jpeg.arrayBuffer());
+  const size = sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
+  if (!size) throw new ImageCheckError('compression-failed', 'The canvas did not produce a JPEG');
   const t3 = now();
   const base64 = bytesToBase64(bytes);
   const t4 = now();
@@ -206,8 +202,8 @@ export async function prepareImage(source: Blob, options: PrepareOptions, encode
     jpeg,
     base64,
     bytes: bytes.length,
-    width: size!.width,
-    height: size!.height,
+    width: size.width,
+    height: size.height,
     checks,
     timings: { decode: t1 - t0, checks: t2 - t1, compress: t3 - t2, encode: t4 - t3 },
     processedBy,
