@@ -46,7 +46,7 @@ export interface CompanionOptions {
    * (at least 32 characters) signs them; during a rotation pass both, and each event carries a
    * signature by each.
    */
-  notify?: { url: string; secret: string | readonly string[]; timeoutMs?: number };
+  notify?: { url: string; secret: string | readonly string[]; timeoutMs?: number; fetch?: typeof fetch };
   /** The companion's public base URL, for session `url`s (default: the request's own origin). */
   publicUrl?: string;
   /** Where state lives (default: in memory; `createStore()` builds the SQLite and Redis stores). */

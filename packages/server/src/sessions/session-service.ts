@@ -45,7 +45,6 @@ export type ClaimResult = { kind: 'claimed'; session: SessionRecord } | { kind: 
 const CAS_ATTEMPTS = 5;
 /** Longest a session can live before it ends, plus the longest an onboarding is followed, plus retention. */
 const SESSION_MAX_AGE_MS = (24 + 48 + 24) * 3600_000;
-const OUTBOX_KEEP_MS = 7 * 24 * 3600_000;
 const PURGE_EVERY_MS = 3600_000;
 
 export const sessionUsed = () => new CompanionError(409, 'session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
@@ -247,7 +246,8 @@ export class SessionService {
       const purged = await store.purgeBackendState({
         sessionsEndedBefore: new Date(now - this.#o.retentionMs),
         sessionsCreatedBefore: new Date(now - SESSION_MAX_AGE_MS),
-        outboxBefore: new Date(now - OUTBOX_KEEP_MS),
+        // A delivered event is the backend's now; a given-up one has been logged and could be replayed for a day.
+        outboxBefore: new Date(now - this.#o.retentionMs),
       });
       if (purged > 0) this.#o.logger.info('retention: sessions and settled notifications deleted', { count: purged });
     }
