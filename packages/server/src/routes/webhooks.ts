@@ -4,12 +4,14 @@
  * are accepted, the change is stored before answering, and the answer comes right away (no
  * upstream call inline; docs/upstream-api.md, rule 7).
  */
-import { parseWebhook } from '@onboarding-kit/contract';
+import { createHash, randomUUID } from 'node:crypto';
+import { parseWebhook, type QueryWebhook } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import { secretEquals } from '../http/access-key.js';
 import { CompanionError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../http/json-body.js';
+import type { NotifyInput } from '../notify/outbox.js';
 import type { Store } from '../store/store.js';
 
 export interface WebhookRouteDeps {
@@ -17,6 +19,8 @@ export interface WebhookRouteDeps {
   webhookKey: string;
   /** Largest webhook body accepted (default 2 MiB). */
   maxBytes?: number;
+  /** When set, a finished standalone query becomes a `query.completed` notification (docs/backend-api.md#notifications). */
+  notifier?: { notify(input: NotifyInput): Promise<unknown> };
 }
 
 export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
@@ -46,6 +50,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
     if (!token || !status) {
       // A finished standalone query: nothing of ours to update.
       log.info('webhook acknowledged: standalone query', { kind: parsed.kind, outcome: parsed.kind === 'query' ? parsed.outcome.kind : undefined, externalId });
+      // Queued before the 2xx, since the upstream never resends; a store failure answers 503 like any other.
+      if (deps.notifier && parsed.kind === 'query') await deps.notifier.notify(queryCompleted(parsed, body));
       return c.json({ received: true }, 200);
     }
     // A store that fails here answers 503, the update applied or not (a timed-out Redis command may
@@ -59,6 +65,27 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
   });
 
   return app;
+}
+
+/**
+ * The `query.completed` event of a standalone envelope: its classified outcome, with the inspection's
+ * `key` when the envelope names one. Its id follows from the key (else the externalId), so the same
+ * webhook delivered twice queues one notification; an envelope with neither gets a random id.
+ */
+function queryCompleted(parsed: QueryWebhook, body: unknown): NotifyInput {
+  const rawKey = (body as Record<string, unknown>).key;
+  const key = typeof rawKey === 'string' && rawKey && rawKey.length <= 128 ? rawKey : undefined;
+  const { externalId } = parsed;
+  // The shape `POST /v1/queries` answers, so one reader serves the synchronous and the asynchronous result.
+  const data = { ...parsed.outcome, ...(externalId && { externalId }), ...(key && { key }) };
+  const basis = key ? `key:${key}` : externalId ? `externalId:${externalId}` : undefined;
+  if (!basis) {
+    // Unrelated queries never wait for each other: each has its own order key.
+    const id = `evt_${randomUUID().replaceAll('-', '')}`;
+    return { id, type: 'query.completed', orderKey: id, data };
+  }
+  const id = `evt_${createHash('sha256').update(`query.completed:${basis}`).digest('hex').slice(0, 32)}`;
+  return { id, type: 'query.completed', orderKey: `query:${basis}`, data };
 }
 
 /** An onboarding report whose `status` is a string outside the contract's statuses (for the log: token and a bounded status). */
