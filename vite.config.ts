@@ -113,7 +113,7 @@ export function demoConfig(options: DemoBuildOptions = {}): UserConfig {
       elementBundles(options.elementDist ?? here('./packages/element/dist')),
     ],
     server: {
-      proxy: { '/v1': companionUrl, '/sandbox': companionUrl },
+      proxy: { '/v1': companionUrl, '/sandbox': companionUrl, '/demo': companionUrl },
     },
     build: {
       outDir: options.outDir ?? here('./demo/dist'),

@@ -11,11 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { SESSION_LOCALES, type NotificationEvent } from '@onboarding-kit/contract';
 import { CompanionError, type Logger } from '@onboarding-kit/server';
+// The receiver's own entry point, as an integrator's receiver imports it (nothing else of the companion).
+import { verifyNotification } from '@onboarding-kit/server/verify';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-
-/** `verifyNotification` of @onboarding-kit/server, passed in so that this module can be tested with any. */
-export type VerifyNotification = (rawBody: string | Uint8Array, header: string | null | undefined, secret: string | readonly string[], options?: { toleranceS?: number }) => Promise<boolean>;
 
 export interface DemoBackendOptions {
   /** The companion's loopback address (`http://127.0.0.1:8787`): sessions are opened over HTTP, as from any backend. */
@@ -23,10 +22,11 @@ export interface DemoBackendOptions {
   /** The demo's API key, one of the companion's `apiKeys`. */
   apiKey: string;
   /**
-   * The receiver's part: the secret the companion signs with, and the verifier. Absent when
-   * `ONBOARDING_NOTIFY_URL` sends the notifications elsewhere: the receiver route is then off.
+   * The receiver's part: the secret the companion signs with (and how old a signature may be,
+   * default 300 s). Absent when `ONBOARDING_NOTIFY_URL` sends the notifications elsewhere: the
+   * receiver route is then off.
    */
-  receiver?: { secret: string; verify: VerifyNotification; toleranceS?: number };
+  receiver?: { secret: string; toleranceS?: number };
   logger: Logger;
   /** How many notifications are kept for the page (default 200; older ones are forgotten). */
   keep?: number;
@@ -143,7 +143,7 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
     app.post(RECEIVER_PATH, bodyLimit({ maxSize: MAX_NOTIFICATION_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'A notification is never this large.'); } }), async (c) => {
       // The signature covers the exact bytes sent: verify them before any parsing.
       const raw = new Uint8Array(await c.req.arrayBuffer());
-      const verified = await receiver.verify(raw, c.req.header('onboarding-signature'), receiver.secret, { toleranceS: receiver.toleranceS ?? 300 });
+      const verified = await verifyNotification(raw, c.req.header('onboarding-signature'), receiver.secret, { toleranceS: receiver.toleranceS ?? 300 });
       if (!verified) {
         log.warn('demo receiver: notification refused, its signature does not verify');
         throw new CompanionError(400, 'invalid_signature', 'The Onboarding-Signature header does not verify with this receiver\'s secret.');

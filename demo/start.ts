@@ -4,10 +4,17 @@
  * as the upstream base URL; its webhooks come back to the companion's /v1/webhooks with the same
  * key. State lives in the store ONBOARDING_STORE names (a SQLite file by default), so a restart
  * loses nothing. This runner is the only place that knows the server and the sandbox both.
+ *
+ * It also plays the integrator's backend (demo/backend.ts): with an API key it makes up at each
+ * start, it opens a session per visit over loopback HTTP and puts only the client secret in the
+ * page; unless ONBOARDING_NOTIFY_URL is set, the notifications come back to its own receiver,
+ * signed with a secret it also makes up.
  */
+import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { closeOnSignals, createCompanion, createJsonLogger, createStore, listen, parseStoreUrl, redactingLogger, type Store } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
+import { createDemoBackend, renderWithSession } from './backend.js';
 import { readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
 
@@ -21,8 +28,20 @@ if (!read.ok) {
 }
 const config = read.config;
 const embedded = config.baseUrl === undefined;
+// Made up at each start and never printed: 256 random bits, well over the 32 characters asked of keys.
+const demoApiKey = randomBytes(32).toString('base64url');
+const ownReceiver = config.notify === undefined;
+const demoNotifySecret = randomBytes(32).toString('base64url');
 // The store, the HTTP layer and the shutdown log before the companion exists: redacted the same way from the start.
-const logger = redactingLogger(createJsonLogger(), () => [config.secret, config.webhookKey, ...(config.adminKey ? [config.adminKey] : []), config.store]);
+const logger = redactingLogger(createJsonLogger(), () => [
+  config.secret,
+  config.webhookKey,
+  ...(config.adminKey ? [config.adminKey] : []),
+  config.store,
+  demoApiKey,
+  ...config.apiKeys,
+  ...(config.notify ? config.notify.secrets : [demoNotifySecret]),
+]);
 
 const storeKind = parseStoreUrl(config.store);
 let store: Store;
@@ -39,6 +58,10 @@ const root = new Hono();
 // The server must be listening before the sandbox and companion exist: both need its address.
 let ready: ((req: Request, env: unknown) => Response | Promise<Response>) | undefined;
 const served = await listen((req, env) => (ready ? ready(req, env) : new Response('starting', { status: 503 })), { port: config.port, host: config.host, logger });
+
+// The backend reaches the companion as any backend would: over HTTP, here on loopback (a wildcard
+// listening address is not one to connect to).
+const loopbackUrl = served.url.replace(/^http:\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, (m) => (m.includes('[') ? 'http://[::1]' : 'http://127.0.0.1'));
 
 let sandbox: Sandbox | undefined;
 if (embedded) {
@@ -67,16 +90,41 @@ const companion = createCompanion({
   maxAgeMs: RETENTION.maxAgeMs,
   ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),
   ...(config.adminKey && { adminKey: config.adminKey }),
+  apiKeys: [...config.apiKeys, demoApiKey],
+  sessions: config.sessions,
+  notify: config.notify ? { url: config.notify.url, secret: config.notify.secrets } : { url: `${loopbackUrl}/demo/notifications`, secret: demoNotifySecret },
+  publicUrl: config.publicUrl ?? served.url,
+});
+const backend = createDemoBackend({
+  companionUrl: loopbackUrl,
+  apiKey: demoApiKey,
+  ...(ownReceiver && { receiver: { secret: demoNotifySecret } }),
+  logger,
 });
 root.route('/', companion);
-// The demo pages and the element's bundles (built by `npm run build`), with the demo's CSP.
-root.route('/', demoRoutes({ distDir: demoDistDir(process.env) }));
+root.route('/', backend.app);
+// The demo pages (built by `npm run build`), each visit with a session of its own, and the element's bundles, with the demo's CSP.
+root.route('/', demoRoutes({
+  distDir: demoDistDir(process.env),
+  async renderPage(html, visit) {
+    const locale = visit.query.get('locale');
+    try {
+      const session = await backend.openSession({ page: visit.path, ...(locale && ['pt-BR', 'en', 'es'].includes(locale) && { locale }) });
+      return renderWithSession(html, session.clientSecret);
+    } catch {
+      // Already logged: the page still loads, and with sessions optional the flow still works without one.
+      return html;
+    }
+  },
+}));
 root.notFound((c) => c.json({ error: { code: 'not_found', message: 'No such route.' } }, 404));
 ready = (req, env) => root.fetch(req, env as never);
 
 // A Redis URL may hold a password: only its kind is printed.
 const where = storeKind.kind === 'sqlite' ? `sqlite ${storeKind.target}` : storeKind.kind === 'redis' ? `redis (prefix ${config.redisPrefix})` : 'memory';
 console.log(`onboarding-kit demo: ${served.url}/ (${config.environment} environment, upstream: ${embedded ? `embedded sandbox at ${served.url}/sandbox` : new URL(config.baseUrl!).origin}, store: ${where})`);
+// The notify URL may carry credentials of its own: only its origin is printed.
+console.log(`onboarding-kit demo: sessions ${config.sessions}; a demo API key made up for this run (never shown) opens one per visit; notifications to ${ownReceiver ? `the demo's own receiver, ${served.url}/demo/notifications` : new URL(config.notify!.url).origin}`);
 
 // SIGTERM: stop accepting, end event streams with a `retry:` hint, hand polling over, let requests
 // in flight finish, flush the store, and exit as soon as nothing is left. A second signal, or the

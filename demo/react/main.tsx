@@ -1,13 +1,22 @@
 /**
  * The same flow from a small React app: `<OnboardingFlow>` from @onboarding-kit/react, with
- * typed `on...` props for the element's events and a ref to the element for `start()`.
+ * typed `on...` props for the element's events and a ref to the element for `start()`. The
+ * session comes from the demo backend, as on `/`: the one it rendered into the page, then a new
+ * one per test identity; the log also shows the notifications its receiver verified.
  */
 import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { OnboardingFlow } from '@onboarding-kit/react';
-import type { OnboardingCompleteEvent, OnboardingFlow as OnboardingFlowElement } from '@onboarding-kit/element';
+import type { OnboardingCompleteEvent, OnboardingFlow as OnboardingFlowElement, OnboardingStepChangeEvent } from '@onboarding-kit/element';
+import { describeNotification, openSession, renderedSession, sessionIdOf, watchNotifications, type DemoNotification } from '../src/demo-session.js';
 import { DEMO_LOCALES, type DemoLocale } from '../src/settings.js';
 import { describeDetail, TEST_IDENTITIES } from '../src/test-identities.js';
+
+/** The receiver's notifications, for every session this page held; one watcher for the page's life. */
+const notificationListeners = new Set<(n: DemoNotification) => void>();
+const notifications = watchNotifications((n) => {
+  for (const listener of notificationListeners) listener(n);
+});
 
 interface LogEntry {
   id: number;
@@ -29,15 +38,46 @@ function App() {
   }, []);
 
   const [restarts, setRestarts] = useState(0);
+  const [session, setSession] = useState<string | null>(() => renderedSession());
+  /** A session yields one onboarding: once one is sent, a start over needs a new session. */
+  const sessionUsed = useRef(false);
+  const sessionId = useRef<Promise<string | null>>(Promise.resolve(null));
 
-  // Runs after the commit that gave the element its new `cpf`, so start() prefills it.
+  useEffect(() => {
+    const show = (n: DemoNotification) => {
+      const entry = { id: nextId.current++, name: `notification ${n.type}`, detail: describeNotification(n) };
+      setLog((entries) => [entry, ...entries]);
+    };
+    notificationListeners.add(show);
+    return () => void notificationListeners.delete(show);
+  }, []);
+
+  useEffect(() => {
+    if (session) sessionId.current = sessionIdOf('/v1', session);
+  }, [session]);
+
+  // Runs after the commit that gave the element its new `cpf` and session, so start() prefills it.
   useEffect(() => {
     if (restarts > 0) flow.current?.start();
   }, [restarts]);
 
-  const startAs = (testCpf: string) => {
+  const startAs = async (testCpf: string) => {
+    try {
+      const secret = await openSession({ ...(testCpf && { cpf: testCpf }), locale, page: '/react' });
+      sessionUsed.current = false;
+      setSession(secret);
+    } catch (e) {
+      setLog((entries) => [{ id: nextId.current++, name: 'demo-backend', detail: `could not open a session: ${(e as Error).message}` }, ...entries]);
+      return;
+    }
     setCpf(testCpf);
     setRestarts((n) => n + 1);
+  };
+
+  const onStepChange = (event: OnboardingStepChangeEvent) => {
+    record(event);
+    // The element's own "start again" would reuse the spent session (409): a new one first.
+    if (sessionUsed.current && event.detail.step === 'consent') void startAs(cpf);
   };
 
   return (
@@ -65,9 +105,14 @@ function App() {
             locale={locale}
             documentTypes="CNH,RG"
             cpf={cpf}
-            onStepChange={record}
+            session={session ?? ''}
+            onStepChange={onStepChange}
             onCapture={record}
-            onSubmitted={record}
+            onSubmitted={(event) => {
+              sessionUsed.current = true;
+              void sessionId.current.then((id) => id && notifications.follow(id));
+              record(event);
+            }}
             onError={record}
             onCancel={record}
             onComplete={(event: OnboardingCompleteEvent) => {
@@ -82,7 +127,7 @@ function App() {
             <ul className="shortcuts">
               {TEST_IDENTITIES.map((identity) => (
                 <li key={identity.cpf}>
-                  <button type="button" className={`shortcut ${identity.outcome.toLowerCase()}`} data-cpf={identity.cpf} onClick={() => startAs(identity.cpf)}>
+                  <button type="button" className={`shortcut ${identity.outcome.toLowerCase()}`} data-cpf={identity.cpf} onClick={() => void startAs(identity.cpf)}>
                     <strong>{identity.outcome}</strong> {identity.cpf}
                   </button>
                 </li>

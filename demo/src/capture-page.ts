@@ -4,10 +4,15 @@
  * at run time only the list of its event names (a module with no imports): the element arrives
  * by its own script tag, as on an integrator's page. No innerHTML anywhere: every text goes in
  * through textContent.
+ *
+ * The element arrives with a session the demo backend opened for this visit (its `session`
+ * attribute); each shortcut asks that backend for a new one, for the identity's CPF. The log
+ * also shows the notifications the backend's receiver got and verified for these sessions.
  */
 import type { OnboardingFlow } from '@onboarding-kit/element';
 import { ONBOARDING_EVENTS } from '@onboarding-kit/element/event-names';
 import { applySettings, DEFAULT_SETTINGS, DEMO_DOCUMENT_TYPES, RADIUS, readSettings, THEME, THEME_KEYS, writeSettings, type DemoLocale, type DemoSettings } from './settings.js';
+import { describeNotification, openSession, renderedSession, sessionIdOf, watchNotifications, type DemoNotification } from './demo-session.js';
 import { describeDetail, SANDBOX_CONTROL, TEST_IDENTITIES } from './test-identities.js';
 
 function byId<T extends HTMLElement>(id: string): T {
@@ -76,6 +81,47 @@ byId<HTMLButtonElement>('settings-reset').addEventListener('click', () => {
 showSettings();
 applySettings(flow, settings);
 
+// ---------------------------------------------------------------- sessions
+
+/** Whether the element's session has been spent on an onboarding (a session yields one). */
+let sessionUsed = false;
+/** The CPF the current session is for ('' when the person types their own). */
+let sessionCpf = '';
+/** The current session's id, for its notifications. */
+let sessionId: Promise<string | null> = Promise.resolve(null);
+
+/**
+ * A new session from the demo backend, for `cpf`, given to the element, which then starts over at
+ * consent. The CPF goes in the element's `cpf` too, so the step is prefilled even by an element
+ * that does not read sessions.
+ */
+async function startWithNewSession(cpf: string): Promise<void> {
+  let secret: string;
+  try {
+    secret = await openSession({ ...(cpf && { cpf }), locale: settings.locale, page: '/' });
+  } catch (e) {
+    logLine('demo-backend', `could not open a session: ${(e as Error).message}`);
+    return;
+  }
+  sessionUsed = false;
+  sessionCpf = cpf;
+  sessionId = sessionIdOf(flow.endpoint || '/v1', secret);
+  flow.setAttribute('session', secret);
+  flow.cpf = cpf;
+  logLine('demo-backend', `opened a session${cpf ? ` for CPF ${cpf}` : ''} (the page holds only its client secret)`);
+  await customElements.whenDefined('onboarding-flow');
+  flow.start();
+}
+
+flow.addEventListener('onboarding-submitted', () => {
+  sessionUsed = true;
+  void sessionId.then((id) => id && notifications.follow(id));
+});
+// The element's own "start again" would create a second onboarding on a spent session (409): a new one first.
+flow.addEventListener('onboarding-step-change', (e) => {
+  if (sessionUsed && e.detail.step === 'consent') void startWithNewSession(sessionCpf);
+});
+
 // ---------------------------------------------------------------- shortcuts
 
 const shortcuts = byId<HTMLUListElement>('shortcuts');
@@ -83,11 +129,7 @@ for (const identity of TEST_IDENTITIES) {
   const button = el('button', { type: 'button', className: `shortcut ${identity.outcome.toLowerCase()}` }, el('strong', { textContent: identity.outcome }), ` ${identity.cpf}`);
   button.dataset.cpf = identity.cpf;
   button.dataset.outcome = identity.outcome;
-  button.addEventListener('click', () => {
-    // The element's `cpf` property prefills the CPF step; start() begins again at consent with it.
-    flow.cpf = identity.cpf;
-    void customElements.whenDefined('onboarding-flow').then(() => flow.start());
-  });
+  button.addEventListener('click', () => void startWithNewSession(identity.cpf));
   shortcuts.append(el('li', {}, button, el('span', { className: 'muted', textContent: ` ${identity.note}` })));
 }
 
@@ -115,10 +157,7 @@ void fetch(`${SANDBOX_CONTROL}/stats`).then(
   () => {},
 );
 for (const button of manual.querySelectorAll<HTMLButtonElement>('button[data-cpf]')) {
-  button.addEventListener('click', () => {
-    flow.cpf = button.dataset.cpf ?? '';
-    void customElements.whenDefined('onboarding-flow').then(() => flow.start());
-  });
+  button.addEventListener('click', () => void startWithNewSession(button.dataset.cpf ?? ''));
 }
 for (const button of decisionButtons) {
   button.addEventListener('click', async () => {
@@ -141,6 +180,27 @@ flow.addEventListener('onboarding-complete', (e) => setPending(null, `Decided: $
 
 const log = byId<HTMLOListElement>('event-log');
 const lastOutcome = byId<HTMLParagraphElement>('last-outcome');
+
+/** A line of the log that is not an element event: the demo backend and its receiver. */
+function logLine(name: string, text: string, className = 'backend'): HTMLLIElement {
+  const time = new Date().toLocaleTimeString('en-GB', { hour12: false });
+  const entry = el('li', { className }, el('time', { textContent: time }), ' ', el('code', { className: 'event-name', textContent: name }), el('pre', { textContent: text }));
+  entry.dataset.event = name;
+  log.prepend(entry);
+  return entry;
+}
+
+function showNotification(n: DemoNotification): void {
+  const entry = logLine(`notification ${n.type}`, describeNotification(n), 'notification');
+  entry.dataset.notification = n.type;
+  if (n.onboardingStatus) entry.dataset.status = n.onboardingStatus;
+}
+const notifications = watchNotifications(showNotification, () => {
+  logLine('demo-backend', 'notifications go to ONBOARDING_NOTIFY_URL, not to this demo: none are shown here');
+});
+const firstSession = renderedSession(flow);
+if (firstSession) sessionId = sessionIdOf(flow.endpoint || '/v1', firstSession);
+else logLine('demo-backend', 'no session for this visit: a test identity opens one');
 // Every event the element dispatches (all bubble and are composed).
 for (const name of ONBOARDING_EVENTS) {
   flow.addEventListener(name, (event) => {
