@@ -27,6 +27,9 @@ import { withStatusHook } from './sessions/status-hook.js';
 import { StreamRegistry } from './relay/stream-registry.js';
 import { onboardingRoutes } from './routes/onboardings.js';
 import { queryRoutes } from './routes/queries.js';
+import { requireAdminKey } from './admin/auth.js';
+import { Notifier } from './notify/outbox.js';
+import { notificationAdminRoutes } from './notify/admin-routes.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { MemoryStore } from './store/memory-store.js';
 import type { Store } from './store/store.js';
@@ -83,8 +86,20 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const sessionsRequired = (options.sessions ?? (environment === 'production' ? 'required' : 'optional')) === 'required';
   const backendStore = store as SessionStore;
   const keyring = options.apiKeys?.length ? ApiKeyring.from(options.apiKeys) : undefined;
-  const sessions = keyring
-    ? new SessionService({ store: backendStore, timers, logger, retentionMs, ...(options.publicUrl && { publicUrl: options.publicUrl }) })
+  const notifier = options.notify
+    ? new Notifier({
+        store: backendStore,
+        url: options.notify.url,
+        secret: options.notify.secret,
+        logger,
+        timers,
+        ...(options.notify.timeoutMs !== undefined && { timeoutMs: options.notify.timeoutMs }),
+        ...(options.notify.fetch && { fetch: options.notify.fetch }),
+      })
+    : undefined;
+  // Sessions need API keys to be opened; the service also sweeps the outbox's old entries.
+  const sessions = keyring || notifier
+    ? new SessionService({ store: backendStore, timers, logger, retentionMs, ...(notifier && { notifier }), ...(options.publicUrl && { publicUrl: options.publicUrl }) })
     : undefined;
   // Status changes, wherever they are applied, complete the session of their onboarding.
   const followedStore: Store = sessions ? withStatusHook(store, (record) => sessions.onboardingChanged(record), logger) : store;
@@ -142,8 +157,9 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     reportPdf: options.reportPdf ?? false,
     sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs },
   }));
-  api.route('/webhooks', webhookRoutes({ store: followedStore, webhookKey: options.webhookKey }));
+  api.route('/webhooks', webhookRoutes({ store: followedStore, webhookKey: options.webhookKey, ...(notifier && { notifier }) }));
   // The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret.
+  sessions?.start();
   if (sessions && keyring) {
     const backendAuth = requireApiKey(keyring);
     api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
@@ -155,9 +171,16 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
       imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
       ...(options.aliases && { aliases: options.aliases }),
     }));
-    sessions.start();
   }
   if (options.adminKey || keyring) {
+    if (notifier) {
+      const adminAuth = keyring ? requireApiKey(keyring, { ...(options.adminKey && { alsoAccept: options.adminKey }) }) : requireAdminKey(options.adminKey!);
+      const outbox = new Hono<CompanionEnv>();
+      outbox.use('/notifications', adminAuth);
+      outbox.use('/notifications/*', adminAuth);
+      outbox.route('/', notificationAdminRoutes({ notifier }));
+      api.route('/admin', outbox);
+    }
     api.route('/admin', createAdminRoutes({
       ...(options.adminKey && { adminKey: options.adminKey }),
       ...(keyring && { apiKeys: keyring }),
@@ -182,6 +205,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
       closing ??= (async () => {
         sweep.close();
         await sessions?.close();
+        await notifier?.close();
         streams.closeAll(retryMs);
         await poller.close();
         const graceMs = closeOptions.graceMs ?? shutdownGraceMs;

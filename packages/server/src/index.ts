@@ -20,6 +20,9 @@ export { StoreUnavailableError, StoreConfigError } from './store/errors.js';
 export type { PollTimings } from './relay/poller.js';
 export { createJsonLogger, redactingLogger, silentLogger, type Logger, type LogFields, type LogLevel, type JsonLoggerOptions } from './logger.js';
 export { KIT_VERSION } from './version.js';
+export { ApiKeyring, requireApiKey, API_KEY_MIN_LENGTH, type RequireApiKeyOptions } from './http/api-keys.js';
+export { verifyNotification, signNotification, type VerifyNotificationOptions } from './notify/signature.js';
+export type { BackendState, SessionRecord, SessionClaim, SessionSecretKind, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, BackendPurgeCutoffs } from './store/backend-state.js';
 export {
   buildEvidenceArchive,
   MIN_EVIDENCE_PASSWORD_LENGTH,

@@ -46,6 +46,17 @@ import {
   type UpstreamClient,
   type UpstreamClientOptions,
   type UpstreamErrorKind,
+  type RequireApiKeyOptions,
+  type VerifyNotificationOptions,
+  type BackendState,
+  type SessionRecord,
+  type SessionClaim,
+  type SessionSecretKind,
+  type IdempotencyState,
+  type OutboxEntry,
+  type OutboxState,
+  type OutboxUpdate,
+  type BackendPurgeCutoffs,
 } from '@onboarding-kit/server';
 import { createBody } from './helpers/fixtures.js';
 import { created, WEBHOOK_KEY } from './helpers/companion.js';
@@ -62,6 +73,8 @@ const testCompanion = (over: Partial<CompanionOptions> = {}) => companionOn(stac
 
 /** The values the package entry exports: what integrators may rely on, and nothing internal. */
 const PUBLIC_VALUES = [
+  'API_KEY_MIN_LENGTH',
+  'ApiKeyring',
   'CompanionConfigError',
   'CompanionError',
   'DEFAULT_STORE_URL',
@@ -84,8 +97,11 @@ const PUBLIC_VALUES = [
   'listen',
   'parseStoreUrl',
   'redactingLogger',
+  'requireApiKey',
   'serveCompanion',
+  'signNotification',
   'silentLogger',
+  'verifyNotification',
 ];
 
 /**
@@ -99,6 +115,8 @@ export type PublicTypes = [
   OnboardingRecord, PollTimings, RateLimitDecision, RedisStoreOptions, ServeOptions, ServedCompanion,
   ServiceFields<'SERVICE_PEP'>, SignalOptions, SqliteStoreOptions, StatusEvent, StatusSource, StatusUpdate, Store,
   StoreKind, SupportRequest, UpstreamClient, UpstreamClientOptions, UpstreamErrorKind,
+  RequireApiKeyOptions, VerifyNotificationOptions, BackendState, SessionRecord, SessionClaim, SessionSecretKind, IdempotencyState,
+  OutboxEntry, OutboxState, OutboxUpdate, BackendPurgeCutoffs,
 ];
 
 test('the package entry exports exactly the public surface', () => {
