@@ -1,8 +1,9 @@
 /**
  * The same flow from a small React app: `<OnboardingFlow>` from @onboarding-kit/react, with
- * typed `on...` props for the element's events and a ref to the element for `start()`. The
- * session comes from the demo backend, as on `/`: the one it rendered into the page, then a new
- * one per test identity; the log also shows the notifications its receiver verified.
+ * typed `on...` props for the element's events and its `session` prop. The session comes from
+ * the demo backend, as on `/`: the one it rendered into the page, then a new one per test
+ * identity (a new `session` starts the flow over by itself); the log also shows the
+ * notifications its receiver verified.
  */
 import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -37,7 +38,6 @@ function App() {
     setLog((entries) => [entry, ...entries]);
   }, []);
 
-  const [restarts, setRestarts] = useState(0);
   const [session, setSession] = useState<string | null>(() => renderedSession());
   /** A session yields one onboarding: once one is sent, a start over needs a new session. */
   const sessionUsed = useRef(false);
@@ -56,22 +56,18 @@ function App() {
     if (session) sessionId.current = sessionIdOf('/v1', session);
   }, [session]);
 
-  // Runs after the commit that gave the element its new `cpf` and session, so start() prefills it.
-  useEffect(() => {
-    if (restarts > 0) flow.current?.start();
-  }, [restarts]);
-
   const startAs = async (testCpf: string) => {
+    let secret: string;
     try {
-      const secret = await openSession({ ...(testCpf && { cpf: testCpf }), locale, page: '/react' });
-      sessionUsed.current = false;
-      setSession(secret);
+      secret = await openSession({ ...(testCpf && { cpf: testCpf }), locale, page: '/react' });
     } catch (e) {
       setLog((entries) => [{ id: nextId.current++, name: 'demo-backend', detail: `could not open a session: ${(e as Error).message}` }, ...entries]);
       return;
     }
+    sessionUsed.current = false;
+    // One render for both, so the restart the new session causes already has the CPF.
     setCpf(testCpf);
-    setRestarts((n) => n + 1);
+    setSession(secret);
   };
 
   const onStepChange = (event: OnboardingStepChangeEvent) => {

@@ -91,9 +91,10 @@ let sessionCpf = '';
 let sessionId: Promise<string | null> = Promise.resolve(null);
 
 /**
- * A new session from the demo backend, for `cpf`, given to the element, which then starts over at
- * consent. The CPF goes in the element's `cpf` too, so the step is prefilled even by an element
- * that does not read sessions.
+ * A new session from the demo backend, for `cpf`, given to the element, which starts over at
+ * consent by itself when its session changes (a start() on top would read the session a second
+ * time, cutting the first read short). The CPF goes in the element's `cpf` too, so the step is
+ * prefilled even by an element that does not read sessions.
  */
 async function startWithNewSession(cpf: string): Promise<void> {
   let secret: string;
@@ -106,11 +107,9 @@ async function startWithNewSession(cpf: string): Promise<void> {
   sessionUsed = false;
   sessionCpf = cpf;
   sessionId = sessionIdOf(flow.endpoint || '/v1', secret);
-  flow.setAttribute('session', secret);
   flow.cpf = cpf;
+  flow.setAttribute('session', secret);
   logLine('demo-backend', `opened a session${cpf ? ` for CPF ${cpf}` : ''} (the page holds only its client secret)`);
-  await customElements.whenDefined('onboarding-flow');
-  flow.start();
 }
 
 flow.addEventListener('onboarding-submitted', () => {
