@@ -34,6 +34,10 @@ before(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
+      if (req.url === '/always-500') {
+        res.writeHead(500).end('no');
+        return;
+      }
       void verifyNotification(new Uint8Array(raw), req.headers['onboarding-signature'] as string | undefined, SECRET).then((verified) => {
         received.push({ event: JSON.parse(raw.toString('utf8')) as NotificationEvent<SessionView>, verified });
         res.writeHead(verified ? 200 : 400).end();
@@ -128,5 +132,30 @@ test('an open session past expiresAt with no request: expired by the sweep, and 
   const stored = await (app.store as unknown as { getSession(id: string): Promise<{ status: string; endedAt?: string } | null> }).getSession(s.id);
   assert.equal(stored?.status, 'expired', 'stored as expired, not only shown so');
   assert.ok(stored?.endedAt);
+  await app.close();
+});
+
+test('a receiver that fails: the delivery is listed as failing on the admin routes (API key only) and can be replayed', async () => {
+  const { app } = companionOn(stack, { apiKeys: [API_KEY], notify: { url: receiverUrl.replace('/kyc-events', '/always-500'), secret: SECRET } });
+  const s = await open(app, { reference: 'user-failing', cpf: CPF_APPROVED });
+  const res = await app.request('/v1/onboardings', { method: 'POST', headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json' }, body: JSON.stringify(body({ cpf: CPF_APPROVED })) });
+  assert.equal(res.status, 201);
+  let failing: { id: string; type: string; attempts: number; lastError: string | null }[] = [];
+  const deadline = Date.now() + 20_000;
+  while (failing.length === 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    const list = await app.request('/v1/admin/notifications?state=failing', { headers: { authorization: `Bearer ${API_KEY}` } });
+    assert.equal(list.status, 200);
+    failing = ((await list.json()) as { data: typeof failing }).data;
+  }
+  const entry = failing.find((f) => f.type === 'session.submitted');
+  assert.ok(entry, 'session.submitted is failing');
+  assert.ok(entry.attempts >= 1);
+  assert.equal(entry.lastError, 'HTTP 500');
+  assert.equal((await app.request('/v1/admin/notifications', { headers: { authorization: `Bearer ${s.clientSecret}` } })).status, 401, 'a page secret opens no admin route');
+  const replay = await app.request(`/v1/admin/notifications/${entry.id}/replay`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` } });
+  assert.equal(replay.status, 202);
+  const unknown = await app.request('/v1/admin/notifications/evt_nope/replay', { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` } });
+  assert.equal(unknown.status, 404);
   await app.close();
 });

@@ -251,3 +251,22 @@ test('the session follows its onboarding: completed with the outcome the webhook
   assert.deepEqual(view.onboarding?.history?.map((h) => h.status), ['IN_PROCESS', 'REFUSED']);
   await app.close();
 });
+
+test('without a session, an Idempotency-Key makes a retried creation answer the same onboarding (identical body only)', async () => {
+  const app = companion({ sessions: 'optional' });
+  const headers = { 'idempotency-key': 'no-session-1' };
+  const first = await call(app, 'POST', '/v1/onboardings', { body: body({ cpf: CPF }), headers });
+  assert.equal(first.status, 201);
+  const a = (await first.json()) as { tokenOnboarding: string; accessKey: string };
+  const again = await call(app, 'POST', '/v1/onboardings', { body: body({ cpf: CPF }), headers });
+  assert.equal(again.status, 200);
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  const b = (await again.json()) as { tokenOnboarding: string; accessKey: string };
+  assert.equal(b.tokenOnboarding, a.tokenOnboarding);
+  assert.notEqual(b.accessKey, a.accessKey);
+  for (const k of [a.accessKey, b.accessKey]) assert.equal((await call(app, 'GET', `/v1/onboardings/${a.tokenOnboarding}`, { key: k })).status, 200);
+  // The key alone opens nothing: another body (here another photo) is a conflict, never the onboarding.
+  const other = await call(app, 'POST', '/v1/onboardings', { body: { ...body({ cpf: CPF }), images: { documentFront: (body() as { images: { selfie: string } }).images.selfie, selfie: (body() as { images: { selfie: string } }).images.selfie } }, headers });
+  assert.deepEqual(await errorOf(other), { status: 409, code: 'idempotency_conflict', field: 'Idempotency-Key' });
+  await app.close();
+});
