@@ -49,8 +49,6 @@ export const NOT_IN = {
   keyboard: "the runner's keyboard command (sendKeys) has no WebKit launcher to drive",
   /** The runner's network record (`network-log`). */
   networkRecord: 'WebKitWebDriver shows no network traffic, so there is no network record to check',
-  /** Firefox's record comes from puppeteer's request events; a CI run missed a module load there (probably served from its memory cache). */
-  cachedModules: "Firefox's record, built from puppeteer's request events, missed a module load in CI (probably one served from its memory cache)",
   /** WebKitGTK's 2D canvas ignores `ctx.filter`, which the test uses to make a blurred or darkened picture. */
   canvasFilter: "WebKitGTK's canvas ignores ctx.filter, which this test uses to blur or darken the picture",
 } as const;
