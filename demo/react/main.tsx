@@ -8,7 +8,7 @@
 import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { OnboardingFlow } from '@onboarding-kit/react';
-import type { OnboardingCompleteEvent, OnboardingFlow as OnboardingFlowElement, OnboardingStepChangeEvent } from '@onboarding-kit/element';
+import type { OnboardingCompleteEvent } from '@onboarding-kit/element';
 import { describeNotification, openSession, renderedSession, sessionIdOf, watchNotifications, type DemoNotification } from '../src/demo-session.js';
 import { DEMO_LOCALES, type DemoLocale } from '../src/settings.js';
 import { describeDetail, TEST_IDENTITIES } from '../src/test-identities.js';
@@ -26,7 +26,6 @@ interface LogEntry {
 }
 
 function App() {
-  const flow = useRef<OnboardingFlowElement>(null);
   const [locale, setLocale] = useState<DemoLocale>('pt-BR');
   const [cpf, setCpf] = useState('');
   const [log, setLog] = useState<LogEntry[]>([]);
@@ -39,8 +38,6 @@ function App() {
   }, []);
 
   const [session, setSession] = useState<string | null>(() => renderedSession());
-  /** A session yields one onboarding: once one is sent, a start over needs a new session. */
-  const sessionUsed = useRef(false);
   const sessionId = useRef<Promise<string | null>>(Promise.resolve(null));
 
   useEffect(() => {
@@ -64,16 +61,9 @@ function App() {
       setLog((entries) => [{ id: nextId.current++, name: 'demo-backend', detail: `could not open a session: ${(e as Error).message}` }, ...entries]);
       return;
     }
-    sessionUsed.current = false;
     // One render for both, so the restart the new session causes already has the CPF.
     setCpf(testCpf);
     setSession(secret);
-  };
-
-  const onStepChange = (event: OnboardingStepChangeEvent) => {
-    record(event);
-    // The element's own "start again" would reuse the spent session (409): a new one first.
-    if (sessionUsed.current && event.detail.step === 'consent') void startAs(cpf);
   };
 
   return (
@@ -95,17 +85,15 @@ function App() {
             <code>{'<OnboardingFlow endpoint="/v1" onComplete={...} />'}</code> from <code>@onboarding-kit/react</code>.
           </p>
           <OnboardingFlow
-            ref={flow}
             id="flow"
             endpoint="/v1"
             locale={locale}
             documentTypes="CNH,RG"
             cpf={cpf}
             session={session ?? ''}
-            onStepChange={onStepChange}
+            onStepChange={record}
             onCapture={record}
             onSubmitted={(event) => {
-              sessionUsed.current = true;
               void sessionId.current.then((id) => id && notifications.follow(id));
               record(event);
             }}

@@ -83,10 +83,6 @@ applySettings(flow, settings);
 
 // ---------------------------------------------------------------- sessions
 
-/** Whether the element's session has been spent on an onboarding (a session yields one). */
-let sessionUsed = false;
-/** The CPF the current session is for ('' when the person types their own). */
-let sessionCpf = '';
 /** The current session's id, for its notifications. */
 let sessionId: Promise<string | null> = Promise.resolve(null);
 
@@ -104,21 +100,17 @@ async function startWithNewSession(cpf: string): Promise<void> {
     logLine('demo-backend', `could not open a session: ${(e as Error).message}`);
     return;
   }
-  sessionUsed = false;
-  sessionCpf = cpf;
   sessionId = sessionIdOf(flow.endpoint || '/v1', secret);
   flow.cpf = cpf;
   flow.setAttribute('session', secret);
   logLine('demo-backend', `opened a session${cpf ? ` for CPF ${cpf}` : ''} (the page holds only its client secret)`);
 }
 
+// Notifications are expected once an onboarding is sent: the page asks for them from then on.
+// (A session yields one onboarding, so the element offers no "Start again" under one: a
+// shortcut, or a reload, which renders a new session, starts over.)
 flow.addEventListener('onboarding-submitted', () => {
-  sessionUsed = true;
   void sessionId.then((id) => id && notifications.follow(id));
-});
-// The element's own "start again" would create a second onboarding on a spent session (409): a new one first.
-flow.addEventListener('onboarding-step-change', (e) => {
-  if (sessionUsed && e.detail.step === 'consent') void startWithNewSession(sessionCpf);
 });
 
 // ---------------------------------------------------------------- shortcuts
