@@ -8,6 +8,8 @@
  *   tokens by creation and outcome time (ms), which `expire()` reads to find old records.
  * - `lease:<name>`: the owner id, with the lease's TTL. `rate:<key>`: a window's counter, with
  *   the window's TTL.
+ * - sessions, their secrets, idempotency keys and the outbox, and an onboarding's `sessionId` and
+ *   `moreAccessKeyHash:<hash>` fields: see redis-backend-state.ts.
  * - channel `changes`: every status change, with the record, published by the same Lua script
  *   that applies it. Each instance subscribes once to this one channel and fans changes out to
  *   its own listeners, so subscribing to an onboarding is immediate and cannot miss a change.
@@ -22,6 +24,11 @@ import type { Logger } from '../logger.js';
 import { ChangeFeed, copyRecord } from './change-feed.js';
 import { StoreUnavailableError } from './errors.js';
 import { msOf } from './iso-time.js';
+import type { SessionStatus } from '@onboarding-kit/contract';
+import type {
+  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind,
+} from './backend-state.js';
+import { onboardingExtraFields, onboardingExtrasFrom, RedisBackendState } from './redis-backend-state.js';
 import { ACQUIRE_LEASE, APPLY_STATUS, CONSUME_RATE, RELEASE_LEASE, RENEW_LEASE, RENEW_LEASES } from './redis-scripts.js';
 import type {
   ApplyResult, ChangeListener, Clock, OnboardingRecord, RateLimitDecision, StatusUpdate, Store,
@@ -74,7 +81,7 @@ function toStoreError(e: unknown): unknown {
 
 type Client = ReturnType<typeof createClient>;
 
-export class RedisStore implements Store {
+export class RedisStore implements Store, BackendState {
   readonly prefix: string;
   private readonly client: Client;
   private readonly sub: Client;
@@ -87,6 +94,7 @@ export class RedisStore implements Store {
   private reachable = true;
   private readonly connectedBefore = new Set<Client>();
   private closed = false;
+  private readonly backend: RedisBackendState;
 
   /** Connects to `url` (`redis[s]://[user:password@]host:port[/db]`). Waits up to `startTimeoutMs` for Redis; after that, keeps trying in the background. */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
@@ -119,6 +127,10 @@ export class RedisStore implements Store {
       this.catchUp(this.client);
     });
     this.sub.on('ready', () => this.catchUp(this.sub));
+    this.backend = new RedisBackendState(
+      { client: this.client, prefix: this.prefix, op: (fn) => this.op(fn), script: (script, keys, args) => this.script(script, keys, args) },
+      (token) => this.key('onboarding', token),
+    );
   }
 
   private get channel(): string {
@@ -273,6 +285,25 @@ export class RedisStore implements Store {
     return { allowed: allowed === 1, count: Number(count), retryAfterMs: Number(left) };
   }
 
+  // The backend's state: sessions, idempotency keys and the outbox (redis-backend-state.ts).
+  createSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<void> { return this.backend.createSession(record, secrets); }
+  getSession(id: string): Promise<SessionRecord | null> { return this.backend.getSession(id); }
+  findSessionBySecret(kind: SessionSecretKind, secretHash: string): Promise<SessionRecord | null> { return this.backend.findSessionBySecret(kind, secretHash); }
+  addSessionSecret(id: string, kind: SessionSecretKind, secretHash: string): Promise<boolean> { return this.backend.addSessionSecret(id, kind, secretHash); }
+  replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean> { return this.backend.replaceSession(next, expectedVersion); }
+  listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> { return this.backend.listSessionsByReference(reference, limit); }
+  listSessionsByStatus(status: SessionStatus, options: { limit: number; expiresBefore?: Date }): Promise<SessionRecord[]> { return this.backend.listSessionsByStatus(status, options); }
+  reserveIdempotencyKey(key: string, fingerprint: string, options: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState> { return this.backend.reserveIdempotencyKey(key, fingerprint, options); }
+  completeIdempotencyKey(key: string, result: string, ttlMs: number): Promise<void> { return this.backend.completeIdempotencyKey(key, result, ttlMs); }
+  releaseIdempotencyKey(key: string): Promise<void> { return this.backend.releaseIdempotencyKey(key); }
+  addAccessKey(tokenOnboarding: string, accessKeyHash: string): Promise<boolean> { return this.backend.addAccessKey(tokenOnboarding, accessKeyHash); }
+  enqueueNotification(entry: OutboxEntry): Promise<boolean> { return this.backend.enqueueNotification(entry); }
+  dueNotifications(nowMs: number, limit: number): Promise<OutboxEntry[]> { return this.backend.dueNotifications(nowMs, limit); }
+  updateNotification(id: string, update: OutboxUpdate): Promise<boolean> { return this.backend.updateNotification(id, update); }
+  getNotification(id: string): Promise<OutboxEntry | null> { return this.backend.getNotification(id); }
+  listNotifications(options: { state: OutboxState; failingOnly?: boolean; limit: number }): Promise<OutboxEntry[]> { return this.backend.listNotifications(options); }
+  purgeBackendState(cutoffs: BackendPurgeCutoffs): Promise<number> { return this.backend.purgeBackendState(cutoffs); }
+
   async ping(): Promise<void> {
     await this.op(() => this.client.ping());
   }
@@ -370,6 +401,7 @@ function toHash(r: OnboardingRecord): Record<string, string> {
     history: JSON.stringify(r.history.map(({ status, at, source }) => ({ status, at, source }))),
     ...(r.externalId !== undefined && { externalId: r.externalId }),
     ...(r.finishedAt !== undefined && { finishedAt: r.finishedAt }),
+    ...onboardingExtraFields(r),
   };
 }
 
@@ -385,6 +417,7 @@ function fromHash(h: Record<string, string>): OnboardingRecord | null {
     accessKeyHash: h.accessKeyHash!,
     history,
     ...(h.finishedAt !== undefined && { finishedAt: h.finishedAt }),
+    ...onboardingExtrasFrom(h),
   };
 }
 
