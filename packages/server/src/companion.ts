@@ -84,7 +84,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const maxAgeMs = options.maxAgeMs ?? defaults.maxAgeMs;
   const timers = options.timers ?? realTimers;
   const sessionsRequired = (options.sessions ?? (environment === 'production' ? 'required' : 'optional')) === 'required';
-  const backendStore = store as SessionStore;
+  const backendStore: SessionStore = store;
   const keyring = options.apiKeys?.length ? ApiKeyring.from(options.apiKeys) : undefined;
   const notifier = options.notify
     ? new Notifier({

@@ -129,7 +129,7 @@ test('an open session past expiresAt with no request: expired by the sweep, and 
   assert.equal(expired.verified, true);
   assert.equal(expired.event.data.status, 'expired');
   assert.equal(expired.event.data.onboarding, undefined);
-  const stored = await (app.store as unknown as { getSession(id: string): Promise<{ status: string; endedAt?: string } | null> }).getSession(s.id);
+  const stored = await app.store.getSession(s.id);
   assert.equal(stored?.status, 'expired', 'stored as expired, not only shown so');
   assert.ok(stored?.endedAt);
   await app.close();

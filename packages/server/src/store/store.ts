@@ -9,6 +9,7 @@
  * rejection does not say the operation did not happen: its outcome is unknown (see the error).
  */
 import type { OnboardingStatus } from '@onboarding-kit/contract';
+import type { BackendState } from './backend-state.js';
 
 export type StatusSource = 'creation' | 'webhook' | 'poll';
 
@@ -63,7 +64,8 @@ export interface RateLimitDecision {
   retryAfterMs: number;
 }
 
-export interface Store {
+/** Every store also keeps the backend's state: sessions, idempotency keys and the notification outbox (./backend-state.ts). */
+export interface Store extends BackendState {
   /** Stores a new onboarding (status IN_PROCESS, one `creation` history entry). */
   create(record: Omit<OnboardingRecord, 'history' | 'updatedAt' | 'finishedAt'> & { history?: StatusEvent[] }): Promise<OnboardingRecord>;
   get(tokenOnboarding: string): Promise<OnboardingRecord | null>;
