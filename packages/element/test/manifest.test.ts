@@ -74,8 +74,8 @@ test('events: every onboarding-* event with its class and details, nothing namel
 
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
-    'actions', 'base', 'body', 'button', 'button-primary', 'error', 'guide', 'header', 'heading',
-    'outcome', 'preview', 'progress', 'step', 'thumbnail', 'video',
+    'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'error', 'guide', 'header', 'heading',
+    'outcome', 'preview', 'progress', 'retake', 'stage', 'stage-current', 'stage-done', 'stage-todo', 'stages', 'step', 'thumbnail', 'video',
   ]);
   const properties = names(element.cssProperties);
   assert.equal(properties.length, 15);

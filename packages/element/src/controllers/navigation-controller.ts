@@ -7,7 +7,7 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { OnboardingStepChangeEvent } from '../events.js';
 import type { Messages } from '../messages/index.js';
-import { isCaptureStep, type CaptureStep, type OnboardingStep } from '../onboarding-flow/steps.js';
+import { isCaptureStep, PROGRESS_STAGES, stageOf, type CaptureStep, type OnboardingStep } from '../onboarding-flow/steps.js';
 
 export interface NavigationOptions {
   /** The steps this person goes through now, in order. */
@@ -47,10 +47,13 @@ export class NavigationController implements ReactiveController {
     return this.#announcement;
   }
 
-  /** The visible step's place in the sequence, counted from 1, and the sequence's length. */
-  get position(): { number: number; total: number } {
-    const sequence = this.#options.sequence();
-    return { number: sequence.indexOf(this.#step) + 1, total: sequence.length };
+  /**
+   * The visible step's place among the steps a person is shown (consent, data, document,
+   * selfie, review), counted from 1; null after sending, where nothing is left to do.
+   */
+  get position(): { number: number; total: number } | null {
+    const stage = stageOf(this.#step);
+    return stage ? { number: PROGRESS_STAGES.indexOf(stage) + 1, total: PROGRESS_STAGES.length } : null;
   }
 
   hostUpdate(): void {
@@ -116,9 +119,10 @@ export class NavigationController implements ReactiveController {
   announceStep(): void {
     const m = this.#options.messages();
     const step = this.#step;
-    const { number, total } = this.position;
+    const position = this.position;
+    const heading = this.#options.heading(step);
     const guidance = isCaptureStep(step) ? ` ${step === 'selfie' ? m.capture.guideSelfie : m.capture.guideDocument}` : '';
-    this.announce(`${m.flow.announceStep(this.#options.heading(step), number, total)}.${guidance}`);
+    this.announce(`${position ? m.flow.announceStep(heading, position.number, position.total) : heading}.${guidance}`);
   }
 
   /** After the next render, focus goes to the visible step's heading, which is announced now. */

@@ -3,6 +3,10 @@ import type { Messages } from './pt-BR.js';
 /** English. */
 export const en: Messages = {
   flow: {
+    progressLabel: 'Steps',
+    stages: { consent: 'Consent', data: 'Details', document: 'Document', selfie: 'Selfie', review: 'Review' },
+    stageDone: 'done',
+    side: (current, total) => `side ${current} of ${total}`,
     title: 'Identity verification',
     stepOf: (current, total) => `Step ${current} of ${total}`,
     back: 'Back',
@@ -10,6 +14,12 @@ export const en: Messages = {
     announceStep: (heading, current, total) => `Step ${current} of ${total}: ${heading}`,
   },
   consent: {
+    summary: [
+      'We use your CPF, photos of your document and a selfie only to confirm your identity and prevent fraud (LGPD).',
+      'The photos stay in this browser until they are sent.',
+      'You can ask for access to, correction or deletion of your data at any time.',
+    ],
+    details: 'Read details',
     heading: 'Before you start',
     intro: 'To confirm your identity we need some of your data. Please read how it is handled.',
     whatTitle: 'What we collect',
@@ -53,6 +63,10 @@ export const en: Messages = {
     },
   },
   capture: {
+    front: { CNH: 'CNH front', RG: 'RG front', RNE: 'RNE front', PASSPORT: 'Passport photo page' },
+    back: { CNH: 'CNH back', RG: 'RG back', RNE: 'RNE back' },
+    cameraApp: 'Use the camera app',
+    cameraAppHint: 'Opens the device’s camera app.',
     headingFront: (doc) => `Front of the document: ${doc}`,
     headingBack: (doc) => `Back of the document: ${doc}`,
     headingSelfie: 'Selfie',
@@ -95,6 +109,7 @@ export const en: Messages = {
     'compression-failed': 'The photo could not be prepared. Try another photo.',
   },
   review: {
+    retakeShort: 'Retake',
     heading: 'Check your photos',
     intro: 'Make sure they are all sharp and readable before sending.',
     roles: {
@@ -158,6 +173,11 @@ export const en: Messages = {
     lost: 'The check could not be looked up. Keep the code below and contact support.',
     checkAgain: 'Check again',
     reference: 'Request code',
+    slow: 'This is taking longer than usual. The check goes on; there is no need to send again.',
+    review: 'Your verification may be under manual review, which can take a few hours.',
+    reviewClose: 'You can close this page: the service that asked for this verification will be told the result.',
+    reviewStay: 'Keep this page open to see the result here.',
+    offline: 'No internet connection. We will keep checking as soon as it is back.',
   },
   outcome: {
     approvedHeading: 'Identity verified',
@@ -172,5 +192,8 @@ export const en: Messages = {
     copied: 'Code copied.',
     copyFailed: 'Could not copy. Select the code and copy it by hand.',
     restart: 'Start again',
+    refusedNext: 'You can try again with other photos: of the original document, sharp and without glare.',
+    refusedContact: 'To try again, contact the service that asked for this verification.',
+    retryPhotos: 'Try with other photos',
   },
 };

@@ -3,6 +3,10 @@ import type { Messages } from './pt-BR.js';
 /** Spanish. */
 export const es: Messages = {
   flow: {
+    progressLabel: 'Pasos',
+    stages: { consent: 'Consentimiento', data: 'Datos', document: 'Documento', selfie: 'Selfi', review: 'Revisión' },
+    stageDone: 'completado',
+    side: (current, total) => `lado ${current} de ${total}`,
     title: 'Verificación de identidad',
     stepOf: (current, total) => `Paso ${current} de ${total}`,
     back: 'Atrás',
@@ -10,6 +14,12 @@ export const es: Messages = {
     announceStep: (heading, current, total) => `Paso ${current} de ${total}: ${heading}`,
   },
   consent: {
+    summary: [
+      'Usamos su CPF, fotos de su documento y una selfi solo para confirmar su identidad y prevenir fraudes (LGPD).',
+      'Las fotos permanecen solo en este navegador hasta el envío.',
+      'Puede solicitar el acceso, la corrección o la eliminación de sus datos en cualquier momento.',
+    ],
+    details: 'Leer detalles',
     heading: 'Antes de empezar',
     intro: 'Para confirmar su identidad necesitamos algunos datos. Lea cómo se tratan.',
     whatTitle: 'Qué recopilamos',
@@ -53,6 +63,10 @@ export const es: Messages = {
     },
   },
   capture: {
+    front: { CNH: 'Frente de la CNH', RG: 'Frente del RG', RNE: 'Frente del RNE', PASSPORT: 'Página de la foto del pasaporte' },
+    back: { CNH: 'Dorso de la CNH', RG: 'Dorso del RG', RNE: 'Dorso del RNE' },
+    cameraApp: 'Usar la app de cámara',
+    cameraAppHint: 'Abre la aplicación de cámara del dispositivo.',
     headingFront: (doc) => `Frente del documento: ${doc}`,
     headingBack: (doc) => `Dorso del documento: ${doc}`,
     headingSelfie: 'Selfi',
@@ -95,6 +109,7 @@ export const es: Messages = {
     'compression-failed': 'No se pudo preparar la foto. Pruebe con otra.',
   },
   review: {
+    retakeShort: 'Rehacer',
     heading: 'Revise las fotos',
     intro: 'Compruebe que todas estén nítidas y legibles antes de enviarlas.',
     roles: {
@@ -158,6 +173,11 @@ export const es: Messages = {
     lost: 'No se pudo consultar el análisis. Guarde el código de abajo y contacte al soporte.',
     checkAgain: 'Consultar de nuevo',
     reference: 'Código de la solicitud',
+    slow: 'Está tardando más de lo habitual. El análisis continúa; no hace falta enviar de nuevo.',
+    review: 'Tu verificación puede estar en revisión manual, que puede tardar algunas horas.',
+    reviewClose: 'Puedes cerrar esta página: el servicio que pidió la verificación recibirá el resultado.',
+    reviewStay: 'Deja esta página abierta para ver el resultado aquí.',
+    offline: 'Sin conexión a internet. Seguiremos verificando en cuanto vuelva.',
   },
   outcome: {
     approvedHeading: 'Identidad verificada',
@@ -172,5 +192,8 @@ export const es: Messages = {
     copied: 'Código copiado.',
     copyFailed: 'No se pudo copiar. Seleccione el código y cópielo manualmente.',
     restart: 'Empezar de nuevo',
+    refusedNext: 'Puedes intentarlo de nuevo con otras fotos: del documento original, nítidas y sin reflejos.',
+    refusedContact: 'Para intentarlo de nuevo, contacta con el servicio que pidió esta verificación.',
+    retryPhotos: 'Intentar con otras fotos',
   },
 };

@@ -4,6 +4,10 @@
  */
 export const ptBR = {
   flow: {
+    progressLabel: 'Etapas',
+    stages: { consent: 'Consentimento', data: 'Dados', document: 'Documento', selfie: 'Selfie', review: 'Revisão' },
+    stageDone: 'concluída',
+    side: (current: number, total: number): string => `lado ${current} de ${total}`,
     title: 'Verificação de identidade',
     stepOf: (current: number, total: number): string => `Etapa ${current} de ${total}`,
     back: 'Voltar',
@@ -11,6 +15,12 @@ export const ptBR = {
     announceStep: (heading: string, current: number, total: number): string => `Etapa ${current} de ${total}: ${heading}`,
   },
   consent: {
+    summary: [
+      'Usamos seu CPF, fotos do documento e uma selfie só para confirmar sua identidade e prevenir fraudes (LGPD).',
+      'As fotos ficam só neste navegador até o envio.',
+      'Você pode pedir acesso, correção ou eliminação dos dados a qualquer momento.',
+    ],
+    details: 'Ler detalhes',
     heading: 'Antes de começar',
     intro: 'Para confirmar a sua identidade, precisamos de alguns dados. Leia como eles são tratados.',
     whatTitle: 'O que coletamos',
@@ -54,6 +64,10 @@ export const ptBR = {
     } as Record<string, string>,
   },
   capture: {
+    front: { CNH: 'Frente da CNH', RG: 'Frente do RG', RNE: 'Frente do RNE', PASSPORT: 'Página de foto do passaporte' } as Record<string, string>,
+    back: { CNH: 'Verso da CNH', RG: 'Verso do RG', RNE: 'Verso do RNE' } as Record<string, string>,
+    cameraApp: 'Usar o app da câmera',
+    cameraAppHint: 'Abre o aplicativo de câmera do aparelho.',
     headingFront: (doc: string): string => `Frente do documento: ${doc}`,
     headingBack: (doc: string): string => `Verso do documento: ${doc}`,
     headingSelfie: 'Selfie',
@@ -96,6 +110,7 @@ export const ptBR = {
     'compression-failed': 'Não foi possível preparar a foto. Tente outra foto.',
   },
   review: {
+    retakeShort: 'Refazer',
     heading: 'Confira as fotos',
     intro: 'Verifique se todas estão nítidas e legíveis antes de enviar.',
     roles: {
@@ -159,6 +174,11 @@ export const ptBR = {
     lost: 'Não foi possível consultar a análise. Guarde o código abaixo e fale com o suporte.',
     checkAgain: 'Verificar novamente',
     reference: 'Código da solicitação',
+    slow: 'Está levando mais tempo que o normal. A análise continua; não é preciso enviar de novo.',
+    review: 'Sua verificação pode estar em análise manual, que pode levar algumas horas.',
+    reviewClose: 'Você pode fechar esta página: o serviço que pediu a verificação será avisado do resultado.',
+    reviewStay: 'Deixe esta página aberta para ver o resultado aqui.',
+    offline: 'Sem conexão com a internet. Continuaremos verificando assim que ela voltar.',
   },
   outcome: {
     approvedHeading: 'Identidade verificada',
@@ -173,6 +193,9 @@ export const ptBR = {
     copied: 'Código copiado.',
     copyFailed: 'Não foi possível copiar. Selecione o código e copie manualmente.',
     restart: 'Começar de novo',
+    refusedNext: 'Você pode tentar de novo com outras fotos: do documento original, nítidas e sem reflexos.',
+    refusedContact: 'Para tentar de novo, fale com o serviço que pediu esta verificação.',
+    retryPhotos: 'Tentar com outras fotos',
   },
 };
 

@@ -151,6 +151,6 @@ describe('<onboarding-flow> API', () => {
     await passConsent(el);
     const live = root(el).querySelector('[aria-live=polite]')!;
     expect(live.getAttribute('role')).to.equal('status');
-    expect(live.textContent).to.contain('Etapa 2 de 10: Seu CPF');
+    expect(live.textContent).to.contain('Etapa 2 de 5: Seu CPF');
   });
 });

@@ -109,7 +109,15 @@ describe('<onboarding-flow> keyboard only', () => {
     await el.updateComplete;
     expect(active(el)).to.equal(heading(el));
 
-    // Consent: Tab to the box, Space ticks it; Continue with Enter.
+    // Consent: the "Ler detalhes" disclosure first (Enter unfolds the full text, again folds it),
+    // then Tab to the box, Space ticks it; Continue with Enter.
+    await press('Tab');
+    expect(active(el)?.tagName).to.equal('SUMMARY');
+    expect(label(active(el))).to.equal('Ler detalhes');
+    await press('Enter');
+    expect(root(el).querySelector('details')!.open).to.equal(true);
+    await press('Enter');
+    expect(root(el).querySelector('details')!.open).to.equal(false);
     await press('Tab');
     expect(active(el)?.id).to.equal('consent');
     await press('Space');

@@ -43,7 +43,7 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     await expect(el).to.be.accessible();
 
     await chooseType(el, 'CNH');
-    expect(heading(el).textContent).to.contain('Frente do documento');
+    expect(heading(el).textContent).to.equal('Frente da CNH');
     expect(root(el).activeElement).to.equal(heading(el));
     await expect(el).to.be.accessible();
 

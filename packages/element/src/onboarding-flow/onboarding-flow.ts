@@ -1,4 +1,4 @@
-import { LitElement, html, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
 import type { CaptureRole } from '../image/pipeline.js';
@@ -16,8 +16,21 @@ import {
 } from '../controllers/submission-controller.js';
 import { OnboardingCancelEvent } from '../events.js';
 import { messagesFor, resolveLocale, type Messages } from '../messages/index.js';
-import { CAPTURE_STEPS, DEFAULT_DOCUMENT_TYPES, isCaptureStep, parseDocumentTypes, rolesFor, stepForRole, stepSequence, type OnboardingStep } from './steps.js';
+import {
+  CAPTURE_STEPS,
+  DEFAULT_DOCUMENT_TYPES,
+  PROGRESS_STAGES,
+  documentHasBack,
+  isCaptureStep,
+  parseDocumentTypes,
+  rolesFor,
+  stageOf,
+  stepForRole,
+  stepSequence,
+  type OnboardingStep,
+} from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
+import { pathStyles } from './path.styles.js';
 import {
   captureStep,
   consentStep,
@@ -55,19 +68,26 @@ import {
  * @event {OnboardingErrorEvent} onboarding-error - Something failed (camera, upload, status, session). `detail: { code, message, externalId? }`. Session codes: `session_invalid` (the secret opens no session), `session_expired`, `session_used` (it already produced an onboarding), `session_unavailable` (it could not be read: a Retry button is shown), and on creation `session_mismatch`, `idempotency_conflict`, `idempotency_in_progress`. The secret is never in a detail.
  * @event {OnboardingCancelEvent} onboarding-cancel - The person declined consent or cancelled the upload. `detail: { step }`.
  *
- * @slot logo - Shown in the header, before the step counter.
+ * @slot logo - Shown in the header, before the title.
  * @slot consent-extra - Extra consent text from the integrator (privacy policy link, DPO contact).
  * @slot outcome-approved - Extra content on the APPROVED screen (for example a "Continue" link).
  * @slot outcome-refused - Extra content on the REFUSED screen.
  * @slot outcome-error - Extra content on the ERROR screen (for example how to reach support).
  *
  * @csspart base - The wrapper of everything.
- * @csspart header - The header with the logo slot and the step counter.
+ * @csspart header - The header with the logo slot, the title and the list of steps.
+ * @csspart stages - The list of the steps a person is shown (consent, data, document, selfie, review), the current one with `aria-current="step"`; absent after sending.
+ * @csspart stage - One step of that list.
+ * @csspart stage-done - A step of that list already done.
+ * @csspart stage-current - The step of that list the person is on.
+ * @csspart stage-todo - A step of that list still ahead.
  * @csspart step - The section of the current step.
  * @csspart heading - The heading of the current step (focused on each step change).
  * @csspart body - The content of the current step.
  * @csspart actions - The row of buttons of the current step.
- * @csspart button - Every button (and the file-picker label styled as one).
+ * @csspart button - Every button (and the file-picker labels styled as one).
+ * @csspart camera-app - The "use the camera app" file picker, shown where the page cannot open the camera itself.
+ * @csspart retake - A photo's retake link on the review step.
  * @csspart button-primary - The main button of a step.
  * @csspart progress - The upload progress bar.
  * @csspart video - The live camera preview.
@@ -94,7 +114,7 @@ import {
  * @cssproperty --onboarding-max-width - Maximum width (default 40rem).
  */
 export class OnboardingFlow extends LitElement {
-  static override styles = styles;
+  static override styles = [styles, pathStyles];
 
   /** Companion base URL, with or without the trailing `/v1` (both are accepted). */
   @property() endpoint = '';
@@ -302,6 +322,7 @@ export class OnboardingFlow extends LitElement {
         rejected: capture.rejectedFor(role),
         camera: { state: capture.camera.state, error: capture.camera.error },
         checking: capture.checking,
+        cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
         onBack,
         onOpenCamera: () => void capture.openCamera(),
         onCloseCamera: () => capture.camera.stop(),
@@ -352,6 +373,7 @@ export class OnboardingFlow extends LitElement {
           m,
           roles: rolesFor(details.documentType),
           previews,
+          labels: Object.fromEntries(rolesFor(details.documentType).map((role) => [role, this.#heading(stepForRole(role))])),
           cancelled: submission.cancelled,
           onRetake: (role) => this.#retakeFromReview(role),
           onSend: () => submission.send(),
@@ -395,14 +417,39 @@ export class OnboardingFlow extends LitElement {
     }
   }
 
+  /** The steps a person recognises, the current one marked; the document step counts its sides. */
+  #renderStages(): TemplateResult | typeof nothing {
+    const m = this.m.flow;
+    const step = this.#nav.step;
+    const current = stageOf(step);
+    if (!current || this.#sessionBlocks) return nothing;
+    const at = PROGRESS_STAGES.indexOf(current);
+    const sides = documentHasBack(this.#details.documentType ?? 'CNH') ? 2 : 1;
+    return html`
+      <ol class="stages" part="stages" aria-label=${m.progressLabel}>
+        ${PROGRESS_STAGES.map((stage, i) => {
+          const state = i < at ? 'done' : i === at ? 'current' : 'todo';
+          const sub = stage === current && stage === 'document' && sides > 1 ? m.side(step === 'document-back' ? 2 : 1, sides) : '';
+          return html`
+            <li class=${`stage ${state}`} part=${`stage stage-${state}`} aria-current=${state === 'current' ? 'step' : nothing}>
+              <span class="stage-bar" aria-hidden="true"></span>
+              <span class="stage-name">${m.stages[stage]}${sub ? html`<span class="stage-sub"> · ${sub}</span>` : nothing}</span>
+              ${state === 'done' ? html`<span class="sr-only"> (${m.stageDone})</span>` : nothing}
+            </li>
+          `;
+        })}
+      </ol>
+    `;
+  }
+
   override render(): TemplateResult {
     const step = this.#nav.step;
-    const { number, total } = this.#nav.position;
     return html`
       <div class="base" part="base" lang=${resolveLocale(this.locale)}>
         <div class="header" part="header">
           <slot name="logo"></slot>
-          <p>${this.m.flow.title} · ${this.m.flow.stepOf(number, total)}</p>
+          <p>${this.m.flow.title}</p>
+          ${this.#renderStages()}
         </div>
         <section
           class="step"
@@ -418,6 +465,15 @@ export class OnboardingFlow extends LitElement {
       </div>
     `;
   }
+}
+
+/**
+ * Whether the page cannot open the camera itself, so that the camera app is offered instead:
+ * no getUserMedia at all, or a camera that is missing, refused or out of reach.
+ */
+function cameraUnavailable(code: string | undefined): boolean {
+  if (typeof navigator === 'undefined' || typeof navigator.mediaDevices?.getUserMedia !== 'function') return true;
+  return code === 'denied' || code === 'no-camera' || code === 'unsupported' || code === 'insecure-context';
 }
 
 /** The session's CPF, else its CNPJ, as the form locks it. */

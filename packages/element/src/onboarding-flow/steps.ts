@@ -54,3 +54,30 @@ export function stepSequence(documentType: string | null | undefined): Onboardin
 export function rolesFor(documentType: string | null | undefined): CaptureRole[] {
   return documentHasBack(documentType ?? 'CNH') ? ['documentFront', 'documentBack', 'selfie'] : ['documentFront', 'selfie'];
 }
+
+/**
+ * The steps a person is shown in the progress indicator: what they recognise as a step. Upload,
+ * processing and outcome are what happens after sending, not something to do; CPF and document
+ * type are one "data" step, and the sides of a document one "document" step.
+ */
+export const PROGRESS_STAGES = ['consent', 'data', 'document', 'selfie', 'review'] as const;
+export type ProgressStage = (typeof PROGRESS_STAGES)[number];
+
+export function stageOf(step: OnboardingStep): ProgressStage | null {
+  switch (step) {
+    case 'consent':
+      return 'consent';
+    case 'cpf':
+    case 'document-type':
+      return 'data';
+    case 'document-front':
+    case 'document-back':
+      return 'document';
+    case 'selfie':
+      return 'selfie';
+    case 'review':
+      return 'review';
+    default:
+      return null;
+  }
+}

@@ -1,6 +1,8 @@
 /**
  * A capture step (document front, back, selfie): the camera with its framing guide, the
  * always-visible file fallback, the accepted preview, or the refused photo with its reason.
+ * The file picker carries no `capture`, so phones open the gallery; where the page cannot open
+ * the camera itself, a second picker with `capture` hands the photo to the camera app instead.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CameraError, CameraState } from '../camera/camera-controller.js';
@@ -16,6 +18,8 @@ export interface CaptureView {
   rejected: { code: ImageCheckCode; previewUrl: string | null } | null;
   camera: { state: CameraState; error: CameraError | null };
   checking: boolean;
+  /** The page cannot open the camera itself (no getUserMedia, no camera, access denied). */
+  cameraUnavailable: boolean;
   onBack: () => void;
   onOpenCamera: () => void;
   onCloseCamera: () => void;
@@ -105,7 +109,6 @@ export function captureStep(v: CaptureView): TemplateResult {
           class="sr-only"
           type="file"
           accept="image/jpeg,image/png,image/webp"
-          capture=${selfie ? 'user' : 'environment'}
           aria-describedby="file-hint"
           ?disabled=${v.checking}
           @change=${v.onFile}
@@ -113,6 +116,24 @@ export function captureStep(v: CaptureView): TemplateResult {
         ${m.chooseFile}
       </label>
       <span id="file-hint" class="sr-only">${m.fileHint}</span>
+      ${v.cameraUnavailable
+        ? html`
+            <label class="file-button" part="button camera-app">
+              <input
+                class="sr-only"
+                type="file"
+                accept="image/*"
+                capture=${selfie ? 'user' : 'environment'}
+                aria-describedby="camera-app-hint"
+                data-camera-app
+                ?disabled=${v.checking}
+                @change=${v.onFile}
+              />
+              ${m.cameraApp}
+            </label>
+            <span id="camera-app-hint" class="sr-only">${m.cameraAppHint}</span>
+          `
+        : nothing}
     </div>
   `;
 }

@@ -1,4 +1,7 @@
-/** The three form steps: LGPD consent, CPF (and optional name), document type. */
+/**
+ * The three form steps: LGPD consent (a short summary, the full text behind a disclosure),
+ * CPF (and optional name), document type.
+ */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Messages } from '../messages/index.js';
 import { backButton, submitButton } from './shared.js';
@@ -16,17 +19,23 @@ export function consentStep(v: ConsentView): TemplateResult {
   const m = v.m.consent;
   return html`
     <form part="body" novalidate @submit=${v.onSubmit}>
-      <p>${m.intro}</p>
-      <h3>${m.whatTitle}</h3>
-      <p>${m.what}</p>
-      <h3>${m.whyTitle}</h3>
-      <p>${m.why}</p>
-      <h3>${m.whoTitle}</h3>
-      <p>${m.who}</p>
-      <h3>${m.keepTitle}</h3>
-      <p>${m.keep}</p>
-      <h3>${m.rightsTitle}</h3>
-      <p>${m.rights}</p>
+      <ul class="consent-summary">
+        ${m.summary.map((line) => html`<li>${line}</li>`)}
+      </ul>
+      <details class="consent-details">
+        <summary>${m.details}</summary>
+        <p>${m.intro}</p>
+        <h3>${m.whatTitle}</h3>
+        <p>${m.what}</p>
+        <h3>${m.whyTitle}</h3>
+        <p>${m.why}</p>
+        <h3>${m.whoTitle}</h3>
+        <p>${m.who}</p>
+        <h3>${m.keepTitle}</h3>
+        <p>${m.keep}</p>
+        <h3>${m.rightsTitle}</h3>
+        <p>${m.rights}</p>
+      </details>
       <slot name="consent-extra"></slot>
       <div class="check">
         <input

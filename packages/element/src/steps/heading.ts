@@ -21,9 +21,9 @@ export function stepHeading(m: Messages, step: OnboardingStep, context: HeadingC
     case 'document-type':
       return m.documentType.heading;
     case 'document-front':
-      return m.capture.headingFront(documentName);
+      return m.capture.front[type] ?? m.capture.headingFront(documentName);
     case 'document-back':
-      return m.capture.headingBack(documentName);
+      return m.capture.back[type] ?? m.capture.headingBack(documentName);
     case 'selfie':
       return m.capture.headingSelfie;
     case 'review':

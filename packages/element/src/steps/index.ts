@@ -1,12 +1,11 @@
 export { consentStep, cpfStep, documentTypeStep, type ConsentView, type CpfView, type CpfProblem, type DocumentTypeView } from './form-steps.js';
 export { captureStep, type CaptureView } from './capture-step.js';
+export { reviewStep, type ReviewView } from './review-step.js';
 export {
-  reviewStep,
   uploadStep,
   uploadErrorStep,
   processingStep,
   outcomeStep,
-  type ReviewView,
   type UploadView,
   type UploadErrorView,
   type ProcessingView,

@@ -1,0 +1,219 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { expect } from '@open-wc/testing';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import {
+  CPF,
+  button,
+  cardJpeg,
+  chooseType,
+  cleanupListeners,
+  click,
+  heading,
+  mount,
+  passConsent,
+  passCpf,
+  pickFile,
+  root,
+  stepOf,
+  waitForStep,
+} from './test-helpers.js';
+import type { OnboardingFlow } from './onboarding-flow.js';
+
+type GetUserMedia = MediaDevices['getUserMedia'];
+
+afterEach(async () => {
+  cleanupListeners();
+  await setViewport({ width: 1366, height: 768 });
+});
+
+/** The list of steps as shown: each step's name, and which one is current. */
+function stages(el: OnboardingFlow): { names: string[]; current: string | null; done: number } {
+  const items = [...root(el).querySelectorAll('[part~=stages] [part~=stage]')];
+  const name = (li: Element) => li.querySelector('.stage-name')!.textContent!.replace(/\s+/g, ' ').trim();
+  const current = items.find((li) => li.getAttribute('aria-current') === 'step');
+  return { names: items.map(name), current: current ? name(current) : null, done: items.filter((li) => li.matches('[part~=stage-done]')).length };
+}
+
+async function shot(name: string): Promise<void> {
+  const path = await executeServerCommand<string, { name: string }>('screenshot', { name });
+  console.log(`${name}: ${path}`);
+}
+
+describe('<onboarding-flow> a shorter, clearer path', () => {
+  it('shows five named steps, the document step counting its sides, and none after sending', async function () {
+    this.timeout(90_000);
+    const { el, events } = await mount();
+    expect(stages(el)).to.deep.equal({ names: ['Consentimento', 'Dados', 'Documento', 'Selfie', 'Revisão'], current: 'Consentimento', done: 0 });
+    expect(root(el).querySelector('[part~=stages]')!.getAttribute('aria-label')).to.equal('Etapas');
+    await passConsent(el);
+    expect(stages(el).current).to.equal('Dados');
+    expect(root(el).querySelector('[aria-live=polite]')!.textContent).to.contain('Etapa 2 de 5: Seu CPF');
+    await passCpf(el, CPF.approved);
+    expect(stages(el).current).to.equal('Dados');
+    await chooseType(el, 'CNH');
+    expect(heading(el).textContent).to.equal('Frente da CNH');
+    expect(stages(el)).to.include({ current: 'Documento · lado 1 de 2', done: 2 });
+    expect(root(el).activeElement).to.equal(heading(el));
+    await pickFile(el, await cardJpeg());
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'document-back');
+    expect(heading(el).textContent).to.equal('Verso da CNH');
+    expect(stages(el).current).to.equal('Documento · lado 2 de 2');
+    expect(root(el).querySelector('[aria-live=polite]')!.textContent).to.contain('Etapa 3 de 5: Verso da CNH');
+    await pickFile(el, await cardJpeg());
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'selfie');
+    expect(stages(el)).to.include({ current: 'Selfie', done: 3 });
+    await pickFile(el, await cardJpeg());
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'review');
+    expect(stages(el)).to.include({ current: 'Revisão', done: 4 });
+    await expect(el).to.be.accessible();
+    // Integrators still see every step name they knew.
+    expect(events.filter((e) => e.type === 'onboarding-step-change').map((e) => e.detail.step)).to.deep.equal([
+      'cpf',
+      'document-type',
+      'document-front',
+      'document-back',
+      'selfie',
+      'review',
+    ]);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    expect(root(el).querySelector('[part~=stages]')).to.equal(null);
+  });
+
+  it('short capture headings per document type and locale', async function () {
+    this.timeout(60_000);
+    for (const [locale, type, front, back] of [
+      ['en', 'RG', 'RG front', 'RG back'],
+      ['es', 'CNH', 'Frente de la CNH', 'Dorso de la CNH'],
+      ['pt-BR', 'RG', 'Frente do RG', 'Verso do RG'],
+    ] as const) {
+      const { el } = await mount({ locale });
+      await passConsent(el);
+      await passCpf(el, CPF.approved);
+      await chooseType(el, type);
+      expect(heading(el).textContent, locale).to.equal(front);
+      await pickFile(el, await cardJpeg());
+      await click(el, { en: 'Use this photo', es: 'Usar esta foto', 'pt-BR': 'Usar esta foto' }[locale]);
+      await waitForStep(el, 'document-back');
+      expect(heading(el).textContent, locale).to.equal(back);
+      el.remove();
+    }
+  });
+
+  it('consent: a short summary, the full text behind "Ler detalhes", still required before going on', async () => {
+    await setViewport({ width: 390, height: 844 });
+    const { el } = await mount();
+    const details = root(el).querySelector('details')!;
+    const summary = details.querySelector('summary')!;
+    expect(summary.textContent!.trim()).to.equal('Ler detalhes');
+    expect(details.open).to.equal(false);
+    expect(root(el).querySelectorAll('.consent-summary li').length).to.equal(3);
+    // The full text is there but folded away: the summary, checkbox and Continue fit on a phone's first screen.
+    expect(details.textContent).to.contain('Seus direitos');
+    const cont = button(el, 'Continuar');
+    expect(cont.getBoundingClientRect().bottom).to.be.at.most(window.innerHeight);
+    await expect(el).to.be.accessible();
+    await shot('path-consent-390');
+
+    await click(el, 'Continuar');
+    expect(stepOf(el)).to.equal('consent');
+    expect(root(el).querySelector('#consent-error')!.textContent).to.contain('marque a caixa');
+
+    summary.click();
+    await el.updateComplete;
+    expect(details.open).to.equal(true);
+    expect(root(el).querySelector('h3')!.getBoundingClientRect().height).to.be.above(0);
+    await expect(el).to.be.accessible();
+    await setViewport({ width: 1366, height: 768 });
+    await shot('path-consent-details-1366');
+    await passConsent(el);
+  });
+
+  it('review: the photos side by side, each with a retake link that comes back to the review; Enviar on the first screen of a phone', async function () {
+    this.timeout(90_000);
+    await setViewport({ width: 390, height: 844 });
+    const { el } = await mount();
+    await passConsent(el);
+    await shot('path-data-390');
+    await reachReviewWithFilesFromCpf(el);
+    window.scrollTo(0, 0);
+    const thumbs = [...root(el).querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')];
+    expect(thumbs).to.have.length(3);
+    const tops = thumbs.map((t) => Math.round(t.getBoundingClientRect().top));
+    expect(new Set(tops).size, `thumbnail tops ${tops.join(',')}`).to.equal(1);
+    const labels = [...root(el).querySelectorAll('.review-label')].map((l) => l.textContent!.trim());
+    expect(labels).to.deep.equal(['Frente da CNH', 'Verso da CNH', 'Selfie']);
+    const send = button(el, 'Enviar');
+    expect(send.getBoundingClientRect().bottom, 'Enviar below the fold').to.be.at.most(window.innerHeight);
+    await expect(el).to.be.accessible();
+    await shot('path-review-390');
+
+    const before = thumbs.map((t) => t.src);
+    const retake = root(el).querySelector<HTMLButtonElement>('[part~=retake][data-retake=documentBack]')!;
+    expect(retake.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Refazer: Verso do documento');
+    retake.click();
+    await waitForStep(el, 'document-back');
+    expect(root(el).activeElement).to.equal(heading(el));
+    await pickFile(el, await cardJpeg('back-again.jpg'));
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'review');
+    const after = [...root(el).querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')].map((t) => t.src);
+    expect(after[0]).to.equal(before[0]);
+    expect(after[1]).to.not.equal(before[1]);
+    expect(after[2]).to.equal(before[2]);
+
+    await setViewport({ width: 1366, height: 768 });
+    window.scrollTo(0, 0);
+    expect(button(el, 'Enviar').getBoundingClientRect().bottom).to.be.at.most(window.innerHeight);
+    await shot('path-review-1366');
+  });
+
+  it('where the page cannot open the camera, a separate "use the camera app" picker appears; the gallery picker has no capture', async function () {
+    this.timeout(60_000);
+    const { el } = await mount();
+    await passConsent(el);
+    await passCpf(el, CPF.approved);
+    await chooseType(el, 'CNH');
+    // A camera the page can open: only the gallery picker.
+    expect(root(el).querySelectorAll('input[type=file]').length).to.equal(1);
+    expect(root(el).querySelector('input[type=file]')!.hasAttribute('capture')).to.equal(false);
+
+    const mediaDevices = navigator.mediaDevices;
+    mediaDevices.getUserMedia = undefined as unknown as GetUserMedia;
+    try {
+      const { el: bare } = await mount();
+      await passConsent(bare);
+      await passCpf(bare, CPF.approved);
+      await chooseType(bare, 'CNH');
+      const app = root(bare).querySelector<HTMLInputElement>('input[type=file][data-camera-app]')!;
+      expect(app.getAttribute('capture')).to.equal('environment');
+      expect(app.accept).to.equal('image/*');
+      expect(app.closest('label')!.getAttribute('part')).to.equal('button camera-app');
+      await expect(bare).to.be.accessible();
+      await pickFile(bare, await cardJpeg());
+      await click(bare, 'Usar esta foto');
+      await waitForStep(bare, 'document-back');
+      await pickFile(bare, await cardJpeg());
+      await click(bare, 'Usar esta foto');
+      await waitForStep(bare, 'selfie');
+      expect(root(bare).querySelector('input[type=file][data-camera-app]')!.getAttribute('capture')).to.equal('user');
+    } finally {
+      delete (mediaDevices as Partial<MediaDevices>).getUserMedia;
+    }
+  });
+});
+
+/** From the CPF step to the review with CNH photos picked from files. */
+async function reachReviewWithFilesFromCpf(el: OnboardingFlow): Promise<void> {
+  await passCpf(el, CPF.approved);
+  await chooseType(el, 'CNH');
+  for (const step of ['document-front', 'document-back', 'selfie']) {
+    await waitForStep(el, step);
+    await pickFile(el, await cardJpeg());
+    await click(el, 'Usar esta foto');
+  }
+  await waitForStep(el, 'review');
+}
