@@ -68,13 +68,22 @@ export const pathStyles = css`
   .consent-details {
     margin: 0 0 var(--_space);
   }
+  /* A list item keeps the browser's open/closed marker, the sign that more is folded here. */
   .consent-details summary {
+    display: list-item;
     cursor: pointer;
     color: var(--_primary);
     text-decoration: underline;
     min-height: 44px;
-    display: flex;
-    align-items: center;
+    padding: 0.625rem 0;
+    width: fit-content;
+  }
+  .consent-details[open] {
+    border-left: 3px solid var(--_surface);
+    padding-left: 0.75rem;
+  }
+  .consent-details[open] summary {
+    margin-left: -0.75rem;
   }
   .review-grid {
     list-style: none;
