@@ -126,6 +126,8 @@ test('a session opened by the backend, completed by the page, told to the backen
     const pageSaw = recorded.exchanges.map((e) => JSON.stringify(e)).join('\n') + recorded.consoleMessages.join('\n');
     assert.ok(!pageSaw.includes(API_KEY) && !pageSaw.includes(NOTIFY_SECRET), 'no backend secret reached the page');
     assert.ok(!stack.output().includes(API_KEY) && !stack.output().includes(NOTIFY_SECRET), 'nor the server log');
+    assert.ok(!stack.output().includes(session.clientSecret) && !stack.output().includes(new URL(session.url).pathname.split('/').pop()!), 'the log holds no session secret either');
+    assert.ok(!JSON.stringify(received).includes(session.clientSecret), 'nor any notification');
 
     // The session is spent: the page cannot start a second onboarding with it.
     const again = await fetch(`${stack.url}/v1/onboardings`, {
