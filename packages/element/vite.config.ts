@@ -7,6 +7,8 @@
  *              dependency (lit, contract) left as an import.
  * - `pipeline` dist/onboarding-flow.pipeline.js: the image pipeline, one self-contained ES
  *              module shared by both script-tag forms.
+ * - `after-send` dist/onboarding-flow.after-send.js: the waiting and outcome texts, loaded the
+ *              same way once the person nears sending.
  * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode,
  *              browser-image-compression inlined), self-contained, started by every form's
  *              pipeline from beside itself.
@@ -27,6 +29,8 @@ import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite
 export const BUNDLE_FILE = 'onboarding-flow.bundle.js';
 export const IIFE_FILE = 'onboarding-flow.iife.js';
 export const PIPELINE_FILE = 'onboarding-flow.pipeline.js';
+/** The waiting and outcome texts (src/messages/after-send.ts), beside the script-tag bundles. */
+export const AFTER_SEND_FILE = 'onboarding-flow.after-send.js';
 /** The image worker script (src/image/worker-url.ts names the same file). */
 export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The global the classic script assigns its exports to. */
@@ -37,6 +41,12 @@ const ENTRY = here('./src/index.ts');
 /** `@onboarding-kit/element/event-names`: the event names alone, for pages that only listen. */
 const EVENT_NAMES_ENTRY = here('./src/event-names.ts');
 const PIPELINE_SOURCE = here('./src/image/pipeline.ts');
+const AFTER_SEND_SOURCE = here('./src/messages/after-send.ts');
+/** Each lazily loaded source of the script-tag builds, and the file beside the script it becomes. */
+const BESIDE_SCRIPT = new Map([
+  [PIPELINE_SOURCE, PIPELINE_FILE],
+  [AFTER_SEND_SOURCE, AFTER_SEND_FILE],
+]);
 const IMAGE_WORKER_SOURCE = here('./src/image/image-worker.ts');
 
 /** Everything in package.json `dependencies`, and their subpaths (`lit/decorators.js`). */
@@ -52,10 +62,24 @@ function pipelineBesideScript(): Plugin {
     name: 'onboarding-kit:pipeline-beside-script',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (!importer || !source.includes('pipeline')) return null;
+      if (!importer || !(source.includes('pipeline') || source.includes('after-send'))) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      if (resolved?.id !== PIPELINE_SOURCE) return null;
-      return { id: `./${PIPELINE_FILE}`, external: true };
+      const file = resolved ? BESIDE_SCRIPT.get(resolved.id) : undefined;
+      return file ? { id: `./${file}`, external: true } : null;
+    },
+  };
+}
+
+/** The lazily loaded waiting and outcome texts for both script-tag forms: data only, minified. */
+export function afterSendBuild(target: Target): InlineConfig {
+  const base = common(target);
+  return {
+    ...base,
+    build: {
+      ...base.build,
+      minify: true,
+      lib: { entry: AFTER_SEND_SOURCE, formats: ['es'], fileName: () => AFTER_SEND_FILE },
+      rolldownOptions: { output: { minify: true, codeSplitting: false } },
     },
   };
 }
@@ -205,7 +229,7 @@ export function iifeBuild(target: Target): InlineConfig {
 
 /** Every build of the distribution, in the order scripts/build.ts runs them. */
 export function distributionBuilds(target: Target): InlineConfig[] {
-  return [npmBuild(target), pipelineBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
+  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
 }
 
 // `vite build` on its own gives the npm modules; `npm run build` gives everything.

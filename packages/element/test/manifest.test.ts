@@ -75,13 +75,13 @@ test('events: every onboarding-* event with its class and details, nothing namel
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
     'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'error', 'guide', 'header', 'heading',
-    'outcome', 'preview', 'progress', 'retake', 'stage', 'stage-current', 'stage-done', 'stage-todo', 'stages', 'step', 'thumbnail', 'video',
+    'offline', 'outcome', 'preview', 'progress', 'retake', 'stage', 'stage-current', 'stage-done', 'stage-todo', 'stages', 'step', 'thumbnail', 'video',
   ]);
   const properties = names(element.cssProperties);
   assert.equal(properties.length, 15);
   assert.ok(properties.every((p) => p.startsWith('--onboarding-')), properties.join());
   for (const p of ['--onboarding-color-primary', '--onboarding-radius', '--onboarding-font-family', '--onboarding-max-width']) assert.ok(properties.includes(p), p);
-  assert.deepEqual(names(element.slots), ['consent-extra', 'logo', 'outcome-approved', 'outcome-error', 'outcome-refused']);
+  assert.deepEqual(names(element.slots), ['consent-extra', 'continue', 'logo', 'outcome-approved', 'outcome-error', 'outcome-refused', 'refused-help']);
   for (const item of [...element.cssParts!, ...element.cssProperties!, ...element.slots!]) assert.ok(item.description, `${item.name} has a description`);
 });
 

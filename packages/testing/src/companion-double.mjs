@@ -27,7 +27,8 @@
  *                                                sessions?: [{ clientSecret, id?, status?, expiresAt?, prefill?: { cpf?, cnpj?, name? },
  *                                                              documentTypes?, locale?, returnUrl? }]  (added to the namespace's),
  *                                                sessionStatus?: { id, status?, expiresAt? }  (a session changes as time or another page would),
- *                                                failSession?: 'http-503' | 'destroy' | null, holdSession?: boolean }
+ *                                                failSession?: 'http-503' | 'destroy' | null, holdSession?: boolean,
+ *                                                failReads?: boolean  (status reads answer 503 until cleared: with events 'fail', the page is cut off) }
  *   GET  /test-companion/<ns>/__control   { uploads: [{ body, headers }], uploadAttempts, onboardings: [{ token, accessKey, status }],
  *                                           requests: [{ method, url, authorization }],
  *                                           attempts: [{ authorization, idempotencyKey }] (every creation request, refused ones too),
@@ -297,6 +298,7 @@ function onboardingsApp() {
   app.get('/:token', (c) => {
     const record = authorised(c, c.get('space'));
     if (!record) return apiError(c, 404, 'not_found', 'Unknown onboarding.');
+    if (c.get('space').failReads) return apiError(c, 503, 'upstream_unavailable', 'Reads are down.');
     return c.json(publicState(record));
   });
 
@@ -384,6 +386,7 @@ function controlApp() {
       if (body.sessionStatus.expiresAt) session.expiresAt = body.sessionStatus.expiresAt;
     }
     if ('failSession' in body) space.failSession = body.failSession;
+    if ('failReads' in body) space.failReads = !!body.failReads;
     if ('holdSession' in body) {
       space.holdSession = !!body.holdSession;
       if (!space.holdSession) {

@@ -35,6 +35,11 @@ export interface WatchOptions {
   poll?: Partial<PollOptions>;
   /** Default: the real clock. */
   clock?: WatchClock;
+  /**
+   * Whether the companion can be reached: false when a poll fails for a reason worth trying again
+   * (the stream has already failed by then), true again when a status arrives.
+   */
+  onReachable?: (reachable: boolean) => void;
 }
 
 /** A state the onboarding never leaves (APPROVED, REFUSED or ERROR). */
@@ -66,6 +71,7 @@ export async function watchStatus(base: string, token: string, accessKey: string
   let seen: OnboardingState | null = null;
   const record = (state: OnboardingState) => {
     seen = state;
+    options.onReachable?.(true);
     onStatus(state);
   };
   try {
@@ -84,6 +90,7 @@ export async function watchStatus(base: string, token: string, accessKey: string
     await clock.sleep(delay, signal);
     try {
       const state = await getOnboarding(base, token, accessKey, signal);
+      options.onReachable?.(true);
       if (state.status !== lastStatus) {
         lastStatus = state.status;
         onStatus(state);
@@ -91,6 +98,7 @@ export async function watchStatus(base: string, token: string, accessKey: string
       if (isFinal(state)) return state;
     } catch (error) {
       if (!(error instanceof CompanionError) || !error.retryable) throw error;
+      options.onReachable?.(false);
     }
     if (clock.now() + delay > deadline) {
       throw new CompanionError({ code: 'status_timeout', message: 'No final status arrived in time.', status: 0 });

@@ -37,6 +37,11 @@ export interface SessionOptions {
   messages(): Messages;
   /** The session became usable. */
   loaded(session: PageSession): void;
+  /**
+   * True while the page waits for an onboarding the session already produced (after a reload):
+   * the session being used then is no news, and no `onboarding-error` is fired for it.
+   */
+  quiet?(): boolean;
 }
 
 export function sessionProblem(error: CompanionError): SessionProblem {
@@ -136,6 +141,7 @@ export class SessionController implements ReactiveController {
     this.#state = 'failed';
     this.#problem = problem;
     this.#host.requestUpdate();
+    if (this.#options.quiet?.()) return;
     this.#host.dispatchEvent(new OnboardingErrorEvent({ code: SESSION_ERROR_CODES[problem], message: this.#options.messages().session[problem] }));
   }
 

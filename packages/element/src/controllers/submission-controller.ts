@@ -39,6 +39,74 @@ export interface SubmissionOptions {
   sent(): void;
   /** The client secret of the session the creation is bound to, or null without one. */
   clientSecret?(): string | null;
+  /**
+   * The `sessionStorage` key under which the onboarding being waited for survives a reload (one
+   * per endpoint and session), or null to keep nothing.
+   */
+  resumeKey?(): string | null;
+}
+
+/**
+ * What survives a reload while the outcome is awaited: enough to read the status, nothing of
+ * what the person sent (no image, no CPF) and never the session's secret.
+ */
+export interface KeptOnboarding {
+  tokenOnboarding: string;
+  accessKey: string;
+  endpoint: string;
+  /** When the companion answered the creation (ms since the epoch). */
+  savedAt: number;
+}
+
+/** The companion follows an onboarding for 48 h; a page reloaded later has nothing left to wait for. */
+export const KEPT_FOR_MS = 48 * 60 * 60_000;
+/** After this long, the person is told the check takes longer than usual. */
+export const SLOW_AFTER_MS = 30_000;
+/** After this long still in process, a manual review is the likely reason. */
+export const REVIEW_AFTER_MS = 120_000;
+
+export type WaitPhase = 'usual' | 'slow' | 'review';
+
+/**
+ * Where a page keeps the onboarding it waits for: one key per endpoint and session. The session
+ * enters only as a hash, so that its secret is written nowhere.
+ */
+export function resumeKeyFor(endpoint: string, secret: string): string | null {
+  if (!endpoint) return null;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < secret.length; i++) h = Math.imul(h ^ secret.charCodeAt(i), 0x01000193);
+  return `onboarding-kit:${endpoint}:${secret ? (h >>> 0).toString(36) : '-'}`;
+}
+
+/** The onboarding kept under `key`, unless it is malformed, expired or for another endpoint. */
+export function readKept(key: string, endpoint: string, nowMs = Date.now()): KeptOnboarding | null {
+  let kept: Partial<KeptOnboarding> | null = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(key) ?? 'null') as Partial<KeptOnboarding> | null;
+  } catch {
+    // Storage refused (privacy settings, sandboxed frame) or garbage in it: nothing to resume.
+  }
+  const { tokenOnboarding, accessKey, savedAt } = kept ?? {};
+  if (typeof tokenOnboarding === 'string' && typeof accessKey === 'string' && typeof savedAt === 'number' && kept?.endpoint === endpoint && nowMs - savedAt < KEPT_FOR_MS) {
+    return { tokenOnboarding, accessKey, endpoint, savedAt };
+  }
+  if (kept) forget(key);
+  return null;
+}
+
+function forget(key: string): void {
+  try {
+    sessionStorage.removeItem(key);
+  } catch {
+    // Nothing could be stored either.
+  }
+}
+
+/** Leaving mid-upload loses it: the browser asks the person first. */
+function warnBeforeLeaving(event: BeforeUnloadEvent): void {
+  event.preventDefault();
+  // Older engines ask only when returnValue is set.
+  event.returnValue = '';
 }
 
 /** Errors after which nothing this page can send will be accepted: the session is spent, gone or unknown. */
@@ -113,6 +181,18 @@ export class SubmissionController implements ReactiveController {
   #attempt: { key: string; body: CreateOnboardingRequest } | null = null;
   /** What the host's leaving the document interrupted, to resume or report when it comes back. */
   #interrupted: { upload: boolean; watch: boolean } = { upload: false, watch: false };
+  /** When the creation was answered: the wait is measured from there, across a reload too. */
+  #since: number | null = null;
+  #phaseTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the last status read reached the companion. */
+  #reachable = true;
+  /** The storage key the onboarding was kept under, to forget it there. */
+  #keptUnder: string | null = null;
+  readonly #onConnectivity = (event: Event): void => {
+    // Back online: look again now rather than at the next, backed-off poll.
+    if (event.type === 'online' && this.#watch.running && !this.#reachable) void this.watch();
+    this.#host.requestUpdate();
+  };
 
   constructor(host: ReactiveElement, options: SubmissionOptions) {
     this.#host = host;
@@ -147,8 +227,36 @@ export class SubmissionController implements ReactiveController {
   get canCheckAgain(): boolean {
     return this.#accessKey !== null;
   }
+  /** How long the wait for a final status has gone on. */
+  get waitPhase(): WaitPhase {
+    const waited = this.#since === null ? 0 : Date.now() - this.#since;
+    return waited >= REVIEW_AFTER_MS ? 'review' : waited >= SLOW_AFTER_MS ? 'slow' : 'usual';
+  }
+  /** Neither the status stream nor polling reaches the companion (or the browser says it is offline). */
+  get offline(): boolean {
+    return !this.#reachable || navigator.onLine === false;
+  }
+
+  /**
+   * After a reload: waits again for the onboarding this page had sent, if one is kept for it.
+   * True when there was one (the host then shows the processing step).
+   */
+  resume(): boolean {
+    const key = this.#options.resumeKey?.() ?? null;
+    const kept = key ? readKept(key, this.#options.endpoint()) : null;
+    if (!kept) return false;
+    this.#keptUnder = key;
+    this.#token = kept.tokenOnboarding;
+    this.#accessKey = kept.accessKey;
+    this.#since = kept.savedAt;
+    this.#options.goTo('processing');
+    void this.watch();
+    return true;
+  }
 
   hostConnected(): void {
+    addEventListener('online', this.#onConnectivity);
+    addEventListener('offline', this.#onConnectivity);
     // Moved in the DOM mid-flow: what hostDisconnected cancelled resumes or says so.
     const { upload, watch } = this.#interrupted;
     this.#interrupted = { upload: false, watch: false };
@@ -159,6 +267,10 @@ export class SubmissionController implements ReactiveController {
   }
 
   hostDisconnected(): void {
+    removeEventListener('online', this.#onConnectivity);
+    removeEventListener('offline', this.#onConnectivity);
+    removeEventListener('beforeunload', warnBeforeLeaving);
+    clearTimeout(this.#phaseTimer);
     this.#interrupted = { upload: this.#upload.running, watch: this.#watch.running };
     this.#upload.cancel();
     this.#watch.cancel();
@@ -187,6 +299,7 @@ export class SubmissionController implements ReactiveController {
     const clientSecret = this.#options.clientSecret?.() ?? null;
     // With or without a session: a retry after a lost answer must never create a second onboarding.
     const idempotencyKey = this.#keyFor(body);
+    addEventListener('beforeunload', warnBeforeLeaving);
     try {
       const created = await createOnboarding(this.#options.endpoint(), body, {
         signal,
@@ -199,6 +312,8 @@ export class SubmissionController implements ReactiveController {
       if (!this.#upload.isCurrent(signal)) return;
       this.#accessKey = created.accessKey;
       this.#token = created.tokenOnboarding;
+      this.#since = Date.now();
+      this.#keep();
       // Created: nothing will be sent again, and the photos it held go with the others.
       this.#attempt = null;
       this.#setPercent(100);
@@ -212,13 +327,14 @@ export class SubmissionController implements ReactiveController {
       // With a session, a 401 means its secret no longer opens it: say so as the session read does.
       this.#failUpload(clientSecret && e.status === 401 ? new CompanionError({ code: 'session_invalid', message: e.message, status: 401 }) : e);
     } finally {
-      this.#upload.end(signal);
+      if (this.#upload.end(signal)) removeEventListener('beforeunload', warnBeforeLeaving);
     }
   }
 
   /** The person cancelled the upload: back to the review with the photos kept. */
   cancelUpload(): void {
     this.#upload.cancel();
+    removeEventListener('beforeunload', warnBeforeLeaving);
     this.#percent = null;
     this.#cancelled = true;
     this.#host.requestUpdate();
@@ -232,6 +348,7 @@ export class SubmissionController implements ReactiveController {
     const key = this.#accessKey;
     if (!token || !key) return;
     this.#processingProblem = null;
+    this.#schedulePhase();
     this.#host.requestUpdate();
     const signal = this.#watch.begin();
     const m = this.#options.messages();
@@ -239,6 +356,12 @@ export class SubmissionController implements ReactiveController {
       const final = await watchStatus(this.#options.endpoint(), token, key, {
         signal,
         poll: this.#options.pollOptions(),
+        onReachable: (reachable) => {
+          if (!this.#watch.isCurrent(signal) || this.#reachable === reachable) return;
+          this.#reachable = reachable;
+          this.#host.requestUpdate();
+          this.#options.announce(reachable ? m.processing.status(m.processing.statusNames.IN_PROCESS) : m.processing.offline);
+        },
         onStatus: (state) => {
           if (!this.#watch.isCurrent(signal)) return;
           this.#liveStatus = state;
@@ -251,6 +374,7 @@ export class SubmissionController implements ReactiveController {
     } catch (error) {
       if (!this.#watch.isCurrent(signal)) return;
       const e = asCompanionError(error);
+      clearTimeout(this.#phaseTimer);
       this.#processingProblem = e.code === 'status_timeout' || e.retryable ? 'gave-up' : 'lost';
       this.#host.requestUpdate();
       const message = this.#processingProblem === 'gave-up' ? m.processing.gaveUp : m.processing.lost;
@@ -264,6 +388,11 @@ export class SubmissionController implements ReactiveController {
   reset(): void {
     this.#upload.cancel();
     this.#watch.cancel();
+    removeEventListener('beforeunload', warnBeforeLeaving);
+    clearTimeout(this.#phaseTimer);
+    this.#forgetKept();
+    this.#since = null;
+    this.#reachable = true;
     this.#interrupted = { upload: false, watch: false };
     this.#accessKey = null;
     this.#attempt = null;
@@ -279,8 +408,10 @@ export class SubmissionController implements ReactiveController {
 
   #finish(final: FinalState): void {
     this.#outcome = final;
-    // Final: nothing more will be read for this onboarding.
+    // Final: nothing more will be read for this onboarding, here or after a reload.
     this.#accessKey = null;
+    clearTimeout(this.#phaseTimer);
+    this.#forgetKept();
     this.#host.requestUpdate();
     this.#options.goTo('outcome');
     this.#host.dispatchEvent(
@@ -298,6 +429,36 @@ export class SubmissionController implements ReactiveController {
     this.#host.requestUpdate();
     const message = uploadErrorMessage(error, this.#options.messages());
     this.#host.dispatchEvent(new OnboardingErrorEvent({ code: error.code, message, ...(error.externalId && { externalId: error.externalId }) }));
+  }
+
+  #keep(): void {
+    const key = this.#options.resumeKey?.() ?? null;
+    if (!key || !this.#token || !this.#accessKey) return;
+    const kept: KeptOnboarding = { tokenOnboarding: this.#token, accessKey: this.#accessKey, endpoint: this.#options.endpoint(), savedAt: this.#since ?? Date.now() };
+    try {
+      sessionStorage.setItem(key, JSON.stringify(kept));
+      this.#keptUnder = key;
+    } catch {
+      // Storage refused or full: the wait goes on, only a reload cannot pick it up.
+    }
+  }
+
+  #forgetKept(): void {
+    if (this.#keptUnder) forget(this.#keptUnder);
+    this.#keptUnder = null;
+  }
+
+  /** Wakes the host when the wait crosses into its next phase, whose words differ. */
+  #schedulePhase(): void {
+    clearTimeout(this.#phaseTimer);
+    if (this.#since === null) return;
+    const waited = Date.now() - this.#since;
+    const next = waited < SLOW_AFTER_MS ? SLOW_AFTER_MS : waited < REVIEW_AFTER_MS ? REVIEW_AFTER_MS : null;
+    if (next === null) return;
+    this.#phaseTimer = setTimeout(() => {
+      this.#host.requestUpdate();
+      this.#schedulePhase();
+    }, next - waited);
   }
 
   #keyFor(body: CreateOnboardingRequest): string {

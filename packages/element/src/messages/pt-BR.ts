@@ -162,7 +162,6 @@ export const ptBR = {
   },
   processing: {
     heading: 'Analisando',
-    waiting: 'Recebemos seus dados. A análise costuma levar alguns segundos; mantenha esta página aberta.',
     status: (status: string): string => `Situação: ${status}`,
     statusNames: {
       IN_PROCESS: 'em análise',
@@ -174,28 +173,17 @@ export const ptBR = {
     lost: 'Não foi possível consultar a análise. Guarde o código abaixo e fale com o suporte.',
     checkAgain: 'Verificar novamente',
     reference: 'Código da solicitação',
-    slow: 'Está levando mais tempo que o normal. A análise continua; não é preciso enviar de novo.',
-    review: 'Sua verificação pode estar em análise manual, que pode levar algumas horas.',
-    reviewClose: 'Você pode fechar esta página: o serviço que pediu a verificação será avisado do resultado.',
-    reviewStay: 'Deixe esta página aberta para ver o resultado aqui.',
     offline: 'Sem conexão com a internet. Continuaremos verificando assim que ela voltar.',
   },
   outcome: {
     approvedHeading: 'Identidade verificada',
-    approvedBody: 'Tudo certo! Sua identidade foi confirmada.',
     refusedHeading: 'Verificação não aprovada',
-    refusedBody: 'Não foi possível aprovar a verificação com os dados enviados.',
-    refusedReason: (reason: string): string => `Motivo: ${reason}`,
     errorHeading: 'Não conseguimos concluir a verificação',
-    errorBody: 'Houve um problema técnico na análise. Informe o código abaixo ao suporte para que possam ajudar.',
     supportCode: 'Código para o suporte',
     copy: 'Copiar código',
     copied: 'Código copiado.',
     copyFailed: 'Não foi possível copiar. Selecione o código e copie manualmente.',
     restart: 'Começar de novo',
-    refusedNext: 'Você pode tentar de novo com outras fotos: do documento original, nítidas e sem reflexos.',
-    refusedContact: 'Para tentar de novo, fale com o serviço que pediu esta verificação.',
-    retryPhotos: 'Tentar com outras fotos',
   },
 };
 

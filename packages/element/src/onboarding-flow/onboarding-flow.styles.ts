@@ -303,24 +303,50 @@ export const styles = css`
   }
 
   .outcome {
-    border-left: 6px solid var(--_border);
-    padding-left: var(--_space);
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    gap: 0.75rem;
   }
-  .outcome.approved {
-    border-color: var(--_success);
+  .outcome > * {
+    margin: 0;
   }
-  .outcome.refused,
-  .outcome.error {
-    border-color: var(--_error);
+  .outcome-icon {
+    width: 3rem;
+    height: 3rem;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 1.75;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+    color: var(--_primary);
+  }
+  .is-approved .outcome-icon {
+    color: var(--_success);
   }
   .support-code {
+    display: inline-block;
+    max-width: 100%;
     font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
-    font-size: 1.125rem;
+    font-size: 1.0625rem;
+    letter-spacing: 0.02em;
     background: var(--_surface);
     padding: 0.25rem 0.5rem;
     border-radius: 4px;
     user-select: all;
-    word-break: break-all;
+  }
+  .support-code > span {
+    white-space: nowrap;
+  }
+  .support-code > span:not(:first-child) {
+    margin-inline-start: 0.35em;
+  }
+  .offline {
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    border-left: 4px solid var(--_primary);
   }
 
   .sr-only {

@@ -9,6 +9,7 @@ import { NavigationController } from '../controllers/navigation-controller.js';
 import { SessionController } from '../controllers/session-controller.js';
 import {
   SubmissionController,
+  resumeKeyFor,
   uploadErrorIsFinal,
   uploadErrorIsRetryable,
   uploadErrorMessage,
@@ -16,6 +17,7 @@ import {
 } from '../controllers/submission-controller.js';
 import { OnboardingCancelEvent } from '../events.js';
 import { messagesFor, resolveLocale, type Messages } from '../messages/index.js';
+import { loadAfterSend, type AfterSendCatalog } from '../messages/load-after-send.js';
 import {
   CAPTURE_STEPS,
   DEFAULT_DOCUMENT_TYPES,
@@ -73,6 +75,8 @@ import {
  * @slot outcome-approved - Extra content on the APPROVED screen (for example a "Continue" link).
  * @slot outcome-refused - Extra content on the REFUSED screen.
  * @slot outcome-error - Extra content on the ERROR screen (for example how to reach support).
+ * @slot continue - On the APPROVED screen, where the person goes next (for example a "Continue" link back to the integrator's page).
+ * @slot refused-help - On the REFUSED screen, the integrator's help text (how to reach them, what else is accepted).
  *
  * @csspart base - The wrapper of everything.
  * @csspart header - The header with the logo slot, the title and the list of steps.
@@ -96,6 +100,7 @@ import {
  * @csspart thumbnail - A photo on the review step.
  * @csspart error - Every error message.
  * @csspart outcome - The outcome message box.
+ * @csspart offline - The banner shown while the waiting page cannot reach the companion (it goes once it can).
  *
  * @cssproperty --onboarding-color-primary - Buttons, links, progress (default #0b57a4).
  * @cssproperty --onboarding-color-on-primary - Text on primary buttons (default #ffffff).
@@ -169,6 +174,9 @@ export class OnboardingFlow extends LitElement {
 
   @state() private copyNotice: 'copied' | 'copyFailed' | null = null;
 
+  /** The waiting and outcome texts, loaded once the person nears sending (or a reload resumes a wait). */
+  @state() private afterSend: AfterSendCatalog | null = null;
+
   // The controllers' order is the order of their host callbacks: the camera binds its <video>
   // after a render before navigation moves focus.
   readonly #capture = new CaptureController(this, {
@@ -196,6 +204,7 @@ export class OnboardingFlow extends LitElement {
     secret: () => this.session || '',
     endpoint: () => normalizeEndpoint(this.endpoint || ''),
     messages: () => this.m,
+    quiet: () => this.#nav.step === 'processing' || this.#nav.step === 'outcome',
     // Someone was told "preparing": the step they can now use is told too.
     loaded: () => {
       if (this.#nav.announcement) this.#nav.announceStep();
@@ -227,6 +236,7 @@ export class OnboardingFlow extends LitElement {
     goTo: (step) => this.#nav.goTo(step),
     sent: () => this.#capture.clear(),
     clientSecret: () => this.#session.secret,
+    resumeKey: () => resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || ''),
   });
 
   /** Starts (or restarts) the flow at the consent step and moves focus to its heading. */
@@ -250,6 +260,13 @@ export class OnboardingFlow extends LitElement {
   }
 
   protected override willUpdate(): void {
+    // A reload while the outcome was awaited: wait again (or show it) instead of starting over.
+    if (!this.hasUpdated && this.#nav.step === 'consent') this.#submission.resume();
+    const step = this.#nav.step;
+    if (!this.afterSend && (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome')) {
+      // Unavailable (offline, a file not hosted): the headings and the status still show.
+      loadAfterSend().then((catalog) => (this.afterSend = catalog), () => undefined);
+    }
     if (!this.#session.stale) return;
     // Another session (or endpoint) is another person's flow: nothing entered so far applies.
     if (this.hasUpdated) this.reset();
@@ -287,6 +304,18 @@ export class OnboardingFlow extends LitElement {
   /** "Start again", except under a session: it yields one onboarding, so a new flow could only be refused. */
   #restart(): (() => void) | undefined {
     return this.#session.state === 'none' ? () => this.start() : undefined;
+  }
+
+  /**
+   * A new onboarding with new photos: what the person entered is kept and the flow goes back to
+   * the first photo; after a reload nothing entered is left, so it starts over.
+   */
+  #retryPhotos(): void {
+    if (!this.#details.consent || !this.#details.documentType) return this.start();
+    this.#capture.reset();
+    this.#submission.reset();
+    this.copyNotice = null;
+    this.#nav.goTo('document-front');
   }
 
   #retakeFromReview(role: CaptureRole): void {
@@ -401,17 +430,30 @@ export class OnboardingFlow extends LitElement {
       case 'processing':
         return processingStep({
           m,
+          t: this.afterSend?.[resolveLocale(this.locale)] ?? null,
           status: submission.liveStatus?.status ?? 'IN_PROCESS',
           error: submission.processingProblem,
           reference: submission.tokenOnboarding,
           canCheckAgain: submission.canCheckAgain,
+          phase: submission.waitPhase,
+          offline: submission.offline,
+          // A session's backend is told the outcome; without one, only this page learns it.
+          canClose: this.#session.state !== 'none',
           onCheckAgain: () => void submission.watch(),
           onRestart: this.#restart(),
         });
       default: {
         const outcome = submission.outcome;
         return outcome
-          ? outcomeStep({ m, outcome, copyNotice: this.copyNotice, onCopy: (code) => void this.#copySupportCode(code), onRestart: this.#restart() })
+          ? outcomeStep({
+              m,
+              t: this.afterSend?.[resolveLocale(this.locale)] ?? null,
+              outcome,
+              copyNotice: this.copyNotice,
+              onCopy: (code) => void this.#copySupportCode(code),
+              onRestart: this.#restart(),
+              onRetryPhotos: this.#session.state === 'none' ? () => this.#retryPhotos() : undefined,
+            })
           : html``;
       }
     }

@@ -39,6 +39,8 @@ export interface DoubleControl {
   failSession?: 'http-503' | 'destroy' | null;
   /** Session reads wait unanswered until this is set back to false. */
   holdSession?: boolean;
+  /** Status reads answer 503 until set back to false (with `events: 'fail'`, the page is cut off). */
+  failReads?: boolean;
 }
 
 export interface DoubleSession {

@@ -1,48 +1,10 @@
-/** Review, upload, processing and outcome. */
+/** Upload, processing and outcome. */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { OnboardingState, OnboardingStatus } from '@onboarding-kit/contract';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
+import type { AfterSendMessages } from '../messages/after-send.js';
 import { cssProperty } from '../directives/css-property.js';
-import { backButton } from './shared.js';
-
-export interface ReviewView {
-  m: Messages;
-  roles: readonly CaptureRole[];
-  previews: Partial<Record<CaptureRole, string>>;
-  cancelled: boolean;
-  onRetake: (role: CaptureRole) => void;
-  onSend: () => void;
-  onBack: () => void;
-}
-
-export function reviewStep(v: ReviewView): TemplateResult {
-  const m = v.m.review;
-  return html`
-    <div part="body">
-      <p>${m.intro}</p>
-      ${v.cancelled ? html`<p role="status">${v.m.upload.cancelled}</p>` : nothing}
-      <ul class="thumbs">
-        ${v.roles.map((role) => {
-          const url = v.previews[role];
-          return html`
-            <li>
-              ${url ? html`<img class="thumbnail" part="thumbnail" src=${url} alt=${v.m.capture.previewAlt(m.roles[role])} />` : nothing}
-              <span>${m.roles[role]}</span>
-              <button type="button" part="button" @click=${() => v.onRetake(role)}>${m.retake(m.roles[role])}</button>
-            </li>
-          `;
-        })}
-      </ul>
-    </div>
-    <div class="actions" part="actions">
-      ${backButton(v.m.flow.back, v.onBack)}
-      <button type="button" class="primary" part="button button-primary" ?disabled=${v.roles.some((r) => !v.previews[r])} @click=${v.onSend}>
-        ${m.send}
-      </button>
-    </div>
-  `;
-}
 
 export interface UploadView {
   m: Messages;
@@ -98,7 +60,7 @@ export function uploadErrorStep(v: UploadErrorView): TemplateResult {
   return html`
     <div part="body">
       <p id="upload-error" class="error" part="error" role="alert">${v.message}</p>
-      ${v.externalId ? html`<p>${v.m.outcome.supportCode}: <code class="support-code">${v.externalId}</code></p>` : nothing}
+      ${v.externalId ? html`<p>${v.m.outcome.supportCode}: ${supportCode(v.externalId)}</p>` : nothing}
     </div>
     ${v.final
       ? nothing
@@ -111,24 +73,45 @@ export function uploadErrorStep(v: UploadErrorView): TemplateResult {
   `;
 }
 
+export type WaitPhase = 'usual' | 'slow' | 'review';
+
 export interface ProcessingView {
   m: Messages;
+  /** The waiting and outcome texts, once loaded (until then only the headings and the status show). */
+  t: AfterSendMessages | null;
   status: OnboardingStatus;
   error: 'gave-up' | 'lost' | null;
   reference: string | null;
   canCheckAgain: boolean;
+  /** How long the wait has gone on, which changes what the person is told. */
+  phase: WaitPhase;
+  /** Neither the status stream nor polling reaches the companion. */
+  offline: boolean;
+  /** Someone else hears of the outcome (a session's backend), so the page may be closed. */
+  canClose: boolean;
   onCheckAgain: () => void;
   /** Absent: no "Start again" (a session yields one onboarding, so starting over leads nowhere). */
   onRestart?: (() => void) | undefined;
 }
 
+/**
+ * A support code in short groups with a break opportunity between them: it wraps between
+ * groups, never mid-group, and its text (what selecting and copying by hand gives) is the code
+ * exactly, since the gaps are margins rather than characters.
+ */
+export function supportCode(code: string): TemplateResult {
+  const groups = code.match(/[^-]{1,4}-?|-/g) ?? [code];
+  return html`<code class="support-code" data-support-code>${groups.map((g, i) => html`${i ? html`<wbr />` : nothing}<span>${g}</span>`)}</code>`;
+}
+
 export function processingStep(v: ProcessingView): TemplateResult {
   const m = v.m.processing;
+  const t = v.t;
   if (v.error) {
     return html`
       <div part="body">
         <p id="processing-error" class="error" part="error" role="alert">${v.error === 'gave-up' ? m.gaveUp : m.lost}</p>
-        ${v.reference ? html`<p>${m.reference}: <code class="support-code">${v.reference}</code></p>` : nothing}
+        ${v.reference ? html`<p>${m.reference}: ${supportCode(v.reference)}</p>` : nothing}
       </div>
       <div class="actions" part="actions">
         ${v.canCheckAgain
@@ -140,8 +123,10 @@ export function processingStep(v: ProcessingView): TemplateResult {
   }
   return html`
     <div part="body">
+      <div role="status">${v.offline ? html`<p class="offline" part="offline">${m.offline}</p>` : nothing}</div>
       <div class="spinner" aria-hidden="true"></div>
-      <p>${m.waiting}</p>
+      ${t ? html`<p data-wait=${v.phase} aria-live="polite">${v.phase === 'usual' ? t.waiting : v.phase === 'slow' ? t.slow : t.review}</p>` : nothing}
+      ${t && v.phase === 'review' ? html`<p>${v.canClose ? t.reviewClose : t.reviewStay}</p>` : nothing}
       <p class="muted">${m.status(m.statusNames[v.status])}</p>
     </div>
   `;
@@ -149,41 +134,56 @@ export function processingStep(v: ProcessingView): TemplateResult {
 
 export interface OutcomeView {
   m: Messages;
+  t: AfterSendMessages | null;
   outcome: OnboardingState & { status: Exclude<OnboardingStatus, 'IN_PROCESS'> };
   copyNotice: 'copied' | 'copyFailed' | null;
   onCopy: (code: string) => void;
   /** Absent: no "Start again" (a session yields one onboarding, so starting over leads nowhere). */
   onRestart?: (() => void) | undefined;
+  /** A new attempt with other photos; absent under a session (the person is sent to the service instead). */
+  onRetryPhotos?: (() => void) | undefined;
 }
+
+/** One stroke path drawn inside a circle: a tick, an "i", a "!". */
+const ICON_PATHS = { APPROVED: 'm7.5 12.5 3 3 6-6.5', REFUSED: 'M12 11v5.5M12 7.5v.5', ERROR: 'M12 7v5.5M12 16v.5' } as const;
 
 export function outcomeStep(v: OutcomeView): TemplateResult {
   const m = v.m.outcome;
+  const t = v.t;
+  const say = (text: string | undefined) => (text ? html`<p>${text}</p>` : nothing);
   const { outcome } = v;
   let body: TemplateResult;
   if (outcome.status === 'APPROVED') {
-    body = html`<p>${m.approvedBody}</p><slot name="outcome-approved"></slot>`;
+    body = html`${say(t?.approvedBody)}<slot name="continue"></slot><slot name="outcome-approved"></slot>`;
   } else if (outcome.status === 'REFUSED') {
     body = html`
-      <p>${m.refusedBody}</p>
-      ${outcome.message ? html`<p data-reason>${m.refusedReason(outcome.message)}</p>` : nothing}
+      ${say(t?.refusedBody)}
+      ${outcome.message && t ? html`<p data-reason>${t.refusedReason(outcome.message)}</p>` : nothing}
+      ${say(v.onRetryPhotos ? t?.refusedNext : t?.refusedContact)}
+      <slot name="refused-help"></slot>
       <slot name="outcome-refused"></slot>
     `;
   } else {
     // Support needs the upstream's externalId; without one the token still identifies the case.
     const code = outcome.externalId ?? outcome.tokenOnboarding;
     body = html`
-      <p>${m.errorBody}</p>
-      <p>${m.supportCode}: <code class="support-code" data-support-code>${code}</code></p>
-      <button type="button" part="button" @click=${() => v.onCopy(code)}>${m.copy}</button>
+      ${say(t?.errorBody)}
+      <p>${m.supportCode}: ${supportCode(code)}</p>
+      <div><button type="button" part="button" @click=${() => v.onCopy(code)}>${m.copy}</button></div>
       ${v.copyNotice ? html`<p role="status">${m[v.copyNotice]}</p>` : nothing}
       <slot name="outcome-error"></slot>
     `;
   }
+  const retry = outcome.status === 'REFUSED' && t ? v.onRetryPhotos : undefined;
   return html`
-    <div part="body outcome" class=${`outcome ${outcome.status.toLowerCase()}`} data-status=${outcome.status}>${body}</div>
-    ${v.onRestart
+    <div part="body outcome" class=${`outcome is-${outcome.status.toLowerCase()}`} data-status=${outcome.status}>
+      <svg class="outcome-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" /><path d=${ICON_PATHS[outcome.status]} /></svg>
+      ${body}
+    </div>
+    ${v.onRestart || retry
       ? html`<div class="actions" part="actions">
-          <button type="button" part="button" @click=${v.onRestart}>${m.restart}</button>
+          ${v.onRestart ? html`<button type="button" part="button" @click=${v.onRestart}>${m.restart}</button>` : nothing}
+          ${retry ? html`<button type="button" class="primary" part="button button-primary" @click=${retry}>${t?.retryPhotos}</button>` : nothing}
         </div>`
       : nothing}
   `;

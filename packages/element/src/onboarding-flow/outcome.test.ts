@@ -1,0 +1,317 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+/**
+ * Outcomes and waiting: the three outcome screens, what the waiting screen says as time passes
+ * and while the companion cannot be reached, and a reload that resumes the wait. Most tests start
+ * from an onboarding created beforehand and kept as the element keeps it, as a reload finds it.
+ */
+import { currentEngine } from '@onboarding-kit/testing/engine';
+import { expect } from '@open-wc/testing';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import { normalizeEndpoint } from '../api/index.js';
+import { resumeKeyFor, type KeptOnboarding } from '../controllers/submission-controller.js';
+import type { OnboardingFlow } from './onboarding-flow.js';
+import {
+  CPF,
+  cardJpeg,
+  cleanupListeners,
+  click,
+  companionNamespace,
+  controlDouble,
+  decide,
+  doubleState,
+  hasButton,
+  heading,
+  mount,
+  reachReviewWithFiles,
+  realEndpoint,
+  realState,
+  root,
+  stepOf,
+  text,
+  waitFor,
+  waitForStep,
+} from './test-helpers.js';
+
+const mounted: HTMLElement[] = [];
+afterEach(async () => {
+  cleanupListeners();
+  while (mounted.length) mounted.pop()!.remove();
+  sessionStorage.clear();
+  if (currentEngine() !== 'webkit') await setViewport({ width: 1366, height: 768 });
+});
+
+async function jpegBase64(): Promise<string> {
+  const bytes = new Uint8Array(await (await cardJpeg()).arrayBuffer());
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** Creates an onboarding as the element would have, answering its token and access key. */
+async function create(base: string, cpf: string, secret?: string): Promise<{ tokenOnboarding: string; accessKey: string }> {
+  const image = await jpegBase64();
+  const res = await fetch(`${base}/v1/onboardings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(secret && { authorization: `Bearer ${secret}` }) },
+    body: JSON.stringify({ cpf, documentType: 'CNH', images: { documentFront: image, documentBack: image, selfie: image } }),
+  });
+  if (!res.ok) throw new Error(`creation failed: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<{ tokenOnboarding: string; accessKey: string }>;
+}
+
+/** Keeps an onboarding in sessionStorage as the element does once the creation answered. */
+function keep(endpoint: string, created: { tokenOnboarding: string; accessKey: string }, agoMs = 0, secret = ''): string {
+  const normalized = normalizeEndpoint(endpoint);
+  const key = resumeKeyFor(normalized, secret)!;
+  const kept: KeptOnboarding = { ...created, endpoint: normalized, savedAt: Date.now() - agoMs };
+  sessionStorage.setItem(key, JSON.stringify(kept));
+  return key;
+}
+
+/** Mounts the element as a reloaded page would (poll timings set before it connects). */
+async function reload(endpoint: string, options: { session?: string; children?: string } = {}): Promise<{ el: OnboardingFlow; events: CustomEvent[] }> {
+  const el = document.createElement('onboarding-flow');
+  el.endpoint = endpoint;
+  el.locale = 'pt-BR';
+  el.pollOptions = { initialDelayMs: 200, maxDelayMs: 400, totalMs: 30_000 };
+  if (options.session) el.session = options.session;
+  if (options.children) el.innerHTML = options.children;
+  const events: CustomEvent[] = [];
+  for (const name of ['onboarding-error', 'onboarding-complete']) el.addEventListener(name, (e) => events.push(e as CustomEvent));
+  document.body.append(el);
+  mounted.push(el);
+  await el.updateComplete;
+  return { el, events };
+}
+
+async function viewport(el: OnboardingFlow, size: 'phone' | 'laptop'): Promise<void> {
+  // WebKit's driver cannot resize the page: the element alone is narrowed there.
+  if (currentEngine() === 'webkit') el.style.width = size === 'phone' ? '390px' : '';
+  else await setViewport(size === 'phone' ? { width: 390, height: 844 } : { width: 1366, height: 768 });
+  await el.updateComplete;
+}
+
+async function shots(el: OnboardingFlow, name: string): Promise<void> {
+  for (const size of ['phone', 'laptop'] as const) {
+    await viewport(el, size);
+    const path = await executeServerCommand<string, { name: string }>('screenshot', { name: `${name}-${size}` });
+    console.log(`${name}-${size}: ${path}`);
+  }
+}
+
+const outcomeBox = (el: OnboardingFlow): HTMLElement => root(el).querySelector<HTMLElement>('[part~=outcome]')!;
+
+/** Whether every group of the support code sits on one line (nothing broken mid-group). */
+function groupsWhole(el: OnboardingFlow): boolean {
+  return [...root(el).querySelectorAll('[data-support-code] > span')].every((span) => span.getClientRects().length === 1);
+}
+
+describe('<onboarding-flow> outcomes and waiting', () => {
+  it('APPROVED: a calm screen with an icon and the integrator’s continue slot; the kept onboarding is forgotten', async function () {
+    this.timeout(60_000);
+    const base = `/test-companion/${companionNamespace()}`;
+    const key = keep(base, await create(base, CPF.approved));
+    const { el } = await reload(base, { children: '<a slot="continue" href="#next">Continuar para a loja</a>' });
+    await waitForStep(el, 'outcome');
+    expect(outcomeBox(el).getAttribute('data-status')).to.equal('APPROVED');
+    expect(heading(el).textContent).to.equal('Identidade verificada');
+    const icon = outcomeBox(el).querySelector('svg')!;
+    expect(icon.getAttribute('aria-hidden')).to.equal('true');
+    const slot = outcomeBox(el).querySelector<HTMLSlotElement>('slot[name=continue]')!;
+    expect(slot.assignedElements().map((a) => a.textContent)).to.deep.equal(['Continuar para a loja']);
+    await waitFor(() => text(el).includes('Sua identidade foi confirmada'), 'no approval text');
+    expect(sessionStorage.getItem(key)).to.equal(null);
+    await expect(el).to.be.accessible();
+    await shots(el, 'outcome-approved');
+  });
+
+  it('REFUSED without a session: the reason, what to do next, a new try with other photos and the help slot', async function () {
+    this.timeout(60_000);
+    const base = `/test-companion/${companionNamespace()}`;
+    keep(base, await create(base, CPF.refused));
+    const { el } = await reload(base, { children: '<p slot="refused-help">Dúvidas? Ligue 0800 000 0000.</p>' });
+    await waitForStep(el, 'outcome');
+    expect(outcomeBox(el).getAttribute('data-status')).to.equal('REFUSED');
+    await waitFor(() => text(el).includes('tentar de novo com outras fotos'), 'no next step');
+    expect(root(el).querySelector('[data-reason]')!.textContent).to.equal('Motivo: Documento com sinais de adulteração');
+    expect(outcomeBox(el).querySelector<HTMLSlotElement>('slot[name=refused-help]')!.assignedElements()).to.have.length(1);
+    expect(root(el).querySelector('[part~=button-primary]')!.textContent!.trim()).to.equal('Tentar com outras fotos');
+    await expect(el).to.be.accessible();
+    await shots(el, 'outcome-refused');
+    // After a reload nothing entered is left: the new try starts from the beginning.
+    await click(el, 'Tentar com outras fotos');
+    expect(stepOf(el)).to.equal('consent');
+  });
+
+  it('REFUSED after a full flow: "Tentar com outras fotos" keeps the data and goes back to the first photo', async function () {
+    this.timeout(90_000);
+    const { el } = await mount();
+    await reachReviewWithFiles(el, CPF.refused);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    await waitFor(() => hasButton(el, 'Tentar com outras fotos'), 'no retry button');
+    await click(el, 'Tentar com outras fotos');
+    await waitForStep(el, 'document-front');
+    expect(root(el).querySelector('img[part~=preview]')).to.equal(null);
+  });
+
+  it('REFUSED under a session: no new try here, the person is sent to the service; a spent session is no error after a reload', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const secret = 'cs_test_outcome_refused_0123456789abcdef';
+    await controlDouble(ns, { sessions: [{ clientSecret: secret, id: 'ses_refused', prefill: { cpf: CPF.refused.replace(/\D/g, '') } }] });
+    const key = keep(base, await create(base, CPF.refused, secret), 0, secret);
+    expect(key).not.to.include(secret);
+    const { el, events } = await reload(base, { session: secret });
+    await waitForStep(el, 'outcome');
+    await waitFor(() => text(el).includes('fale com o serviço que pediu esta verificação'), 'no contact text');
+    expect(hasButton(el, 'Tentar com outras fotos')).to.equal(false);
+    expect(hasButton(el, 'Começar de novo')).to.equal(false);
+    await waitFor(() => (sessionStorage.getItem(key) === null), 'kept onboarding not forgotten');
+    expect(events.filter((e) => e.type === 'onboarding-error')).to.deep.equal([]);
+    await expect(el).to.be.accessible();
+  });
+
+  it('ERROR (real companion): the 36-character support code in whole groups, calm, copy button kept', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = await realEndpoint(ns);
+    const created = await create(base, CPF.error);
+    keep(base, created);
+    const { el } = await reload(base);
+    await waitForStep(el, 'outcome');
+    expect(outcomeBox(el).getAttribute('data-status')).to.equal('ERROR');
+    const externalId = (await realState(ns, created.tokenOnboarding, created.accessKey)).externalId!;
+    expect(externalId).to.have.length(36);
+    const code = root(el).querySelector('[data-support-code]')!;
+    // What a hand selection copies is the code exactly; the gaps between groups are margins.
+    expect(code.textContent).to.equal(externalId);
+    const groups = [...code.querySelectorAll('span')].map((s) => s.textContent!);
+    expect(groups.join('')).to.equal(externalId);
+    for (const g of groups) expect(g.length).to.be.within(1, 5);
+    expect(hasButton(el, 'Copiar código')).to.equal(true);
+    // Not an error alert: body text colour and weight, not the error red, not bold.
+    await waitFor(() => text(el).includes('Houve um problema técnico'), 'no error text');
+    const box = outcomeBox(el);
+    const paragraph = box.querySelector('p')!;
+    const errorRed = getComputedStyle(el).getPropertyValue('--onboarding-color-error').trim() || 'rgb(179, 38, 30)';
+    expect(getComputedStyle(paragraph).color).not.to.equal('rgb(179, 38, 30)', errorRed);
+    expect(Number(getComputedStyle(paragraph).fontWeight)).to.be.below(600);
+    expect(Number(getComputedStyle(box.querySelector('button')!).fontWeight)).to.be.below(700);
+    await viewport(el, 'phone');
+    expect(groupsWhole(el), 'a group broken across lines at 390 px').to.equal(true);
+    expect(code.getBoundingClientRect().right).to.be.at.most(el.getBoundingClientRect().right + 0.5);
+    await expect(el).to.be.accessible();
+    await shots(el, 'outcome-error');
+    expect(groupsWhole(el)).to.equal(true);
+  });
+
+  it('waiting: "taking longer" after 30 s, possible manual review after 2 min (page must stay open without a session)', async function () {
+    this.timeout(60_000);
+    const base = `/test-companion/${companionNamespace()}`;
+    const created = await create(base, CPF.manual);
+    keep(base, created, 40_000);
+    let { el } = await reload(base);
+    await waitForStep(el, 'processing');
+    await waitFor(() => !!root(el).querySelector('[data-wait=slow]'), 'no slow notice');
+    expect(text(el)).to.include('Está levando mais tempo que o normal');
+    el.remove();
+    keep(base, created, 3 * 60_000);
+    ({ el } = await reload(base));
+    await waitForStep(el, 'processing');
+    await waitFor(() => !!root(el).querySelector('[data-wait=review]'), 'no manual review notice');
+    expect(text(el)).to.include('análise manual');
+    expect(text(el)).to.include('Deixe esta página aberta');
+    await expect(el).to.be.accessible();
+  });
+
+  it('waiting under a session: after 2 min the person may close the page', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const secret = 'cs_test_outcome_manual_0123456789abcdef';
+    await controlDouble(ns, { sessions: [{ clientSecret: secret, id: 'ses_manual', prefill: { cpf: CPF.manual.replace(/\D/g, '') } }] });
+    keep(base, await create(base, CPF.manual, secret), 3 * 60_000, secret);
+    const { el } = await reload(base, { session: secret });
+    await waitForStep(el, 'processing');
+    await waitFor(() => text(el).includes('Você pode fechar esta página'), 'no close notice');
+  });
+
+  it('an offline banner while neither the stream nor polling reaches the companion, gone once they do', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const created = await create(base, CPF.manual);
+    await controlDouble(ns, { events: 'fail', failReads: true });
+    keep(base, created);
+    const { el } = await reload(base);
+    await waitForStep(el, 'processing');
+    const banner = () => root(el).querySelector('[part~=offline]');
+    await waitFor(() => !!banner(), 'no offline banner');
+    expect(banner()!.closest('[role=status]')).not.to.equal(null);
+    expect(banner()!.textContent).to.include('Sem conexão');
+    await expect(el).to.be.accessible();
+    await controlDouble(ns, { failReads: false });
+    await waitFor(() => !banner(), 'the banner stayed');
+    await controlDouble(ns, { decide: { token: created.tokenOnboarding, status: 'APPROVED' } });
+    await waitForStep(el, 'outcome');
+  });
+
+  it('a reload mid-wait resumes it: only token, key, endpoint and time are kept, and forgotten at the outcome', async function () {
+    this.timeout(90_000);
+    const { el, ns } = await mount({ companion: 'real' });
+    await reachReviewWithFiles(el, CPF.manual);
+    await click(el, 'Enviar');
+    await waitForStep(el, 'processing');
+    const keys = Object.keys(sessionStorage).filter((k) => k.startsWith('onboarding-kit:'));
+    expect(keys).to.have.length(1);
+    const raw = sessionStorage.getItem(keys[0]!)!;
+    const kept = JSON.parse(raw) as KeptOnboarding;
+    expect(Object.keys(kept).sort()).to.deep.equal(['accessKey', 'endpoint', 'savedAt', 'tokenOnboarding']);
+    expect(raw.length).to.be.below(400);
+    expect(raw).not.to.include(CPF.manual.replace(/\D/g, ''));
+    el.remove();
+    const { el: again } = await reload(el.endpoint);
+    await waitForStep(again, 'processing');
+    await decide(kept.tokenOnboarding, 'APPROVED');
+    await waitForStep(again, 'outcome');
+    expect(outcomeBox(again).getAttribute('data-status')).to.equal('APPROVED');
+    expect(sessionStorage.getItem(keys[0]!)).to.equal(null);
+    expect((await realState(ns, kept.tokenOnboarding, kept.accessKey)).status).to.equal('APPROVED');
+  });
+
+  it('a kept onboarding older than 48 h is dropped: the flow starts at consent', async function () {
+    this.timeout(30_000);
+    const base = `/test-companion/${companionNamespace()}`;
+    const key = keep(base, await create(base, CPF.manual), 49 * 60 * 60_000);
+    const { el } = await reload(base);
+    expect(stepOf(el)).to.equal('consent');
+    expect(sessionStorage.getItem(key)).to.equal(null);
+  });
+
+  it('warns before the page is left during an upload, and only then', async function () {
+    this.timeout(90_000);
+    const { el, ns } = await mount();
+    await reachReviewWithFiles(el, CPF.approved);
+    const leave = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leave()).to.equal(false);
+    await controlDouble(ns, { holdUploads: true });
+    await click(el, 'Enviar');
+    await waitFor(() => stepOf(el) === 'upload', 'no upload');
+    expect(leave()).to.equal(true);
+    await click(el, 'Cancelar envio');
+    await waitForStep(el, 'review');
+    expect(leave()).to.equal(false);
+    // Sent again and answered: nothing to lose any more.
+    await controlDouble(ns, { holdUploads: false });
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+    expect(leave()).to.equal(false);
+    expect((await doubleState(ns)).onboardings).to.have.length(1);
+  });
+});
