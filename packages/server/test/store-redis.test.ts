@@ -187,3 +187,65 @@ test('redis: a server that stops or stalls fails operations quickly with StoreUn
   }
   await assert.rejects(store.get('tok-2'), StoreUnavailableError);
 });
+
+test('redis: the backend\'s keys live under the prefix; sessions, their secrets and idempotency keys expire by themselves, pending notifications never', async () => {
+  // Database 6 holds nothing but this test's keys.
+  const url = `${server.url}/6`;
+  const prefix = 'kit-b:';
+  const hour = 3600_000;
+  const store = await RedisStore.connect(url, { prefix, retention: { finishedMs: 24 * hour, maxAgeMs: 48 * hour } });
+  const raw = createClient({ url });
+  await raw.connect();
+  const now = Date.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  try {
+    await store.create({ ...record('tok-b'), sessionId: 'ses_b' });
+    assert.equal(await store.addAccessKey('tok-b', 'hash-replay'), true);
+    await store.createSession(
+      { id: 'ses_b', version: 1, reference: 'user-1', status: 'open', createdAt: iso(now), expiresAt: iso(now + hour), documentTypes: [], locale: 'en', metadata: {} },
+      { client: 'c'.repeat(64), capture: 'd'.repeat(64) },
+    );
+    assert.equal(await store.addSessionSecret('ses_b', 'client', 'e'.repeat(64)), true);
+    // Later sessions push the expiry of their reference's index out; an earlier one must not pull it in.
+    await store.createSession(
+      { id: 'ses_late', version: 1, reference: 'user-1', status: 'open', createdAt: iso(now), expiresAt: iso(now + 10 * hour), documentTypes: [], locale: 'en', metadata: {} },
+      { client: 'f'.repeat(64), capture: 'a'.repeat(64) },
+    );
+    const s = (await store.getSession('ses_b'))!;
+    assert.equal(await store.replaceSession({ ...s, status: 'submitted' }, 1), true);
+    assert.deepEqual(await store.reserveIdempotencyKey('sessions:k:pending', 'fp', { ttlMs: 24 * hour, pendingTtlMs: 120_000 }), { state: 'reserved' });
+    await store.reserveIdempotencyKey('sessions:k:done', 'fp', { ttlMs: 24 * hour, pendingTtlMs: 120_000 });
+    await store.completeIdempotencyKey('sessions:k:done', 'result', 24 * hour);
+    await store.enqueueNotification({ id: 'evt_b', type: 'session.completed', body: '{}', orderKey: 'ses_b', createdAt: iso(now), state: 'pending', attempts: 0, nextAttemptMs: now });
+
+    const keys = await raw.keys('*');
+    assert.ok(keys.length >= 10, keys.join(', '));
+    assert.ok(keys.every((k) => k.startsWith(prefix)), `every key under ${prefix}: ${keys.join(', ')}`);
+
+    // Wide margins: only the order of magnitude matters, and a slow machine must not fail this.
+    const ttl = (key: string) => raw.pTTL(`${prefix}${key}`);
+    const around = async (key: string, expectedMs: number) => {
+      const left = await ttl(key);
+      assert.ok(left > expectedMs - 60_000 && left <= expectedMs, `${key}: ${left} ms left, about ${expectedMs} expected`);
+    };
+    const sessionLife = hour + 72 * hour;
+    assert.ok((await ttl('session:ses_b')) > sessionLife, 'a session outlives its expiry by days, for the routes and the purge');
+    const sessionTtl = await ttl('session:ses_b');
+    for (const key of ['session-secrets:ses_b', `secret:${'c'.repeat(64)}`, `secret:${'d'.repeat(64)}`, `secret:${'e'.repeat(64)}`]) {
+      const left = await ttl(key);
+      assert.ok(Math.abs(left - sessionTtl) < 60_000, `${key} expires with its session (${left} vs ${sessionTtl} ms)`);
+    }
+    assert.ok((await ttl('sessions:reference:user-1')) >= (await ttl('session:ses_late')) - 60_000, 'the reference index outlives its latest session');
+    await around('idempotency:sessions:k:pending', 120_000);
+    await around('idempotency:sessions:k:done', 24 * hour);
+    assert.equal(await ttl('outbox:evt_b'), -1, 'a pending notification must not vanish before it is sent');
+
+    // The added access key and the session id are fields of the onboarding's hash, which keeps its retention TTL.
+    assert.deepEqual(await store.get('tok-b').then((r) => [r?.sessionId, r?.moreAccessKeyHashes]), ['ses_b', ['hash-replay']]);
+    await around('onboarding:tok-b', 48 * hour);
+  } finally {
+    await raw.flushDb();
+    await raw.close();
+    await store.close();
+  }
+});

@@ -14,7 +14,8 @@
  * - sorted sets of members: `sessions:reference:<reference>` and `sessions:created` by creation
  *   time (ms), `sessions:status:<status>` by expiry, `sessions:ended` by end time; counter
  *   `sessions:seq`. A member whose session Redis expired is dropped by the next read that meets it
- *   (lists) or by the purge (created, ended).
+ *   (lists) or by the purge (created, ended). A reference's set expires with its latest session,
+ *   since one reference may never be listed again.
  * - `idempotency:<key>`: hash of `fingerprint` and, once completed, `result`; its TTL is the
  *   reservation's (min(ttl, pending ttl)) and then the result's.
  * - `outbox:<id>`: hash of `base` (what never changes, JSON), `try` (what each try sets, JSON),
@@ -74,6 +75,15 @@ local function expire_secrets(id, at)
   redis.call('PEXPIREAT', secrets_key(id), at)
   for _, h in ipairs(redis.call('SMEMBERS', secrets_key(id))) do redis.call('PEXPIREAT', secret_key(h), at) end
 end
+-- A reference's index is cleaned only when that reference is listed or its sessions are purged, so
+-- it expires no sooner than its latest session would: one left behind by a missed purge goes too.
+-- (PTTL and TIME rather than PEXPIRETIME or PEXPIREAT GT, which need Redis 7.)
+local function outlive(key, at)
+  local t = redis.call('TIME')
+  local left = tonumber(at) - (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+  local ttl = redis.call('PTTL', key)
+  if ttl == -1 or ttl < left then redis.call('PEXPIREAT', key, at) end
+end
 local function add_secret(id, kind, hash, at)
   if redis.call('SET', secret_key(hash), kind .. ':' .. id, 'NX', 'PXAT', at) then
     redis.call('SADD', secrets_key(id), hash)
@@ -95,6 +105,7 @@ local member = string.format('%015.0f', redis.call('INCR', P .. 'sessions:seq'))
 redis.call('HSET', key, 'body', ARGV[3], 'version', 1, 'member', member, 'reference', ARGV[4], 'status', ARGV[5], 'keyExpiresAt', ARGV[9])
 redis.call('PEXPIREAT', key, ARGV[9])
 redis.call('ZADD', reference_key(ARGV[4]), ARGV[6], member)
+outlive(reference_key(ARGV[4]), ARGV[9])
 redis.call('ZADD', status_key(ARGV[5]), ARGV[7], member)
 redis.call('ZADD', P .. 'sessions:created', ARGV[6], member)
 if ARGV[8] ~= '' then redis.call('ZADD', P .. 'sessions:ended', ARGV[8], member) end
@@ -126,6 +137,7 @@ local member = cur[2]
 redis.call('ZREM', reference_key(cur[3]), member)
 redis.call('ZREM', status_key(cur[4]), member)
 redis.call('ZADD', reference_key(ARGV[5]), ARGV[7], member)
+outlive(reference_key(ARGV[5]), ARGV[10])
 redis.call('ZADD', status_key(ARGV[6]), ARGV[8], member)
 redis.call('ZADD', P .. 'sessions:created', ARGV[7], member)
 if ARGV[9] ~= '' then redis.call('ZADD', P .. 'sessions:ended', ARGV[9], member) else redis.call('ZREM', P .. 'sessions:ended', member) end
