@@ -338,8 +338,8 @@ export const styles = css`
   .support-code > span {
     white-space: nowrap;
   }
-  .support-code > span:not(:first-child) {
-    margin-inline-start: 0.35em;
+  .support-code > .gap:not(:last-child) {
+    margin-inline-end: 0.35em;
   }
   .offline {
     margin: 0;

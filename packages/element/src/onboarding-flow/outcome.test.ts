@@ -189,7 +189,7 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     expect(code.textContent).to.equal(externalId);
     const groups = [...code.querySelectorAll('span')].map((s) => s.textContent!);
     expect(groups.join('')).to.equal(externalId);
-    for (const g of groups) expect(g.length).to.be.within(1, 5);
+    for (const g of groups) expect(g.length).to.be.within(1, 9);
     expect(hasButton(el, 'Copiar código')).to.equal(true);
     // Not an error alert: body text colour and weight, not the error red, not bold.
     await waitFor(() => text(el).includes('Houve um problema técnico'), 'no error text');

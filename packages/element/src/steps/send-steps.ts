@@ -100,8 +100,11 @@ export interface ProcessingView {
  * exactly, since the gaps are margins rather than characters.
  */
 export function supportCode(code: string): TemplateResult {
-  const groups = code.match(/[^-]{1,4}-?|-/g) ?? [code];
-  return html`<code class="support-code" data-support-code>${groups.map((g, i) => html`${i ? html`<wbr />` : nothing}<span>${g}</span>`)}</code>`;
+  // The code's own hyphens part it; a long run between them goes in fours, set apart by a gap.
+  const groups = code.split(/(?<=-)/).flatMap((part) => (part.length > 9 ? (part.match(/.{1,4}/g) ?? [part]) : [part]));
+  return html`<code class="support-code" data-support-code>${groups.map(
+    (g, i) => html`${i ? html`<wbr />` : nothing}<span class=${g.endsWith('-') ? '' : 'gap'}>${g}</span>`,
+  )}</code>`;
 }
 
 export function processingStep(v: ProcessingView): TemplateResult {
