@@ -249,3 +249,36 @@ test('redis: the backend\'s keys live under the prefix; sessions, their secrets 
     await store.close();
   }
 });
+
+test('redis: a session whose key Redis already expired leaves the lists and the purge, and takes no other session with it', async () => {
+  const prefix = freshPrefix();
+  const store = await connect(prefix);
+  const raw = createClient({ url: server.url });
+  await raw.connect();
+  const hour = 3600_000;
+  const now = Date.now();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const session = (id: string, createdMs: number) => ({
+    id, version: 1, reference: 'user-x', status: 'open' as const, createdAt: iso(createdMs), expiresAt: iso(createdMs + hour), documentTypes: [], locale: 'en', metadata: {},
+  });
+  try {
+    // Ended long before any grace: Redis drops its key at once, while its index entries are written.
+    await store.createSession(session('ses_dead', now - 500 * hour), { client: '1'.repeat(64), capture: '2'.repeat(64) });
+    await store.createSession(session('ses_live', now), { client: '3'.repeat(64), capture: '4'.repeat(64) });
+    assert.equal(await store.getSession('ses_dead'), null);
+    assert.equal(await store.findSessionBySecret('client', '1'.repeat(64)), null);
+
+    assert.deepEqual((await store.listSessionsByReference('user-x', 10)).map((s) => s.id), ['ses_live']);
+    assert.deepEqual((await store.listSessionsByStatus('open', { limit: 10 })).map((s) => s.id), ['ses_live']);
+    assert.equal(await raw.zCard(`${prefix}sessions:status:open`), 1, 'a read drops the lapsed member');
+    assert.equal(await raw.zCard(`${prefix}sessions:reference:user-x`), 1);
+
+    const past = new Date(now - 96 * hour);
+    assert.equal(await store.purgeBackendState({ sessionsEndedBefore: past, sessionsCreatedBefore: past, outboxBefore: past }), 0, 'nothing left to delete');
+    assert.deepEqual(await raw.zRange(`${prefix}sessions:created`, 0, -1).then((m) => m.map((x) => x.slice(x.indexOf(':') + 1))), ['ses_live']);
+    assert.equal((await store.getSession('ses_live'))?.id, 'ses_live');
+  } finally {
+    await raw.close();
+    await store.close();
+  }
+});

@@ -82,7 +82,8 @@ local function outlive(key, at)
   local t = redis.call('TIME')
   local left = tonumber(at) - (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
   local ttl = redis.call('PTTL', key)
-  if ttl == -1 or ttl < left then redis.call('PEXPIREAT', key, at) end
+  -- A session already past its key's expiry must not take the others' entries with it.
+  if left > 0 and (ttl == -1 or ttl < left) then redis.call('PEXPIREAT', key, at) end
 end
 local function add_secret(id, kind, hash, at)
   if redis.call('SET', secret_key(hash), kind .. ':' .. id, 'NX', 'PXAT', at) then
