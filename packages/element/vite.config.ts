@@ -25,6 +25,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite';
+import { templateWhitespace } from './scripts/template-whitespace.js';
 
 export const BUNDLE_FILE = 'onboarding-flow.bundle.js';
 export const IIFE_FILE = 'onboarding-flow.iife.js';
@@ -202,7 +203,7 @@ export function bundleBuild(target: Target): InlineConfig {
   const base = common(target);
   return {
     ...base,
-    plugins: [pipelineBesideScript()],
+    plugins: [pipelineBesideScript(), templateWhitespace()],
     build: {
       ...base.build,
       minify: true,
@@ -217,7 +218,7 @@ export function iifeBuild(target: Target): InlineConfig {
   const base = common(target);
   return {
     ...base,
-    plugins: [pipelineBesideScript()],
+    plugins: [pipelineBesideScript(), templateWhitespace()],
     build: {
       ...base.build,
       minify: true,

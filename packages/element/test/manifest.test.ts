@@ -75,7 +75,7 @@ test('events: every onboarding-* event with its class and details, nothing namel
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
     'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'error', 'guide', 'header', 'heading',
-    'offline', 'outcome', 'preview', 'progress', 'retake', 'stage', 'stage-current', 'stage-done', 'stage-todo', 'stages', 'step', 'thumbnail', 'video',
+    'offline', 'outcome', 'preview', 'progress', 'retake', 'stage', 'stage-current', 'stages', 'step', 'thumbnail', 'video',
   ]);
   const properties = names(element.cssProperties);
   assert.equal(properties.length, 15);

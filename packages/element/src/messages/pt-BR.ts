@@ -6,20 +6,13 @@ export const ptBR = {
   flow: {
     progressLabel: 'Etapas',
     stages: { consent: 'Consentimento', data: 'Dados', document: 'Documento', selfie: 'Selfie', review: 'Revisão' },
-    stageDone: 'concluída',
     side: (current: number, total: number): string => `lado ${current} de ${total}`,
     title: 'Verificação de identidade',
-    stepOf: (current: number, total: number): string => `Etapa ${current} de ${total}`,
     back: 'Voltar',
     continue: 'Continuar',
     announceStep: (heading: string, current: number, total: number): string => `Etapa ${current} de ${total}: ${heading}`,
   },
   consent: {
-    summary: [
-      'Usamos seu CPF, fotos do documento e uma selfie só para confirmar sua identidade e prevenir fraudes (LGPD).',
-      'As fotos ficam só neste navegador até o envio.',
-      'Você pode pedir acesso, correção ou eliminação dos dados a qualquer momento.',
-    ],
     details: 'Ler detalhes',
     heading: 'Antes de começar',
     intro: 'Para confirmar a sua identidade, precisamos de alguns dados. Leia como eles são tratados.',
@@ -64,12 +57,10 @@ export const ptBR = {
     } as Record<string, string>,
   },
   capture: {
-    front: { CNH: 'Frente da CNH', RG: 'Frente do RG', RNE: 'Frente do RNE', PASSPORT: 'Página de foto do passaporte' } as Record<string, string>,
-    back: { CNH: 'Verso da CNH', RG: 'Verso do RG', RNE: 'Verso do RNE' } as Record<string, string>,
     cameraApp: 'Usar o app da câmera',
-    cameraAppHint: 'Abre o aplicativo de câmera do aparelho.',
-    headingFront: (doc: string): string => `Frente do documento: ${doc}`,
-    headingBack: (doc: string): string => `Verso do documento: ${doc}`,
+    /** By the document type's code: "Frente da CNH", "Verso do RG". */
+    headingFront: (type: string): string => `Frente ${type === 'CNH' ? 'da' : 'do'} ${type}`,
+    headingBack: (type: string): string => `Verso ${type === 'CNH' ? 'da' : 'do'} ${type}`,
     headingSelfie: 'Selfie',
     guideDocument: 'Coloque o documento sobre uma superfície plana e bem iluminada, sem reflexos, e enquadre-o inteiro dentro da moldura.',
     guideSelfie: 'Olhe para a câmera, com o rosto descoberto e inteiro dentro do oval, em um lugar bem iluminado.',

@@ -152,7 +152,7 @@ describe('<onboarding-flow> capture steps', () => {
     await chooseType(el, 'PASSPORT');
     // One side only: the document step has no sub-progress.
     expect(root(el).querySelector('[aria-current=step]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Documento');
-    expect(heading(el).textContent).to.equal('Página de foto do passaporte');
+    expect(heading(el).textContent).to.equal('Passaporte');
     await pickFile(el, await cardJpeg());
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'selfie');

@@ -82,9 +82,7 @@ import {
  * @csspart header - The header with the logo slot, the title and the list of steps.
  * @csspart stages - The list of the steps a person is shown (consent, data, document, selfie, review), the current one with `aria-current="step"`; absent after sending.
  * @csspart stage - One step of that list.
- * @csspart stage-done - A step of that list already done.
  * @csspart stage-current - The step of that list the person is on.
- * @csspart stage-todo - A step of that list still ahead.
  * @csspart step - The section of the current step.
  * @csspart heading - The heading of the current step (focused on each step change).
  * @csspart body - The content of the current step.
@@ -465,21 +463,15 @@ export class OnboardingFlow extends LitElement {
     const step = this.#nav.step;
     const current = stageOf(step);
     if (!current || this.#sessionBlocks) return nothing;
-    const at = PROGRESS_STAGES.indexOf(current);
-    const sides = documentHasBack(this.#details.documentType ?? 'CNH') ? 2 : 1;
+    // The steps before the current one read as done from the list's order (the styles colour them).
+    const sub = current === 'document' && documentHasBack(this.#details.documentType) ? ` · ${m.side(step === 'document-back' ? 2 : 1, 2)}` : '';
     return html`
       <ol class="stages" part="stages" aria-label=${m.progressLabel}>
-        ${PROGRESS_STAGES.map((stage, i) => {
-          const state = i < at ? 'done' : i === at ? 'current' : 'todo';
-          const sub = stage === current && stage === 'document' && sides > 1 ? m.side(step === 'document-back' ? 2 : 1, sides) : '';
-          return html`
-            <li class=${`stage ${state}`} part=${`stage stage-${state}`} aria-current=${state === 'current' ? 'step' : nothing}>
-              <span class="stage-bar" aria-hidden="true"></span>
-              <span class="stage-name">${m.stages[stage]}${sub ? html`<span class="stage-sub"> · ${sub}</span>` : nothing}</span>
-              ${state === 'done' ? html`<span class="sr-only"> (${m.stageDone})</span>` : nothing}
-            </li>
-          `;
-        })}
+        ${PROGRESS_STAGES.map((stage) =>
+          stage === current
+            ? html`<li part="stage stage-current" aria-current="step"><span>${m.stages[stage]}${sub}</span></li>`
+            : html`<li part="stage"><span>${m.stages[stage]}</span></li>`,
+        )}
       </ol>
     `;
   }

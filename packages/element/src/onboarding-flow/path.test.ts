@@ -18,6 +18,7 @@ import {
   stepOf,
   waitForStep,
 } from './test-helpers.js';
+import { ptBR } from '../messages/index.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 
 type GetUserMedia = MediaDevices['getUserMedia'];
@@ -40,12 +41,14 @@ async function viewport(el: OnboardingFlow, size: 'phone' | 'laptop'): Promise<v
 /** Whether `node` is on the first screen of the page, unscrolled, at the given viewport height. */
 const aboveTheFold = (node: Element, height: number): boolean => node.getBoundingClientRect().bottom + window.scrollY <= height;
 
-/** The list of steps as shown: each step's name, and which one is current. */
+/** The list of steps as shown: each step's name, which one is current, and how many come before it. */
 function stages(el: OnboardingFlow): { names: string[]; current: string | null; done: number } {
-  const items = [...root(el).querySelectorAll('[part~=stages] [part~=stage]')];
-  const name = (li: Element) => li.querySelector('.stage-name')!.textContent!.replace(/\s+/g, ' ').trim();
+  const items = [...root(el).querySelectorAll('[part~=stages] > [part~=stage]')];
+  const name = (li: Element) => li.textContent!.replace(/\s+/g, ' ').trim();
   const current = items.find((li) => li.getAttribute('aria-current') === 'step');
-  return { names: items.map(name), current: current ? name(current) : null, done: items.filter((li) => li.matches('[part~=stage-done]')).length };
+  expect(root(el).querySelectorAll('[part~=stage-current]').length).to.equal(current ? 1 : 0);
+  if (current) expect(current.matches('[part~=stage-current]')).to.equal(true);
+  return { names: items.map(name), current: current ? name(current) : null, done: current ? items.indexOf(current) : 0 };
 }
 
 async function shot(name: string): Promise<void> {
@@ -124,7 +127,11 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     const summary = details.querySelector('summary')!;
     expect(summary.textContent!.trim()).to.equal('Ler detalhes');
     expect(details.open).to.equal(false);
-    expect(root(el).querySelectorAll('.consent-summary li').length).to.equal(3);
+    // What is collected and why, in two lines; who, how long and the person's rights folded away.
+    expect([...root(el).querySelectorAll('.consent-summary li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
+      `O que coletamos: ${ptBR.consent.what}`,
+      `Para quê: ${ptBR.consent.why}`,
+    ]);
     // The full text is there but folded away: the summary, checkbox and Continue fit on a phone's first screen.
     expect(details.textContent).to.contain('Seus direitos');
     const cont = button(el, 'Continuar');
@@ -157,8 +164,8 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     expect(thumbs).to.have.length(3);
     const tops = thumbs.map((t) => Math.round(t.getBoundingClientRect().top));
     expect(new Set(tops).size, `thumbnail tops ${tops.join(',')}`).to.equal(1);
-    const labels = [...root(el).querySelectorAll('.review-label')].map((l) => l.textContent!.trim());
-    expect(labels).to.deep.equal(['Frente da CNH', 'Verso da CNH', 'Selfie']);
+    const names = [...root(el).querySelectorAll('.thumbs li')].map((li) => li.textContent!.replace(li.querySelector('button')!.textContent!, '').trim());
+    expect(names).to.deep.equal(['Frente da CNH', 'Verso da CNH', 'Selfie']);
     const send = button(el, 'Enviar');
     expect(aboveTheFold(send, 844), 'Enviar below the fold').to.equal(true);
     await expect(el).to.be.accessible();

@@ -124,14 +124,12 @@ export function captureStep(v: CaptureView): TemplateResult {
                 type="file"
                 accept="image/*"
                 capture=${selfie ? 'user' : 'environment'}
-                aria-describedby="camera-app-hint"
                 data-camera-app
                 ?disabled=${v.checking}
                 @change=${v.onFile}
               />
               ${m.cameraApp}
             </label>
-            <span id="camera-app-hint" class="sr-only">${m.cameraAppHint}</span>
           `
         : nothing}
     </div>

@@ -19,16 +19,13 @@ export function consentStep(v: ConsentView): TemplateResult {
   const m = v.m.consent;
   return html`
     <form part="body" novalidate @submit=${v.onSubmit}>
+      <p>${m.intro}</p>
       <ul class="consent-summary">
-        ${m.summary.map((line) => html`<li>${line}</li>`)}
+        <li><strong>${m.whatTitle}:</strong> ${m.what}</li>
+        <li><strong>${m.whyTitle}:</strong> ${m.why}</li>
       </ul>
       <details class="consent-details">
         <summary>${m.details}</summary>
-        <p>${m.intro}</p>
-        <h3>${m.whatTitle}</h3>
-        <p>${m.what}</p>
-        <h3>${m.whyTitle}</h3>
-        <p>${m.why}</p>
         <h3>${m.whoTitle}</h3>
         <p>${m.who}</p>
         <h3>${m.keepTitle}</h3>

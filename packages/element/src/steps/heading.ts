@@ -1,7 +1,7 @@
 /** The heading of each step: what the `<h2>` shows and what a step change announces. */
 import type { TerminalStatus } from '@onboarding-kit/contract';
 import type { Messages } from '../messages/index.js';
-import type { OnboardingStep } from '../onboarding-flow/steps.js';
+import { documentHasBack, type OnboardingStep } from '../onboarding-flow/steps.js';
 
 export interface HeadingContext {
   /** The chosen document type (`CNH`, `RG`, ...), named in the capture headings. */
@@ -21,9 +21,10 @@ export function stepHeading(m: Messages, step: OnboardingStep, context: HeadingC
     case 'document-type':
       return m.documentType.heading;
     case 'document-front':
-      return m.capture.front[type] ?? m.capture.headingFront(documentName);
+      // A passport is photographed on one page only: its name says it all.
+      return documentHasBack(type) ? m.capture.headingFront(type) : documentName;
     case 'document-back':
-      return m.capture.back[type] ?? m.capture.headingBack(documentName);
+      return m.capture.headingBack(type);
     case 'selfie':
       return m.capture.headingSelfie;
     case 'review':

@@ -25,16 +25,14 @@ export function reviewStep(v: ReviewView): TemplateResult {
     <div part="body">
       <p>${m.intro}</p>
       ${v.cancelled ? html`<p role="status">${v.m.upload.cancelled}</p>` : nothing}
-      <ul class="review-grid" data-count=${v.roles.length}>
+      <ul class="thumbs" data-count=${v.roles.length}>
         ${v.roles.map((role) => {
           const url = v.previews[role];
           const label = v.labels[role] ?? m.roles[role];
           return html`
             <li>
-              ${url
-                ? html`<img class="thumbnail" part="thumbnail" src=${url} alt=${v.m.capture.previewAlt(label)} />`
-                : html`<span class="thumbnail missing" aria-hidden="true"></span>`}
-              <span class="review-label">${label}</span>
+              ${url ? html`<img class="thumbnail" part="thumbnail" src=${url} alt=${v.m.capture.previewAlt(label)} />` : nothing}
+              ${label}
               <button type="button" class="link" part="button retake" data-retake=${role} @click=${() => v.onRetake(role)}>
                 ${m.retakeShort}<span class="sr-only">: ${m.roles[role]}</span>
               </button>

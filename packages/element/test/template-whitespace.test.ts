@@ -1,0 +1,56 @@
+/**
+ * The script-tag bundles' template squeeze: only whitespace inside `html` and `css` templates
+ * changes, in every source file of the element, and nested templates are read to their end.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { squeezeTemplates } from '../scripts/template-whitespace.js';
+
+test('html and css template text loses its indentation; code, other strings and untagged templates keep theirs', () => {
+  const source = [
+    'const a = html`',
+    '  <p class="x">',
+    '    ${cond ? html`<b>\n      ${"  keep  "}\n    </b>` : `\n  untagged\n`}',
+    '  </p>',
+    '`;',
+    'const b = css`',
+    '  .x {',
+    '    color: red;',
+    '  }',
+    '`;',
+    'const c = `\n    plain`;',
+  ].join('\n');
+  assert.equal(
+    squeezeTemplates(source),
+    [
+      'const a = html`',
+      '<p class="x">',
+      '${cond ? html`<b>\n${"  keep  "}\n</b>` : `\n  untagged\n`}',
+      '</p>',
+      '`;',
+      'const b = css`',
+      '.x {',
+      'color: red;',
+      '}',
+      '`;',
+      'const c = `\n    plain`;',
+    ].join('\n'),
+  );
+});
+
+test('across the element source, only whitespace changes', async () => {
+  const root = new URL('../src/', import.meta.url);
+  const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  let changed = 0;
+  for (const file of files) {
+    const code = await readFile(join(root.pathname, file), 'utf8');
+    const out = squeezeTemplates(code);
+    assert.equal(out.replace(/\s+/g, ''), code.replace(/\s+/g, ''), file);
+    // Lines only merge inside templates: the file keeps its statements on their own lines.
+    assert.ok(out.split('\n').length <= code.split('\n').length, file);
+    if (out !== code) changed++;
+  }
+  assert.ok(changed >= 5, `templates squeezed in ${changed} files`);
+});
