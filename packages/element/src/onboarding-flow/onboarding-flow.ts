@@ -175,6 +175,9 @@ export class OnboardingFlow extends LitElement {
   /** The waiting and outcome texts, loaded once the person nears sending (or a reload resumes a wait). */
   @state() private afterSend: AfterSendCatalog | null = null;
 
+  /** The storage key last looked at for a wait to resume. */
+  #resumeChecked: string | null = null;
+
   // The controllers' order is the order of their host callbacks: the camera binds its <video>
   // after a render before navigation moves focus.
   readonly #capture = new CaptureController(this, {
@@ -258,17 +261,23 @@ export class OnboardingFlow extends LitElement {
   }
 
   protected override willUpdate(): void {
-    // A reload while the outcome was awaited: wait again (or show it) instead of starting over.
-    if (!this.hasUpdated && this.#nav.step === 'consent') this.#submission.resume();
+    if (this.#session.stale) {
+      // Another session (or endpoint) is another person's flow: nothing entered so far applies.
+      if (this.hasUpdated) this.reset();
+      else void this.#session.load();
+    }
+    // A reload while the outcome was awaited: wait again (or show it) instead of starting over,
+    // also when a framework sets the endpoint or the session after the first render.
+    const key = resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || '');
+    if (key !== this.#resumeChecked && this.#nav.step === 'consent') {
+      this.#resumeChecked = key;
+      this.#submission.resume();
+    }
     const step = this.#nav.step;
     if (!this.afterSend && (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome')) {
       // Unavailable (offline, a file not hosted): the headings and the status still show.
       loadAfterSend().then((catalog) => (this.afterSend = catalog), () => undefined);
     }
-    if (!this.#session.stale) return;
-    // Another session (or endpoint) is another person's flow: nothing entered so far applies.
-    if (this.hasUpdated) this.reset();
-    else void this.#session.load();
   }
 
   // ---------------------------------------------------------------- internals

@@ -281,6 +281,17 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     expect((await realState(ns, kept.tokenOnboarding, kept.accessKey)).status).to.equal('APPROVED');
   });
 
+  it('resumes too when a framework sets the endpoint after the first render', async function () {
+    this.timeout(30_000);
+    const base = `/test-companion/${companionNamespace()}`;
+    keep(base, await create(base, CPF.approved));
+    const { el } = await reload('');
+    expect(stepOf(el)).to.equal('consent');
+    el.endpoint = base;
+    await waitForStep(el, 'outcome');
+    expect(outcomeBox(el).getAttribute('data-status')).to.equal('APPROVED');
+  });
+
   it('a kept onboarding older than 48 h is dropped: the flow starts at consent', async function () {
     this.timeout(30_000);
     const base = `/test-companion/${companionNamespace()}`;
