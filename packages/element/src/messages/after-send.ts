@@ -19,6 +19,8 @@ const ptBR = {
   refusedContact: 'Para tentar de novo, fale com o serviço que pediu esta verificação.',
   retryPhotos: 'Tentar com outras fotos',
   errorBody: 'Houve um problema técnico na análise. Informe o código abaixo ao suporte para que possam ajudar.',
+  copied: 'Código copiado.',
+  copyFailed: 'Não foi possível copiar. Selecione o código e copie manualmente.',
 };
 
 export type AfterSendMessages = typeof ptBR;
@@ -38,6 +40,8 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     refusedContact: 'To try again, contact the service that asked for this verification.',
     retryPhotos: 'Try with other photos',
     errorBody: 'A technical problem occurred during the check. Give support the code below so they can help.',
+    copied: 'Code copied.',
+    copyFailed: 'Could not copy. Select the code and copy it by hand.',
   },
   es: {
     waiting: 'Recibimos sus datos. El análisis suele tardar unos segundos; mantenga esta página abierta.',
@@ -52,5 +56,7 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     refusedContact: 'Para intentarlo de nuevo, contacte con el servicio que pidió esta verificación.',
     retryPhotos: 'Intentar con otras fotos',
     errorBody: 'Hubo un problema técnico en el análisis. Comunique al soporte el código de abajo para que puedan ayudarle.',
+    copied: 'Código copiado.',
+    copyFailed: 'No se pudo copiar. Seleccione el código y cópielo manualmente.',
   },
 };

@@ -170,8 +170,6 @@ export const en: Messages = {
     errorHeading: 'We could not complete the verification',
     supportCode: 'Code for support',
     copy: 'Copy code',
-    copied: 'Code copied.',
-    copyFailed: 'Could not copy. Select the code and copy it by hand.',
     restart: 'Start again',
   },
 };

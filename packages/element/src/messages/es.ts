@@ -170,8 +170,6 @@ export const es: Messages = {
     errorHeading: 'No pudimos completar la verificación',
     supportCode: 'Código para el soporte',
     copy: 'Copiar código',
-    copied: 'Código copiado.',
-    copyFailed: 'No se pudo copiar. Seleccione el código y cópielo manualmente.',
     restart: 'Empezar de nuevo',
   },
 };

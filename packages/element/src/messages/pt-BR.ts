@@ -172,8 +172,6 @@ export const ptBR = {
     errorHeading: 'Não conseguimos concluir a verificação',
     supportCode: 'Código para o suporte',
     copy: 'Copiar código',
-    copied: 'Código copiado.',
-    copyFailed: 'Não foi possível copiar. Selecione o código e copie manualmente.',
     restart: 'Começar de novo',
   },
 };

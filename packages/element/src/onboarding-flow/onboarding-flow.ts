@@ -337,7 +337,8 @@ export class OnboardingFlow extends LitElement {
     } catch {
       this.copyNotice = 'copyFailed';
     }
-    this.#nav.announce(this.m.outcome[this.copyNotice]);
+    const t = this.afterSend?.[resolveLocale(this.locale)];
+    if (t) this.#nav.announce(t[this.copyNotice]);
   }
 
   // ---------------------------------------------------------------- step views

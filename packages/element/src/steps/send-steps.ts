@@ -173,7 +173,7 @@ export function outcomeStep(v: OutcomeView): TemplateResult {
       ${say(t?.errorBody)}
       <p>${m.supportCode}: ${supportCode(code)}</p>
       <div><button type="button" part="button" @click=${() => v.onCopy(code)}>${m.copy}</button></div>
-      ${v.copyNotice ? html`<p role="status">${m[v.copyNotice]}</p>` : nothing}
+      ${v.copyNotice && t ? html`<p role="status">${t[v.copyNotice]}</p>` : nothing}
       <slot name="outcome-error"></slot>
     `;
   }
