@@ -32,6 +32,8 @@ export const IIFE_FILE = 'onboarding-flow.iife.js';
 export const PIPELINE_FILE = 'onboarding-flow.pipeline.js';
 /** The waiting and outcome texts (src/messages/after-send.ts), beside the script-tag bundles. */
 export const AFTER_SEND_FILE = 'onboarding-flow.after-send.js';
+/** The full consent text behind "Ler detalhes" (src/messages/consent-text.ts), beside the script-tag bundles. */
+export const CONSENT_TEXT_FILE = 'onboarding-flow.consent-text.js';
 /** The image worker script (src/image/worker-url.ts names the same file). */
 export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The global the classic script assigns its exports to. */
@@ -43,10 +45,12 @@ const ENTRY = here('./src/index.ts');
 const EVENT_NAMES_ENTRY = here('./src/event-names.ts');
 const PIPELINE_SOURCE = here('./src/image/pipeline.ts');
 const AFTER_SEND_SOURCE = here('./src/messages/after-send.ts');
+const CONSENT_TEXT_SOURCE = here('./src/messages/consent-text.ts');
 /** Each lazily loaded source of the script-tag builds, and the file beside the script it becomes. */
 const BESIDE_SCRIPT = new Map([
   [PIPELINE_SOURCE, PIPELINE_FILE],
   [AFTER_SEND_SOURCE, AFTER_SEND_FILE],
+  [CONSENT_TEXT_SOURCE, CONSENT_TEXT_FILE],
 ]);
 const IMAGE_WORKER_SOURCE = here('./src/image/image-worker.ts');
 
@@ -63,10 +67,24 @@ function pipelineBesideScript(): Plugin {
     name: 'onboarding-kit:pipeline-beside-script',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (!importer || !(source.includes('pipeline') || source.includes('after-send'))) return null;
+      if (!importer || !(source.includes('pipeline') || source.includes('after-send') || source.includes('consent-text'))) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       const file = resolved ? BESIDE_SCRIPT.get(resolved.id) : undefined;
       return file ? { id: `./${file}`, external: true } : null;
+    },
+  };
+}
+
+/** The lazily loaded full consent text for both script-tag forms: data only, minified. */
+export function consentTextBuild(target: Target): InlineConfig {
+  const base = common(target);
+  return {
+    ...base,
+    build: {
+      ...base.build,
+      minify: true,
+      lib: { entry: CONSENT_TEXT_SOURCE, formats: ['es'], fileName: () => CONSENT_TEXT_FILE },
+      rolldownOptions: { output: { minify: true, codeSplitting: false } },
     },
   };
 }
@@ -230,7 +248,7 @@ export function iifeBuild(target: Target): InlineConfig {
 
 /** Every build of the distribution, in the order scripts/build.ts runs them. */
 export function distributionBuilds(target: Target): InlineConfig[] {
-  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
+  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
 }
 
 // `vite build` on its own gives the npm modules; `npm run build` gives everything.

@@ -8,7 +8,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BUNDLE_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { BUNDLE_FILE, CONSENT_TEXT_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
@@ -155,8 +155,8 @@ for (const [form, path, script] of [
       await flow.locator('button[type=submit]').click();
       await flow.locator('section[data-step="document-front"]').waitFor();
 
-      // Everything so far: the page and the one script.
-      assert.deepEqual(sincePageLoad(from), [`GET ${path}`, `GET /kit/${script}`]);
+      // Everything so far: the page, the one script, and the full consent text it fetched from beside itself once connected.
+      assert.deepEqual(sincePageLoad(from), [`GET ${path}`, `GET /kit/${script}`, `GET /kit/${CONSENT_TEXT_FILE}`]);
 
       const png = await cardPng(p);
       await flow.locator('input[type=file]').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: png });

@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { AFTER_SEND_FILE, BUNDLE_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { AFTER_SEND_FILE, BUNDLE_FILE, CONSENT_TEXT_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
@@ -43,8 +43,8 @@ for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
     // Lit is inlined: one self-contained file.
     assert.deepEqual(firstLoad, [entry]);
     const code = await dist.read(entry);
-    // The only things it may load later are the pipeline module and the waiting and outcome texts beside it.
-    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${PIPELINE_FILE}`]);
+    // The only things it may load later are the pipeline module, the waiting and outcome texts and the full consent text beside it.
+    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${PIPELINE_FILE}`]);
     // Neither the pipeline's code nor the worker's is inside (their option names, error texts and file).
     for (const marker of ['small enough', 'image could not be prepared', 'imageOrientation', IMAGE_WORKER_FILE, 'manual review']) {
       assert.equal(code.includes(marker), false, `${entry} contains ${marker}`);
@@ -95,9 +95,10 @@ test('the npm modules keep their dependencies as imports and load the pipeline l
   for (const dependency of ['lit', '@onboarding-kit/contract']) assert.ok(imports.includes(dependency), `${dependency} is imported`);
   assert.ok(!index.includes('class LitElement'), 'lit is not inlined');
   const chunks = dynamicImports(index);
-  assert.equal(chunks.length, 2, chunks.join());
+  assert.equal(chunks.length, 3, chunks.join());
   const chunk = chunks.find((c) => /^\.\/pipeline-[\w-]+\.js$/.test(c));
   assert.ok(chunks.some((c) => /^\.\/after-send-[\w-]+\.js$/.test(c)), chunks.join());
+  assert.ok(chunks.some((c) => /^\.\/consent-text-[\w-]+\.js$/.test(c)), chunks.join());
   const pipeline = await dist.read(chunk!.slice(2));
   // worker-url.ts resolves beside the chunk, in dist/, where the worker build wrote the file
   // (and a consumer's bundler copies it, as it does any `new URL('<literal>', import.meta.url)`).

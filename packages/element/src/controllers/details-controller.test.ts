@@ -28,9 +28,11 @@ async function setup(prefill: Prefill = { cpf: '', name: '', documentTypes: 'CNH
           m: en,
           checked: details.consent,
           error: details.consentError,
+          full: null,
           onChange: (e) => details.onConsentChange(e),
           onSubmit: (e) => details.onConsentSubmit(e),
           onDecline: noop,
+          onToggle: noop,
         });
       case 'cpf':
         return cpfStep({

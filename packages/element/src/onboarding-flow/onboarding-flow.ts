@@ -18,6 +18,7 @@ import {
 import { OnboardingCancelEvent } from '../events.js';
 import { messagesFor, resolveLocale, type Messages } from '../messages/index.js';
 import { loadAfterSend, type AfterSendCatalog } from '../messages/load-after-send.js';
+import { loadConsentText, type ConsentTextCatalog } from '../messages/load-consent-text.js';
 import {
   CAPTURE_STEPS,
   DEFAULT_DOCUMENT_TYPES,
@@ -174,6 +175,19 @@ export class OnboardingFlow extends LitElement {
 
   /** The waiting and outcome texts, loaded once the person nears sending (or a reload resumes a wait). */
   @state() private afterSend: AfterSendCatalog | null = null;
+
+  /** The full consent text behind "Ler detalhes", loaded lazily once the element connects. */
+  @state() private consentText: ConsentTextCatalog | null = null;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#loadConsentText();
+  }
+
+  /** A failed load is tried again when the person opens the disclosure. */
+  #loadConsentText(): void {
+    if (!this.consentText) loadConsentText().then((text) => (this.consentText = text), () => undefined);
+  }
 
   /** The storage key last looked at for a wait to resume. */
   #resumeChecked: string | null = null;
@@ -376,9 +390,11 @@ export class OnboardingFlow extends LitElement {
           m,
           checked: details.consent,
           error: details.consentError,
+          full: this.consentText?.[resolveLocale(this.locale)] ?? null,
           onChange: (e) => details.onConsentChange(e),
           onSubmit: (e) => details.onConsentSubmit(e),
           onDecline: () => this.dispatchEvent(new OnboardingCancelEvent({ step: this.#nav.step })),
+          onToggle: () => this.#loadConsentText(),
         });
       case 'cpf':
         return cpfStep({

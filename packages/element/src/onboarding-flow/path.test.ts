@@ -16,6 +16,7 @@ import {
   pickFile,
   root,
   stepOf,
+  waitFor,
   waitForStep,
 } from './test-helpers.js';
 import { ptBR } from '../messages/index.js';
@@ -129,11 +130,12 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     expect(details.open).to.equal(false);
     // What is collected and why, in two lines; who, how long and the person's rights folded away.
     expect([...root(el).querySelectorAll('.consent-summary li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
-      `O que coletamos: ${ptBR.consent.what}`,
-      `Para quê: ${ptBR.consent.why}`,
+      ptBR.consent.what,
+      ptBR.consent.why,
     ]);
-    // The full text is there but folded away: the summary, checkbox and Continue fit on a phone's first screen.
-    expect(details.textContent).to.contain('Seus direitos');
+    // The full text loads beside the element and stays folded away: the summary, checkbox and
+    // Continue fit on a phone's first screen.
+    await waitFor(() => details.textContent!.includes('Seus direitos'), 'the full consent text');
     const cont = button(el, 'Continuar');
     expect(aboveTheFold(cont, 844), 'Continuar below the fold').to.equal(true);
     await expect(el).to.be.accessible();

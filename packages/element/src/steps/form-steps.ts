@@ -4,34 +4,47 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Messages } from '../messages/index.js';
+import type { ConsentTextCatalog } from '../messages/load-consent-text.js';
 import { backButton, submitButton } from './shared.js';
 
 export interface ConsentView {
   m: Messages;
   checked: boolean;
   error: boolean;
+  /** The full text behind "Ler detalhes", in the locale in effect; null until it has loaded. */
+  full: ConsentTextCatalog['pt-BR'] | null;
   onChange: (e: Event) => void;
   onSubmit: (e: SubmitEvent) => void;
   onDecline: () => void;
+  /** The disclosure was opened or closed. */
+  onToggle: () => void;
 }
 
 export function consentStep(v: ConsentView): TemplateResult {
   const m = v.m.consent;
   return html`
     <form part="body" novalidate @submit=${v.onSubmit}>
-      <p>${m.intro}</p>
       <ul class="consent-summary">
-        <li><strong>${m.whatTitle}:</strong> ${m.what}</li>
-        <li><strong>${m.whyTitle}:</strong> ${m.why}</li>
+        <li>${m.what}</li>
+        <li>${m.why}</li>
       </ul>
-      <details class="consent-details">
+      <details class="consent-details" @toggle=${v.onToggle}>
         <summary>${m.details}</summary>
-        <h3>${m.whoTitle}</h3>
-        <p>${m.who}</p>
-        <h3>${m.keepTitle}</h3>
-        <p>${m.keep}</p>
-        <h3>${m.rightsTitle}</h3>
-        <p>${m.rights}</p>
+        ${v.full
+          ? html`
+              <p>${v.full.intro}</p>
+              <h3>${v.full.whatTitle}</h3>
+              <p>${m.what}</p>
+              <h3>${v.full.whyTitle}</h3>
+              <p>${m.why}</p>
+              <h3>${v.full.whoTitle}</h3>
+              <p>${v.full.who}</p>
+              <h3>${v.full.keepTitle}</h3>
+              <p>${v.full.keep}</p>
+              <h3>${v.full.rightsTitle}</h3>
+              <p>${v.full.rights}</p>
+            `
+          : nothing}
       </details>
       <slot name="consent-extra"></slot>
       <div class="check">
