@@ -82,7 +82,7 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
         await d.waitFor(inFlow('#camera-error'));
         await shot(`${name}-camera-denied`);
       }
-      await d.setFiles(inFlow('input[type=file]'), options.jpeg);
+      await d.setFiles(inFlow('input[type=file]:not([capture])'), options.jpeg);
     }
     await d.waitFor(inFlow('img[part~="preview"], #capture-error'));
     const expected = options.source === 'camera' ? options.cameraRefusals?.[name] : undefined;
@@ -91,7 +91,7 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
       await shot(`${name}-camera-refused`);
       // "Take another photo" leads back to the step's start, where the file picker is.
       await d.click(primary);
-      await d.setFiles(inFlow('input[type=file]'), options.jpeg);
+      await d.setFiles(inFlow('input[type=file]:not([capture])'), options.jpeg);
       await until(d, `the ${name} photo from a file`, async () => (await d.evaluate(refusalText)) === '' && (await d.evaluate(() => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('img[part~="preview"]'))));
     }
     assert.equal(await d.evaluate(refusalText), '', `${d.engine}: the ${name} photo was refused`);

@@ -101,7 +101,8 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
         await options.shot(`${name}-camera-denied`);
       }
       assert.ok(options.jpeg, 'a JPEG for the file picker');
-      await flow.locator('input[type=file]').setInputFiles(options.jpeg);
+      // The gallery picker: where the camera is refused, a second one (with `capture`) opens the camera app.
+      await flow.locator('input[type=file]:not([capture])').setInputFiles(options.jpeg);
     }
     await flow.locator('img[part~="preview"], #capture-error').first().waitFor({ timeout: 30_000 });
     const refused = await flow.locator('#capture-error').count();
