@@ -2,7 +2,7 @@
  * The configuration of `npm start` (README.md, "Configuration of `npm start`"), read from the
  * environment and checked with messages that say what to fix. Pure: no I/O, so it is testable.
  */
-import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
+import { DEFAULT_IMAGE_MAX_BYTES, isHttpUrl } from '@onboarding-kit/contract';
 import { DEFAULT_STORE_URL, parseStoreUrl } from '@onboarding-kit/server';
 
 export interface StartConfig {
@@ -179,14 +179,6 @@ function list(value: string | undefined): string[] {
   return (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);

@@ -75,32 +75,32 @@ function pipelineBesideScript(): Plugin {
   };
 }
 
-/** The lazily loaded full consent text for both script-tag forms: data only, minified. */
-export function consentTextBuild(target: Target): InlineConfig {
+/**
+ * One file loaded lazily from beside the script (the image worker, the consent text, the waiting
+ * and outcome texts): a single minified ES module with nothing split out of it.
+ */
+function besideScriptBuild(target: Target, entry: string, file: string, plugins: Plugin[] = []): InlineConfig {
   const base = common(target);
   return {
     ...base,
+    ...(plugins.length > 0 && { plugins }),
     build: {
       ...base.build,
       minify: true,
-      lib: { entry: CONSENT_TEXT_SOURCE, formats: ['es'], fileName: () => CONSENT_TEXT_FILE },
+      lib: { entry, formats: ['es'], fileName: () => file },
       rolldownOptions: { output: { minify: true, codeSplitting: false } },
     },
   };
 }
 
+/** The lazily loaded full consent text for both script-tag forms: data only, minified. */
+export function consentTextBuild(target: Target): InlineConfig {
+  return besideScriptBuild(target, CONSENT_TEXT_SOURCE, CONSENT_TEXT_FILE);
+}
+
 /** The lazily loaded waiting and outcome texts for both script-tag forms: data only, minified. */
 export function afterSendBuild(target: Target): InlineConfig {
-  const base = common(target);
-  return {
-    ...base,
-    build: {
-      ...base.build,
-      minify: true,
-      lib: { entry: AFTER_SEND_SOURCE, formats: ['es'], fileName: () => AFTER_SEND_FILE },
-      rolldownOptions: { output: { minify: true, codeSplitting: false } },
-    },
-  };
+  return besideScriptBuild(target, AFTER_SEND_SOURCE, AFTER_SEND_FILE);
 }
 
 /**
@@ -203,17 +203,7 @@ function libraryWithoutCdn(): Plugin {
  * runs as a module worker and would as a classic one.
  */
 export function workerBuild(target: Target): InlineConfig {
-  const base = common(target);
-  return {
-    ...base,
-    plugins: [libraryWithoutCdn()],
-    build: {
-      ...base.build,
-      minify: true,
-      lib: { entry: IMAGE_WORKER_SOURCE, formats: ['es'], fileName: () => IMAGE_WORKER_FILE },
-      rolldownOptions: { output: { minify: true, codeSplitting: false } },
-    },
-  };
+  return besideScriptBuild(target, IMAGE_WORKER_SOURCE, IMAGE_WORKER_FILE, [libraryWithoutCdn()]);
 }
 
 /** `<script type="module" src>`: one ES module, lit inlined, the pipeline beside it. */

@@ -209,7 +209,8 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
   };
 }
 
-function isHttpUrl(value: string): boolean {
+/** An absolute http(s) URL (return URLs, notification receivers, public base URLs). */
+export function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
     return u.protocol === 'https:' || u.protocol === 'http:';

@@ -21,7 +21,7 @@ import { checkOptions, defaults, type CompanionOptions } from './options.js';
 import { ApiKeyring, requireApiKey } from './http/api-keys.js';
 import { StatusPoller } from './relay/poller.js';
 import { realTimers } from './relay/timers.js';
-import { SessionService, type SessionStore } from './sessions/session-service.js';
+import { SessionService } from './sessions/session-service.js';
 import { pageSessionRoutes, sessionRoutes } from './sessions/session-routes.js';
 import { withStatusHook } from './sessions/status-hook.js';
 import { StreamRegistry } from './relay/stream-registry.js';
@@ -84,11 +84,10 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const maxAgeMs = options.maxAgeMs ?? defaults.maxAgeMs;
   const timers = options.timers ?? realTimers;
   const sessionsRequired = (options.sessions ?? (environment === 'production' ? 'required' : 'optional')) === 'required';
-  const backendStore: SessionStore = store;
   const keyring = options.apiKeys?.length ? ApiKeyring.from(options.apiKeys) : undefined;
   const notifier = options.notify
     ? new Notifier({
-        store: backendStore,
+        store: store,
         url: options.notify.url,
         secret: options.notify.secret,
         logger,
@@ -99,7 +98,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     : undefined;
   // Sessions need API keys to be opened; the service also sweeps the outbox's old entries.
   const sessions = keyring || notifier
-    ? new SessionService({ store: backendStore, timers, logger, retentionMs, ...(notifier && { notifier }), ...(options.publicUrl && { publicUrl: options.publicUrl }) })
+    ? new SessionService({ store: store, timers, logger, retentionMs, ...(notifier && { notifier }), ...(options.publicUrl && { publicUrl: options.publicUrl }) })
     : undefined;
   // Status changes, wherever they are applied, complete the session of their onboarding.
   const followedStore: Store = sessions ? withStatusHook(store, (record) => sessions.onboardingChanged(record), logger) : store;
@@ -149,7 +148,6 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     store, upstream, poller, streams, environment,
     ...(sessions && { sessions }),
     sessionsRequired,
-    idempotency: backendStore,
     imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
     documentFileTypes,
     rateLimit: options.rateLimit ?? defaults.rateLimit,

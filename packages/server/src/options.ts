@@ -1,5 +1,5 @@
 /** Options of `createCompanion`, with their defaults and the checks that fail fast on bad ones. */
-import { DEFAULT_IMAGE_MAX_BYTES, IMAGE_ROLES, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
+import { DEFAULT_IMAGE_MAX_BYTES, IMAGE_ROLES, isHttpUrl, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
 import type { Context } from 'hono';
 import type { Logger } from './logger.js';
 import type { PollTimings } from './relay/poller.js';
@@ -117,14 +117,6 @@ export function checkOptions(o: CompanionOptions): void {
   if (problems.length) throw new CompanionConfigError(`Invalid companion options: ${problems.join('; ')}.`);
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 export const defaults = {
   environment: 'test' as Environment,

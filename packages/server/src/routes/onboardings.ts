@@ -22,7 +22,7 @@ import { streamSSE } from 'hono/streaming';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
 import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
 import type { SessionService } from '../sessions/session-service.js';
-import type { BackendState, SessionRecord } from '../store/backend-state.js';
+import type { SessionRecord } from '../store/backend-state.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../http/json-body.js';
@@ -50,8 +50,6 @@ export interface OnboardingRouteDeps {
   sessions?: SessionService;
   /** Refuse creations without a session (401). */
   sessionsRequired?: boolean;
-  /** Where `Idempotency-Key`s of creations without a session are kept (the store, when it has the backend's part). */
-  idempotency?: BackendState;
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -97,9 +95,9 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
       const claim = await deps.sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: print });
       if (claim.kind === 'replay') return replay(c, claim.tokenOnboarding, valid);
       claimed = claim.session;
-    } else if (key && deps.idempotency) {
+    } else if (key) {
       reservedKey = `onboarding:${key}`;
-      const held = await deps.idempotency.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
+      const held = await deps.store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
       if (held.state !== 'reserved') {
         reservedKey = undefined;
         if (held.fingerprint !== print) throw idempotencyConflict();
@@ -114,7 +112,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     } catch (e) {
       // Nothing was created: the session, or the key, may be used again.
       if (claimed) await deps.sessions!.release(claimed);
-      if (reservedKey) await deps.idempotency!.releaseIdempotencyKey(reservedKey).catch(() => undefined);
+      if (reservedKey) await deps.store.releaseIdempotencyKey(reservedKey).catch(() => undefined);
       if (!isUpstreamError(e)) throw e;
       log.warn('onboarding creation failed upstream', { op: e.operation, kind: e.kind, httpStatus: e.httpStatus, upstreamCode: e.code, externalId: e.externalId, taxId });
       throw fromUpstream(e, deps.environment);
@@ -145,7 +143,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
       log.error('onboarding created upstream but not stored', { tokenOnboarding: created.tokenOnboarding, ...(claimed && { sessionId: claimed.id }), error });
       throw error;
     }
-    if (reservedKey) await deps.idempotency!.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
+    if (reservedKey) await deps.store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
     if (claimed) await deps.sessions!.submitted(claimed, record);
     deps.poller.track(created.tokenOnboarding);
     log.info('onboarding created', { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) });
@@ -164,7 +162,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     const record = await deps.store.get(token);
     const accessKey = newAccessKey();
     // Gone by retention: the key outlived its onboarding, and there is nothing to open any more.
-    if (!record || !(await (deps.idempotency ?? deps.sessions?.store)?.addAccessKey(token, hashSecret(accessKey)))) throw idempotencyConflict();
+    if (!record || !(await deps.store.addAccessKey(token, hashSecret(accessKey)))) throw idempotencyConflict();
     c.header('Idempotent-Replayed', 'true');
     c.get('log').info('onboarding creation replayed', { tokenOnboarding: token });
     const answer: CreateOnboardingResponse = { tokenOnboarding: token, status: record.status, accessKey };

@@ -11,11 +11,9 @@ import { hashSecret } from '../http/access-key.js';
 import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
 import type { Logger } from '../logger.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
-import type { BackendState, SessionRecord } from '../store/backend-state.js';
+import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
-
-export type SessionStore = Store & BackendState;
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
 export interface SessionNotifier {
@@ -23,7 +21,7 @@ export interface SessionNotifier {
 }
 
 export interface SessionServiceOptions {
-  store: SessionStore;
+  store: Store;
   timers: Timers;
   logger: Logger;
   /** The companion's public base URL: session `url`s are `<publicUrl>/capture/<token>` (default: the origin the request came to). */
@@ -61,7 +59,7 @@ export class SessionService {
     this.#o = { claimTimeoutMs: 120_000, sweepEveryMs: 15_000, retentionMs: 24 * 3600_000, ...options };
   }
 
-  get store(): SessionStore {
+  get store(): Store {
     return this.#o.store;
   }
 

@@ -17,12 +17,12 @@ export const copySession = (s: SessionRecord): SessionRecord => JSON.parse(JSON.
  * so a delivery does not keep the error of the try before it.
  */
 export function applyOutboxUpdate(entry: OutboxEntry, u: OutboxUpdate): OutboxEntry {
+  return { id: entry.id, type: entry.type, body: entry.body, orderKey: entry.orderKey, createdAt: entry.createdAt, ...outboxTry(u) };
+}
+
+/** The fields of a try, and only those it sets (an absent field stays absent, never `undefined`). */
+export function outboxTry(u: OutboxUpdate): OutboxUpdate {
   return {
-    id: entry.id,
-    type: entry.type,
-    body: entry.body,
-    orderKey: entry.orderKey,
-    createdAt: entry.createdAt,
     state: u.state,
     attempts: u.attempts,
     nextAttemptMs: u.nextAttemptMs,

@@ -30,7 +30,7 @@
 import { createHash } from 'node:crypto';
 import type { createClient } from 'redis';
 import type { SessionStatus } from '@onboarding-kit/contract';
-import { applyOutboxUpdate, copySession, outboxChangedMs } from './backend-rules.js';
+import { applyOutboxUpdate, copySession, outboxChangedMs, outboxTry } from './backend-rules.js';
 import type {
   BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind,
 } from './backend-state.js';
@@ -370,7 +370,7 @@ export class RedisBackendState implements BackendState {
     const e = applyOutboxUpdate(entry, entry);
     const queued = await this.run(ENQUEUE, [...this.outboxKeys(e.id), this.k('outbox:seq')], [
       e.state, String(OUTBOX_STATES.indexOf(e.state) + 1), String(msOf(e.createdAt)), String(e.nextAttemptMs), String(outboxChangedMs(e)),
-      JSON.stringify({ id: e.id, type: e.type, body: e.body, orderKey: e.orderKey, createdAt: e.createdAt }), JSON.stringify(tryOf(e)), e.id,
+      JSON.stringify({ id: e.id, type: e.type, body: e.body, orderKey: e.orderKey, createdAt: e.createdAt }), JSON.stringify(outboxTry(e)), e.id,
     ]);
     return Number(queued) === 1;
   }
@@ -394,7 +394,7 @@ export class RedisBackendState implements BackendState {
   async updateNotification(id: string, update: OutboxUpdate): Promise<boolean> {
     const written = await this.run(UPDATE_OUTBOX, this.outboxKeys(id), [
       update.state, String(OUTBOX_STATES.indexOf(update.state) + 1), String(update.nextAttemptMs),
-      optionalMs(update.deliveredAt ?? update.lastAttemptAt), JSON.stringify(tryOf(update)),
+      optionalMs(update.deliveredAt ?? update.lastAttemptAt), JSON.stringify(outboxTry(update)),
     ]);
     return Number(written) === 1;
   }
@@ -481,13 +481,3 @@ export class RedisBackendState implements BackendState {
   }
 }
 
-function tryOf(u: OutboxUpdate): OutboxUpdate {
-  return {
-    state: u.state,
-    attempts: u.attempts,
-    nextAttemptMs: u.nextAttemptMs,
-    ...(u.lastAttemptAt !== undefined && { lastAttemptAt: u.lastAttemptAt }),
-    ...(u.lastError !== undefined && { lastError: u.lastError }),
-    ...(u.deliveredAt !== undefined && { deliveredAt: u.deliveredAt }),
-  };
-}
