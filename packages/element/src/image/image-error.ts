@@ -7,6 +7,10 @@ export type ImageCheckCode =
   | 'blurry'
   | 'too-dark'
   | 'too-bright'
+  | 'no-face'
+  | 'several-faces'
+  | 'face-too-small'
+  | 'face-off-center'
   | 'compression-failed';
 
 export class ImageCheckError extends Error {
