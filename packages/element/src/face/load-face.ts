@@ -1,0 +1,36 @@
+import { lazyOnce } from '../messages/lazy-once.js';
+import type { FaceBox, SelfieVerdict } from './face-detector.js';
+
+export type FaceDetectorModule = typeof import('./face-detector.js');
+
+/** What the face check says about one selfie; face boxes are in pixels of the `width` x `height` grey copy it was judged on. */
+export interface SelfieJudgement {
+  verdict: SelfieVerdict;
+  faces: FaceBox[];
+  width: number;
+  height: number;
+}
+
+/**
+ * The face detector (`onboarding-flow.face.js` beside the script-tag bundles, a chunk of the npm
+ * build), fetched once on the selfie step; a failed fetch is tried again on the next call.
+ */
+export const loadFaceDetector: () => Promise<FaceDetectorModule> = lazyOnce(() => import('./face-detector.js'));
+
+/** Thrown by judgeSelfieBlob when the detector cannot be loaded: the caller falls back to the other checks and says so. */
+export class FaceDetectorUnavailableError extends Error {
+  override name = 'FaceDetectorUnavailableError';
+}
+
+/** Loads the detector if needed, decodes `blob` and judges it as a selfie (exactly one face, large enough, inside the oval). */
+export async function judgeSelfieBlob(blob: Blob): Promise<SelfieJudgement> {
+  const detector = await loadFaceDetector().catch((cause: unknown) => {
+    throw new FaceDetectorUnavailableError('The face detector could not be loaded', { cause });
+  });
+  const bitmap = await createImageBitmap(blob);
+  try {
+    return detector.judgeSelfieSource(bitmap);
+  } finally {
+    bitmap.close();
+  }
+}
