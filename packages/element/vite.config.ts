@@ -9,6 +9,8 @@
  *              module shared by both script-tag forms.
  * - `after-send` dist/onboarding-flow.after-send.js: the waiting and outcome texts, loaded the
  *              same way once the person nears sending.
+ * - `face`     dist/onboarding-flow.face.js: the selfie's face detector and its model, loaded
+ *              on the selfie step.
  * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode,
  *              browser-image-compression inlined), self-contained, started by every form's
  *              pipeline from beside itself.
@@ -34,6 +36,10 @@ export const PIPELINE_FILE = 'onboarding-flow.pipeline.js';
 export const AFTER_SEND_FILE = 'onboarding-flow.after-send.js';
 /** The full consent text behind "Ler detalhes" (src/messages/consent-text.ts), beside the script-tag bundles. */
 export const CONSENT_TEXT_FILE = 'onboarding-flow.consent-text.js';
+/** The full-screen capture view with its live guidance (src/capture-view/capture-view.ts), loaded when the camera opens. */
+export const CAPTURE_VIEW_FILE = 'onboarding-flow.capture-view.js';
+/** The selfie's face detector with its model (src/face/face-detector.ts), loaded on the selfie step. */
+export const FACE_FILE = 'onboarding-flow.face.js';
 /** The image worker script (src/image/worker-url.ts names the same file). */
 export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The global the classic script assigns its exports to. */
@@ -46,12 +52,18 @@ const EVENT_NAMES_ENTRY = here('./src/event-names.ts');
 const PIPELINE_SOURCE = here('./src/image/pipeline.ts');
 const AFTER_SEND_SOURCE = here('./src/messages/after-send.ts');
 const CONSENT_TEXT_SOURCE = here('./src/messages/consent-text.ts');
+const CAPTURE_VIEW_SOURCE = here('./src/capture-view/capture-view.ts');
+const FACE_SOURCE = here('./src/face/face-detector.ts');
 /** Each lazily loaded source of the script-tag builds, and the file beside the script it becomes. */
 const BESIDE_SCRIPT = new Map([
   [PIPELINE_SOURCE, PIPELINE_FILE],
   [AFTER_SEND_SOURCE, AFTER_SEND_FILE],
   [CONSENT_TEXT_SOURCE, CONSENT_TEXT_FILE],
+  [CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE],
+  [FACE_SOURCE, FACE_FILE],
 ]);
+/** The module names (without extension) of those sources: only imports naming one are resolved by the hook below. */
+const BESIDE_SCRIPT_NAMES = [...BESIDE_SCRIPT.keys()].map((source) => source.replace(/^.*\/(.*)\.ts$/, '$1'));
 const IMAGE_WORKER_SOURCE = here('./src/image/image-worker.ts');
 
 /** Everything in package.json `dependencies`, and their subpaths (`lit/decorators.js`). */
@@ -67,7 +79,7 @@ function pipelineBesideScript(): Plugin {
     name: 'onboarding-kit:pipeline-beside-script',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (!importer || !(source.includes('pipeline') || source.includes('after-send') || source.includes('consent-text'))) return null;
+      if (!importer || !BESIDE_SCRIPT_NAMES.some((name) => source.includes(name))) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       const file = resolved ? BESIDE_SCRIPT.get(resolved.id) : undefined;
       return file ? { id: `./${file}`, external: true } : null;
@@ -101,6 +113,19 @@ export function consentTextBuild(target: Target): InlineConfig {
 /** The lazily loaded waiting and outcome texts for both script-tag forms: data only, minified. */
 export function afterSendBuild(target: Target): InlineConfig {
   return besideScriptBuild(target, AFTER_SEND_SOURCE, AFTER_SEND_FILE);
+}
+
+/** The lazily loaded capture view for both script-tag forms (its Lit is the element's, handed in). */
+export function captureViewBuild(target: Target): InlineConfig {
+  return besideScriptBuild(target, CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE, [templateWhitespace()]);
+}
+
+/** The lazily loaded face detector for both script-tag forms: code and model, minified, the model's licence kept. */
+export function faceBuild(target: Target): InlineConfig {
+  const config = besideScriptBuild(target, FACE_SOURCE, FACE_FILE);
+  // The model's BSD licence asks that redistributions keep its notice: its `/*!` comment stays.
+  config.build!.rolldownOptions!.output = { minify: { codegen: { legalComments: 'inline' } }, codeSplitting: false };
+  return config;
 }
 
 /**
@@ -238,7 +263,7 @@ export function iifeBuild(target: Target): InlineConfig {
 
 /** Every build of the distribution, in the order scripts/build.ts runs them. */
 export function distributionBuilds(target: Target): InlineConfig[] {
-  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
+  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), captureViewBuild(target), faceBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
 }
 
 // `vite build` on its own gives the npm modules; `npm run build` gives everything.

@@ -29,6 +29,11 @@ export interface OnboardingCaptureDetail {
    * where the library cannot run, on the main thread, and when the library's output missed a cap).
    */
   processedBy: 'library' | 'own';
+  /**
+   * Present (true) when the person kept a photo the checks had refused twice in a row ("use it
+   * anyway"): the integrator may want a closer look at it.
+   */
+  keptAnyway?: true;
 }
 export interface OnboardingSubmittedDetail {
   tokenOnboarding: string;

@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { AFTER_SEND_FILE, BUNDLE_FILE, CONSENT_TEXT_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { AFTER_SEND_FILE, BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
@@ -43,8 +43,8 @@ for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
     // Lit is inlined: one self-contained file.
     assert.deepEqual(firstLoad, [entry]);
     const code = await dist.read(entry);
-    // The only things it may load later are the pipeline module, the waiting and outcome texts and the full consent text beside it.
-    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${PIPELINE_FILE}`]);
+    // The only things it may load later are beside it: the pipeline module, the waiting and outcome texts, the full consent text and the capture view.
+    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CAPTURE_VIEW_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${PIPELINE_FILE}`]);
     // Neither the pipeline's code nor the worker's is inside (their option names, error texts and file).
     for (const marker of ['small enough', 'image could not be prepared', 'imageOrientation', IMAGE_WORKER_FILE, 'manual review']) {
       assert.equal(code.includes(marker), false, `${entry} contains ${marker}`);
@@ -83,7 +83,12 @@ test('the lazy files: one self-contained pipeline module and the image worker, b
   assert.ok(worker.includes(LIBRARY_MARKER), 'the worker holds the compression library');
   assert.ok(worker.includes('useWebWorker'), 'the worker calls the library');
   assert.equal(pipeline.includes(LIBRARY_MARKER), false, 'the pipeline module does not hold the library');
-  for (const file of [PIPELINE_FILE, IMAGE_WORKER_FILE]) {
+  // The capture view: self-contained too, and it brings no Lit of its own (the element hands its Lit in).
+  const view = await dist.read(CAPTURE_VIEW_FILE);
+  assert.deepEqual(staticImports(view), []);
+  assert.deepEqual(dynamicImports(view), []);
+  assert.equal(/lit-html|Lit is in dev mode|customElements\.define\(`onboarding-flow`/.test(view), false, 'the capture view holds no Lit');
+  for (const file of [PIPELINE_FILE, IMAGE_WORKER_FILE, CAPTURE_VIEW_FILE]) {
     const size = await sizes([file]);
     console.log(`${file} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
   }
@@ -95,7 +100,8 @@ test('the npm modules keep their dependencies as imports and load the pipeline l
   for (const dependency of ['lit', '@onboarding-kit/contract']) assert.ok(imports.includes(dependency), `${dependency} is imported`);
   assert.ok(!index.includes('class LitElement'), 'lit is not inlined');
   const chunks = dynamicImports(index);
-  assert.equal(chunks.length, 3, chunks.join());
+  assert.equal(chunks.length, 4, chunks.join());
+  assert.ok(chunks.some((c) => /^\.\/capture-view-[\w-]+\.js$/.test(c)), chunks.join());
   const chunk = chunks.find((c) => /^\.\/pipeline-[\w-]+\.js$/.test(c));
   assert.ok(chunks.some((c) => /^\.\/after-send-[\w-]+\.js$/.test(c)), chunks.join());
   assert.ok(chunks.some((c) => /^\.\/consent-text-[\w-]+\.js$/.test(c)), chunks.join());

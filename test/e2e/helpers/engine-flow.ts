@@ -14,10 +14,17 @@ const inFlow = (css: string): Target => ({ css, within: 'onboarding-flow' });
 const step = (name: string) => inFlow(`section[data-step="${name}"]`);
 const primary = inFlow('[part~="button-primary"]');
 
-/** In-page: true once the flow's preview video plays real frames. */
+/** In-page: true once the capture view's preview video plays real frames. */
 function cameraIsLive(): boolean {
-  const video = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('video');
+  const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
+  const video = view?.shadowRoot?.querySelector('video');
   return !!video && video.readyState >= 2 && video.videoWidth > 0;
+}
+
+/** In-page: true while the capture view still offers its shutter (an automatic photo may already have closed it). */
+function shutterShown(): boolean {
+  const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
+  return !!view?.shadowRoot?.querySelector('[part~="shutter"]');
 }
 
 async function until(d: Driver, what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
@@ -75,7 +82,7 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
       await d.click(inFlow('[data-capture-start]'));
       await until(d, 'the live camera', () => d.evaluate(cameraIsLive));
       await shot(`${name}-camera`);
-      await d.click(inFlow('[part~="button-primary"]:not([data-capture-start])'));
+      if (await d.evaluate(shutterShown)) await d.click(inFlow('[part~="shutter"]')).catch(() => undefined);
     } else {
       if (options.source === 'denied-camera-then-files') {
         await d.click(inFlow('[data-capture-start]'));

@@ -78,7 +78,7 @@ export class CameraController implements ReactiveController {
    * Opens the camera facing `facing`, stopping any previous stream first. Never rejects: the
    * outcome is `state` ('live' or 'error') and `error`, and the host re-renders on each change.
    */
-  async start(facing: CameraFacing): Promise<void> {
+  async start(facing: CameraFacing, deviceId?: string): Promise<void> {
     this.#releaseStream();
     const attempt = ++this.#attempt;
     this.#facing = facing;
@@ -89,7 +89,7 @@ export class CameraController implements ReactiveController {
 
     let stream: MediaStream;
     try {
-      stream = await this.#open(facing);
+      stream = await this.#open(facing, deviceId);
     } catch (error) {
       if (attempt !== this.#attempt) return;
       this.#error = mapCameraError(error);
@@ -124,7 +124,25 @@ export class CameraController implements ReactiveController {
   async capture(options?: CaptureOptions): Promise<Blob> {
     const stream = this.#stream;
     if (this.#state !== 'live' || !stream) throw cameraError('aborted');
-    return captureFrame(stream, this.#video, options);
+    return captureFrame(stream, options?.preview ?? this.#video, options);
+  }
+
+  /** Stops every track and shows `error` (a failure around the camera, such as its view not loading). */
+  fail(error: CameraError): void {
+    this.#attempt++;
+    this.#releaseStream();
+    this.#facing = null;
+    this.#error = error;
+    this.#setState('error');
+  }
+
+  /** The cameras of this device, in the browser's order (labels may be empty before access is granted). */
+  async videoInputs(): Promise<MediaDeviceInfo[]> {
+    try {
+      return (await navigator.mediaDevices.enumerateDevices()).filter((device) => device.kind === 'videoinput');
+    } catch {
+      return [];
+    }
   }
 
   /** Stops every track; state back to 'idle' (an error state is cleared too). */
@@ -143,10 +161,12 @@ export class CameraController implements ReactiveController {
     this.#listening = true;
   }
 
-  async #open(facing: CameraFacing): Promise<MediaStream> {
+  async #open(facing: CameraFacing, deviceId: string | undefined): Promise<MediaStream> {
     const mediaDevices = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
     if (!mediaDevices?.getUserMedia) throw mapCameraError(new TypeError('navigator.mediaDevices is unavailable'));
     const ladder = constraintLadder(facing);
+    // A camera picked by the person (switching cameras) comes first; gone, the facing decides.
+    if (deviceId) ladder.unshift({ audio: false, video: { ...RESOLUTION, deviceId: { exact: deviceId } } });
     let lastError: unknown;
     for (const constraints of ladder) {
       try {

@@ -10,6 +10,10 @@ export interface CaptureOptions {
   quality?: number;
   /** How long to wait for a first frame, default 5000 ms. */
   timeoutMs?: number;
+  /** The part of the frame to keep, from the frame's size (default: all of it). */
+  region?: (width: number, height: number) => { x: number; y: number; width: number; height: number };
+  /** The preview showing the stream, to draw from at once (CameraController: default the attached one). */
+  preview?: HTMLVideoElement | null;
 }
 
 const HAVE_CURRENT_DATA = 2;
@@ -70,12 +74,14 @@ export async function captureFrame(
   }
   try {
     await frameReady(video, stream, timeoutMs);
+    const frame = { x: 0, y: 0, width: video.videoWidth, height: video.videoHeight };
+    const { x, y, width, height } = options.region?.(frame.width, frame.height) ?? frame;
     const canvas = document.createElement('canvas');
-    canvas.width = video.videoWidth;
-    canvas.height = video.videoHeight;
+    canvas.width = width;
+    canvas.height = height;
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('2D canvas is unavailable');
-    ctx.drawImage(video, 0, 0, canvas.width, canvas.height);
+    ctx.drawImage(video, x, y, width, height, 0, 0, width, height);
     const blob = await canvasToBlob(canvas, type, quality);
     canvas.width = 0;
     canvas.height = 0;

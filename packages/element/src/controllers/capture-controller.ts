@@ -9,9 +9,16 @@
 import { base64ToBytes } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CameraController } from '../camera/camera-controller.js';
+import { cameraError } from '../camera/camera-error.js';
+import { cropRect } from '../camera/guide-geometry.js';
+import type { CaptureViewElement } from '../capture-view/capture-view.js';
+import { loadCaptureView } from '../capture-view/load-capture-view.js';
 import type { CaptureRole, ImageCheckCode, ProcessedImage, processImage } from '../image/pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
-import type { Messages } from '../messages/index.js';
+import type { Messages, OnboardingLocale } from '../messages/index.js';
+import type { imageErrors } from '../messages/image-errors.js';
+import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
+import type { CameraErrorCode } from '../camera/camera-error.js';
 import { LatestRun } from './latest-run.js';
 
 export interface RejectedPhoto {
@@ -19,7 +26,12 @@ export interface RejectedPhoto {
   code: ImageCheckCode;
   /** Object URL of the refused source, when it is an image the browser can show. */
   previewUrl: string | null;
+  /** Refused twice or more for what it shows: the person may keep it anyway. */
+  canKeep: boolean;
 }
+
+/** Refusals a person may overrule: about what the picture shows, not about the file. */
+const KEEPABLE = new Set<ImageCheckCode>(['too-small', 'blurry', 'too-dark', 'too-bright', 'no-face', 'several-faces', 'face-too-small', 'face-off-center']);
 
 export interface PipelineLimits {
   maxBytes?: number;
@@ -32,10 +44,12 @@ export interface CaptureOptions {
   /** The pipeline's size caps, read when a photo is processed. */
   limits(): PipelineLimits;
   messages(): Messages;
+  /** The locale in effect, for the refusal texts that come with the pipeline. */
+  locale(): OnboardingLocale;
   /** A line for the live region. */
   announce(text: string): void;
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
-  loadPipeline?: () => Promise<{ processImage: typeof processImage }>;
+  loadPipeline?: () => Promise<{ processImage: typeof processImage; imageErrors: typeof imageErrors }>;
 }
 
 // Loaded on first use: the compression library stays out of the element's first load.
@@ -52,6 +66,17 @@ export class CaptureController implements ReactiveController {
   #rejectedSource: Blob | null = null;
   #checking = false;
   #lastSource: 'camera' | 'file' | null = null;
+  /** Photos refused in a row on each step: from the second, the person may keep one anyway. */
+  #refusals: Partial<Record<CaptureRole, number>> = {};
+  /** The capture view is loaded and defined. */
+  #viewReady = false;
+  #canSwitch = false;
+  /** A frame is being grabbed from the camera. */
+  #taking = false;
+  /** The refusal texts, which come with the pipeline (a photo can only be refused once it is loaded). */
+  #errorTexts: typeof imageErrors | null = null;
+  /** The camera's error texts, which come with the capture view. */
+  #cameraTexts: typeof cameraErrorTexts | null = null;
   readonly #pipeline = new LatestRun();
   /** Bumped whenever the camera is stopped for good: a camera start that ends later says nothing. */
   #cameraAttempt = 0;
@@ -78,9 +103,40 @@ export class CaptureController implements ReactiveController {
     return this.#rejected?.role === role ? this.#rejected : null;
   }
 
+  /** Why a photo was refused, in the locale in effect. */
+  errorText(code: ImageCheckCode): string {
+    return this.#errorTexts?.[this.#options.locale()][code] ?? code;
+  }
+
+  /** Why the camera cannot be used and what to do instead, in the locale in effect (a general line if the view could not load). */
+  cameraErrorText(code: CameraErrorCode): string {
+    return this.#cameraTexts?.[this.#options.locale()][code] ?? this.#options.messages().capture.cameraFailed;
+  }
+
   /** Whether a photo is being checked and compressed. */
   get checking(): boolean {
     return this.#checking;
+  }
+
+  /** Whether the capture view can show the camera (loaded once, on the first opening). */
+  get viewReady(): boolean {
+    return this.#viewReady;
+  }
+
+  /** Whether the device has another camera to switch to. */
+  get canSwitch(): boolean {
+    return this.#canSwitch;
+  }
+
+  /** Whether a frame is being taken (the shutter waits). */
+  get taking(): boolean {
+    return this.#taking;
+  }
+
+  /** Mirror the preview: a front camera, as the track reports it, else the selfie's. */
+  get mirrored(): boolean {
+    const facing = this.camera.stream?.getVideoTracks()[0]?.getSettings().facingMode;
+    return facing ? facing === 'user' : this.#options.activeRole() === 'selfie';
   }
 
   hostConnected(): void {
@@ -101,29 +157,79 @@ export class CaptureController implements ReactiveController {
     if (!role || this.camera.state === 'starting' || this.#checking) return;
     const attempt = ++this.#cameraAttempt;
     this.#clearRejected();
+    // The view loads while the person answers the permission prompt.
+    const view = loadCaptureView().then(
+      (texts) => {
+        this.#cameraTexts = texts;
+        return true as const;
+      },
+      (error: unknown) => error,
+    );
     await this.camera.start(role === 'selfie' ? 'user' : 'environment');
+    const loaded = await view;
     if (attempt !== this.#cameraAttempt) return;
-    const m = this.#options.messages();
-    if (this.camera.state === 'live') this.#options.announce(m.capture.cameraLive);
+    if (loaded === true) {
+      this.#viewReady = true;
+      this.#host.requestUpdate();
+    } else if (this.camera.state === 'live') this.camera.fail(cameraError('unknown', loaded));
+    if (this.camera.state === 'live') void this.#checkSwitch(attempt);
     const error = this.camera.error;
     if (this.camera.state === 'error' && error) {
-      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: m.cameraErrors[error.code] }));
+      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) }));
     }
   }
 
-  async takePhoto(): Promise<void> {
+  /**
+   * Takes the photo: the guide's region of the frame (plus its margin), as the view shows it.
+   * `auto` when the live checks took it, which the person is told.
+   */
+  async takePhoto(auto = false): Promise<void> {
     const role = this.#options.activeRole();
-    if (!role || this.#checking) return;
+    if (!role || this.#checking || this.#taking) return;
+    const view = this.#host.renderRoot.querySelector<CaptureViewElement>('onboarding-capture-view');
     let frame: Blob;
+    this.#setTaking(true);
     try {
-      frame = await this.camera.capture();
+      frame = await this.camera.capture({ preview: view?.video ?? null, region: (width, height) => cropRect(role, width, height) });
     } catch {
-      this.#options.announce(this.#options.messages().cameraErrors.aborted);
+      this.#options.announce(this.cameraErrorText('aborted'));
       return;
+    } finally {
+      this.#setTaking(false);
     }
     this.camera.stop();
     this.#lastSource = 'camera';
-    await this.#process(frame, role);
+    await this.#process(frame, role, { auto });
+  }
+
+  /** Closes the camera and puts focus back on the button that opened it. */
+  closeCamera(): void {
+    this.stop();
+    this.#focus('[data-capture-start]');
+  }
+
+  /** Opens the device's next camera (front/back on phones, the next webcam elsewhere). */
+  async switchCamera(): Promise<void> {
+    const role = this.#options.activeRole();
+    if (!role || this.camera.state !== 'live') return;
+    const cameras = await this.camera.videoInputs();
+    const current = this.camera.stream?.getVideoTracks()[0]?.getSettings().deviceId;
+    const next = cameras[(cameras.findIndex((c) => c.deviceId === current) + 1) % cameras.length];
+    if (!next?.deviceId || next.deviceId === current) return;
+    const attempt = ++this.#cameraAttempt;
+    await this.camera.start(role === 'selfie' ? 'user' : 'environment', next.deviceId);
+    const error = this.camera.error;
+    if (attempt === this.#cameraAttempt && error) {
+      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) }));
+    }
+  }
+
+  /** Keeps the refused photo of the visible step (offered after two refusals in a row). */
+  keepAnyway(): void {
+    const role = this.#options.activeRole();
+    const source = this.#rejectedSource;
+    if (!role || !source || !this.rejectedFor(role)?.canKeep) return;
+    void this.#process(source, role, { keepAnyway: true });
   }
 
   /** The `change` of the file input: checks the picked file as the visible step's photo. */
@@ -147,7 +253,7 @@ export class CaptureController implements ReactiveController {
     const reopen = this.#lastSource === 'camera';
     this.remove(role);
     this.#clearRejected();
-    void this.#host.updateComplete.then(() => this.#host.renderRoot.querySelector<HTMLElement>('[data-capture-start]')?.focus());
+    this.#focus('[data-capture-start]');
     if (reopen) void this.openCamera();
   }
 
@@ -189,39 +295,53 @@ export class CaptureController implements ReactiveController {
     this.stop();
     this.clear();
     this.#lastSource = null;
+    this.#refusals = {};
   }
 
-  async #process(source: Blob, role: CaptureRole): Promise<void> {
+  async #process(source: Blob, role: CaptureRole, how: { auto?: boolean; keepAnyway?: boolean } = {}): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#clearRejected();
     this.#setChecking(true);
     const m = this.#options.messages();
-    this.#options.announce(m.capture.checking);
+    this.#options.announce(how.auto ? `${m.capture.autoCaptured} ${m.capture.checking}` : m.capture.checking);
     try {
-      const { processImage } = await (this.#options.loadPipeline ?? loadPipeline)();
-      const image = await processImage(source, { role, signal, ...this.#options.limits() });
+      const pipeline = await (this.#options.loadPipeline ?? loadPipeline)();
+      this.#errorTexts = pipeline.imageErrors;
+      const { processImage } = pipeline;
+      const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);
         return;
       }
       this.remove(role);
       this.#photos = { ...this.#photos, [role]: image };
+      delete this.#refusals[role];
       this.#host.requestUpdate();
       this.#options.announce(m.capture.accepted);
       this.#host.dispatchEvent(
-        new OnboardingCaptureEvent({ role, bytes: image.bytes, width: image.width, height: image.height, processedIn: image.processedIn, processedBy: image.processedBy }),
+        new OnboardingCaptureEvent({
+          role,
+          bytes: image.bytes,
+          width: image.width,
+          height: image.height,
+          processedIn: image.processedIn,
+          processedBy: image.processedBy,
+          ...(how.keepAnyway && { keptAnyway: true }),
+        }),
       );
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
-      const code = imageCheckCode(error, m);
+      const code = imageCheckCode(error, this.#errorTexts);
       const showable = code !== 'not-an-image' && code !== 'unsupported-type' && /^image\//.test(source.type);
-      this.#rejected = { role, code, previewUrl: showable ? URL.createObjectURL(source) : null };
+      const refusals = KEEPABLE.has(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
+      this.#refusals[role] = refusals;
+      this.#rejected = { role, code, previewUrl: showable ? URL.createObjectURL(source) : null, canKeep: refusals >= 2 };
       this.#rejectedSource = showable ? source : null;
       this.#host.requestUpdate();
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
       if (code === 'compression-failed') {
         this.#host.dispatchEvent(
-          new OnboardingErrorEvent({ code: 'image_compression-failed', message: m.imageErrors[code], reason: failureReason(error) }),
+          new OnboardingErrorEvent({ code: 'image_compression-failed', message: this.errorText(code), reason: failureReason(error) }),
         );
       }
     } finally {
@@ -234,6 +354,25 @@ export class CaptureController implements ReactiveController {
     if (this.#rejected.previewUrl) URL.revokeObjectURL(this.#rejected.previewUrl);
     this.#rejected = null;
     this.#rejectedSource = null;
+    this.#host.requestUpdate();
+  }
+
+  /** Where the device has more than one camera, the view offers to switch (known once access is granted). */
+  async #checkSwitch(attempt: number): Promise<void> {
+    const many = (await this.camera.videoInputs()).length > 1;
+    if (attempt === this.#cameraAttempt && many !== this.#canSwitch) {
+      this.#canSwitch = many;
+      this.#host.requestUpdate();
+    }
+  }
+
+  /** Focuses an element of the step once it is rendered (the camera view closing leaves focus nowhere). */
+  #focus(selector: string): void {
+    void this.#host.updateComplete.then(() => this.#host.renderRoot.querySelector<HTMLElement>(selector)?.focus());
+  }
+
+  #setTaking(taking: boolean): void {
+    this.#taking = taking;
     this.#host.requestUpdate();
   }
 
@@ -278,8 +417,8 @@ function failureReason(error: unknown): string {
   return parts.join(' <- ');
 }
 
-function imageCheckCode(error: unknown, messages: Messages): ImageCheckCode {
+function imageCheckCode(error: unknown, texts: typeof imageErrors | null): ImageCheckCode {
   const code = (error as { code?: unknown } | null)?.code;
   // Duck-typed so that ImageCheckError (and the pipeline module) is not imported eagerly.
-  return typeof code === 'string' && code in messages.imageErrors ? (code as ImageCheckCode) : 'compression-failed';
+  return typeof code === 'string' && texts && code in texts.en ? (code as ImageCheckCode) : 'compression-failed';
 }

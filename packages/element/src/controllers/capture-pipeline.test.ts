@@ -3,6 +3,7 @@ import { expect } from '@open-wc/testing';
 import { currentEngine } from '@onboarding-kit/testing/engine';
 import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import { html, nothing } from 'lit';
+import { imageErrors } from '../messages/image-errors.js';
 import { en } from '../messages/index.js';
 import { CaptureController, type CaptureOptions, type PipelineLimits } from './capture-controller.js';
 import { mountHost, recordEvents, settle } from './test-helpers.js';
@@ -14,6 +15,7 @@ async function setup(limits: PipelineLimits = {}, loadPipeline?: CaptureOptions[
     activeRole: () => 'documentFront',
     limits: () => limits,
     messages: () => en,
+    locale: () => 'en',
     announce: () => {},
     ...(loadPipeline ? { loadPipeline } : {}),
   });
@@ -58,7 +60,7 @@ describe('CaptureController with the real image pipeline', () => {
     expect(capture.rejectedFor('documentFront')?.code).to.equal('compression-failed');
     const errors = events.filter((e) => e.type === 'onboarding-error').map((e) => e.detail);
     expect(errors).to.have.length(1);
-    expect(errors[0]).to.include({ code: 'image_compression-failed', message: en.imageErrors['compression-failed'] });
+    expect(errors[0]).to.include({ code: 'image_compression-failed', message: imageErrors.en['compression-failed'] });
     expect(errors[0].reason).to.contain('could not be made small enough');
     capture.reset();
   });

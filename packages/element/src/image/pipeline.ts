@@ -20,6 +20,7 @@ import { defaultImageWorkerURL } from './worker-url.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 export { ImageCheckError };
+export { imageErrors } from '../messages/image-errors.js';
 export type { ImageCheckCode } from './image-error.js';
 export { DEFAULT_THRESHOLDS } from './prepare.js';
 export type { CaptureRole, ProcessedBy };
@@ -43,6 +44,8 @@ export interface PipelineOptions {
   darkThreshold?: number;
   /** Maximum mean luma (0..255), default 220. */
   brightThreshold?: number;
+  /** Keep the photo whatever its resolution, exposure or focus (the person chose to, after two refusals). */
+  keepAnyway?: boolean;
   signal?: AbortSignal;
   /** The image worker script; default: `onboarding-flow.image-worker.js` beside this module. */
   workerURL?: string;

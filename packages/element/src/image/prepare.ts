@@ -23,6 +23,11 @@ export interface PrepareOptions {
   blurThreshold?: number;
   darkThreshold?: number;
   brightThreshold?: number;
+  /**
+   * The person chose to keep this photo after it was refused twice: resolution, exposure and
+   * focus are measured but refuse nothing (the type, size and encode caps still hold).
+   */
+  keepAnyway?: boolean;
 }
 
 /**
@@ -103,6 +108,10 @@ function checkQuality(bitmap: ImageBitmap, options: PrepareOptions): { sharpness
   const minHeight = options.minHeight ?? DEFAULTS.minHeight;
   const long = Math.max(bitmap.width, bitmap.height);
   const short = Math.min(bitmap.width, bitmap.height);
+  if (options.keepAnyway) {
+    const grey = greyCopy(bitmap);
+    return { sharpness: laplacianVariance(grey), brightness: meanBrightness(grey) };
+  }
   if (long < Math.max(minWidth, minHeight) || short < Math.min(minWidth, minHeight)) {
     throw new ImageCheckError('too-small', `The image is ${bitmap.width}x${bitmap.height}; at least ${minWidth}x${minHeight} is needed`, {
       width: bitmap.width,

@@ -4,6 +4,7 @@ import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import {
+  captureView,
   CPF,
   cardJpeg,
   chooseType,
@@ -36,7 +37,7 @@ afterEach(() => cleanupListeners());
 const TAB_OUT = `Firefox tabs out of the page into its toolbar after the last stop (the page then draws no focus ring); ${NOT_IN.keyboard}`;
 
 const active = (el: OnboardingFlow): Element | null => root(el).activeElement;
-const label = (node: Element | null): string => (node?.textContent ?? '').trim();
+const label = (node: Element | null): string => (node?.getAttribute('aria-label') ?? node?.textContent ?? '').trim();
 
 async function press(key: string): Promise<void> {
   // Playwright calls the space bar 'Space', puppeteer ' ' (which Playwright takes too).
@@ -98,6 +99,27 @@ async function checkTabStops(el: OnboardingFlow, where: string, options: { allow
     expect(Math.min(rect.width, rect.height), `${what}: target size`).to.be.at.least(24);
   }
   if (!options.allowNone) expect(seen.length, `${where}: Tab reached nothing`).to.be.greaterThan(0);
+  return seen.map(describeStop);
+}
+
+/**
+ * The same walk inside the capture view: a modal, so Tab cycles through its own controls (focus
+ * starts on the shutter) and never reaches the page behind it.
+ */
+async function checkViewTabStops(el: OnboardingFlow): Promise<string[]> {
+  const viewRoot = captureView(el)!.shadowRoot!;
+  const seen: Element[] = [];
+  for (let i = 0; i < 12; i++) {
+    const node = viewRoot.activeElement;
+    expect(node, 'focus stays in the capture view').to.exist;
+    if (seen.includes(node!)) break;
+    seen.push(node!);
+    const style = getComputedStyle(node!);
+    expect(style.outlineStyle, `capture view: ${describeStop(node!)} has no focus outline`).to.not.equal('none');
+    const rect = node!.getBoundingClientRect();
+    expect(Math.min(rect.width, rect.height), `capture view: ${describeStop(node!)} target size`).to.be.at.least(24);
+    await press('Tab');
+  }
   return seen.map(describeStop);
 }
 
@@ -173,12 +195,12 @@ describe('<onboarding-flow> keyboard only', () => {
       await tabTo(el, buttonNamed('Abrir câmera'), 'Abrir câmera');
       await press('Enter');
       await waitFor(() => {
-        const v = root(el).querySelector('video');
+        const v = captureView(el)?.video;
         return !!v && v.videoWidth > 0;
       }, 'camera never went live');
       await el.updateComplete;
-      // The open-camera button was replaced: focus moved to the new main action, not lost.
-      expect(label(active(el))).to.equal('Tirar foto');
+      // The capture view is a modal: focus starts on its shutter.
+      expect(captureView(el)!.shadowRoot!.activeElement?.getAttribute('aria-label')).to.equal('Tirar foto');
       await press('Enter');
       await waitFor(() => !!preview(el), 'no preview', 25_000);
       await el.updateComplete;
@@ -211,8 +233,9 @@ describe('<onboarding-flow> keyboard only', () => {
     stops.type = await checkTabStops(el, 'document-type');
     await chooseType(el, 'CNH');
     stops.front = await checkTabStops(el, 'document-front, camera closed');
+    el.manualCapture = true;
     await openCamera(el);
-    stops.live = await checkTabStops(el, 'document-front, camera live');
+    stops.live = await checkViewTabStops(el);
     await takePhoto(el);
     stops.preview = await checkTabStops(el, 'document-front, photo taken');
     await click(el, 'Usar esta foto');
@@ -239,9 +262,9 @@ describe('<onboarding-flow> keyboard only', () => {
     expect(stops.consent).to.include.members(['input#consent', 'button Continuar']);
     expect(stops.cpf).to.include('input#cpf');
     expect(stops.type.some((s) => s.startsWith('input#doctype-'))).to.equal(true);
-    for (const step of ['front', 'live', 'document-back', 'selfie']) expect(stops[step], step).to.include('input[type=file]');
+    for (const step of ['front', 'document-back', 'selfie']) expect(stops[step], step).to.include('input[type=file]');
     expect(stops.front).to.include('button Abrir câmera');
-    expect(stops.live).to.include('button Tirar foto');
+    expect(stops.live).to.include.members(['button Voltar', 'button Fechar câmera', 'button Tirar foto']);
     expect(stops.preview).to.include('button Usar esta foto');
     expect(stops.review).to.include('button Enviar');
     expect(stops.upload).to.include('button Cancelar envio');

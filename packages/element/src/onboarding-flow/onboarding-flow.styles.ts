@@ -191,46 +191,6 @@ export const styles = css`
     margin: 0.5rem 0 0;
   }
 
-  .camera {
-    position: relative;
-    width: 100%;
-    aspect-ratio: 4 / 3;
-    background: #111;
-    border-radius: var(--_radius);
-    overflow: hidden;
-    margin: var(--_space) 0;
-  }
-  video {
-    width: 100%;
-    height: 100%;
-    object-fit: cover;
-    display: block;
-  }
-  /* Mirror only what the person sees; the captured frame is never mirrored. */
-  video.mirrored {
-    transform: scaleX(-1);
-  }
-  .guide {
-    position: absolute;
-    top: 50%;
-    left: 50%;
-    transform: translate(-50%, -50%);
-    border: 3px dashed #ffffff;
-    box-shadow: 0 0 0 100vmax rgb(0 0 0 / 0.45);
-    pointer-events: none;
-  }
-  /* ID-1 card (CNH, RG): 85.60 mm x 53.98 mm. */
-  .guide.document {
-    width: 86%;
-    aspect-ratio: 85.6 / 53.98;
-    border-radius: 4%;
-  }
-  .guide.face {
-    height: 82%;
-    aspect-ratio: 3 / 4;
-    border-radius: 50%;
-  }
-
   .preview {
     display: block;
     max-width: 100%;
@@ -362,9 +322,6 @@ export const styles = css`
   }
 
   @media (forced-colors: active) {
-    .guide {
-      border-color: CanvasText;
-    }
     .progress-bar {
       background: Highlight;
     }

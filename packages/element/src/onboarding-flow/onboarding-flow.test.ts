@@ -3,6 +3,7 @@ import { currentEngine, NOT_IN, onlyIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { sniffBytes } from '@onboarding-kit/contract';
 import {
+  captureView,
   CPF,
   base64Bytes,
   captureWithCamera,
@@ -48,20 +49,20 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     await expect(el).to.be.accessible();
 
     // Nothing is captured until asked: no camera before "Abrir câmera".
-    expect(root(el).querySelector('video')).to.equal(null);
+    expect(captureView(el)).to.equal(null);
     const docVideo = await openCamera(el);
     expect(getComputedStyle(docVideo).transform).to.equal('none');
-    const guide = root(el).querySelector<HTMLElement>('[part=guide]')!;
-    expect(guide.classList.contains('document')).to.equal(true);
+    const guide = captureView(el)!.shadowRoot!.querySelector<HTMLElement>('[part=guide]')!;
+    expect(guide.classList.contains('card')).to.equal(true);
     const box = guide.getBoundingClientRect();
     expect(box.width / box.height).to.be.closeTo(85.6 / 53.98, 0.02);
-    await expect(el).to.be.accessible();
+    await expect(captureView(el)!).to.be.accessible();
     await takePhoto(el);
     expect(preview(el), text(el)).to.exist;
     await expect(el).to.be.accessible();
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'document-back');
-    expect(root(el).querySelector('video'), 'camera stopped on step change').to.equal(null);
+    expect(captureView(el), 'camera stopped on step change').to.equal(null);
 
     await captureWithCamera(el);
     await click(el, 'Usar esta foto');
@@ -70,8 +71,8 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     // The selfie preview is mirrored by CSS only, under an oval guide; documents get the card frame.
     const video = await openCamera(el);
     expect(getComputedStyle(video).transform).to.equal('matrix(-1, 0, 0, 1, 0, 0)');
-    expect(root(el).querySelector('[part=guide]')!.classList.contains('face')).to.equal(true);
-    await expect(el).to.be.accessible();
+    expect(captureView(el)!.shadowRoot!.querySelector('[part=guide]')!.classList.contains('oval')).to.equal(true);
+    await expect(captureView(el)!).to.be.accessible();
     await takePhoto(el);
     expect(preview(el), text(el)).to.exist;
     await click(el, 'Usar esta foto');

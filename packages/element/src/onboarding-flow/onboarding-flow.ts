@@ -162,6 +162,13 @@ export class OnboardingFlow extends LitElement {
   /** Target size in bytes for each compressed photo (the pipeline's default when unset). */
   @property({ attribute: 'max-image-bytes', type: Number }) maxImageBytes: number | undefined;
 
+  /**
+   * Turns the automatic photo off: the camera view still shows its live hints, and only the
+   * shutter takes the photo. Off by default: a steady frame that passes the checks for about a
+   * second is taken by itself (and the person is told).
+   */
+  @property({ attribute: 'manual-capture', type: Boolean }) manualCapture = false;
+
   /** Longest edge in pixels of each compressed photo (the pipeline's default when unset). */
   @property({ attribute: 'max-long-edge', type: Number }) maxLongEdge: number | undefined;
 
@@ -201,6 +208,7 @@ export class OnboardingFlow extends LitElement {
       ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }),
     }),
     messages: () => this.m,
+    locale: () => resolveLocale(this.locale),
     announce: (text) => this.#nav.announce(text),
   });
 
@@ -371,15 +379,30 @@ export class OnboardingFlow extends LitElement {
         role,
         acceptedUrl: capture.photo(role)?.previewUrl ?? null,
         rejected: capture.rejectedFor(role),
+        errorText: (code) => capture.errorText(code),
+        cameraErrorText: (code) => capture.cameraErrorText(code),
         camera: { state: capture.camera.state, error: capture.camera.error },
+        view: capture.viewReady
+          ? {
+              stream: capture.camera.stream,
+              heading: this.#heading(step),
+              locale: resolveLocale(this.locale),
+              mirrored: capture.mirrored,
+              canSwitch: capture.canSwitch,
+              autoCapture: !this.manualCapture,
+              onShutter: (auto) => void capture.takePhoto(auto),
+              onSwitch: () => void capture.switchCamera(),
+            }
+          : null,
+        taking: capture.taking,
         checking: capture.checking,
         cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
         onBack,
         onOpenCamera: () => void capture.openCamera(),
-        onCloseCamera: () => capture.camera.stop(),
-        onTakePhoto: () => void capture.takePhoto(),
+        onCloseCamera: () => capture.closeCamera(),
         onFile: (e) => capture.pickFile(e),
         onRetake: () => capture.retake(),
+        onKeep: () => capture.keepAnyway(),
         onUse: () => this.#nav.next(),
       });
     }

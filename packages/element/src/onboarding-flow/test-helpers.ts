@@ -249,17 +249,24 @@ export async function chooseType(el: OnboardingFlow, type: string): Promise<void
 export const preview = (el: OnboardingFlow): HTMLImageElement | null => root(el).querySelector('img[part~=preview]');
 export const errorText = (el: OnboardingFlow): string => [...root(el).querySelectorAll('[role=alert]')].map((n) => n.textContent!.trim()).join(' ');
 
-/** Presses the open-camera button and waits for live frames. */
+/** The open capture view (the full-screen camera), if any. */
+export const captureView = (el: OnboardingFlow): (HTMLElement & { video: HTMLVideoElement | null; updateComplete: Promise<boolean> }) | null =>
+  root(el).querySelector('onboarding-capture-view');
+/** The capture view's shutter button, labelled `take`. */
+export const shutter = (el: OnboardingFlow, take = 'Tirar foto'): HTMLButtonElement | null =>
+  captureView(el)?.shadowRoot?.querySelector<HTMLButtonElement>(`[part~=shutter][aria-label="${take}"]`) ?? null;
+
+/** Presses the open-camera button and waits for live frames in the capture view. */
 export async function openCamera(el: OnboardingFlow, label = 'Abrir câmera', take = 'Tirar foto'): Promise<HTMLVideoElement> {
   await click(el, label);
-  const video = () => root(el).querySelector('video');
-  await waitFor(() => hasButton(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0, 'camera never went live');
+  const video = () => captureView(el)?.video ?? null;
+  await waitFor(() => !!shutter(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0, 'camera never went live');
   return video()!;
 }
 
-/** Takes a photo from the live camera; resolves once it is accepted or rejected. */
+/** Takes a photo from the live camera (unless it was just taken by itself); resolves once it is accepted or rejected. */
 export async function takePhoto(el: OnboardingFlow, take = 'Tirar foto'): Promise<void> {
-  await click(el, take);
+  shutter(el, take)?.click();
   await waitFor(() => !!preview(el) || !!root(el).querySelector('#capture-error'), 'the photo was never processed', 25_000);
   await el.updateComplete;
 }

@@ -1,11 +1,14 @@
 /**
- * A capture step (document front, back, selfie): the camera with its framing guide, the
- * always-visible file fallback, the accepted preview, or the refused photo with its reason.
+ * A capture step (document front, back, selfie): the button that opens the camera in the
+ * full-screen capture view (`<onboarding-capture-view>`, loaded on first use), the always-visible
+ * file fallback, the accepted preview, or the refused photo with its reason (and, refused twice
+ * in a row for what it shows, "use it anyway").
  * The file picker carries no `capture`, so phones open the gallery; where the page cannot open
  * the camera itself, a second picker with `capture` hands the photo to the camera app instead.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CameraError, CameraState } from '../camera/camera-controller.js';
+import type { CaptureViewProps } from '../capture-view/capture-view.js';
 import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
 import { backButton } from './shared.js';
@@ -15,17 +18,25 @@ export interface CaptureView {
   role: CaptureRole;
   /** The accepted photo's object URL. */
   acceptedUrl: string | null;
-  rejected: { code: ImageCheckCode; previewUrl: string | null } | null;
+  rejected: { code: ImageCheckCode; previewUrl: string | null; canKeep: boolean } | null;
+  /** Why the camera cannot be used (the texts come with the capture view). */
+  cameraErrorText: (code: CameraError['code']) => string;
+  /** Why a photo was refused (the texts come with the pipeline). */
+  errorText: (code: ImageCheckCode) => string;
   camera: { state: CameraState; error: CameraError | null };
+  /** The capture view's settings once it is loaded (null: not loaded yet). */
+  view: Omit<CaptureViewProps, 'role' | 'busy' | 'onClose' | 'onBack'> | null;
+  /** A frame is being taken. */
+  taking: boolean;
   checking: boolean;
   /** The page cannot open the camera itself (no getUserMedia, no camera, access denied). */
   cameraUnavailable: boolean;
   onBack: () => void;
   onOpenCamera: () => void;
   onCloseCamera: () => void;
-  onTakePhoto: () => void;
   onFile: (e: Event) => void;
   onRetake: () => void;
+  onKeep: () => void;
   onUse: () => void;
 }
 
@@ -55,55 +66,56 @@ export function captureStep(v: CaptureView): TemplateResult {
         ${v.rejected.previewUrl
           ? html`<img class="preview rejected" part="preview" src=${v.rejected.previewUrl} alt=${m.rejectedAlt(what)} />`
           : nothing}
-        <p id="capture-error" class="error" part="error" role="alert">${v.m.imageErrors[v.rejected.code]}</p>
+        <p id="capture-error" class="error" part="error" role="alert">${v.errorText(v.rejected.code)}</p>
+        ${v.rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
       </div>
       <div class="actions" part="actions">
         ${back}
+        ${v.rejected.canKeep ? html`<button type="button" part="button keep-anyway" ?disabled=${v.checking} @click=${v.onKeep}>${m.keepAnyway}</button>` : nothing}
         <button type="button" class="primary" part="button button-primary" @click=${v.onRetake}>${m.retake}</button>
       </div>
     `;
   }
 
   const { state, error } = v.camera;
-  const live = state === 'live';
-  const busy = v.checking || state === 'starting';
+  const open = state === 'live' || state === 'starting';
+  const busy = v.checking || open;
   const cameraError = state === 'error' ? error : null;
   return html`
     <div part="body">
       <p>${selfie ? m.guideSelfie : m.guideDocument}</p>
-      ${live || state === 'starting'
-        ? html`
-            <div class="camera">
-              <video part="video" class=${selfie ? 'mirrored' : ''} aria-label=${m.videoLabel} autoplay playsinline muted></video>
-              <div class=${`guide ${selfie ? 'face' : 'document'}`} part="guide" aria-hidden="true"></div>
-            </div>
-          `
+      ${open && v.view
+        ? html`<onboarding-capture-view
+            .role=${v.role}
+            .stream=${v.view.stream}
+            .heading=${v.view.heading}
+            .locale=${v.view.locale}
+            .mirrored=${v.view.mirrored}
+            .canSwitch=${v.view.canSwitch}
+            .autoCapture=${v.view.autoCapture}
+            .busy=${v.taking || state !== 'live'}
+            .onShutter=${v.view.onShutter}
+            .onSwitch=${v.view.onSwitch}
+            .onClose=${v.onCloseCamera}
+            .onBack=${v.onBack}
+          ></onboarding-capture-view>`
         : nothing}
       ${state === 'starting' ? html`<p role="status">${m.cameraStarting}</p>` : nothing}
       ${v.checking ? html`<p class="muted">${m.checking}</p>` : nothing}
-      ${cameraError ? html`<p id="camera-error" class="error" part="error" role="alert">${v.m.cameraErrors[cameraError.code]}</p>` : nothing}
+      ${cameraError ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>` : nothing}
     </div>
     <div class="actions" part="actions">
       ${back}
-      ${live
-        ? html`
-            <button type="button" part="button" @click=${v.onCloseCamera}>${m.closeCamera}</button>
-            <button type="button" class="primary" part="button button-primary" aria-disabled=${v.checking ? 'true' : 'false'} @click=${v.onTakePhoto}>
-              ${m.takePhoto}
-            </button>
-          `
-        : html`
-            <button
-              type="button"
-              class="primary"
-              part="button button-primary"
-              data-capture-start
-              aria-disabled=${busy ? 'true' : 'false'}
-              @click=${v.onOpenCamera}
-            >
-              ${cameraError ? m.tryCameraAgain : m.openCamera}
-            </button>
-          `}
+      <button
+        type="button"
+        class="primary"
+        part="button button-primary"
+        data-capture-start
+        aria-disabled=${busy ? 'true' : 'false'}
+        @click=${v.onOpenCamera}
+      >
+        ${cameraError ? m.tryCameraAgain : m.openCamera}
+      </button>
       <label class="file-button" part="button">
         <input
           class="sr-only"

@@ -1,0 +1,224 @@
+import type { CSSResult, css as litCss } from 'lit';
+
+/**
+ * Full screen on phones (and any short or narrow window), a large modal elsewhere. The stage
+ * keeps the camera frame's own aspect ratio inside whatever room is left between the bars
+ * (container units), so the video is never cropped and the cutout's percentages are the frame's.
+ * The element's theme properties still apply: the dialog inherits them from the host.
+ */
+export function captureViewStyles(css: typeof litCss): CSSResult {
+  return css`
+    :host {
+      --_primary: var(--onboarding-color-primary, #0b57a4);
+      --_focus: var(--onboarding-focus-ring, 3px solid #ffffff);
+    }
+    dialog {
+      box-sizing: border-box;
+      width: min(96vw, 60rem);
+      height: min(92vh, 46rem);
+      max-width: none;
+      max-height: none;
+      padding: 0;
+      border: 0;
+      border-radius: var(--onboarding-radius, 8px);
+      background: #0d0f12;
+      color: #ffffff;
+      font-family: var(--onboarding-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+      font-size: var(--onboarding-font-size, 1rem);
+      line-height: 1.4;
+      overflow: hidden;
+    }
+    dialog[open] {
+      display: flex;
+      flex-direction: column;
+    }
+    dialog::backdrop {
+      background: rgb(0 0 0 / 0.7);
+    }
+    @media (max-width: 40rem), (max-height: 32rem) {
+      dialog {
+        width: 100vw;
+        height: 100vh;
+        height: 100dvh;
+        margin: 0;
+        border-radius: 0;
+      }
+    }
+
+    .bar {
+      flex: none;
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+      gap: 0.5rem;
+      padding: 0.5rem;
+    }
+    .bar.bottom {
+      padding: 0.75rem 1rem max(1rem, env(safe-area-inset-bottom));
+    }
+    h2 {
+      flex: 1;
+      margin: 0;
+      font-size: 1.125rem;
+      font-weight: 600;
+      text-align: center;
+      overflow-wrap: anywhere;
+    }
+    .side {
+      flex: 1 1 0;
+      display: flex;
+    }
+    button {
+      font: inherit;
+      color: inherit;
+      cursor: pointer;
+    }
+    button:focus-visible {
+      outline: var(--_focus);
+      outline-offset: 3px;
+    }
+    .icon {
+      display: grid;
+      place-items: center;
+      flex: none;
+      width: 3rem;
+      height: 3rem;
+      padding: 0;
+      border: 0;
+      border-radius: 50%;
+      background: rgb(255 255 255 / 0.14);
+    }
+    .icon svg {
+      fill: none;
+      stroke: currentColor;
+      stroke-width: 2;
+      stroke-linecap: round;
+      stroke-linejoin: round;
+    }
+    .shutter {
+      flex: none;
+      width: 4.5rem;
+      height: 4.5rem;
+      padding: 0.375rem;
+      border: 0;
+      border-radius: 50%;
+      background: #ffffff;
+    }
+    .shutter svg {
+      display: block;
+      width: 100%;
+      height: 100%;
+      transform: rotate(-90deg);
+    }
+    .shutter circle {
+      fill: none;
+      stroke-width: 6;
+    }
+    .shutter .track {
+      stroke: #0d0f12;
+    }
+    .shutter .fill {
+      stroke: var(--_primary);
+      transition: stroke-dasharray 0.2s linear;
+    }
+    .shutter[aria-disabled='true'] {
+      opacity: 0.6;
+      cursor: progress;
+    }
+
+    /* The instruction and the hint sit at the top and bottom of the camera area: on the preview,
+       or on the dark band around it when the frame's shape leaves one. */
+    .frame {
+      position: relative;
+      flex: 1;
+      min-height: 0;
+      display: grid;
+      place-items: center;
+      container-type: size;
+    }
+    .stage {
+      position: relative;
+      overflow: hidden;
+      aspect-ratio: var(--frame-ratio, 4 / 3);
+      width: min(100cqw, 100cqh * (var(--frame-ratio, 4 / 3)));
+      background: #000;
+    }
+    video {
+      display: block;
+      width: 100%;
+      height: 100%;
+      object-fit: fill;
+    }
+    /* Mirror only what the person sees; the saved frame is never mirrored. */
+    video.mirrored {
+      transform: scaleX(-1);
+    }
+    .cutout {
+      position: absolute;
+      box-sizing: border-box;
+      border: 3px solid rgb(255 255 255 / 0.9);
+      box-shadow: 0 0 0 100vmax rgb(0 0 0 / 0.6);
+      pointer-events: none;
+      transition: border-color 0.2s;
+    }
+    .cutout.card {
+      border-radius: 4% / 6.3%;
+    }
+    .cutout.oval {
+      border-radius: 50%;
+    }
+    .cutout.ready {
+      border-color: #5ad17a;
+    }
+    .instruction,
+    .hint {
+      position: absolute;
+      left: 50%;
+      transform: translateX(-50%);
+      width: max-content;
+      max-width: calc(100% - 1.5rem);
+      margin: 0;
+      padding: 0.375rem 0.75rem;
+      border-radius: 1rem;
+      text-align: center;
+      background: rgb(0 0 0 / 0.72);
+    }
+    .instruction {
+      top: 0.75rem;
+    }
+    .hint {
+      bottom: 0.75rem;
+      font-weight: 600;
+      background: #ffffff;
+      color: #0d0f12;
+    }
+    .hint[hidden] {
+      display: none;
+    }
+    .sr-only {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      padding: 0;
+      margin: -1px;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+      white-space: nowrap;
+      border: 0;
+    }
+    @media (prefers-reduced-motion: reduce) {
+      .shutter .fill,
+      .cutout {
+        transition: none;
+      }
+    }
+    @media (forced-colors: active) {
+      .cutout {
+        border-color: CanvasText;
+      }
+      .shutter {
+        border: 3px solid ButtonText;
+      }
+    }
+  `;
+}

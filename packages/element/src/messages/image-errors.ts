@@ -1,0 +1,51 @@
+/**
+ * Why a photo was refused, in words the person can act on. Only a processed photo can be
+ * refused, so these texts travel with the image pipeline (its lazy file), not in the first load.
+ */
+import type { ImageCheckCode } from '../image/image-error.js';
+import type { OnboardingLocale } from './index.js';
+
+export const imageErrors: Record<OnboardingLocale, Record<ImageCheckCode, string>> = {
+  'pt-BR': {
+    'not-an-image': 'O arquivo escolhido não é uma imagem. Escolha uma foto (JPEG, PNG ou WebP) ou tire uma com a câmera.',
+    'unsupported-type': 'Este formato de imagem não é aceito. Use JPEG, PNG ou WebP.',
+    'file-too-large': 'O arquivo é grande demais. Escolha uma foto menor ou tire uma com a câmera.',
+    'too-small': 'A foto tem resolução baixa demais para ser lida. Aproxime-se e tire outra.',
+    blurry: 'A foto está tremida ou fora de foco. Segure firme e tire outra.',
+    'too-dark': 'A foto está escura demais. Procure um lugar mais iluminado e tire outra.',
+    'too-bright': 'A foto está clara demais ou com reflexo. Evite luz direta e tire outra.',
+    'compression-failed': 'Não foi possível preparar a foto. Tente outra foto.',
+    'no-face': 'Não encontramos um rosto. Centralize o rosto no oval, com boa luz, e tire outra.',
+    'several-faces': 'Há mais de um rosto na foto. Fique só você no oval e tire outra.',
+    'face-too-small': 'O rosto está longe demais. Aproxime-se até o rosto preencher o oval e tire outra.',
+    'face-off-center': 'O rosto está fora do oval. Centralize o rosto no oval e tire outra.',
+  },
+  en: {
+    'not-an-image': 'The chosen file is not an image. Choose a photo (JPEG, PNG or WebP) or take one with the camera.',
+    'unsupported-type': 'This image format is not accepted. Use JPEG, PNG or WebP.',
+    'file-too-large': 'The file is too large. Choose a smaller photo or take one with the camera.',
+    'too-small': 'The photo’s resolution is too low to read. Move closer and take another.',
+    blurry: 'The photo is shaky or out of focus. Hold steady and take another.',
+    'too-dark': 'The photo is too dark. Find a brighter spot and take another.',
+    'too-bright': 'The photo is too bright or has glare. Avoid direct light and take another.',
+    'compression-failed': 'The photo could not be prepared. Try another photo.',
+    'no-face': 'We could not find a face. Centre your face in the oval, in good light, and take another.',
+    'several-faces': 'There is more than one face in the photo. Be alone in the oval and take another.',
+    'face-too-small': 'Your face is too far away. Move closer until your face fills the oval and take another.',
+    'face-off-center': 'Your face is outside the oval. Centre your face in the oval and take another.',
+  },
+  es: {
+    'not-an-image': 'El archivo elegido no es una imagen. Elija una foto (JPEG, PNG o WebP) o tome una con la cámara.',
+    'unsupported-type': 'Este formato de imagen no se acepta. Use JPEG, PNG o WebP.',
+    'file-too-large': 'El archivo es demasiado grande. Elija una foto más pequeña o tome una con la cámara.',
+    'too-small': 'La foto tiene una resolución demasiado baja para leerla. Acérquese y tome otra.',
+    blurry: 'La foto está movida o desenfocada. Sujete firme y tome otra.',
+    'too-dark': 'La foto está demasiado oscura. Busque un lugar más iluminado y tome otra.',
+    'too-bright': 'La foto está demasiado clara o tiene reflejos. Evite la luz directa y tome otra.',
+    'compression-failed': 'No se pudo preparar la foto. Pruebe con otra.',
+    'no-face': 'No encontramos una cara. Centre la cara en el óvalo, con buena luz, y tome otra.',
+    'several-faces': 'Hay más de una cara en la foto. Quédese solo usted en el óvalo y tome otra.',
+    'face-too-small': 'La cara está demasiado lejos. Acérquese hasta que la cara llene el óvalo y tome otra.',
+    'face-off-center': 'La cara está fuera del óvalo. Centre la cara en el óvalo y tome otra.',
+  },
+};
