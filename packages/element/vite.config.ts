@@ -25,6 +25,7 @@
  * The pipeline module finds `onboarding-flow.image-worker.js` beside itself the same way
  * (src/image/worker-url.ts, `import.meta.url` of a real ES module).
  */
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite';
 import { templateWhitespace } from './scripts/template-whitespace.js';
@@ -54,6 +55,7 @@ const AFTER_SEND_SOURCE = here('./src/messages/after-send.ts');
 const CONSENT_TEXT_SOURCE = here('./src/messages/consent-text.ts');
 const CAPTURE_VIEW_SOURCE = here('./src/capture-view/capture-view.ts');
 const FACE_SOURCE = here('./src/face/face-detector.ts');
+const FACE_MODEL_SOURCE = here('./src/face/frontal-face-cascade.ts');
 /** Each lazily loaded source of the script-tag builds, and the file beside the script it becomes. */
 const BESIDE_SCRIPT = new Map([
   [PIPELINE_SOURCE, PIPELINE_FILE],
@@ -117,15 +119,26 @@ export function afterSendBuild(target: Target): InlineConfig {
 
 /** The lazily loaded capture view for both script-tag forms (its Lit is the element's, handed in). */
 export function captureViewBuild(target: Target): InlineConfig {
-  return besideScriptBuild(target, CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE, [templateWhitespace()]);
+  // The face detector it uses for the selfie stays its own file beside the script.
+  return besideScriptBuild(target, CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE, [pipelineBesideScript(), templateWhitespace()]);
 }
 
-/** The lazily loaded face detector for both script-tag forms: code and model, minified, the model's licence kept. */
+/** The lazily loaded face detector for both script-tag forms: code and model, minified, the model's licence notice kept. */
 export function faceBuild(target: Target): InlineConfig {
   const config = besideScriptBuild(target, FACE_SOURCE, FACE_FILE);
-  // The model's BSD licence asks that redistributions keep its notice: its `/*!` comment stays.
-  config.build!.rolldownOptions!.output = { minify: { codegen: { legalComments: 'inline' } }, codeSplitting: false };
+  config.build!.rolldownOptions!.output = { minify: true, codeSplitting: false, postBanner: faceModelNotice };
   return config;
+}
+
+/**
+ * The face model's BSD licence asks that redistributions keep its notice, and the build drops
+ * every comment: the notice (the model module's `/*!` comment) heads whichever file holds the model.
+ */
+function faceModelNotice(chunk: { moduleIds: readonly string[] }): string {
+  if (!chunk.moduleIds.includes(FACE_MODEL_SOURCE)) return '';
+  const notice = /\/\*![\s\S]*?\*\//.exec(readFileSync(FACE_MODEL_SOURCE, 'utf8'))?.[0];
+  if (!notice) throw new Error(`no licence notice in ${FACE_MODEL_SOURCE}`);
+  return notice;
 }
 
 /**
@@ -182,7 +195,7 @@ export function npmBuild(target: Target): InlineConfig {
       lib: { entry: { index: ENTRY, 'event-names': EVENT_NAMES_ENTRY }, formats: ['es'] },
       rolldownOptions: {
         external: NPM_EXTERNAL,
-        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', postBanner: faceModelNotice },
       },
     },
   };
