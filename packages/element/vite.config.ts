@@ -131,11 +131,11 @@ export function faceBuild(target: Target): InlineConfig {
 }
 
 /**
- * The face model's BSD licence asks that redistributions keep its notice, and the build drops
- * every comment: the notice (the model module's `/*!` comment) heads whichever file holds the model.
+ * The face model's BSD licence asks that redistributions keep its notice. The unminified npm
+ * build keeps the model module's `/*!` comment; the minified one drops every comment, so there
+ * the notice heads the file instead.
  */
-function faceModelNotice(chunk: { moduleIds: readonly string[] }): string {
-  if (!chunk.moduleIds.includes(FACE_MODEL_SOURCE)) return '';
+function faceModelNotice(): string {
   const notice = /\/\*![\s\S]*?\*\//.exec(readFileSync(FACE_MODEL_SOURCE, 'utf8'))?.[0];
   if (!notice) throw new Error(`no licence notice in ${FACE_MODEL_SOURCE}`);
   return notice;
@@ -195,7 +195,7 @@ export function npmBuild(target: Target): InlineConfig {
       lib: { entry: { index: ENTRY, 'event-names': EVENT_NAMES_ENTRY }, formats: ['es'] },
       rolldownOptions: {
         external: NPM_EXTERNAL,
-        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', postBanner: faceModelNotice },
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
     },
   };

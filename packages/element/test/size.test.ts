@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { AFTER_SEND_FILE, BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { AFTER_SEND_FILE, BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, FACE_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
@@ -121,4 +121,23 @@ test('no eval, no Function constructor, no public CDN in any hosted JavaScript',
     assert.doesNotMatch(code, /\bnew\s+Function\b|(?<![\w$.])Function\s*\(/, `${file}: Function constructor`);
     assert.doesNotMatch(code, /jsdelivr|unpkg|cdnjs|googleapis|jspm/i, `${file}: CDN URL`);
   }
+});
+
+test('the face detector: one self-contained module beside the bundles, in no first load, with its model’s licence notice', async () => {
+  // The first stage threshold of the face model: only the file that holds the model has it.
+  const MODEL_MARKER = '-4.1617846';
+  const face = await dist.read(FACE_FILE);
+  assert.deepEqual(staticImports(face), []);
+  assert.deepEqual(dynamicImports(face), []);
+  assert.match(face, /export\s*\{[^}]*\bjudgeSelfieSource\b/);
+  assert.ok(face.includes(MODEL_MARKER), 'the model is inside');
+  const npmChunk = dist.files.find((f) => /^face-detector-[\w-]+\.js$/.test(f));
+  assert.ok(npmChunk, 'the npm build has a face detector chunk');
+  for (const file of [FACE_FILE, npmChunk]) {
+    const code = await dist.read(file);
+    assert.ok(code.includes('Redistribution and use') && code.includes('Puttemans Steven'), `${file} keeps the model's licence notice`);
+  }
+  for (const file of [BUNDLE_FILE, IIFE_FILE, 'index.js']) assert.equal((await dist.read(file)).includes(MODEL_MARKER), false, `${file} holds the face model`);
+  const size = await sizes([FACE_FILE]);
+  console.log(`${FACE_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
 });
