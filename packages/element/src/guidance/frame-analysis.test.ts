@@ -24,13 +24,13 @@ function pipelineSharpness(scene: OffscreenCanvas): number {
   return laplacianVariance(greyCopy(crop));
 }
 
-const brief = (a: FrameAnalysis) =>
+const summary = (a: FrameAnalysis) =>
   `card=${a.card} hint=${a.hint} brightness=${a.brightness.toFixed(0)} sharpness=${a.sharpness.toFixed(0)} glare=${(a.glare * 100).toFixed(1)}%`;
 
 describe('analyzeFrame on the card picture', () => {
   it('the card as the fake camera shows it fills the document guide and passes', () => {
     const a = analyse(cardScene());
-    console.log(`fits: ${brief(a)}`);
+    console.log(`fits: ${summary(a)}`);
     expect(a.card).to.equal('fits');
     expect(a.hint).to.equal(null);
     expect(a.passes).to.equal(true);
@@ -53,13 +53,13 @@ describe('analyzeFrame on the card picture', () => {
   it('a card turned a few degrees still fits', () => {
     for (const degrees of [-3, 3]) {
       const a = analyse(cardScene(1280, 720, 0.97, degrees));
-      expect(a.card, `${degrees}°: ${brief(a)}`).to.equal('fits');
+      expect(a.card, `${degrees}°: ${summary(a)}`).to.equal('fits');
     }
   });
 
   it('the card at half size is too far: move closer', () => {
     const a = analyse(cardScene(1280, 720, 0.5));
-    console.log(`half size: ${brief(a)}`);
+    console.log(`half size: ${summary(a)}`);
     expect(a.card).to.equal('too-far');
     expect(a.hint).to.equal('move-closer');
     expect(a.passes).to.equal(false);
@@ -77,7 +77,7 @@ describe('analyzeFrame on the card picture', () => {
 
   it('a darkened frame is too dark (before anything else)', () => {
     const a = analyse(darkened(cardScene(), 0.3));
-    console.log(`dark: ${brief(a)}`);
+    console.log(`dark: ${summary(a)}`);
     expect(a.hint).to.equal('too-dark');
     expect(a.brightness).to.be.below(LIVE_THRESHOLDS.dark);
     // Dimmed but still usable light passes.
@@ -86,7 +86,7 @@ describe('analyzeFrame on the card picture', () => {
 
   it('a white reflection over the card is glare', () => {
     const a = analyse(withGlare(cardScene(), 0.1));
-    console.log(`glare: ${brief(a)}`);
+    console.log(`glare: ${summary(a)}`);
     expect(a.hint).to.equal('glare');
     expect(a.glare).to.be.above(LIVE_THRESHOLDS.glareFraction);
     expect(analyse(cardScene()).glare).to.equal(0);
@@ -94,7 +94,7 @@ describe('analyzeFrame on the card picture', () => {
 
   it('a blurred card is blurry', () => {
     const a = analyse(blurred(cardScene(), 16));
-    console.log(`blurry: ${brief(a)}`);
+    console.log(`blurry: ${summary(a)}`);
     expect(a.hint).to.equal('blurry');
     expect(a.sharpness).to.be.below(LIVE_THRESHOLDS.blur.documentFront);
   });
