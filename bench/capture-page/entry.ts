@@ -6,6 +6,7 @@
  */
 import { captureFrame } from '@onboarding-kit/element/internal/capture-frame';
 import { processImage } from '@onboarding-kit/element/internal/image-pipeline';
+import { startFrameSampler } from '@onboarding-kit/element/internal/guidance';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 
 export interface PipelineRun {
@@ -43,6 +44,19 @@ export interface FloorRun {
   base64Length: number;
   width: number;
   height: number;
+}
+
+/** The live guidance's per-sample main-thread time against one full-frame read, each on a fresh frame. */
+export interface GuidanceRun {
+  source: string;
+  width: number;
+  height: number;
+  /** Per sample: region copy, analysis, steadiness and the auto-capture decision (the sampler's own timing). */
+  samples: number[];
+  /** Per fresh frame: one drawImage of the whole frame into a readable canvas (willReadFrequently). */
+  baseline: number[];
+  /** Samples whose card check said 'fits' (the card picture should, every time). */
+  fits: number;
 }
 
 export interface Fixture {
@@ -310,6 +324,97 @@ async function workerStartup(): Promise<number> {
   }
 }
 
+/** A playing video of the card picture: the fake camera where there is one (Chromium), else a canvas stream of the picture. */
+async function cardVideo(): Promise<{ video: HTMLVideoElement; source: string; close(): void }> {
+  try {
+    const { video } = await openCamera();
+    return { video, source: 'fake camera', close: () => undefined };
+  } catch {
+    const { width, height, rgba } = renderCardPictureRgba();
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext('2d')!;
+    const image = new ImageData(rgba, width, height);
+    ctx.putImageData(image, 0, 0);
+    const stream = canvas.captureStream(30);
+    // A canvas stream sends a frame only when the canvas is drawn.
+    const redraw = setInterval(() => ctx.putImageData(image, 0, 0), 33);
+    const video = document.createElement('video');
+    video.muted = true;
+    video.playsInline = true;
+    video.srcObject = stream;
+    document.body.append(video);
+    await video.play();
+    while (video.readyState < 2 || video.videoWidth === 0) await new Promise((r) => setTimeout(r, 20));
+    return {
+      video,
+      source: 'canvas stream',
+      close: () => {
+        clearInterval(redraw);
+        stream.getTracks().forEach((t) => t.stop());
+        video.remove();
+      },
+    };
+  }
+}
+
+type FrameVideo = HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => void) => number };
+
+/** Resolves on the video's next new frame (or after 50 ms where the engine cannot say). */
+const freshFrame = (video: FrameVideo) =>
+  new Promise<void>((resolve) => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(() => resolve()) : setTimeout(resolve, 50)));
+
+/**
+ * `count` guidance samples after two of warm-up, through the element's real sampler on the card
+ * picture, then `count` baseline reads, each on a fresh frame (the first read of a new video frame
+ * pays for its conversion, whoever reads it).
+ */
+async function guidanceSamples(count: number): Promise<GuidanceRun> {
+  const { video, source, close } = await cardVideo();
+  try {
+    const { videoWidth: w, videoHeight: h } = video;
+    // The capture view's document guide: the largest ID-1 rectangle within 88 % x 76 % of the frame, centred.
+    const gw = Math.min(w * 0.88, h * 0.76 * (85.6 / 53.98));
+    const gh = gw / (85.6 / 53.98);
+    const guide = { x: (w - gw) / 2 / w, y: (h - gh) / 2 / h, width: gw / w, height: gh / h };
+    const samples: number[] = [];
+    let fits = 0;
+    await new Promise<void>((resolve) => {
+      let seen = 0;
+      const sampler = startFrameSampler(video, {
+        role: 'documentFront',
+        guide,
+        autoCapture: false,
+        intervalMs: 60,
+        onUpdate: (u) => {
+          if (++seen <= 2) return;
+          samples.push(sampler.timing.lastMs);
+          if (u.analysis.card === 'fits') fits++;
+          if (samples.length >= count) {
+            sampler.stop();
+            resolve();
+          }
+        },
+        onAutoCapture: () => undefined,
+      });
+    });
+    const canvas = new OffscreenCanvas(w, h);
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
+    const baseline: number[] = [];
+    for (let i = 0; i < count; i++) {
+      await freshFrame(video);
+      const t0 = now();
+      ctx.drawImage(video, 0, 0);
+      ctx.getImageData(0, 0, 1, 1);
+      baseline.push(now() - t0);
+    }
+    return { source, width: w, height: h, samples, baseline, fits };
+  } finally {
+    close();
+  }
+}
+
 declare global {
   interface Window {
     __bench: {
@@ -321,6 +426,7 @@ declare global {
       fixtures: typeof fixtures;
       workerStartup: typeof workerStartup;
       mainThreadWhile: typeof mainThreadWhile;
+      guidanceSamples: typeof guidanceSamples;
       openCamera: () => Promise<{ width: number; height: number }>;
     };
   }
@@ -335,6 +441,7 @@ window.__bench = {
   fixtures,
   workerStartup,
   mainThreadWhile,
+  guidanceSamples,
   openCamera: async () => {
     const { video } = await openCamera();
     return { width: video.videoWidth, height: video.videoHeight };

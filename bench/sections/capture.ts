@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { buildImageWorker } from '@onboarding-kit/element/internal/build-bundles';
-import type { FloorRun, Fixture, MainThreadRun, PipelineRun } from '../capture-page/entry.js';
+import type { FloorRun, Fixture, GuidanceRun, MainThreadRun, PipelineRun } from '../capture-page/entry.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { kb, median, ms, ratio, reason } from '../lib/stats.js';
@@ -98,9 +98,13 @@ const LONG_TASK_MS = 50;
 
 type Engine = 'chromium' | 'firefox' | 'webkit';
 type RunInPage = (input: 'frame' | 'photo' | 'idle') => Promise<MainThreadRun>;
+type GuidanceInPage = (count: number) => Promise<GuidanceRun>;
+
+/** Guidance samples per engine (after two of warm-up), and as many baseline reads. */
+const GUIDANCE_SAMPLES = 15;
 
 /** A page of the capture bench in Firefox or WebKit (through @onboarding-kit/testing's launchers). */
-async function openOtherEngine(engine: Exclude<Engine, 'chromium'>, url: string): Promise<{ run: RunInPage; close(): Promise<void> }> {
+async function openOtherEngine(engine: Exclude<Engine, 'chromium'>, url: string): Promise<{ run: RunInPage; guidance: GuidanceInPage; close(): Promise<void> }> {
   if (engine === 'firefox') {
     const { launchFirefox } = await import('@onboarding-kit/testing/firefox');
     const browser = await launchFirefox({ camera: 'none' });
@@ -108,7 +112,11 @@ async function openOtherEngine(engine: Exclude<Engine, 'chromium'>, url: string)
       const page = await browser.newPage();
       await page.goto(url);
       await page.waitForFunction(() => typeof window.__bench === 'object', { timeout: 30_000 });
-      return { run: (input) => page.evaluate((i) => window.__bench.mainThreadWhile(i), input), close: () => browser.close() };
+      return {
+        run: (input) => page.evaluate((i) => window.__bench.mainThreadWhile(i), input),
+        guidance: (count) => page.evaluate((n) => window.__bench.guidanceSamples(n), count),
+        close: () => browser.close(),
+      };
     } catch (error) {
       await browser.close();
       throw error;
@@ -122,7 +130,11 @@ async function openOtherEngine(engine: Exclude<Engine, 'chromium'>, url: string)
     await session.executeAsync(async () => {
       while (typeof window.__bench !== 'object') await new Promise((r) => setTimeout(r, 20));
     });
-    return { run: (input) => session.executeAsync((i: 'frame' | 'photo' | 'idle') => window.__bench.mainThreadWhile(i), input), close: () => session.close() };
+    return {
+      run: (input) => session.executeAsync((i: 'frame' | 'photo' | 'idle') => window.__bench.mainThreadWhile(i), input),
+      guidance: (count) => session.executeAsync((n: number) => window.__bench.guidanceSamples(n), count),
+      close: () => session.close(),
+    };
   } catch (error) {
     await session.close();
     throw error;
@@ -182,6 +194,9 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     'Main thread per engine: the same page in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), each processing a camera-sized JPEG and the 12 MP photo made in the page beforehand, ' +
       `${MAIN_THREAD_RUNS} runs each after a warm-up, CPU 1x. Chromium reports long tasks (PerformanceObserver \`longtask\`); Firefox and WebKit do not, so there the figure is the longest gap between animation frames, ` +
       'which counts the browser\'s own frame scheduling as well (a gap can only overstate a task). Target: nothing over 50 ms, a visible freeze.',
+    'Live guidance per engine: the element\'s frame sampler (guidance/frame-sampler.ts) on a playing video of the card picture (Chromium: the fake camera; Firefox and WebKit, which have no camera here: a canvas stream of the picture), ' +
+      'the document guide placed as the capture view places it; its own per-sample timing (region copy, frame checks, steadiness, auto-capture decision), each sample on a new video frame. ' +
+      'Baseline in the same page: one drawImage of the whole frame into a readable (willReadFrequently) canvas, also each on a new frame (the first read of a new frame pays for its conversion, whoever reads it).',
   );
   if (!browser) {
     s.notMeasured = 'Chromium could not be started';
@@ -332,11 +347,17 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     }
     // The page's main thread while a photo is processed, per engine.
     const watched: MainThreadRow[] = [];
+    const guidance: { engine: Engine; run: GuidanceRun }[] = [];
     const engineNotes: string[] = [];
     try {
       watched.push(...(await watchMainThread('chromium', (input) => call(page, 'mainThreadWhile', input))));
     } catch (error) {
       engineNotes.push(`Chromium: not measured (${reason(error)})`);
+    }
+    try {
+      guidance.push({ engine: 'chromium', run: await call(page, 'guidanceSamples', GUIDANCE_SAMPLES) });
+    } catch (error) {
+      engineNotes.push(`Chromium: live guidance not measured (${reason(error)})`);
     }
     for (const engine of ['firefox', 'webkit'] as const) {
       let opened: Awaited<ReturnType<typeof openOtherEngine>> | undefined;
@@ -345,6 +366,11 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
         watched.push(...(await withTimeout(watchMainThread(engine, opened.run), 300_000, `${engine} runs`)));
       } catch (error) {
         engineNotes.push(`${engine}: not measured (${reason(error)})`);
+      }
+      try {
+        if (opened) guidance.push({ engine, run: await withTimeout(opened.guidance(GUIDANCE_SAMPLES), 60_000, `${engine} guidance`) });
+      } catch (error) {
+        engineNotes.push(`${engine}: live guidance not measured (${reason(error)})`);
       } finally {
         await opened?.close().catch(() => undefined);
       }
@@ -364,6 +390,17 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
             String(Math.round(median(r.runs.map((x) => x.frames)))),
             ms(median(r.runs.map((x) => x.total))),
           ];
+        }),
+      });
+    }
+    if (guidance.length) {
+      s.tables.push({
+        title: `Live guidance, main-thread time per sample (about 5 a second while the capture view is open), median of ${GUIDANCE_SAMPLES} after 2 of warm-up, CPU 1x (ratio = sample / one full-frame read)`,
+        headers: ['engine', 'video', 'sample (copy + checks)', 'worst sample', 'one full-frame read (baseline)', 'ratio', "card check 'fits'"],
+        rows: guidance.map(({ engine, run }) => {
+          const sample = median(run.samples);
+          const base = median(run.baseline);
+          return [engine, `${run.source} ${run.width}x${run.height}`, ms(sample), ms(Math.max(...run.samples)), ms(base), ratio(sample, base), `${run.fits}/${run.samples.length}`];
         }),
       });
     }
