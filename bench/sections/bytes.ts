@@ -170,6 +170,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   await add('first load: classic script (IIFE)', 'onboarding-flow.iife.js');
   await add('lazy: image pipeline (first photo)', 'onboarding-flow.pipeline.js');
   await add('lazy: image worker + compression library (first photo)', 'onboarding-flow.image-worker.js');
+  await add('lazy: face detector + model (selfie step)', 'onboarding-flow.face.js');
   let distFiles: string[] = [];
   try {
     distFiles = (await readdir(ELEMENT_DIST)).filter((f) => f.endsWith('.js')).sort();

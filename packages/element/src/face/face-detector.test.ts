@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 import { greyCopy } from '../image/quality.js';
-import { detectFaces, FACE_LONG_EDGE, judgeSelfie, judgeSelfieSource } from './face-detector.js';
+import { detectFaces, detectFacesInSlices, FACE_LONG_EDGE, judgeSelfie, judgeSelfieSource, judgeSelfieSourceInSlices } from './face-detector.js';
 import { judgeSelfieBlob, loadFaceDetector } from './load-face.js';
 
 /** NASA's portrait of Eileen Collins (public domain), as Debian's python3-skimage ships it: see test/fixtures/faces/README.md. */
@@ -101,6 +101,25 @@ describe('face detector', () => {
   it('judges a decoded source on its grey copy, reporting that copy’s size', () => {
     const result = judgeSelfieSource(scene(480, 640, { x: 0, y: 0, size: 480 }));
     expect(result).to.include({ verdict: 'ok', width: 240, height: FACE_LONG_EDGE });
+  });
+
+  it('detects in slices with the same faces, giving the page turns in between', async () => {
+    const image = greyCopy(scene(480, 320, { x: 0, y: 0, size: 240 }, { x: 240, y: 0, size: 240 }), FACE_LONG_EDGE);
+    let turns = 0;
+    let done = false;
+    const tick = () => {
+      if (done) return;
+      turns++;
+      setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const faces = await detectFacesInSlices(image, 0);
+    done = true;
+    expect(faces).to.deep.equal(detectFaces(image));
+    expect(faces).to.have.length(2);
+    // A slice of 0 ms: a turn after every row of windows.
+    expect(turns).to.be.greaterThan(50);
+    expect(await judgeSelfieSourceInSlices(scene(240, 320, { x: 0, y: 0, size: 240 }))).to.deep.equal(judgeSelfieSource(scene(240, 320, { x: 0, y: 0, size: 240 })));
   });
 });
 

@@ -27,6 +27,14 @@ export interface FaceBox {
 
 export type SelfieVerdict = 'ok' | 'no-face' | 'several-faces' | 'face-too-small' | 'face-off-center';
 
+/** What the face check says about one selfie; face boxes are in pixels of the `width` x `height` grey copy it was judged on. */
+export interface SelfieJudgement {
+  verdict: SelfieVerdict;
+  faces: FaceBox[];
+  width: number;
+  height: number;
+}
+
 /** The long edge of the grey copy a selfie is judged on: the smallest face found is 45 px of it. */
 export const FACE_LONG_EDGE = 320;
 /** Each pyramid level is this much smaller than the last (OpenCV's usual 1.1). */
@@ -142,9 +150,8 @@ interface Rect {
   height: number;
 }
 
-/** Every window the cascade accepts, at every pyramid level, in pixels of `image`. */
-function candidateWindows(image: GreyImage, cascade: LbpCascade): Rect[] {
-  const found: Rect[] = [];
+/** The windows the cascade accepts, one row of windows at a time (largest pyramid level first), in pixels of `image`. */
+function* candidateWindows(image: GreyImage, cascade: LbpCascade): Generator<Rect[]> {
   for (let factor = 1; ; factor *= SCALE_STEP) {
     const width = Math.round(image.width / factor);
     const height = Math.round(image.height / factor);
@@ -154,15 +161,16 @@ function candidateWindows(image: GreyImage, cascade: LbpCascade): Rect[] {
     const step = factor > 2 ? 1 : 2;
     const size = { width: Math.round(cascade.width * factor), height: Math.round(cascade.height * factor) };
     for (let y = 0; y <= height - cascade.height; y += step) {
+      const found: Rect[] = [];
       for (let x = 0; x <= width - cascade.width; x += step) {
         const result = evaluate(cascade, offsets, table, y * (width + 1) + x);
         if (result === 1) found.push({ x: Math.round(x * factor), y: Math.round(y * factor), ...size });
         // Rejected by the very first stage: the next window, one step over, nearly always is too.
         else if (result === 0) x += step;
       }
+      yield found;
     }
   }
-  return found;
 }
 
 function similar(a: Rect, b: Rect): boolean {
@@ -206,9 +214,29 @@ function groupWindows(windows: Rect[]): FaceBox[] {
   return faces.filter((a) => !faces.some((b) => b !== a && inside(a, b) && (b.score > Math.max(3, a.score) || a.score < 3)));
 }
 
+const facesOf = (windows: Rect[]) => groupWindows(windows).sort((a, b) => b.width - a.width);
+
 /** Every frontal face in `image` at least 45 px wide, largest first. */
 export function detectFaces(image: GreyImage): FaceBox[] {
-  return groupWindows(candidateWindows(image, FRONTAL_FACE)).sort((a, b) => b.width - a.width);
+  return facesOf([...candidateWindows(image, FRONTAL_FACE)].flat());
+}
+
+/**
+ * detectFaces in slices of about `sliceMs` (one row of windows at least), giving the event loop
+ * a turn between them: on the page, a selfie's detection (40 to 90 ms in one piece) then never
+ * holds the main thread for a visible freeze.
+ */
+export async function detectFacesInSlices(image: GreyImage, sliceMs = 10): Promise<FaceBox[]> {
+  const windows: Rect[] = [];
+  let sliceStart = performance.now();
+  for (const row of candidateWindows(image, FRONTAL_FACE)) {
+    windows.push(...row);
+    if (performance.now() - sliceStart > sliceMs) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
+  }
+  return facesOf(windows);
 }
 
 /**
@@ -218,20 +246,29 @@ export function detectFaces(image: GreyImage): FaceBox[] {
  */
 export function judgeSelfie(image: GreyImage): { verdict: SelfieVerdict; faces: FaceBox[] } {
   const faces = detectFaces(image);
-  const verdict = (): SelfieVerdict => {
-    if (faces.length === 0) return 'no-face';
-    if (faces.length > 1) return 'several-faces';
-    const face = faces[0]!;
-    if (face.width < MIN_FACE_WIDTH * image.width) return 'face-too-small';
-    const dx = (face.x + face.width / 2 - image.width / 2) / (image.width / 2);
-    const dy = (face.y + face.height / 2 - image.height / 2) / (image.height / 2);
-    return Math.hypot(dx, dy) > MAX_CENTRE_OFFSET ? 'face-off-center' : 'ok';
-  };
-  return { verdict: verdict(), faces };
+  return { verdict: verdictOf(image, faces), faces };
+}
+
+/** The rules of judgeSelfie on faces already found in `image`. */
+function verdictOf(image: GreyImage, faces: FaceBox[]): SelfieVerdict {
+  if (faces.length === 0) return 'no-face';
+  if (faces.length > 1) return 'several-faces';
+  const face = faces[0]!;
+  if (face.width < MIN_FACE_WIDTH * image.width) return 'face-too-small';
+  const dx = (face.x + face.width / 2 - image.width / 2) / (image.width / 2);
+  const dy = (face.y + face.height / 2 - image.height / 2) / (image.height / 2);
+  return Math.hypot(dx, dy) > MAX_CENTRE_OFFSET ? 'face-off-center' : 'ok';
 }
 
 /** Judges a decoded selfie (an ImageBitmap, a canvas, an image) on its FACE_LONG_EDGE grey copy; face boxes are in that copy's pixels. */
-export function judgeSelfieSource(source: CanvasImageSource & { width: number; height: number }): { verdict: SelfieVerdict; faces: FaceBox[]; width: number; height: number } {
+export function judgeSelfieSource(source: CanvasImageSource & { width: number; height: number }): SelfieJudgement {
   const image = greyCopy(source, FACE_LONG_EDGE);
   return { ...judgeSelfie(image), width: image.width, height: image.height };
+}
+
+/** judgeSelfieSource with the detection in slices of about 10 ms (detectFacesInSlices): for the page's main thread. */
+export async function judgeSelfieSourceInSlices(source: CanvasImageSource & { width: number; height: number }): Promise<SelfieJudgement> {
+  const image = greyCopy(source, FACE_LONG_EDGE);
+  const faces = await detectFacesInSlices(image);
+  return { verdict: verdictOf(image, faces), faces, width: image.width, height: image.height };
 }

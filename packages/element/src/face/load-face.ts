@@ -1,15 +1,8 @@
 import { lazyOnce } from '../messages/lazy-once.js';
-import type { FaceBox, SelfieVerdict } from './face-detector.js';
+import type { SelfieJudgement } from './face-detector.js';
 
+export type { SelfieJudgement } from './face-detector.js';
 export type FaceDetectorModule = typeof import('./face-detector.js');
-
-/** What the face check says about one selfie; face boxes are in pixels of the `width` x `height` grey copy it was judged on. */
-export interface SelfieJudgement {
-  verdict: SelfieVerdict;
-  faces: FaceBox[];
-  width: number;
-  height: number;
-}
 
 /**
  * The face detector (`onboarding-flow.face.js` beside the script-tag bundles, a chunk of the npm
@@ -22,14 +15,17 @@ export class FaceDetectorUnavailableError extends Error {
   override name = 'FaceDetectorUnavailableError';
 }
 
-/** Loads the detector if needed, decodes `blob` and judges it as a selfie (exactly one face, large enough, inside the oval). */
+/**
+ * Loads the detector if needed, decodes `blob` and judges it as a selfie (exactly one face, large
+ * enough, inside the oval), the detection in slices so that the page never freezes.
+ */
 export async function judgeSelfieBlob(blob: Blob): Promise<SelfieJudgement> {
   const detector = await loadFaceDetector().catch((cause: unknown) => {
     throw new FaceDetectorUnavailableError('The face detector could not be loaded', { cause });
   });
   const bitmap = await createImageBitmap(blob);
   try {
-    return detector.judgeSelfieSource(bitmap);
+    return await detector.judgeSelfieSourceInSlices(bitmap);
   } finally {
     bitmap.close();
   }

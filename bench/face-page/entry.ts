@@ -1,0 +1,92 @@
+/**
+ * Browser side of the face-check benchmark (built by Vite into a temp dir). Exposes
+ * `window.__faceBench`: the element's real selfie judgement (`judgeSelfieSource`: a 320 px grey
+ * copy, the LBP cascade, the oval rules) against the image pipeline's own checks on the same
+ * picture (`greyCopy` at 256 px, focus and brightness), the baseline every selfie already pays.
+ */
+import { judgeSelfieSource, judgeSelfieSourceInSlices } from '../../packages/element/src/face/face-detector.js';
+import { greyCopy, laplacianVariance, meanBrightness } from '../../packages/element/src/image/quality.js';
+
+export interface FaceRun {
+  /** judgeSelfieSource on the selfie, ms. */
+  judge: number;
+  /** The pipeline's checks (grey copy, focus, brightness) on the same selfie, ms. */
+  checks: number;
+  /** judgeSelfieSourceInSlices on the selfie (as the element runs it on the page), ms end to end. */
+  sliced: number;
+  /** The longest the sliced judgement held the event loop at once, ms (gaps between timer turns). */
+  longestBlock: number;
+  verdict: string;
+  faces: number;
+}
+
+declare global {
+  interface Window {
+    __faceBench: {
+      /** Decodes the portrait and crops it to a 720x960 selfie (her face filling the oval); returns its size. */
+      prepare(portraitBase64: string): Promise<{ width: number; height: number }>;
+      /** One judgement and one baseline, in alternating order by `i`. */
+      run(i: number): Promise<FaceRun>;
+    };
+  }
+}
+
+let selfie: ImageBitmap | undefined;
+
+window.__faceBench = {
+  async prepare(portraitBase64) {
+    const bytes = Uint8Array.from(atob(portraitBase64), (c) => c.charCodeAt(0));
+    const portrait = await createImageBitmap(new Blob([bytes], { type: 'image/jpeg' }));
+    const canvas = document.createElement('canvas');
+    canvas.width = 720;
+    canvas.height = 960;
+    canvas.getContext('2d')!.drawImage(portrait, 135, 5, 180, 240, 0, 0, 720, 960);
+    portrait.close();
+    const jpeg = await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('toBlob failed'))), 'image/jpeg', 0.9));
+    selfie = await createImageBitmap(jpeg);
+    return { width: selfie.width, height: selfie.height };
+  },
+  async run(i) {
+    if (!selfie) throw new Error('prepare() first');
+    const source = selfie;
+    let judge = 0;
+    let checks = 0;
+    let verdict = '';
+    let faces = 0;
+    const judgeOnce = () => {
+      const t0 = performance.now();
+      const result = judgeSelfieSource(source);
+      judge = performance.now() - t0;
+      verdict = result.verdict;
+      faces = result.faces.length;
+    };
+    const checksOnce = () => {
+      const t0 = performance.now();
+      const grey = greyCopy(source);
+      if (laplacianVariance(grey) < 0 || meanBrightness(grey) < 0) throw new Error('impossible');
+      checks = performance.now() - t0;
+    };
+    // Alternate the order so neither side always runs on a warmer page.
+    for (const step of i % 2 ? [checksOnce, judgeOnce] : [judgeOnce, checksOnce]) {
+      step();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    // The sliced form, with a timer ticking beside it: the longest gap between ticks is the longest block.
+    let longestBlock = 0;
+    let last = performance.now();
+    let ticking = true;
+    const tick = () => {
+      const now = performance.now();
+      longestBlock = Math.max(longestBlock, now - last);
+      last = now;
+      if (ticking) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const t0 = performance.now();
+    await judgeSelfieSourceInSlices(source);
+    const sliced = performance.now() - t0;
+    ticking = false;
+    tick();
+    return { judge, checks, sliced, longestBlock, verdict, faces };
+  },
+};

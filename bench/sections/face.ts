@@ -1,0 +1,192 @@
+/**
+ * Section 7, the selfie's face check: what `onboarding-flow.face.js` weighs (code and model apart)
+ * and how long one selfie judgement takes in Chromium, Firefox and WebKit, next to the image
+ * pipeline's own checks on the same picture measured in the same page (the baseline every selfie
+ * already pays).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { build } from 'vite';
+import type { FaceRun } from '../face-page/entry.js';
+import { FRONTAL_FACE } from '../../packages/element/src/face/frontal-face-cascade.js';
+import { REPO_ROOT } from '../lib/paths.js';
+import { emptySection, type SectionResult } from '../lib/report.js';
+import { kb, median, ms, ratio, reason } from '../lib/stats.js';
+import { serveDirectory } from '../lib/static-server.js';
+import { withTimeout } from '../lib/timeout.js';
+import { ELEMENT_DIST } from './bytes.js';
+
+const FACE_FILE = 'onboarding-flow.face.js';
+const PORTRAIT = join(REPO_ROOT, 'packages', 'element', 'test', 'fixtures', 'faces', 'astronaut.jpg');
+
+export interface FaceSettings {
+  /** Timed runs per engine, after one warm-up. */
+  runs: number;
+}
+
+export const DEFAULT_FACE: FaceSettings = { runs: 11 };
+
+type Engine = 'chromium' | 'firefox' | 'webkit';
+type Page = { prepare(): Promise<{ width: number; height: number }>; run(i: number): Promise<FaceRun>; close(): Promise<void> };
+
+async function buildPage(dir: string): Promise<void> {
+  await build({
+    configFile: false,
+    root: REPO_ROOT,
+    logLevel: 'error',
+    publicDir: false,
+    resolve: { conditions: ['source', 'module', 'browser', 'production', 'default'] },
+    build: {
+      outDir: dir,
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: true,
+      reportCompressedSize: false,
+      lib: { entry: join(REPO_ROOT, 'bench', 'face-page', 'entry.ts'), formats: ['es'], fileName: () => 'face-entry.js' },
+      rolldownOptions: { output: { codeSplitting: false, minify: true } },
+    },
+  });
+  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>face bench</title><script type="module" src="./face-entry.js"></script>');
+}
+
+/** The bench page in one engine (Chromium through the run's Playwright browser, the others through @onboarding-kit/testing's launchers). */
+async function openPage(engine: Engine, url: string, chromium: Browser | undefined, portrait: string): Promise<Page> {
+  if (engine === 'chromium') {
+    if (!chromium) throw new Error('Chromium could not be started');
+    const context = await chromium.newContext();
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => typeof window.__faceBench === 'object', undefined, { timeout: 30_000 });
+    return {
+      prepare: () => page.evaluate((b) => window.__faceBench.prepare(b), portrait),
+      run: (i) => page.evaluate((n) => window.__faceBench.run(n), i),
+      close: () => context.close(),
+    };
+  }
+  if (engine === 'firefox') {
+    const { launchFirefox } = await import('@onboarding-kit/testing/firefox');
+    const browser = await launchFirefox({ camera: 'none' });
+    try {
+      const page = await browser.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => typeof window.__faceBench === 'object', { timeout: 30_000 });
+      return {
+        prepare: () => page.evaluate((b) => window.__faceBench.prepare(b), portrait),
+        run: (i) => page.evaluate((n) => window.__faceBench.run(n), i),
+        close: () => browser.close(),
+      };
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
+  }
+  const { launchWebKit } = await import('@onboarding-kit/testing/webkit');
+  const session = await launchWebKit({ camera: false });
+  try {
+    await session.setTimeouts({ script: 60_000 });
+    await session.goto(url);
+    await session.executeAsync(async () => {
+      while (typeof window.__faceBench !== 'object') await new Promise((r) => setTimeout(r, 20));
+    });
+    return {
+      prepare: () => session.executeAsync((b: string) => window.__faceBench.prepare(b), portrait),
+      run: (i) => session.executeAsync((n: number) => window.__faceBench.run(n), i),
+      close: () => session.close(),
+    };
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}
+
+const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
+
+/** The file's bytes, and how they split into the licence notice, the model's numbers and the code. */
+async function bytesOfFile(): Promise<string[][]> {
+  const file = await readFile(join(ELEMENT_DIST, FACE_FILE), 'utf8');
+  const notice = /^\/\*![\s\S]*?\*\/\s*/.exec(file)?.[0] ?? '';
+  // The model as the minifier writes it: one object literal of three arrays of numbers.
+  const model = /\{width:\d+,height:\d+,stages:\[[^\]]*\],weak:\[[^\]]*\],features:\[[^\]]*\]\}/.exec(file)?.[0];
+  if (!model) throw new Error(`the model's literal was not found in ${FACE_FILE}`);
+  const code = file.slice(notice.length).replace(model, '');
+  const row = (what: string, text: string) => [what, kb(Buffer.byteLength(text)), kb(gzip(text))];
+  return [
+    row(`${FACE_FILE} (the whole file)`, file),
+    row('  licence notice (BSD-3-Clause, kept as the licence asks)', notice),
+    row(`  model: ${FRONTAL_FACE.stages.length / 2} stages, ${FRONTAL_FACE.weak.length / 11} weak classifiers, ${FRONTAL_FACE.features.length / 4} LBP features`, model),
+    row('  code (detector, grey copy, oval rules)', code),
+  ];
+}
+
+export async function measureFace(chromium: Browser | undefined, settings: FaceSettings): Promise<SectionResult> {
+  const s = emptySection('face', '7. Face check on the selfie');
+  s.method.push(
+    `Bytes: packages/element/dist/${FACE_FILE} as built (section 1 rebuilds a stale dist/), gzip level 9 through node:zlib; the model's share is its object literal as it appears in the file, the code's is the rest without the licence notice (each part compressed alone, so the parts add up to a little more than the file).`,
+    'Time: the element\'s `judgeSelfieSource` (face/face-detector.ts: a 320 px grey copy, the LBP cascade over every position and scale, grouping, the oval rules) on a 720x960 selfie made in the page from the test portrait ' +
+      '(packages/element/test/fixtures/faces, NASA, public domain) cropped to her face, built with Vite from bench/face-page/entry.ts and served over loopback. ' +
+      'Baseline in the same page: the image pipeline\'s own checks on the same picture (`greyCopy` at 256 px, focus and brightness), which every photo already pays. ' +
+      `Median of ${settings.runs} runs after one warm-up, the two alternating, in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), CPU 1x. ` +
+      'Then the same judgement as the element runs it on the page (`judgeSelfieSourceInSlices`: a turn of the event loop after every 10 ms or so), with a 0 ms timer ticking beside it: the longest gap between ticks is the longest the page was held.',
+  );
+  try {
+    s.tables.push({ title: 'Face detector file, min (as shipped) and min+gzip', headers: ['part', 'min', 'min+gzip'], rows: await bytesOfFile() });
+  } catch (error) {
+    s.notes.push(`bytes not measured: ${reason(error)}`);
+  }
+
+  const dir = await mkdtemp(join(tmpdir(), 'onboarding-kit-bench-face-'));
+  try {
+    await withTimeout(buildPage(dir), 120_000, 'the face page build');
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    s.notes.push(`time not measured: the bench page could not be built (${reason(error)})`);
+    if (!s.tables.length) s.notMeasured = 'neither the file nor the page';
+    return s;
+  }
+  const server = await serveDirectory(dir);
+  const portrait = (await readFile(PORTRAIT)).toString('base64');
+  const rows: string[][] = [];
+  try {
+    for (const engine of ['chromium', 'firefox', 'webkit'] as const) {
+      let page: Page | undefined;
+      try {
+        page = await withTimeout(openPage(engine, `${server.url}/`, chromium, portrait), 90_000, `${engine} start`);
+        const size = await page.prepare();
+        const opened = page;
+        const runs = await withTimeout(
+          (async () => {
+            await opened.run(0); // warm-up: JIT
+            const xs: FaceRun[] = [];
+            for (let i = 0; i < settings.runs; i++) xs.push(await opened.run(i));
+            return xs;
+          })(),
+          120_000,
+          `${engine} runs`,
+        );
+        const judge = median(runs.map((r) => r.judge));
+        const checks = median(runs.map((r) => r.checks));
+        const verdicts = [...new Set(runs.map((r) => `${r.verdict} (${r.faces} face${r.faces === 1 ? '' : 's'})`))].join(', ');
+        rows.push([engine, `${size.width}x${size.height}`, ms(judge), ms(checks), ratio(judge, checks), ms(median(runs.map((r) => r.sliced))), `${ms(median(runs.map((r) => r.longestBlock)))} (worst ${ms(Math.max(...runs.map((r) => r.longestBlock)))})`, verdicts]);
+      } catch (error) {
+        s.notes.push(`${engine}: not measured (${reason(error)})`);
+      } finally {
+        await page?.close().catch(() => undefined);
+      }
+    }
+  } finally {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  if (rows.length) {
+    s.tables.push({
+      title: 'One selfie judged, median (ratio = face check / the pipeline\'s checks on the same picture)',
+      headers: ['engine', 'selfie', 'face check', 'pipeline checks (baseline)', 'ratio', 'in slices (as on the page)', 'longest block in slices, median (worst)', 'verdict'],
+      rows,
+    });
+  }
+  if (!rows.length && !s.tables.length) s.notMeasured = 'no engine could run the page (see notes)';
+  return s;
+}
