@@ -65,8 +65,18 @@ describe('analyzeFrame on the card picture', () => {
     expect(a.passes).to.equal(false);
   });
 
-  it('the card at 70 % and 40 % of the guide is too far as well', () => {
-    for (const scale of [0.7, 0.4]) expect(analyse(cardScene(1280, 720, scale)).card, `scale ${scale}`).to.equal('too-far');
+  it('the card at 70 % and 40 % of the guide, straight or turned 6°, is too far as well', () => {
+    for (const scale of [0.7, 0.4]) {
+      for (const degrees of [0, 6]) expect(analyse(cardScene(1280, 720, scale, degrees)).card, `scale ${scale}, ${degrees}°`).to.equal('too-far');
+    }
+  });
+
+  it('a card too close (its edges outside the frame) is not told to come closer', () => {
+    for (const scale of [1.2, 1.4, 1.8]) {
+      const a = analyse(cardScene(1280, 720, scale));
+      expect(a.card, `scale ${scale}`).to.equal('none');
+      expect(a.hint).to.equal('no-document');
+    }
   });
 
   it('the bare table shows no document', () => {

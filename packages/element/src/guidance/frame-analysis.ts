@@ -63,13 +63,14 @@ export const LIVE_THRESHOLDS = {
 
 /**
  * The card check's geometry, as fractions of the guide's size or of the lines looked at.
- * An edge is a luma step of EDGE_STEP across two pixels that runs across the side (its gradient
- * across the side larger than along it). A side is found where at least SIDE_SUPPORT of the
- * lines crossing it (the middle 60 %, away from rounded corners) have such an edge within a
- * window of ±TILT of the guide's size around it: that window is the tilt allowed (about 4°).
- * "Near" a side is from most of the margin outside it to NEAR inside it; one side may be found
- * only within twice that, because a coloured header (the test card's blue band has the table's
- * luma) can hide a card's edge in grey and show the header's lower edge instead.
+ * An edge is a luma step of `edgeStep` across two pixels that runs across the side (its gradient
+ * across the side larger than along it). A side is found where at least `sideSupport` of the
+ * lines crossing it (the middle `lineSpan`, away from rounded corners) have such an edge within
+ * ±`tilt` of the guide's size around one position: that window, with only half the lines needed,
+ * is the tilt allowed (the test card passes turned 6°, not 10°). "Near" a side is from most of
+ * the margin outside it to `near` inside it; one side may be found only within twice that, because
+ * a coloured header (the test card's blue band has the table's luma) can hide a card's edge in
+ * grey and show the header's lower edge instead. So a card down to about 80 % of the guide fits.
  */
 const CARD_CHECK = {
   edgeStep: 20,
@@ -77,12 +78,26 @@ const CARD_CHECK = {
   tilt: 0.02,
   sideSupport: 0.5,
   near: 0.1,
-  /** A card smaller than the guide: its sides are looked for up to this far in, with a looser support. */
+  /**
+   * A card smaller than the guide: its sides are looked for up to `farDepth` in, first on the
+   * guide's lines (half of `farSupport`, as a small card crosses few of them), then checked on the
+   * lines of the box they make (`farSupport`).
+   */
   farSupport: 0.35,
   farDepth: 0.45,
+  /** ...within a wider window: found from outside in, a turned card's side is met at its corner first. */
+  farTilt: 0.04,
   /** The box found for a card too far away: ID-1's 1.586 within ±40 %, and at least 15 % of the guide across. */
   aspect: [1.586 / 1.4, 1.586 * 1.4],
   minSize: 0.15,
+  /**
+   * Around a card too far away is the table: the copy outside the box found may have at most this
+   * fraction of the box's edge density (the test card on the bare table: 0 to 0.02 up to 6° turned,
+   * 0.1 at 10°). A card too close fails this (its own print is all around whatever inner box was
+   * found: 0.18 to 0.48 from 1.1x to 1.4x the guide) and is told to place the document, not to come
+   * closer. A busy table does too; "place the document" is still sound advice there.
+   */
+  surround: 0.08,
 } as const;
 
 type Side = 'left' | 'right' | 'top' | 'bottom';
@@ -182,6 +197,30 @@ function support(edges: EdgeCounts, side: Side, box: Box, at: number, window: nu
   return hits / (last - first + 1);
 }
 
+/** Edge pixels (either direction) per pixel inside `box`, and in the rest of the copy. */
+function edgeDensities(edges: EdgeCounts, box: Box): { inside: number; outside: number } {
+  const { width, height, vertical, horizontal } = edges;
+  const x0 = Math.max(0, Math.round(box.x0));
+  const x1 = Math.min(width, Math.round(box.x1));
+  const y0 = Math.max(0, Math.round(box.y0));
+  const y1 = Math.min(height, Math.round(box.y1));
+  let all = 0;
+  let inside = 0;
+  for (let y = 0; y < height; y++) {
+    const row = y * (width + 1);
+    all += vertical[row + width]!;
+    if (y >= y0 && y < y1) inside += vertical[row + x1]! - vertical[row + x0]!;
+  }
+  for (let x = 0; x < width; x++) {
+    const column = x * (height + 1);
+    all += horizontal[column + height]!;
+    if (x >= x0 && x < x1) inside += horizontal[column + y1]! - horizontal[column + y0]!;
+  }
+  const area = Math.max(1, (x1 - x0) * (y1 - y0));
+  const rest = Math.max(1, width * height - area);
+  return { inside: inside / area, outside: (all - inside) / rest };
+}
+
 /** Inward direction and the guide's extent across a side. */
 function sideGeometry(side: Side, box: Box): { edge: number; inward: 1 | -1; extent: number } {
   switch (side) {
@@ -200,9 +239,9 @@ function sideGeometry(side: Side, box: Box): { edge: number; inward: 1 | -1; ext
  * The outermost position (px inward from the guide's side, negative = in the margin) between
  * `from` and `to` where the side's support reaches `needed`, or null.
  */
-function outermostEdge(edges: EdgeCounts, side: Side, guide: Box, lines: Box, from: number, to: number, needed: number): number | null {
+function outermostEdge(edges: EdgeCounts, side: Side, guide: Box, lines: Box, from: number, to: number, needed: number, tilt: number): number | null {
   const { edge, inward, extent } = sideGeometry(side, guide);
-  const window = Math.max(1, CARD_CHECK.tilt * extent);
+  const window = Math.max(1, tilt * extent);
   for (let d = Math.floor(from); d <= to; d++) {
     if (support(edges, side, lines, edge + inward * d, window) >= needed) return d;
   }
@@ -217,7 +256,7 @@ export function cardFit(image: GreyImage, margin: number): CardFit {
   // Near each side, counting the guide's middle lines.
   const near = SIDES.map((side) => {
     const extent = sideGeometry(side, guide).extent;
-    return outermostEdge(edges, side, guide, guide, -marginPx(side), 2 * CARD_CHECK.near * extent, CARD_CHECK.sideSupport);
+    return outermostEdge(edges, side, guide, guide, -marginPx(side), 2 * CARD_CHECK.near * extent, CARD_CHECK.sideSupport, CARD_CHECK.tilt);
   });
   const within = (d: number | null, side: Side, depth: number) => d !== null && d <= depth * sideGeometry(side, guide).extent;
   const close = SIDES.filter((side, i) => within(near[i]!, side, CARD_CHECK.near)).length;
@@ -228,7 +267,7 @@ export function cardFit(image: GreyImage, margin: number): CardFit {
   // whose own sides hold (counted along the box's lines, not the guide's).
   const far = SIDES.map((side) => {
     const extent = sideGeometry(side, guide).extent;
-    return outermostEdge(edges, side, guide, guide, 0, CARD_CHECK.farDepth * extent, CARD_CHECK.farSupport * 0.5);
+    return outermostEdge(edges, side, guide, guide, 0, CARD_CHECK.farDepth * extent, CARD_CHECK.farSupport * 0.5, CARD_CHECK.farTilt);
   });
   if (far.some((d) => d === null)) return 'none';
   const [l, r, t, b] = far as number[];
@@ -238,11 +277,17 @@ export function cardFit(image: GreyImage, margin: number): CardFit {
   if (w < CARD_CHECK.minSize * (guide.x1 - guide.x0) || h < CARD_CHECK.minSize * (guide.y1 - guide.y0)) return 'none';
   const aspect = w / h;
   if (aspect < CARD_CHECK.aspect[0] || aspect > CARD_CHECK.aspect[1]) return 'none';
+  // Found from outside in, the box meets a turned card at its corners only: each side's middle
+  // is looked for up to two tilt windows further in.
   const held = SIDES.filter((side) => {
-    const window = Math.max(1, CARD_CHECK.tilt * sideGeometry(side, guide).extent);
-    return support(edges, side, box, sideGeometry(side, box).edge, window) >= CARD_CHECK.farSupport;
+    const window = Math.max(1, CARD_CHECK.farTilt * sideGeometry(side, guide).extent);
+    const { edge, inward } = sideGeometry(side, box);
+    for (let d = 0; d <= 2 * window; d++) if (support(edges, side, box, edge + inward * d, window) >= CARD_CHECK.farSupport) return true;
+    return false;
   }).length;
-  return held >= 3 ? 'too-far' : 'none';
+  if (held < 3) return 'none';
+  const density = edgeDensities(edges, box);
+  return density.outside <= CARD_CHECK.surround * density.inside ? 'too-far' : 'none';
 }
 
 /** The checks in the order a person should fix them: light first (it spoils everything else), then framing, then focus. */
