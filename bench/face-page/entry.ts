@@ -4,8 +4,8 @@
  * copy, the LBP cascade, the oval rules) against the image pipeline's own checks on the same
  * picture (`greyCopy` at 256 px, focus and brightness), the baseline every selfie already pays.
  */
-import { judgeSelfieSource, judgeSelfieSourceInSlices } from '../../packages/element/src/face/face-detector.js';
-import { greyCopy, laplacianVariance, meanBrightness } from '../../packages/element/src/image/quality.js';
+import { judgeSelfieSource, judgeSelfieSourceInSlices } from '@onboarding-kit/element/internal/face-detector';
+import { greyCopy, laplacianVariance, meanBrightness } from '@onboarding-kit/element/internal/image-quality';
 
 export interface FaceRun {
   /** judgeSelfieSource on the selfie, ms. */
