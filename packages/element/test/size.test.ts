@@ -43,8 +43,9 @@ for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
     // Lit is inlined: one self-contained file.
     assert.deepEqual(firstLoad, [entry]);
     const code = await dist.read(entry);
-    // The only things it may load later are beside it: the pipeline module, the waiting and outcome texts, the full consent text and the capture view.
-    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CAPTURE_VIEW_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${PIPELINE_FILE}`]);
+    // The only things it may load later are beside it: the pipeline module, the waiting and outcome
+    // texts, the full consent text, the capture view and the face detector.
+    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CAPTURE_VIEW_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${FACE_FILE}`, `./${PIPELINE_FILE}`]);
     // Neither the pipeline's code nor the worker's is inside (their option names, error texts and file).
     for (const marker of ['small enough', 'image could not be prepared', 'imageOrientation', IMAGE_WORKER_FILE, 'manual review']) {
       assert.equal(code.includes(marker), false, `${entry} contains ${marker}`);
@@ -86,7 +87,7 @@ test('the lazy files: one self-contained pipeline module and the image worker, b
   // The capture view: self-contained too, and it brings no Lit of its own (the element hands its Lit in).
   const view = await dist.read(CAPTURE_VIEW_FILE);
   assert.deepEqual(staticImports(view), []);
-  assert.deepEqual(dynamicImports(view), []);
+  assert.deepEqual(dynamicImports(view), [`./${FACE_FILE}`], 'the capture view loads only the face detector, from beside itself');
   assert.equal(/lit-html|Lit is in dev mode|customElements\.define\(`onboarding-flow`/.test(view), false, 'the capture view holds no Lit');
   for (const file of [PIPELINE_FILE, IMAGE_WORKER_FILE, CAPTURE_VIEW_FILE]) {
     const size = await sizes([file]);

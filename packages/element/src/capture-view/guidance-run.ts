@@ -1,9 +1,14 @@
 /**
- * The live checks as the capture view runs them: the frame sampler over the preview, and the
- * hint and auto-capture progress it reports.
+ * The live checks as the capture view runs them: the frame sampler over the preview (exposure,
+ * glare, focus, the card filling the guide, steadiness, the automatic photo), and for the selfie
+ * the face detector over the oval a couple of times a second: the photo takes itself only while
+ * exactly one face fills the oval, and its hint wins over the frame's.
  */
-import type { FrameRect } from '../camera/guide-geometry.js';
+import { CROP_MARGIN, type FrameRect } from '../camera/guide-geometry.js';
+import { context2d, createCanvas } from '../image/canvas.js';
 import type { CaptureRole } from '../image/pipeline.js';
+import { loadFaceDetector, type FaceDetectorModule } from '../face/load-face.js';
+import { startFrameSampler } from '../guidance/index.js';
 import type { ViewHint } from './texts.js';
 
 export interface GuidanceRun {
@@ -21,6 +26,91 @@ export interface GuidanceOptions {
   onAutoCapture(): void;
 }
 
-export function startGuidance(_video: HTMLVideoElement, _options: GuidanceOptions): GuidanceRun {
-  return { setAutoCapture: () => undefined, stop: () => undefined };
+/** How often the selfie's face is looked for, ms (the detector costs more than the frame checks). */
+const FACE_INTERVAL_MS = 400;
+
+export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions): GuidanceRun {
+  const { role, guide, frame } = options;
+  const selfie = role === 'selfie';
+  let autoCapture = options.autoCapture;
+  /** The selfie's face verdict hint: null once one face fills the oval (or where there is no detector). */
+  let faceHint: ViewHint | null = selfie ? 'no-face' : null;
+  let faceKnown = !selfie;
+  let frameState: { hint: ViewHint | null; progress: number } = { hint: null, progress: 0 };
+
+  const sampler = startFrameSampler(video, {
+    role,
+    guide: { x: guide.x / frame.width, y: guide.y / frame.height, width: guide.width / frame.width, height: guide.height / frame.height },
+    margin: CROP_MARGIN[selfie ? 'selfie' : 'document'],
+    autoCapture: autoCapture && faceKnown && !faceHint,
+    onUpdate: ({ hint, progress }) => {
+      frameState = { hint, progress };
+      report();
+    },
+    onAutoCapture: () => {
+      if (!faceHint) options.onAutoCapture();
+    },
+  });
+
+  function report(): void {
+    // A face problem is the one to fix first; while it lasts no photo is on its way.
+    if (faceHint) options.onUpdate({ hint: faceHint, progress: 0 });
+    else options.onUpdate(frameState);
+  }
+
+  function setFaceHint(hint: ViewHint | null): void {
+    if (hint === faceHint && faceKnown) return;
+    faceHint = hint;
+    faceKnown = true;
+    sampler.setAutoCapture(autoCapture && !hint);
+    report();
+  }
+
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (selfie) {
+    loadFaceDetector().then(
+      (detector) => {
+        if (!stopped) watchFace(detector);
+      },
+      () => {
+        // No detector: the frame checks alone (the capture controller tells the page once the photo is taken).
+        if (!stopped) setFaceHint(null);
+      },
+    );
+  }
+
+  /** Judges the oval's box (plus the saved photo's margin) as the saved selfie will be judged. */
+  function watchFace(detector: FaceDetectorModule): void {
+    const margin = CROP_MARGIN.selfie;
+    const sx = Math.max(0, guide.x - guide.width * margin);
+    const sy = Math.max(0, guide.y - guide.height * margin);
+    const sw = Math.min(frame.width - sx, guide.width * (1 + 2 * margin));
+    const sh = Math.min(frame.height - sy, guide.height * (1 + 2 * margin));
+    const scale = Math.min(1, detector.FACE_LONG_EDGE / Math.max(sw, sh));
+    const canvas = createCanvas(Math.round(sw * scale), Math.round(sh * scale));
+    const ctx = context2d(canvas, { willReadFrequently: true });
+    const look = (): void => {
+      if (stopped) return;
+      if (document.visibilityState === 'visible' && video.readyState >= 2) {
+        ctx.drawImage(video, sx, sy, sw, sh, 0, 0, canvas.width, canvas.height);
+        const { verdict } = detector.judgeSelfieSource(canvas);
+        setFaceHint(verdict === 'ok' ? null : verdict);
+      }
+      timer = setTimeout(look, FACE_INTERVAL_MS);
+    };
+    look();
+  }
+
+  return {
+    setAutoCapture(on) {
+      autoCapture = on;
+      sampler.setAutoCapture(on && faceKnown && !faceHint);
+    },
+    stop() {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      sampler.stop();
+    },
+  };
 }

@@ -13,6 +13,8 @@ import { cameraError } from '../camera/camera-error.js';
 import { cropRect } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
+import { FaceDetectorUnavailableError, judgeSelfieBlob, loadFaceDetector } from '../face/load-face.js';
+import type { SelfieVerdict } from '../face/face-detector.js';
 import type { CaptureRole, ImageCheckCode, ProcessedImage, processImage } from '../image/pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { Messages, OnboardingLocale } from '../messages/index.js';
@@ -70,11 +72,17 @@ export class CaptureController implements ReactiveController {
   #refusals: Partial<Record<CaptureRole, number>> = {};
   /** The capture view is loaded and defined. */
   #viewReady = false;
+  /** The capture view (with the camera's error texts) is being fetched. */
+  #viewLoading = false;
   #canSwitch = false;
   /** A frame is being grabbed from the camera. */
   #taking = false;
   /** The refusal texts, which come with the pipeline (a photo can only be refused once it is loaded). */
   #errorTexts: typeof imageErrors | null = null;
+  /** The face detector was fetched ahead of the selfie (once per page visit of the step). */
+  #facePreloaded = false;
+  /** The page was told the face detector could not be loaded. */
+  #faceUnavailableTold = false;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
   readonly #pipeline = new LatestRun();
@@ -108,9 +116,14 @@ export class CaptureController implements ReactiveController {
     return this.#errorTexts?.[this.#options.locale()][code] ?? code;
   }
 
-  /** Why the camera cannot be used and what to do instead, in the locale in effect (a general line if the view could not load). */
-  cameraErrorText(code: CameraErrorCode): string {
-    return this.#cameraTexts?.[this.#options.locale()][code] ?? this.#options.messages().capture.cameraFailed;
+  /**
+   * Why the camera cannot be used and what to do instead, in the locale in effect: null while
+   * those texts are still on their way with the capture view (so no general line flashes first),
+   * a general line if the view could not load.
+   */
+  cameraErrorText(code: CameraErrorCode): string | null {
+    if (this.#cameraTexts) return this.#cameraTexts[this.#options.locale()][code];
+    return this.#viewLoading ? null : this.#options.messages().capture.cameraFailed;
   }
 
   /** Whether a photo is being checked and compressed. */
@@ -144,6 +157,11 @@ export class CaptureController implements ReactiveController {
   }
 
   hostUpdated(): void {
+    if (this.#options.activeRole() === 'selfie' && !this.#facePreloaded) {
+      // Fetched while the person reads the step, so the live face hints and the check are ready.
+      this.#facePreloaded = true;
+      loadFaceDetector().catch(() => (this.#facePreloaded = false));
+    }
     this.camera.attach(this.#options.activeRole() ? this.#host.renderRoot.querySelector('video') : null);
   }
 
@@ -158,6 +176,7 @@ export class CaptureController implements ReactiveController {
     const attempt = ++this.#cameraAttempt;
     this.#clearRejected();
     // The view loads while the person answers the permission prompt.
+    this.#viewLoading = true;
     const view = loadCaptureView().then(
       (texts) => {
         this.#cameraTexts = texts;
@@ -165,6 +184,10 @@ export class CaptureController implements ReactiveController {
       },
       (error: unknown) => error,
     );
+    void view.then(() => {
+      this.#viewLoading = false;
+      this.#host.requestUpdate();
+    });
     await this.camera.start(role === 'selfie' ? 'user' : 'environment');
     const loaded = await view;
     if (attempt !== this.#cameraAttempt) return;
@@ -175,7 +198,7 @@ export class CaptureController implements ReactiveController {
     if (this.camera.state === 'live') void this.#checkSwitch(attempt);
     const error = this.camera.error;
     if (this.camera.state === 'error' && error) {
-      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) }));
+      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) ?? '' }));
     }
   }
 
@@ -192,7 +215,7 @@ export class CaptureController implements ReactiveController {
     try {
       frame = await this.camera.capture({ preview: view?.video ?? null, region: (width, height) => cropRect(role, width, height) });
     } catch {
-      this.#options.announce(this.cameraErrorText('aborted'));
+      this.#options.announce(this.cameraErrorText('aborted') ?? '');
       return;
     } finally {
       this.#setTaking(false);
@@ -220,7 +243,7 @@ export class CaptureController implements ReactiveController {
     await this.camera.start(role === 'selfie' ? 'user' : 'environment', next.deviceId);
     const error = this.camera.error;
     if (attempt === this.#cameraAttempt && error) {
-      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) }));
+      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) ?? '' }));
     }
   }
 
@@ -309,9 +332,14 @@ export class CaptureController implements ReactiveController {
       this.#errorTexts = pipeline.imageErrors;
       const { processImage } = pipeline;
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
+      const face = role === 'selfie' && !how.keepAnyway ? await this.#faceVerdict(image) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);
         return;
+      }
+      if (face && face !== 'ok') {
+        URL.revokeObjectURL(image.previewUrl);
+        throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face });
       }
       this.remove(role);
       this.#photos = { ...this.#photos, [role]: image };
@@ -355,6 +383,29 @@ export class CaptureController implements ReactiveController {
     this.#rejected = null;
     this.#rejectedSource = null;
     this.#host.requestUpdate();
+  }
+
+  /**
+   * The face check of a selfie that passed the other checks: exactly one face, large enough,
+   * inside the oval. Null when it cannot run (the page is told once, and the other checks stand).
+   */
+  async #faceVerdict(image: ProcessedImage): Promise<SelfieVerdict | null> {
+    try {
+      const jpeg = new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime });
+      return (await judgeSelfieBlob(jpeg)).verdict;
+    } catch (error) {
+      if (error instanceof FaceDetectorUnavailableError && !this.#faceUnavailableTold) {
+        this.#faceUnavailableTold = true;
+        this.#host.dispatchEvent(
+          new OnboardingErrorEvent({
+            code: 'face_detector_unavailable',
+            message: 'The face detector could not be loaded: the selfie was checked for exposure and focus only.',
+            reason: failureReason(error),
+          }),
+        );
+      }
+      return null;
+    }
   }
 
   /** Where the device has more than one camera, the view offers to switch (known once access is granted). */

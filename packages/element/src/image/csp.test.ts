@@ -3,7 +3,7 @@ import { currentEngine } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
-import { CPF, cardJpeg, chooseType, click, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, waitForStep } from '../onboarding-flow/test-helpers.js';
+import { CPF, cardJpeg, chooseType, click, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, waitForStep, photoFor } from '../onboarding-flow/test-helpers.js';
 
 /**
  * The policy README.md prints (the companion same-origin here; minus `frame-ancestors 'none'`,
@@ -56,7 +56,7 @@ async function underPolicy(policy: string): Promise<void> {
     await passCpf(el, CPF.approved);
     await chooseType(el, 'CNH');
     // A camera-sized picture, then one over the long-edge cap (resized in the worker).
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     expect(preview(el), root(el).textContent!).to.exist;
     await waitFor(() => preview(el)!.complete && preview(el)!.naturalWidth === 1280, 'the preview never showed');
     expect(captures.map((c) => c.processedIn)).to.deep.equal(['worker']);

@@ -4,7 +4,7 @@ import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import { sniffBase64 } from '@onboarding-kit/contract';
 import type { processImage as ProcessImage } from './pipeline.js';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
-import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor } from '../onboarding-flow/test-helpers.js';
+import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, photoFor } from '../onboarding-flow/test-helpers.js';
 import { degradedCard } from './test-helpers.js';
 
 /**
@@ -85,7 +85,7 @@ describe('<onboarding-flow> without OffscreenCanvas (Safari before 16.4)', () =>
       await passConsent(el);
       await passCpf(el, CPF.approved);
       await chooseType(el, 'CNH');
-      await pickFile(el, await cardJpeg());
+      await pickFile(el, await photoFor(el));
       expect(preview(el), root(el).textContent!).to.exist;
       expect(captures.map((c) => c.processedIn)).to.deep.equal(['main-thread']);
     } finally {

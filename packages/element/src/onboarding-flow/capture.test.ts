@@ -21,6 +21,8 @@ import {
   stepOf,
   waitFor,
   waitForStep,
+  photoFor,
+  faceJpeg,
 } from './test-helpers.js';
 
 afterEach(async () => {
@@ -62,7 +64,7 @@ describe('<onboarding-flow> capture steps', () => {
     expect(cameraApp.closest('label')!.textContent!.trim()).to.equal('Usar o app da câmera');
     expect(input.closest('label')!.getBoundingClientRect().height).to.be.at.least(24);
 
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     expect(preview(el), errorText(el)).to.exist;
     expect(events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail.role)).to.deep.equal(['documentFront']);
     await click(el, 'Usar esta foto');
@@ -100,7 +102,7 @@ describe('<onboarding-flow> capture steps', () => {
     expect(rejected.alt).to.contain('Foto recusada');
     const rejectedUrl = rejected.src;
     await click(el, 'Tirar outra foto');
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     expect(errorText(el)).to.equal('');
     expect(preview(el)!.src).to.not.equal(rejectedUrl);
   });
@@ -115,10 +117,10 @@ describe('<onboarding-flow> capture steps', () => {
     await waitForStep(el, 'selfie');
     expect(preview(el)).to.equal(null);
     expect(root(el).querySelector('input[type=file]')!.hasAttribute('capture')).to.equal(false);
-    await pickFile(el, await cardJpeg('selfie.jpg'));
+    await pickFile(el, await faceJpeg('selfie.jpg'));
     await click(el, 'Tirar outra foto');
     expect(preview(el)).to.equal(null);
-    await pickFile(el, await cardJpeg('selfie2.jpg'));
+    await pickFile(el, await faceJpeg('selfie2.jpg'));
     await click(el, 'Usar esta foto');
     // Back to the review, not on through the flow.
     await waitForStep(el, 'review');
@@ -153,10 +155,10 @@ describe('<onboarding-flow> capture steps', () => {
     // One side only: the document step has no sub-progress.
     expect(root(el).querySelector('[aria-current=step]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Documento');
     expect(heading(el).textContent).to.equal('Passaporte');
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'selfie');
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     expect(root(el).querySelectorAll('img[part~=thumbnail]').length).to.equal(2);

@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { onlyIn } from '@onboarding-kit/testing/engine';
 import type { OnboardingFlow } from './onboarding-flow.js';
-import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor } from './test-helpers.js';
+import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, photoFor } from './test-helpers.js';
 
 /** The policy README.md tells integrators to use (plus their companion's origin in connect-src). */
 const POLICY =
@@ -41,7 +41,7 @@ describe('<onboarding-flow> under a strict Content Security Policy', () => {
       await passConsent(el);
       await passCpf(el, CPF.approved);
       await chooseType(el, 'CNH');
-      await pickFile(el, await cardJpeg());
+      await pickFile(el, await photoFor(el));
       expect(preview(el), root(el).textContent!).to.exist;
       expect(violations).to.deep.equal([]);
     } finally {

@@ -5,6 +5,8 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import {
   captureView,
+  liveCamera,
+  hasButton,
   CPF,
   cardJpeg,
   chooseType,
@@ -25,6 +27,7 @@ import {
   takePhoto,
   waitFor,
   waitForStep,
+  photoFor,
 } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
@@ -202,6 +205,23 @@ describe('<onboarding-flow> keyboard only', () => {
       // The capture view is a modal: focus starts on its shutter.
       expect(captureView(el)!.shadowRoot!.activeElement?.getAttribute('aria-label')).to.equal('Tirar foto');
       await press('Enter');
+      if (next === 'review') {
+        // The fake camera's card is no face: refused twice, then kept with "use anyway", all by keyboard.
+        await waitFor(() => hasButton(el, 'Tirar outra foto'), 'the card was not refused as a selfie', 25_000);
+        await el.updateComplete;
+        expect(label(active(el))).to.equal('Tirar outra foto');
+        await press('Enter');
+        await liveCamera(el);
+        await waitFor(() => captureView(el)?.shadowRoot?.activeElement?.getAttribute('aria-label') === 'Tirar foto', 'the camera did not reopen with focus on its shutter');
+        await press('Enter');
+        await waitFor(() => hasButton(el, 'Usar mesmo assim'), 'no "use anyway" after the second refusal', 25_000);
+        await el.updateComplete;
+        await sendKeys({ down: 'Shift' });
+        await press('Tab');
+        await sendKeys({ up: 'Shift' });
+        expect(label(active(el))).to.equal('Usar mesmo assim');
+        await press('Enter');
+      }
       await waitFor(() => !!preview(el), 'no preview', 25_000);
       await el.updateComplete;
       expect(label(active(el))).to.equal('Usar esta foto');
@@ -242,7 +262,7 @@ describe('<onboarding-flow> keyboard only', () => {
     for (const step of ['document-back', 'selfie']) {
       await waitForStep(el, step);
       stops[step] = await checkTabStops(el, step);
-      await pickFile(el, await cardJpeg());
+      await pickFile(el, await photoFor(el));
       await click(el, 'Usar esta foto');
     }
     await waitForStep(el, 'review');

@@ -1,7 +1,7 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { CPF, cardJpeg, chooseType, cleanupListeners, mount, passConsent, passCpf, pickFile, preview } from './test-helpers.js';
+import { CPF, cardJpeg, chooseType, cleanupListeners, mount, passConsent, passCpf, pickFile, preview, photoFor } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
 
@@ -47,7 +47,7 @@ describe('<onboarding-flow> first load', () => {
       const before = resources.names();
       expect(before.filter((url) => url.includes('image-worker') || url.includes('/image/'))).to.deep.equal([]);
 
-      await pickFile(el, await cardJpeg());
+      await pickFile(el, await photoFor(el));
       expect(preview(el)).to.exist;
       const after = resources.names().slice(before.length);
       expect(after.filter((url) => url.includes('/image/pipeline')), after.join('\n')).to.have.length.greaterThan(0);

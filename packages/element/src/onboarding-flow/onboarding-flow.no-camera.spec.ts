@@ -1,6 +1,6 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
-import { CPF, cardJpeg, chooseType, cleanupListeners, click, errorText, mount, passConsent, passCpf, pickFile, preview, waitFor } from './test-helpers.js';
+import { CPF, cardJpeg, chooseType, cleanupListeners, click, errorText, mount, passConsent, passCpf, pickFile, preview, waitFor, photoFor } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
 
@@ -16,7 +16,7 @@ describe('<onboarding-flow> on a device without a camera', () => {
     expect(errorText(el)).to.contain('Nenhuma câmera foi encontrada');
     expect(events.find((e) => e.type === 'onboarding-error')!.detail.code).to.equal('camera_no-camera');
     await expect(el).to.be.accessible();
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     expect(preview(el)).to.exist;
   });
 });

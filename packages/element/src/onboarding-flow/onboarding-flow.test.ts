@@ -8,6 +8,9 @@ import {
   base64Bytes,
   captureWithCamera,
   openCamera,
+  liveCamera,
+  hasButton,
+  errorText,
   takePhoto,
   chooseType,
   cleanupListeners,
@@ -22,6 +25,7 @@ import {
   root,
   stepOf,
   text,
+  waitFor,
   waitForStep,
 } from './test-helpers.js';
 
@@ -73,8 +77,16 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     expect(getComputedStyle(video).transform).to.equal('matrix(-1, 0, 0, 1, 0, 0)');
     expect(captureView(el)!.shadowRoot!.querySelector('[part=guide]')!.classList.contains('oval')).to.equal(true);
     await expect(captureView(el)!).to.be.accessible();
+    // The fake camera shows a card, not a face: refused; refused again, the person may keep it.
     await takePhoto(el);
-    expect(preview(el), text(el)).to.exist;
+    expect(errorText(el)).to.match(/Não encontramos um rosto/);
+    expect(hasButton(el, 'Usar mesmo assim'), 'no "use anyway" after one refusal').to.equal(false);
+    await click(el, 'Tirar outra foto');
+    await liveCamera(el);
+    await takePhoto(el);
+    expect(errorText(el)).to.match(/Não encontramos um rosto/);
+    await click(el, 'Usar mesmo assim');
+    await waitFor(() => !!preview(el), 'the kept selfie was never accepted', 25_000);
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     expect(root(el).querySelectorAll('img[part~=thumbnail]').length).to.equal(3);
@@ -112,7 +124,10 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     const captures = events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail);
     expect(captures.map((d) => d.role)).to.deep.equal(['documentFront', 'documentBack', 'selfie']);
     for (const d of captures) {
-      expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', 'processedBy', 'processedIn', 'role', 'width']);
+      // The selfie was kept after two refusals: the integrator is told.
+      const kept = d.role === 'selfie' ? ['keptAnyway'] : [];
+      expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', ...kept, 'processedBy', 'processedIn', 'role', 'width']);
+      if (kept.length) expect(d.keptAnyway).to.equal(true);
       expect(d.bytes).to.be.greaterThan(1000);
       // Every engine under test has OffscreenCanvas: the worker answered, nothing fell back.
       expect(d.processedIn).to.equal('worker');

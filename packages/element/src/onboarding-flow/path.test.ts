@@ -18,6 +18,7 @@ import {
   stepOf,
   waitFor,
   waitForStep,
+  photoFor,
 } from './test-helpers.js';
 import { ptBR } from '../messages/index.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
@@ -72,17 +73,17 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     expect(heading(el).textContent).to.equal('Frente da CNH');
     expect(stages(el)).to.include({ current: 'Documento · lado 1 de 2', done: 2 });
     expect(root(el).activeElement).to.equal(heading(el));
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'document-back');
     expect(heading(el).textContent).to.equal('Verso da CNH');
     expect(stages(el).current).to.equal('Documento · lado 2 de 2');
     expect(root(el).querySelector('[aria-live=polite]')!.textContent).to.contain('Etapa 3 de 5: Verso da CNH');
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'selfie');
     expect(stages(el)).to.include({ current: 'Selfie', done: 3 });
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     expect(stages(el)).to.include({ current: 'Revisão', done: 4 });
@@ -113,7 +114,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
       await passCpf(el, CPF.approved);
       await chooseType(el, type);
       expect(heading(el).textContent, locale).to.equal(front);
-      await pickFile(el, await cardJpeg());
+      await pickFile(el, await photoFor(el));
       await click(el, { en: 'Use this photo', es: 'Usar esta foto', 'pt-BR': 'Usar esta foto' }[locale]);
       await waitForStep(el, 'document-back');
       expect(heading(el).textContent, locale).to.equal(back);
@@ -214,10 +215,10 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
       expect(app.accept).to.equal('image/*');
       expect(app.closest('label')!.getAttribute('part')).to.equal('button camera-app');
       await expect(bare).to.be.accessible();
-      await pickFile(bare, await cardJpeg());
+      await pickFile(bare, await photoFor(bare));
       await click(bare, 'Usar esta foto');
       await waitForStep(bare, 'document-back');
-      await pickFile(bare, await cardJpeg());
+      await pickFile(bare, await photoFor(bare));
       await click(bare, 'Usar esta foto');
       await waitForStep(bare, 'selfie');
       expect(root(bare).querySelector('input[type=file][data-camera-app]')!.getAttribute('capture')).to.equal('user');
@@ -233,7 +234,7 @@ async function reachReviewWithFilesFromCpf(el: OnboardingFlow): Promise<void> {
   await chooseType(el, 'CNH');
   for (const step of ['document-front', 'document-back', 'selfie']) {
     await waitForStep(el, step);
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
   }
   await waitForStep(el, 'review');

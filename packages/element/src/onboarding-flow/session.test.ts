@@ -1,7 +1,6 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import {
   CPF,
@@ -28,6 +27,8 @@ import {
   type DoubleSession,
   type Mounted,
   type MountOptions,
+  photoFor,
+  faceJpeg,
 } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
@@ -46,13 +47,6 @@ async function mountWithSession(session: Partial<DoubleSession> = {}, options: M
 }
 
 /** The fake camera's picture encoded at another quality: a different photo, as good as the first. */
-async function otherCardJpeg(): Promise<File> {
-  const { width, height, rgba } = renderCardPictureRgba();
-  const canvas = new OffscreenCanvas(width, height);
-  canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
-  const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.8 });
-  return new File([blob], 'other.jpg', { type: 'image/jpeg' });
-}
 
 const cpfInput = (el: OnboardingFlow) => root(el).querySelector<HTMLInputElement>('#cpf')!;
 const sessionError = (el: OnboardingFlow) => root(el).querySelector<HTMLElement>('#session-error');
@@ -77,7 +71,7 @@ async function reviewFromCpf(el: OnboardingFlow, type: string | null, labels = {
   await waitForStep(el, 'document-front');
   for (const step of ['document-front', 'document-back', 'selfie']) {
     await waitForStep(el, step);
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     if (!preview(el)) throw new Error(`photo refused on ${step}: ${errorText(el)}`);
     await click(el, labels.use);
   }
@@ -259,7 +253,7 @@ describe('<onboarding-flow session>', () => {
     await waitForStep(el, 'review');
     button(el, 'Refazer: Selfie').click();
     await waitForStep(el, 'selfie');
-    await pickFile(el, await otherCardJpeg());
+    await pickFile(el, await faceJpeg('other.jpg', 0.8));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     await click(el, 'Enviar');
@@ -352,7 +346,7 @@ describe('<onboarding-flow session>', () => {
     await click(el, 'Continuar');
     for (const step of ['document-front', 'document-back', 'selfie']) {
       await waitForStep(el, step);
-      await pickFile(el, await cardJpeg());
+      await pickFile(el, await photoFor(el));
       await click(el, 'Usar esta foto');
     }
     await waitForStep(el, 'review');

@@ -259,6 +259,11 @@ export const shutter = (el: OnboardingFlow, take = 'Tirar foto'): HTMLButtonElem
 /** Presses the open-camera button and waits for live frames in the capture view. */
 export async function openCamera(el: OnboardingFlow, label = 'Abrir câmera', take = 'Tirar foto'): Promise<HTMLVideoElement> {
   await click(el, label);
+  return liveCamera(el, take);
+}
+
+/** Waits for the capture view to show live frames (after "Abrir câmera", or a retake that reopens the camera). */
+export async function liveCamera(el: OnboardingFlow, take = 'Tirar foto'): Promise<HTMLVideoElement> {
   const video = () => captureView(el)?.video ?? null;
   await waitFor(() => !!shutter(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0, 'camera never went live');
   return video()!;
@@ -296,6 +301,26 @@ export async function cardJpeg(name = 'card.jpg'): Promise<File> {
   return new File([blob], name, { type: 'image/jpeg' });
 }
 
+/**
+ * A real face for the selfie: NASA's public-domain portrait (test/fixtures/faces/README.md),
+ * framed as a selfie (her face filling a 3:4 picture) and scaled to 720x960 to meet the
+ * pipeline's minimum resolution; the face check finds exactly one face, large and centred.
+ */
+export async function faceJpeg(name = 'selfie.jpg', quality = 0.92): Promise<File> {
+  const source = await createImageBitmap(await (await fetch(new URL('../../test/fixtures/faces/astronaut.jpg', import.meta.url))).blob());
+  const canvas = new OffscreenCanvas(720, 960);
+  const ctx = canvas.getContext('2d')!;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(source, 135, 5, 180, 240, 0, 0, 720, 960);
+  source.close();
+  return new File([await canvas.convertToBlob({ type: 'image/jpeg', quality })], name, { type: 'image/jpeg' });
+}
+
+/** The photo that passes on the visible step: the face on the selfie step, the card on the others. */
+export async function photoFor(el: OnboardingFlow): Promise<File> {
+  return stepOf(el) === 'selfie' ? faceJpeg() : cardJpeg();
+}
+
 /** The same picture blurred hard: a real photo that the focus check must refuse. */
 export async function blurryJpeg(): Promise<File> {
   const { width, height, rgba } = renderCardPictureRgba();
@@ -327,8 +352,8 @@ export async function reachReviewWithFiles(el: OnboardingFlow, cpf: string = CPF
   const roles = type === 'PASSPORT' ? ['document-front', 'selfie'] : ['document-front', 'document-back', 'selfie'];
   for (const step of roles) {
     await waitForStep(el, step);
-    await pickFile(el, await cardJpeg());
-    if (!preview(el)) throw new Error(`photo refused on ${step}: ${errorText(el)}`);
+    await pickFile(el, await photoFor(el));
+    if (!preview(el) || errorText(el)) throw new Error(`photo refused on ${step}: ${errorText(el)}`);
     await click(el, 'Usar esta foto');
   }
   await waitForStep(el, 'review');

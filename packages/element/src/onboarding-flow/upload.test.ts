@@ -25,6 +25,7 @@ import {
   text,
   waitFor,
   waitForStep,
+  photoFor,
 } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
@@ -243,7 +244,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     expect(events.find((e) => e.type === 'onboarding-error')!.detail).to.deep.include({ code: 'invalid_image' });
     await click(el, 'Refazer a foto');
     await waitForStep(el, 'selfie');
-    await pickFile(el, await cardJpeg());
+    await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     await click(el, 'Enviar');

@@ -20,7 +20,7 @@ export interface CaptureView {
   acceptedUrl: string | null;
   rejected: { code: ImageCheckCode; previewUrl: string | null; canKeep: boolean } | null;
   /** Why the camera cannot be used (the texts come with the capture view). */
-  cameraErrorText: (code: CameraError['code']) => string;
+  cameraErrorText: (code: CameraError['code']) => string | null;
   /** Why a photo was refused (the texts come with the pipeline). */
   errorText: (code: ImageCheckCode) => string;
   camera: { state: CameraState; error: CameraError | null };
@@ -102,7 +102,9 @@ export function captureStep(v: CaptureView): TemplateResult {
         : nothing}
       ${state === 'starting' ? html`<p role="status">${m.cameraStarting}</p>` : nothing}
       ${v.checking ? html`<p class="muted">${m.checking}</p>` : nothing}
-      ${cameraError ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>` : nothing}
+      ${cameraError && v.cameraErrorText(cameraError.code) !== null
+        ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>`
+        : nothing}
     </div>
     <div class="actions" part="actions">
       ${back}
