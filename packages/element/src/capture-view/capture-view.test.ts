@@ -144,6 +144,23 @@ describe('<onboarding-capture-view>', () => {
     expect(width / height).to.not.be.closeTo(frame.width / frame.height, 0.05);
   });
 
+  it('integrators style the camera view through the element\'s parts and theme properties', async function () {
+    this.timeout(60_000);
+    const style = document.createElement('style');
+    style.textContent = 'onboarding-flow::part(shutter) { background-color: rgb(1, 2, 3); } onboarding-flow::part(capture-hint) { color: rgb(4, 5, 6); } onboarding-flow { --onboarding-color-primary: rgb(7, 8, 9); }';
+    document.head.append(style);
+    try {
+      const el = await toFront();
+      await openCamera(el);
+      await captureView(el)!.updateComplete;
+      expect(getComputedStyle(part(el, 'shutter')).backgroundColor).to.equal('rgb(1, 2, 3)');
+      expect(getComputedStyle(part(el, 'capture-hint')).color).to.equal('rgb(4, 5, 6)');
+      expect(getComputedStyle(viewRoot(el).querySelector('.fill')!).stroke).to.equal('rgb(7, 8, 9)');
+    } finally {
+      style.remove();
+    }
+  });
+
   it('the close button stops the camera and the back button leaves the step; no camera stays on', async function () {
     this.timeout(60_000);
     const el = await toFront();
@@ -159,6 +176,53 @@ describe('<onboarding-capture-view>', () => {
     await waitForStep(el, 'document-type');
     expect(captureView(el)).to.equal(null);
     expect(root(el).activeElement).to.equal(heading(el));
+  });
+
+  onlyIn(['chromium'], NOT_IN.cardCamera)('auto-capture: a steady card that fills the guide is taken by itself after about a second, with a filling ring, and the person is told', async function () {
+    this.timeout(60_000);
+    const el = await toFront({ manual: false });
+    const said: string[] = [];
+    const live = root(el).querySelector('[aria-live]')!;
+    const observer = new MutationObserver(() => said.push(live.textContent!.trim()));
+    observer.observe(live, { childList: true, characterData: true, subtree: true });
+    let ringSeen = false;
+    let hintSeen = '';
+    await openCamera(el);
+    // Nobody presses the shutter.
+    await waitFor(() => {
+      const view = captureView(el);
+      if (view) {
+        const fill = view.shadowRoot!.querySelector<SVGCircleElement>('.fill');
+        if (fill && parseFloat(getComputedStyle(fill).strokeDasharray) > 0) ringSeen = true;
+        const hint = view.shadowRoot!.querySelector<HTMLElement>('[part~=capture-hint]');
+        if (hint && !hint.hidden) hintSeen = hint.textContent!.trim();
+      }
+      return !!preview(el);
+    }, 'the photo was never taken by itself', 30_000);
+    observer.disconnect();
+    expect(ringSeen, 'the shutter ring filled while the photo was coming').to.equal(true);
+    expect(hintSeen).to.equal('Segure firme…');
+    expect(said.some((t) => t.startsWith('Foto tirada automaticamente.')), said.join(' | ')).to.equal(true);
+    expect(captureView(el)).to.equal(null);
+  });
+
+  onlyIn(['chromium'], NOT_IN.cardCamera)('the manual shutter still works with auto-capture on, and the selfie takes no photo by itself without a face', async function () {
+    this.timeout(90_000);
+    const el = await toFront({ manual: false });
+    for (const next of ['document-back', 'selfie']) {
+      await openCamera(el);
+      await takePhoto(el);
+      expect(preview(el), text(el)).to.exist;
+      await click(el, 'Usar esta foto');
+      await waitForStep(el, next);
+    }
+    await openCamera(el);
+    // The fake camera's card has no face: the hint asks for one and no photo comes in 3 s.
+    await waitFor(() => part(el, 'capture-hint') && !part(el, 'capture-hint').hidden, 'no hint on the selfie');
+    expect(part(el, 'capture-hint').textContent).to.equal('Mostre o rosto no oval');
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(captureView(el), 'the selfie took itself without a face').to.exist;
+    expect(preview(el)).to.equal(null);
   });
 
   onlyIn(['chromium'], NOT_IN.cardCamera)('the selfie: an oval cutout, the preview mirrored, the saved photo not', async function () {

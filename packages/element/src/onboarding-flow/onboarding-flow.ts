@@ -65,10 +65,10 @@ import {
  * @summary Captures CPF, document photos and a selfie and shows the KYC outcome.
  *
  * @event {OnboardingStepChangeEvent} onboarding-step-change - The visible step changed. `detail: { step, previous }`.
- * @event {OnboardingCaptureEvent} onboarding-capture - A photo passed the checks. `detail: { role, bytes, width, height, processedIn, processedBy }` (never the image): processedIn `'worker'` or `'main-thread'`, processedBy `'library'` (browser-image-compression in the image worker) or `'own'` (the element's canvas encode).
+ * @event {OnboardingCaptureEvent} onboarding-capture - A photo passed the checks (or the person kept it anyway). `detail: { role, bytes, width, height, processedIn, processedBy, keptAnyway? }` (never the image): processedIn `'worker'` or `'main-thread'`, processedBy `'library'` (browser-image-compression in the image worker) or `'own'` (the element's canvas encode), keptAnyway `true` when the person kept a photo refused twice in a row.
  * @event {OnboardingSubmittedEvent} onboarding-submitted - The companion accepted the upload. `detail: { tokenOnboarding }`.
  * @event {OnboardingCompleteEvent} onboarding-complete - A final status arrived. `detail: { tokenOnboarding, status, externalId? }`.
- * @event {OnboardingErrorEvent} onboarding-error - Something failed (camera, upload, status, session). `detail: { code, message, externalId? }`. Session codes: `session_invalid` (the secret opens no session), `session_expired`, `session_used` (it already produced an onboarding), `session_unavailable` (it could not be read: a Retry button is shown), and on creation `session_mismatch`, `idempotency_conflict`, `idempotency_in_progress`. The secret is never in a detail.
+ * @event {OnboardingErrorEvent} onboarding-error - Something failed (camera, upload, status, session, and `face_detector_unavailable` when the selfie's face detector could not be loaded: the selfie is then checked for exposure and focus only). `detail: { code, message, externalId? }`. Session codes: `session_invalid` (the secret opens no session), `session_expired`, `session_used` (it already produced an onboarding), `session_unavailable` (it could not be read: a Retry button is shown), and on creation `session_mismatch`, `idempotency_conflict`, `idempotency_in_progress`. The secret is never in a detail.
  * @event {OnboardingCancelEvent} onboarding-cancel - The person declined consent or cancelled the upload. `detail: { step }`.
  *
  * @slot logo - Shown in the header, before the title.
@@ -93,8 +93,15 @@ import {
  * @csspart retake - A photo's retake link on the review step.
  * @csspart button-primary - The main button of a step.
  * @csspart progress - The upload progress bar.
- * @csspart video - The live camera preview.
- * @csspart guide - The framing guide over the camera (card frame or face oval).
+ * @csspart capture-view - The camera view: a modal `<dialog>`, full screen on phones and short windows.
+ * @csspart video - The live camera preview, at the camera's own aspect ratio (mirrored for a front camera).
+ * @csspart guide - The cutout in the dark mask over the preview (an ID-1 card for documents, an oval for the selfie); what is inside it, with a small margin, is the photo saved. Gains the `ready` class while the automatic photo is coming.
+ * @csspart shutter - The round shutter button, its ring filling while the automatic photo is coming.
+ * @csspart capture-back - The camera view's back button (leaves the step).
+ * @csspart capture-close - The camera view's close button (closes the camera, stays on the step).
+ * @csspart capture-switch - The camera view's switch-camera button (only where the device has another camera).
+ * @csspart capture-hint - The live hint on the preview ("Aproxime o documento", "Evite reflexos", "Segure firme…").
+ * @csspart keep-anyway - "Usar mesmo assim": keeps a photo refused twice in a row for what it shows.
  * @csspart preview - A captured or rejected photo.
  * @csspart thumbnail - A photo on the review step.
  * @csspart error - Every error message.

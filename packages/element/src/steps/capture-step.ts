@@ -86,6 +86,7 @@ export function captureStep(v: CaptureView): TemplateResult {
       <p>${selfie ? m.guideSelfie : m.guideDocument}</p>
       ${open && v.view
         ? html`<onboarding-capture-view
+            exportparts="capture-view, video, guide, shutter, capture-back, capture-close, capture-switch, capture-hint"
             .role=${v.role}
             .stream=${v.view.stream}
             .heading=${v.view.heading}
