@@ -171,6 +171,9 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   await add('lazy: image pipeline (first photo)', 'onboarding-flow.pipeline.js');
   await add('lazy: image worker + compression library (first photo)', 'onboarding-flow.image-worker.js');
   await add('lazy: face detector + model (selfie step)', 'onboarding-flow.face.js');
+  await add('lazy: camera view + live guidance (camera opened)', 'onboarding-flow.capture-view.js');
+  await add('lazy: full consent text ("Ler detalhes")', 'onboarding-flow.consent-text.js');
+  await add('lazy: waiting and outcome texts (review)', 'onboarding-flow.after-send.js');
   let distFiles: string[] = [];
   try {
     distFiles = (await readdir(ELEMENT_DIST)).filter((f) => f.endsWith('.js')).sort();
