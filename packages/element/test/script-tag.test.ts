@@ -3,12 +3,14 @@
  * Content-Security-Policy (the one docs/distribution.md recommends): the element registers,
  * renders with its styles, the first load is the one script, and the first processed photo
  * fetches the pipeline module and the image worker from beside the script (the page lives in
- * another directory), the worker prepares the photo, with no CSP violation and nothing off-host.
+ * another directory), the worker prepares the photo, with no CSP violation and nothing off-host;
+ * the selfie step then fetches the face detector from beside the script, and it accepts a face.
  */
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { BUNDLE_FILE, CONSENT_TEXT_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { readFile } from 'node:fs/promises';
+import { BUNDLE_FILE, CONSENT_TEXT_FILE, FACE_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
@@ -106,13 +108,32 @@ async function cardPng(p: Page): Promise<Buffer> {
   return Buffer.from(bytes);
 }
 
+/**
+ * A selfie as a file: NASA's public-domain portrait (test/fixtures/faces/README.md) cropped to
+ * her face as the oval's box would hold it, 480x640, drawn by the page's canvas.
+ */
+async function selfieJpeg(p: Page): Promise<Buffer> {
+  const portrait = (await readFile(new URL('./fixtures/faces/astronaut.jpg', import.meta.url))).toString('base64');
+  const bytes = await p.evaluate(async (base64) => {
+    const jpeg = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const source = await createImageBitmap(new Blob([jpeg], { type: 'image/jpeg' }));
+    const canvas = document.createElement('canvas');
+    canvas.width = 480;
+    canvas.height = 640;
+    canvas.getContext('2d')!.drawImage(source, 135, 5, 180, 240, 0, 0, 480, 640);
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.92));
+    return Array.from(new Uint8Array(await blob.arrayBuffer()));
+  }, portrait);
+  return Buffer.from(bytes);
+}
+
 const sincePageLoad = (from: number) => server.requests.slice(from).filter((r) => r !== 'GET /favicon.ico');
 
 for (const [form, path, script] of [
   ['module', '/shop/module.html', BUNDLE_FILE],
   ['classic', '/shop/classic.html', IIFE_FILE],
 ] as const) {
-  test(`${form} script tag: registers, first load is one script, the first photo loads the pipeline and the worker library from beside it, CSP clean`, async () => {
+  test(`${form} script tag: registers, first load is one script, the first photo loads the pipeline and the worker library from beside it, the selfie step the face detector, CSP clean`, async () => {
     const { context, external } = await isolatedContext(browser);
     try {
       const p = await context.newPage();
@@ -171,11 +192,24 @@ for (const [form, path, script] of [
 
       const requests = sincePageLoad(from);
       assert.ok(requests.includes(`GET /kit/${PIPELINE_FILE}`), requests.join('\n'));
+      // The face detector is the selfie step's: nothing has asked for it yet.
+      assert.equal(requests.includes(`GET /kit/${FACE_FILE}`), false, requests.join('\n'));
       // The image worker came from beside the script too ...
       assert.ok(requests.includes(`GET /kit/${IMAGE_WORKER_FILE}`), requests.join('\n'));
       // ... and it prepared the photo (one answer, a JPEG: nothing fell back to the main thread).
       assert.deepEqual(await p.evaluate(() => window.__workerReplies), ['file']);
-      assert.deepEqual(requests.filter((r) => r.includes('/shop/') && r !== `GET ${path}`), [], 'nothing resolved against the page');
+
+      // The selfie step loads the face detector from beside the script, and the face check passes a face.
+      await flow.getByRole('button', { name: 'Use this photo' }).click();
+      await flow.locator('section[data-step="selfie"]').waitFor();
+      await flow.locator('input[type=file]').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: await selfieJpeg(p) });
+      await p.waitForFunction(() => window.__events.filter((e) => e.type === 'onboarding-capture' || e.type === 'onboarding-error').length > 1 || !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'), undefined, { timeout: 20_000 });
+      assert.equal(await flow.locator('#capture-error').count(), 0, 'the selfie was refused');
+      assert.deepEqual((await p.evaluate(() => window.__events)).filter((e) => e.type === 'onboarding-error'), []);
+      const faceRequests = sincePageLoad(from).filter((r) => r.includes(FACE_FILE));
+      assert.deepEqual(faceRequests, [`GET /kit/${FACE_FILE}`]);
+
+      assert.deepEqual(sincePageLoad(from).filter((r) => r.includes('/shop/') && r !== `GET ${path}`), [], 'nothing resolved against the page');
       assert.deepEqual(external, []);
       assert.deepEqual(await p.evaluate(() => window.__violations), []);
       assert.deepEqual(consoleErrors, []);
