@@ -8,3 +8,4 @@ export * from './classify.js';
 export * from './webhook.js';
 export * from './page-api.js';
 export * from './sessions.js';
+export * from './handoff.js';

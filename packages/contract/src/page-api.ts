@@ -72,6 +72,10 @@ export type ApiErrorCode =
   | 'session_mismatch'
   | 'idempotency_conflict'
   | 'idempotency_in_progress'
+  | 'session_handed_off'
+  | 'handoff_invalid'
+  | 'handoff_expired'
+  | 'handoff_used'
   | 'internal_error';
 
 export interface ApiError {

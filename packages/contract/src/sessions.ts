@@ -4,6 +4,7 @@
  * integrator (docs/backend-api.md).
  */
 import type { OnboardingStatus } from './envelope.js';
+import type { PageHandoffState } from './handoff.js';
 import type { ApiErrorCode, Validation } from './page-api.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
@@ -91,6 +92,8 @@ export interface PageSession {
   documentTypes: string[];
   locale: string;
   returnUrl?: string;
+  /** Which device holds the session (absent: the companion offers no hand-off, or an older one). */
+  handoff?: PageHandoffState;
 }
 
 export const NOTIFICATION_TYPES = ['session.submitted', 'session.completed', 'session.expired', 'query.completed'] as const;
