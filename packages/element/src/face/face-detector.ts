@@ -48,7 +48,10 @@ const GROUP_EPS = 0.2;
  * threshold is exactly the sum of its two best leaves, so without it no window would pass.
  */
 const THRESHOLD_EPS = 1e-5;
-/** A face narrower than this share of the oval's width is too far from the camera. */
+/**
+ * A face narrower than this share of the oval's short axis is too far from the camera (the short
+ * axis, so that a landscape file is not held to a wider face than a portrait selfie).
+ */
 export const MIN_FACE_WIDTH = 0.3;
 /**
  * How far the face's centre may stray from the oval's, as a share of the oval's half-axes (the
@@ -254,7 +257,7 @@ function verdictOf(image: GreyImage, faces: FaceBox[]): SelfieVerdict {
   if (faces.length === 0) return 'no-face';
   if (faces.length > 1) return 'several-faces';
   const face = faces[0]!;
-  if (face.width < MIN_FACE_WIDTH * image.width) return 'face-too-small';
+  if (face.width < MIN_FACE_WIDTH * Math.min(image.width, image.height)) return 'face-too-small';
   const dx = (face.x + face.width / 2 - image.width / 2) / (image.width / 2);
   const dy = (face.y + face.height / 2 - image.height / 2) / (image.height / 2);
   return Math.hypot(dx, dy) > MAX_CENTRE_OFFSET ? 'face-off-center' : 'ok';
