@@ -1,7 +1,7 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { CPF, cardJpeg, chooseType, cleanupListeners, mount, passConsent, passCpf, pickFile, preview, photoFor } from './test-helpers.js';
+import { CPF, cardJpeg, chooseType, cleanupListeners, click, mount, passConsent, passCpf, pickFile, preview, photoFor, waitForStep } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
 
@@ -57,6 +57,31 @@ describe('<onboarding-flow> first load', () => {
       expect(captures).to.deep.equal(['worker']);
       const externalAfter = await externalRequests();
       if (externalBefore && externalAfter) expect([...externalBefore, ...externalAfter]).to.deep.equal([]);
+    } finally {
+      resources.stop();
+    }
+  });
+
+  it('loads the face detector only on the selfie step, and judges the selfie with it', async function () {
+    this.timeout(60_000);
+    const resources = watchResources();
+    try {
+      const { el, events } = await mount({ documentTypes: 'PASSPORT' });
+      await passConsent(el);
+      await passCpf(el, CPF.approved);
+      await chooseType(el, 'PASSPORT');
+      await waitForStep(el, 'document-front');
+      await pickFile(el, await photoFor(el));
+      expect(preview(el)).to.exist;
+      const face = () => resources.names().filter((url) => url.includes('/face/face-detector'));
+      expect(face(), 'no face detector for a document').to.deep.equal([]);
+
+      await click(el, 'Usar esta foto');
+      await waitForStep(el, 'selfie');
+      await pickFile(el, await photoFor(el));
+      expect(preview(el)).to.exist;
+      expect(face()).to.have.length(1);
+      expect(events.filter((e) => e.type === 'onboarding-error')).to.deep.equal([]);
     } finally {
       resources.stop();
     }
