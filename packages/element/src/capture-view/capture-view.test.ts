@@ -18,6 +18,9 @@ import {
   heading,
   mount,
   openCamera,
+  pickFile,
+  photoFor,
+  errorText,
   passConsent,
   passCpf,
   preview,
@@ -223,6 +226,47 @@ describe('<onboarding-capture-view>', () => {
     await new Promise((r) => setTimeout(r, 3000));
     expect(captureView(el), 'the selfie took itself without a face').to.exist;
     expect(preview(el)).to.equal(null);
+  });
+
+  it('a face steady in the oval is taken by itself and accepted by the face check (the camera shows a real portrait)', async function () {
+    this.timeout(90_000);
+    // No camera here shows a face: a canvas stream of NASA's public-domain portrait stands in for
+    // it, drawn where the oval sits on a 1280x720 frame.
+    const portrait = await createImageBitmap(await (await fetch(new URL('../../test/fixtures/faces/astronaut.jpg', import.meta.url))).blob());
+    const canvas = document.createElement('canvas');
+    canvas.width = 1280;
+    canvas.height = 720;
+    const ctx = canvas.getContext('2d')!;
+    const oval = guideRect('selfie', 1280, 720);
+    const draw = () => {
+      ctx.fillStyle = 'rgb(120, 120, 120)';
+      ctx.fillRect(0, 0, 1280, 720);
+      ctx.drawImage(portrait, 135, 5, 180, 240, oval.x, oval.y, oval.width, oval.height);
+    };
+    draw();
+    const painter = setInterval(draw, 100);
+    const md = navigator.mediaDevices;
+    const realGum = md.getUserMedia.bind(md);
+    const el = await toFront({ manual: false });
+    try {
+      for (const next of ['document-back', 'selfie']) {
+        await pickFile(el, await photoFor(el));
+        await click(el, 'Usar esta foto');
+        await waitForStep(el, next);
+      }
+      md.getUserMedia = async () => canvas.captureStream(15);
+      const captured: OnboardingCaptureEvent[] = [];
+      el.addEventListener('onboarding-capture', (e) => captured.push(e));
+      await openCamera(el);
+      await waitFor(() => !!preview(el) || !!errorText(el), 'the selfie was never taken by itself', 40_000);
+      expect(errorText(el)).to.equal('');
+      expect(captured.map((e) => e.detail.role)).to.deep.equal(['selfie']);
+      expect(captured[0]!.detail.keptAnyway).to.equal(undefined);
+    } finally {
+      md.getUserMedia = realGum;
+      clearInterval(painter);
+      portrait.close();
+    }
   });
 
   onlyIn(['chromium'], NOT_IN.cardCamera)('the selfie: an oval cutout, the preview mirrored, the saved photo not', async function () {
