@@ -1,6 +1,6 @@
 /**
  * The hand-off of a session from one device to another (a computer to a phone), and the live
- * events a page follows it by (docs/page-api.md#hand-off).
+ * events a page follows it by (docs/page-api.md).
  *
  * A session is held by one device at a time. The page that opened it (the hosted page's capture
  * token, or the element's client secret) is the *origin*; a hand-off link, used once, gives a

@@ -7,7 +7,7 @@
  * page aborted, whose body Playwright cannot give), and every console message; besides, requests
  * to other hosts (aborted), CSP violations and uncaught page errors.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
@@ -210,7 +210,44 @@ export function screenshots(page: Page, name: string) {
  * The fake camera's picture as a real JPEG file (what a person would pick from their files),
  * encoded by the browser itself since Node has no JPEG encoder. Written to `path`.
  */
+/**
+ * Where writeCardJpeg puts the selfie beside the card: the selfie step's face check refuses a
+ * card, so file flows pick this one there.
+ */
+export function selfieJpegBeside(cardPath: string): string {
+  return cardPath.replace(/\.jpg$/, '') + '-selfie.jpg';
+}
+
+/**
+ * NASA's public-domain portrait (packages/element/test/fixtures/faces/README.md) framed as a
+ * selfie, 720x960 (the pipeline's minimum is 640x480): the face check finds one face in the oval.
+ */
+async function writeSelfieJpeg(browser: Browser, path: string): Promise<void> {
+  const portrait = readFileSync(new URL('../../../packages/element/test/fixtures/faces/astronaut.jpg', import.meta.url)).toString('base64');
+  const page = await browser.newPage();
+  try {
+    const base64 = await page.evaluate(async (data) => {
+      const source = await createImageBitmap(new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }));
+      const canvas = new OffscreenCanvas(720, 960);
+      canvas.getContext('2d')!.drawImage(source, 135, 5, 180, 240, 0, 0, 720, 960);
+      const out = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 })).arrayBuffer());
+      let binary = '';
+      for (let i = 0; i < out.length; i += 0x8000) binary += String.fromCharCode(...out.subarray(i, i + 0x8000));
+      return btoa(binary);
+    }, portrait);
+    writeFileSync(path, Buffer.from(base64, 'base64'));
+  } finally {
+    await page.close();
+  }
+}
+
+/** Writes the card picture as a JPEG at `path`, and a selfie beside it (selfieJpegBeside). */
 export async function writeCardJpeg(browser: Browser, path: string): Promise<void> {
+  await writeSelfieJpeg(browser, selfieJpegBeside(path));
+  await writeCardPicture(browser, path);
+}
+
+async function writeCardPicture(browser: Browser, path: string): Promise<void> {
   const { width, height, rgba } = renderCardPictureRgba();
   const page = await browser.newPage();
   try {

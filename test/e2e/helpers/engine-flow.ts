@@ -5,6 +5,7 @@
  * outcome. Targets are the element's ids, `data-step` and `part` attributes inside its shadow
  * root, so the walk works in any locale. `shot(step)` runs at every step.
  */
+import { selfieJpegBeside } from './browser.js';
 import assert from 'node:assert/strict';
 import type { Driver, Target } from '@onboarding-kit/testing/driver';
 
@@ -89,16 +90,19 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
         await d.waitFor(inFlow('#camera-error'));
         await shot(`${name}-camera-denied`);
       }
-      await d.setFiles(inFlow('input[type=file]:not([capture])'), options.jpeg);
+      await d.setFiles(inFlow('input[type=file]:not([capture])'), name === 'selfie' ? selfieJpegBeside(options.jpeg) : options.jpeg);
     }
     await d.waitFor(inFlow('img[part~="preview"], #capture-error'));
     const expected = options.source === 'camera' ? options.cameraRefusals?.[name] : undefined;
     if (expected) {
       assert.match(await d.evaluate(refusalText), expected, `${d.engine}: the ${name} camera photo is refused`);
       await shot(`${name}-camera-refused`);
-      // "Take another photo" leads back to the step's start, where the file picker is.
+      // "Take another photo" leads back to the step's start, where the file picker is (the camera
+      // reopens in its view: closed first, so the page behind is no longer inert).
       await d.click(primary);
-      await d.setFiles(inFlow('input[type=file]:not([capture])'), options.jpeg);
+      await until(d, 'the camera view after a retake', () => d.evaluate(shutterShown), 30_000).catch(() => undefined);
+      if (await d.evaluate(shutterShown)) await d.click(inFlow('[part~="capture-close"]'));
+      await d.setFiles(inFlow('input[type=file]:not([capture])'), name === 'selfie' ? selfieJpegBeside(options.jpeg) : options.jpeg);
       await until(d, `the ${name} photo from a file`, async () => (await d.evaluate(refusalText)) === '' && (await d.evaluate(() => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('img[part~="preview"]'))));
     }
     assert.equal(await d.evaluate(refusalText), '', `${d.engine}: the ${name} photo was refused`);

@@ -5,6 +5,7 @@
  * `data-step` and `part` attributes, so the driver works in any locale; a screenshot is saved
  * at every step.
  */
+import { selfieJpegBeside } from './browser.js';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ONBOARDING_EVENTS } from '@onboarding-kit/element/event-names';
@@ -96,6 +97,17 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
       await options.shot(`${name}-camera`);
       // The document steps usually take their photo by themselves (the fake camera's card passes the live checks).
       await flow.locator('[part~="shutter"]').click({ timeout: 2_000 }).catch(() => undefined);
+      if (name === 'selfie') {
+        // The fake camera shows a card, which the face check refuses: twice, then "Usar mesmo assim".
+        await flow.locator('#capture-error').waitFor({ timeout: 30_000 });
+        assert.match((await flow.locator('#capture-error').textContent()) ?? '', /rosto/, 'the card is refused as a selfie');
+        assert.equal(await flow.locator('[part~="keep-anyway"]').count(), 0, 'no "use anyway" after one refusal');
+        await options.shot('selfie-camera-refused');
+        await flow.locator('[part~="button-primary"]').click();
+        await waitForLiveCamera(page);
+        await flow.locator('[part~="shutter"]').click();
+        await flow.locator('[part~="keep-anyway"]').click({ timeout: 30_000 });
+      }
     } else {
       if (options.source === 'denied-camera-then-files') {
         await flow.locator('[data-capture-start]').click();
@@ -104,7 +116,7 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
       }
       assert.ok(options.jpeg, 'a JPEG for the file picker');
       // The gallery picker: where the camera is refused, a second one (with `capture`) opens the camera app.
-      await flow.locator('input[type=file]:not([capture])').setInputFiles(options.jpeg);
+      await flow.locator('input[type=file]:not([capture])').setInputFiles(name === 'selfie' ? selfieJpegBeside(options.jpeg) : options.jpeg);
     }
     await flow.locator('img[part~="preview"], #capture-error').first().waitFor({ timeout: 30_000 });
     const refused = await flow.locator('#capture-error').count();
