@@ -19,7 +19,9 @@ const dropNamelessEvents = {
 
 export default {
   globs: ['src/**/*.ts'],
-  exclude: ['src/**/*.test.ts', 'src/**/*.spec.ts', 'src/**/test-helpers.ts'],
+  // The camera view is the flow's internal part (its parts are exported through the flow and
+  // documented there): one public custom element in the manifest.
+  exclude: ['src/**/*.test.ts', 'src/**/*.spec.ts', 'src/**/test-helpers.ts', 'src/capture-view/**'],
   litelement: true,
   packagejson: false,
   plugins: [dropNamelessEvents],

@@ -55,6 +55,7 @@ test('attributes map to their properties', () => {
     name: 'name',
     'max-image-bytes': 'maxImageBytes',
     'max-long-edge': 'maxLongEdge',
+    'manual-capture': 'manualCapture',
     session: 'session',
   });
   const publicMembers = (element.members ?? []).filter((m) => !m.privacy && !m.name.startsWith('#') && !m.static);
@@ -74,8 +75,9 @@ test('events: every onboarding-* event with its class and details, nothing namel
 
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
-    'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'error', 'guide', 'header', 'heading',
-    'offline', 'outcome', 'preview', 'progress', 'retake', 'stage', 'stage-current', 'stages', 'step', 'thumbnail', 'video',
+    'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'capture-back', 'capture-close', 'capture-hint', 'capture-switch',
+    'capture-view', 'error', 'guide', 'header', 'heading', 'keep-anyway', 'offline', 'outcome', 'preview', 'progress', 'retake', 'shutter',
+    'stage', 'stage-current', 'stages', 'step', 'thumbnail', 'video',
   ]);
   const properties = names(element.cssProperties);
   assert.equal(properties.length, 15);
