@@ -99,3 +99,11 @@ export interface SessionProgressReport {
   step: string;
   photos: HandoffRole[];
 }
+
+/** The photos a progress report may name, as the element's capture roles. */
+export const HANDOFF_ROLES: readonly HandoffRole[] = ['documentFront', 'documentBack', 'selfie'];
+
+/** The flow's steps a progress report may name (the element's steps, in their order). */
+export const HANDOFF_PROGRESS_STEPS = [
+  'consent', 'cpf', 'document-type', 'document-front', 'document-back', 'selfie', 'review', 'upload', 'processing', 'outcome',
+] as const;

@@ -23,6 +23,8 @@ import { StatusPoller } from './relay/poller.js';
 import { realTimers } from './relay/timers.js';
 import { SessionService } from './sessions/session-service.js';
 import { pageSessionRoutes, sessionRoutes } from './sessions/session-routes.js';
+import { HandoffService } from './sessions/handoff-service.js';
+import { handoffClaimRoutes, handoffPageRoutes } from './sessions/handoff-routes.js';
 import { withStatusHook } from './sessions/status-hook.js';
 import { StreamRegistry } from './relay/stream-registry.js';
 import { onboardingRoutes } from './routes/onboardings.js';
@@ -162,6 +164,18 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     const backendAuth = requireApiKey(keyring);
     api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
     api.route('/session', pageSessionRoutes({ sessions }));
+    // The hand-off between devices (docs/page-api.md#hand-off).
+    const handoffDeps = {
+      sessions,
+      handoff: new HandoffService({ sessions, logger }),
+      streams,
+      timers,
+      sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs },
+      clientAddress: options.clientAddress ?? socketAddress,
+      counters: store,
+    };
+    api.route('/session', handoffPageRoutes(handoffDeps));
+    api.route('/handoff', handoffClaimRoutes(handoffDeps));
     api.route('/queries', queryRoutes({
       upstream,
       auth: backendAuth,

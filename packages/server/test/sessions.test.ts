@@ -71,6 +71,7 @@ test('opening a session: 201 with a client secret, a capture URL of its own secr
   assert.equal(page.status, 200);
   assert.deepEqual((await page.json()) as PageSession, {
     id: s.id, status: 'open', expiresAt: s.expiresAt, prefill: { cpf: '52998224725', name: 'Maria Silva' }, documentTypes: ['CNH', 'RG'], locale: 'en', returnUrl: 'https://app.example/kyc/done',
+    handoff: { state: 'none', holder: true, origin: true },
   });
   await app.close();
 });

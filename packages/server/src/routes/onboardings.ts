@@ -21,6 +21,7 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
 import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
+import { holds, sessionHandedOff } from '../sessions/handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
@@ -66,11 +67,14 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
 
   app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
     const log = c.get('log');
-    // Who may create: a page holding a session's client secret, or anyone when sessions are optional.
-    // Checked before the body is read, so a refusal costs no upload.
+    // Who may create: the page holding a session (its origin's client secret or capture token, or
+    // the device it was handed off to), or anyone when sessions are optional. Checked before the
+    // body is read, so a refusal costs no upload.
     const presented = bearer(c.req.header('authorization'));
-    const session = presented !== undefined && deps.sessions ? await deps.sessions.authenticate(presented) : null;
-    if (presented !== undefined && !session) throw sessionUnauthorized();
+    const caller = presented !== undefined && deps.sessions ? await deps.sessions.authenticatePage(presented) : null;
+    if (presented !== undefined && !caller) throw sessionUnauthorized();
+    if (caller && !holds(caller.session, caller)) throw sessionHandedOff();
+    const session = caller?.session ?? null;
     if (!session && deps.sessionsRequired) {
       throw new CompanionError(401, 'unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
     }
@@ -92,7 +96,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     let claimed: SessionRecord | undefined;
     let reservedKey: string | undefined;
     if (session) {
-      const claim = await deps.sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: print });
+      const claim = await deps.sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: print, ...(caller && { caller }) });
       if (claim.kind === 'replay') return replay(c, claim.tokenOnboarding, valid);
       claimed = claim.session;
     } else if (key) {

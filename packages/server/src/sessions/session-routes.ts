@@ -1,14 +1,15 @@
 /**
  * Session routes (docs/backend-api.md#sessions): the backend's, behind an API key, to open and
- * read sessions; and the page's `GET /v1/session`, behind the session's client secret.
+ * read sessions; and the page's `GET /v1/session`, behind one of the session's page secrets.
  */
 import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bearer } from '../http/access-key.js';
 import { CompanionError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { fingerprint, idempotencyKey } from '../http/idempotency.js';
 import { readJsonBody } from '../http/json-body.js';
+import { pageHandoffState } from './handoff-rules.js';
+import { pageCaller } from './handoff-routes.js';
 import type { SessionService } from './session-service.js';
 import { toPageSession } from './session-view.js';
 
@@ -55,15 +56,13 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
   return app;
 }
 
-/** `/v1/session`: the page reads the session its client secret opens. */
+/** `/v1/session`: the page reads the session its secret opens (client secret, capture token or a hand-off's device secret), with which device holds it. */
 export function pageSessionRoutes({ sessions }: Pick<SessionRouteDeps, 'sessions'>): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
   app.get('/', async (c) => {
-    const session = await sessions.authenticate(bearer(c.req.header('authorization')));
-    if (!session) {
-      throw new CompanionError(401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
-    }
-    return c.json(toPageSession(session, sessions.now()));
+    const caller = await pageCaller(c, sessions);
+    const now = sessions.now();
+    return c.json({ ...toPageSession(caller.session, now), handoff: pageHandoffState(caller.session, caller, now) });
   });
   return app;
 }

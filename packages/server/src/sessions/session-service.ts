@@ -11,8 +11,9 @@ import { hashSecret } from '../http/access-key.js';
 import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
 import type { Logger } from '../logger.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
-import type { SessionRecord } from '../store/backend-state.js';
+import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
+import { holds, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
@@ -115,6 +116,30 @@ export class SessionService {
     return this.#o.store.findSessionBySecret('client', hashSecret(clientSecret));
   }
 
+  /**
+   * The page a Bearer secret belongs to: a client secret or a capture token (the session's
+   * origin), or a device secret from a hand-off claim; null for anything else. Whether it may act
+   * is the caller's to check (`holds`, `stillValid`).
+   */
+  async authenticatePage(secret: string | undefined): Promise<PageCaller | null> {
+    if (!secret || secret.length > 512) return null;
+    const hash = hashSecret(secret);
+    const kinds: SessionSecretKind[] = ['client', 'capture', 'device'];
+    const found = await Promise.all(kinds.map((kind) => this.#o.store.findSessionBySecret(kind, hash)));
+    const i = found.findIndex((s) => s !== null);
+    return i < 0 ? null : { session: found[i]!, kind: kinds[i]!, secret };
+  }
+
+  /** The base of the companion's public URLs (`ONBOARDING_PUBLIC_URL`, else the origin the request came to). */
+  publicBase(origin: string): string {
+    return (this.#o.publicUrl ?? origin).replace(/\/+$/, '');
+  }
+
+  /** Applies `change` by compare-and-set (re-reading on a lost race); the new record, or null when `change` declined. */
+  change(id: string, change: (s: SessionRecord) => SessionRecord | null): Promise<SessionRecord | null> {
+    return this.#change(id, change);
+  }
+
   async view(id: string): Promise<SessionView | null> {
     const session = /^ses_[0-9a-f]{32}$/.test(id) ? await this.#o.store.getSession(id) : null;
     return session ? this.#view(session) : null;
@@ -130,11 +155,13 @@ export class SessionService {
    * one that made the session's onboarding is a replay (same body) or a conflict; any other is
    * refused once the session is used or claimed, and every one once it has expired.
    */
-  async claim(session: SessionRecord, request: { idempotencyKey?: string; fingerprint: string }): Promise<ClaimResult> {
+  async claim(session: SessionRecord, request: { idempotencyKey?: string; fingerprint: string; caller?: PageCaller }): Promise<ClaimResult> {
     let current: SessionRecord | null = session;
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       if (attempt > 0) current = await this.#o.store.getSession(session.id);
       if (!current) throw sessionExpired();
+      // A hand-off may have moved the session since the caller was authenticated.
+      if (request.caller && !holds(current, request.caller)) throw sessionHandedOff();
       const sameKey = request.idempotencyKey !== undefined && current.claim?.key === request.idempotencyKey;
       if (current.tokenOnboarding) {
         if (!sameKey) throw sessionUsed();
@@ -168,7 +195,9 @@ export class SessionService {
   /** The claimed creation succeeded: the session is `submitted` and the backend is told. */
   async submitted(claimed: SessionRecord, onboarding: OnboardingRecord): Promise<void> {
     const changed = await this.#change(claimed.id, (s) =>
-      s.claim?.key === claimed.claim?.key && !s.tokenOnboarding ? { ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding } : null,
+      s.claim?.key === claimed.claim?.key && !s.tokenOnboarding
+        ? withEvent({ ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding }, { type: 'session.submitted', tokenOnboarding: onboarding.tokenOnboarding }, new Date(this.now()).toISOString())
+        : null,
     );
     if (!changed) {
       this.#o.logger.error('onboarding created but its session was taken meanwhile', { sessionId: claimed.id, tokenOnboarding: onboarding.tokenOnboarding });
@@ -185,7 +214,11 @@ export class SessionService {
     const at = record.finishedAt ?? record.updatedAt;
     const changed = await this.#change(record.sessionId, (s) =>
       s.tokenOnboarding === record.tokenOnboarding && s.status === 'submitted'
-        ? { ...s, status: 'completed', outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at }, endedAt: new Date(this.now()).toISOString() }
+        ? withEvent(
+            { ...s, status: 'completed', outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at }, endedAt: new Date(this.now()).toISOString() },
+            { type: 'session.completed', tokenOnboarding: record.tokenOnboarding, status: record.status as 'APPROVED' | 'REFUSED' | 'ERROR', ...(record.externalId && { externalId: record.externalId }) },
+            new Date(this.now()).toISOString(),
+          )
         : null,
     );
     if (changed) {
@@ -225,15 +258,7 @@ export class SessionService {
     const { store } = this.#o;
     const now = this.now();
     const due = await store.listSessionsByStatus('open', { limit: 200, expiresBefore: new Date(now) });
-    for (const s of due) {
-      // A creation under way may still succeed: it started before the end, and its claim decides.
-      if (s.claim && now - Date.parse(s.claim.at) < this.#o.claimTimeoutMs) continue;
-      const changed = await this.#change(s.id, (c) => (c.status === 'open' && !c.tokenOnboarding && effectiveStatus(c, this.now()) === 'expired' ? { ...c, status: 'expired', claim: undefined, endedAt: new Date(this.now()).toISOString() } : null));
-      if (changed) {
-        this.#o.logger.info('session expired', { sessionId: changed.id });
-        await this.#notify('session.expired', changed, null);
-      }
-    }
+    for (const s of due) await this.expireIfDue(s);
     const submitted = await store.listSessionsByStatus('submitted', { limit: 200 });
     for (const s of submitted) {
       const onboarding = s.tokenOnboarding ? await store.get(s.tokenOnboarding) : null;
@@ -249,6 +274,28 @@ export class SessionService {
       });
       if (purged > 0) this.#o.logger.info('retention: sessions and settled notifications deleted', { count: purged });
     }
+  }
+
+  /**
+   * An open session past its time becomes `expired` (and the backend is told), unless a creation
+   * under way may still succeed: it started before the end, and its claim decides.
+   */
+  async expireIfDue(s: SessionRecord): Promise<void> {
+    if (s.claim && this.now() - Date.parse(s.claim.at) < this.#o.claimTimeoutMs) return;
+    const changed = await this.#change(s.id, (c) => {
+      if (c.status !== 'open' || c.tokenOnboarding || effectiveStatus(c, this.now()) !== 'expired') return null;
+      const at = new Date(this.now()).toISOString();
+      return withEvent({ ...c, status: 'expired', claim: undefined, endedAt: at }, { type: 'session.expired' }, at);
+    });
+    if (changed) {
+      this.#o.logger.info('session expired', { sessionId: changed.id });
+      await this.#notify('session.expired', changed, null);
+    }
+  }
+
+  /** How long a creation's claim blocks the session (a hand-off claim must not take it meanwhile). */
+  get claimTimeoutMs(): number {
+    return this.#o.claimTimeoutMs;
   }
 
   async #view(session: SessionRecord, onboarding?: OnboardingRecord | null): Promise<SessionView> {
@@ -296,7 +343,7 @@ export class SessionService {
     return {
       id: session.id,
       clientSecret: secrets.clientSecret,
-      url: `${(this.#o.publicUrl ?? origin).replace(/\/+$/, '')}/capture/${secrets.captureToken}`,
+      url: `${this.publicBase(origin)}/capture/${secrets.captureToken}`,
       status: effectiveStatus(session, this.now()),
       expiresAt: session.expiresAt,
       reference: session.reference,

@@ -12,10 +12,41 @@
  * - Like every store operation, these reject with `StoreUnavailableError` when the store cannot be
  *   reached, and their outcome is then unknown.
  */
-import type { NotificationType, SessionStatus } from '@onboarding-kit/contract';
+import type { NotificationType, SessionEvent, SessionStatus } from '@onboarding-kit/contract';
 import type { OnboardingStatus } from '@onboarding-kit/contract';
 
-export type SessionSecretKind = 'client' | 'capture';
+/**
+ * `client`: the element's secret and `capture`: the hosted page's token, both the session's
+ * origin; `device`: a secret issued by a hand-off claim to the device that claimed it.
+ */
+export type SessionSecretKind = 'client' | 'capture' | 'device';
+
+/** A hand-off link (docs/page-api.md#hand-off): only the hashes of its token and short code are kept. */
+export interface SessionHandoffOffer {
+  tokenHash: string;
+  codeHash: string;
+  expiresAt: string;
+  /** `pending` until used (`claimed`), lapsed unused (`expired`) or withdrawn by the origin taking the session back. */
+  state: 'pending' | 'claimed' | 'expired' | 'withdrawn';
+}
+
+/** Which device holds a session, and its latest hand-off link. */
+export interface SessionHandoff {
+  offer?: SessionHandoffOffer;
+  /** SHA-256 of the device secret holding the session; absent while the origin holds it. */
+  holderHash?: string;
+}
+
+/** One entry of a session's event log, which `GET /v1/session/events` replays and follows. */
+export interface SessionLogEntry {
+  /** The per-session sequence (the SSE `id:`). */
+  seq: number;
+  at: string;
+  event: SessionEvent;
+}
+
+/** Told that a session changed (its new state is read from the store). */
+export type SessionChangeListener = (sessionId: string) => void;
 
 export interface SessionClaim {
   /** The creation's Idempotency-Key, or a random one when the page sent none. */
@@ -48,6 +79,12 @@ export interface SessionRecord {
   outcome?: { status: OnboardingStatus; externalId?: string; at: string };
   /** When the session became `completed` or `expired` (ISO 8601); drives retention. */
   endedAt?: string;
+  /** The hand-off between devices (absent: never offered). */
+  handoff?: SessionHandoff;
+  /** The latest events, oldest first (bounded; only the latest progress report is kept). */
+  events?: SessionLogEntry[];
+  /** The last event's `seq` (0 or absent: none yet). */
+  eventSeq?: number;
 }
 
 export type IdempotencyState =
@@ -109,6 +146,22 @@ export interface BackendState {
    * `expectedVersion`: true when written, false when someone changed it first or it is gone.
    */
   replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean>;
+  /**
+   * Listens to changes of one session written by `replaceSession`, wherever written (a shared
+   * store tells every instance); the listener re-reads the session. Returns the unsubscribe
+   * function. Listeners may be told more than once of one change, and after a gap in a shared
+   * store's feed they are told anyway, so no change made during it goes unnoticed.
+   */
+  subscribeSession(id: string, listener: SessionChangeListener): () => void;
+  /**
+   * Points a hand-off key (the hash of a link's token or short code) at a session, live until
+   * `liveUntilMs`: false (nothing changed) while another session's live key has that hash, so no
+   * two live codes are alike. A lapsed key keeps pointing at its session until overwritten or
+   * purged with it, so a late claim can be told the link expired.
+   */
+  putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean>;
+  /** The session a hand-off key points at, live or lapsed, or null. */
+  findHandoffKey(hash: string): Promise<string | null>;
   /** Sessions of one `reference`, newest first, at most `limit`. */
   listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]>;
   /** Sessions in `status`, oldest `expiresAt` first; with `expiresBefore`, only those expiring before it. */
@@ -137,6 +190,6 @@ export interface BackendState {
   /** Entries in `state` (failed: gave up; pending with attempts > 0: failing), newest first, at most `limit`. */
   listNotifications(options: { state: OutboxState; failingOnly?: boolean; limit: number }): Promise<OutboxEntry[]>;
 
-  /** Deletes ended sessions, old sessions and settled outbox entries; returns how many records went. */
+  /** Deletes ended sessions, old sessions (with their secrets and hand-off keys) and settled outbox entries; returns how many records went. */
   purgeBackendState(cutoffs: BackendPurgeCutoffs): Promise<number>;
 }

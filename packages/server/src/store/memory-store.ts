@@ -5,9 +5,10 @@
 import type { SessionStatus } from '@onboarding-kit/contract';
 import { applyOutboxUpdate, copySession, outboxChangedMs } from './backend-rules.js';
 import type {
-  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind,
+  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
 } from './backend-state.js';
 import { ChangeFeed, copyRecord } from './change-feed.js';
+import { SessionFeed } from './session-feed.js';
 import { msOf } from './iso-time.js';
 import { applyStatusRules } from './status-rules.js';
 import type { ApplyResult, ChangeListener, Clock, OnboardingRecord, RateLimitDecision, StatusUpdate, Store } from './store.js';
@@ -48,6 +49,8 @@ export class MemoryStore implements Store, BackendState {
   private readonly sessions = new Map<string, SessionRecord>();
   private readonly secrets = new Map<string, { kind: SessionSecretKind; sessionId: string }>();
   private readonly idempotency = new Map<string, IdempotencyEntry>();
+  private readonly sessionFeed = new SessionFeed();
+  private readonly handoffKeys = new Map<string, { sessionId: string; liveUntilMs: number }>();
   private readonly outbox = new Map<string, QueuedEntry>();
   private outboxSeq = 0;
   private readonly now: Clock;
@@ -165,7 +168,24 @@ export class MemoryStore implements Store, BackendState {
     const current = this.sessions.get(next.id);
     if (!current || current.version !== expectedVersion) return false;
     this.sessions.set(next.id, copySession({ ...next, version: expectedVersion + 1 }));
+    this.sessionFeed.emit(next.id);
     return true;
+  }
+
+  subscribeSession(id: string, listener: SessionChangeListener): () => void {
+    return this.sessionFeed.subscribe(id, listener);
+  }
+
+  async putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
+    const held = this.handoffKeys.get(hash);
+    if (held && held.sessionId !== sessionId && held.liveUntilMs > this.now()) return false;
+    this.handoffKeys.set(hash, { sessionId, liveUntilMs });
+    return true;
+  }
+
+  async findHandoffKey(hash: string): Promise<string | null> {
+    const held = this.handoffKeys.get(hash);
+    return held && this.sessions.has(held.sessionId) ? held.sessionId : null;
   }
 
   async listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {
@@ -254,6 +274,7 @@ export class MemoryStore implements Store, BackendState {
     }
     for (const id of gone) this.sessions.delete(id);
     if (gone.size > 0) for (const [hash, owner] of this.secrets) if (gone.has(owner.sessionId)) this.secrets.delete(hash);
+    if (gone.size > 0) for (const [hash, key] of this.handoffKeys) if (gone.has(key.sessionId)) this.handoffKeys.delete(hash);
     let settled = 0;
     for (const [id, { entry }] of this.outbox) {
       if (entry.state !== 'pending' && outboxChangedMs(entry) < outboxBefore.getTime()) {

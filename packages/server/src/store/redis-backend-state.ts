@@ -11,6 +11,11 @@
  * - `session-secrets:<id>`: set of the hashes issued to a session (what a purge deletes with it);
  *   `secret:<hash>`: `<kind>:<session id>`, set only if absent, so a reused hash keeps its first
  *   owner. Both expire with the session.
+ * - `handoff:<hash>`: hash of `session` and `liveUntil` (ms), a hand-off link's token or code
+ *   pointing at its session; `session-handoff:<id>`: set of a session's hand-off hashes (what a
+ *   purge deletes with it). Both expire with the session.
+ * - channel `session-changes`: `<instance id> <session id>` for every session written, published
+ *   by the script that writes it, so event streams on every instance hear of it.
  * - sorted sets of members: `sessions:reference:<reference>` and `sessions:created` by creation
  *   time (ms), `sessions:status:<status>` by expiry, `sessions:ended` by end time; counter
  *   `sessions:seq`. A member whose session Redis expired is dropped by the next read that meets it
@@ -32,10 +37,11 @@ import type { createClient } from 'redis';
 import type { SessionStatus } from '@onboarding-kit/contract';
 import { applyOutboxUpdate, copySession, outboxChangedMs, outboxTry } from './backend-rules.js';
 import type {
-  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind,
+  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
 } from './backend-state.js';
 import { msOf } from './iso-time.js';
-import type { OnboardingRecord } from './store.js';
+import { SessionFeed } from './session-feed.js';
+import type { Clock, OnboardingRecord } from './store.js';
 
 type Client = ReturnType<typeof createClient>;
 
@@ -50,6 +56,10 @@ export interface RedisBackendContext {
   prefix: string;
   op<T>(fn: () => Promise<T>): Promise<T>;
   script(script: RedisScript, keys: string[], args: string[]): Promise<unknown>;
+  /** This instance, as its messages on the session channel name it. */
+  instanceId: string;
+  /** The store's clock (hand-off keys' liveness). */
+  now: Clock;
 }
 
 /** How long a session outlives its expiry in Redis: the routes still answer `expired` for it, and the purge normally comes first. */
@@ -71,9 +81,15 @@ local function secrets_key(id) return P .. 'session-secrets:' .. id end
 local function secret_key(hash) return P .. 'secret:' .. hash end
 local function status_key(status) return P .. 'sessions:status:' .. status end
 local function reference_key(reference) return P .. 'sessions:reference:' .. reference end
+local function handoff_key(hash) return P .. 'handoff:' .. hash end
+local function handoffs_key(id) return P .. 'session-handoff:' .. id end
 local function expire_secrets(id, at)
   redis.call('PEXPIREAT', secrets_key(id), at)
   for _, h in ipairs(redis.call('SMEMBERS', secrets_key(id))) do redis.call('PEXPIREAT', secret_key(h), at) end
+  redis.call('PEXPIREAT', handoffs_key(id), at)
+  for _, h in ipairs(redis.call('SMEMBERS', handoffs_key(id))) do
+    if redis.call('HGET', handoff_key(h), 'session') == id then redis.call('PEXPIREAT', handoff_key(h), at) end
+  end
 end
 -- A reference's index is cleaned only when that reference is listed or its sessions are purged, so
 -- it expires no sooner than its latest session would: one left behind by a missed purge goes too.
@@ -127,7 +143,8 @@ return 1
  * Compare-and-set: writes only over `expectedVersion`, and moves the session's index entries in
  * the same step, so no reader sees it listed under a status it no longer has.
  * ARGV: 1 prefix, 2 id, 3 expected version, 4 body (JSON, next version), 5 reference, 6 status,
- * 7 created ms, 8 expires ms, 9 ended ms or '', 10 key expiry. Returns 1 when written.
+ * 7 created ms, 8 expires ms, 9 ended ms or '', 10 key expiry, 11 the writing instance's id.
+ * Returns 1 when written; the change is then published on the session channel.
  */
 const REPLACE_SESSION = lua(`${SESSION_KEYS}
 local id = ARGV[2]
@@ -145,6 +162,26 @@ if ARGV[9] ~= '' then redis.call('ZADD', P .. 'sessions:ended', ARGV[9], member)
 redis.call('HSET', key, 'body', ARGV[4], 'version', tonumber(ARGV[3]) + 1, 'reference', ARGV[5], 'status', ARGV[6], 'keyExpiresAt', ARGV[10])
 redis.call('PEXPIREAT', key, ARGV[10])
 expire_secrets(id, ARGV[10])
+redis.call('PUBLISH', P .. 'session-changes', ARGV[11] .. ' ' .. id)
+return 1
+`);
+
+/**
+ * Points a hand-off key at a session unless another session's live key has the hash.
+ * ARGV: 1 prefix, 2 hash, 3 session id, 4 live until ms, 5 now ms. Returns 1 when written,
+ * 0 when held by another or the session is unknown.
+ */
+const PUT_HANDOFF_KEY = lua(`${SESSION_KEYS}
+local id = ARGV[3]
+local at = redis.call('HGET', session_key(id), 'keyExpiresAt')
+if not at then return 0 end
+local key = handoff_key(ARGV[2])
+local held = redis.call('HMGET', key, 'session', 'liveUntil')
+if held[1] and held[1] ~= id and tonumber(held[2]) > tonumber(ARGV[5]) then return 0 end
+redis.call('HSET', key, 'session', id, 'liveUntil', ARGV[4])
+redis.call('PEXPIREAT', key, at)
+redis.call('SADD', handoffs_key(id), ARGV[2])
+redis.call('PEXPIREAT', handoffs_key(id), at)
 return 1
 `);
 
@@ -172,7 +209,10 @@ for _, h in ipairs(redis.call('SMEMBERS', secrets_key(id))) do
   local owner = redis.call('GET', secret_key(h))
   if owner and string.sub(owner, -#suffix) == suffix then redis.call('DEL', secret_key(h)) end
 end
-redis.call('DEL', secrets_key(id), key)
+for _, h in ipairs(redis.call('SMEMBERS', handoffs_key(id))) do
+  if redis.call('HGET', handoff_key(h), 'session') == id then redis.call('DEL', handoff_key(h)) end
+end
+redis.call('DEL', secrets_key(id), handoffs_key(id), key)
 return 1
 `);
 
@@ -291,6 +331,9 @@ export function onboardingExtrasFrom(h: Record<string, string>): Pick<Onboarding
 }
 
 export class RedisBackendState implements BackendState {
+  /** Listeners of sessions on this instance; RedisStore feeds it what the session channel brings. */
+  readonly sessionFeed = new SessionFeed();
+
   constructor(
     private readonly ctx: RedisBackendContext,
     /** The key of an onboarding's hash, as redis-store.ts names it. */
@@ -334,9 +377,29 @@ export class RedisBackendState implements BackendState {
     const s = copySession({ ...next, version: expectedVersion + 1 });
     const written = await this.run(REPLACE_SESSION, [], [
       this.ctx.prefix, s.id, String(expectedVersion), JSON.stringify(s), s.reference, s.status, String(msOf(s.createdAt)),
-      String(msOf(s.expiresAt)), optionalMs(s.endedAt), String(msOf(s.expiresAt) + SESSION_GRACE_MS),
+      String(msOf(s.expiresAt)), optionalMs(s.endedAt), String(msOf(s.expiresAt) + SESSION_GRACE_MS), this.ctx.instanceId,
     ]);
+    // Listeners here hear at once; this instance skips its own message when the channel brings it back.
+    if (Number(written) === 1) this.sessionFeed.emit(s.id);
     return Number(written) === 1;
+  }
+
+  subscribeSession(id: string, listener: SessionChangeListener): () => void {
+    return this.sessionFeed.subscribe(id, listener);
+  }
+
+  /** A message of the session channel: `<instance id> <session id>`. */
+  onSessionMessage(message: string): void {
+    const sep = message.indexOf(' ');
+    if (sep > 0 && message.slice(0, sep) !== this.ctx.instanceId) this.sessionFeed.emit(message.slice(sep + 1));
+  }
+
+  async putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
+    return Number(await this.run(PUT_HANDOFF_KEY, [], [this.ctx.prefix, hash, sessionId, String(liveUntilMs), String(this.ctx.now())])) === 1;
+  }
+
+  async findHandoffKey(hash: string): Promise<string | null> {
+    return (await this.ctx.op(() => this.ctx.client.hGet(this.k(`handoff:${hash}`), 'session'))) ?? null;
   }
 
   async listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {

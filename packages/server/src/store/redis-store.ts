@@ -26,7 +26,7 @@ import { StoreUnavailableError } from './errors.js';
 import { msOf } from './iso-time.js';
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type {
-  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind,
+  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
 } from './backend-state.js';
 import { onboardingExtraFields, onboardingExtrasFrom, RedisBackendState } from './redis-backend-state.js';
 import { ACQUIRE_LEASE, APPLY_STATUS, CONSUME_RATE, RELEASE_LEASE, RENEW_LEASE, RENEW_LEASES } from './redis-scripts.js';
@@ -128,7 +128,10 @@ export class RedisStore implements Store, BackendState {
     });
     this.sub.on('ready', () => this.catchUp(this.sub));
     this.backend = new RedisBackendState(
-      { client: this.client, prefix: this.prefix, op: (fn) => this.op(fn), script: (script, keys, args) => this.script(script, keys, args) },
+      {
+        client: this.client, prefix: this.prefix, op: (fn) => this.op(fn), script: (script, keys, args) => this.script(script, keys, args),
+        instanceId: this.instanceId, now: this.now,
+      },
       (token) => this.key('onboarding', token),
     );
   }
@@ -156,7 +159,12 @@ export class RedisStore implements Store, BackendState {
   private async start(timeoutMs: number): Promise<void> {
     const connected = Promise.all([
       this.client.connect(),
-      this.sub.connect().then(() => this.sub.subscribe(this.channel, (message) => this.onMessage(message))),
+      this.sub.connect().then(() =>
+        Promise.all([
+          this.sub.subscribe(this.channel, (message) => this.onMessage(message)),
+          this.sub.subscribe(`${this.prefix}session-changes`, (message) => this.backend.onSessionMessage(message)),
+        ]),
+      ),
     ]);
     // Until connected, failures arrive as 'error' events and operations report them; only closing ends the attempts.
     connected.catch(() => {});
@@ -291,6 +299,9 @@ export class RedisStore implements Store, BackendState {
   findSessionBySecret(kind: SessionSecretKind, secretHash: string): Promise<SessionRecord | null> { return this.backend.findSessionBySecret(kind, secretHash); }
   addSessionSecret(id: string, kind: SessionSecretKind, secretHash: string): Promise<boolean> { return this.backend.addSessionSecret(id, kind, secretHash); }
   replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean> { return this.backend.replaceSession(next, expectedVersion); }
+  subscribeSession(id: string, listener: SessionChangeListener): () => void { return this.backend.subscribeSession(id, listener); }
+  putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> { return this.backend.putHandoffKey(hash, sessionId, liveUntilMs); }
+  findHandoffKey(hash: string): Promise<string | null> { return this.backend.findHandoffKey(hash); }
   listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> { return this.backend.listSessionsByReference(reference, limit); }
   listSessionsByStatus(status: SessionStatus, options: { limit: number; expiresBefore?: Date }): Promise<SessionRecord[]> { return this.backend.listSessionsByStatus(status, options); }
   reserveIdempotencyKey(key: string, fingerprint: string, options: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState> { return this.backend.reserveIdempotencyKey(key, fingerprint, options); }
@@ -312,6 +323,7 @@ export class RedisStore implements Store, BackendState {
     if (this.closed) return;
     this.closed = true;
     this.feed.clear();
+    this.backend.sessionFeed.clear();
     for (const c of [this.sub, this.client]) {
       if (!c.isOpen) continue;
       // A connected client finishes what it was sent; one still trying to connect just stops.
@@ -369,6 +381,8 @@ export class RedisStore implements Store, BackendState {
       this.connectedBefore.add(connection);
       return;
     }
+    // Sessions' listeners re-read what they follow, whatever changed meanwhile.
+    for (const id of this.backend.sessionFeed.ids()) this.backend.sessionFeed.emit(id);
     for (const token of this.feed.tokens()) {
       this.get(token)
         .then((record) => record && this.feed.emitIfNewer(record))

@@ -105,6 +105,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_settled ON outbox (changed_ms) WHERE state <> 'pending';
     `,
   },
+  {
+    // Hand-off keys (the hashes of a link's token and short code) pointing at their session:
+    // `live_until_ms` says until when no other session may take the same hash.
+    version: 3,
+    sql: `
+      CREATE TABLE handoff_keys (
+        hash TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        live_until_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX handoff_keys_session ON handoff_keys (session_id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -16,9 +16,10 @@ import type { SessionStatus } from '@onboarding-kit/contract';
 import Database from 'libsql';
 import { applyOutboxUpdate, outboxChangedMs } from './backend-rules.js';
 import type {
-  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind,
+  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
 } from './backend-state.js';
 import { ChangeFeed } from './change-feed.js';
+import { SessionFeed } from './session-feed.js';
 import { StoreConfigError, StoreUnavailableError } from './errors.js';
 import { msOf } from './iso-time.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './sqlite-schema.js';
@@ -79,6 +80,7 @@ export class SqliteStore implements Store, BackendState {
   readonly path: string;
   private readonly db: Db;
   private readonly feed: ChangeFeed;
+  private readonly sessionFeed: SessionFeed;
   private readonly feedKey: string | undefined;
   private readonly subscriptions = new Set<() => void>();
   private readonly now: Clock;
@@ -106,7 +108,9 @@ export class SqliteStore implements Store, BackendState {
       this.migrate();
       this.sql = prepareStatements(this.db);
       this.feedKey = path === ':memory:' ? undefined : feedKey(path);
-      this.feed = this.feedKey ? takeFeed(this.feedKey) : new ChangeFeed();
+      const feeds = this.feedKey ? takeFeed(this.feedKey) : { feed: new ChangeFeed(), sessions: new SessionFeed() };
+      this.feed = feeds.feed;
+      this.sessionFeed = feeds.sessions;
     } catch (e) {
       this.db.close();
       throw toStoreError(e);
@@ -276,9 +280,30 @@ export class SqliteStore implements Store, BackendState {
   async replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean> {
     const r = { ...next, version: expectedVersion + 1 };
     const ended = r.endedAt ? msOf(r.endedAt) : null;
-    return this.run(
+    const written = this.run(
       () => this.sql.replaceSession.run(r.version, r.reference, r.status, msOf(r.createdAt), msOf(r.expiresAt), ended, sessionBody(r), r.id, expectedVersion).changes === 1,
     );
+    if (written) this.sessionFeed.emit(r.id);
+    return written;
+  }
+
+  subscribeSession(id: string, listener: SessionChangeListener): () => void {
+    const off = this.sessionFeed.subscribe(id, listener);
+    const unsubscribe = () => {
+      off();
+      this.subscriptions.delete(unsubscribe);
+    };
+    this.subscriptions.add(unsubscribe);
+    return unsubscribe;
+  }
+
+  async putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
+    const t = this.now();
+    return this.run(() => this.sql.putHandoffKey.run(hash, sessionId, liveUntilMs, t).changes === 1);
+  }
+
+  async findHandoffKey(hash: string): Promise<string | null> {
+    return this.run(() => (this.sql.findHandoffKey.get(hash) as { session_id: string } | undefined)?.session_id ?? null);
   }
 
   async listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {
@@ -366,6 +391,7 @@ export class SqliteStore implements Store, BackendState {
     return this.run(() =>
       this.db.transaction(() => {
         this.sql.purgeSecrets.run(ended, created);
+        this.sql.purgeHandoffKeys.run(ended, created);
         const sessions = this.sql.purgeSessions.run(ended, created).changes;
         const entries = this.sql.purgeOutbox.run(settled).changes;
         // Lapsed keys are free already; deleting them only keeps the table small, so they are not counted.
@@ -482,6 +508,12 @@ function prepareStatements(db: Db) {
     findSessionBySecret: p('SELECT s.version, s.body FROM session_secrets k JOIN sessions s ON s.id = k.session_id WHERE k.hash = ? AND k.kind = ?'),
     purgeSecrets: p('DELETE FROM session_secrets WHERE session_id IN (SELECT id FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2)'),
     purgeSessions: p('DELETE FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2'),
+    // Taken when free, lapsed, or already this session's: one statement, so two sessions cannot both get a live key.
+    putHandoffKey: p(`INSERT INTO handoff_keys (hash, session_id, live_until_ms) VALUES (?1, ?2, ?3)
+      ON CONFLICT (hash) DO UPDATE SET session_id = excluded.session_id, live_until_ms = excluded.live_until_ms
+      WHERE handoff_keys.session_id = excluded.session_id OR handoff_keys.live_until_ms <= ?4`),
+    findHandoffKey: p('SELECT session_id FROM handoff_keys WHERE hash = ?'),
+    purgeHandoffKeys: p('DELETE FROM handoff_keys WHERE session_id IN (SELECT id FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2)'),
 
     getIdempotency: p('SELECT fingerprint, result, expires_ms FROM idempotency_keys WHERE key = ?'),
     putIdempotency: p(`INSERT INTO idempotency_keys (key, fingerprint, result, expires_ms) VALUES (?1, ?2, NULL, ?3)
@@ -533,8 +565,8 @@ function toOutboxEntry(row: OutboxRow): OutboxEntry {
   };
 }
 
-/** Stores on one file in one process share a feed, so each hears the changes another made. */
-const feeds = new Map<string, { feed: ChangeFeed; users: number }>();
+/** Stores on one file in one process share their feeds, so each hears the changes another made. */
+const feeds = new Map<string, { feed: ChangeFeed; sessions: SessionFeed; users: number }>();
 
 function feedKey(path: string): string {
   try {
@@ -544,11 +576,11 @@ function feedKey(path: string): string {
   }
 }
 
-function takeFeed(key: string): ChangeFeed {
-  const entry = feeds.get(key) ?? { feed: new ChangeFeed(), users: 0 };
+function takeFeed(key: string): { feed: ChangeFeed; sessions: SessionFeed } {
+  const entry = feeds.get(key) ?? { feed: new ChangeFeed(), sessions: new SessionFeed(), users: 0 };
   entry.users++;
   feeds.set(key, entry);
-  return entry.feed;
+  return entry;
 }
 
 function dropFeed(key: string): void {

@@ -1,0 +1,64 @@
+/**
+ * The rules of the hand-off between devices (docs/page-api.md#hand-off), as pure functions of a
+ * session record: who holds it, what each page is told, and the session's event log.
+ */
+import type { PageHandoffState, SessionEvent } from '@onboarding-kit/contract';
+import { keyMatches } from '../http/access-key.js';
+import { CompanionError } from '../http/companion-error.js';
+import type { SessionHandoffOffer, SessionLogEntry, SessionRecord, SessionSecretKind } from '../store/backend-state.js';
+
+/** A page that presented one of its session's secrets. The secret stays in memory, for constant-time checks only. */
+export interface PageCaller {
+  session: SessionRecord;
+  kind: SessionSecretKind;
+  secret: string;
+}
+
+/** Events a session's log keeps (older ones go first); a reconnection older than them gets what is left. */
+export const SESSION_LOG_MAX = 32;
+
+export const sessionHandedOff = () =>
+  new CompanionError(409, 'session_handed_off', 'This session is held by another device now: continue there, or take it back from the page that opened it.');
+
+/** The origin (client secret or capture token) opened the session; a device got its secret from a hand-off claim. */
+export const isOrigin = (caller: Pick<PageCaller, 'kind'>): boolean => caller.kind !== 'device';
+
+/** Whether `caller` holds `session` (may capture and submit): the origin while no device does, else that device alone. */
+export function holds(session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>): boolean {
+  const holderHash = session.handoff?.holderHash;
+  if (isOrigin(caller)) return holderHash === undefined;
+  return keyMatches(caller.secret, holderHash);
+}
+
+/** Whether `caller` may still read the session: the origin always, a device only while it holds it. */
+export const stillValid = (session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>): boolean => isOrigin(caller) || holds(session, caller);
+
+/** A pending link past its time is expired, whether or not anyone has marked it yet. */
+export function offerState(offer: SessionHandoffOffer | undefined, nowMs: number): SessionHandoffOffer['state'] | 'none' {
+  if (!offer) return 'none';
+  return offer.state === 'pending' && Date.parse(offer.expiresAt) <= nowMs ? 'expired' : offer.state;
+}
+
+/** `PageSession.handoff` for the asking page. */
+export function pageHandoffState(session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>, nowMs: number): PageHandoffState {
+  const offer = session.handoff?.offer;
+  const state: PageHandoffState['state'] = session.handoff?.holderHash !== undefined ? 'claimed' : offerState(offer, nowMs) === 'pending' ? 'pending' : 'none';
+  return {
+    state,
+    holder: holds(session, caller),
+    origin: isOrigin(caller),
+    ...(state === 'pending' && { expiresAt: offer!.expiresAt }),
+  };
+}
+
+/**
+ * `session` with `event` appended to its log under the next sequence number. A progress report
+ * replaces the previous one (only the latest is kept), and the log keeps its last
+ * {@link SESSION_LOG_MAX} entries.
+ */
+export function withEvent(session: SessionRecord, event: SessionEvent, at: string): SessionRecord {
+  const seq = (session.eventSeq ?? 0) + 1;
+  const kept = (session.events ?? []).filter((e) => event.type !== 'capture.progress' || e.event.type !== 'capture.progress');
+  const events: SessionLogEntry[] = [...kept, { seq, at, event }].slice(-SESSION_LOG_MAX);
+  return { ...session, events, eventSeq: seq };
+}
