@@ -177,6 +177,7 @@ export class MemoryStore implements Store, BackendState {
   }
 
   async putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
+    if (!this.sessions.has(sessionId)) return false;
     const held = this.handoffKeys.get(hash);
     if (held && held.sessionId !== sessionId && held.liveUntilMs > this.now()) return false;
     this.handoffKeys.set(hash, { sessionId, liveUntilMs });

@@ -299,7 +299,9 @@ export class SqliteStore implements Store, BackendState {
 
   async putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
     const t = this.now();
-    return this.run(() => this.sql.putHandoffKey.run(hash, sessionId, liveUntilMs, t).changes === 1);
+    return this.run(() =>
+      this.db.transaction(() => Boolean(this.sql.getSession.get(sessionId)) && this.sql.putHandoffKey.run(hash, sessionId, liveUntilMs, t).changes === 1).immediate(),
+    );
   }
 
   async findHandoffKey(hash: string): Promise<string | null> {
