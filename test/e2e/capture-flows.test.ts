@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { DEMO_CSP } from '../../demo/csp.js';
 import { buildDemo, type BuiltDemo } from './helpers/build-demo.js';
-import { launchBrowser, recordedContext, screenshots, writeCardJpeg, type Exchange, type Recorded } from './helpers/browser.js';
+import { launchBrowser, recordedContext, screenshots, writeCardJpeg, writeFaceJpeg, type Exchange, type Recorded } from './helpers/browser.js';
 import { driveFlow, flowLocators, recordFlowEvents, type PhotoSource } from './helpers/flow.js';
 import { sandboxControl, startStack, upstreamReport, upstreamToken, type RunningStack } from './helpers/stack.js';
 
@@ -29,6 +29,7 @@ let built: BuiltDemo;
 let stack: RunningStack;
 let browser: Browser;
 let jpeg: string;
+let faceJpeg: string;
 /** Every exchange any test's page saw, for the final secret scan. */
 const seen: Exchange[] = [];
 /** Every console message of any test's page, for the same scan. */
@@ -41,6 +42,8 @@ before(async () => {
   browser = await launchBrowser();
   jpeg = join(built.demoDir, '..', 'card.jpg');
   await writeCardJpeg(browser, jpeg);
+  faceJpeg = join(built.demoDir, '..', 'face.jpg');
+  await writeFaceJpeg(browser, faceJpeg);
 });
 
 after(async () => {
@@ -94,7 +97,7 @@ async function runOnCapturePage(name: string, cpf: string, source: PhotoSource =
   await withPage(name, { camera }, async (r, shot) => {
     await open(r, '/');
     await shortcut(r, cpf);
-    result = await driveFlow(r.page, { expectCpf: cpf, source, jpeg, shot, ...(whileProcessing && { whileProcessing: () => whileProcessing(r, shot) }) });
+    result = await driveFlow(r.page, { expectCpf: cpf, source, jpeg, faceJpeg, shot, ...(whileProcessing && { whileProcessing: () => whileProcessing(r, shot) }) });
     // The page's event log saw the same events, the outcome last.
     await r.page.locator(`#last-outcome[data-status="${result.status}"]`).waitFor();
     logText = (await r.page.locator('#event-log').textContent()) ?? '';
@@ -218,7 +221,7 @@ for (const [framework, path, how] of [['React', '/react', 'shortcut'], ['Vue', '
       await open(r, path);
       if (how === 'shortcut') await shortcut(r, CPF.approved);
       const typeCpf = how === 'typed' ? { typeCpf: '52998224725' } : {};
-      const result = await driveFlow(r.page, { ...typeCpf, expectCpf: CPF.approved, source: 'camera', jpeg, shot });
+      const result = await driveFlow(r.page, { ...typeCpf, expectCpf: CPF.approved, source: 'camera', shot });
       assert.equal(result.status, 'APPROVED');
       // The app's own handler (React onComplete prop / Vue @onboarding-complete) saw the outcome.
       await r.page.locator('#last-outcome[data-status="APPROVED"]').waitFor();

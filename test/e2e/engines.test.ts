@@ -4,11 +4,12 @@
  * started as `npm start` starts it. The same steps through the engine-neutral Driver:
  * - APPROVED, REFUSED and ERROR (its externalId shown for support) with photos from files, the
  *   way every engine can give the page a real photo;
- * - the camera's live preview and photos from it where the engine's fake camera shows something
- *   the quality checks accept (Chromium's loops the card picture; WebKit's environment-facing mock
- *   device shows a test pattern, its user-facing one a dark frame the brightness check must refuse,
- *   so WebKit's selfie then comes from a file; Firefox's is a flat green frame the element rightly
- *   refuses as blurry);
+ * - the camera's live preview, and photos from it where the engine's fake camera shows something
+ *   the checks accept, else its refusal then a file (Chromium's loops the card picture, which the
+ *   selfie's face check refuses; WebKit's environment-facing mock device shows a test pattern, its
+ *   user-facing one a pattern on black, all black in the oval, which the brightness check must
+ *   refuse; Firefox's is a flat green frame, refused as blurry at every step). The selfie from a
+ *   file is a real face (writeFaceJpeg);
  * - camera permission denied, then photos from files, where the engine can deny (not WebKit:
  *   no WebDriver permission endpoint, and the demo's `frame-ancestors 'none'` forbids the
  *   `<iframe allow="camera 'none'">` that would deny).
@@ -27,7 +28,7 @@ import { launchChromium } from '@onboarding-kit/testing/chromium';
 import { canDenyCamera, openDriver, type OpenedDriver } from '@onboarding-kit/testing/driver';
 import { selectedEngines } from '@onboarding-kit/testing/engines';
 import { buildDemo, type BuiltDemo } from './helpers/build-demo.js';
-import { writeCardJpeg } from './helpers/browser.js';
+import { writeCardJpeg, writeFaceJpeg } from './helpers/browser.js';
 import { driveEngineFlow, type EngineFlowOptions, type EngineSource } from './helpers/engine-flow.js';
 import { startStack, upstreamReport, upstreamToken, type RunningStack } from './helpers/stack.js';
 import { REPO_ROOT } from './helpers/stack.js';
@@ -41,14 +42,17 @@ const SIZES = [
 let built: BuiltDemo;
 let stack: RunningStack;
 let jpeg: string;
+let faceJpeg: string;
 
 before(async () => {
   built = await buildDemo();
   stack = await startStack({ demoDir: built.demoDir, env: { SANDBOX_PROCESSING_MS: '1500' } });
   jpeg = join(built.demoDir, '..', 'card.jpg');
+  faceJpeg = join(built.demoDir, '..', 'face.jpg');
   const browser = await launchChromium();
   try {
     await writeCardJpeg(browser, jpeg);
+    await writeFaceJpeg(browser, faceJpeg);
   } finally {
     await browser.close();
   }
@@ -88,7 +92,7 @@ async function assertCleanPage(d: OpenedDriver, flow: string): Promise<void> {
 async function runFlow(d: OpenedDriver, flow: string, cpf: string, source: EngineSource, extra: Pick<EngineFlowOptions, 'cameraRefusals'> = {}) {
   await d.goto(`${stack.url}/?locale=en`);
   await d.click({ css: `button[data-cpf="${cpf}"]` });
-  const outcome = await driveEngineFlow(d, { cpf, source, jpeg, shot: shooter(d, flow), ...extra });
+  const outcome = await driveEngineFlow(d, { cpf, source, jpeg, faceJpeg, shot: shooter(d, flow), ...extra });
   await assertCleanPage(d, flow);
   return outcome;
 }
@@ -126,10 +130,15 @@ for (const engine of selectedEngines()) {
       assert.ok(outcome.text.includes(report.externalId as string), `${engine}: the support code shown is the externalId`);
     });
 
-    test(`${engine}: APPROVED with photos from the camera`, { skip: engine === 'firefox' && "Firefox's fake camera is a flat green frame, which the element rightly refuses as blurry" }, async () => {
-      // WebKit's user-facing mock camera (the selfie's) shows a dark frame: the brightness check must refuse it.
-      // Chromium's fake camera shows a card, which the selfie's face check refuses; WebKit's is too dark.
-      const cameraRefusals: Record<string, RegExp> = engine === 'webkit' ? { selfie: /too dark/ } : { selfie: /find a face|face/i };
+    test(`${engine}: APPROVED with photos from the camera`, async () => {
+      // What each engine's fake camera shows, refused where the element must refuse it (then a
+      // file replaces the photo): Chromium's card passes as a document but the selfie's face check
+      // finds no face in it; WebKit's user-facing mock camera (the selfie's) is black in the oval;
+      // Firefox's is a flat green frame, blurry for every step.
+      const faceRefusal = /could not find a face|more than one face|face is too far|face is outside/;
+      const blurry = /shaky or out of focus/;
+      const cameraRefusals: Record<string, RegExp> =
+        engine === 'webkit' ? { selfie: /too dark/ } : engine === 'firefox' ? { 'document-front': blurry, 'document-back': blurry, selfie: blurry } : { selfie: faceRefusal };
       const outcome = await runFlow(d, 'approved-camera', CPF.approved, 'camera', { cameraRefusals });
       assert.equal(outcome.status, 'APPROVED');
     });

@@ -210,23 +210,34 @@ export function screenshots(page: Page, name: string) {
  * The fake camera's picture as a real JPEG file (what a person would pick from their files),
  * encoded by the browser itself since Node has no JPEG encoder. Written to `path`.
  */
-/**
- * Where writeCardJpeg puts the selfie beside the card: the selfie step's face check refuses a
- * card, so file flows pick this one there.
- */
-export function selfieJpegBeside(cardPath: string): string {
-  return cardPath.replace(/\.jpg$/, '') + '-selfie.jpg';
+export async function writeCardJpeg(browser: Browser, path: string): Promise<void> {
+  const { width, height, rgba } = renderCardPictureRgba();
+  await writeJpegMadeInPage(browser, path, (page) =>
+    page.evaluate(
+      async ({ width, height, data }) => {
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        const canvas = new OffscreenCanvas(width, height);
+        canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(bytes.buffer), width, height), 0, 0);
+        const out = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 })).arrayBuffer());
+        let binary = '';
+        for (let i = 0; i < out.length; i += 0x8000) binary += String.fromCharCode(...out.subarray(i, i + 0x8000));
+        return btoa(binary);
+      },
+      { width, height, data: Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength).toString('base64') },
+    ),
+  );
 }
 
 /**
- * NASA's public-domain portrait (packages/element/test/fixtures/faces/README.md) framed as a
- * selfie, 720x960 (the pipeline's minimum is 640x480): the face check finds one face in the oval.
+ * A selfie as a real JPEG file, for the selfie step's file picker (its face check refuses the
+ * card): NASA's public-domain portrait (packages/element/test/fixtures/faces/README.md) cropped
+ * to her face as a selfie frames it, 720x960 (the pipeline needs at least 640x480) at quality
+ * 0.92, the picture `faceJpeg()` makes for the element's own tests. Written to `path`.
  */
-async function writeSelfieJpeg(browser: Browser, path: string): Promise<void> {
+export async function writeFaceJpeg(browser: Browser, path: string): Promise<void> {
   const portrait = readFileSync(new URL('../../../packages/element/test/fixtures/faces/astronaut.jpg', import.meta.url)).toString('base64');
-  const page = await browser.newPage();
-  try {
-    const base64 = await page.evaluate(async (data) => {
+  await writeJpegMadeInPage(browser, path, (page) =>
+    page.evaluate(async (data) => {
       const source = await createImageBitmap(new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }));
       const canvas = new OffscreenCanvas(720, 960);
       canvas.getContext('2d')!.drawImage(source, 135, 5, 180, 240, 0, 0, 720, 960);
@@ -234,37 +245,15 @@ async function writeSelfieJpeg(browser: Browser, path: string): Promise<void> {
       let binary = '';
       for (let i = 0; i < out.length; i += 0x8000) binary += String.fromCharCode(...out.subarray(i, i + 0x8000));
       return btoa(binary);
-    }, portrait);
-    writeFileSync(path, Buffer.from(base64, 'base64'));
-  } finally {
-    await page.close();
-  }
+    }, portrait),
+  );
 }
 
-/** Writes the card picture as a JPEG at `path`, and a selfie beside it (selfieJpegBeside). */
-export async function writeCardJpeg(browser: Browser, path: string): Promise<void> {
-  await writeSelfieJpeg(browser, selfieJpegBeside(path));
-  await writeCardPicture(browser, path);
-}
-
-async function writeCardPicture(browser: Browser, path: string): Promise<void> {
-  const { width, height, rgba } = renderCardPictureRgba();
+/** Writes at `path` the JPEG that `make` encodes (as base64) in a blank page of `browser`. */
+async function writeJpegMadeInPage(browser: Browser, path: string, make: (page: Page) => Promise<string>): Promise<void> {
   const page = await browser.newPage();
   try {
-    const base64 = await page.evaluate(
-      async ({ width, height, data }) => {
-        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-        const canvas = new OffscreenCanvas(width, height);
-        canvas.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(bytes.buffer), width, height), 0, 0);
-        const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 });
-        const out = new Uint8Array(await blob.arrayBuffer());
-        let binary = '';
-        for (let i = 0; i < out.length; i += 0x8000) binary += String.fromCharCode(...out.subarray(i, i + 0x8000));
-        return btoa(binary);
-      },
-      { width, height, data: Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength).toString('base64') },
-    );
-    writeFileSync(path, Buffer.from(base64, 'base64'));
+    writeFileSync(path, Buffer.from(await make(page), 'base64'));
   } finally {
     await page.close();
   }

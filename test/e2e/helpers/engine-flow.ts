@@ -5,7 +5,6 @@
  * outcome. Targets are the element's ids, `data-step` and `part` attributes inside its shadow
  * root, so the walk works in any locale. `shot(step)` runs at every step.
  */
-import { selfieJpegBeside } from './browser.js';
 import assert from 'node:assert/strict';
 import type { Driver, Target } from '@onboarding-kit/testing/driver';
 
@@ -49,11 +48,14 @@ function refusalText(): string {
 export interface EngineFlowOptions {
   cpf: string;
   source: EngineSource;
+  /** A real JPEG of the document for the file picker. */
   jpeg: string;
+  /** A real selfie JPEG (writeFaceJpeg) for the selfie step's file picker: its face check refuses the card. */
+  faceJpeg: string;
   shot(step: string): Promise<void>;
   /**
    * Camera photos this engine's fake camera cannot make acceptable, by step, with the refusal
-   * expected (e.g. WebKit's user-facing mock camera is a dark frame): the refusal must show, then
+   * expected (e.g. WebKit's user-facing mock camera is black in the oval): the refusal must show, then
    * a photo from a file replaces it.
    */
   cameraRefusals?: Readonly<Record<string, RegExp>>;
@@ -78,6 +80,7 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
   await d.click(primary);
 
   for (const name of ['document-front', 'document-back', 'selfie']) {
+    const file = name === 'selfie' ? options.faceJpeg : options.jpeg;
     await d.waitFor(step(name));
     if (options.source === 'camera') {
       await d.click(inFlow('[data-capture-start]'));
@@ -90,19 +93,21 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
         await d.waitFor(inFlow('#camera-error'));
         await shot(`${name}-camera-denied`);
       }
-      await d.setFiles(inFlow('input[type=file]:not([capture])'), name === 'selfie' ? selfieJpegBeside(options.jpeg) : options.jpeg);
+      await d.setFiles(inFlow('input[type=file]:not([capture])'), file);
     }
     await d.waitFor(inFlow('img[part~="preview"], #capture-error'));
     const expected = options.source === 'camera' ? options.cameraRefusals?.[name] : undefined;
     if (expected) {
       assert.match(await d.evaluate(refusalText), expected, `${d.engine}: the ${name} camera photo is refused`);
+      const keepOffered = await d.evaluate(() => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('[part~="keep-anyway"]'));
+      assert.equal(keepOffered, false, `${d.engine}: no "use it anyway" after one refusal of the ${name}`);
       await shot(`${name}-camera-refused`);
       // "Take another photo" leads back to the step's start, where the file picker is (the camera
       // reopens in its view: closed first, so the page behind is no longer inert).
       await d.click(primary);
       await until(d, 'the camera view after a retake', () => d.evaluate(shutterShown), 30_000).catch(() => undefined);
       if (await d.evaluate(shutterShown)) await d.click(inFlow('[part~="capture-close"]'));
-      await d.setFiles(inFlow('input[type=file]:not([capture])'), name === 'selfie' ? selfieJpegBeside(options.jpeg) : options.jpeg);
+      await d.setFiles(inFlow('input[type=file]:not([capture])'), file);
       await until(d, `the ${name} photo from a file`, async () => (await d.evaluate(refusalText)) === '' && (await d.evaluate(() => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('img[part~="preview"]'))));
     }
     assert.equal(await d.evaluate(refusalText), '', `${d.engine}: the ${name} photo was refused`);

@@ -5,7 +5,6 @@
  * `data-step` and `part` attributes, so the driver works in any locale; a screenshot is saved
  * at every step.
  */
-import { selfieJpegBeside } from './browser.js';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { ONBOARDING_EVENTS } from '@onboarding-kit/element/event-names';
@@ -17,8 +16,10 @@ export interface DriveOptions {
   typeCpf?: string;
   expectCpf: string;
   source: PhotoSource;
-  /** A real JPEG for the file picker (sources with files). */
+  /** A real JPEG of the document for the file picker (sources with files). */
   jpeg?: string;
+  /** A real selfie JPEG (writeFaceJpeg) for the selfie step's file picker (sources with files). */
+  faceJpeg?: string;
   shot(step: string): Promise<void>;
   /** Runs once the processing step shows (e.g. a reviewer's decision). */
   whileProcessing?: () => Promise<void>;
@@ -70,6 +71,32 @@ async function waitForLiveCamera(page: Page): Promise<void> {
   }, undefined, { timeout: 60_000 });
 }
 
+/** The face check's refusals (no face, several, too small, off centre) in the demos' locales. */
+const FACE_REFUSAL = /could not find a face|more than one face|face is too far|face is outside|encontramos um rosto|mais de um rosto|rosto está|encontramos una cara|más de una cara|la cara está/i;
+
+/**
+ * The selfie from Chromium's fake camera, which shows the card: the face check refuses it; "use
+ * it anyway" is offered only once the same step was refused a second time in a row, and keeps it.
+ */
+async function keepSelfieRefusedTwice(page: Page, shot: (step: string) => Promise<void>): Promise<void> {
+  const { flow, primary } = flowLocators(page);
+  const error = flow.locator('#capture-error');
+  const keep = flow.locator('[part~="keep-anyway"]');
+  await error.waitFor({ timeout: 30_000 });
+  assert.match((await error.textContent()) ?? '', FACE_REFUSAL, 'the card is refused as a selfie');
+  assert.equal(await keep.count(), 0, 'no "use it anyway" after one refusal');
+  await shot('selfie-camera-refused');
+  // "Take another photo" reopens the camera, since the refused photo came from it.
+  await primary.click();
+  await waitForLiveCamera(page);
+  await shot('selfie-camera-again');
+  await flow.locator('[part~="shutter"]').click();
+  await keep.waitFor({ timeout: 30_000 });
+  assert.match((await error.textContent()) ?? '', FACE_REFUSAL, 'the card is refused as a selfie again');
+  await shot('selfie-camera-refused-twice');
+  await keep.click();
+}
+
 export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {
   const { flow, step, primary } = flowLocators(page);
 
@@ -97,26 +124,17 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
       await options.shot(`${name}-camera`);
       // The document steps usually take their photo by themselves (the fake camera's card passes the live checks).
       await flow.locator('[part~="shutter"]').click({ timeout: 2_000 }).catch(() => undefined);
-      if (name === 'selfie') {
-        // The fake camera shows a card, which the face check refuses: twice, then "Usar mesmo assim".
-        await flow.locator('#capture-error').waitFor({ timeout: 30_000 });
-        assert.match((await flow.locator('#capture-error').textContent()) ?? '', /face|rosto|cara/i, 'the card is refused as a selfie');
-        assert.equal(await flow.locator('[part~="keep-anyway"]').count(), 0, 'no "use anyway" after one refusal');
-        await options.shot('selfie-camera-refused');
-        await flow.locator('[part~="button-primary"]').click();
-        await waitForLiveCamera(page);
-        await flow.locator('[part~="shutter"]').click();
-        await flow.locator('[part~="keep-anyway"]').click({ timeout: 30_000 });
-      }
+      if (name === 'selfie') await keepSelfieRefusedTwice(page, options.shot);
     } else {
       if (options.source === 'denied-camera-then-files') {
         await flow.locator('[data-capture-start]').click();
         await flow.locator('#camera-error').waitFor();
         await options.shot(`${name}-camera-denied`);
       }
-      assert.ok(options.jpeg, 'a JPEG for the file picker');
+      const file = name === 'selfie' ? options.faceJpeg : options.jpeg;
+      assert.ok(file, `a JPEG for the ${name} file picker`);
       // The gallery picker: where the camera is refused, a second one (with `capture`) opens the camera app.
-      await flow.locator('input[type=file]:not([capture])').setInputFiles(name === 'selfie' ? selfieJpegBeside(options.jpeg) : options.jpeg);
+      await flow.locator('input[type=file]:not([capture])').setInputFiles(file);
     }
     await flow.locator('img[part~="preview"], #capture-error').first().waitFor({ timeout: 30_000 });
     const refused = await flow.locator('#capture-error').count();
@@ -140,6 +158,8 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
   const events = await flowEvents(page);
   const submitted = events.find((e) => e.type === 'onboarding-submitted');
   assert.ok(submitted?.detail, 'onboarding-submitted was dispatched');
+  const selfie = events.find((e) => e.type === 'onboarding-capture' && e.detail?.role === 'selfie');
+  assert.equal(selfie?.detail?.keptAnyway, options.source === 'camera' ? true : undefined, 'the selfie was kept anyway only when it came from the camera (the card)');
   return {
     status: (await outcome.getAttribute('data-status')) ?? '',
     text: ((await step('outcome').textContent()) ?? '').replace(/\s+/g, ' '),
