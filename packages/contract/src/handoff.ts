@@ -21,9 +21,9 @@ export const HANDOFF_LIMITS = {
 
 /**
  * The short code's alphabet: no 0/O, 1/I/L, 2/Z, 5/S, 8/B, U/V (easily confused when read aloud,
- * written or typed on a phone); 24 symbols, so 8 of them give about 36.7 bits.
+ * written or typed on a phone); 23 symbols, so 8 of them give about 36.2 bits.
  */
-export const HANDOFF_CODE_ALPHABET = 'ACDEFGHJKMNPQRTWXY346779';
+export const HANDOFF_CODE_ALPHABET = 'ACDEFGHJKMNPQRTWXY34679';
 
 /** A short code as typed (any case, spaces or dashes) to its canonical form, or null if it cannot be one. */
 export function normalizeHandoffCode(input: string): string | null {

@@ -176,8 +176,7 @@ export class HandoffService {
   }
 }
 
-/** The alphabet's distinct symbols: a symbol written twice in it must not be twice as likely. */
-const CODE_SYMBOLS = [...new Set(HANDOFF_CODE_ALPHABET)];
+const CODE_SYMBOLS = [...HANDOFF_CODE_ALPHABET];
 
 /** 8 symbols of the code alphabet, each uniform: bytes at or over the largest multiple of its size are drawn again. */
 export function newHandoffCode(): string {
