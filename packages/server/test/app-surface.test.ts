@@ -159,6 +159,7 @@ test('CORS: same origin only by default; the allowlist gets headers and prefligh
   assert.equal(ok.headers.get('access-control-allow-origin'), 'https://shop.example');
   assert.match(ok.headers.get('access-control-allow-headers')!, /Authorization/);
   assert.match(ok.headers.get('access-control-allow-headers')!, /Idempotency-Key/, 'the element sends it on creations');
+  assert.match(ok.headers.get('access-control-allow-headers')!, /Last-Event-ID/, 'the element sends it when it resumes the session events');
   assert.match(ok.headers.get('access-control-allow-methods')!, /POST/);
   assert.equal(ok.headers.get('access-control-allow-credentials'), null);
   const other = await app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });

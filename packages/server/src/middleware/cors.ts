@@ -17,7 +17,8 @@ export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHand
       if (!ok) return c.body(null, 204);
       c.header('Access-Control-Allow-Origin', origin);
       c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id');
+      // Last-Event-ID: a page resuming the session's event stream (fetch, so the header is its own).
+      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Request-Id');
       c.header('Access-Control-Max-Age', '600');
       return c.body(null, 204);
     }
