@@ -3,7 +3,7 @@
  * environment and checked with messages that say what to fix. Pure: no I/O, so it is testable.
  */
 import { DEFAULT_IMAGE_MAX_BYTES, isHttpUrl } from '@onboarding-kit/contract';
-import { DEFAULT_STORE_URL, parseStoreUrl } from '@onboarding-kit/server';
+import { DEFAULT_STORE_URL, checkBrandFields, parseStoreUrl, type BrandField, type BrandInput } from '@onboarding-kit/server';
 
 export interface StartConfig {
   /** Unset: the embedded sandbox serves as upstream. */
@@ -34,7 +34,23 @@ export interface StartConfig {
   notify?: { url: string; secrets: string[] };
   /** `ONBOARDING_PUBLIC_URL`: the companion's public base URL; unset: the address it listens on. */
   publicUrl?: string;
+  /**
+   * The hosted page's brand: `ONBOARDING_BRAND_*` (values checked here; the logo file is read at
+   * start), or `ONBOARDING_BRAND_FILE`, a JSON file with the same members (read and checked at start).
+   */
+  brand: { fields: BrandInput } | { file: string };
 }
+
+/** The `npm start` variable of each brand member (docs/hosted-page.md#branding). */
+export const BRAND_VARIABLES: Record<BrandField, string> = {
+  name: 'ONBOARDING_BRAND_NAME',
+  logo: 'ONBOARDING_BRAND_LOGO',
+  color: 'ONBOARDING_BRAND_COLOR',
+  colorOnPrimary: 'ONBOARDING_BRAND_ON_COLOR',
+  background: 'ONBOARDING_BRAND_BACKGROUND',
+  textColor: 'ONBOARDING_BRAND_TEXT_COLOR',
+  radius: 'ONBOARDING_BRAND_RADIUS',
+};
 
 export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; errors: string[] };
 
@@ -144,6 +160,20 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const publicUrl = get('ONBOARDING_PUBLIC_URL');
   if (publicUrl !== undefined && !isHttpUrl(publicUrl)) errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
 
+  const brandFile = get('ONBOARDING_BRAND_FILE');
+  const brandFields: BrandInput = {};
+  for (const [field, name] of Object.entries(BRAND_VARIABLES) as [BrandField, string][]) {
+    const value = get(name);
+    if (value === undefined) continue;
+    if (field === 'radius') brandFields.radius = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    else brandFields[field] = value;
+  }
+  if (brandFile !== undefined && Object.keys(brandFields).length > 0) {
+    errors.push(`ONBOARDING_BRAND_FILE and ${Object.keys(brandFields).map((f) => BRAND_VARIABLES[f as BrandField]).join(', ')} are both set: give the brand one way, the file or the variables.`);
+  } else {
+    errors.push(...checkBrandFields(brandFields, (field) => BRAND_VARIABLES[field]).map((p) => `${p}.`));
+  }
+
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
@@ -167,6 +197,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       sessions: sessions as 'required' | 'optional',
       ...(notifyUrl !== undefined && { notify: { url: notifyUrl, secrets: notifySecrets } }),
       ...(publicUrl !== undefined && { publicUrl: publicUrl.replace(/\/+$/, '') }),
+      brand: brandFile !== undefined ? { file: brandFile } : { fields: brandFields },
     },
   };
 }

@@ -12,10 +12,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { closeOnSignals, createCompanion, createJsonLogger, createStore, listen, parseStoreUrl, redactingLogger, type Store } from '@onboarding-kit/server';
+import { closeOnSignals, createCompanion, createJsonLogger, createStore, listen, loadBrand, parseStoreUrl, readBrandFile, redactingLogger, type BrandInput, type Store } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
 import { createDemoBackend, renderWithSession } from './backend.js';
-import { readConfig } from './config.js';
+import { BRAND_VARIABLES, readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
 
 /** The companion's retention defaults, handed to the store too (Redis applies them as key TTLs). */
@@ -27,6 +27,16 @@ if (!read.ok) {
   process.exit(1);
 }
 const config = read.config;
+// The hosted page's brand: its file read and its logo looked at now, so a bad one stops the start.
+let brand: BrandInput;
+try {
+  const file = 'file' in config.brand ? config.brand.file : undefined;
+  brand = file !== undefined ? readBrandFile(file) : (config.brand as { fields: BrandInput }).fields;
+  loadBrand(brand, (field) => (file !== undefined ? `"${field}" of ONBOARDING_BRAND_FILE (${file})` : BRAND_VARIABLES[field]));
+} catch (e) {
+  console.error(`onboarding-kit: invalid configuration:\n  - ${(e as Error).message}`);
+  process.exit(1);
+}
 const embedded = config.baseUrl === undefined;
 // Made up at each start and never printed: 256 random bits, well over the 32 characters asked of keys.
 const demoApiKey = randomBytes(32).toString('base64url');
@@ -94,6 +104,7 @@ const companion = createCompanion({
   sessions: config.sessions,
   notify: config.notify ? { url: config.notify.url, secret: config.notify.secrets } : { url: `${loopbackUrl}/demo/notifications`, secret: demoNotifySecret },
   publicUrl: config.publicUrl ?? served.url,
+  hostedPage: { brand },
 });
 const backend = createDemoBackend({
   companionUrl: loopbackUrl,

@@ -1,7 +1,7 @@
 /** `npm start` (demo/start.ts) for real: a child process, a creation to APPROVED, SIGTERM, exit 0. */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveSandbox } from '@onboarding-kit/sandbox';
@@ -72,7 +72,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.deepEqual(d.config, {
     environment: 'test', client: 'sandbox-client', secret: 'sandbox-secret', webhookKey: 'sandbox-webhook-key',
     allowedOrigins: [], imageMaxBytes: 4194304, rateLimit: 30, port: 8787, host: '127.0.0.1',
-    store: 'sqlite:./data/onboarding-kit.db', redisPrefix: 'okit:', apiKeys: [], sessions: 'optional',
+    store: 'sqlite:./data/onboarding-kit.db', redisPrefix: 'okit:', apiKeys: [], sessions: 'optional', brand: { fields: {} },
   });
   const real = readConfig({ ONBOARDING_BASE_URL: 'https://api.example.com/', ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k', ONBOARDING_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443/', ONBOARDING_RATE_LIMIT: '0', PORT: '9000' });
   assert.ok(real.ok);
@@ -90,6 +90,31 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.ok(!bad.ok);
   const text = bad.errors.join('\n');
   for (const pattern of [/needs ONBOARDING_BASE_URL|ONBOARDING_CLIENT is required/, /not an origin/, /ONBOARDING_IMAGE_MAX_BYTES/, /ONBOARDING_ADMIN_KEY/, /PORT/, /http\(s\)/]) assert.match(text, pattern);
+});
+
+test("configuration: the hosted page's brand, by variables or by file, never both; bad values named by their variable", () => {
+  const vars = readConfig({ ONBOARDING_BRAND_NAME: 'Banco Exemplo', ONBOARDING_BRAND_LOGO: './logo.svg', ONBOARDING_BRAND_COLOR: '#6a1b9a', ONBOARDING_BRAND_BACKGROUND: '#f4eef8', ONBOARDING_BRAND_RADIUS: '12' });
+  assert.ok(vars.ok);
+  assert.deepEqual(vars.config.brand, { fields: { name: 'Banco Exemplo', logo: './logo.svg', color: '#6a1b9a', background: '#f4eef8', radius: 12 } });
+  const file = readConfig({ ONBOARDING_BRAND_FILE: '/etc/kyc/brand.json' });
+  assert.ok(file.ok);
+  assert.deepEqual(file.config.brand, { file: '/etc/kyc/brand.json' });
+  const both = readConfig({ ONBOARDING_BRAND_FILE: '/etc/kyc/brand.json', ONBOARDING_BRAND_COLOR: '#6a1b9a' });
+  assert.ok(!both.ok);
+  assert.match(both.errors.join('\n'), /ONBOARDING_BRAND_FILE and ONBOARDING_BRAND_COLOR are both set/);
+  const bad = readConfig({ ONBOARDING_BRAND_COLOR: 'purple', ONBOARDING_BRAND_RADIUS: '12px', ONBOARDING_BRAND_NAME: '<script>' });
+  assert.ok(!bad.ok);
+  const text = bad.errors.join('\n');
+  for (const pattern of [/ONBOARDING_BRAND_COLOR must be a colour written #rgb or #rrggbb \(got "purple"\)/, /ONBOARDING_BRAND_RADIUS must be a whole number of pixels/, /ONBOARDING_BRAND_NAME must be 1 to 60/]) assert.match(text, pattern);
+});
+
+test('npm start refuses a brand logo that is not an image, naming the variable and the file', async () => {
+  const logo = join(scratch, 'logo.png');
+  writeFileSync(logo, 'not an image');
+  const demo = start({ ONBOARDING_BRAND_LOGO: logo });
+  assert.equal(await demo.exited, 1);
+  const { err } = demo.output();
+  assert.ok(err.includes(`ONBOARDING_BRAND_LOGO: ${logo} is not a PNG, JPEG, WebP or SVG image`), err);
 });
 
 test('configuration: the backend (API keys, sessions, notifications, public URL)', () => {

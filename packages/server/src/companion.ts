@@ -17,6 +17,9 @@ import { createJsonLogger, redactingLogger, type Logger } from './logger.js';
 import { corsAllowlist } from './middleware/cors.js';
 import { socketAddress } from './middleware/rate-limit.js';
 import { requestLog } from './middleware/request-log.js';
+import { loadBrand } from './hosted/brand.js';
+import { defaultElementDir, HostedAssets } from './hosted/hosted-assets.js';
+import { hostedRoutes } from './hosted/hosted-routes.js';
 import { checkOptions, defaults, type CompanionOptions } from './options.js';
 import { ApiKeyring, requireApiKey } from './http/api-keys.js';
 import { StatusPoller } from './relay/poller.js';
@@ -61,6 +64,8 @@ export type CompanionApp = Hono<CompanionEnv> & CompanionHandle;
 
 export function createCompanion(options: CompanionOptions): CompanionApp {
   checkOptions(options);
+  // The brand is checked and its logo read now: a bad one stops the start, not a page later.
+  const brand = loadBrand(options.hostedPage?.brand ?? {});
   const environment = options.environment ?? defaults.environment;
   let upstream: UpstreamClient | undefined;
   // Every log line passes through redaction with the exact secrets we hold, whoever the logger is.
@@ -176,6 +181,13 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     };
     api.route('/session', handoffPageRoutes(handoffDeps));
     api.route('/handoff', handoffClaimRoutes(handoffDeps));
+    // The hosted capture page and the hand-off pages (docs/hosted-page.md), outside the API prefix.
+    app.route('/', hostedRoutes({
+      sessions,
+      brand,
+      assets: new HostedAssets(brand, options.hostedPage?.elementDir ?? defaultElementDir()),
+      logger,
+    }));
     api.route('/queries', queryRoutes({
       upstream,
       auth: backendAuth,

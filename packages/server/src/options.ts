@@ -1,6 +1,7 @@
 /** Options of `createCompanion`, with their defaults and the checks that fail fast on bad ones. */
 import { DEFAULT_IMAGE_MAX_BYTES, IMAGE_ROLES, isHttpUrl, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
 import type { Context } from 'hono';
+import type { BrandInput } from './hosted/brand.js';
 import type { Logger } from './logger.js';
 import type { PollTimings } from './relay/poller.js';
 import type { Timers } from './relay/timers.js';
@@ -49,6 +50,13 @@ export interface CompanionOptions {
   notify?: { url: string; secret: string | readonly string[]; timeoutMs?: number; fetch?: typeof fetch };
   /** The companion's public base URL, for session `url`s (default: the request's own origin). */
   publicUrl?: string;
+  /**
+   * The hosted capture page (docs/hosted-page.md), served with the sessions' routes at
+   * `/capture/<token>` and the hand-off pages at `/h`: the integrator's look (`brand`, checked at
+   * creation: a bad value or logo file throws `CompanionConfigError`), and where the element's
+   * built script-tag files are (default: `dist/` of the installed `@onboarding-kit/element`).
+   */
+  hostedPage?: { brand?: BrandInput; elementDir?: string };
   /** Where state lives (default: in memory; `createStore()` builds the SQLite and Redis stores). */
   store?: Store;
   /** Structured logger (default: JSON lines on stdout). Everything it receives is redacted first. */

@@ -57,6 +57,11 @@ import {
   type OutboxState,
   type OutboxUpdate,
   type BackendPurgeCutoffs,
+  type Brand,
+  type BrandField,
+  type BrandInput,
+  type BrandLabel,
+  type BrandLogo,
 } from '@onboarding-kit/server';
 import { createBody } from './helpers/fixtures.js';
 import { created, WEBHOOK_KEY } from './helpers/companion.js';
@@ -75,10 +80,12 @@ const testCompanion = (over: Partial<CompanionOptions> = {}) => companionOn(stac
 const PUBLIC_VALUES = [
   'API_KEY_MIN_LENGTH',
   'ApiKeyring',
+  'BRAND_LOGO_MAX_BYTES',
   'CompanionConfigError',
   'CompanionError',
   'DEFAULT_STORE_URL',
   'EVIDENCE_FORMAT',
+  'HOSTED_CSP',
   'KIT_VERSION',
   'MAX_EVIDENCE_PASSWORD_LENGTH',
   'MIN_EVIDENCE_PASSWORD_LENGTH',
@@ -89,13 +96,16 @@ const PUBLIC_VALUES = [
   'StoreUnavailableError',
   'UpstreamError',
   'buildEvidenceArchive',
+  'checkBrandFields',
   'closeOnSignals',
   'createCompanion',
   'createJsonLogger',
   'createStore',
   'createUpstreamClient',
   'listen',
+  'loadBrand',
   'parseStoreUrl',
+  'readBrandFile',
   'redactingLogger',
   'requireApiKey',
   'serveCompanion',
@@ -116,7 +126,7 @@ export type PublicTypes = [
   ServiceFields<'SERVICE_PEP'>, SignalOptions, SqliteStoreOptions, StatusEvent, StatusSource, StatusUpdate, Store,
   StoreKind, SupportRequest, UpstreamClient, UpstreamClientOptions, UpstreamErrorKind,
   RequireApiKeyOptions, VerifyNotificationOptions, BackendState, SessionRecord, SessionClaim, SessionSecretKind, IdempotencyState,
-  OutboxEntry, OutboxState, OutboxUpdate, BackendPurgeCutoffs,
+  OutboxEntry, OutboxState, OutboxUpdate, BackendPurgeCutoffs, Brand, BrandField, BrandInput, BrandLabel, BrandLogo,
 ];
 
 test('the package entry exports exactly the public surface', () => {

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.js';
+import type { CompanionError } from './companion-error.js';
 
 /** Hono environment of the companion app. */
 export interface CompanionEnv {
@@ -6,5 +7,7 @@ export interface CompanionEnv {
     requestId: string;
     /** Logger carrying this request's id. */
     log: Logger;
+    /** Set by the hosted pages' routes: how the one `onError` renders their errors (as a page, not JSON). */
+    errorPage?: (error: CompanionError) => Response | Promise<Response>;
   };
 }

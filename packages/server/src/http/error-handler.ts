@@ -41,7 +41,12 @@ export function renderError(c: Context, error: CompanionError): Response {
 }
 
 export function companionErrorHandler(deps: ErrorHandlerDeps): ErrorHandler<CompanionEnv> {
-  return (error, c) => renderError(c, asCompanionError(error, c, deps));
+  return (error, c) => {
+    const mapped = asCompanionError(error, c, deps);
+    // The hosted pages answer their errors as a page of their own (hosted/hosted-routes.ts).
+    const page = c.get('errorPage');
+    return page ? page(mapped) : renderError(c, mapped);
+  };
 }
 
 export const notFoundHandler: NotFoundHandler = (c) => renderError(c, new CompanionError(404, 'not_found', 'No such route.'));

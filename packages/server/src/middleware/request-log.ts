@@ -1,5 +1,7 @@
 /**
- * One structured line per request: method, route path, status, duration, request id. A request
+ * One structured line per request: method, path, status, duration, request id. The hosted pages'
+ * paths carry a secret (a session's capture token, a hand-off link's token): those segments are
+ * logged as `:token`, never as they came. A request
  * whose client went away before its answer was complete is an info line marked `clientAbort`,
  * whatever the status: the client's doing, not a server error.
  */
@@ -15,10 +17,15 @@ export function requestLog(logger: Logger): MiddlewareHandler<CompanionEnv> {
     c.set('log', log);
     await next();
     const status = c.res.status;
-    const line = { method: c.req.method, path: c.req.path, status, ms: Date.now() - started };
+    const line = { method: c.req.method, path: redactPath(c.req.path), status, ms: Date.now() - started };
     if (isClientAbort(c)) log.info('request aborted by the client', { ...line, clientAbort: true });
     else if (status >= 500) log.error('request', line);
     else if (status >= 400) log.warn('request', line);
     else log.info('request', line);
   };
+}
+
+/** `/capture/<token>` and `/h/<token>` (wherever the companion is mounted) as `/capture/:token` and `/h/:token`. */
+export function redactPath(path: string): string {
+  return path.replace(/\/capture\/(?!(?:assets|element)\/)[^/]+/g, '/capture/:token').replace(/\/h\/[^/]+/g, '/h/:token');
 }

@@ -1,0 +1,95 @@
+/**
+ * The files of the hosted pages, all served by the companion itself from memory (nothing from a
+ * CDN or any other origin):
+ *
+ * - the page's own: its script, its stylesheet (with the brand) and the brand's logo, under
+ *   `/capture/assets/<hash>/`, the hash of their content;
+ * - the element's script-tag files (the bundle and the files it loads from beside itself: the
+ *   image pipeline and worker, the capture view, the face detector, the consent and outcome
+ *   texts), read once from the element's build under `/capture/element/<hash>/`, the hash of
+ *   all of them, so the lazy files resolve beside the bundle under the same version.
+ *
+ * A path names its content, so every answer is cached for a year as immutable; a new build or a
+ * new brand is a new path.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Brand } from './brand.js';
+import { PAGE_SCRIPT } from './page-script.js';
+import { pageStylesheet } from './page-style.js';
+
+export interface Asset {
+  bytes: Uint8Array;
+  type: string;
+}
+
+/** The element's bundle, the one file a page names; the others are loaded from beside it. */
+export const ELEMENT_BUNDLE = 'onboarding-flow.bundle.js';
+/** The script-tag files of the element's build, less the classic-script form (the page loads the module). */
+const ELEMENT_FILE = /^onboarding-flow\.(?!iife\.)[\w-]+\.js$/;
+export const PAGE_SCRIPT_FILE = 'hosted-page.js';
+export const PAGE_STYLE_FILE = 'hosted-page.css';
+
+const JS = 'text/javascript; charset=utf-8';
+
+function versionOf(files: Map<string, Asset>): string {
+  const hash = createHash('sha256');
+  for (const [name, asset] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(name).update('\0').update(asset.bytes).update('\0');
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Where the element's build is by default: `dist/` of the installed `@onboarding-kit/element`. */
+export function defaultElementDir(): string | null {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve('@onboarding-kit/element/package.json')), 'dist');
+  } catch {
+    return null;
+  }
+}
+
+export class ElementFilesMissing extends Error {
+  override readonly name = 'ElementFilesMissing';
+}
+
+export class HostedAssets {
+  /** The page's own files and their version. */
+  readonly page: { version: string; files: Map<string, Asset>; logo?: string };
+  readonly #elementDir: string | null;
+  #element: { version: string; files: Map<string, Asset> } | undefined;
+
+  constructor(brand: Brand, elementDir: string | null) {
+    const files = new Map<string, Asset>([
+      [PAGE_SCRIPT_FILE, { bytes: new TextEncoder().encode(PAGE_SCRIPT), type: JS }],
+      [PAGE_STYLE_FILE, { bytes: new TextEncoder().encode(pageStylesheet(brand)), type: 'text/css; charset=utf-8' }],
+    ]);
+    let logo: string | undefined;
+    if (brand.logo) {
+      logo = `logo.${brand.logo.ext}`;
+      files.set(logo, { bytes: brand.logo.bytes, type: brand.logo.type });
+    }
+    this.page = { version: versionOf(files), files, ...(logo && { logo }) };
+    this.#elementDir = elementDir;
+  }
+
+  /**
+   * The element's files, read once (a failed read is tried again at the next page); throws
+   * {@link ElementFilesMissing}, saying what to do, when the build is not there.
+   */
+  element(): { version: string; files: Map<string, Asset> } {
+    if (this.#element) return this.#element;
+    const dir = this.#elementDir;
+    if (!dir) throw new ElementFilesMissing('the element is not installed: add @onboarding-kit/element, or set hostedPage.elementDir to its built files');
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((f) => ELEMENT_FILE.test(f));
+    } catch {
+      names = [];
+    }
+    if (!names.includes(ELEMENT_BUNDLE)) throw new ElementFilesMissing(`the element's bundle (${ELEMENT_BUNDLE}) is not in ${dir}: build the element (npm run build)`);
+    const files = new Map<string, Asset>(names.map((name) => [name, { bytes: new Uint8Array(readFileSync(join(dir, name))), type: JS }]));
+    this.#element = { version: versionOf(files), files };
+    return this.#element;
+  }
+}
