@@ -122,7 +122,9 @@ async function runFlow(page: Page, url: string): Promise<Run> {
     const flow = page.locator('onboarding-flow');
     const step = (name: string) => flow.locator(`section[data-step="${name}"]`);
     const primary = flow.locator('[part~="button-primary"]');
-    await step('consent').waitFor({ timeout: 15_000 });
+    await step('intro').waitFor({ timeout: 15_000 });
+    await primary.click();
+    await step('consent').waitFor();
     await flow.locator('#consent').check();
     await primary.click();
     await step('cpf').waitFor();

@@ -88,7 +88,7 @@ let sessionId: Promise<string | null> = Promise.resolve(null);
 
 /**
  * A new session from the demo backend, for `cpf`, given to the element, which starts over at
- * consent by itself when its session changes (a start() on top would read the session a second
+ * its intro by itself when its session changes (a start() on top would read the session a second
  * time, cutting the first read short). The CPF goes in the element's `cpf` too, so the step is
  * prefilled even by an element that does not read sessions.
  */

@@ -81,7 +81,7 @@ async function open(r: Recorded, path: string): Promise<void> {
   const response = await r.page.goto(`${stack.url}${path}`);
   assert.equal(response?.status(), 200);
   assert.equal(response.headers()['content-security-policy'], DEMO_CSP, 'served with the demo CSP');
-  await r.page.locator('onboarding-flow section[data-step="consent"]').waitFor();
+  await r.page.locator('onboarding-flow section[data-step="intro"]').waitFor();
   await r.page.selectOption('#setting-locale', 'en');
   await r.page.locator('onboarding-flow h2', { hasText: 'Before you start' }).waitFor();
 }
@@ -123,6 +123,10 @@ describe('demo capture page (/), element loaded by script tag', () => {
       assert.equal(background, 'rgb(170, 0, 102)', 'the primary button takes the theme colour');
       assert.match(r.page.url(), /locale=en/);
       assert.match(r.page.url(), /types=CNH%2CPASSPORT/);
+      // The intro names the offered documents: CNH or Passport now.
+      assert.match((await flow.locator('[part~="intro-needs"]').textContent()) ?? '', /CNH or Passport/);
+      await primary.click();
+      await step('consent').waitFor();
       await flow.locator('#consent').check();
       await primary.click();
       await flow.locator('#cpf').fill('52998224725');

@@ -76,7 +76,7 @@ test('events: every onboarding-* event with its class and details, nothing namel
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
     'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'capture-back', 'capture-close', 'capture-hint', 'capture-switch',
-    'capture-view', 'error', 'guide', 'header', 'heading', 'keep-anyway', 'offline', 'outcome', 'preview', 'progress', 'retake', 'shutter',
+    'capture-view', 'error', 'guide', 'header', 'heading', 'intro-needs', 'intro-photos', 'keep-anyway', 'offline', 'outcome', 'preview', 'progress', 'retake', 'shutter',
     'stage', 'stage-current', 'stages', 'step', 'thumbnail', 'video',
   ]);
   const properties = names(element.cssProperties);

@@ -146,7 +146,7 @@ for (const [form, path, script] of [
       await p.waitForFunction(() => !!customElements.get('onboarding-flow'));
 
       const flow = p.locator('onboarding-flow');
-      await flow.locator('section[data-step="consent"]').waitFor();
+      await flow.locator('section[data-step="intro"]').waitFor();
       const rendered = await p.evaluate((global) => {
         const el = document.querySelector('onboarding-flow')!;
         const primary = el.shadowRoot!.querySelector('button.primary')!;
@@ -167,7 +167,11 @@ for (const [form, path, script] of [
       await p.evaluate(() => document.querySelector('onboarding-flow')!.style.setProperty('--onboarding-color-primary', 'rgb(1, 2, 3)'));
       assert.equal(await flow.locator('button.primary').evaluate((b) => getComputedStyle(b).backgroundColor), 'rgb(1, 2, 3)');
 
-      // Consent -> CPF (prefilled) -> document type (the only one, preselected) -> front photo.
+      // Intro (its pictures drawn inline) -> consent -> CPF (prefilled) -> document type (the only one, preselected) -> front photo.
+      // A passport has no back: two pictures, its page and the selfie.
+      assert.equal(await flow.locator('[part~=intro-photos] svg').count(), 2);
+      await flow.locator('button.primary').click();
+      await flow.locator('section[data-step="consent"]').waitFor();
       await flow.locator('#consent').check();
       await flow.locator('button[type=submit]').click();
       await flow.locator('section[data-step="cpf"]').waitFor();

@@ -137,11 +137,13 @@ for (const major of Object.keys(VERSIONS)) {
 
       // Real events from the element's own UI.
       const flow = p.locator('onboarding-flow');
+      await flow.locator('section[data-step=intro] button.primary').click();
       await flow.locator('section[data-step=consent] button:not(.primary)').click();
       await flow.locator('#consent').check();
       await flow.locator('button[type=submit]').click();
       await flow.locator('section[data-step=cpf]').waitFor();
       assert.deepEqual(await log(p), [
+        { callback: 'onStepChange', type: 'onboarding-step-change', detail: { step: 'consent', previous: 'intro' }, sameClass: true },
         { callback: 'onCancel', type: 'onboarding-cancel', detail: { step: 'consent' }, sameClass: true },
         { callback: 'onStepChange', type: 'onboarding-step-change', detail: { step: 'cpf', previous: 'consent' }, sameClass: true },
       ]);
@@ -200,10 +202,12 @@ for (const major of Object.keys(VERSIONS)) {
       assert.deepEqual(hydrated, { sameNode: true, version: INSTALLED[major], locale: 'en', documentTypes: 'PASSPORT' });
       assert.equal(hydrated.version.split('.')[0], major);
       const flow = p.locator('onboarding-flow');
+      await flow.locator('section[data-step=intro] button.primary').click();
       await flow.locator('#consent').check();
       await flow.locator('button[type=submit]').click();
       await flow.locator('section[data-step=cpf]').waitFor();
       assert.deepEqual(await log(p), [
+        { callback: 'onStepChange', type: 'onboarding-step-change', detail: { step: 'consent', previous: 'intro' }, sameClass: true },
         { callback: 'onStepChange', type: 'onboarding-step-change', detail: { step: 'cpf', previous: 'consent' }, sameClass: true },
       ]);
       // No hydration mismatch (reported as an error) and nothing off-host.

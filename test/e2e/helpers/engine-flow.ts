@@ -1,6 +1,6 @@
 /**
  * Drives `<onboarding-flow>` on the demo page through the engine-neutral Driver
- * (@onboarding-kit/testing/driver), so the same steps run in Chromium, Firefox and WebKit: consent,
+ * (@onboarding-kit/testing/driver), so the same steps run in Chromium, Firefox and WebKit: intro, consent,
  * CPF, document type, three photos (camera, files, or a denied camera then files), review, send,
  * outcome. Targets are the element's ids, `data-step` and `part` attributes inside its shadow
  * root, so the walk works in any locale. `shot(step)` runs at every step.
@@ -63,6 +63,10 @@ export interface EngineFlowOptions {
 
 export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Promise<EngineOutcome> {
   const { shot } = options;
+  await d.waitFor(step('intro'));
+  await shot('intro');
+  await d.click(primary);
+
   await d.waitFor(step('consent'));
   await shot('consent');
   await d.click(inFlow('#consent'));

@@ -1,6 +1,6 @@
 /**
  * Drives `<onboarding-flow>` as a person would, through its shadow DOM (Playwright locators
- * pierce open shadow roots): consent, CPF, document type, three photos from the fake camera or
+ * pierce open shadow roots): intro, consent, CPF, document type, three photos from the fake camera or
  * from a file, review, send, then waits for the outcome. Steps are found by the element's
  * `data-step` and `part` attributes, so the driver works in any locale; a screenshot is saved
  * at every step.
@@ -99,6 +99,10 @@ async function keepSelfieRefusedTwice(page: Page, shot: (step: string) => Promis
 
 export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {
   const { flow, step, primary } = flowLocators(page);
+
+  await step('intro').waitFor();
+  await options.shot('intro');
+  await primary.click();
 
   await step('consent').waitFor();
   await options.shot('consent');

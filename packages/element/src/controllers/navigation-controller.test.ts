@@ -42,11 +42,11 @@ const details = (events: CustomEvent[]) => events.map((e) => [e.type, e.detail])
 describe('NavigationController', () => {
   it('goTo leaves the old step first, shows the new one and fires onboarding-step-change', async () => {
     const { host, nav, events, leaves } = await setup();
-    expect(nav.step).to.equal('consent');
+    expect(nav.step).to.equal('intro');
     nav.goTo('cpf');
     expect(nav.step).to.equal('cpf');
-    expect(leaves).to.deep.equal([['consent', 'cpf', 'consent']]);
-    expect(details(events)).to.deep.equal([['onboarding-step-change', { step: 'cpf', previous: 'consent' }]]);
+    expect(leaves).to.deep.equal([['intro', 'cpf', 'intro']]);
+    expect(details(events)).to.deep.equal([['onboarding-step-change', { step: 'cpf', previous: 'intro' }]]);
     expect(events[0]!.bubbles && events[0]!.composed).to.equal(true);
     await host.updateComplete;
     expect(host.renderRoot.querySelector('h2')!.textContent).to.equal('cpf');
@@ -66,10 +66,12 @@ describe('NavigationController', () => {
       }
       return seen;
     };
-    expect(walk(() => nav.next(), 5)).to.deep.equal(['cpf', 'document-type', 'document-front', 'document-back', 'selfie']);
-    expect(walk(() => nav.back(), 5)).to.deep.equal(['document-back', 'document-front', 'document-type', 'cpf', 'consent']);
+    expect(walk(() => nav.next(), 6)).to.deep.equal(['consent', 'cpf', 'document-type', 'document-front', 'document-back', 'selfie']);
+    expect(walk(() => nav.back(), 6)).to.deep.equal(['document-back', 'document-front', 'document-type', 'cpf', 'consent', 'intro']);
+    // The intro is where the flow starts: nothing before it, and it is not one of the steps shown.
+    expect(nav.position).to.equal(null);
     nav.back();
-    expect(nav.step).to.equal('consent');
+    expect(nav.step).to.equal('intro');
     state.documentType = 'PASSPORT';
     nav.goTo('document-front');
     nav.next();
@@ -151,14 +153,14 @@ describe('NavigationController', () => {
     expect(nav.announcement.trim()).to.equal('Photo accepted');
   });
 
-  it('reset returns to consent silently; presentStep focuses and announces it', async () => {
+  it('reset returns to the intro silently; presentStep focuses and announces it (its heading alone: it has no position)', async () => {
     const { host, nav, events } = await setup();
     nav.goTo('document-type');
     events.length = 0;
     nav.reset();
-    expect(nav.step).to.equal('consent');
+    expect(nav.step).to.equal('intro');
     expect(nav.announcement).to.equal('');
-    expect(details(events)).to.deep.equal([['onboarding-step-change', { step: 'consent', previous: 'document-type' }]]);
+    expect(details(events)).to.deep.equal([['onboarding-step-change', { step: 'intro', previous: 'document-type' }]]);
     nav.reset();
     expect(events).to.have.length(1);
     await host.updateComplete;
@@ -167,6 +169,8 @@ describe('NavigationController', () => {
     host.requestUpdate();
     await host.updateComplete;
     expect(host.shadowRoot!.activeElement).to.equal(host.renderRoot.querySelector('h2'));
+    expect(nav.announcement).to.equal('Heading of intro.');
+    nav.next();
     expect(nav.announcement).to.equal(`${en.flow.announceStep('Heading of consent', 1, 5)}.`);
   });
 });

@@ -7,7 +7,7 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { OnboardingStepChangeEvent } from '../events.js';
 import type { Messages } from '../messages/index.js';
-import { isCaptureStep, PROGRESS_STAGES, stageOf, type CaptureStep, type OnboardingStep } from '../onboarding-flow/steps.js';
+import { FIRST_STEP, isCaptureStep, PROGRESS_STAGES, stageOf, type CaptureStep, type OnboardingStep } from '../onboarding-flow/steps.js';
 
 export interface NavigationOptions {
   /** The steps this person goes through now, in order. */
@@ -24,7 +24,7 @@ export interface NavigationOptions {
 export class NavigationController implements ReactiveController {
   readonly #host: ReactiveElement;
   readonly #options: NavigationOptions;
-  #step: OnboardingStep = 'consent';
+  #step: OnboardingStep = FIRST_STEP;
   #announcement = '';
   /** Set by a retake from the review: the capture steps lead back to the review, not onwards. */
   #returnToReview = false;
@@ -49,7 +49,8 @@ export class NavigationController implements ReactiveController {
 
   /**
    * The visible step's place among the steps a person is shown (consent, data, document,
-   * selfie, review), counted from 1; null after sending, where nothing is left to do.
+   * selfie, review), counted from 1; null on the intro, where nothing has been done yet, and after
+   * sending, where nothing is left to do.
    */
   get position(): { number: number; total: number } | null {
     const stage = stageOf(this.#step);
@@ -131,13 +132,13 @@ export class NavigationController implements ReactiveController {
     this.announceStep();
   }
 
-  /** Back to the consent step, silently: no focus move, the live region emptied. */
+  /** Back to the first step (the intro), silently: no focus move, the live region emptied. */
   reset(): void {
     this.#returnToReview = false;
     this.#announcement = '';
     const previous = this.#step;
-    this.#step = 'consent';
+    this.#step = FIRST_STEP;
     this.#host.requestUpdate();
-    if (previous !== 'consent') this.#host.dispatchEvent(new OnboardingStepChangeEvent({ step: 'consent', previous }));
+    if (previous !== FIRST_STEP) this.#host.dispatchEvent(new OnboardingStepChangeEvent({ step: FIRST_STEP, previous }));
   }
 }

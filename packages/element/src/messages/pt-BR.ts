@@ -12,9 +12,22 @@ export const ptBR = {
     continue: 'Continuar',
     announceStep: (heading: string, current: number, total: number): string => `Etapa ${current} de ${total}: ${heading}`,
   },
+  intro: {
+    heading: 'Antes de começar',
+    time: 'Leva cerca de 2 minutos.',
+    needsTitle: 'O que você precisa',
+    needCpf: 'Seu CPF',
+    /** `types`: the document types offered, already joined ("CNH ou RG"). */
+    needDocument: (types: string): string => `Um documento de identidade com foto: ${types}`,
+    needLight: 'Um lugar bem iluminado',
+    needCamera: 'Uma câmera, ou fotos do documento e do seu rosto',
+    photosTitle: 'As fotos que você vai tirar',
+    or: 'ou',
+    start: 'Começar',
+  },
   consent: {
     details: 'Ler detalhes',
-    heading: 'Antes de começar',
+    heading: 'Uso dos seus dados',
     what: 'Seu CPF, seu nome (opcional), fotos da frente e do verso do seu documento e uma selfie.',
     why: 'Somente para verificar que você é quem diz ser e prevenir fraudes, conforme a Lei Geral de Proteção de Dados (LGPD, Lei 13.709/2018).',
     agree: 'Li e concordo com o tratamento dos meus dados para a verificação de identidade.',

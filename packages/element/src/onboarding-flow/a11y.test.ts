@@ -30,6 +30,7 @@ import {
   openCamera,
   passConsent,
   passCpf,
+  passIntro,
   photoFor,
   pickFile,
   preview,
@@ -137,10 +138,17 @@ function dropFile(el: OnboardingFlow, file: File): void {
 const checkingShown = (el: OnboardingFlow): boolean => /Verificando a foto|Checking the photo|Comprobando la foto/.test(root(el).querySelector('[part=body] .muted')?.textContent ?? '');
 
 describe('<onboarding-flow> accessibility: axe on every step and state', () => {
-  it('consent (its details open, its error), CPF (a check-digit error), document type (its error), first capture step: in English', async function () {
+  it('intro (in three locales), consent (its details open, its error), CPF (a check-digit error), document type (its error), first capture step: in English', async function () {
     this.timeout(60_000);
     const walk = new AxeWalk();
+    for (const locale of ['pt-BR', 'es']) {
+      const { el: other } = await mount({ locale, documentTypes: 'PASSPORT' });
+      await walk.check(`intro (${locale}, a passport only)`, other);
+      other.remove();
+    }
     const { el } = await mount({ locale: 'en' });
+    await walk.check('intro', el);
+    await passIntro(el);
     await walk.check('consent', el);
     await click(el, 'Continue');
     expect(root(el).querySelector('#consent-error')).to.exist;
@@ -165,6 +173,9 @@ describe('<onboarding-flow> accessibility: axe on every step and state', () => {
     await chooseType(el, 'CNH');
     await walk.check('document-front, camera closed', el);
     walk.done([
+      'intro (pt-BR, a passport only)',
+      'intro (es, a passport only)',
+      'intro',
       'consent',
       'consent, error',
       'consent, details open',
@@ -403,7 +414,9 @@ describe('<onboarding-flow> accessibility: axe on every step and state', () => {
     await waitFor(() => root(el).querySelector('section[data-step]')?.getAttribute('aria-busy') === 'true', 'never busy');
     await walk.check('session loading', el);
     await controlDouble(ns, { holdSession: false });
-    await waitFor(() => !!root(el).querySelector('#consent'), 'the consent never came');
+    await waitFor(() => !!root(el).querySelector('[part~=intro-needs]'), 'the intro never came');
+    await walk.check('intro under a session', el);
+    await passIntro(el);
     await walk.check('consent under a session', el);
     el.remove();
 
@@ -412,6 +425,6 @@ describe('<onboarding-flow> accessibility: axe on every step and state', () => {
     const { el: refused } = await mount({ ns: other, session: 'cs_test_a11y_unknown_0123456789abcd' });
     await waitFor(() => !!root(refused).querySelector('#session-error'), 'no session error');
     await walk.check('session error (unknown link)', refused);
-    walk.done(['session loading', 'consent under a session', 'session error (unknown link)']);
+    walk.done(['session loading', 'intro under a session', 'consent under a session', 'session error (unknown link)']);
   });
 });

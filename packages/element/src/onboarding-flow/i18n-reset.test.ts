@@ -11,6 +11,7 @@ import {
   mount,
   openCamera,
   passConsent,
+  passIntro,
   reachReviewWithFiles,
   realRecord,
   root,
@@ -44,6 +45,12 @@ describe('<onboarding-flow> locales', () => {
 
       const { el } = await mount({ locale });
       expect(root(el).querySelector('[part=base]')!.getAttribute('lang')).to.equal(locale);
+      // The intro, then the consent.
+      expect(heading(el).textContent).to.equal(catalog.intro.heading);
+      expect(heading(el).textContent).to.not.equal(ptBR.intro.heading);
+      for (const part of [catalog.intro.time, catalog.intro.needCpf, catalog.intro.needLight, catalog.intro.photosTitle]) expect(text(el)).to.contain(part);
+      await click(el, catalog.intro.start);
+      await waitForStep(el, 'consent');
       expect(heading(el).textContent).to.equal(catalog.consent.heading);
       expect(heading(el).textContent).to.not.equal(ptBR.consent.heading);
       for (const part of [catalog.consent.what, catalog.consent.why, catalog.consent.agree]) expect(text(el)).to.contain(part);
@@ -75,7 +82,7 @@ describe('<onboarding-flow> locales', () => {
 
   it('an unknown locale falls back to pt-BR', async () => {
     const { el } = await mount({ locale: 'fr-FR' });
-    expect(heading(el).textContent).to.equal(ptBR.consent.heading);
+    expect(heading(el).textContent).to.equal(ptBR.intro.heading);
   });
 });
 
@@ -104,9 +111,12 @@ describe('<onboarding-flow> API', () => {
     expect(stepOf(el)).to.equal('cpf');
   });
 
-  it('the consent step captures nothing and Not now fires onboarding-cancel', async () => {
+  it('the intro and the consent step capture nothing and Not now fires onboarding-cancel', async () => {
     const { el, events } = await mount();
     expect(root(el).querySelector('video, input[type=file]')).to.equal(null);
+    await passIntro(el);
+    expect(root(el).querySelector('video, input[type=file]')).to.equal(null);
+    events.length = 0;
     await click(el, 'Agora não');
     expect(events.map((e) => [e.type, e.detail])).to.deep.equal([['onboarding-cancel', { step: 'consent' }]]);
   });
@@ -126,9 +136,10 @@ describe('<onboarding-flow> API', () => {
     el.reset();
     await el.updateComplete;
     expect(stream.getVideoTracks()[0]!.readyState).to.equal('ended');
-    expect(stepOf(el)).to.equal('consent');
-    expect(events.at(-1)!.detail).to.deep.equal({ step: 'consent', previous: 'selfie' });
+    expect(stepOf(el)).to.equal('intro');
+    expect(events.at(-1)!.detail).to.deep.equal({ step: 'intro', previous: 'selfie' });
     for (const url of urls) expect(await isRevoked(url), url).to.equal(true);
+    await passIntro(el);
     expect(root(el).querySelector<HTMLInputElement>('#consent')!.checked).to.equal(false);
     await passConsent(el);
     expect(root(el).querySelector<HTMLInputElement>('#cpf')!.value).to.equal('');
@@ -144,7 +155,7 @@ describe('<onboarding-flow> API', () => {
     await waitForStep(el, 'outcome');
     el.start();
     await el.updateComplete;
-    expect(stepOf(el)).to.equal('consent');
+    expect(stepOf(el)).to.equal('intro');
     expect(root(el).activeElement).to.equal(heading(el));
     expect(text(el)).to.not.contain('Identidade verificada');
     await passConsent(el);

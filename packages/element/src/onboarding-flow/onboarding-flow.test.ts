@@ -20,6 +20,7 @@ import {
   mount,
   passConsent,
   passCpf,
+  passIntro,
   preview,
   realRecord,
   root,
@@ -32,13 +33,15 @@ import {
 afterEach(() => cleanupListeners());
 
 describe('<onboarding-flow> happy path with the fake camera', () => {
-  onlyIn(['chromium'], NOT_IN.cardCamera)('goes from consent to APPROVED, uploads capped JPEGs and never leaks images or the key', async function () {
+  onlyIn(['chromium'], NOT_IN.cardCamera)('goes from the intro to APPROVED, uploads capped JPEGs and never leaks images or the key', async function () {
     this.timeout(90_000);
     // The real companion and sandbox, on another origin: the photos go all the way to the upstream's onboarding.
     const { el, ns, events } = await mount({ maxImageBytes: 500_000, maxLongEdge: 1400, companion: 'real' });
-    expect(stepOf(el)).to.equal('consent');
+    expect(stepOf(el)).to.equal('intro');
     await expect(el).to.be.accessible();
 
+    await passIntro(el);
+    expect(root(el).activeElement).to.equal(heading(el), 'focus on the consent heading');
     await passConsent(el);
     expect(root(el).activeElement).to.equal(heading(el), 'focus on the CPF heading');
     await expect(el).to.be.accessible();
@@ -138,8 +141,9 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     expect(events.find((e) => e.type === 'onboarding-submitted')!.detail).to.deep.equal({ tokenOnboarding: token });
     expect(events.find((e) => e.type === 'onboarding-complete')!.detail).to.deep.equal({ tokenOnboarding: token, status: 'APPROVED' });
     const steps = events.filter((e) => e.type === 'onboarding-step-change').map((e) => e.detail);
-    expect(steps.map((d) => d.step)).to.deep.equal(['cpf', 'document-type', 'document-front', 'document-back', 'selfie', 'review', 'upload', 'processing', 'outcome']);
-    expect(steps[0]).to.deep.equal({ step: 'cpf', previous: 'consent' });
+    expect(steps.map((d) => d.step)).to.deep.equal(['consent', 'cpf', 'document-type', 'document-front', 'document-back', 'selfie', 'review', 'upload', 'processing', 'outcome']);
+    expect(steps[0]).to.deep.equal({ step: 'consent', previous: 'intro' });
+    expect(steps[1]).to.deep.equal({ step: 'cpf', previous: 'consent' });
     for (const e of events) {
       expect(e.bubbles && e.composed, e.type).to.equal(true);
     }

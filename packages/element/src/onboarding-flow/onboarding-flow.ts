@@ -22,6 +22,7 @@ import { loadConsentText, type ConsentTextCatalog } from '../messages/load-conse
 import {
   CAPTURE_STEPS,
   DEFAULT_DOCUMENT_TYPES,
+  FIRST_STEP,
   PROGRESS_STAGES,
   documentHasBack,
   isCaptureStep,
@@ -34,11 +35,13 @@ import {
 } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
+import { introStyles } from './intro.styles.js';
 import {
   captureStep,
   consentStep,
   cpfStep,
   documentTypeStep,
+  introStep,
   outcomeStep,
   processingStep,
   reviewStep,
@@ -49,7 +52,8 @@ import {
 } from '../steps/index.js';
 
 /**
- * An identity-verification flow for Brazil: LGPD consent, CPF, document type, document photos
+ * An identity-verification flow for Brazil: an intro (what the person needs, about how long it
+ * takes, a picture of each photo), LGPD consent, CPF, document type, document photos
  * (front and, where the document has one, back) and a selfie from the camera or from files,
  * review, upload with real progress, then the upstream's decision relayed by the companion.
  *
@@ -58,7 +62,7 @@ import {
  * the session's name and CPF/CNPJ prefill the form (the tax id locked: read-only, with a hint
  * that the service provider gave it), only its document types are offered, its locale applies
  * unless `locale` was set, and the onboarding is created under the session. A session that
- * cannot be used replaces the consent step with a message in the `error` part and fires
+ * cannot be used replaces the intro with a message in the `error` part and fires
  * `onboarding-error`.
  *
  * @tag onboarding-flow
@@ -81,9 +85,11 @@ import {
  *
  * @csspart base - The wrapper of everything.
  * @csspart header - The header with the logo slot, the title and the list of steps.
- * @csspart stages - The list of the steps a person is shown (consent, data, document, selfie, review), the current one with `aria-current="step"`; absent after sending.
+ * @csspart stages - The list of the steps a person is shown (consent, data, document, selfie, review), the current one with `aria-current="step"`; absent on the intro and after sending.
  * @csspart stage - One step of that list.
  * @csspart stage-current - The step of that list the person is on.
+ * @csspart intro-needs - On the intro, the list of what the person needs (CPF, a document, light, a camera or photos).
+ * @csspart intro-photos - On the intro, the pictures of the photos the person will take (document front, back where one is offered, selfie).
  * @csspart step - The section of the current step.
  * @csspart heading - The heading of the current step (focused on each step change).
  * @csspart body - The content of the current step.
@@ -125,7 +131,7 @@ import {
  * @cssproperty --onboarding-max-width - Maximum width (default 40rem).
  */
 export class OnboardingFlow extends LitElement {
-  static override styles = [styles, pathStyles];
+  static override styles = [styles, pathStyles, introStyles];
 
   /** Companion base URL, with or without the trailing `/v1` (both are accepted). */
   @property() endpoint = '';
@@ -269,7 +275,7 @@ export class OnboardingFlow extends LitElement {
     resumeKey: () => resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || ''),
   });
 
-  /** Starts (or restarts) the flow at the consent step and moves focus to its heading. */
+  /** Starts (or restarts) the flow at its first step, the intro, and moves focus to its heading. */
   start(): void {
     this.reset();
     this.#nav.presentStep();
@@ -277,7 +283,7 @@ export class OnboardingFlow extends LitElement {
 
   /**
    * Cancels any upload or status watch, stops the camera, drops every photo (revoking its
-   * object URL) and the access key, and returns to the consent step with the prefills.
+   * object URL) and the access key, and returns to the first step (the intro) with the prefills.
    */
   reset(): void {
     this.#capture.reset();
@@ -298,7 +304,7 @@ export class OnboardingFlow extends LitElement {
     // A reload while the outcome was awaited: wait again (or show it) instead of starting over,
     // also when a framework sets the endpoint or the session after the first render.
     const key = resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || '');
-    if (key !== this.#resumeChecked && this.#nav.step === 'consent') {
+    if (key !== this.#resumeChecked && this.#nav.step === FIRST_STEP) {
       this.#resumeChecked = key;
       this.#submission.resume();
     }
@@ -324,11 +330,11 @@ export class OnboardingFlow extends LitElement {
   /** Whether the session keeps the flow from starting: being read, or unusable. */
   get #sessionBlocks(): boolean {
     const state = this.#session.state;
-    return this.#nav.step === 'consent' && (state === 'loading' || state === 'failed');
+    return this.#nav.step === FIRST_STEP && (state === 'loading' || state === 'failed');
   }
 
   #heading(step: OnboardingStep): string {
-    if (step === 'consent' && this.#sessionBlocks) {
+    if (step === FIRST_STEP && this.#sessionBlocks) {
       const s = this.m.session;
       const problem = this.#session.problem;
       return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : s.failedHeading;
@@ -413,9 +419,14 @@ export class OnboardingFlow extends LitElement {
         onUse: () => this.#nav.next(),
       });
     }
+    if (this.#sessionBlocks) return sessionStep({ m, problem: this.#session.problem, onRetry: () => void this.#session.load() });
     switch (step) {
+      case 'intro': {
+        const types = parseDocumentTypes(this.#documentTypes());
+        // The photos of the offered document that has the most: a back side is pictured if any has one.
+        return introStep({ m, types, roles: rolesFor(types.find((t) => documentHasBack(t)) ?? types[0]), onStart: () => this.#nav.next() });
+      }
       case 'consent':
-        if (this.#sessionBlocks) return sessionStep({ m, problem: this.#session.problem, onRetry: () => void this.#session.load() });
         return consentStep({
           m,
           checked: details.consent,

@@ -140,7 +140,7 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     await shots(el, 'outcome-refused');
     // After a reload nothing entered is left: the new try starts from the beginning.
     await click(el, 'Tentar com outras fotos');
-    expect(stepOf(el)).to.equal('consent');
+    expect(stepOf(el)).to.equal('intro');
   });
 
   it('REFUSED after a full flow: "Tentar com outras fotos" keeps the data and goes back to the first photo', async function () {
@@ -286,18 +286,18 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     const base = `/test-companion/${companionNamespace()}`;
     keep(base, await create(base, CPF.approved));
     const { el } = await reload('');
-    expect(stepOf(el)).to.equal('consent');
+    expect(stepOf(el)).to.equal('intro');
     el.endpoint = base;
     await waitForStep(el, 'outcome');
     expect(outcomeBox(el).getAttribute('data-status')).to.equal('APPROVED');
   });
 
-  it('a kept onboarding older than 48 h is dropped: the flow starts at consent', async function () {
+  it('a kept onboarding older than 48 h is dropped: the flow starts at the intro', async function () {
     this.timeout(30_000);
     const base = `/test-companion/${companionNamespace()}`;
     const key = keep(base, await create(base, CPF.manual), 49 * 60 * 60_000);
     const { el } = await reload(base);
-    expect(stepOf(el)).to.equal('consent');
+    expect(stepOf(el)).to.equal('intro');
     expect(sessionStorage.getItem(key)).to.equal(null);
   });
 

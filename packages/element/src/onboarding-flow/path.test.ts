@@ -13,6 +13,7 @@ import {
   mount,
   passConsent,
   passCpf,
+  passIntro,
   pickFile,
   root,
   stepOf,
@@ -59,9 +60,14 @@ async function shot(name: string): Promise<void> {
 }
 
 describe('<onboarding-flow> a shorter, clearer path', () => {
-  it('shows five named steps, the document step counting its sides, and none after sending', async function () {
+  it('shows five named steps, the document step counting its sides, and none on the intro or after sending', async function () {
     this.timeout(90_000);
     const { el, events } = await mount();
+    // The intro comes before the first of them: nothing has been done yet.
+    expect(stepOf(el)).to.equal('intro');
+    expect(root(el).querySelector('[part~=stages]')).to.equal(null);
+    await passIntro(el);
+    expect(root(el).querySelector('[aria-live=polite]')!.textContent).to.contain('Etapa 1 de 5: Uso dos seus dados');
     expect(stages(el)).to.deep.equal({ names: ['Consentimento', 'Dados', 'Documento', 'Selfie', 'Revisão'], current: 'Consentimento', done: 0 });
     expect(root(el).querySelector('[part~=stages]')!.getAttribute('aria-label')).to.equal('Etapas');
     await passConsent(el);
@@ -90,6 +96,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     await expect(el).to.be.accessible();
     // Integrators still see every step name they knew.
     expect(events.filter((e) => e.type === 'onboarding-step-change').map((e) => e.detail.step)).to.deep.equal([
+      'consent',
       'cpf',
       'document-type',
       'document-front',
@@ -124,6 +131,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
 
   it('consent: a short summary, the full text behind "Ler detalhes", still required before going on', async () => {
     const { el } = await mount();
+    await passIntro(el);
     await viewport(el, 'phone');
     const details = root(el).querySelector('details')!;
     const summary = details.querySelector('summary')!;

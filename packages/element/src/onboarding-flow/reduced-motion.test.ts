@@ -18,6 +18,7 @@ import {
   mount,
   openCamera,
   passConsent,
+  passIntro,
   passCpf,
   photoFor,
   pickFile,
@@ -70,6 +71,8 @@ describe('<onboarding-flow> prefers-reduced-motion', () => {
     this.timeout(120_000);
     const { el, ns } = await mount();
     const states: Record<string, { normal: string[]; reduced: string[] }> = {};
+    states.intro = await both(el);
+    await passIntro(el);
     states.consent = await both(el);
     await passConsent(el);
     await passCpf(el, CPF.manual);

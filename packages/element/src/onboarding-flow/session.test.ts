@@ -17,6 +17,7 @@ import {
   heading,
   mount,
   passCpf,
+  passIntro,
   pickFile,
   preview,
   root,
@@ -52,9 +53,12 @@ const cpfInput = (el: OnboardingFlow) => root(el).querySelector<HTMLInputElement
 const sessionError = (el: OnboardingFlow) => root(el).querySelector<HTMLElement>('#session-error');
 const errorCodes = (events: CustomEvent[]) => events.filter((e) => e.type === 'onboarding-error').map((e) => e.detail.code as string);
 
-/** Waits for the consent step to be usable (the session read), then ticks and continues. */
+/** The intro's list of what the person needs: shown once the session is read and usable. */
+const intro = (el: OnboardingFlow) => root(el).querySelector('[part~=intro-needs]');
+
+/** Waits for the intro to be usable (the session read), passes it, then ticks the consent and continues. */
 async function consentAfterSession(el: OnboardingFlow, continueLabel: string): Promise<void> {
-  await waitFor(() => !!root(el).querySelector('#consent'), `the consent never came: ${text(el).slice(0, 300)}`);
+  await passIntro(el);
   root(el).querySelector<HTMLInputElement>('#consent')!.click();
   await el.updateComplete;
   await click(el, continueLabel);
@@ -95,17 +99,19 @@ describe('<onboarding-flow session>', () => {
     const section = root(el).querySelector('section[data-step]')!;
     expect(section.getAttribute('aria-busy')).to.equal('true');
     expect(root(el).querySelector('[role=status]')!.textContent).to.contain('Carregando os dados da sua verificação');
-    expect(root(el).querySelector('#consent')).to.equal(null);
+    expect(intro(el)).to.equal(null);
     expect(root(el).querySelectorAll('button')).to.have.length(0);
     await expect(el).to.be.accessible();
 
     await controlDouble(ns, { holdSession: false });
-    await waitFor(() => !!root(el).querySelector('#consent'), 'the consent never came');
+    await waitFor(() => !!intro(el), 'the intro never came');
     expect(section.getAttribute('aria-busy')).to.equal('false');
     // The session's locale applies: the integrator did not set one.
     expect(el.locale).to.equal('en');
     expect(heading(el).textContent).to.equal('Before you start');
     expect(root(el).querySelector('.base')!.getAttribute('lang')).to.equal('en');
+    // The intro names the session's documents, not the attribute's.
+    expect(intro(el)!.textContent).to.contain('An identity document with a photo: RG or Passport');
 
     await consentAfterSession(el, 'Continue');
     const input = cpfInput(el);
@@ -139,7 +145,7 @@ describe('<onboarding-flow session>', () => {
   it('a locale the integrator set wins over the session locale', async function () {
     this.timeout(30_000);
     const { el } = await mountWithSession({ locale: 'en', prefill: { cpf: '52998224725' } }, { locale: 'es' });
-    await waitFor(() => !!root(el).querySelector('#consent'), 'the consent never came');
+    await waitFor(() => !!intro(el), 'the intro never came');
     expect(el.locale).to.equal('es');
     expect(heading(el).textContent).to.equal('Antes de empezar');
     // Removing the attribute hands the choice back to the session.
@@ -171,7 +177,7 @@ describe('<onboarding-flow session>', () => {
       expect(error.getAttribute('role')).to.equal('alert');
       expect(error.textContent).to.contain(message);
       expect(heading(el).textContent).to.equal('Não é possível continuar');
-      expect(root(el).querySelector('#consent')).to.equal(null);
+      expect(intro(el)).to.equal(null);
       expect(root(el).querySelectorAll('button')).to.have.length(0);
       expect(root(el).querySelector('section[data-step]')!.getAttribute('aria-busy')).to.equal('false');
       expect(errorCodes(events)).to.deep.equal([code]);
@@ -192,7 +198,7 @@ describe('<onboarding-flow session>', () => {
     expect(errorCodes(events)).to.deep.equal(['session_unavailable']);
     await controlDouble(ns, { failSession: null });
     await click(el, 'Tentar novamente');
-    await waitFor(() => !!root(el).querySelector('#consent'), 'the consent never came after Try again');
+    await waitFor(() => !!intro(el), 'the intro never came after Try again');
     expect(heading(el).textContent).to.equal('Antes de começar');
     await consentAfterSession(el, 'Continuar');
     expect(cpfInput(el).readOnly).to.equal(true);
@@ -329,7 +335,7 @@ describe('<onboarding-flow session>', () => {
     // A wrong secret set later is another session: the flow starts over and says it is not valid.
     el.session = newSecret();
     await waitFor(() => !!sessionError(el), 'no session error after the secret changed');
-    expect(stepOf(el)).to.equal('consent');
+    expect(stepOf(el)).to.equal('intro');
     expect(errorCodes(events)).to.deep.equal(['session_used', 'session_invalid']);
     expect(everythingVisible(el, events)).not.to.contain(el.session);
   });
@@ -337,7 +343,7 @@ describe('<onboarding-flow session>', () => {
   it('without a session: no session read and no Authorization, but an Idempotency-Key on the creation all the same', async function () {
     this.timeout(120_000);
     const { el, ns } = await mount();
-    expect(root(el).querySelector('#consent')).not.to.equal(null);
+    expect(intro(el)).not.to.equal(null);
     await consentAfterSession(el, 'Continuar');
     expect(cpfInput(el).readOnly).to.equal(false);
     await passCpf(el, CPF.approved);

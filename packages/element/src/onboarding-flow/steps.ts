@@ -2,6 +2,7 @@
 import type { CaptureRole } from '../image/pipeline.js';
 
 export const ONBOARDING_STEPS = [
+  'intro',
   'consent',
   'cpf',
   'document-type',
@@ -14,6 +15,12 @@ export const ONBOARDING_STEPS = [
   'outcome',
 ] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
+
+/**
+ * Where the flow starts, and starts over: the intro (what the person needs, how long it takes).
+ * It is not one of the progress stages: nothing has been done yet.
+ */
+export const FIRST_STEP = ONBOARDING_STEPS[0];
 
 export const CAPTURE_STEPS = { 'document-front': 'documentFront', 'document-back': 'documentBack', selfie: 'selfie' } as const satisfies Record<string, CaptureRole>;
 export type CaptureStep = keyof typeof CAPTURE_STEPS;

@@ -217,7 +217,20 @@ export async function waitFor(predicate: () => boolean, message: string, timeout
   await waitUntil(predicate, message, { timeout, interval: 25 });
 }
 
+/** The intro's button in each locale. */
+export const START_LABEL: Record<string, string> = { 'pt-BR': 'Começar', en: 'Start', es: 'Empezar' };
+
+/** Presses the intro's button (once it shows: a session is read first) and waits for the consent. */
+export async function passIntro(el: OnboardingFlow): Promise<void> {
+  const label = START_LABEL[el.locale] ?? START_LABEL['pt-BR']!;
+  await waitFor(() => stepOf(el) === 'intro' && hasButton(el, label), `no intro with "${label}" (at ${stepOf(el)}: ${text(el).slice(0, 300)})`);
+  await click(el, label);
+  await waitForStep(el, 'consent');
+}
+
+/** Passes the intro (when the flow is on it), then agrees and continues to the CPF. */
 export async function passConsent(el: OnboardingFlow): Promise<void> {
+  if (stepOf(el) === 'intro') await passIntro(el);
   const box = root(el).querySelector<HTMLInputElement>('#consent')!;
   box.click();
   await el.updateComplete;
@@ -344,7 +357,7 @@ export function everythingVisible(el: OnboardingFlow, events: CustomEvent[]): st
   return [JSON.stringify(events.map((e) => ({ type: e.type, detail: e.detail }))), el.outerHTML, root(el).innerHTML].join('\n');
 }
 
-/** Consent, CPF, CNH, then front, back and selfie picked from files: ends on the review step. */
+/** Intro, consent, CPF, CNH, then front, back and selfie picked from files: ends on the review step. */
 export async function reachReviewWithFiles(el: OnboardingFlow, cpf: string = CPF.approved, type = 'CNH'): Promise<void> {
   await passConsent(el);
   await passCpf(el, cpf);

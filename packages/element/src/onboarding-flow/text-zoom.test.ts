@@ -29,6 +29,7 @@ import {
   openCamera,
   passConsent,
   passCpf,
+  passIntro,
   photoFor,
   pickFile,
   preview,
@@ -285,11 +286,13 @@ describe('<onboarding-flow> text at 200%', () => {
     expect(parseFloat(getComputedStyle(root(el).querySelector('button')!).fontSize)).to.equal(32);
   });
 
-  it('from consent to the review: nothing scrolls sideways, no text is cut, every button holds its label; the capture view keeps its controls on screen', async function () {
+  it('from the intro to the review: nothing scrolls sideways, no text is cut, every button holds its label; the capture view keeps its controls on screen', async function () {
     this.timeout(180_000);
     document.documentElement.style.fontSize = '200%';
     const { el } = await mount();
     const walk = new ZoomWalk(el);
+    await walk.check('intro', { shots: true });
+    await passIntro(el);
     root(el).querySelector('details')!.open = true;
     await waitFor(() => root(el).querySelectorAll('details h3').length > 0, 'the full consent text');
     await walk.check('consent, details open', { shots: true });
@@ -329,7 +332,7 @@ describe('<onboarding-flow> text at 200%', () => {
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     await walk.check('review', { shots: true });
-    walk.done(['consent, details open', 'cpf, error', 'document-type', 'document-front', 'capture view', 'document-front, accepted', 'selfie, refused twice', 'review']);
+    walk.done(['intro', 'consent, details open', 'cpf, error', 'document-type', 'document-front', 'capture view', 'document-front, accepted', 'selfie, refused twice', 'review']);
   });
 
   it('after sending: upload, an upload error with a support code, processing, the ERROR outcome', async function () {

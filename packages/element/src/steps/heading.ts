@@ -14,6 +14,8 @@ export function stepHeading(m: Messages, step: OnboardingStep, context: HeadingC
   const type = context.documentType ?? '';
   const documentName = m.documentType.names[type] ?? type;
   switch (step) {
+    case 'intro':
+      return m.intro.heading;
     case 'consent':
       return m.consent.heading;
     case 'cpf':
