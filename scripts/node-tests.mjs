@@ -1,5 +1,12 @@
 // Node 20's test runner does not expand globs: find the Node-side test files and hand them over.
 // Usage: node scripts/node-tests.mjs [filter...]  (filters match against the path)
+//
+// Each file runs under its own `node --test` (two at a time), so that a file whose process stalls
+// before any of its tests starts can be told apart from a failing or hanging test. Fresh CI
+// machines have twice held the first file (base64.test.ts, under a second of tests) for the whole
+// 300 s limit with no test started: the stall is in loading (tsx's esbuild service under load),
+// not in the tests. Such a file is killed after STARTUP_STALL_MS and run again, at most twice,
+// and the run says so; a test that starts and then hangs still fails at TEST_TIMEOUT_MS.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -17,18 +24,78 @@ function walk(dir) {
   }
 }
 roots.forEach(walk);
-// A test that hangs fails after this instead of holding CI until its own limit; generous, because
-// it is a safety net for hangs, not a measure of speed (a slow 2-core machine must still pass).
+// Generous: a safety net for hangs, not a measure of speed (a slow 2-core machine must still pass).
 const TEST_TIMEOUT_MS = 300_000;
+const STARTUP_STALL_MS = Number(process.env.NODE_TESTS_STALL_MS ?? 90_000);
+const RUNS_PER_FILE = 3;
+const CONCURRENCY = Math.max(1, Number(process.env.NODE_TESTS_CONCURRENCY ?? 2));
 const filters = process.argv.slice(2);
 const selected = files.sort().filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (selected.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-// --test-force-exit: a file whose tests have all finished exits even when something outside them
-// keeps its event loop alive. A CI run once held base64.test.ts (0.4 s of tests) for the whole
-// 300 s after its last test passed; tsx's esbuild service is the likely holder (known to stall a
-// child on exit now and then), not the tests, which close what they open.
-const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-force-exit', '--test-concurrency=2', `--test-timeout=${TEST_TIMEOUT_MS}`, ...selected], { stdio: 'inherit' });
-child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 1));
+
+/** One run of one file: its TAP output, exit code, and whether it stalled before any test started. */
+function runOnce(file) {
+  return new Promise((resolve) => {
+    // Run directly rather than under `--test`: the reporter then prints its TAP header when the
+    // file's first test registers, after its modules have loaded, which tells a stall in loading
+    // from a slow test. --test-force-exit: a file whose tests have all finished exits even when
+    // something outside them keeps its event loop alive.
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test-force-exit', '--test-reporter=tap', `--test-timeout=${TEST_TIMEOUT_MS}`, file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    let started = false;
+    const onData = (chunk) => {
+      out += chunk;
+      if (!started && /^TAP version/m.test(out)) started = true;
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    let stalled = false;
+    const watchdog = setTimeout(() => {
+      if (started) return;
+      stalled = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }, STARTUP_STALL_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(watchdog);
+      resolve({ out, code: signal ? 1 : code ?? 1, stalled });
+    });
+  });
+}
+
+const totals = { pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
+const failed = [];
+const stalls = [];
+
+async function runFile(file) {
+  for (let attempt = 1; attempt <= RUNS_PER_FILE; attempt++) {
+    const { out, code, stalled } = await runOnce(file);
+    if (stalled) {
+      stalls.push(`${file} (run ${attempt})`);
+      process.stdout.write(`# ${file}: no test started within ${STARTUP_STALL_MS / 1000} s; its process was killed${attempt < RUNS_PER_FILE ? ', running it again' : ''}\n`);
+      if (attempt < RUNS_PER_FILE) continue;
+    }
+    process.stdout.write(`# ===== ${file}\n${out}`);
+    for (const key of Object.keys(totals)) {
+      const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(out);
+      if (m) totals[key] += Number(m[1]);
+    }
+    if (code !== 0) failed.push(file);
+    return;
+  }
+}
+
+const queue = [...selected];
+await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+  while (queue.length > 0) await runFile(queue.shift());
+}));
+
+process.stdout.write(`# ===== ${selected.length} files: ${totals.pass} passed, ${totals.fail} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo\n`);
+if (stalls.length > 0) process.stdout.write(`# stalled before any test started, run again: ${stalls.join(', ')}\n`);
+if (failed.length > 0) process.stdout.write(`# FAILED: ${failed.join(', ')}\n`);
+process.exit(failed.length > 0 ? 1 : 0);
