@@ -21,7 +21,7 @@
  * `executeServerCommand('camera-permission', { grant })`, which answers 'unsupported' in WebKit
  * (no WebDriver endpoint for it; MiniBrowser grants every capture in automation).
  * `screenshot` (`{ name }`) saves the page as test/artifacts/<engine>/element/<name>.png for a
- * person to look at (Chromium and Firefox; WebKit answers 'unsupported').
+ * person to look at (the full page in Chromium and Firefox, the viewport in WebKit).
  * `clipboard-permission` grants clipboard-read and clipboard-write in Chromium (`{ grant: false }`
  * clears every permission, camera included); Firefox needs no grant for a test's clipboard.
  * Every request to a non-loopback origin is aborted (Chromium) or refused by Firefox itself
@@ -32,7 +32,7 @@
  * 'stack', 'stack-record', 'stack-decide') for the paths that work; the companion double
  * (`/test-companion/<namespace>/...`) stays for fault injection only.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -128,11 +128,12 @@ const testCommandsPlugin = {
     }
     if (command === 'screenshot') {
       // For a person to look at (test/artifacts/<engine>/element/<name>.png), never compared.
-      if (engine === 'webkit') return 'unsupported';
       const name = String(payload?.name ?? 'screenshot').replace(/[^a-z0-9-]+/gi, '-');
       const dir = fileURLToPath(new URL(`./test/artifacts/${engine}/element/`, import.meta.url));
       await mkdir(dir, { recursive: true });
-      await session.browser.getPage(session.id).screenshot({ path: `${dir}${name}.png`, fullPage: true });
+      // WebKitWebDriver shoots the viewport only (no full-page screenshot in W3C WebDriver).
+      if (engine === 'webkit') await writeFile(`${dir}${name}.png`, await session.browser.getSession(session.id).screenshot());
+      else await session.browser.getPage(session.id).screenshot({ path: `${dir}${name}.png`, fullPage: true });
       return `test/artifacts/${engine}/element/${name}.png`;
     }
     if (command === 'network-log') {

@@ -31,6 +31,8 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
     dialog[open] {
       display: flex;
       flex-direction: column;
+      /* Its width in its own text size decides whether the title shares a row with the icons. */
+      container-type: inline-size;
     }
     dialog::backdrop {
       background: rgb(0 0 0 / 0.7);
@@ -62,7 +64,18 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
       font-size: 1.125rem;
       font-weight: 600;
       text-align: center;
-      overflow-wrap: anywhere;
+      min-width: 0;
+      overflow-wrap: break-word;
+    }
+    /* Large text on a narrow screen: the icons keep the top row, the title takes the next one whole. */
+    @container (max-width: 18em) {
+      .bar.top {
+        flex-wrap: wrap;
+      }
+      h2 {
+        order: 1;
+        flex-basis: 100%;
+      }
     }
     .side {
       flex: 1 1 0;
@@ -89,6 +102,8 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
       background: rgb(255 255 255 / 0.14);
     }
     .icon svg {
+      width: 1.75rem;
+      height: 1.75rem;
       fill: none;
       stroke: currentColor;
       stroke-width: 2;
@@ -126,8 +141,9 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
       cursor: progress;
     }
 
-    /* The instruction and the hint sit at the top and bottom of the camera area: on the preview,
-       or on the dark band around it when the frame's shape leaves one. */
+    /* The instruction, or the live hint in its place while there is one (never both: they often
+       say nearly the same), sits at the top of the camera area: on the preview, or on the dark
+       band around it when the frame's shape leaves one. */
     .frame {
       position: relative;
       flex: 1;
@@ -173,6 +189,7 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
     .instruction,
     .hint {
       position: absolute;
+      top: 0.75rem;
       left: 50%;
       transform: translateX(-50%);
       width: max-content;
@@ -183,16 +200,12 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
       text-align: center;
       background: rgb(0 0 0 / 0.72);
     }
-    .instruction {
-      top: 0.75rem;
-    }
     .hint {
-      bottom: 0.75rem;
       font-weight: 600;
       background: #ffffff;
       color: #0d0f12;
     }
-    .hint[hidden] {
+    [hidden] {
       display: none;
     }
     .sr-only {

@@ -223,6 +223,8 @@ describe('<onboarding-capture-view>', () => {
     // The fake camera's card has no face: the hint asks for one and no photo comes in 3 s.
     await waitFor(() => part(el, 'capture-hint') && !part(el, 'capture-hint').hidden, 'no hint on the selfie');
     expect(part(el, 'capture-hint').textContent).to.equal('Mostre o rosto no oval');
+    // One text at a time: the hint takes the instruction's place ("Centralize o rosto no oval").
+    expect(viewRoot(el).querySelector<HTMLElement>('#instruction')!.checkVisibility(), 'the instruction shows beside the hint').to.equal(false);
     await new Promise((r) => setTimeout(r, 3000));
     expect(captureView(el), 'the selfie took itself without a face').to.exist;
     expect(preview(el)).to.equal(null);

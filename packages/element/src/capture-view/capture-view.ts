@@ -249,7 +249,7 @@ export function defineCaptureView(kit: LitKit): void {
               ></video>
               ${this.#renderCutout()}
             </div>
-            <p id="instruction" class="instruction">${selfie ? t.instruction.selfie : t.instruction.document}</p>
+            <p id="instruction" class="instruction" ?hidden=${!!hint}>${selfie ? t.instruction.selfie : t.instruction.document}</p>
             <p class="hint" part="capture-hint" ?hidden=${!hint}>${hint}</p>
           </div>
           <div class="bar bottom">
