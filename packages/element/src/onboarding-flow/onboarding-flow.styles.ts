@@ -38,7 +38,8 @@ export const styles = css`
   }
 
   .base {
-    padding: var(--_space);
+    /* Less at the sides where the element is narrow, so long words of large text still fit. */
+    padding: var(--_space) min(var(--_space), 4%);
     border-radius: var(--_radius);
   }
   .header {
@@ -56,6 +57,7 @@ export const styles = css`
   h2 {
     font-size: 1.375rem;
     line-height: 1.3;
+    overflow-wrap: break-word;
     margin: 0 0 var(--_space);
   }
   h3 {

@@ -532,6 +532,9 @@ export class OnboardingFlow extends LitElement {
     if (!current || this.#sessionBlocks) return nothing;
     // The steps before the current one read as done from the list's order (the styles colour them).
     const sub = current === 'document' && documentHasBack(this.#details.documentType) ? ` · ${m.side(step === 'document-back' ? 2 : 1, 2)}` : '';
+    // Where five labels have no room (the styles decide, by the width in text size), the list
+    // shows its bars only and this line says where the person is ("Etapa 2 de 5: Dados").
+    const compact = m.announceStep(`${m.stages[current]}${sub}`, PROGRESS_STAGES.indexOf(current) + 1, PROGRESS_STAGES.length);
     return html`
       <ol class="stages" part="stages" aria-label=${m.progressLabel}>
         ${PROGRESS_STAGES.map((stage) =>
@@ -540,6 +543,7 @@ export class OnboardingFlow extends LitElement {
             : html`<li part="stage"><span>${m.stages[stage]}</span></li>`,
         )}
       </ol>
+      <p class="stages-compact" aria-hidden="true">${compact}</p>
     `;
   }
 

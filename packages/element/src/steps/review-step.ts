@@ -25,7 +25,7 @@ export function reviewStep(v: ReviewView): TemplateResult {
     <div part="body">
       <p>${m.intro}</p>
       ${v.cancelled ? html`<p role="status">${v.m.upload.cancelled}</p>` : nothing}
-      <ul class="thumbs" data-count=${v.roles.length}>
+      <ul class="thumbs">
         ${v.roles.map((role) => {
           const url = v.previews[role];
           const label = v.labels[role] ?? m.roles[role];
