@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { SseParser } from '../src/api/sse.js';
 import { normalizeEndpoint } from '../src/api/endpoint.js';
 import { CompanionError } from '../src/api/errors.js';
-import { parseDocumentTypes, stepSequence, documentHasBack, rolesFor } from '../src/onboarding-flow/steps.js';
+import { HANDOFF_PROGRESS_STEPS } from '@onboarding-kit/contract';
+import { FIRST_STEP, ONBOARDING_STEPS, parseDocumentTypes, stepSequence, documentHasBack, rolesFor } from '../src/onboarding-flow/steps.js';
 
 test('normalizeEndpoint accepts the base with or without /v1 and trailing slashes', () => {
   assert.equal(normalizeEndpoint('https://api.example.com'), 'https://api.example.com/v1');
@@ -55,4 +56,10 @@ test('document types: parsing, back sides and step sequence', () => {
   assert.ok(stepSequence('CNH').includes('document-back'));
   assert.ok(!stepSequence('PASSPORT').includes('document-back'));
   assert.deepEqual(rolesFor('PASSPORT'), ['documentFront', 'selfie']);
+});
+
+test('the flow starts at the intro, and the steps a hand-off progress report may name are the flow\'s, in order', () => {
+  assert.equal(FIRST_STEP, 'intro');
+  assert.equal(stepSequence('CNH')[0], 'intro');
+  assert.deepEqual([...HANDOFF_PROGRESS_STEPS], [...ONBOARDING_STEPS]);
 });
