@@ -102,9 +102,11 @@ label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 [hidden] { display: none !important; }
 onboarding-flow { display: block; }
 @media (max-width: 600px) {
+  /* On a phone the page is the flow: white to the bottom, the brand in the header. */
+  body { background: var(--okit-surface); }
   main { padding: 0 0 6rem; }
   .okit-flow { border: 0; border-radius: 0; }
-  .okit-card { border-width: 1px 0; border-radius: 0; }
+  .okit-card { border: 0; border-radius: 0; }
 }
 @media (prefers-reduced-motion: reduce) {
   * { transition: none !important; animation: none !important; }
