@@ -32,6 +32,9 @@ export interface RejectedPhoto {
   canKeep: boolean;
 }
 
+/** A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice. */
+export type CapturedPhoto = ProcessedImage & { keptAnyway?: true };
+
 /** Refusals a person may overrule: about what the picture shows, not about the file. */
 const KEEPABLE = new Set<ImageCheckCode>(['too-small', 'blurry', 'too-dark', 'too-bright', 'no-face', 'several-faces', 'face-too-small', 'face-off-center']);
 
@@ -62,7 +65,7 @@ export class CaptureController implements ReactiveController {
   readonly camera: CameraController;
   readonly #host: ReactiveElement;
   readonly #options: CaptureOptions;
-  #photos: Partial<Record<CaptureRole, ProcessedImage>> = {};
+  #photos: Partial<Record<CaptureRole, CapturedPhoto>> = {};
   #rejected: RejectedPhoto | null = null;
   /** The refused source, to show it again after the host comes back to the document. */
   #rejectedSource: Blob | null = null;
@@ -98,11 +101,11 @@ export class CaptureController implements ReactiveController {
     host.addController(this);
   }
 
-  get photos(): Readonly<Partial<Record<CaptureRole, ProcessedImage>>> {
+  get photos(): Readonly<Partial<Record<CaptureRole, CapturedPhoto>>> {
     return this.#photos;
   }
 
-  photo(role: CaptureRole): ProcessedImage | undefined {
+  photo(role: CaptureRole): CapturedPhoto | undefined {
     return this.#photos[role];
   }
 
@@ -342,10 +345,10 @@ export class CaptureController implements ReactiveController {
         throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face });
       }
       this.remove(role);
-      this.#photos = { ...this.#photos, [role]: image };
+      this.#photos = { ...this.#photos, [role]: how.keepAnyway ? { ...image, keptAnyway: true } : image };
       delete this.#refusals[role];
       this.#host.requestUpdate();
-      this.#options.announce(m.capture.accepted);
+      this.#options.announce(how.keepAnyway ? m.capture.kept : m.capture.accepted);
       this.#host.dispatchEvent(
         new OnboardingCaptureEvent({
           role,
@@ -442,8 +445,8 @@ export class CaptureController implements ReactiveController {
   /** New object URLs for what #suspend revoked: the photos from their JPEG bytes, the refused one from its source. */
   #resume(): void {
     this.#suspended = false;
-    const photos: Partial<Record<CaptureRole, ProcessedImage>> = {};
-    for (const [role, photo] of Object.entries(this.#photos) as [CaptureRole, ProcessedImage | undefined][]) {
+    const photos: Partial<Record<CaptureRole, CapturedPhoto>> = {};
+    for (const [role, photo] of Object.entries(this.#photos) as [CaptureRole, CapturedPhoto | undefined][]) {
       if (!photo) continue;
       const jpeg = new Blob([base64ToBytes(photo.base64) as Uint8Array<ArrayBuffer>], { type: photo.mime });
       photos[role] = { ...photo, previewUrl: URL.createObjectURL(jpeg) };

@@ -75,6 +75,8 @@ export const ptBR = {
     fileHint: 'JPEG, PNG ou WebP.',
     checking: 'Verificando a foto…',
     accepted: 'Foto aceita. Confira se está nítida e legível.',
+    /** After "Usar mesmo assim": the checks refused the photo, so nothing says it is good. */
+    kept: 'Foto mantida como está. Se não estiver legível, a análise pode pedir outra.',
     retake: 'Tirar outra foto',
     usePhoto: 'Usar esta foto',
     previewAlt: (what: string): string => `Foto: ${what}`,
@@ -99,6 +101,8 @@ export const ptBR = {
   },
   upload: {
     heading: 'Enviando',
+    /** The heading while the upload's error shows, in place of "Enviando". */
+    errorHeading: 'Não foi possível enviar',
     progressLabel: 'Progresso do envio',
     progress: (percent: number): string => `${percent}% enviado`,
     cancel: 'Cancelar envio',
@@ -118,7 +122,7 @@ export const ptBR = {
       payload_too_large: 'As fotos são grandes demais para envio. Refaça-as.',
       rate_limited: 'Muitas tentativas em pouco tempo. Aguarde um minuto e tente novamente.',
       upstream: 'O serviço de verificação está com problemas no momento. Tente novamente em alguns instantes.',
-      generic: 'Não foi possível enviar. Tente novamente.',
+      generic: 'Algo deu errado no envio. Tente novamente.',
       session_used: 'Esta verificação já foi enviada, por esta ou por outra página. Não é possível enviá-la de novo com este link.',
       session_mismatch: 'Os dados não correspondem aos informados pelo serviço que pediu esta verificação. Confira o tipo de documento e envie novamente.',
       idempotency_conflict: 'Um envio anterior, com outros dados, já foi registrado. Comece de novo para enviar outra vez.',

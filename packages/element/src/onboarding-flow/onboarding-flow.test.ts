@@ -90,6 +90,10 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
     expect(errorText(el)).to.match(/Não encontramos um rosto/);
     await click(el, 'Usar mesmo assim');
     await waitFor(() => !!preview(el), 'the kept selfie was never accepted', 25_000);
+    // Kept, not judged readable: neither the step nor what is announced calls it accepted.
+    expect([...root(el).querySelectorAll('[part~=body] p')].map((p) => p.textContent)).to.include('Foto mantida como está. Se não estiver legível, a análise pode pedir outra.');
+    await waitFor(() => root(el).querySelector('[role=status][aria-atomic]')!.textContent!.includes('Foto mantida como está'), 'the kept photo was not announced as kept');
+    expect(text(el)).to.not.contain('Foto aceita');
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     expect(root(el).querySelectorAll('img[part~=thumbnail]').length).to.equal(3);

@@ -340,7 +340,7 @@ export class OnboardingFlow extends LitElement {
       return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : s.failedHeading;
     }
     if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return this.m.cpf.headingCnpj;
-    return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission.outcome?.status ?? null });
+    return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission.outcome?.status ?? null, uploadFailed: !!this.#submission.uploadError });
   }
 
   /** "Start again", except under a session: it yields one onboarding, so a new flow could only be refused. */
@@ -391,6 +391,7 @@ export class OnboardingFlow extends LitElement {
         m,
         role,
         acceptedUrl: capture.photo(role)?.previewUrl ?? null,
+        keptAnyway: capture.photo(role)?.keptAnyway === true,
         rejected: capture.rejectedFor(role),
         errorText: (code) => capture.errorText(code),
         cameraErrorText: (code) => capture.cameraErrorText(code),

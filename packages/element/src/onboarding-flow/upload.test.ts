@@ -42,6 +42,8 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     await waitFor(() => errorText(el) !== '', 'no upload error');
     await controlDouble(ns, { failUploads: null });
     expect(errorText(el)).to.contain('serviço de verificação está com problemas');
+    // The heading says what happened, no longer "Enviando".
+    expect(heading(el).textContent).to.equal('Não foi possível enviar');
     const error = events.find((e) => e.type === 'onboarding-error')!;
     expect(error.detail.code).to.equal('upstream_unavailable');
     await expect(el).to.be.accessible();

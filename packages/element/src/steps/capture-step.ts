@@ -18,6 +18,8 @@ export interface CaptureView {
   role: CaptureRole;
   /** The accepted photo's object URL. */
   acceptedUrl: string | null;
+  /** That photo was kept anyway, refused by the checks: nothing may call it accepted. */
+  keptAnyway: boolean;
   rejected: { code: ImageCheckCode; previewUrl: string | null; canKeep: boolean } | null;
   /** Why the camera cannot be used (the texts come with the capture view). */
   cameraErrorText: (code: CameraError['code']) => string | null;
@@ -50,7 +52,7 @@ export function captureStep(v: CaptureView): TemplateResult {
     return html`
       <div part="body">
         <img class="preview" part="preview" src=${v.acceptedUrl} alt=${m.previewAlt(what)} />
-        <p>${m.accepted}</p>
+        <p>${v.keptAnyway ? m.kept : m.accepted}</p>
       </div>
       <div class="actions" part="actions">
         ${back}

@@ -8,6 +8,8 @@ export interface HeadingContext {
   documentType: string | null;
   /** The final status, which picks the outcome heading. */
   outcome: TerminalStatus | null;
+  /** The upload failed and its error shows: the heading says so rather than "Enviando". */
+  uploadFailed?: boolean;
 }
 
 export function stepHeading(m: Messages, step: OnboardingStep, context: HeadingContext): string {
@@ -32,7 +34,7 @@ export function stepHeading(m: Messages, step: OnboardingStep, context: HeadingC
     case 'review':
       return m.review.heading;
     case 'upload':
-      return m.upload.heading;
+      return context.uploadFailed ? m.upload.errorHeading : m.upload.heading;
     case 'processing':
       return m.processing.heading;
     case 'outcome':
