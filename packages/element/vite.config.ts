@@ -11,6 +11,8 @@
  *              same way once the person nears sending.
  * - `face`     dist/onboarding-flow.face.js: the selfie's face detector and its model, loaded
  *              on the selfie step.
+ * - `handoff`  dist/onboarding-flow.handoff.js: the hand-off panel (QR code, short code, the
+ *              phone's progress) with its QR encoder, loaded when the person asks for it.
  * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode,
  *              browser-image-compression inlined), self-contained, started by every form's
  *              pipeline from beside itself.
@@ -41,6 +43,8 @@ export const CONSENT_TEXT_FILE = 'onboarding-flow.consent-text.js';
 export const CAPTURE_VIEW_FILE = 'onboarding-flow.capture-view.js';
 /** The selfie's face detector with its model (src/face/face-detector.ts), loaded on the selfie step. */
 export const FACE_FILE = 'onboarding-flow.face.js';
+/** The hand-off to a phone (src/handoff/handoff-panel.ts, with uqr), loaded when it is asked for or followed. */
+export const HANDOFF_FILE = 'onboarding-flow.handoff.js';
 /** The image worker script (src/image/worker-url.ts names the same file). */
 export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The global the classic script assigns its exports to. */
@@ -56,6 +60,7 @@ const CONSENT_TEXT_SOURCE = here('./src/messages/consent-text.ts');
 const CAPTURE_VIEW_SOURCE = here('./src/capture-view/capture-view.ts');
 const FACE_SOURCE = here('./src/face/face-detector.ts');
 const FACE_MODEL_SOURCE = here('./src/face/frontal-face-cascade.ts');
+const HANDOFF_SOURCE = here('./src/handoff/handoff-panel.ts');
 /** Each lazily loaded source of the script-tag builds, and the file beside the script it becomes. */
 const BESIDE_SCRIPT = new Map([
   [PIPELINE_SOURCE, PIPELINE_FILE],
@@ -63,6 +68,7 @@ const BESIDE_SCRIPT = new Map([
   [CONSENT_TEXT_SOURCE, CONSENT_TEXT_FILE],
   [CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE],
   [FACE_SOURCE, FACE_FILE],
+  [HANDOFF_SOURCE, HANDOFF_FILE],
 ]);
 /** The module names (without extension) of those sources: only imports naming one are resolved by the hook below. */
 const BESIDE_SCRIPT_NAMES = [...BESIDE_SCRIPT.keys()].map((source) => source.replace(/^.*\/(.*)\.ts$/, '$1'));
@@ -121,6 +127,11 @@ export function afterSendBuild(target: Target): InlineConfig {
 export function captureViewBuild(target: Target): InlineConfig {
   // The face detector it uses for the selfie stays its own file beside the script.
   return besideScriptBuild(target, CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE, [pipelineBesideScript(), templateWhitespace()]);
+}
+
+/** The lazily loaded hand-off panel for both script-tag forms (its Lit is the element's, handed in). */
+export function handoffBuild(target: Target): InlineConfig {
+  return besideScriptBuild(target, HANDOFF_SOURCE, HANDOFF_FILE, [templateWhitespace()]);
 }
 
 /** The lazily loaded face detector for both script-tag forms: code and model, minified, the model's licence notice kept. */
@@ -276,7 +287,7 @@ export function iifeBuild(target: Target): InlineConfig {
 
 /** Every build of the distribution, in the order scripts/build.ts runs them. */
 export function distributionBuilds(target: Target): InlineConfig[] {
-  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), captureViewBuild(target), faceBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
+  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), captureViewBuild(target), faceBuild(target), handoffBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
 }
 
 // `vite build` on its own gives the npm modules; `npm run build` gives everything.

@@ -7,6 +7,7 @@
 export const ONBOARDING_EVENTS = [
   'onboarding-step-change',
   'onboarding-capture',
+  'onboarding-handoff',
   'onboarding-submitted',
   'onboarding-complete',
   'onboarding-error',

@@ -50,6 +50,15 @@ export interface OnboardingErrorDetail {
   /** Technical reason, in English, when `message` alone cannot say it (e.g. why a photo could not be prepared). */
   reason?: string;
 }
+/**
+ * Where the hand-off of the session to another device stands: `offered` (a QR code and short
+ * code are shown, again after each new code), `claimed` (a phone holds the session; also said on
+ * a reload that resumes following), `reclaimed` (the session came back to the computer: on the
+ * computer once it took it back, on the phone when it lost it), `expired` (the code lapsed unused).
+ */
+export interface OnboardingHandoffDetail {
+  state: 'offered' | 'claimed' | 'reclaimed' | 'expired';
+}
 export interface OnboardingCancelDetail {
   step: OnboardingStep;
 }
@@ -86,6 +95,12 @@ export class OnboardingErrorEvent extends CustomEvent<OnboardingErrorDetail> {
     super(OnboardingErrorEvent.eventName, init(detail));
   }
 }
+export class OnboardingHandoffEvent extends CustomEvent<OnboardingHandoffDetail> {
+  static readonly eventName = 'onboarding-handoff' satisfies OnboardingEventName;
+  constructor(detail: OnboardingHandoffDetail) {
+    super(OnboardingHandoffEvent.eventName, init(detail));
+  }
+}
 export class OnboardingCancelEvent extends CustomEvent<OnboardingCancelDetail> {
   static readonly eventName = 'onboarding-cancel' satisfies OnboardingEventName;
   constructor(detail: OnboardingCancelDetail) {
@@ -97,6 +112,7 @@ export class OnboardingCancelEvent extends CustomEvent<OnboardingCancelDetail> {
 export interface OnboardingEventMap {
   'onboarding-step-change': OnboardingStepChangeEvent;
   'onboarding-capture': OnboardingCaptureEvent;
+  'onboarding-handoff': OnboardingHandoffEvent;
   'onboarding-submitted': OnboardingSubmittedEvent;
   'onboarding-complete': OnboardingCompleteEvent;
   'onboarding-error': OnboardingErrorEvent;

@@ -57,6 +57,7 @@ test('attributes map to their properties', () => {
     'max-long-edge': 'maxLongEdge',
     'manual-capture': 'manualCapture',
     session: 'session',
+    handoff: 'handoff',
   });
   const publicMembers = (element.members ?? []).filter((m) => !m.privacy && !m.name.startsWith('#') && !m.static);
   for (const name of ['endpoint', 'locale', 'documentTypes', 'cpf', 'name', 'maxImageBytes', 'maxLongEdge', 'session', 'start', 'reset']) {
@@ -76,7 +77,7 @@ test('events: every onboarding-* event with its class and details, nothing namel
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
     'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'capture-back', 'capture-close', 'capture-hint', 'capture-switch',
-    'capture-view', 'error', 'guide', 'header', 'heading', 'intro-needs', 'intro-photos', 'keep-anyway', 'offline', 'outcome', 'preview', 'progress', 'retake', 'shutter',
+    'capture-view', 'error', 'guide', 'handoff', 'handoff-code', 'handoff-qr', 'handoff-start', 'handoff-status', 'header', 'heading', 'intro-needs', 'intro-photos', 'keep-anyway', 'offline', 'outcome', 'preview', 'progress', 'retake', 'shutter',
     'stage', 'stage-current', 'stages', 'step', 'thumbnail', 'video',
   ]);
   const properties = names(element.cssProperties);

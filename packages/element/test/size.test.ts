@@ -7,7 +7,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { AFTER_SEND_FILE, BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, FACE_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { AFTER_SEND_FILE, BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, FACE_FILE, HANDOFF_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
@@ -44,8 +44,8 @@ for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
     assert.deepEqual(firstLoad, [entry]);
     const code = await dist.read(entry);
     // The only things it may load later are beside it: the pipeline module, the waiting and outcome
-    // texts, the full consent text, the capture view and the face detector.
-    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CAPTURE_VIEW_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${FACE_FILE}`, `./${PIPELINE_FILE}`]);
+    // texts, the full consent text, the capture view, the face detector and the hand-off panel.
+    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CAPTURE_VIEW_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${FACE_FILE}`, `./${HANDOFF_FILE}`, `./${PIPELINE_FILE}`]);
     // Neither the pipeline's code nor the worker's is inside (their option names, error texts and file).
     for (const marker of ['small enough', 'image could not be prepared', 'imageOrientation', IMAGE_WORKER_FILE, 'manual review']) {
       assert.equal(code.includes(marker), false, `${entry} contains ${marker}`);
@@ -101,7 +101,8 @@ test('the npm modules keep their dependencies as imports and load the pipeline l
   for (const dependency of ['lit', '@onboarding-kit/contract']) assert.ok(imports.includes(dependency), `${dependency} is imported`);
   assert.ok(!index.includes('class LitElement'), 'lit is not inlined');
   const chunks = dynamicImports(index);
-  assert.equal(chunks.length, 4, chunks.join());
+  assert.equal(chunks.length, 5, chunks.join());
+  assert.ok(chunks.some((c) => /^\.\/handoff-panel-[\w-]+\.js$/.test(c)), chunks.join());
   assert.ok(chunks.some((c) => /^\.\/capture-view-[\w-]+\.js$/.test(c)), chunks.join());
   const chunk = chunks.find((c) => /^\.\/pipeline-[\w-]+\.js$/.test(c));
   assert.ok(chunks.some((c) => /^\.\/after-send-[\w-]+\.js$/.test(c)), chunks.join());
@@ -122,6 +123,21 @@ test('no eval, no Function constructor, no public CDN in any hosted JavaScript',
     assert.doesNotMatch(code, /\bnew\s+Function\b|(?<![\w$.])Function\s*\(/, `${file}: Function constructor`);
     assert.doesNotMatch(code, /jsdelivr|unpkg|cdnjs|googleapis|jspm/i, `${file}: CDN URL`);
   }
+});
+
+test('the hand-off panel: one self-contained module beside the bundles with its QR encoder, no Lit of its own, in no first load', async () => {
+  const panel = await dist.read(HANDOFF_FILE);
+  assert.deepEqual(staticImports(panel), []);
+  assert.deepEqual(dynamicImports(panel), []);
+  assert.match(panel, /export\s*\{[^}]*\bdefineHandoffPanel\b/);
+  assert.equal(/lit-html|Lit is in dev mode|customElements\.define\(`onboarding-flow`/.test(panel), false, 'the panel holds no Lit');
+  // The panel's texts and the QR encoder are in it, and in neither first load.
+  for (const marker of ['Gerar novo código', 'Aguardando o celular', 'unencodable characters in alphanumeric mode']) {
+    assert.ok(panel.includes(marker), `the panel holds ${marker}`);
+    for (const file of [BUNDLE_FILE, IIFE_FILE]) assert.equal((await dist.read(file)).includes(marker), false, `${file} holds ${marker}`);
+  }
+  const size = await sizes([HANDOFF_FILE]);
+  console.log(`${HANDOFF_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
 });
 
 test('the face detector: one self-contained module beside the bundles, in no first load, with its model’s licence notice', async () => {

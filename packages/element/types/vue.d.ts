@@ -33,6 +33,8 @@ export interface OnboardingFlowVueProps {
   'max-long-edge'?: OnboardingFlow['maxLongEdge'] | `${number}`;
   /** The client secret of a session opened by the integrator's backend (never reflected). */
   session?: OnboardingFlow['session'];
+  /** Offers "Continue on your phone" on the capture steps (with a `session`). */
+  handoff?: OnboardingFlow['handoff'];
 }
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

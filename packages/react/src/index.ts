@@ -17,6 +17,7 @@ import {
   type OnboardingCaptureEvent,
   type OnboardingCompleteEvent,
   type OnboardingErrorEvent,
+  type OnboardingHandoffEvent,
   type OnboardingStepChangeEvent,
   type OnboardingSubmittedEvent,
 } from '@onboarding-kit/element';
@@ -27,12 +28,14 @@ export type {
   OnboardingCaptureEvent,
   OnboardingCompleteEvent,
   OnboardingErrorEvent,
+  OnboardingHandoffEvent,
   OnboardingStepChangeEvent,
   OnboardingSubmittedEvent,
   OnboardingCancelDetail,
   OnboardingCaptureDetail,
   OnboardingCompleteDetail,
   OnboardingErrorDetail,
+  OnboardingHandoffDetail,
   OnboardingStepChangeDetail,
   OnboardingSubmittedDetail,
 } from '@onboarding-kit/element';
@@ -56,7 +59,7 @@ export const ONBOARDING_FLOW_EVENTS = Object.fromEntries(ONBOARDING_EVENTS.map((
 
 /** The element's public configuration, set as properties (not attributes) on every render. */
 export type OnboardingFlowProperties = Partial<
-  Pick<OnboardingFlowElement, 'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session'>
+  Pick<OnboardingFlowElement, 'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session' | 'handoff'>
 >;
 
 export interface OnboardingFlowCallbacks {
@@ -64,6 +67,8 @@ export interface OnboardingFlowCallbacks {
   onStepChange?: (event: OnboardingStepChangeEvent) => void;
   /** A photo passed the checks (`detail: { role, bytes, width, height }`, never the image). */
   onCapture?: (event: OnboardingCaptureEvent) => void;
+  /** The hand-off to a phone moved on (`detail: { state }`: offered, claimed, reclaimed, expired). */
+  onHandoff?: (event: OnboardingHandoffEvent) => void;
   /** The companion accepted the upload (`detail: { tokenOnboarding }`). */
   onSubmitted?: (event: OnboardingSubmittedEvent) => void;
   /** A final status arrived (`detail: { tokenOnboarding, status, externalId? }`). */

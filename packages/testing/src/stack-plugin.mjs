@@ -11,6 +11,9 @@
  *   'stack-record'   { namespace } -> { uploadAttempts, uploads, onboardings, requests }
  *   'stack-decide'   { token, status } -> decides a manual-review onboarding through the
  *                       sandbox's control API; resolves after its webhook reached the companion
+ *   'stack-session'  { reference, cpf?, ... } -> opens a session as the integrator's backend does
+ *                       (`POST /v1/sessions` with the stack's API key, which never reaches the
+ *                       page): { id, clientSecret, url, ... }, the capture token as `captureToken`
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const entry = fileURLToPath(new URL('./stack-server.ts', import.meta.url));
 const READY_TIMEOUT_MS = 120_000;
+/** The stack process's backend API key (IT_API_KEY of stack.ts, which this plain module cannot import). */
+const API_KEY = 'sk_test_stack_0123456789abcdef0123456789';
 
 function startChild(env) {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
@@ -79,6 +84,15 @@ export function realStack(options = {}) {
       if (command === 'stack-decide') {
         const url = `${stack.sandboxUrl}/__sandbox/onboardings/${encodeURIComponent(payload.token)}/decision`;
         return json(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: payload.status }) }));
+      }
+      if (command === 'stack-session') {
+        const res = await fetch(`${stack.url}/v1/sessions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+          body: JSON.stringify(payload ?? { reference: 'stack-session' }),
+        });
+        const session = await json(res);
+        return { ...session, captureToken: new URL(session.url).pathname.replace('/capture/', '') };
       }
       return undefined;
     },

@@ -10,7 +10,7 @@
  * or when its stdin closes (the parent died), so it never outlives the runner.
  */
 import { createJsonLogger } from '@onboarding-kit/server';
-import { startStack } from './stack.js';
+import { IT_API_KEY, startStack } from './stack.js';
 
 const origins = (process.env.STACK_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
 const processingMs = Number(process.env.STACK_PROCESSING_MS ?? '300');
@@ -20,6 +20,8 @@ const stack = await startStack({
   sandbox: { processingMs },
   companion: {
     allowedOrigins: origins,
+    // Sessions (and their hand-off) are opened by the backend with this key: the plugin's 'stack-session'.
+    apiKeys: [IT_API_KEY],
     // Errors only, on stderr (the runner shows them): tests provoke 4xx answers, which log warnings.
     logger: createJsonLogger({ sink: (line) => process.stderr.write(`${line}\n`), level: 'error' }),
   },

@@ -148,6 +148,19 @@ export async function getSession(base: string, clientSecret: string, signal?: Ab
   return body;
 }
 
+/**
+ * `POST {base}/session/{path}` with a page secret (the hand-off's routes, docs/page-api.md#hand-off):
+ * the JSON answered, or null for a 204. Rejects with a {@link CompanionError}.
+ */
+export async function postSession(base: string, path: string, clientSecret: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${clientSecret}`, Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await request(`${base}/session/${path}`, { method: 'POST', headers, ...(body !== undefined && { body: JSON.stringify(body) }), ...(signal && { signal }) });
+  const parsed = parseJson(await res.text().catch(() => ''));
+  if (!res.ok) throw errorFromBody(res.status, parsed);
+  return parsed ?? null;
+}
+
 /** `GET {base}/onboardings/{token}`. */
 export async function getOnboarding(base: string, token: string, accessKey: string, signal?: AbortSignal): Promise<OnboardingState> {
   const res = await request(onboardingUrl(base, token), { headers: authHeaders(accessKey, 'application/json'), ...(signal && { signal }) });

@@ -13,10 +13,11 @@ import { LatestRun } from './latest-run.js';
 
 /**
  * Why a session cannot be used: `invalid` (the companion knows no session for this secret),
- * `expired`, `used` (it already produced an onboarding), or `unavailable` (it could not be read:
- * network trouble, a server error; worth trying again).
+ * `expired`, `used` (it already produced an onboarding), `unavailable` (it could not be read:
+ * network trouble, a server error; worth trying again), or `handedOff` (this device was handed
+ * the session, and the page that opened it took it back).
  */
-export type SessionProblem = 'invalid' | 'expired' | 'used' | 'unavailable';
+export type SessionProblem = 'invalid' | 'expired' | 'used' | 'unavailable' | 'handedOff';
 
 /** `none`: no session attribute, the flow works as without sessions. */
 export type SessionState = 'none' | 'loading' | 'ready' | 'failed';
@@ -27,6 +28,7 @@ export const SESSION_ERROR_CODES: Record<SessionProblem, string> = {
   expired: 'session_expired',
   used: 'session_used',
   unavailable: 'session_unavailable',
+  handedOff: 'session_handed_off',
 };
 
 export interface SessionOptions {
@@ -45,15 +47,20 @@ export interface SessionOptions {
 }
 
 export function sessionProblem(error: CompanionError): SessionProblem {
+  if (error.code === 'session_handed_off') return 'handedOff';
   if (error.status === 401 || error.status === 403 || error.status === 404) return 'invalid';
   if (error.status === 410 || error.code === 'session_expired') return 'expired';
   if (error.status === 409 || error.code === 'session_used') return 'used';
   return 'unavailable';
 }
 
-/** What a session read successfully says about its use: null when it can start a flow. */
+/**
+ * What a session read successfully says about its use: null when it can start a flow, or when
+ * this page opened it and another device holds it (the page follows that device, sent or not).
+ */
 export function problemOfSession(session: PageSession, nowMs: number): SessionProblem | null {
   if (session.status === 'expired') return 'expired';
+  if (session.handoff?.state === 'claimed' && !session.handoff.holder) return null;
   if (session.status !== 'open') return 'used';
   // The companion sweeps expired sessions on its own schedule; the clock here already knows.
   const expires = Date.parse(session.expiresAt);
@@ -135,6 +142,19 @@ export class SessionController implements ReactiveController {
     } finally {
       this.#run.end(signal);
     }
+  }
+
+  /** The session as the companion answered it again (a take-back), without reading it anew. */
+  replace(session: PageSession): void {
+    this.#session = session;
+    this.#host.requestUpdate();
+  }
+
+  /** The session can no longer be used here (a device that lost it): says so as a failed read does. */
+  fail(problem: SessionProblem): void {
+    if (this.#state === 'failed') return;
+    this.#run.cancel();
+    this.#fail(problem);
   }
 
   #fail(problem: SessionProblem): void {

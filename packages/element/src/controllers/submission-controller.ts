@@ -110,7 +110,7 @@ function warnBeforeLeaving(event: BeforeUnloadEvent): void {
 }
 
 /** Errors after which nothing this page can send will be accepted: the session is spent, gone or unknown. */
-const SESSION_ENDED = new Set(['session_used', 'session_expired', 'session_invalid']);
+const SESSION_ENDED = new Set(['session_used', 'session_expired', 'session_invalid', 'session_handed_off']);
 
 /** Whether a failed upload ended the flow for this page (no retry, no way back to the photos). */
 export function uploadErrorIsFinal(error: CompanionError): boolean {
@@ -149,6 +149,7 @@ export function uploadErrorMessage(error: CompanionError, m: Messages): string {
   // The session's own words: the link is what the person has to replace, whenever it failed.
   if (code === 'session_invalid') return m.session.invalid;
   if (code === 'session_expired') return m.session.expired;
+  if (code === 'session_handed_off') return m.session.handedOff;
   if (code in errors && code !== 'generic' && code !== 'upstream') return errors[code as keyof typeof errors];
   if (code.startsWith('upstream_') || error.status >= 500) return errors.upstream;
   if (error.status === 413) return errors.payload_too_large;
@@ -382,6 +383,15 @@ export class SubmissionController implements ReactiveController {
     } finally {
       this.#watch.end(signal);
     }
+  }
+
+  /**
+   * The final status of an onboarding another device sent (the phone the session was handed to):
+   * the outcome shows, and `onboarding-complete` fires, as if it had been sent from here.
+   */
+  showOutcome(final: Pick<FinalState, 'tokenOnboarding' | 'status' | 'externalId'>): void {
+    this.#token = final.tokenOnboarding;
+    this.#finish({ ...final, updatedAt: new Date().toISOString() });
   }
 
   /** Cancels whatever runs and forgets the onboarding, its key included. */

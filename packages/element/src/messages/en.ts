@@ -60,6 +60,7 @@ export const en: Messages = {
   },
   capture: {
     cameraApp: 'Use the camera app',
+    handoff: 'Continue on your phone',
     headingFront: (type) => `${type} front`,
     headingBack: (type) => `${type} back`,
     headingSelfie: 'Selfie',
@@ -133,6 +134,8 @@ export const en: Messages = {
     expired: 'This verification link has expired. Go back to the site or app that sent you here to get a new one.',
     used: 'This verification link has already been used. If you did not finish the verification, go back to the site or app that sent you here to get a new one.',
     unavailable: 'Your verification could not be loaded. Check your internet connection and try again.',
+    handedOffHeading: 'The verification continued on the other device',
+    handedOff: 'It went back to the device it was opened on and goes on there. You can close this page.',
     retry: 'Try again',
   },
   processing: {

@@ -60,6 +60,7 @@ export const es: Messages = {
   },
   capture: {
     cameraApp: 'Usar la app de cámara',
+    handoff: 'Continuar en el celular',
     headingFront: (type) => `Frente ${type === 'CNH' ? 'de la' : 'del'} ${type}`,
     headingBack: (type) => `Dorso ${type === 'CNH' ? 'de la' : 'del'} ${type}`,
     headingSelfie: 'Selfi',
@@ -133,6 +134,8 @@ export const es: Messages = {
     expired: 'Este enlace de verificación ha caducado. Vuelve al sitio o aplicación que te trajo aquí para recibir uno nuevo.',
     used: 'Este enlace de verificación ya se usó. Si no terminaste la verificación, vuelve al sitio o aplicación que te trajo aquí para recibir uno nuevo.',
     unavailable: 'No se pudo cargar tu verificación. Revisa tu conexión a internet e inténtalo de nuevo.',
+    handedOffHeading: 'La verificación continuó en el otro dispositivo',
+    handedOff: 'Volvió al dispositivo donde se abrió y sigue allí. Esta página ya se puede cerrar.',
     retry: 'Intentar de nuevo',
   },
   processing: {

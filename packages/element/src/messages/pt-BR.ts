@@ -62,6 +62,8 @@ export const ptBR = {
   },
   capture: {
     cameraApp: 'Usar o app da câmera',
+    /** The hand-off to a phone (the `handoff` attribute); its panel's texts come with it. */
+    handoff: 'Continuar no celular',
     /** By the document type's code: "Frente da CNH", "Verso do RG". */
     headingFront: (type: string): string => `Frente ${type === 'CNH' ? 'da' : 'do'} ${type}`,
     headingBack: (type: string): string => `Verso ${type === 'CNH' ? 'da' : 'do'} ${type}`,
@@ -138,6 +140,9 @@ export const ptBR = {
     expired: 'Este link de verificação expirou. Volte ao site ou aplicativo que trouxe você até aqui para receber um novo.',
     used: 'Este link de verificação já foi usado. Se você não concluiu a verificação, volte ao site ou aplicativo que trouxe você até aqui para receber um novo.',
     unavailable: 'Não foi possível carregar a sua verificação. Verifique sua internet e tente novamente.',
+    /** This device lost the session: the page that opened it took it back. */
+    handedOffHeading: 'A verificação continuou no outro aparelho',
+    handedOff: 'Ela voltou para o aparelho em que foi aberta e segue por lá. Você pode fechar esta página.',
     retry: 'Tentar novamente',
   },
   processing: {

@@ -15,7 +15,9 @@ import {
   uploadErrorMessage,
   uploadErrorRole,
 } from '../controllers/submission-controller.js';
-import { OnboardingCancelEvent } from '../events.js';
+import { OnboardingCancelEvent, OnboardingHandoffEvent, OnboardingSubmittedEvent } from '../events.js';
+import { HandoffController } from '../handoff/handoff-controller.js';
+import type { HandoffPanelHost } from '../handoff/handoff-panel.js';
 import { messagesFor, resolveLocale, type Messages } from '../messages/index.js';
 import { loadAfterSend, type AfterSendCatalog } from '../messages/load-after-send.js';
 import { loadConsentText, type ConsentTextCatalog } from '../messages/load-consent-text.js';
@@ -69,6 +71,7 @@ import {
  * @summary Captures CPF, document photos and a selfie and shows the KYC outcome.
  *
  * @event {OnboardingStepChangeEvent} onboarding-step-change - The visible step changed. `detail: { step, previous }`.
+ * @event {OnboardingHandoffEvent} onboarding-handoff - The hand-off to a phone moved on (the `handoff` attribute). `detail: { state }`: `offered` (a QR code and short code show, again after each new code), `claimed` (a phone holds the session; also on a reload that resumes following it), `reclaimed` (the session is the computer's again: on the computer after "Back to this computer", on the phone when it lost the session), `expired` (the code lapsed unused). On the computer, the phone's sending and its outcome fire `onboarding-submitted` and `onboarding-complete` too.
  * @event {OnboardingCaptureEvent} onboarding-capture - A photo passed the checks (or the person kept it anyway). `detail: { role, bytes, width, height, processedIn, processedBy, keptAnyway? }` (never the image): processedIn `'worker'` or `'main-thread'`, processedBy `'library'` (browser-image-compression in the image worker) or `'own'` (the element's canvas encode), keptAnyway `true` when the person kept a photo refused twice in a row.
  * @event {OnboardingSubmittedEvent} onboarding-submitted - The companion accepted the upload. `detail: { tokenOnboarding }`.
  * @event {OnboardingCompleteEvent} onboarding-complete - A final status arrived. `detail: { tokenOnboarding, status, externalId? }`.
@@ -95,6 +98,11 @@ import {
  * @csspart body - The content of the current step.
  * @csspart actions - The row of buttons of the current step.
  * @csspart button - Every button (and the file-picker labels styled as one).
+ * @csspart handoff-start - "Continue on your phone" on a capture step (the `handoff` attribute); the step's main action, first, when no camera is found.
+ * @csspart handoff - The hand-off panel, in place of the step: the QR code and short code, then how the phone is doing.
+ * @csspart handoff-qr - The QR code of the hand-off link (an SVG, black on white with its margin).
+ * @csspart handoff-code - The short code to type on the phone, in large monospace.
+ * @csspart handoff-status - The hand-off's status lines (waiting for the phone, connected, its step and the photos taken, sent).
  * @csspart camera-app - The "use the camera app" file picker, shown where the page cannot open the camera itself.
  * @csspart retake - A photo's retake link on the review step.
  * @csspart button-primary - The main button of a step.
@@ -172,6 +180,15 @@ export class OnboardingFlow extends LitElement {
    */
   @property() session = '';
 
+  /**
+   * Offers "Continue on your phone" on the capture steps (first when no camera is found): a QR
+   * code and a short code hand the session to a phone, and this page follows it there, shows the
+   * outcome when it comes, and can take the session back. Needs a `session` opened by this page
+   * (the hosted capture page sets both). Without it, a page that finds a phone holding its
+   * session follows it all the same.
+   */
+  @property({ type: Boolean }) handoff = false;
+
   /** Target size in bytes for each compressed photo (the pipeline's default when unset). */
   @property({ attribute: 'max-image-bytes', type: Number }) maxImageBytes: number | undefined;
 
@@ -242,10 +259,57 @@ export class OnboardingFlow extends LitElement {
     messages: () => this.m,
     quiet: () => this.#nav.step === 'processing' || this.#nav.step === 'outcome',
     // Someone was told "preparing": the step they can now use is told too.
-    loaded: () => {
+    loaded: (session) => {
       if (this.#nav.announcement) this.#nav.announceStep();
+      this.#handoff.loaded(session);
     },
   });
+
+  readonly #handoff: HandoffController = new HandoffController(this, {
+    enabled: () => this.handoff,
+    session: () => this.#session.session,
+    secret: () => this.session || '',
+    endpoint: () => normalizeEndpoint(this.endpoint || ''),
+    progress: () => {
+      const step = this.#nav.step;
+      const sent = step === 'processing' || step === 'outcome';
+      return { step, photos: rolesFor(this.#details.documentType).filter((role) => sent || this.#capture.photo(role)) };
+    },
+    shown: () => {
+      this.#nav.presentStep();
+      this.#nav.announce(this.#heading(this.#nav.step));
+    },
+    lost: () => {
+      if (this.#session.problem === 'handedOff') return;
+      this.#capture.reset();
+      this.#session.fail('handedOff');
+      this.#nav.goTo(FIRST_STEP);
+      this.#nav.presentStep();
+      this.dispatchEvent(new OnboardingHandoffEvent({ state: 'reclaimed' }));
+    },
+  });
+
+  /** What the hand-off panel reaches of the flow. */
+  readonly #panelHost: HandoffPanelHost = {
+    secret: () => this.session || '',
+    state: (state) => {
+      if (state === 'claimed') this.#handoff.following();
+      this.dispatchEvent(new OnboardingHandoffEvent({ state }));
+    },
+    announce: (text) => this.#nav.announce(text),
+    submitted: (tokenOnboarding) => this.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding })),
+    completed: (outcome) => {
+      this.#handoff.close();
+      this.#submission.showOutcome(outcome);
+    },
+    back: (session) => {
+      this.#handoff.close();
+      if (session) this.#session.replace(session);
+      else void this.#session.load();
+      this.#nav.presentStep();
+    },
+    ended: () => this.start(),
+  };
 
   readonly #details: DetailsController = new DetailsController(this, {
     prefill: () => {
@@ -288,6 +352,7 @@ export class OnboardingFlow extends LitElement {
   reset(): void {
     this.#capture.reset();
     this.#submission.reset();
+    this.#handoff.reset();
     // Read again: a session may have been used or have expired since it was last read.
     if (this.#session.state !== 'none' || this.#session.stale) void this.#session.load();
     this.#details.reset();
@@ -334,10 +399,15 @@ export class OnboardingFlow extends LitElement {
   }
 
   #heading(step: OnboardingStep): string {
+    const mode = this.#handoff.mode;
+    if (mode) {
+      const t = this.#handoff.kit?.handoffTexts[resolveLocale(this.locale)];
+      return !t ? this.m.session.loadingHeading : mode === 'offer' ? t.headingOffer : t.headingFollow;
+    }
     if (step === FIRST_STEP && this.#sessionBlocks) {
       const s = this.m.session;
       const problem = this.#session.problem;
-      return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : s.failedHeading;
+      return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : problem === 'handedOff' ? s.handedOffHeading : s.failedHeading;
     }
     if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return this.m.cpf.headingCnpj;
     return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission.outcome?.status ?? null, uploadFailed: !!this.#submission.uploadError });
@@ -381,6 +451,19 @@ export class OnboardingFlow extends LitElement {
   #renderStep(): TemplateResult {
     const m = this.m;
     const step = this.#nav.step;
+    const handoff = this.#handoff;
+    if (handoff.mode) {
+      return handoff.kit
+        ? html`<onboarding-handoff-panel
+            exportparts="handoff, handoff-qr, handoff-code, handoff-status, actions, button, button-primary, error, offline"
+            .mode=${handoff.mode}
+            .endpoint=${normalizeEndpoint(this.endpoint || '')}
+            .locale=${resolveLocale(this.locale)}
+            .noCamera=${handoff.noCamera}
+            .host=${this.#panelHost}
+          ></onboarding-handoff-panel>`
+        : sessionStep({ m, problem: null, onRetry: () => undefined });
+    }
     const details = this.#details;
     const capture = this.#capture;
     const submission = this.#submission;
@@ -411,6 +494,9 @@ export class OnboardingFlow extends LitElement {
         taking: capture.taking,
         checking: capture.checking,
         cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
+        handoff: handoff.available
+          ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: () => void handoff.open('offer') }
+          : null,
         onBack,
         onOpenCamera: () => void capture.openCamera(),
         onCloseCamera: () => capture.closeCamera(),
@@ -530,7 +616,7 @@ export class OnboardingFlow extends LitElement {
     const m = this.m.flow;
     const step = this.#nav.step;
     const current = stageOf(step);
-    if (!current || this.#sessionBlocks) return nothing;
+    if (!current || this.#sessionBlocks || this.#handoff.mode) return nothing;
     // The steps before the current one read as done from the list's order (the styles colour them).
     const sub = current === 'document' && documentHasBack(this.#details.documentType) ? ` · ${m.side(step === 'document-back' ? 2 : 1, 2)}` : '';
     // Where five labels have no room (the styles decide, by the width in text size), the list
@@ -562,7 +648,7 @@ export class OnboardingFlow extends LitElement {
           part="step"
           aria-labelledby="heading"
           aria-busy=${this.#session.state === 'loading' ? 'true' : 'false'}
-          data-step=${step}
+          data-step=${this.#handoff.mode ? 'handoff' : step}
         >
           <h2 id="heading" part="heading" tabindex="-1">${this.#heading(step)}</h2>
           ${this.#renderStep()}

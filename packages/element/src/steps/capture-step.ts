@@ -33,6 +33,11 @@ export interface CaptureView {
   checking: boolean;
   /** The page cannot open the camera itself (no getUserMedia, no camera, access denied). */
   cameraUnavailable: boolean;
+  /**
+   * "Continue on your phone" (the `handoff` attribute, on the page that opened the session), or
+   * null; `first`: no camera was found here, so it leads, as the step's main action.
+   */
+  handoff: { first: boolean; onOpen: () => void } | null;
   onBack: () => void;
   onOpenCamera: () => void;
   onCloseCamera: () => void;
@@ -83,6 +88,18 @@ export function captureStep(v: CaptureView): TemplateResult {
   const open = state === 'live' || state === 'starting';
   const busy = v.checking || open;
   const cameraError = state === 'error' ? error : null;
+  const handoff = v.handoff;
+  const lead = !!handoff?.first;
+  const phone = handoff
+    ? html`<button
+        type="button"
+        class=${lead ? 'primary' : ''}
+        part=${lead ? 'button button-primary handoff-start' : 'button handoff-start'}
+        @click=${handoff.onOpen}
+      >
+        ${m.handoff}
+      </button>`
+    : nothing;
   return html`
     <div part="body">
       <p>${selfie ? m.guideSelfie : m.guideDocument}</p>
@@ -110,11 +127,11 @@ export function captureStep(v: CaptureView): TemplateResult {
         : nothing}
     </div>
     <div class="actions" part="actions">
-      ${back}
+      ${lead ? phone : nothing} ${back}
       <button
         type="button"
-        class="primary"
-        part="button button-primary"
+        class=${lead ? '' : 'primary'}
+        part=${lead ? 'button' : 'button button-primary'}
         data-capture-start
         aria-disabled=${busy ? 'true' : 'false'}
         @click=${v.onOpenCamera}
@@ -149,6 +166,7 @@ export function captureStep(v: CaptureView): TemplateResult {
             </label>
           `
         : nothing}
+      ${lead ? nothing : phone}
     </div>
   `;
 }

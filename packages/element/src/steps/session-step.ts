@@ -21,9 +21,10 @@ export function sessionStep(v: SessionStepView): TemplateResult {
     `;
   }
   // Only a read that failed on the way is worth repeating: the other problems are the session's own.
+  // A session taken back by the device that opened it is no fault: said plainly, not in red.
   return html`
     <div part="body">
-      <p id="session-error" class="error" part="error" role="alert" data-session-problem=${v.problem}>${m[v.problem]}</p>
+      <p id="session-error" class=${v.problem === 'handedOff' ? '' : 'error'} part="error" role="alert" data-session-problem=${v.problem}>${m[v.problem]}</p>
     </div>
     ${v.problem === 'unavailable'
       ? html`<div class="actions" part="actions">

@@ -1,0 +1,48 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+/**
+ * A computer without a camera (the no-camera group: the browser lists no video input): with the
+ * hand-off on, "Continuar no celular" leads the first capture step as its main action, before the
+ * camera and the files, and opens the panel that says why.
+ */
+import { currentEngine } from '@onboarding-kit/testing/engine';
+import { expect } from '@open-wc/testing';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import { chooseType, cleanupListeners, click, companionNamespace, errorText, heading, mount, passConsent, root, waitFor, waitForStep } from './test-helpers.js';
+
+afterEach(() => cleanupListeners());
+
+describe('<onboarding-flow handoff> on a computer without a camera', () => {
+  it('leads the first capture step with "Continuar no celular", and the panel says why', async function () {
+    this.timeout(60_000);
+    const session = await executeServerCommand<{ clientSecret: string }, Record<string, unknown>>('stack-session', { reference: `nocam-${companionNamespace()}`, cpf: '52998224725' });
+    const { el } = await mount({ companion: 'real', session: session.clientSecret });
+    el.handoff = true;
+    await passConsent(el);
+    root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await waitForStep(el, 'document-type');
+    await chooseType(el, 'CNH');
+    const lead = () => root(el).querySelector<HTMLButtonElement>('[part~=actions] > button');
+    await waitFor(() => lead()?.textContent!.trim() === 'Continuar no celular', `not first: ${lead()?.textContent}`);
+    expect(lead()!.classList.contains('primary')).to.equal(true);
+    expect(lead()!.getAttribute('part')).to.equal('button button-primary handoff-start');
+    // The camera button is no longer the main action; the files are still there.
+    const camera = root(el).querySelector<HTMLButtonElement>('[data-capture-start]')!;
+    expect(camera.classList.contains('primary')).to.equal(false);
+    expect(root(el).querySelectorAll('[part~=button-primary]')).to.have.length(1);
+    await expect(el).to.be.accessible();
+
+    // Trying the camera all the same: the error, and the hand-off still leads.
+    await click(el, 'Abrir câmera');
+    await waitFor(() => errorText(el) !== '', 'no camera error');
+    expect(lead()!.textContent!.trim()).to.equal('Continuar no celular');
+    if (currentEngine() !== 'webkit') {
+      await setViewport({ width: 1366, height: 768 });
+      console.log(`no camera: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-no-camera-1366' })}`);
+    }
+
+    lead()!.click();
+    await waitFor(() => !!root(el).querySelector('onboarding-handoff-panel')?.shadowRoot?.querySelector('svg'), 'no QR code');
+    expect(heading(el).textContent).to.equal('Continuar no celular');
+    expect(root(el).querySelector('onboarding-handoff-panel')!.shadowRoot!.textContent).to.include('Não encontramos uma câmera neste computador');
+  });
+});

@@ -1,0 +1,363 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+/**
+ * The hand-off from computer to phone (the `handoff` attribute, docs/page-api.md#hand-off), on the
+ * real companion and sandbox over loopback: the computer's element offers a QR code (decoded here
+ * from the rendered SVG) and a short code; a phone claims it (by the link the QR holds, or the
+ * code) and, as a second `<onboarding-flow>` bound to the phone's own secret, goes through the flow
+ * while the computer follows its progress and then shows the outcome; the computer takes the
+ * session back and the phone says the session went on elsewhere; a reload of the computer while a
+ * phone holds the session opens straight in the following panel. Screenshots at 1366x768 and
+ * 390x844.
+ */
+import { currentEngine } from '@onboarding-kit/testing/engine';
+import { expect } from '@open-wc/testing';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import decodeQR from 'qr/decode.js';
+import { formatHandoffCode, type HandoffClaim } from '@onboarding-kit/contract';
+import type { OnboardingFlow } from './onboarding-flow.js';
+import {
+  CPF,
+  button,
+  chooseType,
+  cleanupListeners,
+  click,
+  companionNamespace,
+  hasButton,
+  heading,
+  mount,
+  passConsent,
+  photoFor,
+  pickFile,
+  preview,
+  errorText,
+  realEndpoint,
+  root,
+  stepOf,
+  text,
+  waitFor,
+  waitForStep,
+  type Mounted,
+} from './test-helpers.js';
+
+afterEach(async () => {
+  cleanupListeners();
+  sessionStorage.clear();
+  if (currentEngine() !== 'webkit') await setViewport({ width: 1366, height: 768 });
+});
+
+interface OpenedSession {
+  id: string;
+  clientSecret: string;
+  captureToken: string;
+}
+
+/** A session opened by the integrator's backend on the real companion (the API key stays in the runner). */
+function openSession(): Promise<OpenedSession> {
+  return executeServerCommand<OpenedSession, Record<string, unknown>>('stack-session', { reference: `handoff-${companionNamespace()}`, cpf: '52998224725', name: 'Maria Silva' });
+}
+
+type Panel = HTMLElement & { updateComplete: Promise<boolean> };
+const panel = (el: OnboardingFlow): Panel | null => root(el).querySelector<Panel>('onboarding-handoff-panel');
+const panelRoot = (el: OnboardingFlow): ShadowRoot => panel(el)!.shadowRoot!;
+const panelText = (el: OnboardingFlow): string => (panel(el)?.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ');
+const live = (el: OnboardingFlow): string => root(el).querySelector('[aria-live=polite]')!.textContent!;
+const qr = (el: OnboardingFlow): SVGSVGElement | null => panel(el)?.shadowRoot?.querySelector<SVGSVGElement>('svg[part~=handoff-qr]') ?? null;
+const shownCode = (el: OnboardingFlow): string => panelRoot(el).querySelector('[part~=handoff-code]')!.textContent!.trim();
+const panelButton = (el: OnboardingFlow, label: string): HTMLButtonElement => {
+  const found = [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === label);
+  if (!found) throw new Error(`no panel button "${label}"; panel: ${panelText(el)}`);
+  return found;
+};
+const handoffStates = (events: CustomEvent[]): string[] => events.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail.state as string);
+
+/** Decodes the QR code as drawn: the rendered SVG, rasterised at 8 px a module, read by a QR decoder. */
+async function decodeShownQr(svg: SVGSVGElement): Promise<string> {
+  const copy = svg.cloneNode(true) as SVGSVGElement;
+  const side = 8 * svg.viewBox.baseVal.width;
+  copy.setAttribute('width', String(side));
+  copy.setAttribute('height', String(side));
+  const url = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(copy)], { type: 'image/svg+xml' }));
+  try {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = side;
+    canvas.height = side;
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(image, 0, 0, side, side);
+    const { data } = ctx.getImageData(0, 0, side, side);
+    return decodeQR({ width: side, height: side, data });
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+async function claim(ns: string, body: { token: string } | { code: string }): Promise<Response> {
+  return fetch(`${await realEndpoint(ns)}/v1/handoff/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+async function claimOk(ns: string, body: { token: string } | { code: string }): Promise<HandoffClaim> {
+  const res = await claim(ns, body);
+  if (res.status !== 200) throw new Error(`claim: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<HandoffClaim>;
+}
+
+/** The computer's element on a session, with the hand-off on. */
+async function mountComputer(session: OpenedSession, ns = companionNamespace()): Promise<Mounted> {
+  const mounted = await mount({ companion: 'real', ns, session: session.clientSecret });
+  mounted.el.handoff = true;
+  return mounted;
+}
+
+/** From the intro to the document's front: consent, the session's locked CPF, CNH. */
+async function toDocumentFront(el: OnboardingFlow): Promise<void> {
+  await passConsent(el);
+  root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+  await waitForStep(el, 'document-type');
+  await chooseType(el, 'CNH');
+}
+
+/** Presses "Continuar no celular" and waits for the QR code. */
+async function offer(el: OnboardingFlow): Promise<void> {
+  await click(el, 'Continuar no celular');
+  await waitFor(() => !!qr(el), `no QR code (${text(el).slice(0, 300)} | ${panelText(el)})`);
+  await panel(el)!.updateComplete;
+}
+
+async function waitForPanel(el: OnboardingFlow, words: string, timeout = 15_000): Promise<void> {
+  await waitFor(() => panelText(el).includes(words), `the panel never said "${words}": ${panelText(el)}`, timeout);
+}
+
+/** The phone's flow, photos from files, up to the review (the phone reports each step and photo). */
+async function phoneToReview(phone: OnboardingFlow): Promise<void> {
+  await toDocumentFront(phone);
+  for (const step of ['document-front', 'document-back', 'selfie']) {
+    await waitForStep(phone, step);
+    await pickFile(phone, await photoFor(phone));
+    if (!preview(phone)) throw new Error(`photo refused on ${step}: ${errorText(phone)}`);
+    await click(phone, 'Usar esta foto');
+  }
+  await waitForStep(phone, 'review');
+}
+
+describe('<onboarding-flow handoff>', () => {
+  it('offers a QR code of the link and the short code; the phone claims it, its progress shows, and its outcome shows on the computer', async function () {
+    this.timeout(120_000);
+    const session = await openSession();
+    const { el, events, ns } = await mountComputer(session);
+    await toDocumentFront(el);
+    // A camera is here: the hand-off is one more choice, after the camera's and the files'.
+    const start = root(el).querySelector<HTMLButtonElement>('[part~=handoff-start]')!;
+    expect(start.textContent!.trim()).to.equal('Continuar no celular');
+    expect(start.classList.contains('primary')).to.equal(false);
+    const actions = [...root(el).querySelectorAll('[part~=actions] > *')];
+    expect(actions.indexOf(start)).to.equal(actions.length - 1);
+
+    await offer(el);
+    expect(stepOf(el)).to.equal('handoff');
+    expect(heading(el).textContent).to.equal('Continuar no celular');
+    expect(root(el).activeElement, 'focus on the panel heading').to.equal(heading(el));
+    expect(root(el).querySelector('[part~=stages]')).to.equal(null);
+    await waitFor(() => live(el).includes('Código gerado'), `not announced: ${live(el)}`);
+    expect(handoffStates(events)).to.deep.equal(['offered']);
+
+    // The QR code holds the link: decoded from what is drawn, it is the companion's /h/<token>.
+    const link = await decodeShownQr(qr(el)!);
+    const base = new URL(await realEndpoint(ns));
+    expect(link).to.match(/\/h\/[A-Za-z0-9_-]{32}$/);
+    expect(new URL(link).origin).to.equal(base.origin);
+    const code = shownCode(el);
+    expect(code).to.match(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect(formatHandoffCode(code.replace('-', ''))).to.equal(code);
+    expect(panelText(el)).to.include(`${base.origin}/h`.replace(/^https:\/\//, ''));
+    expect(panelText(el)).to.match(/O código vale por mais (9:[0-5]\d|10:00)\./);
+    expect(panelText(el)).to.include('Aguardando o celular');
+    // Black on white, with a margin of four modules around the code.
+    const box = qr(el)!.viewBox.baseVal;
+    expect(box.x).to.equal(-4);
+    expect(qr(el)!.getBoundingClientRect().width, 'big enough to scan').to.be.at.least(200);
+    await expect(el).to.be.accessible();
+
+    if (currentEngine() !== 'webkit') {
+      for (const [name, width, height] of [['1366', 1366, 768], ['390', 390, 844]] as const) {
+        await setViewport({ width, height });
+        await el.updateComplete;
+        expect(document.scrollingElement!.scrollWidth, `sideways scroll at ${name}`).to.be.at.most(document.documentElement.clientWidth);
+        console.log(`hand-off offer @ ${name}: ${await executeServerCommand<string, { name: string }>('screenshot', { name: `handoff-offer-${name}` })}`);
+      }
+      await setViewport({ width: 1366, height: 768 });
+    }
+
+    // The phone uses the link the QR code holds, and gets a secret of its own.
+    const phoneClaim = await claimOk(ns, { token: link.slice(link.lastIndexOf('/') + 1) });
+    await waitForPanel(el, 'Celular conectado');
+    expect(qr(el), 'the used link is gone').to.equal(null);
+    await waitFor(() => live(el).includes('Celular conectado'), `not announced: ${live(el)}`);
+    expect(heading(el).textContent).to.equal('Verificação em andamento no celular');
+    expect(handoffStates(events)).to.deep.equal(['offered', 'claimed']);
+
+    // The phone: its own element, bound to its own secret, goes through the flow.
+    const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
+    await toDocumentFront(phone.el);
+    await waitForPanel(el, 'No celular: frente do documento');
+    await pickFile(phone.el, await photoFor(phone.el));
+    await waitFor(() => !!panelRoot(el).querySelector('[data-photo=documentFront]'), `no photo line: ${panelText(el)}`);
+    expect(panelText(el)).to.include('Frente do documento: tirada');
+    await waitFor(() => live(el).includes('Frente do documento: foto tirada.'), `not announced: ${live(el)}`);
+    await click(phone.el, 'Usar esta foto');
+    for (const step of ['document-back', 'selfie']) {
+      await waitForStep(phone.el, step);
+      await pickFile(phone.el, await photoFor(phone.el));
+      await click(phone.el, 'Usar esta foto');
+    }
+    await waitForStep(phone.el, 'review');
+    await waitForPanel(el, 'No celular: revisão das fotos');
+    expect(panelRoot(el).querySelectorAll('[data-photo]')).to.have.length(3);
+    await expect(el).to.be.accessible();
+    if (currentEngine() !== 'webkit') {
+      console.log(`hand-off following: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-following-1366' })}`);
+    }
+
+    await click(phone.el, 'Enviar');
+    await waitForStep(phone.el, 'outcome', 30_000);
+    // The computer shows the same outcome as if it had sent the photos itself.
+    await waitForStep(el, 'outcome', 30_000);
+    expect(heading(el).textContent).to.equal('Identidade verificada');
+    const complete = events.find((e) => e.type === 'onboarding-complete')!;
+    expect(complete.detail.status).to.equal('APPROVED');
+    expect(complete.detail.tokenOnboarding).to.equal(phone.events.find((e) => e.type === 'onboarding-complete')!.detail.tokenOnboarding);
+    expect(events.some((e) => e.type === 'onboarding-submitted' && e.detail.tokenOnboarding === complete.detail.tokenOnboarding)).to.equal(true);
+    expect(root(el).activeElement).to.equal(heading(el));
+    // No secret of either device is in what an integrator sees.
+    for (const secret of [session.clientSecret, phoneClaim.clientSecret]) {
+      expect(JSON.stringify(events.map((e) => e.detail)) + root(el).innerHTML + panelText(el)).not.to.include(secret);
+    }
+  });
+
+  it('takes the session back: the computer captures again, the phone says the session continued on the other device', async function () {
+    this.timeout(60_000);
+    const session = await openSession();
+    const { el, events, ns } = await mountComputer(session);
+    await toDocumentFront(el);
+    await offer(el);
+    const phoneClaim = await claimOk(ns, { code: shownCode(el).toLowerCase() });
+    await waitForPanel(el, 'Celular conectado');
+    const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
+    await toDocumentFront(phone.el);
+    await waitForPanel(el, 'No celular: frente do documento');
+
+    panelButton(el, 'Voltar a este computador').click();
+    await waitForStep(el, 'document-front');
+    expect(hasButton(el, 'Abrir câmera')).to.equal(true);
+    expect(hasButton(el, 'Continuar no celular'), 'the hand-off can be offered again').to.equal(true);
+    expect(root(el).activeElement).to.equal(heading(el));
+    expect(handoffStates(events)).to.deep.equal(['offered', 'claimed', 'reclaimed']);
+
+    // The phone learns it from the session's events, and says so instead of its step.
+    await waitFor(() => heading(phone.el).textContent === 'A verificação continuou no outro aparelho', `phone at ${stepOf(phone.el)}: ${text(phone.el).slice(0, 200)}`);
+    expect(root(phone.el).querySelector('[data-session-problem=handedOff]')!.textContent).to.include('voltou para o aparelho em que foi aberta');
+    expect(root(phone.el).querySelector('input[type=file]')).to.equal(null);
+    expect(phone.events.filter((e) => e.type === 'onboarding-error').map((e) => e.detail.code)).to.include('session_handed_off');
+    expect(handoffStates(phone.events)).to.deep.equal(['reclaimed']);
+    expect(root(phone.el).activeElement).to.equal(heading(phone.el));
+    await expect(phone.el).to.be.accessible();
+    if (currentEngine() !== 'webkit') {
+      await setViewport({ width: 390, height: 844 });
+      console.log(`phone taken back: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-taken-back-390' })}`);
+    }
+    // The computer can capture again: the session is its own.
+    await pickFile(el, await photoFor(el));
+    expect(preview(el)).to.exist;
+  });
+
+  it('a new code on request replaces the one shown; keyboard only', async function () {
+    this.timeout(60_000);
+    const session = await openSession();
+    const { el, events, ns } = await mountComputer(session);
+    await toDocumentFront(el);
+    await offer(el);
+    const first = shownCode(el);
+    const newCode = panelButton(el, 'Gerar novo código');
+    newCode.focus();
+    newCode.click();
+    await waitFor(() => !!qr(el) && shownCode(el) !== first, 'no new code');
+    expect(handoffStates(events)).to.deep.equal(['offered', 'offered']);
+    // The code shown before no longer works; the new one does.
+    expect((await claim(ns, { code: first })).status).to.equal(404);
+    const current = shownCode(el);
+    await claimOk(ns, { code: current });
+    await waitForPanel(el, 'Celular conectado');
+  });
+
+  it('a reload of the computer while the phone holds the session opens straight in the following panel', async function () {
+    this.timeout(60_000);
+    const session = await openSession();
+    const ns = companionNamespace();
+    const base = await realEndpoint(ns);
+    const offered = await fetch(`${base}/v1/session/handoff`, { method: 'POST', headers: { authorization: `Bearer ${session.clientSecret}` } });
+    expect(offered.status).to.equal(201);
+    const { code } = (await offered.json()) as { code: string };
+    const phoneClaim = await claimOk(ns, { code });
+    const progress = await fetch(`${base}/v1/session/progress`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${phoneClaim.clientSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ step: 'selfie', photos: ['documentFront', 'documentBack'] }),
+    });
+    expect(progress.status).to.equal(204);
+
+    // The computer's page, (re)loaded now: no intro, no QR code, the phone followed from the replay.
+    const { el, events } = await mountComputer(session, ns);
+    await waitForStep(el, 'handoff');
+    await waitForPanel(el, 'No celular: selfie');
+    expect(qr(el)).to.equal(null);
+    expect(heading(el).textContent).to.equal('Verificação em andamento no celular');
+    expect(root(el).activeElement).to.equal(heading(el));
+    expect(panelRoot(el).querySelectorAll('[data-photo]')).to.have.length(2);
+    expect(handoffStates(events)).to.deep.equal(['claimed']);
+    await expect(el).to.be.accessible();
+    if (currentEngine() !== 'webkit') {
+      await setViewport({ width: 390, height: 844 });
+      console.log(`hand-off follow after reload @ 390: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-follow-390' })}`);
+      await setViewport({ width: 1366, height: 768 });
+    }
+    // Live reports after the replay still arrive (the stream stays open).
+    await fetch(`${base}/v1/session/progress`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${phoneClaim.clientSecret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ step: 'review', photos: ['documentFront', 'documentBack', 'selfie'] }),
+    });
+    await waitForPanel(el, 'No celular: revisão das fotos');
+    await waitFor(() => live(el).includes('Selfie: foto tirada.'), `not announced: ${live(el)}`);
+
+    // Taken back from the following panel: the flow starts here, at its beginning.
+    panelButton(el, 'Voltar a este computador').click();
+    await waitForStep(el, 'intro');
+    expect(button(el, 'Começar')).to.exist;
+    expect(handoffStates(events)).to.deep.equal(['claimed', 'reclaimed']);
+    const phoneRead = await fetch(`${base}/v1/session`, { headers: { authorization: `Bearer ${phoneClaim.clientSecret}` } });
+    expect(phoneRead.status).to.equal(409);
+  });
+
+  it('in English and Spanish', async function () {
+    this.timeout(60_000);
+    for (const [locale, label, headingText, newCode] of [
+      ['en', 'Continue on your phone', 'Continue on your phone', 'Create a new code'],
+      ['es', 'Continuar en el celular', 'Continuar en el celular', 'Generar un código nuevo'],
+    ] as const) {
+      const session = await openSession();
+      const { el } = await mount({ companion: 'real', session: session.clientSecret, locale });
+      el.handoff = true;
+      await passConsent(el);
+      root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+      await waitForStep(el, 'document-type');
+      await chooseType(el, 'CNH');
+      await click(el, label);
+      await waitFor(() => !!qr(el), 'no QR code');
+      expect(heading(el).textContent).to.equal(headingText);
+      expect(panelButton(el, newCode)).to.exist;
+      await expect(el).to.be.accessible();
+      el.remove();
+    }
+  });
+});
