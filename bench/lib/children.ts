@@ -44,10 +44,11 @@ export function rssOf(pid: number): number {
   }
 }
 
-export async function startServer(role: 'sandbox' | 'companion', options: Record<string, unknown>): Promise<ServerChild> {
+export async function startServer(role: 'sandbox' | 'companion' | 'proxy', options: Record<string, unknown>): Promise<ServerChild> {
   const child: ChildProcess = fork(CHILD, [role], {
     cwd: REPO_ROOT,
-    execArgv: ['--conditions=source', '--import', 'tsx', '--expose-gc'],
+    // BENCH_CPU_PROF=<dir>: the companion children write a V8 CPU profile there when they exit.
+    execArgv: ['--conditions=source', '--import', 'tsx', '--expose-gc', ...(role === 'companion' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

@@ -46,8 +46,10 @@ const CPF = '529.982.247-25';
 interface Level {
   concurrency: number;
   direct: LoadResult;
+  proxy: LoadResult;
   companion: LoadResult;
   sandboxPeak: number;
+  proxyPeak: number;
   companionPeak: number;
 }
 
@@ -117,6 +119,8 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     'Body: CPF, name, documentType and three JPEGs made in Chromium from the card picture with grain (documentFront, documentBack, selfie; sizes in section 2 notes) as pure base64. ' +
       'Baseline: the very creation the companion sends upstream (cpf, document, name, three `documentFiles` data URIs) posted straight to the sandbox with a Bearer token. Runs alternate baseline/companion per level.',
     `The sandbox keeps every onboarding IN_PROCESS (processing 10 min) and the companion's polling starts after 1 h, so only creation is measured. Token lifetime ${settings.tokenTtlS} s (short on purpose: several lifetimes pass during the run).`,
+    'Floor for the extra hop: a bare pass-through proxy in its own child process (bench/servers/child.ts `proxy`: node:http, keep-alive agent, the request piped to the sandbox and the answer piped back, nothing checked, no body held), sent the direct creation. ' +
+      'Per level the runs go direct, proxy, companion; the ratios that judge the companion are against the proxy of the same run.',
     'Memory: VmRSS of each child from /proc, sampled every 50 ms; peak per run.',
   );
   if (!images) {
@@ -126,6 +130,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
   const imgs = images;
   let sandbox: ServerChild | undefined;
   let companion: ServerChild | undefined;
+  let proxy: ServerChild | undefined;
   const agent = keepAliveAgent(64);
   let tokens: ReturnType<typeof directTokens> | undefined;
   try {
@@ -136,7 +141,8 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       rateLimit: 0,
       poll: { firstDelayMs: 3_600_000 },
     });
-    const idle = { sandbox: sandbox.rss(), companion: companion.rss() };
+    proxy = await startServer('proxy', { target: sandbox.url });
+    const idle = { sandbox: sandbox.rss(), companion: companion.rss(), proxy: proxy.rss() };
     tokens = directTokens(sandbox.url, settings.tokenTtlS);
     const b64 = (k: keyof Images) => imgs[k].toString('base64');
     const companionBody = Buffer.from(JSON.stringify({ cpf: CPF, name: 'Maria Silva', documentType: 'CNH', images: { documentFront: b64('documentFront'), documentBack: b64('documentBack'), selfie: b64('selfie') } }));
@@ -155,8 +161,9 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     const smallDirectBody = Buffer.from(
       JSON.stringify({ cpf: digits, document: digits, name: 'Maria Silva', documentFiles: [0, 1].map(() => ({ documentFileType: 'OTHER', document: `data:image/png;base64,${SAMPLE_PNG_BASE64}` })) }),
     );
-    const direct = (concurrency: number, count: number, maxSeconds?: number, body = directBody) =>
-      runLoad({ agent, maxSeconds, url: `${sandbox!.url}/api/token-history-onboarding`, body, concurrency, count, ok: [200], headers: async () => ({ 'content-type': 'application/json', authorization: `Bearer ${await t.get()}` }) });
+    const direct = (concurrency: number, count: number, maxSeconds?: number, body = directBody, base = sandbox!.url) =>
+      runLoad({ agent, maxSeconds, url: `${base}/api/token-history-onboarding`, body, concurrency, count, ok: [200], headers: async () => ({ 'content-type': 'application/json', authorization: `Bearer ${await t.get()}` }) });
+    const viaProxy = (concurrency: number, count: number, maxSeconds?: number, body = directBody) => direct(concurrency, count, maxSeconds, body, proxy!.url);
     const companionStarts: number[] = [];
     const viaCompanion = async (concurrency: number, count: number, maxSeconds?: number, body = companionBody) => {
       const r = await runLoad({ agent, maxSeconds, url: `${companion!.url}/v1/onboardings`, body, concurrency, count, ok: [201], headers: () => ({ 'content-type': 'application/json' }) });
@@ -168,6 +175,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     const tokenStatsBefore = await sandbox.ask<{ stats: { requests: Record<string, number> } }>('stats');
     const warm = await viaCompanion(4, settings.warmup);
     await direct(4, settings.warmup);
+    await viaProxy(4, settings.warmup);
     if (warm.ok === 0) throw new Error(`the companion refused every creation: ${warm.firstError}`);
     let companionCreations = warm.ok;
 
@@ -177,10 +185,14 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       const d = await direct(concurrency, count, maxSeconds);
       const sandboxPeakDirect = sb1.stop();
       const sb2 = sandbox.sampleRss();
+      const pp = proxy.sampleRss();
+      const p = await viaProxy(concurrency, count, maxSeconds);
+      const proxyPeak = pp.stop();
       const cp = companion.sampleRss();
       const c = await viaCompanion(concurrency, count, maxSeconds);
-      levels.push({ concurrency, direct: d, companion: c, sandboxPeak: Math.max(sandboxPeakDirect, sb2.stop()), companionPeak: cp.stop() });
+      levels.push({ concurrency, direct: d, proxy: p, companion: c, sandboxPeak: Math.max(sandboxPeakDirect, sb2.stop()), proxyPeak, companionPeak: cp.stop() });
       companionCreations += c.ok;
+      if (p.errors) s.notes.push(`concurrency ${concurrency}: proxy errors ${p.errors} (${p.firstError}).`);
       if (d.errors || c.errors) {
         const timedOut = /upstream_(unavailable|timeout)/.test(c.firstError ?? '');
         s.notes.push(
@@ -189,49 +201,49 @@ export async function measureCompanion(images: Images | undefined, settings: Com
         );
       }
     }
-    let small: { concurrency: number; direct: LoadResult; companion: LoadResult } | undefined;
+    let small: { concurrency: number; direct: LoadResult; proxy: LoadResult; companion: LoadResult } | undefined;
     if (settings.smallBody) {
       const { concurrency, count, maxSeconds } = settings.smallBody;
       const d = await direct(concurrency, count, maxSeconds, smallDirectBody);
+      const p = await viaProxy(concurrency, count, maxSeconds, smallDirectBody);
       const c = await viaCompanion(concurrency, count, maxSeconds, smallCompanionBody);
-      small = { concurrency, direct: d, companion: c };
+      small = { concurrency, direct: d, proxy: p, companion: c };
       companionCreations += c.ok;
     }
     const stats = await sandbox.ask<{ stats: { tokensIssued: number; requests: Record<string, number> } }>('stats');
 
-    const row = (label: string, r: LoadResult, base?: LoadResult) => {
-      const p50 = percentile(r.latencies, 50);
-      const p99 = percentile(r.latencies, 99);
-      const tput = r.ok / r.seconds;
-      const bp50 = base ? percentile(base.latencies, 50) : Number.NaN;
-      return [
-        label,
-        String(r.ok),
-        ms(p50),
-        ms(p99),
-        perSecond(tput),
-        String(r.errors),
-        base ? `${p50 - bp50 >= 0 ? '+' : ''}${ms(p50 - bp50)}` : '-',
-        base ? ratio(p50, bp50) : '1.00x',
-        base ? ratio(p99, percentile(base.latencies, 99)) : '1.00x',
-        base ? ratio(tput, base.ok / base.seconds) : '1.00x',
-      ];
-    };
+    const p50 = (r: LoadResult) => percentile(r.latencies, 50);
+    const p99 = (r: LoadResult) => percentile(r.latencies, 99);
+    const tput = (r: LoadResult) => r.ok / r.seconds;
+    const vs = (r: LoadResult, base: LoadResult | undefined) =>
+      base ? [`${p50(r) - p50(base) >= 0 ? '+' : ''}${ms(p50(r) - p50(base))}`, ratio(p50(r), p50(base)), ratio(p99(r), p99(base)), ratio(tput(r), tput(base))] : ['-', '-', '-', '-'];
+    const row = (label: string, r: LoadResult, proxyRun?: LoadResult, directRun?: LoadResult) => [
+      label,
+      String(r.ok),
+      ms(p50(r)),
+      ms(p99(r)),
+      perSecond(tput(r)),
+      String(r.errors),
+      ...vs(r, proxyRun),
+      ...vs(r, directRun).slice(1),
+    ];
+    const trio = (label: string, x: { direct: LoadResult; proxy: LoadResult; companion: LoadResult }) => [
+      row(`${label} direct`, x.direct),
+      row(`${label} proxy (floor)`, x.proxy, undefined, x.direct),
+      row(`${label} companion`, x.companion, x.proxy, x.direct),
+    ];
     s.tables.push({
-      title: 'Creation latency and throughput (baseline = straight to the sandbox)',
-      headers: ['concurrency / path', 'ok', 'p50', 'p99', 'throughput', 'errors', 'p50 overhead', 'p50 ratio', 'p99 ratio', 'tput ratio'],
-      rows: [
-        ...levels.flatMap((l) => [row(`c${l.concurrency} direct (baseline)`, l.direct), row(`c${l.concurrency} companion`, l.companion, l.direct)]),
-        ...(small
-          ? [row(`c${small.concurrency} direct, 4x4 PNGs (baseline)`, small.direct), row(`c${small.concurrency} companion, 4x4 PNGs`, small.companion, small.direct)]
-          : []),
-      ],
+      title: 'Creation latency and throughput (floor = the bare pass-through proxy; direct = straight to the sandbox)',
+      headers: ['concurrency / path', 'ok', 'p50', 'p99', 'throughput', 'errors', 'p50 over proxy', 'p50 / proxy', 'p99 / proxy', 'tput / proxy', 'p50 / direct', 'p99 / direct', 'tput / direct'],
+      rows: [...levels.flatMap((l) => trio(`c${l.concurrency}`, l)), ...(small ? trio(`c${small.concurrency} 4x4 PNGs:`, small) : [])],
     });
     s.tables.push({
       title: 'Resident memory (VmRSS) of each server process',
       headers: ['process', 'idle after start', ...levels.map((l) => `peak c${l.concurrency}`)],
       rows: [
         ['companion', mb(idle.companion), ...levels.map((l) => mb(l.companionPeak))],
+        ['proxy (floor)', mb(idle.proxy), ...levels.map((l) => mb(l.proxyPeak))],
+        ['companion / proxy', ratio(idle.companion, idle.proxy), ...levels.map((l) => ratio(l.companionPeak, l.proxyPeak))],
         ['sandbox', mb(idle.sandbox), ...levels.map((l) => mb(l.sandboxPeak))],
       ],
     });
@@ -284,12 +296,27 @@ export async function measureCompanion(images: Images | undefined, settings: Com
           : {}),
       });
     }
+    const level = (n: number) => levels.find((l) => l.concurrency === n);
+    const floorTarget = (target: string, run: { proxy: LoadResult; companion: LoadResult } | undefined, f: (r: LoadResult) => number, limit: number, atMost: boolean, unit: (x: number) => string) => {
+      if (!run) return;
+      const r = f(run.companion) / f(run.proxy);
+      s.targets.push({ target, figure: `${r.toFixed(2)}x (companion ${unit(f(run.companion))}, proxy ${unit(f(run.proxy))})`, met: atMost ? r <= limit : r >= limit });
+    };
+    floorTarget('companion p50 <= 1.15x the pass-through proxy at concurrency 1', level(1), p50, 1.15, true, ms);
+    floorTarget('companion throughput >= 0.9x the pass-through proxy at concurrency 16', level(16), tput, 0.9, false, perSecond);
+    floorTarget('companion p99 <= 1.3x the pass-through proxy at concurrency 64', level(64), p99, 1.3, true, ms);
+    floorTarget(`companion throughput with 4x4 PNGs >= 0.75x the pass-through proxy (concurrency ${small?.concurrency ?? '-'})`, small, tput, 0.75, false, perSecond);
+    const l64 = level(64);
+    if (l64) {
+      const r = l64.companionPeak / l64.proxyPeak;
+      s.targets.push({ target: 'companion peak RSS at concurrency 64 <= 1.5x the pass-through proxy\'s', figure: `${r.toFixed(2)}x (${mb(l64.companionPeak)} vs ${mb(l64.proxyPeak)})`, met: r <= 1.5 });
+    }
     s.targets.push({
       target: 'exactly one token call per token lifetime',
       figure: `${tokenCalls} token calls for ${companionCreations} creations over ${spanS.toFixed(0)} s with a ${settings.tokenTtlS} s lifetime: expected ${expected} (${(tokenCalls / companionCreations * 1000).toFixed(2)} per 1000 creations)`,
       met: tokenCalls >= lo && tokenCalls <= hi,
     });
-    const all = levels.flatMap((l) => [l.companion.latencies.length, l.direct.latencies.length]);
+    const all = levels.flatMap((l) => [l.companion.latencies.length, l.direct.latencies.length, l.proxy.latencies.length]);
     if (all.some((n) => n < 50)) s.notes.push('some runs have fewer than 50 samples: their p99 is close to their maximum.');
     return s;
   } catch (error) {
@@ -299,6 +326,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     tokens?.close();
     agent.destroy();
     await companion?.close();
+    await proxy?.close();
     await sandbox?.close();
   }
 }

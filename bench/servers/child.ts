@@ -9,9 +9,15 @@
  * The companion keeps its default JSON logger (logging is part of its real cost); the parent
  * sends stdout to /dev/null. Its options may name a store by URL (`storeUrl`, and `redisPrefix`),
  * which the child opens with `createStore`, as `npm start` does with ONBOARDING_STORE.
+ * The `proxy` role is the floor for the companion's extra hop: a bare node:http pass-through that
+ * pipes each request (method, path, headers, body) to `target` over keep-alive sockets and the
+ * answer back, checking nothing and holding no body. Each role loads only its own modules, so
+ * the proxy's memory is node, the loader and node:http.
  */
-import { createStore, serveCompanion, type CompanionOptions } from '@onboarding-kit/server';
-import { serveSandbox, type SandboxOptions } from '@onboarding-kit/sandbox';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CompanionOptions } from '@onboarding-kit/server';
+import type { SandboxOptions } from '@onboarding-kit/sandbox';
 
 type Message = { type: 'stats' | 'rss' | 'close' };
 
@@ -29,6 +35,7 @@ function collect(): void {
 }
 
 if (role === 'sandbox') {
+  const { serveSandbox } = await import('@onboarding-kit/sandbox');
   const served = await serveSandbox({ ...(options as SandboxOptions), port: 0, host: '127.0.0.1' });
   process.on('message', (m: Message) => {
     if (m.type === 'stats') send({ type: 'stats', stats: served.sandbox.stats() });
@@ -39,6 +46,7 @@ if (role === 'sandbox') {
   });
   send({ type: 'ready', url: served.url });
 } else if (role === 'companion') {
+  const { createStore, serveCompanion } = await import('@onboarding-kit/server');
   const { storeUrl, redisPrefix, ...companionOptions } = options as Record<string, unknown> & { storeUrl?: string; redisPrefix?: string };
   const store = storeUrl ? await createStore(storeUrl, { ...(redisPrefix && { redisPrefix }) }) : undefined;
   const served = await serveCompanion({ ...(companionOptions as unknown as CompanionOptions), ...(store && { store }), port: 0, host: '127.0.0.1' });
@@ -51,6 +59,32 @@ if (role === 'sandbox') {
     else if (m.type === 'stats') send({ type: 'stats', stats: { openStreams: served.app.openStreams() } });
   });
   send({ type: 'ready', url: served.url });
+} else if (role === 'proxy') {
+  const target = new URL(String(options.target));
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
+  const server = createServer((req, res) => {
+    const headers = { ...req.headers, host: target.host };
+    const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    up.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.on('message', (m: Message) => {
+    if (m.type === 'rss') {
+      collect();
+      send({ type: 'rss', rss: process.memoryUsage().rss });
+    } else if (m.type === 'close') {
+      server.closeAllConnections();
+      server.close(() => process.exit(0));
+    }
+  });
+  send({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
 } else {
   console.error(`bench/servers/child.ts: unknown role ${role}`);
   process.exit(2);
