@@ -24,6 +24,45 @@ export function isPureBase64(value: string): boolean {
   return PURE_BASE64.test(value);
 }
 
+/** 1 for the bytes of the base64 alphabet (no padding), 0 for every other byte. */
+const ALPHABET_BYTE = /* @__PURE__ */ alphabetBytes();
+
+function alphabetBytes(): Uint8Array {
+  const table = new Uint8Array(256);
+  for (let i = 0; i < ALPHABET.length; i++) table[ALPHABET.charCodeAt(i)] = 1;
+  return table;
+}
+
+/**
+ * `isPureBase64` on the ASCII bytes of a base64 text (as a server reads it from a request body),
+ * without making a string of it or decoding it: the same answer as `isPureBase64` on the text.
+ */
+export function isPureBase64Bytes(text: Uint8Array): boolean {
+  const n = text.length;
+  if (n % 4 !== 0) return false;
+  if (n === 0) return true;
+  const body = n - 4;
+  let ok = 1;
+  for (let i = 0; i < body; i += 4) ok &= ALPHABET_BYTE[text[i]!]! & ALPHABET_BYTE[text[i + 1]!]! & ALPHABET_BYTE[text[i + 2]!]! & ALPHABET_BYTE[text[i + 3]!]!;
+  // The last four characters carry the padding and its canonical bits: the same pattern as the text's.
+  return ok === 1 && PURE_BASE64.test(String.fromCharCode(text[body]!, text[body + 1]!, text[body + 2]!, text[body + 3]!));
+}
+
+/** `decodedLength` of a base64 text given as its ASCII bytes. */
+export function decodedLengthOfBytes(text: Uint8Array): number {
+  const len = text.length;
+  if (len === 0) return 0;
+  let padding = 0;
+  if (text[len - 1] === 61) padding++;
+  if (len > 1 && text[len - 2] === 61) padding++;
+  return Math.floor((len * 3) / 4) - padding;
+}
+
+/** The first `chars` characters of a base64 text given as its ASCII bytes (the whole text when shorter). */
+export function base64BytesPrefix(text: Uint8Array, chars: number): string {
+  return String.fromCharCode(...text.subarray(0, Math.min(chars, text.length)));
+}
+
 /** The characters needed to decode the first `bytes` bytes. */
 function prefixFor(base64: string, bytes: number): string {
   return base64.slice(0, Math.ceil(bytes / 3) * 4);

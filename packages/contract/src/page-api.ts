@@ -3,9 +3,9 @@
  * onboarding creation, which the element runs before it uploads and the companion runs again
  * at its edge.
  */
-import { decodedLength, isPureBase64 } from './base64.js';
+import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes } from './base64.js';
 import type { OnboardingStatus } from './envelope.js';
-import { isAcceptedImageType, sniffBase64 } from './image.js';
+import { isAcceptedImageType, sniffBase64, SNIFF_BYTES, type SniffedType } from './image.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
 export const API_PREFIX = '/v1';
@@ -123,6 +123,57 @@ const TEXT_FIELD = /^[\p{L}\p{M}\p{N} .,'’()/-]*$/u;
  * content, so an oversized image is 413 whatever its bytes.
  */
 export function validateCreateOnboarding(body: unknown, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): Validation<ValidCreateOnboarding> {
+  return validateCreation(body, imageMaxBytes, STRING_TEXT);
+}
+
+/** A valid creation whose images are the ASCII bytes of their base64 text (see `validateCreateOnboardingBytes`). */
+export interface ValidCreateOnboardingBytes extends Omit<ValidCreateOnboarding, 'images'> {
+  images: Partial<Record<ImageRoleName, { base64: Uint8Array; mime: 'image/jpeg' | 'image/png'; bytes: number }>>;
+}
+
+/**
+ * `validateCreateOnboarding` for a body whose image values are the ASCII bytes of their base64
+ * text (Uint8Array) instead of strings, as a server reads them from the request body: the same
+ * checks in the same order, so the same answer for the same text, without a string or a decoded
+ * copy of any image. An image given as a string here is refused as not base64.
+ */
+export function validateCreateOnboardingBytes(body: unknown, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): Validation<ValidCreateOnboardingBytes> {
+  return validateCreation(body, imageMaxBytes, BYTES_TEXT);
+}
+
+/** How the checks read one image's base64 text, whatever holds it. */
+interface ImageText<T> {
+  is(value: unknown): value is T;
+  empty(value: T): boolean;
+  decodedLength(value: T): number;
+  pure(value: T): boolean;
+  sniff(value: T): SniffedType | null;
+}
+
+const STRING_TEXT: ImageText<string> = {
+  is: (v): v is string => typeof v === 'string',
+  empty: (v) => v === '',
+  decodedLength,
+  pure: isPureBase64,
+  sniff: sniffBase64,
+};
+
+/** Enough characters to decode the sniffed bytes, with room to spare (sniffBase64 reads no further). */
+const SNIFF_CHARS = Math.ceil(SNIFF_BYTES / 3) * 4 * 2 + 16;
+
+const BYTES_TEXT: ImageText<Uint8Array> = {
+  is: (v): v is Uint8Array => v instanceof Uint8Array,
+  empty: (v) => v.length === 0,
+  decodedLength: decodedLengthOfBytes,
+  pure: isPureBase64Bytes,
+  sniff: (v) => sniffBase64(base64BytesPrefix(v, SNIFF_CHARS)),
+};
+
+function validateCreation<T, V extends { images: Partial<Record<ImageRoleName, { base64: T; mime: 'image/jpeg' | 'image/png'; bytes: number }>> }>(
+  body: unknown,
+  imageMaxBytes: number,
+  text: ImageText<T>,
+): Validation<V> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'invalid_request', 'The body must be a JSON object.');
   const b = body as Record<string, unknown>;
 
@@ -152,28 +203,28 @@ export function validateCreateOnboarding(body: unknown, imageMaxBytes = DEFAULT_
   for (const key of Object.keys(imgs)) {
     if (!(IMAGE_ROLES as readonly string[]).includes(key)) return fail(400, 'invalid_field', `Unknown image role "${key.slice(0, 40)}".`, `images.${key.slice(0, 40)}`);
   }
-  const valid: ValidCreateOnboarding['images'] = {};
+  const valid: V['images'] = {};
   // Sizes first, for every image, so an oversized one is 413 whatever the others hold.
   for (const role of IMAGE_ROLES) {
     const v = imgs[role];
-    if (typeof v === 'string' && decodedLength(v) > imageMaxBytes) {
+    if (text.is(v) && text.decodedLength(v) > imageMaxBytes) {
       return fail(413, 'image_too_large', `images.${role} is larger than ${imageMaxBytes} bytes.`, `images.${role}`);
     }
   }
   for (const role of IMAGE_ROLES) {
     const v = imgs[role];
-    if (v === undefined || v === null || v === '') {
+    if (v === undefined || v === null || (text.is(v) && text.empty(v))) {
       if (REQUIRED_IMAGE_ROLES.includes(role)) return fail(400, 'missing_image', `images.${role} is required.`, `images.${role}`);
       continue;
     }
-    if (typeof v !== 'string' || !isPureBase64(v)) {
+    if (!text.is(v) || !text.pure(v)) {
       return fail(400, 'invalid_image', `images.${role} must be pure base64 (no data: prefix).`, `images.${role}`);
     }
-    const mime = sniffBase64(v);
+    const mime = text.sniff(v);
     if (!isAcceptedImageType(mime)) {
       return fail(400, 'invalid_image', `images.${role} is not a JPEG or PNG image.`, `images.${role}`);
     }
-    valid[role] = { base64: v, mime, bytes: decodedLength(v) };
+    valid[role] = { base64: v, mime, bytes: text.decodedLength(v) };
   }
 
   return {
@@ -183,6 +234,6 @@ export function validateCreateOnboarding(body: unknown, imageMaxBytes = DEFAULT_
       ...(typeof b.name === 'string' && b.name.trim() && { name: b.name.trim() }),
       ...(typeof b.documentType === 'string' && b.documentType.trim() && { documentType: b.documentType.trim() }),
       images: valid,
-    },
+    } as unknown as V,
   };
 }
