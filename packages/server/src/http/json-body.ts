@@ -4,9 +4,10 @@
  * (docs/page-api.md#limits-and-configuration). Refusals are the error shape: 413
  * `payload_too_large`, 415 `unsupported_media_type`, 400 `invalid_json`.
  */
+import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { CompanionError } from './companion-error.js';
-import { readLimitedBody } from './limited-body.js';
+import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
 
 export interface JsonBodyOptions {
   /** Refuse a body not declared `application/json` with 415 before reading it (default false). */
@@ -24,15 +25,33 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
  * unreachable as soon as it returns.
  */
 export async function readJsonBody(c: Context, limit: number, options: JsonBodyOptions = {}): Promise<unknown> {
+  return parseJsonBytes(await readBodyBytes(c, limit, options), options);
+}
+
+/**
+ * The body's bytes within `limit` (413 past it; 415 first when JSON is required and not declared).
+ * On Node (the request's `incoming` in the bindings, its body not touched yet) read from it
+ * directly; elsewhere through the web Request.
+ */
+export async function readBodyBytes(c: Context, limit: number, options: JsonBodyOptions = {}): Promise<Uint8Array> {
   const what = options.what ?? 'The body';
   if (options.requireJsonType && !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
     throw new CompanionError(415, 'unsupported_media_type', `${what} must be sent as application/json.`);
   }
-  const read = await readLimitedBody(c.req.raw, limit);
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  // Untouched: nothing read it, nothing (a web stream made of it) listens to it.
+  const direct = incoming instanceof IncomingMessage && !incoming.readableDidRead && incoming.listenerCount('data') === 0;
+  const read = direct ? await readLimitedIncoming(incoming, limit) : await readLimitedBody(c.req.raw, limit);
   if (!read.ok) throw new CompanionError(413, 'payload_too_large', `${what} is larger than ${limit} bytes.`);
+  return read.bytes;
+}
+
+/** The bytes as UTF-8 JSON: 400 `invalid_json` when they are not. */
+export function parseJsonBytes(bytes: Uint8Array, options: JsonBodyOptions = {}): unknown {
+  const what = options.what ?? 'The body';
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new CompanionError(400, 'invalid_json', `${what} is not UTF-8 text.`);
   }

@@ -4,6 +4,8 @@
  * (bounded in bytes and time): closing a socket that still has unread request data makes TCP
  * send a reset, which can destroy the 413 answer before the client reads it.
  */
+import type { IncomingMessage } from 'node:http';
+
 export type LimitedBody = { ok: true; bytes: Uint8Array } | { ok: false };
 
 export interface DrainLimits {
@@ -11,6 +13,80 @@ export interface DrainLimits {
   maxDrainBytes?: number;
   /** Longest time spent draining (default 30 s). */
   maxDrainMs?: number;
+}
+
+/**
+ * `readLimitedBody` straight from Node's request (no web stream in between: one buffer of the
+ * declared size, filled as the chunks come). Same limits, same refusal, same drain.
+ */
+export function readLimitedIncoming(incoming: IncomingMessage, limit: number, drain: DrainLimits = {}): Promise<LimitedBody> {
+  const declared = Number(incoming.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    drainIncoming(incoming, drain);
+    return Promise.resolve({ ok: false });
+  }
+  return new Promise((resolve, reject) => {
+    // Node's parser never passes more than a declared length on, so the buffer is filled exactly.
+    const sized = Number.isFinite(declared) ? Buffer.allocUnsafe(declared) : undefined;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      if (total + chunk.length > limit) {
+        cleanup();
+        chunks.length = 0;
+        drainIncoming(incoming, drain);
+        resolve({ ok: false });
+        return;
+      }
+      if (sized) chunk.copy(sized, total);
+      else chunks.push(chunk);
+      total += chunk.length;
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve({ ok: true, bytes: sized ? sized.subarray(0, total) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) });
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = () => {
+      if (incoming.readableEnded) return;
+      cleanup();
+      reject(new Error('The client closed the connection before the body was complete.'));
+    };
+    incoming.on('data', onData);
+    incoming.once('end', onEnd);
+    incoming.once('error', onError);
+    incoming.once('close', onClose);
+  });
+}
+
+function drainIncoming(incoming: IncomingMessage, limits: DrainLimits): void {
+  const maxBytes = limits.maxDrainBytes ?? 256 * 1024 * 1024;
+  let drained = 0;
+  const giveUp = () => {
+    clearTimeout(timer);
+    incoming.off('data', onData);
+    incoming.destroy();
+  };
+  const timer = setTimeout(giveUp, limits.maxDrainMs ?? 30_000);
+  timer.unref?.();
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > maxBytes) giveUp();
+  };
+  incoming.on('data', onData);
+  incoming.once('end', () => clearTimeout(timer));
+  incoming.once('close', () => clearTimeout(timer));
+  incoming.once('error', () => clearTimeout(timer));
+  incoming.resume();
 }
 
 export async function readLimitedBody(req: Request, limit: number, drain: DrainLimits = {}): Promise<LimitedBody> {

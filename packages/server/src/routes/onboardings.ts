@@ -5,20 +5,15 @@
  */
 import {
   isPdf,
-  isTerminalStatus,
   maskTaxId,
   maxCreateBodyBytes,
-  toDataUri,
-  validateCreateOnboarding,
   IMAGE_ROLES,
   type CreateOnboardingResponse,
-  type DocumentFile,
   type ImageRoleName,
-  type OnboardingTokenRequest,
-  type ValidCreateOnboarding,
+  type ValidCreateOnboardingBytes,
 } from '@onboarding-kit/contract';
+import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
 import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
 import { holds, sessionHandedOff } from '../sessions/handoff-rules.js';
@@ -26,12 +21,14 @@ import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../http/json-body.js';
+import { validateCreationBytes } from '../http/creation-body.js';
+import { readBodyBytes } from '../http/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
+import { KeepAliveTick, onboardingEventStream } from '../relay/event-stream.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
-import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { EncodedJson, type UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { toState } from './onboarding-state.js';
 
@@ -81,8 +78,11 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     const key = idempotencyKey(c);
 
     // Read inline, never kept in a variable: once the images are cleared below, nothing holds them.
+    // The images stay where they arrived, views of the one body buffer, checked there and sent
+    // upstream from there: no string, no decoded copy, no second buffer.
     const limit = maxCreateBodyBytes(deps.imageMaxBytes);
-    const validation = validateCreateOnboarding(await readJsonBody(c, limit, { requireJsonType: true, what: 'The onboarding' }), deps.imageMaxBytes);
+    const bodyOptions = { requireJsonType: true, what: 'The onboarding' };
+    const validation = validateCreationBytes(await readBodyBytes(c, limit, bodyOptions), deps.imageMaxBytes, bodyOptions);
     if (!validation.ok) {
       const { code, message, field } = validation.error;
       throw new CompanionError(validation.status, code, message, field ? { field } : {});
@@ -90,17 +90,17 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     const valid = validation.value;
     const taxId = maskTaxId(valid.taxId.value);
     if (session) checkAgainstSession(valid, session);
-    const print = creationFingerprint(valid);
 
     // One onboarding per session, or per Idempotency-Key without one: a replay gets the same onboarding.
     let claimed: SessionRecord | undefined;
     let reservedKey: string | undefined;
     if (session) {
-      const claim = await deps.sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: print, ...(caller && { caller }) });
+      const claim = await deps.sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: creationFingerprint(valid), ...(caller && { caller }) });
       if (claim.kind === 'replay') return replay(c, claim.tokenOnboarding, valid);
       claimed = claim.session;
     } else if (key) {
       reservedKey = `onboarding:${key}`;
+      const print = creationFingerprint(valid);
       const held = await deps.store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
       if (held.state !== 'reserved') {
         reservedKey = undefined;
@@ -161,7 +161,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   });
 
   /** A repeated creation: the same onboarding with a new access key (earlier keys stay valid). */
-  async function replay(c: Context<CompanionEnv>, token: string, valid: ValidCreateOnboarding) {
+  async function replay(c: Context<CompanionEnv>, token: string, valid: ValidCreateOnboardingBytes) {
     valid.images = {};
     const record = await deps.store.get(token);
     const accessKey = newAccessKey();
@@ -178,67 +178,28 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     return c.json(toState(record));
   });
 
+  // One keep-alive tick for all of this app's event streams.
+  const tick = new KeepAliveTick(deps.sse.keepAliveMs);
   app.get('/:token/events', async (c) => {
     const token = c.req.param('token');
     await authorise(c, token);
     // Proxies such as nginx must pass events on as they come, not buffer them.
     c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, async (stream) => {
-      let changed = false;
-      let finished = false;
-      let wake: (() => void) | undefined;
-      const poke = () => {
-        wake?.();
-        wake = undefined;
-      };
-      // Subscribe before the first read, so a change between the two cannot be missed.
-      const unsubscribe = deps.store.subscribe(token, () => {
-        changed = true;
-        poke();
-      });
-      const stop = () => {
-        finished = true;
-        poke();
-      };
-      // On shutdown: end with a fresh `retry:` hint, so the page reconnects (to an instance still running).
-      let reconnectIn: number | undefined;
-      const unregister = deps.streams.add((retryMs) => {
-        reconnectIn = retryMs;
-        stop();
-      });
-      stream.onAbort(stop);
-      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(stop), deps.sse.keepAliveMs);
-      let last = '';
-      const send = async (): Promise<boolean> => {
-        const r = await deps.store.get(token);
-        if (!r) return true;
-        const data = JSON.stringify(toState(r));
-        if (data !== last) {
-          last = data;
-          await stream.writeSSE({ event: 'status', data });
-        }
-        return isTerminalStatus(r.status);
-      };
-      try {
-        await stream.write(`retry: ${deps.sse.retryMs}\n\n`);
-        let done = await send();
-        while (!done && !finished) {
-          if (!changed) await new Promise<void>((resolve) => (wake = resolve));
-          if (changed) {
-            changed = false;
-            done = await send();
-          }
-        }
-        if (reconnectIn !== undefined && !done) await stream.write(`retry: ${reconnectIn}\n\n`).catch(() => {});
-      } finally {
-        clearInterval(keepAlive);
-        unsubscribe();
-        unregister();
-      }
-    }, async (error) => {
-      // Usually the page went away mid-write; nothing to answer any more.
-      c.get('log').debug('event stream ended with an error', { error });
-    });
+    c.header('Transfer-Encoding', 'chunked');
+    c.header('Content-Type', 'text/event-stream');
+    c.header('Cache-Control', 'no-cache');
+    c.header('Connection', 'keep-alive');
+    return c.body(
+      onboardingEventStream(token, {
+        read: (t) => deps.store.get(t),
+        subscribe: (t, listener) => deps.store.subscribe(t, listener),
+        state: toState,
+        streams: deps.streams,
+        tick,
+        retryMs: deps.sse.retryMs,
+        log: c.get('log'),
+      }),
+    );
   });
 
   if (deps.reportPdf) {
@@ -265,19 +226,30 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   return app;
 }
 
-/** The upstream creation body (docs/upstream-api.md#onboarding-creation): tax id, name, and each image as a data URI. */
-function upstreamRequest(valid: ValidCreateOnboarding, fileTypes: Record<ImageRoleName, string>): OnboardingTokenRequest {
-  const documentFiles: DocumentFile[] = [];
-  for (const role of IMAGE_ROLES) {
-    const image = valid.images[role];
-    if (image) documentFiles.push({ documentFileType: fileTypes[role], document: toDataUri(image.base64, image.mime) });
-  }
-  return {
+/**
+ * The upstream creation body (docs/upstream-api.md#onboarding-creation): tax id, name, and each
+ * image as a data URI; the JSON of that `OnboardingTokenRequest`, written in pieces around the
+ * images' own bytes (base64 needs no escaping in JSON).
+ */
+function upstreamRequest(valid: ValidCreateOnboardingBytes, fileTypes: Record<ImageRoleName, string>): EncodedJson {
+  const head = {
     [valid.taxId.kind]: valid.taxId.value,
     document: valid.taxId.value,
     ...(valid.name && { name: valid.name }),
-    documentFiles,
   };
+  let text = `${JSON.stringify(head).slice(0, -1)},"documentFiles":[`;
+  const pieces: Uint8Array[] = [];
+  let first = true;
+  for (const role of IMAGE_ROLES) {
+    const image = valid.images[role];
+    if (!image) continue;
+    text += `${first ? '' : '"},'}{"documentFileType":${JSON.stringify(fileTypes[role])},"document":${JSON.stringify(`data:${image.mime};base64,`).slice(0, -1)}`;
+    pieces.push(Buffer.from(text, 'utf8'), image.base64);
+    text = '';
+    first = false;
+  }
+  pieces.push(Buffer.from(`${first ? '' : '"}'}]}`, 'utf8'));
+  return new EncodedJson(pieces);
 }
 
 /**
@@ -334,7 +306,7 @@ const sessionUnauthorized = () =>
   new CompanionError(401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
 
 /** A session fixes who is onboarded: another CPF/CNPJ, or a document type it does not offer, is refused. */
-function checkAgainstSession(valid: ValidCreateOnboarding, session: SessionRecord): void {
+function checkAgainstSession(valid: ValidCreateOnboardingBytes, session: SessionRecord): void {
   const fixed = session.taxId;
   if (fixed && (fixed.kind !== valid.taxId.kind || fixed.value !== valid.taxId.value)) {
     throw new CompanionError(400, 'session_mismatch', `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`, { field: fixed.kind });
@@ -344,12 +316,20 @@ function checkAgainstSession(valid: ValidCreateOnboarding, session: SessionRecor
   }
 }
 
-/** What makes two creations the same request: the person, the document and each photo's hash. */
-function creationFingerprint(valid: ValidCreateOnboarding): string {
+/**
+ * What makes two creations the same request: the person, the document and each photo's hash.
+ * Computed only when a session or an Idempotency-Key needs it.
+ */
+function creationFingerprint(valid: ValidCreateOnboardingBytes): string {
   return fingerprint({
     taxId: valid.taxId,
     name: valid.name,
     documentType: valid.documentType,
-    images: Object.fromEntries(Object.entries(valid.images).map(([role, img]) => [role, fingerprint(img.base64)])),
+    images: Object.fromEntries(Object.entries(valid.images).map(([role, img]) => [role, textFingerprint(img.base64)])),
   });
+}
+
+/** `fingerprint(text)` of a base64 text given as its bytes: SHA-256 of its JSON (`"..."`, no escapes in base64), so prints made before stay equal. */
+function textFingerprint(base64: Uint8Array): string {
+  return createHash('sha256').update('"').update(base64).update('"').digest('hex');
 }

@@ -23,6 +23,7 @@ import {
 } from '@onboarding-kit/contract';
 import { silentLogger, type Logger } from '../logger.js';
 import { AccessTokens } from './access-tokens.js';
+import { nodeTransport, type Transport } from './node-transport.js';
 import type { ServiceFields } from './service-fields.js';
 import { UpstreamError, type UpstreamErrorKind } from './upstream-error.js';
 
@@ -45,8 +46,18 @@ export interface UpstreamClientOptions {
   renewEarlyMs?: number;
   /** The clock the token lifetime is counted on (default `Date.now`; tests move it). */
   now?: () => number;
+  /** Calls go through this `fetch` when given; by default through node:http(s) with keep-alive sockets. */
   fetch?: typeof fetch;
   logger?: Logger;
+}
+
+/**
+ * A JSON body already encoded, in pieces: a creation's images are views of the page's request
+ * body, sent as they are (no string, no copy). Its text must be the JSON of an
+ * `OnboardingTokenRequest`.
+ */
+export class EncodedJson {
+  constructor(readonly pieces: readonly Uint8Array[]) {}
 }
 
 export interface UpstreamClient {
@@ -58,7 +69,7 @@ export interface UpstreamClient {
    */
   query<T extends string>(service: T & NotInCatalog<T>, fields: Readonly<Record<string, string>>): Promise<Outcome>;
   /** `POST /api/token-history-onboarding`. Never repeated automatically (it creates). */
-  createOnboarding(request: OnboardingTokenRequest): Promise<OnboardingTokenResponse>;
+  createOnboarding(request: OnboardingTokenRequest | EncodedJson): Promise<OnboardingTokenResponse>;
   /** `GET /api/onboarding/report/{token}`: the report JSON as the upstream sent it, `externalId` only when usable. */
   report(tokenOnboarding: string): Promise<OnboardingReport>;
   /** `GET /api/history-onboarding-report/{token}`: the successful answer, body not yet read (streamable). */
@@ -76,6 +87,8 @@ interface Operation {
   name: string;
   body?: unknown;
   timeoutMs: number;
+  /** The answer's body is streamed to the caller, not read here. */
+  stream?: boolean;
   /** Safe to repeat after a timeout, a network failure or a 5xx. */
   retrySafe: boolean;
 }
@@ -84,7 +97,8 @@ const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
+  const givenFetch = options.fetch;
+  const transport: Transport | undefined = givenFetch ? undefined : nodeTransport();
   const timeoutMs = options.timeoutMs ?? 15_000;
   const pdfTimeoutMs = options.pdfTimeoutMs ?? 60_000;
   const retries = options.retries ?? 2;
@@ -97,13 +111,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (op.body !== undefined) headers['content-type'] = 'application/json';
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     const started = Date.now();
+    const body = op.body === undefined ? undefined : op.body instanceof EncodedJson ? op.body.pieces : JSON.stringify(op.body);
     try {
-      const res = await doFetch(`${baseUrl}${op.path}`, {
-        method: op.method,
-        headers,
-        ...(op.body !== undefined && { body: JSON.stringify(op.body) }),
-        signal: AbortSignal.timeout(op.timeoutMs),
-      });
+      const res = givenFetch
+        ? await givenFetch(`${baseUrl}${op.path}`, {
+            method: op.method,
+            headers,
+            ...(body !== undefined && { body: typeof body === 'string' ? body : Buffer.concat(body) }),
+            signal: AbortSignal.timeout(op.timeoutMs),
+          })
+        : await transport!(`${baseUrl}${op.path}`, { method: op.method, headers, ...(body !== undefined && { body }), timeoutMs: op.timeoutMs, ...(op.stream && { stream: true }) });
       log.debug('upstream call', { op: op.name, httpStatus: res.status, ms: Date.now() - started });
       return res;
     } catch (e) {
@@ -212,7 +229,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async reportPdf(tokenOnboarding) {
-      const op: Operation = { method: 'GET', path: `/api/history-onboarding-report/${encodeURIComponent(tokenOnboarding)}`, name: 'GET /api/history-onboarding-report/{token}', timeoutMs: pdfTimeoutMs, retrySafe: true };
+      const op: Operation = { method: 'GET', path: `/api/history-onboarding-report/${encodeURIComponent(tokenOnboarding)}`, name: 'GET /api/history-onboarding-report/{token}', timeoutMs: pdfTimeoutMs, retrySafe: true, stream: true };
       const res = await authorised(op);
       if (!res.ok) throw httpError(op.name, res.status, await readJson(op.name, res, { tolerateNonJson: true }));
       return res;

@@ -1,0 +1,102 @@
+/**
+ * The upstream client's own HTTP transport when no `fetch` is given: node:http(s) over keep-alive
+ * sockets, a body given in pieces written as they are (a creation's images go as views of the
+ * request body that carried them, never copied into one string), and an answer shaped as a
+ * `Response`, so the rest of the client reads it exactly as it reads one from `fetch`. Costs
+ * far less per call than `fetch` (no web streams, no Request/AbortSignal machinery).
+ */
+import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+
+export interface TransportCall {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  /** Text, or the bytes of the body in pieces (written in order, one write for all). */
+  body?: string | readonly Uint8Array[];
+  /** Time limit of the whole call, answer body included: then the call fails with a `TimeoutError`. */
+  timeoutMs: number;
+  /** Resolve as soon as the answer's headers are in, its body streamed (the time limit still covers it). */
+  stream?: boolean;
+}
+
+export type Transport = (url: string, call: TransportCall) => Promise<Response>;
+
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+function timeoutError(ms: number): Error {
+  const e = new Error(`The call took longer than ${ms} ms.`);
+  e.name = 'TimeoutError';
+  return e;
+}
+
+function headersOf(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = res.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+/** A transport with its own keep-alive agents (one per scheme); `maxSockets` per upstream host. */
+export function nodeTransport(options: { maxSockets?: number } = {}): Transport {
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: 256, scheduling: 'lifo' as const };
+  const http = new Agent(agentOptions);
+  const https = new HttpsAgent(agentOptions);
+  return (url, call) =>
+    new Promise<Response>((resolve, reject) => {
+      const target = new URL(url);
+      const secure = target.protocol === 'https:';
+      const headers: OutgoingHttpHeaders = { ...call.headers };
+      const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
+      if (pieces) headers['content-length'] = pieces.reduce((n, p) => n + p.byteLength, 0);
+      let settled = false;
+      let answer: IncomingMessage | undefined;
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        if (!settled) {
+          settled = true;
+          reject(error);
+        }
+      };
+      const timer = setTimeout(() => {
+        const error = timeoutError(call.timeoutMs);
+        req.destroy(error);
+        answer?.destroy(error);
+        fail(error);
+      }, call.timeoutMs);
+      const req = (secure ? httpsRequest : httpRequest)(
+        target,
+        { method: call.method, headers, agent: secure ? https : http },
+        (res) => {
+          answer = res;
+          const status = res.statusCode ?? 502;
+          const resHeaders = headersOf(res);
+          if (call.stream) {
+            settled = true;
+            res.once('close', () => clearTimeout(timer));
+            resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: resHeaders }));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.once('error', fail);
+          res.once('end', () => {
+            clearTimeout(timer);
+            if (settled) return;
+            settled = true;
+            resolve(new Response(NULL_BODY_STATUS.has(status) ? null : Buffer.concat(chunks), { status, headers: resHeaders }));
+          });
+          res.once('close', () => {
+            if (!res.complete) fail(new Error('The upstream closed the connection before its answer was complete.'));
+          });
+        },
+      );
+      req.once('error', fail);
+      if (pieces) {
+        req.cork();
+        for (const p of pieces) req.write(p);
+        req.uncork();
+      }
+      req.end();
+    });
+}

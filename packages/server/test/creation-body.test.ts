@@ -1,0 +1,83 @@
+/**
+ * The creation body read over its bytes (src/http/creation-body.ts) answers exactly as
+ * `JSON.parse` + `validateCreateOnboarding` do, for the usual body and for every body outside its
+ * shape (escapes, numbers, nesting, a byte-order mark, bad UTF-8, duplicate keys...).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { validateCreateOnboarding } from '@onboarding-kit/contract';
+import { scanCreationBody, validateCreationBytes } from '../src/http/creation-body.js';
+import { CompanionError } from '../src/http/companion-error.js';
+
+const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(6000)]).toString('base64');
+const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+
+function general(bytes: Buffer, limit: number) {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return 'invalid_json';
+  }
+  return validateCreateOnboarding(parsed, limit);
+}
+
+function ours(bytes: Buffer, limit: number) {
+  try {
+    const v = validateCreationBytes(bytes, limit);
+    if (!v.ok) return v;
+    const images = Object.fromEntries(Object.entries(v.value.images).map(([k, i]) => [k, { ...i, base64: Buffer.from(i.base64).toString('latin1') }]));
+    return { ok: true, value: { ...v.value, images } };
+  } catch (e) {
+    if (e instanceof CompanionError && e.code === 'invalid_json') return 'invalid_json';
+    throw e;
+  }
+}
+
+test('every body gets the answer of JSON.parse + validateCreateOnboarding, images as views of the body', () => {
+  const bodies: (string | Buffer)[] = [
+    JSON.stringify({ cpf: '529.982.247-25', name: 'Maria Silva', documentType: 'CNH', images: { documentFront: jpeg, documentBack: jpeg, selfie: png } }),
+    ` \n{ "cpf" : "529.982.247-25" ,\t"images" : { "documentFront" : "${jpeg}" , "selfie" : "${png}" } } \r\n`,
+    JSON.stringify({ cpf: '529.982.247-25', name: 'João Ñandú', images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg.replace(/\//g, '\\/'), selfie: png } }).replace(/\\\\\//g, '\\/'),
+    JSON.stringify({ cpf: '529.982.247-25', name: 'M\\"aria', images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', extra: 12, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', extra: { a: [1] }, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: null } }),
+    JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: '' } }),
+    JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: png, __proto__x: png } }),
+    `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}","__proto__":"${png}"}}`,
+    `{"__proto__":{"cpf":"1"},"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"111.111.111-11","cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}"},"images":{"documentFront":"${png}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","images":"${jpeg}"}`,
+    `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}"}`,
+    `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}"}}x`,
+    `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}",}}`,
+    `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg.slice(0, 100)}\\"${jpeg.slice(100)}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg.slice(0, 100)}\\n${jpeg.slice(100)}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","images":{"documentFront":"data:image/jpeg;base64,${jpeg}","selfie":"${png}"}}`,
+    `\ufeff{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    Buffer.concat([Buffer.from('{"cpf":"529.982.247-25","name":"'), Buffer.from([0xc3, 0x28]), Buffer.from(`","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`)]),
+    Buffer.concat([Buffer.from('{"cpf":"529.982.247-25","images":{"documentFront":"'), Buffer.from([0xc3, 0x28]), Buffer.from(`${jpeg}","selfie":"${png}"}}`)]),
+    `{"cpf":"529.982.247-25","name":"a\tb","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    '', '   ', '[]', '"x"', '{}', 'null', '{"cpf":"529.982.247-25"}',
+  ];
+  for (const body of bodies) {
+    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+    for (const limit of [3000, 4 * 1024 * 1024]) {
+      assert.deepEqual(ours(bytes, limit), general(bytes, limit), bytes.subarray(0, 120).toString());
+    }
+  }
+});
+
+test('the usual body is scanned, not parsed: its images are views of the body buffer', () => {
+  const bytes = Buffer.from(JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: png } }));
+  assert.ok(scanCreationBody(bytes));
+  const v = validateCreationBytes(bytes, 4 * 1024 * 1024);
+  assert.ok(v.ok);
+  if (!v.ok) return;
+  assert.equal(v.value.images.documentFront!.base64.buffer, bytes.buffer, 'no copy of the image');
+  assert.equal(scanCreationBody(Buffer.from('{"cpf":1}')), undefined);
+});
