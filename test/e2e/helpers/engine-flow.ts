@@ -63,7 +63,8 @@ export interface EngineFlowOptions {
 
 export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Promise<EngineOutcome> {
   const { shot } = options;
-  await d.waitFor(step('intro'));
+  // The intro's list shows once the session is read (until then the step says it is preparing).
+  await d.waitFor(inFlow('[part~="intro-needs"]'));
   await shot('intro');
   await d.click(primary);
 

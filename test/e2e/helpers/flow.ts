@@ -100,7 +100,8 @@ async function keepSelfieRefusedTwice(page: Page, shot: (step: string) => Promis
 export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {
   const { flow, step, primary } = flowLocators(page);
 
-  await step('intro').waitFor();
+  // The intro's list shows once the session is read (until then the step says it is preparing).
+  await flow.locator('[part~="intro-needs"]').waitFor();
   await options.shot('intro');
   await primary.click();
 
