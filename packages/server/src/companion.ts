@@ -172,7 +172,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     // The hand-off between devices (docs/page-api.md#hand-off).
     const handoffDeps = {
       sessions,
-      handoff: new HandoffService({ sessions, logger }),
+      handoff: new HandoffService({ sessions, logger, ...(options.handoff?.ttlMs !== undefined && { ttlMs: options.handoff.ttlMs }) }),
       streams,
       timers,
       sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs },

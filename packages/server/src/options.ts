@@ -1,5 +1,5 @@
 /** Options of `createCompanion`, with their defaults and the checks that fail fast on bad ones. */
-import { DEFAULT_IMAGE_MAX_BYTES, IMAGE_ROLES, isHttpUrl, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
+import { DEFAULT_IMAGE_MAX_BYTES, HANDOFF_LIMITS, IMAGE_ROLES, isHttpUrl, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
 import type { Context } from 'hono';
 import type { BrandInput } from './hosted/brand.js';
 import type { Logger } from './logger.js';
@@ -57,6 +57,12 @@ export interface CompanionOptions {
    * built script-tag files are (default: `dist/` of the installed `@onboarding-kit/element`).
    */
   hostedPage?: { brand?: BrandInput; elementDir?: string };
+  /**
+   * The hand-off between devices (docs/page-api.md#hand-off). `ttlMs`: how long a link and its
+   * short code live unused (default 10 minutes, 1000 to 600000); meant for tests that must see a
+   * link lapse, not for production.
+   */
+  handoff?: { ttlMs?: number };
   /** Where state lives (default: in memory; `createStore()` builds the SQLite and Redis stores). */
   store?: Store;
   /** Structured logger (default: JSON lines on stdout). Everything it receives is redacted first. */
@@ -113,6 +119,7 @@ export function checkOptions(o: CompanionOptions): void {
   if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0)) problems.push('rateLimit must be a whole number, 0 for off');
   // A lease that outlives its instance longer delays the takeover of its onboardings just as long.
   if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= 100 && o.poll.leaseMs <= 30_000)) problems.push('poll.leaseMs must be from 100 to 30000');
+  if (o.handoff?.ttlMs !== undefined && !(Number.isInteger(o.handoff.ttlMs) && o.handoff.ttlMs >= 1000 && o.handoff.ttlMs <= HANDOFF_LIMITS.ttlS * 1000)) problems.push(`handoff.ttlMs must be a whole number from 1000 to ${HANDOFF_LIMITS.ttlS * 1000}`);
   if (o.shutdownGraceMs !== undefined && !(o.shutdownGraceMs >= 0)) problems.push('shutdownGraceMs must be 0 or more');
   for (const origin of o.allowedOrigins ?? []) {
     try {

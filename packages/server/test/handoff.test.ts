@@ -184,6 +184,22 @@ test('an unused link expires after 10 minutes: 410 handoff_expired, and the orig
   await app.close();
 });
 
+test('handoff.ttlMs (for tests) shortens a link\'s life; out of range it is refused at creation', async () => {
+  const clock = new ManualClock();
+  const { app } = companion({ timers: clock, handoff: { ttlMs: 5_000 } });
+  const s = await openSession(app, { reference: 'user-short-ttl', cpf: CPF, expiresIn: 3600 });
+  const o = await offer(app, s.clientSecret);
+  assert.equal(Date.parse(o.expiresAt) - clock.now(), 5_000);
+  await clock.advance(4_999);
+  assert.equal((await pageSession(app, s.clientSecret)).handoff?.state, 'pending');
+  await clock.advance(1);
+  assert.deepEqual(await errorOf(await claim(app, { token: o.token })), { status: 410, code: 'handoff_expired' });
+  await app.close();
+  for (const ttlMs of [999, 600_001, 1.5, Number.NaN]) {
+    assert.throws(() => companion({ handoff: { ttlMs } }), /handoff\.ttlMs must be a whole number from 1000 to 600000/, String(ttlMs));
+  }
+});
+
 test('after a claim the origin cannot create (409 session_handed_off) but follows the phone: progress, submitted, completed; the stream then ends', async () => {
   const { app } = companion();
   const s = await openSession(app, { reference: 'user-follow', cpf: CPF_REFUSED });

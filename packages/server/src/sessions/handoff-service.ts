@@ -25,6 +25,8 @@ import { effectiveStatus } from './session-view.js';
 export interface HandoffServiceOptions {
   sessions: SessionService;
   logger: Logger;
+  /** How long a link and its code live unused (default HANDOFF_LIMITS.ttlS; shorter only in tests). */
+  ttlMs?: number;
 }
 
 /** What a claim presents: the link's token, or the short code as typed. */
@@ -42,10 +44,12 @@ const CODE_ATTEMPTS = 5;
 export class HandoffService {
   readonly #sessions: SessionService;
   readonly #logger: Logger;
+  readonly #ttlMs: number;
 
   constructor(options: HandoffServiceOptions) {
     this.#sessions = options.sessions;
     this.#logger = options.logger;
+    this.#ttlMs = options.ttlMs ?? HANDOFF_LIMITS.ttlS * 1000;
   }
 
   /** `POST /v1/session/handoff`: a new link for the origin that holds an open, unsent session; any earlier unused one stops working. */
@@ -59,7 +63,7 @@ export class HandoffService {
     };
     check(caller.session);
     const now = this.#sessions.now();
-    const expiresAtMs = now + HANDOFF_LIMITS.ttlS * 1000;
+    const expiresAtMs = now + this.#ttlMs;
     const token = randomBytes(24).toString('base64url');
     const tokenHash = hashSecret(token);
     await store.putHandoffKey(tokenHash, id, expiresAtMs);
