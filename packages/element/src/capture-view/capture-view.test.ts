@@ -61,8 +61,12 @@ async function shot(name: string): Promise<void> {
 }
 
 /** The stage keeps the frame's aspect ratio and the cutout sits where guideRect() puts it. */
-function expectStageMatchesFrame(el: OnboardingFlow, video: HTMLVideoElement): void {
-  const stage = viewRoot(el).querySelector<HTMLElement>('.stage')!.getBoundingClientRect();
+async function expectStageMatchesFrame(el: OnboardingFlow, video: HTMLVideoElement): Promise<void> {
+  const stageEl = viewRoot(el).querySelector<HTMLElement>('.stage')!;
+  // The view learns the frame's size from `loadedmetadata`, a task that may come after videoWidth is readable.
+  await waitFor(() => stageEl.style.getPropertyValue('--frame-ratio') === `${video.videoWidth} / ${video.videoHeight}`, "the view never took the camera frame's size");
+  await captureView(el)!.updateComplete;
+  const stage = stageEl.getBoundingClientRect();
   const frame = { width: video.videoWidth, height: video.videoHeight };
   expect(stage.width / stage.height, 'the preview keeps the camera frame\'s aspect ratio').to.be.closeTo(frame.width / frame.height, 0.02);
   const box = part(el, 'guide').getBoundingClientRect();
@@ -88,7 +92,7 @@ describe('<onboarding-capture-view>', () => {
     const box = dialog.getBoundingClientRect();
     expect(box.width).to.be.closeTo(390, 1);
     expect(box.height).to.be.closeTo(844, 1);
-    expectStageMatchesFrame(el, video);
+    await expectStageMatchesFrame(el, video);
     for (const name of ['shutter', 'capture-back', 'capture-close']) {
       const b = part(el, name).getBoundingClientRect();
       expect(b.top >= 0 && b.bottom <= 844 && b.left >= 0 && b.right <= 390, `${name} is on screen`).to.equal(true);
@@ -111,7 +115,7 @@ describe('<onboarding-capture-view>', () => {
     const box = dialog.getBoundingClientRect();
     expect(box.width).to.be.below(window.innerWidth);
     expect(box.height).to.be.below(window.innerHeight);
-    expectStageMatchesFrame(el, captureView(el)!.video!);
+    await expectStageMatchesFrame(el, captureView(el)!.video!);
     // The view opens with focus on its shutter and says what to do.
     await waitFor(() => viewRoot(el).activeElement === part(el, 'shutter'), 'focus is not on the shutter');
     expect(viewRoot(el).querySelector('[role=status]')!.textContent).to.match(/Câmera aberta/);
@@ -285,7 +289,7 @@ describe('<onboarding-capture-view>', () => {
     expect(part(el, 'guide').classList.contains('oval')).to.equal(true);
     expect(getComputedStyle(video).transform).to.equal('matrix(-1, 0, 0, 1, 0, 0)');
     expect(viewRoot(el).querySelector('h2')!.textContent).to.equal('Selfie');
-    expectStageMatchesFrame(el, video);
+    await expectStageMatchesFrame(el, video);
     await expect(captureView(el)!).to.be.accessible();
     if (resizable) {
       await setViewport({ width: 390, height: 844 });
