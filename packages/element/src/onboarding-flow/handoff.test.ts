@@ -31,6 +31,7 @@ import {
   preview,
   errorText,
   realEndpoint,
+  realRecord,
   root,
   stepOf,
   text,
@@ -143,7 +144,7 @@ async function phoneToReview(phone: OnboardingFlow): Promise<void> {
 
 describe('<onboarding-flow handoff>', () => {
   it('offers a QR code of the link and the short code; the phone claims it, its progress shows, and its outcome shows on the computer', async function () {
-    this.timeout(120_000);
+    this.timeout(90_000);
     const session = await openSession();
     const { el, events, ns } = await mountComputer(session);
     await toDocumentFront(el);
@@ -236,7 +237,7 @@ describe('<onboarding-flow handoff>', () => {
   });
 
   it('takes the session back: the computer captures again, the phone says the session continued on the other device', async function () {
-    this.timeout(60_000);
+    this.timeout(45_000);
     const session = await openSession();
     const { el, events, ns } = await mountComputer(session);
     await toDocumentFront(el);
@@ -245,7 +246,12 @@ describe('<onboarding-flow handoff>', () => {
     await waitForPanel(el, 'Celular conectado');
     const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
     await toDocumentFront(phone.el);
-    await waitForPanel(el, 'No celular: frente do documento');
+    try {
+      await waitForPanel(el, 'No celular: frente do documento');
+    } catch (error) {
+      console.log(JSON.stringify((await realRecord(ns)).requests.map((r) => `${r.method} ${r.url}`)));
+      throw error;
+    }
 
     panelButton(el, 'Voltar a este computador').click();
     await waitForStep(el, 'document-front');
@@ -272,7 +278,7 @@ describe('<onboarding-flow handoff>', () => {
   });
 
   it('a new code on request replaces the one shown; keyboard only', async function () {
-    this.timeout(60_000);
+    this.timeout(45_000);
     const session = await openSession();
     const { el, events, ns } = await mountComputer(session);
     await toDocumentFront(el);
@@ -291,7 +297,7 @@ describe('<onboarding-flow handoff>', () => {
   });
 
   it('a reload of the computer while the phone holds the session opens straight in the following panel', async function () {
-    this.timeout(60_000);
+    this.timeout(45_000);
     const session = await openSession();
     const ns = companionNamespace();
     const base = await realEndpoint(ns);
@@ -340,7 +346,7 @@ describe('<onboarding-flow handoff>', () => {
   });
 
   it('in English and Spanish', async function () {
-    this.timeout(60_000);
+    this.timeout(45_000);
     for (const [locale, label, headingText, newCode] of [
       ['en', 'Continue on your phone', 'Continue on your phone', 'Create a new code'],
       ['es', 'Continuar en el celular', 'Continuar en el celular', 'Generar un código nuevo'],
