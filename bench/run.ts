@@ -85,7 +85,7 @@ await section('capture', '2. Capture pipeline in Chromium', 20, 150, async () =>
   return r;
 });
 await section('companion', '3. Companion: POST /v1/onboardings', 40, 150, () => measureCompanion(shared.images, DEFAULT_COMPANION));
-await section('relay', '4. Status relay: webhook to page', 30, 150, () => measureRelay(DEFAULT_RELAY));
+await section('relay', '4. Status relay: webhook to page', 90, 240, () => measureRelay(DEFAULT_RELAY));
 await section('e2e', '5. End to end in Chromium: send click to outcome', 45, 180, async () => {
   const b = await getBrowser();
   const r = await measureE2e(b, DEFAULT_E2E);

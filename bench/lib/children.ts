@@ -2,7 +2,7 @@
  * Starts bench/servers/child.ts (a sandbox or a companion) in its own process and samples its
  * resident memory from /proc while a load runs.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from './paths.js';
@@ -24,7 +24,7 @@ export interface ServerChild {
   url: string;
   pid: number;
   /** Asks the child (IPC) and waits for its answer of the same type. */
-  ask<T = Record<string, unknown>>(type: 'stats' | 'rss'): Promise<T>;
+  ask<T = Record<string, unknown>>(type: 'stats' | 'rss' | 'heap'): Promise<T>;
   /** Resident set size now, from /proc (bytes); NaN where /proc is not there. */
   rss(): number;
   /** Samples rss() every `everyMs` until stopped; returns the peak. */
@@ -44,14 +44,33 @@ export function rssOf(pid: number): number {
   }
 }
 
-export async function startServer(role: 'sandbox' | 'companion' | 'proxy', options: Record<string, unknown>): Promise<ServerChild> {
-  const child: ChildProcess = fork(CHILD, [role], {
+/** Open files (sockets) limit of a process, from /proc; NaN where /proc is not there. */
+export function openFilesLimit(pid: number | 'self'): number {
+  try {
+    const m = /Max open files\s+(\d+|unlimited)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
+    return m ? (m[1] === 'unlimited' ? Infinity : Number(m[1])) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * `openFiles`: start the child through `sh -c 'ulimit -n ...; exec node ...'` with its soft limit
+ * of open files raised to that many (or to the hard limit when that is lower), for thousands of
+ * open sockets; the IPC channel passes through the exec.
+ */
+export async function startServer(role: 'sandbox' | 'companion' | 'proxy', options: Record<string, unknown>, launch: { openFiles?: number } = {}): Promise<ServerChild> {
+  // BENCH_CPU_PROF=<dir>: the companion children write a V8 CPU profile there when they exit.
+  const execArgv = ['--conditions=source', '--import', 'tsx', '--expose-gc', ...(role === 'companion' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+  const childOptions = {
     cwd: REPO_ROOT,
-    // BENCH_CPU_PROF=<dir>: the companion children write a V8 CPU profile there when they exit.
-    execArgv: ['--conditions=source', '--import', 'tsx', '--expose-gc', ...(role === 'companion' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
     env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
+  };
+  const n = launch.openFiles;
+  const child: ChildProcess = n
+    ? spawn('sh', ['-c', `ulimit -n ${n} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`, process.execPath, ...execArgv, CHILD, role], childOptions)
+    : fork(CHILD, [role], { ...childOptions, execArgv });
   track(child);
   let errText = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => {
@@ -89,8 +108,8 @@ export async function startServer(role: 'sandbox' | 'companion' | 'proxy', optio
   return {
     url: String(ready.url),
     pid,
-    ask: async <T>(type: 'stats' | 'rss') => {
-      const answer = wait(type, 15_000);
+    ask: async <T>(type: 'stats' | 'rss' | 'heap') => {
+      const answer = wait(type, 60_000);
       child.send({ type });
       return (await answer) as T;
     },

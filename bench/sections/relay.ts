@@ -1,11 +1,14 @@
 /**
  * Section 4, status relay: from a webhook reaching the companion (`POST /v1/webhooks` with the
- * right id-service-token) to the status event read from the page's event stream, with 1,000
- * streams open (one per onboarding, read with fetch streaming as the element does), and the
- * companion's memory per open stream.
+ * right id-service-token) to the status event read from the page's event stream, with 10,000
+ * streams open on one instance (one per onboarding, read with fetch streaming as the element
+ * does) and the companion's memory per open stream; then two instances on one Redis, the webhook
+ * to A and 2,000 streams open on B.
  */
+import { randomUUID } from 'node:crypto';
 import { SAMPLE_PNG_BASE64 } from '@onboarding-kit/sandbox';
-import { startServer, type ServerChild } from '../lib/children.js';
+import { startRedisServer, type RedisServer } from '@onboarding-kit/testing/redis-server';
+import { openFilesLimit, startServer, type ServerChild } from '../lib/children.js';
 import { keepAliveAgent, runLoad, send } from '../lib/http-load.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { kb, mb, ms, percentile, ratio, reason, sleep } from '../lib/stats.js';
@@ -21,9 +24,16 @@ export interface RelaySettings {
   single: number;
   /** Senders for the burst that decides the remaining streams at once. */
   burstConcurrency: number;
+  /** Two instances on one Redis: streams open on B, webhooks to A. */
+  redis?: { streams: number; sequential: number; single: number };
 }
 
-export const DEFAULT_RELAY: RelaySettings = { streams: 1000, sequential: 300, single: 50, burstConcurrency: 32 };
+export const DEFAULT_RELAY: RelaySettings = { streams: 10_000, sequential: 300, single: 50, burstConcurrency: 32, redis: { streams: 2_000, sequential: 300, single: 50 } };
+
+/** Soft limit of open files the companion children get (`ulimit -n` in the shell that starts them). */
+const CHILD_OPEN_FILES = 65_536;
+/** Streams opened at once (the listen backlog is 511: more at once would wait for SYN retries). */
+const OPEN_BATCH = 250;
 
 const WARMUP = 5;
 
@@ -98,134 +108,236 @@ export function openStream(base: string, o: Created): Stream {
   return { opened, terminal, cancel: () => controller.abort() };
 }
 
+interface Run {
+  created: number;
+  createSeconds: number;
+  single: number[];
+  singleAnswer: number[];
+  seq: number[];
+  seqAnswer: number[];
+  burst: number[];
+  burstAnswer: number[];
+  burstSeconds: number;
+  open: number;
+  openSeconds: number;
+  before: Memory;
+  after: Memory;
+}
+
+type Memory = { rss: number; heapUsed: number; external: number; openStreams: number };
+
+/**
+ * Creates onboardings on `createOn`, measures one stream at a time (baseline), then opens
+ * `streams + sequential` streams on `streamsOn` and sends webhooks to `webhookTo`: one at a time,
+ * then the rest in a burst.
+ */
+async function underLoad(p: {
+  createOn: ServerChild;
+  streamsOn: ServerChild;
+  webhookTo: ServerChild;
+  streams: number;
+  sequential: number;
+  single: number;
+  burstConcurrency: number;
+  agent: ReturnType<typeof keepAliveAgent>;
+  opened: Stream[];
+}): Promise<Run> {
+  const { agent } = p;
+  const total = p.streams + p.sequential + p.single + WARMUP;
+  const body = Buffer.from(JSON.stringify({ cpf: '529.982.247-25', documentType: 'CNH', images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 } }));
+  const made = await runLoad({ agent, url: `${p.createOn.url}/v1/onboardings`, body, concurrency: 16, count: total, ok: [201], keepBodies: true, headers: () => ({ 'content-type': 'application/json' }), maxSeconds: 150 });
+  const created = made.bodies.map((b) => JSON.parse(b) as Created);
+  if (created.length < total) throw new Error(`only ${created.length} of ${total} onboardings were created (${made.firstError ?? 'no error'})`);
+
+  const webhook = async (o: Created) => {
+    const payload = Buffer.from(JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }));
+    const t0 = performance.now();
+    const res = await send(agent, `${p.webhookTo.url}/v1/webhooks`, 'POST', { 'content-type': 'application/json', 'id-service-token': CREDENTIALS.webhookKey }, payload);
+    if (res.status !== 200) throw new Error(`webhook: HTTP ${res.status} ${res.text.slice(0, 120)}`);
+    return { t0, answered: performance.now() - t0 };
+  };
+
+  // Baseline: one stream open at a time (the first WARMUP ones untimed: JIT, sockets).
+  const single: number[] = [];
+  const singleAnswer: number[] = [];
+  for (const [i, o] of created.slice(0, p.single + WARMUP).entries()) {
+    const st = openStream(p.streamsOn.url, o);
+    await withTimeout(st.opened, 10_000, 'opening one stream');
+    const { t0, answered } = await webhook(o);
+    const latency = (await withTimeout(st.terminal, 10_000, 'one relayed event')) - t0;
+    if (i < WARMUP) continue;
+    single.push(latency);
+    singleAnswer.push(answered);
+  }
+
+  const loaded = created.slice(p.single + WARMUP);
+  const before = await p.streamsOn.ask<Memory>('rss');
+  const openStart = performance.now();
+  const streams: Stream[] = [];
+  for (let i = 0; i < loaded.length; i += OPEN_BATCH) {
+    const batch = loaded.slice(i, i + OPEN_BATCH).map((o) => openStream(p.streamsOn.url, o));
+    streams.push(...batch);
+    p.opened.push(...batch);
+    await withTimeout(Promise.all(batch.map((x) => x.opened)), 60_000, `opening streams ${i}-${i + batch.length} of ${loaded.length}`);
+  }
+  const openSeconds = (performance.now() - openStart) / 1000;
+  await sleep(500);
+  const after = await p.streamsOn.ask<Memory>('rss');
+  // BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot of the streams' instance with all its streams open (where the memory per stream goes).
+  if (process.env.BENCH_HEAP_SNAPSHOT) await p.streamsOn.ask('heap');
+
+  const seq: number[] = [];
+  const seqAnswer: number[] = [];
+  for (let i = 0; i < p.sequential && i < loaded.length; i++) {
+    const { t0, answered } = await webhook(loaded[i]!);
+    seq.push((await withTimeout(streams[i]!.terminal, 10_000, 'a relayed event')) - t0);
+    seqAnswer.push(answered);
+  }
+
+  const rest = loaded.slice(p.sequential).map((o, i) => ({ o, stream: streams[p.sequential + i]! }));
+  const burst: number[] = [];
+  const burstAnswer: number[] = [];
+  let next = 0;
+  const burstStart = performance.now();
+  await withTimeout(
+    Promise.all(
+      Array.from({ length: p.burstConcurrency }, async () => {
+        while (next < rest.length) {
+          const item = rest[next++]!;
+          const { t0, answered } = await webhook(item.o);
+          burstAnswer.push(answered);
+          void item.stream.terminal.then((t) => burst.push(t - t0));
+        }
+      }),
+    ),
+    120_000,
+    'the webhook burst',
+  );
+  await withTimeout(Promise.all(rest.map((r) => r.stream.terminal)), 60_000, "the burst's events");
+  await sleep(10);
+  const burstSeconds = (performance.now() - burstStart) / 1000;
+  return { created: created.length, createSeconds: made.seconds, single, singleAnswer, seq, seqAnswer, burst, burstAnswer, burstSeconds, open: loaded.length, openSeconds, before, after };
+}
+
 export async function measureRelay(settings: RelaySettings): Promise<SectionResult> {
   const s = emptySection('relay', '4. Status relay: webhook to page');
+  const own = openFilesLimit('self');
   s.method.push(
     'Sandbox and companion in child processes as in section 3 (onboardings stay IN_PROCESS; no polling). Onboardings are created through the companion (tiny PNGs: the images do not matter here).',
-    `Streams: \`GET /v1/onboardings/{token}/events\` with the page's Bearer key, read with fetch streaming from the bench process, one per onboarding. A webhook (onboarding report shape, status APPROVED, right id-service-token) is posted with node:http; ` +
-      'latency = from just before the webhook is sent to the moment the terminal `status` event is parsed from that onboarding\'s stream (one clock, one process).',
-    `Baseline: the same with a single stream open (${settings.single} samples). Under load: ${settings.streams + settings.sequential} streams opened, ${settings.sequential} webhooks one at a time (so at least ${settings.streams} streams stay open throughout), ` +
+    `Streams: \`GET /v1/onboardings/{token}/events\` with the page's Bearer key, read with fetch streaming from the bench process, one per onboarding, opened ${OPEN_BATCH} at a time. A webhook (onboarding report shape, status APPROVED, right id-service-token) is posted with node:http; ` +
+      "latency = from just before the webhook is sent to the moment the terminal `status` event is parsed from that onboarding's stream (one clock, one process).",
+    `Baseline (the floor): the same with a single stream open (${settings.single} samples), same instance(s), same run. Under load: ${settings.streams + settings.sequential} streams opened, ${settings.sequential} webhooks one at a time (so at least ${settings.streams} streams stay open throughout), ` +
       `then the remaining ${settings.streams} streams decided at once by a burst of webhooks from ${settings.burstConcurrency} senders.`,
+    `Open files: every companion child is started through \`sh -c 'ulimit -n ${CHILD_OPEN_FILES} || ulimit -n <hard limit>; exec node ...'\` (bench/lib/children.ts), so ten thousand sockets fit; the bench process itself had a limit of ${own} open files.`,
     'Memory per stream: companion VmRSS after a full GC (child started with --expose-gc) with the streams open minus before they were opened, divided by the number of streams.',
   );
+  if (settings.redis) {
+    s.method.push(
+      `Across instances: two companion children on one throwaway redis-server (same prefix). Onboardings are created on A, their streams opened on B (${settings.redis.streams + settings.redis.sequential}), webhooks posted to A: each change travels through Redis pub/sub. ` +
+        `Baseline: one stream open on B at a time (${settings.redis.single} samples); then ${settings.redis.sequential} webhooks one at a time with at least ${settings.redis.streams} streams open on B, then the burst.`,
+    );
+  }
   let sandbox: ServerChild | undefined;
-  let companion: ServerChild | undefined;
+  let redis: RedisServer | undefined;
+  const children: ServerChild[] = [];
   const agent = keepAliveAgent(Math.max(32, settings.burstConcurrency));
   const streams: Stream[] = [];
+  const companion = async (extra: Record<string, unknown> = {}) => {
+    const c = await startServer('companion', { baseUrl: sandbox!.url, ...CREDENTIALS, rateLimit: 0, poll: { firstDelayMs: 3_600_000 }, ...extra }, { openFiles: CHILD_OPEN_FILES });
+    children.push(c);
+    return c;
+  };
   try {
+    if (own < settings.streams + settings.sequential + 1000) s.notes.push(`the bench process may open only ${own} files: raise \`ulimit -n\` before \`npm run bench\` for ${settings.streams} streams.`);
     sandbox = await startServer('sandbox', { ...CREDENTIALS, processingMs: 600_000 });
-    companion = await startServer('companion', { baseUrl: sandbox.url, ...CREDENTIALS, rateLimit: 0, poll: { firstDelayMs: 3_600_000 } });
-    const base = companion.url;
+    const one = await companion();
+    s.notes.push(`open files limit of the companion child: ${openFilesLimit(one.pid)}.`);
+    const local = await underLoad({ createOn: one, streamsOn: one, webhookTo: one, streams: settings.streams, sequential: settings.sequential, single: settings.single, burstConcurrency: settings.burstConcurrency, agent, opened: streams });
+    s.notes.push(`${local.created} onboardings created through the companion in ${local.createSeconds.toFixed(1)} s.`);
+    for (const st of streams.splice(0)) st.cancel();
+    await one.close();
 
-    const total = settings.streams + settings.sequential + settings.single + WARMUP;
-    const body = Buffer.from(JSON.stringify({ cpf: '529.982.247-25', documentType: 'CNH', images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 } }));
-    const made = await runLoad({ agent, url: `${base}/v1/onboardings`, body, concurrency: 16, count: total, ok: [201], keepBodies: true, headers: () => ({ 'content-type': 'application/json' }), maxSeconds: 120 });
-    const created = made.bodies.map((b) => JSON.parse(b) as Created);
-    if (created.length < total) throw new Error(`only ${created.length} of ${total} onboardings were created (${made.firstError ?? 'no error'})`);
-    s.notes.push(`${created.length} onboardings created through the companion in ${made.seconds.toFixed(1)} s.`);
-
-    const webhook = async (o: Created) => {
-      const payload = Buffer.from(JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }));
-      const t0 = performance.now();
-      const res = await send(agent, `${base}/v1/webhooks`, 'POST', { 'content-type': 'application/json', 'id-service-token': CREDENTIALS.webhookKey }, payload);
-      if (res.status !== 200) throw new Error(`webhook: HTTP ${res.status} ${res.text.slice(0, 120)}`);
-      return { t0, answered: performance.now() - t0 };
-    };
-
-    // Baseline: one stream open at a time (the first WARMUP ones untimed: JIT, sockets).
-    const single: number[] = [];
-    const singleAnswer: number[] = [];
-    for (const [i, o] of created.slice(0, settings.single + WARMUP).entries()) {
-      const st = openStream(base, o);
-      await withTimeout(st.opened, 10_000, 'opening one stream');
-      const { t0, answered } = await webhook(o);
-      const latency = (await withTimeout(st.terminal, 10_000, 'one relayed event')) - t0;
-      if (i < WARMUP) continue;
-      single.push(latency);
-      singleAnswer.push(answered);
+    let cross: Run | undefined;
+    let redisError = '';
+    if (settings.redis) {
+      try {
+        redis = await startRedisServer();
+      } catch (error) {
+        redisError = reason(error);
+      }
+      if (redis) {
+        const prefix = `bench-relay-${randomUUID().slice(0, 8)}:`;
+        const a = await companion({ storeUrl: redis.url, redisPrefix: prefix });
+        const b = await companion({ storeUrl: redis.url, redisPrefix: prefix });
+        cross = await underLoad({ createOn: a, streamsOn: b, webhookTo: a, ...settings.redis, burstConcurrency: settings.burstConcurrency, agent, opened: streams });
+        for (const st of streams.splice(0)) st.cancel();
+      }
     }
 
-    // 1000 streams (and the ones the one-at-a-time webhooks will close).
-    const loaded = created.slice(settings.single + WARMUP);
-    const before = await companion.ask<{ rss: number; heapUsed: number; external: number; openStreams: number }>('rss');
-    const openStart = performance.now();
-    for (const o of loaded) streams.push(openStream(base, o));
-    await withTimeout(Promise.all(streams.map((x) => x.opened)), 60_000, `opening ${loaded.length} streams`);
-    const openSeconds = (performance.now() - openStart) / 1000;
-    await sleep(500);
-    const after = await companion.ask<{ rss: number; heapUsed: number; external: number; openStreams: number }>('rss');
-    const perStream = (after.rss - before.rss) / loaded.length;
-
-    const seq: number[] = [];
-    const seqAnswer: number[] = [];
-    for (let i = 0; i < settings.sequential && i < loaded.length; i++) {
-      const { t0, answered } = await webhook(loaded[i]!);
-      seq.push((await withTimeout(streams[i]!.terminal, 10_000, 'a relayed event')) - t0);
-      seqAnswer.push(answered);
-    }
-
-    const rest = loaded.slice(settings.sequential).map((o, i) => ({ o, stream: streams[settings.sequential + i]! }));
-    const burst: number[] = [];
-    const burstAnswer: number[] = [];
-    let next = 0;
-    const burstStart = performance.now();
-    await withTimeout(
-      Promise.all(
-        Array.from({ length: settings.burstConcurrency }, async () => {
-          while (next < rest.length) {
-            const item = rest[next++]!;
-            const { t0, answered } = await webhook(item.o);
-            burstAnswer.push(answered);
-            void item.stream.terminal.then((t) => burst.push(t - t0));
-          }
-        }),
-      ),
-      120_000,
-      'the webhook burst',
-    );
-    await withTimeout(Promise.all(rest.map((r) => r.stream.terminal)), 60_000, 'the burst\'s events');
-    await sleep(10);
-    const burstSeconds = (performance.now() - burstStart) / 1000;
-
-    const row = (label: string, open: string, xs: number[], answers: number[]) => [
+    const row = (label: string, open: string, xs: number[], answers: number[], base: number[]) => [
       label,
       open,
       String(xs.length),
       ms(percentile(xs, 50)),
       ms(percentile(xs, 99)),
       ms(Math.max(...xs)),
-      ratio(percentile(xs, 50), percentile(single, 50)),
-      ratio(percentile(xs, 99), percentile(single, 99)),
+      ratio(percentile(xs, 50), percentile(base, 50)),
+      ratio(percentile(xs, 99), percentile(base, 99)),
       ms(percentile(answers, 50)),
     ];
+    const rows = (prefix: string, r: Run) => [
+      row(`${prefix}baseline: one stream, one webhook at a time`, '1', r.single, r.singleAnswer, r.single),
+      row(`${prefix}one webhook at a time`, `${r.open} -> ${r.open - r.seq.length}`, r.seq, r.seqAnswer, r.single),
+      row(`${prefix}burst: ${r.open - r.seq.length} webhooks from ${settings.burstConcurrency} senders (${r.burstSeconds.toFixed(2)} s)`, `${r.open - r.seq.length} -> 0`, r.burst, r.burstAnswer, r.single),
+    ];
     s.tables.push({
-      title: 'Webhook sent -> status event read from the page stream (baseline = one stream open)',
-      headers: ['case', 'streams open', 'samples', 'p50', 'p99', 'max', 'p50 ratio', 'p99 ratio', 'webhook answered p50'],
-      rows: [
-        row('baseline: one stream, one webhook at a time', '1', single, singleAnswer),
-        row('one webhook at a time', `${loaded.length} -> ${loaded.length - seq.length}`, seq, seqAnswer),
-        row(`burst: ${rest.length} webhooks from ${settings.burstConcurrency} senders (${burstSeconds.toFixed(2)} s)`, `${rest.length} -> 0`, burst, burstAnswer),
-      ],
+      title: 'Webhook sent -> status event read from the page stream (floor = one stream open, same run)',
+      headers: ['case', 'streams open', 'samples', 'p50', 'p99', 'max', 'p50 / floor', 'p99 / floor', 'webhook answered p50'],
+      rows: [...rows('', local), ...(cross ? rows('Redis, webhook to A, streams on B: ', cross) : [])],
     });
+    const memRow = (label: string, r: Run) => [
+      label,
+      String(r.after.openStreams),
+      mb(r.before.rss),
+      mb(r.after.rss),
+      mb(r.after.rss - r.before.rss),
+      kb((r.after.rss - r.before.rss) / r.open),
+      kb((r.after.heapUsed + r.after.external - r.before.heapUsed - r.before.external) / r.open),
+      `${r.openSeconds.toFixed(2)} s`,
+    ];
     s.tables.push({
       title: 'Companion memory with open event streams (after a full GC; the JS heap figure is heapUsed + external, steadier than RSS)',
-      headers: ['streams open', 'RSS before', 'RSS with streams', 'RSS delta', 'RSS per stream', 'JS heap per stream', 'time to open all'],
-      rows: [[
-        String(after.openStreams),
-        mb(before.rss),
-        mb(after.rss),
-        mb(after.rss - before.rss),
-        kb(perStream),
-        kb((after.heapUsed + after.external - before.heapUsed - before.external) / loaded.length),
-        `${openSeconds.toFixed(2)} s`,
-      ]],
+      headers: ['instance', 'streams open', 'RSS before', 'RSS with streams', 'RSS delta', 'RSS per stream', 'JS heap per stream', 'time to open all'],
+      rows: [memRow('one instance, memory store', local), ...(cross ? [memRow('B on Redis', cross)] : [])],
     });
-    const p99 = percentile(seq, 99);
+    const p99 = percentile(local.seq, 99);
     s.targets.push({
-      target: `webhook to page <= 50 ms p99 with ${settings.streams} streams open`,
-      figure: `${ms(p99)} p99, one webhook at a time (${ratio(p99, percentile(single, 99))} the one-stream baseline); burst p99 ${ms(percentile(burst, 99))}`,
-      met: p99 <= 50,
+      target: `webhook to page <= 20 ms p99 with ${settings.streams} streams open on one instance`,
+      figure: `${ms(p99)} p99, one webhook at a time (${ratio(p99, percentile(local.single, 99))} the one-stream floor, ${ms(percentile(local.single, 99))}); burst p99 ${ms(percentile(local.burst, 99))}`,
+      met: p99 <= 20,
+      ...(p99 > 20 && {
+        note: `with the streams open each webhook still costs one store write and one read per listener (${ms(percentile(local.seqAnswer, 50))} to answer the webhook); the tail follows the machine's load (the one-stream floor p99 ${ms(percentile(local.single, 99))} in the same run) and the keep-alive tick, which writes to every open stream at once`,
+      }),
     });
+    const perStream = (local.after.rss - local.before.rss) / local.open;
+    s.targets.push({
+      target: 'memory per open event stream <= 10 KB',
+      figure: `${kb(perStream)} (RSS delta ${mb(local.after.rss - local.before.rss)} / ${local.open} streams; JS heap ${kb((local.after.heapUsed + local.after.external - local.before.heapUsed - local.before.external) / local.open)} per stream)`,
+      met: perStream <= 10 * 1024,
+      ...(perStream > 10 * 1024 && {
+        note:
+          "a heap snapshot with the streams open (BENCH_HEAP_SNAPSHOT) puts most of it in the plumbing around the stream, not in the stream's own state (about 100 B: one small object, one subscription, one registry entry, no timer): per stream node's connection (Socket, IncomingMessage, ServerResponse and their stream states), " +
+          "Hono's context, and @hono/node-server's answer from a web stream: two ReadableStreams and two undici Response/Headers objects, about 8 promises, 40 closures, 24 closure contexts and 12 bound functions of the web-streams machinery; " +
+          'what would close it: write the events straight to node\'s ServerResponse (headers once, `res.write` per event) instead of returning a web stream for the adapter to pump',
+      }),
+    });
+    if (settings.redis) {
+      const target = `webhook to page <= 30 ms p99 across two instances on one Redis with ${settings.redis.streams} streams open`;
+      if (cross) {
+        const x = percentile(cross.seq, 99);
+        s.targets.push({ target, figure: `${ms(x)} p99, one webhook at a time (${ratio(x, percentile(cross.single, 99))} the one-stream floor across the same instances, ${ms(percentile(cross.single, 99))})`, met: x <= 30 });
+      } else s.targets.push({ target, figure: 'not measured', met: null, note: redisError });
+    }
     return s;
   } catch (error) {
     s.notMeasured = `could not run the relay measurement (${reason(error)})`;
@@ -233,7 +345,8 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
   } finally {
     for (const st of streams) st.cancel();
     agent.destroy();
-    await companion?.close();
+    for (const c of children) await c.close().catch(() => undefined);
     await sandbox?.close();
+    await redis?.stop();
   }
 }

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import type { CompanionOptions } from '@onboarding-kit/server';
 import type { SandboxOptions } from '@onboarding-kit/sandbox';
 
-type Message = { type: 'stats' | 'rss' | 'close' };
+type Message = { type: 'stats' | 'rss' | 'close' | 'heap' };
 
 const role = process.argv[2];
 const options = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Record<string, unknown>;
@@ -57,6 +57,7 @@ if (role === 'sandbox') {
       send({ type: 'rss', rss: m.rss, heapUsed: m.heapUsed, external: m.external, openStreams: served.app.openStreams() });
     } else if (m.type === 'close') void served.close().finally(() => process.exit(0));
     else if (m.type === 'stats') send({ type: 'stats', stats: { openStreams: served.app.openStreams() } });
+    else if (m.type === 'heap' && process.env.BENCH_HEAP_SNAPSHOT) void import('node:v8').then((v8) => send({ type: 'heap', file: v8.writeHeapSnapshot(`${process.env.BENCH_HEAP_SNAPSHOT}/companion-${Date.now()}.heapsnapshot`) }));
   });
   send({ type: 'ready', url: served.url });
 } else if (role === 'proxy') {
