@@ -37,6 +37,7 @@ const ptBR = {
   sent: 'A verificação já foi enviada pelo celular; o resultado aparecerá aqui.',
   offline: 'Sem conexão com o servidor. Tentando reconectar…',
   steps: {
+    intro: 'tela inicial',
     consent: 'consentimento',
     cpf: 'dados pessoais',
     'document-type': 'escolha do documento',
@@ -86,6 +87,7 @@ export const handoffTexts: Record<OnboardingLocale, HandoffTexts> = {
     sent: 'The verification was already sent from the phone; the result will show here.',
     offline: 'No connection to the server. Trying to reconnect…',
     steps: {
+      intro: 'start screen',
       consent: 'consent',
       cpf: 'personal details',
       'document-type': 'choosing the document',
@@ -130,6 +132,7 @@ export const handoffTexts: Record<OnboardingLocale, HandoffTexts> = {
     sent: 'La verificación ya se envió desde el celular; el resultado aparecerá aquí.',
     offline: 'Sin conexión con el servidor. Intentando reconectar…',
     steps: {
+      intro: 'pantalla inicial',
       consent: 'consentimiento',
       cpf: 'datos personales',
       'document-type': 'elección del documento',
