@@ -48,11 +48,12 @@ export interface Recorded {
   cspViolations(): Promise<string[]>;
 }
 
-export async function recordedContext(browser: Browser, options: { camera: boolean }): Promise<Recorded> {
+/** `locale`: the browser's language (default en-GB). */
+export async function recordedContext(browser: Browser, options: { camera: boolean; locale?: string }): Promise<Recorded> {
   const context = await browser.newContext({
     permissions: options.camera ? ['camera'] : [],
     viewport: { width: 1280, height: 900 },
-    locale: 'en-GB',
+    locale: options.locale ?? 'en-GB',
   });
   const exchanges: Exchange[] = [];
   const pending: Promise<void>[] = [];
