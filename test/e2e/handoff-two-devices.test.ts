@@ -37,7 +37,7 @@ const CPF = '529.982.247-25';
 const COMPUTER = { width: 1366, height: 768 } as const;
 const PHONE = { width: 390, height: 844 } as const;
 /** The lapsing companion's hand-off links live this long: long enough to read the QR code and open it, short enough to wait out. */
-const SHORT_TTL_MS = 6_000;
+const SHORT_TTL_MS = 8_000;
 const ARTIFACTS = join(REPO_ROOT, 'test', 'artifacts', 'e2e', 'handoff');
 
 let tmp: string;
