@@ -3,8 +3,11 @@
  * session to a phone (or follows one) reads them. The button that opens the panel, and what a
  * phone that lost the session says, are in the catalogs.
  */
-import type { HandoffRole } from '@onboarding-kit/contract';
+import type { HANDOFF_PROGRESS_STEPS, HandoffRole } from '@onboarding-kit/contract';
 import type { OnboardingLocale } from '../messages/index.js';
+
+/** A name for every step a phone may report, in each language: a missing one fails the build. */
+type StepNames = Record<(typeof HANDOFF_PROGRESS_STEPS)[number], string>;
 
 const ptBR = {
   headingOffer: 'Continuar no celular',
@@ -48,7 +51,7 @@ const ptBR = {
     upload: 'enviando',
     processing: 'em análise',
     outcome: 'resultado',
-  } as Record<string, string>,
+  } satisfies StepNames as Record<string, string>,
   photos: { documentFront: 'Frente do documento', documentBack: 'Verso do documento', selfie: 'Selfie' } satisfies Record<HandoffRole, string>,
 };
 
@@ -98,7 +101,7 @@ export const handoffTexts: Record<OnboardingLocale, HandoffTexts> = {
       upload: 'sending',
       processing: 'being checked',
       outcome: 'result',
-    },
+    } satisfies StepNames,
     photos: { documentFront: 'Front of the document', documentBack: 'Back of the document', selfie: 'Selfie' },
   },
   es: {
@@ -143,7 +146,7 @@ export const handoffTexts: Record<OnboardingLocale, HandoffTexts> = {
       upload: 'enviando',
       processing: 'en análisis',
       outcome: 'resultado',
-    },
+    } satisfies StepNames,
     photos: { documentFront: 'Frente del documento', documentBack: 'Reverso del documento', selfie: 'Selfie' },
   },
 };
