@@ -27,11 +27,11 @@ export interface CompanionSettings {
 
 export const DEFAULT_COMPANION: CompanionSettings = {
   levels: [
-    { concurrency: 1, count: 400, maxSeconds: 15 },
-    { concurrency: 16, count: 2000, maxSeconds: 20 },
-    { concurrency: 64, count: 3000, maxSeconds: 15 },
+    { concurrency: 1, count: 400, maxSeconds: 8 },
+    { concurrency: 16, count: 2000, maxSeconds: 10 },
+    { concurrency: 64, count: 3000, maxSeconds: 10 },
   ],
-  smallBody: { concurrency: 16, count: 3000, maxSeconds: 6 },
+  smallBody: { concurrency: 16, count: 3000, maxSeconds: 4 },
   warmup: 16,
   tokenTtlS: 20,
 };
