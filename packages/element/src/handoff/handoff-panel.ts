@@ -172,14 +172,29 @@ export function linkDevice(endpoint: string, secret: () => string, lost: () => v
     signal,
     true,
   );
+  // One report in flight at a time, the latest waiting behind it: two sent at once could land out of order.
+  let sending = false;
+  let waiting: SessionProgressReport | null = null;
+  const send = (progress: SessionProgressReport): void => {
+    sending = true;
+    postSession(endpoint, 'progress', secret(), progress, signal)
+      .catch((error: unknown) => {
+        if (error instanceof CompanionError && error.code === 'session_handed_off') lose();
+      })
+      .finally(() => {
+        sending = false;
+        const next = waiting;
+        waiting = null;
+        if (next && !signal.aborted) send(next);
+      });
+  };
   return {
     report(progress) {
       const key = `${progress.step} ${progress.photos.join()}`;
       if (signal.aborted || key === reported || !(HANDOFF_PROGRESS_STEPS as readonly string[]).includes(progress.step)) return;
       reported = key;
-      postSession(endpoint, 'progress', secret(), progress, signal).catch((error: unknown) => {
-        if (error instanceof CompanionError && error.code === 'session_handed_off') lose();
-      });
+      if (sending) waiting = progress;
+      else send(progress);
     },
     stop: () => run.abort(),
   };
@@ -375,6 +390,8 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
       this.error = null;
       try {
         const session = await postSession(this.endpoint, 'handoff/reclaim', this.host.secret(), undefined, this.#run?.signal);
+        // What is still to be told (a claim a moment ago) goes out before the take-back.
+        if (this.#settle) this.#tell();
         this.#run?.abort();
         this.host.state('reclaimed');
         this.host.back(session && typeof session === 'object' && 'handoff' in session ? (session as PageSession) : null);
@@ -463,6 +480,8 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
       const told = this.#told;
       if (this.#outcome) {
         this.#run.abort();
+        // Sent and decided within one burst: the sending is told first all the same.
+        if (told.phase !== 'submitted' && this.#submittedToken) host.submitted(this.#submittedToken);
         return host.completed(this.#outcome);
       }
       const phase = this.phase;

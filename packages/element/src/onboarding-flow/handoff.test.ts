@@ -126,8 +126,33 @@ async function offer(el: OnboardingFlow): Promise<void> {
   await panel(el)!.updateComplete;
 }
 
-async function waitForPanel(el: OnboardingFlow, words: string, timeout = 15_000): Promise<void> {
-  await waitFor(() => panelText(el).includes(words), `the panel never said "${words}": ${panelText(el)}`, timeout);
+async function waitForPanel(el: OnboardingFlow, words: string, timeout = 15_000, ns?: string, secret?: string): Promise<void> {
+  try {
+    await waitFor(() => panelText(el).includes(words), `the panel never said "${words}": ${panelText(el)}`, timeout);
+  } catch (error) {
+    // What the pages sent meanwhile, and what the session's log holds, to tell where a line was lost.
+    const shown = panel(el) as (Panel & { phase?: string; progress?: unknown; offline?: boolean }) | null;
+    console.log(`panel: ${JSON.stringify({ phase: shown?.phase, progress: shown?.progress, offline: shown?.offline })}`);
+    if (ns) console.log(JSON.stringify((await realRecord(ns)).requests.map((r) => `${r.method} ${r.url.replace(/^.*\/v1/, '')}`)));
+    if (ns && secret) {
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 1500);
+      const res = await fetch(`${await realEndpoint(ns)}/v1/session/events`, { headers: { authorization: `Bearer ${secret}` }, signal: ac.signal });
+      let log = '';
+      try {
+        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          log += value;
+        }
+      } catch {
+        // cut after 1.5 s
+      }
+      console.log(`session log: ${log.match(/^event: .*$/gm)?.join(' | ')}`);
+    }
+    throw error;
+  }
 }
 
 /** The phone's flow, photos from files, up to the review (the phone reports each step and photo). */
@@ -201,7 +226,7 @@ describe('<onboarding-flow handoff>', () => {
     // The phone: its own element, bound to its own secret, goes through the flow.
     const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
     await toDocumentFront(phone.el);
-    await waitForPanel(el, 'No celular: frente do documento');
+    await waitForPanel(el, 'No celular: frente do documento', 15_000, ns, session.clientSecret);
     await pickFile(phone.el, await photoFor(phone.el));
     await waitFor(() => !!panelRoot(el).querySelector('[data-photo=documentFront]'), `no photo line: ${panelText(el)}`);
     expect(panelText(el)).to.include('Frente do documento: tirada');
@@ -246,12 +271,7 @@ describe('<onboarding-flow handoff>', () => {
     await waitForPanel(el, 'Celular conectado');
     const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
     await toDocumentFront(phone.el);
-    try {
-      await waitForPanel(el, 'No celular: frente do documento');
-    } catch (error) {
-      console.log(JSON.stringify((await realRecord(ns)).requests.map((r) => `${r.method} ${r.url}`)));
-      throw error;
-    }
+    await waitForPanel(el, 'No celular: frente do documento', 15_000, ns);
 
     panelButton(el, 'Voltar a este computador').click();
     await waitForStep(el, 'document-front');
