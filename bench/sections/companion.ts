@@ -10,7 +10,8 @@ import { emptySection, type SectionResult } from '../lib/report.js';
 import { mb, median, ms, percentile, perSecond, ratio, reason } from '../lib/stats.js';
 import { randomBytes } from 'node:crypto';
 import { isPureBase64, sniffBase64, validateCreateOnboarding, validateCreateOnboardingBytes } from '@onboarding-kit/contract';
-import { scanCreationBody } from '../../packages/server/src/http/creation-body.js';
+// The stage timings scan a body as the companion does (an internal entry point, for measuring).
+import { scanCreationBody } from '@onboarding-kit/server/creation-body';
 import { SAMPLE_PNG_BASE64 } from '@onboarding-kit/sandbox';
 import { syntheticJpeg } from '../lib/synthetic-jpeg.js';
 import type { Images } from './capture.js';
