@@ -164,7 +164,10 @@ export function linkDevice(endpoint: string, secret: () => string, lost: () => v
         // A replay holds earlier rounds (a claim, a take-back, a new claim: this one): judge where it ends.
         timer ??= setTimeout(settle, SETTLE_MS);
       },
-      reachable() {},
+      // Back on the network (the stream reconnected): what could not be told is told now.
+      reachable(reachable) {
+        if (reachable) resend();
+      },
       ended(code) {
         if (code === 'session_handed_off') lose();
       },
@@ -175,11 +178,18 @@ export function linkDevice(endpoint: string, secret: () => string, lost: () => v
   // One report in flight at a time, the latest waiting behind it: two sent at once could land out of order.
   let sending = false;
   let waiting: SessionProgressReport | null = null;
+  // The latest report that did not get through (offline): sent again when the network is back,
+  // unless a newer one went meanwhile.
+  let unsent: SessionProgressReport | null = null;
   const send = (progress: SessionProgressReport): void => {
     sending = true;
     postSession(endpoint, 'progress', secret(), progress, signal)
+      .then(() => {
+        if (unsent === progress) unsent = null;
+      })
       .catch((error: unknown) => {
         if (error instanceof CompanionError && error.code === 'session_handed_off') lose();
+        else if (!waiting) unsent = progress;
       })
       .finally(() => {
         sending = false;
@@ -188,11 +198,22 @@ export function linkDevice(endpoint: string, secret: () => string, lost: () => v
         if (next && !signal.aborted) send(next);
       });
   };
+  function resend(): void {
+    const progress = unsent;
+    if (!progress || signal.aborted) return;
+    unsent = null;
+    if (sending) waiting ??= progress;
+    else send(progress);
+  }
+  const onOnline = () => resend();
+  globalThis.addEventListener?.('online', onOnline);
+  signal.addEventListener('abort', () => globalThis.removeEventListener?.('online', onOnline), { once: true });
   return {
     report(progress) {
       const key = `${progress.step} ${progress.photos.join()}`;
       if (signal.aborted || key === reported || !(HANDOFF_PROGRESS_STEPS as readonly string[]).includes(progress.step)) return;
       reported = key;
+      unsent = null;
       if (sending) waiting = progress;
       else send(progress);
     },
