@@ -561,7 +561,9 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
         <div class="offer">
           ${offer
             ? this.#renderQr(offer)
-            : html`<div class="qr lapsed" part="handoff-qr" aria-hidden="true">${this.phase === 'creating' ? t.creating : '—'}</div>`}
+            : this.phase === 'creating'
+              ? html`<div class="qr lapsed" part="handoff-qr" aria-hidden="true">${t.creating}</div>`
+              : nothing}
           <div>
             ${offer
               ? html`
