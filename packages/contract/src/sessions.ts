@@ -27,6 +27,15 @@ export const SESSION_LIMITS = {
 } as const;
 
 export const SESSION_LOCALES = ['pt-BR', 'en', 'es'] as const;
+export type SessionLocale = (typeof SESSION_LOCALES)[number];
+
+/** Maps any BCP 47 tag to a supported locale: `en-GB` -> `en`, `es-AR` -> `es`, anything else -> `pt-BR`. */
+export function resolveLocale(tag: string | null | undefined): SessionLocale {
+  const lower = (tag ?? '').trim().toLowerCase();
+  if (lower === 'en' || lower.startsWith('en-')) return 'en';
+  if (lower === 'es' || lower.startsWith('es-')) return 'es';
+  return 'pt-BR';
+}
 
 /** Body of `POST /v1/sessions`. */
 export interface CreateSessionRequest {

@@ -3,8 +3,10 @@
  * speaks. A page with a session speaks the session's locale; one without (an unknown link, the
  * hand-off pages before a claim) the first of the browser's `Accept-Language` that is one of them.
  */
-export const PAGE_LOCALES = ['pt-BR', 'en', 'es'] as const;
-export type PageLocale = (typeof PAGE_LOCALES)[number];
+import { resolveLocale, SESSION_LOCALES, type SessionLocale } from '@onboarding-kit/contract';
+
+export const PAGE_LOCALES = SESSION_LOCALES;
+export type PageLocale = SessionLocale;
 
 export interface PageText {
   /** The page's title after the brand's name. */
@@ -187,10 +189,7 @@ const ES: PageText = {
 export const PAGE_TEXT: Record<PageLocale, PageText> = { 'pt-BR': PT, en: EN, es: ES };
 
 /** A session's locale as one of the pages' (by language; `pt-BR` for anything else). */
-export function pageLocale(tag: string | undefined): PageLocale {
-  const lang = tag?.trim().toLowerCase().split(/[-_]/)[0];
-  return lang === 'en' ? 'en' : lang === 'es' ? 'es' : 'pt-BR';
-}
+export const pageLocale = resolveLocale;
 
 /** The browser's preferred locale of the three (`Accept-Language`, by weight, then order); `pt-BR` when none fits. */
 export function localeFromAcceptLanguage(header: string | undefined): PageLocale {
@@ -206,10 +205,6 @@ export function localeFromAcceptLanguage(header: string | undefined): PageLocale
     })
     .filter((r) => r.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.i - b.i);
-  for (const { lang } of ranked) {
-    if (lang === 'pt') return 'pt-BR';
-    if (lang === 'en') return 'en';
-    if (lang === 'es') return 'es';
-  }
-  return 'pt-BR';
+  const known = ranked.find(({ lang }) => lang === 'pt' || lang === 'en' || lang === 'es');
+  return resolveLocale(known?.lang);
 }
