@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { createAdminRoutes } from './admin/admin-routes.js';
+import { Admission } from './http/admission.js';
 import type { CompanionEnv } from './http/env.js';
 import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
 import { InFlight } from './lifecycle/in-flight.js';
@@ -49,6 +50,8 @@ export interface CompanionHandle {
   openStreams(): number;
   /** Requests being handled right now (an event stream counts until its first answer only). */
   inFlight(): number;
+  /** Creations holding a turn (their body read, checked or at the upstream) and creations waiting for one (`creations` option). */
+  creations(): { active: number; waiting: number };
   /** How long `close()` lets requests in flight run before closing the store anyway. */
   readonly shutdownGraceMs: number;
   /**
@@ -123,6 +126,8 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const retryMs = options.sse?.retryMs ?? defaults.retryMs;
   const shutdownGraceMs = options.shutdownGraceMs ?? (options.upstream?.timeoutMs ?? defaults.upstreamTimeoutMs) + 1_000;
   let closing: Promise<void> | undefined;
+  const concurrentCreations = options.creations?.concurrent ?? defaults.creationsConcurrent();
+  const admission = new Admission({ concurrent: concurrentCreations, waiting: options.creations?.waiting ?? concurrentCreations * defaults.creationsWaitingPerTurn });
   const documentFileTypes = Object.fromEntries(IMAGE_ROLES.map((r) => [r, options.documentFileTypes?.[r] ?? defaults.documentFileType])) as Record<ImageRoleName, string>;
 
   const app = new Hono<CompanionEnv>();
@@ -155,6 +160,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     store, upstream, poller, streams, environment,
     ...(sessions && { sessions }),
     sessionsRequired,
+    admission,
     imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
     documentFileTypes,
     rateLimit: options.rateLimit ?? defaults.rateLimit,
@@ -224,6 +230,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     logger,
     openStreams: () => streams.size,
     inFlight: () => inFlight.size,
+    creations: () => admission.counts,
     shutdownGraceMs,
     close(closeOptions = {}) {
       closing ??= (async () => {

@@ -1,5 +1,6 @@
 /** Options of `createCompanion`, with their defaults and the checks that fail fast on bad ones. */
 import { DEFAULT_IMAGE_MAX_BYTES, HANDOFF_LIMITS, IMAGE_ROLES, isHttpUrl, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
+import { availableParallelism } from 'node:os';
 import type { Context } from 'hono';
 import type { BrandInput } from './hosted/brand.js';
 import type { Logger } from './logger.js';
@@ -24,6 +25,15 @@ export interface CompanionOptions {
   allowedOrigins?: readonly string[];
   /** Decoded size limit per image (default 4 MiB). */
   imageMaxBytes?: number;
+  /**
+   * Creations at once (docs/page-api.md#limits-and-configuration): `concurrent` hold a body, from
+   * its first byte read until the upstream has answered (default 4 per core of
+   * `os.availableParallelism()`, at least 4); the others wait with their body unread, up to
+   * `waiting` (default 16 times `concurrent`), and past that a creation is refused with 503
+   * `busy`. Bounds the memory bodies take to `concurrent` of them; each turn lasts the upstream's
+   * creation time, so raise `concurrent` for a slow upstream with many creations at once.
+   */
+  creations?: { concurrent?: number; waiting?: number };
   /** Onboarding creations per minute per client address; 0 turns it off (default 30). */
   rateLimit?: number;
   /** The client's address for the rate limit (default: the socket's; set it when behind a trusted proxy). */
@@ -117,6 +127,8 @@ export function checkOptions(o: CompanionOptions): void {
   if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production') problems.push("environment must be 'test' or 'production'");
   if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < 1024)) problems.push('imageMaxBytes must be an integer of at least 1024');
   if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0)) problems.push('rateLimit must be a whole number, 0 for off');
+  if (o.creations?.concurrent !== undefined && !(Number.isInteger(o.creations.concurrent) && o.creations.concurrent >= 1)) problems.push('creations.concurrent must be a whole number of at least 1');
+  if (o.creations?.waiting !== undefined && !(Number.isInteger(o.creations.waiting) && o.creations.waiting >= 0)) problems.push('creations.waiting must be a whole number, 0 for none');
   // A lease that outlives its instance longer delays the takeover of its onboardings just as long.
   if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= 100 && o.poll.leaseMs <= 30_000)) problems.push('poll.leaseMs must be from 100 to 30000');
   if (o.handoff?.ttlMs !== undefined && !(Number.isInteger(o.handoff.ttlMs) && o.handoff.ttlMs >= 1000 && o.handoff.ttlMs <= HANDOFF_LIMITS.ttlS * 1000)) problems.push(`handoff.ttlMs must be a whole number from 1000 to ${HANDOFF_LIMITS.ttlS * 1000}`);
@@ -142,6 +154,10 @@ export const defaults = {
   retryMs: 3_000,
   retentionMs: 24 * 3600_000,
   maxAgeMs: 48 * 3600_000,
+  /** Creations holding a body at once: 4 per core, at least 4. */
+  creationsConcurrent: () => Math.max(4, 4 * availableParallelism()),
+  /** Creations that may wait for a turn, per turn. */
+  creationsWaitingPerTurn: 16,
   /** The upstream client's own default per call (upstream/upstream-client.ts). */
   upstreamTimeoutMs: 15_000,
 };

@@ -16,11 +16,12 @@ import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
 import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
-import { holds, sessionHandedOff } from '../sessions/handoff-rules.js';
+import { holds, sessionHandedOff, type PageCaller } from '../sessions/handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
+import type { Admission } from '../http/admission.js';
 import { validateCreationBytes } from '../http/creation-body.js';
 import { readBodyBytes } from '../http/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
@@ -48,6 +49,8 @@ export interface OnboardingRouteDeps {
   sessions?: SessionService;
   /** Refuse creations without a session (401). */
   sessionsRequired?: boolean;
+  /** Turns for creations: how many hold a body at once, how many may wait (http/admission.ts). */
+  admission: Admission;
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -63,7 +66,6 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   }
 
   app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
-    const log = c.get('log');
     // Who may create: the page holding a session (its origin's client secret or capture token, or
     // the device it was handed off to), or anyone when sessions are optional. Checked before the
     // body is read, so a refusal costs no upload.
@@ -77,6 +79,18 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     }
     const key = idempotencyKey(c);
 
+    // A turn before the body is read: the creations past the limit wait with their bytes unread
+    // (http/admission.ts); the turn ends once the upstream has answered and the images are gone.
+    const release = await deps.admission.enter(() => c.req.raw.signal);
+    try {
+      return await createWithTurn(c, session, caller, key, release);
+    } finally {
+      release();
+    }
+  });
+
+  async function createWithTurn(c: Context<CompanionEnv>, session: SessionRecord | null, caller: PageCaller | null, key: string | undefined, release: () => void) {
+    const log = c.get('log');
     // Read inline, never kept in a variable: once the images are cleared below, nothing holds them.
     // The images stay where they arrived, views of the one body buffer, checked there and sent
     // upstream from there: no string, no decoded copy, no second buffer.
@@ -123,6 +137,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     } finally {
       // Personal data is kept no longer than needed: the images go as soon as the upstream has them.
       valid.images = {};
+      release();
     }
 
     const accessKey = newAccessKey();
@@ -158,7 +173,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
       accessKey,
     };
     return c.json(answer, 201);
-  });
+  }
 
   /** A repeated creation: the same onboarding with a new access key (earlier keys stay valid). */
   async function replay(c: Context<CompanionEnv>, token: string, valid: ValidCreateOnboardingBytes) {
