@@ -4,7 +4,6 @@
  * flows from its source through the hash and zip.js to the output one chunk at a time, so the
  * archive of a 96 MiB PDF needs no more memory than that of a small one.
  */
-import { Uint8ArrayReader, ZipWriter } from '@zip.js/zip.js';
 import { stripNonContract } from '@onboarding-kit/contract';
 import { assertEvidencePassword } from './password.js';
 import { measureBytes, measuringStream } from './measure.js';
@@ -50,6 +49,11 @@ export interface EvidenceOptions {
   /** Stops producing the archive (the output stream errors, the PDF source is cancelled). */
   signal?: AbortSignal;
 }
+
+// zip.js is loaded by the first archive, not when this module is imported: a companion that never
+// builds one (most never do) does not pay its memory (about 14 MB resident).
+let zipJs: Promise<typeof import('@zip.js/zip.js')> | undefined;
+const loadZip = () => (zipJs ??= import('@zip.js/zip.js'));
 
 const encoder = new TextEncoder();
 const json = (value: unknown): Uint8Array => encoder.encode(`${JSON.stringify(value, null, 2)}\n`);
@@ -103,6 +107,7 @@ async function writeArchive(
   signal: AbortSignal,
   sources: Array<(reason: unknown) => Promise<void>>,
 ): Promise<void> {
+  const { Uint8ArrayReader, ZipWriter } = await loadZip();
   const archivedAt = options.now.toISOString();
   const zip = new ZipWriter(writable, {
     // Main thread, native CompressionStream: nothing to configure in an integrator's process.

@@ -18,7 +18,10 @@
  * shares; the injected clock only stamps status times.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createClient, ErrorReply } from 'redis';
+// The Redis client is loaded when a Redis store connects, not when this module is imported: a
+// companion on another store never pays its memory (about 17 MB resident).
+type RedisModule = typeof import('redis');
+let redisModule: RedisModule | undefined;
 import { TERMINAL_STATUSES, type OnboardingStatus } from '@onboarding-kit/contract';
 import type { Logger } from '../logger.js';
 import { ChangeFeed, copyRecord } from './change-feed.js';
@@ -73,13 +76,13 @@ const UNAVAILABLE_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|OOM|CLUSTERDOWN|TR
 
 function toStoreError(e: unknown): unknown {
   if (e instanceof StoreUnavailableError) return e;
-  if (e instanceof ErrorReply) return UNAVAILABLE_REPLY.test(e.message) ? new StoreUnavailableError(`The Redis store cannot serve now (${e.message.split(' ')[0]}).`, { cause: e }) : e;
+  if (redisModule && e instanceof redisModule.ErrorReply) return UNAVAILABLE_REPLY.test(e.message) ? new StoreUnavailableError(`The Redis store cannot serve now (${e.message.split(' ')[0]}).`, { cause: e }) : e;
   // Everything else the client throws is about the connection: closed, offline, reset, timed out.
   if (e instanceof Error) return new StoreUnavailableError(`The Redis store is unreachable (${e.name}).`, { cause: e });
   return e;
 }
 
-type Client = ReturnType<typeof createClient>;
+type Client = ReturnType<RedisModule['createClient']>;
 
 export class RedisStore implements Store, BackendState {
   readonly prefix: string;
@@ -98,6 +101,7 @@ export class RedisStore implements Store, BackendState {
 
   /** Connects to `url` (`redis[s]://[user:password@]host:port[/db]`). Waits up to `startTimeoutMs` for Redis; after that, keeps trying in the background. */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
+    redisModule ??= await import('redis');
     const store = new RedisStore(url, options);
     await store.start(options.startTimeoutMs ?? 5_000);
     return store;
@@ -109,7 +113,7 @@ export class RedisStore implements Store, BackendState {
     this.retention = options.retention;
     this.logger = options.logger;
     this.operationTimeoutMs = options.operationTimeoutMs ?? 5_000;
-    this.client = createClient({
+    this.client = redisModule!.createClient({
       url,
       // Fail at once while disconnected, rather than queue commands that would run late or never.
       disableOfflineQueue: true,
@@ -354,7 +358,7 @@ export class RedisStore implements Store, BackendState {
     try {
       return await this.client.evalSha(script.sha, { keys, arguments: args });
     } catch (e) {
-      if (e instanceof ErrorReply && e.message.startsWith('NOSCRIPT')) return this.client.eval(script.source, { keys, arguments: args });
+      if (e instanceof redisModule!.ErrorReply && e.message.startsWith('NOSCRIPT')) return this.client.eval(script.source, { keys, arguments: args });
       throw e;
     }
   }

@@ -13,7 +13,8 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { SessionStatus } from '@onboarding-kit/contract';
-import Database from 'libsql';
+import { createRequire } from 'node:module';
+import type Database from 'libsql';
 import { applyOutboxUpdate, outboxChangedMs } from './backend-rules.js';
 import type {
   BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
@@ -36,6 +37,12 @@ export interface SqliteStoreOptions {
 }
 
 type Db = Database.Database;
+
+// libsql (a native module) is loaded by the first SQLite store, not when this module is imported:
+// a companion on another store never pays for it.
+const requireHere = createRequire(import.meta.url);
+let libsql: typeof Database | undefined;
+const openDatabase = (path: string): Db => new (libsql ??= requireHere('libsql') as typeof Database)(path);
 
 interface OnboardingRow {
   token: string;
@@ -94,7 +101,7 @@ export class SqliteStore implements Store, BackendState {
     this.now = options.now ?? Date.now;
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path);
+      this.db = openDatabase(path);
     } catch (e) {
       throw toStoreError(e);
     }
