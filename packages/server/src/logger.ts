@@ -40,8 +40,20 @@ const CNPJ_IN_TEXT = /(?<![0-9A-Za-z])\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?![0-
 
 export function redactText(text: string, secrets: Iterable<string> = []): string {
   let out = text;
-  for (const s of secrets) if (s && s.length >= 6) out = out.split(s).join('[redacted]');
-  return out.replace(CNPJ_IN_TEXT, (m) => maskTaxId(m)).replace(CPF_IN_TEXT, (m) => maskTaxId(m));
+  for (const s of secrets) if (s && s.length >= 6 && out.includes(s)) out = out.split(s).join('[redacted]');
+  // Both patterns need three digits in a row somewhere: most log text has none, and is left as it is.
+  return hasThreeDigits(out) ? out.replace(CNPJ_IN_TEXT, (m) => maskTaxId(m)).replace(CPF_IN_TEXT, (m) => maskTaxId(m)) : out;
+}
+
+function hasThreeDigits(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++run === 3) return true;
+    } else run = 0;
+  }
+  return false;
 }
 
 export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
@@ -63,27 +75,44 @@ export function redact(value: unknown, secrets: readonly string[] = [], depth = 
 
 export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
   const sink = options.sink ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const min = LEVELS[options.level ?? 'info'];
-  const make = (base: LogFields): Logger => {
-    const write = (level: LogLevel, msg: string, fields?: LogFields) => {
-      if (LEVELS[level] < min) return;
-      const secrets = [...(options.secrets?.() ?? [])];
-      const line = { time: new Date().toISOString(), level, msg: redactText(msg, secrets), ...(redact({ ...base, ...fields }, secrets) as LogFields) };
-      try {
-        sink(JSON.stringify(line));
-      } catch {
-        // A broken sink must never break a request.
-      }
-    };
-    return {
-      debug: (m, f) => write('debug', m, f),
-      info: (m, f) => write('info', m, f),
-      warn: (m, f) => write('warn', m, f),
-      error: (m, f) => write('error', m, f),
-      child: (fields) => make({ ...base, ...fields }),
-    };
-  };
-  return make(options.base ?? {});
+  return new JsonLogger(options.base ?? {}, sink, LEVELS[options.level ?? 'info'], options.secrets);
+}
+
+// Classes rather than objects of closures: a child logger per request is then one small object.
+class JsonLogger implements Logger {
+  constructor(
+    private readonly base: LogFields,
+    private readonly sink: (line: string) => void,
+    private readonly min: number,
+    private readonly secrets: (() => Iterable<string>) | undefined,
+  ) {}
+
+  debug(msg: string, fields?: LogFields): void {
+    this.write('debug', msg, fields);
+  }
+  info(msg: string, fields?: LogFields): void {
+    this.write('info', msg, fields);
+  }
+  warn(msg: string, fields?: LogFields): void {
+    this.write('warn', msg, fields);
+  }
+  error(msg: string, fields?: LogFields): void {
+    this.write('error', msg, fields);
+  }
+  child(fields: LogFields): Logger {
+    return new JsonLogger({ ...this.base, ...fields }, this.sink, this.min, this.secrets);
+  }
+
+  private write(level: LogLevel, msg: string, fields?: LogFields): void {
+    if (LEVELS[level] < this.min) return;
+    const secrets = [...(this.secrets?.() ?? [])];
+    const line = { time: new Date().toISOString(), level, msg: redactText(msg, secrets), ...(redact({ ...this.base, ...fields }, secrets) as LogFields) };
+    try {
+      this.sink(JSON.stringify(line));
+    } catch {
+      // A broken sink must never break a request.
+    }
+  }
 }
 
 /** Discards everything (for integrators who log elsewhere). */
@@ -93,16 +122,36 @@ export const silentLogger: Logger = {
 
 /** Wraps any logger so that fields and messages are redacted before they reach it. */
 export function redactingLogger(inner: Logger, secrets: () => Iterable<string>): Logger {
-  const clean = (fields?: LogFields) => {
-    const s = [...secrets()];
-    return fields ? (redact(fields, s) as LogFields) : undefined;
-  };
-  const text = (msg: string) => redactText(msg, [...secrets()]);
-  return {
-    debug: (m, f) => inner.debug(text(m), clean(f)),
-    info: (m, f) => inner.info(text(m), clean(f)),
-    warn: (m, f) => inner.warn(text(m), clean(f)),
-    error: (m, f) => inner.error(text(m), clean(f)),
-    child: (fields) => redactingLogger(inner.child(clean(fields) ?? {}), secrets),
-  };
+  return new RedactingLogger(inner, secrets);
+}
+
+class RedactingLogger implements Logger {
+  constructor(
+    private readonly inner: Logger,
+    private readonly secrets: () => Iterable<string>,
+  ) {}
+
+  debug(msg: string, fields?: LogFields): void {
+    const s = [...this.secrets()];
+    this.inner.debug(redactText(msg, s), clean(fields, s));
+  }
+  info(msg: string, fields?: LogFields): void {
+    const s = [...this.secrets()];
+    this.inner.info(redactText(msg, s), clean(fields, s));
+  }
+  warn(msg: string, fields?: LogFields): void {
+    const s = [...this.secrets()];
+    this.inner.warn(redactText(msg, s), clean(fields, s));
+  }
+  error(msg: string, fields?: LogFields): void {
+    const s = [...this.secrets()];
+    this.inner.error(redactText(msg, s), clean(fields, s));
+  }
+  child(fields: LogFields): Logger {
+    return new RedactingLogger(this.inner.child(clean(fields, [...this.secrets()]) ?? {}), this.secrets);
+  }
+}
+
+function clean(fields: LogFields | undefined, secrets: readonly string[]): LogFields | undefined {
+  return fields ? (redact(fields, secrets) as LogFields) : undefined;
 }

@@ -30,11 +30,63 @@ function timeoutError(ms: number): Error {
   return e;
 }
 
-function headersOf(res: IncomingMessage): Headers {
+function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
-  const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   return headers;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * A whole answer, read as the client reads one: `status`, `ok`, `headers`, `text()`. The full
+ * `Response` (web streams, transferable body) is made only if something asks for more; making one
+ * per call cost a tenth of a small creation's CPU.
+ */
+class BufferedAnswer {
+  #full: Response | undefined;
+  #headers: Headers | undefined;
+  #used = false;
+  readonly #rawHeaders: readonly string[];
+  readonly #bytes: Buffer | null;
+  constructor(readonly status: number, rawHeaders: readonly string[], bytes: Buffer | null) {
+    this.#rawHeaders = rawHeaders;
+    this.#bytes = bytes;
+  }
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+  get headers(): Headers {
+    return (this.#headers ??= headersOf(this.#rawHeaders));
+  }
+  get bodyUsed(): boolean {
+    return this.#used || (this.#full?.bodyUsed ?? false);
+  }
+  /** As `Response.text()`: UTF-8, a byte order mark dropped, bad bytes replaced; once only. */
+  async text(): Promise<string> {
+    if (this.#full) return this.#full.text();
+    if (this.#used) throw new TypeError('Body is unusable: body has already been read');
+    this.#used = true;
+    return this.#bytes ? utf8.decode(this.#bytes) : '';
+  }
+  /** The full Response, for whatever else is asked (its body, json(), arrayBuffer()...). */
+  full(): Response {
+    if (this.#used && !this.#full) throw new TypeError('Body is unusable: body has already been read');
+    return (this.#full ??= new Response(this.#bytes ? new Uint8Array(this.#bytes) : null, { status: this.status, headers: this.headers }));
+  }
+}
+for (const key of ['body', 'json', 'arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'statusText', 'type', 'url', 'redirected'] as const) {
+  Object.defineProperty(BufferedAnswer.prototype, key, {
+    get(this: BufferedAnswer) {
+      const full = this.full();
+      const value = (full as unknown as Record<string, unknown>)[key];
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(full) : value;
+    },
+  });
+}
+
+function bufferedAnswer(status: number, rawHeaders: readonly string[], bytes: Buffer | null): Response {
+  return new BufferedAnswer(status, rawHeaders, bytes) as unknown as Response;
 }
 
 /** A transport with its own keep-alive agents (one per scheme); `maxSockets` per upstream host. */
@@ -70,11 +122,10 @@ export function nodeTransport(options: { maxSockets?: number } = {}): Transport 
         (res) => {
           answer = res;
           const status = res.statusCode ?? 502;
-          const resHeaders = headersOf(res);
           if (call.stream) {
             settled = true;
             res.once('close', () => clearTimeout(timer));
-            resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: resHeaders }));
+            resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: headersOf(res.rawHeaders) }));
             return;
           }
           const chunks: Buffer[] = [];
@@ -84,7 +135,7 @@ export function nodeTransport(options: { maxSockets?: number } = {}): Transport 
             clearTimeout(timer);
             if (settled) return;
             settled = true;
-            resolve(new Response(NULL_BODY_STATUS.has(status) ? null : Buffer.concat(chunks), { status, headers: resHeaders }));
+            resolve(bufferedAnswer(status, res.rawHeaders, NULL_BODY_STATUS.has(status) ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
           });
           res.once('close', () => {
             if (!res.complete) fail(new Error('The upstream closed the connection before its answer was complete.'));
