@@ -157,7 +157,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     return c.json({ ok: true });
   });
   api.route('/onboardings', onboardingRoutes({
-    store, upstream, poller, streams, environment,
+    store, upstream, poller, streams, environment, logger,
     ...(sessions && { sessions }),
     sessionsRequired,
     admission,

@@ -4,9 +4,11 @@
  * the companion beside other routes with it); `closeOnSignals()` wires SIGTERM to the shutdown.
  */
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createCompanion, type CompanionApp } from './companion.js';
+import { acceptDirectAnswer, takeDirectAnswer } from './relay/direct-answer.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { CompanionOptions } from './options.js';
 
@@ -62,6 +64,57 @@ function errorJson(code: string, message: string): string {
 }
 
 /**
+ * node-server leaves a response alone when the handler answers RESPONSE_ALREADY_SENT, but only a
+ * web-standard one: made after node-server replaced the global Response with its lightweight one,
+ * it would be written again. Direct answers are then not offered (the web body path stays).
+ */
+const ALREADY_SENT_HONOURED = !Object.getOwnPropertySymbols(RESPONSE_ALREADY_SENT).some((s) => s.description === 'cache');
+
+/** Headers of a web Response as Node's writeHead takes them. */
+function nodeHeaders(headers: Headers): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of headers) if (name !== 'set-cookie') out[name] = value;
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) out['set-cookie'] = cookies;
+  return out;
+}
+
+/**
+ * `fetchHandler`, with direct answers (relay/direct-answer.ts): when a route offered one, the final
+ * response's status and headers (middlewares' included) are written to Node's response, the
+ * route's answer writes the body itself, and node-server is told the answer is already sent.
+ */
+function withDirectAnswers(fetchHandler: FetchHandler): FetchHandler {
+  if (!ALREADY_SENT_HONOURED) return fetchHandler;
+  const answer = (res: Response, outgoing: ServerResponse): Response => {
+    const direct = takeDirectAnswer(outgoing);
+    if (!direct || res.status !== 200 || outgoing.headersSent || outgoing.destroyed) return res;
+    outgoing.writeHead(res.status, nodeHeaders(res.headers));
+    // Node keeps the header block it built for the whole answer, as a rope of ~4 pieces per header
+    // (about 3 KB for the twenty or so an event stream has); reading a character flattens it into
+    // one string (a few hundred bytes) for as long as the stream stays open.
+    const head = (outgoing as { _header?: unknown })._header;
+    if (typeof head === 'string') head.charCodeAt(0);
+    direct.writeTo(outgoing);
+    return RESPONSE_ALREADY_SENT;
+  };
+  return (req, env) => {
+    const outgoing = (env as { outgoing?: unknown } | undefined)?.outgoing;
+    if (!(outgoing instanceof ServerResponse)) return fetchHandler(req, env);
+    acceptDirectAnswer(outgoing);
+    const res = fetchHandler(req, env);
+    if (!(res instanceof Promise)) return answer(res, outgoing);
+    return res.then(
+      (r) => answer(r, outgoing),
+      (error: unknown) => {
+        takeDirectAnswer(outgoing);
+        throw error;
+      },
+    );
+  };
+}
+
+/**
  * Starts a Node server for `fetchHandler` with the settings the companion needs:
  * `autoCleanupIncoming: false`, so a refused oversized body is drained by the route (the 413
  * reaches the client) instead of the socket being cut after a fixed delay; request and header
@@ -72,7 +125,7 @@ export async function listen(fetchHandler: FetchHandler, options: ServeOptions =
   const host = options.host ?? SERVE_DEFAULTS.host;
   const log = options.logger ?? silentLogger;
   const requestTimeout = options.requestTimeoutMs ?? SERVE_DEFAULTS.requestTimeoutMs;
-  const listener = getRequestListener(fetchHandler, {
+  const listener = getRequestListener(withDirectAnswers(fetchHandler), {
     autoCleanupIncoming: false,
     // Reached before the handler when node-server cannot build a Request (no or bad Host, malformed path), or when the handler's promise rejects.
     errorHandler: (error) => {
@@ -98,17 +151,19 @@ export async function listen(fetchHandler: FetchHandler, options: ServeOptions =
   let draining = false;
   const idleWaiters = new Set<() => void>();
   let ownHost = host;
+  // One listener for every answer's end (`on`, not `once`: a response closes once, and nothing is allocated per request).
+  const answered = () => {
+    inFlight--;
+    if (draining) server.closeIdleConnections();
+    if (inFlight === 0) for (const wake of [...idleWaiters]) wake();
+  };
   // First listener: counts every request before the app sees it.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     inFlight++;
     // HTTP/1.0 has no Host (simple health checkers still send it so): it means this server. HTTP/1.1 without one is refused.
     if (req.headers.host === undefined && req.httpVersion === '1.0') req.headers.host = ownHost;
     if (draining) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      inFlight--;
-      if (draining) server.closeIdleConnections();
-      if (inFlight === 0) for (const wake of [...idleWaiters]) wake();
-    });
+    res.on('close', answered);
   });
   server.on('request', listener);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, log));

@@ -1,8 +1,10 @@
 /**
- * An onboarding's event stream, lean enough for tens of thousands open on one instance: one
- * ReadableStream per page (no TransformStream, no async loop parked per stream), the state in
- * one small object whose methods live on its prototype, and the keep-alive comments written by
- * one shared tick for all streams instead of a timer each.
+ * An onboarding's event stream, lean enough for tens of thousands open on one instance: on Node
+ * (`serve.ts`) the events are written straight to the ServerResponse (see direct-answer.ts), with
+ * no web stream, promise or adapter pump per page; elsewhere (other runtimes, `app.request()`)
+ * one ReadableStream per page carries the same bytes. The state is one small object whose methods
+ * live on its prototype (no async loop parked per stream), and the keep-alive comments are
+ * written by one shared tick for all streams instead of a timer each.
  *
  * What goes on the wire: `retry: <ms>`, then a `status` event with the onboarding's state each
  * time it changes (never the same state twice), until a terminal status; on shutdown a last
@@ -10,6 +12,7 @@
  * in between.
  */
 import { isTerminalStatus } from '@onboarding-kit/contract';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import type { OnboardingRecord } from '../store/store.js';
 import type { StreamRegistry } from './stream-registry.js';
@@ -57,20 +60,33 @@ export interface EventStreamDeps {
   streams: StreamRegistry;
   tick: KeepAliveTick;
   retryMs: number;
+  /** The app's logger: a stream keeps its request's id, not the request's logger (a few KB per open stream). */
   log: Logger;
 }
 
-/** The body of `GET /v1/onboardings/{token}/events`. */
-export function onboardingEventStream(token: string, deps: EventStreamDeps): ReadableStream<Uint8Array> {
-  const events = new OnboardingEvents(token, deps);
-  return new ReadableStream<Uint8Array>({
-    start: (controller) => events.start(controller),
-    cancel: () => events.finish(),
-  });
+
+/**
+ * Bytes a page may leave unread before its stream is ended (it reconnects and reads the state
+ * afresh). Keep-alive comments are not written while anything is unread, so only status events
+ * count against it: a page that stops reading costs at most this much, never more.
+ */
+export const MAX_UNREAD_BYTES = 16 * 1024;
+
+const byteLength = (chunk: Uint8Array) => chunk.byteLength;
+
+/** The body of `GET /v1/onboardings/{token}/events` as a web stream (any runtime; `app.request()` in tests). */
+export function onboardingEventStream(token: string, deps: EventStreamDeps, requestId: string): ReadableStream<Uint8Array> {
+  return new OnboardingEvents(token, deps, requestId).webStream();
 }
 
-class OnboardingEvents {
+/**
+ * One onboarding's events, written either to a web stream (`webStream()`) or straight to Node's
+ * response (`writeTo(res)`, once its headers are written): the same bytes either way, without the
+ * web stream, its promises and the adapter's pump per open stream on Node.
+ */
+export class OnboardingEvents {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private res: ServerResponse | undefined;
   private unsubscribe: (() => void) | undefined;
   private unregister: (() => void) | undefined;
   /** The last state sent, as its JSON. */
@@ -85,21 +101,32 @@ class OnboardingEvents {
   constructor(
     private readonly token: string,
     private readonly deps: EventStreamDeps,
+    /** The id of the request that opened the stream, in its log lines. */
+    private readonly requestId: string,
   ) {}
 
-  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
-    this.controller = controller;
-    this.write(`retry: ${this.deps.retryMs}\n\n`);
-    // Subscribe before the first read, so a change between the two cannot be missed.
-    this.unsubscribe = this.deps.subscribe(this.token, () => this.poke());
-    this.deps.tick.add(this);
-    // On shutdown: end with a fresh `retry:` hint, so the page reconnects (to an instance still running).
-    this.unregister = this.deps.streams.add((retryMs) => this.stop(retryMs));
-    void this.pump();
+  webStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+          this.start();
+        },
+        cancel: () => this.finish(),
+      },
+      { highWaterMark: MAX_UNREAD_BYTES, size: byteLength },
+    );
+  }
+
+  /** Writes the stream to `res`, whose status and headers are already written; ends with it. */
+  writeTo(res: ServerResponse): void {
+    if (res.destroyed) return;
+    this.res = res;
+    this.start();
   }
 
   keepAlive(): void {
-    this.write(KEEP_ALIVE);
+    this.write(KEEP_ALIVE, true);
   }
 
   /** Ends the stream and lets go of everything it holds (also when the page went away). */
@@ -109,12 +136,35 @@ class OnboardingEvents {
     this.unsubscribe?.();
     this.unregister?.();
     this.deps.tick.delete(this);
+    const { controller, res } = this;
+    this.controller = undefined;
+    this.res = undefined;
+    if (res) {
+      if (!res.writableEnded && !res.destroyed) res.end();
+      return;
+    }
     try {
-      this.controller?.close();
+      controller?.close();
     } catch {
       // Already closed or cancelled by the page going away.
     }
-    this.controller = undefined;
+  }
+
+  private start(): void {
+    // The page going away (or the connection cut) ends the stream and lets go of everything it
+    // holds. (`on`, not `once`: a response closes once, and once's wrapper costs more than the listener.)
+    this.res?.on('close', () => this.finish());
+    this.write(`retry: ${this.deps.retryMs}\n\n`);
+    // Subscribe before the first read, so a change between the two cannot be missed.
+    this.unsubscribe = this.deps.subscribe(this.token, () => this.poke());
+    this.deps.tick.add(this);
+    // On shutdown: end with a fresh `retry:` hint, so the page reconnects (to an instance still running).
+    this.unregister = this.deps.streams.add((retryMs) => this.stop(retryMs));
+    void this.pump();
+  }
+
+  private logger(): Logger {
+    return this.deps.log.child({ requestId: this.requestId });
   }
 
   private poke(): void {
@@ -128,13 +178,35 @@ class OnboardingEvents {
     void this.pump();
   }
 
-  private write(chunk: string | Uint8Array): void {
+  /** Writes `chunk`; a keep-alive only when nothing is unread; a page that left more than MAX_UNREAD_BYTES unread is let go. */
+  private write(chunk: string | Uint8Array, keepAlive = false): void {
     if (this.ended) return;
+    const res = this.res;
+    if (res) {
+      if (res.destroyed || res.writableEnded) return this.finish();
+      const unread = res.writableLength;
+      if (keepAlive && unread > 0) return;
+      if (unread > MAX_UNREAD_BYTES) return this.tooSlow(unread);
+      res.write(chunk);
+      return;
+    }
+    const controller = this.controller;
+    if (!controller) return;
+    const room = controller.desiredSize ?? 0;
+    if (keepAlive && room < MAX_UNREAD_BYTES) return;
+    if (room < 0) return this.tooSlow(MAX_UNREAD_BYTES - room);
     try {
-      this.controller?.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+      controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
     } catch {
       this.finish();
     }
+  }
+
+  private tooSlow(unread: number): void {
+    this.logger().info('event stream ended: the page left too much unread', { unreadBytes: unread });
+    // Cut at once on Node (what is queued goes with the socket); a web stream is closed after what is queued.
+    this.res?.destroy();
+    this.finish();
   }
 
   /** Sends the state after each change, one read at a time, until a terminal status, a shutdown or the page leaving. */
@@ -159,7 +231,7 @@ class OnboardingEvents {
       }
     } catch (error) {
       // Usually the store failing under us; the page reconnects and reads again.
-      this.deps.log.debug('event stream ended with an error', { error });
+      this.logger().debug('event stream ended with an error', { error });
       this.terminal = true;
     } finally {
       this.busy = false;

@@ -27,7 +27,9 @@ import { readBodyBytes } from '../http/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
-import { KeepAliveTick, onboardingEventStream } from '../relay/event-stream.js';
+import { offerDirectAnswer } from '../relay/direct-answer.js';
+import { KeepAliveTick, OnboardingEvents, type EventStreamDeps } from '../relay/event-stream.js';
+import type { Logger } from '../logger.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
 import { EncodedJson, type UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
@@ -45,6 +47,8 @@ export interface OnboardingRouteDeps {
   clientAddress: (c: Context) => string;
   reportPdf: boolean;
   sse: { keepAliveMs: number; retryMs: number };
+  /** The app's logger (event streams log with their request's id, without holding the request's logger). */
+  logger: Logger;
   /** Sessions, when the backend routes are on. */
   sessions?: SessionService;
   /** Refuse creations without a session (401). */
@@ -195,6 +199,16 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
 
   // One keep-alive tick for all of this app's event streams.
   const tick = new KeepAliveTick(deps.sse.keepAliveMs);
+  // Shared by every stream: what one open stream holds is its own small state, nothing more.
+  const streamDeps: EventStreamDeps = {
+    read: (t) => deps.store.get(t),
+    subscribe: (t, listener) => deps.store.subscribe(t, listener),
+    state: toState,
+    streams: deps.streams,
+    tick,
+    retryMs: deps.sse.retryMs,
+    log: deps.logger,
+  };
   app.get('/:token/events', async (c) => {
     const token = c.req.param('token');
     await authorise(c, token);
@@ -204,17 +218,10 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     c.header('Content-Type', 'text/event-stream');
     c.header('Cache-Control', 'no-cache');
     c.header('Connection', 'keep-alive');
-    return c.body(
-      onboardingEventStream(token, {
-        read: (t) => deps.store.get(t),
-        subscribe: (t, listener) => deps.store.subscribe(t, listener),
-        state: toState,
-        streams: deps.streams,
-        tick,
-        retryMs: deps.sse.retryMs,
-        log: c.get('log'),
-      }),
-    );
+    const events = new OnboardingEvents(token, streamDeps, c.get('requestId'));
+    // On Node (serve.ts): the events go straight to the socket once the headers are out (middlewares' included).
+    if (offerDirectAnswer(c.env, events)) return c.body(null, 200);
+    return c.body(events.webStream());
   });
 
   if (deps.reportPdf) {
