@@ -3,7 +3,7 @@
  * scripts/build.ts). Five Vite builds write into one flat directory (`dist/`), because the
  * lazily loaded files are found *next to* the module that loads them:
  *
- * - `npm`      dist/index.js (+ a lazy `pipeline-*.js` chunk): ES modules for bundlers, every
+ * - `npm`      dist/index.js (+ lazy chunks: `photo-steps-*.js`, `pipeline-*.js`, ...): ES modules for bundlers, every
  *              dependency (lit, contract) left as an import.
  * - `pipeline` dist/onboarding-flow.pipeline.js: the image pipeline, one self-contained ES
  *              module shared by both script-tag forms.
@@ -11,6 +11,11 @@
  *              same way once the person nears sending.
  * - `face`     dist/onboarding-flow.face.js: the selfie's face detector and its model, loaded
  *              on the selfie step.
+ * - `photo-steps` dist/onboarding-flow.photo-steps.js: everything after the data steps (capture
+ *              steps with the camera, review, upload, wait, outcome, and the companion client
+ *              that sends and follows), fetched while the person fills in the consent and data.
+ *              It holds no Lit and no event class of its own: the element hands its own in
+ *              (src/onboarding-flow/lazy-kit.ts).
  * - `handoff`  dist/onboarding-flow.handoff.js: the hand-off panel (QR code, short code, the
  *              phone's progress) with its QR encoder, loaded when the person asks for it.
  * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode,
@@ -43,6 +48,8 @@ export const CONSENT_TEXT_FILE = 'onboarding-flow.consent-text.js';
 export const CAPTURE_VIEW_FILE = 'onboarding-flow.capture-view.js';
 /** The selfie's face detector with its model (src/face/face-detector.ts), loaded on the selfie step. */
 export const FACE_FILE = 'onboarding-flow.face.js';
+/** Everything after the data steps (src/onboarding-flow/photo-steps.ts), fetched while the person fills in the consent and data. */
+export const PHOTO_STEPS_FILE = 'onboarding-flow.photo-steps.js';
 /** The hand-off to a phone (src/handoff/handoff-panel.ts, with uqr), loaded when it is asked for or followed. */
 export const HANDOFF_FILE = 'onboarding-flow.handoff.js';
 /** The image worker script (src/image/worker-url.ts names the same file). */
@@ -61,6 +68,10 @@ const CAPTURE_VIEW_SOURCE = here('./src/capture-view/capture-view.ts');
 const FACE_SOURCE = here('./src/face/face-detector.ts');
 const FACE_MODEL_SOURCE = here('./src/face/frontal-face-cascade.ts');
 const HANDOFF_SOURCE = here('./src/handoff/handoff-panel.ts');
+const PHOTO_STEPS_SOURCE = here('./src/onboarding-flow/photo-steps.ts');
+/** What the element hands to the photo steps: Lit, the `cssProperty` directive, the event classes and `CompanionError`. */
+const LAZY_KIT_SOURCE = here('./src/onboarding-flow/lazy-kit.ts');
+const KIT_PROVIDED_SOURCES = new Set([here('./src/events.ts'), here('./src/directives/css-property.ts'), here('./src/api/errors.ts')]);
 /** Each lazily loaded source of the script-tag builds, and the file beside the script it becomes. */
 const BESIDE_SCRIPT = new Map([
   [PIPELINE_SOURCE, PIPELINE_FILE],
@@ -69,6 +80,7 @@ const BESIDE_SCRIPT = new Map([
   [CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE],
   [FACE_SOURCE, FACE_FILE],
   [HANDOFF_SOURCE, HANDOFF_FILE],
+  [PHOTO_STEPS_SOURCE, PHOTO_STEPS_FILE],
 ]);
 /** The module names (without extension) of those sources: only imports naming one are resolved by the hook below. */
 const BESIDE_SCRIPT_NAMES = [...BESIDE_SCRIPT.keys()].map((source) => source.replace(/^.*\/(.*)\.ts$/, '$1'));
@@ -91,6 +103,25 @@ function pipelineBesideScript(): Plugin {
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       const file = resolved ? BESIDE_SCRIPT.get(resolved.id) : undefined;
       return file ? { id: `./${file}`, external: true } : null;
+    },
+  };
+}
+
+/**
+ * The photo steps' script-tag build: `lit` (every entry point the lazy sources use), the
+ * `cssProperty` directive, the event classes and `CompanionError` resolve to lazy-kit.ts, whose live bindings the
+ * element sets from its own copies once the file has loaded. The rest is bundled as usual.
+ */
+function kitFromElement(): Plugin {
+  return {
+    name: 'onboarding-kit:kit-from-element',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer) return null;
+      if (source === 'lit' || source.startsWith('lit/')) return LAZY_KIT_SOURCE;
+      if (!/(^|\/)(events|css-property|errors)\.js$/.test(source)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved && KIT_PROVIDED_SOURCES.has(resolved.id) ? LAZY_KIT_SOURCE : null;
     },
   };
 }
@@ -127,6 +158,12 @@ export function afterSendBuild(target: Target): InlineConfig {
 export function captureViewBuild(target: Target): InlineConfig {
   // The face detector it uses for the selfie stays its own file beside the script.
   return besideScriptBuild(target, CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE, [pipelineBesideScript(), templateWhitespace()]);
+}
+
+/** The lazily loaded photo steps for both script-tag forms (Lit and the event classes are the element's, handed in). */
+export function photoStepsBuild(target: Target): InlineConfig {
+  // The capture view, the pipeline, the face detector stay their own files beside the script.
+  return besideScriptBuild(target, PHOTO_STEPS_SOURCE, PHOTO_STEPS_FILE, [kitFromElement(), pipelineBesideScript(), templateWhitespace()]);
 }
 
 /** The lazily loaded hand-off panel for both script-tag forms (its Lit is the element's, handed in). */
@@ -287,7 +324,7 @@ export function iifeBuild(target: Target): InlineConfig {
 
 /** Every build of the distribution, in the order scripts/build.ts runs them. */
 export function distributionBuilds(target: Target): InlineConfig[] {
-  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), captureViewBuild(target), faceBuild(target), handoffBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
+  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), captureViewBuild(target), photoStepsBuild(target), faceBuild(target), handoffBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
 }
 
 // `vite build` on its own gives the npm modules; `npm run build` gives everything.

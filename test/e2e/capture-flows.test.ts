@@ -142,6 +142,69 @@ describe('demo capture page (/), element loaded by script tag', () => {
     });
   });
 
+  test('offline when the photo steps are needed: a clear message with a Retry that works, the steps fetched ahead of the camera step', async () => {
+    const recorded = await recordedContext(browser, { camera: true });
+    const shots = screenshots(recorded.page, 'photo-steps-offline');
+    const PHOTO_STEPS = '**/element/onboarding-flow.photo-steps.js';
+    try {
+      const { page } = recorded;
+      const { flow, step, primary } = flowLocators(page);
+      // The network is gone for the photo steps' file (it is fetched from the consent step on).
+      let refused = 0;
+      await page.route(PHOTO_STEPS, async (route) => {
+        refused++;
+        await route.abort('internetdisconnected');
+      });
+      await open(recorded, '/');
+      const bundleOnly = recorded.exchanges.map((e) => e.url).filter((url) => url.includes('/element/'));
+      assert.ok(!bundleOnly.some((url) => url.includes('photo-steps')), 'the intro loads no photo step');
+      await shortcut(recorded, CPF.approved);
+      // The intro's list shows once the session is read.
+      await flow.locator('[part~="intro-needs"]').waitFor();
+      await primary.click();
+      await step('consent').waitFor();
+      await flow.locator('#consent').check();
+      await primary.click();
+      await step('cpf').waitFor();
+      await primary.click();
+      await step('document-type').waitFor();
+      await flow.locator('#doctype-CNH').check();
+      await primary.click();
+      // On the first photo step: said plainly, with a way on; never a broken or empty step.
+      await step('document-front').waitFor();
+      const problem = flow.locator('[data-part-failed]');
+      await problem.waitFor();
+      assert.equal((await problem.getAttribute('role')), 'alert');
+      assert.match((await problem.textContent()) ?? '', /This step could not be loaded\. Check your internet connection and try again\./);
+      assert.equal(await flow.locator('h2').textContent(), 'CNH front');
+      assert.ok(refused >= 1, 'the file was asked for');
+      await shots.take('failed');
+      // Back online: Retry brings the step itself.
+      await page.unroute(PHOTO_STEPS);
+      await flow.locator('button', { hasText: 'Try again' }).press('Enter');
+      await flow.locator('[data-capture-start]').first().waitFor();
+      // Focus stays on the step (its heading), not lost with the Retry button.
+      assert.equal(await flow.evaluate((el) => el.shadowRoot!.activeElement?.id), 'heading');
+      assert.equal(await flow.locator('[data-part-failed]').count(), 0);
+      assert.equal(await step('document-front').getAttribute('aria-busy'), 'false');
+      await shots.take('retried');
+      // And it works: a photo from a file is checked and shown.
+      await flow.locator('input[type=file]').first().setInputFiles(jpeg);
+      await flow.locator('img[part~="preview"]').waitFor({ timeout: 60_000 });
+      assert.deepEqual(await recorded.cspViolations(), [], 'no CSP violation');
+      assert.deepEqual(recorded.pageErrors, [], 'no uncaught error on the page');
+      assert.deepEqual(recorded.external, [], 'nothing requested from another host');
+    } catch (error) {
+      await shots.take('failure').catch(() => {});
+      throw error;
+    } finally {
+      await recorded.settle();
+      await recorded.context.close();
+      seen.push(...recorded.exchanges);
+      consoleSeen.push(...recorded.consoleMessages);
+    }
+  });
+
   test(`APPROVED: a person completes the flow with the camera (${CPF.approved})`, async () => {
     const result = await runOnCapturePage('approved', CPF.approved);
     assert.equal(result.status, 'APPROVED');

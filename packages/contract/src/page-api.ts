@@ -117,6 +117,11 @@ const fail = (status: 400 | 413, code: ApiErrorCode, message: string, field?: st
 
 const TEXT_FIELD = /^[\p{L}\p{M}\p{N} .,'’()/-]*$/u;
 
+/** Whether `value` is what a creation's `name` or `documentType` may be: plain text of at most 200 characters. */
+export function isPlainTextField(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 200 && TEXT_FIELD.test(value);
+}
+
 /**
  * Checks a creation body as the contract demands: CPF/CNPJ check digits, each image pure base64
  * of a JPEG/PNG by its magic bytes and within `imageMaxBytes` decoded. Size is checked before
@@ -192,7 +197,7 @@ function validateCreation<T, V extends { images: Partial<Record<ImageRoleName, {
   for (const field of ['name', 'documentType'] as const) {
     const v = b[field];
     if (v === undefined) continue;
-    if (typeof v !== 'string' || v.length > 200 || !TEXT_FIELD.test(v)) {
+    if (!isPlainTextField(v)) {
       return fail(400, 'invalid_field', `${field} must be plain text of at most 200 characters.`, field);
     }
   }

@@ -14,13 +14,10 @@ export {
 } from './onboarding-flow/steps.js';
 export * from './events.js';
 export { LOCALES, resolveLocale, messagesFor, ptBR, en, es, type Messages, type OnboardingLocale } from './messages/index.js';
+export { createOnboarding, getOnboarding, streamStatus, watchStatus } from './api/lazy-client.js';
 export {
   CompanionError,
   normalizeEndpoint,
-  createOnboarding,
-  getOnboarding,
-  streamStatus,
-  watchStatus,
   type CompanionErrorCode,
   type CreateOptions,
   type UploadProgress,

@@ -10,7 +10,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
-import { BUNDLE_FILE, CONSENT_TEXT_FILE, FACE_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { BUNDLE_FILE, CONSENT_TEXT_FILE, FACE_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PHOTO_STEPS_FILE, PIPELINE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
@@ -180,8 +180,11 @@ for (const [form, path, script] of [
       await flow.locator('button[type=submit]').click();
       await flow.locator('section[data-step="document-front"]').waitFor();
 
-      // Everything so far: the page, the one script, and the full consent text it fetched from beside itself once connected.
-      assert.deepEqual(sincePageLoad(from), [`GET ${path}`, `GET /kit/${script}`, `GET /kit/${CONSENT_TEXT_FILE}`]);
+      // Everything so far: the page, the one script, the full consent text it fetched from beside
+      // itself once connected, and the photo steps, fetched from beside it too while the person
+      // went through the consent and data steps.
+      await flow.locator('input[type=file]').waitFor({ state: 'attached' });
+      assert.deepEqual(sincePageLoad(from), [`GET ${path}`, `GET /kit/${script}`, `GET /kit/${CONSENT_TEXT_FILE}`, `GET /kit/${PHOTO_STEPS_FILE}`]);
 
       const png = await cardPng(p);
       await flow.locator('input[type=file]').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: png });

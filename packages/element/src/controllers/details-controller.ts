@@ -10,8 +10,8 @@ import {
   formatCpf,
   isValidCpf,
   maskCpfInput,
+  isPlainTextField,
   onlyDigits,
-  validateCreateOnboarding,
   type CreateOnboardingRequest,
 } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
@@ -58,9 +58,8 @@ export function cpfProblem(value: string): CpfProblem | null {
 /** Whether a non-empty name breaks the contract's rule for names. */
 export function nameIsInvalid(name: string): boolean {
   if (!name.trim()) return false;
-  // The contract's own rule: with a valid CPF and no images, a bad name is the first failure.
-  const check = validateCreateOnboarding({ cpf: '529.982.247-25', name: name.trim(), images: {} });
-  return !check.ok && check.error.field === 'name';
+  // The contract's own rule, as the companion applies it to the name sent.
+  return !isPlainTextField(name.trim());
 }
 
 export class DetailsController implements ReactiveController {

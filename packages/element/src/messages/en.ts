@@ -10,6 +10,8 @@ export const en: Messages = {
     back: 'Back',
     continue: 'Continue',
     announceStep: (heading, current, total) => `Step ${current} of ${total}: ${heading}`,
+    partLoading: 'Preparing this step…',
+    partFailed: 'This step could not be loaded. Check your internet connection and try again.',
   },
   intro: {
     heading: 'Before you start',

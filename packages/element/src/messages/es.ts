@@ -10,6 +10,8 @@ export const es: Messages = {
     back: 'Atrás',
     continue: 'Continuar',
     announceStep: (heading, current, total) => `Paso ${current} de ${total}: ${heading}`,
+    partLoading: 'Preparando este paso…',
+    partFailed: 'No se pudo cargar este paso. Revisa tu conexión a internet e inténtalo de nuevo.',
   },
   intro: {
     heading: 'Antes de empezar',

@@ -11,6 +11,8 @@ export const ptBR = {
     back: 'Voltar',
     continue: 'Continuar',
     announceStep: (heading: string, current: number, total: number): string => `Etapa ${current} de ${total}: ${heading}`,
+    partLoading: 'Preparando esta etapa…',
+    partFailed: 'Não foi possível carregar esta etapa. Verifique sua internet e tente novamente.',
   },
   intro: {
     heading: 'Antes de começar',

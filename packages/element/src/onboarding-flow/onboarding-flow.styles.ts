@@ -193,53 +193,6 @@ export const styles = css`
     margin: 0.5rem 0 0;
   }
 
-  .preview {
-    display: block;
-    max-width: 100%;
-    max-height: 22rem;
-    margin: var(--_space) 0;
-    border-radius: var(--_radius);
-    border: 1px solid var(--_border);
-  }
-  .preview.rejected {
-    outline: 3px solid var(--_error);
-  }
-  .thumbs {
-    list-style: none;
-    padding: 0;
-    margin: 0;
-    display: grid;
-    grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr));
-    gap: var(--_space);
-  }
-  .thumbs li {
-    display: flex;
-    flex-direction: column;
-    gap: 0.5rem;
-  }
-  .thumbnail {
-    width: 100%;
-    aspect-ratio: 4 / 3;
-    object-fit: cover;
-    border-radius: var(--_radius);
-    border: 1px solid var(--_border);
-  }
-
-  .progress {
-    width: 100%;
-    height: 1rem;
-    background: var(--_surface);
-    border: 1px solid var(--_border);
-    border-radius: 999px;
-    overflow: hidden;
-    margin: var(--_space) 0 0.5rem;
-  }
-  .progress-bar {
-    height: 100%;
-    background: var(--_primary);
-    transition: width 150ms linear;
-  }
-
   .spinner {
     width: 2.5rem;
     height: 2.5rem;
@@ -253,62 +206,10 @@ export const styles = css`
       animation: spin 1s linear infinite;
     }
   }
-  @media (prefers-reduced-motion: reduce) {
-    .progress-bar {
-      transition: none;
-    }
-  }
   @keyframes spin {
     to {
       transform: rotate(360deg);
     }
-  }
-
-  .outcome {
-    display: flex;
-    flex-direction: column;
-    align-items: flex-start;
-    gap: 0.75rem;
-  }
-  .outcome > * {
-    margin: 0;
-  }
-  .outcome-icon {
-    width: 3rem;
-    height: 3rem;
-    fill: none;
-    stroke: currentColor;
-    stroke-width: 1.75;
-    stroke-linecap: round;
-    stroke-linejoin: round;
-    color: var(--_primary);
-  }
-  .is-approved .outcome-icon {
-    color: var(--_success);
-  }
-  .support-code {
-    display: inline-block;
-    max-width: 100%;
-    font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
-    font-size: 1.0625rem;
-    letter-spacing: 0.02em;
-    background: var(--_surface);
-    padding: 0.25rem 0.5rem;
-    border-radius: 4px;
-    user-select: all;
-  }
-  .support-code > span {
-    white-space: nowrap;
-  }
-  .support-code > .gap:not(:last-child) {
-    margin-inline-end: 0.35em;
-  }
-  .offline {
-    margin: 0;
-    padding: 0.5rem 0.75rem;
-    border-radius: var(--_radius);
-    background: var(--_surface);
-    border-left: 4px solid var(--_primary);
   }
 
   .sr-only {
@@ -321,11 +222,5 @@ export const styles = css`
     clip: rect(0 0 0 0);
     white-space: nowrap;
     border: 0;
-  }
-
-  @media (forced-colors: active) {
-    .progress-bar {
-      background: Highlight;
-    }
   }
 `;

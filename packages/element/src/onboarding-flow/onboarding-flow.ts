@@ -1,20 +1,13 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, adoptStyles, html, nothing, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
 import type { CaptureRole } from '../image/pipeline.js';
 import { normalizeEndpoint, type PollOptions } from '../api/index.js';
-import { CaptureController, type PipelineLimits } from '../controllers/capture-controller.js';
+import type { CaptureController, PipelineLimits } from '../controllers/capture-controller.js';
 import { DetailsController, type LockedTaxId } from '../controllers/details-controller.js';
 import { NavigationController } from '../controllers/navigation-controller.js';
 import { SessionController } from '../controllers/session-controller.js';
-import {
-  SubmissionController,
-  resumeKeyFor,
-  uploadErrorIsFinal,
-  uploadErrorIsRetryable,
-  uploadErrorMessage,
-  uploadErrorRole,
-} from '../controllers/submission-controller.js';
+import { readKept, resumeKeyFor, type SubmissionController } from '../controllers/submission-controller.js';
 import { OnboardingCancelEvent, OnboardingHandoffEvent, OnboardingSubmittedEvent } from '../events.js';
 import { HandoffController } from '../handoff/handoff-controller.js';
 import type { HandoffPanelHost } from '../handoff/handoff-panel.js';
@@ -38,20 +31,8 @@ import {
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
-import {
-  captureStep,
-  consentStep,
-  cpfStep,
-  documentTypeStep,
-  introStep,
-  outcomeStep,
-  processingStep,
-  reviewStep,
-  sessionStep,
-  stepHeading,
-  uploadErrorStep,
-  uploadStep,
-} from '../steps/index.js';
+import { ControllerSlot, loadPhotoSteps, type PhotoSteps } from './load-photo-steps.js';
+import { consentStep, cpfStep, documentTypeStep, introStep, pendingStep, sessionStep, stepHeading } from '../steps/index.js';
 
 /**
  * An identity-verification flow for Brazil: an intro (what the person needs, about how long it
@@ -231,26 +212,18 @@ export class OnboardingFlow extends LitElement {
 
   // The controllers' order is the order of their host callbacks: the camera binds its <video>
   // after a render before navigation moves focus.
-  readonly #capture = new CaptureController(this, {
-    activeRole: () => (isCaptureStep(this.#nav.step) ? CAPTURE_STEPS[this.#nav.step] : null),
-    limits: (): PipelineLimits => ({
-      ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }),
-      ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }),
-    }),
-    messages: () => this.m,
-    locale: () => resolveLocale(this.locale),
-    announce: (text) => this.#nav.announce(text),
-  });
+  /** The capture controller (and its camera) take their turn here among the host callbacks once the photo steps are loaded. */
+  readonly #captureSlot = new ControllerSlot(this);
 
   readonly #nav: NavigationController = new NavigationController(this, {
     sequence: () => stepSequence(this.#details.documentType),
     messages: () => this.m,
     heading: (step) => this.#heading(step),
     leave: () => {
-      this.#capture.leaveStep();
+      this.#capture?.leaveStep();
       this.copyNotice = null;
     },
-    photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#capture.photo(role)),
+    photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#capture?.photo(role)),
   });
 
   readonly #session: SessionController = new SessionController(this, {
@@ -273,7 +246,7 @@ export class OnboardingFlow extends LitElement {
     progress: () => {
       const step = this.#nav.step;
       const sent = step === 'processing' || step === 'outcome';
-      return { step, photos: rolesFor(this.#details.documentType).filter((role) => sent || this.#capture.photo(role)) };
+      return { step, photos: rolesFor(this.#details.documentType).filter((role) => sent || this.#capture?.photo(role)) };
     },
     shown: () => {
       this.#nav.presentStep();
@@ -281,7 +254,7 @@ export class OnboardingFlow extends LitElement {
     },
     lost: () => {
       if (this.#session.problem === 'handedOff') return;
-      this.#capture.reset();
+      this.#capture?.reset();
       this.#session.fail('handedOff');
       this.#nav.goTo(FIRST_STEP);
       this.#nav.presentStep();
@@ -300,7 +273,7 @@ export class OnboardingFlow extends LitElement {
     submitted: (tokenOnboarding) => this.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding })),
     completed: (outcome) => {
       this.#handoff.close();
-      this.#submission.showOutcome(outcome);
+      this.#withPhotoSteps('outcome', () => this.#submission!.showOutcome(outcome));
     },
     back: (session) => {
       this.#handoff.close();
@@ -323,21 +296,82 @@ export class OnboardingFlow extends LitElement {
     },
     goTo: (step) => this.#nav.goTo(step),
     next: () => this.#nav.next(),
-    documentTypeChanged: () => this.#capture.remove('documentFront', 'documentBack'),
+    documentTypeChanged: () => this.#capture?.remove('documentFront', 'documentBack'),
   });
 
-  readonly #submission = new SubmissionController(this, {
-    endpoint: () => normalizeEndpoint(this.endpoint || ''),
-    pollOptions: () => this.pollOptions,
-    maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES,
-    request: () => this.#details.request(this.#capture.photos),
-    messages: () => this.m,
-    announce: (text) => this.#nav.announce(text),
-    goTo: (step) => this.#nav.goTo(step),
-    sent: () => this.#capture.clear(),
-    clientSecret: () => this.#session.secret,
-    resumeKey: () => resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || ''),
-  });
+  /** The photo steps (capture, review, upload, wait, outcome) with their controllers, once loaded. */
+  #photo: PhotoSteps | null = null;
+  #capture: CaptureController | null = null;
+  #submission: SubmissionController | null = null;
+  #photoLoading = false;
+  /** The step the person was on when the photo steps last failed to load (null: no failure). */
+  #photoFailedAt: OnboardingStep | null = null;
+  /** What waits for the photo steps (a resumed wait, a phone's outcome): run once they are loaded. */
+  #whenPhotoSteps: (() => void)[] = [];
+
+  /**
+   * Fetches the photo steps (once; fetched ahead while the person fills in the consent and data
+   * steps) and creates their controllers. A failure shows on the steps that need them, with a
+   * Retry that fetches again.
+   */
+  #loadPhotoSteps(): void {
+    if (this.#photo || this.#photoLoading) return;
+    this.#photoLoading = true;
+    loadPhotoSteps().then(
+      (module) => {
+        this.#photoLoading = false;
+        this.#photoFailedAt = null;
+        if (!this.#photo) this.#photoStepsLoaded(module);
+      },
+      () => {
+        this.#photoLoading = false;
+        this.#photoFailedAt = this.#nav.step;
+        this.requestUpdate();
+      },
+    );
+    this.requestUpdate();
+  }
+
+  /** Runs `then` now if the photo steps are loaded, else shows `step` (its part loading) and runs it once they are. */
+  #withPhotoSteps(step: OnboardingStep, then: () => void): void {
+    if (this.#photo) return then();
+    this.#whenPhotoSteps.push(then);
+    this.#nav.goTo(step);
+    this.#loadPhotoSteps();
+  }
+
+  #photoStepsLoaded(module: PhotoSteps): void {
+    this.#photo = module;
+    // Their styles come with them, adopted before they first render: right after the base
+    // styles, which the path's styles refine (the compact review grid over the base thumbnails).
+    adoptStyles(this.renderRoot as ShadowRoot, [styles, module.photoStepsStyles(), pathStyles, introStyles]);
+    // The controllers' order is the order of their host callbacks: the camera binds its <video>
+    // after a render before navigation moves focus (the slot stands before navigation).
+    this.#capture = new module.CaptureController(this.#captureSlot.host, {
+      activeRole: () => (isCaptureStep(this.#nav.step) ? CAPTURE_STEPS[this.#nav.step] : null),
+      limits: (): PipelineLimits => ({
+        ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }),
+        ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }),
+      }),
+      messages: () => this.m,
+      locale: () => resolveLocale(this.locale),
+      announce: (text) => this.#nav.announce(text),
+    });
+    this.#submission = new module.SubmissionController(this, {
+      endpoint: () => normalizeEndpoint(this.endpoint || ''),
+      pollOptions: () => this.pollOptions,
+      maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES,
+      request: () => this.#details.request(this.#capture!.photos),
+      messages: () => this.m,
+      announce: (text) => this.#nav.announce(text),
+      goTo: (step) => this.#nav.goTo(step),
+      sent: () => this.#capture!.clear(),
+      clientSecret: () => this.#session.secret,
+      resumeKey: () => resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || ''),
+    });
+    for (const then of this.#whenPhotoSteps.splice(0)) then();
+    this.requestUpdate();
+  }
 
   /** Starts (or restarts) the flow at its first step, the intro, and moves focus to its heading. */
   start(): void {
@@ -350,8 +384,9 @@ export class OnboardingFlow extends LitElement {
    * object URL) and the access key, and returns to the first step (the intro) with the prefills.
    */
   reset(): void {
-    this.#capture.reset();
-    this.#submission.reset();
+    this.#capture?.reset();
+    this.#submission?.reset();
+    this.#whenPhotoSteps = [];
     this.#handoff.reset();
     // Read again: a session may have been used or have expired since it was last read.
     if (this.#session.state !== 'none' || this.#session.stale) void this.#session.load();
@@ -371,9 +406,14 @@ export class OnboardingFlow extends LitElement {
     const key = resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || '');
     if (key !== this.#resumeChecked && this.#nav.step === FIRST_STEP) {
       this.#resumeChecked = key;
-      this.#submission.resume();
+      if (this.#submission) this.#submission.resume();
+      else if (key && readKept(key, normalizeEndpoint(this.endpoint || ''))) this.#withPhotoSteps('processing', () => this.#submission!.resume());
     }
     const step = this.#nav.step;
+    // Fetched ahead from the consent step on, so that nobody waits for the camera step; after a
+    // failure, again on the next step that needs it.
+    const failedAt = this.#photoFailedAt;
+    if (failedAt === null ? step !== FIRST_STEP : failedAt !== step && needsPhotoSteps(step)) this.#loadPhotoSteps();
     if (!this.afterSend && (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome')) {
       // Unavailable (offline, a file not hosted): the headings and the status still show.
       loadAfterSend().then((catalog) => (this.afterSend = catalog), () => undefined);
@@ -410,7 +450,7 @@ export class OnboardingFlow extends LitElement {
       return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : problem === 'handedOff' ? s.handedOffHeading : s.failedHeading;
     }
     if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return this.m.cpf.headingCnpj;
-    return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission.outcome?.status ?? null, uploadFailed: !!this.#submission.uploadError });
+    return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission?.outcome?.status ?? null, uploadFailed: !!this.#submission?.uploadError });
   }
 
   /** "Start again", except under a session: it yields one onboarding, so a new flow could only be refused. */
@@ -424,14 +464,14 @@ export class OnboardingFlow extends LitElement {
    */
   #retryPhotos(): void {
     if (!this.#details.consent || !this.#details.documentType) return this.start();
-    this.#capture.reset();
-    this.#submission.reset();
+    this.#capture!.reset();
+    this.#submission!.reset();
     this.copyNotice = null;
     this.#nav.goTo('document-front');
   }
 
   #retakeFromReview(role: CaptureRole): void {
-    this.#capture.remove(role);
+    this.#capture!.remove(role);
     this.#nav.retakeFromReview(stepForRole(role));
   }
 
@@ -465,45 +505,42 @@ export class OnboardingFlow extends LitElement {
         : sessionStep({ m, problem: null, onRetry: () => undefined });
     }
     const details = this.#details;
-    const capture = this.#capture;
-    const submission = this.#submission;
     const onBack = () => this.#nav.back();
-    if (isCaptureStep(step)) {
-      const role = CAPTURE_STEPS[step];
-      return captureStep({
+    if (needsPhotoSteps(step)) {
+      const photo = this.#photo;
+      if (!photo) {
+        return pendingStep({
+          m,
+          failed: !this.#photoLoading && this.#photoFailedAt !== null,
+          // The Retry button goes: focus stays on the step, at its heading, which is read again.
+          onRetry: () => {
+            this.#nav.presentStep();
+            this.#loadPhotoSteps();
+          },
+        });
+      }
+      const locale = resolveLocale(this.locale);
+      const alone = this.#session.state === 'none';
+      return photo.renderPhotoStep({
         m,
-        role,
-        acceptedUrl: capture.photo(role)?.previewUrl ?? null,
-        keptAnyway: capture.photo(role)?.keptAnyway === true,
-        rejected: capture.rejectedFor(role),
-        errorText: (code) => capture.errorText(code),
-        cameraErrorText: (code) => capture.cameraErrorText(code),
-        camera: { state: capture.camera.state, error: capture.camera.error },
-        view: capture.viewReady
-          ? {
-              stream: capture.camera.stream,
-              heading: this.#heading(step),
-              locale: resolveLocale(this.locale),
-              mirrored: capture.mirrored,
-              canSwitch: capture.canSwitch,
-              autoCapture: !this.manualCapture,
-              onShutter: (auto) => void capture.takePhoto(auto),
-              onSwitch: () => void capture.switchCamera(),
-            }
-          : null,
-        taking: capture.taking,
-        checking: capture.checking,
-        cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
-        handoff: handoff.available
-          ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: () => void handoff.open('offer') }
-          : null,
-        onBack,
-        onOpenCamera: () => void capture.openCamera(),
-        onCloseCamera: () => capture.closeCamera(),
-        onFile: (e) => capture.pickFile(e),
-        onRetake: () => capture.retake(),
-        onKeep: () => capture.keepAnyway(),
-        onUse: () => this.#nav.next(),
+        step,
+        capture: this.#capture!,
+        submission: this.#submission!,
+        nav: this.#nav,
+        heading: (s) => this.#heading(s),
+        locale,
+        autoCapture: !this.manualCapture,
+        handoff: handoff.available ? { noCamera: handoff.noCamera, open: () => void handoff.open('offer') } : null,
+        documentType: details.documentType,
+        lockedTaxId: !!details.lockedKind,
+        afterSend: this.afterSend?.[locale] ?? null,
+        copyNotice: this.copyNotice,
+        onCopy: (code) => void this.#copySupportCode(code),
+        // A session's backend is told the outcome; without one, only this page learns it.
+        canClose: !alone,
+        retakeFromReview: (role) => this.#retakeFromReview(role),
+        onRestart: this.#restart(),
+        onRetryPhotos: alone ? () => this.#retryPhotos() : undefined,
       });
     }
     if (this.#sessionBlocks) return sessionStep({ m, problem: this.#session.problem, onRetry: () => void this.#session.load() });
@@ -547,67 +584,8 @@ export class OnboardingFlow extends LitElement {
           onSubmit: (e) => details.onDocumentTypeSubmit(e),
           onBack,
         });
-      case 'review': {
-        const previews: Partial<Record<CaptureRole, string>> = {};
-        for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
-        return reviewStep({
-          m,
-          roles: rolesFor(details.documentType),
-          previews,
-          labels: Object.fromEntries(rolesFor(details.documentType).map((role) => [role, this.#heading(stepForRole(role))])),
-          cancelled: submission.cancelled,
-          onRetake: (role) => this.#retakeFromReview(role),
-          onSend: () => submission.send(),
-          onBack,
-        });
-      }
-      case 'upload': {
-        const error = submission.uploadError;
-        if (!error) return uploadStep({ m, percent: submission.percent ?? 0, onCancel: () => submission.cancelUpload() });
-        return uploadErrorStep({
-          m,
-          message: uploadErrorMessage(error, m),
-          externalId: error.externalId,
-          // A locked tax id cannot be corrected here; the name still can.
-          fixCpf: details.lockedKind ? error.field === 'name' : error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
-          retakeRole: uploadErrorRole(error),
-          final: uploadErrorIsFinal(error),
-          canRetry: uploadErrorIsRetryable(error),
-          onBackToReview: () => this.#nav.goTo('review'),
-          onFixCpf: () => this.#nav.goTo('cpf'),
-          onRetake: (role) => this.#retakeFromReview(role),
-          onRetry: () => void submission.upload(),
-        });
-      }
-      case 'processing':
-        return processingStep({
-          m,
-          t: this.afterSend?.[resolveLocale(this.locale)] ?? null,
-          status: submission.liveStatus?.status ?? 'IN_PROCESS',
-          error: submission.processingProblem,
-          reference: submission.tokenOnboarding,
-          canCheckAgain: submission.canCheckAgain,
-          phase: submission.waitPhase,
-          offline: submission.offline,
-          // A session's backend is told the outcome; without one, only this page learns it.
-          canClose: this.#session.state !== 'none',
-          onCheckAgain: () => void submission.watch(),
-          onRestart: this.#restart(),
-        });
-      default: {
-        const outcome = submission.outcome;
-        return outcome
-          ? outcomeStep({
-              m,
-              t: this.afterSend?.[resolveLocale(this.locale)] ?? null,
-              outcome,
-              copyNotice: this.copyNotice,
-              onCopy: (code) => void this.#copySupportCode(code),
-              onRestart: this.#restart(),
-              onRetryPhotos: this.#session.state === 'none' ? () => this.#retryPhotos() : undefined,
-            })
-          : html``;
-      }
+      default:
+        return html``;
     }
   }
 
@@ -647,7 +625,7 @@ export class OnboardingFlow extends LitElement {
           class="step"
           part="step"
           aria-labelledby="heading"
-          aria-busy=${this.#session.state === 'loading' ? 'true' : 'false'}
+          aria-busy=${this.#session.state === 'loading' || (this.#photoLoading && needsPhotoSteps(step)) ? 'true' : 'false'}
           data-step=${this.#handoff.mode ? 'handoff' : step}
         >
           <h2 id="heading" part="heading" tabindex="-1">${this.#heading(step)}</h2>
@@ -659,13 +637,9 @@ export class OnboardingFlow extends LitElement {
   }
 }
 
-/**
- * Whether the page cannot open the camera itself, so that the camera app is offered instead:
- * no getUserMedia at all, or a camera that is missing, refused or out of reach.
- */
-function cameraUnavailable(code: string | undefined): boolean {
-  if (typeof navigator === 'undefined' || typeof navigator.mediaDevices?.getUserMedia !== 'function') return true;
-  return code === 'denied' || code === 'no-camera' || code === 'unsupported' || code === 'insecure-context';
+/** Whether `step` is shown by the lazily loaded photo steps (everything after the data steps). */
+function needsPhotoSteps(step: OnboardingStep): boolean {
+  return isCaptureStep(step) || step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome';
 }
 
 /** The session's CPF, else its CNPJ, as the form locks it. */

@@ -208,8 +208,12 @@ export async function click(el: OnboardingFlow, label: string): Promise<void> {
   await el.updateComplete;
 }
 
+/** Whether the step shows its lazily loaded part's placeholder (the photo steps on their way). */
+export const partPending = (el: OnboardingFlow): boolean => !!root(el).querySelector('[data-part-pending]');
+
+/** Waits for `step`, shown in full (its lazily loaded part, if any, loaded). */
 export async function waitForStep(el: OnboardingFlow, step: string, timeout = 20_000): Promise<void> {
-  await waitUntil(() => stepOf(el) === step, `step ${step} never came (at ${stepOf(el)}: ${text(el).slice(0, 300)})`, { timeout, interval: 25 });
+  await waitUntil(() => stepOf(el) === step && !partPending(el), `step ${step} never came (at ${stepOf(el)}: ${text(el).slice(0, 300)})`, { timeout, interval: 25 });
   await el.updateComplete;
 }
 

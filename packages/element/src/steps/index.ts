@@ -13,4 +13,4 @@ export {
   type OutcomeView,
 } from './send-steps.js';
 export { stepHeading, type HeadingContext } from './heading.js';
-export { sessionStep, type SessionStepView } from './session-step.js';
+export { pendingStep, sessionStep, type PendingStepView, type SessionStepView } from './session-step.js';

@@ -33,3 +33,31 @@ export function sessionStep(v: SessionStepView): TemplateResult {
       : nothing}
   `;
 }
+
+export interface PendingStepView {
+  m: Messages;
+  /** The steps' file could not be loaded (offline, not hosted): say so, with a Retry. */
+  failed: boolean;
+  onRetry: () => void;
+}
+
+/** What shows on a step whose lazily loaded part (the photo steps) is still on its way, or could not be loaded. */
+export function pendingStep(v: PendingStepView): TemplateResult {
+  const m = v.m;
+  if (!v.failed) {
+    return html`
+      <div part="body" data-part-pending>
+        <div class="spinner" aria-hidden="true"></div>
+        <p role="status">${m.flow.partLoading}</p>
+      </div>
+    `;
+  }
+  return html`
+    <div part="body">
+      <p class="error" part="error" role="alert" data-part-failed>${m.flow.partFailed}</p>
+    </div>
+    <div class="actions" part="actions">
+      <button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.session.retry}</button>
+    </div>
+  `;
+}

@@ -1,0 +1,155 @@
+/**
+ * The views of the photo steps (capture, review, upload, wait, outcome), rendered by the element
+ * once the photo steps are loaded (photo-steps.ts): what each step shows, from the state of the
+ * capture and submission controllers and what the element passes in.
+ */
+import { html, type TemplateResult } from 'lit';
+import type { CaptureController } from '../controllers/capture-controller.js';
+import type { NavigationController } from '../controllers/navigation-controller.js';
+import {
+  uploadErrorIsFinal,
+  uploadErrorIsRetryable,
+  uploadErrorMessage,
+  uploadErrorRole,
+  type SubmissionController,
+} from '../controllers/submission-controller.js';
+import type { CaptureRole } from '../image/pipeline.js';
+import type { AfterSendMessages } from '../messages/after-send.js';
+import type { Messages, OnboardingLocale } from '../messages/index.js';
+import { captureStep } from '../steps/capture-step.js';
+import { reviewStep } from '../steps/review-step.js';
+import { outcomeStep, processingStep, uploadErrorStep, uploadStep } from '../steps/send-steps.js';
+import { CAPTURE_STEPS, isCaptureStep, rolesFor, stepForRole, type OnboardingStep } from './steps.js';
+
+/** What the element passes to the photo steps' views. */
+export interface PhotoStepContext {
+  m: Messages;
+  step: OnboardingStep;
+  capture: CaptureController;
+  submission: SubmissionController;
+  nav: NavigationController;
+  heading: (step: OnboardingStep) => string;
+  locale: OnboardingLocale;
+  autoCapture: boolean;
+  /** "Continue on your phone" (the `handoff` attribute), or null. */
+  handoff: { noCamera: boolean; open: () => void } | null;
+  documentType: string | null;
+  /** The tax id was given by the session (it cannot be corrected here). */
+  lockedTaxId: boolean;
+  /** The waiting and outcome texts, once loaded. */
+  afterSend: AfterSendMessages | null;
+  copyNotice: 'copied' | 'copyFailed' | null;
+  onCopy: (code: string) => void;
+  /** A session's backend is told the outcome: the person may close the page while waiting. */
+  canClose: boolean;
+  retakeFromReview: (role: CaptureRole) => void;
+  /** Absent under a session: it yields one onboarding. */
+  onRestart: (() => void) | undefined;
+  onRetryPhotos: (() => void) | undefined;
+}
+
+/**
+ * Whether the page cannot open the camera itself, so that the camera app is offered instead:
+ * no getUserMedia at all, or a camera that is missing, refused or out of reach.
+ */
+function cameraUnavailable(code: string | undefined): boolean {
+  if (typeof navigator === 'undefined' || typeof navigator.mediaDevices?.getUserMedia !== 'function') return true;
+  return code === 'denied' || code === 'no-camera' || code === 'unsupported' || code === 'insecure-context';
+}
+
+export function renderPhotoStep(c: PhotoStepContext): TemplateResult {
+  const { m, step, capture, submission, nav } = c;
+  const onBack = () => nav.back();
+  if (isCaptureStep(step)) {
+    const role = CAPTURE_STEPS[step];
+    const handoff = c.handoff;
+    return captureStep({
+      m,
+      role,
+      acceptedUrl: capture.photo(role)?.previewUrl ?? null,
+      keptAnyway: capture.photo(role)?.keptAnyway === true,
+      rejected: capture.rejectedFor(role),
+      errorText: (code) => capture.errorText(code),
+      cameraErrorText: (code) => capture.cameraErrorText(code),
+      camera: { state: capture.camera.state, error: capture.camera.error },
+      view: capture.viewReady
+        ? {
+            stream: capture.camera.stream,
+            heading: c.heading(step),
+            locale: c.locale,
+            mirrored: capture.mirrored,
+            canSwitch: capture.canSwitch,
+            autoCapture: c.autoCapture,
+            onShutter: (auto) => void capture.takePhoto(auto),
+            onSwitch: () => void capture.switchCamera(),
+          }
+        : null,
+      taking: capture.taking,
+      checking: capture.checking,
+      cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
+      handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: handoff.open } : null,
+      onBack,
+      onOpenCamera: () => void capture.openCamera(),
+      onCloseCamera: () => capture.closeCamera(),
+      onFile: (e) => capture.pickFile(e),
+      onRetake: () => capture.retake(),
+      onKeep: () => capture.keepAnyway(),
+      onUse: () => nav.next(),
+    });
+  }
+  switch (step) {
+    case 'review': {
+      const previews: Partial<Record<CaptureRole, string>> = {};
+      for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
+      const roles = rolesFor(c.documentType);
+      return reviewStep({
+        m,
+        roles,
+        previews,
+        labels: Object.fromEntries(roles.map((role) => [role, c.heading(stepForRole(role))])),
+        cancelled: submission.cancelled,
+        onRetake: c.retakeFromReview,
+        onSend: () => submission.send(),
+        onBack,
+      });
+    }
+    case 'upload': {
+      const error = submission.uploadError;
+      if (!error) return uploadStep({ m, percent: submission.percent ?? 0, onCancel: () => submission.cancelUpload() });
+      return uploadErrorStep({
+        m,
+        message: uploadErrorMessage(error, m),
+        externalId: error.externalId,
+        // A locked tax id cannot be corrected here; the name still can.
+        fixCpf: c.lockedTaxId ? error.field === 'name' : error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
+        retakeRole: uploadErrorRole(error),
+        final: uploadErrorIsFinal(error),
+        canRetry: uploadErrorIsRetryable(error),
+        onBackToReview: () => nav.goTo('review'),
+        onFixCpf: () => nav.goTo('cpf'),
+        onRetake: c.retakeFromReview,
+        onRetry: () => void submission.upload(),
+      });
+    }
+    case 'processing':
+      return processingStep({
+        m,
+        t: c.afterSend,
+        status: submission.liveStatus?.status ?? 'IN_PROCESS',
+        error: submission.processingProblem,
+        reference: submission.tokenOnboarding,
+        canCheckAgain: submission.canCheckAgain,
+        phase: submission.waitPhase,
+        offline: submission.offline,
+        canClose: c.canClose,
+        onCheckAgain: () => void submission.watch(),
+        onRestart: c.onRestart,
+      });
+    default: {
+      const outcome = submission.outcome;
+      return outcome
+        ? outcomeStep({ m, t: c.afterSend, outcome, copyNotice: c.copyNotice, onCopy: c.onCopy, onRestart: c.onRestart, onRetryPhotos: c.onRetryPhotos })
+        : html``;
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { css, type CSSResult } from 'lit';
+
+let sheet: CSSResult | undefined;
+
+/**
+ * The styles of the photo steps (photos, thumbnails, the upload's progress, the wait and the
+ * outcome), which come with them: the element adopts them into its shadow root once they load
+ * (onboarding-flow.styles.ts has the rest, with the custom properties these use). Built on
+ * first call, as the script-tag file's `css` is the element's, handed in when it loads.
+ */
+export function photoStepsStyles(): CSSResult {
+  return (sheet ??= css`
+  .preview {
+    display: block;
+    max-width: 100%;
+    max-height: 22rem;
+    margin: var(--_space) 0;
+    border-radius: var(--_radius);
+    border: 1px solid var(--_border);
+  }
+  .preview.rejected {
+    outline: 3px solid var(--_error);
+  }
+  .thumbs {
+    list-style: none;
+    padding: 0;
+    margin: 0;
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr));
+    gap: var(--_space);
+  }
+  .thumbs li {
+    display: flex;
+    flex-direction: column;
+    gap: 0.5rem;
+  }
+  .thumbnail {
+    width: 100%;
+    aspect-ratio: 4 / 3;
+    object-fit: cover;
+    border-radius: var(--_radius);
+    border: 1px solid var(--_border);
+  }
+
+  .progress {
+    width: 100%;
+    height: 1rem;
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    overflow: hidden;
+    margin: var(--_space) 0 0.5rem;
+  }
+  .progress-bar {
+    height: 100%;
+    background: var(--_primary);
+    transition: width 150ms linear;
+  }
+
+  .outcome {
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    gap: 0.75rem;
+  }
+  .outcome > * {
+    margin: 0;
+  }
+  .outcome-icon {
+    width: 3rem;
+    height: 3rem;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 1.75;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+    color: var(--_primary);
+  }
+  .is-approved .outcome-icon {
+    color: var(--_success);
+  }
+  .support-code {
+    display: inline-block;
+    max-width: 100%;
+    font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
+    font-size: 1.0625rem;
+    letter-spacing: 0.02em;
+    background: var(--_surface);
+    padding: 0.25rem 0.5rem;
+    border-radius: 4px;
+    user-select: all;
+  }
+  .support-code > span {
+    white-space: nowrap;
+  }
+  .support-code > .gap:not(:last-child) {
+    margin-inline-end: 0.35em;
+  }
+  .offline {
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    border-left: 4px solid var(--_primary);
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .progress-bar {
+      transition: none;
+    }
+  }
+  @media (forced-colors: active) {
+    .progress-bar {
+      background: Highlight;
+    }
+  }
+  `);
+}
