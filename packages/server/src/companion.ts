@@ -10,6 +10,7 @@ import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import { Admission } from './http/admission.js';
+import { setAnswerHeader } from './http/answer-header.js';
 import type { CompanionEnv } from './http/env.js';
 import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
 import { InFlight } from './lifecycle/in-flight.js';
@@ -143,7 +144,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const api = app.basePath(API_PREFIX);
   api.use('*', async (c, next) => {
     await next();
-    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+    if (!c.res.headers.has('Cache-Control')) setAnswerHeader(c, 'Cache-Control', 'no-store');
   });
   // For load balancers (docs/page-api.md#health): 503 while the store does not answer or the instance is stopping.
   api.get('/health', async (c) => {

@@ -4,6 +4,7 @@
  * No cookies are used, so credentials are never allowed.
  */
 import type { MiddlewareHandler } from 'hono';
+import { setAnswerHeader } from '../http/answer-header.js';
 import type { CompanionEnv } from '../http/env.js';
 
 export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHandler<CompanionEnv> {
@@ -23,10 +24,10 @@ export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHand
       return c.body(null, 204);
     }
     await next();
-    c.header('Vary', 'Origin', { append: true });
+    setAnswerHeader(c, 'Vary', 'Origin', { append: true });
     if (ok) {
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotent-Replayed');
+      setAnswerHeader(c, 'Access-Control-Allow-Origin', origin);
+      setAnswerHeader(c, 'Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotent-Replayed');
     }
   };
 }
