@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_IMAGE_MAX_BYTES, maxCreateBodyBytes, validateCreateOnboarding } from '@onboarding-kit/contract';
+import { DEFAULT_IMAGE_MAX_BYTES, isPlainTextField, maxCreateBodyBytes, validateCreateOnboarding } from '@onboarding-kit/contract';
 
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]).toString('base64');
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
@@ -61,4 +61,14 @@ test('size is checked before content: an oversized image is 413 whatever its byt
 test('the body limit covers three images at the limit plus the other fields', () => {
   assert.ok(maxCreateBodyBytes() > 3 * (DEFAULT_IMAGE_MAX_BYTES * 4) / 3);
   assert.ok(maxCreateBodyBytes() < 3 * (DEFAULT_IMAGE_MAX_BYTES * 4) / 3 + 128 * 1024);
+});
+
+test('isPlainTextField is the creation rule for name and documentType (the element checks a name with it before sending)', () => {
+  for (const name of ['Maria Silva', "D'Ávila (filha)", 'José-Maria 2º', '', 'a'.repeat(200), 'a'.repeat(201), 'Maria <b>', 'x\ny', 'emoji 😀']) {
+    const sent = validateCreateOnboarding(body({ name }));
+    assert.equal(isPlainTextField(name), sent.ok, name);
+    if (!sent.ok) assert.equal(sent.error.field, 'name');
+  }
+  assert.equal(isPlainTextField(42), false);
+  assert.equal(isPlainTextField(undefined), false);
 });
