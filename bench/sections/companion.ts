@@ -9,6 +9,8 @@ import { startServer, type ServerChild } from '../lib/children.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { mb, median, ms, percentile, perSecond, ratio, reason } from '../lib/stats.js';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isPureBase64, sniffBase64, validateCreateOnboarding, validateCreateOnboardingBytes } from '@onboarding-kit/contract';
 // The stage timings scan a body as the companion does (an internal entry point, for measuring).
 import { scanCreationBody } from '@onboarding-kit/server/creation-body';
@@ -22,6 +24,11 @@ export interface CompanionSettings {
   /** The same at one level with 4x4 PNGs: what the companion costs per request apart from the body. */
   smallBody?: { concurrency: number; count: number; maxSeconds: number };
   warmup: number;
+  /**
+   * Each level (and the small-body run) as this many short rounds of direct, proxy, companion in
+   * turn, merged per path: a load from outside that comes and goes falls on the three alike.
+   */
+  rounds: number;
   /** Short on purpose, so several token lifetimes pass during the run. */
   tokenTtlS: number;
 }
@@ -34,6 +41,7 @@ export const DEFAULT_COMPANION: CompanionSettings = {
   ],
   smallBody: { concurrency: 16, count: 3000, maxSeconds: 4 },
   warmup: 16,
+  rounds: 3,
   tokenTtlS: 20,
 };
 
@@ -44,6 +52,15 @@ export const CREDENTIALS = { client: 'bench-client', secret: randomBytes(16).toS
  * IN_PROCESS during the run anyway.
  */
 const CPF = '529.982.247-25';
+
+/** CPU time (ms) per request of each process, over the runs of one path. */
+interface CpuPerRequest {
+  proxy: number;
+  companion: number;
+  sandboxDirect: number;
+  sandboxProxy: number;
+  sandboxCompanion: number;
+}
 
 interface Level {
   concurrency: number;
@@ -78,6 +95,31 @@ function directTokens(sandboxUrl: string, ttlS: number) {
       return inflight;
     },
     close: () => agent.destroy(),
+  };
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc; NaN where there is none. */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Several results of one path as one: latencies and counts together, time summed. */
+function merged(results: LoadResult[]): LoadResult {
+  return {
+    latencies: results.flatMap((r) => r.latencies),
+    starts: results.flatMap((r) => r.starts),
+    ok: results.reduce((n, r) => n + r.ok, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    ...(results.find((r) => r.firstError) && { firstError: results.find((r) => r.firstError)!.firstError }),
+    seconds: results.reduce((n, r) => n + r.seconds, 0),
+    bodies: [],
   };
 }
 
@@ -126,8 +168,8 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       'Baseline: the very creation the companion sends upstream (cpf, document, name, three `documentFiles` data URIs) posted straight to the sandbox with a Bearer token. Runs alternate baseline/companion per level.',
     `The sandbox keeps every onboarding IN_PROCESS (processing 10 min) and the companion's polling starts after 1 h, so only creation is measured. Token lifetime ${settings.tokenTtlS} s (short on purpose: several lifetimes pass during the run).`,
     'Floor for the extra hop: a bare pass-through proxy in its own child process (bench/servers/child.ts `proxy`: node:http, keep-alive agent, the request piped to the sandbox and the answer piped back, nothing checked, no body held), sent the direct creation. ' +
-      'Per level the runs go direct, proxy, companion; the ratios that judge the companion are against the proxy of the same run.',
-    'Memory: VmRSS of each child from /proc, sampled every 50 ms; peak per run.',
+      `Per level ${settings.rounds} short rounds of direct, proxy, companion in turn (each a share of the level's requests and time), merged per path, so a load from outside that comes and goes falls on all three alike; the ratios that judge the companion are against the proxy of the same rounds.`,
+    'Memory: VmRSS of each child from /proc, sampled every 50 ms; peak per level. CPU: user + system time of each child from /proc/<pid>/stat around each of its runs, per request.',
   );
   if (!images) {
     images = { documentFront: syntheticJpeg(380 * 1024, 1), documentBack: syntheticJpeg(380 * 1024, 2), selfie: syntheticJpeg(320 * 1024, 3) };
@@ -185,18 +227,51 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     if (warm.ok === 0) throw new Error(`the companion refused every creation: ${warm.firstError}`);
     let companionCreations = warm.ok;
 
-    const levels: Level[] = [];
+    // One level: `rounds` rounds of direct, proxy, companion; CPU time of each server process
+    // counted over its own runs only (the companion's CPU while the companion runs, and so on).
+    const cpuOf = (pid: number, f: () => Promise<LoadResult>) => async (): Promise<[LoadResult, number, number]> => {
+      const [c0, s0] = [cpuMsOf(pid), cpuMsOf(sandbox!.pid)];
+      const r = await f();
+      return [r, cpuMsOf(pid) - c0, cpuMsOf(sandbox!.pid) - s0];
+    };
+    const inRounds = async (concurrency: number, count: number, maxSeconds: number, bodies: { direct: typeof directBody; companion: typeof companionBody }) => {
+      const runs = { direct: [] as LoadResult[], proxy: [] as LoadResult[], companion: [] as LoadResult[] };
+      const used = { proxy: 0, companion: 0, sandboxDirect: 0, sandboxProxy: 0, sandboxCompanion: 0 };
+      const n = Math.max(1, settings.rounds);
+      for (let round = 0; round < n; round++) {
+        const [d, , sd] = await cpuOf(sandbox!.pid, () => direct(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct))();
+        const [p, pc, sp] = await cpuOf(proxy!.pid, () => viaProxy(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct))();
+        const [c, cc, sc] = await cpuOf(companion!.pid, () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion))();
+        runs.direct.push(d);
+        runs.proxy.push(p);
+        runs.companion.push(c);
+        used.proxy += pc;
+        used.companion += cc;
+        used.sandboxDirect += sd;
+        used.sandboxProxy += sp;
+        used.sandboxCompanion += sc;
+      }
+      const result = { direct: merged(runs.direct), proxy: merged(runs.proxy), companion: merged(runs.companion) };
+      const per = (ms: number, r: LoadResult) => ms / Math.max(1, r.ok + r.errors);
+      return {
+        ...result,
+        cpu: {
+          proxy: per(used.proxy, result.proxy),
+          companion: per(used.companion, result.companion),
+          sandboxDirect: per(used.sandboxDirect, result.direct),
+          sandboxProxy: per(used.sandboxProxy, result.proxy),
+          sandboxCompanion: per(used.sandboxCompanion, result.companion),
+        },
+      };
+    };
+
+    const levels: (Level & { cpu: CpuPerRequest })[] = [];
     for (const { concurrency, count, maxSeconds } of settings.levels) {
-      const sb1 = sandbox.sampleRss();
-      const d = await direct(concurrency, count, maxSeconds);
-      const sandboxPeakDirect = sb1.stop();
-      const sb2 = sandbox.sampleRss();
+      const sb = sandbox.sampleRss();
       const pp = proxy.sampleRss();
-      const p = await viaProxy(concurrency, count, maxSeconds);
-      const proxyPeak = pp.stop();
       const cp = companion.sampleRss();
-      const c = await viaCompanion(concurrency, count, maxSeconds);
-      levels.push({ concurrency, direct: d, proxy: p, companion: c, sandboxPeak: Math.max(sandboxPeakDirect, sb2.stop()), proxyPeak, companionPeak: cp.stop() });
+      const { direct: d, proxy: p, companion: c, cpu: used } = await inRounds(concurrency, count, maxSeconds, { direct: directBody, companion: companionBody });
+      levels.push({ concurrency, direct: d, proxy: p, companion: c, sandboxPeak: sb.stop(), proxyPeak: pp.stop(), companionPeak: cp.stop(), cpu: used });
       companionCreations += c.ok;
       if (p.errors) s.notes.push(`concurrency ${concurrency}: proxy errors ${p.errors} (${p.firstError}).`);
       if (d.errors || c.errors) {
@@ -207,14 +282,12 @@ export async function measureCompanion(images: Images | undefined, settings: Com
         );
       }
     }
-    let small: { concurrency: number; direct: LoadResult; proxy: LoadResult; companion: LoadResult } | undefined;
+    let small: { concurrency: number; direct: LoadResult; proxy: LoadResult; companion: LoadResult; cpu: CpuPerRequest } | undefined;
     if (settings.smallBody) {
       const { concurrency, count, maxSeconds } = settings.smallBody;
-      const d = await direct(concurrency, count, maxSeconds, smallDirectBody);
-      const p = await viaProxy(concurrency, count, maxSeconds, smallDirectBody);
-      const c = await viaCompanion(concurrency, count, maxSeconds, smallCompanionBody);
-      small = { concurrency, direct: d, proxy: p, companion: c };
-      companionCreations += c.ok;
+      const r = await inRounds(concurrency, count, maxSeconds, { direct: smallDirectBody, companion: smallCompanionBody });
+      small = { concurrency, ...r };
+      companionCreations += r.companion.ok;
     }
     const stats = await sandbox.ask<{ stats: { tokensIssued: number; requests: Record<string, number> } }>('stats');
 
@@ -252,6 +325,13 @@ export async function measureCompanion(images: Images | undefined, settings: Com
         ['companion / proxy', ratio(idle.companion, idle.proxy), ...levels.map((l) => ratio(l.companionPeak, l.proxyPeak))],
         ['sandbox', mb(idle.sandbox), ...levels.map((l) => mb(l.sandboxPeak))],
       ],
+    });
+
+    const cpuRow = (label: string, c: CpuPerRequest) => [label, ms(c.proxy), ms(c.companion), ratio(c.companion, c.proxy), ms(c.sandboxDirect), ms(c.sandboxProxy), ms(c.sandboxCompanion)];
+    s.tables.push({
+      title: 'CPU time per request of each server process (user + system from /proc, over that path\'s own runs)',
+      headers: ['level', 'proxy', 'companion', 'companion / proxy', 'sandbox, direct', 'sandbox, via proxy', 'sandbox, via companion'],
+      rows: [...levels.map((l) => cpuRow(`c${l.concurrency}`, l.cpu)), ...(small ? [cpuRow(`c${small.concurrency} 4x4 PNGs`, small.cpu)] : [])],
     });
 
     const tokenCalls = (stats.stats.requests['POST /api/token-generate'] ?? 0) - (tokenStatsBefore.stats.requests['POST /api/token-generate'] ?? 0) - t.calls();
@@ -309,22 +389,33 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       const met = atMost ? r <= limit : r >= limit;
       s.targets.push({ target, figure: `${r.toFixed(2)}x (companion ${unit(f(run.companion))}, proxy ${unit(f(run.proxy))})`, met, ...(!met && { note: whyMissed }) });
     };
-    // Where the time goes when a floor target is missed: the stage timings above, and what a CPU
-    // profile of the companion child shows (BENCH_CPU_PROF=<dir>, see bench/README.md).
+    // Where the time goes when a floor target is missed: the CPU per request of each process
+    // (from /proc, this run), the stage timings above, and what a CPU profile of the companion
+    // child shows (BENCH_CPU_PROF=<dir>, see bench/README.md).
+    const cpuAt = (c: CpuPerRequest) => `CPU per request here: companion ${ms(c.companion)}, proxy ${ms(c.proxy)}`;
     const storeAndForward =
-      'store-and-forward against cut-through: the companion must hold the whole body before a byte goes upstream (the contract\'s checks can fail on the last byte: every image\'s size before any content, pure base64 to the last character, magic bytes, a tax id that may follow the images; a bad body is never half-sent), so it receives 1.4 MB and then sends 1.4 MB where the proxy sends while it receives' +
-      `; its own CPU per creation is small next to that (the whole check ${steps[6]![1]}, ${steps[6]![2]} a native decode of one image)`;
-    const perRequest =
-      'per request apart from the body (a CPU profile of the companion child with tiny images): Hono\'s routing and its middleware (request id, secure headers, CORS, the JSON request log with redaction), the store (record, access key and its hash), the token and the upstream call through the client (its own keep-alive node:http transport, no fetch), each a few tens of microseconds, against a proxy that only copies bytes; ' +
-      'what would close it: a creation route outside the middleware chain (its headers written once), the request log batched per tick, one store write per creation';
-    floorTarget('companion p50 <= 1.15x the pass-through proxy at concurrency 1', level(1), p50, 1.15, true, ms,
-      `${storeAndForward}; what would close it: checking while the body streams in and sending upstream only after the last check, still one full transfer later (impossible to overlap without half-sending a body that may fail)`);
-    floorTarget('companion throughput >= 0.9x the pass-through proxy at concurrency 16', level(16), tput, 0.9, false, perSecond,
-      `${storeAndForward}; the sandbox is the bottleneck (its own parse of each 1.4 MB body), so what is lost is the time the companion holds each body before sending it`);
-    floorTarget('companion p99 <= 1.3x the pass-through proxy at concurrency 64', level(64), p99, 1.3, true, ms,
-      `${storeAndForward}; with 64 uploads at once every body arrives slowly and is sent only when complete; what would close it: admit a few creations' bodies at a time (the others wait in the kernel's socket buffers), so each goes upstream as soon as it can`);
-    floorTarget(`companion throughput with 4x4 PNGs >= 0.75x the pass-through proxy (concurrency ${small?.concurrency ?? '-'})`, small, tput, 0.75, false, perSecond, perRequest);
+      'store-and-forward against cut-through: the companion must hold the whole body before a byte goes upstream (the contract\'s checks can fail on the last byte: every image\'s size before any content, pure base64 to the last character, magic bytes, a tax id that may follow the images; a bad body is never half-sent), so the sandbox starts reading 1.4 MB only once the companion has all of it and has checked it, where the proxy passes each chunk on as it comes' +
+      `; the companion's own check is ${steps[6]![1]} per creation (${steps[6]![2]} a native decode of one image), the rest is the second transfer`;
+    const noHalfSend =
+      'sending the upstream request\'s head and the checked part of the body while the rest streams in would overlap the two transfers, but a request cut off when a later check fails has still handed the tax id and images of a refused body to the upstream\'s side of the network: that is a half-sent body, so the companion does not do it';
+    const l1 = level(1);
+    floorTarget('companion p50 <= 1.15x the pass-through proxy at concurrency 1', l1, p50, 1.15, true, ms,
+      `${storeAndForward}${l1 ? ` (${cpuAt(l1.cpu)})` : ''}; ${noHalfSend}; what would close part of it: running the checks on each chunk as it arrives (a streaming form of the body scan), so only the last chunk's check stands between the last byte in and the first byte out`);
+    const l16 = level(16);
+    // On 2 shared cores a run bound by CPU goes as fast as the sum of the CPU its processes spend per creation allows.
+    const cpuBound = (c: CpuPerRequest) => (c.sandboxProxy + c.proxy) / (c.sandboxCompanion + c.companion);
+    const bigBodyCpu =
+      'where the companion\'s CPU goes with 1.4 MB bodies (a CPU profile of the companion child, BENCH_CPU_PROF, on this machine): about 30 % the checks (mostly the pure-base64 scan of ~1.1 MB of images), about 25 % the garbage collector (one fresh 1.4 MB body buffer per creation, plus the socket\'s read chunks), about 15 % the socket writes, the rest HTTP on both sides and the upstream client';
+    floorTarget('companion throughput >= 0.9x the pass-through proxy at concurrency 16', l16, tput, 0.9, false, perSecond,
+      `the load is bound by CPU: the sandbox, the load and the server share 2 cores, so every ms the companion spends is taken from the sandbox${l16 ? ` (${cpuAt(l16.cpu)}; sandbox ${ms(l16.cpu.sandboxCompanion)} via the companion, ${ms(l16.cpu.sandboxProxy)} via the proxy; CPU alone predicts ${cpuBound(l16.cpu).toFixed(2)}x)` : ''}; ${bigBodyCpu}; ` +
+        'what would close it: a faster pure-base64 scan (a word at a time, or a native validator), body buffers reused from turn to turn instead of one allocated per creation (only once the upstream request\'s writes are done with it, and wiped), and the per-request cuts of the 4x4 PNG target');
     const l64 = level(64);
+    floorTarget('companion p99 <= 1.3x the pass-through proxy at concurrency 64', l64, p99, 1.3, true, ms,
+      `creations take turns (the companion's \`creations\` option, by default ${Math.max(4, 4 * availableParallelism())} at once on this machine's ${availableParallelism()} cores): the bodies past them wait unread in the socket buffers, so each admitted body is read at full speed and goes upstream as soon as it is complete; what is left is the store-and-forward of each (${storeAndForward}) and the turns' queueing when the sandbox answers slowly`);
+    floorTarget(`companion throughput with 4x4 PNGs >= 0.75x the pass-through proxy (concurrency ${small?.concurrency ?? '-'})`, small, tput, 0.75, false, perSecond,
+      `the companion is one event loop doing a whole HTTP exchange on each side plus its own work, against a proxy that copies bytes${small ? ` (${cpuAt(small.cpu)}, ${ratio(small.cpu.companion, small.cpu.proxy)}; CPU alone predicts ${cpuBound(small.cpu).toFixed(2)}x)` : ''}; ` +
+        'a CPU profile of the companion child (BENCH_CPU_PROF, this machine) splits its busy time about so: a third in the socket writes of the answer and of the upstream request (wall time, the process woken on the other end included), a sixth in the upstream client (token, request, reading the answer), and 4-9 % each in the garbage collector, Hono\'s dispatch with its middleware (request id, secure headers, CORS, in-flight count), the JSON request log with its redaction, the store (record, access key and its hash, polling) and the checks; ' +
+        'what would close it: the creation route outside the middleware chain with its headers written once, the request log written per tick instead of per line, and the upstream request made without node:http\'s per-request objects (a raw keep-alive socket per upstream connection)');
     if (l64) {
       const r = l64.companionPeak / l64.proxyPeak;
       s.targets.push({
@@ -333,8 +424,8 @@ export async function measureCompanion(images: Images | undefined, settings: Com
         met: r <= 1.5,
         ...(r > 1.5 && {
           note:
-            'the companion holds each accepted body (one buffer of 1.4 MB, no other copy: images are checked and sent upstream as views of it) until the upstream has it, up to 64 at once, where the proxy holds none (the bytes wait in kernel socket buffers); ' +
-            `and its code (Hono, the contract, the stores' clients, the hosted pages) costs ${mb(idle.companion - idle.proxy)} more at idle; what would close it: admit a few creations' bodies at a time (a semaphore before the body is read) and load the Redis/SQLite clients only when their store is used`,
+            'at most one body per turn is held (the `creations` option: one 1.4 MB buffer each, images checked and sent upstream as views of it), where the proxy holds none (the bytes wait in kernel socket buffers); ' +
+            `its code (Hono, the contract, the hosted pages; the store clients and zip.js load only when used) costs ${mb(idle.companion - idle.proxy)} more at idle; what would close it: fewer turns (\`creations.concurrent\`), and the hosted pages and admin routes loaded only when a session or admin key turns them on`,
         }),
       });
     }
