@@ -1,17 +1,18 @@
 /**
  * Browser side of the capture benchmark (built by Vite into a temp dir with the element's image
  * worker beside it, so the real worker path is taken). Exposes `window.__bench`:
- * the element's real capture (`captureFrame`) + image pipeline (`processImage`) against a bare
- * floor (draw, `canvas.toBlob('image/jpeg')`, FileReader base64) on the same input.
+ * the element's real capture (`captureFramePixels`, the frame as pixels, as the capture
+ * controller takes it) + image pipeline (`processImage`) against a bare floor (draw,
+ * `canvas.toBlob('image/jpeg')`, FileReader base64) on the same input.
  */
-import { captureFrame } from '@onboarding-kit/element/internal/capture-frame';
+import { captureFramePixels } from '@onboarding-kit/element/internal/capture-frame';
 import { processImage } from '@onboarding-kit/element/internal/image-pipeline';
 import { startFrameSampler } from '@onboarding-kit/element/internal/guidance';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 
 export interface PipelineRun {
   total: number;
-  /** Camera frame to JPEG blob (captureFrame); 0 for a file. */
+  /** Camera frame to pixels (captureFramePixels: a VideoFrame, or an ImageBitmap); 0 for a file. */
   capture: number;
   decode: number;
   checks: number;
@@ -102,7 +103,7 @@ async function openCamera(): Promise<{ stream: MediaStream; video: HTMLVideoElem
 async function pipelineOnCamera(): Promise<PipelineRun> {
   const { stream, video } = await openCamera();
   const t0 = now();
-  const frame = await captureFrame(stream, video);
+  const frame = await captureFramePixels(stream, video);
   const t1 = now();
   const out = await processImage(frame, { role: 'documentFront' });
   const total = now() - t0;
@@ -233,23 +234,11 @@ async function fixtures(minBytes: number, maxBytes: number): Promise<Fixture[]> 
   return out;
 }
 
-let framePhoto: File | undefined;
-
-/** A camera-sized input every engine can make (no camera needed): the card at 1280x720 with grain, JPEG 0.92. */
-async function makeFramePhoto(): Promise<File> {
-  if (!framePhoto) {
-    const { width, height, rgba } = renderCardPictureRgba();
-    const source = new OffscreenCanvas(width, height);
-    source.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
-    const canvas = document.createElement('canvas');
-    canvas.width = 1280;
-    canvas.height = 720;
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(source, 0, 0, 1280, 720);
-    addGrain(ctx, 1280, 720, 12, 5);
-    framePhoto = new File([await toBlob(canvas, 'image/jpeg', 0.92)], 'frame.jpg', { type: 'image/jpeg' });
-  }
-  return framePhoto;
+/** As the capture controller does: the frame as pixels, the camera stopped (a canvas stream's tracks here), then the pipeline. */
+async function processFrame(video: { video: HTMLVideoElement; close(): void }) {
+  const pixels = await captureFramePixels(video.video.srcObject as MediaStream, video.video);
+  video.close();
+  return processImage(pixels, { role: 'documentFront' });
 }
 
 const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
@@ -261,7 +250,9 @@ const nextFrame = () => new Promise<number>((resolve) => requestAnimationFrame(r
  */
 async function mainThreadWhile(input: 'frame' | 'photo' | 'idle'): Promise<MainThreadRun> {
   if (input === 'photo') await makePhoto();
-  const source = input === 'photo' ? photo! : input === 'frame' ? await makeFramePhoto() : null;
+  // A frame: the capture from a playing video (the fake camera, else a canvas stream of the card) is watched too.
+  const video = input === 'frame' ? await cardVideo() : null;
+  const source = input === 'photo' ? photo! : null;
   const supported = (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
   let longestTask = 0;
   const observer = supported
@@ -283,7 +274,11 @@ async function mainThreadWhile(input: 'frame' | 'photo' | 'idle'): Promise<MainT
   requestAnimationFrame(tick);
   const t0 = now();
   // 'idle': the same watch over 300 ms with nothing to do, the engine's own baseline of frame gaps.
-  const out = source ? await processImage(source, { role: 'documentFront' }) : await new Promise<null>((resolve) => setTimeout(() => resolve(null), 300));
+  const out = video
+    ? await processFrame(video)
+    : source
+      ? await processImage(source, { role: 'documentFront' })
+      : await new Promise<null>((resolve) => setTimeout(() => resolve(null), 300));
   const total = now() - t0;
   // Two more frames: a block right at the end shows as a gap too.
   await nextFrame();

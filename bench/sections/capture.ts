@@ -1,6 +1,6 @@
 /**
  * Section 2, capture pipeline in Chromium: from a 1280x720 camera frame and from a 12 MP photo
- * file to the pure base64 the element uploads, with the element's real `captureFrame` and
+ * file to the pure base64 the element uploads, with the element's real `captureFramePixels` and
  * `processImage` (Vite build of bench/capture-page/entry.ts, the element's image worker built
  * beside it so the worker path is used), next to a bare floor on the same input. Also
  * makes the three realistic JPEGs the companion section uploads.
@@ -149,7 +149,7 @@ interface MainThreadRow {
 
 async function watchMainThread(engine: Engine, run: RunInPage): Promise<MainThreadRow[]> {
   const rows: MainThreadRow[] = [];
-  const names = { idle: 'nothing (baseline)', frame: 'camera-sized JPEG 1280x720', photo: '12 MP photo 4000x3000' } as const;
+  const names = { idle: 'nothing (baseline)', frame: 'camera frame 1280x720 (pixels)', photo: '12 MP photo 4000x3000' } as const;
   for (const input of ['idle', 'frame', 'photo'] as const) {
     await run(input); // warm-up: lazy pipeline, worker start, JIT
     const runs: MainThreadRun[] = [];
@@ -163,37 +163,51 @@ async function watchMainThread(engine: Engine, run: RunInPage): Promise<MainThre
 const worstTask = (r: MainThreadRow) => (r.runs.every((x) => x.longestTask !== null) ? Math.max(...r.runs.map((x) => x.longestTask!)) : null);
 const worstGap = (r: MainThreadRow) => Math.max(...r.runs.map((x) => x.longestFrameGap));
 
-const frameRow = (rows: Row[]) => rows.find((r) => r.input.startsWith('camera') && r.rate === 1);
+const rowAt1x = (rows: Row[], input: 'camera' | '12 MP') => rows.find((r) => r.input.startsWith(input) && r.rate === 1);
 
-/** Which stages make the pipeline slower than the floor, from the medians. */
+/** The issue's targets for the two inputs, as ratios to the floor measured beside them. */
+const TARGETS = {
+  camera: { target: 'camera frame to upload-ready base64 within 1.2x the bare toBlob floor', max: 1.2 },
+  '12 MP': { target: '12 MP photo within 1.5x its floor (decode, resize, one encode, base64)', max: 1.5 },
+} as const;
+
+/** Where the time goes when a target is missed: the stage medians, and what is left for the trips to the worker. */
 function missWhy(row: Row, floorMs: number, workerMs: number): string {
   const stages = (['capture', 'decode', 'checks', 'compress', 'encode'] as const).map((k) => ({ k, v: median(row.pipeline.map((x) => x[k])) }));
-  const top = [...stages].sort((a, b) => b.v - a.v);
-  const inWorker = row.pipeline.some((x) => x.processedIn === 'worker');
+  const total = median(row.pipeline.map((x) => x.total));
+  const staged = stages.reduce((sum, x) => sum + x.v, 0);
+  const frame = row.input.startsWith('camera');
+  const names = {
+    capture: 'capture (the frame as pixels, on the page)',
+    decode: frame ? 'decode (the frame drawn on the worker\'s canvas: its one colour conversion)' : 'decode (straight to the upload\'s size)',
+    checks: 'checks (the 256 px grey copy; includes the first JPEG\'s encode where the engine encodes synchronously on the calling thread, as Chromium\'s worker does)',
+    compress: 'compress (the rest of the encode, and any further encode over the byte cap)',
+    encode: 'encode (base64)',
+  } as const;
   return (
-    `the floor encodes once (${ms(floorMs)}); the pipeline encodes the frame (capture ${ms(stages[0]!.v)}), decodes it again, checks it and encodes it again ` +
-    `(processed in/by: ${where(row.pipeline)}; ` +
-    `largest stages: ${top.slice(0, 2).map((x) => `${x.k} ${ms(x.v)}`).join(', ')})` +
-    (inWorker
-      ? `; the blob crosses to the image worker and the JPEG comes back (the worker itself starts once per page${Number.isFinite(workerMs) ? `, ${ms(workerMs)} here` : ''}), and the page stays responsive meanwhile, which the floor does not`
-      : '; capture-encode, decode and re-encode are two JPEG encodes and a decode where the floor has one encode')
+    `floor ${ms(floorMs)}, pipeline ${ms(total)} (processed in/by: ${where(row.pipeline)}): ` +
+    stages.map((x) => `${names[x.k]} ${ms(x.v)}`).join(', ') +
+    `; left for the trip to the image worker and back, and scheduling: ${ms(Math.max(0, total - staged))}` +
+    (Number.isFinite(workerMs) ? ` (the worker itself starts once per page, ${ms(workerMs)} here, not in these runs)` : '') +
+    '. The floor encodes on the page, blocking it; the pipeline keeps the page free.'
   );
 }
 
 export async function measureCapture(browser: Browser | undefined, settings: CaptureSettings, out: { images?: Images }): Promise<SectionResult> {
   const s = emptySection('capture', '2. Capture pipeline in Chromium');
   s.method.push(
-    'Real code: the element\'s `captureFrame` (camera/capture-frame.ts) and `processImage` (image/pipeline.ts), built with Vite from bench/capture-page/entry.ts into a temp dir and served over loopback ' +
+    'Real code: the element\'s `captureFramePixels` (camera/capture-frame.ts: the frame as pixels, a VideoFrame where the engine has WebCodecs, as the capture controller takes it) and `processImage` (image/pipeline.ts: a frame is never decoded and is encoded once; a file is decoded straight to the upload\'s size and encoded once while within the byte cap), built with Vite from bench/capture-page/entry.ts into a temp dir and served over loopback ' +
       'with the element\'s image worker (`onboarding-flow.image-worker.js`) built beside it. The `in` column says where decode, checks and encode ran and which code resized and encoded: `worker` = the image worker, ' +
-      '`main-thread` = on the page (no OffscreenCanvas, or the worker could not start); `library` = browser-image-compression inside the worker, `own` = the element\'s canvas encode (WebKit, whose worker lacks the `Image` the library needs there).',
+      '`main-thread` = on the page (no OffscreenCanvas, or the worker could not start); `own` = the element\'s canvas encode (one encode while the first JPEG is within the byte cap), `library` = browser-image-compression inside the worker, for a file whose first JPEG is over the cap (not in WebKit, whose worker lacks the `Image` the library needs).',
     'Inputs: the fake camera (Chromium `--use-file-for-fake-video-capture`, a 1280x720 Y4M of the element\'s test card picture) and a 4000x3000 JPEG (quality 0.92, the card picture scaled up with grain) generated in the page. ' +
       'The card picture is flat synthetic art, so a camera frame encodes to about 23 KB; a real sensor\'s noise makes frames several times larger, which adds encode time to the floor and the pipeline alike.',
-    'Floor on the same input: draw it to a canvas (the photo scaled to the pipeline\'s 2000 px long edge, so the result is uploadable), `canvas.toBlob(\'image/jpeg\')` at the default quality, FileReader base64.',
+    'Floor on the same input: draw it to a canvas (the photo decoded with `createImageBitmap` and scaled to the pipeline\'s 2000 px long edge, so the result is uploadable), `canvas.toBlob(\'image/jpeg\')` at the default quality, FileReader base64; all on the page, no checks. ' +
+      'Targets (issue 16): camera frame within 1.2x of its floor, 12 MP photo within 1.5x, at CPU 1x; a missed target\'s note gives the stage medians.',
     `Figures: median of ${settings.frameRuns} runs (camera frame) and ${settings.photoRuns} runs (12 MP photo) after one warm-up each (the warm-up is the cold "first photo", reported apart); pipeline and floor alternate. ` +
       'Cheap phone: the same with `Emulation.setCPUThrottlingRate` 4 through CDP. That throttles the page\'s main thread; the compression worker and the browser\'s own image encoder threads are not slowed (compress grows far less than 4x), so throttled figures understate a real cheap phone.',
-    'Main thread per engine: the same page in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), each processing a camera-sized JPEG and the 12 MP photo made in the page beforehand, ' +
+    'Main thread per engine: the same page in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), each processing a 1280x720 camera frame (taken as pixels from a playing video, the fake camera in Chromium and a canvas stream of the card picture elsewhere, which is then stopped as the element stops the camera; the capture is inside the watch) and the 12 MP photo made in the page beforehand, ' +
       `${MAIN_THREAD_RUNS} runs each after a warm-up, CPU 1x. Chromium reports long tasks (PerformanceObserver \`longtask\`); Firefox and WebKit do not, so there the figure is the longest gap between animation frames, ` +
-      'which counts the browser\'s own frame scheduling as well (a gap can only overstate a task). Target: nothing over 50 ms, a visible freeze.',
+      'which counts the browser\'s own frame scheduling as well (a gap can only overstate a task). Target, per engine and input: nothing over 50 ms, a visible freeze.',
     'Live guidance per engine: the element\'s frame sampler (guidance/frame-sampler.ts) on a playing video of the card picture (Chromium: the fake camera; Firefox and WebKit, which have no camera here: a canvas stream of the picture), ' +
       'the document guide placed as the capture view places it; its own per-sample timing (region copy, frame checks, steadiness, auto-capture decision), each sample on a new video frame. ' +
       'Baseline in the same page: one drawImage of the whole frame into a readable (willReadFrequently) canvas, also each on a new frame (the first read of a new frame pays for its conversion, whoever reads it).',
@@ -309,7 +323,7 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
         }),
       });
       s.tables.push({
-        title: 'Pipeline stages, median (ProcessedImage.timings; capture = captureFrame)',
+        title: 'Pipeline stages, median (ProcessedImage.timings; capture = captureFramePixels; for a frame, decode = drawing its pixels on the worker\'s canvas)',
         headers: ['input', 'CPU', 'capture', 'decode', 'checks', 'compress', 'encode', 'total'],
         rows: rows.map((r) => [
           r.input,
@@ -331,18 +345,16 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
       }
       if (cold.length) s.tables.push({ title: 'Cold first photo (the first call on a fresh page: lazy code, JIT, and the image worker\'s start), CPU 1x', headers: ['input', 'pipeline', 'floor', 'ratio', 'in'], rows: cold });
 
-      const frame1 = frameRow(rows);
-      if (frame1) {
-        const p = med(frame1.pipeline, (x) => x.total);
-        const f = med(frame1.floor, (x) => x.total);
-        s.targets.push({
-          target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)',
-          figure: `${ratio(p, f)} (${ms(p)} vs ${ms(f)})`,
-          met: p / f <= 1.5,
-          ...(p / f > 1.5 ? { note: missWhy(frame1, f, workerMs) } : {}),
-        });
-      } else {
-        s.targets.push({ target: 'capture pipeline within 1.5x of the bare toBlob floor (camera frame)', figure: 'n/a', met: null, note: 'camera frame not measured' });
+      for (const input of ['camera', '12 MP'] as const) {
+        const { target, max } = TARGETS[input];
+        const row = rowAt1x(rows, input);
+        if (!row) {
+          s.targets.push({ target, figure: 'n/a', met: null, note: `${input === 'camera' ? 'camera frame' : '12 MP photo'} not measured` });
+          continue;
+        }
+        const p = med(row.pipeline, (x) => x.total);
+        const f = med(row.floor, (x) => x.total);
+        s.targets.push({ target, figure: `${ratio(p, f)} (${ms(p)} vs ${ms(f)}, CPU 1x)`, met: p / f <= max, ...(p / f > max ? { note: missWhy(row, f, workerMs) } : {}) });
       }
     }
     // The page's main thread while a photo is processed, per engine.
@@ -405,20 +417,28 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
       });
     }
     for (const engine of ['chromium', 'firefox', 'webkit'] as const) {
-      const mine = watched.filter((r) => r.engine === engine && !r.input.startsWith('nothing'));
       const baseline = watched.find((r) => r.engine === engine && r.input.startsWith('nothing'));
-      if (!mine.length) continue;
-      // Chromium reports tasks; elsewhere a frame gap is the only view of a block (and it also
-      // counts the browser's own frame scheduling, so it can only overstate a task).
-      const figure = Math.max(...mine.map((r) => worstTask(r) ?? worstGap(r)));
-      const how = mine.every((r) => worstTask(r) !== null) ? 'longest task' : 'longest frame gap';
-      s.targets.push({
-        target: `${engine}: no main-thread task over ${LONG_TASK_MS} ms while a photo is processed`,
-        figure:
-          `${how} ${ms(figure)} (${where(mine.flatMap((r) => r.runs))})` +
-          (how === 'longest frame gap' && baseline ? `; idle baseline ${ms(worstGap(baseline))}` : ''),
-        met: figure <= LONG_TASK_MS,
-      });
+      for (const r of watched.filter((x) => x.engine === engine && !x.input.startsWith('nothing'))) {
+        // Chromium reports tasks; elsewhere a frame gap is the only view of a block (and it also
+        // counts the browser's own frame scheduling, so it can only overstate a task).
+        const task = worstTask(r);
+        const figure = task ?? worstGap(r);
+        const how = task !== null ? 'longest task' : 'longest frame gap';
+        const totals = median(r.runs.map((x) => x.total));
+        s.targets.push({
+          target: `${engine}: no main-thread task over ${LONG_TASK_MS} ms (${r.input.startsWith('camera') ? 'camera frame' : '12 MP photo'})`,
+          figure: `${how} ${ms(figure)} (${where(r.runs)}, pipeline ${ms(totals)})` + (how === 'longest frame gap' && baseline ? `; idle baseline ${ms(worstGap(baseline))}` : ''),
+          met: figure <= LONG_TASK_MS,
+          ...(figure > LONG_TASK_MS
+            ? {
+                note:
+                  how === 'longest frame gap' && baseline && worstGap(baseline) > LONG_TASK_MS
+                    ? `the page froze as long with nothing to do (idle baseline ${ms(worstGap(baseline))}): the machine, not the pipeline, at this figure`
+                    : `the page's part is the capture (pixels, no encode), posting to the worker and taking its answer (the JPEG and its base64); all pixel work is in the ${where(r.runs).split('/')[0]}`,
+              }
+            : {}),
+        });
+      }
     }
     s.notes.push(...engineNotes);
 

@@ -24,9 +24,11 @@ export interface OnboardingCaptureDetail {
    */
   processedIn: 'worker' | 'main-thread';
   /**
-   * Which code resized and encoded the JPEG: 'library' (browser-image-compression, run inside the
-   * image worker: Chromium, Firefox) or 'own' (the element's canvas encode: in WebKit's worker,
-   * where the library cannot run, on the main thread, and when the library's output missed a cap).
+   * Which code resized and encoded the JPEG: 'own' (the element's canvas encode, once, whenever
+   * its first JPEG is within the byte cap: every camera photo, which reaches it as pixels, and most
+   * files; also its own lower-quality loop where the library cannot run: WebKit's worker, the main
+   * thread, a library output that missed a cap) or 'library' (browser-image-compression, run inside
+   * the image worker in Chromium and Firefox, for a picked file whose first JPEG was over the cap).
    */
   processedBy: 'library' | 'own';
   /**

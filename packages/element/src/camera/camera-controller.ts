@@ -5,7 +5,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { CameraError, cameraError, mapCameraError } from './camera-error.js';
-import { captureFrame, type CaptureOptions } from './capture-frame.js';
+import { captureFrame, captureFramePixels, type CaptureOptions, type FramePixels } from './capture-frame.js';
 
 export { CameraError, mapCameraError };
 export type { CameraErrorCode } from './camera-error.js';
@@ -125,6 +125,17 @@ export class CameraController implements ReactiveController {
     const stream = this.#stream;
     if (this.#state !== 'live' || !stream) throw cameraError('aborted');
     return captureFrame(stream, options?.preview ?? this.#video, options);
+  }
+
+  /**
+   * The current frame as pixels (a VideoFrame or an ImageBitmap, full resolution or the region,
+   * never mirrored): what the image pipeline takes from the camera, so the frame is encoded once,
+   * as the upload. The caller owns it.
+   */
+  async capturePixels(options?: Omit<CaptureOptions, 'type' | 'quality'>): Promise<FramePixels> {
+    const stream = this.#stream;
+    if (this.#state !== 'live' || !stream) throw cameraError('aborted');
+    return captureFramePixels(stream, options?.preview ?? this.#video, options);
   }
 
   /** Stops every track and shows `error` (a failure around the camera, such as its view not loading). */

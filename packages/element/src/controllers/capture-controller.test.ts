@@ -4,7 +4,7 @@ import { base64ToBytes } from '@onboarding-kit/contract';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { html, nothing } from 'lit';
-import type { CaptureRole, PipelineOptions, ProcessedImage, processImage } from '../image/pipeline.js';
+import type { CaptureRole, FramePixels, PipelineOptions, ProcessedImage, processImage } from '../image/pipeline.js';
 import { imageErrors } from '../messages/image-errors.js';
 import { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import { en } from '../messages/index.js';
@@ -12,7 +12,7 @@ import { CaptureController } from './capture-controller.js';
 import { deferred, isRevoked, jpeg, mountHost, processedImage, recordEvents, settle, type ControllerTestHost, type Deferred } from './test-helpers.js';
 
 interface PipelineCall {
-  source: Blob;
+  source: Blob | FramePixels;
   options: PipelineOptions;
   result: Deferred<ProcessedImage>;
 }
@@ -22,7 +22,7 @@ async function setup() {
   const state: { role: CaptureRole | null } = { role: 'documentFront' };
   const announced: string[] = [];
   const calls: PipelineCall[] = [];
-  const fakeProcessImage = ((source: Blob, options: PipelineOptions) => {
+  const fakeProcessImage = ((source: Blob | FramePixels, options: PipelineOptions) => {
     const result = deferred<ProcessedImage>();
     calls.push({ source, options, result });
     return result.promise;
@@ -232,6 +232,36 @@ describe('CaptureController', () => {
     await opening;
     expect(capture.camera.state).to.equal('idle');
     expect(announced).to.deep.equal([]);
+  });
+
+  it('a photo from the camera goes to the pipeline as pixels, not as a JPEG; a refused frame is shown from the JPEG the pipeline made of it, and kept anyway from it', async function () {
+    this.timeout(30_000);
+    const { capture, calls } = await setup();
+    const refusedJpegs = [await jpeg('#333'), await jpeg('#444')];
+    for (const [i, refused] of refusedJpegs.entries()) {
+      await capture.openCamera();
+      expect(capture.camera.state).to.equal('live');
+      // Resolves once the pipeline answers: not awaited here, the test answers for it below.
+      const taking = capture.takePhoto();
+      await calledTimes(calls, i + 1);
+      const source = calls[i]!.source;
+      // A VideoFrame where the engine has WebCodecs, else an ImageBitmap: never an encoded image.
+      expect(source).to.not.be.instanceOf(Blob);
+      expect(typeof VideoFrame === 'function' ? source instanceof VideoFrame : source instanceof ImageBitmap, String(source)).to.equal(true);
+      expect(capture.camera.state).to.equal('idle');
+      calls[i]!.result.reject(Object.assign(new Error('blurry'), { code: 'blurry', image: refused }));
+      await taking;
+      (source as FramePixels).close();
+      const rejected = capture.rejectedFor('documentFront')!;
+      expect(rejected.code).to.equal('blurry');
+      expect(rejected.canKeep).to.equal(i === 1);
+      const shown = new Uint8Array(await (await fetch(rejected.previewUrl!)).arrayBuffer());
+      expect([...shown]).to.deep.equal([...new Uint8Array(await refused.arrayBuffer())]);
+    }
+    capture.keepAnyway();
+    await calledTimes(calls, 3);
+    expect(calls[2]!.source).to.equal(refusedJpegs[1]);
+    expect(calls[2]!.options.keepAnyway).to.equal(true);
   });
 
   skipIn(['webkit'], NOT_IN.cameraDenial)('a camera that cannot open fires onboarding-error with a localised message', async function () {

@@ -9,6 +9,7 @@
 import { base64ToBytes } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CameraController } from '../camera/camera-controller.js';
+import type { FramePixels } from '../camera/capture-frame.js';
 import { cameraError } from '../camera/camera-error.js';
 import { cropRect } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
@@ -213,10 +214,11 @@ export class CaptureController implements ReactiveController {
     const role = this.#options.activeRole();
     if (!role || this.#checking || this.#taking) return;
     const view = this.#host.renderRoot.querySelector<CaptureViewElement>('onboarding-capture-view');
-    let frame: Blob;
+    // Pixels, not a JPEG: the pipeline encodes the frame once, as the upload.
+    let frame: FramePixels;
     this.#setTaking(true);
     try {
-      frame = await this.camera.capture({ preview: view?.video ?? null, region: (width, height) => cropRect(role, width, height) });
+      frame = await this.camera.capturePixels({ preview: view?.video ?? null, region: (width, height) => cropRect(role, width, height) });
     } catch {
       this.#options.announce(this.cameraErrorText('aborted') ?? '');
       return;
@@ -324,14 +326,18 @@ export class CaptureController implements ReactiveController {
     this.#refusals = {};
   }
 
-  async #process(source: Blob, role: CaptureRole, how: { auto?: boolean; keepAnyway?: boolean } = {}): Promise<void> {
+  /** A picked file, or a camera frame's pixels (which the pipeline takes over and closes). */
+  async #process(source: Blob | FramePixels, role: CaptureRole, how: { auto?: boolean; keepAnyway?: boolean } = {}): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#clearRejected();
     this.#setChecking(true);
     const m = this.#options.messages();
     this.#options.announce(how.auto ? `${m.capture.autoCaptured} ${m.capture.checking}` : m.capture.checking);
     try {
-      const pipeline = await (this.#options.loadPipeline ?? loadPipeline)();
+      const pipeline = await (this.#options.loadPipeline ?? loadPipeline)().catch((error: unknown) => {
+        if (!isBlobSource(source)) source.close();
+        throw error;
+      });
       this.#errorTexts = pipeline.imageErrors;
       const { processImage } = pipeline;
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
@@ -363,11 +369,13 @@ export class CaptureController implements ReactiveController {
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
       const code = imageCheckCode(error, this.#errorTexts);
-      const showable = code !== 'not-an-image' && code !== 'unsupported-type' && /^image\//.test(source.type);
+      // A refused camera frame comes back as a JPEG (the pipeline's ImageCheckError.image); a file is its own.
+      const refused = isBlobSource(source) ? source : refusedFrame(error);
+      const showable = code !== 'not-an-image' && code !== 'unsupported-type' && refused !== null && /^image\//.test(refused.type);
       const refusals = KEEPABLE.has(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
       this.#refusals[role] = refusals;
-      this.#rejected = { role, code, previewUrl: showable ? URL.createObjectURL(source) : null, canKeep: refusals >= 2 };
-      this.#rejectedSource = showable ? source : null;
+      this.#rejected = { role, code, previewUrl: showable ? URL.createObjectURL(refused) : null, canKeep: refusals >= 2 };
+      this.#rejectedSource = showable ? refused : null;
       this.#host.requestUpdate();
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
       if (code === 'compression-failed') {
@@ -469,6 +477,17 @@ function failureReason(error: unknown): string {
     if (!parts.some((p) => p.includes(part))) parts.push(part);
   }
   return parts.join(' <- ');
+}
+
+/** A picked file rather than a frame's pixels (duck-typed like the pipeline's isBlob, which is not imported eagerly). */
+function isBlobSource(source: Blob | FramePixels): source is Blob {
+  return typeof (source as Blob).slice === 'function';
+}
+
+/** The JPEG of a refused camera frame, duck-typed like the code (ImageCheckError is not imported eagerly). */
+function refusedFrame(error: unknown): Blob | null {
+  const image = (error as { image?: unknown } | null)?.image;
+  return image instanceof Blob ? image : null;
 }
 
 function imageCheckCode(error: unknown, texts: typeof imageErrors | null): ImageCheckCode {

@@ -17,6 +17,11 @@ export class ImageCheckError extends Error {
   readonly code: ImageCheckCode;
   /** The measured values behind the verdict (e.g. `{ sharpness, threshold }`). */
   readonly detail?: Record<string, number>;
+  /**
+   * A camera frame (pixels, not a file) refused for what it shows: the frame as a JPEG, so the
+   * element can show it and the person can keep it anyway. Files need none (they are their own).
+   */
+  image?: Blob;
 
   constructor(code: ImageCheckCode, message: string, detail?: Record<string, number>, options?: { cause?: unknown }) {
     super(message, options);

@@ -8,14 +8,17 @@
  * (Chromium, Firefox, Safari 16.4+), so a photo never freezes the page. Without it (older Safari)
  * it runs on the page with a `<canvas>`: slower, but the photo is still accepted. The result says
  * which (`processedIn`); a worker that cannot start is a console warning, never a silent fallback.
- * In the worker the resize and JPEG encode are browser-image-compression's where the engine lets
- * it run there (Chromium, Firefox), the element's own canvas encode's where not (WebKit); the
- * result says which too (`processedBy`, and `ownBecause`).
+ * A camera frame comes as pixels (a VideoFrame or an ImageBitmap from `captureFramePixels`), not
+ * as a JPEG: it goes to the worker without a copy, is never decoded, and is encoded once, as the upload. A file is decoded
+ * straight to the upload's size. The JPEG is the element's own canvas encode when its first encode
+ * is within the byte cap; over it, browser-image-compression's where the engine lets it run in the
+ * worker (Chromium, Firefox; files only), the own loop's where not; the result says which
+ * (`processedBy`, and `ownBecause`).
  */
 import { SNIFF_BYTES, sniffBytes } from '@onboarding-kit/contract';
 import { hasOffscreenCanvas } from './canvas.js';
 import { ImageCheckError } from './image-error.js';
-import { DEFAULTS, prepareImage, type CaptureRole, type PreparedImage, type PrepareOptions, type ProcessedBy } from './prepare.js';
+import { DEFAULTS, isBlob, prepareImage, type CaptureRole, type FramePixels, type PreparedImage, type PrepareOptions, type ProcessedBy } from './prepare.js';
 import { defaultImageWorkerURL } from './worker-url.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
@@ -23,7 +26,7 @@ export { ImageCheckError };
 export { imageErrors } from '../messages/image-errors.js';
 export type { ImageCheckCode } from './image-error.js';
 export { DEFAULT_THRESHOLDS } from './prepare.js';
-export type { CaptureRole, ProcessedBy };
+export type { CaptureRole, FramePixels, ProcessedBy };
 
 export type ProcessedIn = 'worker' | 'main-thread';
 
@@ -82,6 +85,13 @@ async function checkType(source: Blob): Promise<void> {
 /** The worker could not start, or failed for a reason that is not about the photo: the page does the work instead. */
 class WorkerUnavailable extends Error {
   override name = 'WorkerUnavailable';
+  /** The frame the worker was given, handed back (it had been transferred). */
+  readonly frame?: FramePixels;
+
+  constructor(message?: string, frame?: FramePixels) {
+    super(message);
+    if (frame) this.frame = frame;
+  }
 }
 
 /**
@@ -91,6 +101,8 @@ class WorkerUnavailable extends Error {
  */
 interface WorkerSlot {
   worker: Worker;
+  /** The worker has answered once: a frame can be transferred to it (a new one gets a copy, in case it cannot run). */
+  proven: boolean;
   pending: Map<number, { resolve(image: PreparedImage): void; reject(error: unknown): void }>;
 }
 const workers = new Map<string, WorkerSlot>();
@@ -102,8 +114,12 @@ let nextId = 1;
  * the page has, say) is the worker's, so the photo is tried again on the page.
  */
 function fromFailure(url: string, failure: WorkerFailure): Error {
-  if (failure.code) return new ImageCheckError(failure.code, failure.message, failure.detail);
-  return new WorkerUnavailable(`${url} failed: ${failure.name}: ${failure.message}`);
+  if (failure.code) {
+    const error = new ImageCheckError(failure.code, failure.message, failure.detail);
+    if (failure.image) error.image = failure.image;
+    return error;
+  }
+  return new WorkerUnavailable(`${url} failed: ${failure.name}: ${failure.message}`, failure.frame);
 }
 
 function workerSlot(url: string): WorkerSlot {
@@ -112,13 +128,14 @@ function workerSlot(url: string): WorkerSlot {
   // A module worker: the test server serves the TypeScript source as modules; the build's file
   // is self-contained, so it would run as a classic script too.
   const worker = new Worker(url, { type: 'module' });
-  const slot: WorkerSlot = { worker, pending: new Map() };
+  const slot: WorkerSlot = { worker, proven: false, pending: new Map() };
   const fail = (reason: string) => {
     brokenWorkers.set(url, reason);
     dropWorker(url, slot, new WorkerUnavailable(reason));
   };
   worker.addEventListener('message', (event: MessageEvent<WorkerResponse>) => {
     const answer = event.data;
+    slot.proven = true;
     const waiting = slot.pending.get(answer.id);
     if (!waiting) return;
     slot.pending.delete(answer.id);
@@ -139,7 +156,7 @@ function dropWorker(url: string, slot: WorkerSlot, reason: unknown): void {
   slot.pending.clear();
 }
 
-function inWorker(url: string, source: Blob, options: PrepareOptions, signal: AbortSignal | undefined): Promise<PreparedImage> {
+function inWorker(url: string, source: Blob | FramePixels, options: PrepareOptions, signal: AbortSignal | undefined): Promise<PreparedImage> {
   let slot: WorkerSlot;
   try {
     slot = workerSlot(url);
@@ -162,7 +179,10 @@ function inWorker(url: string, source: Blob, options: PrepareOptions, signal: Ab
       },
     });
     signal?.addEventListener('abort', onAbort, { once: true });
-    slot.worker.postMessage({ id, source, options } satisfies WorkerRequest);
+    // A frame is transferred (no copy) to a worker that has shown it runs; a new one gets a copy,
+    // so the page still has the frame if the worker cannot start.
+    const transfer = !(isBlob(source)) && slot.proven ? [source] : [];
+    slot.worker.postMessage({ id, source, options } satisfies WorkerRequest, transfer);
   });
 }
 
@@ -172,24 +192,38 @@ function prepareOptions(options: PipelineOptions): PrepareOptions {
 }
 
 /**
- * Checks and prepares one image. Throws {@link ImageCheckError} when the image is refused or
- * cannot be prepared (its message and `cause` say why), and the signal's reason (an AbortError
- * DOMException by default) when aborted.
+ * Checks and prepares one image: a picked file (a Blob), or a camera frame's pixels (a
+ * VideoFrame or an ImageBitmap from `captureFramePixels`, which this takes over and closes). Throws
+ * {@link ImageCheckError} when the image is refused or cannot be prepared (its message and
+ * `cause` say why; a refused frame's JPEG is its `image`), and the signal's reason (an
+ * AbortError DOMException by default) when aborted.
  */
-export async function processImage(source: Blob, options: PipelineOptions): Promise<ProcessedImage> {
+export async function processImage(source: Blob | FramePixels, options: PipelineOptions): Promise<ProcessedImage> {
+  let frame = isBlob(source) ? null : source;
+  try {
+    return await processSource(source, options, (returned) => (frame = returned));
+  } finally {
+    frame?.close();
+  }
+}
+
+async function processSource(source: Blob | FramePixels, options: PipelineOptions, handedBack: (frame: FramePixels) => void): Promise<ProcessedImage> {
   const { signal } = options;
   signal?.throwIfAborted();
-  const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
-  if (source.size > maxFileBytes) {
-    throw new ImageCheckError('file-too-large', 'The file is too large', { bytes: source.size, maxBytes: maxFileBytes });
+  if (isBlob(source)) {
+    const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
+    if (source.size > maxFileBytes) {
+      throw new ImageCheckError('file-too-large', 'The file is too large', { bytes: source.size, maxBytes: maxFileBytes });
+    }
+    await checkType(source);
+    signal?.throwIfAborted();
   }
-  await checkType(source);
-  signal?.throwIfAborted();
 
   const work = prepareOptions(options);
   const url = options.workerURL ?? defaultImageWorkerURL();
   let processedIn: ProcessedIn = 'main-thread';
   let prepared: PreparedImage | null = null;
+  let local: Blob | FramePixels = source;
   try {
     if (!hasOffscreenCanvas() || typeof Worker !== 'function') {
       // Expected on older Safari; the work is the same, only the thread differs.
@@ -201,11 +235,19 @@ export async function processImage(source: Blob, options: PipelineOptions): Prom
         processedIn = 'worker';
       } catch (error) {
         if (!(error instanceof WorkerUnavailable)) throw error;
+        if (error.frame) {
+          local = error.frame;
+          handedBack(error.frame);
+        }
         console.warn(`[onboarding-flow] photos are prepared on the main thread: ${error.message}`);
       }
     }
     signal?.throwIfAborted();
-    prepared ??= await prepareImage(source, work);
+    if (!prepared && !isBlob(local) && !('displayWidth' in local) && local.width === 0) {
+      // Transferred to a worker that then failed without handing it back.
+      throw new Error('the camera frame went to the image worker and did not come back');
+    }
+    prepared ??= await prepareImage(local, work);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (error instanceof ImageCheckError) throw error;

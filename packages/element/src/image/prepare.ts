@@ -1,12 +1,18 @@
 /**
  * The pixel work of the pipeline, the same code in the image worker and (only where the worker
- * cannot run) on the page: decode upright, check resolution, exposure and focus, resize to the
- * long-edge cap and encode a JPEG under the byte cap, then base64. Nothing here touches the DOM
- * except through canvas.ts, so it runs in a worker as is.
+ * cannot run) on the page: decode upright (a file) or take the pixels as they are (a camera
+ * frame), check resolution, exposure and focus, resize to the long-edge cap and encode a JPEG
+ * under the byte cap, then base64. Nothing here touches the DOM except through canvas.ts, so it
+ * runs in a worker as is.
+ *
+ * One encode where it can be: a file is decoded straight to the upload's size (decode.ts), a
+ * frame is not decoded at all, and the JPEG at the first quality is started before the checks run
+ * (they read a 256 px copy meanwhile); only a JPEG over the byte cap is encoded again (by the
+ * compression library for a file where the worker has it, else by the own loop below).
  */
-import { bytesToBase64, sniffBytes } from '@onboarding-kit/contract';
-import { canvasToJpeg, context2d, createCanvas } from './canvas.js';
-import { decodeUpright } from './decode.js';
+import { base64ToBytes, bytesToBase64, sniffBytes } from '@onboarding-kit/contract';
+import { canvasToJpeg, context2d, createCanvas, type AnyCanvas } from './canvas.js';
+import { decodeFitting, type Decoded } from './decode.js';
 import { ImageCheckError } from './image-error.js';
 import { jpegSize } from './jpeg-size.js';
 import { greyCopy, laplacianVariance, meanBrightness } from './quality.js';
@@ -31,9 +37,11 @@ export interface PrepareOptions {
 }
 
 /**
- * Which code made the JPEG: 'library' = browser-image-compression (in the image worker only,
- * where it runs off the main thread), 'own' = this module's canvas encode (everywhere else, and
- * whenever the library cannot run or its output misses a cap).
+ * Which code made the JPEG: 'own' = this module's canvas encode (one encode at the final size
+ * whenever that JPEG is within the byte cap: every camera frame, most files); 'library' =
+ * browser-image-compression, asked (in the image worker only, where it runs off the main thread)
+ * for a file whose first JPEG was over the byte cap. The own loop also takes over when the
+ * library cannot run or its output misses a cap.
  */
 export type ProcessedBy = 'library' | 'own';
 
@@ -94,28 +102,32 @@ const MAX_SHRINKS = 6;
 
 const now = (): number => performance.now();
 
-async function decode(source: Blob): Promise<ImageBitmap> {
+async function decode(source: Blob, longEdge?: number): Promise<Decoded> {
   try {
     // Upright (EXIF orientation applied), so checks and dimensions see the picture as taken.
-    return await decodeUpright(source);
+    return await decodeFitting(source, longEdge);
   } catch (error) {
     throw new ImageCheckError('not-an-image', 'The image could not be decoded', undefined, { cause: error });
   }
 }
 
-function checkQuality(bitmap: ImageBitmap, options: PrepareOptions): { sharpness: number; brightness: number } {
+/** What the checks read and the encode draws: a decoded bitmap, or a canvas a frame was drawn on. */
+type Picture = ImageBitmap | AnyCanvas;
+
+/** `upright` is the picture's own size (the bitmap may already be resized to the upload's). */
+function checkQuality(bitmap: Picture, upright: { width: number; height: number }, options: PrepareOptions): { sharpness: number; brightness: number } {
   const minWidth = options.minWidth ?? DEFAULTS.minWidth;
   const minHeight = options.minHeight ?? DEFAULTS.minHeight;
-  const long = Math.max(bitmap.width, bitmap.height);
-  const short = Math.min(bitmap.width, bitmap.height);
+  const long = Math.max(upright.width, upright.height);
+  const short = Math.min(upright.width, upright.height);
   if (options.keepAnyway) {
     const grey = greyCopy(bitmap);
     return { sharpness: laplacianVariance(grey), brightness: meanBrightness(grey) };
   }
   if (long < Math.max(minWidth, minHeight) || short < Math.min(minWidth, minHeight)) {
-    throw new ImageCheckError('too-small', `The image is ${bitmap.width}x${bitmap.height}; at least ${minWidth}x${minHeight} is needed`, {
-      width: bitmap.width,
-      height: bitmap.height,
+    throw new ImageCheckError('too-small', `The image is ${upright.width}x${upright.height}; at least ${minWidth}x${minHeight} is needed`, {
+      width: upright.width,
+      height: upright.height,
       minWidth,
       minHeight,
     });
@@ -133,89 +145,175 @@ function checkQuality(bitmap: ImageBitmap, options: PrepareOptions): { sharpness
   return { sharpness, brightness };
 }
 
+/** The picture on a canvas whose long edge is `longEdge`: a canvas of that size already is used as it is. */
+function drawnAt(bitmap: Picture, longEdge: number): AnyCanvas {
+  const scale = longEdge / Math.max(bitmap.width, bitmap.height);
+  const width = Math.max(1, Math.round(bitmap.width * scale));
+  const height = Math.max(1, Math.round(bitmap.height * scale));
+  if (!isBitmap(bitmap) && width === bitmap.width && height === bitmap.height) return bitmap;
+  const canvas = createCanvas(width, height);
+  const ctx = context2d(canvas);
+  // Pixel for pixel (a file decoded to the upload's size, a frame that fits): a plain copy.
+  ctx.imageSmoothingEnabled = width !== bitmap.width || height !== bitmap.height;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(bitmap, 0, 0, width, height);
+  return canvas;
+}
+
+function isBitmap(picture: Picture): picture is ImageBitmap {
+  return typeof (picture as ImageBitmap).close === 'function';
+}
+
+/** The first JPEG: the picture at the long-edge cap (never upscaled), at the first quality. */
+function firstJpeg(bitmap: Picture, maxLongEdge: number): Promise<Blob> {
+  return canvasToJpeg(drawnAt(bitmap, Math.min(maxLongEdge, Math.max(bitmap.width, bitmap.height))), QUALITIES[0]!);
+}
+
 /**
  * The largest JPEG within both caps: the picture scaled to the long-edge cap (never upscaled),
  * then lower qualities, then smaller sizes. Drawing the upright bitmap onto a fresh canvas also
- * drops EXIF (GPS included) and can never mirror it.
+ * drops EXIF (GPS included) and can never mirror it. `first` is the first JPEG when it was
+ * already made (and found over the byte cap).
  */
-async function encodeWithinCaps(bitmap: ImageBitmap, maxLongEdge: number, maxBytes: number): Promise<Blob> {
+async function encodeWithinCaps(bitmap: Picture, maxLongEdge: number, maxBytes: number, first?: Blob): Promise<Blob> {
   let longEdge = Math.min(maxLongEdge, Math.max(bitmap.width, bitmap.height));
-  let smallest = Infinity;
+  let smallest = first?.size ?? Infinity;
   for (let shrink = 0; shrink <= MAX_SHRINKS; shrink++) {
-    const scale = longEdge / Math.max(bitmap.width, bitmap.height);
-    const width = Math.max(1, Math.round(bitmap.width * scale));
-    const height = Math.max(1, Math.round(bitmap.height * scale));
-    const canvas = createCanvas(width, height);
-    const ctx = context2d(canvas);
-    ctx.imageSmoothingEnabled = true;
-    ctx.imageSmoothingQuality = 'high';
-    ctx.drawImage(bitmap, 0, 0, width, height);
-    for (const quality of QUALITIES) {
-      const blob = await canvasToJpeg(canvas, quality);
-      if (blob.size <= maxBytes) return blob;
-      smallest = Math.min(smallest, blob.size);
-      // Far over the cap: lower qualities at this size will not get there; shrink at once.
-      if (blob.size > maxBytes * 4) break;
+    const skipFirst = shrink === 0 && first !== undefined;
+    // The first JPEG far over the cap: lower qualities at this size will not get there.
+    if (!(skipFirst && first.size > maxBytes * 4)) {
+      const canvas = drawnAt(bitmap, longEdge);
+      for (const quality of skipFirst ? QUALITIES.slice(1) : QUALITIES) {
+        const blob = await canvasToJpeg(canvas, quality);
+        if (blob.size <= maxBytes) return blob;
+        smallest = Math.min(smallest, blob.size);
+        // Far over the cap: lower qualities at this size will not get there; shrink at once.
+        if (blob.size > maxBytes * 4) break;
+      }
     }
     longEdge = Math.round(longEdge * SHRINK);
   }
   throw new ImageCheckError('compression-failed', 'The image could not be made small enough', { bytes: smallest, maxBytes });
 }
 
-/** Decodes, checks and re-encodes one image whose type was already sniffed as JPEG, PNG or WebP. */
-export async function prepareImage(source: Blob, options: PrepareOptions, encoder?: Encoder): Promise<PreparedImage> {
+/** Where FileReaderSync exists (workers): the engine's own base64, at once. */
+type SyncReader = { readAsDataURL(blob: Blob): string };
+const FileReaderSyncCtor = (globalThis as { FileReaderSync?: new () => SyncReader }).FileReaderSync;
+
+/** Pure base64 of `blob`: the engine's data-URL encoder (native, much faster than a JS loop on a large JPEG). */
+async function blobToBase64(blob: Blob): Promise<string> {
+  let dataUrl: string;
+  if (FileReaderSyncCtor) dataUrl = new FileReaderSyncCtor().readAsDataURL(blob);
+  else if (typeof FileReader === 'function') {
+    dataUrl = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error ?? new Error('FileReader failed'));
+      reader.readAsDataURL(blob);
+    });
+  } else return bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
+  return dataUrl.slice(dataUrl.indexOf(',') + 1);
+}
+
+/**
+ * The JPEG's size from its header, read from the start of its base64 (the SOF of a canvas's JPEG
+ * is within its first kilobytes), so the JPEG is not read again; null when it is not a JPEG.
+ */
+function jpegSizeOf(base64: string): { width: number; height: number } | null {
+  for (const chars of [8192, base64.length]) {
+    const bytes = base64ToBytes(base64.slice(0, Math.min(base64.length, chars)));
+    if (sniffBytes(bytes) !== 'image/jpeg') return null;
+    const size = jpegSize(bytes);
+    if (size || chars >= base64.length) return size;
+  }
+  return null;
+}
+
+/** A camera frame's pixels, as captureFramePixels gives them. */
+export type FramePixels = VideoFrame | ImageBitmap;
+
+/** A file rather than a frame's pixels (duck-typed: a Blob from another realm, such as a frame's, is one too). */
+export function isBlob(source: Blob | FramePixels): source is Blob {
+  return typeof (source as Blob).slice === 'function';
+}
+
+function isVideoFrame(source: FramePixels): source is VideoFrame {
+  return 'displayWidth' in source;
+}
+
+/**
+ * The frame's pixels to read and encode: a VideoFrame is drawn on a canvas (its one conversion,
+ * here in the worker; the JPEG is then encoded from that canvas), a bitmap is used as it is.
+ */
+function framePixels(source: FramePixels): { bitmap: Picture; upright: { width: number; height: number } } {
+  if (!isVideoFrame(source)) return { bitmap: source, upright: { width: source.width, height: source.height } };
+  const canvas = createCanvas(source.displayWidth, source.displayHeight);
+  context2d(canvas).drawImage(source, 0, 0);
+  return { bitmap: canvas, upright: { width: canvas.width, height: canvas.height } };
+}
+
+const KEEPABLE_REFUSALS = new Set(['too-small', 'blurry', 'too-dark', 'too-bright']);
+
+/**
+ * Decodes (a file whose type was already sniffed as JPEG, PNG or WebP) or takes (a camera
+ * frame's pixels, upright and unmirrored already) one picture, checks it and encodes it. A frame
+ * stays the caller's: it is not closed here. A frame refused for what it shows comes with its JPEG
+ * (`ImageCheckError.image`), so that it can be shown and kept anyway.
+ */
+export async function prepareImage(source: Blob | FramePixels, options: PrepareOptions, encoder?: Encoder): Promise<PreparedImage> {
   const maxLongEdge = options.maxLongEdge ?? DEFAULTS.maxLongEdge;
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
+  const isFile = isBlob(source);
   const t0 = now();
-  const bitmap = await decode(source);
-  const t1 = now();
-  const upright = { width: bitmap.width, height: bitmap.height };
-  let checks: PreparedImage['checks'];
+  const { bitmap, upright }: { bitmap: Picture; upright: Decoded['upright'] } = isBlob(source) ? await decode(source, maxLongEdge) : framePixels(source);
   try {
-    checks = checkQuality(bitmap, options);
-  } catch (error) {
-    bitmap.close();
-    throw error;
-  }
-  const t2 = now();
-  let jpeg: Blob | null = null;
-  let processedBy: ProcessedBy = 'own';
-  let ownBecause: string | undefined;
-  if (encoder) {
-    // The other encoder decodes the source itself: the bitmap's memory is not needed meanwhile.
-    bitmap.close();
-    const other = await encoder(source, { maxLongEdge, maxBytes, upright });
-    if ('jpeg' in other) {
-      jpeg = other.jpeg;
-      processedBy = 'library';
-    } else {
-      ownBecause = other.declined;
-    }
-  }
-  if (!jpeg) {
-    // Declined: decode again (the first bitmap was let go for the other encoder's sake).
-    const own = encoder ? await decode(source) : bitmap;
+    const t1 = now();
+    // Started before the checks: the engine encodes while the checks read their small copy.
+    const first = firstJpeg(bitmap, maxLongEdge);
+    first.catch(() => undefined);
+    let checks: PreparedImage['checks'];
     try {
-      jpeg = await encodeWithinCaps(own, maxLongEdge, maxBytes);
-    } finally {
-      own.close();
+      checks = checkQuality(bitmap, upright, options);
+    } catch (error) {
+      if (!isFile && error instanceof ImageCheckError && KEEPABLE_REFUSALS.has(error.code)) {
+        error.image = await first.catch(() => undefined);
+      }
+      throw error;
     }
+    const t2 = now();
+    let jpeg: Blob = await first;
+    let processedBy: ProcessedBy = 'own';
+    let ownBecause: string | undefined;
+    if (jpeg.size > maxBytes) {
+      const firstOver = jpeg;
+      let other: Awaited<ReturnType<Encoder>> | null = null;
+      // The library decodes the file itself; a frame has no file to give it.
+      if (encoder && isBlob(source)) other = await encoder(source, { maxLongEdge, maxBytes, upright });
+      if (other && 'jpeg' in other) {
+        jpeg = other.jpeg;
+        processedBy = 'library';
+      } else {
+        if (other) ownBecause = other.declined;
+        jpeg = await encodeWithinCaps(bitmap, maxLongEdge, maxBytes, firstOver);
+      }
+    }
+    const t3 = now();
+    const base64 = await blobToBase64(jpeg);
+    const size = jpegSizeOf(base64);
+    if (!size) throw new ImageCheckError('compression-failed', 'The canvas did not produce a JPEG');
+    const t4 = now();
+    return {
+      jpeg,
+      base64,
+      bytes: jpeg.size,
+      width: size.width,
+      height: size.height,
+      checks,
+      timings: { decode: t1 - t0, checks: t2 - t1, compress: t3 - t2, encode: t4 - t3 },
+      processedBy,
+      ...(ownBecause ? { ownBecause } : {}),
+    };
+  } finally {
+    if (bitmap !== source && isBitmap(bitmap)) bitmap.close();
   }
-  const bytes = new Uint8Array(await jpeg.arrayBuffer());
-  const size = sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
-  if (!size) throw new ImageCheckError('compression-failed', 'The canvas did not produce a JPEG');
-  const t3 = now();
-  const base64 = bytesToBase64(bytes);
-  const t4 = now();
-  return {
-    jpeg,
-    base64,
-    bytes: bytes.length,
-    width: size.width,
-    height: size.height,
-    checks,
-    timings: { decode: t1 - t0, checks: t2 - t1, compress: t3 - t2, encode: t4 - t3 },
-    processedBy,
-    ...(ownBecause ? { ownBecause } : {}),
-  };
 }
