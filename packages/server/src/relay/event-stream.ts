@@ -15,7 +15,8 @@ import { isTerminalStatus } from '@onboarding-kit/contract';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import type { OnboardingRecord } from '../store/store.js';
-import type { StreamRegistry } from './stream-registry.js';
+import type { DirectAnswer } from './direct-answer.js';
+import type { ClosableStream, StreamRegistry } from './stream-registry.js';
 
 const encoder = new TextEncoder();
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
@@ -84,11 +85,10 @@ export function onboardingEventStream(token: string, deps: EventStreamDeps, requ
  * response (`writeTo(res)`, once its headers are written): the same bytes either way, without the
  * web stream, its promises and the adapter's pump per open stream on Node.
  */
-export class OnboardingEvents {
+export class OnboardingEvents implements DirectAnswer, ClosableStream {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private res: ServerResponse | undefined;
   private unsubscribe: (() => void) | undefined;
-  private unregister: (() => void) | undefined;
   /** The last state sent, as its JSON. */
   private last = '';
   private changed = true;
@@ -134,7 +134,7 @@ export class OnboardingEvents {
     if (this.ended) return;
     this.ended = true;
     this.unsubscribe?.();
-    this.unregister?.();
+    this.deps.streams.untrack(this);
     this.deps.tick.delete(this);
     const { controller, res } = this;
     this.controller = undefined;
@@ -159,7 +159,7 @@ export class OnboardingEvents {
     this.unsubscribe = this.deps.subscribe(this.token, () => this.poke());
     this.deps.tick.add(this);
     // On shutdown: end with a fresh `retry:` hint, so the page reconnects (to an instance still running).
-    this.unregister = this.deps.streams.add((retryMs) => this.stop(retryMs));
+    this.deps.streams.track(this);
     void this.pump();
   }
 
@@ -172,7 +172,8 @@ export class OnboardingEvents {
     void this.pump();
   }
 
-  private stop(retryMs: number): void {
+  /** On shutdown (StreamRegistry): ends the stream with `retry: <retryMs>`. */
+  closeStream(retryMs: number): void {
     this.reconnectIn = retryMs;
     this.stopping = true;
     void this.pump();

@@ -7,8 +7,13 @@
 /** Ends one stream; `retryMs` is the reconnection hint to send before ending. */
 export type StreamCloser = (retryMs: number) => void;
 
+/** A stream registered as itself (`track`/`untrack`): no closer or unregister function held per stream. */
+export interface ClosableStream {
+  closeStream(retryMs: number): void;
+}
+
 export class StreamRegistry {
-  private readonly closers = new Set<StreamCloser>();
+  private readonly closers = new Set<StreamCloser | ClosableStream>();
   private closing: { retryMs: number } | undefined;
   private readonly idleWaiters = new Set<() => void>();
 
@@ -25,6 +30,16 @@ export class StreamRegistry {
     };
   }
 
+  /** Registers a stream object (its `closeStream` is called on shutdown); `untrack` it when it ends. */
+  track(stream: ClosableStream): void {
+    if (this.closing) return stream.closeStream(this.hint(this.closing.retryMs));
+    this.closers.add(stream);
+  }
+
+  untrack(stream: ClosableStream): void {
+    if (this.closers.delete(stream) && this.closers.size === 0) for (const wake of [...this.idleWaiters]) wake();
+  }
+
   get size(): number {
     return this.closers.size;
   }
@@ -36,7 +51,10 @@ export class StreamRegistry {
    */
   closeAll(retryMs = 0): void {
     this.closing = { retryMs };
-    for (const close of [...this.closers]) close(this.hint(retryMs));
+    for (const close of [...this.closers]) {
+      if (typeof close === 'function') close(this.hint(retryMs));
+      else close.closeStream(this.hint(retryMs));
+    }
   }
 
   /** Resolves when no stream is open (at once when none is). */
