@@ -27,6 +27,22 @@ test('isPureBase64Bytes answers as isPureBase64, short and long texts, every end
   }
 });
 
+test('isPureBase64Bytes: a stray byte at every place of an 8-byte step, in views at every byte offset of their buffer', () => {
+  // The scan takes two characters per lookup, eight per step: a stray byte must count wherever it falls.
+  const long = randomBytes(3000).toString('base64');
+  for (let offset = 0; offset < 4; offset++) {
+    const view = (t: string) => Buffer.concat([Buffer.alloc(offset, 0x41), ascii(t)]).subarray(offset);
+    assert.equal(isPureBase64Bytes(view(long)), true, `offset ${offset}`);
+    for (let at = 0; at < 24; at++) {
+      for (const stray of [0x00, 0x2d, 0x3d, 0x5f, 0x80, 0xff, 0x20]) {
+        const t = `${long.slice(0, 2000 + at)}${String.fromCharCode(stray)}${long.slice(2001 + at)}`;
+        assert.equal(isPureBase64Bytes(view(t)), isPureBase64(t), `offset ${offset}, place ${at}, byte ${stray}`);
+        assert.equal(isPureBase64Bytes(view(t)), false);
+      }
+    }
+  }
+});
+
 test('validateCreateOnboardingBytes gives the answer of validateCreateOnboarding for the same texts', () => {
   const jpeg = jpegBytes(3000).toString('base64');
   const big = jpegBytes(5000).toString('base64');
