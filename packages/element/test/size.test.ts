@@ -120,6 +120,8 @@ test('the photo steps: one self-contained module beside the bundles, with no Lit
   assert.equal(/lit-html|Lit is in dev mode|customElements\.define\(`onboarding-flow`/.test(code), false, 'the photo steps hold no Lit');
   // The event classes and CompanionError are the element's, handed in: none is declared here.
   assert.doesNotMatch(code, /class \w+ extends CustomEvent|`onboarding-capture`|"onboarding-capture"/, 'the photo steps declare no event class');
+  assert.doesNotMatch(code, /["'`]CompanionError["'`]/, 'the photo steps declare no CompanionError of their own');
+  assert.match(await dist.read(BUNDLE_FILE), /["'`]CompanionError["'`]/, 'the bundle declares it');
   const size = await sizes([PHOTO_STEPS_FILE]);
   console.log(`${PHOTO_STEPS_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
 });
