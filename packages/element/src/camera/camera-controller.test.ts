@@ -3,7 +3,7 @@ import { NOT_IN, onlyIn, skipIn } from '@onboarding-kit/testing/engine';
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { LitElement } from 'lit';
-import { decode, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
+import { decode, meanAt, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
 import { base64ToBytes } from '@onboarding-kit/contract';
 import { processImage } from '../image/pipeline.js';
 import { CameraController, constraintLadder, type CameraState } from './camera-controller.js';
@@ -131,11 +131,38 @@ describe('CameraController with the fake camera', () => {
     expect(worstProbe(probeCard(image, true))).to.be.greaterThan(60);
   });
 
-  onlyIn(['chromium'], NOT_IN.cardCamera)('a capture goes through the image pipeline into a capped JPEG that still shows the picture', async () => {
+  onlyIn(['chromium'], NOT_IN.cardCamera)('capturePixels() gives the frame as pixels (a VideoFrame here), unmirrored, and a region as a bitmap of exactly that region', async () => {
+    host = await newHost();
+    host.camera.attach(host.video);
+    await host.camera.start('user');
+    const whole = await host.camera.capturePixels();
+    expect(whole).to.be.instanceOf(VideoFrame);
+    const frame = whole as VideoFrame;
+    expect([frame.displayWidth, frame.displayHeight]).to.deep.equal([1280, 720]);
+    const canvas = new OffscreenCanvas(1280, 720);
+    canvas.getContext('2d')!.drawImage(frame, 0, 0);
+    frame.close();
+    const image = await decode(await canvas.convertToBlob({ type: 'image/png' }));
+    expect(worstProbe(probeCard(image)), 'the frame as the camera gave it').to.be.at.most(CAMERA_TOLERANCE);
+    expect(worstProbe(probeCard(image, true))).to.be.greaterThan(60);
+    const part = await host.camera.capturePixels({ region: () => ({ x: 640, y: 360, width: 640, height: 360 }) });
+    expect(part).to.be.instanceOf(ImageBitmap);
+    const quarter = new OffscreenCanvas(640, 360).getContext('2d', { willReadFrequently: true })!;
+    quarter.drawImage(part, 0, 0);
+    expect([(part as ImageBitmap).width, (part as ImageBitmap).height]).to.deep.equal([640, 360]);
+    (part as ImageBitmap).close();
+    // The bottom-right quarter of the picture: its top-left pixel is the picture's (645, 365).
+    const expected = meanAt(image, 645, 365, 0);
+    const actual = [...quarter.getImageData(5, 5, 1, 1).data.slice(0, 3)];
+    expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!)))).to.be.at.most(CAMERA_TOLERANCE);
+  });
+
+  onlyIn(['chromium'], NOT_IN.cardCamera)('a capture goes through the image pipeline as pixels into a capped JPEG that still shows the picture', async () => {
     host = await newHost();
     host.camera.attach(host.video);
     await host.camera.start('environment');
-    const result = await processImage(await host.camera.capture(), { role: 'documentFront', maxBytes: 512 * 1024 });
+    const result = await processImage(await host.camera.capturePixels(), { role: 'documentFront', maxBytes: 512 * 1024 });
+    expect([result.processedIn, result.processedBy]).to.deep.equal(['worker', 'own']);
     URL.revokeObjectURL(result.previewUrl);
     expect(result.bytes).to.be.at.most(512 * 1024);
     expect([result.width, result.height]).to.deep.equal([1280, 720]);

@@ -116,29 +116,33 @@ export function captureFrame(stream: MediaStream, preview: HTMLVideoElement | nu
 /** A camera frame as pixels: a `VideoFrame` where the engine has WebCodecs, else an `ImageBitmap`. */
 export type FramePixels = VideoFrame | ImageBitmap;
 
-/** The region on the even pixel grid (a camera frame's chroma is often shared by 2x2 pixels), within the frame. */
-function evenRegion(region: { x: number; y: number; width: number; height: number }, frameWidth: number, frameHeight: number): DOMRectInit {
-  const x = Math.max(0, Math.floor(region.x / 2) * 2);
-  const y = Math.max(0, Math.floor(region.y / 2) * 2);
-  const width = Math.max(2, Math.floor(Math.min(region.width, frameWidth - x) / 2) * 2);
-  const height = Math.max(2, Math.floor(Math.min(region.height, frameHeight - y) / 2) * 2);
-  return { x, y, width, height };
-}
-
 /**
- * The current frame of `stream` (its region, if given) as pixels: no encode, no decode, and no
- * copy on the page where the engine has WebCodecs (a `VideoFrame` of the video, cropped to the
- * region on the even pixel grid; the image worker converts it). Elsewhere an `ImageBitmap` of the
- * region, drawn through a canvas. The caller owns it (the image pipeline takes it over and closes it).
+ * The current frame of `stream` (its region, if given) as pixels: no encode, no decode. The whole
+ * frame is a `VideoFrame` where the engine has WebCodecs (no copy on the page; the image worker
+ * converts it). A region is an `ImageBitmap` of the region drawn on a canvas (WebKit draws a
+ * VideoFrame's coded picture whatever its `visibleRect`, so a VideoFrame cannot carry the crop;
+ * its `createImageBitmap` of a video region did not always answer). The caller owns it (the image
+ * pipeline takes it over and closes it).
  */
 export function captureFramePixels(stream: MediaStream, preview: HTMLVideoElement | null, options: Omit<CaptureOptions, 'type' | 'quality'> = {}): Promise<FramePixels> {
   return withFrame(stream, preview, options.timeoutMs ?? 5000, async (video) => {
     const region = regionOf(video, options);
-    if (typeof VideoFrame === 'function') {
+    const whole = region.x === 0 && region.y === 0 && region.width === video.videoWidth && region.height === video.videoHeight;
+    if (whole && typeof VideoFrame === 'function') {
       try {
-        return new VideoFrame(video, { timestamp: Math.round(video.currentTime * 1e6), visibleRect: evenRegion(region, video.videoWidth, video.videoHeight) });
+        return new VideoFrame(video, { timestamp: Math.round(video.currentTime * 1e6) });
       } catch {
-        // An engine whose VideoFrame cannot take this video: the canvas below.
+        // An engine whose VideoFrame cannot take this video: a bitmap below.
+      }
+    }
+    if (typeof OffscreenCanvas === 'function') {
+      // One copy of the region, handed over without another (transferToImageBitmap).
+      const { x, y, width, height } = region;
+      const canvas = new OffscreenCanvas(width, height);
+      const ctx = canvas.getContext('2d');
+      if (ctx) {
+        ctx.drawImage(video, x, y, width, height, 0, 0, width, height);
+        return canvas.transferToImageBitmap();
       }
     }
     const canvas = drawRegion(video, region);
