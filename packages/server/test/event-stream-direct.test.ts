@@ -13,7 +13,7 @@ import { sseReader } from '@onboarding-kit/testing/sse-reader';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion, webhook } from './helpers/companion.js';
-import { KeepAliveTick, MAX_UNREAD_BYTES, OnboardingEvents, type EventStreamDeps } from '../src/relay/event-stream.js';
+import { KEEP_ALIVE_SLICE, KeepAliveTick, MAX_UNREAD_BYTES, OnboardingEvents, type EventStreamDeps } from '../src/relay/event-stream.js';
 import { StreamRegistry } from '../src/relay/stream-registry.js';
 import { silentLogger } from '../src/logger.js';
 import type { OnboardingRecord } from '../src/store/store.js';
@@ -207,4 +207,27 @@ test('a web stream nobody reads is closed once more than MAX_UNREAD_BYTES wait, 
   const text = await withDeadline(new Response(body).text(), 'the closed stream to end');
   assert.ok(text.length <= MAX_UNREAD_BYTES + 8 * 1024, `at most the limit and one event were queued (${text.length} B)`);
   assert.match(text, /^retry: 1000\n\n/);
+});
+
+test('a keep-alive pass over many streams yields to the event loop between slices, and reaches every stream', async () => {
+  const tick = new KeepAliveTick(20);
+  const total = KEEP_ALIVE_SLICE * 4 + 7;
+  const calls: number[] = [];
+  let seenAfterFirstTurn: number | undefined;
+  const streams = Array.from({ length: total }, (_, i) => ({
+    keepAlive() {
+      // Scheduled from inside the first slice: runs before the next slice does, if there is a next turn at all.
+      if (calls.length === 0) setImmediate(() => (seenAfterFirstTurn = calls.length));
+      calls.push(i);
+    },
+  }));
+  for (const s of streams) tick.add(s);
+  try {
+    await eventually(() => calls.length >= total, 'not every stream got its keep-alive');
+    assert.equal(seenAfterFirstTurn, KEEP_ALIVE_SLICE, 'the first turn wrote one slice, then let other work run');
+    assert.deepEqual(calls.slice(0, total), streams.map((_, i) => i), 'one pass: every stream once, in order');
+  } finally {
+    for (const s of streams) tick.delete(s);
+  }
+  assert.equal(tick.size, 0);
 });

@@ -21,29 +21,60 @@ import type { ClosableStream, StreamRegistry } from './stream-registry.js';
 const encoder = new TextEncoder();
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
 
-/** Writes a keep-alive comment to every open stream every `everyMs` (one timer, started with the first stream, stopped with the last). */
+/** Streams written per turn of the event loop by a keep-alive pass (about a millisecond's work). */
+export const KEEP_ALIVE_SLICE = 256;
+
+type KeepAlive = { keepAlive(): void };
+
+/**
+ * Writes a keep-alive comment to every open stream every `everyMs` (one timer, started with the
+ * first stream, stopped with the last). A pass writes KEEP_ALIVE_SLICE streams per turn of the
+ * event loop: with ten thousand streams open, a webhook or a status event arriving during a pass
+ * waits for one slice, not for all of them.
+ */
 export class KeepAliveTick {
-  private readonly streams = new Set<{ keepAlive(): void }>();
+  private readonly streams = new Set<KeepAlive>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The pass under way (a Set's iterator follows additions and deletions made meanwhile). */
+  private pass: Iterator<KeepAlive> | undefined;
 
   constructor(private readonly everyMs: number) {}
 
-  add(stream: { keepAlive(): void }): void {
+  add(stream: KeepAlive): void {
     this.streams.add(stream);
     if (!this.timer) {
-      this.timer = setInterval(() => {
-        for (const s of this.streams) s.keepAlive();
-      }, this.everyMs);
+      this.timer = setInterval(() => this.beat(), this.everyMs);
       this.timer.unref?.();
     }
   }
 
-  delete(stream: { keepAlive(): void }): void {
+  delete(stream: KeepAlive): void {
     this.streams.delete(stream);
     if (this.streams.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = undefined;
     }
+  }
+
+  private beat(): void {
+    // A pass still under way (an instance too loaded to finish one in `everyMs`) goes on; no second one.
+    if (this.pass) return;
+    this.pass = this.streams.values();
+    this.slice();
+  }
+
+  private slice(): void {
+    const pass = this.pass;
+    if (!pass) return;
+    for (let i = 0; i < KEEP_ALIVE_SLICE; i++) {
+      const next = pass.next();
+      if (next.done) {
+        this.pass = undefined;
+        return;
+      }
+      next.value.keepAlive();
+    }
+    setImmediate(() => this.slice()).unref();
   }
 
   get size(): number {
