@@ -317,7 +317,7 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
       figure: `${ms(p99)} p99, one webhook at a time (${ratio(p99, percentile(local.single, 99))} the one-stream floor, ${ms(percentile(local.single, 99))}); burst p99 ${ms(percentile(local.burst, 99))}`,
       met: p99 <= 20,
       ...(p99 > 20 && {
-        note: `with the streams open each webhook still costs one store write and one read per listener (${ms(percentile(local.seqAnswer, 50))} to answer the webhook); the tail follows the machine's load (the one-stream floor p99 ${ms(percentile(local.single, 99))} in the same run) and the keep-alive tick, which writes to every open stream at once`,
+        note: `with the streams open each webhook still costs one store write and one read per listener (${ms(percentile(local.seqAnswer, 50))} to answer the webhook); the tail follows the machine's load (the one-stream floor p99 ${ms(percentile(local.single, 99))} in the same run) and the keep-alive passes over every open stream (256 streams per turn of the event loop, so one webhook waits for one slice at most)`,
       }),
     });
     const perStream = (local.after.rss - local.before.rss) / local.open;
