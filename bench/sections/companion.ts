@@ -41,7 +41,7 @@ export const DEFAULT_COMPANION: CompanionSettings = {
   ],
   smallBody: { concurrency: 16, count: 3000, maxSeconds: 4 },
   warmup: 16,
-  rounds: 3,
+  rounds: 2,
   tokenTtlS: 20,
 };
 
