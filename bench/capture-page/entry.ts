@@ -331,7 +331,8 @@ async function workerStartup(): Promise<number> {
 async function cardVideo(): Promise<{ video: HTMLVideoElement; source: string; close(): void }> {
   try {
     const { video } = await openCamera();
-    return { video, source: 'fake camera', close: () => undefined };
+    // The camera stays open for the other measurements: playing again (a watch pauses it).
+    return { video, source: 'fake camera', close: () => void video.play() };
   } catch {
     const { width, height, rgba } = renderCardPictureRgba();
     const canvas = document.createElement('canvas');
