@@ -281,6 +281,22 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
     }
   });
 
+  // The capture cuts a region into an ImageBitmap on the page, and makes a VideoFrame of whole frames only.
+  onlyIn(['chromium', 'firefox'], 'WebKit draws a VideoFrame\'s whole picture whatever its visibleRect')('a VideoFrame\'s region (its visibleRect) is what comes out', async () => {
+    const card = cardCanvas();
+    const frame = new VideoFrame(card, { timestamp: 0, visibleRect: { x: 640, y: 360, width: 640, height: 360 } });
+    const result = await processImage(frame, { ...front, workerURL, keepAnyway: true });
+    revoke.push(result.previewUrl);
+    expect([result.width, result.height]).to.deep.equal([640, 360]);
+    const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
+    const whole = { width: 1280, height: 720, data: card.getContext('2d')!.getImageData(0, 0, 1280, 720).data };
+    for (const [x, y] of [[20, 20], [300, 200], [600, 340]] as const) {
+      const expected = meanAt(whole, 640 + x, 360 + y);
+      const actual = meanAt(image, x, y);
+      expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!))), `(${x}, ${y}): ${actual.join(',')} vs ${expected.join(',')}`).to.be.at.most(JPEG_TOLERANCE);
+    }
+  });
+
   it('a refused frame comes with its JPEG, to be shown and kept anyway', async () => {
     const error = await refusal(processImage(await createImageBitmap(degradedCard('blurry')), { ...front, workerURL }));
     expect(error.code).to.equal('blurry');
