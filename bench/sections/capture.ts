@@ -434,7 +434,9 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
                 note:
                   how === 'longest frame gap' && baseline && worstGap(baseline) > LONG_TASK_MS
                     ? `the page froze as long with nothing to do (idle baseline ${ms(worstGap(baseline))}): the machine, not the pipeline, at this figure`
-                    : `the page's part is the capture (pixels, no encode), posting to the worker and taking its answer (the JPEG and its base64); all pixel work is in the ${where(r.runs).split('/')[0]}`,
+                    : r.input.startsWith('camera')
+                      ? `the page's part is the capture (the guide's region drawn from the video into a bitmap: one synchronous draw on the page, no encode), posting the bitmap to the worker and taking its answer (the JPEG and its base64); decode, checks and encode are in the ${where(r.runs).split('/')[0]}`
+                      : `the page's part is posting the file to the worker and taking its answer (the JPEG and its base64); decode, checks and encode are in the ${where(r.runs).split('/')[0]}`,
               }
             : {}),
         });
