@@ -264,6 +264,41 @@ describe('CaptureController', () => {
     expect(calls[2]!.options.keepAnyway).to.equal(true);
   });
 
+  it('a camera selfie refused by the face check (no face) is shown from the JPEG that was checked, and after a second refusal kept anyway from it', async function () {
+    this.timeout(30_000);
+    const { capture, calls, state, events } = await setup();
+    state.role = 'selfie';
+    const checked: ProcessedImage[] = [];
+    for (let i = 0; i < 2; i++) {
+      await capture.openCamera();
+      const taking = capture.takePhoto();
+      await calledTimes(calls, i + 1);
+      expect(calls[i]!.source).to.not.be.instanceOf(Blob);
+      // The pipeline passes the frame (a plain grey JPEG): the face check finds no face in it.
+      const image = await processedImage('selfie', '#888');
+      checked.push(image);
+      calls[i]!.result.resolve(image);
+      await taking;
+      (calls[i]!.source as FramePixels).close();
+      const rejected = capture.rejectedFor('selfie')!;
+      expect(rejected.code).to.equal('no-face');
+      expect(rejected.canKeep).to.equal(i === 1);
+      const shown = new Uint8Array(await (await fetch(rejected.previewUrl!)).arrayBuffer());
+      expect([...shown]).to.deep.equal([...base64ToBytes(image.base64)]);
+    }
+    capture.keepAnyway();
+    await calledTimes(calls, 3);
+    const kept = calls[2]!;
+    expect(kept.source).to.be.instanceOf(Blob);
+    expect([...new Uint8Array(await (kept.source as Blob).arrayBuffer())]).to.deep.equal([...base64ToBytes(checked[1]!.base64)]);
+    expect(kept.options.keepAnyway).to.equal(true);
+    kept.result.resolve(await processedImage('selfie', '#888'));
+    await calledTimes(calls, 3);
+    for (let i = 0; i < 50 && !capture.photos.selfie; i++) await settle();
+    expect(capture.photos.selfie?.keptAnyway).to.equal(true);
+    expect(events.some((e) => e.type === 'onboarding-capture' && e.detail.keptAnyway === true)).to.equal(true);
+  });
+
   skipIn(['webkit'], NOT_IN.cameraDenial)('a camera that cannot open fires onboarding-error with a localised message', async function () {
     this.timeout(30_000);
     await executeServerCommand('camera-permission', { grant: false });

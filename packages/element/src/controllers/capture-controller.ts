@@ -341,14 +341,16 @@ export class CaptureController implements ReactiveController {
       this.#errorTexts = pipeline.imageErrors;
       const { processImage } = pipeline;
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
-      const face = role === 'selfie' && !how.keepAnyway ? await this.#faceVerdict(image) : null;
+      // The face check reads the JPEG that would be sent; a refused camera selfie keeps it to offer "use it anyway".
+      const jpeg = role === 'selfie' && !how.keepAnyway ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime }) : null;
+      const face = jpeg ? await this.#faceVerdict(jpeg) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);
         return;
       }
       if (face && face !== 'ok') {
         URL.revokeObjectURL(image.previewUrl);
-        throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face });
+        throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face, image: jpeg });
       }
       this.remove(role);
       this.#photos = { ...this.#photos, [role]: how.keepAnyway ? { ...image, keptAnyway: true } : image };
@@ -400,9 +402,8 @@ export class CaptureController implements ReactiveController {
    * The face check of a selfie that passed the other checks: exactly one face, large enough,
    * inside the oval. Null when it cannot run (the page is told once, and the other checks stand).
    */
-  async #faceVerdict(image: ProcessedImage): Promise<SelfieVerdict | null> {
+  async #faceVerdict(jpeg: Blob): Promise<SelfieVerdict | null> {
     try {
-      const jpeg = new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime });
       return (await judgeSelfieBlob(jpeg)).verdict;
     } catch (error) {
       if (error instanceof FaceDetectorUnavailableError && !this.#faceUnavailableTold) {
