@@ -67,6 +67,7 @@ export type ApiErrorCode =
   | 'upstream_unavailable'
   | 'upstream_timeout'
   | 'store_unavailable'
+  | 'busy'
   | 'session_used'
   | 'session_expired'
   | 'session_mismatch'
