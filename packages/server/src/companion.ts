@@ -6,8 +6,6 @@
  */
 import { API_PREFIX, IMAGE_ROLES, type ImageRoleName } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import { Admission } from './http/admission.js';
 import { setAnswerHeader } from './http/answer-header.js';
@@ -16,9 +14,8 @@ import { companionErrorHandler, notFoundHandler } from './http/error-handler.js'
 import { InFlight } from './lifecycle/in-flight.js';
 import { RetentionSweep } from './lifecycle/retention-sweep.js';
 import { createJsonLogger, redactingLogger, type Logger } from './logger.js';
-import { corsAllowlist } from './middleware/cors.js';
 import { socketAddress } from './middleware/rate-limit.js';
-import { requestLog } from './middleware/request-log.js';
+import { requestFrame } from './middleware/request-frame.js';
 import { loadBrand } from './hosted/brand.js';
 import { defaultElementDir, HostedAssets } from './hosted/hosted-assets.js';
 import { hostedRoutes } from './hosted/hosted-routes.js';
@@ -132,11 +129,8 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const documentFileTypes = Object.fromEntries(IMAGE_ROLES.map((r) => [r, options.documentFileTypes?.[r] ?? defaults.documentFileType])) as Record<ImageRoleName, string>;
 
   const app = new Hono<CompanionEnv>();
-  app.use('*', inFlight.middleware);
-  app.use('*', requestId());
-  app.use('*', requestLog(logger));
-  app.use('*', secureHeaders());
-  app.use('*', corsAllowlist(options.allowedOrigins ?? []));
+  // In flight, request id, request log, security headers, CORS: one middleware (middleware/request-frame.ts).
+  app.use('*', requestFrame({ inFlight, logger, allowedOrigins: options.allowedOrigins ?? [] }));
   // The one error model for the page, webhook and admin routes (docs/page-api.md#error-shape).
   app.onError(companionErrorHandler({ logger, environment }));
   app.notFound(notFoundHandler);

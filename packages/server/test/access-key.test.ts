@@ -51,3 +51,15 @@ test('secretEquals (webhook and admin keys): one constant-time comparison of two
     assert.deepEqual(calls, [[32, 32]], `timingSafeEqual decides (${presented})`);
   }
 });
+
+test('newAccessKey: 32 random bytes as base64url, never the same twice, across the pool it is drawn from', () => {
+  const keys = new Set<string>();
+  for (let i = 0; i < 300; i++) {
+    const key = newAccessKey();
+    assert.match(key, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(Buffer.from(key, 'base64url').length, 32);
+    keys.add(key);
+  }
+  assert.equal(keys.size, 300);
+  assert.ok(![...keys].includes('A'.repeat(43)), 'no key made of wiped bytes');
+});

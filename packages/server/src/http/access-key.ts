@@ -8,8 +8,21 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
+/** Keys drawn from the system's random source 128 at a time (one call instead of one per creation), as Node does for `randomUUID()`. */
+const POOL_BYTES = 32 * 128;
+let pool = Buffer.alloc(0);
+let poolAt = POOL_BYTES;
+
 export function newAccessKey(): string {
-  return randomBytes(32).toString('base64url');
+  if (poolAt + 32 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolAt = 0;
+  }
+  const key = pool.toString('base64url', poolAt, poolAt + 32);
+  // Used bytes are wiped: a key handed out is nowhere in memory but where it went.
+  pool.fill(0, poolAt, poolAt + 32);
+  poolAt += 32;
+  return key;
 }
 
 export function hashSecret(value: string): string {

@@ -10,14 +10,23 @@ export class InFlight {
 
   /** Counts each request from its start until its handler has answered (an event stream's body runs on; see StreamRegistry). */
   readonly middleware: MiddlewareHandler = async (_c, next) => {
-    this.count++;
+    this.enter();
     try {
       await next();
     } finally {
-      this.count--;
-      if (this.count === 0) for (const wake of [...this.idleWaiters]) wake();
+      this.leave();
     }
   };
+
+  /** A request starts (each `enter()` is followed by one `leave()`, whatever happens). */
+  enter(): void {
+    this.count++;
+  }
+
+  leave(): void {
+    this.count--;
+    if (this.count === 0) for (const wake of [...this.idleWaiters]) wake();
+  }
 
   get size(): number {
     return this.count;

@@ -1,33 +1,53 @@
 /**
  * CORS for an allowlist of origins. An origin not on the list gets no CORS header at all (the
  * browser then keeps the answer from the page); the default list is empty: same origin only.
- * No cookies are used, so credentials are never allowed.
+ * No cookies are used, so credentials are never allowed. Applied by ./request-frame.ts.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { setAnswerHeader } from '../http/answer-header.js';
 import type { CompanionEnv } from '../http/env.js';
 
-export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHandler<CompanionEnv> {
-  const allowed = new Set(allowedOrigins.map((o) => o.replace(/\/+$/, '').toLowerCase()));
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    const ok = origin !== undefined && allowed.has(origin.toLowerCase());
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
-      // A preflight: answered here, whatever the route.
-      c.header('Vary', 'Origin');
-      if (!ok) return c.body(null, 204);
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-      // Last-Event-ID: a page resuming the session's event stream (fetch, so the header is its own).
-      c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Request-Id');
-      c.header('Access-Control-Max-Age', '600');
-      return c.body(null, 204);
-    }
-    await next();
+export class CorsPolicy {
+  private readonly allowed: ReadonlySet<string>;
+
+  constructor(allowedOrigins: readonly string[]) {
+    this.allowed = new Set(allowedOrigins.map((o) => o.replace(/\/+$/, '').toLowerCase()));
+  }
+
+  allows(origin: string | undefined): origin is string {
+    return origin !== undefined && this.allowed.size > 0 && this.allowed.has(origin.toLowerCase());
+  }
+
+  /** A preflight's answer, whatever the route; `origin` only when it is allowed. */
+  preflight(c: Context, origin: string | undefined): Response {
+    c.header('Vary', 'Origin');
+    if (origin === undefined) return c.body(null, 204);
+    c.header('Access-Control-Allow-Origin', origin);
+    c.header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    // Last-Event-ID: a page resuming the session's event stream (fetch, so the header is its own).
+    c.header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID, X-Request-Id');
+    c.header('Access-Control-Max-Age', '600');
+    return c.body(null, 204);
+  }
+
+  /** The headers of any other answer; `origin` only when it is allowed. */
+  onAnswer(c: Context, origin: string | undefined): void {
     setAnswerHeader(c, 'Vary', 'Origin', { append: true });
-    if (ok) {
+    if (origin !== undefined) {
       setAnswerHeader(c, 'Access-Control-Allow-Origin', origin);
       setAnswerHeader(c, 'Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotent-Replayed');
     }
+  }
+}
+
+/** The same policy as a middleware of its own (for an app that does not use ./request-frame.ts). */
+export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHandler<CompanionEnv> {
+  const policy = new CorsPolicy(allowedOrigins);
+  return async (c, next) => {
+    const origin = c.req.header('origin');
+    const allowed = policy.allows(origin) ? origin : undefined;
+    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) return policy.preflight(c, allowed);
+    await next();
+    policy.onAnswer(c, allowed);
   };
 }

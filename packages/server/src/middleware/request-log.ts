@@ -5,7 +5,7 @@
  * whose client went away before its answer was complete is an info line marked `clientAbort`,
  * whatever the status: the client's doing, not a server error.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger.js';
 import type { CompanionEnv } from '../http/env.js';
 import { isClientAbort } from '../http/error-handler.js';
@@ -16,16 +16,22 @@ export function requestLog(logger: Logger): MiddlewareHandler<CompanionEnv> {
     const log = logger.child({ requestId: c.get('requestId') });
     c.set('log', log);
     await next();
-    const status = c.res.status;
-    const line = { method: c.req.method, path: redactPath(c.req.path), status, ms: Date.now() - started };
-    if (isClientAbort(c)) log.info('request aborted by the client', { ...line, clientAbort: true });
-    else if (status >= 500) log.error('request', line);
-    else if (status >= 400) log.warn('request', line);
-    else log.info('request', line);
+    logRequest(c, log, started);
   };
+}
+
+/** The request's line, once its answer is made (`started`: its `Date.now()` on arrival). */
+export function logRequest(c: Context<CompanionEnv>, log: Logger, started: number): void {
+  const status = c.res.status;
+  const line = { method: c.req.method, path: redactPath(c.req.path), status, ms: Date.now() - started };
+  if (isClientAbort(c)) log.info('request aborted by the client', { ...line, clientAbort: true });
+  else if (status >= 500) log.error('request', line);
+  else if (status >= 400) log.warn('request', line);
+  else log.info('request', line);
 }
 
 /** `/capture/<token>` and `/h/<token>` (wherever the companion is mounted) as `/capture/:token` and `/h/:token`. */
 export function redactPath(path: string): string {
+  if (!path.includes('/capture/') && !path.includes('/h/')) return path;
   return path.replace(/\/capture\/(?!(?:assets|element)\/)[^/]+/g, '/capture/:token').replace(/\/h\/[^/]+/g, '/h/:token');
 }
