@@ -185,6 +185,8 @@ describe('upload error messages', () => {
     expect(uploadErrorMessage(error('internal', 500), en)).to.equal(en.upload.errors.upstream);
     expect(uploadErrorMessage(error('http_error', 413), en)).to.equal(en.upload.errors.payload_too_large);
     expect(uploadErrorMessage(error('http_error', 429), en)).to.equal(en.upload.errors.rate_limited);
+    // The companion's creations are all taken (503 busy, Retry-After): a wait, not the service's trouble.
+    expect(uploadErrorMessage(error('busy', 503), en)).to.equal(en.upload.errors.busy);
     expect(uploadErrorMessage(error('generic', 400), en)).to.equal(en.upload.errors.generic);
     expect(uploadErrorMessage(error('something_new', 400), en)).to.equal(en.upload.errors.generic);
   });

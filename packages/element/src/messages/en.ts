@@ -119,6 +119,7 @@ export const en: Messages = {
       image_too_large: 'One of the photos is too large. Retake the photo shown.',
       payload_too_large: 'The photos are too large to send. Retake them.',
       rate_limited: 'Too many attempts in a short time. Wait a minute and try again.',
+      busy: 'Many people are sending right now. Wait a few seconds and send again: nothing was lost.',
       upstream: 'The verification service is having trouble right now. Try again in a few moments.',
       generic: 'Something went wrong while sending. Try again.',
       session_used: 'This verification has already been sent, from this page or another. It cannot be sent again with this link.',

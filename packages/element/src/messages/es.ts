@@ -119,6 +119,7 @@ export const es: Messages = {
       image_too_large: 'Una de las fotos es demasiado grande. Rehaga la foto indicada.',
       payload_too_large: 'Las fotos son demasiado grandes para enviarlas. Rehágalas.',
       rate_limited: 'Demasiados intentos en poco tiempo. Espere un minuto e inténtelo de nuevo.',
+      busy: 'Muchas personas están enviando ahora. Espere unos segundos y vuelva a enviar: no se perdió nada.',
       upstream: 'El servicio de verificación tiene problemas en este momento. Inténtelo de nuevo en unos instantes.',
       generic: 'Algo salió mal en el envío. Inténtelo de nuevo.',
       session_used: 'Esta verificación ya se envió, desde esta página o desde otra. No se puede enviar de nuevo con este enlace.',

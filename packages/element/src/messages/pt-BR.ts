@@ -125,6 +125,7 @@ export const ptBR = {
       image_too_large: 'Uma das fotos é grande demais. Refaça a foto indicada.',
       payload_too_large: 'As fotos são grandes demais para envio. Refaça-as.',
       rate_limited: 'Muitas tentativas em pouco tempo. Aguarde um minuto e tente novamente.',
+      busy: 'Muitas pessoas estão enviando agora. Aguarde alguns segundos e envie de novo: nada foi perdido.',
       upstream: 'O serviço de verificação está com problemas no momento. Tente novamente em alguns instantes.',
       generic: 'Algo deu errado no envio. Tente novamente.',
       session_used: 'Esta verificação já foi enviada, por esta ou por outra página. Não é possível enviá-la de novo com este link.',
