@@ -14,6 +14,7 @@
  * and the keys the companion gave out) before the unchanged companion answers it: a test sees what
  * the page really sent without a stand-in in between. `GET /__stack/record/<namespace>` reads it.
  */
+import { ServerResponse } from 'node:http';
 import { createCompanion, createJsonLogger, listen, type CompanionApp, type CompanionOptions } from '@onboarding-kit/server';
 import { createSandbox, SAMPLE_PNG_BASE64, type Sandbox, type SandboxOptions } from '@onboarding-kit/sandbox';
 import { StackRecorder } from './stack-record.js';
@@ -124,12 +125,15 @@ const headerText = (headers: Headers) => [...headers].map(([k, v]) => `${k}: ${v
 async function recordTraffic(req: Request, env: unknown, next: (req: Request, env: unknown) => Response | Promise<Response>, traffic: TrafficEntry[]): Promise<Response> {
   const entry: TrafficEntry = { method: req.method, url: req.url, requestHeaders: headerText(req.headers), status: 0, responseHeaders: '', responseBody: '' };
   traffic.push(entry);
+  const decoder = new TextDecoder();
   const res = await next(req, env);
   entry.status = res.status;
   entry.responseHeaders = headerText(res.headers);
-  if (!res.body) return res;
+  if (!res.body) {
+    recordDirectWrites(env, entry, decoder);
+    return res;
+  }
   const reader = res.body.getReader();
-  const decoder = new TextDecoder();
   const out = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
@@ -143,6 +147,21 @@ async function recordTraffic(req: Request, env: unknown, next: (req: Request, en
     cancel: (reason) => reader.cancel(reason),
   });
   return new Response(out, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/**
+ * An answer the server writes straight to Node's response (the companion's event streams on
+ * `listen`: the handler returns an empty answer, and the stream is written past it): its bytes are
+ * recorded as they are written.
+ */
+function recordDirectWrites(env: unknown, entry: TrafficEntry, decoder: TextDecoder): void {
+  const outgoing = (env as { outgoing?: unknown } | undefined)?.outgoing;
+  if (!(outgoing instanceof ServerResponse)) return;
+  const write = outgoing.write.bind(outgoing) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  outgoing.write = ((chunk: unknown, ...rest: unknown[]) => {
+    entry.responseBody += typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    return write(chunk, ...rest);
+  }) as typeof outgoing.write;
 }
 
 function parseBody(text: string): unknown {
