@@ -47,6 +47,21 @@ describe('quality measures on the card picture (threshold calibration)', () => {
     expect(blown).to.be.above(DEFAULT_THRESHOLDS.bright);
   });
 
+  it('the canvases kept between calls carry nothing over: each copy reads its own picture only', () => {
+    const card = () => greyCopy(cardCanvas(1280, 720));
+    const first = card();
+    // Another size in between (its own canvases), then a transparent picture the card's size:
+    // it must read as empty, not as the card left on a kept canvas.
+    const other = greyCopy(cardCanvas(1920, 1080));
+    expect(other.width).to.equal(CHECK_LONG_EDGE);
+    const empty = greyCopy(new OffscreenCanvas(1280, 720));
+    expect(meanBrightness(empty)).to.equal(0);
+    expect(laplacianVariance(empty)).to.equal(0);
+    const again = card();
+    expect([again.width, again.height]).to.deep.equal([first.width, first.height]);
+    expect(Array.from(again.grey)).to.deep.equal(Array.from(first.grey));
+  });
+
   it('a flat grey image has zero sharpness and its grey level as brightness', () => {
     const canvas = new OffscreenCanvas(800, 600);
     const ctx = canvas.getContext('2d')!;

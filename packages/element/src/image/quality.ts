@@ -4,7 +4,9 @@
  * the same size whatever the camera gave.
  */
 
-import { context2d, createCanvas } from './canvas.js';
+import { context2d, createCanvas, type AnyCanvas } from './canvas.js';
+
+type Context2d = ReturnType<typeof context2d>;
 
 export const CHECK_LONG_EDGE = 256;
 
@@ -16,18 +18,44 @@ export interface GreyImage {
 }
 
 /**
+ * The canvases the grey copy is drawn through, kept across calls by size: making a canvas (and its
+ * context) costs more than the small draws on it, and a camera gives frames of one size. The
+ * copy is read out before greyCopy returns, so a canvas is free again by the next call; a few
+ * sizes at most (a few hundred KB), forgotten all at once when a ninth size comes.
+ */
+const canvases = new Map<string, { canvas: AnyCanvas; ctx: Context2d }>();
+const MAX_CACHED_CANVASES = 8;
+
+function canvasOf(width: number, height: number, read: boolean): { canvas: AnyCanvas; ctx: Context2d } {
+  const key = `${width}x${height}${read ? 'r' : ''}`;
+  let entry = canvases.get(key);
+  if (!entry) {
+    if (canvases.size >= MAX_CACHED_CANVASES) canvases.clear();
+    const canvas = createCanvas(width, height);
+    entry = { canvas, ctx: context2d(canvas, read ? { willReadFrequently: true } : undefined) };
+    canvases.set(key, entry);
+  }
+  const { ctx } = entry;
+  ctx.globalCompositeOperation = 'source-over';
+  ctx.globalAlpha = 1;
+  ctx.clearRect(0, 0, width, height);
+  // Area-averaging steps: plain bilinear over a large ratio would alias and invent sharpness.
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'low';
+  return entry;
+}
+
+/**
  * Halves `source` until it is at most twice `width` x `height`. A 2x bilinear step averages
  * exactly 2x2 pixels, so the chain is an area-averaging downscale in every engine; a single
  * large `drawImage` step is not (WebKit samples it, which aliases and invents sharpness: the card
- * measured 4485 there against 1619 in Chromium).
+ * measured 4485 there against 1619 in Chromium; Firefox's single step measures 4485 at every
+ * imageSmoothingQuality, so no engine gets a one-step path).
  */
 function halvedTowards(source: CanvasImageSource & { width: number; height: number }, width: number, height: number): CanvasImageSource & { width: number; height: number } {
   let current = source;
   while (current.width >= width * 2 && current.height >= height * 2) {
-    const canvas = createCanvas(Math.ceil(current.width / 2), Math.ceil(current.height / 2));
-    const ctx = context2d(canvas);
-    ctx.imageSmoothingEnabled = true;
-    ctx.imageSmoothingQuality = 'low';
+    const { canvas, ctx } = canvasOf(Math.ceil(current.width / 2), Math.ceil(current.height / 2), false);
     ctx.drawImage(current, 0, 0, canvas.width, canvas.height);
     current = canvas;
   }
@@ -39,11 +67,10 @@ export function greyCopy(source: CanvasImageSource & { width: number; height: nu
   const scale = Math.min(1, longEdge / Math.max(source.width, source.height));
   const width = Math.max(1, Math.round(source.width * scale));
   const height = Math.max(1, Math.round(source.height * scale));
-  const ctx = context2d(createCanvas(width, height), { willReadFrequently: true });
-  // Area-averaging downscale: plain bilinear over a large ratio would alias and invent sharpness.
-  ctx.imageSmoothingEnabled = true;
-  ctx.imageSmoothingQuality = 'low';
-  ctx.drawImage(halvedTowards(source, width, height), 0, 0, width, height);
+  const halved = halvedTowards(source, width, height);
+  // Only this copy is read back (a canvas kept on the CPU for it).
+  const { ctx } = canvasOf(width, height, true);
+  ctx.drawImage(halved, 0, 0, width, height);
   const { data } = ctx.getImageData(0, 0, width, height);
   const grey = new Float32Array(width * height);
   for (let i = 0, p = 0; i < grey.length; i++, p += 4) {
