@@ -435,7 +435,7 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
                   how === 'longest frame gap' && baseline && worstGap(baseline) > LONG_TASK_MS
                     ? `the page froze as long with nothing to do (idle baseline ${ms(worstGap(baseline))}): the machine, not the pipeline, at this figure`
                     : r.input.startsWith('camera')
-                      ? `the page's part is the capture (the guide's region drawn from the video into a bitmap: one synchronous draw on the page, no encode), posting the bitmap to the worker and taking its answer (the JPEG and its base64); decode, checks and encode are in the ${where(r.runs).split('/')[0]}`
+                      ? `the page's part is the capture (the whole frame as a VideoFrame, no copy; the guide's region is cut in the ${where(r.runs).split('/')[0]}), posting it to the worker and taking its answer (the JPEG and its base64): about 1-5 ms of the page in WebKit when timed; the rest is the stand-in camera (a canvas stream redrawn every 33 ms, playing): with it playing and nothing else running, WebKitGTK's frame gaps were already 58-105 ms`
                       : `the page's part is posting the file to the worker and taking its answer (the JPEG and its base64); decode, checks and encode are in the ${where(r.runs).split('/')[0]}`,
               }
             : {}),

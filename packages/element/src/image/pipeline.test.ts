@@ -5,6 +5,7 @@ import { currentEngine, onlyIn } from '@onboarding-kit/testing/engine';
 import { base64ToBytes, bytesToBase64, isPureBase64, sniffBase64 } from '@onboarding-kit/contract';
 import { COLOURS, PICTURE_HEIGHT, PICTURE_WIDTH, PROBES } from '@onboarding-kit/testing/card-picture';
 import { canvasBlob, cardCanvas, decode, meanAt, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
+import { setFrameRegion } from './frame-region.js';
 import { jpegSize } from './jpeg-size.js';
 import { DEFAULT_THRESHOLDS, ImageCheckError, processImage, type FramePixels, type PipelineOptions } from './pipeline.js';
 import { canvasEncodesWebp, degradedCard } from './test-helpers.js';
@@ -281,7 +282,7 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
     }
   });
 
-  // The capture cuts a region into an ImageBitmap on the page, and makes a VideoFrame of whole frames only.
+  // The capture sends a region as the whole frame marked with the region (below), not as a visibleRect.
   onlyIn(['chromium', 'firefox'], 'WebKit draws a VideoFrame\'s whole picture whatever its visibleRect')('a VideoFrame\'s region (its visibleRect) is what comes out', async () => {
     const card = cardCanvas();
     const frame = new VideoFrame(card, { timestamp: 0, visibleRect: { x: 640, y: 360, width: 640, height: 360 } });
@@ -294,6 +295,31 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
       const expected = meanAt(whole, 640 + x, 360 + y);
       const actual = meanAt(image, x, y);
       expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!))), `(${x}, ${y}): ${actual.join(',')} vs ${expected.join(',')}`).to.be.at.most(JPEG_TOLERANCE);
+    }
+  });
+
+  // What the camera capture sends for the guide's region: the whole frame, marked with the region,
+  // cut out in the worker with drawImage's source rectangle (in WebKit too, unlike a visibleRect).
+  it('a whole frame marked with a region (a VideoFrame where there is one, and an ImageBitmap): the worker cuts out exactly that region', async () => {
+    const card = cardCanvas();
+    const frames: FramePixels[] = [await createImageBitmap(card)];
+    if (typeof VideoFrame === 'function') frames.push(new VideoFrame(card, { timestamp: 0 }));
+    const whole = { width: 1280, height: 720, data: card.getContext('2d')!.getImageData(0, 0, 1280, 720).data };
+    const probes = [[20, 20], [300, 200], [620, 340], [80, 300]] as const;
+    // The probes tell the region from the frame's top-left corner (an uncut frame would fail them).
+    const apart = probes.map(([x, y]) => Math.max(...meanAt(whole, x, y).map((v, i) => Math.abs(v - meanAt(whole, 600 + x, 300 + y)[i]!))));
+    expect(Math.max(...apart)).to.be.greaterThan(3 * JPEG_TOLERANCE);
+    for (const frame of frames) {
+      setFrameRegion(frame, { x: 600, y: 300, width: 640, height: 360 });
+      const result = await processImage(frame, { ...front, workerURL, keepAnyway: true });
+      revoke.push(result.previewUrl);
+      expect([result.processedIn, result.width, result.height], frame.constructor.name).to.deep.equal(['worker', 640, 360]);
+      const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
+      for (const [x, y] of probes) {
+        const expected = meanAt(whole, 600 + x, 300 + y);
+        const actual = meanAt(image, x, y);
+        expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!))), `${frame.constructor.name} (${x}, ${y}): ${actual.join(',')} vs ${expected.join(',')}`).to.be.at.most(JPEG_TOLERANCE);
+      }
     }
   });
 

@@ -17,6 +17,7 @@
  */
 import { SNIFF_BYTES, sniffBytes } from '@onboarding-kit/contract';
 import { hasOffscreenCanvas } from './canvas.js';
+import { frameRegionOf } from './frame-region.js';
 import { ImageCheckError } from './image-error.js';
 import { DEFAULTS, isBlob, prepareImage, type CaptureRole, type FramePixels, type PreparedImage, type PrepareOptions, type ProcessedBy } from './prepare.js';
 import { defaultImageWorkerURL } from './worker-url.js';
@@ -222,6 +223,9 @@ async function processSource(source: Blob | FramePixels, options: PipelineOption
   }
 
   const work = prepareOptions(options);
+  // A whole camera frame standing for its guide region: the worker cuts the region out.
+  const region = isBlob(source) ? undefined : frameRegionOf(source);
+  if (region) work.crop = region;
   const url = options.workerURL ?? defaultImageWorkerURL();
   let processedIn: ProcessedIn = 'main-thread';
   let prepared: PreparedImage | null = null;

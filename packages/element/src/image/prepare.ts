@@ -34,6 +34,11 @@ export interface PrepareOptions {
    * focus are measured but refuse nothing (the type, size and encode caps still hold).
    */
   keepAnyway?: boolean;
+  /**
+   * A camera frame's part to keep, in the frame's pixels (cut here with drawImage's source
+   * rectangle, so the page hands over the whole frame and never copies the region itself).
+   */
+  crop?: { x: number; y: number; width: number; height: number };
 }
 
 /**
@@ -245,9 +250,31 @@ function isVideoFrame(source: FramePixels): source is VideoFrame {
  * The frame's pixels to read and encode: a VideoFrame is drawn on a canvas (its one conversion,
  * here in the worker; the JPEG is then encoded from that canvas), a bitmap is used as it is.
  */
-function framePixels(source: FramePixels): { bitmap: Picture; upright: { width: number; height: number } } {
-  if (!isVideoFrame(source)) return { bitmap: source, upright: { width: source.width, height: source.height } };
-  const canvas = createCanvas(source.displayWidth, source.displayHeight);
+function framePixels(source: FramePixels, crop: PrepareOptions['crop']): { bitmap: Picture; upright: { width: number; height: number } } {
+  const width = isVideoFrame(source) ? source.displayWidth : source.width;
+  const height = isVideoFrame(source) ? source.displayHeight : source.height;
+  if (crop) {
+    // The region, clamped to the frame: one draw from the source rectangle.
+    const x = Math.max(0, Math.min(width - 1, Math.round(crop.x)));
+    const y = Math.max(0, Math.min(height - 1, Math.round(crop.y)));
+    const w = Math.max(1, Math.min(width - x, Math.round(crop.width)));
+    const h = Math.max(1, Math.min(height - y, Math.round(crop.height)));
+    if (x !== 0 || y !== 0 || w !== width || h !== height) {
+      // WebKit draws a VideoFrame's whole picture whatever the source rectangle (as it does
+      // whatever its visibleRect), so a VideoFrame is drawn whole first and cut from that canvas.
+      const drawn = isVideoFrame(source) ? createCanvas(width, height) : null;
+      if (drawn) context2d(drawn).drawImage(source, 0, 0);
+      const canvas = createCanvas(w, h);
+      context2d(canvas).drawImage(drawn ?? (source as ImageBitmap), x, y, w, h, 0, 0, w, h);
+      if (drawn) {
+        drawn.width = 0;
+        drawn.height = 0;
+      }
+      return { bitmap: canvas, upright: { width: w, height: h } };
+    }
+  }
+  if (!isVideoFrame(source)) return { bitmap: source, upright: { width, height } };
+  const canvas = createCanvas(width, height);
   context2d(canvas).drawImage(source, 0, 0);
   return { bitmap: canvas, upright: { width: canvas.width, height: canvas.height } };
 }
@@ -265,7 +292,7 @@ export async function prepareImage(source: Blob | FramePixels, options: PrepareO
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   const isFile = isBlob(source);
   const t0 = now();
-  const { bitmap, upright }: { bitmap: Picture; upright: Decoded['upright'] } = isBlob(source) ? await decode(source, maxLongEdge) : framePixels(source);
+  const { bitmap, upright }: { bitmap: Picture; upright: Decoded['upright'] } = isBlob(source) ? await decode(source, maxLongEdge) : framePixels(source, options.crop);
   try {
     const t1 = now();
     // Started before the checks: the engine encodes while the checks read their small copy.
