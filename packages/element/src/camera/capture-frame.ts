@@ -119,12 +119,11 @@ export function captureFrame(stream: MediaStream, preview: HTMLVideoElement | nu
 export type FramePixels = VideoFrame | ImageBitmap;
 
 /**
- * The current frame of `stream` (its region, if given) as pixels: no encode, no decode. The whole
- * frame is a `VideoFrame` where the engine has WebCodecs (no copy on the page; the image worker
- * converts it). A region is an `ImageBitmap` of the region drawn on a canvas (WebKit draws a
- * VideoFrame's coded picture whatever its `visibleRect`, so a VideoFrame cannot carry the crop;
- * its `createImageBitmap` of a video region did not always answer). The caller owns it (the image
- * pipeline takes it over and closes it).
+ * The current frame of `stream` as pixels: no encode, no decode, no copy on the page where the
+ * engine has WebCodecs. The whole frame is a `VideoFrame`, region or not; a region is recorded
+ * beside it (`frameRegionOf`) and cut out by the image pipeline, in its worker. Where a
+ * VideoFrame cannot be made, the region is drawn on a canvas into an `ImageBitmap`. The caller
+ * owns it (the image pipeline takes it over and closes it).
  */
 export function captureFramePixels(stream: MediaStream, preview: HTMLVideoElement | null, options: Omit<CaptureOptions, 'type' | 'quality'> = {}): Promise<FramePixels> {
   return withFrame(stream, preview, options.timeoutMs ?? 5000, async (video) => {

@@ -195,8 +195,7 @@ function prepareOptions(options: PipelineOptions): PrepareOptions {
 /**
  * Checks and prepares one image: a picked file (a Blob), or a camera frame's pixels (a
  * VideoFrame or an ImageBitmap from `captureFramePixels`, which this takes over and closes; a
- * VideoFrame's `visibleRect` is honoured where the engine draws it so, not in WebKit, which is why
- * the capture makes VideoFrames of whole frames only and cuts regions into bitmaps). Throws
+ * frame marked with a region (`setFrameRegion`) is cut to it in the worker). Throws
  * {@link ImageCheckError} when the image is refused or cannot be prepared (its message and
  * `cause` say why; a refused frame's JPEG is its `image`), and the signal's reason (an
  * AbortError DOMException by default) when aborted.
