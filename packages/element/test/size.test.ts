@@ -9,6 +9,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { AFTER_SEND_FILE, BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, FACE_FILE, HANDOFF_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PHOTO_STEPS_FILE, PIPELINE_FILE } from '../vite.config.js';
+import { FRAME_REGION_KEY } from '../src/camera/frame-region.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
@@ -78,6 +79,13 @@ test('the IIFE is a classic script: no static import or export statement', async
   const code = await dist.read(IIFE_FILE);
   assert.deepEqual(staticImports(code), []);
   assert.match(code, /^var OnboardingKit=\(function/);
+});
+
+test('a camera frame\'s region crosses from the photo steps to the pipeline: each file has its own copy of frame-region.ts, so the mark is a registered symbol in both, not a module\'s WeakMap', async () => {
+  for (const file of [PHOTO_STEPS_FILE, PIPELINE_FILE]) {
+    const code = await dist.read(file);
+    assert.ok(code.includes(`Symbol.for(\`${FRAME_REGION_KEY}\`)`) || code.includes(`Symbol.for("${FRAME_REGION_KEY}")`) || code.includes(`Symbol.for('${FRAME_REGION_KEY}')`), `${file} marks regions under Symbol.for(${FRAME_REGION_KEY})`);
+  }
 });
 
 test('the lazy files: one self-contained pipeline module and the image worker, beside the bundles', async () => {

@@ -5,7 +5,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { LitElement } from 'lit';
 import { decode, meanAt, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
 import { base64ToBytes } from '@onboarding-kit/contract';
-import { frameRegionOf } from '../image/frame-region.js';
+import { frameRegionOf } from './frame-region.js';
 import { processImage } from '../image/pipeline.js';
 import { CameraController, constraintLadder, type CameraState } from './camera-controller.js';
 

@@ -18,7 +18,7 @@ export interface CaptureOptions {
   preview?: HTMLVideoElement | null;
 }
 
-import { setFrameRegion } from '../image/frame-region.js';
+import { setFrameRegion } from './frame-region.js';
 
 const HAVE_CURRENT_DATA = 2;
 

@@ -5,7 +5,7 @@ import { currentEngine, onlyIn } from '@onboarding-kit/testing/engine';
 import { base64ToBytes, bytesToBase64, isPureBase64, sniffBase64 } from '@onboarding-kit/contract';
 import { COLOURS, PICTURE_HEIGHT, PICTURE_WIDTH, PROBES } from '@onboarding-kit/testing/card-picture';
 import { canvasBlob, cardCanvas, decode, meanAt, probeCard, worstProbe } from '@onboarding-kit/testing/pixels';
-import { setFrameRegion } from './frame-region.js';
+import { setFrameRegion } from '../camera/frame-region.js';
 import { jpegSize } from './jpeg-size.js';
 import { DEFAULT_THRESHOLDS, ImageCheckError, processImage, type FramePixels, type PipelineOptions } from './pipeline.js';
 import { canvasEncodesWebp, degradedCard } from './test-helpers.js';

@@ -17,7 +17,7 @@
  */
 import { SNIFF_BYTES, sniffBytes } from '@onboarding-kit/contract';
 import { hasOffscreenCanvas } from './canvas.js';
-import { frameRegionOf } from './frame-region.js';
+import { frameRegionOf } from '../camera/frame-region.js';
 import { ImageCheckError } from './image-error.js';
 import { DEFAULTS, isBlob, prepareImage, type CaptureRole, type FramePixels, type PreparedImage, type PrepareOptions, type ProcessedBy } from './prepare.js';
 import { defaultImageWorkerURL } from './worker-url.js';
