@@ -282,7 +282,10 @@ export async function openCamera(el: OnboardingFlow, label = 'Abrir câmera', ta
 /** Waits for the capture view to show live frames (after "Abrir câmera", or a retake that reopens the camera). */
 export async function liveCamera(el: OnboardingFlow, take = 'Tirar foto'): Promise<HTMLVideoElement> {
   const video = () => captureView(el)?.video ?? null;
-  await waitFor(() => !!shutter(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0, 'camera never went live');
+  // Live as the person sees it: frames playing and the guide drawn over them (the view learns the
+  // frame's size a render after the video has it).
+  const guide = () => !!captureView(el)?.shadowRoot?.querySelector('[part~="guide"]');
+  await waitFor(() => !!shutter(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0 && guide(), 'camera never went live');
   return video()!;
 }
 
