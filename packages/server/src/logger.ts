@@ -215,20 +215,20 @@ class RedactingLogger implements Logger {
   ) {}
 
   debug(msg: string, fields?: LogFields): void {
-    const s = [...this.secrets()];
-    this.inner.debug(redactText(msg, s), clean(fields, s));
+    this.#log('debug', msg, fields);
   }
   info(msg: string, fields?: LogFields): void {
-    const s = [...this.secrets()];
-    this.inner.info(redactText(msg, s), clean(fields, s));
+    this.#log('info', msg, fields);
   }
   warn(msg: string, fields?: LogFields): void {
-    const s = [...this.secrets()];
-    this.inner.warn(redactText(msg, s), clean(fields, s));
+    this.#log('warn', msg, fields);
   }
   error(msg: string, fields?: LogFields): void {
+    this.#log('error', msg, fields);
+  }
+  #log(level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields: LogFields | undefined): void {
     const s = [...this.secrets()];
-    this.inner.error(redactText(msg, s), clean(fields, s));
+    this.inner[level](redactText(msg, s), clean(fields, s));
   }
   child(fields: LogFields): Logger {
     return new RedactingLogger(this.inner.child(clean(fields, [...this.secrets()]) ?? {}), this.secrets);

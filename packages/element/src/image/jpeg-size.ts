@@ -1,9 +1,9 @@
-/** Width and height from a JPEG's SOF header, without decoding the image. */
-export function jpegSize(bytes: Uint8Array): { width: number; height: number } | null {
-  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+/** A JPEG's marker segments up to its image data: each marker and the offset of its `FF`. */
+function* jpegSegments(bytes: Uint8Array): Generator<{ marker: number; at: number }> {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return;
   let o = 2;
   while (o + 4 <= bytes.length) {
-    if (bytes[o] !== 0xff) return null;
+    if (bytes[o] !== 0xff) return;
     const marker = bytes[o + 1]!;
     if (marker === 0xff) {
       o++;
@@ -13,13 +13,18 @@ export function jpegSize(bytes: Uint8Array): { width: number; height: number } |
       o += 2;
       continue;
     }
-    const length = (bytes[o + 2]! << 8) | bytes[o + 3]!;
-    const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isSof && o + 9 <= bytes.length) {
-      return { height: (bytes[o + 5]! << 8) | bytes[o + 6]!, width: (bytes[o + 7]! << 8) | bytes[o + 8]! };
-    }
-    if (marker === 0xda) return null;
-    o += 2 + length;
+    if (marker === 0xda) return;
+    yield { marker, at: o };
+    o += 2 + ((bytes[o + 2]! << 8) | bytes[o + 3]!);
+  }
+}
+
+const isSof = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+
+/** Width and height from a JPEG's SOF header, without decoding the image. */
+export function jpegSize(bytes: Uint8Array): { width: number; height: number } | null {
+  for (const { marker, at } of jpegSegments(bytes)) {
+    if (isSof(marker)) return at + 9 <= bytes.length ? { height: (bytes[at + 5]! << 8) | bytes[at + 6]!, width: (bytes[at + 7]! << 8) | bytes[at + 8]! } : null;
   }
   return null;
 }
@@ -29,13 +34,8 @@ export function jpegSize(bytes: Uint8Array): { width: number; height: number } |
  * the picture a quarter: its upright width is the SOF's height.
  */
 export function jpegOrientation(bytes: Uint8Array): number {
-  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return 1;
-  let o = 2;
-  while (o + 4 <= bytes.length) {
-    if (bytes[o] !== 0xff) return 1;
-    const marker = bytes[o + 1]!;
-    if (marker === 0xda || (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)) return 1;
-    const length = (bytes[o + 2]! << 8) | bytes[o + 3]!;
+  for (const { marker, at: o } of jpegSegments(bytes)) {
+    if (isSof(marker)) return 1;
     // "Exif\0\0" then a TIFF header.
     if (marker === 0xe1 && o + 18 <= bytes.length && bytes[o + 4] === 0x45 && bytes[o + 5] === 0x78 && bytes[o + 6] === 0x69 && bytes[o + 7] === 0x66) {
       const tiff = o + 10;
@@ -55,7 +55,6 @@ export function jpegOrientation(bytes: Uint8Array): number {
       }
       return 1;
     }
-    o += 2 + length;
   }
   return 1;
 }
