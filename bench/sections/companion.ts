@@ -11,7 +11,8 @@ import { mb, median, ms, percentile, perSecond, ratio, reason } from '../lib/sta
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { isPureBase64, sniffBase64, validateCreateOnboarding, validateCreateOnboardingBytes } from '@onboarding-kit/contract';
+import { isPureBase64, isPureBase64Bytes, sniffBase64, validateCreateOnboarding, validateCreateOnboardingBytes } from '@onboarding-kit/contract';
+import { alphabetOnlyByTable, alphabetScanKind } from '../../packages/contract/src/base64-alphabet.js';
 // The stage timings scan a body as the companion does (an internal entry point, for measuring).
 import { scanCreationBody } from '@onboarding-kit/server/creation-body';
 import { SAMPLE_PNG_BASE64 } from '@onboarding-kit/sandbox';
@@ -148,6 +149,9 @@ function cpuSteps(companionBody: Buffer, oneImage: string): string[][] {
   const sniff = timeIt(() => sniffBase64(oneImage));
   const scan = timeIt(() => scanCreationBody(companionBody));
   const bytes = timeIt(() => validateCreateOnboardingBytes(scanCreationBody(companionBody)));
+  const imageBytes = Buffer.from(oneImage, 'latin1');
+  const pureBytes = timeIt(() => isPureBase64Bytes(imageBytes));
+  const byTable = timeIt(() => alphabetOnlyByTable(imageBytes, 0, imageBytes.length));
   return [
     [`native decode of one image (Buffer.from, ${(oneImage.length / 1024).toFixed(0)} KB of base64): baseline`, ms(native), '1.00x'],
     ['JSON.parse of the whole body', ms(parse), ratio(parse, native)],
@@ -156,6 +160,8 @@ function cpuSteps(companionBody: Buffer, oneImage: string): string[][] {
     ['validateCreateOnboarding (contract) incl. JSON.parse, three images', ms(validate), ratio(validate, native)],
     ["the companion's body scan over the bytes (images left where they lie)", ms(scan), ratio(scan, native)],
     ["the companion's whole check now: scan + validateCreateOnboardingBytes, three images", ms(bytes), ratio(bytes, native)],
+    [`isPureBase64Bytes (contract) on one image's bytes: alphabet scan by WebAssembly SIMD (${alphabetScanKind()} here)`, ms(pureBytes), ratio(pureBytes, native)],
+    ['the same alphabet scan by the JavaScript pair table (where WebAssembly may not run)', ms(byTable), ratio(byTable, native)],
   ];
 }
 

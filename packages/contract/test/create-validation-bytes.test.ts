@@ -86,3 +86,25 @@ test('validateCreateOnboardingBytes gives the answer of validateCreateOnboarding
   const v = validateCreateOnboardingBytes({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: jpeg } });
   assert.equal(v.ok, false);
 });
+
+test('the alphabet scan runs as WebAssembly SIMD on Node, and it and the table agree on every byte at every place of a 32-byte step and across the 64 KiB scratch', async () => {
+  const { alphabetOnly, alphabetOnlyByTable, alphabetScanKind, ALPHABET_BYTE } = await import('../src/base64-alphabet.js');
+  assert.equal(alphabetScanKind(), 'simd');
+  const clean = ascii(randomBytes(60_000).toString('base64')).subarray(0, 80_000);
+  assert.equal(alphabetOnly(clean, 0, clean.length), true);
+  assert.equal(alphabetOnlyByTable(clean, 0, clean.length), true);
+  const places = [...Array.from({ length: 40 }, (_, i) => 1000 + i), 65_535, 65_536, 65_537, 65_536 + 31, 79_990, 79_999];
+  for (let byte = 0; byte < 256; byte++) {
+    for (const at of places) {
+      const t = Buffer.from(clean);
+      t[at] = byte;
+      for (const [from, to] of [[0, t.length], [3, t.length - 5], [at - 600, at + 1]] as const) {
+        const expected = at < from || at >= to || ALPHABET_BYTE[byte] === 1;
+        assert.equal(alphabetOnly(t, from, to), expected, `byte ${byte} at ${at}, run ${from}..${to}`);
+        assert.equal(alphabetOnlyByTable(t, from, to), expected);
+      }
+      // A run that ends just before the byte does not see it.
+      assert.equal(alphabetOnly(t, 0, at), true);
+    }
+  }
+});

@@ -2,6 +2,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { maxCreateBodyBytes } from '@onboarding-kit/contract';
 import { serveCompanion, createJsonLogger } from '@onboarding-kit/server';
 import { WEBHOOK_KEY } from './helpers/companion.js';
@@ -101,4 +102,48 @@ test('serveCompanion: close() ends open event streams and the server', async () 
   await served.close();
   await sse.toEnd();
   assert.equal(served.app.openStreams(), 0);
+});
+
+/** Posts `body` as `pieces` separate writes a few ms apart (each a read of its own on the server's side). */
+function postInPieces(url: string, body: Buffer, pieces: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    const step = Math.ceil(body.length / pieces);
+    let at = 0;
+    const next = () => {
+      if (at >= body.length) return void req.end();
+      req.write(body.subarray(at, (at += step)));
+      setTimeout(next, 3);
+    };
+    next();
+  });
+}
+
+test('a creation that arrives in many pieces is refused for one stray character anywhere in an image (on the edge of a piece, inside one, in the last), and taken whole when clean', async () => {
+  const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
+  try {
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(60_000)]).toString('base64');
+    const json = (images: Record<string, string>) => Buffer.from(JSON.stringify({ cpf: '529.982.247-25', name: 'Maria Silva', images }));
+    const clean = await postInPieces(served.url, json({ documentFront: jpeg, documentBack: jpeg, selfie: jpeg }), 23);
+    assert.equal(clean.status, 201, clean.body);
+    const before = stack.upstreamCalls.length;
+    // Places on a block's edge, inside a block, and in the last, partial piece of the body.
+    for (const [role, at] of [['documentFront', 4096], ['documentBack', 30_001], ['selfie', 50_000], ['selfie', jpeg.length - 6]] as const) {
+      const bad = `${jpeg.slice(0, at)}-${jpeg.slice(at + 1)}`;
+      const answer = await postInPieces(served.url, json({ documentFront: jpeg, documentBack: jpeg, selfie: jpeg, [role]: bad }), 23);
+      assert.equal(answer.status, 400, `${role} at ${at}`);
+      const error = JSON.parse(answer.body).error;
+      assert.deepEqual([error.code, error.field], ['invalid_image', `images.${role}`], `${role} at ${at}`);
+    }
+    assert.equal(stack.upstreamCalls.length, before, 'nothing refused went upstream');
+  } finally {
+    await served.close();
+  }
 });
