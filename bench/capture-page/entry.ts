@@ -237,7 +237,7 @@ async function fixtures(minBytes: number, maxBytes: number): Promise<Fixture[]> 
   return out;
 }
 
-/** A region of the frame, as the capture controller cuts the guide's (then the frame comes as an ImageBitmap, not a VideoFrame). */
+/** A region of the frame, as the capture controller asks for the guide's (a VideoFrame of the whole frame marked with the region, cut in the worker; an ImageBitmap of the region where the engine has no VideoFrame). */
 const guideRegion = (width: number, height: number) => ({ x: Math.round(width * 0.04), y: Math.round(height * 0.04), width: Math.round(width * 0.92), height: Math.round(height * 0.92) });
 
 /**
