@@ -141,10 +141,14 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
       cursor: progress;
     }
 
-    /* The instruction, or the live hint in its place while there is one (never both: they often
-       say nearly the same), sits at the top of the camera area: on the preview, or on the dark
-       band around it when the frame's shape leaves one. */
+    /* The camera area: the text row, then the preview centred in what is left. */
     .frame {
+      flex: 1;
+      min-height: 0;
+      display: flex;
+      flex-direction: column;
+    }
+    .view {
       position: relative;
       flex: 1;
       min-height: 0;
@@ -186,21 +190,32 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
     .cutout.ready {
       border-color: #5ad17a;
     }
-    .instruction,
-    .hint {
-      position: absolute;
-      top: 0.75rem;
-      left: 50%;
-      transform: translateX(-50%);
-      width: max-content;
-      max-width: calc(100% - 1.5rem);
+    /* The instruction, or the live hint in its place while there is one (never both: they often
+       say nearly the same), in a row of its own above the camera area, never over the preview:
+       at any text size the guide stays in sight. Both sit in one grid cell and the one not shown
+       keeps its place (hidden from view and from assistive technology alike), so the preview does
+       not move when a hint comes and goes while the person lines the document up. */
+    .says {
+      flex: none;
+      display: grid;
+      justify-items: center;
+      padding: 0 0.75rem 0.5rem;
+    }
+    .says > p {
+      grid-area: 1 / 1;
+      max-width: 100%;
       margin: 0;
       padding: 0.375rem 0.75rem;
       border-radius: 1rem;
       text-align: center;
-      background: rgb(0 0 0 / 0.72);
+      overflow-wrap: break-word;
+      background: rgb(255 255 255 / 0.12);
     }
-    .hint {
+    .says > p[hidden] {
+      display: block;
+      visibility: hidden;
+    }
+    .says > .hint {
       font-weight: 600;
       background: #ffffff;
       color: #0d0f12;

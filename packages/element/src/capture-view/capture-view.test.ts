@@ -228,7 +228,8 @@ describe('<onboarding-capture-view>', () => {
     await waitFor(() => part(el, 'capture-hint') && !part(el, 'capture-hint').hidden, 'no hint on the selfie');
     expect(part(el, 'capture-hint').textContent).to.equal('Mostre o rosto no oval');
     // One text at a time: the hint takes the instruction's place ("Centralize o rosto no oval").
-    expect(viewRoot(el).querySelector<HTMLElement>('#instruction')!.checkVisibility(), 'the instruction shows beside the hint').to.equal(false);
+    const instruction = viewRoot(el).querySelector<HTMLElement>('#instruction')!;
+    expect(getComputedStyle(instruction).visibility, 'the instruction shows beside the hint').to.equal('hidden');
     await new Promise((r) => setTimeout(r, 3000));
     expect(captureView(el), 'the selfie took itself without a face').to.exist;
     expect(preview(el)).to.equal(null);

@@ -236,21 +236,25 @@ export function defineCaptureView(kit: LitKit): void {
             <button type="button" class="icon" part="capture-close" aria-label=${t.close} @click=${() => this.onClose()}>${closeIcon}</button>
           </div>
           <div class="frame">
-            <div class="stage" ${cssProperty('--frame-ratio', frame ? `${frame.width} / ${frame.height}` : '4 / 3')}>
-              <video
-                part="video"
-                class=${this.mirrored ? 'mirrored' : ''}
-                aria-hidden="true"
-                autoplay
-                playsinline
-                muted
-                @loadedmetadata=${this.#frameChanged}
-                @resize=${this.#frameChanged}
-              ></video>
-              ${this.#renderCutout()}
+            <div class="says">
+              <p id="instruction" class="instruction" ?hidden=${!!hint}>${selfie ? t.instruction.selfie : t.instruction.document}</p>
+              <p class="hint" part="capture-hint" ?hidden=${!hint}>${hint}</p>
             </div>
-            <p id="instruction" class="instruction" ?hidden=${!!hint}>${selfie ? t.instruction.selfie : t.instruction.document}</p>
-            <p class="hint" part="capture-hint" ?hidden=${!hint}>${hint}</p>
+            <div class="view">
+              <div class="stage" ${cssProperty('--frame-ratio', frame ? `${frame.width} / ${frame.height}` : '4 / 3')}>
+                <video
+                  part="video"
+                  class=${this.mirrored ? 'mirrored' : ''}
+                  aria-hidden="true"
+                  autoplay
+                  playsinline
+                  muted
+                  @loadedmetadata=${this.#frameChanged}
+                  @resize=${this.#frameChanged}
+                ></video>
+                ${this.#renderCutout()}
+              </div>
+            </div>
           </div>
           <div class="bar bottom">
             <span class="side">

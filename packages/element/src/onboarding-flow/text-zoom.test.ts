@@ -184,6 +184,14 @@ function lossNow(el: OnboardingFlow): string[] {
       const r = control.getBoundingClientRect();
       if (r.width === 0 || outside(r, viewBox)) problems.push(`capture view: the ${part} is off screen: ${fmt(r)} beyond ${fmt(viewBox)}`);
     }
+    // The instruction (or the hint in its place) never covers the preview, whose guide the person lines up with.
+    const stage = viewRoot.querySelector('.stage')?.getBoundingClientRect();
+    for (const text of viewRoot.querySelectorAll<HTMLElement>('#instruction, [part~=capture-hint]')) {
+      if (!stage || getComputedStyle(text).visibility === 'hidden' || (text.hidden && getComputedStyle(text).display === 'none')) continue;
+      const t = text.getBoundingClientRect();
+      const overlap = Math.min(t.bottom, stage.bottom) - Math.max(t.top, stage.top) > 0.5 && Math.min(t.right, stage.right) - Math.max(t.left, stage.left) > 0.5;
+      if (overlap) problems.push(`capture view: "${text.textContent!.trim().slice(0, 40)}" covers the preview: ${fmt(t)} over ${fmt(stage)}`);
+    }
   }
   return problems;
 }
