@@ -8,6 +8,7 @@ import { API_PREFIX, IMAGE_ROLES, type ImageRoleName } from '@onboarding-kit/con
 import { Hono } from 'hono';
 import { createAdminRoutes } from './admin/admin-routes.js';
 import { Admission } from './http/admission.js';
+import { BodyBuffers } from './http/body-buffers.js';
 import { setAnswerHeader } from './http/answer-header.js';
 import type { CompanionEnv } from './http/env.js';
 import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
@@ -126,6 +127,8 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   let closing: Promise<void> | undefined;
   const concurrentCreations = options.creations?.concurrent ?? defaults.creationsConcurrent();
   const admission = new Admission({ concurrent: concurrentCreations, waiting: options.creations?.waiting ?? concurrentCreations * defaults.creationsWaitingPerTurn });
+  // One body buffer kept per turn at most (the usual body is a few MB; a larger one gets its own).
+  const bodyBuffers = new BodyBuffers({ maxKept: concurrentCreations, maxBytes: 8 * 1024 * 1024 });
   const documentFileTypes = Object.fromEntries(IMAGE_ROLES.map((r) => [r, options.documentFileTypes?.[r] ?? defaults.documentFileType])) as Record<ImageRoleName, string>;
 
   const app = new Hono<CompanionEnv>();
@@ -156,6 +159,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
     ...(sessions && { sessions }),
     sessionsRequired,
     admission,
+    bodyBuffers,
     imageMaxBytes: options.imageMaxBytes ?? defaults.imageMaxBytes,
     documentFileTypes,
     rateLimit: options.rateLimit ?? defaults.rateLimit,

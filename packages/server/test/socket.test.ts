@@ -7,7 +7,8 @@ import { maxCreateBodyBytes } from '@onboarding-kit/contract';
 import { serveCompanion, createJsonLogger } from '@onboarding-kit/server';
 import { WEBHOOK_KEY } from './helpers/companion.js';
 import { sseReader } from '@onboarding-kit/testing/sse-reader';
-import { IT_CLIENT, IT_SECRET, startStack, type Stack } from '@onboarding-kit/testing/stack';
+import { IT_CLIENT, IT_SECRET, startStack, waitUntil, type Stack } from '@onboarding-kit/testing/stack';
+import { BodyBuffers } from '../src/http/body-buffers.js';
 
 // The upstream is the sandbox (its own webhooks go to the stack's companion, not to these).
 let stack: Stack;
@@ -144,6 +145,44 @@ test('a creation that arrives in many pieces is refused for one stray character 
     }
     assert.equal(stack.upstreamCalls.length, before, 'nothing refused went upstream');
   } finally {
+    await served.close();
+  }
+});
+
+test('a creation body buffer goes back wiped only after the upstream got its images, and the next creation is read into it', async () => {
+  const takes: ArrayBufferLike[] = [];
+  const gives: { buffer: ArrayBufferLike; wiped: boolean }[] = [];
+  const { take, give } = BodyBuffers.prototype;
+  BodyBuffers.prototype.take = function (this: BodyBuffers, size: number) {
+    const b = take.call(this, size);
+    takes.push(b.buffer);
+    return b;
+  };
+  BodyBuffers.prototype.give = function (this: BodyBuffers, bytes: Uint8Array) {
+    give.call(this, bytes);
+    gives.push({ buffer: bytes.buffer, wiped: bytes.every((x) => x === 0) });
+  };
+  const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
+  try {
+    const sent: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(200_000)]).toString('base64');
+      sent.push(jpeg);
+      const answer = await postInPieces(served.url, Buffer.from(JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: jpeg } })), 4);
+      assert.equal(answer.status, 201, answer.body);
+      // What reached the upstream is this creation's own images, whole: the buffer was not wiped or reused under them.
+      const call = stack.upstreamCalls.at(-1)!;
+      const files = (call.body as { documentFiles: { document: string }[] }).documentFiles;
+      assert.deepEqual(files.map((f) => f.document), [`data:image/jpeg;base64,${jpeg}`, `data:image/jpeg;base64,${jpeg}`]);
+      await waitUntil(() => gives.length === i + 1, 5_000);
+    }
+    assert.equal(takes.length, 2);
+    assert.equal(takes[1], takes[0], 'the second body was read into the first one\'s buffer');
+    assert.deepEqual(gives.map((g) => g.wiped), [true, true]);
+    assert.notEqual(sent[0], sent[1]);
+  } finally {
+    BodyBuffers.prototype.take = take;
+    BodyBuffers.prototype.give = give;
     await served.close();
   }
 });

@@ -5,6 +5,7 @@
  * `payload_too_large`, 415 `unsupported_media_type`, 400 `invalid_json`.
  */
 import { IncomingMessage } from 'node:http';
+import type { BodyBuffers } from './body-buffers.js';
 import type { Context } from 'hono';
 import { CompanionError } from './companion-error.js';
 import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
@@ -16,6 +17,8 @@ export interface JsonBodyOptions {
   optional?: boolean;
   /** Names the body in refusals (default `The body`). */
   what?: string;
+  /** Where a body of declared length is read into (default: a fresh buffer); the caller gives it back. */
+  buffers?: BodyBuffers;
 }
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
@@ -41,7 +44,8 @@ export async function readBodyBytes(c: Context, limit: number, options: JsonBody
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
   // Untouched: nothing read it, nothing (a web stream made of it) listens to it.
   const direct = incoming instanceof IncomingMessage && !incoming.readableDidRead && incoming.listenerCount('data') === 0;
-  const read = direct ? await readLimitedIncoming(incoming, limit) : await readLimitedBody(c.req.raw, limit);
+  const buffers = options.buffers;
+  const read = direct ? await readLimitedIncoming(incoming, limit, {}, buffers ? (size) => buffers.take(size) : undefined) : await readLimitedBody(c.req.raw, limit);
   if (!read.ok) throw new CompanionError(413, 'payload_too_large', `${what} is larger than ${limit} bytes.`);
   return read.bytes;
 }

@@ -17,9 +17,9 @@ export interface DrainLimits {
 
 /**
  * `readLimitedBody` straight from Node's request (no web stream in between: one buffer of the
- * declared size, filled as the chunks come). Same limits, same refusal, same drain.
+ * declared size, filled as the chunks come, from `allocate`). Same limits, same refusal, same drain.
  */
-export function readLimitedIncoming(incoming: IncomingMessage, limit: number, drain: DrainLimits = {}): Promise<LimitedBody> {
+export function readLimitedIncoming(incoming: IncomingMessage, limit: number, drain: DrainLimits = {}, allocate: (size: number) => Uint8Array = Buffer.allocUnsafe): Promise<LimitedBody> {
   const declared = Number(incoming.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     drainIncoming(incoming, drain);
@@ -27,7 +27,7 @@ export function readLimitedIncoming(incoming: IncomingMessage, limit: number, dr
   }
   return new Promise((resolve, reject) => {
     // Node's parser never passes more than a declared length on, so the buffer is filled exactly.
-    const sized = Number.isFinite(declared) ? Buffer.allocUnsafe(declared) : undefined;
+    const sized = Number.isFinite(declared) ? allocate(declared) : undefined;
     const chunks: Buffer[] = [];
     let total = 0;
     const cleanup = () => {
@@ -44,7 +44,7 @@ export function readLimitedIncoming(incoming: IncomingMessage, limit: number, dr
         resolve({ ok: false });
         return;
       }
-      if (sized) chunk.copy(sized, total);
+      if (sized) sized.set(chunk, total);
       else chunks.push(chunk);
       total += chunk.length;
     };

@@ -22,6 +22,7 @@ import type { SessionRecord } from '../store/backend-state.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { Admission } from '../http/admission.js';
+import type { BodyBuffers } from '../http/body-buffers.js';
 import { validateCreationBytes } from '../http/creation-body.js';
 import { readBodyBytes } from '../http/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
@@ -55,6 +56,8 @@ export interface OnboardingRouteDeps {
   sessionsRequired?: boolean;
   /** Turns for creations: how many hold a body at once, how many may wait (http/admission.ts). */
   admission: Admission;
+  /** Where creation bodies are read into, used again once the upstream is done with them (http/body-buffers.ts). */
+  bodyBuffers?: BodyBuffers;
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,128}$/;
@@ -94,13 +97,37 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   });
 
   async function createWithTurn(c: Context<CompanionEnv>, session: SessionRecord | null, caller: PageCaller | null, key: string | undefined, release: () => void) {
-    const log = c.get('log');
-    // Read inline, never kept in a variable: once the images are cleared below, nothing holds them.
     // The images stay where they arrived, views of the one body buffer, checked there and sent
-    // upstream from there: no string, no decoded copy, no second buffer.
+    // upstream from there: no string, no decoded copy, no second buffer. That buffer goes back
+    // (wiped) once nothing reads it: at once when nothing went upstream, else when the upstream
+    // request has been written out.
     const limit = maxCreateBodyBytes(deps.imageMaxBytes);
+    const buffers = deps.bodyBuffers;
+    const bodyOptions = { requireJsonType: true, what: 'The onboarding', ...(buffers && { buffers }) };
+    const body = await readBodyBytes(c, limit, bodyOptions);
+    let upstreamBody: EncodedJson | undefined;
+    try {
+      return await createFromBody(c, session, caller, key, release, body, (encoded) => (upstreamBody = encoded));
+    } finally {
+      if (buffers) {
+        if (upstreamBody) void upstreamBody.released.then(() => buffers.give(body));
+        else buffers.give(body);
+      }
+    }
+  }
+
+  async function createFromBody(
+    c: Context<CompanionEnv>,
+    session: SessionRecord | null,
+    caller: PageCaller | null,
+    key: string | undefined,
+    release: () => void,
+    body: Uint8Array,
+    sending: (encoded: EncodedJson) => void,
+  ) {
+    const log = c.get('log');
     const bodyOptions = { requireJsonType: true, what: 'The onboarding' };
-    const validation = validateCreationBytes(await readBodyBytes(c, limit, bodyOptions), deps.imageMaxBytes, bodyOptions);
+    const validation = validateCreationBytes(body, deps.imageMaxBytes, bodyOptions);
     if (!validation.ok) {
       const { code, message, field } = validation.error;
       throw new CompanionError(validation.status, code, message, field ? { field } : {});
@@ -129,8 +156,10 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     }
 
     let created;
+    const encoded = upstreamRequest(valid, deps.documentFileTypes);
+    sending(encoded);
     try {
-      created = await deps.upstream.createOnboarding(upstreamRequest(valid, deps.documentFileTypes));
+      created = await deps.upstream.createOnboarding(encoded);
     } catch (e) {
       // Nothing was created: the session, or the key, may be used again.
       if (claimed) await deps.sessions!.release(claimed);
@@ -141,6 +170,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     } finally {
       // Personal data is kept no longer than needed: the images go as soon as the upstream has them.
       valid.images = {};
+      encoded.settle();
       release();
     }
 

@@ -7,6 +7,7 @@
  */
 import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 
 export interface TransportCall {
@@ -18,6 +19,11 @@ export interface TransportCall {
   timeoutMs: number;
   /** Resolve as soon as the answer's headers are in, its body streamed (the time limit still covers it). */
   stream?: boolean;
+  /**
+   * Called once the body's bytes are no longer read: written out to the socket, or the request
+   * torn down (an answer can come before the body is all written, so the answer alone does not say).
+   */
+  onBodyDone?: () => void;
 }
 
 export type Transport = (url: string, call: TransportCall) => Promise<Response>;
@@ -94,60 +100,85 @@ export function nodeTransport(options: { maxSockets?: number } = {}): Transport 
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: 256, scheduling: 'lifo' as const };
   const http = new Agent(agentOptions);
   const https = new HttpsAgent(agentOptions);
+  function send(url: string, call: TransportCall, resolve: (r: Response) => void, reject: (e: Error) => void, doneWithBody: () => void): void {
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    const headers: OutgoingHttpHeaders = { ...call.headers };
+    const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
+    if (pieces) headers['content-length'] = pieces.reduce((n, p) => n + p.byteLength, 0);
+    let settled = false;
+    let answer: IncomingMessage | undefined;
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      if (!settled) {
+        settled = true;
+        reject(error);
+      }
+    };
+    const timer = setTimeout(() => {
+      const error = timeoutError(call.timeoutMs);
+      req.destroy(error);
+      answer?.destroy(error);
+      fail(error);
+    }, call.timeoutMs);
+    const req = (secure ? httpsRequest : httpRequest)(
+      target,
+      { method: call.method, headers, agent: secure ? https : http },
+      (res) => {
+        answer = res;
+        const status = res.statusCode ?? 502;
+        if (call.stream) {
+          settled = true;
+          res.once('close', () => clearTimeout(timer));
+          resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: headersOf(res.rawHeaders) }));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.once('error', fail);
+        res.once('end', () => {
+          clearTimeout(timer);
+          if (settled) return;
+          settled = true;
+          resolve(bufferedAnswer(status, res.rawHeaders, NULL_BODY_STATUS.has(status) ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+        });
+        res.once('close', () => {
+          if (!res.complete) fail(new Error('The upstream closed the connection before its answer was complete.'));
+        });
+      },
+    );
+    req.once('error', fail);
+    // The body is done with once all of it is written to the socket ('finish'). A request that
+    // ends before that (torn down, or answered early) takes its socket with it: destroying a
+    // socket closes its descriptor at once, so nothing still queued on it is read afterwards.
+    let socket: Socket | undefined;
+    req.once('socket', (s: Socket) => (socket = s));
+    req.once('finish', doneWithBody);
+    req.once('close', () => {
+      if (!req.writableFinished) socket?.destroy();
+      doneWithBody();
+    });
+    if (pieces) {
+      req.cork();
+      for (const p of pieces) req.write(p);
+      req.uncork();
+    }
+    req.end();
+  }
+
   return (url, call) =>
     new Promise<Response>((resolve, reject) => {
-      const target = new URL(url);
-      const secure = target.protocol === 'https:';
-      const headers: OutgoingHttpHeaders = { ...call.headers };
-      const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
-      if (pieces) headers['content-length'] = pieces.reduce((n, p) => n + p.byteLength, 0);
-      let settled = false;
-      let answer: IncomingMessage | undefined;
-      const fail = (error: Error) => {
-        clearTimeout(timer);
-        if (!settled) {
-          settled = true;
-          reject(error);
-        }
+      let bodyDone = call.onBodyDone;
+      const doneWithBody = () => {
+        const f = bodyDone;
+        bodyDone = undefined;
+        f?.();
       };
-      const timer = setTimeout(() => {
-        const error = timeoutError(call.timeoutMs);
-        req.destroy(error);
-        answer?.destroy(error);
-        fail(error);
-      }, call.timeoutMs);
-      const req = (secure ? httpsRequest : httpRequest)(
-        target,
-        { method: call.method, headers, agent: secure ? https : http },
-        (res) => {
-          answer = res;
-          const status = res.statusCode ?? 502;
-          if (call.stream) {
-            settled = true;
-            res.once('close', () => clearTimeout(timer));
-            resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: headersOf(res.rawHeaders) }));
-            return;
-          }
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.once('error', fail);
-          res.once('end', () => {
-            clearTimeout(timer);
-            if (settled) return;
-            settled = true;
-            resolve(bufferedAnswer(status, res.rawHeaders, NULL_BODY_STATUS.has(status) ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-          });
-          res.once('close', () => {
-            if (!res.complete) fail(new Error('The upstream closed the connection before its answer was complete.'));
-          });
-        },
-      );
-      req.once('error', fail);
-      if (pieces) {
-        req.cork();
-        for (const p of pieces) req.write(p);
-        req.uncork();
+      try {
+        send(url, call, resolve, reject, doneWithBody);
+      } catch (error) {
+        doneWithBody();
+        throw error;
       }
-      req.end();
     });
 }

@@ -57,7 +57,33 @@ export interface UpstreamClientOptions {
  * `OnboardingTokenRequest`.
  */
 export class EncodedJson {
-  constructor(readonly pieces: readonly Uint8Array[]) {}
+  /**
+   * Settles once no call reads the pieces any more: each call that carried them has written them
+   * out or been torn down (a `fetch` given to the client copies them at once). Only then may the
+   * memory under them be used for anything else.
+   */
+  readonly released: Promise<void>;
+  #calls = 0;
+  #settled = false;
+  #release!: () => void;
+  constructor(readonly pieces: readonly Uint8Array[]) {
+    this.released = new Promise((resolve) => (this.#release = resolve));
+  }
+  /** A call starts reading the pieces; the function it gets says when it has stopped (once). */
+  hold(): () => void {
+    this.#calls++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.#calls === 0 && this.#settled) this.#release();
+    };
+  }
+  /** No further call will be made with these pieces: `released` settles as soon as the calls made are done. */
+  settle(): void {
+    this.#settled = true;
+    if (this.#calls === 0) this.#release();
+  }
 }
 
 export interface UpstreamClient {
@@ -111,16 +137,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (op.body !== undefined) headers['content-type'] = 'application/json';
     if (accessToken) headers.authorization = `Bearer ${accessToken}`;
     const started = Date.now();
-    const body = op.body === undefined ? undefined : op.body instanceof EncodedJson ? op.body.pieces : JSON.stringify(op.body);
+    const encoded = op.body instanceof EncodedJson ? op.body : undefined;
+    const body = op.body === undefined ? undefined : encoded ? encoded.pieces : JSON.stringify(op.body);
+    const bodyDone = encoded?.hold();
     try {
       const res = givenFetch
         ? await givenFetch(`${baseUrl}${op.path}`, {
             method: op.method,
             headers,
-            ...(body !== undefined && { body: typeof body === 'string' ? body : Buffer.concat(body) }),
+            // Copied here, so the pieces are free at once.
+            ...(body !== undefined && { body: typeof body === 'string' ? body : (() => { const copy = Buffer.concat(body); bodyDone?.(); return copy; })() }),
             signal: AbortSignal.timeout(op.timeoutMs),
           })
-        : await transport!(`${baseUrl}${op.path}`, { method: op.method, headers, ...(body !== undefined && { body }), timeoutMs: op.timeoutMs, ...(op.stream && { stream: true }) });
+        : await transport!(`${baseUrl}${op.path}`, { method: op.method, headers, ...(body !== undefined && { body }), timeoutMs: op.timeoutMs, ...(op.stream && { stream: true }), ...(bodyDone && { onBodyDone: bodyDone }) });
       log.debug('upstream call', { op: op.name, httpStatus: res.status, ms: Date.now() - started });
       return res;
     } catch (e) {
