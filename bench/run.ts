@@ -3,10 +3,11 @@
  * BENCHMARKS.md. A section that lacks a piece prints "not measured: <why>" instead of failing;
  * the process exits 0 whenever the report could be written.
  *
- *   BENCH_NO_BUILD=1   measure the element's dist/ as it is, even when stale
+ *   BENCH_NO_BUILD=1   measure the built output (the element's files, the servers' dist/) as it is, even when stale
  *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face); BENCHMARKS.md is left alone
  *   BENCH_CAPTURE=main-thread   in the capture section, only the per-engine main-thread watch
  */
+import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,11 @@ async function section(id: string, title: string, needS: number, capS: number, r
 }
 
 const allowBuild = !process.env.BENCH_NO_BUILD;
+// The server children run the packages' dist/ (bench/lib/children.ts): built first when stale.
+{
+  const ensure = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'ensure-built.mjs'), ...(allowBuild ? [] : ['--check'])], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (ensure.status !== 0) console.log(allowBuild ? '  warning: the build failed; the servers run whatever dist/ holds.' : '  warning: dist/ is older than the sources (BENCH_NO_BUILD set): the servers run it as it is.');
+}
 await section('bytes', '1. Bytes on the wire', 10, 300, () => measureBytes({ allowBuild }));
 await section('capture', '2. Capture pipeline in Chromium', 20, 150, async () => {
   const b = await getBrowser();

@@ -60,8 +60,11 @@ export function openFilesLimit(pid: number | 'self'): number {
  * open sockets; the IPC channel passes through the exec.
  */
 export async function startServer(role: 'sandbox' | 'companion' | 'proxy', options: Record<string, unknown>, launch: { openFiles?: number } = {}): Promise<ServerChild> {
+  // The packages load from their built output (dist/, what an integrator installs and runs; the
+  // bench builds it first when stale): the TypeScript sources through the loader cost more per
+  // request (its helpers, its import hooks), which no deployment pays. tsx only loads child.ts.
   // BENCH_CPU_PROF=<dir>: the companion children write a V8 CPU profile there when they exit.
-  const execArgv = ['--conditions=source', '--import', 'tsx', '--expose-gc', ...(role === 'companion' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+  const execArgv = ['--import', 'tsx', '--expose-gc', ...(role === 'companion' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
   const childOptions = {
     cwd: REPO_ROOT,
     env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },

@@ -169,7 +169,7 @@ function cpuSteps(companionBody: Buffer, oneImage: string): string[][] {
 export async function measureCompanion(images: Images | undefined, settings: CompanionSettings): Promise<SectionResult> {
   const s = emptySection('companion', '3. Companion: POST /v1/onboardings');
   s.method.push(
-    'Sandbox and companion each run in a child process (bench/servers/child.ts: `serveSandbox`, `serveCompanion` on 127.0.0.1, companion with its default JSON logger to /dev/null, rate limit 0); ' +
+    'Sandbox and companion each run in a child process (bench/servers/child.ts: `serveSandbox`, `serveCompanion` on 127.0.0.1, companion with its default JSON logger to /dev/null, rate limit 0), from the packages\' built output (dist/, what an integrator installs and runs; built first when stale), not from the TypeScript sources through the loader; ' +
       'the load generator is the bench process: node:http keep-alive agents, a closed loop of N workers (N = concurrency), each request timed from send to the end of the response.',
     'Body: CPF, name, documentType and three JPEGs made in Chromium from the card picture with grain (documentFront, documentBack, selfie; sizes in section 2 notes) as pure base64. ' +
       'Baseline: the very creation the companion sends upstream (cpf, document, name, three `documentFiles` data URIs) posted straight to the sandbox with a Bearer token. Runs alternate baseline/companion per level.',
