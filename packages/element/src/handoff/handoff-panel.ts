@@ -32,6 +32,9 @@ import { handoffTexts } from './texts.js';
 
 export { handoffTexts, type HandoffTexts } from './texts.js';
 
+
+/** How long a copy may wait for the clipboard before the person is told to type the code instead. */
+const COPY_WAIT_MS = 3000;
 /** What the panel takes from the element's own Lit. */
 export interface HandoffLitKit {
   LitElement: typeof LitElement;
@@ -397,7 +400,13 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
       const t = this.#t;
       if (!this.offer) return;
       try {
-        await navigator.clipboard.writeText(formatHandoffCode(this.offer.code));
+        // A clipboard that neither takes the text nor refuses it (a permission nobody will answer)
+        // must not leave the button silent: after a few seconds the person is told to type the code.
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          navigator.clipboard.writeText(formatHandoffCode(this.offer.code)),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('clipboard did not answer')), COPY_WAIT_MS))),
+        ]).finally(() => clearTimeout(timer));
         this.notice = t.copied;
       } catch {
         this.notice = t.copyFailed;

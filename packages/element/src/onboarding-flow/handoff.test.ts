@@ -9,7 +9,7 @@
  * phone holds the session opens straight in the following panel. Screenshots at 1366x768 and
  * 390x844.
  */
-import { currentEngine } from '@onboarding-kit/testing/engine';
+import { NOT_IN, currentEngine, onlyIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
 import decodeQR from 'qr/decode.js';
@@ -314,6 +314,53 @@ describe('<onboarding-flow handoff>', () => {
     const current = shownCode(el);
     await claimOk(ns, { code: current });
     await waitForPanel(el, 'Celular conectado');
+  });
+
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)('"Copiar código" puts the code as shown on the clipboard, says so on the panel and aloud; a refused clipboard says to type it', async function () {
+    this.timeout(45_000);
+    const session = await openSession();
+    const { el, ns } = await mountComputer(session);
+    await toDocumentFront(el);
+    await offer(el);
+    // The clipboard holds something else first, so only the button's copy can put the code there.
+    await executeServerCommand('clipboard-permission', { grant: true });
+    await navigator.clipboard.writeText('not the code');
+    panelButton(el, 'Copiar código').click();
+    await waitForPanel(el, 'Código copiado.');
+    const code = shownCode(el);
+    expect(await navigator.clipboard.readText()).to.equal(code);
+    expect(code).to.equal(formatHandoffCode(code.replace(/\W/g, '')));
+    await waitFor(() => live(el).includes('Código copiado.'), `not announced: ${live(el)}`);
+    // The code copied is one the phone can claim.
+    await claimOk(ns, { code: await navigator.clipboard.readText() });
+    await waitForPanel(el, 'Celular conectado');
+  });
+
+  it('a clipboard that refuses the code, or never answers: the panel says to type the code on the phone', async function () {
+    this.timeout(45_000);
+    const session = await openSession();
+    const { el } = await mountComputer(session);
+    await toDocumentFront(el);
+    await offer(el);
+    // No engine here can be made to refuse or stall a write from the page, so the clipboard's answer is stood in for.
+    const clipboard = navigator.clipboard;
+    const own = Object.getOwnPropertyDescriptor(clipboard, 'writeText');
+    try {
+      for (const [how, answer] of [['refuses', () => Promise.reject(new DOMException('denied', 'NotAllowedError'))], ['never answers', () => new Promise<void>(() => {})]] as const) {
+        Object.defineProperty(clipboard, 'writeText', { configurable: true, value: answer });
+        const started = performance.now();
+        panelButton(el, 'Copiar código').click();
+        await waitForPanel(el, 'Não foi possível copiar. Digite o código no celular.', 10_000);
+        if (how === 'never answers') expect(performance.now() - started, 'waited a few seconds first').to.be.greaterThan(2_500);
+        await waitFor(() => live(el).includes('Não foi possível copiar'), `not announced (${how}): ${live(el)}`);
+        // The next try starts from a clean panel.
+        (panel(el) as unknown as { notice: string | null }).notice = null;
+        await panel(el)!.updateComplete;
+      }
+    } finally {
+      if (own) Object.defineProperty(clipboard, 'writeText', own);
+      else delete (clipboard as unknown as Record<string, unknown>).writeText;
+    }
   });
 
   it('a reload of the computer while the phone holds the session opens straight in the following panel', async function () {
