@@ -245,10 +245,18 @@ describe('<onboarding-flow handoff>', () => {
       console.log(`hand-off following: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-following-1366' })}`);
     }
 
+    // The first frame of the computer's outcome, as a person sees it: its words come with its heading.
+    let firstOutcome: string | null = null;
+    const watch = new MutationObserver(() => {
+      if (firstOutcome === null && root(el).querySelector('[data-status]')) firstOutcome = root(el).querySelector('[data-status]')!.textContent!.replace(/\s+/g, ' ');
+    });
+    watch.observe(root(el), { childList: true, subtree: true, characterData: true });
     await click(phone.el, 'Enviar');
     await waitForStep(phone.el, 'outcome', 30_000);
     // The computer shows the same outcome as if it had sent the photos itself.
     await waitForStep(el, 'outcome', 30_000);
+    watch.disconnect();
+    expect(firstOutcome, 'the outcome first showed without its words').to.include('Tudo certo! Sua identidade foi confirmada.');
     expect(heading(el).textContent).to.equal('Identidade verificada');
     const complete = events.find((e) => e.type === 'onboarding-complete')!;
     expect(complete.detail.status).to.equal('APPROVED');

@@ -266,14 +266,19 @@ export class OnboardingFlow extends LitElement {
   readonly #panelHost: HandoffPanelHost = {
     secret: () => this.session || '',
     state: (state) => {
-      if (state === 'claimed') this.#handoff.following();
+      if (state === 'claimed') {
+        this.#handoff.following();
+        // The phone's outcome will show here: its words are fetched now, to come with its heading.
+        void this.#afterSendTexts();
+      }
       this.dispatchEvent(new OnboardingHandoffEvent({ state }));
     },
     announce: (text) => this.#nav.announce(text),
     submitted: (tokenOnboarding) => this.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding })),
     completed: (outcome) => {
       this.#handoff.close();
-      this.#withPhotoSteps('outcome', () => this.#submission!.showOutcome(outcome));
+      // Shown once its words are in (at once when they came ahead; without them if they cannot load).
+      void this.#afterSendTexts().then(() => this.#withPhotoSteps('outcome', () => this.#submission!.showOutcome(outcome)));
     },
     back: (session) => {
       this.#handoff.close();
@@ -414,13 +419,21 @@ export class OnboardingFlow extends LitElement {
     // failure, again on the next step that needs it.
     const failedAt = this.#photoFailedAt;
     if (failedAt === null ? step !== FIRST_STEP : failedAt !== step && needsPhotoSteps(step)) this.#loadPhotoSteps();
-    if (!this.afterSend && (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome')) {
-      // Unavailable (offline, a file not hosted): the headings and the status still show.
-      loadAfterSend().then((catalog) => (this.afterSend = catalog), () => undefined);
-    }
+    if (!this.afterSend && (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome')) void this.#afterSendTexts();
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** The waiting and outcome texts, loaded once; unavailable (offline, a file not hosted), the headings and the status still show. */
+  #afterSendTexts(): Promise<void> {
+    if (this.afterSend) return Promise.resolve();
+    return loadAfterSend().then(
+      (catalog) => {
+        this.afterSend = catalog;
+      },
+      () => undefined,
+    );
+  }
 
   private get m(): Messages {
     return messagesFor(this.locale);
