@@ -51,6 +51,4 @@ export const NOT_IN = {
   networkRecord: 'WebKitWebDriver shows no network traffic, so there is no network record to check',
   /** WebKitGTK's 2D canvas ignores `ctx.filter`, which the test uses to make a blurred or darkened picture. */
   canvasFilter: "WebKitGTK's canvas ignores ctx.filter, which this test uses to blur or darken the picture",
-  /** Seen once in CI, not on a quiet machine: WebKitGTK never finished the file after an event stream was torn down. */
-  droppedStream: 'in a CI run WebKitGTK did not finish this file (past the runner\'s 300 s) after the stack tore an event stream down; it passed on a quiet machine, so it is left to Chromium and Firefox until the hang is understood',
 } as const;
