@@ -9,8 +9,6 @@
  *   'stack'          -> { url }: the companion's base URL; use `${url}/t/<namespace>` as the
  *                       element's endpoint so that the requests are recorded for that namespace
  *   'stack-record'   { namespace } -> { uploadAttempts, uploads, onboardings, requests }
- *   'stack-cut'      { namespace, ms } -> true: the namespace is cut off for ms, as a network that
- *                       drops (open event streams torn down, requests answered 503 until then)
  *   'stack-decide'   { token, status } -> decides a manual-review onboarding through the
  *                       sandbox's control API; resolves after its webhook reached the companion
  *   'stack-session'  { reference, cpf?, ... } -> opens a session as the integrator's backend does
@@ -83,11 +81,6 @@ export function realStack(options = {}) {
     async executeCommand({ command, payload }) {
       if (command === 'stack') return { url: stack.url };
       if (command === 'stack-record') return json(await fetch(`${stack.url}/__stack/record/${encodeURIComponent(payload.namespace)}`));
-      if (command === 'stack-cut') {
-        const res = await fetch(`${stack.url}/__stack/cut/${encodeURIComponent(payload.namespace)}?ms=${Number(payload.ms)}`, { method: 'POST' });
-        if (!res.ok) throw new Error(`stack-cut: ${res.status}`);
-        return true;
-      }
       if (command === 'stack-decide') {
         const url = `${stack.sandboxUrl}/__sandbox/onboardings/${encodeURIComponent(payload.token)}/decision`;
         return json(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: payload.status }) }));

@@ -3,9 +3,7 @@
  * `/t/<namespace>/v1/...` are recorded and handed to the companion as `/v1/...`, unchanged
  * otherwise (same method, headers, streamed body, abort signal), and the companion's answer goes
  * back untouched. Only creation bodies and creation answers are read, from a copy of the stream.
- * `GET /__stack/record/<namespace>` answers the record as JSON. `POST /__stack/cut/<namespace>?ms=N`
- * cuts the namespace off for N ms, as a network that drops: its open event streams are torn down
- * and its requests answered 503 until then (the companion itself runs on, for the other tests).
+ * `GET /__stack/record/<namespace>` answers the record as JSON.
  */
 import { API_PREFIX } from '@onboarding-kit/contract';
 
@@ -38,25 +36,12 @@ export interface StackRecord {
 
 const NAMESPACED = /^\/t\/([A-Za-z0-9_-]{1,64})(\/.*)$/;
 const RECORD = /^\/__stack\/record\/([A-Za-z0-9_-]{1,64})$/;
-const CUT = /^\/__stack\/cut\/([A-Za-z0-9_-]{1,64})$/;
 const CREATE_PATH = `${API_PREFIX}/onboardings`;
 
 type Fetch = (req: Request, env: unknown) => Response | Promise<Response>;
 
 export class StackRecorder {
   readonly #records = new Map<string, StackRecord>();
-  /** Namespaces cut off, with the time the cut ends. */
-  readonly #cuts = new Map<string, number>();
-  /** The open event streams of each namespace (Node's responses, to tear down on a cut). */
-  readonly #streams = new Map<string, Set<{ destroy(): void; once(event: 'close', f: () => void): void }>>();
-
-  /** Cuts `namespace` off for `ms`: its open event streams end abruptly, its requests get 503 until then. */
-  cut(namespace: string, ms: number): void {
-    this.#cuts.set(namespace, Date.now() + ms);
-    const open = this.#streams.get(namespace);
-    for (const stream of open ?? []) stream.destroy();
-    open?.clear();
-  }
 
   record(namespace: string): StackRecord {
     let record = this.#records.get(namespace);
@@ -69,27 +54,11 @@ export class StackRecorder {
     const url = new URL(req.url);
     const asked = RECORD.exec(url.pathname);
     if (asked && req.method === 'GET') return Response.json(this.record(asked[1]!), { headers: { 'cache-control': 'no-store' } });
-    const cut = CUT.exec(url.pathname);
-    if (cut && req.method === 'POST') {
-      this.cut(cut[1]!, Number(url.searchParams.get('ms') ?? 0));
-      return new Response(null, { status: 204 });
-    }
     const m = NAMESPACED.exec(url.pathname);
     if (!m) return next(req, env);
-    const namespace = m[1]!;
-    const record = this.record(namespace);
+    const record = this.record(m[1]!);
     record.requests.push({ method: req.method, url: req.url, authorization: req.headers.get('authorization') });
-    if ((this.#cuts.get(namespace) ?? 0) > Date.now()) {
-      return Response.json({ error: { code: 'unavailable', message: 'Cut off by the test.' } }, { status: 503, headers: { 'cache-control': 'no-store' } });
-    }
     url.pathname = m[2]!;
-    const outgoing = (env as { outgoing?: { destroy(): void; once(event: 'close', f: () => void): void } } | undefined)?.outgoing;
-    if (outgoing && req.method === 'GET' && url.pathname.endsWith('/events')) {
-      let open = this.#streams.get(namespace);
-      if (!open) this.#streams.set(namespace, (open = new Set()));
-      open.add(outgoing);
-      outgoing.once('close', () => open.delete(outgoing));
-    }
     const creation = req.method === 'POST' && url.pathname === CREATE_PATH;
     let body = req.body;
     let sent: Promise<string> | undefined;
