@@ -6,10 +6,13 @@
  * it may not be compiled (a page whose CSP lacks 'wasm-unsafe-eval'), the table does it alone.
  */
 
+/** The base64 alphabet, in the order of its values (base64.ts encodes and decodes with it). */
+export const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
 /** 1 for the bytes of the base64 alphabet (no padding), 0 for every other byte. */
 export const ALPHABET_BYTE = /* @__PURE__ */ (() => {
   const table = new Uint8Array(256);
-  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') table[c.charCodeAt(0)] = 1;
+  for (const c of ALPHABET) table[c.charCodeAt(0)] = 1;
   return table;
 })();
 

@@ -2,9 +2,8 @@
  * Isomorphic base64 helpers (browser and Node, no Buffer): the upstream wants pure base64 in
  * `image1`/`image2`/`selfie1` and a data URI in `documentFiles[].document`.
  */
-import { alphabetOnly } from './base64-alphabet.js';
+import { ALPHABET, alphabetOnly } from './base64-alphabet.js';
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const DECODE = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
 

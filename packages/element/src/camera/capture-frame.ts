@@ -1,9 +1,10 @@
 /**
  * Grabs one frame of a camera stream, at the stream's own resolution and never mirrored (neither
  * drawImage() nor createImageBitmap() sees the CSS transform that mirrors a selfie preview):
- * as pixels (`captureFrameBitmap`, an ImageBitmap the image pipeline takes as it is, so the
- * frame is JPEG-encoded once, at the end) or as an image blob (`captureFrame`).
+ * as pixels (`captureFramePixels`, a VideoFrame or an ImageBitmap the image pipeline takes as it
+ * is, so the frame is JPEG-encoded once, at the end) or as an image blob (`captureFrame`).
  */
+import { setFrameRegion } from './frame-region.js';
 
 export interface CaptureOptions {
   /** Default 'image/jpeg' (fast to encode; the pipeline re-encodes it anyway). */
@@ -17,8 +18,6 @@ export interface CaptureOptions {
   /** The preview showing the stream, to draw from at once (CameraController: default the attached one). */
   preview?: HTMLVideoElement | null;
 }
-
-import { setFrameRegion } from './frame-region.js';
 
 const HAVE_CURRENT_DATA = 2;
 

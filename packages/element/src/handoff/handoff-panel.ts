@@ -32,9 +32,9 @@ import { handoffTexts } from './texts.js';
 
 export { handoffTexts, type HandoffTexts } from './texts.js';
 
-
 /** How long a copy may wait for the clipboard before the person is told to type the code instead. */
 const COPY_WAIT_MS = 3000;
+
 /** What the panel takes from the element's own Lit. */
 export interface HandoffLitKit {
   LitElement: typeof LitElement;

@@ -419,7 +419,7 @@ export class OnboardingFlow extends LitElement {
     // failure, again on the next step that needs it.
     const failedAt = this.#photoFailedAt;
     if (failedAt === null ? step !== FIRST_STEP : failedAt !== step && needsPhotoSteps(step)) this.#loadPhotoSteps();
-    if (!this.afterSend && (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome')) void this.#afterSendTexts();
+    if (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome') void this.#afterSendTexts();
   }
 
   // ---------------------------------------------------------------- internals

@@ -61,6 +61,8 @@ export interface OnboardingRouteDeps {
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9._~-]{1,128}$/;
+/** How a creation's body is read and named in its refusals. */
+const CREATION_BODY = { requireJsonType: true, what: 'The onboarding' } as const;
 
 export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
@@ -103,8 +105,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     // request has been written out.
     const limit = maxCreateBodyBytes(deps.imageMaxBytes);
     const buffers = deps.bodyBuffers;
-    const bodyOptions = { requireJsonType: true, what: 'The onboarding', ...(buffers && { buffers }) };
-    const body = await readBodyBytes(c, limit, bodyOptions);
+    const body = await readBodyBytes(c, limit, { ...CREATION_BODY, ...(buffers && { buffers }) });
     let upstreamBody: EncodedJson | undefined;
     try {
       return await createFromBody(c, session, caller, key, release, body, (encoded) => (upstreamBody = encoded));
@@ -126,8 +127,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     sending: (encoded: EncodedJson) => void,
   ) {
     const log = c.get('log');
-    const bodyOptions = { requireJsonType: true, what: 'The onboarding' };
-    const validation = validateCreationBytes(body, deps.imageMaxBytes, bodyOptions);
+    const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
     if (!validation.ok) {
       const { code, message, field } = validation.error;
       throw new CompanionError(validation.status, code, message, field ? { field } : {});

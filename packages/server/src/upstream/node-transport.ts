@@ -151,13 +151,15 @@ export function nodeTransport(options: { maxSockets?: number } = {}): Transport 
     // The body is done with once all of it is written to the socket ('finish'). A request that
     // ends before that (torn down, or answered early) takes its socket with it: destroying a
     // socket closes its descriptor at once, so nothing still queued on it is read afterwards.
-    let socket: Socket | undefined;
-    req.once('socket', (s: Socket) => (socket = s));
-    req.once('finish', doneWithBody);
-    req.once('close', () => {
-      if (!req.writableFinished) socket?.destroy();
-      doneWithBody();
-    });
+    if (call.onBodyDone) {
+      let socket: Socket | undefined;
+      req.once('socket', (s: Socket) => (socket = s));
+      req.once('finish', doneWithBody);
+      req.once('close', () => {
+        if (!req.writableFinished) socket?.destroy();
+        doneWithBody();
+      });
+    }
     if (pieces) {
       req.cork();
       for (const p of pieces) req.write(p);

@@ -140,13 +140,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const encoded = op.body instanceof EncodedJson ? op.body : undefined;
     const body = op.body === undefined ? undefined : encoded ? encoded.pieces : JSON.stringify(op.body);
     const bodyDone = encoded?.hold();
+    // A given `fetch` gets a copy, so the pieces are free at once.
+    const fetchBody = givenFetch && body !== undefined ? (typeof body === 'string' ? body : Buffer.concat(body)) : undefined;
+    if (givenFetch) bodyDone?.();
     try {
       const res = givenFetch
         ? await givenFetch(`${baseUrl}${op.path}`, {
             method: op.method,
             headers,
-            // Copied here, so the pieces are free at once.
-            ...(body !== undefined && { body: typeof body === 'string' ? body : (() => { const copy = Buffer.concat(body); bodyDone?.(); return copy; })() }),
+            ...(fetchBody !== undefined && { body: fetchBody }),
             signal: AbortSignal.timeout(op.timeoutMs),
           })
         : await transport!(`${baseUrl}${op.path}`, { method: op.method, headers, ...(body !== undefined && { body }), timeoutMs: op.timeoutMs, ...(op.stream && { stream: true }), ...(bodyDone && { onBodyDone: bodyDone }) });
