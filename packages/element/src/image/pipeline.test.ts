@@ -223,6 +223,8 @@ describe('processImage: which code resizes and encodes in the worker', () => {
 
 interface Counted {
   encodes: number;
+  /** The sizes of the canvases the worker made (OffscreenCanvas constructions). */
+  canvases: [number, number][];
   decodes: { kind: string; size: number | null; resize: [number, number] | null }[];
 }
 
@@ -233,7 +235,14 @@ interface Counted {
  */
 function countingWorkerURL(): string {
   const script = `
-    const counts = { encodes: 0, decodes: [] };
+    const counts = { encodes: 0, decodes: [], canvases: [] };
+    const EngineCanvas = self.OffscreenCanvas;
+    self.OffscreenCanvas = class extends EngineCanvas {
+      constructor(width, height) {
+        super(width, height);
+        counts.canvases.push([width, height]);
+      }
+    };
     const convert = OffscreenCanvas.prototype.convertToBlob;
     OffscreenCanvas.prototype.convertToBlob = function (...args) { counts.encodes++; return convert.apply(this, args); };
     const engine = self.createImageBitmap.bind(self);
@@ -248,9 +257,10 @@ function countingWorkerURL(): string {
     };
     const post = self.postMessage.bind(self);
     self.postMessage = (message, transfer) => {
-      if (message && message.ok) message.image.timings = { ...message.image.timings, counted: { encodes: counts.encodes, decodes: counts.decodes } };
+      if (message && message.ok) message.image.timings = { ...message.image.timings, counted: { encodes: counts.encodes, decodes: counts.decodes, canvases: counts.canvases } };
       counts.encodes = 0;
       counts.decodes = [];
+      counts.canvases = [];
       post(message, transfer || []);
     };
     // Requests that arrive while the worker's modules load wait for its handler.
@@ -274,11 +284,45 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
       const result = await processImage(frame, { ...front, workerURL });
       revoke.push(result.previewUrl);
       expect([result.processedIn, result.processedBy, result.width, result.height]).to.deep.equal(['worker', 'own', 1280, 720]);
-      expect(countsOf(result)).to.deep.equal({ encodes: 1, decodes: [] });
+      const { encodes, decodes } = countsOf(result);
+      expect({ encodes, decodes }).to.deep.equal({ encodes: 1, decodes: [] });
       const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
       expect(worstProbe(probeCard(image))).to.be.at.most(JPEG_TOLERANCE);
       // The pipeline took the frame over: closed (or transferred) once done.
       expect('displayWidth' in frame ? frame.format : frame.width, frame.constructor.name).to.equal('displayWidth' in frame ? null : 0);
+    }
+  });
+
+  it('frame after frame of one size: the worker draws each into the canvas the one before used (kept, wiped), not a new one', async () => {
+    const marked = <T extends FramePixels>(frame: T): T => {
+      setFrameRegion(frame, { x: 100, y: 60, width: 800, height: 450 });
+      return frame;
+    };
+    const kinds: [string, () => Promise<FramePixels>, [number, number]][] = [
+      ['ImageBitmap marked with a region', async () => marked(await createImageBitmap(cardCanvas())), [800, 450]],
+    ];
+    if (typeof VideoFrame === 'function') {
+      kinds.push(['whole VideoFrame', async () => new VideoFrame(cardCanvas(), { timestamp: 0 }), [1280, 720]]);
+      kinds.push(['VideoFrame marked with a region', async () => marked(new VideoFrame(cardCanvas(), { timestamp: 0 })), [800, 450]]);
+    }
+    for (const [kind, make, [width, height]] of kinds) {
+      const made: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const result = await processImage(await make(), { ...front, workerURL, keepAnyway: true });
+        revoke.push(result.previewUrl);
+        expect([result.width, result.height], kind).to.deep.equal([width, height]);
+        made.push(countsOf(result).canvases.filter(([w, h]) => w === width && h === height).length);
+        const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
+        const whole = { width: 1280, height: 720, data: cardCanvas().getContext('2d')!.getImageData(0, 0, 1280, 720).data };
+        const [ox, oy] = width === 1280 ? [0, 0] : [100, 60];
+        for (const [x, y] of [[20, 20], [300, 200], [700, 400]] as const) {
+          const expected = meanAt(whole, ox + x, oy + y);
+          const actual = meanAt(image, x, y);
+          expect(Math.max(...actual.map((v, n) => Math.abs(v - expected[n]!))), `${kind} #${i + 1} (${x}, ${y})`).to.be.at.most(JPEG_TOLERANCE);
+        }
+      }
+      // The first may find a canvas kept from an earlier test; the next ones always do.
+      expect(made.slice(1), `${kind}: canvases of ${width}x${height} made per frame ${JSON.stringify(made)}`).to.deep.equal([0, 0]);
     }
   });
 
@@ -363,6 +407,33 @@ describe('processImage: a worker that fails for its own reasons', () => {
       expect(sniffBase64(result.base64)).to.equal('image/jpeg');
       expect(warnings.join('\n')).to.contain('ReferenceError: OffscreenCanvas is not defined');
     } finally {
+      console.warn = warn;
+      URL.revokeObjectURL(workerURL);
+    }
+  });
+});
+
+describe('processImage: base64 where the engine has no Uint8Array toBase64', () => {
+  it('the data-URL reader gives the same pure base64 and size (on the page, as an engine before toBase64 would)', async () => {
+    const script = `self.onmessage = (e) => self.postMessage({ id: e.data.id, ok: false, error: { name: 'ReferenceError', message: 'OffscreenCanvas is not defined' } });`;
+    const workerURL = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+    const proto = Uint8Array.prototype as { toBase64?: unknown };
+    const own = Object.getOwnPropertyDescriptor(proto, 'toBase64');
+    const warn = console.warn;
+    console.warn = () => undefined;
+    try {
+      const withNative = await processImage(await cardPng(), { ...front, workerURL });
+      revoke.push(withNative.previewUrl);
+      delete proto.toBase64;
+      const without = await processImage(await cardPng(), { ...front, workerURL });
+      revoke.push(without.previewUrl);
+      expect(without.processedIn).to.equal('main-thread');
+      expect(isPureBase64(without.base64)).to.equal(true);
+      expect([without.width, without.height, without.bytes]).to.deep.equal([1280, 720, base64ToBytes(without.base64).length]);
+      // The same pixels and encoder: the same JPEG either way.
+      expect(without.base64).to.equal(withNative.base64);
+    } finally {
+      if (own) Object.defineProperty(proto, 'toBase64', own);
       console.warn = warn;
       URL.revokeObjectURL(workerURL);
     }

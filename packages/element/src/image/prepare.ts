@@ -11,7 +11,7 @@
  * compression library for a file where the worker has it, else by the own loop below).
  */
 import { base64ToBytes, bytesToBase64, sniffBytes } from '@onboarding-kit/contract';
-import { canvasToJpeg, context2d, createCanvas, type AnyCanvas } from './canvas.js';
+import { canvasToJpeg, context2d, createCanvas, giveCanvas, takeCanvas, type AnyCanvas } from './canvas.js';
 import { decodeFitting, type Decoded } from './decode.js';
 import { ImageCheckError } from './image-error.js';
 import { jpegSize } from './jpeg-size.js';
@@ -201,12 +201,30 @@ async function encodeWithinCaps(bitmap: Picture, maxLongEdge: number, maxBytes: 
   throw new ImageCheckError('compression-failed', 'The image could not be made small enough', { bytes: smallest, maxBytes });
 }
 
-/** Where FileReaderSync exists (workers): the engine's own base64, at once. */
-type SyncReader = { readAsDataURL(blob: Blob): string };
+/** Where FileReaderSync exists (workers): the engine's own reads, at once. */
+type SyncReader = { readAsDataURL(blob: Blob): string; readAsArrayBuffer(blob: Blob): ArrayBuffer };
 const FileReaderSyncCtor = (globalThis as { FileReaderSync?: new () => SyncReader }).FileReaderSync;
 
-/** Pure base64 of `blob`: the engine's data-URL encoder (native, much faster than a JS loop on a large JPEG). */
-async function blobToBase64(blob: Blob): Promise<string> {
+/** `Uint8Array.prototype.toBase64` (Chromium 140, Firefox 133, Safari 18.2): the engine's base64 of bytes in hand. */
+type WithToBase64 = Uint8Array & { toBase64?: () => string };
+const hasToBase64 = (): boolean => typeof (Uint8Array.prototype as WithToBase64).toBase64 === 'function';
+
+/** The JPEG and its size, read from its own bytes: the JPEG is read once. */
+interface EncodedJpeg {
+  base64: string;
+  size: { width: number; height: number } | null;
+}
+
+/**
+ * Pure base64 of the JPEG and its size from its header. Where the engine has `toBase64`, from its
+ * bytes (one read, and the size from the same bytes); elsewhere the engine's data-URL encoder
+ * (native, much faster than a JS loop on a large JPEG) and the size from the start of that base64.
+ */
+async function encodeJpeg(blob: Blob): Promise<EncodedJpeg> {
+  if (hasToBase64()) {
+    const bytes: WithToBase64 = new Uint8Array(FileReaderSyncCtor ? new FileReaderSyncCtor().readAsArrayBuffer(blob) : await blob.arrayBuffer());
+    return { base64: bytes.toBase64!(), size: sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null };
+  }
   let dataUrl: string;
   if (FileReaderSyncCtor) dataUrl = new FileReaderSyncCtor().readAsDataURL(blob);
   else if (typeof FileReader === 'function') {
@@ -216,8 +234,12 @@ async function blobToBase64(blob: Blob): Promise<string> {
       reader.onerror = () => reject(reader.error ?? new Error('FileReader failed'));
       reader.readAsDataURL(blob);
     });
-  } else return bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
-  return dataUrl.slice(dataUrl.indexOf(',') + 1);
+  } else {
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    return { base64: bytesToBase64(bytes), size: sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null };
+  }
+  const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
+  return { base64, size: jpegSizeOf(base64) };
 }
 
 /**
@@ -249,6 +271,7 @@ function isVideoFrame(source: FramePixels): source is VideoFrame {
 /**
  * The frame's pixels to read and encode: a VideoFrame is drawn on a canvas (its one conversion,
  * here in the worker; the JPEG is then encoded from that canvas), a bitmap is used as it is.
+ * The canvases are kept ones (takeCanvas); the one returned is given back once the photo is done.
  */
 function framePixels(source: FramePixels, crop: PrepareOptions['crop']): { bitmap: Picture; upright: { width: number; height: number } } {
   const width = isVideoFrame(source) ? source.displayWidth : source.width;
@@ -262,19 +285,16 @@ function framePixels(source: FramePixels, crop: PrepareOptions['crop']): { bitma
     if (x !== 0 || y !== 0 || w !== width || h !== height) {
       // WebKit draws a VideoFrame's whole picture whatever the source rectangle (as it does
       // whatever its visibleRect), so a VideoFrame is drawn whole first and cut from that canvas.
-      const drawn = isVideoFrame(source) ? createCanvas(width, height) : null;
+      const drawn = isVideoFrame(source) ? takeCanvas(width, height) : null;
       if (drawn) context2d(drawn).drawImage(source, 0, 0);
-      const canvas = createCanvas(w, h);
+      const canvas = takeCanvas(w, h);
       context2d(canvas).drawImage(drawn ?? (source as ImageBitmap), x, y, w, h, 0, 0, w, h);
-      if (drawn) {
-        drawn.width = 0;
-        drawn.height = 0;
-      }
+      if (drawn) giveCanvas(drawn);
       return { bitmap: canvas, upright: { width: w, height: h } };
     }
   }
   if (!isVideoFrame(source)) return { bitmap: source, upright: { width, height } };
-  const canvas = createCanvas(width, height);
+  const canvas = takeCanvas(width, height);
   context2d(canvas).drawImage(source, 0, 0);
   return { bitmap: canvas, upright: { width: canvas.width, height: canvas.height } };
 }
@@ -325,8 +345,7 @@ export async function prepareImage(source: Blob | FramePixels, options: PrepareO
       }
     }
     const t3 = now();
-    const base64 = await blobToBase64(jpeg);
-    const size = jpegSizeOf(base64);
+    const { base64, size } = await encodeJpeg(jpeg);
     if (!size) throw new ImageCheckError('compression-failed', 'The canvas did not produce a JPEG');
     const t4 = now();
     return {
@@ -342,5 +361,7 @@ export async function prepareImage(source: Blob | FramePixels, options: PrepareO
     };
   } finally {
     if (bitmap !== source && isBitmap(bitmap)) bitmap.close();
+    // A frame's canvas is kept for the next frame (wiped); a file's pictures are its own.
+    else if (!isFile && !isBitmap(bitmap)) giveCanvas(bitmap);
   }
 }
