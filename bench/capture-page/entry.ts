@@ -40,6 +40,12 @@ export interface MainThreadRun {
   /** Longest gap between animation frames: a block of the main thread shows as a gap. */
   longestFrameGap: number;
   frames: number;
+  /**
+   * Longest gap in a chain of zero-delay timers (each run schedules the next; an engine clamps
+   * nested ones to about 4 ms): how long the page's task queue was held, whatever the rendering
+   * cadence, so a slow video frame rate does not show here the way it shows in frame gaps.
+   */
+  longestTimerGap: number;
 }
 
 export interface FloorRun {
@@ -300,6 +306,15 @@ async function mainThreadWhile(input: MainThreadInput): Promise<MainThreadRun> {
     if (watching) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
+  let longestTimerGap = 0;
+  let lastTimer = now();
+  const timer = () => {
+    const t = now();
+    longestTimerGap = Math.max(longestTimerGap, t - lastTimer);
+    lastTimer = t;
+    if (watching) setTimeout(timer, 0);
+  };
+  setTimeout(timer, 0);
   const t0 = now();
   // 'idle': the same watch over 300 ms with nothing to do, the engine's own baseline of frame gaps.
   const out = video && input === 'frame'
@@ -320,7 +335,7 @@ async function mainThreadWhile(input: MainThreadInput): Promise<MainThreadRun> {
   }
   if (out) URL.revokeObjectURL(out.previewUrl);
   video?.close();
-  return { processedIn: out?.processedIn ?? '-', processedBy: out?.processedBy ?? '-', total, longestTask: supported ? longestTask : null, longestFrameGap, frames };
+  return { processedIn: out?.processedIn ?? '-', processedBy: out?.processedBy ?? '-', total, longestTask: supported ? longestTask : null, longestFrameGap, frames, longestTimerGap };
 }
 
 /**

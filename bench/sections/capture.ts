@@ -166,6 +166,7 @@ async function watchMainThread(engine: Engine, run: RunInPage): Promise<MainThre
 /** The worst freeze of a row: long tasks where the engine reports them, frame gaps everywhere. */
 const worstTask = (r: MainThreadRow) => (r.runs.every((x) => x.longestTask !== null) ? Math.max(...r.runs.map((x) => x.longestTask!)) : null);
 const worstGap = (r: MainThreadRow) => Math.max(...r.runs.map((x) => x.longestFrameGap));
+const worstTimerGap = (r: MainThreadRow) => Math.max(...r.runs.map((x) => x.longestTimerGap));
 
 const rowAt1x = (rows: Row[], input: 'camera' | '12 MP') => rows.find((r) => r.input.startsWith(input) && r.rate === 1);
 
@@ -218,7 +219,7 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
       'Cheap phone: the same with `Emulation.setCPUThrottlingRate` 4 through CDP. That throttles the page\'s main thread; the compression worker and the browser\'s own image encoder threads are not slowed (compress grows far less than 4x), so throttled figures understate a real cheap phone.',
     'Main thread per engine: the same page in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), each processing a 1280x720 camera frame (the central 92 % of a playing video, as the capture controller asks for the guide\'s region: the whole frame as a VideoFrame marked with the region, cut in the worker, or an ImageBitmap of the region where the engine has no VideoFrame; the fake camera in Chromium and a canvas stream of the card picture elsewhere, then paused; the capture is inside the watch, the stream\'s stop, the camera\'s own cost, after it) and the 12 MP photo made in the page beforehand, ' +
       `${MAIN_THREAD_RUNS} runs each after a warm-up, CPU 1x. Chromium reports long tasks (PerformanceObserver \`longtask\`); Firefox and WebKit do not, so there the figure is the longest gap between animation frames, ` +
-      'which counts the browser\'s own frame scheduling as well (a gap can only overstate a task). Target, per engine and input: nothing over 50 ms, a visible freeze.',
+      'which counts the browser\'s own frame scheduling as well (a gap can only overstate a task). Beside it, a chain of zero-delay timers (each schedules the next) gives the longest time the page\'s task queue was held, whatever the rendering cadence; where the engine\'s frames are over 50 ms apart with only the video playing (its baseline), frame gaps cannot judge and the verdict is the timer chain\'s, provided the chain stays under 50 ms in that baseline. Target, per engine and input: nothing over 50 ms, a visible freeze.',
     'Live guidance per engine: the element\'s frame sampler (guidance/frame-sampler.ts) on a playing video of the card picture (Chromium: the fake camera; Firefox and WebKit, which have no camera here: a canvas stream of the picture), ' +
       'the document guide placed as the capture view places it; its own per-sample timing (region copy, frame checks, steadiness, auto-capture decision), each sample on a new video frame. ' +
       'Baseline in the same page: one drawImage of the whole frame into a readable (willReadFrequently) canvas, also each on a new frame (the first read of a new frame pays for its conversion, whoever reads it).',
@@ -404,7 +405,7 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     if (watched.length) {
       s.tables.push({
         title: `Longest main-thread block while one photo is processed, per engine, CPU 1x, worst of ${MAIN_THREAD_RUNS} runs after a warm-up`,
-        headers: ['engine', 'input', 'in', 'longest task (longtask observer)', 'longest frame gap (rAF)', 'frames', 'pipeline total (median)'],
+        headers: ['engine', 'input', 'in', 'longest task (longtask observer)', 'longest frame gap (rAF)', 'longest timer gap (setTimeout chain)', 'frames', 'pipeline total (median)'],
         rows: watched.map((r) => {
           const task = worstTask(r);
           return [
@@ -413,6 +414,7 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
             where(r.runs),
             task === null ? 'no longtask support' : task === 0 ? `none (none over ${LONG_TASK_MS} ms)` : ms(task),
             ms(worstGap(r)),
+            ms(worstTimerGap(r)),
             String(Math.round(median(r.runs.map((x) => x.frames)))),
             ms(median(r.runs.map((x) => x.total))),
           ];
@@ -437,17 +439,26 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
         // Chromium reports tasks; elsewhere a frame gap is the only view of a block (and it also
         // counts the browser's own frame scheduling, so it can only overstate a task).
         const task = worstTask(r);
-        const figure = task ?? worstGap(r);
-        const how = task !== null ? 'longest task' : 'longest frame gap';
         const totals = median(r.runs.map((x) => x.total));
         // A camera frame is taken from a playing video: its baseline is the video playing alone.
         const camera = r.input.startsWith('camera');
         const baseline = camera ? cameraIdle : idle;
         const baselineName = camera ? 'camera-playing baseline' : 'idle baseline';
+        // Frame gaps cannot judge where the baseline's own frames are already over the bar (video
+        // playback's cadence); the timer chain can, as long as its own baseline stays under it.
+        const byTimer = task === null && !!baseline && worstGap(baseline) > LONG_TASK_MS && worstTimerGap(baseline) <= LONG_TASK_MS;
+        const figure = task ?? (byTimer ? worstTimerGap(r) : worstGap(r));
+        const how = task !== null ? 'longest task' : byTimer ? 'longest timer gap' : 'longest frame gap';
         s.targets.push({
           target: `${engine}: no main-thread task over ${LONG_TASK_MS} ms (${r.input.startsWith('camera') ? 'camera frame' : '12 MP photo'})`,
-          figure: `${how} ${ms(figure)} (${where(r.runs)}, pipeline ${ms(totals)})` + (how === 'longest frame gap' && baseline ? `; ${baselineName} ${ms(worstGap(baseline))}` : ''),
+          figure:
+            `${how} ${ms(figure)} (${where(r.runs)}, pipeline ${ms(totals)})` +
+            (how === 'longest frame gap' && baseline ? `; ${baselineName} ${ms(worstGap(baseline))}; longest timer gap ${ms(worstTimerGap(r))}, in the ${baselineName} ${ms(worstTimerGap(baseline))}` : '') +
+            (byTimer && baseline ? `; ${baselineName}: frame gap ${ms(worstGap(baseline))}, timer gap ${ms(worstTimerGap(baseline))}; this run's frame gap ${ms(worstGap(r))}` : ''),
           met: figure <= LONG_TASK_MS,
+          ...(byTimer && figure <= LONG_TASK_MS
+            ? { note: `with the stand-in camera playing and nothing else running, this engine's frames were already ${ms(worstGap(baseline!))} apart while its task queue was never held longer than ${ms(worstTimerGap(baseline!))} (a chain of zero-delay timers): the frame gaps are video playback's cadence here, not blocks of the page; the verdict is the timer chain's, which a task of the pipeline's over ${LONG_TASK_MS} ms would show` }
+            : {}),
           ...(figure > LONG_TASK_MS
             ? {
                 note:
