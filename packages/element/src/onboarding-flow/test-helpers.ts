@@ -217,6 +217,23 @@ export async function waitForStep(el: OnboardingFlow, step: string, timeout = 20
   await el.updateComplete;
 }
 
+/**
+ * `waitForStep` on the real stack: a timeout also says what the stack saw of namespace `ns` (its
+ * requests, upload attempts, finished uploads and onboardings), so a stall can be placed: the
+ * browser, the companion's door, or the upstream.
+ */
+export async function waitForStepOnStack(el: OnboardingFlow, step: string, ns: string, timeout = 20_000): Promise<void> {
+  try {
+    await waitForStep(el, step, timeout);
+  } catch (error) {
+    const seen = await realRecord(ns).then(
+      (r) => `requests ${JSON.stringify(r.requests.map((q) => `${q.method} ${new URL(q.url).pathname}`))}, upload attempts ${r.uploadAttempts}, uploads ${r.uploads.length}, onboardings ${r.onboardings.length}`,
+      (e: unknown) => `the record could not be read: ${String(e)}`,
+    );
+    throw new Error(`${(error as Error).message}; the stack saw in ${ns}: ${seen}`);
+  }
+}
+
 export async function waitFor(predicate: () => boolean, message: string, timeout = 20_000): Promise<void> {
   await waitUntil(predicate, message, { timeout, interval: 25 });
 }

@@ -25,6 +25,7 @@ import {
   text,
   waitFor,
   waitForStep,
+  waitForStepOnStack,
   photoFor,
 } from './test-helpers.js';
 
@@ -218,7 +219,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     const { el, ns } = await mount({ companion: 'real' });
     await reachReviewWithFiles(el, CPF.manual);
     await click(el, 'Enviar');
-    await waitForStep(el, 'processing');
+    await waitForStepOnStack(el, 'processing', ns);
     await waitFor(() => (text(el).includes('em análise')), 'no live status');
     const { token } = await createdIn(ns);
     const elsewhere = document.createElement('div');
