@@ -68,7 +68,19 @@ export function decodedLength(base64: string): number {
   return Math.floor((len * 3) / 4) - padding;
 }
 
+type WithToBase64 = Uint8Array & { toBase64?: () => string };
+
+/**
+ * Whether the engine encodes base64 from bytes itself (`Uint8Array.prototype.toBase64`: Chromium
+ * 140, Firefox 133, Safari 18.2, Node 25). Asked at call time: a page can lack it, or lose it.
+ */
+export function hasNativeBase64(): boolean {
+  return typeof (Uint8Array.prototype as WithToBase64).toBase64 === 'function';
+}
+
+/** Standard base64 with padding: the engine's own encoder where it has one, else the loop below. */
 export function bytesToBase64(bytes: Uint8Array): string {
+  if (hasNativeBase64()) return (bytes as WithToBase64).toBase64!();
   let out = '';
   const chunk: string[] = [];
   let i = 0;

@@ -10,7 +10,7 @@
  * (they read a 256 px copy meanwhile); only a JPEG over the byte cap is encoded again (by the
  * compression library for a file where the worker has it, else by the own loop below).
  */
-import { base64ToBytes, bytesToBase64, sniffBytes } from '@onboarding-kit/contract';
+import { base64ToBytes, bytesToBase64, hasNativeBase64, sniffBytes } from '@onboarding-kit/contract';
 import { canvasToJpeg, context2d, createCanvas, giveCanvas, takeCanvas, type AnyCanvas } from './canvas.js';
 import { decodeFitting, type Decoded } from './decode.js';
 import { ImageCheckError } from './image-error.js';
@@ -205,39 +205,30 @@ async function encodeWithinCaps(bitmap: Picture, maxLongEdge: number, maxBytes: 
 type SyncReader = { readAsDataURL(blob: Blob): string; readAsArrayBuffer(blob: Blob): ArrayBuffer };
 const FileReaderSyncCtor = (globalThis as { FileReaderSync?: new () => SyncReader }).FileReaderSync;
 
-/** `Uint8Array.prototype.toBase64` (Chromium 140, Firefox 133, Safari 18.2): the engine's base64 of bytes in hand. */
-type WithToBase64 = Uint8Array & { toBase64?: () => string };
-const hasToBase64 = (): boolean => typeof (Uint8Array.prototype as WithToBase64).toBase64 === 'function';
-
-/** The JPEG and its size, read from its own bytes: the JPEG is read once. */
-interface EncodedJpeg {
-  base64: string;
-  size: { width: number; height: number } | null;
+/** The JPEG's size from its header; null when the bytes are not a JPEG. */
+function jpegSizeOfBytes(bytes: Uint8Array): { width: number; height: number } | null {
+  return sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
 }
 
 /**
- * Pure base64 of the JPEG and its size from its header. Where the engine has `toBase64`, from its
- * bytes (one read, and the size from the same bytes); elsewhere the engine's data-URL encoder
- * (native, much faster than a JS loop on a large JPEG) and the size from the start of that base64.
+ * Pure base64 of the JPEG and its size from its header, the JPEG read once. Where the engine
+ * encodes base64 from bytes itself (or has no data-URL reader): from its bytes, the size from the
+ * same bytes. Elsewhere the engine's data-URL encoder (native, much faster than a JS loop on a
+ * large JPEG), the size from the start of that base64.
  */
-async function encodeJpeg(blob: Blob): Promise<EncodedJpeg> {
-  if (hasToBase64()) {
-    const bytes: WithToBase64 = new Uint8Array(FileReaderSyncCtor ? new FileReaderSyncCtor().readAsArrayBuffer(blob) : await blob.arrayBuffer());
-    return { base64: bytes.toBase64!(), size: sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null };
+async function encodeJpeg(blob: Blob): Promise<{ base64: string; size: { width: number; height: number } | null }> {
+  if (hasNativeBase64() || (!FileReaderSyncCtor && typeof FileReader !== 'function')) {
+    const bytes = new Uint8Array(FileReaderSyncCtor ? new FileReaderSyncCtor().readAsArrayBuffer(blob) : await blob.arrayBuffer());
+    return { base64: bytesToBase64(bytes), size: jpegSizeOfBytes(bytes) };
   }
-  let dataUrl: string;
-  if (FileReaderSyncCtor) dataUrl = new FileReaderSyncCtor().readAsDataURL(blob);
-  else if (typeof FileReader === 'function') {
-    dataUrl = await new Promise<string>((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(String(reader.result));
-      reader.onerror = () => reject(reader.error ?? new Error('FileReader failed'));
-      reader.readAsDataURL(blob);
-    });
-  } else {
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    return { base64: bytesToBase64(bytes), size: sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null };
-  }
+  const dataUrl = FileReaderSyncCtor
+    ? new FileReaderSyncCtor().readAsDataURL(blob)
+    : await new Promise<string>((resolve, reject) => {
+        const reader = new FileReader();
+        reader.onload = () => resolve(String(reader.result));
+        reader.onerror = () => reject(reader.error ?? new Error('FileReader failed'));
+        reader.readAsDataURL(blob);
+      });
   const base64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
   return { base64, size: jpegSizeOf(base64) };
 }
