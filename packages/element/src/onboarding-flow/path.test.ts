@@ -54,6 +54,11 @@ function stages(el: OnboardingFlow): { names: string[]; current: string | null; 
   return { names: items.map(name), current: current ? name(current) : null, done: current ? items.indexOf(current) : 0 };
 }
 
+/** Every thumbnail decoded: WebKit paints a new blob image a while after it is in the DOM, and a screenshot is for looking at. */
+async function thumbnailsShown(el: HTMLElement): Promise<void> {
+  await Promise.all([...el.shadowRoot!.querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')].map((img) => img.decode().catch(() => undefined)));
+}
+
 async function shot(name: string): Promise<void> {
   const path = await executeServerCommand<string, { name: string }>('screenshot', { name });
   console.log(`${name}: ${path}`);
@@ -180,6 +185,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     const send = button(el, 'Enviar');
     expect(aboveTheFold(send, 844), 'Enviar below the fold').to.equal(true);
     await expect(el).to.be.accessible();
+    await thumbnailsShown(el);
     await shot('path-review-390');
 
     const before = thumbs.map((t) => t.src);
@@ -198,6 +204,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
 
     await viewport(el, 'laptop');
     expect(aboveTheFold(button(el, 'Enviar'), 768), 'Enviar below the fold').to.equal(true);
+    await thumbnailsShown(el);
     await shot('path-review-1366');
   });
 
