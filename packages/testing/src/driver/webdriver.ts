@@ -32,7 +32,15 @@ export function webdriverDriver(wk: WebKitSession, onClose: () => Promise<void>)
     const end = Date.now() + timeoutMs;
     const css = 'role' in t ? [ROLE_CSS[t.role], `[role="${t.role}"]`].filter(Boolean).join(', ') : t.css;
     for (;;) {
-      const candidates = (await wk.execute(script(deepQueryAll), css, t.within ?? null, visibleOnly)) as unknown as ElementRef[];
+      let candidates: ElementRef[];
+      try {
+        candidates = (await wk.execute(script(deepQueryAll), css, t.within ?? null, visibleOnly)) as unknown as ElementRef[];
+      } catch (error) {
+        // A re-render removed a match while WebKit was handing it back: not there yet, look again.
+        if (!String((error as Error).message).includes('stale element reference') || Date.now() > end) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
       if (!('role' in t) && candidates.length) return candidates[0]!;
       if ('role' in t) {
         for (const el of candidates) {
