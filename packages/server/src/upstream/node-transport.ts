@@ -1,14 +1,17 @@
 /**
- * The upstream client's own HTTP transport when no `fetch` is given: node:http(s) over keep-alive
- * sockets, a body given in pieces written as they are (a creation's images go as views of the
- * request body that carried them, never copied into one string), and an answer shaped as a
- * `Response`, so the rest of the client reads it exactly as it reads one from `fetch`. Costs
- * far less per call than `fetch` (no web streams, no Request/AbortSignal machinery).
+ * The upstream client's own HTTP transport when no `fetch` is given. Calls whose answer is read
+ * whole (all but the PDF) go through `KeepAliveClient` (keep-alive sockets, head and body in one
+ * write, the answer parsed without node:http's per-request objects); a streamed answer goes
+ * through node:http(s), whose IncomingMessage becomes the web stream. A body given in pieces is
+ * written as it is (a creation's images go as views of the request body that carried them, never
+ * copied into one string), and the answer is shaped as a `Response`, so the rest of the client
+ * reads it exactly as it reads one from `fetch`.
  */
 import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { KeepAliveClient } from './keep-alive-client.js';
 
 export interface TransportCall {
   method: 'GET' | 'POST';
@@ -95,9 +98,10 @@ function bufferedAnswer(status: number, rawHeaders: readonly string[], bytes: Bu
   return new BufferedAnswer(status, rawHeaders, bytes) as unknown as Response;
 }
 
-/** A transport with its own keep-alive agents (one per scheme); `maxSockets` per upstream host. */
-export function nodeTransport(options: { maxSockets?: number } = {}): Transport {
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: 256, scheduling: 'lifo' as const };
+/** A transport with its own keep-alive sockets. */
+export function nodeTransport(): Transport {
+  const whole = new KeepAliveClient();
+  const agentOptions = { keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' as const };
   const http = new Agent(agentOptions);
   const https = new HttpsAgent(agentOptions);
   function send(url: string, call: TransportCall, resolve: (r: Response) => void, reject: (e: Error) => void, doneWithBody: () => void): void {
@@ -168,8 +172,21 @@ export function nodeTransport(options: { maxSockets?: number } = {}): Transport 
     req.end();
   }
 
-  return (url, call) =>
-    new Promise<Response>((resolve, reject) => {
+  return (url, call) => {
+    if (!call.stream) {
+      let target: URL;
+      try {
+        target = new URL(url);
+      } catch (error) {
+        call.onBodyDone?.();
+        return Promise.reject(error as Error);
+      }
+      const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
+      return whole
+        .request({ method: call.method, url: target, headers: call.headers, ...(pieces && { body: pieces }), timeoutMs: call.timeoutMs, ...(call.onBodyDone && { onBodyDone: call.onBodyDone }) })
+        .then((a) => bufferedAnswer(a.status, a.rawHeaders, NULL_BODY_STATUS.has(a.status) ? null : a.body));
+    }
+    return new Promise<Response>((resolve, reject) => {
       let bodyDone = call.onBodyDone;
       const doneWithBody = () => {
         const f = bodyDone;
@@ -183,4 +200,5 @@ export function nodeTransport(options: { maxSockets?: number } = {}): Transport 
         throw error;
       }
     });
+  };
 }
