@@ -193,6 +193,24 @@ test('a socket the server closed while idle, or idle past idleMs, is not used ag
   }
 });
 
+test("a server's Keep-Alive timeout shortens the reuse: a second before it, and none when it is a second or less", async () => {
+  const srv = await rawServer((s, socket) => socket.write(ok('x', s.head.includes('/short') ? 'Keep-Alive: timeout=1\r\n' : 'keep-alive: max=100, timeout=2\r\n')));
+  try {
+    const c = newClient({ idleMs: 10_000 });
+    await call(c, srv.port, { url: new URL(`http://127.0.0.1:${srv.port}/short`) });
+    assert.equal(c.idleCount, 0, 'timeout=1: not kept');
+    await call(c, srv.port);
+    assert.equal(c.idleCount, 1);
+    await call(c, srv.port);
+    assert.equal(srv.connections(), 2, 'timeout=2: kept, and reused at once');
+    await new Promise((r) => setTimeout(r, 1_100));
+    await call(c, srv.port);
+    assert.equal(srv.connections(), 3, 'past timeout=2 less a second: a new connection');
+  } finally {
+    await srv.close();
+  }
+});
+
 test('failures: a late answer is a TimeoutError, a cut answer and a bad one are errors, and none leaves its socket behind', async () => {
   const srv = await rawServer((s, socket) => {
     if (s.head.includes('/late')) return;

@@ -12,8 +12,9 @@
  * compressed answers.
  *
  * A socket goes back to its origin's idle list only after a complete answer with nothing after
- * it; one idle for longer than `idleMs` is closed rather than reused (a server closes idle
- * connections after a few seconds, and a request written just as it does so would be lost).
+ * it; one idle for longer than `idleMs`, or than a second less than the server's own
+ * `Keep-Alive: timeout=N`, is closed rather than reused (a server closes idle connections after a
+ * few seconds, and a request written just as it does so would be lost).
  * Idle sockets do not keep the process alive.
  */
 import { connect as netConnect, type Socket } from 'node:net';
@@ -71,7 +72,8 @@ function protocolError(message: string): Error {
 
 interface Idle {
   socket: Socket;
-  since: number;
+  /** Not to be reused after this (`Date.now()` time). */
+  until: number;
 }
 
 /** The head of a request: request line, host, the given headers, the body's length. */
@@ -109,6 +111,8 @@ export class AnswerReader {
   reusable = true;
   /** Bytes came after the end of the answer (the connection cannot be trusted with another). */
   extra = false;
+  /** How long the server said it keeps the connection open when idle (`Keep-Alive: timeout=N`), in ms. */
+  keepAliveMs: number | undefined;
   #pending: Buffer | null = null;
   #body: Buffer[] = [];
   #remaining = 0;
@@ -221,6 +225,11 @@ export class AnswerReader {
       const value = line.slice(colon + 1).trim();
       raw.push(name, value);
       switch (name.length === 14 || name.length === 17 || name.length === 10 ? name.toLowerCase() : '') {
+        case 'keep-alive': {
+          const t = /(?:^|,)\s*timeout\s*=\s*(\d{1,6})\s*(?:,|$)/i.exec(value);
+          if (t) this.keepAliveMs = Number(t[1]) * 1000;
+          break;
+        }
         case 'content-length': {
           if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== Number(value))) throw protocolError('its Content-Length is not a single number.');
           length = Number(value);
@@ -336,7 +345,7 @@ export class KeepAliveClient {
       // go) only once they are, or closed at the call's time limit.
       const after = () => {
         clearTimeout(timer);
-        if (reader.reusable && !reader.extra && !socket.destroyed) this.#release(key, socket);
+        if (reader.reusable && !reader.extra && !socket.destroyed) this.#release(key, socket, reader.keepAliveMs);
         else socket.destroy();
       };
       const finish = (error: Error | undefined) => {
@@ -395,7 +404,7 @@ export class KeepAliveClient {
     if (!list) return undefined;
     const now = Date.now();
     for (let idle = list.pop(); idle; idle = list.pop()) {
-      if (now - idle.since <= this.#idleMs && !idle.socket.destroyed) {
+      if (now < idle.until && !idle.socket.destroyed) {
         idle.socket.removeListener('close', onIdleClose);
         return idle.socket;
       }
@@ -404,14 +413,20 @@ export class KeepAliveClient {
     return undefined;
   }
 
-  #release(key: string, socket: Socket): void {
+  #release(key: string, socket: Socket, serverKeepsMs: number | undefined): void {
     let list = this.#idle.get(key);
     if (!list) this.#idle.set(key, (list = []));
     if (list.length >= this.#maxIdle) {
       socket.destroy();
       return;
     }
-    const idle: Idle = { socket, since: Date.now() };
+    // A second before the server's own limit where it says one: its close and our write could cross.
+    const keep = serverKeepsMs === undefined ? this.#idleMs : Math.min(this.#idleMs, serverKeepsMs - 1_000);
+    if (keep <= 0) {
+      socket.destroy();
+      return;
+    }
+    const idle: Idle = { socket, until: Date.now() + keep };
     list.push(idle);
     socket.unref();
     // Closed by the server while idle: off the list.
