@@ -2,7 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { cardCanvas } from '@onboarding-kit/testing/pixels';
 import { DEFAULT_THRESHOLDS } from './pipeline.js';
-import { CHECK_LONG_EDGE, greyCopy, laplacianVariance, meanBrightness } from './quality.js';
+import { CHECK_LONG_EDGE, checkCanvasCount, greyCopy, laplacianVariance, meanBrightness, releaseCheckCanvases } from './quality.js';
 import { canvasFiltersWork } from './test-helpers.js';
 
 /** The calibration is against CSS filters; where the canvas ignores them (WebKit) it is skipped, not passed. */
@@ -60,6 +60,19 @@ describe('quality measures on the card picture (threshold calibration)', () => {
     const again = card();
     expect([again.width, again.height]).to.deep.equal([first.width, first.height]);
     expect(Array.from(again.grey)).to.deep.equal(Array.from(first.grey));
+  });
+
+  it('the check canvases are let go a while after the last check, with the downscale they held', async () => {
+    releaseCheckCanvases();
+    greyCopy(cardCanvas(1280, 720), CHECK_LONG_EDGE, 300);
+    expect(checkCanvasCount()).to.be.above(0);
+    // Another check before the time is up keeps them for another while: past the first deadline, still there.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    greyCopy(cardCanvas(1280, 720), CHECK_LONG_EDGE, 300);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(checkCanvasCount()).to.be.above(0);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(checkCanvasCount()).to.equal(0);
   });
 
   it('a flat grey image has zero sharpness and its grey level as brightness', () => {

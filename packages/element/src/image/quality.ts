@@ -4,7 +4,7 @@
  * the same size whatever the camera gave.
  */
 
-import { context2d, createCanvas, type AnyCanvas } from './canvas.js';
+import { context2d, createCanvas, KEEP_MS, type AnyCanvas } from './canvas.js';
 
 type Context2d = ReturnType<typeof context2d>;
 
@@ -19,17 +19,36 @@ export interface GreyImage {
 
 /**
  * The canvases the grey copy is drawn through, kept across calls by size: making a canvas (and its
- * context) costs more than the small draws on it, and a camera gives frames of one size. The
- * copy is read out before greyCopy returns, so a canvas is free again by the next call; a few
- * sizes at most (a few hundred KB), forgotten all at once when a ninth size comes.
+ * context) costs more than the small draws on it, and a camera gives frames of one size (live
+ * guidance draws five a second). A few sizes at most (a few hundred KB), forgotten all at once when
+ * a ninth size comes. They hold a downscale of the last picture checked, so, like the kept photo
+ * canvases, they are let go (pixels and all) KEEP_MS after the last check.
  */
 const canvases = new Map<string, { canvas: AnyCanvas; ctx: Context2d }>();
 const MAX_CACHED_CANVASES = 8;
+let letGo: ReturnType<typeof setTimeout> | undefined;
+
+/** Lets every check canvas go now, their pixels with them. */
+export function releaseCheckCanvases(): void {
+  clearTimeout(letGo);
+  letGo = undefined;
+  for (const { canvas } of canvases.values()) {
+    canvas.width = 0;
+    canvas.height = 0;
+  }
+  canvases.clear();
+}
+
+/** How many check canvases are kept (for tests). */
+export function checkCanvasCount(): number {
+  return canvases.size;
+}
 
 function canvasOf(width: number, height: number, read: boolean): { canvas: AnyCanvas; ctx: Context2d } {
   const key = `${width}x${height}${read ? 'r' : ''}`;
   let entry = canvases.get(key);
   if (!entry) {
+    // Forgotten, not wiped: the halving chain may be drawing from one of them right now.
     if (canvases.size >= MAX_CACHED_CANVASES) canvases.clear();
     const canvas = createCanvas(width, height);
     entry = { canvas, ctx: context2d(canvas, read ? { willReadFrequently: true } : undefined) };
@@ -62,8 +81,11 @@ function halvedTowards(source: CanvasImageSource & { width: number; height: numb
   return current;
 }
 
-/** Draws `source` scaled so its long edge is `longEdge` (never upscaled) and returns its luma. */
-export function greyCopy(source: CanvasImageSource & { width: number; height: number }, longEdge = CHECK_LONG_EDGE): GreyImage {
+/**
+ * Draws `source` scaled so its long edge is `longEdge` (never upscaled) and returns its luma.
+ * `keepMs`: how long the canvases it drew through are kept after this call (default KEEP_MS).
+ */
+export function greyCopy(source: CanvasImageSource & { width: number; height: number }, longEdge = CHECK_LONG_EDGE, keepMs = KEEP_MS): GreyImage {
   const scale = Math.min(1, longEdge / Math.max(source.width, source.height));
   const width = Math.max(1, Math.round(source.width * scale));
   const height = Math.max(1, Math.round(source.height * scale));
@@ -76,6 +98,8 @@ export function greyCopy(source: CanvasImageSource & { width: number; height: nu
   for (let i = 0, p = 0; i < grey.length; i++, p += 4) {
     grey[i] = 0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!;
   }
+  clearTimeout(letGo);
+  letGo = setTimeout(releaseCheckCanvases, keepMs);
   return { width, height, grey };
 }
 
