@@ -60,7 +60,7 @@ export function giveCanvas(canvas: AnyCanvas, keepMs = KEEP_MS): void {
   ctx.globalAlpha = 1;
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   kept.unshift(canvas);
-  for (const old of kept.splice(MAX_KEPT)) release(old);
+  for (const old of kept.splice(MAX_KEPT)) releaseCanvas(old);
   clearTimeout(letGo);
   letGo = setTimeout(releaseKeptCanvases, keepMs);
 }
@@ -68,7 +68,7 @@ export function giveCanvas(canvas: AnyCanvas, keepMs = KEEP_MS): void {
 /** Lets every kept canvas go now (their memory back at once, not when the collector runs). */
 export function releaseKeptCanvases(): void {
   clearTimeout(letGo);
-  for (const old of kept.splice(0)) release(old);
+  for (const old of kept.splice(0)) releaseCanvas(old);
 }
 
 /** How many canvases are kept (for tests). */
@@ -76,7 +76,8 @@ export function keptCanvasCount(): number {
   return kept.length;
 }
 
-function release(canvas: AnyCanvas): void {
+/** Gives a canvas's pixels back at once (not when the collector runs): it is empty from then on. */
+export function releaseCanvas(canvas: AnyCanvas): void {
   canvas.width = 0;
   canvas.height = 0;
 }

@@ -4,7 +4,7 @@
  * the same size whatever the camera gave.
  */
 
-import { context2d, createCanvas, KEEP_MS, type AnyCanvas } from './canvas.js';
+import { context2d, createCanvas, KEEP_MS, releaseCanvas, type AnyCanvas } from './canvas.js';
 
 type Context2d = ReturnType<typeof context2d>;
 
@@ -32,10 +32,7 @@ let letGo: ReturnType<typeof setTimeout> | undefined;
 export function releaseCheckCanvases(): void {
   clearTimeout(letGo);
   letGo = undefined;
-  for (const { canvas } of canvases.values()) {
-    canvas.width = 0;
-    canvas.height = 0;
-  }
+  for (const { canvas } of canvases.values()) releaseCanvas(canvas);
   canvases.clear();
 }
 

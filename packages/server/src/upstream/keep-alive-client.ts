@@ -17,7 +17,7 @@
  * few seconds, and a request written just as it does so would be lost).
  * Idle sockets do not keep the process alive.
  */
-import { connect as netConnect, type Socket } from 'node:net';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
 
 export interface KeepAliveRequest {
@@ -37,7 +37,7 @@ export interface KeepAliveAnswer {
   status: number;
   /** As node's `rawHeaders`: name, value, name, value... */
   rawHeaders: string[];
-  /** `null` when the answer has no body (HEAD, 204, 304). */
+  /** `null` when the answer has no content (HEAD, 204, 205, 304). */
   body: Buffer | null;
 }
 
@@ -58,7 +58,8 @@ const BAD_VALUE = /[\r\n\0]/;
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: |$)/;
 const CRLF2 = Buffer.from('\r\n\r\n');
 
-function timeoutError(ms: number): Error {
+/** The error of a call past its time limit (`name` TimeoutError, as `AbortSignal.timeout` gives). */
+export function timeoutError(ms: number): Error {
   const e = new Error(`The call took longer than ${ms} ms.`);
   e.name = 'TimeoutError';
   return e;
@@ -129,9 +130,9 @@ export class AnswerReader {
     return this.state === DONE;
   }
 
-  /** The body read so far (all of it once `done`), `null` for an answer without one. */
+  /** The body read so far (all of it once `done`), `null` for an answer without content (HEAD, 204, 205, 304). */
   body(): Buffer | null {
-    if (this.#noBody || this.status === 204 || this.status === 304) return null;
+    if (this.#noBody || this.status === 204 || this.status === 205 || this.status === 304) return null;
     return this.#body.length === 1 ? this.#body[0]! : Buffer.concat(this.#body);
   }
 
@@ -166,12 +167,13 @@ export class AnswerReader {
           at = end + 4;
           break;
         }
-        case LENGTH: {
+        case LENGTH:
+        case CHUNK_DATA: {
           const n = Math.min(this.#remaining, chunk.length - at);
           this.#body.push(chunk.subarray(at, at + n));
           at += n;
           this.#remaining -= n;
-          if (this.#remaining === 0) this.state = DONE;
+          if (this.#remaining === 0) this.state = this.state === LENGTH ? DONE : CHUNK_END;
           break;
         }
         case CHUNK_SIZE:
@@ -187,14 +189,6 @@ export class AnswerReader {
             this.#line = '';
             this.#chunkLine(line.endsWith('\r\n') ? line.slice(0, -2) : line.slice(0, -1));
           }
-          break;
-        }
-        case CHUNK_DATA: {
-          const n = Math.min(this.#remaining, chunk.length - at);
-          this.#body.push(chunk.subarray(at, at + n));
-          at += n;
-          this.#remaining -= n;
-          if (this.#remaining === 0) this.state = CHUNK_END;
           break;
         }
         case UNTIL_CLOSE:
@@ -452,7 +446,7 @@ export class KeepAliveClient {
       return socket;
     }
     const session = this.#sessions.get(key);
-    const socket: TLSSocket = tlsConnect({ ...this.#tls, host, port, servername: isIp(host) ? undefined : host, ...(session && { session }) });
+    const socket: TLSSocket = tlsConnect({ ...this.#tls, host, port, servername: isIP(host) ? undefined : host, ...(session && { session }) });
     socket.setNoDelay(true);
     socket.on('error', ignore);
     socket.on('session', (s: Buffer) => this.#sessions.set(key, s));
@@ -465,7 +459,3 @@ function onIdleClose(this: Socket & { [IDLE]?: () => void }): void {
   this[IDLE]?.();
 }
 function ignore(): void {}
-
-function isIp(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(':');
-}

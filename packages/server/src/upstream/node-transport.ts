@@ -2,16 +2,16 @@
  * The upstream client's own HTTP transport when no `fetch` is given. Calls whose answer is read
  * whole (all but the PDF) go through `KeepAliveClient` (keep-alive sockets, head and body in one
  * write, the answer parsed without node:http's per-request objects); a streamed answer goes
- * through node:http(s), whose IncomingMessage becomes the web stream. A body given in pieces is
+ * through node:http(s), whose IncomingMessage becomes the web stream (a streamed call carries no
+body). A body given in pieces is
  * written as it is (a creation's images go as views of the request body that carried them, never
  * copied into one string), and the answer is shaped as a `Response`, so the rest of the client
  * reads it exactly as it reads one from `fetch`.
  */
-import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { KeepAliveClient } from './keep-alive-client.js';
+import { KeepAliveClient, timeoutError } from './keep-alive-client.js';
 
 export interface TransportCall {
   method: 'GET' | 'POST';
@@ -20,7 +20,7 @@ export interface TransportCall {
   body?: string | readonly Uint8Array[];
   /** Time limit of the whole call, answer body included: then the call fails with a `TimeoutError`. */
   timeoutMs: number;
-  /** Resolve as soon as the answer's headers are in, its body streamed (the time limit still covers it). */
+  /** Resolve as soon as the answer's headers are in, its body streamed (the time limit still covers it); no request body then. */
   stream?: boolean;
   /**
    * Called once the body's bytes are no longer read: written out to the socket, or the request
@@ -32,12 +32,6 @@ export interface TransportCall {
 export type Transport = (url: string, call: TransportCall) => Promise<Response>;
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
-
-function timeoutError(ms: number): Error {
-  const e = new Error(`The call took longer than ${ms} ms.`);
-  e.name = 'TimeoutError';
-  return e;
-}
 
 function headersOf(raw: readonly string[]): Headers {
   const headers = new Headers();
@@ -104,101 +98,54 @@ export function nodeTransport(): Transport {
   const agentOptions = { keepAlive: true, maxFreeSockets: 256, scheduling: 'lifo' as const };
   const http = new Agent(agentOptions);
   const https = new HttpsAgent(agentOptions);
-  function send(url: string, call: TransportCall, resolve: (r: Response) => void, reject: (e: Error) => void, doneWithBody: () => void): void {
-    const target = new URL(url);
-    const secure = target.protocol === 'https:';
-    const headers: OutgoingHttpHeaders = { ...call.headers };
-    const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
-    if (pieces) headers['content-length'] = pieces.reduce((n, p) => n + p.byteLength, 0);
-    let settled = false;
-    let answer: IncomingMessage | undefined;
-    const fail = (error: Error) => {
-      clearTimeout(timer);
-      if (!settled) {
-        settled = true;
-        reject(error);
-      }
-    };
-    const timer = setTimeout(() => {
-      const error = timeoutError(call.timeoutMs);
-      req.destroy(error);
-      answer?.destroy(error);
-      fail(error);
-    }, call.timeoutMs);
-    const req = (secure ? httpsRequest : httpRequest)(
-      target,
-      { method: call.method, headers, agent: secure ? https : http },
-      (res) => {
-        answer = res;
-        const status = res.statusCode ?? 502;
-        if (call.stream) {
+
+  /** A streamed answer (the PDF): the Response's body is node's IncomingMessage as a web stream. */
+  function streamed(target: URL, call: TransportCall): Promise<Response> {
+    return new Promise((resolve, reject) => {
+      const secure = target.protocol === 'https:';
+      let settled = false;
+      let answer: IncomingMessage | undefined;
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        if (!settled) {
           settled = true;
-          res.once('close', () => clearTimeout(timer));
-          resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: headersOf(res.rawHeaders) }));
-          return;
+          reject(error);
         }
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.once('error', fail);
-        res.once('end', () => {
-          clearTimeout(timer);
-          if (settled) return;
-          settled = true;
-          resolve(bufferedAnswer(status, res.rawHeaders, NULL_BODY_STATUS.has(status) ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-        });
-        res.once('close', () => {
-          if (!res.complete) fail(new Error('The upstream closed the connection before its answer was complete.'));
-        });
-      },
-    );
-    req.once('error', fail);
-    // The body is done with once all of it is written to the socket ('finish'). A request that
-    // ends before that (torn down, or answered early) takes its socket with it: destroying a
-    // socket closes its descriptor at once, so nothing still queued on it is read afterwards.
-    if (call.onBodyDone) {
-      let socket: Socket | undefined;
-      req.once('socket', (s: Socket) => (socket = s));
-      req.once('finish', doneWithBody);
-      req.once('close', () => {
-        if (!req.writableFinished) socket?.destroy();
-        doneWithBody();
+      };
+      const timer = setTimeout(() => {
+        const error = timeoutError(call.timeoutMs);
+        req.destroy(error);
+        answer?.destroy(error);
+        fail(error);
+      }, call.timeoutMs);
+      const req = (secure ? httpsRequest : httpRequest)(target, { method: call.method, headers: call.headers, agent: secure ? https : http }, (res) => {
+        answer = res;
+        settled = true;
+        res.once('close', () => clearTimeout(timer));
+        const status = res.statusCode ?? 502;
+        resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: headersOf(res.rawHeaders) }));
       });
-    }
-    if (pieces) {
-      req.cork();
-      for (const p of pieces) req.write(p);
-      req.uncork();
-    }
-    req.end();
+      req.once('error', fail);
+      req.end();
+    });
   }
 
   return (url, call) => {
-    if (!call.stream) {
-      let target: URL;
-      try {
-        target = new URL(url);
-      } catch (error) {
-        call.onBodyDone?.();
-        return Promise.reject(error as Error);
-      }
-      const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
-      return whole
-        .request({ method: call.method, url: target, headers: call.headers, ...(pieces && { body: pieces }), timeoutMs: call.timeoutMs, ...(call.onBodyDone && { onBodyDone: call.onBodyDone }) })
-        .then((a) => bufferedAnswer(a.status, a.rawHeaders, NULL_BODY_STATUS.has(a.status) ? null : a.body));
+    let target: URL;
+    try {
+      target = new URL(url);
+      if (call.stream && call.body !== undefined) throw new TypeError('A streamed call carries no request body.');
+    } catch (error) {
+      call.onBodyDone?.();
+      return Promise.reject(error as Error);
     }
-    return new Promise<Response>((resolve, reject) => {
-      let bodyDone = call.onBodyDone;
-      const doneWithBody = () => {
-        const f = bodyDone;
-        bodyDone = undefined;
-        f?.();
-      };
-      try {
-        send(url, call, resolve, reject, doneWithBody);
-      } catch (error) {
-        doneWithBody();
-        throw error;
-      }
-    });
+    if (call.stream) {
+      call.onBodyDone?.();
+      return streamed(target, call);
+    }
+    const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
+    return whole
+      .request({ method: call.method, url: target, headers: call.headers, ...(pieces && { body: pieces }), timeoutMs: call.timeoutMs, ...(call.onBodyDone && { onBodyDone: call.onBodyDone }) })
+      .then((a) => bufferedAnswer(a.status, a.rawHeaders, a.body));
   };
 }
