@@ -330,8 +330,9 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
         note:
           `of the ${kb(perStream)} per stream, ${kb(heapPerStream)} is JS heap and ${kb(perStream - heapPerStream)} outside it (the TCP handle, Node's HTTP parser and its fixed header tables, malloc and heap page slack). ` +
           "The events are written straight to Node's ServerResponse (no web stream, adapter pump, AbortController or per-request logger held per stream); a heap snapshot with the streams open (BENCH_HEAP_SNAPSHOT) puts the heap part almost all in Node's own connection: " +
-          'Socket, IncomingMessage and ServerResponse with their stream states and listeners (about 1.6 KB), the request headers as received (about 1.3 KB of strings), the header block sent (about 0.6 KB, kept flat), ' +
-          "the functions Node binds per connection and the HTTP parser's JS side (about 1.2 KB), and @hono/node-server's light Request kept by its close listener (about 0.35 KB); " +
+          'Socket, IncomingMessage and ServerResponse with their stream states and listeners (about 1.6 KB), ' +
+          "the functions Node binds per connection and the HTTP parser's JS side (about 1.2 KB), and @hono/node-server's light Request kept by its close listener (about 0.2 KB); " +
+          'the request headers as received and the header block sent (about 1.5 KB together) are let go once the stream is on the wire (serve.ts, http/request-header.ts); ' +
           "the stream's own part is about 0.8 KB (its object, its last state's JSON, the store subscription, its request id, the registry and tick entries). " +
           'What is left to cut is the cost of one HTTP/1.1 connection per page: fewer request headers, or HTTP/2 (many streams on one connection)',
       }),

@@ -5,7 +5,7 @@
  */
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createCompanion, type CompanionApp } from './companion.js';
 import { acceptDirectAnswer, takeDirectAnswer } from './relay/direct-answer.js';
@@ -79,6 +79,33 @@ function nodeHeaders(headers: Headers): Record<string, string | string[]> {
   return out;
 }
 
+/** What Node's response keeps of its header block once the block is on the wire (see letGoOfHeads). */
+const HEAD_SENT = 'HTTP/1.1 200\r\n\r\n';
+const NO_RAW_HEADERS = Object.freeze([]) as unknown as string[];
+
+/**
+ * A direct answer (an event stream) stays open for minutes, and for all that time Node keeps both
+ * header blocks: the request's as received (each name and value a string of its own, the raw list
+ * and the parsed object: about 1 KB from a script's `fetch`, more from a browser with its cookies,
+ * client hints and user agent) and the answer's as sent (about 640 bytes for the twenty or so
+ * headers an event stream has). The route read what it needed from the request before it offered
+ * the answer, and Node asks nothing of a sent block but whether there is one (`headersSent`), so
+ * both are let go here: about 1.5 KB of every open stream.
+ */
+function letGoOfHeads(incoming: IncomingMessage | undefined, outgoing: ServerResponse): void {
+  const sent = outgoing as unknown as { _header?: unknown; _headerSent?: unknown };
+  if (typeof sent._header === 'string') {
+    if (sent._headerSent === true) sent._header = HEAD_SENT;
+    // Not out yet (the answer writes later): as Node built it, a rope of ~4 pieces per header (about
+    // 3 KB); reading one character flattens it into one string until it goes.
+    else sent._header.charCodeAt(0);
+  }
+  if (incoming) {
+    incoming.rawHeaders = NO_RAW_HEADERS;
+    incoming.headers = {};
+  }
+}
+
 /**
  * `fetchHandler`, with direct answers (relay/direct-answer.ts): when a route offered one, the final
  * response's status and headers (middlewares' included) are written to Node's response, the
@@ -86,26 +113,23 @@ function nodeHeaders(headers: Headers): Record<string, string | string[]> {
  */
 function withDirectAnswers(fetchHandler: FetchHandler): FetchHandler {
   if (!ALREADY_SENT_HONOURED) return fetchHandler;
-  const answer = (res: Response, outgoing: ServerResponse): Response => {
+  const answer = (res: Response, incoming: IncomingMessage | undefined, outgoing: ServerResponse): Response => {
     const direct = takeDirectAnswer(outgoing);
     if (!direct || res.status !== 200 || outgoing.headersSent || outgoing.destroyed) return res;
     outgoing.writeHead(res.status, nodeHeaders(res.headers));
-    // Node keeps the header block it built for the whole answer, as a rope of ~4 pieces per header
-    // (about 3 KB for the twenty or so an event stream has); reading a character flattens it into
-    // one string (a few hundred bytes) for as long as the stream stays open.
-    const head = (outgoing as { _header?: unknown })._header;
-    if (typeof head === 'string') head.charCodeAt(0);
     direct.writeTo(outgoing);
+    letGoOfHeads(incoming, outgoing);
     return RESPONSE_ALREADY_SENT;
   };
   return (req, env) => {
-    const outgoing = (env as { outgoing?: unknown } | undefined)?.outgoing;
+    const { incoming, outgoing } = (env ?? {}) as { incoming?: unknown; outgoing?: unknown };
     if (!(outgoing instanceof ServerResponse)) return fetchHandler(req, env);
+    const request = incoming instanceof IncomingMessage ? incoming : undefined;
     acceptDirectAnswer(outgoing);
     const res = fetchHandler(req, env);
-    if (!(res instanceof Promise)) return answer(res, outgoing);
+    if (!(res instanceof Promise)) return answer(res, request, outgoing);
     return res.then(
-      (r) => answer(r, outgoing),
+      (r) => answer(r, request, outgoing),
       (error: unknown) => {
         takeDirectAnswer(outgoing);
         throw error;

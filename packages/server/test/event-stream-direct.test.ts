@@ -5,7 +5,7 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { listen, type ListeningServer } from '@onboarding-kit/server';
 import { eventually, withDeadline } from '@onboarding-kit/testing/deadline';
@@ -124,6 +124,38 @@ test('the stream written straight to the socket: same bytes and headers as the w
   assert.ok(nodeHeaders['x-frame-options']);
   assert.match(String(nodeHeaders['x-request-id']), /\S/);
   await eventually(() => app.openStreams() === 0, 'the ended streams are still counted as open');
+});
+
+test('an open stream on the Node path keeps neither header block: the request\'s as received and the answer\'s once sent are let go, and the stream goes on', async (t) => {
+  const { app } = testCompanion(up, { allowedOrigins: [ORIGIN], sse: { keepAliveMs: 600_000, retryMs: 1500 } });
+  let held: { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;
+  const server = await listen((req, env) => {
+    if (new URL(req.url).pathname.endsWith('/events')) held = env as typeof held;
+    return app.fetch(req, env);
+  }, { port: 0 });
+  t.after(async () => {
+    await app.close();
+    await server.close({ graceMs: 100 });
+  });
+  const o = await created(app, createBody());
+  const stream = openRaw(server.url, o.tokenOnboarding, o.accessKey);
+  await eventually(() => stream.text().includes('IN_PROCESS'), 'the current state');
+  const headers = await stream.headers;
+  // What the page got is whole: the block was let go after it went out.
+  assert.equal(headers['x-frame-options'], 'SAMEORIGIN');
+  assert.equal(headers['access-control-allow-origin'], ORIGIN);
+  const { incoming, outgoing } = held!;
+  assert.deepEqual(incoming.rawHeaders, [], 'the request headers as received are still held');
+  assert.deepEqual(incoming.headers, {}, 'the parsed request headers are still held');
+  assert.equal(outgoing.headersSent, true);
+  const kept = (outgoing as unknown as { _header: string })._header;
+  assert.ok(kept.length < 32, `the answer's header block is still held (${kept.length} characters)`);
+  assert.doesNotMatch(kept, /x-request-id|text\/event-stream/i);
+
+  await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
+  const body = await withDeadline(stream.ended, 'the stream to end after the terminal status');
+  assert.match(body, /"IN_PROCESS"[\s\S]*"APPROVED"[^\n]*\n\n$/);
+  await eventually(() => server.inFlight() === 0, 'the ended stream is still in flight');
 });
 
 test('a page leaving the Node path\'s stream ends it: registry entry gone; the connection counted no more', async (t) => {

@@ -7,12 +7,13 @@ import type { MiddlewareHandler } from 'hono';
 import { bearer, secretEquals } from '../http/access-key.js';
 import { CompanionError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
+import { requestHeader } from '../http/request-header.js';
 
 export function requireAdminKey(adminKey: string): MiddlewareHandler<CompanionEnv> {
   if (!adminKey) throw new Error('createAdminRoutes needs a non-empty adminKey (absent key = do not mount the routes).');
   return async (c, next) => {
     // secretEquals hashes even an absent key, so a missing header costs the same as a wrong one.
-    if (!secretEquals(bearer(c.req.header('authorization')), adminKey)) {
+    if (!secretEquals(bearer(requestHeader(c, 'authorization')), adminKey)) {
       throw new CompanionError(401, 'unauthorized', 'A valid admin key is required (Authorization: Bearer <ONBOARDING_ADMIN_KEY>).', {
         headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-admin"' },
       });

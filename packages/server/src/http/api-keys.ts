@@ -10,6 +10,7 @@ import { CompanionConfigError } from '../options.js';
 import { bearer, hashSecret, keyMatches, secretEquals } from './access-key.js';
 import { CompanionError } from './companion-error.js';
 import type { CompanionEnv } from './env.js';
+import { requestHeader } from './request-header.js';
 
 /** Shorter keys are guessable offline from a leaked hash. */
 export const API_KEY_MIN_LENGTH = 32;
@@ -63,7 +64,7 @@ export function requireApiKey(keyring: ApiKeyring, options: RequireApiKeyOptions
   const extra = options.alsoAccept;
   if (extra !== undefined && !extra) throw new TypeError('requireApiKey: alsoAccept must be a non-empty key when given.');
   return async (c, next) => {
-    const presented = bearer(c.req.header('authorization'));
+    const presented = bearer(requestHeader(c, 'authorization'));
     const inRing = keyring.matches(presented);
     // Compared even when the ring matched, so the admin key costs the same as any other key.
     const isExtra = extra !== undefined && secretEquals(presented, extra);

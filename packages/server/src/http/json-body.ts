@@ -9,6 +9,7 @@ import type { BodyBuffers } from './body-buffers.js';
 import type { Context } from 'hono';
 import { CompanionError } from './companion-error.js';
 import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
+import { requestHeader } from './request-header.js';
 
 export interface JsonBodyOptions {
   /** Refuse a body not declared `application/json` with 415 before reading it (default false). */
@@ -38,7 +39,7 @@ export async function readJsonBody(c: Context, limit: number, options: JsonBodyO
  */
 export async function readBodyBytes(c: Context, limit: number, options: JsonBodyOptions = {}): Promise<Uint8Array> {
   const what = options.what ?? 'The body';
-  if (options.requireJsonType && !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+  if (options.requireJsonType && !JSON_TYPE.test(requestHeader(c, 'content-type') ?? '')) {
     throw new CompanionError(415, 'unsupported_media_type', `${what} must be sent as application/json.`);
   }
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;

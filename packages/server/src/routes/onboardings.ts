@@ -35,6 +35,7 @@ import type { OnboardingRecord, Store } from '../store/store.js';
 import { EncodedJson, type UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { toState } from './onboarding-state.js';
+import { requestHeader } from '../http/request-header.js';
 
 export interface OnboardingRouteDeps {
   store: Store;
@@ -70,7 +71,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   /** The record when the token exists and the Bearer key is its key; otherwise the one 404. */
   async function authorise(c: Context<CompanionEnv>, token: string): Promise<OnboardingRecord> {
     const record = TOKEN_SHAPE.test(token) ? await deps.store.get(token) : null;
-    if (!accessKeyOpens(bearer(c.req.header('authorization')), record)) throw notFound();
+    if (!accessKeyOpens(bearer(requestHeader(c, 'authorization')), record)) throw notFound();
     return record!;
   }
 
@@ -78,7 +79,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     // Who may create: the page holding a session (its origin's client secret or capture token, or
     // the device it was handed off to), or anyone when sessions are optional. Checked before the
     // body is read, so a refusal costs no upload.
-    const presented = bearer(c.req.header('authorization'));
+    const presented = bearer(requestHeader(c, 'authorization'));
     const caller = presented !== undefined && deps.sessions ? await deps.sessions.authenticatePage(presented) : null;
     if (presented !== undefined && !caller) throw sessionUnauthorized();
     if (caller && !holds(caller.session, caller)) throw sessionHandedOff();

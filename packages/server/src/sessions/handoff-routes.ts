@@ -25,6 +25,7 @@ import { holds, pageHandoffState, sessionHandedOff, stillValid, type PageCaller 
 import type { ClaimInput, HandoffService } from './handoff-service.js';
 import type { SessionService } from './session-service.js';
 import { toPageSession } from './session-view.js';
+import { requestHeader } from '../http/request-header.js';
 
 export interface HandoffRouteDeps {
   sessions: SessionService;
@@ -48,7 +49,7 @@ const unauthorized = () =>
  * device that no longer holds its session (the origin took it back, or handed it on again).
  */
 export async function pageCaller(c: Context, sessions: SessionService): Promise<PageCaller> {
-  const caller = await sessions.authenticatePage(bearer(c.req.header('authorization')));
+  const caller = await sessions.authenticatePage(bearer(requestHeader(c, 'authorization')));
   if (!caller) throw unauthorized();
   if (!stillValid(caller.session, caller)) throw sessionHandedOff();
   return caller;

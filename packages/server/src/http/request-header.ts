@@ -1,0 +1,27 @@
+/**
+ * One request header, read without copying the others. On Node, `c.req.header(name)` for a header
+ * Node itself keeps only once (`authorization`, `content-type`, `user-agent` and a few more) goes
+ * to @hono/node-server's lookup of the raw list, which first copies the whole list; an event
+ * stream would then hold every header of its request as long as it stays open, even after Node's
+ * own copy is let go (serve.ts). Here the raw list is read where it lies, with the Fetch API's
+ * answer: every occurrence, trimmed and joined by ", ".
+ */
+import { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+
+const EDGE_SPACE = /^[\t ]+|[\t ]+$/g;
+
+/** The value of the request header `lowerName` (lower case), or undefined when it was not sent. */
+export function requestHeader(c: Context, lowerName: string): string | undefined {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (!(incoming instanceof IncomingMessage)) return c.req.header(lowerName);
+  const raw = incoming.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length !== lowerName.length || name.toLowerCase() !== lowerName) continue;
+    const v = raw[i + 1]!.replace(EDGE_SPACE, '');
+    value = value === undefined ? v : `${value}, ${v}`;
+  }
+  return value;
+}
