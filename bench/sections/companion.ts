@@ -22,7 +22,7 @@ import type { Images } from './capture.js';
 
 export interface CompanionSettings {
   /** Each run stops starting requests after `count` or `maxSeconds`, whichever comes first. */
-  levels: { concurrency: number; count: number; maxSeconds: number }[];
+  levels: { concurrency: number; count: number; maxSeconds: number; rounds?: number }[];
   /**
    * The same at one level with 4x4 PNGs: what the companion costs per request apart from the body.
    * `warmup`: requests per path with these bodies first, uncounted, so the rounds measure code the
@@ -33,7 +33,8 @@ export interface CompanionSettings {
   warmup: number;
   /**
    * Each level (and the small-body run) as this many short rounds of direct, proxy, companion in
-   * turn, merged per path: a load from outside that comes and goes falls on the three alike.
+   * turn (the order reversed every other round), merged per path: a load from outside that comes
+   * and goes falls on the three alike. A level may ask for more (`rounds` in `levels`).
    */
   rounds: number;
   /** Short on purpose, so several token lifetimes pass during the run. */
@@ -42,7 +43,9 @@ export interface CompanionSettings {
 
 export const DEFAULT_COMPANION: CompanionSettings = {
   levels: [
-    { concurrency: 1, count: 400, maxSeconds: 8 },
+    // One request at a time is the level most at the mercy of the machine's moods (the floor's p50
+    // moves by a fifth between runs): more, shorter rounds, so each path meets each mood.
+    { concurrency: 1, count: 400, maxSeconds: 8, rounds: 4 },
     { concurrency: 16, count: 2000, maxSeconds: 10 },
     { concurrency: 64, count: 3000, maxSeconds: 10 },
   ],
@@ -180,7 +183,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       'Baseline: the very creation the companion sends upstream (cpf, document, name, three `documentFiles` data URIs) posted straight to the sandbox with a Bearer token. Runs alternate baseline/companion per level.',
     `The sandbox keeps every onboarding IN_PROCESS (processing 10 min) and the companion's polling starts after 1 h, so only creation is measured. Token lifetime ${settings.tokenTtlS} s (short on purpose: several lifetimes pass during the run).`,
     'Floor for the extra hop: a bare pass-through proxy in its own child process (bench/servers/child.ts `proxy`: node:http, keep-alive agent, the request piped to the sandbox and the answer piped back, nothing checked, no body held), sent the direct creation. ' +
-      `Per level ${settings.rounds} short rounds of direct, proxy, companion in turn (each a share of the level's requests and time), merged per path, so a load from outside that comes and goes falls on all three alike; the ratios that judge the companion are against the proxy of the same rounds.`,
+      `Per level ${settings.levels.map((l) => `c${l.concurrency}: ${l.rounds ?? settings.rounds}`).join(', ')} short rounds of direct, proxy, companion in turn, the order reversed every other round (each round a share of the level's requests and time), merged per path, so a load from outside that comes and goes falls on all three alike; the ratios that judge the companion are against the proxy of the same rounds.`,
     `Warm-up, uncounted: ${settings.warmup} big creations per path at concurrency 4 before the levels${settings.smallBody ? `, and ${settings.smallBody.warmup} creations per path with the 4x4 PNG bodies before their rounds (the companion runs several times the proxy's code, which the JIT must first compile: cold, a small creation cost it about twice the CPU of a warm one; a deployed companion has long been warm)` : ''}.`,
     'Memory: VmRSS of each child from /proc, sampled every 50 ms; peak per level. CPU: user + system time of each child from /proc/<pid>/stat around each of its runs, per request.',
   );
@@ -247,14 +250,25 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       const r = await f();
       return [r, cpuMsOf(pid) - c0, cpuMsOf(sandbox!.pid) - s0];
     };
-    const inRounds = async (concurrency: number, count: number, maxSeconds: number, bodies: { direct: typeof directBody; companion: typeof companionBody }) => {
+    const inRounds = async (concurrency: number, count: number, maxSeconds: number, bodies: { direct: typeof directBody; companion: typeof companionBody }, rounds = settings.rounds) => {
       const runs = { direct: [] as LoadResult[], proxy: [] as LoadResult[], companion: [] as LoadResult[] };
       const used = { proxy: 0, companion: 0, sandboxDirect: 0, sandboxProxy: 0, sandboxCompanion: 0 };
-      const n = Math.max(1, settings.rounds);
+      const n = Math.max(1, rounds);
       for (let round = 0; round < n; round++) {
-        const [d, , sd] = await cpuOf(sandbox!.pid, () => direct(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct))();
-        const [p, pc, sp] = await cpuOf(proxy!.pid, () => viaProxy(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct))();
-        const [c, cc, sc] = await cpuOf(companion!.pid, () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion))();
+        const runDirect = cpuOf(sandbox!.pid, () => direct(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct));
+        const runProxy = cpuOf(proxy!.pid, () => viaProxy(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct));
+        const runCompanion = cpuOf(companion!.pid, () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion));
+        // Direct, proxy, companion; then companion, proxy, direct: no path always follows the same one.
+        let d: LoadResult, sd: number, p: LoadResult, pc: number, sp: number, c: LoadResult, cc: number, sc: number;
+        if (round % 2 === 0) {
+          [d, , sd] = await runDirect();
+          [p, pc, sp] = await runProxy();
+          [c, cc, sc] = await runCompanion();
+        } else {
+          [c, cc, sc] = await runCompanion();
+          [p, pc, sp] = await runProxy();
+          [d, , sd] = await runDirect();
+        }
         runs.direct.push(d);
         runs.proxy.push(p);
         runs.companion.push(c);
@@ -279,11 +293,11 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     };
 
     const levels: (Level & { cpu: CpuPerRequest })[] = [];
-    for (const { concurrency, count, maxSeconds } of settings.levels) {
+    for (const { concurrency, count, maxSeconds, rounds } of settings.levels) {
       const sb = sandbox.sampleRss();
       const pp = proxy.sampleRss();
       const cp = companion.sampleRss();
-      const { direct: d, proxy: p, companion: c, cpu: used } = await inRounds(concurrency, count, maxSeconds, { direct: directBody, companion: companionBody });
+      const { direct: d, proxy: p, companion: c, cpu: used } = await inRounds(concurrency, count, maxSeconds, { direct: directBody, companion: companionBody }, rounds);
       levels.push({ concurrency, direct: d, proxy: p, companion: c, sandboxPeak: sb.stop(), proxyPeak: pp.stop(), companionPeak: cp.stop(), cpu: used });
       companionCreations += c.ok;
       if (p.errors) s.notes.push(`concurrency ${concurrency}: proxy errors ${p.errors} (${p.firstError}).`);
