@@ -268,9 +268,11 @@ const guideRegion = (width: number, height: number) => ({ x: Math.round(width * 
  * meanwhile (the controller stops the camera; stopping a canvas stream's tracks is WebKit's own
  * ~50 ms on the page, the camera's cost and not the pipeline's, so the tracks stop after the watch).
  */
-async function processFrame(video: { video: HTMLVideoElement; close(): void }) {
+async function processFrame(video: { video: HTMLVideoElement; close(): void; hold(): void }) {
   const pixels = await captureFramePixels(video.video.srcObject as MediaStream, video.video, { region: guideRegion });
+  // As the element does after a photo (it leaves the capture view, and the camera stops).
   video.video.pause();
+  video.hold();
   return processImage(pixels, { role: 'documentFront' });
 }
 
@@ -364,11 +366,11 @@ async function workerStartup(): Promise<number> {
 }
 
 /** A playing video of the card picture: the fake camera where there is one (Chromium), else a canvas stream of the picture. */
-async function cardVideo(): Promise<{ video: HTMLVideoElement; source: string; close(): void }> {
+async function cardVideo(): Promise<{ video: HTMLVideoElement; source: string; close(): void; hold(): void }> {
   try {
     const { video } = await openCamera();
     // The camera stays open for the other measurements: playing again (a watch pauses it).
-    return { video, source: 'fake camera', close: () => void video.play() };
+    return { video, source: 'fake camera', close: () => void video.play(), hold: () => undefined };
   } catch {
     const { width, height, rgba } = renderCardPictureRgba();
     const canvas = document.createElement('canvas');
@@ -398,6 +400,8 @@ async function cardVideo(): Promise<{ video: HTMLVideoElement; source: string; c
     return {
       video,
       source: 'canvas stream',
+      // No new frames (the stand-in's draws are the page's work, a camera's are not).
+      hold: () => clearInterval(redraw),
       close: () => {
         clearInterval(redraw);
         stream.getTracks().forEach((t) => t.stop());

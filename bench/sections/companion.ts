@@ -28,7 +28,7 @@ export interface CompanionSettings {
    * `warmup`: requests per path with these bodies first, uncounted, so the rounds measure code the
    * JIT has optimized (as in a server that has been up a while), not its compiling.
    */
-  smallBody?: { concurrency: number; count: number; maxSeconds: number; warmup: number };
+  smallBody?: { concurrency: number; count: number; maxSeconds: number; warmup: number; rounds?: number };
   /** Requests per path before the levels, uncounted (JIT, sockets, the companion's first token). */
   warmup: number;
   /**
@@ -49,7 +49,8 @@ export const DEFAULT_COMPANION: CompanionSettings = {
     { concurrency: 16, count: 2000, maxSeconds: 10 },
     { concurrency: 64, count: 3000, maxSeconds: 10 },
   ],
-  smallBody: { concurrency: 16, count: 3000, maxSeconds: 4, warmup: 2000 },
+  // Four short rounds too: the proxy's pace with tiny bodies moves by a third between runs.
+  smallBody: { concurrency: 16, count: 3000, maxSeconds: 4, warmup: 2000, rounds: 4 },
   warmup: 16,
   rounds: 2,
   tokenTtlS: 20,
@@ -183,7 +184,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       'Baseline: the very creation the companion sends upstream (cpf, document, name, three `documentFiles` data URIs) posted straight to the sandbox with a Bearer token. Runs alternate baseline/companion per level.',
     `The sandbox keeps every onboarding IN_PROCESS (processing 10 min) and the companion's polling starts after 1 h, so only creation is measured. Token lifetime ${settings.tokenTtlS} s (short on purpose: several lifetimes pass during the run).`,
     'Floor for the extra hop: a bare pass-through proxy in its own child process (bench/servers/child.ts `proxy`: node:http, keep-alive agent, the request piped to the sandbox and the answer piped back, nothing checked, no body held), sent the direct creation. ' +
-      `Per level ${settings.levels.map((l) => `c${l.concurrency}: ${l.rounds ?? settings.rounds}`).join(', ')} short rounds of direct, proxy, companion in turn, the order reversed every other round (each round a share of the level's requests and time), merged per path, so a load from outside that comes and goes falls on all three alike; the ratios that judge the companion are against the proxy of the same rounds.`,
+      `Per level ${[...settings.levels.map((l) => `c${l.concurrency}: ${l.rounds ?? settings.rounds}`), ...(settings.smallBody ? [`4x4 PNGs: ${settings.smallBody.rounds ?? settings.rounds}`] : [])].join(', ')} short rounds of direct, proxy, companion in turn, the order reversed every other round (each round a share of the level's requests and time), merged per path, so a load from outside that comes and goes falls on all three alike; the ratios that judge the companion are against the proxy of the same rounds.`,
     `Warm-up, uncounted: ${settings.warmup} big creations per path at concurrency 4 before the levels${settings.smallBody ? `, and ${settings.smallBody.warmup} creations per path with the 4x4 PNG bodies before their rounds (the companion runs several times the proxy's code, which the JIT must first compile: cold, a small creation cost it about twice the CPU of a warm one; a deployed companion has long been warm)` : ''}.`,
     'Memory: VmRSS of each child from /proc, sampled every 50 ms; peak per level. CPU: user + system time of each child from /proc/<pid>/stat around each of its runs, per request.',
   );
@@ -311,12 +312,12 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     }
     let small: { concurrency: number; direct: LoadResult; proxy: LoadResult; companion: LoadResult; cpu: CpuPerRequest } | undefined;
     if (settings.smallBody) {
-      const { concurrency, count, maxSeconds, warmup } = settings.smallBody;
+      const { concurrency, count, maxSeconds, warmup, rounds } = settings.smallBody;
       const w = await viaCompanion(concurrency, warmup, maxSeconds, smallCompanionBody);
       await direct(concurrency, warmup, maxSeconds, smallDirectBody);
       await viaProxy(concurrency, warmup, maxSeconds, smallDirectBody);
       companionCreations += w.ok;
-      const r = await inRounds(concurrency, count, maxSeconds, { direct: smallDirectBody, companion: smallCompanionBody });
+      const r = await inRounds(concurrency, count, maxSeconds, { direct: smallDirectBody, companion: smallCompanionBody }, rounds);
       small = { concurrency, ...r };
       companionCreations += r.companion.ok;
     }
