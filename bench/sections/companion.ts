@@ -407,9 +407,9 @@ export async function measureCompanion(images: Images | undefined, settings: Com
         ...(over > 2
           ? {
               note:
-                'the companion is a full extra hop for a ~1.4 MB body: it reads and parses it, checks every image (base64, size, magic bytes), rebuilds the upstream JSON with data URIs and sends it over loopback, ' +
-                'on the same 2 cores as the sandbox and the load generator' +
-                `; validating the body alone (validateCreateOnboarding: base64, size and magic bytes of every image) costs ${steps[4]![1]} of CPU per creation, ${steps[4]![2]} a native base64 decode of one image` +
+                'the companion is a full extra hop for a ~1.4 MB body: it reads it whole, checks every image (base64, size, magic bytes) where it lies, writes the upstream JSON around the images and sends it over loopback, ' +
+                'on the same 2 cores as the sandbox and the load generator, so at this level its CPU (the next target\'s note: mostly its garbage collector) is taken from the sandbox; a p50 against the direct call also moves with the direct call\'s own spread at this level (its p50 has ranged 260-362 ms between runs on this machine)' +
+                `; the companion's check itself is ${steps[6]![1]} per creation (${steps[6]![2]} a native base64 decode of one image)` +
                 (small ? `; with 4x4 PNGs the overhead is ${ms(smallOver)}` : ''),
             }
           : {}),
@@ -442,10 +442,12 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     // On 2 shared cores a run bound by CPU goes as fast as the sum of the CPU its processes spend per creation allows.
     const cpuBound = (c: CpuPerRequest) => (c.sandboxProxy + c.proxy) / (c.sandboxCompanion + c.companion);
     const bigBodyCpu =
-      'where the companion\'s CPU goes with 1.4 MB bodies (a CPU profile of the companion child, BENCH_CPU_PROF, on this machine): about 30 % the checks (mostly the pure-base64 scan of ~1.1 MB of images), about 25 % the garbage collector (one fresh 1.4 MB body buffer per creation, plus the socket\'s read chunks), about 15 % the socket writes, the rest HTTP on both sides and the upstream client';
+      'where the companion\'s CPU goes with 1.4 MB bodies (CPU profile of the companion child, BENCH_CPU_PROF, and V8\'s GC trace, this machine, 2026-11-27): the garbage collector first, about a fifth of the main thread plus its background marking threads; ' +
+      'V8 counts the memory of every body chunk Node\'s HTTP parser copies out (1.4 MB per creation) against the old generation\'s limit until a collection finds the chunks dead, and with the companion\'s 11 MB heap that limit is ~10 MB away, so a full collection starts every ~8 creations; ' +
+      'then the socket writes (about 11 %, the 1.4 MB upstream write included), the checks (about 9 %, the pure-base64 scan by WebAssembly SIMD), HTTP on both sides and the upstream client; the body buffers are already reused from creation to creation (wiped)';
     floorTarget('companion throughput >= 0.9x the pass-through proxy at concurrency 16', l16, tput, 0.9, false, perSecond,
       `the load is bound by CPU: the sandbox, the load and the server share 2 cores, so every ms the companion spends is taken from the sandbox${l16 ? ` (${cpuAt(l16.cpu)}; sandbox ${ms(l16.cpu.sandboxCompanion)} via the companion, ${ms(l16.cpu.sandboxProxy)} via the proxy; a run bound by CPU alone would give ${cpuBound(l16.cpu).toFixed(2)}x)` : ''}; ${bigBodyCpu}; ` +
-        'what would close it: a faster pure-base64 scan (a word at a time, or a native validator), body buffers reused from turn to turn instead of one allocated per creation (only once the upstream request\'s writes are done with it, and wiped), and the per-request cuts of the 4x4 PNG target');
+        'what would close it: fewer full collections; started with NODE_OPTIONS=--initial-old-space-size=64 (packages/server/README.md, "Node\'s garbage collector and large uploads") the companion spent 5.3 ms per creation at this level instead of 8.1 ms (same machine, same day), which a run bound by CPU turns into throughput; this bench measures the companion without the flag, as an integrator first runs it');
     const l64 = level(64);
     floorTarget('companion p99 <= 1.3x the pass-through proxy at concurrency 64', l64, p99, 1.3, true, ms,
       `creations take turns (the companion's \`creations\` option, by default ${Math.max(4, 4 * availableParallelism())} at once on this machine's ${availableParallelism()} cores): the bodies past them wait unread in the socket buffers, so each admitted body is read at full speed and goes upstream as soon as it is complete; what is left is the store-and-forward of each (${storeAndForward}) and the turns' queueing when the sandbox answers slowly`);
