@@ -9,6 +9,7 @@ import { createServer, IncomingMessage, ServerResponse, STATUS_CODES } from 'nod
 import type { AddressInfo, Socket } from 'node:net';
 import { createCompanion, type CompanionApp } from './companion.js';
 import { acceptDirectAnswer, takeDirectAnswer } from './relay/direct-answer.js';
+import { noteNodeRequest } from './http/request-header.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { CompanionOptions } from './options.js';
 
@@ -125,6 +126,7 @@ function withDirectAnswers(fetchHandler: FetchHandler): FetchHandler {
     const { incoming, outgoing } = (env ?? {}) as { incoming?: unknown; outgoing?: unknown };
     if (!(outgoing instanceof ServerResponse)) return fetchHandler(req, env);
     const request = incoming instanceof IncomingMessage ? incoming : undefined;
+    if (request) noteNodeRequest(req, request);
     acceptDirectAnswer(outgoing);
     const res = fetchHandler(req, env);
     if (!(res instanceof Promise)) return answer(res, request, outgoing);

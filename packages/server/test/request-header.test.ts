@@ -56,3 +56,16 @@ test('elsewhere (app.request(): no Node request): c.req.header()', async () => {
   await app(seen).request('/x', { headers: { authorization: 'Bearer k', 'x-note': ' spaced ' } });
   assert.deepEqual(seen[0], { authorization: 'Bearer k', 'content-type': undefined, 'x-note': 'spaced', absent: undefined });
 });
+
+test('a host that hands on a Request of its own (a rewritten Authorization) is read through that Request, not Node\'s list', async (t) => {
+  const seen: Record<string, string | undefined>[] = [];
+  const inner = app(seen);
+  const server = await listen((req, env) => {
+    const headers = new Headers(req.headers);
+    headers.set('authorization', 'Bearer rewritten');
+    return inner.fetch(new Request(req, { headers }), env);
+  }, { port: 0 });
+  t.after(() => server.close({ graceMs: 50 }));
+  await raw(Number(new URL(server.url).port), 'GET /x HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer sent\r\nConnection: close\r\n\r\n');
+  assert.equal(seen[0]!.authorization, 'Bearer rewritten');
+});

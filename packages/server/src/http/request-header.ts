@@ -6,15 +6,27 @@
  * own copy is let go (serve.ts). Here the raw list is read where it lies, with the Fetch API's
  * answer: every occurrence, trimmed and joined by ", ".
  */
-import { IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 
 const EDGE_SPACE = /^[\t ]+|[\t ]+$/g;
 
+/**
+ * The Node request behind each web Request that `listen()` (serve.ts) hands to the app. Only an
+ * exact match counts: a host that wraps the companion and passes on a Request of its own (other
+ * headers, a rewritten Authorization) is read through that Request, never through Node's list.
+ */
+const nodeRequests = new WeakMap<Request, IncomingMessage>();
+
+/** Called by the server: `req` is node-server's Request for `incoming`, unchanged. */
+export function noteNodeRequest(req: Request, incoming: IncomingMessage): void {
+  nodeRequests.set(req, incoming);
+}
+
 /** The value of the request header `lowerName` (lower case), or undefined when it was not sent. */
 export function requestHeader(c: Context, lowerName: string): string | undefined {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  if (!(incoming instanceof IncomingMessage)) return c.req.header(lowerName);
+  const incoming = nodeRequests.get(c.req.raw);
+  if (!incoming) return c.req.header(lowerName);
   const raw = incoming.rawHeaders;
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
