@@ -168,16 +168,18 @@ async function watchMainThread(engine: Engine, run: RunInPage): Promise<MainThre
  * the worst. A task of the pipeline's does the same work every run and shows in each; a stall of
  * the machine (shared, 2 cores) comes in one run and not the next, and only moves the worst.
  */
-const typical = (values: number[]) => median(values);
 const taskOf = (r: MainThreadRow, pick: (values: number[]) => number) => (r.runs.every((x) => x.longestTask !== null) ? pick(r.runs.map((x) => x.longestTask!)) : null);
-const typicalTask = (r: MainThreadRow) => taskOf(r, typical);
-const typicalGap = (r: MainThreadRow) => typical(r.runs.map((x) => x.longestFrameGap));
-const typicalTimerGap = (r: MainThreadRow) => typical(r.runs.map((x) => x.longestTimerGap));
+const typicalTask = (r: MainThreadRow) => taskOf(r, median);
+const typicalGap = (r: MainThreadRow) => median(r.runs.map((x) => x.longestFrameGap));
+const typicalTimerGap = (r: MainThreadRow) => median(r.runs.map((x) => x.longestTimerGap));
 /** Each run's tighter bound on its longest task (both gaps are at least as long as any task), median over the runs. */
-const typicalBound = (r: MainThreadRow) => typical(r.runs.map((x) => Math.min(x.longestFrameGap, x.longestTimerGap)));
+const typicalBound = (r: MainThreadRow) => median(r.runs.map((x) => Math.min(x.longestFrameGap, x.longestTimerGap)));
 const highest = (values: number[]) => Math.max(...values);
 /** `figure (worst W)` when a run went higher than the median. */
-const withWorst = (figure: number, values: number[]) => (highest(values) > figure ? `${ms(figure)} (worst ${ms(highest(values))})` : ms(figure));
+const withWorst = (figure: number, values: number[]) => {
+  const worst = highest(values);
+  return worst > figure ? `${ms(figure)} (worst ${ms(worst)})` : ms(figure);
+};
 
 const rowAt1x = (rows: Row[], input: 'camera' | '12 MP') => rows.find((r) => r.input.startsWith(input) && r.rate === 1);
 

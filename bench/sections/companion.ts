@@ -261,16 +261,13 @@ export async function measureCompanion(images: Images | undefined, settings: Com
         const runProxy = cpuOf(proxy!.pid, () => viaProxy(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct));
         const runCompanion = cpuOf(companion!.pid, () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion));
         // Direct, proxy, companion; then companion, proxy, direct: no path always follows the same one.
-        let d: LoadResult, sd: number, p: LoadResult, pc: number, sp: number, c: LoadResult, cc: number, sc: number;
-        if (round % 2 === 0) {
-          [d, , sd] = await runDirect();
-          [p, pc, sp] = await runProxy();
-          [c, cc, sc] = await runCompanion();
-        } else {
-          [c, cc, sc] = await runCompanion();
-          [p, pc, sp] = await runProxy();
-          [d, , sd] = await runDirect();
-        }
+        const order = [runDirect, runProxy, runCompanion];
+        if (round % 2 === 1) order.reverse();
+        const done = new Map<unknown, [LoadResult, number, number]>();
+        for (const run of order) done.set(run, await run());
+        const [d, , sd] = done.get(runDirect)!;
+        const [p, pc, sp] = done.get(runProxy)!;
+        const [c, cc, sc] = done.get(runCompanion)!;
         runs.direct.push(d);
         runs.proxy.push(p);
         runs.companion.push(c);
