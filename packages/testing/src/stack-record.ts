@@ -50,6 +50,14 @@ export class StackRecorder {
   }
 
   /** Serves the record API and the namespaced companion; anything else goes to `next` as it is. */
+  /** The namespace each request passed on to the companion came under. */
+  readonly #namespaces = new WeakMap<Request, string>();
+
+  /** The namespace `req` (as the companion got it) came under, if it came under one. */
+  namespaceOf(req: Request): string | undefined {
+    return this.#namespaces.get(req);
+  }
+
   async handle(req: Request, env: unknown, next: Fetch): Promise<Response> {
     const url = new URL(req.url);
     const asked = RECORD.exec(url.pathname);
@@ -69,6 +77,7 @@ export class StackRecorder {
       record.uploadAttempts++;
     }
     const inner = new Request(url, { method: req.method, headers: req.headers, body, signal: req.signal, duplex: 'half' } as RequestInit);
+    this.#namespaces.set(inner, m[1]!);
     const res = await next(inner, env);
     if (sent) {
       const text = await sent.catch(() => '');

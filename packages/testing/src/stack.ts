@@ -98,6 +98,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     baseUrl: sandboxServer.url, client: IT_CLIENT, secret: IT_SECRET, webhookKey: IT_WEBHOOK_KEY,
     logger: createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' }),
     rateLimit: 0,
+    // Every page of every engine comes from 127.0.0.1: per-address limits (the hand-off's ten code
+    // claims a minute) would be shared by tests running at once. Each namespace is its own client.
+    clientAddress: (c) => {
+      const ns = recorder.namespaceOf(c.req.raw);
+      return ns ? `namespace:${ns}` : ((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown');
+    },
     ...options.companion,
   });
   const companionFetch = (req: Request, env: unknown) => app.fetch(req, env as never);
