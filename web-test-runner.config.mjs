@@ -36,6 +36,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { defaultReporter } from '@web/test-runner';
 import { writeCardY4m } from '@onboarding-kit/testing/y4m';
 import { chromiumLaunchOptions, isLoopback } from '@onboarding-kit/testing/chromium';
 import { setCameraPermission } from '@onboarding-kit/testing/firefox';
@@ -43,6 +44,7 @@ import { firefoxLauncher, sessionEngine, webkitLauncher } from '@onboarding-kit/
 import { selectedEngines } from '@onboarding-kit/testing/engines';
 import { companionDouble } from '@onboarding-kit/testing/companion-double';
 import { realStack } from '@onboarding-kit/testing/stack-plugin';
+import { failureRecap } from '@onboarding-kit/testing/failure-recap';
 
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const cardY4m = writeCardY4m();
@@ -199,6 +201,8 @@ export default {
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 30_000 } },
   browsers: engineBrowsers({ camera: true }),
+  // The default reporter, then every failure once more at the very end (CI logs keep their tail).
+  reporters: [defaultReporter(), failureRecap()],
   groups:
     narrowedByFiles && !groupChosen ? [] : [{ name: 'no-camera', files: [noCameraFiles], browsers: engineBrowsers({ camera: false }) }],
   plugins: [
