@@ -71,6 +71,32 @@ function runOnce(file) {
 const totals = { pass: 0, fail: 0, skipped: 0, todo: 0, cancelled: 0 };
 const failed = [];
 const stalls = [];
+const failures = [];
+
+/** The failed tests of one file's TAP: name, and the error and location from its YAML block. */
+function failedTests(file, tap) {
+  const lines = tap.split('\n');
+  const found = [];
+  lines.forEach((line, i) => {
+    const m = /^(\s*)not ok \d+ - (.*)$/.exec(line);
+    if (!m) return;
+    const detail = [];
+    for (let j = i + 1; j < lines.length && !/^\s*\.\.\.$/.test(lines[j]); j++) {
+      const d = /^(\s*)(error|location): (.*)$/.exec(lines[j]);
+      if (!d) continue;
+      let value = d[3];
+      // A block scalar (`|-`): its first lines, the ones indented under the key.
+      if (/^[|>][-+]?$/.test(value)) {
+        const block = [];
+        for (let k = j + 1; k < lines.length && block.length < 3 && lines[k].startsWith(`${d[1]}  `); k++) block.push(lines[k].trim());
+        value = block.filter(Boolean).join(' / ');
+      }
+      detail.push(`${d[2]}: ${value}`);
+    }
+    found.push(`  ✗ ${file}: ${m[2]}${detail.length ? `\n      ${detail.join('\n      ')}` : ''}`);
+  });
+  return found;
+}
 
 async function runFile(file) {
   for (let attempt = 1; attempt <= RUNS_PER_FILE; attempt++) {
@@ -85,7 +111,10 @@ async function runFile(file) {
       const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(out);
       if (m) totals[key] += Number(m[1]);
     }
-    if (code !== 0) failed.push(file);
+    if (code !== 0) {
+      failed.push(file);
+      failures.push(...failedTests(file, out));
+    }
     return;
   }
 }
@@ -97,5 +126,9 @@ await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, as
 
 process.stdout.write(`# ===== ${selected.length} files: ${totals.pass} passed, ${totals.fail} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo\n`);
 if (stalls.length > 0) process.stdout.write(`# stalled before any test started, run again: ${stalls.join(', ')}\n`);
-if (failed.length > 0) process.stdout.write(`# FAILED: ${failed.join(', ')}\n`);
+if (failed.length > 0) {
+  // Repeated at the end, so that the tail of a CI log says what failed.
+  if (failures.length > 0) process.stdout.write(`# failed tests:\n${failures.join('\n')}\n`);
+  process.stdout.write(`# FAILED: ${failed.join(', ')}\n`);
+}
 process.exit(failed.length > 0 ? 1 : 0);
