@@ -16,13 +16,15 @@ const STACK_LINES = 6;
  * The recap is the reporter's part of the final progress report, which WTR draws after every
  * reporter has stopped: so it comes below the default reporter's bars and "Finished" line.
  * (Printing it from `stop()` would put it above them.)
+ * @param {{ notes?: (session: any) => string[] }} [options] `notes`: more lines about a session
+ *   that failed as a whole (stalled, crashed), such as `commandTrail().describe`
  * @returns {import('@web/test-runner').Reporter}
  */
-export function failureRecap() {
+export function failureRecap(options = {}) {
   let recap = [];
   return {
     stop({ sessions }) {
-      recap = recapLines(sessions);
+      recap = recapLines(sessions, options.notes);
     },
     getTestProgress() {
       return recap;
@@ -33,28 +35,38 @@ export function failureRecap() {
 /**
  * The recap's lines for a run's sessions: nothing when every session passed.
  * @param {readonly any[]} sessions WTR's TestSession objects
+ * @param {(session: any) => string[]} [notes] more lines about a session that failed as a whole
  * @returns {string[]}
  */
-export function recapLines(sessions) {
+export function recapLines(sessions, notes) {
   const failures = [];
   for (const session of sessions) {
     const file = isAbsolute(session.testFile) ? relative(process.cwd(), session.testFile) : session.testFile;
     const where = `${session.browser?.name ?? 'browser'} ${file}`;
-    for (const error of session.errors ?? []) failures.push({ where, test: '(the file itself)', error });
+    const extra = () => (notes ? safeNotes(notes, session) : []);
+    for (const error of session.errors ?? []) failures.push({ where, test: '(the file itself)', error, extra: extra() });
     if (session.testResults) collectFailedTests(session.testResults, [], where, failures);
     // A session can fail with neither (a browser that never loaded the file): still name it.
     if (session.passed === false && !failures.some((f) => f.where === where)) {
-      failures.push({ where, test: '(the file itself)', error: { message: `status ${session.status ?? 'unknown'}, no error reported` } });
+      failures.push({ where, test: '(the file itself)', error: { message: `status ${session.status ?? 'unknown'}, no error reported` }, extra: extra() });
     }
   }
   if (failures.length === 0) return [];
   const lines = ['', `Failures in this run (${failures.length}), repeated here so that the end of the log says what failed:`];
-  for (const { where, test, error } of failures) {
+  for (const { where, test, error, extra = [] } of failures) {
     lines.push('', `  ✗ ${where}`, `    ${test}`);
-    for (const line of describeError(error)) lines.push(`      ${line}`);
+    for (const line of [...describeError(error), ...extra]) lines.push(`      ${line}`);
   }
   lines.push('');
   return lines;
+}
+
+function safeNotes(notes, session) {
+  try {
+    return notes(session);
+  } catch (error) {
+    return [`(no notes: ${error instanceof Error ? error.message : String(error)})`];
+  }
 }
 
 function collectFailedTests(suite, path, where, failures) {
