@@ -9,6 +9,9 @@
  *   'stack'          -> { url }: the companion's base URL; use `${url}/t/<namespace>` as the
  *                       element's endpoint so that the requests are recorded for that namespace
  *   'stack-record'   { namespace } -> { uploadAttempts, uploads, onboardings, requests }
+ *   'stack-offline'  { namespace, offline } -> { offline }: cuts the namespace off as a dropped
+ *                       network does (its open streams lose their connection, new requests get
+ *                       a network error), or puts it back
  *   'stack-decide'   { token, status } -> decides a manual-review onboarding through the
  *                       sandbox's control API; resolves after its webhook reached the companion
  *   'stack-session'  { reference, cpf?, ... } -> opens a session as the integrator's backend does
@@ -81,6 +84,10 @@ export function realStack(options = {}) {
     async executeCommand({ command, payload }) {
       if (command === 'stack') return { url: stack.url };
       if (command === 'stack-record') return json(await fetch(`${stack.url}/__stack/record/${encodeURIComponent(payload.namespace)}`));
+      if (command === 'stack-offline') {
+        const url = `${stack.url}/__stack/offline/${encodeURIComponent(payload.namespace)}`;
+        return json(await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ offline: !!payload.offline }) }));
+      }
       if (command === 'stack-decide') {
         const url = `${stack.sandboxUrl}/__sandbox/onboardings/${encodeURIComponent(payload.token)}/decision`;
         return json(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: payload.status }) }));

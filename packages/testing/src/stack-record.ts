@@ -4,6 +4,11 @@
  * otherwise (same method, headers, streamed body, abort signal), and the companion's answer goes
  * back untouched. Only creation bodies and creation answers are read, from a copy of the stream.
  * `GET /__stack/record/<namespace>` answers the record as JSON.
+ *
+ * `PUT /__stack/offline/<namespace>` with `{ "offline": true }` cuts the namespace off the network
+ * as a dropped connection does: its open requests (event streams) lose their connection, and
+ * each new one has its connection closed before any answer, so the page sees a network error
+ * (not an HTTP status). `{ "offline": false }` ends it. Other namespaces are untouched.
  */
 import { API_PREFIX } from '@onboarding-kit/contract';
 
@@ -36,12 +41,22 @@ export interface StackRecord {
 
 const NAMESPACED = /^\/t\/([A-Za-z0-9_-]{1,64})(\/.*)$/;
 const RECORD = /^\/__stack\/record\/([A-Za-z0-9_-]{1,64})$/;
+const OFFLINE = /^\/__stack\/offline\/([A-Za-z0-9_-]{1,64})$/;
+
+/** The Node side of a request served by @hono/node-server (absent under `app.request()`). */
+interface NodeEnv {
+  incoming?: { socket?: { destroy(): void; destroyed?: boolean } };
+  outgoing?: { once(event: 'close', listener: () => void): void };
+}
 const CREATE_PATH = `${API_PREFIX}/onboardings`;
 
 type Fetch = (req: Request, env: unknown) => Response | Promise<Response>;
 
 export class StackRecorder {
   readonly #records = new Map<string, StackRecord>();
+  readonly #offline = new Set<string>();
+  /** Per namespace, the connections of its requests still being answered. */
+  readonly #inFlight = new Map<string, Set<{ destroy(): void }>>();
 
   record(namespace: string): StackRecord {
     let record = this.#records.get(namespace);
@@ -62,8 +77,17 @@ export class StackRecorder {
     const url = new URL(req.url);
     const asked = RECORD.exec(url.pathname);
     if (asked && req.method === 'GET') return Response.json(this.record(asked[1]!), { headers: { 'cache-control': 'no-store' } });
+    const cut = OFFLINE.exec(url.pathname);
+    if (cut && req.method === 'PUT') return Response.json({ offline: this.#setOffline(cut[1]!, (await req.json() as { offline?: unknown }).offline === true) });
     const m = NAMESPACED.exec(url.pathname);
     if (!m) return next(req, env);
+    const socket = (env as NodeEnv | undefined)?.incoming?.socket;
+    if (this.#offline.has(m[1]!)) {
+      // Closed before any answer: what the page sees of a dropped network.
+      socket?.destroy();
+      return new Response('offline', { status: 503 });
+    }
+    if (socket) this.#track(m[1]!, socket, env as NodeEnv);
     const record = this.record(m[1]!);
     record.requests.push({ method: req.method, url: req.url, authorization: req.headers.get('authorization') });
     url.pathname = m[2]!;
@@ -88,6 +112,25 @@ export class StackRecorder {
       }
     }
     return res;
+  }
+
+  #setOffline(namespace: string, offline: boolean): boolean {
+    if (!offline) {
+      this.#offline.delete(namespace);
+      return false;
+    }
+    this.#offline.add(namespace);
+    for (const socket of this.#inFlight.get(namespace) ?? []) socket.destroy();
+    this.#inFlight.delete(namespace);
+    return true;
+  }
+
+  #track(namespace: string, socket: { destroy(): void }, env: NodeEnv): void {
+    let open = this.#inFlight.get(namespace);
+    if (!open) this.#inFlight.set(namespace, (open = new Set()));
+    open.add(socket);
+    // Kept until the answer is done: a kept-alive connection may serve another namespace next.
+    env.outgoing?.once('close', () => open.delete(socket));
   }
 }
 

@@ -324,6 +324,37 @@ describe('<onboarding-flow handoff>', () => {
     await waitForPanel(el, 'Celular conectado');
   });
 
+  it('a dropped network: the panel says it lost the server and keeps the code; back online the note goes and the phone still shows up', async function () {
+    this.timeout(60_000);
+    const session = await openSession();
+    const { el, ns } = await mountComputer(session);
+    await toDocumentFront(el);
+    await offer(el);
+    const code = shownCode(el);
+    const note = () => panelRoot(el).querySelector('[part~=offline]');
+    expect(note()).to.equal(null);
+
+    await executeServerCommand('stack-offline', { namespace: ns, offline: true });
+    try {
+      // The stream is cut; a second failed attempt in a row is when the panel says so.
+      await waitFor(() => !!note(), `no offline note: ${panelText(el)}`, 20_000);
+      expect(note()!.textContent).to.equal('Sem conexão com o servidor. Tentando reconectar…');
+      await waitFor(() => live(el).includes('Sem conexão com o servidor'), `not announced: ${live(el)}`);
+      // Nothing the person needs is lost: the code and its QR code stay.
+      expect(shownCode(el)).to.equal(code);
+      expect(qr(el)).to.not.equal(null);
+      await expect(el).to.be.accessible();
+      console.log(`hand-off offline: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-offline-1366' })}`);
+    } finally {
+      await executeServerCommand('stack-offline', { namespace: ns, offline: false });
+    }
+
+    // The next attempt (at most 8 s later) opens the stream again.
+    await waitFor(() => !note(), 'the offline note stayed once the network was back', 20_000);
+    await claimOk(ns, { code });
+    await waitForPanel(el, 'Celular conectado');
+  });
+
   onlyIn(['chromium'], NOT_IN.playwrightCommands)('"Copiar código" puts the code as shown on the clipboard, says so on the panel and aloud; a refused clipboard says to type it', async function () {
     this.timeout(45_000);
     const session = await openSession();
