@@ -30,7 +30,8 @@
  * nothing is fetched from a CDN); WebKit answers 'unsupported' (its driver shows no network).
  * A file that stalls fails after WTR_FILE_DEADLINE_MS (300 s by default); the failure recap at
  * the end of the run then lists the server commands it last sent and whether they were answered.
- * A screenshot the browser never delivers gives up after 30 s without failing the test.
+ * A screenshot the browser never delivers gives up after 30 s without failing the test; any other
+ * server command unanswered for 40 s fails its test, named.
  * Companions: the real companion and sandbox run beside the dev server (`realStack`, commands
  * 'stack', 'stack-record', 'stack-decide') for the paths that work; the companion double
  * (`/test-companion/<namespace>/...`) stays for fault injection only.
@@ -212,8 +213,14 @@ const cspPagePlugin = {
   },
 };
 
-/** Each test session's last server commands, for the recap of a file that stalled. */
-const trail = commandTrail();
+/**
+ * Each test session's last server commands, for the recap of a file that stalled. A command left
+ * unanswered for 40 s (a browser that stopped answering its driver) fails its test with its name,
+ * rather than holding it and the file's next tests until their own timeouts add up past the
+ * file's deadline (where every result of the file is lost). Screenshots give up sooner by
+ * themselves (30 s) and do not fail.
+ */
+const trail = commandTrail({ deadlineMs: 40_000 });
 
 const noCameraFiles = 'packages/element/src/**/*.no-camera.spec.ts';
 const argv = process.argv.slice(2);

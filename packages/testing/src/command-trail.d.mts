@@ -12,4 +12,9 @@ export interface CommandTrailPlugin extends TestRunnerPlugin {
   describe(session: { id: string }): string[];
 }
 /** Keeps each test session's last server commands, sent and answered, for the failure recap. */
-export declare function commandTrail(options?: { keep?: number; now?: () => number }): CommandTrailPlugin;
+export declare function commandTrail(options?: {
+  keep?: number;
+  now?: () => number;
+  /** A command no plugin has answered by then fails with an error naming it (none by default). */
+  deadlineMs?: number;
+}): CommandTrailPlugin;

@@ -10,11 +10,15 @@
  */
 
 /**
- * @param {{ keep?: number, now?: () => number }} [options] how many commands to keep per session
+ * @param {{ keep?: number, now?: () => number, deadlineMs?: number }} [options] `keep`: how many
+ *   commands to keep per session; `deadlineMs`: a command no plugin has answered by then fails
+ *   with an error that names it (none by default), so a hung browser command fails its test at
+ *   once instead of holding it, and the tests after it, until their timeouts
  */
 export function commandTrail(options = {}) {
   const keep = options.keep ?? 8;
   const now = options.now ?? Date.now;
+  const deadlineMs = options.deadlineMs;
   /** @type {Map<string, { command: string, detail: string, sentAt: number, answeredAt?: number, by?: string, failed?: string }[]>} */
   const trails = new Map();
   let first;
@@ -47,7 +51,7 @@ export function commandTrail(options = {}) {
           const id = args.session?.id;
           if (p === first && id) sent(id, args.command, args.payload);
           try {
-            const result = await original(args);
+            const result = await withinDeadline(original(args), deadlineMs, args.command);
             if (result != null && id) answered(id, args.command, p.name);
             return result;
           } catch (error) {
@@ -83,6 +87,19 @@ export function commandTrail(options = {}) {
     },
   };
   return plugin;
+}
+
+async function withinDeadline(promise, ms, command) {
+  if (!ms) return promise;
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`server command ${command}: no answer within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function describePayload(payload) {

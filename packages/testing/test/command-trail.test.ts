@@ -61,3 +61,18 @@ test('a notes function that throws still leaves a recap', () => {
   const text = recapLines([{ id: 'x', testFile: 'a.test.ts', passed: false, errors: [{ message: 'stalled' }] }], () => { throw new Error('boom'); }).join('\n');
   assert.match(text, /stalled\n {6}\(no notes: boom\)/);
 });
+
+test('with a deadline, a command no plugin answers in time fails with its name, and the trail says so', async () => {
+  const trail = commandTrail({ deadlineMs: 50 });
+  const hung = { name: 'hung', executeCommand: ({ command }: Command) => (command === 'set-viewport' ? new Promise(() => {}) : undefined) };
+  const quick = { name: 'quick', executeCommand: ({ command }: Command) => (command === 'stack' ? { url: 'x' } : undefined) };
+  const plugins: object[] = [trail, hung, quick];
+  trail.serverStart?.({ config: { plugins } } as never);
+  const s = { id: 'session-2' };
+  await assert.rejects(dispatch(plugins, { command: 'set-viewport', payload: { width: 390 }, session: s }), /server command set-viewport: no answer within 0\.05 s/);
+  // Commands that are answered in time are untouched by the deadline.
+  assert.deepEqual(await dispatch(plugins, { command: 'stack', session: s }), { url: 'x' });
+  const lines = trail.describe(s);
+  assert.match(lines[1]!, /set-viewport \{"width":390\}: failed after 0\.\d s: server command set-viewport: no answer within 0\.05 s/);
+  assert.match(lines[2]!, /stack: answered in/);
+});
