@@ -50,6 +50,7 @@ import { companionDouble } from '@onboarding-kit/testing/companion-double';
 import { realStack } from '@onboarding-kit/testing/stack-plugin';
 import { failureRecap } from '@onboarding-kit/testing/failure-recap';
 import { commandTrail } from '@onboarding-kit/testing/command-trail';
+import { withDeadline } from '@onboarding-kit/testing/deadline';
 
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const cardY4m = writeCardY4m();
@@ -110,21 +111,6 @@ function playwrightContext(session) {
 
 const SCREENSHOT_DEADLINE_MS = 30_000;
 
-/** Waits for `promise` at most `ms`: undefined once it has resolved, else why not (rejected or late). */
-async function settlesWithin(promise, ms) {
-  let timer;
-  const late = new Promise((resolve) => {
-    timer = setTimeout(() => resolve(`no answer within ${ms / 1000} s`), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => undefined), late]);
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Server commands for tests (`executeServerCommand` from @web/test-runner-commands). */
 const testCommandsPlugin = {
   name: 'onboarding-kit-test-commands',
@@ -162,8 +148,8 @@ const testCommandsPlugin = {
       // A screenshot is for a person to look at, never a verdict: one the browser never delivers
       // (full-page captures are known to hang now and then) must not hold the test until its file
       // runs out of time. The test goes on and the log says the picture is missing.
-      const late = await settlesWithin(shot, SCREENSHOT_DEADLINE_MS);
-      if (late) return `(no screenshot ${name}: ${late})`;
+      const missing = await withDeadline(shot, 'no answer', SCREENSHOT_DEADLINE_MS).then(() => undefined, (error) => error.message);
+      if (missing) return `(no screenshot ${name}: ${missing})`;
       return `test/artifacts/${engine}/element/${name}.png`;
     }
     if (command === 'network-log') {

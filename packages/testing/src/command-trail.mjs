@@ -8,6 +8,7 @@
  * still waiting, which tells a hung browser command (a screenshot, a key press) from a hung page.
  * `failureRecap({ notes: trail.describe })` prints it.
  */
+import { withDeadline } from './deadline.mjs';
 
 /**
  * @param {{ keep?: number, now?: () => number, deadlineMs?: number }} [options] `keep`: how many
@@ -51,7 +52,8 @@ export function commandTrail(options = {}) {
           const id = args.session?.id;
           if (p === first && id) sent(id, args.command, args.payload);
           try {
-            const result = await withinDeadline(original(args), deadlineMs, args.command);
+            const answer = original(args);
+            const result = await (deadlineMs ? withDeadline(answer, `server command ${args.command}`, deadlineMs) : answer);
             if (result != null && id) answered(id, args.command, p.name);
             return result;
           } catch (error) {
@@ -87,19 +89,6 @@ export function commandTrail(options = {}) {
     },
   };
   return plugin;
-}
-
-async function withinDeadline(promise, ms, command) {
-  if (!ms) return promise;
-  let timer;
-  const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`server command ${command}: no answer within ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function describePayload(payload) {

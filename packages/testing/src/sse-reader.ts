@@ -3,7 +3,7 @@
  * any slowness): a stream that keeps sending keep-alives but never what the test waits for fails
  * the test with what it did receive, instead of reading forever, and is cancelled.
  */
-import { DEADLINE_MS, withDeadline } from './deadline.js';
+import { DEADLINE_MS, withDeadline } from './deadline.mjs';
 
 export interface SseReader {
   /** Everything read so far. */

@@ -42,18 +42,20 @@ export interface StackRecord {
 const NAMESPACED = /^\/t\/([A-Za-z0-9_-]{1,64})(\/.*)$/;
 const RECORD = /^\/__stack\/record\/([A-Za-z0-9_-]{1,64})$/;
 const OFFLINE = /^\/__stack\/offline\/([A-Za-z0-9_-]{1,64})$/;
+const CREATE_PATH = `${API_PREFIX}/onboardings`;
 
 /** The Node side of a request served by @hono/node-server (absent under `app.request()`). */
 interface NodeEnv {
-  incoming?: { socket?: { destroy(): void; destroyed?: boolean } };
+  incoming?: { socket?: { destroy(): void } };
   outgoing?: { once(event: 'close', listener: () => void): void };
 }
-const CREATE_PATH = `${API_PREFIX}/onboardings`;
 
 type Fetch = (req: Request, env: unknown) => Response | Promise<Response>;
 
 export class StackRecorder {
   readonly #records = new Map<string, StackRecord>();
+  /** The namespace each request passed on to the companion came under. */
+  readonly #namespaces = new WeakMap<Request, string>();
   readonly #offline = new Set<string>();
   /** Per namespace, the connections of its requests still being answered. */
   readonly #inFlight = new Map<string, Set<{ destroy(): void }>>();
@@ -64,15 +66,12 @@ export class StackRecorder {
     return record;
   }
 
-  /** Serves the record API and the namespaced companion; anything else goes to `next` as it is. */
-  /** The namespace each request passed on to the companion came under. */
-  readonly #namespaces = new WeakMap<Request, string>();
-
   /** The namespace `req` (as the companion got it) came under, if it came under one. */
   namespaceOf(req: Request): string | undefined {
     return this.#namespaces.get(req);
   }
 
+  /** Serves the record API, the offline switch and the namespaced companion; anything else goes to `next` as it is. */
   async handle(req: Request, env: unknown, next: Fetch): Promise<Response> {
     const url = new URL(req.url);
     const asked = RECORD.exec(url.pathname);

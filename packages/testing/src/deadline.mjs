@@ -3,15 +3,18 @@
  * it waits for happens or, failing that, at a deadline far beyond any machine's slowness (the
  * default 30 s), with a message that says what never came. A deadline is a guard against a hang,
  * never a measure of speed: tests assert what happens, not how fast.
+ *
+ * Plain JavaScript (types in deadline.d.mts): the Web Test Runner config, which Node loads
+ * without tsx, uses it too.
  */
 
 /** The default deadline of every wait here. */
 export const DEADLINE_MS = 30_000;
 
 /** `promise`, or a rejection naming `what` once `ms` have passed without it settling. */
-export async function withDeadline<T>(promise: Promise<T>, what: string, ms = DEADLINE_MS): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
+export async function withDeadline(promise, what, ms = DEADLINE_MS) {
+  let timer;
+  const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms);
   });
   try {
@@ -22,7 +25,7 @@ export async function withDeadline<T>(promise: Promise<T>, what: string, ms = DE
 }
 
 /** Resolves once `condition` holds (checked every `everyMs`); rejects naming `what` at the deadline. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, options: { ms?: number; everyMs?: number } = {}): Promise<void> {
+export async function eventually(condition, what, options = {}) {
   const ms = options.ms ?? DEADLINE_MS;
   const end = Date.now() + ms;
   while (!(await condition())) {
