@@ -5,6 +5,7 @@
  * send a reset, which can destroy the 413 answer before the client reads it.
  */
 import type { IncomingMessage } from 'node:http';
+import { releaseChunk } from './release-chunk.js';
 
 export type LimitedBody = { ok: true; bytes: Uint8Array } | { ok: false };
 
@@ -18,6 +19,8 @@ export interface DrainLimits {
 /**
  * `readLimitedBody` straight from Node's request (no web stream in between: one buffer of the
  * declared size, filled as the chunks come, from `allocate`). Same limits, same refusal, same drain.
+ * Each chunk Node's parser made is wiped and its memory freed as soon as its bytes are copied or
+ * refused (./release-chunk.ts), unless another `data` listener gets it too.
  */
 export function readLimitedIncoming(incoming: IncomingMessage, limit: number, drain: DrainLimits = {}, allocate: (size: number) => Uint8Array = Buffer.allocUnsafe): Promise<LimitedBody> {
   const declared = Number(incoming.headers['content-length'] ?? NaN);
@@ -30,6 +33,12 @@ export function readLimitedIncoming(incoming: IncomingMessage, limit: number, dr
     const sized = Number.isFinite(declared) ? allocate(declared) : undefined;
     const chunks: Buffer[] = [];
     let total = 0;
+    // Held chunks are freed only if no other listener ever got them (it may have kept them).
+    let shared = false;
+    const releaseHeld = () => {
+      if (!shared) for (const held of chunks) releaseChunk(held);
+      chunks.length = 0;
+    };
     const cleanup = () => {
       incoming.off('data', onData);
       incoming.off('end', onEnd);
@@ -37,28 +46,39 @@ export function readLimitedIncoming(incoming: IncomingMessage, limit: number, dr
       incoming.off('close', onClose);
     };
     const onData = (chunk: Buffer) => {
+      const alone = incoming.listenerCount('data') === 1;
+      shared ||= !alone;
       if (total + chunk.length > limit) {
+        releaseHeld();
+        if (alone) releaseChunk(chunk);
         cleanup();
-        chunks.length = 0;
         drainIncoming(incoming, drain);
         resolve({ ok: false });
         return;
       }
-      if (sized) sized.set(chunk, total);
-      else chunks.push(chunk);
       total += chunk.length;
+      if (!sized) chunks.push(chunk);
+      else {
+        sized.set(chunk, total - chunk.length);
+        if (alone) releaseChunk(chunk);
+      }
     };
     const onEnd = () => {
       cleanup();
-      resolve({ ok: true, bytes: sized ? sized.subarray(0, total) : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) });
+      if (sized || chunks.length === 1) return resolve({ ok: true, bytes: sized ? sized.subarray(0, total) : chunks[0]! });
+      const bytes = Buffer.concat(chunks, total);
+      releaseHeld();
+      resolve({ ok: true, bytes });
     };
     const onError = (error: Error) => {
       cleanup();
+      releaseHeld();
       reject(error);
     };
     const onClose = () => {
       if (incoming.readableEnded) return;
       cleanup();
+      releaseHeld();
       reject(new Error('The client closed the connection before the body was complete.'));
     };
     incoming.on('data', onData);
@@ -80,6 +100,7 @@ function drainIncoming(incoming: IncomingMessage, limits: DrainLimits): void {
   timer.unref?.();
   const onData = (chunk: Buffer) => {
     drained += chunk.length;
+    if (incoming.listenerCount('data') === 1) releaseChunk(chunk);
     if (drained > maxBytes) giveUp();
   };
   incoming.on('data', onData);
