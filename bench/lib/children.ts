@@ -24,7 +24,7 @@ export interface ServerChild {
   url: string;
   pid: number;
   /** Asks the child (IPC) and waits for its answer of the same type. */
-  ask<T = Record<string, unknown>>(type: 'stats' | 'rss' | 'heap'): Promise<T>;
+  ask<T = Record<string, unknown>>(type: 'stats' | 'rss' | 'heap' | 'gc'): Promise<T>;
   /** Resident set size now, from /proc (bytes); NaN where /proc is not there. */
   rss(): number;
   /** Samples rss() every `everyMs` until stopped; returns the peak. */
@@ -111,7 +111,7 @@ export async function startServer(role: 'sandbox' | 'companion' | 'proxy', optio
   return {
     url: String(ready.url),
     pid,
-    ask: async <T>(type: 'stats' | 'rss' | 'heap') => {
+    ask: async <T>(type: 'stats' | 'rss' | 'heap' | 'gc') => {
       const answer = wait(type, 60_000);
       child.send({ type });
       return (await answer) as T;

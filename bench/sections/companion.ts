@@ -74,6 +74,9 @@ interface CpuPerRequest {
   sandboxDirect: number;
   sandboxProxy: number;
   sandboxCompanion: number;
+  /** V8 full collections per 100 requests in the proxy and the companion over their own runs (bench/servers/child.ts `gc`). */
+  fullGcProxy: number;
+  fullGcCompanion: number;
 }
 
 interface Level {
@@ -249,27 +252,32 @@ export async function measureCompanion(images: Images | undefined, settings: Com
 
     // One level: `rounds` rounds of direct, proxy, companion; CPU time of each server process
     // counted over its own runs only (the companion's CPU while the companion runs, and so on).
-    const cpuOf = (pid: number, f: () => Promise<LoadResult>) => async (): Promise<[LoadResult, number, number]> => {
+    const fullGcs = async (child: ServerChild | undefined) => (child ? (await child.ask<{ major: number }>('gc')).major : 0);
+    const cpuOf = (pid: number, f: () => Promise<LoadResult>, gcOf?: ServerChild) => async (): Promise<[LoadResult, number, number, number]> => {
+      const g0 = await fullGcs(gcOf);
       const [c0, s0] = [cpuMsOf(pid), cpuMsOf(sandbox!.pid)];
       const r = await f();
-      return [r, cpuMsOf(pid) - c0, cpuMsOf(sandbox!.pid) - s0];
+      const used: [number, number] = [cpuMsOf(pid) - c0, cpuMsOf(sandbox!.pid) - s0];
+      return [r, ...used, (await fullGcs(gcOf)) - g0];
     };
     const inRounds = async (concurrency: number, count: number, maxSeconds: number, bodies: { direct: typeof directBody; companion: typeof companionBody }, rounds = settings.rounds) => {
       const runs = { direct: [] as LoadResult[], proxy: [] as LoadResult[], companion: [] as LoadResult[] };
-      const used = { proxy: 0, companion: 0, sandboxDirect: 0, sandboxProxy: 0, sandboxCompanion: 0 };
+      const used = { proxy: 0, companion: 0, sandboxDirect: 0, sandboxProxy: 0, sandboxCompanion: 0, gcProxy: 0, gcCompanion: 0 };
       const n = Math.max(1, rounds);
       for (let round = 0; round < n; round++) {
         const runDirect = cpuOf(sandbox!.pid, () => direct(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct));
-        const runProxy = cpuOf(proxy!.pid, () => viaProxy(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct));
-        const runCompanion = cpuOf(companion!.pid, () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion));
+        const runProxy = cpuOf(proxy!.pid, () => viaProxy(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct), proxy);
+        const runCompanion = cpuOf(companion!.pid, () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion), companion);
         // Direct, proxy, companion; then companion, proxy, direct: no path always follows the same one.
         const order = [runDirect, runProxy, runCompanion];
         if (round % 2 === 1) order.reverse();
-        const done = new Map<unknown, [LoadResult, number, number]>();
+        const done = new Map<unknown, [LoadResult, number, number, number]>();
         for (const run of order) done.set(run, await run());
         const [d, , sd] = done.get(runDirect)!;
-        const [p, pc, sp] = done.get(runProxy)!;
-        const [c, cc, sc] = done.get(runCompanion)!;
+        const [p, pc, sp, pg] = done.get(runProxy)!;
+        const [c, cc, sc, cg] = done.get(runCompanion)!;
+        used.gcProxy += pg;
+        used.gcCompanion += cg;
         runs.direct.push(d);
         runs.proxy.push(p);
         runs.companion.push(c);
@@ -289,6 +297,8 @@ export async function measureCompanion(images: Images | undefined, settings: Com
           sandboxDirect: per(used.sandboxDirect, result.direct),
           sandboxProxy: per(used.sandboxProxy, result.proxy),
           sandboxCompanion: per(used.sandboxCompanion, result.companion),
+          fullGcProxy: per(used.gcProxy * 100, result.proxy),
+          fullGcCompanion: per(used.gcCompanion * 100, result.companion),
         },
       };
     };
@@ -359,10 +369,10 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       ],
     });
 
-    const cpuRow = (label: string, c: CpuPerRequest) => [label, ms(c.proxy), ms(c.companion), ratio(c.companion, c.proxy), ms(c.sandboxDirect), ms(c.sandboxProxy), ms(c.sandboxCompanion)];
+    const cpuRow = (label: string, c: CpuPerRequest) => [label, ms(c.proxy), ms(c.companion), ratio(c.companion, c.proxy), ms(c.sandboxDirect), ms(c.sandboxProxy), ms(c.sandboxCompanion), c.fullGcProxy.toFixed(1), c.fullGcCompanion.toFixed(1)];
     s.tables.push({
-      title: 'CPU time per request of each server process (user + system from /proc, over that path\'s own runs)',
-      headers: ['level', 'proxy', 'companion', 'companion / proxy', 'sandbox, direct', 'sandbox, via proxy', 'sandbox, via companion'],
+      title: 'CPU time per request of each server process (user + system from /proc, over that path\'s own runs), and V8 full collections per 100 requests in the proxy and the companion (not counting the ones the bench forces)',
+      headers: ['level', 'proxy', 'companion', 'companion / proxy', 'sandbox, direct', 'sandbox, via proxy', 'sandbox, via companion', 'full GCs / 100, proxy', 'full GCs / 100, companion'],
       rows: [...levels.map((l) => cpuRow(`c${l.concurrency}`, l.cpu)), ...(small ? [cpuRow(`c${small.concurrency} 4x4 PNGs`, small.cpu)] : [])],
     });
 
@@ -435,18 +445,16 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       `${storeAndForward}${l1 ? ` (${cpuAt(l1.cpu)})` : ''}; ${noHalfSend}; ` +
         'stage medians of one creation inside the companion at concurrency 1 (timed in an instrumented run on this machine, 2026-11-27): 0.3 ms from the request\'s head to the route, the body in 1.3-2.5 ms after that (of which 0.2 ms is the companion\'s own JavaScript over 23 reads: the rest is waiting for the bytes), checked in 0.8 ms, the upstream call, then 0.3 ms for the store and 0.4 ms for the answer through the middleware; ' +
         'checking each chunk as it arrives was tried and dropped: the scan then stretched the reading by what it saved after it; ' +
-        'and what the companion\'s garbage collector costs the run (on 2 cores, its marking threads take CPU from the sandbox): V8 counts the memory of every body chunk Node\'s HTTP parser copies out (1.4 MB per creation) against the old generation\'s limit until a collection finds the chunks dead, and with the companion\'s 11 MB heap that limit is ~10 MB away, so a full collection starts every ~8 creations (pause 3-10 ms, ~30 ms of background marking; the proxy, which promotes almost nothing, was seen to run none); ' +
-        'in paired runs with the companion started with node --initial-old-space-size=96 (packages/server/README.md, "Node\'s garbage collector and large uploads"), 5 full collections instead of 38, the companion\'s CPU per creation 4.8-7.1 ms instead of 8.7-10.1 ms, and this ratio 1.02x-1.08x against 1.13x-1.23x in the default runs between them; this bench measures the companion as an integrator first runs it, without the flag');
+        `the garbage collector is no longer behind it: each body chunk Node's HTTP parser makes is wiped and freed as soon as it is copied (packages/server/src/http/release-chunk.ts), where before V8 counted them (1.4 MB per creation) until a full collection found them dead, one every ~10 creations, half of the companion's CPU per creation (9 ms then, ~4.5 ms after, paired runs on this machine, 2026-11-28)${l1 ? `; full collections per 100 creations in this run: companion ${l1.cpu.fullGcCompanion.toFixed(1)}, proxy ${l1.cpu.fullGcProxy.toFixed(1)}` : ''}`);
     const l16 = level(16);
     // On 2 shared cores a run bound by CPU goes as fast as the sum of the CPU its processes spend per creation allows.
     const cpuBound = (c: CpuPerRequest) => (c.sandboxProxy + c.proxy) / (c.sandboxCompanion + c.companion);
-    const bigBodyCpu =
-      'where the companion\'s CPU goes with 1.4 MB bodies (CPU profile of the companion child, BENCH_CPU_PROF, and V8\'s GC trace, this machine, 2026-11-27): the garbage collector first, about a fifth of the main thread plus its background marking threads; ' +
-      'V8 counts the memory of every body chunk Node\'s HTTP parser copies out (1.4 MB per creation) against the old generation\'s limit until a collection finds the chunks dead, and with the companion\'s 11 MB heap that limit is ~10 MB away, so a full collection starts every ~8 creations; ' +
-      'then the socket writes (about 11 %, the 1.4 MB upstream write included), the checks (about 9 %, the pure-base64 scan by WebAssembly SIMD), HTTP on both sides and the upstream client; the body buffers are already reused from creation to creation (wiped)';
+    const bigBodyCpu = (c: CpuPerRequest) =>
+      `full collections per 100 creations here: companion ${c.fullGcCompanion.toFixed(1)}, proxy ${c.fullGcProxy.toFixed(1)} (the parser's body chunks are freed as soon as they are copied, packages/server/src/http/release-chunk.ts; before that the garbage collector was the companion's first cost, one full collection every ~10 creations); ` +
+      'the rest, from a CPU profile of the companion child (BENCH_CPU_PROF, this machine, 2026-11-27): the socket writes (the 1.4 MB upstream write included), the checks (the pure-base64 scan by WebAssembly SIMD), HTTP on both sides and the upstream client; the body buffers are reused from creation to creation (wiped)';
     floorTarget('companion throughput >= 0.9x the pass-through proxy at concurrency 16', l16, tput, 0.9, false, perSecond,
-      `the load is bound by CPU: the sandbox, the load and the server share 2 cores, so every ms the companion spends is taken from the sandbox${l16 ? ` (${cpuAt(l16.cpu)}; sandbox ${ms(l16.cpu.sandboxCompanion)} via the companion, ${ms(l16.cpu.sandboxProxy)} via the proxy; a run bound by CPU alone would give ${cpuBound(l16.cpu).toFixed(2)}x)` : ''}; ${bigBodyCpu}; ` +
-        'what would close it: fewer full collections; started with node --initial-old-space-size=64 (packages/server/README.md, "Node\'s garbage collector and large uploads") the companion spent 5.3 ms per creation at this level instead of 8.1 ms (same machine, same day), which a run bound by CPU turns into throughput; this bench measures the companion without the flag, as an integrator first runs it');
+      `the load is bound by CPU: the sandbox, the load and the server share 2 cores, so every ms the companion spends is taken from the sandbox${l16 ? ` (${cpuAt(l16.cpu)}; sandbox ${ms(l16.cpu.sandboxCompanion)} via the companion, ${ms(l16.cpu.sandboxProxy)} via the proxy; a run bound by CPU alone would give ${cpuBound(l16.cpu).toFixed(2)}x)` : ''}; ${l16 ? bigBodyCpu(l16.cpu) : ''}; ` +
+        'what would close it: less CPU per creation in the companion, which a run bound by CPU turns into throughput (the largest left: the second transfer of the body)');
     const l64 = level(64);
     floorTarget('companion p99 <= 1.3x the pass-through proxy at concurrency 64', l64, p99, 1.3, true, ms,
       `creations take turns (the companion's \`creations\` option, by default ${Math.max(4, 4 * availableParallelism())} at once on this machine's ${availableParallelism()} cores): the bodies past them wait unread in the socket buffers, so each admitted body is read at full speed and goes upstream as soon as it is complete; what is left is the store-and-forward of each (${storeAndForward}) and the turns' queueing when the sandbox answers slowly`);

@@ -5,6 +5,7 @@
  *   -> { type: 'ready', url }      once listening (127.0.0.1, ephemeral port)
  *   <- { type: 'stats' }           -> { type: 'stats', stats }   sandbox counters (sandbox only)
  *   <- { type: 'rss' }             -> { type: 'rss', rss, heapUsed?, external?, openStreams? } after a full GC
+ *   <- { type: 'gc' }              -> { type: 'gc', major, majorMs } full collections so far, and their pauses (companion, proxy)
  *   <- { type: 'close' }           closes the server and exits
  * The companion keeps its default JSON logger (logging is part of its real cost); the parent
  * sends stdout to /dev/null. Its options may name a store by URL (`storeUrl`, and `redisPrefix`),
@@ -16,16 +17,33 @@
  */
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import type { CompanionOptions } from '@onboarding-kit/server';
 import type { SandboxOptions } from '@onboarding-kit/sandbox';
 
-type Message = { type: 'stats' | 'rss' | 'close' | 'heap' };
+type Message = { type: 'stats' | 'rss' | 'close' | 'heap' | 'gc' };
 
 const role = process.argv[2];
 const options = JSON.parse(process.env.BENCH_SERVER_OPTIONS ?? '{}') as Record<string, unknown>;
 
 function send(message: Record<string, unknown>): void {
   process.send?.(message);
+}
+
+/** Counts V8's full collections (mark-compact) from the time it is called, and their pause time; forced ones left out. */
+function countFullCollections(): () => { major: number; majorMs: number } {
+  let major = 0;
+  let majorMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const detail = (entry as PerformanceEntry & { detail?: { kind?: number; flags?: number } | null }).detail;
+      // Not the ones the bench itself forces (gc() before reading memory).
+      if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR || (detail.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) continue;
+      major++;
+      majorMs += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return () => ({ major, majorMs });
 }
 
 function collect(): void {
@@ -50,7 +68,9 @@ if (role === 'sandbox') {
   const { storeUrl, redisPrefix, ...companionOptions } = options as Record<string, unknown> & { storeUrl?: string; redisPrefix?: string };
   const store = storeUrl ? await createStore(storeUrl, { ...(redisPrefix && { redisPrefix }) }) : undefined;
   const served = await serveCompanion({ ...(companionOptions as unknown as CompanionOptions), ...(store && { store }), port: 0, host: '127.0.0.1' });
+  const fullCollections = countFullCollections();
   process.on('message', (m: Message) => {
+    if (m.type === 'gc') send({ type: 'gc', ...fullCollections() });
     if (m.type === 'rss') {
       collect();
       const m = process.memoryUsage();
@@ -76,7 +96,9 @@ if (role === 'sandbox') {
     req.pipe(up);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const fullCollections = countFullCollections();
   process.on('message', (m: Message) => {
+    if (m.type === 'gc') send({ type: 'gc', ...fullCollections() });
     if (m.type === 'rss') {
       collect();
       send({ type: 'rss', rss: process.memoryUsage().rss });
