@@ -420,7 +420,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
           ? {
               note:
                 'the companion is a full extra hop for a ~1.4 MB body: it reads it whole, checks every image (base64, size, magic bytes) where it lies, writes the upstream JSON around the images and sends it over loopback, ' +
-                'on the same 2 cores as the sandbox and the load generator, so at this level its CPU (the next target\'s note: mostly its garbage collector) is taken from the sandbox; a p50 against the direct call also moves with the direct call\'s own spread at this level (its p50 has ranged 260-362 ms between runs on this machine)' +
+                'on the same 2 cores as the sandbox and the load generator, so at this level its CPU (the CPU table: per creation, and its full collections) is taken from the sandbox; the companion also lets creations take turns (its `creations` option), which trades a higher p50 for a far lower p99 (see p99 / direct in the table); a p50 against the direct call also moves with the direct call\'s own spread at this level (its p50 has ranged 260-362 ms between runs on this machine, and this figure was met at -7.4 ms in a run of the same code, 2026-11-28)' +
                 `; the companion's check itself is ${steps[6]![1]} per creation (${steps[6]![2]} a native base64 decode of one image)` +
                 (small ? `; with 4x4 PNGs the overhead is ${ms(smallOver)}` : ''),
             }
