@@ -20,11 +20,14 @@ export function track(child: ChildProcess): void {
   child.once('exit', () => running.delete(child));
 }
 
+/** What a child answers over IPC (bench/servers/child.ts). */
+type ChildQuestion = 'stats' | 'rss' | 'heap' | 'gc';
+
 export interface ServerChild {
   url: string;
   pid: number;
   /** Asks the child (IPC) and waits for its answer of the same type. */
-  ask<T = Record<string, unknown>>(type: 'stats' | 'rss' | 'heap' | 'gc'): Promise<T>;
+  ask<T = Record<string, unknown>>(type: ChildQuestion): Promise<T>;
   /** Resident set size now, from /proc (bytes); NaN where /proc is not there. */
   rss(): number;
   /** Samples rss() every `everyMs` until stopped; returns the peak. */
@@ -111,7 +114,7 @@ export async function startServer(role: 'sandbox' | 'companion' | 'proxy', optio
   return {
     url: String(ready.url),
     pid,
-    ask: async <T>(type: 'stats' | 'rss' | 'heap' | 'gc') => {
+    ask: async <T>(type: ChildQuestion) => {
       const answer = wait(type, 60_000);
       child.send({ type });
       return (await answer) as T;

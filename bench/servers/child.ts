@@ -5,7 +5,7 @@
  *   -> { type: 'ready', url }      once listening (127.0.0.1, ephemeral port)
  *   <- { type: 'stats' }           -> { type: 'stats', stats }   sandbox counters (sandbox only)
  *   <- { type: 'rss' }             -> { type: 'rss', rss, heapUsed?, external?, openStreams? } after a full GC
- *   <- { type: 'gc' }              -> { type: 'gc', major, majorMs } full collections so far, and their pauses (companion, proxy)
+ *   <- { type: 'gc' }              -> { type: 'gc', major }   full collections so far (companion, proxy)
  *   <- { type: 'close' }           closes the server and exits
  * The companion keeps its default JSON logger (logging is part of its real cost); the parent
  * sends stdout to /dev/null. Its options may name a store by URL (`storeUrl`, and `redisPrefix`),
@@ -30,20 +30,18 @@ function send(message: Record<string, unknown>): void {
   process.send?.(message);
 }
 
-/** Counts V8's full collections (mark-compact) from the time it is called, and their pause time; forced ones left out. */
-function countFullCollections(): () => { major: number; majorMs: number } {
+/** Counts V8's full collections (mark-compact) from the time it is called, forced ones left out. */
+function countFullCollections(): () => { major: number } {
   let major = 0;
-  let majorMs = 0;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = (entry as PerformanceEntry & { detail?: { kind?: number; flags?: number } | null }).detail;
       // Not the ones the bench itself forces (gc() before reading memory).
       if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR || (detail.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) continue;
       major++;
-      majorMs += entry.duration;
     }
   }).observe({ entryTypes: ['gc'] });
-  return () => ({ major, majorMs });
+  return () => ({ major });
 }
 
 function collect(): void {

@@ -46,7 +46,7 @@ export function readLimitedIncoming(incoming: IncomingMessage, limit: number, dr
       incoming.off('close', onClose);
     };
     const onData = (chunk: Buffer) => {
-      const alone = incoming.listenerCount('data') === 1;
+      const alone = soleListener(incoming);
       shared ||= !alone;
       if (total + chunk.length > limit) {
         releaseHeld();
@@ -88,6 +88,11 @@ export function readLimitedIncoming(incoming: IncomingMessage, limit: number, dr
   });
 }
 
+/** Whether the one `data` listener is ours: only then may a chunk be wiped and freed after it. */
+function soleListener(incoming: IncomingMessage): boolean {
+  return incoming.listenerCount('data') === 1;
+}
+
 function drainIncoming(incoming: IncomingMessage, limits: DrainLimits): void {
   const maxBytes = limits.maxDrainBytes ?? 256 * 1024 * 1024;
   let drained = 0;
@@ -100,7 +105,7 @@ function drainIncoming(incoming: IncomingMessage, limits: DrainLimits): void {
   timer.unref?.();
   const onData = (chunk: Buffer) => {
     drained += chunk.length;
-    if (incoming.listenerCount('data') === 1) releaseChunk(chunk);
+    if (soleListener(incoming)) releaseChunk(chunk);
     if (drained > maxBytes) giveUp();
   };
   incoming.on('data', onData);

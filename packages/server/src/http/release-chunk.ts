@@ -22,7 +22,12 @@ import { runInNewContext } from 'node:vm';
 
 type Transfer = (this: ArrayBuffer, newByteLength?: number) => ArrayBuffer;
 
-let transfer: Transfer | null | undefined;
+let found: Transfer | null | undefined;
+
+/** `transfer` on this runtime (looked for once, on first use: nothing happens at import). */
+function transfer(): Transfer | null {
+  return (found ??= findTransfer());
+}
 
 function findTransfer(): Transfer | null {
   const own = (ArrayBuffer.prototype as { transfer?: unknown }).transfer;
@@ -48,21 +53,18 @@ export const FREED_FROM_BYTES = 16 * 1024;
 
 /** Whether `releaseChunk` frees memory on this runtime (it always wipes). */
 export function chunkReleaseAvailable(): boolean {
-  transfer ??= findTransfer();
-  return transfer !== null;
+  return transfer() !== null;
 }
 
 /**
  * Wipes `chunk` and, when it is the whole of its ArrayBuffer (and at least `FREED_FROM_BYTES`),
- * detaches that buffer so its memory is freed now: afterwards every view of it is empty. Only for a chunk nothing else will read (the
- * caller holds the sole listener of the stream it came from). A view of part of a larger buffer
- * (a slice of Node's shared pool, say) is left untouched.
+ * detaches that buffer so its memory is freed now: afterwards every view of it is empty. Only for
+ * a chunk nothing else will read (the caller holds the sole listener of the stream it came from).
+ * A view of part of a larger buffer (a slice of Node's shared pool, say) is left untouched.
  */
 export function releaseChunk(chunk: Uint8Array): void {
   const buffer = chunk.buffer;
   if (chunk.byteLength === 0 || chunk.byteOffset !== 0 || buffer.byteLength !== chunk.byteLength || buffer instanceof SharedArrayBuffer) return;
   chunk.fill(0);
-  if (chunk.byteLength < FREED_FROM_BYTES) return;
-  transfer ??= findTransfer();
-  transfer?.call(buffer, 0);
+  if (chunk.byteLength >= FREED_FROM_BYTES) transfer()?.call(buffer, 0);
 }
