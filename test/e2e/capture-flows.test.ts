@@ -90,9 +90,21 @@ async function open(r: Recorded, path: string): Promise<void> {
   await r.page.locator('onboarding-flow h2', { hasText: 'Before you start' }).waitFor();
 }
 
-/** Starts over with a test identity through the page's shortcut (prefills the CPF). */
+/**
+ * Starts over with a test identity through the page's shortcut (prefills the CPF). The page opens
+ * the new session asynchronously while the element still shows the intro of the session it was
+ * rendered with, so this waits until the element holds the new one: a step taken before that
+ * would be undone by the restart the new session causes.
+ */
 async function shortcut(r: Recorded, cpf: string): Promise<void> {
+  const flow = r.page.locator('onboarding-flow');
+  const before = await flow.evaluate((el) => (el as HTMLElement & { session: string }).session);
   await r.page.locator(`button[data-cpf="${cpf}"]`).click();
+  await r.page.waitForFunction((previous) => {
+    const el = document.querySelector<HTMLElement & { session: string }>('onboarding-flow');
+    return !!el?.session && el.session !== previous;
+  }, before);
+  await flow.evaluate((el) => (el as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete);
 }
 
 async function runOnCapturePage(name: string, cpf: string, source: PhotoSource = 'camera', camera = true, whileProcessing?: (r: Recorded, shot: (step: string) => Promise<void>) => Promise<void>) {
