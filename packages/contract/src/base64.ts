@@ -50,7 +50,8 @@ export function decodedLengthOfBytes(text: Uint8Array): number {
 
 /** The first `chars` characters of a base64 text given as its ASCII bytes (the whole text when shorter). */
 export function base64BytesPrefix(text: Uint8Array, chars: number): string {
-  return String.fromCharCode(...text.subarray(0, Math.min(chars, text.length)));
+  // `apply` takes the typed array as it is; a spread would walk it through its iterator first.
+  return String.fromCharCode.apply(null, text.subarray(0, Math.min(chars, text.length)) as unknown as number[]);
 }
 
 /** The characters needed to decode the first `bytes` bytes. */
