@@ -63,3 +63,10 @@ test('newAccessKey: 32 random bytes as base64url, never the same twice, across t
   assert.equal(keys.size, 300);
   assert.ok(![...keys].includes('A'.repeat(43)), 'no key made of wiped bytes');
 });
+
+test('hashSecret: the hex SHA-256 of the UTF-8 text, the same whichever way this Node computes it (stored hashes outlive upgrades)', () => {
+  for (const value of ['', 'a', 'chave-de-acesso', 'ação ✓ 𝄞', 'x'.repeat(10_000)]) {
+    assert.equal(hashSecret(value), crypto.createHash('sha256').update(Buffer.from(value, 'utf8')).digest('hex'));
+  }
+  assert.equal(hashSecret('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+});

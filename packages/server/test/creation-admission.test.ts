@@ -12,6 +12,12 @@ import { createJsonLogger, serveCompanion, CompanionConfigError, createCompanion
 import { WEBHOOK_KEY } from './helpers/companion.js';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody, jpegOfSize } from './helpers/fixtures.js';
+import { Hono } from 'hono';
+import { Admission } from '../src/http/admission.js';
+import { clientGone, type ClientGone } from '../src/http/client-gone.js';
+import type { CompanionError } from '../src/http/companion-error.js';
+import { CLIENT_CLOSED_REQUEST } from '../src/http/error-handler.js';
+import { listen } from '../src/serve.js';
 
 const CREATION = '/api/token-history-onboarding';
 
@@ -158,4 +164,80 @@ test('creations: bad limits are refused at start', () => {
   const defaults = createCompanion({ ...base, logger: createJsonLogger({ sink: () => {} }) });
   assert.deepEqual(defaults.creations(), { active: 0, waiting: 0 });
   void defaults.close();
+});
+
+test('a waiting creation whose client goes away leaves the line at once (499), and the next in line gets the turn; an admitted one stops listening', async () => {
+  const admission = new Admission({ concurrent: 1, waiting: 3 });
+  const listeners = new Set<() => void>();
+  /** A client that can be made to go away, counting who listens. */
+  const client = () => {
+    let gone: (() => void) | undefined;
+    const subscribe: ClientGone = (g) => {
+      gone = g;
+      listeners.add(g);
+      return () => listeners.delete(g);
+    };
+    return { subscribe, leave: () => gone?.() };
+  };
+  const release = await admission.enter(client().subscribe);
+  assert.equal(listeners.size, 0, 'a creation admitted at once never listens');
+  const quitter = client();
+  const waiting = admission.enter(quitter.subscribe);
+  const patient = client();
+  const next = admission.enter(patient.subscribe);
+  assert.deepEqual(admission.counts, { active: 1, waiting: 2 });
+  assert.equal(listeners.size, 2);
+
+  quitter.leave();
+  await assert.rejects(waiting, (e: CompanionError) => e.status === CLIENT_CLOSED_REQUEST && e.code === 'client_closed_request');
+  assert.deepEqual(admission.counts, { active: 1, waiting: 1 }, 'its place is given up before its turn comes');
+  quitter.leave();
+
+  release();
+  const second = await next;
+  assert.equal(listeners.size, 1, 'the admitted creation stopped listening');
+  listeners.clear();
+  // A client already gone when it joins the line never waits.
+  const late = admission.enter((g) => (g(), () => {}));
+  await assert.rejects(late, (e: CompanionError) => e.status === CLIENT_CLOSED_REQUEST);
+  assert.deepEqual(admission.counts, { active: 1, waiting: 0 });
+  second();
+  assert.deepEqual(admission.counts, { active: 0, waiting: 0 });
+});
+
+test('clientGone over a real socket: a client that hangs up before its answer is heard; an answered one is not', async () => {
+  const heard: string[] = [];
+  const reached: Array<() => void> = [];
+  const app = new Hono();
+  app.get('/:name', async (c) => {
+    const name = c.req.param('name');
+    clientGone(c)(() => heard.push(name));
+    if (name === 'hangs-up') {
+      await new Promise<void>((resolve) => reached.push(resolve));
+      return c.text('late');
+    }
+    return c.text('ok', 200, { connection: 'close' });
+  });
+  const server = await listen(app.fetch, { port: 0 });
+  try {
+    // Answered: its response's close comes after the answer was written out.
+    const ok = await new Promise<string>((resolve, reject) => {
+      request(`${server.url}/answered`, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d));
+        res.on('end', () => resolve(text));
+      }).on('error', reject).end();
+    });
+    assert.equal(ok, 'ok');
+    const quitter = request(`${server.url}/hangs-up`);
+    quitter.on('error', () => {});
+    quitter.end();
+    await until('the route holds the request', () => reached.length === 1);
+    quitter.destroy();
+    await until('the companion hears the client go', () => heard.includes('hangs-up'));
+    reached[0]!();
+    assert.deepEqual(heard, ['hangs-up'], 'the answered request was never taken for a client gone');
+  } finally {
+    await server.close({ graceMs: 0 });
+  }
 });

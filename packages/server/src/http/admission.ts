@@ -8,6 +8,7 @@
  * full speed and goes upstream as soon as it is complete, instead of 64 slow uploads that all
  * finish (and go upstream) together at the end.
  */
+import type { ClientGone } from './client-gone.js';
 import { CompanionError } from './companion-error.js';
 import { CLIENT_CLOSED_REQUEST } from './error-handler.js';
 
@@ -21,6 +22,8 @@ export interface AdmissionLimits {
 interface Waiter {
   admit: (release: () => void) => void;
 }
+
+const NOT_LISTENING = () => {};
 
 /** Seconds a creation refused as `busy` is told to wait. */
 const BUSY_RETRY_AFTER_S = 2;
@@ -38,10 +41,10 @@ export class Admission {
 
   /**
    * A turn: resolves with its `release` (call it once the body is no longer needed; later calls do
-   * nothing). Throws 503 `busy` when `waiting` creations wait already. `signal`: the client went
+   * nothing). Throws 503 `busy` when `waiting` creations wait already. `gone`: hears the client go
    * away while waiting (its place is given up, and the promise rejects with 499).
    */
-  enter(signal?: () => AbortSignal | undefined): Promise<() => void> {
+  enter(gone?: ClientGone): Promise<() => void> {
     if (this.active < this.limits.concurrent && this.queue.length === 0) {
       this.active++;
       return Promise.resolve(this.releaser());
@@ -54,22 +57,22 @@ export class Admission {
       );
     }
     return new Promise((resolve, reject) => {
-      // Only a creation that waits looks at its client's signal (node-server makes it on demand).
-      const aborted = signal?.();
-      const onAbort = () => {
-        const at = this.queue.indexOf(waiter);
-        if (at >= 0) this.queue.splice(at, 1);
-        reject(new CompanionError(CLIENT_CLOSED_REQUEST, 'client_closed_request', 'The client closed the connection before the request was complete.'));
-      };
+      let left = false;
       const waiter: Waiter = {
         admit: (release) => {
-          aborted?.removeEventListener('abort', onAbort);
+          stopListening();
           resolve(release);
         },
       };
-      if (aborted?.aborted) return onAbort();
-      aborted?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(waiter);
+      // Only a creation that waits listens for its client going away.
+      const stopListening = gone?.(() => {
+        if (left) return;
+        left = true;
+        const at = this.queue.indexOf(waiter);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(new CompanionError(CLIENT_CLOSED_REQUEST, 'client_closed_request', 'The client closed the connection before the request was complete.'));
+      }) ?? NOT_LISTENING;
     });
   }
 

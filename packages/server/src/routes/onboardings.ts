@@ -19,6 +19,7 @@ import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey
 import { holds, sessionHandedOff, type PageCaller } from '../sessions/handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
+import { clientGone } from '../http/client-gone.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { Admission } from '../http/admission.js';
@@ -91,7 +92,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
 
     // A turn before the body is read: the creations past the limit wait with their bytes unread
     // (http/admission.ts); the turn ends once the upstream has answered and the images are gone.
-    const release = await deps.admission.enter(() => c.req.raw.signal);
+    const release = await deps.admission.enter(clientGone(c));
     try {
       return await createWithTurn(c, session, caller, key, release);
     } finally {
