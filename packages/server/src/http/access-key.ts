@@ -6,11 +6,7 @@
  * scripts/check-secret-compare.ts fails the lint on a `timingSafeEqual` elsewhere or a secret
  * compared with `===`.
  */
-import * as nodeCrypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-/** `crypto.hash()`, where this Node has it. */
-const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /** Keys drawn from the system's random source 128 at a time (one call instead of one per creation), as Node does for `randomUUID()`. */
 const POOL_BYTES = 32 * 128;
@@ -30,8 +26,6 @@ export function newAccessKey(): string {
 }
 
 export function hashSecret(value: string): string {
-  // One call where Node has it (20.12+, 21.7+): no Hash object per creation and per read.
-  if (oneShot) return oneShot('sha256', value, 'hex');
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 

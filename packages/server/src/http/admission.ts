@@ -23,8 +23,6 @@ interface Waiter {
   admit: (release: () => void) => void;
 }
 
-const NOT_LISTENING = () => {};
-
 /** Seconds a creation refused as `busy` is told to wait. */
 const BUSY_RETRY_AFTER_S = 2;
 
@@ -57,22 +55,19 @@ export class Admission {
       );
     }
     return new Promise((resolve, reject) => {
-      let left = false;
       const waiter: Waiter = {
         admit: (release) => {
-          stopListening();
+          stopListening?.();
           resolve(release);
         },
       };
       this.queue.push(waiter);
-      // Only a creation that waits listens for its client going away.
+      // Only a creation that waits listens for its client going away (heard twice, the second finds nothing to do).
       const stopListening = gone?.(() => {
-        if (left) return;
-        left = true;
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
         reject(new CompanionError(CLIENT_CLOSED_REQUEST, 'client_closed_request', 'The client closed the connection before the request was complete.'));
-      }) ?? NOT_LISTENING;
+      });
     });
   }
 
