@@ -3,9 +3,8 @@
  * speaks. A page with a session speaks the session's locale; one without (an unknown link, the
  * hand-off pages before a claim) the first of the browser's `Accept-Language` that is one of them.
  */
-import { resolveLocale, SESSION_LOCALES, type SessionLocale } from '@onboarding-kit/contract';
+import { resolveLocale, type SessionLocale } from '@onboarding-kit/contract';
 
-export const PAGE_LOCALES = SESSION_LOCALES;
 export type PageLocale = SessionLocale;
 
 export interface PageText {
