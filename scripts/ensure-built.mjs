@@ -29,6 +29,7 @@ const OUTPUTS = [
   'packages/element/custom-elements.json',
   'packages/react/dist/index.js',
   'packages/server/dist/index.js',
+  'packages/server/dist/page/hosted-page.js',
   'packages/contract/dist/index.js',
   'packages/sandbox/dist/index.js',
 ];

@@ -13,6 +13,7 @@ import { Hono } from 'hono';
 import { body, companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
 import { CompanionConfigError, HOSTED_CSP, listen, loadBrand, readBrandFile, type CompanionApp, type CompanionOptions } from '@onboarding-kit/server';
 import type { CreateSessionResponse, HandoffOffer } from '@onboarding-kit/contract';
+import { BuildMissing, defaultElementDir, HostedAssets } from '../src/hosted/hosted-assets.js';
 import { localeFromAcceptLanguage } from '../src/hosted/page-text.js';
 import { redactPath } from '../src/middleware/request-log.js';
 
@@ -140,8 +141,8 @@ test("the element's files and the page's script come from the companion, version
   }
   const script = await (await app.request(pageScript)).text();
   assert.match(script, /onboarding-complete/);
-  assert.match(script, /searchParams\.set\('session'/);
-  assert.match(script, /searchParams\.set\('status'/);
+  assert.match(script, /searchParams\.set\(["'`]session["'`]/);
+  assert.match(script, /searchParams\.set\(["'`]status["'`]/);
 });
 
 test('returnUrl: the page carries it and the session id for the redirect; without one, nothing to redirect to', async () => {
@@ -325,6 +326,23 @@ test("without the element's build the pages answer 503 (logged once, saying what
     }
     assert.equal(logs.filter((l) => l.includes('hosted page unavailable') && l.includes('npm run build')).length, 1);
     assert.equal((await app.request('/capture/unknown-token-0000000000000')).status, 404);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test("without the page's script built, the pages that load it are refused saying what to do; its stylesheet is still served", () => {
+  const empty = mkdtempSync(join(tmpdir(), 'okit-no-script-'));
+  try {
+    const brand = loadBrand({});
+    const missing = new HostedAssets(brand, defaultElementDir(), empty);
+    assert.throws(() => missing.scriptsVersion(), (e: Error) => e instanceof BuildMissing && e.message.includes(`hosted-page.js) is not in ${empty}`) && e.message.includes('npm run build'));
+    assert.deepEqual([...missing.page.files.keys()], ['hosted-page.css']);
+    // The build's script, where the companion looks by default: a version of its own, served beside the stylesheet.
+    const built = new HostedAssets(brand, defaultElementDir());
+    assert.match(built.scriptsVersion(), /^[0-9a-f]{16}$/);
+    assert.deepEqual([...built.page.files.keys()].sort(), ['hosted-page.css', 'hosted-page.js']);
+    assert.notEqual(built.page.version, missing.page.version, "the script's bytes are part of the page's version");
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }

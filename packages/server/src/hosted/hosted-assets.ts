@@ -2,8 +2,9 @@
  * The files of the hosted pages, all served by the companion itself from memory (nothing from a
  * CDN or any other origin):
  *
- * - the page's own: its script, its stylesheet (with the brand) and the brand's logo, under
- *   `/capture/assets/<hash>/`, the hash of their content;
+ * - the page's own: its script (built from src/hosted/page/ into dist/page/), its stylesheet
+ *   (with the brand) and the brand's logo, under `/capture/assets/<hash>/`, the hash of their
+ *   content;
  * - the element's script-tag files (the bundle and the files it loads from beside itself: the
  *   image pipeline and worker, the capture view, the face detector, the consent and outcome
  *   texts), read once from the element's build under `/capture/element/<hash>/`, the hash of
@@ -13,11 +14,12 @@
  * new brand is a new path.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Brand } from './brand.js';
-import { PAGE_SCRIPT } from './page-script.js';
+import { PAGE_SCRIPT_DIR, PAGE_SCRIPT_FILE } from './page-script-file.js';
 import { pageStylesheet } from './page-style.js';
 
 export interface Asset {
@@ -29,7 +31,6 @@ export interface Asset {
 export const ELEMENT_BUNDLE = 'onboarding-flow.bundle.js';
 /** The script-tag files of the element's build, less the classic-script form (the page loads the module). */
 const ELEMENT_FILE = /^onboarding-flow\.(?!iife\.)[\w-]+\.js$/;
-export const PAGE_SCRIPT_FILE = 'hosted-page.js';
 export const PAGE_STYLE_FILE = 'hosted-page.css';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -38,6 +39,15 @@ function versionOf(files: Map<string, Asset>): string {
   const hash = createHash('sha256');
   for (const [name, asset] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(name).update('\0').update(asset.bytes).update('\0');
   return hash.digest('hex').slice(0, 16);
+}
+
+/** A file's bytes, or null when it cannot be read. */
+function bytesOf(path: string): Uint8Array | null {
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch {
+    return null;
+  }
 }
 
 /** Where the element's build is by default: `dist/` of the installed `@onboarding-kit/element`. */
@@ -49,8 +59,23 @@ export function defaultElementDir(): string | null {
   }
 }
 
-export class ElementFilesMissing extends Error {
-  override readonly name = 'ElementFilesMissing';
+/**
+ * Where this package's build put the page's script: `dist/page/` of the package, found from this
+ * module whether it runs from `src/` (tsx, the tests, `npm start`) or from `dist/` (the package).
+ */
+export function defaultPageScriptDir(): string | null {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return join(dir, PAGE_SCRIPT_DIR);
+}
+
+/** A build the pages need is not there (the element's, or the page's script): the message says what to do. */
+export class BuildMissing extends Error {
+  override readonly name = 'BuildMissing';
 }
 
 export class HostedAssets {
@@ -58,12 +83,16 @@ export class HostedAssets {
   readonly page: { version: string; files: Map<string, Asset>; logo?: string };
   readonly #elementDir: string | null;
   #element: { version: string; files: Map<string, Asset> } | undefined;
+  /** Why the page's script is not among the page's files, when it is not. */
+  readonly #scriptMissing: string | undefined;
 
-  constructor(brand: Brand, elementDir: string | null) {
-    const files = new Map<string, Asset>([
-      [PAGE_SCRIPT_FILE, { bytes: new TextEncoder().encode(PAGE_SCRIPT), type: JS }],
-      [PAGE_STYLE_FILE, { bytes: new TextEncoder().encode(pageStylesheet(brand)), type: 'text/css; charset=utf-8' }],
-    ]);
+  /** `scriptDir`: where the page's script was built (default {@link defaultPageScriptDir}). */
+  constructor(brand: Brand, elementDir: string | null, scriptDir: string | null = defaultPageScriptDir()) {
+    const files = new Map<string, Asset>([[PAGE_STYLE_FILE, { bytes: new TextEncoder().encode(pageStylesheet(brand)), type: 'text/css; charset=utf-8' }]]);
+    // Read once, here: the page's version is the hash of its files, script included.
+    const script = scriptDir ? bytesOf(join(scriptDir, PAGE_SCRIPT_FILE)) : null;
+    if (script) files.set(PAGE_SCRIPT_FILE, { bytes: script, type: JS });
+    else this.#scriptMissing = `the hosted page's script (${PAGE_SCRIPT_FILE}) is not in ${scriptDir ?? PAGE_SCRIPT_DIR}: build the companion (npm run build)`;
     let logo: string | undefined;
     if (brand.logo) {
       logo = `logo.${brand.logo.ext}`;
@@ -74,20 +103,29 @@ export class HostedAssets {
   }
 
   /**
+   * The element's version, for a page that loads both scripts; throws {@link BuildMissing} when
+   * the page's script or the element's files are not there.
+   */
+  scriptsVersion(): string {
+    if (this.#scriptMissing) throw new BuildMissing(this.#scriptMissing);
+    return this.element().version;
+  }
+
+  /**
    * The element's files, read once (a failed read is tried again at the next page); throws
-   * {@link ElementFilesMissing}, saying what to do, when the build is not there.
+   * {@link BuildMissing}, saying what to do, when the build is not there.
    */
   element(): { version: string; files: Map<string, Asset> } {
     if (this.#element) return this.#element;
     const dir = this.#elementDir;
-    if (!dir) throw new ElementFilesMissing('the element is not installed: add @onboarding-kit/element, or set hostedPage.elementDir to its built files');
+    if (!dir) throw new BuildMissing('the element is not installed: add @onboarding-kit/element, or set hostedPage.elementDir to its built files');
     let names: string[];
     try {
       names = readdirSync(dir).filter((f) => ELEMENT_FILE.test(f));
     } catch {
       names = [];
     }
-    if (!names.includes(ELEMENT_BUNDLE)) throw new ElementFilesMissing(`the element's bundle (${ELEMENT_BUNDLE}) is not in ${dir}: build the element (npm run build)`);
+    if (!names.includes(ELEMENT_BUNDLE)) throw new BuildMissing(`the element's bundle (${ELEMENT_BUNDLE}) is not in ${dir}: build the element (npm run build)`);
     const files = new Map<string, Asset>(names.map((name) => [name, { bytes: new Uint8Array(readFileSync(join(dir, name))), type: JS }]));
     this.#element = { version: versionOf(files), files };
     return this.#element;

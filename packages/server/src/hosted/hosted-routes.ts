@@ -24,7 +24,7 @@ import type { SessionService } from '../sessions/session-service.js';
 import { effectiveStatus } from '../sessions/session-view.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import type { Brand } from './brand.js';
-import { ElementFilesMissing, type HostedAssets } from './hosted-assets.js';
+import { BuildMissing, type HostedAssets } from './hosted-assets.js';
 import { capturePage, claimPage, codePage, devicePage, messagePage, type PageContext } from './page-html.js';
 import { PAGE_TEXT, localeFromAcceptLanguage, pageLocale, type PageLocale } from './page-text.js';
 
@@ -81,12 +81,12 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
   let reportedMissing = false;
 
-  /** The element's files, or a 503 page (logged once, with what to do). */
+  /** The element's version once both scripts are built, or a 503 page (logged once, with what to do). */
   const elementVersion = (): string => {
     try {
-      return assets.element().version;
+      return assets.scriptsVersion();
     } catch (error) {
-      if (!(error instanceof ElementFilesMissing)) throw error;
+      if (!(error instanceof BuildMissing)) throw error;
       if (!reportedMissing) logger.error(`hosted page unavailable: ${error.message}`);
       reportedMissing = true;
       throw new CompanionError(503, 'page_unavailable', 'The hosted page is not available on this companion.', { headers: { 'Retry-After': '60' } });

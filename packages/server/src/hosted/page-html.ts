@@ -1,13 +1,15 @@
 /**
  * The hosted pages' HTML, written with Hono's `html` template (every value escaped). Pages carry
- * no inline script or style: the behaviour is in the page's script file, the look in its
- * stylesheet; what the script needs (its texts, the return URL) rides in `data-*` attributes and
- * hidden elements. No page ever holds a URL of another origin, save the session's own `returnUrl`.
+ * no inline script or style: the behaviour is in the page's script file (built from
+ * src/hosted/page/), the look in its stylesheet; what the script needs (its texts, the return URL)
+ * rides in `data-*` attributes and hidden elements. No page ever holds a URL of another origin,
+ * save the session's own `returnUrl`.
  */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { Brand } from './brand.js';
-import { ELEMENT_BUNDLE, PAGE_SCRIPT_FILE, PAGE_STYLE_FILE, type HostedAssets } from './hosted-assets.js';
+import { ELEMENT_BUNDLE, PAGE_STYLE_FILE, type HostedAssets } from './hosted-assets.js';
+import { PAGE_SCRIPT_FILE } from './page-script-file.js';
 import { PAGE_TEXT, type PageLocale, type PageText } from './page-text.js';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
