@@ -251,6 +251,98 @@ test('the hand-off link and the short code bring the session to a second context
   }
 });
 
+test("the pages' script on the answers a real hand-off rarely meets: a short code, a rate limit, a used or expired code, a failed claim and its retry, a device with no secret, a cancel", async () => {
+  const recorded = await recordedContext(browser, { camera: false, locale: 'en' });
+  const { page } = recorded;
+  // Each claim is answered here, as docs/page-api.md#hand-off says the companion may answer it.
+  const claims: unknown[] = [];
+  let answer: { status: number; body?: unknown; headers?: Record<string, string> } | 'network' = 'network';
+  await page.route('**/v1/handoff/claim', async (route) => {
+    claims.push(route.request().postDataJSON());
+    if (answer === 'network') return route.abort('connectionreset');
+    await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body ?? {}), ...(answer.headers && { headers: answer.headers }) });
+  });
+  const refused = (status: number, code: string, headers?: Record<string, string>) => ({ status, body: { error: { code, message: code } }, ...(headers && { headers }) });
+  try {
+    await page.goto(`${stack.url}/h`);
+    const message = page.locator('#okit-code-message');
+    const button = page.locator('#okit-code-form button');
+    const submit = async (code: string, expected: RegExp) => {
+      await page.fill('#okit-code', code);
+      await button.click();
+      await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('okit-code-message')?.textContent ?? ''), expected.source);
+    };
+    await submit('K7MQ-4TX', /^The code has 8 characters\./);
+    assert.equal(claims.length, 0, 'a short code is never sent');
+    assert.equal(await page.locator('#okit-code').getAttribute('aria-invalid'), 'true');
+    assert.match((await message.getAttribute('class')) ?? '', /\berror\b/);
+
+    answer = refused(429, 'rate_limited', { 'retry-after': '0.4' });
+    await submit(' k7mq-4txa ', /^Too many attempts\. Wait 1 seconds and try again\.$/);
+    assert.deepEqual(claims.at(-1), { code: 'K7MQ4TXA' }, 'sent without spaces or dash, in capitals');
+    assert.ok(await button.isDisabled(), 'the button waits out Retry-After');
+    await page.locator('#okit-code-form button:enabled').waitFor();
+
+    // Each answer's message differs from the one before it, so that each wait sees the new one.
+    answer = { status: 500, body: { error: { code: 'internal_error', message: 'x' } } };
+    await submit('K7MQ4TXA', /^Could not connect/);
+    answer = refused(410, 'handoff_expired');
+    await submit('K7MQ4TXA', /^This code has expired/);
+    answer = { status: 200, body: { sessionId: 'not-a-claim' } };
+    await submit('K7MQ4TXA', /^Could not connect/);
+    answer = refused(410, 'handoff_used');
+    await submit('K7MQ4TXA', /^This code has already been used/);
+    answer = 'network';
+    await submit('K7MQ4TXA', /^Could not connect/);
+    assert.equal(claims.length, 6);
+    assert.equal(new URL(page.url()).pathname, '/h', 'no claim, no device page');
+
+    // The link page: expired, unknown, failed and tried again (the token from the address).
+    const claimView = async (token: string, view: string) => {
+      await page.goto(`${stack.url}/h/${token}`);
+      await page.locator(`#${view}:not([hidden]) h1`).waitFor();
+      assert.equal(await page.evaluate(() => document.activeElement?.closest('section')?.id), view, 'the focus on the view shown');
+      assert.equal(await page.locator('[data-okit-view]:not([hidden])').count(), 1, 'one view at a time');
+    };
+    answer = refused(410, 'handoff_expired');
+    await claimView('expiredToken123', 'okit-link-expired');
+    assert.deepEqual(claims.at(-1), { token: 'expiredToken123' });
+    answer = refused(404, 'handoff_invalid');
+    await claimView('unknownToken456', 'okit-link-invalid');
+    answer = 'network';
+    await claimView('failingToken789', 'okit-claim-failed');
+    answer = refused(410, 'handoff_used');
+    await page.click('#okit-retry');
+    await page.locator('#okit-link-used:not([hidden]) h1').waitFor();
+    assert.deepEqual(claims.at(-1), { token: 'failingToken789' });
+
+    // A device page with no secret kept: the way to claim.
+    await page.goto(`${stack.url}/capture`);
+    await page.locator('#okit-no-session:not([hidden])').waitFor();
+    assert.equal(await page.locator('#okit-flow-slot onboarding-flow').count(), 0);
+
+    // The session's own page: a cancel at the upload says nothing; one before it offers the way back.
+    const session = await openSession({ returnUrl: `${landingUrl}/kyc/done`, locale: 'en' });
+    await page.goto(session.url);
+    await flowLocators(page).step('intro').waitFor();
+    const cancel = (step: string) => page.evaluate((s) => document.querySelector('onboarding-flow')!.dispatchEvent(new CustomEvent('onboarding-cancel', { detail: { step: s }, bubbles: true, composed: true })), step);
+    await cancel('upload');
+    assert.ok(await page.locator('#okit-banner').isHidden(), 'a cancel at the upload leaves the page as it is');
+    await cancel('consent');
+    await page.locator('#okit-banner:not([hidden])').waitFor();
+    assert.match((await page.locator('#okit-banner').textContent()) ?? '', /Verification cancelled\.\s*Go back/);
+    const back = new URL((await page.locator('#okit-banner a').getAttribute('href'))!);
+    assert.equal(`${back.origin}${back.pathname}`, `${landingUrl}/kyc/done`);
+    assert.equal(back.searchParams.get('session'), session.id);
+    assert.equal(back.searchParams.get('status'), 'CANCELLED');
+    assert.equal(new URL(page.url()).pathname, new URL(session.url).pathname, 'the page does not leave on its own');
+    assert.deepEqual(await recorded.cspViolations(), []);
+    assert.deepEqual(recorded.pageErrors, []);
+  } finally {
+    await recorded.context.close();
+  }
+});
+
 for (const engine of selectedEngines().filter((e) => e !== 'chromium')) {
   describe(`${engine}: the hosted page under its CSP`, () => {
     test(`${engine}: the page loads the flow with no CSP violation, no error and no request to another host; the 404 page too`, async () => {
