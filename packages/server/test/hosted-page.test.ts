@@ -338,7 +338,7 @@ test("without the page's script built, the pages that load it are refused saying
     const missing = new HostedAssets(brand, defaultElementDir(), empty);
     assert.throws(() => missing.scriptsVersion(), (e: Error) => e instanceof BuildMissing && e.message.includes(`hosted-page.js) is not in ${empty}`) && e.message.includes('npm run build'));
     assert.deepEqual([...missing.page.files.keys()], ['hosted-page.css']);
-    // The build's script, where the companion looks by default: a version of its own, served beside the stylesheet.
+    // Where the companion looks by default, the build's script: the pages load it beside the stylesheet.
     const built = new HostedAssets(brand, defaultElementDir());
     assert.match(built.scriptsVersion(), /^[0-9a-f]{16}$/);
     assert.deepEqual([...built.page.files.keys()].sort(), ['hosted-page.css', 'hosted-page.js']);

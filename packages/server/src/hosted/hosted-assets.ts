@@ -88,11 +88,13 @@ export class HostedAssets {
 
   /** `scriptDir`: where the page's script was built (default {@link defaultPageScriptDir}). */
   constructor(brand: Brand, elementDir: string | null, scriptDir: string | null = defaultPageScriptDir()) {
-    const files = new Map<string, Asset>([[PAGE_STYLE_FILE, { bytes: new TextEncoder().encode(pageStylesheet(brand)), type: 'text/css; charset=utf-8' }]]);
+    const files = new Map<string, Asset>([
+      [PAGE_STYLE_FILE, { bytes: new TextEncoder().encode(pageStylesheet(brand)), type: 'text/css; charset=utf-8' }],
+    ]);
     // Read once, here: the page's version is the hash of its files, script included.
     const script = scriptDir ? bytesOf(join(scriptDir, PAGE_SCRIPT_FILE)) : null;
     if (script) files.set(PAGE_SCRIPT_FILE, { bytes: script, type: JS });
-    else this.#scriptMissing = `the hosted page's script (${PAGE_SCRIPT_FILE}) is not in ${scriptDir ?? PAGE_SCRIPT_DIR}: build the companion (npm run build)`;
+    else this.#scriptMissing = `the hosted page's script (${PAGE_SCRIPT_FILE}) is not in ${scriptDir ?? PAGE_SCRIPT_DIR}: build it (npm run build)`;
     let logo: string | undefined;
     if (brand.logo) {
       logo = `logo.${brand.logo.ext}`;

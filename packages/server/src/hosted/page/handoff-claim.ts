@@ -39,6 +39,7 @@ export async function claim(endpoint: string | undefined, body: HandoffClaimRequ
   } catch {
     code = '';
   }
-  const retryAfter = Number(res.headers.get('retry-after'));
-  return { kind: 'refused', status: res.status, code, retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : DEFAULT_RETRY_AFTER_S };
+  const seconds = Number(res.headers.get('retry-after'));
+  const retryAfter = Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : DEFAULT_RETRY_AFTER_S;
+  return { kind: 'refused', status: res.status, code, retryAfter };
 }
