@@ -277,10 +277,16 @@ test("the pages' script on the answers a real hand-off rarely meets: a short cod
     assert.equal(await page.locator('#okit-code').getAttribute('aria-invalid'), 'true');
     assert.match((await message.getAttribute('class')) ?? '', /\berror\b/);
 
-    answer = refused(429, 'rate_limited', { 'retry-after': '0.4' });
-    await submit(' k7mq-4txa ', /^Too many attempts\. Wait 1 seconds and try again\.$/);
+    answer = refused(429, 'rate_limited', { 'retry-after': '2.5' });
+    await page.fill('#okit-code', ' k7mq-4txa ');
+    await button.click();
+    // The message and the disabled button come in one task; the button is back once Retry-After, rounded up, has passed.
+    await page.waitForFunction(
+      () =>
+        document.getElementById('okit-code-message')?.textContent === 'Too many attempts. Wait 3 seconds and try again.' &&
+        document.querySelector<HTMLButtonElement>('#okit-code-form button')?.disabled === true,
+    );
     assert.deepEqual(claims.at(-1), { code: 'K7MQ4TXA' }, 'sent without spaces or dash, in capitals');
-    assert.ok(await button.isDisabled(), 'the button waits out Retry-After');
     await page.locator('#okit-code-form button:enabled').waitFor();
 
     // Each answer's message differs from the one before it, so that each wait sees the new one.

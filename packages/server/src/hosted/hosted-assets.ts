@@ -63,7 +63,7 @@ export function defaultElementDir(): string | null {
  * Where this package's build put the page's script: `dist/page/` of the package, found from this
  * module whether it runs from `src/` (tsx, the tests, `npm start`) or from `dist/` (the package).
  */
-export function defaultPageScriptDir(): string | null {
+function defaultPageScriptDir(): string | null {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);

@@ -1,7 +1,7 @@
 /** `POST /v1/handoff/claim` (docs/page-api.md#hand-off), by the link's token or the typed code, told apart by outcome. */
 import type { ApiErrorBody, HandoffClaim, HandoffClaimRequest } from '@onboarding-kit/contract';
 
-export type ClaimResult =
+type ClaimResult =
   | { kind: 'ok'; secret: string }
   | { kind: 'network' }
   | { kind: 'failed' }
