@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { CompanionConfigError } from '../options.js';
 import { bearer, hashSecret, keyMatches, secretEquals } from './access-key.js';
-import { CompanionError } from './companion-error.js';
+import { httpError } from './companion-error.js';
 import type { CompanionEnv } from './env.js';
 import { requestHeader } from './request-header.js';
 
@@ -69,8 +69,8 @@ export function requireApiKey(keyring: ApiKeyring, options: RequireApiKeyOptions
     // Compared even when the ring matched, so the admin key costs the same as any other key.
     const isExtra = extra !== undefined && secretEquals(presented, extra);
     if (!inRing && !isExtra) {
-      throw new CompanionError(401, 'unauthorized', 'A valid API key is required (Authorization: Bearer <API key>).', {
-        headers: { 'WWW-Authenticate': `Bearer realm="${BACKEND_REALM}"` },
+      throw httpError('unauthorized', 'A valid API key is required (Authorization: Bearer <API key>).', {
+        realm: BACKEND_REALM,
       });
     }
     await next();

@@ -6,7 +6,7 @@
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { isTerminalStatus, type CreateSessionResponse, type NotificationType, type SessionView, type ValidCreateSession } from '@onboarding-kit/contract';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import { hashSecret } from '../http/access-key.js';
 import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
 import type { Logger } from '../logger.js';
@@ -46,8 +46,8 @@ const CAS_ATTEMPTS = 5;
 const SESSION_MAX_AGE_MS = (24 + 48 + 24) * 3600_000;
 const PURGE_EVERY_MS = 3600_000;
 
-export const sessionUsed = () => new CompanionError(409, 'session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
-export const sessionExpired = () => new CompanionError(410, 'session_expired', 'This session has expired; the service provider must open a new one.');
+export const sessionUsed = () => new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
+export const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 
 export class SessionService {
   readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;
