@@ -6,9 +6,6 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { DomainError } from '../errors/domain-error.js';
 
-/** Keys and results are kept this long, as Stripe does. */
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
 /** The request's `Idempotency-Key`, or undefined; a key that is not 1-255 visible ASCII characters is refused. */

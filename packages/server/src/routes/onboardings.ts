@@ -15,7 +15,8 @@ import {
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
-import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
+import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey } from '../http/idempotency.js';
+import { IDEMPOTENCY_TTL_MS } from '../config/defaults.js';
 import { holds, sessionHandedOff, type PageCaller } from '../sessions/handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
