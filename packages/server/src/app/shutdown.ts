@@ -14,7 +14,7 @@ export class Shutdown {
     private readonly timing: { readonly graceMs: number; readonly retryMs: number },
   ) {}
 
-  /** Whether `close()` was called (the health route answers 503 from then on). */
+  /** Whether `close()` has been called (the health route answers 503 from then on). */
   get started(): boolean {
     return this.#closing !== undefined;
   }

@@ -65,7 +65,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
   const concurrent = o.creations?.concurrent ?? COMPANION_DEFAULTS.creationsConcurrent();
   return {
     environment: o.environment ?? COMPANION_DEFAULTS.environment,
-    // The brand is checked and its logo read now: a bad one stops the start, not a page later.
+    // The brand is checked and its logo read here: a bad one stops the start, not a page later.
     brand: loadBrand(o.hostedPage?.brand ?? {}),
     elementDir: o.hostedPage?.elementDir ?? defaultElementDir(),
     logger: o.logger ?? createJsonLogger(),
