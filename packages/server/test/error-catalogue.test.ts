@@ -49,6 +49,18 @@ test('the details of a domain error: its field and externalId in the body, its r
   assert.ok(!text.includes('secret cause'));
 });
 
+test("under a host's own error handler (Hono's default), a domain error answers the same as under the companion's", async () => {
+  const make = () => new DomainError('unauthorized', 'Only the origin.', { status: 403, field: 'token', retryAfterS: 2, realm: 'onboarding-session' });
+  const host = new Hono().get('/', () => {
+    throw make();
+  });
+  const [theirs, ours] = [await host.request('/'), await throwing(make).request('/')];
+  assert.equal(theirs.status, 403);
+  assert.equal(theirs.status, ours.status);
+  assert.deepEqual([...theirs.headers], [...ours.headers]);
+  assert.equal(await theirs.text(), await ours.text());
+});
+
 test('a code or a status outside the catalogue is refused where it is thrown: the client gets a 500 internal_error, never that code', async () => {
   assert.throws(() => new DomainError('not_fuond' as ApiErrorCode), TypeError);
   assert.throws(() => new DomainError('not_found', 'x', { status: 410 as never }), TypeError);

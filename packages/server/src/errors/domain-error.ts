@@ -2,10 +2,11 @@
  * What the companion's services, rules and routes throw when they refuse: a code of the contract's
  * catalogue (`API_ERRORS`), a message written here (never copied from the upstream or from a
  * caught error, so nothing secret or personal rides along: docs/upstream-api.md, rule 9) and the
- * details a client needs. It knows nothing of HTTP: the one `onError` (http/error-handler.ts)
+ * details a client needs. It knows no HTTP framework: the one `onError` (http/error-handler.ts)
  * answers it with the catalogue's status.
  */
 import { API_ERRORS, isApiErrorCode, isApiErrorStatus, type ApiErrorCode, type ApiErrorStatus } from '@onboarding-kit/contract';
+import { refusalBody, refusalHeaders } from './error-answer.js';
 
 export interface DomainErrorDetails<C extends ApiErrorCode = ApiErrorCode> {
   /** The request member at fault (`cpf`, `images.selfie`, `password`...). */
@@ -44,6 +45,14 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
     if (details.externalId) this.externalId = details.externalId;
     if (details.retryAfterS !== undefined) this.retryAfterS = details.retryAfterS;
     if (details.realm) this.realm = details.realm;
+  }
+
+  /**
+   * The error shape with the catalogue's status, for a host that mounts the companion's routes
+   * under an error handler of its own (Hono's default handler answers an error's `getResponse()`).
+   */
+  getResponse(): Response {
+    return Response.json(refusalBody(this), { status: this.status as number, headers: { ...refusalHeaders(this), 'Cache-Control': 'no-store' } });
   }
 }
 

@@ -8,6 +8,7 @@ import type { ApiError, ApiErrorCode } from '@onboarding-kit/contract';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorDetails } from '../errors/domain-error.js';
+import { refusalHeaders } from '../errors/error-answer.js';
 
 export interface CompanionErrorDetails {
   /** The request member at fault (`cpf`, `images.selfie`, `password`...). */
@@ -59,13 +60,10 @@ export class CompanionError extends HTTPException {
 
 /** The HTTP answer of a domain error: the catalogue's status, its retry and realm hints as headers. */
 export function fromDomain(error: DomainError): CompanionError {
-  const headers: Record<string, string> = {};
-  if (error.realm) headers['WWW-Authenticate'] = `Bearer realm="${error.realm}"`;
-  if (error.retryAfterS !== undefined) headers['Retry-After'] = String(error.retryAfterS);
   return new CompanionError(error.status as ContentfulStatusCode, error.code, error.message, {
     ...(error.field && { field: error.field }),
     ...(error.externalId && { externalId: error.externalId }),
-    headers,
+    headers: refusalHeaders(error),
     ...(error.cause !== undefined && { cause: error.cause }),
   });
 }
