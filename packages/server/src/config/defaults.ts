@@ -6,8 +6,8 @@
 import { DEFAULT_IMAGE_MAX_BYTES, HANDOFF_LIMITS, SESSION_LIMITS } from '@onboarding-kit/contract';
 import { availableParallelism } from 'node:os';
 
-export const SECOND_MS = 1_000;
-export const MINUTE_MS = 60 * SECOND_MS;
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60 * SECOND_MS;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 

@@ -5,7 +5,7 @@
  */
 import type { ApiErrorBody, ApiErrorCode } from '@onboarding-kit/contract';
 
-export interface Refusal {
+interface Refusal {
   readonly code: ApiErrorCode;
   readonly message: string;
   readonly field?: string;
