@@ -2,8 +2,8 @@
  * The configuration of `npm start` (README.md, "Configuration of `npm start`"), read from the
  * environment and checked with messages that say what to fix. Pure: no I/O, so it is testable.
  */
-import { DEFAULT_IMAGE_MAX_BYTES, isHttpUrl } from '@onboarding-kit/contract';
-import { DEFAULT_STORE_URL, checkBrandFields, parseStoreUrl, type BrandField, type BrandInput } from '@onboarding-kit/server';
+import { isHttpUrl } from '@onboarding-kit/contract';
+import { COMPANION_DEFAULTS, DEFAULT_STORE_URL, OPTION_LIMITS, checkBrandFields, parseStoreUrl, type BrandField, type BrandInput } from '@onboarding-kit/server';
 
 export interface StartConfig {
   /** Unset: the embedded sandbox serves as upstream. */
@@ -83,7 +83,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       errors.push(`ONBOARDING_BASE_URL is not a URL (got "${baseUrl.slice(0, 80)}").`);
     }
   }
-  const environment = get('ONBOARDING_ENVIRONMENT') ?? 'test';
+  const environment = get('ONBOARDING_ENVIRONMENT') ?? COMPANION_DEFAULTS.environment;
   if (environment !== 'test' && environment !== 'production') errors.push(`ONBOARDING_ENVIRONMENT must be "test" or "production" (got "${environment.slice(0, 40)}").`);
   if (environment === 'production' && baseUrl === undefined) errors.push('ONBOARDING_ENVIRONMENT=production needs ONBOARDING_BASE_URL: the embedded sandbox is for development only.');
   if (environment === 'production' && baseUrl !== undefined && isHttpUrl(baseUrl) && new URL(baseUrl).protocol === 'http:' && !isLoopbackHost(new URL(baseUrl).hostname)) {
@@ -101,7 +101,9 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     }
   }
   const adminKey = get('ONBOARDING_ADMIN_KEY');
-  if (adminKey !== undefined && adminKey.length < 16) errors.push('ONBOARDING_ADMIN_KEY must have at least 16 characters (use a long random value).');
+  if (adminKey !== undefined && adminKey.length < OPTION_LIMITS.adminKeyMinLength) {
+    errors.push(`ONBOARDING_ADMIN_KEY must have at least ${OPTION_LIMITS.adminKeyMinLength} characters (use a long random value).`);
+  }
 
   const allowedOrigins = (get('ONBOARDING_ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
   for (const origin of allowedOrigins) {
@@ -114,12 +116,13 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     if (!ok) errors.push(`ONBOARDING_ALLOWED_ORIGINS: "${origin.slice(0, 80)}" is not an origin (scheme://host[:port], no path).`);
   }
 
-  const imageMaxBytes = integer('ONBOARDING_IMAGE_MAX_BYTES', DEFAULT_IMAGE_MAX_BYTES, 1024, 64 * 1024 * 1024);
-  const rateLimit = integer('ONBOARDING_RATE_LIMIT', 30, 0, 1_000_000);
+  const imageMaxBytes = integer('ONBOARDING_IMAGE_MAX_BYTES', COMPANION_DEFAULTS.imageMaxBytes, OPTION_LIMITS.imageMaxBytesMin, 64 * 1024 * 1024);
+  const rateLimit = integer('ONBOARDING_RATE_LIMIT', COMPANION_DEFAULTS.rateLimit, 0, 1_000_000);
   const port = integer('PORT', 8787, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
   const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
-  const pollLeaseMs = get('ONBOARDING_POLL_LEASE_MS') !== undefined ? integer('ONBOARDING_POLL_LEASE_MS', 30_000, 100, 30_000) : undefined;
+  const lease = OPTION_LIMITS.pollLeaseMs;
+  const pollLeaseMs = get('ONBOARDING_POLL_LEASE_MS') !== undefined ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max) : undefined;
 
   const store = get('ONBOARDING_STORE') ?? DEFAULT_STORE_URL;
   try {
@@ -139,7 +142,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     else if (key.length < MIN_SECRET_LENGTH) errors.push(`ONBOARDING_API_KEYS: ${which} has ${key.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
   });
 
-  const sessions = get('ONBOARDING_SESSIONS') ?? (environment === 'production' ? 'required' : 'optional');
+  const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
   if (sessions !== 'required' && sessions !== 'optional') errors.push(`ONBOARDING_SESSIONS must be "required" or "optional" (got "${sessions.slice(0, 40)}").`);
 
   const notifyUrl = get('ONBOARDING_NOTIFY_URL');
@@ -203,7 +206,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
 }
 
 /** The shortest API key or notification secret accepted (the companion's own floor). */
-export const MIN_SECRET_LENGTH = 32;
+export const MIN_SECRET_LENGTH = OPTION_LIMITS.secretMinLength;
 
 /** A comma-separated list, entries trimmed, empty ones (a trailing comma) dropped. */
 function list(value: string | undefined): string[] {

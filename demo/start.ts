@@ -12,14 +12,27 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { closeOnSignals, createCompanion, createJsonLogger, createStore, listen, loadBrand, parseStoreUrl, readBrandFile, redactingLogger, type BrandInput, type Store } from '@onboarding-kit/server';
+import {
+  closeOnSignals,
+  COMPANION_DEFAULTS,
+  createCompanion,
+  createJsonLogger,
+  createStore,
+  listen,
+  loadBrand,
+  parseStoreUrl,
+  readBrandFile,
+  redactingLogger,
+  type BrandInput,
+  type Store,
+} from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
 import { createDemoBackend, renderWithSession } from './backend.js';
 import { BRAND_VARIABLES, readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
 
 /** The companion's retention defaults, handed to the store too (Redis applies them as key TTLs). */
-const RETENTION = { finishedMs: 24 * 3600_000, maxAgeMs: 48 * 3600_000 };
+const RETENTION = { finishedMs: COMPANION_DEFAULTS.retentionMs, maxAgeMs: COMPANION_DEFAULTS.maxAgeMs };
 
 const read = readConfig(process.env);
 if (!read.ok) {

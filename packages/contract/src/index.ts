@@ -6,6 +6,7 @@ export * from './envelope.js';
 export * from './strip.js';
 export * from './classify.js';
 export * from './webhook.js';
+export * from './errors.js';
 export * from './page-api.js';
 export * from './sessions.js';
 export * from './handoff.js';

@@ -5,6 +5,7 @@
  */
 import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes } from './base64.js';
 import type { OnboardingStatus } from './envelope.js';
+import type { ApiErrorCode } from './errors.js';
 import { isAcceptedImageType, sniffBase64, SNIFF_BYTES, type SniffedType } from './image.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
@@ -45,42 +46,8 @@ export interface OnboardingState {
   message?: string;
 }
 
-export type ApiErrorCode =
-  | 'invalid_json'
-  | 'unsupported_media_type'
-  | 'invalid_request'
-  | 'invalid_cpf'
-  | 'invalid_cnpj'
-  | 'missing_tax_id'
-  | 'invalid_field'
-  | 'missing_field'
-  | 'invalid_password'
-  | 'missing_image'
-  | 'invalid_image'
-  | 'image_too_large'
-  | 'payload_too_large'
-  | 'not_found'
-  | 'unauthorized'
-  | 'rate_limited'
-  | 'upstream_refused'
-  | 'upstream_error'
-  | 'upstream_unavailable'
-  | 'upstream_timeout'
-  | 'store_unavailable'
-  | 'busy'
-  | 'session_used'
-  | 'session_expired'
-  | 'session_mismatch'
-  | 'idempotency_conflict'
-  | 'idempotency_in_progress'
-  | 'session_handed_off'
-  | 'handoff_invalid'
-  | 'handoff_expired'
-  | 'handoff_used'
-  | 'internal_error';
-
 export interface ApiError {
-  code: ApiErrorCode | (string & {});
+  code: ApiErrorCode;
   message: string;
   field?: string;
   externalId?: string;

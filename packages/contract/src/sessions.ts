@@ -5,7 +5,8 @@
  */
 import type { OnboardingStatus } from './envelope.js';
 import type { PageHandoffState } from './handoff.js';
-import type { ApiErrorCode, Validation } from './page-api.js';
+import type { ApiErrorCode } from './errors.js';
+import type { Validation } from './page-api.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
 export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired'] as const;

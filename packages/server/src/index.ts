@@ -5,7 +5,9 @@
  */
 export { createCompanion, type CompanionApp, type CompanionHandle } from './companion.js';
 export { serveCompanion, listen, closeOnSignals, type ServeOptions, type ServedCompanion, type ListeningServer, type SignalOptions } from './serve.js';
-export { CompanionConfigError, type CompanionOptions, type Environment } from './options.js';
+export type { CompanionOptions, Environment } from './options.js';
+export { CompanionConfigError } from './config/config-error.js';
+export { COMPANION_DEFAULTS, OPTION_LIMITS } from './config/defaults.js';
 export { CompanionError, type CompanionErrorDetails } from './http/companion-error.js';
 export type { CompanionEnv } from './http/env.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './upstream/upstream-client.js';

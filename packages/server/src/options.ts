@@ -1,6 +1,9 @@
-/** Options of `createCompanion`, with their defaults and the checks that fail fast on bad ones. */
-import { DEFAULT_IMAGE_MAX_BYTES, HANDOFF_LIMITS, IMAGE_ROLES, isHttpUrl, type AliasMap, type ImageRoleName } from '@onboarding-kit/contract';
-import { availableParallelism } from 'node:os';
+/**
+ * Options of `createCompanion`: their defaults are in config/defaults.ts, their checks in
+ * config/check-options.ts, and `resolveConfig()` (config/resolve-config.ts) turns them into the one
+ * resolved configuration.
+ */
+import type { AliasMap, ImageRoleName } from '@onboarding-kit/contract';
 import type { Context } from 'hono';
 import type { BrandInput } from './hosted/brand.js';
 import type { Logger } from './logger.js';
@@ -99,65 +102,4 @@ export interface CompanionOptions {
   upstreamClient?: UpstreamClient;
 }
 
-export class CompanionConfigError extends Error {
-  override readonly name = 'CompanionConfigError';
-}
-
-export function checkOptions(o: CompanionOptions): void {
-  const problems: string[] = [];
-  try {
-    const u = new URL(o.baseUrl);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') problems.push('baseUrl must be an http(s) URL');
-  } catch {
-    problems.push('baseUrl must be an absolute URL');
-  }
-  for (const key of ['client', 'secret', 'webhookKey'] as const) if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
-  if (o.adminKey !== undefined && o.adminKey.length < 16) problems.push('adminKey must have at least 16 characters');
-  for (const key of o.apiKeys ?? []) if (typeof key !== 'string' || key.length < 32 || /\s/.test(key)) problems.push('each API key must have at least 32 characters and no spaces');
-  if (o.sessions !== undefined && o.sessions !== 'required' && o.sessions !== 'optional') problems.push("sessions must be 'required' or 'optional'");
-  if ((o.sessions ?? (o.environment === 'production' ? 'required' : 'optional')) === 'required' && !o.apiKeys?.length) {
-    problems.push('sessions are required (the default in production) but no apiKeys are set to open them');
-  }
-  if (o.notify !== undefined) {
-    if (!isHttpUrl(o.notify.url)) problems.push('notify.url must be an absolute http(s) URL');
-    const secrets = typeof o.notify.secret === 'string' ? [o.notify.secret] : [...(o.notify.secret ?? [])];
-    if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length < 32)) problems.push('notify.secret must have at least 32 characters');
-  }
-  if (o.publicUrl !== undefined && !isHttpUrl(o.publicUrl)) problems.push('publicUrl must be an absolute http(s) URL');
-  if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production') problems.push("environment must be 'test' or 'production'");
-  if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < 1024)) problems.push('imageMaxBytes must be an integer of at least 1024');
-  if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0)) problems.push('rateLimit must be a whole number, 0 for off');
-  if (o.creations?.concurrent !== undefined && !(Number.isInteger(o.creations.concurrent) && o.creations.concurrent >= 1)) problems.push('creations.concurrent must be a whole number of at least 1');
-  if (o.creations?.waiting !== undefined && !(Number.isInteger(o.creations.waiting) && o.creations.waiting >= 0)) problems.push('creations.waiting must be a whole number, 0 for none');
-  // A lease that outlives its instance longer delays the takeover of its onboardings just as long.
-  if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= 100 && o.poll.leaseMs <= 30_000)) problems.push('poll.leaseMs must be from 100 to 30000');
-  if (o.handoff?.ttlMs !== undefined && !(Number.isInteger(o.handoff.ttlMs) && o.handoff.ttlMs >= 1000 && o.handoff.ttlMs <= HANDOFF_LIMITS.ttlS * 1000)) problems.push(`handoff.ttlMs must be a whole number from 1000 to ${HANDOFF_LIMITS.ttlS * 1000}`);
-  if (o.shutdownGraceMs !== undefined && !(o.shutdownGraceMs >= 0)) problems.push('shutdownGraceMs must be 0 or more');
-  for (const origin of o.allowedOrigins ?? []) {
-    try {
-      if (new URL(origin).origin !== origin.replace(/\/+$/, '')) problems.push(`allowed origin "${origin}" must be scheme://host[:port] only`);
-    } catch {
-      problems.push(`allowed origin "${origin}" is not a URL`);
-    }
-  }
-  for (const role of Object.keys(o.documentFileTypes ?? {})) if (!(IMAGE_ROLES as readonly string[]).includes(role)) problems.push(`documentFileTypes has an unknown role "${role}"`);
-  if (problems.length) throw new CompanionConfigError(`Invalid companion options: ${problems.join('; ')}.`);
-}
-
-
-export const defaults = {
-  environment: 'test' as Environment,
-  imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,
-  rateLimit: 30,
-  documentFileType: 'OTHER',
-  keepAliveMs: 15_000,
-  retryMs: 3_000,
-  retentionMs: 24 * 3600_000,
-  maxAgeMs: 48 * 3600_000,
-  /** Creations holding a body at once: 4 per core, at least 4. */
-  creationsConcurrent: () => Math.max(4, 4 * availableParallelism()),
-  /** Creations that may wait for a turn, per turn. */
-  creationsWaitingPerTurn: 16,
-  /** The upstream client's own default per call (upstream/upstream-client.ts). */
-  upstreamTimeoutMs: 15_000,
-};
+export { CompanionConfigError } from './config/config-error.js';

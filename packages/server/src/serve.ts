@@ -3,6 +3,7 @@
  * shutdown. `listen()` is the same server for any Hono-style fetch handler (demo/start.ts mounts
  * the companion beside other routes with it); `closeOnSignals()` wires SIGTERM to the shutdown.
  */
+import type { ApiErrorCode } from '@onboarding-kit/contract';
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createServer, IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
@@ -60,7 +61,7 @@ export interface ServedCompanion {
 type FetchHandler = (req: Request, env: unknown) => Response | Promise<Response>;
 
 /** The error shape (docs/page-api.md#error-shape) for answers of the HTTP layer itself. */
-function errorJson(code: string, message: string): string {
+function errorJson(code: ApiErrorCode, message: string): string {
   return JSON.stringify({ error: { code, message } });
 }
 

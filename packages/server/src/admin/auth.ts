@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { bearer, secretEquals } from '../http/access-key.js';
-import { CompanionError } from '../http/companion-error.js';
+import { httpError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { requestHeader } from '../http/request-header.js';
 
@@ -14,8 +14,8 @@ export function requireAdminKey(adminKey: string): MiddlewareHandler<CompanionEn
   return async (c, next) => {
     // secretEquals hashes even an absent key, so a missing header costs the same as a wrong one.
     if (!secretEquals(bearer(requestHeader(c, 'authorization')), adminKey)) {
-      throw new CompanionError(401, 'unauthorized', 'A valid admin key is required (Authorization: Bearer <ONBOARDING_ADMIN_KEY>).', {
-        headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-admin"' },
+      throw httpError('unauthorized', 'A valid admin key is required (Authorization: Bearer <ONBOARDING_ADMIN_KEY>).', {
+        realm: 'onboarding-admin',
       });
     }
     await next();

@@ -4,7 +4,7 @@ import { isTerminalStatus, parseOnboardingReport } from '@onboarding-kit/contrac
 import type { EvidenceInput } from '../evidence/archive.js';
 import { assertEvidencePassword } from '../evidence/password.js';
 import { peekPdf, pdfPeekReason } from '../evidence/pdf-stream.js';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { AdminDeps, AdminOnboardingRecord } from './deps.js';
 import { isUnknownUpstream, isUpstreamTimeout, upstreamFailure, upstreamGapReason, upstreamHttpStatus } from './upstream-failure.js';
@@ -17,7 +17,7 @@ export async function readEvidenceOptions(c: Context): Promise<{ password?: stri
   const body = await readJsonBody(c, EVIDENCE_BODY_MAX_BYTES, { optional: true });
   if (body === undefined) return {};
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new CompanionError(400, 'invalid_request', 'The body must be a JSON object: {} or {"password": "..."}.');
+    throw new DomainError('invalid_request', 'The body must be a JSON object: {} or {"password": "..."}.');
   }
   if (!('password' in body) || body.password === undefined) return {};
   const { password } = body;
@@ -43,21 +43,21 @@ export async function gatherEvidence(deps: AdminDeps, token: string, record: Adm
 
   if (!record && !report.ok) {
     await pdf.abandon?.();
-    if (isUnknownUpstream(report.error)) throw new CompanionError(404, 'not_found', 'No onboarding with this token.');
+    if (isUnknownUpstream(report.error)) throw new DomainError('not_found', 'No onboarding with this token.');
     throw upstreamFailure(report.error, 'report');
   }
 
   if (!report.ok && !pdf.ok) {
     const timeout = isUpstreamTimeout(report.error) && pdf.timeout;
     throw timeout
-      ? new CompanionError(504, 'upstream_timeout', 'Neither the report nor the PDF came from the upstream in time; nothing to archive.')
-      : new CompanionError(502, 'upstream_error', 'Neither the report nor the PDF is available upstream; nothing to archive.');
+      ? new DomainError('upstream_timeout', 'Neither the report nor the PDF came from the upstream in time; nothing to archive.')
+      : new DomainError('upstream_error', 'Neither the report nor the PDF is available upstream; nothing to archive.');
   }
 
   const read = report.ok ? parseOnboardingReport(report.value) : null;
   if (!record && !read) {
     await pdf.abandon?.();
-    throw new CompanionError(502, 'upstream_error', 'The upstream report names no onboarding status; nothing to archive.');
+    throw new DomainError('upstream_error', 'The upstream report names no onboarding status; nothing to archive.');
   }
   // The store may still say IN_PROCESS when the upstream has decided and no webhook came yet.
   const status = !record ? read!.status : !isTerminalStatus(record.status) && isTerminalStatus(read?.status) ? read.status : record.status;

@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import { stripNonContract } from '@onboarding-kit/contract';
 import { buildEvidenceArchive } from '../evidence/archive.js';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { AdminDeps, AdminOnboardingRecord } from './deps.js';
 import { fetchPdf, gatherEvidence, readEvidenceOptions } from './evidence-request.js';
@@ -19,7 +19,7 @@ const fileSafe = (token: string): string => token.replace(/[^A-Za-z0-9._-]/g, '_
 /** Upstream tokens are UUIDs; anything far from one is not worth an upstream call. */
 const TOKEN = /^[A-Za-z0-9._~-]{1,128}$/;
 
-const noSuchOnboarding = () => new CompanionError(404, 'not_found', 'No onboarding with this token.');
+const noSuchOnboarding = () => new DomainError('not_found', 'No onboarding with this token.');
 
 export function createOnboardingRoutes(deps: AdminDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
@@ -37,7 +37,7 @@ export function createOnboardingRoutes(deps: AdminDeps): Hono<CompanionEnv> {
       // A token this companion never saw and the upstream does not know either: nothing to serve.
       throw !record && isUnknownUpstream(error) ? noSuchOnboarding() : upstreamFailure(error, 'report');
     });
-    if (!report || typeof report !== 'object') throw new CompanionError(502, 'upstream_error', 'The upstream report is not a JSON object.');
+    if (!report || typeof report !== 'object') throw new DomainError('upstream_error', 'The upstream report is not a JSON object.');
     c.header('Cache-Control', 'no-store');
     return c.json(stripNonContract(report));
   });
@@ -50,8 +50,8 @@ export function createOnboardingRoutes(deps: AdminDeps): Hono<CompanionEnv> {
       throw !record && isUnknownUpstream({ httpStatus: pdf.httpStatus })
         ? noSuchOnboarding()
         : pdf.timeout
-        ? new CompanionError(504, 'upstream_timeout', 'The upstream PDF did not come in time.')
-        : new CompanionError(502, 'upstream_error', `The upstream PDF is not available (${pdf.reason}).`);
+        ? new DomainError('upstream_timeout', 'The upstream PDF did not come in time.')
+        : new DomainError('upstream_error', `The upstream PDF is not available (${pdf.reason}).`);
     }
     return new Response(pdf.stream, {
       headers: {

@@ -5,7 +5,7 @@
  * (docs/upstream-api.md, rule 9). The admin routes take any upstream client, so failures are
  * recognised by their shape.
  */
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 
 /** Reads a numeric HTTP status an upstream error may carry (`status`, `httpStatus`, `response.status`). */
 export function upstreamHttpStatus(error: unknown, depth = 0): number | undefined {
@@ -33,10 +33,10 @@ export function isUpstreamTimeout(error: unknown, depth = 0): boolean {
 }
 
 /** The operator-facing error for an upstream failure: 504 for a timeout, 502 otherwise. */
-export function upstreamFailure(error: unknown, what: string): CompanionError {
-  if (isUpstreamTimeout(error)) return new CompanionError(504, 'upstream_timeout', `The upstream did not answer in time (${what}).`);
+export function upstreamFailure(error: unknown, what: string): DomainError {
+  if (isUpstreamTimeout(error)) return new DomainError('upstream_timeout', `The upstream did not answer in time (${what}).`);
   const status = upstreamHttpStatus(error);
-  return new CompanionError(502, 'upstream_error', `The upstream failed (${what}${status ? `: HTTP ${status}` : ''}).`);
+  return new DomainError('upstream_error', `The upstream failed (${what}${status ? `: HTTP ${status}` : ''}).`);
 }
 
 /**

@@ -1,12 +1,12 @@
 /** The password rule of encrypted evidence archives. */
-import { CompanionError } from '../http/companion-error.js';
+import { httpError } from '../http/companion-error.js';
 
 /** Shortest password accepted for an encrypted archive (characters, counted as code points). */
 export const MIN_EVIDENCE_PASSWORD_LENGTH = 12;
 /** Longest password accepted: far beyond any passphrase, short enough that nobody can abuse it. */
 export const MAX_EVIDENCE_PASSWORD_LENGTH = 1024;
 
-const refuse = (message: string) => new CompanionError(400, 'invalid_password', message, { field: 'password' });
+const refuse = (message: string) => httpError('invalid_password', message, { field: 'password' });
 
 /**
  * Throws a 400 `invalid_password` `CompanionError` (field `password`) unless `password` is a

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { CompanionConfigError } from '../options.js';
+import { CompanionConfigError } from '../config/config-error.js';
 
 /** The brand as configured: every member optional; the logo is a file path. */
 export interface BrandInput {

@@ -18,6 +18,7 @@
 import { Hono, type Context } from 'hono';
 import { hashSecret } from '../http/access-key.js';
 import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { Logger } from '../logger.js';
 import type { SessionService } from '../sessions/session-service.js';
@@ -74,7 +75,7 @@ function mountBase(c: Context, tail: RegExp): string {
   return c.req.path.replace(tail, '');
 }
 
-const notFoundPage = () => new CompanionError(404, 'not_found', 'No such page.');
+const notFoundPage = () => new DomainError('not_found', 'No such page.');
 
 export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
   const { sessions, brand, assets, logger } = deps;
@@ -89,7 +90,7 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
       if (!(error instanceof BuildMissing)) throw error;
       if (!reportedMissing) logger.error(`hosted page unavailable: ${error.message}`);
       reportedMissing = true;
-      throw new CompanionError(503, 'page_unavailable', 'The hosted page is not available on this companion.', { headers: { 'Retry-After': '60' } });
+      throw new DomainError('page_unavailable', undefined, { retryAfterS: 60 });
     }
   };
 
@@ -143,9 +144,9 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
     const locale = pageLocale(session.locale);
     errorsAsPages(c, base, locale, session);
     const status: string = effectiveStatus(session, sessions.now());
-    if (status === 'expired') throw new CompanionError(410, 'session_expired', 'This session has expired.');
-    if (status === 'cancelled') throw new CompanionError(410, 'session_cancelled', 'This session was cancelled.');
-    if (status !== 'open' || session.tokenOnboarding) throw new CompanionError(410, 'session_used', 'This session has already been used.');
+    if (status === 'expired') throw new DomainError('session_expired');
+    if (status === 'cancelled') throw new DomainError('session_cancelled');
+    if (status !== 'open' || session.tokenOnboarding) throw new DomainError('session_used', undefined, { status: 410 });
     const version = elementVersion();
     pageHeaders(c);
     const p: PageContext = { base, locale, brand, assets };

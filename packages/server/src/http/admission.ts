@@ -9,7 +9,7 @@
  * finish (and go upstream) together at the end.
  */
 import type { ClientGone } from './client-gone.js';
-import { CompanionError } from './companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import { CLIENT_CLOSED_REQUEST } from './error-handler.js';
 
 export interface AdmissionLimits {
@@ -49,8 +49,8 @@ export class Admission {
     }
     if (this.queue.length >= this.limits.waiting) {
       return Promise.reject(
-        new CompanionError(503, 'busy', 'The companion has more onboardings being created than it takes at once; try again shortly.', {
-          headers: { 'Retry-After': String(BUSY_RETRY_AFTER_S) },
+        new DomainError('busy', undefined, {
+          retryAfterS: BUSY_RETRY_AFTER_S,
         }),
       );
     }
@@ -66,7 +66,7 @@ export class Admission {
       const stopListening = gone?.(() => {
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
-        reject(new CompanionError(CLIENT_CLOSED_REQUEST, 'client_closed_request', 'The client closed the connection before the request was complete.'));
+        reject(new DomainError('client_closed_request'));
       });
     });
   }

@@ -6,14 +6,15 @@
  * different secret: it matches none of these hashes.
  */
 import type { MiddlewareHandler } from 'hono';
-import { CompanionConfigError } from '../options.js';
+import { CompanionConfigError } from '../config/config-error.js';
 import { bearer, hashSecret, keyMatches, secretEquals } from './access-key.js';
-import { CompanionError } from './companion-error.js';
+import { httpError } from './companion-error.js';
 import type { CompanionEnv } from './env.js';
 import { requestHeader } from './request-header.js';
+import { OPTION_LIMITS } from '../config/defaults.js';
 
 /** Shorter keys are guessable offline from a leaked hash. */
-export const API_KEY_MIN_LENGTH = 32;
+export const API_KEY_MIN_LENGTH = OPTION_LIMITS.secretMinLength;
 
 export class ApiKeyring {
   readonly #hashes: readonly string[];
@@ -69,8 +70,8 @@ export function requireApiKey(keyring: ApiKeyring, options: RequireApiKeyOptions
     // Compared even when the ring matched, so the admin key costs the same as any other key.
     const isExtra = extra !== undefined && secretEquals(presented, extra);
     if (!inRing && !isExtra) {
-      throw new CompanionError(401, 'unauthorized', 'A valid API key is required (Authorization: Bearer <API key>).', {
-        headers: { 'WWW-Authenticate': `Bearer realm="${BACKEND_REALM}"` },
+      throw httpError('unauthorized', 'A valid API key is required (Authorization: Bearer <API key>).', {
+        realm: BACKEND_REALM,
       });
     }
     await next();

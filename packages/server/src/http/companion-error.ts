@@ -1,14 +1,14 @@
 /**
- * The companion's one error. Every failure a route answers is a `CompanionError`, rendered as
- * `{"error": {code, message, field?, externalId?}}` with a real HTTP status
- * (docs/page-api.md#error-shape). Messages are written here and in the routes, never copied from
- * the upstream or from a caught error, so nothing secret or personal rides along
- * (docs/upstream-api.md, rule 9).
+ * The companion's one HTTP error. Every failure a route answers leaves as a `CompanionError`,
+ * rendered as `{"error": {code, message, field?, externalId?}}` with a real HTTP status
+ * (docs/page-api.md#error-shape): services and routes throw a `DomainError` (errors/domain-error.ts)
+ * that the one `onError` turns into it, with the status of the contract's catalogue (`API_ERRORS`).
  */
-import type { ApiError, ApiErrorBody, ApiErrorCode } from '@onboarding-kit/contract';
+import type { ApiError, ApiErrorCode } from '@onboarding-kit/contract';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { UpstreamError } from '../upstream/upstream-error.js';
+import { DomainError, type DomainErrorDetails } from '../errors/domain-error.js';
+import { refusalHeaders } from '../errors/error-answer.js';
 
 export interface CompanionErrorDetails {
   /** The request member at fault (`cpf`, `images.selfie`, `password`...). */
@@ -21,8 +21,17 @@ export interface CompanionErrorDetails {
   cause?: unknown;
 }
 
+/** The error shape (`ApiErrorBody`), its code open to a host's own. */
+export interface CompanionErrorBody {
+  error: Omit<ApiError, 'code'> & { code: ApiErrorCode | (string & {}) };
+}
+
 export class CompanionError extends HTTPException {
   override readonly name = 'CompanionError';
+  /**
+   * A catalogue code on every answer of the companion's routes (they throw `DomainError`s); a host
+   * that throws it from routes of its own may answer codes of its own.
+   */
   readonly code: ApiErrorCode | (string & {});
   readonly field?: string;
   readonly externalId?: string;
@@ -36,8 +45,8 @@ export class CompanionError extends HTTPException {
     this.headers = { ...details.headers };
   }
 
-  toBody(): ApiErrorBody {
-    const error: ApiError = { code: this.code, message: this.message };
+  toBody(): CompanionErrorBody {
+    const error: CompanionErrorBody['error'] = { code: this.code, message: this.message };
     if (this.field) error.field = this.field;
     if (this.externalId) error.externalId = this.externalId;
     return { error };
@@ -49,21 +58,21 @@ export class CompanionError extends HTTPException {
   }
 }
 
-/** The one answer for an unknown token and for a missing or wrong access key: nothing to probe. */
-export const notFound = () => new CompanionError(404, 'not_found', 'No such onboarding.');
+/** The HTTP answer of a domain error: the catalogue's status, its retry and realm hints as headers. */
+export function fromDomain(error: DomainError): CompanionError {
+  return new CompanionError(error.status as ContentfulStatusCode, error.code, error.message, {
+    ...(error.field && { field: error.field }),
+    ...(error.externalId && { externalId: error.externalId }),
+    headers: refusalHeaders(error),
+    ...(error.cause !== undefined && { cause: error.cause }),
+  });
+}
 
-/** A failed upstream call as the page sees it (docs/page-api.md#error-shape; docs/upstream-api.md, rule 2). */
-export function fromUpstream(e: UpstreamError, environment: string): CompanionError {
-  const ext = e.externalId ? { externalId: e.externalId } : {};
-  const support = e.externalId ? ` Quote externalId ${e.externalId} (${environment} environment) to support.` : ` (${environment} environment)`;
-  switch (e.kind) {
-    case 'timeout':
-      return new CompanionError(504, 'upstream_timeout', `The verification service did not answer in time.${support}`, ext);
-    case 'unavailable':
-      return new CompanionError(503, 'upstream_unavailable', `The verification service is unavailable; try again shortly.${support}`, { ...ext, headers: { 'Retry-After': '5' } });
-    case 'refused':
-      return new CompanionError(400, 'upstream_refused', `The verification service refused the submitted data.${support}`, ext);
-    default:
-      return new CompanionError(502, 'upstream_error', `The verification service failed.${support}`, ext);
-  }
+/**
+ * A refusal of Hono middleware and of the public builders (`requireApiKey`, the admin key, body
+ * reading, the evidence archive): a `CompanionError` at once, so a host that mounts them under an
+ * error handler of its own still answers the error shape, with the catalogue's status.
+ */
+export function httpError<C extends ApiErrorCode>(code: C, message?: string, details?: DomainErrorDetails<C>): CompanionError {
+  return fromDomain(new DomainError(code, message, details));
 }

@@ -4,7 +4,7 @@
  * error the routes did not expect is a 500 `internal_error` whose body names only the request id;
  * its cause goes to the redacting log (docs/upstream-api.md, rule 9).
  */
-import type { ApiErrorCode } from '@onboarding-kit/contract';
+import { API_ERRORS, type ApiErrorCode } from '@onboarding-kit/contract';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
@@ -12,7 +12,9 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '../logger.js';
 import { isStoreUnavailable } from '../store/errors.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
-import { CompanionError, fromUpstream } from './companion-error.js';
+import { isDomainError } from '../errors/domain-error.js';
+import { fromUpstream } from '../errors/from-upstream.js';
+import { CompanionError, fromDomain, httpError } from './companion-error.js';
 import type { CompanionEnv } from './env.js';
 
 /** Codes for refusals thrown as a bare `HTTPException` (by Hono's own middleware, say). */
@@ -21,7 +23,7 @@ const REFUSAL_CODES: Partial<Record<number, ApiErrorCode>> = {
 };
 
 /** The status logged for a request whose client went away (nginx's convention); no client ever reads it. */
-export const CLIENT_CLOSED_REQUEST = 499 as ContentfulStatusCode;
+export const CLIENT_CLOSED_REQUEST = API_ERRORS.client_closed_request.status as ContentfulStatusCode;
 
 /**
  * The request's client closed the connection before its answer was complete. On Node it is read
@@ -57,15 +59,17 @@ export function companionErrorHandler(deps: ErrorHandlerDeps): ErrorHandler<Comp
   };
 }
 
-export const notFoundHandler: NotFoundHandler = (c) => renderError(c, new CompanionError(404, 'not_found', 'No such route.'));
+export const notFoundHandler: NotFoundHandler = (c) => renderError(c, httpError('not_found'));
 
 function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHandlerDeps): CompanionError {
   if (error instanceof CompanionError) return error;
+  if (isDomainError(error)) return fromDomain(error);
   // The client went away mid-request (closed tab, lost network): nothing failed here and nobody reads
   // the answer. The request log records it at info level (middleware/request-log.ts), never as a 5xx.
-  if (isClientAbort(c)) return new CompanionError(CLIENT_CLOSED_REQUEST, 'client_closed_request', 'The client closed the connection before the request was complete.');
+  if (isClientAbort(c)) return httpError('client_closed_request');
   // Routes map upstream failures themselves; one that slips through still gets the upstream answer.
-  if (isUpstreamError(error)) return fromUpstream(error, deps.environment);
+  if (isUpstreamError(error)) return fromDomain(fromUpstream(error, deps.environment));
+  // A host's own middleware chose its status; only its code comes from here.
   if (error instanceof HTTPException && error.status < 500) {
     return new CompanionError(error.status, REFUSAL_CODES[error.status] ?? 'invalid_request', 'The request was refused.');
   }
@@ -75,8 +79,8 @@ function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHan
   // the request shortly (a repeated creation makes a second upstream onboarding: routes/onboardings.ts).
   if (isStoreUnavailable(error)) {
     log.warn('store unavailable', { error });
-    return new CompanionError(503, 'store_unavailable', 'The onboarding store is unavailable; try again shortly.', { headers: { 'Retry-After': '5' } });
+    return httpError('store_unavailable', undefined, { retryAfterS: 5 });
   }
   log.error('unexpected error', { error });
-  return new CompanionError(500, 'internal_error', `Internal error; quote request id ${c.get('requestId') ?? 'unknown'} to support.`);
+  return httpError('internal_error', `Internal error; quote request id ${c.get('requestId') ?? 'unknown'} to support.`);
 }

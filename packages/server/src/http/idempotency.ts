@@ -4,10 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import { CompanionError } from './companion-error.js';
-
-/** Keys and results are kept this long, as Stripe does. */
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+import { DomainError } from '../errors/domain-error.js';
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
@@ -17,7 +14,7 @@ export function idempotencyKey(c: Context): string | undefined {
   if (raw === undefined) return undefined;
   const key = raw.trim();
   if (!KEY_SHAPE.test(key)) {
-    throw new CompanionError(400, 'invalid_field', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).', { field: 'Idempotency-Key' });
+    throw new DomainError('invalid_field', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).', { field: 'Idempotency-Key' });
   }
   return key;
 }
@@ -39,7 +36,7 @@ function canonicalJson(value: unknown): string {
 }
 
 export const idempotencyConflict = () =>
-  new CompanionError(409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body; use a new key for a new request.', { field: 'Idempotency-Key' });
+  new DomainError('idempotency_conflict', undefined, { field: 'Idempotency-Key' });
 
 export const idempotencyInProgress = () =>
-  new CompanionError(409, 'idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry in a moment.', { field: 'Idempotency-Key', headers: { 'Retry-After': '1' } });
+  new DomainError('idempotency_in_progress', undefined, { field: 'Idempotency-Key', retryAfterS: 1 });

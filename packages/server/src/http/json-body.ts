@@ -7,7 +7,7 @@
 import { IncomingMessage } from 'node:http';
 import type { BodyBuffers } from './body-buffers.js';
 import type { Context } from 'hono';
-import { CompanionError } from './companion-error.js';
+import { httpError } from './companion-error.js';
 import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
 import { requestHeader } from './request-header.js';
 
@@ -40,14 +40,14 @@ export async function readJsonBody(c: Context, limit: number, options: JsonBodyO
 export async function readBodyBytes(c: Context, limit: number, options: JsonBodyOptions = {}): Promise<Uint8Array> {
   const what = options.what ?? 'The body';
   if (options.requireJsonType && !JSON_TYPE.test(requestHeader(c, 'content-type') ?? '')) {
-    throw new CompanionError(415, 'unsupported_media_type', `${what} must be sent as application/json.`);
+    throw httpError('unsupported_media_type', `${what} must be sent as application/json.`);
   }
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
   // Untouched: nothing read it, nothing (a web stream made of it) listens to it.
   const direct = incoming instanceof IncomingMessage && !incoming.readableDidRead && incoming.listenerCount('data') === 0;
   const buffers = options.buffers;
   const read = direct ? await readLimitedIncoming(incoming, limit, {}, buffers ? (size) => buffers.take(size) : undefined) : await readLimitedBody(c.req.raw, limit);
-  if (!read.ok) throw new CompanionError(413, 'payload_too_large', `${what} is larger than ${limit} bytes.`);
+  if (!read.ok) throw httpError('payload_too_large', `${what} is larger than ${limit} bytes.`);
   return read.bytes;
 }
 
@@ -58,13 +58,13 @@ export function parseJsonBytes(bytes: Uint8Array, options: JsonBodyOptions = {})
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new CompanionError(400, 'invalid_json', `${what} is not UTF-8 text.`);
+    throw httpError('invalid_json', `${what} is not UTF-8 text.`);
   }
   if (options.optional && text.trim() === '') return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
     return parsed;
   } catch {
-    throw new CompanionError(400, 'invalid_json', `${what} is not valid JSON.`);
+    throw httpError('invalid_json', `${what} is not valid JSON.`);
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../http/env.js';
-import { CompanionError } from '../http/companion-error.js';
+import { httpError } from '../http/companion-error.js';
 import type { Store } from '../store/store.js';
 
 export interface RateLimitOptions {
@@ -26,7 +26,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<Companio
     if (!decision.allowed) {
       const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       c.get('log')?.warn('rate limited', { limit: options.limit });
-      throw new CompanionError(429, 'rate_limited', `Too many onboardings from this address; try again in ${retryAfter} s.`, { headers: { 'Retry-After': String(retryAfter) } });
+      throw httpError('rate_limited', `Too many onboardings from this address; try again in ${retryAfter} s.`, { retryAfterS: retryAfter });
     }
     return next();
   };

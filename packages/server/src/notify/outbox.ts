@@ -21,6 +21,7 @@ import type { BackendState, OutboxEntry, OutboxState } from '../store/backend-st
 import type { Store } from '../store/store.js';
 import { KIT_VERSION } from '../version.js';
 import { signNotification } from './signature.js';
+import { HOUR_MS, NOTIFY_GIVE_UP_MS } from '../config/defaults.js';
 
 export const OUTBOX_LEASE = 'outbox';
 
@@ -107,8 +108,8 @@ const DEFAULTS = {
   timeoutMs: 10_000,
   concurrency: 4,
   firstDelayMs: 1_000,
-  maxDelayMs: 3_600_000,
-  giveUpAfterMs: 3 * 86_400_000,
+  maxDelayMs: HOUR_MS,
+  giveUpAfterMs: NOTIFY_GIVE_UP_MS,
   scanIntervalMs: 2_000,
   scanLimit: 1_000,
   leaseTtlMs: 30_000,

@@ -18,6 +18,7 @@ import { isTerminalStatus, type OnboardingReport } from '@onboarding-kit/contrac
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/store.js';
 import { realTimers, type TimerHandle, type Timers } from './timers.js';
+import { COMPANION_DEFAULTS } from '../config/defaults.js';
 
 export interface PollTimings {
   /** Delay before the first poll of a new onboarding (default 2 s). */
@@ -39,8 +40,8 @@ export const DEFAULT_POLL_TIMINGS: PollTimings = {
   intervalMs: 5_000,
   fastPhaseMs: 60_000,
   maxIntervalMs: 10 * 60_000,
-  maxDurationMs: 48 * 3600_000,
-  leaseMs: 30_000,
+  maxDurationMs: COMPANION_DEFAULTS.maxAgeMs,
+  leaseMs: COMPANION_DEFAULTS.pollLeaseMs,
 };
 
 export interface PollerDeps {

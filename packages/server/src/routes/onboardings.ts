@@ -15,12 +15,14 @@ import {
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
-import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../http/idempotency.js';
+import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey } from '../http/idempotency.js';
+import { IDEMPOTENCY_TTL_MS } from '../config/defaults.js';
 import { holds, sessionHandedOff, type PageCaller } from '../sessions/handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { clientGone } from '../http/client-gone.js';
-import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
+import { fromUpstream, notFound } from '../errors/from-upstream.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { Admission } from '../http/admission.js';
 import type { BodyBuffers } from '../http/body-buffers.js';
@@ -86,7 +88,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     if (caller && !holds(caller.session, caller)) throw sessionHandedOff();
     const session = caller?.session ?? null;
     if (!session && deps.sessionsRequired) {
-      throw new CompanionError(401, 'unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
+      throw new DomainError('unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.', { realm: 'onboarding-session' });
     }
     const key = idempotencyKey(c);
 
@@ -132,7 +134,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
     if (!validation.ok) {
       const { code, message, field } = validation.error;
-      throw new CompanionError(validation.status, code, message, field ? { field } : {});
+      throw new DomainError(code, message, field ? { field } : {});
     }
     const valid = validation.value;
     const taxId = maskTaxId(valid.taxId.value);
@@ -269,7 +271,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
         throw fromUpstream(e, deps.environment);
       }
       const body = await pdfStream(res);
-      if (!body) throw new CompanionError(502, 'upstream_error', `The verification service did not send a PDF (${deps.environment} environment).`);
+      if (!body) throw new DomainError('upstream_error', `The verification service did not send a PDF (${deps.environment} environment).`);
       c.header('Content-Type', 'application/pdf');
       c.header('Content-Disposition', `attachment; filename="onboarding-${token}.pdf"`);
       c.header('Cache-Control', 'no-store');
@@ -357,16 +359,16 @@ function accessKeyOpens(presented: string | undefined, record: OnboardingRecord 
 }
 
 const sessionUnauthorized = () =>
-  new CompanionError(401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
+  new DomainError('unauthorized', 'This session link is not valid: ask the service provider for a new one.', { realm: 'onboarding-session' });
 
 /** A session fixes who is onboarded: another CPF/CNPJ, or a document type it does not offer, is refused. */
 function checkAgainstSession(valid: ValidCreateOnboardingBytes, session: SessionRecord): void {
   const fixed = session.taxId;
   if (fixed && (fixed.kind !== valid.taxId.kind || fixed.value !== valid.taxId.value)) {
-    throw new CompanionError(400, 'session_mismatch', `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`, { field: fixed.kind });
+    throw new DomainError('session_mismatch', `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`, { field: fixed.kind });
   }
   if (valid.documentType && session.documentTypes.length > 0 && !session.documentTypes.includes(valid.documentType.toUpperCase())) {
-    throw new CompanionError(400, 'session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, { field: 'documentType' });
+    throw new DomainError('session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, { field: 'documentType' });
   }
 }
 

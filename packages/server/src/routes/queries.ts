@@ -24,7 +24,8 @@ import {
   type ServiceId,
 } from '@onboarding-kit/contract';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { CompanionError, fromUpstream } from '../http/companion-error.js';
+import { fromUpstream } from '../errors/from-upstream.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../http/json-body.js';
 import { isUpstreamError, UpstreamError } from '../upstream/upstream-error.js';
@@ -122,7 +123,7 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
 
   app.get('/:key', async (c) => {
     const key = c.req.param('key');
-    if (!UUID.test(key)) throw new CompanionError(400, 'invalid_field', 'The key must be the UUID-shaped key of an inspection.', { field: 'key' });
+    if (!UUID.test(key)) throw new DomainError('invalid_field', 'The key must be the UUID-shaped key of an inspection.', { field: 'key' });
     const outcome = await run(c, ASYNC_CONSULT, { key });
     c.header('Cache-Control', 'no-store');
     return c.json<QueryAnswer>({ ...outcome, key }, 200);
@@ -139,20 +140,20 @@ interface ValidQuery {
   key?: string;
 }
 
-const invalid = (field: string, message: string) => new CompanionError(400, 'invalid_field', message, { field });
+const invalid = (field: string, message: string) => new DomainError('invalid_field', message, { field });
 
 /** Refuses, before anything is sent upstream, what would cost a call and fail anyway. */
 export function validateQuery(body: unknown, deps: Pick<QueryRoutesDeps, 'imageMaxBytes' | 'aliases'>): ValidQuery {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new CompanionError(400, 'invalid_request', 'The query must be a JSON object: {"service": "...", ...fields}.');
+    throw new DomainError('invalid_request', 'The query must be a JSON object: {"service": "...", ...fields}.');
   }
   const { service, ...rest } = body as Record<string, unknown>;
-  if (service === undefined || service === null || service === '') throw new CompanionError(400, 'missing_field', 'service is required.', { field: 'service' });
+  if (service === undefined || service === null || service === '') throw new DomainError('missing_field', 'service is required.', { field: 'service' });
   if (typeof service !== 'string' || !SERVICE_ID.test(service)) throw invalid('service', 'service must be a service identifier (letters, digits, _ . -).');
   const id = isServiceId(service) ? service : serviceForAlias(service, deps.aliases);
 
   const entries = Object.entries(rest);
-  if (entries.length > MAX_FIELDS) throw new CompanionError(400, 'invalid_request', `A query has at most ${MAX_FIELDS} fields.`);
+  if (entries.length > MAX_FIELDS) throw new DomainError('invalid_request', `A query has at most ${MAX_FIELDS} fields.`);
   const fields: Record<string, string> = {};
   for (const [name, value] of entries) {
     if (!FIELD_NAME.test(name)) throw invalid(name.slice(0, 64), 'Field names are letters, digits and _ (at most 64).');
@@ -178,7 +179,7 @@ export function validateQuery(body: unknown, deps: Pick<QueryRoutesDeps, 'imageM
   }
   if (id) {
     const missing = serviceSpec(id).required.find((f) => !fields[f] && !(f === 'image1' && fields.image1Url) && !(f === 'image2' && fields.image2Url));
-    if (missing) throw new CompanionError(400, 'missing_field', `${missing} is required by ${id}.`, { field: missing });
+    if (missing) throw new DomainError('missing_field', `${missing} is required by ${id}.`, { field: missing });
   }
   return { service, fields, ...(key && { key }) };
 }
@@ -194,11 +195,11 @@ function checkCatalogFields(id: ServiceId, fields: Record<string, string>): void
     if (!allowed) throw invalid(name, `${name} is not a field of ${id}.`);
   }
   if (fields.cpf !== undefined) {
-    if (!isValidCpf(fields.cpf)) throw new CompanionError(400, 'invalid_cpf', 'cpf is not a valid CPF: check its digits.', { field: 'cpf' });
+    if (!isValidCpf(fields.cpf)) throw new DomainError('invalid_cpf', 'cpf is not a valid CPF: check its digits.', { field: 'cpf' });
     fields.cpf = normalizeCpf(fields.cpf)!;
   }
   if (fields.cnpj !== undefined) {
-    if (!isValidCnpj(fields.cnpj)) throw new CompanionError(400, 'invalid_cnpj', 'cnpj is not a valid CNPJ: check its digits.', { field: 'cnpj' });
+    if (!isValidCnpj(fields.cnpj)) throw new DomainError('invalid_cnpj', 'cnpj is not a valid CNPJ: check its digits.', { field: 'cnpj' });
     fields.cnpj = normalizeCnpj(fields.cnpj)!;
   }
   if (fields.key !== undefined && !UUID.test(fields.key)) throw invalid('key', 'key must be UUID-shaped.');
@@ -208,8 +209,8 @@ function checkCatalogFields(id: ServiceId, fields: Record<string, string>): void
 /** Pure base64 or a data URI; answered as pure base64 (docs/upstream-api.md, rule 4). */
 function checkImage(name: string, value: string, maxBytes: number): string {
   const base64 = parseDataUri(value)?.base64 ?? value;
-  if (!base64 || !isPureBase64(base64)) throw new CompanionError(400, 'invalid_image', `${name} must be base64 (or a base64 data URI).`, { field: name });
-  if (decodedLength(base64) > maxBytes) throw new CompanionError(413, 'image_too_large', `${name} is larger than ${maxBytes} bytes.`, { field: name });
+  if (!base64 || !isPureBase64(base64)) throw new DomainError('invalid_image', `${name} must be base64 (or a base64 data URI).`, { field: name });
+  if (decodedLength(base64) > maxBytes) throw new DomainError('image_too_large', `${name} is larger than ${maxBytes} bytes.`, { field: name });
   return base64;
 }
 

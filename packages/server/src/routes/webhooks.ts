@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { parseWebhook, type QueryWebhook } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import { secretEquals } from '../http/access-key.js';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { NotifyInput } from '../notify/outbox.js';
@@ -31,7 +31,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
     const log = c.get('log');
     if (!secretEquals(c.req.header('id-service-token'), deps.webhookKey)) {
       log.warn('webhook refused: missing or wrong id-service-token');
-      throw new CompanionError(401, 'unauthorized', 'Missing or wrong id-service-token.');
+      throw new DomainError('unauthorized', 'Missing or wrong id-service-token.');
     }
     // The upstream promises a JSON body, not its content type: any type is read.
     const body = await readJsonBody(c, maxBytes, { what: 'The webhook body' });
@@ -43,7 +43,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
         log.warn('webhook acknowledged: a status the contract does not know, not applied', unknown);
         return c.json({ received: true }, 200);
       }
-      throw new CompanionError(400, 'invalid_request', 'The webhook body is neither an onboarding report nor a service envelope.');
+      throw new DomainError('invalid_request', 'The webhook body is neither an onboarding report nor a service envelope.');
     }
 
     const { tokenOnboarding: token, status, externalId } = parsed;

@@ -14,7 +14,7 @@ import {
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { bearer } from '../http/access-key.js';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../http/json-body.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
@@ -42,7 +42,7 @@ export interface HandoffRouteDeps {
 const SMALL_BODY_BYTES = 1024;
 
 const unauthorized = () =>
-  new CompanionError(401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.', { headers: { 'WWW-Authenticate': 'Bearer realm="onboarding-session"' } });
+  new DomainError('unauthorized', 'This session link is not valid: ask the service provider for a new one.', { realm: 'onboarding-session' });
 
 /**
  * The page behind the request's Bearer: 401 for an unknown secret, 409 `session_handed_off` for a
@@ -105,7 +105,7 @@ export function handoffClaimRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
       if (!decision.allowed) {
         const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
         c.get('log').warn('hand-off code attempts rate limited', { limit: HANDOFF_LIMITS.claimAttemptsPerWindow });
-        throw new CompanionError(429, 'rate_limited', `Too many code attempts from this address; try again in ${retryAfter} s.`, { headers: { 'Retry-After': String(retryAfter) } });
+        throw new DomainError('rate_limited', `Too many code attempts from this address; try again in ${retryAfter} s.`, { retryAfterS: retryAfter });
       }
     }
     return c.json(await deps.handoff.claim(input), 200);
@@ -194,13 +194,13 @@ function scheduleLapse(session: SessionRecord, nowMs: number, timers: Timers, fn
   return timers.setTimeout(fn, Math.max(0, at - nowMs));
 }
 
-function invalid(message: string, field?: string): CompanionError {
-  return new CompanionError(400, 'invalid_field', message, field ? { field } : {});
+function invalid(message: string, field?: string): DomainError {
+  return new DomainError('invalid_field', message, field ? { field } : {});
 }
 
 /** `{ token }` or `{ code }`, strings of sane length, nothing else. */
 export function validateClaim(body: unknown): ClaimInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new CompanionError(400, 'invalid_request', 'The claim must be a JSON object: {"token": ...} or {"code": ...}.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_request', 'The claim must be a JSON object: {"token": ...} or {"code": ...}.');
   const keys = Object.keys(body);
   const extra = keys.find((k) => k !== 'token' && k !== 'code');
   if (extra !== undefined) throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: a claim has a token or a code.`, extra.slice(0, 40));
@@ -213,7 +213,7 @@ export function validateClaim(body: unknown): ClaimInput {
 
 /** A progress report: a step of the flow and the photos taken (each role once). */
 export function validateProgress(body: unknown): SessionProgressReport {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new CompanionError(400, 'invalid_request', 'The progress report must be a JSON object: {"step": ..., "photos": [...]}.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_request', 'The progress report must be a JSON object: {"step": ..., "photos": [...]}.');
   const record = body as Record<string, unknown>;
   const extra = Object.keys(record).find((k) => k !== 'step' && k !== 'photos');
   if (extra !== undefined) throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: a progress report has step and photos.`, extra.slice(0, 40));

@@ -4,7 +4,7 @@
  */
 import type { PageHandoffState, SessionEvent } from '@onboarding-kit/contract';
 import { keyMatches } from '../http/access-key.js';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { SessionHandoffOffer, SessionLogEntry, SessionRecord, SessionSecretKind } from '../store/backend-state.js';
 
 /** A page that presented one of its session's secrets. The secret stays in memory, for constant-time checks only. */
@@ -18,7 +18,7 @@ export interface PageCaller {
 export const SESSION_LOG_MAX = 32;
 
 export const sessionHandedOff = () =>
-  new CompanionError(409, 'session_handed_off', 'This session is held by another device now: continue there, or take it back from the page that opened it.');
+  new DomainError('session_handed_off');
 
 /** The origin (client secret or capture token) opened the session; a device got its secret from a hand-off claim. */
 export const isOrigin = (caller: Pick<PageCaller, 'kind'>): boolean => caller.kind !== 'device';

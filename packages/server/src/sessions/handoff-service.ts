@@ -15,7 +15,7 @@ import {
   type SessionProgressReport,
 } from '@onboarding-kit/contract';
 import { hashSecret, keyMatches } from '../http/access-key.js';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { holds, isOrigin, offerState, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
@@ -32,11 +32,11 @@ export interface HandoffServiceOptions {
 /** What a claim presents: the link's token, or the short code as typed. */
 export type ClaimInput = { token: string } | { code: string };
 
-const handoffInvalid = () => new CompanionError(404, 'handoff_invalid', 'This hand-off link or code is not valid: check it, or ask for a new one on the other device.');
-const handoffExpired = () => new CompanionError(410, 'handoff_expired', 'This hand-off link has expired: ask for a new one on the other device.');
-const handoffUsed = () => new CompanionError(410, 'handoff_used', 'This hand-off link has already been used: ask for a new one on the other device.');
-const originOnly = () => new CompanionError(403, 'unauthorized', 'Only the page that opened this session can hand it off or take it back.');
-const alreadySent = () => new CompanionError(409, 'session_used', 'This session has already been sent; it can no longer move between devices.');
+const handoffInvalid = () => new DomainError('handoff_invalid');
+const handoffExpired = () => new DomainError('handoff_expired');
+const handoffUsed = () => new DomainError('handoff_used');
+const originOnly = () => new DomainError('unauthorized', 'Only the page that opened this session can hand it off or take it back.', { status: 403 });
+const alreadySent = () => new DomainError('session_used', 'This session has already been sent; it can no longer move between devices.');
 
 /** Attempts at a unique live code before giving up (a clash is a one in ten billion event). */
 const CODE_ATTEMPTS = 5;
@@ -175,7 +175,7 @@ export class HandoffService {
   #requireUnsent(s: SessionRecord): void {
     const now = this.#sessions.now();
     const status = effectiveStatus(s, now);
-    if (status === 'expired') throw new CompanionError(410, 'session_expired', 'This session has expired; the service provider must open a new one.');
+    if (status === 'expired') throw new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
     if (status !== 'open' || s.tokenOnboarding || (s.claim && now - Date.parse(s.claim.at) < this.#sessions.claimTimeoutMs)) throw alreadySent();
   }
 }

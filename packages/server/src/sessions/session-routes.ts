@@ -4,7 +4,7 @@
  */
 import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { fingerprint, idempotencyKey } from '../http/idempotency.js';
 import { readJsonBody } from '../http/json-body.js';
@@ -19,7 +19,7 @@ export interface SessionRouteDeps {
   auth: MiddlewareHandler<CompanionEnv>;
 }
 
-const noSuchSession = () => new CompanionError(404, 'not_found', 'No such session.');
+const noSuchSession = () => new DomainError('not_found', 'No such session.');
 
 /** `/v1/sessions`: the integrator's backend opens and reads sessions. */
 export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<CompanionEnv> {
@@ -32,7 +32,7 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
     const validation = validateCreateSession(body);
     if (!validation.ok) {
       const { code, message, field } = validation.error;
-      throw new CompanionError(validation.status, code, message, field ? { field } : {});
+      throw new DomainError(code, message, field ? { field } : {});
     }
     const { response, replayed } = await sessions.open(validation.value, { ...(key && { idempotencyKey: key }), fingerprint: fingerprint(body), origin: new URL(c.req.url).origin });
     if (replayed) c.header('Idempotent-Replayed', 'true');
@@ -42,7 +42,7 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
   app.get('/', async (c) => {
     const reference = c.req.query('reference');
     if (reference === undefined || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength) {
-      throw new CompanionError(400, 'invalid_field', `reference is required: GET /v1/sessions?reference=<1 to ${SESSION_LIMITS.referenceMaxLength} characters>.`, { field: 'reference' });
+      throw new DomainError('invalid_field', `reference is required: GET /v1/sessions?reference=<1 to ${SESSION_LIMITS.referenceMaxLength} characters>.`, { field: 'reference' });
     }
     return c.json({ data: await sessions.listByReference(reference, SESSION_LIMITS.listMax) });
   });

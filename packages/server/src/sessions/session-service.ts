@@ -6,15 +6,16 @@
  */
 import { randomBytes, createHash } from 'node:crypto';
 import { isTerminalStatus, type CreateSessionResponse, type NotificationType, type SessionView, type ValidCreateSession } from '@onboarding-kit/contract';
-import { CompanionError } from '../http/companion-error.js';
+import { DomainError } from '../errors/domain-error.js';
 import { hashSecret } from '../http/access-key.js';
-import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
+import { idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
 import type { Logger } from '../logger.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
 import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
+import { HOUR_MS, IDEMPOTENCY_TTL_MS, RETENTION_MS, SESSION_MAX_AGE_MS } from '../config/defaults.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
 export interface SessionNotifier {
@@ -42,12 +43,10 @@ export interface SessionServiceOptions {
 export type ClaimResult = { kind: 'claimed'; session: SessionRecord } | { kind: 'replay'; tokenOnboarding: string };
 
 const CAS_ATTEMPTS = 5;
-/** Longest a session can live before it ends, plus the longest an onboarding is followed, plus retention. */
-const SESSION_MAX_AGE_MS = (24 + 48 + 24) * 3600_000;
-const PURGE_EVERY_MS = 3600_000;
+const PURGE_EVERY_MS = HOUR_MS;
 
-export const sessionUsed = () => new CompanionError(409, 'session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
-export const sessionExpired = () => new CompanionError(410, 'session_expired', 'This session has expired; the service provider must open a new one.');
+export const sessionUsed = () => new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
+export const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 
 export class SessionService {
   readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;
@@ -57,7 +56,7 @@ export class SessionService {
   #nextPurge = 0;
 
   constructor(options: SessionServiceOptions) {
-    this.#o = { claimTimeoutMs: 120_000, sweepEveryMs: 15_000, retentionMs: 24 * 3600_000, ...options };
+    this.#o = { claimTimeoutMs: 120_000, sweepEveryMs: 15_000, retentionMs: RETENTION_MS, ...options };
   }
 
   get store(): Store {

@@ -26,6 +26,7 @@ import { AccessTokens } from './access-tokens.js';
 import { nodeTransport, type Transport } from './node-transport.js';
 import type { ServiceFields } from './service-fields.js';
 import { UpstreamError, type UpstreamErrorKind } from './upstream-error.js';
+import { COMPANION_DEFAULTS } from '../config/defaults.js';
 
 export interface UpstreamClientOptions {
   /** `{base_url}` of the environment, without trailing slash (a trailing one is tolerated). */
@@ -125,7 +126,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const givenFetch = options.fetch;
   const transport: Transport | undefined = givenFetch ? undefined : nodeTransport();
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? COMPANION_DEFAULTS.upstreamTimeoutMs;
   const pdfTimeoutMs = options.pdfTimeoutMs ?? 60_000;
   const retries = options.retries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 250;

@@ -1,0 +1,136 @@
+/**
+ * The companion's routes on its app, each capability mounted when its configuration enables it:
+ * the page API and webhooks always; sessions, the hand-off, the hosted pages and queries with API
+ * keys; the admin routes with an admin key or API keys (docs/page-api.md, docs/backend-api.md).
+ */
+import { API_PREFIX } from '@onboarding-kit/contract';
+import { Hono } from 'hono';
+import type { BlankSchema } from 'hono/types';
+import { createAdminRoutes } from '../admin/admin-routes.js';
+import { requireAdminKey } from '../admin/auth.js';
+import type { CompanionConfig } from '../config/resolve-config.js';
+import { HostedAssets } from '../hosted/hosted-assets.js';
+import { hostedRoutes } from '../hosted/hosted-routes.js';
+import { setAnswerHeader } from '../http/answer-header.js';
+import { requireApiKey } from '../http/api-keys.js';
+import type { CompanionEnv } from '../http/env.js';
+import { companionErrorHandler, notFoundHandler } from '../http/error-handler.js';
+import { requestFrame } from '../middleware/request-frame.js';
+import { notificationAdminRoutes } from '../notify/admin-routes.js';
+import { onboardingRoutes } from '../routes/onboardings.js';
+import { queryRoutes } from '../routes/queries.js';
+import { webhookRoutes } from '../routes/webhooks.js';
+import { handoffClaimRoutes, handoffPageRoutes } from '../sessions/handoff-routes.js';
+import { pageSessionRoutes, sessionRoutes } from '../sessions/session-routes.js';
+import type { Store } from '../store/store.js';
+import { KIT_VERSION } from '../version.js';
+import type { CompanionServices } from './services.js';
+
+export function mountRoutes(app: Hono<CompanionEnv>, config: CompanionConfig, services: CompanionServices, stopping: () => boolean): void {
+  const { logger } = services;
+  const { environment } = config;
+  // In flight, request id, request log, security headers, CORS: one middleware (middleware/request-frame.ts).
+  app.use('*', requestFrame({ inFlight: services.inFlight, logger, allowedOrigins: config.allowedOrigins }));
+  // The one error model for the page, webhook and admin routes (docs/page-api.md#error-shape).
+  app.onError(companionErrorHandler({ logger, environment }));
+  app.notFound(notFoundHandler);
+
+  const api = app.basePath(API_PREFIX);
+  api.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) setAnswerHeader(c, 'Cache-Control', 'no-store');
+  });
+  mountHealth(api, services.store, stopping);
+  mountPageApi(api, config, services);
+  mountBackend(app, api, config, services);
+  mountAdmin(api, config, services);
+}
+
+type Api = Hono<CompanionEnv, BlankSchema, typeof API_PREFIX>;
+
+/** For load balancers (docs/page-api.md#health): 503 while the store does not answer or the instance is stopping. */
+function mountHealth(api: Api, store: Store, stopping: () => boolean): void {
+  api.get('/health', async (c) => {
+    if (stopping()) return c.json({ ok: false, stopping: true }, 503);
+    try {
+      await store.ping();
+    } catch (error) {
+      c.get('log').warn('health: store unavailable', { error });
+      return c.json({ ok: false, store: 'unavailable' }, 503);
+    }
+    return c.json({ ok: true });
+  });
+}
+
+function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): void {
+  api.route('/onboardings', onboardingRoutes({
+    store: s.store, upstream: s.upstream, poller: s.poller, streams: s.streams, environment: config.environment, logger: s.logger,
+    ...(s.sessions && { sessions: s.sessions }),
+    sessionsRequired: config.sessionsRequired,
+    admission: s.admission,
+    bodyBuffers: s.bodyBuffers,
+    imageMaxBytes: config.imageMaxBytes,
+    documentFileTypes: config.documentFileTypes,
+    rateLimit: config.rateLimit,
+    clientAddress: config.clientAddress,
+    reportPdf: config.reportPdf,
+    sse: config.sse,
+  }));
+  api.route('/webhooks', webhookRoutes({ store: s.followedStore, webhookKey: config.webhookKey, ...(s.notifier && { notifier: s.notifier }) }));
+}
+
+/** The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret. */
+function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
+  const { sessions, keyring, handoff } = s;
+  if (!sessions || !keyring || !handoff) return;
+  const backendAuth = requireApiKey(keyring);
+  api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
+  api.route('/session', pageSessionRoutes({ sessions }));
+  // The hand-off between devices (docs/page-api.md#hand-off).
+  const handoffDeps = { sessions, handoff, streams: s.streams, timers: s.timers, sse: config.sse, clientAddress: config.clientAddress, counters: s.store };
+  api.route('/session', handoffPageRoutes(handoffDeps));
+  api.route('/handoff', handoffClaimRoutes(handoffDeps));
+  // The hosted capture page and the hand-off pages (docs/hosted-page.md), outside the API prefix.
+  app.route('/', hostedRoutes({ sessions, brand: config.brand, assets: new HostedAssets(config.brand, config.elementDir), logger: s.logger }));
+  api.route('/queries', queryRoutes({
+    upstream: s.upstream,
+    auth: backendAuth,
+    environment: config.environment,
+    imageMaxBytes: config.imageMaxBytes,
+    ...(config.aliases && { aliases: config.aliases }),
+  }));
+}
+
+function mountAdmin(api: Api, config: CompanionConfig, s: CompanionServices): void {
+  const { adminKey } = config;
+  const { keyring, notifier } = s;
+  if (!adminKey && !keyring) return;
+  if (notifier) {
+    const adminAuth = keyring ? requireApiKey(keyring, { ...(adminKey && { alsoAccept: adminKey }) }) : requireAdminKey(adminKey!);
+    const outbox = new Hono<CompanionEnv>();
+    outbox.use('/notifications', adminAuth);
+    outbox.use('/notifications/*', adminAuth);
+    outbox.route('/', notificationAdminRoutes({ notifier }));
+    api.route('/admin', outbox);
+  }
+  api.route('/admin', createAdminRoutes({
+    ...(adminKey && { adminKey }),
+    ...(keyring && { apiKeys: keyring }),
+    environment: config.environment,
+    kitVersion: KIT_VERSION,
+    upstream: s.upstream,
+    store: adminView(s.store),
+  }));
+}
+
+/** What the admin routes may read of the store: records without the access-key hash. */
+function adminView(store: Store) {
+  return {
+    async get(token: string) {
+      const record = await store.get(token);
+      if (!record) return null;
+      const { accessKeyHash: _hash, finishedAt: _finishedAt, ...view } = record;
+      return view;
+    },
+  };
+}

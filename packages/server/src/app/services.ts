@@ -1,0 +1,104 @@
+/**
+ * The companion's services, built from its resolved configuration: the redacting logger, the
+ * upstream client, the store, sessions and notifications when enabled, polling, event streams,
+ * creation turns and the retention sweep. Polling, the session sweep and the retention sweep run
+ * from here on.
+ */
+import { Admission } from '../http/admission.js';
+import { ApiKeyring } from '../http/api-keys.js';
+import { BodyBuffers } from '../http/body-buffers.js';
+import { InFlight } from '../lifecycle/in-flight.js';
+import { RetentionSweep } from '../lifecycle/retention-sweep.js';
+import { redactingLogger, type Logger } from '../logger.js';
+import { Notifier } from '../notify/outbox.js';
+import { StatusPoller } from '../relay/poller.js';
+import { StreamRegistry } from '../relay/stream-registry.js';
+import { realTimers, type Timers } from '../relay/timers.js';
+import { HandoffService } from '../sessions/handoff-service.js';
+import { SessionService } from '../sessions/session-service.js';
+import { withStatusHook } from '../sessions/status-hook.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
+import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client.js';
+import type { CompanionConfig } from '../config/resolve-config.js';
+
+export interface CompanionServices {
+  readonly logger: Logger;
+  readonly upstream: UpstreamClient;
+  readonly store: Store;
+  /** The store whose status changes complete the session of their onboarding. */
+  readonly followedStore: Store;
+  readonly timers: Timers;
+  readonly keyring?: ApiKeyring;
+  readonly notifier?: Notifier;
+  readonly sessions?: SessionService;
+  /** With sessions and API keys: the hand-off between devices. */
+  readonly handoff?: HandoffService;
+  readonly poller: StatusPoller;
+  readonly streams: StreamRegistry;
+  readonly inFlight: InFlight;
+  readonly admission: Admission;
+  readonly bodyBuffers: BodyBuffers;
+  readonly sweep: RetentionSweep;
+}
+
+export function buildServices(config: CompanionConfig): CompanionServices {
+  let upstream: UpstreamClient | undefined;
+  // Every log line passes through redaction with the exact secrets we hold, whoever the logger is.
+  const logger = redactingLogger(config.logger.child({ environment: config.environment }), () => [...config.secrets, ...(upstream?.secrets() ?? [])]);
+  upstream = 'client' in config.upstream ? config.upstream.client : createUpstreamClient({ ...config.upstream.options, logger });
+  const store: Store = config.store ?? new MemoryStore();
+  const timers = config.timers ?? realTimers;
+  const keyring = config.apiKeys.length ? ApiKeyring.from(config.apiKeys) : undefined;
+  const notifier = config.notify
+    ? new Notifier({
+        store,
+        url: config.notify.url,
+        secret: config.notify.secret,
+        logger,
+        timers,
+        ...(config.notify.timeoutMs !== undefined && { timeoutMs: config.notify.timeoutMs }),
+        ...(config.notify.fetch && { fetch: config.notify.fetch }),
+      })
+    : undefined;
+  // Sessions need API keys to be opened; the service also sweeps the outbox's old entries.
+  const sessions = keyring || notifier
+    ? new SessionService({ store, timers, logger, retentionMs: config.retentionMs, ...(notifier && { notifier }), ...(config.publicUrl && { publicUrl: config.publicUrl }) })
+    : undefined;
+  // Status changes, wherever they are applied, complete the session of their onboarding.
+  const followedStore: Store = sessions ? withStatusHook(store, (record) => sessions.onboardingChanged(record), logger) : store;
+  const client = upstream;
+  // A shared store may hold onboardings created elsewhere or before this process: the poller takes over those nobody polls.
+  const poller = new StatusPoller({
+    store: followedStore,
+    report: (t) => client.report(t),
+    logger,
+    timings: config.poll.timings,
+    takeOver: config.poll.takeOver,
+    ...(config.timers && { timers: config.timers }),
+  });
+  const { concurrent, waiting } = config.creations;
+  const handoff = sessions && keyring
+    ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
+    : undefined;
+  sessions?.start();
+  return {
+    logger,
+    upstream,
+    store,
+    followedStore,
+    timers,
+    ...(keyring && { keyring }),
+    ...(notifier && { notifier }),
+    ...(sessions && { sessions }),
+    ...(handoff && { handoff }),
+    poller,
+    streams: new StreamRegistry(),
+    inFlight: new InFlight(),
+    admission: new Admission({ concurrent, waiting }),
+    // One body buffer kept per turn at most.
+    bodyBuffers: new BodyBuffers({ maxKept: concurrent, maxBytes: config.keptBodyMaxBytes }),
+    // Retention: personal data is not kept longer than needed.
+    sweep: new RetentionSweep({ store, retentionMs: config.retentionMs, maxAgeMs: config.maxAgeMs, logger, ...(config.timers && { timers: config.timers }) }),
+  };
+}

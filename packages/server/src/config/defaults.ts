@@ -1,0 +1,68 @@
+/**
+ * Every default, limit and duration of the companion, each named once: the defaults of the options
+ * (docs/page-api.md#limits-and-configuration), the bounds the options are checked against, and
+ * how long each kind of state is kept.
+ */
+import { DEFAULT_IMAGE_MAX_BYTES, HANDOFF_LIMITS, SESSION_LIMITS } from '@onboarding-kit/contract';
+import { availableParallelism } from 'node:os';
+
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60 * SECOND_MS;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** Finished onboardings, ended sessions and settled notifications are deleted this long after they settled (24 h). */
+export const RETENTION_MS = DAY_MS;
+/** Any onboarding is deleted, and no longer polled, this long after its creation, finished or not (48 h). */
+export const MAX_AGE_MS = 2 * DAY_MS;
+/** Idempotency keys and what they answered are kept this long, as Stripe does (24 h). */
+export const IDEMPOTENCY_TTL_MS = DAY_MS;
+/**
+ * The longest a session lives before it ends (24 h), plus the longest its onboarding is followed,
+ * plus retention (96 h): older sessions are purged whatever their state.
+ */
+export const SESSION_MAX_AGE_MS = SESSION_LIMITS.maxExpiresInS * SECOND_MS + MAX_AGE_MS + RETENTION_MS;
+/** A notification that could not be delivered is given up this long after its first try (72 h). */
+export const NOTIFY_GIVE_UP_MS = 3 * DAY_MS;
+
+/** What an option left out becomes (`CompanionOptions`). */
+export const COMPANION_DEFAULTS = {
+  environment: 'test',
+  /** Whether creations need a session's client secret: in production they do. */
+  sessions: (environment: string | undefined): 'required' | 'optional' => (environment === 'production' ? 'required' : 'optional'),
+  imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,
+  /** Onboarding creations per minute per client address. */
+  rateLimit: 30,
+  documentFileType: 'OTHER',
+  keepAliveMs: 15 * SECOND_MS,
+  retryMs: 3 * SECOND_MS,
+  retentionMs: RETENTION_MS,
+  maxAgeMs: MAX_AGE_MS,
+  /** Creations holding a body at once: 4 per core, at least 4. */
+  creationsConcurrent: () => Math.max(4, 4 * availableParallelism()),
+  /** Creations that may wait for a turn, per turn. */
+  creationsWaitingPerTurn: 16,
+  /** The largest creation body kept for reuse between turns (the usual body is a few MB; a larger one gets its own). */
+  keptBodyMaxBytes: 8 * 1024 * 1024,
+  /** The upstream client's timeout per call. */
+  upstreamTimeoutMs: 15 * SECOND_MS,
+  /** What `close()` grants requests in flight beyond the upstream timeout. */
+  shutdownGraceBeyondUpstreamMs: SECOND_MS,
+  /** How long a polling lease outlives an instance that stopped renewing it. */
+  pollLeaseMs: 30 * SECOND_MS,
+} as const;
+
+/** The bounds the options are checked against. */
+export const OPTION_LIMITS = {
+  adminKeyMinLength: 16,
+  /** API keys and notification secrets. */
+  secretMinLength: 32,
+  imageMaxBytesMin: 1024,
+  pollLeaseMs: { min: 100, max: COMPANION_DEFAULTS.pollLeaseMs },
+  handoffTtlMs: { min: SECOND_MS, max: HANDOFF_LIMITS.ttlS * SECOND_MS },
+} as const;
+
+/** Whether creations need a session: the option, else the default of the environment. */
+export function sessionsMode(o: { sessions?: 'required' | 'optional'; environment?: string }): 'required' | 'optional' {
+  return o.sessions ?? COMPANION_DEFAULTS.sessions(o.environment);
+}
