@@ -6,7 +6,9 @@
 // machines have twice held the first file (base64.test.ts, under a second of tests) for the whole
 // 300 s limit with no test started: the stall is in loading (tsx's esbuild service under load),
 // not in the tests. Such a file is killed after STARTUP_STALL_MS and run again, at most twice,
-// and the run says so; a test that starts and then hangs still fails at TEST_TIMEOUT_MS.
+// and the run says so. `--test-timeout` binds only under `node --test`, not for a file run
+// directly, so a file whose TAP output stays silent for TEST_TIMEOUT_MS after its tests started
+// (a test awaiting an event that never comes) is killed and fails, naming the hang.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -25,7 +27,7 @@ function walk(dir) {
 }
 roots.forEach(walk);
 // Generous: a safety net for hangs, not a measure of speed (a slow 2-core machine must still pass).
-const TEST_TIMEOUT_MS = 300_000;
+const TEST_TIMEOUT_MS = Number(process.env.NODE_TESTS_TIMEOUT_MS ?? 300_000);
 const STARTUP_STALL_MS = Number(process.env.NODE_TESTS_STALL_MS ?? 90_000);
 const RUNS_PER_FILE = 3;
 const CONCURRENCY = Math.max(1, Number(process.env.NODE_TESTS_CONCURRENCY ?? 2));
@@ -49,9 +51,17 @@ function runOnce(file) {
     });
     let out = '';
     let started = false;
+    let hung = false;
+    let silence;
     const onData = (chunk) => {
       out += chunk;
       if (!started && /^TAP version/m.test(out)) started = true;
+      if (!started) return;
+      clearTimeout(silence);
+      silence = setTimeout(() => {
+        hung = true;
+        try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      }, TEST_TIMEOUT_MS);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -63,6 +73,8 @@ function runOnce(file) {
     }, STARTUP_STALL_MS);
     child.on('close', (code, signal) => {
       clearTimeout(watchdog);
+      clearTimeout(silence);
+      if (hung) out += `\nnot ok 0 - a test reported nothing for ${TEST_TIMEOUT_MS / 1000} s; the file's process was killed\n`;
       resolve({ out, code: signal ? 1 : code ?? 1, stalled });
     });
   });
