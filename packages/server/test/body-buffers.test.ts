@@ -83,7 +83,7 @@ test('the transport says the body is done once it is all written, not when the a
     const written = new Promise<void>((r) => (bodyDone = r));
     const res = await nodeTransport()(`${up.url}/x`, { method: 'POST', headers: {}, body: [body], timeoutMs: 10_000, onBodyDone: () => void (done++, bodyDone()) });
     assert.equal(res.status, 200);
-    // What the answer's arrival sets off has run by now; the server reads nothing until resumed.
+    // What the answer's arrival sets off has run at this point; the server reads nothing until resumed.
     await settle();
     assert.equal(done, 0, 'the body is still being written: not done');
     resume!();

@@ -307,7 +307,7 @@ test('https: the exchange goes over TLS with the given CA, and a new connection 
     const c = newClient({ tls: { ca: cert } });
     const url = (path: string) => new URL(`https://localhost:${srv.port}${path}`);
     assert.equal(text(await call(c, srv.port, { url: url('/close') })), 'tls 1');
-    // TLS 1.3's session tickets come ahead of the answer on the same connection: the client holds one by now.
+    // TLS 1.3's session tickets come ahead of the answer on the same connection: the client holds one before it reads the answer.
     assert.equal(text(await call(c, srv.port, { url: url('/') })), 'tls 2');
     assert.equal(text(await call(c, srv.port, { url: url('/') })), 'tls 2', 'kept alive over TLS too');
     assert.deepEqual(resumed, [false, true]);

@@ -88,7 +88,7 @@ test('a receiver that hangs on one key times out and is retried, and another key
   await until(() => receiver.received.some((r) => r.id === hung.id), 'the hanging try reached the receiver');
   const other = await n.notify({ type: 'session.completed', orderKey: 'ses_other', data: {} });
   await until(async () => (await store.getNotification(other.id))?.state === 'delivered', 'the other key delivered');
-  // Delivered while the hanging try was still under way: nothing of that try is recorded yet.
+  // Delivered while the hanging try is still under way: nothing of that try is recorded yet.
   assert.equal(tries.underWay(), 1);
   const meanwhile = (await store.getNotification(hung.id))!;
   assert.deepEqual([meanwhile.state, meanwhile.attempts, meanwhile.lastError], ['pending', 0, undefined]);

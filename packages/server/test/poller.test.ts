@@ -49,7 +49,7 @@ test('polling brings the outcome without any webhook, with the Bearer token, the
   assert.match(record.externalId ?? '', /^[0-9a-f-]{36}$/, 'the externalId the sandbox made up');
   assert.deepEqual(record.history.map((h) => h.source), ['creation', 'poll']);
   assert.match(reportsOf(o.tokenOnboarding)[0]!.headers.authorization!, /^Bearer /);
-  // Nothing is scheduled for it any more: every timer pending now fires, and none reads it or asks the upstream.
+  // Nothing is scheduled for it: every pending timer fires, and none reads it or asks the upstream.
   await settle();
   const count = reportsOf(o.tokenOnboarding).length;
   const reads = store.reads.get(o.tokenOnboarding);

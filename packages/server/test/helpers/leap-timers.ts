@@ -1,12 +1,12 @@
 /**
- * Real timers that a test can also run out all at once: `leap()` fires every timer pending now, as
+ * Real timers that a test can also run out all at once: `leap()` fires every pending timer at once, as
  * if the clock had passed them all. A test proves that nothing more is scheduled for something by
  * leaping and seeing nothing happen, instead of sleeping and hoping the machine kept up.
  */
 import { realTimers, type TimerHandle, type Timers } from '../../src/relay/timers.js';
 
 export interface LeapTimers extends Timers {
-  /** Fires every timer pending now (not the ones they arm). */
+  /** Fires every pending timer (not the ones they arm). */
   leap(): void;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A JSON logger's lines, kept for assertions, and awaited as events: `line(match)` resolves with
- * the first line that matches, whether it was written already or comes later.
+ * the first line that matches, whether written already or still to come.
  */
 import { createJsonLogger, type Logger } from '@onboarding-kit/server';
 

@@ -15,7 +15,7 @@ export interface WatchedOutbox {
   store: OutboxStore;
   /**
    * Resolves once `count` more looks at the outbox have ended, and what each started has armed
-   * its time limit. Looks never overlap, so the second one began after this was called.
+   * its time limit. Looks never overlap, so the second one begins after this call.
    */
   looked(count?: number): Promise<void>;
 }
@@ -55,7 +55,7 @@ export interface TryTimers {
   timers: Timers;
   /** Tries under way: time limits armed and not yet cleared. */
   underWay(): number;
-  /** Runs out the time limit of every try under way now. */
+  /** Runs out the time limit of every try under way. */
   expire(): void;
 }
 
