@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { settle } from '@onboarding-kit/testing/manual-clock';
 import { BodyBuffers } from '../src/http/body-buffers.js';
 import { nodeTransport } from '../src/upstream/node-transport.js';
 import { EncodedJson } from '../src/upstream/upstream-client.js';
@@ -78,13 +79,15 @@ test('the transport says the body is done once it is all written, not when the a
   });
   try {
     let done = 0;
-    const res = await nodeTransport()(`${up.url}/x`, { method: 'POST', headers: {}, body: [body], timeoutMs: 10_000, onBodyDone: () => done++ });
+    let bodyDone!: () => void;
+    const written = new Promise<void>((r) => (bodyDone = r));
+    const res = await nodeTransport()(`${up.url}/x`, { method: 'POST', headers: {}, body: [body], timeoutMs: 10_000, onBodyDone: () => void (done++, bodyDone()) });
     assert.equal(res.status, 200);
-    await new Promise((r) => setTimeout(r, 100));
+    // What the answer's arrival sets off has run at this point; the server reads nothing until resumed.
+    await settle();
     assert.equal(done, 0, 'the body is still being written: not done');
     resume!();
-    const until = Date.now() + 10_000;
-    while (done === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    await written;
     assert.equal(done, 1);
   } finally {
     await up.close();
@@ -95,10 +98,12 @@ test('the transport says the body is done once when the call is torn down (a tim
   const up = await server((req) => req.pause());
   try {
     let done = 0;
-    await assert.rejects(nodeTransport()(`${up.url}/x`, { method: 'POST', headers: {}, body: [randomBytes(8 * 1024 * 1024)], timeoutMs: 200, onBodyDone: () => done++ }), { name: 'TimeoutError' });
-    const until = Date.now() + 5_000;
-    while (done === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(done, 1);
+    let bodyDone!: () => void;
+    const letGo = new Promise<void>((r) => (bodyDone = r));
+    await assert.rejects(nodeTransport()(`${up.url}/x`, { method: 'POST', headers: {}, body: [randomBytes(8 * 1024 * 1024)], timeoutMs: 200, onBodyDone: () => void (done++, bodyDone()) }), { name: 'TimeoutError' });
+    await letGo;
+    await settle();
+    assert.equal(done, 1, 'once');
     let bad = 0;
     await assert.rejects(nodeTransport()('not a url', { method: 'POST', headers: {}, body: [Buffer.from('{}')], timeoutMs: 1000, onBodyDone: () => bad++ }));
     assert.equal(bad, 1);

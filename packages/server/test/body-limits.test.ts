@@ -7,31 +7,40 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono } from 'hono';
+import { settle } from '@onboarding-kit/testing/manual-clock';
 import { readLimitedBody } from '../src/http/limited-body.js';
 import { readJsonBody, type JsonBodyOptions } from '../src/http/json-body.js';
 import { CompanionError } from '../src/http/companion-error.js';
 
-/** A request whose body is `chunks`, then (optionally) a stream that never ends; counts reads and cancels. */
+/**
+ * A request whose body is `chunks`, then (optionally) a stream that never ends; counts reads and
+ * cancels. `ended` resolves once the reader is done with it: read to its end, or cancelled.
+ */
 function streamed(chunks: Uint8Array[], options: { endless?: boolean; headers?: Record<string, string> } = {}) {
   const seen = { pulls: 0, cancelled: false };
+  let end!: () => void;
+  const ended = new Promise<void>((r) => (end = r));
   let i = 0;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
       seen.pulls++;
       if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else if (!options.endless) controller.close();
+      else if (!options.endless) {
+        controller.close();
+        end();
+      }
       // endless: no data and no end, as a client that stalls
     },
     cancel() {
       seen.cancelled = true;
+      end();
     },
   }, { highWaterMark: 0 });
   const req = new Request('http://companion.test/', { method: 'POST', body, headers: options.headers, duplex: 'half' } as RequestInit);
-  return { req, seen };
+  return { req, seen, ended };
 }
 
 const bytes = (n: number, fill = 0x61) => new Uint8Array(n).fill(fill);
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 test('a body within the limit comes back whole and in order, across chunks; no body is empty', async () => {
   const { req } = streamed([Uint8Array.of(1, 2), Uint8Array.of(3), Uint8Array.of(4, 5, 6)]);
@@ -56,42 +65,47 @@ test('a declared length over the limit is refused before any byte is read; one w
 });
 
 test('a refused body is drained to its end (so the 413 is not lost to a reset), not cancelled', async () => {
-  const { req, seen } = streamed([bytes(8), bytes(8), bytes(8), bytes(8)]);
+  const { req, seen, ended } = streamed([bytes(8), bytes(8), bytes(8), bytes(8)]);
   assert.deepEqual(await readLimitedBody(req, 10), { ok: false });
-  await settle();
+  await ended;
   assert.equal(seen.pulls, 5, 'every chunk and the end were read');
   assert.equal(seen.cancelled, false);
 });
 
 test('the drain gives up on a client that keeps sending past maxDrainBytes', async () => {
-  const { req, seen } = streamed(Array.from({ length: 50 }, () => bytes(8)), { endless: true });
+  const { req, seen, ended } = streamed(Array.from({ length: 50 }, () => bytes(8)), { endless: true });
   assert.deepEqual(await readLimitedBody(req, 10, { maxDrainBytes: 32, maxDrainMs: 60_000 }), { ok: false });
-  await settle();
+  await ended;
   assert.equal(seen.cancelled, true);
   assert.ok(seen.pulls <= 8, `stopped reading after the drain limit (${seen.pulls} reads)`);
 });
 
 test('the drain reads up to maxDrainBytes itself: a rest of exactly that size is drained, not cancelled', async () => {
-  const { req, seen } = streamed([bytes(8), bytes(8), bytes(8), bytes(8)]);
+  const { req, seen, ended } = streamed([bytes(8), bytes(8), bytes(8), bytes(8)]);
   assert.deepEqual(await readLimitedBody(req, 10, { maxDrainBytes: 16 }), { ok: false });
-  await settle();
+  await ended;
   assert.equal(seen.cancelled, false);
   assert.equal(seen.pulls, 5);
 });
 
-test('the drain gives up on a client that stalls after maxDrainMs, and not before', async () => {
+test('the drain gives up on a client that stalls after maxDrainMs, and not before', async (t) => {
+  // The drain's time limit on a clock the test moves.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   const { req, seen } = streamed([bytes(16)], { endless: true });
   assert.deepEqual(await readLimitedBody(req, 10, { maxDrainMs: 150 }), { ok: false });
   await settle();
+  t.mock.timers.tick(149);
+  await settle();
   assert.equal(seen.cancelled, false, 'still waiting for the rest');
-  await new Promise((resolve) => setTimeout(resolve, 250));
+  t.mock.timers.tick(1);
+  await settle();
   assert.equal(seen.cancelled, true);
 });
 
 test('a declared oversize is drained too, within the same limits', async () => {
-  const { req, seen } = streamed(Array.from({ length: 50 }, () => bytes(8)), { endless: true, headers: { 'content-length': '100000' } });
+  const { req, seen, ended } = streamed(Array.from({ length: 50 }, () => bytes(8)), { endless: true, headers: { 'content-length': '100000' } });
   assert.deepEqual(await readLimitedBody(req, 10, { maxDrainBytes: 32 }), { ok: false });
-  await settle();
+  await ended;
   assert.equal(seen.cancelled, true);
 });
 

@@ -9,6 +9,7 @@ import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, 
 import { connect, type AddressInfo } from 'node:net';
 import { listen, type ListeningServer } from '@onboarding-kit/server';
 import { eventually, withDeadline } from '@onboarding-kit/testing/deadline';
+import { settle } from '@onboarding-kit/testing/manual-clock';
 import { sseReader } from '@onboarding-kit/testing/sse-reader';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
@@ -230,7 +231,8 @@ test('a web stream nobody reads is closed once more than MAX_UNREAD_BYTES wait, 
   await eventually(() => f.listeners.size === 1, 'the stream did not subscribe');
   for (let i = 0; i < (MAX_UNREAD_BYTES / 4096) * 2 && f.listeners.size > 0; i++) {
     f.poke();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The stream reads and queues the new state in promise turns alone: let them run out.
+    await settle();
   }
   assert.equal(f.listeners.size, 0, 'unsubscribed once too much was unread');
   assert.equal(f.streams.size, 0);

@@ -1,11 +1,13 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { createServer as netServer, type Server, type Socket } from 'node:net';
 import { createServer as tlsServer, type TLSSocket } from 'node:tls';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ManualClock } from '@onboarding-kit/testing/manual-clock';
 import { AnswerReader, KeepAliveClient } from '../src/upstream/keep-alive-client.js';
 
 // A raw server on a real loopback socket: each request's head and body as it came, the
@@ -69,6 +71,14 @@ const ok = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-type: appli
 const call = (c: KeepAliveClient, port: number, over: Partial<Parameters<KeepAliveClient['request']>[0]> = {}) =>
   c.request({ method: 'GET', url: new URL(`http://127.0.0.1:${port}/path?q=1`), headers: { accept: 'application/json' }, timeoutMs: 5_000, ...over });
 const text = (a: { body: Buffer | null }) => a.body?.toString('utf8') ?? null;
+
+/** Resolves once `condition` holds, looking again after each turn of the event loop; the test's own timeout is the limit. */
+async function eventually(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setImmediate(r));
+}
+
+/** Resolves once the socket has closed, or has read its peer's end. */
+const ended = (s: Socket) => (s.destroyed || s.readableEnded ? Promise.resolve() : Promise.race([once(s, 'close'), once(s, 'end')]).then(() => undefined));
 
 test('a request goes out as one head and its pieces; the answer comes back whole; the socket is reused', async () => {
   const srv = await rawServer((s, socket) => socket.write(ok(`{"got":${JSON.stringify(s.body)}}`)));
@@ -176,15 +186,19 @@ test('an answer framed by the close is complete at the close; Connection: close,
 test('a socket the server closed while idle, or idle past idleMs, is not used again', async () => {
   const srv = await rawServer((_s, socket) => socket.write(ok('x')));
   try {
-    const c = newClient({ idleMs: 150 });
+    const clock = new ManualClock();
+    const c = newClient({ idleMs: 150, timers: clock });
     await call(c, srv.port);
     assert.equal(c.idleCount, 1);
     srv.sockets[0]!.destroy();
-    for (let i = 0; i < 50 && c.idleCount > 0; i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(c.idleCount, 0, 'the closed socket left the idle list');
+    // The client hears the close on its own socket: the list empties without any call.
+    await eventually(() => c.idleCount === 0);
     await call(c, srv.port);
     assert.equal(srv.connections(), 2);
-    await new Promise((r) => setTimeout(r, 250));
+    await clock.advance(149);
+    await call(c, srv.port);
+    assert.equal(srv.connections(), 2, 'within idleMs: the same connection');
+    await clock.advance(150);
     await call(c, srv.port);
     assert.equal(srv.connections(), 3, 'past idleMs: a new connection');
     assert.ok(srv.sockets[1]!.destroyed || (await new Promise((r) => srv.sockets[1]!.once('close', () => r(true)))), 'and the old one is closed');
@@ -196,14 +210,16 @@ test('a socket the server closed while idle, or idle past idleMs, is not used ag
 test("a server's Keep-Alive timeout shortens the reuse: a second before it, and none when it is a second or less", async () => {
   const srv = await rawServer((s, socket) => socket.write(ok('x', s.head.includes('/short') ? 'Keep-Alive: timeout=1\r\n' : 'keep-alive: max=100, timeout=2\r\n')));
   try {
-    const c = newClient({ idleMs: 10_000 });
+    const clock = new ManualClock();
+    const c = newClient({ idleMs: 10_000, timers: clock });
     await call(c, srv.port, { url: new URL(`http://127.0.0.1:${srv.port}/short`) });
     assert.equal(c.idleCount, 0, 'timeout=1: not kept');
     await call(c, srv.port);
     assert.equal(c.idleCount, 1);
+    await clock.advance(999);
     await call(c, srv.port);
-    assert.equal(srv.connections(), 2, 'timeout=2: kept, and reused at once');
-    await new Promise((r) => setTimeout(r, 1_100));
+    assert.equal(srv.connections(), 2, 'timeout=2: kept, and reused within its second');
+    await clock.advance(1_000);
     await call(c, srv.port);
     assert.equal(srv.connections(), 3, 'past timeout=2 less a second: a new connection');
   } finally {
@@ -212,8 +228,10 @@ test("a server's Keep-Alive timeout shortens the reuse: a second before it, and 
 });
 
 test('failures: a late answer is a TimeoutError, a cut answer and a bad one are errors, and none leaves its socket behind', async () => {
+  let lateArrived!: () => void;
+  const late = new Promise<void>((r) => (lateArrived = r));
   const srv = await rawServer((s, socket) => {
-    if (s.head.includes('/late')) return;
+    if (s.head.includes('/late')) return lateArrived();
     if (s.head.includes('/cut')) socket.end('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc');
     else if (s.head.includes('/bad-status')) socket.write('HTTP/2 200\r\n\r\n');
     else if (s.head.includes('/bad-chunk')) socket.write('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n');
@@ -221,19 +239,31 @@ test('failures: a late answer is a TimeoutError, a cut answer and a bad one are 
     else if (s.head.includes('/huge-head')) socket.write(`HTTP/1.1 200 OK\r\nx: ${'a'.repeat(70_000)}`);
   });
   try {
-    const c = newClient();
+    const clock = new ManualClock();
+    const c = newClient({ timers: clock });
     const at = (path: string, timeoutMs = 5_000) => call(c, srv.port, { url: new URL(`http://127.0.0.1:${srv.port}${path}`), timeoutMs });
-    const t0 = Date.now();
-    await assert.rejects(at('/late', 200), (e: Error) => e.name === 'TimeoutError');
-    assert.ok(Date.now() - t0 < 3_000);
+    let outcome: Error | undefined;
+    const lateCall = at('/late', 200).then(
+      () => assert.fail('a call the server never answers cannot succeed'),
+      (e: Error) => void (outcome = e),
+    );
+    const failure = () => outcome;
+    await late;
+    await clock.advance(199);
+    assert.equal(failure(), undefined, 'within its time limit the call still waits');
+    await clock.advance(1);
+    assert.equal(failure()?.name, 'TimeoutError', 'at its time limit the call fails');
+    assert.equal(failure()?.message, 'The call took longer than 200 ms.');
+    await lateCall;
     await assert.rejects(at('/cut'), /closed the connection before its answer was complete/);
     await assert.rejects(at('/bad-status'), /not valid HTTP\/1\.1: its status line/);
     await assert.rejects(at('/bad-chunk'), /chunk size/);
     await assert.rejects(at('/two-lengths'), /Content-Length/);
     await assert.rejects(at('/huge-head'), /head is too long/);
     assert.equal(c.idleCount, 0);
-    for (let i = 0; i < 50 && srv.sockets.some((s) => !s.destroyed && !s.readableEnded); i++) await new Promise((r) => setTimeout(r, 10));
-    assert.ok(srv.sockets.every((s) => s.destroyed || s.readableEnded), 'every failed call closed its connection');
+    // Each failed call closes its connection: the server's side of every one of them ends.
+    assert.equal(srv.sockets.length, 6, 'one connection per call');
+    await Promise.all(srv.sockets.map(ended));
   } finally {
     await srv.close();
   }
@@ -277,8 +307,7 @@ test('https: the exchange goes over TLS with the given CA, and a new connection 
     const c = newClient({ tls: { ca: cert } });
     const url = (path: string) => new URL(`https://localhost:${srv.port}${path}`);
     assert.equal(text(await call(c, srv.port, { url: url('/close') })), 'tls 1');
-    // The session ticket of TLS 1.3 comes after the handshake: give it a moment.
-    await new Promise((r) => setTimeout(r, 50));
+    // TLS 1.3's session tickets come ahead of the answer on the same connection: the client holds one before it reads the answer.
     assert.equal(text(await call(c, srv.port, { url: url('/') })), 'tls 2');
     assert.equal(text(await call(c, srv.port, { url: url('/') })), 'tls 2', 'kept alive over TLS too');
     assert.deepEqual(resumed, [false, true]);

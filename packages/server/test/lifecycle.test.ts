@@ -56,33 +56,43 @@ function freshGet(url: string): Promise<number> {
   });
 }
 
-const waitFor = async (cond: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+/** The upstream holds the next creation until `answer()`; `arrived` resolves once it gets there. */
+function holdCreation(tokenOnboarding: string) {
+  let arrivedThere!: () => void;
+  let answer!: () => void;
+  const arrived = new Promise<void>((r) => (arrivedThere = r));
+  const answered = new Promise<void>((r) => (answer = r));
+  up.override(CREATE, async () => {
+    arrivedThere();
+    await answered;
+    return { json: { tokenOnboarding, dateHourProcess: new Date().toISOString() } };
+  });
+  return { arrived, answer };
+}
+
+const GRACE_LOG = 'requests still in flight after the grace period';
 
 test('close(): new connections are refused, a creation in flight finishes and is stored, then the store closes, as soon as nothing is left', async () => {
   const store = new JournalStore();
-  const { served } = await serve({ store, shutdownGraceMs: 15_000 });
-  up.override(CREATE, () => ({ delayMs: 400, json: { tokenOnboarding: 'in-flight-creation', dateHourProcess: new Date().toISOString() } }));
+  // A grace period no run outlasts (the longest a timer can wait): close() can only end because nothing is left.
+  const { served, logs } = await serve({ store, shutdownGraceMs: 2 ** 31 - 1 });
+  const upstream = holdCreation('in-flight-creation');
   try {
-    const before = up.count(CREATE);
     const creation = fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(createBody()) });
-    await waitFor(() => up.count(CREATE) > before);
-    const started = performance.now();
-    const closing = served.close();
+    await upstream.arrived;
+    let closed = false;
+    const closing = served.close().then(() => void (closed = true));
     await assert.rejects(freshGet(`${served.url}/v1/health`), /ECONNREFUSED/, 'no new connection once stopping');
+    assert.equal(closed, false, 'the shutdown waits for the creation in flight');
+    upstream.answer();
     const res = await creation;
     assert.equal(res.status, 201, 'the request in flight got its answer');
     assert.equal(((await res.json()) as { tokenOnboarding: string }).tokenOnboarding, 'in-flight-creation');
     await closing;
     assert.deepEqual(store.journal, ['create in-flight-creation', 'close'], 'the record was stored before the store closed');
-    // Far below the grace period: the shutdown ended when the request did, not after a fixed delay.
-    assert.ok(performance.now() - started < 5_000, `close took ${performance.now() - started} ms`);
+    assert.ok(!logs.some((l) => l.includes(GRACE_LOG)), 'the shutdown ended when the request did, not at the end of its grace period');
   } finally {
+    upstream.answer();
     up.override(CREATE, undefined);
   }
 });
@@ -90,17 +100,14 @@ test('close(): new connections are refused, a creation in flight finishes and is
 test('close(): the grace period bounds a shutdown that a slow request would hold', async () => {
   const store = new JournalStore();
   const { served, logs } = await serve({ store, shutdownGraceMs: 200 });
-  up.override(CREATE, () => ({ delayMs: 8_000, json: { tokenOnboarding: 'too-slow', dateHourProcess: new Date().toISOString() } }));
+  // The upstream never answers during the test: only the grace period can end the shutdown.
+  const upstream = holdCreation('too-slow');
   try {
-    const before = up.count(CREATE);
     const creation = fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(createBody()) }).then((r) => r.status, () => 'cut');
-    await waitFor(() => up.count(CREATE) > before);
-    const started = performance.now();
+    await upstream.arrived;
     await served.close();
-    // The upstream answers after 8 s; the shutdown (200 ms grace + 2 s for answers being written) did not wait for it.
-    assert.ok(performance.now() - started < 6_000, `close took ${performance.now() - started} ms`);
     assert.deepEqual(store.journal, ['close']);
-    assert.ok(logs.some((l) => l.includes('requests still in flight after the grace period')));
+    assert.ok(logs.some((l) => l.includes(GRACE_LOG)));
     assert.equal(await creation, 'cut');
   } finally {
     up.override(CREATE, undefined);
@@ -122,7 +129,8 @@ test('close(): an open event stream ends with a retry: hint around sse.retryMs, 
     req.on('error', reject);
     req.end();
   });
-  await waitFor(() => served.app.openStreams() === 1);
+  // Its head has arrived, so the stream is open and registered.
+  assert.equal(served.app.openStreams(), 1);
   await served.close();
   const body = await text;
   const hints = [...body.matchAll(/^retry: (\d+)$/gm)].map((m) => Number(m[1]));
@@ -132,7 +140,7 @@ test('close(): an open event stream ends with a retry: hint around sse.retryMs, 
   assert.ok(body.indexOf('IN_PROCESS') < body.lastIndexOf('retry:'), 'the hint comes after the status');
 });
 
-test('closeOnSignals: the first signal shuts down and exits 0; a second one exits 1 at once; the timeout exits 1', async () => {
+test('closeOnSignals: the first signal shuts down and exits 0; a second one exits 1 at once; the timeout exits 1', async (t) => {
   const exits: number[] = [];
   let finish!: () => void;
   let closes = 0;
@@ -152,11 +160,15 @@ test('closeOnSignals: the first signal shuts down and exits 0; a second one exit
     remove();
   }
 
+  // The shutdown's timeout on a clock the test moves.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   const forced: number[] = [];
   const stuck = closeOnSignals({ close: () => new Promise<void>(() => {}) }, { signals: ['SIGUSR2'], exit: (c) => forced.push(c), timeoutMs: 50 });
   try {
     process.emit('SIGUSR2', 'SIGUSR2');
-    await waitFor(() => forced.length > 0);
+    t.mock.timers.tick(49);
+    assert.deepEqual(forced, [], 'no exit before the timeout');
+    t.mock.timers.tick(1);
     assert.deepEqual(forced, [1]);
   } finally {
     stuck();

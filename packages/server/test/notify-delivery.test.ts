@@ -11,12 +11,17 @@ import { createJsonLogger, MemoryStore, SqliteStore } from '@onboarding-kit/serv
 import { Notifier, OUTBOX_LEASE, type NotifierOptions } from '../src/notify/outbox.js';
 import { KIT_VERSION } from '../src/version.js';
 import { startReceiver, until } from './helpers/notify-receiver.js';
+import { tryTimers, watchOutbox } from './helpers/outbox-watch.js';
 
 const SECRET = 'notify-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
 const OLD_SECRET = 'notify-old-secret-0123456789-abcdefghijklmnopqrst';
 
-/** Fast enough to run in milliseconds, in the same shape as the real schedule. */
-const FAST = { retry: { firstDelayMs: 20, maxDelayMs: 80, giveUpAfterMs: 60_000 }, timeoutMs: 300, scanIntervalMs: 30, leaseTtlMs: 300 } as const;
+/**
+ * Fast enough to run in milliseconds, in the same shape as the real schedule. A try's time limit
+ * runs out only when a test says so (see `notifier`), so a loaded machine never turns a slow answer
+ * into a timeout and a second try.
+ */
+const FAST = { retry: { firstDelayMs: 20, maxDelayMs: 80, giveUpAfterMs: 60_000 }, timeoutMs: 300, scanIntervalMs: 30, leaseTtlMs: 3_000 } as const;
 
 function logs() {
   const lines: string[] = [];
@@ -25,7 +30,7 @@ function logs() {
 
 function notifier(store: NotifierOptions['store'], url: string, extra: Partial<NotifierOptions> = {}) {
   const { lines, logger } = logs();
-  const n = new Notifier({ store, url, secret: SECRET, logger, ...FAST, ...extra });
+  const n = new Notifier({ store, url, secret: SECRET, logger, ...FAST, timers: tryTimers(FAST.timeoutMs, { hold: true }).timers, ...extra });
   return { n, lines };
 }
 
@@ -78,17 +83,22 @@ test('a receiver that hangs on one key times out and is retried, and another key
   const receiver = await startReceiver(SECRET, (r) => (r.type === 'session.submitted' ? 'hang' : 200));
   t.after(() => receiver.close());
   const store = new MemoryStore();
-  // A timeout long enough that a loaded machine still delivers the other key well within it.
-  const { n } = notifier(store, receiver.url, { timeoutMs: 1_500 });
+  // The tries' time limits run out when the test says.
+  const tries = tryTimers(FAST.timeoutMs, { hold: true });
+  const { n } = notifier(store, receiver.url, { timers: tries.timers });
   t.after(() => n.close());
 
   const hung = await n.notify({ type: 'session.submitted', orderKey: 'ses_hang', data: {} });
-  const started = Date.now();
+  await until(() => receiver.received.some((r) => r.id === hung.id), 'the hanging try reached the receiver');
   const other = await n.notify({ type: 'session.completed', orderKey: 'ses_other', data: {} });
   await until(async () => (await store.getNotification(other.id))?.state === 'delivered', 'the other key delivered');
-  assert.ok(Date.now() - started < 1_500, `the other key did not wait for the hanging try (${Date.now() - started} ms)`);
+  // Delivered while the hanging try is still under way: nothing of that try is recorded yet.
+  assert.equal(tries.underWay(), 1);
+  const meanwhile = (await store.getNotification(hung.id))!;
+  assert.deepEqual([meanwhile.state, meanwhile.attempts, meanwhile.lastError], ['pending', 0, undefined]);
 
-  await until(() => receiver.received.filter((r) => r.id === hung.id).length >= 2, 'the hanging one retried', 8_000);
+  tries.expire();
+  await until(() => receiver.received.filter((r) => r.id === hung.id).length >= 2, 'the hanging one retried');
   const entry = (await store.getNotification(hung.id))!;
   assert.equal(entry.state, 'pending');
   assert.ok(entry.attempts >= 1);
@@ -107,7 +117,9 @@ test('events of one key arrive in the order queued, a later one waiting out the 
   });
   t.after(() => receiver.close());
   const store = new MemoryStore();
-  const { n } = notifier(store, receiver.url, { concurrency: 2 });
+  // A retry falls due only when the test moves this clock; looks at the outbox run on real timers.
+  let clock = Date.now();
+  const { n } = notifier(store, receiver.url, { concurrency: 2, timers: { ...tryTimers(FAST.timeoutMs, { hold: true }).timers, now: () => clock } });
   t.after(() => n.close());
 
   const ids: string[] = [];
@@ -115,7 +127,15 @@ test('events of one key arrive in the order queued, a later one waiting out the 
     ids.push((await n.notify({ type: 'session.submitted', orderKey: 'A', data: { key: 'A', n: i } })).id);
     ids.push((await n.notify({ type: 'session.submitted', orderKey: 'B', data: { key: 'B', n: i } })).id);
   }
-  await until(async () => (await Promise.all(ids.map((id) => store.getNotification(id)))).every((e) => e?.state === 'delivered'), 'all delivered');
+  const delivered = async (key: string) => (await Promise.all(ids.map((id) => store.getNotification(id)))).filter((e) => e?.orderKey === key && e.state === 'delivered').length;
+  // All of B goes out while A's first event waits for its retry.
+  await until(async () => (await delivered('B')) === 4, 'B delivered');
+  assert.equal(await delivered('A'), 0);
+  // Each move of the clock passes any retry's delay (at most 80 ms) and lets A go on.
+  await until(async () => {
+    clock += 1_000;
+    return (await delivered('A')) === 4;
+  }, 'A delivered once its retries fall due');
 
   const seq = (key: string) => receiver.received.map((r) => JSON.parse(r.body) as { data: { key: string; n: number } }).filter((e) => e.data.key === key).map((e) => e.data.n);
   assert.deepEqual(seq('A'), [1, 1, 1, 1, 2, 3, 4]);
@@ -127,25 +147,34 @@ test('events of one key arrive in the order queued, a later one waiting out the 
 });
 
 test('at most `concurrency` tries at once, and each key still one at a time', async (t) => {
-  let open = 0;
+  let underWay = 0;
   let most = 0;
   const receiver = await startReceiver(SECRET, () => 200);
   t.after(() => receiver.close());
   const store = new MemoryStore();
-  const slowFetch: typeof fetch = async (input, init) => {
-    open++;
-    most = Math.max(most, open);
-    await new Promise((r) => setTimeout(r, 30));
+  const watched = watchOutbox(store);
+  // Every try waits at the receiver's door until the test opens it.
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  const heldFetch: typeof fetch = async (input, init) => {
+    underWay++;
+    most = Math.max(most, underWay);
     try {
+      await opened;
       return await fetch(input, init);
     } finally {
-      open--;
+      underWay--;
     }
   };
-  const { n } = notifier(store, receiver.url, { concurrency: 3, fetch: slowFetch });
+  const tries = tryTimers(FAST.timeoutMs, { hold: true });
+  const { n } = notifier(watched.store, receiver.url, { concurrency: 3, fetch: heldFetch, timers: tries.timers });
   t.after(() => n.close());
   const ids: string[] = [];
   for (let i = 0; i < 12; i++) ids.push((await n.notify({ type: 'session.completed', orderKey: `k${i % 6}`, data: { i } })).id);
+  await until(() => underWay >= 3, 'three tries under way');
+  await watched.looked();
+  assert.equal(tries.underWay(), 3, 'the notifier looked at the queue again with three under way and started no fourth');
+  open();
   await until(async () => (await Promise.all(ids.map((id) => store.getNotification(id)))).every((e) => e?.state === 'delivered'), 'all delivered');
   assert.equal(most, 3);
 });
@@ -154,13 +183,17 @@ test('a repeated id queues nothing: the event is sent once', async (t) => {
   const receiver = await startReceiver(SECRET);
   t.after(() => receiver.close());
   const store = new MemoryStore();
-  const { n } = notifier(store, receiver.url);
+  const watched = watchOutbox(store);
+  const tries = tryTimers(FAST.timeoutMs, { hold: true });
+  const { n } = notifier(watched.store, receiver.url, { timers: tries.timers });
   t.after(() => n.close());
   const first = await n.notify({ id: 'evt_ses_9_completed', type: 'session.completed', orderKey: 'ses_9', data: { v: 1 } });
   const again = await n.notify({ id: 'evt_ses_9_completed', type: 'session.completed', orderKey: 'ses_9', data: { v: 2 } });
   assert.deepEqual([first, again], [{ id: 'evt_ses_9_completed', queued: true }, { id: 'evt_ses_9_completed', queued: false }]);
   await until(async () => (await store.getNotification(first.id))?.state === 'delivered', 'delivered');
-  await new Promise((r) => setTimeout(r, 100));
+  await watched.looked();
+  assert.equal(tries.underWay(), 0, 'the notifier looked at the queue again and started nothing');
+  assert.deepEqual(await n.list('pending', 10), []);
   assert.equal(receiver.received.length, 1);
   assert.deepEqual(JSON.parse(receiver.received[0]!.body).data, { v: 1 });
 });
@@ -169,8 +202,10 @@ test('two instances on one store: only the lease holder sends, each event once; 
   const receiver = await startReceiver(SECRET);
   t.after(() => receiver.close());
   const store = new MemoryStore();
-  const a = notifier(store, receiver.url, { owner: 'instance-a' }).n;
-  const b = notifier(store, receiver.url, { owner: 'instance-b' }).n;
+  const watched = watchOutbox(store);
+  const tries = tryTimers(FAST.timeoutMs, { hold: true });
+  const a = notifier(watched.store, receiver.url, { owner: 'instance-a', timers: tries.timers }).n;
+  const b = notifier(watched.store, receiver.url, { owner: 'instance-b', timers: tries.timers }).n;
   t.after(() => Promise.all([a.close(), b.close()]));
   await until(() => a.delivering || b.delivering, 'one holds the lease');
   assert.notEqual(a.delivering, b.delivering);
@@ -178,13 +213,14 @@ test('two instances on one store: only the lease holder sends, each event once; 
   const ids: string[] = [];
   for (let i = 0; i < 20; i++) ids.push((await (i % 2 ? a : b).notify({ type: 'session.completed', orderKey: `ses_${i}`, data: { i } })).id);
   await until(async () => (await Promise.all(ids.map((id) => store.getNotification(id)))).every((e) => e?.state === 'delivered'), 'all delivered');
-  await new Promise((r) => setTimeout(r, 150));
+  await watched.looked();
+  assert.equal(tries.underWay(), 0, 'the holder looked at the queue again and started nothing; the other never sends');
   assert.deepEqual(receiver.received.map((r) => r.id).sort(), [...ids].sort());
 
   const [holder, standby] = a.delivering ? [a, b] : [b, a];
   await holder.close();
   // Released on close, so the other needs no TTL to lapse: its next try (a third of the TTL) takes it.
-  await until(() => standby.delivering, 'the standby took over', 2_000);
+  await until(() => standby.delivering, 'the standby took over');
   const late = await holder.notify({ type: 'session.expired', orderKey: 'ses_late', data: {} });
   await until(async () => (await store.getNotification(late.id))?.state === 'delivered', 'delivered by the standby');
   assert.equal(receiver.received.filter((r) => r.id === late.id).length, 1);
@@ -207,8 +243,11 @@ test('two instances on one SQLite file (two connections): each event delivered o
   t.after(() => receiver.close());
   const s1 = new SqliteStore(join(dir, 'state.db'));
   const s2 = new SqliteStore(join(dir, 'state.db'));
-  const a = notifier(s1, receiver.url).n;
-  const b = notifier(s2, receiver.url).n;
+  const w1 = watchOutbox(s1);
+  const w2 = watchOutbox(s2);
+  const tries = tryTimers(FAST.timeoutMs, { hold: true });
+  const a = notifier(w1.store, receiver.url, { timers: tries.timers }).n;
+  const b = notifier(w2.store, receiver.url, { timers: tries.timers }).n;
   t.after(async () => {
     await Promise.all([a.close(), b.close()]);
     await Promise.all([s1.close(), s2.close()]);
@@ -216,7 +255,9 @@ test('two instances on one SQLite file (two connections): each event delivered o
   const ids: string[] = [];
   for (let i = 0; i < 10; i++) ids.push((await (i % 2 ? a : b).notify({ type: 'session.completed', orderKey: `ses_${i}`, data: { i } })).id);
   await until(async () => (await Promise.all(ids.map((id) => s1.getNotification(id)))).every((e) => e?.state === 'delivered'), 'all delivered');
-  await new Promise((r) => setTimeout(r, 150));
+  assert.notEqual(a.delivering, b.delivering);
+  await (a.delivering ? w1 : w2).looked();
+  assert.equal(tries.underWay(), 0, 'the holder looked at the queue again and started nothing; the other never sends');
   assert.deepEqual(receiver.received.map((r) => r.id).sort(), [...ids].sort());
 });
 

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { createJsonLogger, MemoryStore } from '@onboarding-kit/server';
 import { notificationAdminRoutes } from '../src/notify/admin-routes.js';
 import { Notifier } from '../src/notify/outbox.js';
-import type { TimerHandle, Timers } from '../src/relay/timers.js';
+import { realTimers, type TimerHandle, type Timers } from '../src/relay/timers.js';
 import { startReceiver, until } from './helpers/notify-receiver.js';
 
 const SECRET = 'notify-secret-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -95,18 +95,26 @@ test('give-up, listed as failed, replayed, delivered once', async (t) => {
   const receiver = await startReceiver(SECRET, () => (up ? 200 : 500));
   t.after(() => receiver.close());
   const store = new MemoryStore();
-  const n = new Notifier({ store, url: receiver.url, secret: SECRET, logger: quiet(), retry: { firstDelayMs: 10, maxDelayMs: 20, giveUpAfterMs: 50 }, scanIntervalMs: 20, leaseTtlMs: 300 });
+  // Looks at the outbox run on real timers; a retry falls due only when the test moves this clock.
+  let clock = Date.UTC(2026, 10, 23, 12);
+  const timers: Timers = { ...realTimers, now: () => clock };
+  const n = new Notifier({ store, url: receiver.url, secret: SECRET, logger: quiet(), timers, retry: { firstDelayMs: 10, maxDelayMs: 20, giveUpAfterMs: 50 }, scanIntervalMs: 20, leaseTtlMs: 300 });
   t.after(() => n.close());
   const app = new Hono().route('/v1/admin', notificationAdminRoutes({ notifier: n }));
   const list = async (query: string) => (await (await app.request(`/v1/admin/notifications${query}`)).json()) as { data: Record<string, unknown>[] };
 
   const { id } = await n.notify({ type: 'session.completed', orderKey: 'ses_f', data: { id: 'ses_f' } });
   await until(async () => ((await store.getNotification(id))?.attempts ?? 0) >= 1, 'a failed try');
-  const failingNow = (await store.getNotification(id))!.state === 'pending';
-  if (failingNow) assert.deepEqual((await list('')).data.map((e) => e.id), [id], 'failing is the default filter');
-  await until(async () => (await store.getNotification(id))?.state === 'failed', 'given up');
+  assert.equal((await store.getNotification(id))!.state, 'pending', 'its retry is not due before the clock moves');
+  assert.deepEqual((await list('')).data.map((e) => e.id), [id], 'failing is the default filter');
+  // Each move of the clock passes the retry's delay (10, then 20 ms): the next look tries it.
+  for (let attempts = 1; (await store.getNotification(id))!.state === 'pending'; attempts++) {
+    clock += 1_000;
+    await until(async () => (await store.getNotification(id))!.attempts > attempts, `try ${attempts + 1}`);
+  }
+  assert.equal((await store.getNotification(id))!.state, 'failed', 'given up');
   const triesBefore = receiver.received.length;
-  assert.ok(triesBefore >= 3);
+  assert.equal(triesBefore, 4, 'the waits after three failed tries (10 + 20 + 20 ms) reach giveUpAfterMs');
 
   const failed = (await list('?state=failed')).data;
   assert.equal(failed.length, 1);

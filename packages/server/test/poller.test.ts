@@ -7,6 +7,9 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { companionOn, startStack, TEST_IDENTITIES, type Stack } from '@onboarding-kit/testing/stack';
+import { settle } from '@onboarding-kit/testing/manual-clock';
+import { MemoryStore } from '@onboarding-kit/server';
+import { leapTimers } from './helpers/leap-timers.js';
 import { createBody } from './helpers/fixtures.js';
 import { created } from './helpers/companion.js';
 
@@ -23,8 +26,19 @@ const waitFor = async (cond: () => boolean | Promise<boolean>, ms = 3000) => {
   }
 };
 
+/** A memory store that counts the reads of each onboarding (a poll begins with one). */
+class CountedReads extends MemoryStore {
+  readonly reads = new Map<string, number>();
+  override async get(token: string) {
+    this.reads.set(token, (this.reads.get(token) ?? 0) + 1);
+    return super.get(token);
+  }
+}
+
 test('polling brings the outcome without any webhook, with the Bearer token, then stops', async () => {
-  const { app } = companionOn(stack, { poll: { firstDelayMs: 20, intervalMs: 30, fastPhaseMs: 10_000 } });
+  const store = new CountedReads();
+  const timers = leapTimers();
+  const { app } = companionOn(stack, { store, timers, poll: { firstDelayMs: 20, intervalMs: 30, fastPhaseMs: 10_000 } });
   // The manual-review identity stays IN_PROCESS until the test decides it.
   const o = await created(app, createBody({ cpf: TEST_IDENTITIES.cpfManualReview }));
   await waitFor(() => reportsOf(o.tokenOnboarding).length >= 2);
@@ -35,8 +49,13 @@ test('polling brings the outcome without any webhook, with the Bearer token, the
   assert.match(record.externalId ?? '', /^[0-9a-f-]{36}$/, 'the externalId the sandbox made up');
   assert.deepEqual(record.history.map((h) => h.source), ['creation', 'poll']);
   assert.match(reportsOf(o.tokenOnboarding)[0]!.headers.authorization!, /^Bearer /);
+  // Nothing is scheduled for it: every pending timer fires, and none reads it or asks the upstream.
+  await settle();
   const count = reportsOf(o.tokenOnboarding).length;
-  await new Promise((r) => setTimeout(r, 120));
-  assert.equal(reportsOf(o.tokenOnboarding).length, count, 'no poll after the outcome');
+  const reads = store.reads.get(o.tokenOnboarding);
+  timers.leap();
+  await settle();
+  assert.equal(store.reads.get(o.tokenOnboarding), reads, 'no poll after the outcome');
+  assert.equal(reportsOf(o.tokenOnboarding).length, count);
   await app.close();
 });

@@ -12,6 +12,7 @@ import { companionOn, body, startStack, type Stack } from '@onboarding-kit/testi
 import { RedisStore, verifyNotification, type CompanionApp } from '@onboarding-kit/server';
 import type { CreateSessionResponse, NotificationEvent, SessionView } from '@onboarding-kit/contract';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { until } from './helpers/notify-receiver.js';
 
 const API_KEY = 'sk_test_redis_0123456789abcdef0123456789ab';
 const SECRET = 'whsec_redis_0123456789abcdef0123456789abcd';
@@ -46,9 +47,14 @@ after(async () => {
   await redis.stop();
 });
 
+/** The instances' log lines, for what each did. */
+const logsOf = new Map<CompanionApp, string[]>();
+
 async function instance(prefix: string): Promise<CompanionApp> {
   const store = await RedisStore.connect(redis.url, { prefix });
-  return companionOn(stack, { apiKeys: [API_KEY], notify: { url: receiverUrl, secret: SECRET }, store }).app;
+  const { app, logs } = companionOn(stack, { apiKeys: [API_KEY], notify: { url: receiverUrl, secret: SECRET }, store });
+  logsOf.set(app, logs);
+  return app;
 }
 
 test('two instances on one Redis: a session opened on A is used through B, and each event reaches the backend once', async () => {
@@ -70,10 +76,18 @@ test('two instances on one Redis: a session opened on A is used through B, and e
     assert.equal(replay.status, 200, 'the replay on A answers what B created');
     assert.equal(((await replay.json()) as { tokenOnboarding: string }).tokenOnboarding, tokenOnboarding);
 
-    const deadline = Date.now() + 30_000;
-    while (!received.some((r) => r.event.type === 'session.completed' && r.event.data.id === s.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    // Both instances run an outbox loop and a poller; give a second sender time to show up.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Both instances run an outbox loop and a poller. The group's one outbox (on Redis) holds the
+    // session's two events, both delivered and nothing left to send: no second sender has one to send.
+    const outbox = async (state: string) => {
+      const res = await a.request(`/v1/admin/notifications?state=${state}&limit=200`, { headers: { authorization: `Bearer ${API_KEY}` } });
+      return ((await res.json()) as { data: { orderKey: string; type: string }[] }).data.filter((e) => e.orderKey === s.id).map((e) => e.type).sort();
+    };
+    await until(async () => (await outbox('delivered')).length === 2, 'both events recorded as delivered', 30_000);
+    assert.deepEqual(await outbox('delivered'), ['session.completed', 'session.submitted']);
+    assert.deepEqual(await outbox('pending'), []);
+    // One sender for the group: one instance took the outbox lease, the other only queues.
+    const senders = [a, b].filter((app) => logsOf.get(app)!.some((l) => l.includes('notification delivery started on this instance')));
+    assert.equal(senders.length, 1, 'one instance delivers');
     const mine = received.filter((r) => r.event.data.id === s.id);
     assert.deepEqual(mine.map((r) => r.event.type).sort(), ['session.completed', 'session.submitted'], 'each event once for the group');
     assert.ok(mine.every((r) => r.verified));

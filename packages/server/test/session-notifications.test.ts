@@ -12,6 +12,7 @@ import { companionOn, body, startStack, type Stack } from '@onboarding-kit/testi
 import { verifyNotification, type CompanionApp } from '@onboarding-kit/server';
 import type { CreateSessionResponse, NotificationEvent, SessionView } from '@onboarding-kit/contract';
 import type { Timers } from '../src/relay/timers.js';
+import { until } from './helpers/notify-receiver.js';
 
 const API_KEY = 'sk_test_notify_0123456789abcdef0123456789';
 const SECRET = 'whsec_test_0123456789abcdef0123456789abcdef';
@@ -113,8 +114,14 @@ test('a used session: session.submitted, then session.completed with the outcome
   const view = (await (await app.request(`/v1/sessions/${s.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as SessionView;
   assert.equal(view.status, 'completed');
   assert.equal(view.onboarding?.status, completed.event.data.onboarding?.status);
-  // Events are not repeated once delivered.
-  await new Promise((r) => setTimeout(r, 1_500));
+  // Events are not repeated once delivered: the outbox holds this session's two, both delivered, none left to send.
+  const outbox = async (state: string) => {
+    const res = await app.request(`/v1/admin/notifications?state=${state}&limit=200`, { headers: { authorization: `Bearer ${API_KEY}` } });
+    return ((await res.json()) as { data: { orderKey: string; type: string }[] }).data.filter((e) => e.orderKey === s.id).map((e) => e.type).sort();
+  };
+  await until(async () => (await outbox('delivered')).length === 2, 'both recorded as delivered', 25_000);
+  assert.deepEqual(await outbox('delivered'), ['session.completed', 'session.submitted']);
+  assert.deepEqual(await outbox('pending'), []);
   assert.equal(received.filter((r) => r.event.data.id === s.id).length, 2);
   assert.ok(!JSON.stringify(received.filter((r) => r.event.data.id === s.id)).includes(s.clientSecret), 'no secret in any event');
   await app.close();

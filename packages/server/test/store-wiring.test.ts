@@ -10,7 +10,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
-import { createStore, DEFAULT_STORE_URL, MemoryStore, parseStoreUrl, SqliteStore, StoreConfigError } from '../src/store/index.js';
+import { settle } from '@onboarding-kit/testing/manual-clock';
+import { createStore, DEFAULT_STORE_URL, parseStoreUrl, SqliteStore, StoreConfigError } from '../src/store/index.js';
 import { StoreUnavailableError, isStoreUnavailable } from '../src/store/errors.js';
 import { msOf } from '../src/store/iso-time.js';
 import type { OnboardingRecord, Store } from '../src/store/store.js';
@@ -62,14 +63,30 @@ test('createStore hands its clock to the memory and SQLite stores', async () => 
   }
 });
 
-test('createStore hands the start timeout, prefix and logger to the Redis store (nothing listening here)', async () => {
+test('createStore hands the start timeout, prefix and logger to the Redis store (nothing listening here)', async (t) => {
   const lines: { level: string; msg: string; fields?: Record<string, unknown> }[] = [];
-  const line = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields && { fields }) });
+  let heardRefusal!: () => void;
+  const refused = new Promise<void>((r) => (heardRefusal = r));
+  const line = (level: string) => (msg: string, fields?: Record<string, unknown>) => {
+    lines.push({ level, msg, ...(fields && { fields }) });
+    if (msg.startsWith('Redis store unreachable')) heardRefusal();
+  };
   const logger: Logger = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error'), child: () => logger };
-  const started = Date.now();
-  const store = await createStore('redis://127.0.0.1:1', { startTimeoutMs: 150, redisPrefix: 'edge:', logger, operationTimeoutMs: 200, retention: { finishedMs: 1_000, maxAgeMs: 2_000 } });
+  // Timers on a clock the test moves: the start wait ends when the test says, not when a loaded machine gets to it.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  let started: Store | undefined;
+  const starting = createStore('redis://127.0.0.1:1', { startTimeoutMs: 150, redisPrefix: 'edge:', logger, operationTimeoutMs: 200, retention: { finishedMs: 1_000, maxAgeMs: 2_000 } }).then((s) => (started = s));
+  // Its first connection was refused: the store is trying, and its start wait runs.
+  await refused;
+  t.mock.timers.tick(149);
+  await settle();
+  assert.equal(started, undefined, 'still waiting within its own 150 ms');
+  t.mock.timers.tick(1);
+  await settle();
+  assert.ok(started, 'gave up waiting after its own 150 ms, not the default 5 s');
+  t.mock.timers.reset();
+  const store = await starting;
   try {
-    assert.ok(Date.now() - started < 2_500, `gave up waiting after its own 150 ms, not the default (${Date.now() - started} ms)`);
     const notYet = lines.find((l) => l.msg.startsWith('Redis store not reachable yet'));
     assert.equal(notYet?.level, 'warn');
     assert.deepEqual(notYet?.fields, { prefix: 'edge:' });
@@ -179,8 +196,9 @@ test('the store errors carry their names (the log prints them) and the page code
   const unavailable = new StoreUnavailableError('down', { cause: 'x' });
   assert.deepEqual([unavailable.name, unavailable.code, unavailable.message, unavailable.cause], ['StoreUnavailableError', 'store_unavailable', 'down', 'x']);
   assert.equal(String(new StoreConfigError('bad')), 'StoreConfigError: bad');
+  assert.equal(isStoreUnavailable(unavailable), true);
   assert.equal(isStoreUnavailable(new Error('down')), false);
-  assert.ok(new MemoryStore() instanceof MemoryStore);
+  assert.equal(isStoreUnavailable(new StoreConfigError('bad')), false, 'a wrong configuration is no outage');
 });
 
 test('stored times must be ISO 8601; anything else is refused, naming it', () => {

@@ -19,6 +19,7 @@
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { realTimers, type Timers } from '../relay/timers.js';
 
 export interface KeepAliveRequest {
   method: string;
@@ -50,6 +51,8 @@ export interface KeepAliveClientOptions {
   tls?: ConnectionOptions;
   /** Longest answer head accepted (default 64 KiB). */
   maxHeadBytes?: number;
+  /** Clock of idle sockets and timers of call limits (default the real ones). */
+  timers?: Timers;
 }
 
 /** A header name (RFC 9110 token) and a value without CR, LF or NUL: nothing can be smuggled into the head. */
@@ -73,7 +76,7 @@ function protocolError(message: string): Error {
 
 interface Idle {
   socket: Socket;
-  /** Not to be reused after this (`Date.now()` time). */
+  /** Not to be reused after this (the client's clock). */
   until: number;
 }
 
@@ -289,12 +292,14 @@ export class KeepAliveClient {
   readonly #idleMs: number;
   readonly #tls: ConnectionOptions;
   readonly #maxHead: number;
+  readonly #timers: Timers;
 
   constructor(options: KeepAliveClientOptions = {}) {
     this.#maxIdle = options.maxIdle ?? 256;
     this.#idleMs = options.idleMs ?? 4_000;
     this.#tls = options.tls ?? {};
     this.#maxHead = options.maxHeadBytes ?? 64 * 1024;
+    this.#timers = options.timers ?? realTimers;
   }
 
   /** Sockets idle now, all origins (for tests and the curious). */
@@ -338,7 +343,7 @@ export class KeepAliveClient {
       // pieces are then still read until written, so the socket is released (and the body let
       // go) only once they are, or closed at the call's time limit.
       const after = () => {
-        clearTimeout(timer);
+        this.#timers.clearTimeout(timer);
         if (reader.reusable && !reader.extra && !socket.destroyed) this.#release(key, socket, reader.keepAliveMs);
         else socket.destroy();
       };
@@ -349,7 +354,7 @@ export class KeepAliveClient {
         socket.removeListener('error', onError);
         socket.removeListener('close', onClose);
         if (error) {
-          clearTimeout(timer);
+          this.#timers.clearTimeout(timer);
           // Closing the socket stops its writes at once: nothing of the body is read after this.
           socket.destroy();
           doneWithBody();
@@ -376,7 +381,7 @@ export class KeepAliveClient {
       };
       const onError = (error: Error) => finish(error);
       const onClose = () => finish(reader.closed());
-      const timer = setTimeout(() => {
+      const timer = this.#timers.setTimeout(() => {
         if (!settled) return finish(timeoutError(req.timeoutMs));
         socket.destroy();
         doneWithBody();
@@ -396,7 +401,7 @@ export class KeepAliveClient {
   #take(key: string): Socket | undefined {
     const list = this.#idle.get(key);
     if (!list) return undefined;
-    const now = Date.now();
+    const now = this.#timers.now();
     for (let idle = list.pop(); idle; idle = list.pop()) {
       if (now < idle.until && !idle.socket.destroyed) {
         idle.socket.removeListener('close', onIdleClose);
@@ -420,7 +425,7 @@ export class KeepAliveClient {
       socket.destroy();
       return;
     }
-    const idle: Idle = { socket, until: Date.now() + keep };
+    const idle: Idle = { socket, until: this.#timers.now() + keep };
     list.push(idle);
     socket.unref();
     // Closed by the server while idle: off the list.

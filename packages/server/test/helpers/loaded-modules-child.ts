@@ -10,8 +10,12 @@ import { register, createRequire } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
 
 const resolved: string[] = [];
+const heard = new Map<string, () => void>();
 const { port1, port2 } = new MessageChannel();
-port1.on('message', (url: string) => resolved.push(url));
+port1.on('message', (url: string) => {
+  resolved.push(url);
+  heard.get(url)?.();
+});
 port1.unref();
 const hook = `let port;
 export function initialize(data) { port = data.port; }
@@ -28,9 +32,21 @@ const WATCHED: Record<string, RegExp> = {
   'zip.js': /\/node_modules\/@zip\.js\//,
 };
 const requireHere = createRequire(import.meta.url);
+let marks = 0;
+/**
+ * Resolves once every resolution so far has been reported: the hook's thread reports them in order
+ * on one port, so once a marker module's own report has arrived, every earlier one has too.
+ */
+async function reported(): Promise<void> {
+  const marker = `data:text/javascript,export default ${++marks}`;
+  const arrived = new Promise<void>((r) => heard.set(marker, r));
+  port1.ref();
+  await import(marker);
+  await arrived;
+  port1.unref();
+}
 async function loaded(): Promise<string[]> {
-  // The hook's messages come from its own thread: let them arrive.
-  await new Promise((r) => setTimeout(r, 50));
+  await reported();
   const seen = [...resolved, ...Object.keys(requireHere.cache).map((p) => `file://${p}`)];
   return Object.entries(WATCHED).filter(([, pattern]) => seen.some((u) => pattern.test(u))).map(([name]) => name);
 }
