@@ -1,5 +1,5 @@
 /**
- * Creation bodies read into buffers used again (http/body-buffers.ts): a buffer goes back only
+ * Creation bodies read into buffers used again (transport/body-buffers.ts): a buffer goes back only
  * once nothing reads it (the upstream request that carried its images written out, or torn
  * down: node-transport's `onBodyDone`), wiped; nothing it did not make is ever kept or wiped.
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { BodyBuffers } from '../src/http/body-buffers.js';
+import { BodyBuffers } from '../src/transport/body-buffers.js';
 import { nodeTransport } from '../src/upstream/node-transport.js';
 import { EncodedJson } from '../src/upstream/upstream-client.js';
 

@@ -72,7 +72,7 @@ function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHan
   // The request's logger carries its id; a host that mounts routes without the companion's middleware has none.
   const log = c.get('log') ?? deps.logger;
   // A store that did not answer leaves the outcome unknown (store/errors.ts); the client may repeat
-  // the request shortly (a repeated creation makes a second upstream onboarding: routes/onboardings.ts).
+  // the request shortly (a repeated creation makes a second upstream onboarding: onboardings/onboarding-routes.ts).
   if (isStoreUnavailable(error)) {
     log.warn('store unavailable', { error });
     return new CompanionError(503, 'store_unavailable', 'The onboarding store is unavailable; try again shortly.', { headers: { 'Retry-After': '5' } });

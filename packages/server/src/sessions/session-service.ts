@@ -7,13 +7,13 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { isTerminalStatus, type CreateSessionResponse, type NotificationType, type SessionView, type ValidCreateSession } from '@onboarding-kit/contract';
 import { CompanionError } from '../http/companion-error.js';
-import { hashSecret } from '../http/access-key.js';
-import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
+import { hashSecret } from '../auth/access-key.js';
+import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '../idempotency/idempotency-rules.js';
 import type { Logger } from '../logger.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
 import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
-import { holds, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
+import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */

@@ -7,7 +7,7 @@
 import { IncomingMessage } from 'node:http';
 import type { BodyBuffers } from './body-buffers.js';
 import type { Context } from 'hono';
-import { CompanionError } from './companion-error.js';
+import { CompanionError } from '../http/companion-error.js';
 import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
 import { requestHeader } from './request-header.js';
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import { CompanionError } from './companion-error.js';
+import { CompanionError } from '../http/companion-error.js';
 
 /** Keys and results are kept this long, as Stripe does. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;

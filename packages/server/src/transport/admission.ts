@@ -9,8 +9,8 @@
  * finish (and go upstream) together at the end.
  */
 import type { ClientGone } from './client-gone.js';
-import { CompanionError } from './companion-error.js';
-import { CLIENT_CLOSED_REQUEST } from './error-handler.js';
+import { CompanionError } from '../http/companion-error.js';
+import { CLIENT_CLOSED_REQUEST } from '../http/error-handler.js';
 
 export interface AdmissionLimits {
   /** Creations that may hold a body at once. */
