@@ -1,6 +1,6 @@
 /**
  * Secrets are compared in constant time, through one helper per package: the server's
- * `http/access-key.ts` (`secretEquals`, `keyMatches`) and the sandbox's `auth/safe-equal.ts`
+ * `auth/access-key.ts` (`secretEquals`, `keyMatches`) and the sandbox's `auth/safe-equal.ts`
  * (`safeEqual`). An `===` on a secret answers sooner the earlier the first wrong character comes,
  * which lets a caller guess a key one character at a time (docs/upstream-api.md, rule 9). The
  * rules, read from the syntax tree of the shipped code of both packages:
@@ -24,7 +24,7 @@ import { sourceFiles } from './source-files.js';
 const walk = (dir: string) => sourceFiles(dir, (name) => /\.(?:[cm]?ts|tsx)$/.test(name) && !name.endsWith('.d.ts'));
 
 /** The helper files, relative to the repository root. */
-export const HELPERS = ['packages/server/src/http/access-key.ts', 'packages/sandbox/src/auth/safe-equal.ts'];
+export const HELPERS = ['packages/server/src/auth/access-key.ts', 'packages/sandbox/src/auth/safe-equal.ts'];
 /** Shipped code that handles secrets. */
 export const SCANNED_DIRS = ['packages/server/src', 'packages/sandbox/src'];
 

@@ -332,7 +332,7 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
           "The events are written straight to Node's ServerResponse (no web stream, adapter pump, AbortController or per-request logger held per stream); a heap snapshot with the streams open (BENCH_HEAP_SNAPSHOT) puts the heap part almost all in Node's own connection: " +
           'Socket, IncomingMessage and ServerResponse with their stream states and listeners (about 1.6 KB), ' +
           "the functions Node binds per connection and the HTTP parser's JS side (about 1.2 KB), and @hono/node-server's light Request kept by its close listener (about 0.2 KB); " +
-          'the request headers as received and the header block sent (about 1.5 KB together) are let go once the stream is on the wire (serve.ts, http/request-header.ts); ' +
+          'the request headers as received and the header block sent (about 1.5 KB together) are let go once the stream is on the wire (serve.ts, transport/request-header.ts); ' +
           "the stream's own part is about 0.8 KB (its object, its last state's JSON, the store subscription, its request id, the registry and tick entries). " +
           'What is left to cut is the cost of one HTTP/1.1 connection per page: fewer request headers, or HTTP/2 (many streams on one connection)',
       }),

@@ -11,7 +11,7 @@ import { HELPERS, secretCompareProblems, secretCompareProblemsIn } from '../../s
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const [SERVER_HELPER, SANDBOX_HELPER] = HELPERS as [string, string];
-const SERVER_FILE = 'packages/server/src/routes/webhooks.ts';
+const SERVER_FILE = 'packages/server/src/webhooks/webhook-routes.ts';
 const SANDBOX_FILE = 'packages/sandbox/src/routes/token.ts';
 
 test('the repository compares every secret through its helper', () => {
@@ -27,7 +27,7 @@ test('every planted non-constant-time comparison is reported', () => {
     // Routes that skip the helper.
     [SERVER_FILE, "if (c.req.header('id-service-token') !== deps.webhookKey) throw unauthorized();\n"],
     ['packages/server/src/admin/auth.ts', 'if (bearer(header) != adminKey) throw unauthorized();\n'],
-    ['packages/server/src/routes/onboardings.ts', 'if (hashSecret(presented) !== record?.accessKeyHash) throw notFound();\n'],
+    ['packages/server/src/onboardings/onboarding-routes.ts', 'if (hashSecret(presented) !== record?.accessKeyHash) throw notFound();\n'],
     [SANDBOX_FILE, 'const secretOk = body.secret === deps.options.secret;\n'],
     [SANDBOX_FILE, 'const clientOk = deps.options.client == body.client;\n'],
     ['packages/sandbox/src/auth/jwt.ts', 'if (signature !== expected) return null;\n'],

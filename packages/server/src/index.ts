@@ -24,8 +24,8 @@ export { createJsonLogger, redactingLogger, silentLogger, type Logger, type LogF
 export { KIT_VERSION } from './version.js';
 export { loadBrand, readBrandFile, checkBrandFields, BRAND_LOGO_MAX_BYTES, type Brand, type BrandInput, type BrandField, type BrandLabel, type BrandLogo } from './hosted/brand.js';
 export { HOSTED_CSP } from './hosted/hosted-routes.js';
-export { ApiKeyring, requireApiKey, API_KEY_MIN_LENGTH, type RequireApiKeyOptions } from './http/api-keys.js';
-export { verifyNotification, signNotification, type VerifyNotificationOptions } from './notify/signature.js';
+export { ApiKeyring, requireApiKey, API_KEY_MIN_LENGTH, type RequireApiKeyOptions } from './auth/api-keys.js';
+export { verifyNotification, signNotification, type VerifyNotificationOptions } from './notifications/signature.js';
 export type { BackendState, SessionRecord, SessionClaim, SessionSecretKind, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, BackendPurgeCutoffs } from './store/backend-state.js';
 export {
   buildEvidenceArchive,

@@ -9,8 +9,8 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createServer, IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createCompanion, type CompanionApp } from './companion.js';
-import { acceptDirectAnswer, takeDirectAnswer } from './relay/direct-answer.js';
-import { noteNodeRequest } from './http/request-header.js';
+import { acceptDirectAnswer, takeDirectAnswer } from './transport/direct-answer.js';
+import { noteNodeRequest } from './transport/request-header.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { CompanionOptions } from './options.js';
 
@@ -109,7 +109,7 @@ function letGoOfHeads(incoming: IncomingMessage | undefined, outgoing: ServerRes
 }
 
 /**
- * `fetchHandler`, with direct answers (relay/direct-answer.ts): when a route offered one, the final
+ * `fetchHandler`, with direct answers (transport/direct-answer.ts): when a route offered one, the final
  * response's status and headers (middlewares' included) are written to Node's response, the
  * route's answer writes the body itself, and node-server is told the answer is already sent.
  */

@@ -1,6 +1,6 @@
 /**
  * Every secret check of the companion (page access key, webhook key, admin key) goes through
- * http/access-key.ts, and these prove its comparisons are the constant-time one: node:crypto's
+ * auth/access-key.ts, and these prove its comparisons are the constant-time one: node:crypto's
  * `timingSafeEqual` is watched, and each check must call it once on two 32-byte digests, whether
  * the presented value is right, wrong, of another length or absent. An `===` in its place answers
  * the same booleans but fails here (the lint, scripts/check-secret-compare.ts, catches it too).
@@ -9,7 +9,7 @@ import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
-import { hashSecret, keyMatches, newAccessKey, secretEquals } from '../src/http/access-key.js';
+import { hashSecret, keyMatches, newAccessKey, secretEquals } from '../src/auth/access-key.js';
 
 /** Runs `fn` with timingSafeEqual watched; returns its result and the calls' argument lengths. */
 function watched<T>(fn: () => T): { result: T; calls: number[][] } {

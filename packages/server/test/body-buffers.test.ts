@@ -1,5 +1,5 @@
 /**
- * Creation bodies read into buffers used again (http/body-buffers.ts): a buffer goes back only
+ * Creation bodies read into buffers used again (transport/body-buffers.ts): a buffer goes back only
  * once nothing reads it (the upstream request that carried its images written out, or torn
  * down: node-transport's `onBodyDone`), wiped; nothing it did not make is ever kept or wiped.
  */
@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { settle } from '@onboarding-kit/testing/manual-clock';
-import { BodyBuffers } from '../src/http/body-buffers.js';
+import { BodyBuffers } from '../src/transport/body-buffers.js';
 import { nodeTransport } from '../src/upstream/node-transport.js';
 import { EncodedJson } from '../src/upstream/upstream-client.js';
 

@@ -1,6 +1,6 @@
 /**
  * Node's HTTP parser makes every body chunk a buffer of its own; the body reader frees each one as
- * soon as its bytes are copied or refused (http/release-chunk.ts, http/limited-body.ts), so a
+ * soon as its bytes are copied or refused (transport/release-chunk.ts, transport/limited-body.ts), so a
  * 1.4 MB creation does not leave 1.4 MB of chunks for a full garbage collection to find. Over a
  * real loopback socket: the body still arrives whole, every chunk the reader got is empty
  * afterwards, and a chunk another listener also gets is left alone.
@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runInNewContext } from 'node:vm';
-import { readLimitedIncoming, type LimitedBody } from '../src/http/limited-body.js';
-import { chunkReleaseAvailable, FREED_FROM_BYTES, releaseChunk } from '../src/http/release-chunk.js';
+import { readLimitedIncoming, type LimitedBody } from '../src/transport/limited-body.js';
+import { chunkReleaseAvailable, FREED_FROM_BYTES, releaseChunk } from '../src/transport/release-chunk.js';
 
 /** Bytes that show where each one came from (a chunk copied to the wrong place would show). */
 const patterned = (n: number) => {

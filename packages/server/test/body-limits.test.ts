@@ -1,5 +1,5 @@
 /**
- * The one body reader (http/limited-body.ts, http/json-body.ts) on its own, with streams whose
+ * The one body reader (transport/limited-body.ts, transport/json-body.ts) on its own, with streams whose
  * every read is visible: where the limit falls, that a refused body is never gathered, that the
  * rest is drained and the drain gives up on a client that keeps sending or stalls, and how a JSON
  * body is refused (docs/page-api.md#limits-and-configuration).
@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono } from 'hono';
 import { settle } from '@onboarding-kit/testing/manual-clock';
-import { readLimitedBody } from '../src/http/limited-body.js';
-import { readJsonBody, type JsonBodyOptions } from '../src/http/json-body.js';
+import { readLimitedBody } from '../src/transport/limited-body.js';
+import { readJsonBody, type JsonBodyOptions } from '../src/transport/json-body.js';
 import { CompanionError } from '../src/http/companion-error.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Turns for creations (`creations` option, http/admission.ts), over real sockets: with one turn,
+ * Turns for creations (`creations` option, transport/admission.ts), over real sockets: with one turn,
  * a second creation's body is not read while the first is at the upstream (a held fake upstream
  * shows where the first is; the second's request says whether anything read its body), a
  * creation past the waiting limit is refused at once with 503 `busy`, and a client that gives up
@@ -13,8 +13,8 @@ import { WEBHOOK_KEY } from './helpers/companion.js';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody, jpegOfSize } from './helpers/fixtures.js';
 import { Hono } from 'hono';
-import { Admission } from '../src/http/admission.js';
-import { clientGone, type ClientGone } from '../src/http/client-gone.js';
+import { Admission } from '../src/transport/admission.js';
+import { clientGone, type ClientGone } from '../src/transport/client-gone.js';
 import type { CompanionError } from '../src/http/companion-error.js';
 import { CLIENT_CLOSED_REQUEST } from '../src/http/error-handler.js';
 import { listen } from '../src/serve.js';

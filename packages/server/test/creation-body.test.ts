@@ -1,5 +1,5 @@
 /**
- * The creation body read over its bytes (src/http/creation-body.ts) answers exactly as
+ * The creation body read over its bytes (src/onboardings/creation-body.ts) answers exactly as
  * `JSON.parse` + `validateCreateOnboarding` do, for the usual body and for every body outside its
  * shape (escapes, numbers, nesting, a byte-order mark, bad UTF-8, duplicate keys...).
  */
@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { validateCreateOnboarding } from '@onboarding-kit/contract';
-import { scanCreationBody, validateCreationBytes } from '../src/http/creation-body.js';
+import { scanCreationBody, validateCreationBytes } from '../src/onboardings/creation-body.js';
 import { CompanionError } from '../src/http/companion-error.js';
 
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(6000)]).toString('base64');

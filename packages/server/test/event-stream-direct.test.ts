@@ -1,5 +1,5 @@
 /**
- * The onboarding event stream written straight to Node's response (serve.ts, relay/direct-answer.ts)
+ * The onboarding event stream written straight to Node's response (serve.ts, transport/direct-answer.ts)
  * against the web-stream fallback: over real sockets, the same bytes and headers (middlewares'
  * included), the Node path really taken, a page leaving cleans up, a page that stops reading is let go.
  */
@@ -14,7 +14,7 @@ import { sseReader } from '@onboarding-kit/testing/sse-reader';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion, webhook } from './helpers/companion.js';
-import { KEEP_ALIVE_SLICE, KeepAliveTick, MAX_UNREAD_BYTES, OnboardingEvents, type EventStreamDeps } from '../src/relay/event-stream.js';
+import { KEEP_ALIVE_SLICE, KeepAliveTick, MAX_UNREAD_BYTES, OnboardingEvents, type EventStreamDeps } from '../src/transport/event-stream.js';
 import { StreamRegistry } from '../src/relay/stream-registry.js';
 import { silentLogger } from '../src/logger.js';
 import type { OnboardingRecord } from '../src/store/store.js';

@@ -10,7 +10,7 @@ import { companionOn, body, startStack, type Stack } from '@onboarding-kit/testi
 import { ManualClock } from '@onboarding-kit/testing/manual-clock';
 import type { CompanionApp } from '@onboarding-kit/server';
 import { HANDOFF_CODE_ALPHABET, type CreateSessionResponse, type HandoffClaim, type HandoffOffer, type PageSession } from '@onboarding-kit/contract';
-import { newHandoffCode } from '../src/sessions/handoff-service.js';
+import { newHandoffCode } from '../src/handoff/handoff-service.js';
 import { sessionEvents } from './helpers/session-events.js';
 
 const API_KEY = 'sk_test_handoff_0123456789abcdef01234567';

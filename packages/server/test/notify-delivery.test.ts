@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJsonLogger, MemoryStore, SqliteStore } from '@onboarding-kit/server';
-import { Notifier, OUTBOX_LEASE, type NotifierOptions } from '../src/notify/outbox.js';
+import { Notifier, OUTBOX_LEASE, type NotifierOptions } from '../src/notifications/outbox.js';
 import { KIT_VERSION } from '../src/version.js';
 import { startReceiver, until } from './helpers/notify-receiver.js';
 import { tryTimers, watchOutbox } from './helpers/outbox-watch.js';

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono } from 'hono';
 import { createJsonLogger, MemoryStore } from '@onboarding-kit/server';
-import { notificationAdminRoutes } from '../src/notify/admin-routes.js';
-import { Notifier } from '../src/notify/outbox.js';
+import { notificationAdminRoutes } from '../src/notifications/notification-routes.js';
+import { Notifier } from '../src/notifications/outbox.js';
 import { realTimers, type TimerHandle, type Timers } from '../src/relay/timers.js';
 import { startReceiver, until } from './helpers/notify-receiver.js';
 

@@ -8,8 +8,8 @@ import { Hono } from 'hono';
 import { MemoryStore, silentLogger, StoreUnavailableError } from '@onboarding-kit/server';
 import { companionErrorHandler } from '../src/http/error-handler.js';
 import type { CompanionEnv } from '../src/http/env.js';
-import { Notifier } from '../src/notify/outbox.js';
-import { webhookRoutes } from '../src/routes/webhooks.js';
+import { Notifier } from '../src/notifications/outbox.js';
+import { webhookRoutes } from '../src/webhooks/webhook-routes.js';
 
 const KEY = 'notify-webhook-key-0123456789';
 

@@ -11,12 +11,12 @@ import { Hono } from 'hono';
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
 import { createUpstreamClient, type UpstreamClient } from '@onboarding-kit/server';
 import { IT_CLIENT, IT_SECRET, NO_FACE_PNG_BASE64, SAMPLE_PNG_BASE64, startStack, TEST_IDENTITIES, type Stack } from '@onboarding-kit/testing/stack';
-import { ApiKeyring, requireApiKey } from '../src/http/api-keys.js';
-import { newAccessKey } from '../src/http/access-key.js';
+import { ApiKeyring, requireApiKey } from '../src/auth/api-keys.js';
+import { newAccessKey } from '../src/auth/access-key.js';
 import type { CompanionEnv } from '../src/http/env.js';
 import { companionErrorHandler, notFoundHandler } from '../src/http/error-handler.js';
 import { silentLogger } from '../src/logger.js';
-import { maxQueryBodyBytes, queryRoutes, type QueryAnswer, type QueryRoutesDeps } from '../src/routes/queries.js';
+import { maxQueryBodyBytes, queryRoutes, type QueryAnswer, type QueryRoutesDeps } from '../src/queries/query-routes.js';
 import { serveOnSocket } from './admin-standin.js';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 

@@ -1,5 +1,5 @@
 /**
- * requestHeader (http/request-header.ts): on Node it reads the raw header list where it lies and
+ * requestHeader (transport/request-header.ts): on Node it reads the raw header list where it lies and
  * answers as the Fetch API does (every occurrence, trimmed, joined by ", "); elsewhere it is
  * `c.req.header()`. Over a real socket, so Node's own parsing is what is read.
  */
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { Hono } from 'hono';
 import { listen } from '@onboarding-kit/server';
-import { requestHeader } from '../src/http/request-header.js';
+import { requestHeader } from '../src/transport/request-header.js';
 
 const NAMES = ['authorization', 'content-type', 'x-note', 'absent'];
 

@@ -1,5 +1,5 @@
 /**
- * The edges of the secret checks (http/access-key.ts) that a right-or-wrong key does not reach:
+ * The edges of the secret checks (auth/access-key.ts) that a right-or-wrong key does not reach:
  * an absent secret never matches, not even a stored digest of nothing or the stand-in digest an
  * unknown token is compared with; the Bearer header parses exactly one token; stored digests are
  * the SHA-256 hex of the key.
@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono } from 'hono';
-import { bearer, hashSecret, keyMatches, newAccessKey, secretEquals } from '../src/http/access-key.js';
+import { bearer, hashSecret, keyMatches, newAccessKey, secretEquals } from '../src/auth/access-key.js';
 import { requireAdminKey } from '../src/admin/auth.js';
 import { CompanionError } from '../src/http/companion-error.js';
 

@@ -8,7 +8,7 @@ import { serveCompanion, createJsonLogger } from '@onboarding-kit/server';
 import { WEBHOOK_KEY } from './helpers/companion.js';
 import { sseReader } from '@onboarding-kit/testing/sse-reader';
 import { IT_CLIENT, IT_SECRET, startStack, waitUntil, type Stack } from '@onboarding-kit/testing/stack';
-import { BodyBuffers } from '../src/http/body-buffers.js';
+import { BodyBuffers } from '../src/transport/body-buffers.js';
 
 // The upstream is the sandbox (its own webhooks go to the stack's companion, not to these).
 let stack: Stack;

@@ -10,8 +10,8 @@ import type { BackendState, OutboxEntry, SessionRecord } from '../src/store/back
 import type { OnboardingRecord, Store } from '../src/store/store.js';
 import { createJsonLogger } from '../src/logger.js';
 import { SessionService } from '../src/sessions/session-service.js';
-import { HandoffService } from '../src/sessions/handoff-service.js';
-import { holds } from '../src/sessions/handoff-rules.js';
+import { HandoffService } from '../src/handoff/handoff-service.js';
+import { holds } from '../src/handoff/handoff-rules.js';
 
 /** A clock the test moves by hand. With `serverClock`, moving it also waits as long in real time. */
 export interface TestClock {

@@ -7,7 +7,7 @@
  * companion's one error handler, like those of every other route.
  */
 import { Hono } from 'hono';
-import { requireApiKey } from '../http/api-keys.js';
+import { requireApiKey } from '../auth/api-keys.js';
 import type { CompanionEnv } from '../http/env.js';
 import { requireAdminKey } from './auth.js';
 import { createCustomerRoutes } from './customer-routes.js';

@@ -4,10 +4,10 @@
  * leaks through timing. An onboarding's accessKey is a different secret and never matches.
  */
 import type { MiddlewareHandler } from 'hono';
-import { bearer, secretEquals } from '../http/access-key.js';
+import { bearer, secretEquals } from '../auth/access-key.js';
 import { httpError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { requestHeader } from '../http/request-header.js';
+import { requestHeader } from '../transport/request-header.js';
 
 export function requireAdminKey(adminKey: string): MiddlewareHandler<CompanionEnv> {
   if (!adminKey) throw new Error('createAdminRoutes needs a non-empty adminKey (absent key = do not mount the routes).');

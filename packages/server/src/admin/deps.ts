@@ -1,6 +1,6 @@
 /** What the admin routes need from the companion: its settings, its upstream client and its store. */
 import type { EvidenceHistoryEntry } from '../evidence/manifest.js';
-import type { ApiKeyring } from '../http/api-keys.js';
+import type { ApiKeyring } from '../auth/api-keys.js';
 
 export interface AdminOnboardingRecord {
   tokenOnboarding: string;

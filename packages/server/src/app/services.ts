@@ -4,17 +4,17 @@
  * creation turns and the retention sweep. Polling, the session sweep and the retention sweep run
  * from here on.
  */
-import { Admission } from '../http/admission.js';
-import { ApiKeyring } from '../http/api-keys.js';
-import { BodyBuffers } from '../http/body-buffers.js';
+import { Admission } from '../transport/admission.js';
+import { ApiKeyring } from '../auth/api-keys.js';
+import { BodyBuffers } from '../transport/body-buffers.js';
 import { InFlight } from '../lifecycle/in-flight.js';
 import { RetentionSweep } from '../lifecycle/retention-sweep.js';
 import { redactingLogger, type Logger } from '../logger.js';
-import { Notifier } from '../notify/outbox.js';
+import { Notifier } from '../notifications/outbox.js';
 import { StatusPoller } from '../relay/poller.js';
 import { StreamRegistry } from '../relay/stream-registry.js';
 import { realTimers, type Timers } from '../relay/timers.js';
-import { HandoffService } from '../sessions/handoff-service.js';
+import { HandoffService } from '../handoff/handoff-service.js';
 import { SessionService } from '../sessions/session-service.js';
 import { withStatusHook } from '../sessions/status-hook.js';
 import { MemoryStore } from '../store/memory-store.js';

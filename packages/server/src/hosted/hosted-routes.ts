@@ -16,7 +16,7 @@
  * as a page here (never a stack trace, never the token).
  */
 import { Hono, type Context } from 'hono';
-import { hashSecret } from '../http/access-key.js';
+import { hashSecret } from '../auth/access-key.js';
 import { CompanionError } from '../http/companion-error.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';

@@ -76,7 +76,7 @@ function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHan
   // The request's logger carries its id; a host that mounts routes without the companion's middleware has none.
   const log = c.get('log') ?? deps.logger;
   // A store that did not answer leaves the outcome unknown (store/errors.ts); the client may repeat
-  // the request shortly (a repeated creation makes a second upstream onboarding: routes/onboardings.ts).
+  // the request shortly (a repeated creation makes a second upstream onboarding: onboardings/onboarding-routes.ts).
   if (isStoreUnavailable(error)) {
     log.warn('store unavailable', { error });
     return httpError('store_unavailable', undefined, { retryAfterS: 5 });

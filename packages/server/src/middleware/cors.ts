@@ -4,7 +4,7 @@
  * No cookies are used, so credentials are never allowed. Applied by ./request-frame.ts.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { setAnswerHeader } from '../http/answer-header.js';
+import { setAnswerHeader } from '../transport/answer-header.js';
 import type { CompanionEnv } from '../http/env.js';
 
 export class CorsPolicy {

@@ -8,7 +8,7 @@
  * handler, CORS first, then the security headers, then the log line.
  */
 import type { MiddlewareHandler } from 'hono';
-import { setAnswerHeader } from '../http/answer-header.js';
+import { setAnswerHeader } from '../transport/answer-header.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { InFlight } from '../lifecycle/in-flight.js';
 import type { Logger } from '../logger.js';

@@ -6,10 +6,10 @@ import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract'
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { fingerprint, idempotencyKey } from '../http/idempotency.js';
-import { readJsonBody } from '../http/json-body.js';
-import { pageHandoffState } from './handoff-rules.js';
-import { pageCaller } from './handoff-routes.js';
+import { fingerprint, idempotencyKey } from '../idempotency/idempotency-rules.js';
+import { readJsonBody } from '../transport/json-body.js';
+import { pageHandoffState } from '../handoff/handoff-rules.js';
+import { pageCaller } from '../handoff/handoff-routes.js';
 import type { SessionService } from './session-service.js';
 import { toPageSession } from './session-view.js';
 

@@ -7,13 +7,13 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { isTerminalStatus, type CreateSessionResponse, type NotificationType, type SessionView, type ValidCreateSession } from '@onboarding-kit/contract';
 import { DomainError } from '../errors/domain-error.js';
-import { hashSecret } from '../http/access-key.js';
-import { idempotencyConflict, idempotencyInProgress } from '../http/idempotency.js';
+import { hashSecret } from '../auth/access-key.js';
+import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idempotency-rules.js';
 import type { Logger } from '../logger.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
 import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
-import { holds, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
+import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
 import { HOUR_MS, IDEMPOTENCY_TTL_MS, RETENTION_MS, SESSION_MAX_AGE_MS } from '../config/defaults.js';
 

@@ -5,7 +5,7 @@
  * way). A test can then say "the notifier looked at the queue again and started nothing" instead
  * of sleeping, and end a hanging try at the moment it chooses.
  */
-import type { NotifierOptions } from '../../src/notify/outbox.js';
+import type { NotifierOptions } from '../../src/notifications/outbox.js';
 import { realTimers, type TimerHandle, type Timers } from '../../src/relay/timers.js';
 
 type OutboxStore = NotifierOptions['store'];

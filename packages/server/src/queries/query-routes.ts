@@ -27,7 +27,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { fromUpstream } from '../errors/from-upstream.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../http/json-body.js';
+import { readJsonBody } from '../transport/json-body.js';
 import { isUpstreamError, UpstreamError } from '../upstream/upstream-error.js';
 
 /** The submission and the consultation of the asynchronous document inspection (docs/upstream-api.md#asynchronous-document-inspection). */

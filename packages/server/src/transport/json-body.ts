@@ -7,7 +7,7 @@
 import { IncomingMessage } from 'node:http';
 import type { BodyBuffers } from './body-buffers.js';
 import type { Context } from 'hono';
-import { httpError } from './companion-error.js';
+import { httpError } from '../http/companion-error.js';
 import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
 import { requestHeader } from './request-header.js';
 

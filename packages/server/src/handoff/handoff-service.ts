@@ -14,13 +14,13 @@ import {
   type HandoffOffer,
   type SessionProgressReport,
 } from '@onboarding-kit/contract';
-import { hashSecret, keyMatches } from '../http/access-key.js';
+import { hashSecret, keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { holds, isOrigin, offerState, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
-import type { SessionService } from './session-service.js';
-import { effectiveStatus } from './session-view.js';
+import type { SessionService } from '../sessions/session-service.js';
+import { effectiveStatus } from '../sessions/session-view.js';
 
 export interface HandoffServiceOptions {
   sessions: SessionService;

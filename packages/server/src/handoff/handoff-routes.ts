@@ -13,19 +13,19 @@ import {
 } from '@onboarding-kit/contract';
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { bearer } from '../http/access-key.js';
+import { bearer } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../http/json-body.js';
+import { readJsonBody } from '../transport/json-body.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import type { Store } from '../store/store.js';
 import { holds, pageHandoffState, sessionHandedOff, stillValid, type PageCaller } from './handoff-rules.js';
 import type { ClaimInput, HandoffService } from './handoff-service.js';
-import type { SessionService } from './session-service.js';
-import { toPageSession } from './session-view.js';
-import { requestHeader } from '../http/request-header.js';
+import type { SessionService } from '../sessions/session-service.js';
+import { toPageSession } from '../sessions/session-view.js';
+import { requestHeader } from '../transport/request-header.js';
 
 export interface HandoffRouteDeps {
   sessions: SessionService;

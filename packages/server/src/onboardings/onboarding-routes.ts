@@ -14,31 +14,31 @@ import {
 } from '@onboarding-kit/contract';
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { bearer, hashSecret, keyMatches, newAccessKey } from '../http/access-key.js';
-import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey } from '../http/idempotency.js';
+import { bearer, hashSecret, keyMatches, newAccessKey } from '../auth/access-key.js';
+import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey } from '../idempotency/idempotency-rules.js';
 import { IDEMPOTENCY_TTL_MS } from '../config/defaults.js';
-import { holds, sessionHandedOff, type PageCaller } from '../sessions/handoff-rules.js';
+import { holds, sessionHandedOff, type PageCaller } from '../handoff/handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
-import { clientGone } from '../http/client-gone.js';
+import { clientGone } from '../transport/client-gone.js';
 import { fromUpstream, notFound } from '../errors/from-upstream.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import type { Admission } from '../http/admission.js';
-import type { BodyBuffers } from '../http/body-buffers.js';
-import { validateCreationBytes } from '../http/creation-body.js';
-import { readBodyBytes } from '../http/json-body.js';
+import type { Admission } from '../transport/admission.js';
+import type { BodyBuffers } from '../transport/body-buffers.js';
+import { validateCreationBytes } from './creation-body.js';
+import { readBodyBytes } from '../transport/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
-import { offerDirectAnswer } from '../relay/direct-answer.js';
-import { KeepAliveTick, OnboardingEvents, type EventStreamDeps } from '../relay/event-stream.js';
+import { offerDirectAnswer } from '../transport/direct-answer.js';
+import { KeepAliveTick, OnboardingEvents, type EventStreamDeps } from '../transport/event-stream.js';
 import type { Logger } from '../logger.js';
 import type { OnboardingRecord, Store } from '../store/store.js';
 import { EncodedJson, type UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { toState } from './onboarding-state.js';
-import { requestHeader } from '../http/request-header.js';
+import { requestHeader } from '../transport/request-header.js';
 
 export interface OnboardingRouteDeps {
   store: Store;
@@ -58,9 +58,9 @@ export interface OnboardingRouteDeps {
   sessions?: SessionService;
   /** Refuse creations without a session (401). */
   sessionsRequired?: boolean;
-  /** Turns for creations: how many hold a body at once, how many may wait (http/admission.ts). */
+  /** Turns for creations: how many hold a body at once, how many may wait (transport/admission.ts). */
   admission: Admission;
-  /** Where creation bodies are read into, used again once the upstream is done with them (http/body-buffers.ts). */
+  /** Where creation bodies are read into, used again once the upstream is done with them (transport/body-buffers.ts). */
   bodyBuffers?: BodyBuffers;
 }
 
@@ -93,7 +93,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     const key = idempotencyKey(c);
 
     // A turn before the body is read: the creations past the limit wait with their bytes unread
-    // (http/admission.ts); the turn ends once the upstream has answered and the images are gone.
+    // (transport/admission.ts); the turn ends once the upstream has answered and the images are gone.
     const release = await deps.admission.enter(clientGone(c));
     try {
       return await createWithTurn(c, session, caller, key, release);

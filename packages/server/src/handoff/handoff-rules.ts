@@ -3,7 +3,7 @@
  * session record: who holds it, what each page is told, and the session's event log.
  */
 import type { PageHandoffState, SessionEvent } from '@onboarding-kit/contract';
-import { keyMatches } from '../http/access-key.js';
+import { keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { SessionHandoffOffer, SessionLogEntry, SessionRecord, SessionSecretKind } from '../store/backend-state.js';
 

@@ -7,11 +7,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { parseWebhook, type QueryWebhook } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
-import { secretEquals } from '../http/access-key.js';
+import { secretEquals } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../http/json-body.js';
-import type { NotifyInput } from '../notify/outbox.js';
+import { readJsonBody } from '../transport/json-body.js';
+import type { NotifyInput } from '../notifications/outbox.js';
 import type { Store } from '../store/store.js';
 
 export interface WebhookRouteDeps {

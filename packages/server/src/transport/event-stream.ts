@@ -16,7 +16,7 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import type { OnboardingRecord } from '../store/store.js';
 import type { DirectAnswer } from './direct-answer.js';
-import type { ClosableStream, StreamRegistry } from './stream-registry.js';
+import type { ClosableStream, StreamRegistry } from '../relay/stream-registry.js';
 
 const encoder = new TextEncoder();
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
