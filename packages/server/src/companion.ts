@@ -7,15 +7,12 @@
 import { API_PREFIX, IMAGE_ROLES, type ImageRoleName } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import { createAdminRoutes } from './admin/admin-routes.js';
-import { Admission } from './transport/admission.js';
-import { BodyBuffers } from './transport/body-buffers.js';
-import { setAnswerHeader } from './transport/answer-header.js';
+import { Admission, BodyBuffers, setAnswerHeader, socketAddress } from './transport/index.js';
 import type { CompanionEnv } from './http/env.js';
 import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
 import { InFlight } from './lifecycle/in-flight.js';
 import { RetentionSweep } from './lifecycle/retention-sweep.js';
 import { createJsonLogger, redactingLogger, type Logger } from './logger.js';
-import { socketAddress } from './middleware/rate-limit.js';
 import { requestFrame } from './middleware/request-frame.js';
 import { loadBrand } from './hosted/brand.js';
 import { defaultElementDir, HostedAssets } from './hosted/hosted-assets.js';
@@ -36,8 +33,8 @@ import { requireAdminKey } from './admin/auth.js';
 import { Notifier } from './notifications/outbox.js';
 import { notificationAdminRoutes } from './notifications/notification-routes.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
-import { MemoryStore } from './store/memory-store.js';
-import type { Store } from './store/store.js';
+import { MemoryStore } from './store/index.js';
+import type { Store } from './store/index.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client.js';
 import { KIT_VERSION } from './version.js';
 
@@ -183,6 +180,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
       sse: { keepAliveMs: options.sse?.keepAliveMs ?? defaults.keepAliveMs, retryMs },
       clientAddress: options.clientAddress ?? socketAddress,
       counters: store,
+      logger,
     };
     api.route('/session', handoffPageRoutes(handoffDeps));
     api.route('/handoff', handoffClaimRoutes(handoffDeps));

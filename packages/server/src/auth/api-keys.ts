@@ -10,7 +10,7 @@ import { CompanionConfigError } from '../options.js';
 import { bearer, hashSecret, keyMatches, secretEquals } from './access-key.js';
 import { CompanionError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { requestHeader } from '../transport/request-header.js';
+import { requestHeader } from '../transport/index.js';
 
 /** Shorter keys are guessable offline from a leaked hash. */
 export const API_KEY_MIN_LENGTH = 32;

@@ -8,7 +8,7 @@
  * handler, CORS first, then the security headers, then the log line.
  */
 import type { MiddlewareHandler } from 'hono';
-import { setAnswerHeader } from '../transport/answer-header.js';
+import { requestHeader, setAnswerHeader } from '../transport/index.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { InFlight } from '../lifecycle/in-flight.js';
 import type { Logger } from '../logger.js';
@@ -44,16 +44,16 @@ export function requestFrame(options: RequestFrameOptions): MiddlewareHandler<Co
   return async (c, next) => {
     inFlight.enter();
     try {
-      let id = c.req.header('x-request-id');
+      let id = requestHeader(c, 'x-request-id');
       if (!id || id.length > 255 || REQUEST_ID.test(id)) id = crypto.randomUUID();
       c.set('requestId', id);
       c.header('X-Request-Id', id);
       const started = Date.now();
       const log = logger.child({ requestId: id });
       c.set('log', log);
-      const origin = c.req.header('origin');
+      const origin = requestHeader(c, 'origin');
       const allowed = cors.allows(origin);
-      if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) c.res = cors.preflight(c, allowed ? origin : undefined);
+      if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) c.res = cors.preflight(c, allowed ? origin : undefined);
       else {
         await next();
         cors.onAnswer(c, allowed ? origin : undefined);

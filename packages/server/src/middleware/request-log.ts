@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Logger } from '../logger.js';
 import type { CompanionEnv } from '../http/env.js';
-import { isClientAbort } from '../http/error-handler.js';
+import { isClientAbort } from '../transport/index.js';
 
 export function requestLog(logger: Logger): MiddlewareHandler<CompanionEnv> {
   return async (c, next) => {

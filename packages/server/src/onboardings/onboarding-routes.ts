@@ -15,28 +15,24 @@ import {
 import { createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bearer, hashSecret, keyMatches, newAccessKey } from '../auth/access-key.js';
-import { fingerprint, idempotencyConflict, idempotencyInProgress, idempotencyKey, IDEMPOTENCY_TTL_MS } from '../idempotency/idempotency-rules.js';
+import { idempotencyKey } from '../idempotency/idempotency-header.js';
+import { fingerprint, idempotencyConflict, idempotencyInProgress, IDEMPOTENCY_TTL_MS } from '../idempotency/idempotency-rules.js';
 import { holds, sessionHandedOff, type PageCaller } from '../handoff/handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { SessionRecord } from '../store/backend-state.js';
-import { clientGone } from '../transport/client-gone.js';
+import { clientGone, KeepAliveTick, readBodyBytes, requestHeader, sendEventStream, type Admission, type BodyBuffers } from '../transport/index.js';
 import { CompanionError, fromUpstream, notFound } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import type { Admission } from '../transport/admission.js';
-import type { BodyBuffers } from '../transport/body-buffers.js';
 import { validateCreationBytes } from './creation-body.js';
-import { readBodyBytes } from '../transport/json-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
-import { offerDirectAnswer } from '../transport/direct-answer.js';
-import { KeepAliveTick, OnboardingEvents, type EventStreamDeps } from '../transport/event-stream.js';
 import type { Logger } from '../logger.js';
-import type { OnboardingRecord, Store } from '../store/store.js';
+import type { OnboardingRecord, Store } from '../store/index.js';
 import { EncodedJson, type UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
+import { OnboardingEvents, type OnboardingEventDeps } from './onboarding-events.js';
 import { toState } from './onboarding-state.js';
-import { requestHeader } from '../transport/request-header.js';
 
 export interface OnboardingRouteDeps {
   store: Store;
@@ -232,7 +228,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   // One keep-alive tick for all of this app's event streams.
   const tick = new KeepAliveTick(deps.sse.keepAliveMs);
   // Shared by every stream: what one open stream holds is its own small state, nothing more.
-  const streamDeps: EventStreamDeps = {
+  const streamDeps: OnboardingEventDeps = {
     read: (t) => deps.store.get(t),
     subscribe: (t, listener) => deps.store.subscribe(t, listener),
     state: toState,
@@ -244,16 +240,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   app.get('/:token/events', async (c) => {
     const token = c.req.param('token');
     await authorise(c, token);
-    // Proxies such as nginx must pass events on as they come, not buffer them.
-    c.header('X-Accel-Buffering', 'no');
-    c.header('Transfer-Encoding', 'chunked');
-    c.header('Content-Type', 'text/event-stream');
-    c.header('Cache-Control', 'no-cache');
-    c.header('Connection', 'keep-alive');
-    const events = new OnboardingEvents(token, streamDeps, c.get('requestId'));
-    // On Node (serve.ts): the events go straight to the socket once the headers are out (middlewares' included).
-    if (offerDirectAnswer(c.env, events)) return c.body(null, 200);
-    return c.body(events.webStream());
+    return sendEventStream(c, new OnboardingEvents(token, streamDeps, c.get('requestId')));
   });
 
   if (deps.reportPdf) {

@@ -26,7 +26,7 @@ import {
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { CompanionError, fromUpstream } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../transport/json-body.js';
+import { readJsonBody } from '../transport/index.js';
 import { isUpstreamError, UpstreamError } from '../upstream/upstream-error.js';
 
 /** The submission and the consultation of the asynchronous document inspection (docs/upstream-api.md#asynchronous-document-inspection). */

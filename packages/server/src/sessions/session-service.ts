@@ -12,7 +12,7 @@ import { IDEMPOTENCY_TTL_MS, idempotencyConflict, idempotencyInProgress } from '
 import type { Logger } from '../logger.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
 import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js';
-import type { OnboardingRecord, Store } from '../store/store.js';
+import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
 

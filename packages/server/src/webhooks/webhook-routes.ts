@@ -10,9 +10,9 @@ import { Hono } from 'hono';
 import { secretEquals } from '../auth/access-key.js';
 import { CompanionError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../transport/json-body.js';
+import { readJsonBody, requestHeader } from '../transport/index.js';
 import type { NotifyInput } from '../notifications/outbox.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 export interface WebhookRouteDeps {
   store: Store;
@@ -29,7 +29,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
 
   app.post('/', async (c) => {
     const log = c.get('log');
-    if (!secretEquals(c.req.header('id-service-token'), deps.webhookKey)) {
+    if (!secretEquals(requestHeader(c, 'id-service-token'), deps.webhookKey)) {
       log.warn('webhook refused: missing or wrong id-service-token');
       throw new CompanionError(401, 'unauthorized', 'Missing or wrong id-service-token.');
     }
