@@ -7,7 +7,7 @@
 import { API_PREFIX, IMAGE_ROLES, type ImageRoleName } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import { createAdminRoutes } from './admin/admin-routes.js';
-import { Admission, BodyBuffers, setAnswerHeader, socketAddress } from './transport/index.js';
+import { Admission, BodyBuffers, defaultAnswerHeader, socketAddress } from './transport/index.js';
 import type { CompanionEnv } from './http/env.js';
 import { companionErrorHandler, notFoundHandler } from './http/error-handler.js';
 import { InFlight } from './lifecycle/in-flight.js';
@@ -138,7 +138,7 @@ export function createCompanion(options: CompanionOptions): CompanionApp {
   const api = app.basePath(API_PREFIX);
   api.use('*', async (c, next) => {
     await next();
-    if (!c.res.headers.has('Cache-Control')) setAnswerHeader(c, 'Cache-Control', 'no-store');
+    defaultAnswerHeader(c, 'Cache-Control', 'no-store');
   });
   // For load balancers (docs/page-api.md#health): 503 while the store does not answer or the instance is stopping.
   api.get('/health', async (c) => {

@@ -25,6 +25,7 @@ import { CompanionError, fromUpstream, notFound } from '../http/companion-error.
 import type { CompanionEnv } from '../http/env.js';
 import { validateCreationBytes } from './creation-body.js';
 import { rateLimit } from '../middleware/rate-limit.js';
+import { addToRequestLine } from '../middleware/request-log.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { Logger } from '../logger.js';
@@ -197,7 +198,8 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     if (reservedKey) await deps.store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
     if (claimed) await deps.sessions!.submitted(claimed, record);
     deps.poller.track(created.tokenOnboarding);
-    log.info('onboarding created', { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) });
+    // Told on the request's own line (one line per creation).
+    addToRequestLine(c, { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) });
     const answer: CreateOnboardingResponse = {
       tokenOnboarding: created.tokenOnboarding,
       status: 'IN_PROCESS',

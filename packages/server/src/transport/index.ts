@@ -6,7 +6,16 @@
  * ./node-listener.ts); elsewhere through the web Request and Response.
  */
 export { Admission, type AdmissionLimits } from './admission.js';
-export { setAnswerHeader } from './answer-header.js';
+export {
+  appendAnswerHeader,
+  defaultAnswerHeader,
+  enforceAnswerHeaders,
+  enforcedHeaders,
+  overrideAnswerHeader,
+  presetAnswerHeader,
+  setAnswerHeader,
+  type EnforcedHeaders,
+} from './answer-header.js';
 export { BodyBuffers } from './body-buffers.js';
 export { clientGone, isClientAbort, type ClientGone } from './client-gone.js';
 export { EventStream, KeepAliveTick, sendEventStream, type EventStreamDeps } from './event-stream.js';
