@@ -92,7 +92,7 @@ test('the real tree: domain code reaches no HTTP module, the transport is one ad
   const tree = readTree();
   const domain = Object.keys(tree).filter((p) => DOMAIN_FILE.test(p) && !p.startsWith('store/'));
   // The rule judges real files: the services and rules of the feature folders are among them.
-  for (const expected of ['onboardings/onboarding-service.ts', 'onboardings/onboarding-rules.ts', 'sessions/session-service.ts', 'handoff/handoff-service.ts', 'handoff/handoff-rules.ts', 'idempotency/idempotency-rules.ts', 'sessions/session-view.ts']) {
+  for (const expected of ['onboardings/onboarding-service.ts', 'onboardings/onboarding-rules.ts', 'queries/query-rules.ts', 'webhooks/webhook-rules.ts', 'sessions/session-service.ts', 'handoff/handoff-service.ts', 'handoff/handoff-rules.ts', 'idempotency/idempotency-rules.ts', 'sessions/session-view.ts']) {
     assert.ok(domain.includes(expected), `${expected} is judged as domain code`);
   }
   assert.deepEqual(layeringProblems(tree), []);
