@@ -33,8 +33,7 @@ import { requireAdminKey } from './admin/auth.js';
 import { Notifier } from './notifications/outbox.js';
 import { notificationAdminRoutes } from './notifications/notification-routes.js';
 import { webhookRoutes } from './webhooks/webhook-routes.js';
-import { MemoryStore } from './store/index.js';
-import type { Store } from './store/index.js';
+import { MemoryStore, type Store } from './store/index.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream/upstream-client.js';
 import { KIT_VERSION } from './version.js';
 
