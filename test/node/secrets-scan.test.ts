@@ -107,7 +107,9 @@ test('no secret, token, key or full CPF leaks into responses or logs across a fu
       for (const [name, value] of forbidden) assert.ok(!text.includes(value), `${name} found in ${where}: ${text.slice(0, 300)}`);
     }
     // The logs still say what happened, with masked tax ids.
-    assert.ok(stack.logs.some((l) => l.includes('onboarding created') && l.includes('529.***.***-25')));
+    // Each creation is told on its request's line: the onboarding with its masked tax id.
+    const creationLines = stack.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request' && l.method === 'POST' && l.path === '/v1/onboardings' && l.status === 201);
+    assert.ok(creationLines.some((l) => l.tokenOnboarding === tokens[0] && l.taxId === '529.***.***-25'), 'the first creation\'s line names its onboarding and masked tax id');
     assert.ok(stack.logs.some((l) => l.includes('webhook refused')));
     assert.ok(stack.logs.some((l) => l.includes('renewing the access token')));
   } finally {

@@ -9,7 +9,7 @@ import type { BrandInput } from './hosted/brand.js';
 import type { Logger } from './logger.js';
 import type { PollTimings } from './relay/poller.js';
 import type { Timers } from './relay/timers.js';
-import type { Store } from './store/store.js';
+import type { Store } from './store/index.js';
 import type { UpstreamClient, UpstreamClientOptions } from './upstream/upstream-client.js';
 
 export type Environment = 'test' | 'production';

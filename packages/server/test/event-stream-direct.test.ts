@@ -14,7 +14,8 @@ import { sseReader } from '@onboarding-kit/testing/sse-reader';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion, webhook } from './helpers/companion.js';
-import { KEEP_ALIVE_SLICE, KeepAliveTick, MAX_UNREAD_BYTES, OnboardingEvents, type EventStreamDeps } from '../src/transport/event-stream.js';
+import { KEEP_ALIVE_SLICE, KeepAliveTick, MAX_UNREAD_BYTES } from '../src/transport/event-stream.js';
+import { OnboardingEvents, type OnboardingEventDeps } from '../src/onboardings/onboarding-events.js';
 import { StreamRegistry } from '../src/relay/stream-registry.js';
 import { silentLogger } from '../src/logger.js';
 import type { OnboardingRecord } from '../src/store/store.js';
@@ -182,7 +183,7 @@ function fakeDeps(size: number) {
   const listeners = new Set<() => void>();
   const tick = new KeepAliveTick(600_000);
   const streams = new StreamRegistry();
-  const deps: EventStreamDeps = {
+  const deps: OnboardingEventDeps = {
     read: async () => ({ status: 'IN_PROCESS', version: version++ }) as unknown as OnboardingRecord,
     subscribe: (_t, listener) => {
       listeners.add(listener);

@@ -16,7 +16,8 @@ import { newAccessKey } from '../src/auth/access-key.js';
 import type { CompanionEnv } from '../src/http/env.js';
 import { companionErrorHandler, notFoundHandler } from '../src/http/error-handler.js';
 import { silentLogger } from '../src/logger.js';
-import { maxQueryBodyBytes, queryRoutes, type QueryAnswer, type QueryRoutesDeps } from '../src/queries/query-routes.js';
+import { queryRoutes, type QueryAnswer, type QueryRoutesDeps } from '../src/queries/query-routes.js';
+import { maxQueryBodyBytes } from '../src/queries/query-rules.js';
 import { serveOnSocket } from './admin-standin.js';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Hono, type Context } from 'hono';
-import { rateLimit, socketAddress } from '../src/middleware/rate-limit.js';
+import { rateLimit } from '../src/middleware/rate-limit.js';
+import { socketAddress } from '../src/transport/index.js';
 import { CompanionError } from '../src/http/companion-error.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import type { CompanionEnv } from '../src/http/env.js';

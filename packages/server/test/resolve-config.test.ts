@@ -9,7 +9,7 @@ import { CompanionConfigError } from '@onboarding-kit/server';
 import { COMPANION_DEFAULTS, DAY_MS, HOUR_MS, IDEMPOTENCY_TTL_MS, MAX_AGE_MS, NOTIFY_GIVE_UP_MS, RETENTION_MS, SESSION_MAX_AGE_MS } from '../src/config/defaults.js';
 import { resolveConfig } from '../src/config/resolve-config.js';
 import { silentLogger } from '../src/logger.js';
-import { socketAddress } from '../src/middleware/rate-limit.js';
+import { socketAddress } from '../src/transport/index.js';
 
 const base = { baseUrl: 'http://127.0.0.1:1', client: 'c', secret: 'upstream-secret', webhookKey: 'webhook-key', logger: silentLogger };
 const API_KEY = 'k'.repeat(32);

@@ -5,7 +5,7 @@ import type { EvidenceInput } from '../evidence/archive.js';
 import { assertEvidencePassword } from '../evidence/password.js';
 import { peekPdf, pdfPeekReason } from '../evidence/pdf-stream.js';
 import { DomainError } from '../errors/domain-error.js';
-import { readJsonBody } from '../transport/json-body.js';
+import { readJsonBody } from '../transport/index.js';
 import type { AdminDeps, AdminOnboardingRecord } from './deps.js';
 import { isUnknownUpstream, isUpstreamTimeout, upstreamFailure, upstreamGapReason, upstreamHttpStatus } from './upstream-failure.js';
 

@@ -11,7 +11,7 @@ import { requireAdminKey } from '../admin/auth.js';
 import type { CompanionConfig } from '../config/resolve-config.js';
 import { HostedAssets } from '../hosted/hosted-assets.js';
 import { hostedRoutes } from '../hosted/hosted-routes.js';
-import { setAnswerHeader } from '../transport/answer-header.js';
+import { defaultAnswerHeader } from '../transport/index.js';
 import { requireApiKey } from '../auth/api-keys.js';
 import type { CompanionEnv } from '../http/env.js';
 import { companionErrorHandler, notFoundHandler } from '../http/error-handler.js';
@@ -22,7 +22,7 @@ import { queryRoutes } from '../queries/query-routes.js';
 import { webhookRoutes } from '../webhooks/webhook-routes.js';
 import { handoffClaimRoutes, handoffPageRoutes } from '../handoff/handoff-routes.js';
 import { pageSessionRoutes, sessionRoutes } from '../sessions/session-routes.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { KIT_VERSION } from '../version.js';
 import type { CompanionServices } from './services.js';
 
@@ -38,7 +38,7 @@ export function mountRoutes(app: Hono<CompanionEnv>, config: CompanionConfig, se
   const api = app.basePath(API_PREFIX);
   api.use('*', async (c, next) => {
     await next();
-    if (!c.res.headers.has('Cache-Control')) setAnswerHeader(c, 'Cache-Control', 'no-store');
+    defaultAnswerHeader(c, 'Cache-Control', 'no-store');
   });
   mountHealth(api, services.store, stopping);
   mountPageApi(api, config, services);
@@ -87,7 +87,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
   api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).
-  const handoffDeps = { sessions, handoff, streams: s.streams, timers: s.timers, sse: config.sse, clientAddress: config.clientAddress, counters: s.store };
+  const handoffDeps = { sessions, handoff, streams: s.streams, timers: s.timers, sse: config.sse, clientAddress: config.clientAddress, counters: s.store, logger: s.logger };
   api.route('/session', handoffPageRoutes(handoffDeps));
   api.route('/handoff', handoffClaimRoutes(handoffDeps));
   // The hosted capture page and the hand-off pages (docs/hosted-page.md), outside the API prefix.

@@ -4,9 +4,8 @@
  * creation turns and the retention sweep. Polling, the session sweep and the retention sweep run
  * from here on.
  */
-import { Admission } from '../transport/admission.js';
+import { Admission, BodyBuffers } from '../transport/index.js';
 import { ApiKeyring } from '../auth/api-keys.js';
-import { BodyBuffers } from '../transport/body-buffers.js';
 import { InFlight } from '../lifecycle/in-flight.js';
 import { RetentionSweep } from '../lifecycle/retention-sweep.js';
 import { redactingLogger, type Logger } from '../logger.js';
@@ -17,8 +16,7 @@ import { realTimers, type Timers } from '../relay/timers.js';
 import { HandoffService } from '../handoff/handoff-service.js';
 import { SessionService } from '../sessions/session-service.js';
 import { withStatusHook } from '../sessions/status-hook.js';
-import { MemoryStore } from '../store/memory-store.js';
-import type { Store } from '../store/store.js';
+import { MemoryStore, type Store } from '../store/index.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client.js';
 import type { CompanionConfig } from '../config/resolve-config.js';
 

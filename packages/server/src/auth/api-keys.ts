@@ -10,7 +10,7 @@ import { CompanionConfigError } from '../config/config-error.js';
 import { bearer, hashSecret, keyMatches, secretEquals } from './access-key.js';
 import { httpError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { requestHeader } from '../transport/request-header.js';
+import { requestHeader } from '../transport/index.js';
 import { OPTION_LIMITS } from '../config/defaults.js';
 
 /** Shorter keys are guessable offline from a leaked hash. */

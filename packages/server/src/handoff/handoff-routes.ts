@@ -12,20 +12,19 @@ import {
   type SessionProgressReport,
 } from '@onboarding-kit/contract';
 import { Hono, type Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { bearer } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../transport/json-body.js';
+import { KeepAliveTick, readJsonBody, requestHeader, sendEventStream } from '../transport/index.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
-import type { Timers, TimerHandle } from '../relay/timers.js';
-import type { SessionRecord } from '../store/backend-state.js';
-import type { Store } from '../store/store.js';
+import type { Logger } from '../logger.js';
+import type { Timers } from '../relay/timers.js';
+import type { Store } from '../store/index.js';
 import { holds, pageHandoffState, sessionHandedOff, stillValid, type PageCaller } from './handoff-rules.js';
 import type { ClaimInput, HandoffService } from './handoff-service.js';
 import type { SessionService } from '../sessions/session-service.js';
 import { toPageSession } from '../sessions/session-view.js';
-import { requestHeader } from '../transport/request-header.js';
+import { SessionEvents, type SessionEventDeps } from './session-events.js';
 
 export interface HandoffRouteDeps {
   sessions: SessionService;
@@ -37,6 +36,8 @@ export interface HandoffRouteDeps {
   clientAddress: (c: Context) => string;
   /** Where the attempts are counted (shared by every instance on the store). */
   counters: Pick<Store, 'consumeRateLimit'>;
+  /** The app's logger (event streams log with their request's id, without holding the request's logger). */
+  logger: Logger;
 }
 
 const SMALL_BODY_BYTES = 1024;
@@ -59,6 +60,16 @@ export async function pageCaller(c: Context, sessions: SessionService): Promise<
 export function handoffPageRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
   const { sessions, handoff } = deps;
   const app = new Hono<CompanionEnv>();
+  // One keep-alive tick for all of this app's event streams, and what they all share.
+  const streamDeps: SessionEventDeps = {
+    sessions,
+    handoff,
+    timers: deps.timers,
+    streams: deps.streams,
+    tick: new KeepAliveTick(deps.sse.keepAliveMs),
+    retryMs: deps.sse.retryMs,
+    log: deps.logger,
+  };
 
   app.post('/handoff', async (c) => {
     const caller = await pageCaller(c, sessions);
@@ -83,12 +94,9 @@ export function handoffPageRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
 
   app.get('/events', async (c) => {
     const caller = await pageCaller(c, sessions);
-    const lastId = Number(c.req.header('last-event-id') ?? '0');
+    const lastId = Number(requestHeader(c, 'last-event-id') ?? '0');
     const after = Number.isSafeInteger(lastId) && lastId > 0 ? lastId : 0;
-    c.header('X-Accel-Buffering', 'no');
-    return streamSSE(c, (stream) => followSession(deps, caller, after, stream), async (error) => {
-      c.get('log').debug('session event stream ended with an error', { error });
-    });
+    return sendEventStream(c, new SessionEvents(caller, after, streamDeps, c.get('requestId')));
   });
 
   return app;
@@ -111,87 +119,6 @@ export function handoffClaimRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
     return c.json(await deps.handoff.claim(input), 200);
   });
   return app;
-}
-
-interface SseStream {
-  write(text: string): Promise<unknown>;
-  writeSSE(message: { event: string; data: string; id: string }): Promise<unknown>;
-  onAbort(fn: () => void): void;
-}
-
-/**
- * Streams the session's log after `after` (all of it on a first connection, so a reloaded page
- * finds the current state), then each new entry as the store tells of a change, from whichever
- * instance made it. Ends once the session is completed or expired, or when this device no longer
- * holds it. A pending link, or the session itself, lapsing while watched is marked here (once,
- * whichever instance's stream comes first), so both pages hear of it.
- */
-async function followSession(deps: HandoffRouteDeps, caller: PageCaller, after: number, stream: SseStream): Promise<void> {
-  const { sessions, handoff, timers } = deps;
-  const id = caller.session.id;
-  let changed = true;
-  let finished = false;
-  let wake: (() => void) | undefined;
-  const poke = () => {
-    changed = true;
-    wake?.();
-    wake = undefined;
-  };
-  const stop = () => {
-    finished = true;
-    poke();
-  };
-  // Subscribe before the first read, so a change between the two cannot be missed.
-  const unsubscribe = sessions.store.subscribeSession(id, poke);
-  let reconnectIn: number | undefined;
-  const unregister = deps.streams.add((retryMs) => {
-    reconnectIn = retryMs;
-    stop();
-  });
-  stream.onAbort(stop);
-  const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n').catch(stop), deps.sse.keepAliveMs);
-  let due: TimerHandle | undefined;
-  let sent = after;
-  let ended = false;
-  try {
-    await stream.write(`retry: ${deps.sse.retryMs}\n\n`);
-    while (!finished) {
-      if (!changed) await new Promise<void>((resolve) => (wake = resolve));
-      if (finished) break;
-      changed = false;
-      const session = await sessions.store.getSession(id);
-      if (!session) break;
-      for (const entry of session.events ?? []) {
-        if (entry.seq <= sent) continue;
-        await stream.writeSSE({ event: entry.event.type, data: JSON.stringify(entry.event), id: String(entry.seq) });
-        sent = entry.seq;
-      }
-      ended = session.status === 'completed' || session.status === 'expired' || !stillValid(session, caller);
-      if (ended) break;
-      timers.clearTimeout(due);
-      due = scheduleLapse(session, sessions.now(), timers, () => {
-        void Promise.all([handoff.expireOfferIfDue(id), sessions.expireIfDue(session)]).catch(() => poke());
-      });
-    }
-    if (reconnectIn !== undefined && !ended) await stream.write(`retry: ${reconnectIn}\n\n`).catch(() => {});
-  } finally {
-    timers.clearTimeout(due);
-    clearInterval(keepAlive);
-    unsubscribe();
-    unregister();
-  }
-}
-
-/** A timer for the next moment the session changes by itself (a pending link or the session lapsing). */
-function scheduleLapse(session: SessionRecord, nowMs: number, timers: Timers, fn: () => void): TimerHandle | undefined {
-  const moments: number[] = [];
-  const offer = session.handoff?.offer;
-  if (offer?.state === 'pending') moments.push(Date.parse(offer.expiresAt));
-  if (session.status === 'open') moments.push(Date.parse(session.expiresAt));
-  if (moments.length === 0) return undefined;
-  // Already due but not marked: at once. A failure (store down) pokes the loop, which schedules again.
-  const at = Math.min(...moments);
-  return timers.setTimeout(fn, Math.max(0, at - nowMs));
 }
 
 function invalid(message: string, field?: string): DomainError {

@@ -24,6 +24,7 @@ import type { Logger } from '../logger.js';
 import type { SessionService } from '../sessions/session-service.js';
 import { effectiveStatus } from '../sessions/session-view.js';
 import type { SessionRecord } from '../store/backend-state.js';
+import { requestHeader } from '../transport/index.js';
 import type { Brand } from './brand.js';
 import { BuildMissing, type HostedAssets } from './hosted-assets.js';
 import { capturePage, claimPage, codePage, devicePage, messagePage, type PageContext } from './page-html.js';
@@ -125,7 +126,7 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
   });
 
   app.get('/capture/element/:version/:file', (c) => {
-    errorsAsPages(c, mountBase(c, /\/capture\/element\/[^/]*\/[^/]*$/), localeFromAcceptLanguage(c.req.header('accept-language')));
+    errorsAsPages(c, mountBase(c, /\/capture\/element\/[^/]*\/[^/]*$/), localeFromAcceptLanguage(requestHeader(c, 'accept-language')));
     const element = assets.element();
     const asset = c.req.param('version') === element.version ? element.files.get(c.req.param('file')) : undefined;
     if (!asset) throw notFoundPage();
@@ -137,7 +138,7 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
 
   app.get('/capture/:token', async (c) => {
     const base = mountBase(c, /\/capture\/[^/]*$/);
-    errorsAsPages(c, base, localeFromAcceptLanguage(c.req.header('accept-language')));
+    errorsAsPages(c, base, localeFromAcceptLanguage(requestHeader(c, 'accept-language')));
     const token = c.req.param('token');
     const session = /^[A-Za-z0-9_-]{16,128}$/.test(token) ? await sessions.store.findSessionBySecret('capture', hashSecret(token)) : null;
     if (!session) throw notFoundPage();
@@ -155,7 +156,7 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
 
   app.get('/capture', (c) => {
     const base = mountBase(c, /\/capture$/);
-    const locale = localeFromAcceptLanguage(c.req.header('accept-language'));
+    const locale = localeFromAcceptLanguage(requestHeader(c, 'accept-language'));
     errorsAsPages(c, base, locale);
     const version = elementVersion();
     pageHeaders(c);
@@ -164,7 +165,7 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
 
   app.get('/h', (c) => {
     const base = mountBase(c, /\/h$/);
-    const locale = localeFromAcceptLanguage(c.req.header('accept-language'));
+    const locale = localeFromAcceptLanguage(requestHeader(c, 'accept-language'));
     errorsAsPages(c, base, locale);
     const version = elementVersion();
     pageHeaders(c);
@@ -174,7 +175,7 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
   // Never a claim here: the page's script claims once it is shown to someone.
   app.get('/h/:token', (c) => {
     const base = mountBase(c, /\/h\/[^/]*$/);
-    const locale = localeFromAcceptLanguage(c.req.header('accept-language'));
+    const locale = localeFromAcceptLanguage(requestHeader(c, 'accept-language'));
     errorsAsPages(c, base, locale);
     const version = elementVersion();
     pageHeaders(c);

@@ -6,16 +6,16 @@
  */
 import { API_ERRORS, type ApiErrorCode } from '@onboarding-kit/contract';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '../logger.js';
-import { isStoreUnavailable } from '../store/errors.js';
+import { isStoreUnavailable } from '../store/index.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { isDomainError } from '../errors/domain-error.js';
 import { fromUpstream } from '../errors/from-upstream.js';
 import { CompanionError, fromDomain, httpError } from './companion-error.js';
 import type { CompanionEnv } from './env.js';
+import { isClientAbort } from '../transport/index.js';
 
 /** Codes for refusals thrown as a bare `HTTPException` (by Hono's own middleware, say). */
 const REFUSAL_CODES: Partial<Record<number, ApiErrorCode>> = {
@@ -24,18 +24,6 @@ const REFUSAL_CODES: Partial<Record<number, ApiErrorCode>> = {
 
 /** The status logged for a request whose client went away (nginx's convention); no client ever reads it. */
 export const CLIENT_CLOSED_REQUEST = API_ERRORS.client_closed_request.status as ContentfulStatusCode;
-
-/**
- * The request's client closed the connection before its answer was complete. On Node it is read
- * from the connection itself (node-server aborts the request's signal on the same condition):
- * asking for the signal would make node-server build an AbortController for every request, about
- * 0.5 KB held for as long as the request lives (an event stream: as long as the page watches).
- */
-export function isClientAbort(c: Context): boolean {
-  const node = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
-  if (node?.incoming && node.outgoing) return node.incoming.errored != null || (node.outgoing.destroyed && !node.outgoing.writableFinished);
-  return c.req.raw.signal?.aborted === true;
-}
 
 export interface ErrorHandlerDeps {
   /** Where unexpected errors are logged when the request has no logger of its own. */

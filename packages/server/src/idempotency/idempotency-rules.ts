@@ -1,23 +1,9 @@
 /**
- * `Idempotency-Key` on creations (docs/backend-api.md#idempotency): the header's checks, and the
- * fingerprint that tells a replay (same body) from another request that reuses a key.
+ * `Idempotency-Key` on creations (docs/backend-api.md#idempotency): the fingerprint that tells a
+ * replay (same body) from another request that reuses a key, and the refusals of a reused key. The header itself is read at the edge (./idempotency-header.ts).
  */
 import { createHash } from 'node:crypto';
-import type { Context } from 'hono';
 import { DomainError } from '../errors/domain-error.js';
-
-const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
-
-/** The request's `Idempotency-Key`, or undefined; a key that is not 1-255 visible ASCII characters is refused. */
-export function idempotencyKey(c: Context): string | undefined {
-  const raw = c.req.header('idempotency-key');
-  if (raw === undefined) return undefined;
-  const key = raw.trim();
-  if (!KEY_SHAPE.test(key)) {
-    throw new DomainError('invalid_field', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).', { field: 'Idempotency-Key' });
-  }
-  return key;
-}
 
 /** SHA-256 (hex) of a value's canonical JSON: objects with sorted keys, so member order does not matter. */
 export function fingerprint(value: unknown): string {

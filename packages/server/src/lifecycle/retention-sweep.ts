@@ -6,7 +6,7 @@
  * time forward instead of waiting for it.
  */
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 /** The clock and timers the sweep needs (the companion's injected timers have this shape). */
 export interface SweepTimers {

@@ -4,7 +4,7 @@
  * No cookies are used, so credentials are never allowed. Applied by ./request-frame.ts.
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import { setAnswerHeader } from '../transport/answer-header.js';
+import { appendAnswerHeader, overrideAnswerHeader, requestHeader } from '../transport/index.js';
 import type { CompanionEnv } from '../http/env.js';
 
 export class CorsPolicy {
@@ -32,10 +32,10 @@ export class CorsPolicy {
 
   /** The headers of any other answer; `origin` only when it is allowed. */
   onAnswer(c: Context, origin: string | undefined): void {
-    setAnswerHeader(c, 'Vary', 'Origin', { append: true });
+    appendAnswerHeader(c, 'Vary', 'Origin');
     if (origin !== undefined) {
-      setAnswerHeader(c, 'Access-Control-Allow-Origin', origin);
-      setAnswerHeader(c, 'Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotent-Replayed');
+      overrideAnswerHeader(c, 'Access-Control-Allow-Origin', origin);
+      overrideAnswerHeader(c, 'Access-Control-Expose-Headers', 'X-Request-Id, Retry-After, Idempotent-Replayed');
     }
   }
 }
@@ -44,9 +44,9 @@ export class CorsPolicy {
 export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHandler<CompanionEnv> {
   const policy = new CorsPolicy(allowedOrigins);
   return async (c, next) => {
-    const origin = c.req.header('origin');
+    const origin = requestHeader(c, 'origin');
     const allowed = policy.allows(origin) ? origin : undefined;
-    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) return policy.preflight(c, allowed);
+    if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) return policy.preflight(c, allowed);
     await next();
     policy.onAnswer(c, allowed);
   };

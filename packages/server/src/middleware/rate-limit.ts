@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../http/env.js';
 import { httpError } from '../http/companion-error.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 
 export interface RateLimitOptions {
   /** Requests allowed per window and address; 0 turns the limit off. */
@@ -30,10 +30,4 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<Companio
     }
     return next();
   };
-}
-
-/** The socket's remote address under @hono/node-server, else `unknown`. Proxies' headers are not trusted. */
-export function socketAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }

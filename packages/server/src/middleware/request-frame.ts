@@ -8,7 +8,7 @@
  * handler, CORS first, then the security headers, then the log line.
  */
 import type { MiddlewareHandler } from 'hono';
-import { setAnswerHeader } from '../transport/answer-header.js';
+import { enforceAnswerHeaders, enforcedHeaders, presetAnswerHeader, requestHeader } from '../transport/index.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { InFlight } from '../lifecycle/in-flight.js';
 import type { Logger } from '../logger.js';
@@ -30,6 +30,9 @@ export const SECURITY_HEADERS: readonly (readonly [string, string])[] = [
   ['X-XSS-Protection', '0'],
 ];
 
+/** The security headers win over an answer's own, and no answer says what serves it. */
+const ENFORCED = enforcedHeaders(SECURITY_HEADERS, ['X-Powered-By']);
+
 const REQUEST_ID = /[^\w\-=]/;
 
 export interface RequestFrameOptions {
@@ -44,29 +47,21 @@ export function requestFrame(options: RequestFrameOptions): MiddlewareHandler<Co
   return async (c, next) => {
     inFlight.enter();
     try {
-      let id = c.req.header('x-request-id');
+      let id = requestHeader(c, 'x-request-id');
       if (!id || id.length > 255 || REQUEST_ID.test(id)) id = crypto.randomUUID();
       c.set('requestId', id);
-      c.header('X-Request-Id', id);
+      presetAnswerHeader(c, 'X-Request-Id', id);
       const started = Date.now();
       const log = logger.child({ requestId: id });
       c.set('log', log);
-      const origin = c.req.header('origin');
+      const origin = requestHeader(c, 'origin');
       const allowed = cors.allows(origin);
-      if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) c.res = cors.preflight(c, allowed ? origin : undefined);
+      if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) c.res = cors.preflight(c, allowed ? origin : undefined);
       else {
         await next();
         cors.onAnswer(c, allowed ? origin : undefined);
       }
-      const headers = c.res.headers;
-      try {
-        for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
-        headers.delete('X-Powered-By');
-      } catch {
-        // An answer whose headers cannot change (one made by `fetch`): through Hono's copy.
-        for (const [name, value] of SECURITY_HEADERS) setAnswerHeader(c, name, value);
-        c.res.headers.delete('X-Powered-By');
-      }
+      enforceAnswerHeaders(c, ENFORCED);
       logRequest(c, log, started);
     } finally {
       inFlight.leave();

@@ -18,7 +18,7 @@ import { NOTIFICATION_SIGNATURE_HEADER } from '@onboarding-kit/contract';
 import type { Logger } from '../logger.js';
 import { realTimers, type TimerHandle, type Timers } from '../relay/timers.js';
 import type { BackendState, OutboxEntry, OutboxState } from '../store/backend-state.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { KIT_VERSION } from '../version.js';
 import { signNotification } from './signature.js';
 import { HOUR_MS, NOTIFY_GIVE_UP_MS } from '../config/defaults.js';

@@ -13,7 +13,7 @@ import {
   type Validation,
   type ValidCreateOnboardingBytes,
 } from '@onboarding-kit/contract';
-import { parseJsonBytes, type JsonBodyOptions } from '../transport/json-body.js';
+import { parseJsonBytes, type JsonBodyOptions } from '../transport/index.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

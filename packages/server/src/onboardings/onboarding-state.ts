@@ -1,5 +1,5 @@
 import type { OnboardingState } from '@onboarding-kit/contract';
-import type { OnboardingRecord } from '../store/store.js';
+import type { OnboardingRecord } from '../store/index.js';
 
 /** What the page may see of an onboarding: `GET /v1/onboardings/{token}` and each SSE event. */
 export function toState(r: OnboardingRecord): OnboardingState {

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { isTerminalStatus, type OnboardingReport } from '@onboarding-kit/contract';
 import type { Logger } from '../logger.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
 import { realTimers, type TimerHandle, type Timers } from './timers.js';
 import { COMPANION_DEFAULTS } from '../config/defaults.js';
 

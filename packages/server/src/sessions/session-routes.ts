@@ -6,8 +6,9 @@ import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract'
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { fingerprint, idempotencyKey } from '../idempotency/idempotency-rules.js';
-import { readJsonBody } from '../transport/json-body.js';
+import { idempotencyKey } from '../idempotency/idempotency-header.js';
+import { fingerprint } from '../idempotency/idempotency-rules.js';
+import { readJsonBody } from '../transport/index.js';
 import { pageHandoffState } from '../handoff/handoff-rules.js';
 import { pageCaller } from '../handoff/handoff-routes.js';
 import type { SessionService } from './session-service.js';

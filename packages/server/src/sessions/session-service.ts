@@ -12,7 +12,7 @@ import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idemp
 import type { Logger } from '../logger.js';
 import type { Timers, TimerHandle } from '../relay/timers.js';
 import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js';
-import type { OnboardingRecord, Store } from '../store/store.js';
+import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
 import { HOUR_MS, IDEMPOTENCY_TTL_MS, RETENTION_MS, SESSION_MAX_AGE_MS } from '../config/defaults.js';

@@ -4,7 +4,7 @@
  */
 import type { PageSession, SessionStatus, SessionView } from '@onboarding-kit/contract';
 import type { SessionRecord } from '../store/backend-state.js';
-import type { OnboardingRecord } from '../store/store.js';
+import type { OnboardingRecord } from '../store/index.js';
 
 /** An open session past `expiresAt` is expired, whether or not the sweep has marked it yet. */
 export function effectiveStatus(session: SessionRecord, nowMs: number): SessionStatus {

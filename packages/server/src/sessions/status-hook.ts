@@ -5,7 +5,7 @@
  * logged only, and the session sweep catches up on what it missed.
  */
 import type { Logger } from '../logger.js';
-import type { OnboardingRecord, Store } from '../store/store.js';
+import type { OnboardingRecord, Store } from '../store/index.js';
 
 export function withStatusHook<S extends Store>(store: S, hook: (record: OnboardingRecord) => Promise<void>, logger: Logger): S {
   const applyStatus: Store['applyStatus'] = async (token, update) => {

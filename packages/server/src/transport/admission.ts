@@ -10,7 +10,6 @@
  */
 import type { ClientGone } from './client-gone.js';
 import { DomainError } from '../errors/domain-error.js';
-import { CLIENT_CLOSED_REQUEST } from '../http/error-handler.js';
 
 export interface AdmissionLimits {
   /** Creations that may hold a body at once. */

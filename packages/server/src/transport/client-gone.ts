@@ -4,8 +4,8 @@
  * was aborted: an `AbortController` and its signal, made for every waiting creation only to be
  * listened to, cost more than the wait they watch. Elsewhere through the web Request's signal.
  */
-import { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
+import { nodeIncoming, nodeOutgoing } from './node-bindings.js';
 
 /** Calls `gone` once if the client goes away; returns what stops listening. */
 export type ClientGone = (gone: () => void) => () => void;
@@ -14,8 +14,8 @@ const NOTHING = () => {};
 
 export function clientGone(c: Context): ClientGone {
   return (gone) => {
-    const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
-    if (outgoing instanceof ServerResponse) {
+    const outgoing = nodeOutgoing(c);
+    if (outgoing) {
       // Closed before its answer was written out: the client's doing (a finished answer closes too).
       const onClose = () => {
         if (!outgoing.writableFinished) gone();
@@ -35,4 +35,17 @@ export function clientGone(c: Context): ClientGone {
     signal.addEventListener('abort', gone, { once: true });
     return () => signal.removeEventListener('abort', gone);
   };
+}
+
+/**
+ * The request's client closed the connection before its answer was complete. On Node it is read
+ * from the connection itself (node-server aborts the request's signal on the same condition):
+ * asking for the signal would make node-server build an AbortController for every request, about
+ * 0.5 KB held for as long as the request lives (an event stream: as long as the page watches).
+ */
+export function isClientAbort(c: Context): boolean {
+  const incoming = nodeIncoming(c);
+  const outgoing = nodeOutgoing(c);
+  if (incoming && outgoing) return incoming.errored != null || (outgoing.destroyed && !outgoing.writableFinished);
+  return c.req.raw.signal?.aborted === true;
 }

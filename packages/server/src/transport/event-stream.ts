@@ -1,22 +1,21 @@
 /**
- * An onboarding's event stream, lean enough for tens of thousands open on one instance: on Node
- * (`serve.ts`) the events are written straight to the ServerResponse (see direct-answer.ts), with
- * no web stream, promise or adapter pump per page; elsewhere (other runtimes, `app.request()`)
- * one ReadableStream per page carries the same bytes. The state is one small object whose methods
- * live on its prototype (no async loop parked per stream), and the keep-alive comments are
- * written by one shared tick for all streams instead of a timer each.
+ * The one way the companion writes an event stream (`text/event-stream`), lean enough for tens of
+ * thousands open on one instance: on Node (`listen()`, serve.ts) the events are written straight
+ * to the ServerResponse (./direct-answer.ts), with no web stream, promise or adapter pump per
+ * page; elsewhere (other runtimes, `app.request()`) one ReadableStream per page carries the same
+ * bytes. A stream is one small object whose methods live on its prototype (no async loop parked
+ * per stream), and the keep-alive comments are written by one shared tick for all streams instead
+ * of a timer each.
  *
- * What goes on the wire: `retry: <ms>`, then a `status` event with the onboarding's state each
- * time it changes (never the same state twice), until a terminal status; on shutdown a last
- * `retry:` hint (the page reconnects to an instance still running); `: keep-alive` comments
- * in between.
+ * What goes on the wire: `retry: <ms>`, then the events of the stream's source as it finds them,
+ * until the source says it is over; on shutdown a last `retry:` hint (the page reconnects to an
+ * instance still running); `: keep-alive` comments in between.
  */
-import { isTerminalStatus } from '@onboarding-kit/contract';
 import type { ServerResponse } from 'node:http';
+import type { Context } from 'hono';
 import type { Logger } from '../logger.js';
-import type { OnboardingRecord } from '../store/store.js';
-import type { DirectAnswer } from './direct-answer.js';
 import type { ClosableStream, StreamRegistry } from '../relay/stream-registry.js';
+import { offerDirectAnswer, type DirectAnswer } from './direct-answer.js';
 
 const encoder = new TextEncoder();
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n');
@@ -82,13 +81,8 @@ export class KeepAliveTick {
   }
 }
 
+/** What every stream of a route shares: one object for all of them, so an open stream holds only its own state. */
 export interface EventStreamDeps {
-  /** The record now (`null`: gone, which ends the stream). */
-  read(token: string): Promise<OnboardingRecord | null>;
-  /** Calls `listener` on every change of the onboarding; returns the unsubscribe. */
-  subscribe(token: string, listener: () => void): () => void;
-  /** The state a page sees, as JSON-able data. */
-  state(record: OnboardingRecord): unknown;
   streams: StreamRegistry;
   tick: KeepAliveTick;
   retryMs: number;
@@ -96,45 +90,45 @@ export interface EventStreamDeps {
   log: Logger;
 }
 
-
 /**
- * Bytes a page may leave unread before its stream is ended (it reconnects and reads the state
- * afresh). Keep-alive comments are not written while anything is unread, so only status events
- * count against it: a page that stops reading costs at most this much, never more.
+ * Bytes a page may leave unread before its stream is ended (it reconnects and reads afresh).
+ * Keep-alive comments are not written while anything is unread, so only events count against
+ * it: a page that stops reading costs at most this much, never more.
  */
 export const MAX_UNREAD_BYTES = 16 * 1024;
 
 const byteLength = (chunk: Uint8Array) => chunk.byteLength;
 
-/** The body of `GET /v1/onboardings/{token}/events` as a web stream (any runtime; `app.request()` in tests). */
-export function onboardingEventStream(token: string, deps: EventStreamDeps, requestId: string): ReadableStream<Uint8Array> {
-  return new OnboardingEvents(token, deps, requestId).webStream();
-}
-
 /**
- * One onboarding's events, written either to a web stream (`webStream()`) or straight to Node's
- * response (`writeTo(res)`, once its headers are written): the same bytes either way, without the
- * web stream, its promises and the adapter's pump per open stream on Node.
+ * One page's event stream, written either to a web stream (`webStream()`) or straight to Node's
+ * response (`writeTo(res)`, once its headers are written): the same bytes either way. A source
+ * (a subclass) says what to listen to (`open`, `release`) and writes what changed (`send`);
+ * the stream calls `send` again after each `poke()`, one call at a time.
  */
-export class OnboardingEvents implements DirectAnswer, ClosableStream {
+export abstract class EventStream<D extends EventStreamDeps = EventStreamDeps> implements DirectAnswer, ClosableStream {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private res: ServerResponse | undefined;
-  private unsubscribe: (() => void) | undefined;
-  /** The last state sent, as its JSON. */
-  private last = '';
   private changed = true;
   private busy = false;
-  private terminal = false;
+  private over = false;
   private stopping = false;
   private ended = false;
   private reconnectIn: number | undefined;
 
   constructor(
-    private readonly token: string,
-    private readonly deps: EventStreamDeps,
+    protected readonly deps: D,
     /** The id of the request that opened the stream, in its log lines. */
     private readonly requestId: string,
   ) {}
+
+  /** Starts listening for changes (calling `poke()` on each); the first `send` comes right after. */
+  protected abstract open(): void;
+  /** Stops listening: the stream has ended. */
+  protected abstract release(): void;
+  /** Writes what is new since the last call; true once there will be nothing more (the stream then ends). */
+  protected abstract send(): Promise<boolean>;
+  /** The debug line logged when `send` fails. */
+  protected abstract get failureMessage(): string;
 
   webStream(): ReadableStream<Uint8Array> {
     return new ReadableStream<Uint8Array>(
@@ -164,7 +158,7 @@ export class OnboardingEvents implements DirectAnswer, ClosableStream {
   finish(): void {
     if (this.ended) return;
     this.ended = true;
-    this.unsubscribe?.();
+    this.release();
     this.deps.streams.untrack(this);
     this.deps.tick.delete(this);
     const { controller, res } = this;
@@ -181,28 +175,6 @@ export class OnboardingEvents implements DirectAnswer, ClosableStream {
     }
   }
 
-  private start(): void {
-    // The page going away (or the connection cut) ends the stream and lets go of everything it
-    // holds. (`on`, not `once`: a response closes once, and once's wrapper costs more than the listener.)
-    this.res?.on('close', () => this.finish());
-    this.write(`retry: ${this.deps.retryMs}\n\n`);
-    // Subscribe before the first read, so a change between the two cannot be missed.
-    this.unsubscribe = this.deps.subscribe(this.token, () => this.poke());
-    this.deps.tick.add(this);
-    // On shutdown: end with a fresh `retry:` hint, so the page reconnects (to an instance still running).
-    this.deps.streams.track(this);
-    void this.pump();
-  }
-
-  private logger(): Logger {
-    return this.deps.log.child({ requestId: this.requestId });
-  }
-
-  private poke(): void {
-    this.changed = true;
-    void this.pump();
-  }
-
   /** On shutdown (StreamRegistry): ends the stream with `retry: <retryMs>`. */
   closeStream(retryMs: number): void {
     this.reconnectIn = retryMs;
@@ -210,8 +182,14 @@ export class OnboardingEvents implements DirectAnswer, ClosableStream {
     void this.pump();
   }
 
+  /** Something changed: `send` runs again. */
+  protected poke(): void {
+    this.changed = true;
+    void this.pump();
+  }
+
   /** Writes `chunk`; a keep-alive only when nothing is unread; a page that left more than MAX_UNREAD_BYTES unread is let go. */
-  private write(chunk: string | Uint8Array, keepAlive = false): void {
+  protected write(chunk: string | Uint8Array, keepAlive = false): void {
     if (this.ended) return;
     const res = this.res;
     if (res) {
@@ -234,6 +212,23 @@ export class OnboardingEvents implements DirectAnswer, ClosableStream {
     }
   }
 
+  private start(): void {
+    // The page going away (or the connection cut) ends the stream and lets go of everything it
+    // holds. (`on`, not `once`: a response closes once, and once's wrapper costs more than the listener.)
+    this.res?.on('close', () => this.finish());
+    this.write(`retry: ${this.deps.retryMs}\n\n`);
+    // Listen before the first read, so a change between the two cannot be missed.
+    this.open();
+    this.deps.tick.add(this);
+    // On shutdown: end with a fresh `retry:` hint, so the page reconnects (to an instance still running).
+    this.deps.streams.track(this);
+    void this.pump();
+  }
+
+  private logger(): Logger {
+    return this.deps.log.child({ requestId: this.requestId });
+  }
+
   private tooSlow(unread: number): void {
     this.logger().info('event stream ended: the page left too much unread', { unreadBytes: unread });
     // Cut at once on Node (what is queued goes with the socket); a web stream is closed after what is queued.
@@ -241,37 +236,42 @@ export class OnboardingEvents implements DirectAnswer, ClosableStream {
     this.finish();
   }
 
-  /** Sends the state after each change, one read at a time, until a terminal status, a shutdown or the page leaving. */
+  /** Sends after each change, one `send` at a time, until the source is done, a shutdown or the page leaving. */
   private async pump(): Promise<void> {
     if (this.busy || this.ended) return;
     this.busy = true;
     try {
-      while (this.changed && !this.terminal && !this.ended) {
+      while (this.changed && !this.over && !this.ended) {
         this.changed = false;
-        const record = await this.deps.read(this.token);
-        if (!record) {
-          this.terminal = true;
-          break;
-        }
-        const data = JSON.stringify(this.deps.state(record));
-        if (data !== this.last) {
-          this.last = data;
-          this.write(`event: status\ndata: ${data}\n\n`);
-        }
-        this.terminal = isTerminalStatus(record.status);
+        this.over = await this.send();
         if (this.stopping) break;
       }
     } catch (error) {
       // Usually the store failing under us; the page reconnects and reads again.
-      this.logger().debug('event stream ended with an error', { error });
-      this.terminal = true;
+      this.logger().debug(this.failureMessage, { error });
+      this.over = true;
     } finally {
       this.busy = false;
     }
-    if (this.terminal) this.finish();
+    if (this.over) this.finish();
     else if (this.stopping) {
       if (this.reconnectIn !== undefined) this.write(`retry: ${this.reconnectIn}\n\n`);
       this.finish();
     }
   }
+}
+
+/**
+ * Answers a request with `stream`: on Node straight to the socket once the headers are out
+ * (middlewares' included), elsewhere as a web body.
+ */
+export function sendEventStream(c: Context, stream: EventStream<EventStreamDeps>): Response {
+  // Proxies such as nginx must pass events on as they come, not buffer them.
+  c.header('X-Accel-Buffering', 'no');
+  c.header('Transfer-Encoding', 'chunked');
+  c.header('Content-Type', 'text/event-stream');
+  c.header('Cache-Control', 'no-cache');
+  c.header('Connection', 'keep-alive');
+  if (offerDirectAnswer(c.env, stream)) return c.body(null, 200);
+  return c.body(stream.webStream());
 }

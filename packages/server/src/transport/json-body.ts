@@ -4,11 +4,11 @@
  * (docs/page-api.md#limits-and-configuration). Refusals are the error shape: 413
  * `payload_too_large`, 415 `unsupported_media_type`, 400 `invalid_json`.
  */
-import { IncomingMessage } from 'node:http';
 import type { BodyBuffers } from './body-buffers.js';
 import type { Context } from 'hono';
 import { httpError } from '../http/companion-error.js';
 import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
+import { nodeIncoming } from './node-bindings.js';
 import { requestHeader } from './request-header.js';
 
 export interface JsonBodyOptions {
@@ -42,9 +42,9 @@ export async function readBodyBytes(c: Context, limit: number, options: JsonBody
   if (options.requireJsonType && !JSON_TYPE.test(requestHeader(c, 'content-type') ?? '')) {
     throw httpError('unsupported_media_type', `${what} must be sent as application/json.`);
   }
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  const incoming = nodeIncoming(c);
   // Untouched: nothing read it, nothing (a web stream made of it) listens to it.
-  const direct = incoming instanceof IncomingMessage && !incoming.readableDidRead && incoming.listenerCount('data') === 0;
+  const direct = incoming !== undefined && !incoming.readableDidRead && incoming.listenerCount('data') === 0;
   const buffers = options.buffers;
   const read = direct ? await readLimitedIncoming(incoming, limit, {}, buffers ? (size) => buffers.take(size) : undefined) : await readLimitedBody(c.req.raw, limit);
   if (!read.ok) throw httpError('payload_too_large', `${what} is larger than ${limit} bytes.`);

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import { nodeIncoming } from './node-bindings.js';
 
 const EDGE_SPACE = /^[\t ]+|[\t ]+$/g;
 
@@ -21,6 +22,12 @@ const nodeRequests = new WeakMap<Request, IncomingMessage>();
 /** Called by the server: `req` is node-server's Request for `incoming`, unchanged. */
 export function noteNodeRequest(req: Request, incoming: IncomingMessage): void {
   nodeRequests.set(req, incoming);
+}
+
+/** Whether `c` is a request `listen()` handed over, its own Node request in the bindings. */
+export function isNodeRequest(c: Context): boolean {
+  const incoming = nodeRequests.get(c.req.raw);
+  return incoming !== undefined && incoming === nodeIncoming(c);
 }
 
 /** The value of the request header `lowerName` (lower case), or undefined when it was not sent. */

@@ -4,15 +4,15 @@
  * are accepted, the change is stored before answering, and the answer comes right away (no
  * upstream call inline; docs/upstream-api.md, rule 7).
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { parseWebhook, type QueryWebhook } from '@onboarding-kit/contract';
+import { parseWebhook } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import { secretEquals } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody } from '../transport/json-body.js';
+import { readJsonBody, requestHeader } from '../transport/index.js';
 import type { NotifyInput } from '../notifications/outbox.js';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/index.js';
+import { queryCompleted, withUnknownStatus } from './webhook-rules.js';
 
 export interface WebhookRouteDeps {
   store: Store;
@@ -29,7 +29,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
 
   app.post('/', async (c) => {
     const log = c.get('log');
-    if (!secretEquals(c.req.header('id-service-token'), deps.webhookKey)) {
+    if (!secretEquals(requestHeader(c, 'id-service-token'), deps.webhookKey)) {
       log.warn('webhook refused: missing or wrong id-service-token');
       throw new DomainError('unauthorized', 'Missing or wrong id-service-token.');
     }
@@ -65,33 +65,4 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
   });
 
   return app;
-}
-
-/**
- * The `query.completed` event of a standalone envelope: its classified outcome, with the inspection's
- * `key` when the envelope names one. Its id follows from the key (else the externalId), so the same
- * webhook delivered twice queues one notification; an envelope with neither gets a random id.
- */
-function queryCompleted(parsed: QueryWebhook, body: unknown): NotifyInput {
-  const rawKey = (body as Record<string, unknown>).key;
-  const key = typeof rawKey === 'string' && rawKey && rawKey.length <= 128 ? rawKey : undefined;
-  const { externalId } = parsed;
-  // The shape `POST /v1/queries` answers, so one reader serves the synchronous and the asynchronous result.
-  const data = { ...parsed.outcome, ...(externalId && { externalId }), ...(key && { key }) };
-  const basis = key ? `key:${key}` : externalId ? `externalId:${externalId}` : undefined;
-  if (!basis) {
-    // Unrelated queries never wait for each other: each has its own order key.
-    const id = `evt_${randomUUID().replaceAll('-', '')}`;
-    return { id, type: 'query.completed', orderKey: id, data };
-  }
-  const id = `evt_${createHash('sha256').update(`query.completed:${basis}`).digest('hex').slice(0, 32)}`;
-  return { id, type: 'query.completed', orderKey: `query:${basis}`, data };
-}
-
-/** An onboarding report whose `status` is a string outside the contract's statuses (for the log: token and a bounded status). */
-function withUnknownStatus(body: unknown): { tokenOnboarding: string; status: string } | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  const { tokenOnboarding, status } = body as Record<string, unknown>;
-  if (typeof tokenOnboarding !== 'string' || !tokenOnboarding || typeof status !== 'string') return null;
-  return { tokenOnboarding: tokenOnboarding.slice(0, 128), status: status.slice(0, 40) };
 }

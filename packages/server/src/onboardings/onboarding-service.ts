@@ -1,0 +1,169 @@
+/**
+ * Onboardings: who may create one, its creation (one per session, or per Idempotency-Key without
+ * one, a replay answered with the same onboarding), and who may read it. The routes
+ * (./onboarding-routes.ts) read the request and write the answer; everything between is here.
+ */
+import { maskTaxId, type CreateOnboardingResponse, type ImageRoleName, type ValidCreateOnboardingBytes } from '@onboarding-kit/contract';
+import { hashSecret, newAccessKey } from '../auth/access-key.js';
+import { holds, sessionHandedOff, type PageCaller } from '../handoff/handoff-rules.js';
+import { DomainError } from '../errors/domain-error.js';
+import { fromUpstream, notFound } from '../errors/from-upstream.js';
+import { IDEMPOTENCY_TTL_MS } from '../config/defaults.js';
+import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idempotency-rules.js';
+import type { LogFields, Logger } from '../logger.js';
+import type { StatusPoller } from '../relay/poller.js';
+import type { SessionService } from '../sessions/session-service.js';
+import type { SessionRecord } from '../store/backend-state.js';
+import type { OnboardingRecord, Store } from '../store/index.js';
+import type { EncodedJson, UpstreamClient } from '../upstream/upstream-client.js';
+import { isUpstreamError } from '../upstream/upstream-error.js';
+import { accessKeyOpens, checkAgainstSession, creationFingerprint, sessionUnauthorized, TOKEN_SHAPE, upstreamRequest } from './onboarding-rules.js';
+
+export interface OnboardingServiceDeps {
+  store: Store;
+  upstream: Pick<UpstreamClient, 'createOnboarding'>;
+  poller: Pick<StatusPoller, 'track'>;
+  environment: string;
+  documentFileTypes: Record<ImageRoleName, string>;
+  /** Sessions, when the backend routes are on. */
+  sessions?: SessionService;
+  /** Refuse creations without a session (401). */
+  sessionsRequired?: boolean;
+}
+
+/** Who creates: the page holding a session, or nobody in particular when sessions are optional. */
+export interface Creator {
+  session: SessionRecord | null;
+  caller: PageCaller | null;
+}
+
+export interface CreationRequest extends Creator {
+  valid: ValidCreateOnboardingBytes;
+  idempotencyKey?: string;
+  /** The request's logger. */
+  log: Logger;
+  /** Told of the upstream body before it goes (what it is made of is freed once it is written out). */
+  sending(encoded: EncodedJson): void;
+  /** Called once the upstream has answered, whatever it answered. */
+  upstreamDone(): void;
+}
+
+export type CreationOutcome =
+  | { kind: 'created'; answer: CreateOnboardingResponse; logFields: LogFields }
+  | { kind: 'replayed'; answer: CreateOnboardingResponse };
+
+export class OnboardingService {
+  constructor(private readonly deps: OnboardingServiceDeps) {}
+
+  /** The record when the token exists and `presented` is one of its keys; otherwise the one 404. */
+  async open(token: string, presented: string | undefined): Promise<OnboardingRecord> {
+    const record = TOKEN_SHAPE.test(token) ? await this.deps.store.get(token) : null;
+    if (!accessKeyOpens(presented, record)) throw notFound();
+    return record!;
+  }
+
+  /**
+   * Who may create: the page holding a session (its origin's client secret or capture token, or
+   * the device it was handed off to), or anyone when sessions are optional.
+   */
+  async creator(presented: string | undefined): Promise<Creator> {
+    const { sessions, sessionsRequired } = this.deps;
+    const caller = presented !== undefined && sessions ? await sessions.authenticatePage(presented) : null;
+    if (presented !== undefined && !caller) throw sessionUnauthorized();
+    if (caller && !holds(caller.session, caller)) throw sessionHandedOff();
+    const session = caller?.session ?? null;
+    if (!session && sessionsRequired) {
+      throw new DomainError('unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.', { realm: 'onboarding-session' });
+    }
+    return { session, caller };
+  }
+
+  async create(request: CreationRequest): Promise<CreationOutcome> {
+    const { store, sessions } = this.deps;
+    const { valid, session, caller, idempotencyKey: key, log } = request;
+    const taxId = maskTaxId(valid.taxId.value);
+    if (session) checkAgainstSession(valid, session);
+
+    // One onboarding per session, or per Idempotency-Key without one: a replay gets the same onboarding.
+    let claimed: SessionRecord | undefined;
+    let reservedKey: string | undefined;
+    if (session) {
+      const claim = await sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: creationFingerprint(valid), ...(caller && { caller }) });
+      if (claim.kind === 'replay') return this.replay(claim.tokenOnboarding, valid, log);
+      claimed = claim.session;
+    } else if (key) {
+      reservedKey = `onboarding:${key}`;
+      const print = creationFingerprint(valid);
+      const held = await store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
+      if (held.state !== 'reserved') {
+        reservedKey = undefined;
+        if (held.fingerprint !== print) throw idempotencyConflict();
+        if (held.state === 'pending') throw idempotencyInProgress();
+        return this.replay(held.result, valid, log);
+      }
+    }
+
+    let created;
+    const encoded = upstreamRequest(valid, this.deps.documentFileTypes);
+    request.sending(encoded);
+    try {
+      created = await this.deps.upstream.createOnboarding(encoded);
+    } catch (e) {
+      // Nothing was created: the session, or the key, may be used again.
+      if (claimed) await sessions!.release(claimed);
+      if (reservedKey) await store.releaseIdempotencyKey(reservedKey).catch(() => undefined);
+      if (!isUpstreamError(e)) throw e;
+      log.warn('onboarding creation failed upstream', { op: e.operation, kind: e.kind, httpStatus: e.httpStatus, upstreamCode: e.code, externalId: e.externalId, taxId });
+      throw fromUpstream(e, this.deps.environment);
+    } finally {
+      // Personal data is kept no longer than needed: the images go as soon as the upstream has them.
+      valid.images = {};
+      encoded.settle();
+      request.upstreamDone();
+    }
+
+    const accessKey = newAccessKey();
+    const now = new Date().toISOString();
+    // A store that fails here answers 503 after the upstream created the onboarding: that one is
+    // orphaned (its access key is lost with this request), and a page that tries again creates a
+    // second (unless it sent an Idempotency-Key, or holds a session: the claim then stands until
+    // it lapses). The record may even land late (a Redis command that timed out can still run):
+    // it then stays IN_PROCESS, polled after a scan takes it over, until the retention sweep.
+    // Nothing upstream can be undone, so this is accepted.
+    let record: OnboardingRecord;
+    try {
+      record = await store.create({
+        tokenOnboarding: created.tokenOnboarding,
+        status: 'IN_PROCESS',
+        createdAt: now,
+        accessKeyHash: hashSecret(accessKey),
+        ...(claimed && { sessionId: claimed.id }),
+      });
+    } catch (error) {
+      // The one trace an operator has to reconcile the orphan with the upstream's own records.
+      log.error('onboarding created upstream but not stored', { tokenOnboarding: created.tokenOnboarding, ...(claimed && { sessionId: claimed.id }), error });
+      throw error;
+    }
+    if (reservedKey) await store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
+    if (claimed) await sessions!.submitted(claimed, record);
+    this.deps.poller.track(created.tokenOnboarding);
+    const answer: CreateOnboardingResponse = {
+      tokenOnboarding: created.tokenOnboarding,
+      status: 'IN_PROCESS',
+      ...(created.dateHourProcess !== undefined && { dateHourProcess: created.dateHourProcess }),
+      accessKey,
+    };
+    return { kind: 'created', answer, logFields: { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) } };
+  }
+
+  /** A repeated creation: the same onboarding with a new access key (earlier keys stay valid). */
+  private async replay(token: string, valid: ValidCreateOnboardingBytes, log: Logger): Promise<CreationOutcome> {
+    valid.images = {};
+    const record = await this.deps.store.get(token);
+    const accessKey = newAccessKey();
+    // Gone by retention: the key outlived its onboarding, and there is nothing to open any more.
+    if (!record || !(await this.deps.store.addAccessKey(token, hashSecret(accessKey)))) throw idempotencyConflict();
+    log.info('onboarding creation replayed', { tokenOnboarding: token });
+    return { kind: 'replayed', answer: { tokenOnboarding: token, status: record.status, accessKey } };
+  }
+}
