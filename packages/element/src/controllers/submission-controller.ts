@@ -16,7 +16,7 @@ import {
   type OnboardingState,
 } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
-import { CompanionError, createOnboarding, watchStatus, type FinalState, type PollOptions } from '../api/index.js';
+import { CompanionError, createOnboarding, errorFromApi, watchStatus, type FinalState, type PollOptions } from '../api/index.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { OnboardingCancelEvent, OnboardingCompleteEvent, OnboardingErrorEvent, OnboardingSubmittedEvent } from '../events.js';
 import type { Messages } from '../messages/index.js';
@@ -145,7 +145,8 @@ const asCompanionError = (error: unknown): CompanionError =>
 /** What the person reads about a failed upload. */
 export function uploadErrorMessage(error: CompanionError, m: Messages): string {
   const errors = m.upload.errors;
-  const code = error.code;
+  // Widened: a newer companion may answer a code this page does not know.
+  const code: string = error.code;
   // The session's own words: the link is what the person has to replace, whenever it failed.
   if (code === 'session_invalid') return m.session.invalid;
   if (code === 'session_expired') return m.session.expired;
@@ -290,7 +291,7 @@ export class SubmissionController implements ReactiveController {
     const body = this.#options.request();
     const check = validateCreateOnboarding(body, this.#options.maxImageBytes());
     if (!check.ok) {
-      this.#failUpload(new CompanionError({ ...check.error, status: check.status }));
+      this.#failUpload(errorFromApi(check.status, check.error));
       return;
     }
     const m = this.#options.messages();
