@@ -5,7 +5,7 @@ import { CompanionError, normalizeEndpoint, type CompanionErrorCode } from '../a
 import { en } from '../messages/index.js';
 import { CPF, companionNamespace, controlDouble, createdIn, decide, doubleState, realEndpoint, realRecord, realState } from '../onboarding-flow/test-helpers.js';
 import { SubmissionController, uploadErrorMessage, uploadErrorRole } from './submission-controller.js';
-import { jpeg, mountHost, recordEvents } from './test-helpers.js';
+import { jpeg, mountHost, recordEvents, testContext } from './test-helpers.js';
 
 async function photo(colour: string): Promise<string> {
   return bytesToBase64(new Uint8Array(await (await jpeg(colour)).arrayBuffer()));
@@ -24,11 +24,10 @@ async function setup(cpf: string = CPF.approved, companion: 'real' | 'double' = 
   const steps: string[] = [];
   const announced: string[] = [];
   const submission = new SubmissionController(host, {
-    endpoint: () => state.endpoint,
+    context: testContext(() => ({ endpoint: state.endpoint })),
     pollOptions: () => ({ initialDelayMs: 100, maxDelayMs: 200, totalMs: 10_000 }),
     maxImageBytes: () => DEFAULT_IMAGE_MAX_BYTES,
     request: () => state.request,
-    messages: () => en,
     announce: (text) => announced.push(text),
     goTo: (step) => steps.push(step),
     sent: () => state.sent++,
