@@ -173,7 +173,6 @@ export class OnboardingFlow extends LitElement {
    */
   pollOptions: Partial<PollOptions> = {};
 
-
   /** The endpoint, the session's secret and the locale as every part of the flow reads them. */
   readonly #context = new ResolvedFlowContext(() => ({ endpoint: this.endpoint, session: this.session, locale: this.locale }));
   readonly #texts = new LazyTextsController(this);
