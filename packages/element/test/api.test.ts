@@ -2,7 +2,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { SseParser } from '../src/api/sse.js';
 import { normalizeEndpoint } from '../src/api/endpoint.js';
-import { CompanionError } from '../src/api/errors.js';
+import { CompanionError, type CompanionErrorCode } from '../src/api/errors.js';
 import { HANDOFF_PROGRESS_STEPS } from '@onboarding-kit/contract';
 import { FIRST_STEP, ONBOARDING_STEPS, parseDocumentTypes, stepSequence, documentHasBack, rolesFor } from '../src/onboarding-flow/steps.js';
 
@@ -36,7 +36,7 @@ test('SseParser keeps the id and ignores events without data', () => {
 });
 
 test('CompanionError.retryable: network, timeouts, 429 and 5xx only', () => {
-  const e = (code: string, status: number) => new CompanionError({ code, message: 'm', status });
+  const e = (code: CompanionErrorCode, status: number) => new CompanionError({ code, message: 'm', status });
   assert.equal(e('network', 0).retryable, true);
   assert.equal(e('timeout', 0).retryable, true);
   assert.equal(e('aborted', 0).retryable, false);

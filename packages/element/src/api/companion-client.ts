@@ -10,9 +10,10 @@ import {
   type CreateOnboardingRequest,
   type CreateOnboardingResponse,
   type OnboardingState,
+  type ApiError,
   type PageSession,
 } from '@onboarding-kit/contract';
-import { CompanionError } from './errors.js';
+import { CompanionError, type CompanionErrorCode } from './errors.js';
 import { SseParser } from './sse.js';
 
 export interface UploadProgress {
@@ -38,11 +39,18 @@ function abortError(): CompanionError {
   return new CompanionError({ code: 'aborted', message: 'The request was cancelled.', status: 0 });
 }
 
+/**
+ * The error a companion's error body (or the contract's own check of a request) describes. A
+ * code from a newer companion passes through unchanged: the page reacts to the codes it knows
+ * and falls back on the HTTP status for the others.
+ */
+export function errorFromApi(status: number, error: ApiError): CompanionError {
+  const { code, message, field, externalId } = error;
+  return new CompanionError({ code: code as CompanionErrorCode, message, status, ...(field && { field }), ...(externalId && { externalId }) });
+}
+
 function errorFromBody(status: number, body: unknown): CompanionError {
-  if (isApiErrorBody(body)) {
-    const { code, message, field, externalId } = body.error;
-    return new CompanionError({ code, message, status, ...(field && { field }), ...(externalId && { externalId }) });
-  }
+  if (isApiErrorBody(body)) return errorFromApi(status, body.error);
   return new CompanionError({ code: 'http_error', message: `The companion answered HTTP ${status}.`, status });
 }
 
@@ -79,10 +87,8 @@ export function createOnboarding(base: string, body: CreateOnboardingRequest, op
       fn();
     };
     xhr.open('POST', `${base}/onboardings`);
-    xhr.setRequestHeader('Content-Type', 'application/json');
-    xhr.setRequestHeader('Accept', 'application/json');
-    if (clientSecret) xhr.setRequestHeader('Authorization', `Bearer ${clientSecret}`);
-    if (idempotencyKey) xhr.setRequestHeader('Idempotency-Key', idempotencyKey);
+    const sent = headers(clientSecret, 'application/json', { 'Content-Type': 'application/json', ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }) });
+    for (const [name, value] of Object.entries(sent)) xhr.setRequestHeader(name, value);
     xhr.timeout = timeoutMs;
     // Listeners on xhr.upload must exist before send() or Chromium never fires progress.
     if (onProgress) {
@@ -107,8 +113,12 @@ export function createOnboarding(base: string, body: CreateOnboardingRequest, op
   });
 }
 
-function authHeaders(accessKey: string, accept: string): HeadersInit {
-  return { Authorization: `Bearer ${accessKey}`, Accept: accept };
+/**
+ * The headers of every request to the companion: `key` (an onboarding's access key or a
+ * session's client secret) travels here and nowhere else.
+ */
+function headers(key: string | null | undefined, accept: string, extra?: Record<string, string>): Record<string, string> {
+  return { ...(key && { Authorization: `Bearer ${key}` }), Accept: accept, ...extra };
 }
 
 function onboardingUrl(base: string, token: string): string {
@@ -141,7 +151,7 @@ export function isPageSession(value: unknown): value is PageSession {
 
 /** `GET {base}/session`: the session a client secret opens (401 when it opens none). */
 export async function getSession(base: string, clientSecret: string, signal?: AbortSignal): Promise<PageSession> {
-  const res = await request(`${base}/session`, { headers: authHeaders(clientSecret, 'application/json'), ...(signal && { signal }) });
+  const res = await request(`${base}/session`, { headers: headers(clientSecret, 'application/json'), ...(signal && { signal }) });
   const body = parseJson(await res.text().catch(() => ''));
   if (!res.ok) throw errorFromBody(res.status, body);
   if (!isPageSession(body)) throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
@@ -153,9 +163,9 @@ export async function getSession(base: string, clientSecret: string, signal?: Ab
  * the JSON answered, or null for a 204. Rejects with a {@link CompanionError}.
  */
 export async function postSession(base: string, path: string, clientSecret: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${clientSecret}`, Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await request(`${base}/session/${path}`, { method: 'POST', headers, ...(body !== undefined && { body: JSON.stringify(body) }), ...(signal && { signal }) });
+  const json = body !== undefined;
+  const init: RequestInit = { method: 'POST', headers: headers(clientSecret, 'application/json', json ? { 'Content-Type': 'application/json' } : undefined) };
+  const res = await request(`${base}/session/${path}`, { ...init, ...(json && { body: JSON.stringify(body) }), ...(signal && { signal }) });
   const parsed = parseJson(await res.text().catch(() => ''));
   if (!res.ok) throw errorFromBody(res.status, parsed);
   return parsed ?? null;
@@ -163,11 +173,24 @@ export async function postSession(base: string, path: string, clientSecret: stri
 
 /** `GET {base}/onboardings/{token}`. */
 export async function getOnboarding(base: string, token: string, accessKey: string, signal?: AbortSignal): Promise<OnboardingState> {
-  const res = await request(onboardingUrl(base, token), { headers: authHeaders(accessKey, 'application/json'), ...(signal && { signal }) });
+  const res = await request(onboardingUrl(base, token), { headers: headers(accessKey, 'application/json'), ...(signal && { signal }) });
   const body = parseJson(await res.text().catch(() => ''));
   if (!res.ok) throw errorFromBody(res.status, body);
   if (!isOnboardingState(body)) throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
   return body;
+}
+
+/**
+ * Opens an event stream of the companion (`Last-Event-ID` to pick up after `lastId`): the
+ * response as it came, for the caller to judge; rejects only when no response arrived.
+ */
+function openEventStream(url: string, key: string, signal: AbortSignal | undefined, lastId?: string | null): Promise<Response> {
+  return request(url, { headers: headers(key, 'text/event-stream', lastId ? { 'Last-Event-ID': lastId } : undefined), ...(signal && { signal }) });
+}
+
+/** `GET {base}/session/events` with a page secret (docs/page-api.md#hand-off), picked up after `lastId`. */
+export function openSessionEvents(base: string, clientSecret: string, lastId: string | null, signal: AbortSignal): Promise<Response> {
+  return openEventStream(`${base}/session/events`, clientSecret, signal, lastId);
 }
 
 /**
@@ -182,7 +205,7 @@ export async function streamStatus(
   onStatus: (state: OnboardingState) => void,
   signal?: AbortSignal,
 ): Promise<OnboardingState | null> {
-  const res = await request(`${onboardingUrl(base, token)}/events`, { headers: authHeaders(accessKey, 'text/event-stream'), ...(signal && { signal }) });
+  const res = await openEventStream(`${onboardingUrl(base, token)}/events`, accessKey, signal);
   if (!res.ok) throw errorFromBody(res.status, parseJson(await res.text().catch(() => '')));
   if (!res.body) throw new CompanionError({ code: 'invalid_response', message: 'The status stream has no body.', status: res.status });
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -1,15 +1,10 @@
 import type { ApiErrorCode } from '@onboarding-kit/contract';
 
-/** Codes of the companion's error bodies plus what can go wrong before a body arrives. */
-export type CompanionErrorCode =
-  | ApiErrorCode
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'invalid_response'
-  | 'http_error'
-  | 'status_timeout'
-  | (string & {});
+/** What can go wrong on the page's side, before or without an error body from the companion. */
+export type ClientErrorCode = 'network' | 'timeout' | 'aborted' | 'invalid_response' | 'http_error' | 'status_timeout' | 'session_invalid';
+
+/** Codes of the companion's error bodies (the contract's catalogue) plus the page's own. */
+export type CompanionErrorCode = ApiErrorCode | ClientErrorCode;
 
 export interface CompanionErrorInit {
   code: CompanionErrorCode;

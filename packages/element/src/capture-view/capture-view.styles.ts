@@ -1,4 +1,5 @@
 import type { CSSResult, css as litCss } from 'lit';
+import { srOnlyStyles } from '../styles/shared.styles.js';
 
 /**
  * Full screen on phones (and any short or narrow window), a large modal elsewhere. The stage
@@ -223,17 +224,7 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
     [hidden] {
       display: none;
     }
-    .sr-only {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      padding: 0;
-      margin: -1px;
-      overflow: hidden;
-      clip: rect(0 0 0 0);
-      white-space: nowrap;
-      border: 0;
-    }
+    ${srOnlyStyles(css)}
     @media (prefers-reduced-motion: reduce) {
       .shutter .fill,
       .cutout {

@@ -9,7 +9,7 @@ import { imageErrors } from '../messages/image-errors.js';
 import { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import { en } from '../messages/index.js';
 import { CaptureController } from './capture-controller.js';
-import { deferred, isRevoked, jpeg, mountHost, processedImage, recordEvents, settle, type ControllerTestHost, type Deferred } from './test-helpers.js';
+import { deferred, isRevoked, jpeg, mountHost, processedImage, recordEvents, settle, testContext, type ControllerTestHost, type Deferred } from './test-helpers.js';
 
 interface PipelineCall {
   source: Blob | FramePixels;
@@ -30,8 +30,7 @@ async function setup() {
   const capture = new CaptureController(host, {
     activeRole: () => state.role,
     limits: () => ({ maxBytes: 500_000 }),
-    messages: () => en,
-    locale: () => 'en',
+    context: testContext(),
     announce: (text) => announced.push(text),
     loadPipeline: async () => ({ processImage: fakeProcessImage, imageErrors }),
   });

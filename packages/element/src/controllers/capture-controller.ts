@@ -18,7 +18,7 @@ import { FaceDetectorUnavailableError, judgeSelfieBlob, loadFaceDetector } from 
 import type { SelfieVerdict } from '../face/face-detector.js';
 import type { CaptureRole, ImageCheckCode, ProcessedImage, processImage } from '../image/pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
-import type { Messages, OnboardingLocale } from '../messages/index.js';
+import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import type { imageErrors } from '../messages/image-errors.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
@@ -49,9 +49,8 @@ export interface CaptureOptions {
   activeRole(): CaptureRole | null;
   /** The pipeline's size caps, read when a photo is processed. */
   limits(): PipelineLimits;
-  messages(): Messages;
-  /** The locale in effect, for the refusal texts that come with the pipeline. */
-  locale(): OnboardingLocale;
+  /** The flow's settings as resolved: its messages, and the locale of the texts that come with the pipeline and the capture view. */
+  context: FlowContextSource;
   /** A line for the live region. */
   announce(text: string): void;
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
@@ -117,7 +116,7 @@ export class CaptureController implements ReactiveController {
 
   /** Why a photo was refused, in the locale in effect. */
   errorText(code: ImageCheckCode): string {
-    return this.#errorTexts?.[this.#options.locale()][code] ?? code;
+    return this.#errorTexts?.[this.#options.context.current.locale][code] ?? code;
   }
 
   /**
@@ -126,8 +125,9 @@ export class CaptureController implements ReactiveController {
    * a general line if the view could not load.
    */
   cameraErrorText(code: CameraErrorCode): string | null {
-    if (this.#cameraTexts) return this.#cameraTexts[this.#options.locale()][code];
-    return this.#viewLoading ? null : this.#options.messages().capture.cameraFailed;
+    const { locale, messages } = this.#options.context.current;
+    if (this.#cameraTexts) return this.#cameraTexts[locale][code];
+    return this.#viewLoading ? null : messages.capture.cameraFailed;
   }
 
   /** Whether a photo is being checked and compressed. */
@@ -331,7 +331,7 @@ export class CaptureController implements ReactiveController {
     const signal = this.#pipeline.begin();
     this.#clearRejected();
     this.#setChecking(true);
-    const m = this.#options.messages();
+    const m = this.#options.context.current.messages;
     this.#options.announce(how.auto ? `${m.capture.autoCaptured} ${m.capture.checking}` : m.capture.checking);
     try {
       const pipeline = await (this.#options.loadPipeline ?? loadPipeline)().catch((error: unknown) => {

@@ -6,7 +6,7 @@ import { html, nothing } from 'lit';
 import { imageErrors } from '../messages/image-errors.js';
 import { en } from '../messages/index.js';
 import { CaptureController, type CaptureOptions, type PipelineLimits } from './capture-controller.js';
-import { mountHost, recordEvents, settle } from './test-helpers.js';
+import { mountHost, recordEvents, settle, testContext } from './test-helpers.js';
 
 /** The controller with the real, lazily loaded pipeline (capture-controller.test.ts fakes it). */
 async function setup(limits: PipelineLimits = {}, loadPipeline?: CaptureOptions['loadPipeline']) {
@@ -14,8 +14,7 @@ async function setup(limits: PipelineLimits = {}, loadPipeline?: CaptureOptions[
   const capture = new CaptureController(host, {
     activeRole: () => 'documentFront',
     limits: () => limits,
-    messages: () => en,
-    locale: () => 'en',
+    context: testContext(),
     announce: () => {},
     ...(loadPipeline ? { loadPipeline } : {}),
   });

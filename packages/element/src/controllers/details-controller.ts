@@ -35,6 +35,13 @@ export interface LockedTaxId {
   value: string;
 }
 
+/** A session's CPF, else its CNPJ, as the form locks it. */
+export function lockedTaxIdOf(prefill: { cpf?: string; cnpj?: string }): LockedTaxId | null {
+  if (prefill.cpf) return { kind: 'cpf', value: prefill.cpf };
+  if (prefill.cnpj) return { kind: 'cnpj', value: prefill.cnpj };
+  return null;
+}
+
 const formatTaxId = (id: LockedTaxId): string => (id.kind === 'cpf' ? formatCpf(id.value) : formatCnpj(id.value));
 const sameLock = (a: LockedTaxId | null | undefined, b: LockedTaxId | null | undefined): boolean => (a?.kind ?? null) === (b?.kind ?? null) && (a?.value ?? null) === (b?.value ?? null);
 

@@ -4,7 +4,7 @@ import { html } from 'lit';
 import { en } from '../messages/index.js';
 import { stepSequence, type OnboardingStep } from '../onboarding-flow/steps.js';
 import { NavigationController, type NavigationOptions } from './navigation-controller.js';
-import { mountHost, recordEvents, type ControllerTestHost } from './test-helpers.js';
+import { mountHost, recordEvents, testContext, type ControllerTestHost } from './test-helpers.js';
 
 interface Setup {
   host: ControllerTestHost;
@@ -21,7 +21,7 @@ async function setup(): Promise<Setup> {
   const leaves: Setup['leaves'] = [];
   const options: NavigationOptions = {
     sequence: () => stepSequence(state.documentType),
-    messages: () => en,
+    context: testContext(),
     heading: (step) => `Heading of ${step}`,
     leave: (from, to) => leaves.push([from, to, nav.step]),
     photosComplete: () => state.photosComplete,

@@ -6,13 +6,14 @@
  */
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { OnboardingStepChangeEvent } from '../events.js';
-import type { Messages } from '../messages/index.js';
+import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import { FIRST_STEP, isCaptureStep, PROGRESS_STAGES, stageOf, type CaptureStep, type OnboardingStep } from '../onboarding-flow/steps.js';
 
 export interface NavigationOptions {
   /** The steps this person goes through now, in order. */
   sequence(): readonly OnboardingStep[];
-  messages(): Messages;
+  /** The flow's settings as resolved (its messages). */
+  context: FlowContextSource;
   /** The heading text of a step, as the step shows it. */
   heading(step: OnboardingStep): string;
   /** Runs before the visible step changes: whatever the old step had running stops here. */
@@ -118,7 +119,7 @@ export class NavigationController implements ReactiveController {
 
   /** Says which step is visible, its position, and on a capture step how to frame the photo. */
   announceStep(): void {
-    const m = this.#options.messages();
+    const m = this.#options.context.current.messages;
     const step = this.#step;
     const position = this.position;
     const heading = this.#options.heading(step);

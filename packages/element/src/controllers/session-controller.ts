@@ -1,14 +1,14 @@
 /**
  * The session of `<onboarding-flow session="...">` as a Lit reactive controller: reads
  * `GET /session` with the client secret before the flow can start, and tells the host whether
- * the session is loading, usable, or why it is not. The client secret is read from the host
- * for each request and kept nowhere else: never in an event, an error, the DOM or a render.
+ * the session is loading, usable, or why it is not. The client secret is read from the flow's
+ * context for each request and kept nowhere else: never in an event, an error, the DOM or a render.
  */
 import type { PageSession } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CompanionError, getSession } from '../api/index.js';
 import { OnboardingErrorEvent } from '../events.js';
-import type { Messages } from '../messages/index.js';
+import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import { LatestRun } from './latest-run.js';
 
 /**
@@ -32,11 +32,8 @@ export const SESSION_ERROR_CODES: Record<SessionProblem, string> = {
 };
 
 export interface SessionOptions {
-  /** The client secret the integrator set, or an empty string. */
-  secret(): string;
-  /** The companion's base URL, normalised (`.../v1`). */
-  endpoint(): string;
-  messages(): Messages;
+  /** The flow's settings as resolved: the client secret the integrator set (or ''), the endpoint, the messages. */
+  context: FlowContextSource;
   /** The session became usable. */
   loaded(session: PageSession): void;
   /**
@@ -95,7 +92,18 @@ export class SessionController implements ReactiveController {
   }
   /** The secret to bind a creation to, when a usable session is held. */
   get secret(): string | null {
-    return this.#state === 'ready' ? this.#options.secret() || null : null;
+    return this.#state === 'ready' ? this.#options.context.current.secret || null : null;
+  }
+
+  /** Whether the session keeps the flow from starting: being read, or unusable. */
+  get blocks(): boolean {
+    return this.#state === 'loading' || this.#state === 'failed';
+  }
+
+  /** The document types offered, comma-separated: the session's when it names some, else `fallback`. */
+  documentTypes(fallback: string): string {
+    const types = this.session?.documentTypes ?? [];
+    return types.length > 0 ? types.join(',') : fallback;
   }
 
   /** Whether the secret or the endpoint changed since the session was last read. */
@@ -114,7 +122,7 @@ export class SessionController implements ReactiveController {
 
   /** Reads the session again (or forgets it when the secret was removed). */
   async load(): Promise<void> {
-    const secret = this.#options.secret();
+    const { secret, endpoint } = this.#options.context.current;
     this.#loadedFor = this.#key();
     this.#run.cancel();
     this.#session = null;
@@ -128,7 +136,7 @@ export class SessionController implements ReactiveController {
     this.#host.requestUpdate();
     const signal = this.#run.begin();
     try {
-      const session = await getSession(this.#options.endpoint(), secret, signal);
+      const session = await getSession(endpoint, secret, signal);
       if (!this.#run.isCurrent(signal)) return;
       const problem = problemOfSession(session, Date.now());
       if (problem) return this.#fail(problem);
@@ -162,11 +170,11 @@ export class SessionController implements ReactiveController {
     this.#problem = problem;
     this.#host.requestUpdate();
     if (this.#options.quiet?.()) return;
-    this.#host.dispatchEvent(new OnboardingErrorEvent({ code: SESSION_ERROR_CODES[problem], message: this.#options.messages().session[problem] }));
+    this.#host.dispatchEvent(new OnboardingErrorEvent({ code: SESSION_ERROR_CODES[problem], message: this.#options.context.current.messages.session[problem] }));
   }
 
   #key(): string | null {
-    const secret = this.#options.secret();
-    return secret ? `${this.#options.endpoint()}\n${secret}` : null;
+    const { secret, endpoint } = this.#options.context.current;
+    return secret ? `${endpoint}\n${secret}` : null;
   }
 }

@@ -16,34 +16,32 @@ import {
   type OnboardingState,
 } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
-import { CompanionError, createOnboarding, watchStatus, type FinalState, type PollOptions } from '../api/index.js';
+import { CompanionError, createOnboarding, errorFromApi, watchStatus, type FinalState, type PollOptions } from '../api/index.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { OnboardingCancelEvent, OnboardingCompleteEvent, OnboardingErrorEvent, OnboardingSubmittedEvent } from '../events.js';
 import type { Messages } from '../messages/index.js';
+import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import { LatestRun } from './latest-run.js';
 
 export type ProcessingProblem = 'gave-up' | 'lost';
 
 export interface SubmissionOptions {
-  /** The companion's base URL, normalised (`.../v1`). */
-  endpoint(): string;
+  /**
+   * The flow's settings as resolved: the endpoint, the messages, and the `sessionStorage` key
+   * under which the onboarding being waited for survives a reload (null: keep nothing).
+   */
+  context: FlowContextSource;
   pollOptions(): Partial<PollOptions>;
   /** Decoded size cap per image, checked before anything is sent. */
   maxImageBytes(): number;
   /** What the person entered and photographed, read when the upload starts. */
   request(): CreateOnboardingRequest;
-  messages(): Messages;
   announce(text: string): void;
   goTo(step: 'upload' | 'review' | 'processing' | 'outcome'): void;
   /** The companion accepted the upload: the photos have no further use on this page. */
   sent(): void;
   /** The client secret of the session the creation is bound to, or null without one. */
   clientSecret?(): string | null;
-  /**
-   * The `sessionStorage` key under which the onboarding being waited for survives a reload (one
-   * per endpoint and session), or null to keep nothing.
-   */
-  resumeKey?(): string | null;
 }
 
 /**
@@ -145,7 +143,8 @@ const asCompanionError = (error: unknown): CompanionError =>
 /** What the person reads about a failed upload. */
 export function uploadErrorMessage(error: CompanionError, m: Messages): string {
   const errors = m.upload.errors;
-  const code = error.code;
+  // Widened: a newer companion may answer a code this page does not know.
+  const code: string = error.code;
   // The session's own words: the link is what the person has to replace, whenever it failed.
   if (code === 'session_invalid') return m.session.invalid;
   if (code === 'session_expired') return m.session.expired;
@@ -243,8 +242,8 @@ export class SubmissionController implements ReactiveController {
    * True when there was one (the host then shows the processing step).
    */
   resume(): boolean {
-    const key = this.#options.resumeKey?.() ?? null;
-    const kept = key ? readKept(key, this.#options.endpoint()) : null;
+    const { resumeKey: key, endpoint } = this.#options.context.current;
+    const kept = key ? readKept(key, endpoint) : null;
     if (!kept) return false;
     this.#keptUnder = key;
     this.#token = kept.tokenOnboarding;
@@ -290,10 +289,10 @@ export class SubmissionController implements ReactiveController {
     const body = this.#options.request();
     const check = validateCreateOnboarding(body, this.#options.maxImageBytes());
     if (!check.ok) {
-      this.#failUpload(new CompanionError({ ...check.error, status: check.status }));
+      this.#failUpload(errorFromApi(check.status, check.error));
       return;
     }
-    const m = this.#options.messages();
+    const { messages: m, endpoint } = this.#options.context.current;
     this.#setPercent(0);
     this.#options.announce(m.upload.progress(0));
     const signal = this.#upload.begin();
@@ -302,7 +301,7 @@ export class SubmissionController implements ReactiveController {
     const idempotencyKey = this.#keyFor(body);
     addEventListener('beforeunload', warnBeforeLeaving);
     try {
-      const created = await createOnboarding(this.#options.endpoint(), body, {
+      const created = await createOnboarding(endpoint, body, {
         signal,
         ...(clientSecret && { clientSecret }),
         ...(idempotencyKey && { idempotencyKey }),
@@ -352,9 +351,9 @@ export class SubmissionController implements ReactiveController {
     this.#schedulePhase();
     this.#host.requestUpdate();
     const signal = this.#watch.begin();
-    const m = this.#options.messages();
+    const { messages: m, endpoint } = this.#options.context.current;
     try {
-      const final = await watchStatus(this.#options.endpoint(), token, key, {
+      const final = await watchStatus(endpoint, token, key, {
         signal,
         poll: this.#options.pollOptions(),
         onReachable: (reachable) => {
@@ -437,14 +436,14 @@ export class SubmissionController implements ReactiveController {
     this.#uploadError = error;
     this.#percent = null;
     this.#host.requestUpdate();
-    const message = uploadErrorMessage(error, this.#options.messages());
+    const message = uploadErrorMessage(error, this.#options.context.current.messages);
     this.#host.dispatchEvent(new OnboardingErrorEvent({ code: error.code, message, ...(error.externalId && { externalId: error.externalId }) }));
   }
 
   #keep(): void {
-    const key = this.#options.resumeKey?.() ?? null;
+    const { resumeKey: key, endpoint } = this.#options.context.current;
     if (!key || !this.#token || !this.#accessKey) return;
-    const kept: KeptOnboarding = { tokenOnboarding: this.#token, accessKey: this.#accessKey, endpoint: this.#options.endpoint(), savedAt: this.#since ?? Date.now() };
+    const kept: KeptOnboarding = { tokenOnboarding: this.#token, accessKey: this.#accessKey, endpoint, savedAt: this.#since ?? Date.now() };
     try {
       sessionStorage.setItem(key, JSON.stringify(kept));
       this.#keptUnder = key;

@@ -8,6 +8,8 @@ import { fixture, html } from '@open-wc/testing';
 import { LitElement, nothing, type TemplateResult } from 'lit';
 import { ONBOARDING_EVENTS } from '../event-names.js';
 import type { CaptureRole, ProcessedImage } from '../image/pipeline.js';
+import { en } from '../messages/index.js';
+import type { FlowContext, FlowContextSource } from '../onboarding-flow/flow-context.js';
 
 export class ControllerTestHost extends LitElement {
   /** What the host renders; a test swaps it to change the DOM the controllers see. */
@@ -77,3 +79,15 @@ export function deferred<T>(): Deferred<T> {
 
 /** Lets pending promise callbacks and one macrotask run. */
 export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A flow context for a controller under test: English, no session, nothing kept across a reload
+ * unless a test says so. `over` is read on each access, so a test may change it midway.
+ */
+export function testContext(over: () => Partial<FlowContext> = () => ({})): FlowContextSource {
+  return {
+    get current(): FlowContext {
+      return { endpoint: '', secret: '', locale: 'en', messages: en, resumeKey: null, ...over() };
+    },
+  };
+}

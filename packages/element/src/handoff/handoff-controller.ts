@@ -4,35 +4,42 @@
  *
  * - On the page that opened the session (its origin) with the `handoff` attribute: whether to
  *   offer "Continue on your phone" (and first, when no camera is found here), and the panel that
- *   hands the session over and follows the phone (`open`). A reload that finds a phone holding the
- *   session opens the panel at once, following (`loaded`).
+ *   hands the session over and follows the phone (`open`, `render`). A reload that finds a phone
+ *   holding the session opens the panel at once, following (`loaded`). What the panel reports
+ *   (`handoff-report` events) moves the flow on: the phone's sending and outcome, the take-back.
  * - On the phone the session was handed to: where the person is and which photos are taken,
  *   reported after each change (never an image; a failure never stops the person), and the watch
  *   that tells when the origin took the session back.
  *
  * Everything but these decisions is in the lazily loaded hand-off file (load-handoff.ts).
  */
-import type { HandoffRole, PageSession } from '@onboarding-kit/contract';
-import type { ReactiveController, ReactiveElement } from 'lit';
-import type { DeviceLink } from './handoff-panel.js';
+import type { PageSession } from '@onboarding-kit/contract';
+import { html, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
+import type { NavigationController } from '../controllers/navigation-controller.js';
+import type { SessionController } from '../controllers/session-controller.js';
+import { OnboardingHandoffEvent, OnboardingSubmittedEvent } from '../events.js';
+import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
+import type { LazyTextsController } from '../onboarding-flow/lazy-texts.js';
+import type { PhotoStepsController } from '../onboarding-flow/photo-steps-controller.js';
+import { FIRST_STEP, rolesFor } from '../onboarding-flow/steps.js';
+import type { DeviceLink } from './device-link.js';
 import { loadHandoff, type HandoffKit } from './load-handoff.js';
+import type { HandoffReportEvent } from './panel-events.js';
 
 export type HandoffMode = 'offer' | 'follow';
 
 export interface HandoffOptions {
   /** The `handoff` attribute. */
   enabled(): boolean;
-  /** The session, once it is usable. */
-  session(): PageSession | null;
-  secret(): string;
-  /** The companion's base URL, normalised (`.../v1`). */
-  endpoint(): string;
-  /** Where the person is and which photos are taken (a device's progress report). */
-  progress(): { step: string; photos: HandoffRole[] };
-  /** The panel shows: its heading gets focus and is said. */
-  shown(): void;
-  /** This device no longer holds the session: the page that opened it took it back. */
-  lost(): void;
+  context: FlowContextSource;
+  session: SessionController;
+  nav: NavigationController;
+  photo: PhotoStepsController;
+  texts: LazyTextsController;
+  /** The document type chosen, which names the photos to take. */
+  documentType(): string | null;
+  /** The session expired while a phone held it: the flow starts over. */
+  restart(): void;
 }
 
 export class HandoffController implements ReactiveController {
@@ -55,18 +62,21 @@ export class HandoffController implements ReactiveController {
   get mode(): HandoffMode | null {
     return this.#mode;
   }
-  /** The hand-off file, once loaded. */
-  get kit(): HandoffKit | null {
-    return this.#kit;
-  }
   /** This page opened the session, holds it, and was asked to offer the hand-off. */
   get available(): boolean {
-    const handoff = this.#options.session()?.handoff;
+    const handoff = this.#options.session.session?.handoff;
     return this.#options.enabled() && !!handoff?.origin && handoff.holder;
   }
   /** The browser lists no camera here. */
   get noCamera(): boolean {
     return this.#noCamera;
+  }
+
+  /** The panel's heading (the session's loading heading while the hand-off file loads). */
+  get heading(): string {
+    const { locale, messages } = this.#options.context.current;
+    const t = this.#kit?.handoffTexts[locale];
+    return !t ? messages.session.loadingHeading : this.#mode === 'offer' ? t.headingOffer : t.headingFollow;
   }
 
   /** Shows the panel: `offer` once its file is here, `follow` at once (a spinner until then). */
@@ -80,17 +90,13 @@ export class HandoffController implements ReactiveController {
       return;
     }
     this.#setMode(mode);
-    this.#options.shown();
+    this.#options.nav.presentStep();
+    this.#options.nav.announce(this.heading);
   }
 
   /** Back to the flow's own step. */
   close(): void {
     this.#setMode(null);
-  }
-
-  /** The panel now follows a phone (the offered link was used). */
-  following(): void {
-    if (this.#mode) this.#setMode('follow');
   }
 
   /** The session was read: a phone holding it is followed, whatever the attribute says. */
@@ -102,6 +108,21 @@ export class HandoffController implements ReactiveController {
   reset(): void {
     this.#setMode(null);
     this.#unlink();
+  }
+
+  /** The panel, once its file is here (null before: the flow shows it loading). */
+  render(): TemplateResult | null {
+    if (!this.#kit || !this.#mode) return null;
+    const { endpoint, secret, locale } = this.#options.context.current;
+    return html`<onboarding-handoff-panel
+      exportparts="handoff, handoff-qr, handoff-code, handoff-status, actions, button, button-primary, error, offline"
+      .mode=${this.#mode}
+      .endpoint=${endpoint}
+      .secret=${secret}
+      .locale=${locale}
+      .noCamera=${this.#noCamera}
+      @handoff-report=${this.#onReport}
+    ></onboarding-handoff-panel>`;
   }
 
   hostDisconnected(): void {
@@ -121,8 +142,8 @@ export class HandoffController implements ReactiveController {
         () => undefined,
       );
     }
-    const handoff = this.#options.session()?.handoff;
-    const secret = this.#options.secret();
+    const handoff = this.#options.session.session?.handoff;
+    const secret = this.#options.context.current.secret;
     if (!handoff || handoff.origin || !handoff.holder) return this.#unlink();
     // A device the session was handed to: the computer follows where the person is.
     if (this.#device?.secret !== secret) {
@@ -131,7 +152,7 @@ export class HandoffController implements ReactiveController {
       loadHandoff().then(
         (kit) => {
           if (this.#device !== device) return;
-          device.link = kit.linkDevice(this.#options.endpoint(), () => this.#options.secret(), () => this.#options.lost());
+          device.link = kit.linkDevice(this.#options.context.current.endpoint, () => this.#options.context.current.secret, () => this.#lost());
           this.#host.requestUpdate();
         },
         // Not loaded (offline): the next update tries again.
@@ -140,8 +161,60 @@ export class HandoffController implements ReactiveController {
         },
       );
     }
-    this.#device.link?.report(this.#options.progress());
+    this.#device.link?.report(this.#progress());
   }
+
+  /** Where the person is and which photos are taken (a device's progress report). */
+  #progress(): { step: string; photos: ReturnType<typeof rolesFor> } {
+    const step = this.#options.nav.step;
+    const sent = step === 'processing' || step === 'outcome';
+    return { step, photos: rolesFor(this.#options.documentType()).filter((role) => sent || this.#options.photo.capture?.photo(role)) };
+  }
+
+  /** This device no longer holds the session: the page that opened it took it back. */
+  #lost(): void {
+    const { session, nav, photo } = this.#options;
+    if (session.problem === 'handedOff') return;
+    photo.capture?.reset();
+    session.fail('handedOff');
+    nav.goTo(FIRST_STEP);
+    nav.presentStep();
+    this.#host.dispatchEvent(new OnboardingHandoffEvent({ state: 'reclaimed' }));
+  }
+
+  readonly #onReport = (event: HandoffReportEvent): void => {
+    const report = event.detail;
+    const { session, nav, photo, texts } = this.#options;
+    switch (report.kind) {
+      case 'state':
+        if (report.state === 'claimed') {
+          if (this.#mode) this.#setMode('follow');
+          // The phone's outcome will show here: its words are fetched now, to come with its heading.
+          void texts.loadAfterSend();
+        }
+        this.#host.dispatchEvent(new OnboardingHandoffEvent({ state: report.state }));
+        return;
+      case 'announce':
+        return nav.announce(report.text);
+      case 'submitted':
+        this.#host.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding: report.tokenOnboarding }));
+        return;
+      case 'completed': {
+        this.close();
+        const outcome = report.outcome;
+        // Shown once its words are in (at once when they came ahead; without them if they cannot load).
+        void texts.loadAfterSend().then(() => photo.when('outcome', () => photo.submission!.showOutcome(outcome)));
+        return;
+      }
+      case 'back':
+        this.close();
+        if (report.session) session.replace(report.session);
+        else void session.load();
+        return nav.presentStep();
+      case 'ended':
+        return this.#options.restart();
+    }
+  };
 
   #unlink(): void {
     this.#device?.link?.stop();

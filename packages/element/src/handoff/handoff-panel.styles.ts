@@ -1,4 +1,5 @@
 import type { css as litCss } from 'lit';
+import { buttonStyles, srOnlyStyles } from '../styles/shared.styles.js';
 
 /**
  * The hand-off panel's styles. Colours, radius, spacing and focus come from the flow's own custom
@@ -126,38 +127,10 @@ export const handoffPanelStyles = (css: typeof litCss) => css`
     gap: 0.75rem;
     margin-top: calc(var(--_space) * 1.5);
   }
-  button {
-    font: inherit;
-    min-height: 44px;
-    min-width: 44px;
-    padding: 0.5rem 1.25rem;
-    border-radius: var(--_radius);
-    border: 2px solid var(--_primary);
-    background: var(--_bg);
-    color: var(--_primary);
-    cursor: pointer;
-  }
-  button.primary {
-    background: var(--_primary);
-    color: var(--_on-primary);
-  }
-  button:disabled {
-    cursor: not-allowed;
-    opacity: 0.7;
-  }
+  ${buttonStyles(css)}
   :focus-visible {
     outline: var(--_focus);
     outline-offset: 2px;
   }
-  .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    padding: 0;
-    margin: -1px;
-    overflow: hidden;
-    clip: rect(0, 0, 0, 0);
-    white-space: nowrap;
-    border: 0;
-  }
+  ${srOnlyStyles(css)}
 `;

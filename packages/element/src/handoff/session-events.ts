@@ -7,6 +7,7 @@
  * hand-off file.
  */
 import type { SessionEvent } from '@onboarding-kit/contract';
+import { openSessionEvents } from '../api/companion-client.js';
 import { CompanionError } from '../api/errors.js';
 import { SseParser } from '../api/sse.js';
 
@@ -17,6 +18,9 @@ export interface SessionEventHandlers {
   /** The stream ended for good; `code` is the companion's error code when it refused to open one. */
   ended(code: string | null): void;
 }
+
+/** How long a burst of events (a replay on connection) is gathered before the page reacts to where it ends. */
+export const SETTLE_MS = 200;
 
 /** Waits between attempts: 1 s, 2 s, 4 s, ... up to 15 s. */
 const retryDelay = (failures: number): number => Math.min(15_000, 1000 * 2 ** Math.max(0, failures - 1));
@@ -50,9 +54,7 @@ export async function followSessionEvents(base: string, secret: () => string, ha
   while (!signal.aborted) {
     let finished = false;
     try {
-      const headers: Record<string, string> = { Authorization: `Bearer ${secret()}`, Accept: 'text/event-stream' };
-      if (lastId) headers['Last-Event-ID'] = lastId;
-      const res = await fetch(`${base}/session/events`, { headers, signal, cache: 'no-store', credentials: 'omit' });
+      const res = await openSessionEvents(base, secret(), lastId, signal);
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { error?: { code?: unknown } } | null;
         const code = typeof body?.error?.code === 'string' ? body.error.code : `http_${res.status}`;
@@ -60,7 +62,7 @@ export async function followSessionEvents(base: string, secret: () => string, ha
           handlers.ended(code);
           return;
         }
-        throw new CompanionError({ code, message: 'The session events could not be opened.', status: res.status });
+        throw new CompanionError({ code: 'http_error', message: 'The session events could not be opened.', status: res.status });
       }
       if (!res.body) throw new CompanionError({ code: 'invalid_response', message: 'The session events have no body.', status: res.status });
       failures = 0;

@@ -28,12 +28,8 @@ const MiB = 1024 * 1024;
 /** The library's first quality (it lowers it by 5 % per round); the own encode starts at the same. */
 const INITIAL_QUALITY = 0.92;
 
-let unusable: string | null = null;
-
 /** Why the library cannot run in this worker, once it has failed here; null while it may. */
-export function libraryUnusable(): string | null {
-  return unusable;
-}
+let unusable: string | null = null;
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -131,8 +131,9 @@ async function waitForPanel(el: OnboardingFlow, words: string, timeout = 15_000,
     await waitFor(() => panelText(el).includes(words), `the panel never said "${words}": ${panelText(el)}`, timeout);
   } catch (error) {
     // What the pages sent meanwhile, and what the session's log holds, to tell where a line was lost.
-    const shown = panel(el) as (Panel & { phase?: string; progress?: unknown; offline?: boolean }) | null;
-    console.log(`panel: ${JSON.stringify({ phase: shown?.phase, progress: shown?.progress, offline: shown?.offline })}`);
+    const shown = panel(el)?.shadowRoot;
+    const status = shown?.querySelector('[part~=handoff-status]')?.textContent?.replace(/\s+/g, ' ').trim();
+    console.log(`panel: ${JSON.stringify({ phase: shown?.querySelector<HTMLElement>('[part~=handoff]')?.dataset.phase, progress: status, offline: !!shown?.querySelector('[part~=offline]') })}`);
     if (ns) console.log(JSON.stringify((await realRecord(ns)).requests.map((r) => `${r.method} ${r.url.replace(/^.*\/v1/, '')}`)));
     if (ns && secret) {
       const ac = new AbortController();

@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { buttonStyles, srOnlyStyles } from '../styles/shared.styles.js';
 
 /**
  * Every colour and size comes from a prefixed custom property with an AA-contrast default, so
@@ -86,30 +87,14 @@ export const styles = css`
     gap: 0.75rem;
     margin-top: calc(var(--_space) * 1.5);
   }
+  ${buttonStyles(css)}
   button,
   .file-button {
-    font: inherit;
-    min-height: 44px;
-    min-width: 44px;
-    padding: 0.5rem 1.25rem;
-    border-radius: var(--_radius);
-    border: 2px solid var(--_primary);
-    background: var(--_bg);
-    color: var(--_primary);
-    cursor: pointer;
     display: inline-flex;
     align-items: center;
     justify-content: center;
     gap: 0.5rem;
     text-align: center;
-  }
-  button.primary {
-    background: var(--_primary);
-    color: var(--_on-primary);
-  }
-  button:disabled {
-    cursor: not-allowed;
-    opacity: 0.7;
   }
   button[aria-disabled='true'] {
     cursor: progress;
@@ -212,15 +197,5 @@ export const styles = css`
     }
   }
 
-  .sr-only {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    padding: 0;
-    margin: -1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
-    border: 0;
-  }
+  ${srOnlyStyles(css)}
 `;

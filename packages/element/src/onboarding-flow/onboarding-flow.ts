@@ -1,38 +1,22 @@
-import { LitElement, adoptStyles, html, nothing, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
-import type { CaptureRole } from '../image/pipeline.js';
-import { normalizeEndpoint, type PollOptions } from '../api/index.js';
-import type { CaptureController, PipelineLimits } from '../controllers/capture-controller.js';
-import { DetailsController, type LockedTaxId } from '../controllers/details-controller.js';
+import type { PollOptions } from '../api/index.js';
+import { DetailsController, lockedTaxIdOf } from '../controllers/details-controller.js';
 import { NavigationController } from '../controllers/navigation-controller.js';
 import { SessionController } from '../controllers/session-controller.js';
-import { readKept, resumeKeyFor, type SubmissionController } from '../controllers/submission-controller.js';
-import { OnboardingCancelEvent, OnboardingHandoffEvent, OnboardingSubmittedEvent } from '../events.js';
+import { OnboardingCancelEvent } from '../events.js';
 import { HandoffController } from '../handoff/handoff-controller.js';
-import type { HandoffPanelHost } from '../handoff/handoff-panel.js';
-import { messagesFor, resolveLocale, type Messages } from '../messages/index.js';
-import { loadAfterSend, type AfterSendCatalog } from '../messages/load-after-send.js';
-import { loadConsentText, type ConsentTextCatalog } from '../messages/load-consent-text.js';
-import {
-  CAPTURE_STEPS,
-  DEFAULT_DOCUMENT_TYPES,
-  FIRST_STEP,
-  PROGRESS_STAGES,
-  documentHasBack,
-  isCaptureStep,
-  parseDocumentTypes,
-  rolesFor,
-  stageOf,
-  stepForRole,
-  stepSequence,
-  type OnboardingStep,
-} from './steps.js';
+import { sessionHeading, sessionStep, stagesList, stepHeading } from '../steps/index.js';
+import { ResolvedFlowContext } from './flow-context.js';
+import { renderFormStep } from './form-steps-view.js';
+import { LazyTextsController } from './lazy-texts.js';
+import { ControllerSlot } from './load-photo-steps.js';
+import { PhotoStepsController, needsPhotoSteps } from './photo-steps-controller.js';
+import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, rolesFor, stepSequence, type OnboardingStep } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
-import { ControllerSlot, loadPhotoSteps, type PhotoSteps } from './load-photo-steps.js';
-import { consentStep, cpfStep, documentTypeStep, introStep, pendingStep, sessionStep, stepHeading } from '../steps/index.js';
 
 /**
  * An identity-verification flow for Brazil: an intro (what the person needs, about how long it
@@ -189,26 +173,9 @@ export class OnboardingFlow extends LitElement {
    */
   pollOptions: Partial<PollOptions> = {};
 
-  @state() private copyNotice: 'copied' | 'copyFailed' | null = null;
-
-  /** The waiting and outcome texts, loaded once the person nears sending (or a reload resumes a wait). */
-  @state() private afterSend: AfterSendCatalog | null = null;
-
-  /** The full consent text behind "Ler detalhes", loaded lazily once the element connects. */
-  @state() private consentText: ConsentTextCatalog | null = null;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#loadConsentText();
-  }
-
-  /** A failed load is tried again when the person opens the disclosure. */
-  #loadConsentText(): void {
-    if (!this.consentText) loadConsentText().then((text) => (this.consentText = text), () => undefined);
-  }
-
-  /** The storage key last looked at for a wait to resume. */
-  #resumeChecked: string | null = null;
+  /** The endpoint, the session's secret and the locale as every part of the flow reads them. */
+  readonly #context = new ResolvedFlowContext(() => ({ endpoint: this.endpoint, session: this.session, locale: this.locale }));
+  readonly #texts = new LazyTextsController(this);
 
   // The controllers' order is the order of their host callbacks: the camera binds its <video>
   // after a render before navigation moves focus.
@@ -217,19 +184,14 @@ export class OnboardingFlow extends LitElement {
 
   readonly #nav: NavigationController = new NavigationController(this, {
     sequence: () => stepSequence(this.#details.documentType),
-    messages: () => this.m,
+    context: this.#context,
     heading: (step) => this.#heading(step),
-    leave: () => {
-      this.#capture?.leaveStep();
-      this.copyNotice = null;
-    },
-    photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#capture?.photo(role)),
+    leave: () => this.#photo.leaveStep(),
+    photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#photo.capture?.photo(role)),
   });
 
   readonly #session: SessionController = new SessionController(this, {
-    secret: () => this.session || '',
-    endpoint: () => normalizeEndpoint(this.endpoint || ''),
-    messages: () => this.m,
+    context: this.#context,
     quiet: () => this.#nav.step === 'processing' || this.#nav.step === 'outcome',
     // Someone was told "preparing": the step they can now use is told too.
     loaded: (session) => {
@@ -238,145 +200,38 @@ export class OnboardingFlow extends LitElement {
     },
   });
 
-  readonly #handoff: HandoffController = new HandoffController(this, {
-    enabled: () => this.handoff,
-    session: () => this.#session.session,
-    secret: () => this.session || '',
-    endpoint: () => normalizeEndpoint(this.endpoint || ''),
-    progress: () => {
-      const step = this.#nav.step;
-      const sent = step === 'processing' || step === 'outcome';
-      return { step, photos: rolesFor(this.#details.documentType).filter((role) => sent || this.#capture?.photo(role)) };
-    },
-    shown: () => {
-      this.#nav.presentStep();
-      this.#nav.announce(this.#heading(this.#nav.step));
-    },
-    lost: () => {
-      if (this.#session.problem === 'handedOff') return;
-      this.#capture?.reset();
-      this.#session.fail('handedOff');
-      this.#nav.goTo(FIRST_STEP);
-      this.#nav.presentStep();
-      this.dispatchEvent(new OnboardingHandoffEvent({ state: 'reclaimed' }));
-    },
-  });
-
-  /** What the hand-off panel reaches of the flow. */
-  readonly #panelHost: HandoffPanelHost = {
-    secret: () => this.session || '',
-    state: (state) => {
-      if (state === 'claimed') {
-        this.#handoff.following();
-        // The phone's outcome will show here: its words are fetched now, to come with its heading.
-        void this.#afterSendTexts();
-      }
-      this.dispatchEvent(new OnboardingHandoffEvent({ state }));
-    },
-    announce: (text) => this.#nav.announce(text),
-    submitted: (tokenOnboarding) => this.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding })),
-    completed: (outcome) => {
-      this.#handoff.close();
-      // Shown once its words are in (at once when they came ahead; without them if they cannot load).
-      void this.#afterSendTexts().then(() => this.#withPhotoSteps('outcome', () => this.#submission!.showOutcome(outcome)));
-    },
-    back: (session) => {
-      this.#handoff.close();
-      if (session) this.#session.replace(session);
-      else void this.#session.load();
-      this.#nav.presentStep();
-    },
-    ended: () => this.start(),
-  };
-
   readonly #details: DetailsController = new DetailsController(this, {
     prefill: () => {
       const session = this.#session.session;
-      return {
-        cpf: this.cpf,
-        name: session?.prefill.name ?? this.name,
-        documentTypes: this.#documentTypes(),
-        lockedTaxId: session ? lockedTaxId(session.prefill) : null,
-      };
+      return { cpf: this.cpf, name: session?.prefill.name ?? this.name, documentTypes: this.#documentTypes(), lockedTaxId: session ? lockedTaxIdOf(session.prefill) : null };
     },
     goTo: (step) => this.#nav.goTo(step),
     next: () => this.#nav.next(),
-    documentTypeChanged: () => this.#capture?.remove('documentFront', 'documentBack'),
+    documentTypeChanged: () => this.#photo.capture?.remove('documentFront', 'documentBack'),
   });
 
-  /** The photo steps (capture, review, upload, wait, outcome) with their controllers, once loaded. */
-  #photo: PhotoSteps | null = null;
-  #capture: CaptureController | null = null;
-  #submission: SubmissionController | null = null;
-  #photoLoading = false;
-  /** The step the person was on when the photo steps last failed to load (null: no failure). */
-  #photoFailedAt: OnboardingStep | null = null;
-  /** What waits for the photo steps (a resumed wait, a phone's outcome): run once they are loaded. */
-  #whenPhotoSteps: (() => void)[] = [];
+  readonly #photo: PhotoStepsController = new PhotoStepsController(this, {
+    context: this.#context,
+    nav: this.#nav,
+    texts: this.#texts,
+    slot: this.#captureSlot,
+    // Right after the base styles, which the path's styles refine (the compact review grid over the base thumbnails).
+    styles: (photoSteps) => [styles, photoSteps, pathStyles, introStyles],
+    capture: { limits: () => ({ ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }), ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }) }) },
+    submission: { pollOptions: () => this.pollOptions, maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES, clientSecret: () => this.#session.secret },
+    request: (photos) => this.#details.request(photos),
+  });
 
-  /**
-   * Fetches the photo steps (once; fetched ahead while the person fills in the consent and data
-   * steps) and creates their controllers. A failure shows on the steps that need them, with a
-   * Retry that fetches again.
-   */
-  #loadPhotoSteps(): void {
-    if (this.#photo || this.#photoLoading) return;
-    this.#photoLoading = true;
-    loadPhotoSteps().then(
-      (module) => {
-        this.#photoLoading = false;
-        this.#photoFailedAt = null;
-        if (!this.#photo) this.#photoStepsLoaded(module);
-      },
-      () => {
-        this.#photoLoading = false;
-        this.#photoFailedAt = this.#nav.step;
-        this.requestUpdate();
-      },
-    );
-    this.requestUpdate();
-  }
-
-  /** Runs `then` now if the photo steps are loaded, else shows `step` (its part loading) and runs it once they are. */
-  #withPhotoSteps(step: OnboardingStep, then: () => void): void {
-    if (this.#photo) return then();
-    this.#whenPhotoSteps.push(then);
-    this.#nav.goTo(step);
-    this.#loadPhotoSteps();
-  }
-
-  #photoStepsLoaded(module: PhotoSteps): void {
-    this.#photo = module;
-    // Their styles come with them, adopted before they first render: right after the base
-    // styles, which the path's styles refine (the compact review grid over the base thumbnails).
-    adoptStyles(this.renderRoot as ShadowRoot, [styles, module.photoStepsStyles(), pathStyles, introStyles]);
-    // The controllers' order is the order of their host callbacks: the camera binds its <video>
-    // after a render before navigation moves focus (the slot stands before navigation).
-    this.#capture = new module.CaptureController(this.#captureSlot.host, {
-      activeRole: () => (isCaptureStep(this.#nav.step) ? CAPTURE_STEPS[this.#nav.step] : null),
-      limits: (): PipelineLimits => ({
-        ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }),
-        ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }),
-      }),
-      messages: () => this.m,
-      locale: () => resolveLocale(this.locale),
-      announce: (text) => this.#nav.announce(text),
-    });
-    this.#submission = new module.SubmissionController(this, {
-      endpoint: () => normalizeEndpoint(this.endpoint || ''),
-      pollOptions: () => this.pollOptions,
-      maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES,
-      request: () => this.#details.request(this.#capture!.photos),
-      messages: () => this.m,
-      announce: (text) => this.#nav.announce(text),
-      goTo: (step) => this.#nav.goTo(step),
-      sent: () => this.#capture!.clear(),
-      clientSecret: () => this.#session.secret,
-      resumeKey: () => resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || ''),
-    });
-    for (const then of this.#whenPhotoSteps.splice(0)) then();
-    this.requestUpdate();
-  }
+  readonly #handoff: HandoffController = new HandoffController(this, {
+    enabled: () => this.handoff,
+    context: this.#context,
+    session: this.#session,
+    nav: this.#nav,
+    photo: this.#photo,
+    texts: this.#texts,
+    documentType: () => this.#details.documentType,
+    restart: () => this.start(),
+  });
 
   /** Starts (or restarts) the flow at its first step, the intro, and moves focus to its heading. */
   start(): void {
@@ -389,14 +244,11 @@ export class OnboardingFlow extends LitElement {
    * object URL) and the access key, and returns to the first step (the intro) with the prefills.
    */
   reset(): void {
-    this.#capture?.reset();
-    this.#submission?.reset();
-    this.#whenPhotoSteps = [];
+    this.#photo.reset();
     this.#handoff.reset();
     // Read again: a session may have been used or have expired since it was last read.
     if (this.#session.state !== 'none' || this.#session.stale) void this.#session.load();
     this.#details.reset();
-    this.copyNotice = null;
     this.#nav.reset();
   }
 
@@ -406,260 +258,75 @@ export class OnboardingFlow extends LitElement {
       if (this.hasUpdated) this.reset();
       else void this.#session.load();
     }
-    // A reload while the outcome was awaited: wait again (or show it) instead of starting over,
-    // also when a framework sets the endpoint or the session after the first render.
-    const key = resumeKeyFor(normalizeEndpoint(this.endpoint || ''), this.session || '');
-    if (key !== this.#resumeChecked && this.#nav.step === FIRST_STEP) {
-      this.#resumeChecked = key;
-      if (this.#submission) this.#submission.resume();
-      else if (key && readKept(key, normalizeEndpoint(this.endpoint || ''))) this.#withPhotoSteps('processing', () => this.#submission!.resume());
-    }
     const step = this.#nav.step;
-    // Fetched ahead from the consent step on, so that nobody waits for the camera step; after a
-    // failure, again on the next step that needs it.
-    const failedAt = this.#photoFailedAt;
-    if (failedAt === null ? step !== FIRST_STEP : failedAt !== step && needsPhotoSteps(step)) this.#loadPhotoSteps();
-    if (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome') void this.#afterSendTexts();
-  }
-
-  // ---------------------------------------------------------------- internals
-
-  /** The waiting and outcome texts, loaded once; unavailable (offline, a file not hosted), the headings and the status still show. */
-  #afterSendTexts(): Promise<void> {
-    if (this.afterSend) return Promise.resolve();
-    return loadAfterSend().then(
-      (catalog) => {
-        this.afterSend = catalog;
-      },
-      () => undefined,
-    );
-  }
-
-  private get m(): Messages {
-    return messagesFor(this.locale);
+    if (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome') void this.#texts.loadAfterSend();
   }
 
   /** The document types offered: the session's when it names some, else the attribute's. */
   #documentTypes(): string {
-    const types = this.#session.session?.documentTypes ?? [];
-    return types.length > 0 ? types.join(',') : this.documentTypes;
+    return this.#session.documentTypes(this.documentTypes);
   }
 
   /** Whether the session keeps the flow from starting: being read, or unusable. */
   get #sessionBlocks(): boolean {
-    const state = this.#session.state;
-    return this.#nav.step === FIRST_STEP && (state === 'loading' || state === 'failed');
+    return this.#nav.step === FIRST_STEP && this.#session.blocks;
   }
 
   #heading(step: OnboardingStep): string {
-    const mode = this.#handoff.mode;
-    if (mode) {
-      const t = this.#handoff.kit?.handoffTexts[resolveLocale(this.locale)];
-      return !t ? this.m.session.loadingHeading : mode === 'offer' ? t.headingOffer : t.headingFollow;
-    }
-    if (step === FIRST_STEP && this.#sessionBlocks) {
-      const s = this.m.session;
-      const problem = this.#session.problem;
-      return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : problem === 'handedOff' ? s.handedOffHeading : s.failedHeading;
-    }
-    if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return this.m.cpf.headingCnpj;
-    return stepHeading(this.m, step, { documentType: this.#details.documentType, outcome: this.#submission?.outcome?.status ?? null, uploadFailed: !!this.#submission?.uploadError });
+    if (this.#handoff.mode) return this.#handoff.heading;
+    const m = this.#context.current.messages;
+    if (step === FIRST_STEP && this.#sessionBlocks) return sessionHeading(m, this.#session.problem);
+    if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return m.cpf.headingCnpj;
+    const submission = this.#photo.submission;
+    return stepHeading(m, step, { documentType: this.#details.documentType, outcome: submission?.outcome?.status ?? null, uploadFailed: !!submission?.uploadError });
   }
 
-  /** "Start again", except under a session: it yields one onboarding, so a new flow could only be refused. */
-  #restart(): (() => void) | undefined {
-    return this.#session.state === 'none' ? () => this.start() : undefined;
-  }
-
-  /**
-   * A new onboarding with new photos: what the person entered is kept and the flow goes back to
-   * the first photo; after a reload nothing entered is left, so it starts over.
-   */
-  #retryPhotos(): void {
-    if (!this.#details.consent || !this.#details.documentType) return this.start();
-    this.#capture!.reset();
-    this.#submission!.reset();
-    this.copyNotice = null;
-    this.#nav.goTo('document-front');
-  }
-
-  #retakeFromReview(role: CaptureRole): void {
-    this.#capture!.remove(role);
-    this.#nav.retakeFromReview(stepForRole(role));
-  }
-
-  async #copySupportCode(code: string): Promise<void> {
-    try {
-      await navigator.clipboard.writeText(code);
-      this.copyNotice = 'copied';
-    } catch {
-      this.copyNotice = 'copyFailed';
-    }
-    const t = this.afterSend?.[resolveLocale(this.locale)];
-    if (t) this.#nav.announce(t[this.copyNotice]);
-  }
-
-  // ---------------------------------------------------------------- step views
-
-  #renderStep(): TemplateResult {
-    const m = this.m;
-    const step = this.#nav.step;
-    const handoff = this.#handoff;
-    if (handoff.mode) {
-      return handoff.kit
-        ? html`<onboarding-handoff-panel
-            exportparts="handoff, handoff-qr, handoff-code, handoff-status, actions, button, button-primary, error, offline"
-            .mode=${handoff.mode}
-            .endpoint=${normalizeEndpoint(this.endpoint || '')}
-            .locale=${resolveLocale(this.locale)}
-            .noCamera=${handoff.noCamera}
-            .host=${this.#panelHost}
-          ></onboarding-handoff-panel>`
-        : sessionStep({ m, problem: null, onRetry: () => undefined });
-    }
-    const details = this.#details;
-    const onBack = () => this.#nav.back();
-    if (needsPhotoSteps(step)) {
-      const photo = this.#photo;
-      if (!photo) {
-        return pendingStep({
-          m,
-          failed: !this.#photoLoading && this.#photoFailedAt !== null,
-          // The Retry button goes: focus stays on the step, at its heading, which is read again.
-          onRetry: () => {
-            this.#nav.presentStep();
-            this.#loadPhotoSteps();
-          },
-        });
-      }
-      const locale = resolveLocale(this.locale);
-      const alone = this.#session.state === 'none';
-      return photo.renderPhotoStep({
-        m,
-        step,
-        capture: this.#capture!,
-        submission: this.#submission!,
-        nav: this.#nav,
-        heading: (s) => this.#heading(s),
-        locale,
-        autoCapture: !this.manualCapture,
-        handoff: handoff.available ? { noCamera: handoff.noCamera, open: () => void handoff.open('offer') } : null,
-        documentType: details.documentType,
-        lockedTaxId: !!details.lockedKind,
-        afterSend: this.afterSend?.[locale] ?? null,
-        copyNotice: this.copyNotice,
-        onCopy: (code) => void this.#copySupportCode(code),
-        // A session's backend is told the outcome; without one, only this page learns it.
-        canClose: !alone,
-        retakeFromReview: (role) => this.#retakeFromReview(role),
-        onRestart: this.#restart(),
-        onRetryPhotos: alone ? () => this.#retryPhotos() : undefined,
-      });
-    }
+  #renderStep(step: OnboardingStep): TemplateResult {
+    const { messages: m, locale } = this.#context.current;
+    if (this.#handoff.mode) return this.#handoff.render() ?? sessionStep({ m, problem: null, onRetry: () => undefined });
+    if (needsPhotoSteps(step)) return this.#renderPhotoStep(step);
     if (this.#sessionBlocks) return sessionStep({ m, problem: this.#session.problem, onRetry: () => void this.#session.load() });
-    switch (step) {
-      case 'intro': {
-        const types = parseDocumentTypes(this.#documentTypes());
-        // The photos of the offered document that has the most: a back side is pictured if any has one.
-        return introStep({ m, types, roles: rolesFor(types.find((t) => documentHasBack(t)) ?? types[0]), onStart: () => this.#nav.next() });
-      }
-      case 'consent':
-        return consentStep({
-          m,
-          checked: details.consent,
-          error: details.consentError,
-          full: this.consentText?.[resolveLocale(this.locale)] ?? null,
-          onChange: (e) => details.onConsentChange(e),
-          onSubmit: (e) => details.onConsentSubmit(e),
-          onDecline: () => this.dispatchEvent(new OnboardingCancelEvent({ step: this.#nav.step })),
-          onToggle: () => this.#loadConsentText(),
-        });
-      case 'cpf':
-        return cpfStep({
-          m,
-          cpf: details.cpf,
-          name: details.name,
-          cpfError: details.cpfError,
-          nameError: details.nameError,
-          locked: details.lockedKind,
-          onCpfInput: (e) => details.onCpfInput(e),
-          onNameInput: (e) => details.onNameInput(e),
-          onSubmit: (e) => details.onCpfSubmit(e),
-          onBack,
-        });
-      case 'document-type':
-        return documentTypeStep({
-          m,
-          types: parseDocumentTypes(this.#documentTypes()),
-          selected: details.documentType,
-          error: details.documentTypeError,
-          onChange: (e) => details.onDocumentTypeChange(e),
-          onSubmit: (e) => details.onDocumentTypeSubmit(e),
-          onBack,
-        });
-      default:
-        return html``;
-    }
+    const onDecline = () => this.dispatchEvent(new OnboardingCancelEvent({ step: this.#nav.step }));
+    return renderFormStep(step, { m, locale, details: this.#details, nav: this.#nav, texts: this.#texts, documentTypes: this.#documentTypes(), onDecline });
   }
 
-  /** The steps a person recognises, the current one marked; the document step counts its sides. */
-  #renderStages(): TemplateResult | typeof nothing {
-    const m = this.m.flow;
-    const step = this.#nav.step;
-    const current = stageOf(step);
-    if (!current || this.#sessionBlocks || this.#handoff.mode) return nothing;
-    // The steps before the current one read as done from the list's order (the styles colour them).
-    const sub = current === 'document' && documentHasBack(this.#details.documentType) ? ` · ${m.side(step === 'document-back' ? 2 : 1, 2)}` : '';
-    // Where five labels have no room (the styles decide, by the width in text size), the list
-    // shows its bars only and this line says where the person is ("Etapa 2 de 5: Dados").
-    const compact = m.announceStep(`${m.stages[current]}${sub}`, PROGRESS_STAGES.indexOf(current) + 1, PROGRESS_STAGES.length);
-    return html`
-      <ol class="stages" part="stages" aria-label=${m.progressLabel}>
-        ${PROGRESS_STAGES.map((stage) =>
-          stage === current
-            ? html`<li part="stage stage-current" aria-current="step"><span>${m.stages[stage]}${sub}</span></li>`
-            : html`<li part="stage"><span>${m.stages[stage]}</span></li>`,
-        )}
-      </ol>
-      <p class="stages-compact" aria-hidden="true">${compact}</p>
-    `;
+  #renderPhotoStep(step: OnboardingStep): TemplateResult {
+    const handoff = this.#handoff;
+    const alone = this.#session.state === 'none';
+    return this.#photo.render(step, {
+      heading: (s) => this.#heading(s),
+      autoCapture: !this.manualCapture,
+      handoff: handoff.available ? { noCamera: handoff.noCamera, open: () => void handoff.open('offer') } : null,
+      documentType: this.#details.documentType,
+      lockedTaxId: !!this.#details.lockedKind,
+      // A session's backend is told the outcome; without one, only this page learns it.
+      canClose: !alone,
+      // "Start again", except under a session: it yields one onboarding, so a new flow could only be refused.
+      onRestart: alone ? () => this.start() : undefined,
+      // New photos with what the person entered kept; after a reload nothing entered is left, so it starts over.
+      onRetryPhotos: alone ? () => (this.#details.consent && this.#details.documentType ? this.#photo.retry() : this.start()) : undefined,
+    });
   }
 
   override render(): TemplateResult {
     const step = this.#nav.step;
+    const { messages: m, locale } = this.#context.current;
+    const busy = this.#session.state === 'loading' || (this.#photo.loading && needsPhotoSteps(step));
     return html`
-      <div class="base" part="base" lang=${resolveLocale(this.locale)}>
+      <div class="base" part="base" lang=${locale}>
         <div class="header" part="header">
           <slot name="logo"></slot>
-          <p>${this.m.flow.title}</p>
-          ${this.#renderStages()}
+          <p>${m.flow.title}</p>
+          ${this.#sessionBlocks || this.#handoff.mode ? nothing : stagesList(m, step, this.#details.documentType)}
         </div>
-        <section
-          class="step"
-          part="step"
-          aria-labelledby="heading"
-          aria-busy=${this.#session.state === 'loading' || (this.#photoLoading && needsPhotoSteps(step)) ? 'true' : 'false'}
-          data-step=${this.#handoff.mode ? 'handoff' : step}
-        >
+        <section class="step" part="step" aria-labelledby="heading" aria-busy=${busy ? 'true' : 'false'} data-step=${this.#handoff.mode ? 'handoff' : step}>
           <h2 id="heading" part="heading" tabindex="-1">${this.#heading(step)}</h2>
-          ${this.#renderStep()}
+          ${this.#renderStep(step)}
         </section>
         <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.#nav.announcement}</div>
       </div>
     `;
   }
-}
-
-/** Whether `step` is shown by the lazily loaded photo steps (everything after the data steps). */
-function needsPhotoSteps(step: OnboardingStep): boolean {
-  return isCaptureStep(step) || step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome';
-}
-
-/** The session's CPF, else its CNPJ, as the form locks it. */
-function lockedTaxId(prefill: { cpf?: string; cnpj?: string }): LockedTaxId | null {
-  if (prefill.cpf) return { kind: 'cpf', value: prefill.cpf };
-  if (prefill.cnpj) return { kind: 'cnpj', value: prefill.cnpj };
-  return null;
 }
 
 if (typeof customElements !== 'undefined' && !customElements.get('onboarding-flow')) {

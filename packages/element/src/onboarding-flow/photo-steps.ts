@@ -3,8 +3,8 @@
  * script-tag forms, `onboarding-flow.photo-steps.js`): the capture steps with the camera and
  * the photo checks' controller, the review, the upload, the wait and the outcome with the
  * companion client that sends and follows the onboarding. The element fetches it while the
- * person fills in the consent and data steps (load-photo-steps.ts), and hands it its Lit and
- * event classes (`provideKit`, lazy-kit.ts).
+ * person fills in the consent and data steps (photo-steps-controller.ts, load-photo-steps.ts),
+ * and hands it its Lit and event classes (`provideKit`, lazy-kit.ts).
  */
 export { provideKit } from './lazy-kit.js';
 export { photoStepsStyles } from './photo-steps.styles.js';

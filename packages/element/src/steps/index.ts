@@ -13,4 +13,5 @@ export {
   type OutcomeView,
 } from './send-steps.js';
 export { stepHeading, type HeadingContext } from './heading.js';
-export { pendingStep, sessionStep, type PendingStepView, type SessionStepView } from './session-step.js';
+export { pendingStep, sessionHeading, sessionStep, type PendingStepView, type SessionStepView } from './session-step.js';
+export { stagesList } from './stages.js';

@@ -34,6 +34,12 @@ export function sessionStep(v: SessionStepView): TemplateResult {
   `;
 }
 
+/** The heading while a session is read, or of why it cannot be used. */
+export function sessionHeading(m: Messages, problem: SessionProblem | null): string {
+  const s = m.session;
+  return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : problem === 'handedOff' ? s.handedOffHeading : s.failedHeading;
+}
+
 export interface PendingStepView {
   m: Messages;
   /** The steps' file could not be loaded (offline, not hosted): say so, with a Retry. */

@@ -1,0 +1,220 @@
+/**
+ * The lazily loaded photo steps (capture, review, upload, wait, outcome) as a Lit reactive
+ * controller of `<onboarding-flow>`: it fetches them ahead (from the consent step on, so that
+ * nobody waits at the camera step), again after a failure on the next step that needs them or
+ * on Retry, adopts their styles, creates their capture and submission controllers, and runs
+ * what waited for them (a resumed wait, a phone's outcome) once they are here.
+ */
+import type { CreateOnboardingRequest } from '@onboarding-kit/contract';
+import { adoptStyles, type CSSResult, type CSSResultOrNative, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
+import type { CaptureController, CaptureOptions } from '../controllers/capture-controller.js';
+import type { NavigationController } from '../controllers/navigation-controller.js';
+import { readKept, type SubmissionController, type SubmissionOptions } from '../controllers/submission-controller.js';
+import type { CaptureRole } from '../image/pipeline.js';
+import { pendingStep } from '../steps/session-step.js';
+import type { FlowContextSource } from './flow-context.js';
+import type { LazyTextsController } from './lazy-texts.js';
+import { loadPhotoSteps, type ControllerSlot, type PhotoSteps } from './load-photo-steps.js';
+import type { PhotoStepContext } from './photo-steps-view.js';
+import { CAPTURE_STEPS, FIRST_STEP, isCaptureStep, stepForRole, type OnboardingStep } from './steps.js';
+
+/** What the host decides of a photo step's view. */
+export type PhotoStepView = Pick<PhotoStepContext, 'heading' | 'autoCapture' | 'handoff' | 'documentType' | 'lockedTaxId' | 'canClose' | 'onRestart' | 'onRetryPhotos'>;
+
+export interface PhotoStepsOptions {
+  context: FlowContextSource;
+  nav: NavigationController;
+  /** The waiting and outcome texts, once loaded. */
+  texts: LazyTextsController;
+  /** Where the capture controller (and its camera) take their turn among the host's controllers. */
+  slot: ControllerSlot;
+  /** The host's styles with the photo steps' own among them, in cascade order. */
+  styles(photoSteps: CSSResult): CSSResultOrNative[];
+  /** What the capture controller reads of the host beyond the flow's context. */
+  capture: Pick<CaptureOptions, 'limits'>;
+  /** What the submission controller reads of the host beyond the flow's context. */
+  submission: Pick<SubmissionOptions, 'pollOptions' | 'maxImageBytes' | 'clientSecret'>;
+  /** What the person entered, with these photos, as the creation sends it. */
+  request(photos: CaptureController['photos']): CreateOnboardingRequest;
+}
+
+/** Whether `step` is shown by the lazily loaded photo steps (everything after the data steps). */
+export function needsPhotoSteps(step: OnboardingStep): boolean {
+  return isCaptureStep(step) || step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome';
+}
+
+export class PhotoStepsController implements ReactiveController {
+  readonly #host: ReactiveElement;
+  readonly #options: PhotoStepsOptions;
+  #module: PhotoSteps | null = null;
+  #capture: CaptureController | null = null;
+  #submission: SubmissionController | null = null;
+  #loading = false;
+  /** The step the person was on when the photo steps last failed to load (null: no failure). */
+  #failedAt: OnboardingStep | null = null;
+  /** What waits for the photo steps: run once they are loaded. */
+  #waiting: (() => void)[] = [];
+  /** The storage key last looked at for a wait to resume. */
+  #resumeChecked: string | null = null;
+  /** What became of the last copy of the support code. */
+  #copyNotice: 'copied' | 'copyFailed' | null = null;
+
+  constructor(host: ReactiveElement, options: PhotoStepsOptions) {
+    this.#host = host;
+    this.#options = options;
+    host.addController(this);
+  }
+
+  /** The photo steps' module, once loaded. */
+  get module(): PhotoSteps | null {
+    return this.#module;
+  }
+  get capture(): CaptureController | null {
+    return this.#capture;
+  }
+  get submission(): SubmissionController | null {
+    return this.#submission;
+  }
+  get loading(): boolean {
+    return this.#loading;
+  }
+  /** The last fetch failed and none is under way: the steps that need them offer a Retry. */
+  get failed(): boolean {
+    return !this.#loading && this.#failedAt !== null;
+  }
+
+  /**
+   * Before each render: fetched ahead off the first step; after a failure, again on the next
+   * step that needs them. A reload while the outcome was awaited waits again (or shows it)
+   * instead of starting over, also when a framework sets the endpoint or the session late.
+   */
+  hostUpdate(): void {
+    const { context, nav } = this.#options;
+    const { resumeKey: key, endpoint } = context.current;
+    if (key !== this.#resumeChecked && nav.step === FIRST_STEP) {
+      this.#resumeChecked = key;
+      if (this.#submission) this.#submission.resume();
+      else if (key && readKept(key, endpoint)) this.when('processing', () => this.#submission!.resume());
+    }
+    const step = nav.step;
+    const failedAt = this.#failedAt;
+    if (failedAt === null ? step !== FIRST_STEP : failedAt !== step && needsPhotoSteps(step)) this.load();
+  }
+
+  /** Fetches the photo steps (once) and creates their controllers. */
+  load(): void {
+    if (this.#module || this.#loading) return;
+    this.#loading = true;
+    loadPhotoSteps().then(
+      (module) => {
+        this.#loading = false;
+        this.#failedAt = null;
+        if (!this.#module) this.#loaded(module);
+      },
+      () => {
+        this.#loading = false;
+        this.#failedAt = this.#options.nav.step;
+        this.#host.requestUpdate();
+      },
+    );
+    this.#host.requestUpdate();
+  }
+
+  /** Runs `then` now if the photo steps are loaded, else shows `step` (its part loading) and runs it once they are. */
+  when(step: OnboardingStep, then: () => void): void {
+    if (this.#module) return then();
+    this.#waiting.push(then);
+    this.#options.nav.goTo(step);
+    this.load();
+  }
+
+  /** Stops whatever the photo steps run and forgets what waited for them. */
+  reset(): void {
+    this.#capture?.reset();
+    this.#submission?.reset();
+    this.#waiting = [];
+    this.#copyNotice = null;
+  }
+
+  /** The visible step is being left: nothing it had running goes on. */
+  leaveStep(): void {
+    this.#capture?.leaveStep();
+    this.#copyNotice = null;
+  }
+
+  /** A new onboarding with new photos, from the first photo on, with what the person entered kept. */
+  retry(): void {
+    this.#capture!.reset();
+    this.#submission!.reset();
+    this.#copyNotice = null;
+    this.#options.nav.goTo('document-front');
+  }
+
+  /** The view of `step`, or what shows while the photo steps are on their way (or failed to come). */
+  render(step: OnboardingStep, view: PhotoStepView): TemplateResult {
+    const { nav, texts } = this.#options;
+    const { messages: m, locale } = this.#options.context.current;
+    // The Retry button goes: focus stays on the step, at its heading, which is read again.
+    const retry = () => {
+      nav.presentStep();
+      this.load();
+    };
+    if (!this.#module) return pendingStep({ m, failed: this.failed, onRetry: retry });
+    return this.#module.renderPhotoStep({
+      ...view,
+      m,
+      step,
+      locale,
+      capture: this.#capture!,
+      submission: this.#submission!,
+      nav,
+      afterSend: texts.afterSend?.[locale] ?? null,
+      copyNotice: this.#copyNotice,
+      onCopy: (code) => void this.#copySupportCode(code),
+      retakeFromReview: (role) => this.#retakeFromReview(role),
+    });
+  }
+
+  #retakeFromReview(role: CaptureRole): void {
+    this.#capture!.remove(role);
+    this.#options.nav.retakeFromReview(stepForRole(role));
+  }
+
+  async #copySupportCode(code: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(code);
+      this.#copyNotice = 'copied';
+    } catch {
+      this.#copyNotice = 'copyFailed';
+    }
+    this.#host.requestUpdate();
+    const t = this.#options.texts.afterSend?.[this.#options.context.current.locale];
+    if (t) this.#options.nav.announce(t[this.#copyNotice]);
+  }
+
+  #loaded(module: PhotoSteps): void {
+    const { context, nav, slot } = this.#options;
+    this.#module = module;
+    // Their styles come with them, adopted before they first render.
+    adoptStyles(this.#host.renderRoot as ShadowRoot, this.#options.styles(module.photoStepsStyles()));
+    // The slot stands before navigation among the host's controllers: the camera binds its
+    // <video> after a render before navigation moves focus.
+    this.#capture = new module.CaptureController(slot.host, {
+      ...this.#options.capture,
+      context,
+      activeRole: () => (isCaptureStep(nav.step) ? CAPTURE_STEPS[nav.step] : null),
+      announce: (text) => nav.announce(text),
+    });
+    this.#submission = new module.SubmissionController(this.#host, {
+      ...this.#options.submission,
+      context,
+      request: () => this.#options.request(this.#capture!.photos),
+      announce: (text) => nav.announce(text),
+      goTo: (step) => nav.goTo(step),
+      // Sent: the photos have no further use on this page.
+      sent: () => this.#capture!.clear(),
+    });
+    for (const then of this.#waiting.splice(0)) then();
+    this.#host.requestUpdate();
+  }
+}
