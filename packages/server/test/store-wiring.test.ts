@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { createStore, DEFAULT_STORE_URL, MemoryStore, parseStoreUrl, SqliteStore, StoreConfigError } from '../src/store/index.js';
 import { StoreUnavailableError, isStoreUnavailable } from '../src/store/errors.js';
-import { msOf } from '../src/store/iso-time.js';
+import { msOf } from '../src/store/rules/iso-time.js';
 import type { OnboardingRecord, Store } from '../src/store/store.js';
 import type { Logger } from '../src/logger.js';
 

@@ -35,12 +35,12 @@
 import { createHash } from 'node:crypto';
 import type { createClient } from 'redis';
 import type { SessionStatus } from '@onboarding-kit/contract';
-import { applyOutboxUpdate, copySession, outboxChangedMs, outboxTry } from './backend-rules.js';
+import { applyOutboxUpdate, copySession, outboxChangedMs, outboxTry } from './rules/index.js';
 import type {
   BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
 } from './backend-state.js';
-import { msOf } from './iso-time.js';
-import { SessionFeed } from './session-feed.js';
+import { msOf } from './rules/iso-time.js';
+import { SessionFeed } from './shared/session-feed.js';
 import type { Clock, OnboardingRecord } from './store.js';
 
 type Client = ReturnType<typeof createClient>;

@@ -24,9 +24,10 @@ type RedisModule = typeof import('redis');
 let redisModule: RedisModule | undefined;
 import { TERMINAL_STATUSES, type OnboardingStatus } from '@onboarding-kit/contract';
 import type { Logger } from '../logger.js';
-import { ChangeFeed, copyRecord } from './change-feed.js';
+import { ChangeFeed } from './shared/change-feed.js';
+import { copyRecord } from './rules/copies.js';
 import { StoreUnavailableError } from './errors.js';
-import { msOf } from './iso-time.js';
+import { msOf } from './rules/iso-time.js';
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type {
   BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,

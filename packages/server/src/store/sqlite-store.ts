@@ -15,16 +15,16 @@ import { dirname, resolve } from 'node:path';
 import type { SessionStatus } from '@onboarding-kit/contract';
 import { createRequire } from 'node:module';
 import type Database from 'libsql';
-import { applyOutboxUpdate, outboxChangedMs } from './backend-rules.js';
+import { applyOutboxUpdate, outboxChangedMs } from './rules/index.js';
 import type {
   BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
 } from './backend-state.js';
-import { ChangeFeed } from './change-feed.js';
-import { SessionFeed } from './session-feed.js';
+import { ChangeFeed } from './shared/change-feed.js';
+import { SessionFeed } from './shared/session-feed.js';
 import { StoreConfigError, StoreUnavailableError } from './errors.js';
-import { msOf } from './iso-time.js';
+import { msOf } from './rules/iso-time.js';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './sqlite-schema.js';
-import { applyStatusRules } from './status-rules.js';
+import { applyStatusRules } from './rules/status.js';
 import type {
   ApplyResult, ChangeListener, Clock, OnboardingRecord, RateLimitDecision, StatusEvent, StatusUpdate, Store,
 } from './store.js';
