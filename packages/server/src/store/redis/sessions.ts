@@ -28,7 +28,7 @@ import { PAGE, type RedisContext } from './context.js';
 import { ADD_SECRET, CREATE_SESSION, PURGE_SESSION, PUT_HANDOFF_KEY, REPLACE_SESSION } from './scripts/session-scripts.js';
 
 /** How long a session outlives its expiry in Redis: the routes still answer `expired` for it, and the purge normally comes first. */
-export const SESSION_GRACE_MS = 96 * 3600_000;
+const SESSION_GRACE_MS = 96 * 3600_000;
 
 export const idOf = (member: string): string => member.slice(member.indexOf(':') + 1);
 export const optionalMs = (iso: string | undefined): string => (iso === undefined ? '' : String(msOf(iso)));

@@ -1,8 +1,12 @@
-/** SQLite rows to records and back. */
+/** SQLite rows to records and back, and the reads a decision starts from. */
 import type { OutboxEntry, OutboxState, SessionRecord } from '../backend-state.js';
+import type { HeldKey } from '../rules/idempotency.js';
+import type { Lease } from '../rules/leases.js';
+import type { HandoffKey } from '../rules/sessions.js';
 import type { OnboardingRecord, StatusEvent } from '../store.js';
+import type { Statements } from './statements.js';
 
-export interface OnboardingRow {
+interface OnboardingRow {
   token: string;
   status: OnboardingRecord['status'];
   created_at: string;
@@ -32,7 +36,7 @@ export interface OutboxRow {
   delivered_at: string | null;
 }
 
-export function toOnboarding(row: OnboardingRow, history: StatusEvent[], more: string[]): OnboardingRecord {
+function toOnboarding(row: OnboardingRow, history: StatusEvent[], more: string[]): OnboardingRecord {
   return {
     tokenOnboarding: row.token,
     status: row.status,
@@ -71,4 +75,33 @@ export function toOutboxEntry(row: OutboxRow): OutboxEntry {
     ...(row.last_error !== null && { lastError: row.last_error }),
     ...(row.delivered_at !== null && { deliveredAt: row.delivered_at }),
   };
+}
+
+/** An onboarding with its history and added access keys (call inside a transaction, so all three come from one commit). */
+export function readOnboarding(sql: Statements, token: string): OnboardingRecord | null {
+  const row = sql.getOnboarding.get(token) as OnboardingRow | undefined;
+  if (!row) return null;
+  const more = (sql.getAccessKeys.all(token) as Array<{ hash: string }>).map((k) => k.hash);
+  return toOnboarding(row, sql.getHistory.all(token) as StatusEvent[], more);
+}
+
+export function readLease(sql: Statements, name: string): Lease | undefined {
+  const row = sql.getLease.get(name) as { owner: string; expires_ms: number } | undefined;
+  return row && { owner: row.owner, expiresAtMs: row.expires_ms };
+}
+
+/** Writes the lease a rule decided on; false (nothing written) when it decided none. */
+export function putLease(sql: Statements, name: string, lease: Lease | null): boolean {
+  if (lease) sql.putLease.run(name, lease.owner, lease.expiresAtMs);
+  return lease !== null;
+}
+
+export function readHeldKey(sql: Statements, key: string): HeldKey | undefined {
+  const row = sql.getIdempotency.get(key) as { fingerprint: string; result: string | null; expires_ms: number } | undefined;
+  return row && { fingerprint: row.fingerprint, ...(row.result !== null && { result: row.result }), expiresAtMs: row.expires_ms };
+}
+
+export function readHandoffKey(sql: Statements, hash: string): HandoffKey | undefined {
+  const row = sql.getHandoffKey.get(hash) as { session_id: string; live_until_ms: number } | undefined;
+  return row && { sessionId: row.session_id, liveUntilMs: row.live_until_ms };
 }

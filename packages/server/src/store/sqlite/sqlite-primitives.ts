@@ -6,19 +6,19 @@
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type { IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind } from '../backend-state.js';
 import { StoreUnavailableError } from '../errors.js';
-import { completeKey, releaseFrees, reserveKey, type HeldKey } from '../rules/idempotency.js';
+import { completeKey, releaseFrees, reserveKey } from '../rules/idempotency.js';
 import { msOf } from '../rules/iso-time.js';
-import { acquireLease, releaseLease, renewLease, type Lease } from '../rules/leases.js';
+import { acquireLease, releaseLease, renewLease } from '../rules/leases.js';
 import type { OnboardingCutoffs } from '../rules/onboardings.js';
 import { outboxChangedMs } from '../rules/outbox.js';
 import { consumeRate } from '../rules/rate-window.js';
 import { mayPointHandoffKey, versionMatches, type PurgeCutoffs, type SecretOwner } from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
 import type { StorePrimitives } from '../shared/primitives.js';
-import type { Clock, OnboardingRecord, RateLimitDecision, StatusEvent, StatusUpdate } from '../store.js';
+import type { Clock, OnboardingRecord, RateLimitDecision, StatusUpdate } from '../store.js';
 import type { Feeds } from './file-feeds.js';
 import { toStoreError } from './open.js';
-import { sessionBody, toOnboarding, toOutboxEntry, toSession, type OnboardingRow, type OutboxRow, type SessionRow } from './rows.js';
+import { putLease, readHandoffKey, readHeldKey, readLease, readOnboarding, sessionBody, toOutboxEntry, toSession, type OutboxRow, type SessionRow } from './rows.js';
 import type { Db, Statements } from './statements.js';
 
 const endedMs = (s: SessionRecord): number | null => (s.endedAt ? msOf(s.endedAt) : null);
@@ -57,12 +57,12 @@ export class SqlitePrimitives implements StorePrimitives {
 
   async getOnboarding(token: string): Promise<OnboardingRecord | null> {
     // One read transaction, so the record and its history come from the same commit.
-    return this.run(() => this.db.transaction(() => this.load(token)).deferred());
+    return this.run(() => this.db.transaction(() => readOnboarding(this.sql, token)).deferred());
   }
 
   async applyStatus(token: string, update: StatusUpdate, at: string): Promise<{ record: OnboardingRecord; changed: boolean } | null> {
     return this.tx(() => {
-      const current = this.load(token);
+      const current = readOnboarding(this.sql, token);
       if (!current) return null;
       const { record: r, changed, touched } = applyStatusRules(current, update, at);
       if (changed) {
@@ -98,19 +98,19 @@ export class SqlitePrimitives implements StorePrimitives {
 
   async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
     const t = this.now();
-    return this.tx(() => this.putLease(name, acquireLease(this.lease(name), owner, ttlMs, t)));
+    return this.tx(() => putLease(this.sql, name, acquireLease(readLease(this.sql, name), owner, ttlMs, t)));
   }
 
   async renewLeases(names: string[], owner: string, ttlMs: number): Promise<string[]> {
     const t = this.now();
     // One transaction, so one commit and one fsync for them all: with synchronous = FULL each
     // statement on its own would pay its fsync on the event loop, thousands of them every period.
-    return this.tx(() => names.filter((name) => this.putLease(name, renewLease(this.lease(name), owner, ttlMs, t))));
+    return this.tx(() => names.filter((name) => putLease(this.sql, name, renewLease(readLease(this.sql, name), owner, ttlMs, t))));
   }
 
   async releaseLease(name: string, owner: string): Promise<boolean> {
     const t = this.now();
-    return this.tx(() => releaseLease(this.lease(name), owner, t) && this.sql.deleteLease.run(name).changes === 1);
+    return this.tx(() => releaseLease(readLease(this.sql, name), owner, t) && this.sql.deleteLease.run(name).changes === 1);
   }
 
   async consumeRate(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
@@ -167,9 +167,7 @@ export class SqlitePrimitives implements StorePrimitives {
   async putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
     const t = this.now();
     return this.tx(() => {
-      const row = this.sql.getHandoffKey.get(hash) as { session_id: string; live_until_ms: number } | undefined;
-      const held = row && { sessionId: row.session_id, liveUntilMs: row.live_until_ms };
-      if (!this.sql.getSession.get(sessionId) || !mayPointHandoffKey(held, sessionId, t)) return false;
+      if (!this.sql.getSession.get(sessionId) || !mayPointHandoffKey(readHandoffKey(this.sql, hash), sessionId, t)) return false;
       this.sql.putHandoffKey.run(hash, sessionId, liveUntilMs);
       return true;
     });
@@ -190,7 +188,7 @@ export class SqlitePrimitives implements StorePrimitives {
   async reserveKey(key: string, fingerprint: string, reservationTtlMs: number): Promise<IdempotencyState> {
     const t = this.now();
     return this.tx(() => {
-      const { answer, write } = reserveKey(this.heldKey(key), fingerprint, reservationTtlMs, t);
+      const { answer, write } = reserveKey(readHeldKey(this.sql, key), fingerprint, reservationTtlMs, t);
       if (write) this.sql.putIdempotency.run(key, write.fingerprint, null, write.expiresAtMs);
       return answer;
     });
@@ -199,14 +197,14 @@ export class SqlitePrimitives implements StorePrimitives {
   async completeKey(key: string, result: string, ttlMs: number): Promise<void> {
     const t = this.now();
     this.tx(() => {
-      const done = completeKey(this.heldKey(key), result, ttlMs, t);
+      const done = completeKey(readHeldKey(this.sql, key), result, ttlMs, t);
       if (done) this.sql.putIdempotency.run(key, done.fingerprint, done.result, done.expiresAtMs);
     });
   }
 
   async releaseKey(key: string): Promise<void> {
     this.tx(() => {
-      if (releaseFrees(this.heldKey(key))) this.sql.deleteIdempotency.run(key);
+      if (releaseFrees(readHeldKey(this.sql, key))) this.sql.deleteIdempotency.run(key);
     });
   }
 
@@ -277,27 +275,5 @@ export class SqlitePrimitives implements StorePrimitives {
 
   private tx<T>(fn: () => T): T {
     return this.run(() => this.db.transaction(fn).immediate());
-  }
-
-  private load(token: string): OnboardingRecord | null {
-    const row = this.sql.getOnboarding.get(token) as OnboardingRow | undefined;
-    if (!row) return null;
-    const more = (this.sql.getAccessKeys.all(token) as Array<{ hash: string }>).map((k) => k.hash);
-    return toOnboarding(row, this.sql.getHistory.all(token) as StatusEvent[], more);
-  }
-
-  private lease(name: string): Lease | undefined {
-    const row = this.sql.getLease.get(name) as { owner: string; expires_ms: number } | undefined;
-    return row && { owner: row.owner, expiresAtMs: row.expires_ms };
-  }
-
-  private putLease(name: string, lease: Lease | null): boolean {
-    if (lease) this.sql.putLease.run(name, lease.owner, lease.expiresAtMs);
-    return lease !== null;
-  }
-
-  private heldKey(key: string): HeldKey | undefined {
-    const row = this.sql.getIdempotency.get(key) as { fingerprint: string; result: string | null; expires_ms: number } | undefined;
-    return row && { fingerprint: row.fingerprint, ...(row.result !== null && { result: row.result }), expiresAtMs: row.expires_ms };
   }
 }

@@ -3,7 +3,7 @@ import type Database from 'libsql';
 
 export type Db = Database.Database;
 
-export const OUTBOX_COLUMNS = 'id, type, body, order_key, created_at, state, attempts, next_attempt_ms, last_attempt_at, last_error, delivered_at';
+const OUTBOX_COLUMNS = 'id, type, body, order_key, created_at, state, attempts, next_attempt_ms, last_attempt_at, last_error, delivered_at';
 
 /** What the backend uses of a prepared statement. */
 export interface Statement {
