@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyStatusRules } from '../src/store/status-rules.js';
+import { applyStatusRules } from '../src/store/rules/status.js';
 import { MemoryStore } from '../src/store/memory-store.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { OnboardingRecord, Store } from '../src/store/store.js';

@@ -12,6 +12,7 @@ import { createJsonLogger } from '../src/logger.js';
 import { SessionService } from '../src/sessions/session-service.js';
 import { HandoffService } from '../src/handoff/handoff-service.js';
 import { holds } from '../src/handoff/handoff-rules.js';
+import { describeRuleTables } from './store-conformance-tables.js';
 
 /** A clock the test moves by hand. With `serverClock`, moving it also waits as long in real time. */
 export interface TestClock {
@@ -357,6 +358,8 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       });
     });
   });
+
+  describeRuleTables(name, withStore, serverClock);
 
   type Backend = Store & BackendState;
   const BACKEND_METHODS: Array<keyof BackendState> = [

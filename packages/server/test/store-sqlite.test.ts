@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { StoreConfigError, StoreUnavailableError } from '../src/store/errors.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
-import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../src/store/sqlite-schema.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../src/store/sqlite/schema.js';
 import { describeStore } from './store-conformance.js';
 
 const CHILD = fileURLToPath(new URL('./helpers/sqlite-child.ts', import.meta.url));

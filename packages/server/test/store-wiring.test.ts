@@ -13,7 +13,7 @@ import Database from 'libsql';
 import { settle } from '@onboarding-kit/testing/manual-clock';
 import { createStore, DEFAULT_STORE_URL, parseStoreUrl, SqliteStore, StoreConfigError } from '../src/store/index.js';
 import { StoreUnavailableError, isStoreUnavailable } from '../src/store/errors.js';
-import { msOf } from '../src/store/iso-time.js';
+import { msOf } from '../src/store/rules/iso-time.js';
 import type { OnboardingRecord, Store } from '../src/store/store.js';
 import type { Logger } from '../src/logger.js';
 

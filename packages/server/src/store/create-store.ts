@@ -6,9 +6,9 @@
 import { resolve } from 'node:path';
 import type { Logger } from '../logger.js';
 import { StoreConfigError } from './errors.js';
-import { MemoryStore } from './memory-store.js';
-import { RedisStore, type RedisStoreOptions } from './redis-store.js';
-import { SqliteStore } from './sqlite-store.js';
+import { MemoryStore } from './memory/memory-store.js';
+import { RedisStore, type RedisStoreOptions } from './redis/redis-store.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Clock, Store } from './store.js';
 
 export const DEFAULT_STORE_URL = 'sqlite:./data/onboarding-kit.db';

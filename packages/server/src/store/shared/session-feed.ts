@@ -1,5 +1,5 @@
 /** In-process fan-out of "this session changed" to the listeners of each session. */
-import type { SessionChangeListener } from './backend-state.js';
+import type { SessionChangeListener } from '../backend-state.js';
 
 export class SessionFeed {
   private readonly listeners = new Map<string, Set<SessionChangeListener>>();

@@ -1,11 +1,6 @@
 /** In-process fan-out of record changes to the listeners of each onboarding. */
-import type { ChangeListener, OnboardingRecord } from './store.js';
-
-export const copyRecord = (r: OnboardingRecord): OnboardingRecord => ({
-  ...r,
-  history: r.history.map((h) => ({ ...h })),
-  ...(r.moreAccessKeyHashes && { moreAccessKeyHashes: [...r.moreAccessKeyHashes] }),
-});
+import { copyRecord } from '../rules/copies.js';
+import type { ChangeListener, OnboardingRecord } from '../store.js';
 
 export class ChangeFeed {
   private readonly listeners = new Map<string, Set<ChangeListener>>();

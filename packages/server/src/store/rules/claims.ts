@@ -1,0 +1,42 @@
+/**
+ * One onboarding per session: a creation claims the session (compare-and-set on its version)
+ * before it reaches the upstream. These decisions are pure so that the session and hand-off
+ * services, which hold the compare-and-set loop, share them.
+ */
+import type { SessionRecord } from '../backend-state.js';
+
+/** A claim whose creation has not finished blocks the session until the upstream timeout has passed. */
+export const claimLive = (s: Pick<SessionRecord, 'claim'>, nowMs: number, claimTimeoutMs: number): boolean =>
+  s.claim !== undefined && nowMs - Date.parse(s.claim.at) < claimTimeoutMs;
+
+export type ClaimDecision =
+  | { kind: 'claim' }
+  | { kind: 'replay'; tokenOnboarding: string }
+  | { kind: 'refused'; reason: 'session_used' | 'session_expired' | 'idempotency_conflict' | 'idempotency_in_progress' };
+
+/**
+ * What a creation request gets from a session: with the `Idempotency-Key` of the creation that
+ * made its onboarding, a replay (same body) or a conflict; otherwise refused once the session is
+ * used, claimed or no longer open, and the claim when it is free. `status` is the session's
+ * status as of now (an open session past its expiry is `expired`).
+ */
+export function decideClaim(
+  s: Pick<SessionRecord, 'claim' | 'tokenOnboarding'>,
+  request: { idempotencyKey?: string; fingerprint: string },
+  status: SessionRecord['status'],
+  nowMs: number,
+  claimTimeoutMs: number,
+): ClaimDecision {
+  const sameKey = request.idempotencyKey !== undefined && s.claim?.key === request.idempotencyKey;
+  const sameBody = s.claim?.fingerprint === request.fingerprint;
+  if (s.tokenOnboarding) {
+    if (!sameKey) return { kind: 'refused', reason: 'session_used' };
+    return sameBody ? { kind: 'replay', tokenOnboarding: s.tokenOnboarding } : { kind: 'refused', reason: 'idempotency_conflict' };
+  }
+  if (status !== 'open') return { kind: 'refused', reason: status === 'expired' ? 'session_expired' : 'session_used' };
+  if (claimLive(s, nowMs, claimTimeoutMs)) {
+    if (!sameKey) return { kind: 'refused', reason: 'session_used' };
+    return { kind: 'refused', reason: sameBody ? 'idempotency_in_progress' : 'idempotency_conflict' };
+  }
+  return { kind: 'claim' };
+}

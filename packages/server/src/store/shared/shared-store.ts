@@ -1,0 +1,187 @@
+/**
+ * `Store` and `BackendState` written once, on top of a backend's primitives (./primitives.ts):
+ * every store is a `SharedStore` given its own primitives, as better-auth's adapters share one
+ * factory. What does not depend on where the data lives is here: shaping records, default times,
+ * limits, versions, telling listeners, and closing.
+ */
+import type { SessionStatus } from '@onboarding-kit/contract';
+import type {
+  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
+} from '../backend-state.js';
+import { copyRecord } from '../rules/copies.js';
+import { reservationTtlMs } from '../rules/idempotency.js';
+import { distinctNames } from '../rules/leases.js';
+import { newOnboarding, onboardingCutoffs, type NewOnboarding } from '../rules/onboardings.js';
+import { applyOutboxUpdate, outboxTry } from '../rules/outbox.js';
+import { atMost, atVersion, purgeCutoffs, secretOpens } from '../rules/sessions.js';
+import type { ApplyResult, ChangeListener, Clock, OnboardingRecord, RateLimitDecision, StatusUpdate, Store } from '../store.js';
+import type { StorePrimitives } from './primitives.js';
+
+export class SharedStore implements Store, BackendState {
+  private readonly subscriptions = new Set<() => void>();
+  private closed = false;
+
+  constructor(
+    private readonly p: StorePrimitives,
+    /** Stamps status times when an update brings none. */
+    protected readonly now: Clock,
+  ) {}
+
+  async create(input: NewOnboarding): Promise<OnboardingRecord> {
+    const record = newOnboarding(input);
+    await this.p.putOnboarding(record);
+    // A token created anew starts a new history: what its listeners were given no longer counts.
+    this.p.feed.forget(record.tokenOnboarding);
+    return copyRecord(record);
+  }
+
+  get(token: string): Promise<OnboardingRecord | null> {
+    return this.p.getOnboarding(token);
+  }
+
+  async applyStatus(token: string, update: StatusUpdate): Promise<ApplyResult | null> {
+    const outcome = await this.p.applyStatus(token, update, update.at ?? new Date(this.now()).toISOString());
+    if (!outcome) return null;
+    // Listeners here hear at once; a shared backend skips its own change when its channel brings it back.
+    if (outcome.changed) this.p.feed.emitIfNewer(outcome.record);
+    return { record: outcome.record, changed: outcome.changed };
+  }
+
+  subscribe(token: string, listener: ChangeListener): () => void {
+    return this.track(this.p.feed.subscribe(token, listener));
+  }
+
+  listInProcess(): Promise<string[]> {
+    return this.p.listInProcess();
+  }
+
+  expire(cutoffs: { finishedBefore: Date; createdBefore: Date }): Promise<number> {
+    return this.p.expireOnboardings(onboardingCutoffs(cutoffs));
+  }
+
+  acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.p.acquireLease(name, owner, ttlMs);
+  }
+
+  async renewLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.p.renewLeases([name], owner, ttlMs)).length === 1;
+  }
+
+  async renewLeases(names: string[], owner: string, ttlMs: number): Promise<string[]> {
+    const distinct = distinctNames(names);
+    return distinct.length === 0 ? [] : this.p.renewLeases(distinct, owner, ttlMs);
+  }
+
+  releaseLease(name: string, owner: string): Promise<boolean> {
+    return this.p.releaseLease(name, owner);
+  }
+
+  consumeRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    return this.p.consumeRate(key, limit, windowMs);
+  }
+
+  async createSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<void> {
+    if (!(await this.p.insertSession(atVersion(record, 1), secrets))) throw new Error(`Session ${record.id} exists already.`);
+  }
+
+  getSession(id: string): Promise<SessionRecord | null> {
+    return this.p.getSession(id);
+  }
+
+  async findSessionBySecret(kind: SessionSecretKind, secretHash: string): Promise<SessionRecord | null> {
+    const id = secretOpens(await this.p.secretOwner(secretHash), kind);
+    return id === null ? null : this.p.getSession(id);
+  }
+
+  addSessionSecret(id: string, kind: SessionSecretKind, secretHash: string): Promise<boolean> {
+    return this.p.addSessionSecret(id, kind, secretHash);
+  }
+
+  async replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean> {
+    const written = await this.p.replaceSession(atVersion(next, expectedVersion + 1), expectedVersion);
+    if (written) this.p.sessionFeed.emit(next.id);
+    return written;
+  }
+
+  subscribeSession(id: string, listener: SessionChangeListener): () => void {
+    return this.track(this.p.sessionFeed.subscribe(id, listener));
+  }
+
+  putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
+    return this.p.putHandoffKey(hash, sessionId, liveUntilMs);
+  }
+
+  findHandoffKey(hash: string): Promise<string | null> {
+    return this.p.findHandoffKey(hash);
+  }
+
+  async listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {
+    return atMost(limit) === 0 ? [] : this.p.sessionsByReference(reference, limit);
+  }
+
+  async listSessionsByStatus(status: SessionStatus, { limit, expiresBefore }: { limit: number; expiresBefore?: Date }): Promise<SessionRecord[]> {
+    return atMost(limit) === 0 ? [] : this.p.sessionsByStatus(status, limit, expiresBefore?.getTime());
+  }
+
+  reserveIdempotencyKey(key: string, fingerprint: string, ttls: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState> {
+    return this.p.reserveKey(key, fingerprint, reservationTtlMs(ttls));
+  }
+
+  completeIdempotencyKey(key: string, result: string, ttlMs: number): Promise<void> {
+    return this.p.completeKey(key, result, ttlMs);
+  }
+
+  releaseIdempotencyKey(key: string): Promise<void> {
+    return this.p.releaseKey(key);
+  }
+
+  addAccessKey(tokenOnboarding: string, accessKeyHash: string): Promise<boolean> {
+    return this.p.addAccessKey(tokenOnboarding, accessKeyHash);
+  }
+
+  enqueueNotification(entry: OutboxEntry): Promise<boolean> {
+    return this.p.insertEntry(applyOutboxUpdate(entry, entry));
+  }
+
+  async dueNotifications(nowMs: number, limit: number): Promise<OutboxEntry[]> {
+    return atMost(limit) === 0 ? [] : this.p.dueEntries(nowMs, limit);
+  }
+
+  updateNotification(id: string, update: OutboxUpdate): Promise<boolean> {
+    return this.p.updateEntry(id, outboxTry(update));
+  }
+
+  getNotification(id: string): Promise<OutboxEntry | null> {
+    return this.p.getEntry(id);
+  }
+
+  async listNotifications({ state, failingOnly, limit }: { state: OutboxState; failingOnly?: boolean; limit: number }): Promise<OutboxEntry[]> {
+    return atMost(limit) === 0 ? [] : this.p.listEntries(state, failingOnly === true, limit);
+  }
+
+  purgeBackendState(cutoffs: BackendPurgeCutoffs): Promise<number> {
+    return this.p.purge(purgeCutoffs(cutoffs));
+  }
+
+  ping(): Promise<void> {
+    return this.p.ping();
+  }
+
+  /** Ends listeners and the backend, once; stores that hold resources expose it as `close` (the memory store holds none and has no `close`). */
+  protected async shutdown(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const off of [...this.subscriptions]) off();
+    await this.p.close?.();
+  }
+
+  /** Listeners end with the store: closing unsubscribes whoever is left. */
+  private track(off: () => void): () => void {
+    const unsubscribe = () => {
+      off();
+      this.subscriptions.delete(unsubscribe);
+    };
+    this.subscriptions.add(unsubscribe);
+    return unsubscribe;
+  }
+}

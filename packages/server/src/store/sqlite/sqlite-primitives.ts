@@ -1,0 +1,279 @@
+/**
+ * The SQLite backend's primitives (../shared/primitives.ts). A read-decide-write runs in an
+ * IMMEDIATE transaction, which takes the write lock before reading, so two writers (even in two
+ * processes) each decide on the state the other left; the rules of ../rules/ decide.
+ */
+import type { SessionStatus } from '@onboarding-kit/contract';
+import type { IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind } from '../backend-state.js';
+import { StoreUnavailableError } from '../errors.js';
+import { completeKey, releaseFrees, reserveKey } from '../rules/idempotency.js';
+import { msOf } from '../rules/iso-time.js';
+import { acquireLease, releaseLease, renewLease } from '../rules/leases.js';
+import type { OnboardingCutoffs } from '../rules/onboardings.js';
+import { outboxChangedMs } from '../rules/outbox.js';
+import { consumeRate } from '../rules/rate-window.js';
+import { mayPointHandoffKey, versionMatches, type PurgeCutoffs, type SecretOwner } from '../rules/sessions.js';
+import { applyStatusRules } from '../rules/status.js';
+import type { StorePrimitives } from '../shared/primitives.js';
+import type { Clock, OnboardingRecord, RateLimitDecision, StatusUpdate } from '../store.js';
+import type { Feeds } from './file-feeds.js';
+import { toStoreError } from './open.js';
+import { putLease, readHandoffKey, readHeldKey, readLease, readOnboarding, sessionBody, toOutboxEntry, toSession, type OutboxRow, type SessionRow } from './rows.js';
+import type { Db, Statements } from './statements.js';
+
+const endedMs = (s: SessionRecord): number | null => (s.endedAt ? msOf(s.endedAt) : null);
+
+export class SqlitePrimitives implements StorePrimitives {
+  readonly feed: Feeds['feed'];
+  readonly sessionFeed: Feeds['sessionFeed'];
+  private readonly dropFeeds: () => void;
+  private closed = false;
+  private nextSweep = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly sql: Statements,
+    feeds: Feeds & { drop(): void },
+    private readonly now: Clock,
+  ) {
+    this.feed = feeds.feed;
+    this.sessionFeed = feeds.sessionFeed;
+    this.dropFeeds = feeds.drop;
+  }
+
+  async putOnboarding(r: OnboardingRecord): Promise<void> {
+    this.tx(() => {
+      this.sql.deleteHistory.run(r.tokenOnboarding);
+      this.sql.deleteAccessKeys.run(r.tokenOnboarding);
+      this.sql.deleteOnboarding.run(r.tokenOnboarding);
+      this.sql.insertOnboarding.run(
+        r.tokenOnboarding, r.status, r.createdAt, msOf(r.createdAt), r.updatedAt, r.externalId ?? null, r.accessKeyHash, r.finishedAt ?? null,
+        r.finishedAt ? msOf(r.finishedAt) : null, r.sessionId ?? null,
+      );
+      r.history.forEach((h, seq) => this.sql.insertHistory.run(r.tokenOnboarding, seq, h.status, h.at, h.source));
+      for (const hash of r.moreAccessKeyHashes ?? []) this.sql.insertAccessKey.run(r.tokenOnboarding, hash);
+    });
+  }
+
+  async getOnboarding(token: string): Promise<OnboardingRecord | null> {
+    // One read transaction, so the record and its history come from the same commit.
+    return this.run(() => this.db.transaction(() => readOnboarding(this.sql, token)).deferred());
+  }
+
+  async applyStatus(token: string, update: StatusUpdate, at: string): Promise<{ record: OnboardingRecord; changed: boolean } | null> {
+    return this.tx(() => {
+      const current = readOnboarding(this.sql, token);
+      if (!current) return null;
+      const { record: r, changed, touched } = applyStatusRules(current, update, at);
+      if (changed) {
+        this.sql.updateStatus.run(r.status, r.updatedAt, r.externalId ?? null, r.finishedAt ?? null, r.finishedAt ? msOf(r.finishedAt) : null, token);
+        const last = r.history[r.history.length - 1]!;
+        this.sql.insertHistory.run(token, r.history.length - 1, last.status, last.at, last.source);
+      } else if (touched) {
+        this.sql.updateExternalId.run(r.externalId ?? null, token);
+      }
+      return { record: r, changed };
+    });
+  }
+
+  async addAccessKey(token: string, hash: string): Promise<boolean> {
+    return this.tx(() => {
+      if (!this.sql.getOnboarding.get(token)) return false;
+      this.sql.insertAccessKey.run(token, hash);
+      return true;
+    });
+  }
+
+  async listInProcess(): Promise<string[]> {
+    return this.run(() => (this.sql.inProcess.all() as Array<{ token: string }>).map((r) => r.token));
+  }
+
+  async expireOnboardings({ finishedBeforeMs: f, createdBeforeMs: c }: OnboardingCutoffs): Promise<number> {
+    return this.tx(() => {
+      this.sql.expireHistory.run(f, c);
+      this.sql.expireAccessKeys.run(f, c);
+      return this.sql.expireOnboardings.run(f, c).changes;
+    });
+  }
+
+  async acquireLease(name: string, owner: string, ttlMs: number): Promise<boolean> {
+    const t = this.now();
+    return this.tx(() => putLease(this.sql, name, acquireLease(readLease(this.sql, name), owner, ttlMs, t)));
+  }
+
+  async renewLeases(names: string[], owner: string, ttlMs: number): Promise<string[]> {
+    const t = this.now();
+    // One transaction, so one commit and one fsync for them all: with synchronous = FULL each
+    // statement on its own would pay its fsync on the event loop, thousands of them every period.
+    return this.tx(() => names.filter((name) => putLease(this.sql, name, renewLease(readLease(this.sql, name), owner, ttlMs, t))));
+  }
+
+  async releaseLease(name: string, owner: string): Promise<boolean> {
+    const t = this.now();
+    return this.tx(() => releaseLease(readLease(this.sql, name), owner, t) && this.sql.deleteLease.run(name).changes === 1);
+  }
+
+  async consumeRate(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
+    const t = this.now();
+    return this.tx(() => {
+      if (t >= this.nextSweep) {
+        // Forget ended windows, lapsed leases and idempotency keys, so the tables stay as small as the set of recent clients.
+        this.sql.sweepWindows.run(t);
+        this.sql.sweepLeases.run(t);
+        this.sql.sweepIdempotency.run(t);
+        this.nextSweep = t + windowMs;
+      }
+      const row = this.sql.getWindow.get(key) as { count: number; reset_ms: number } | undefined;
+      const { decision, write } = consumeRate(row && { count: row.count, resetAtMs: row.reset_ms }, limit, windowMs, t);
+      if (write) this.sql.putWindow.run(key, write.count, write.resetAtMs);
+      return decision;
+    });
+  }
+
+  async insertSession(r: SessionRecord, secrets: { client: string; capture: string }): Promise<boolean> {
+    return this.tx(() => {
+      if (this.sql.insertSession.run(r.id, r.version, r.reference, r.status, msOf(r.createdAt), msOf(r.expiresAt), endedMs(r), sessionBody(r)).changes === 0) return false;
+      this.sql.insertSecret.run(secrets.client, 'client', r.id);
+      this.sql.insertSecret.run(secrets.capture, 'capture', r.id);
+      return true;
+    });
+  }
+
+  async getSession(id: string): Promise<SessionRecord | null> {
+    return this.run(() => toSession(this.sql.getSession.get(id) as SessionRow | undefined));
+  }
+
+  async secretOwner(hash: string): Promise<SecretOwner | undefined> {
+    const row = this.run(() => this.sql.getSecret.get(hash) as { kind: SessionSecretKind; session_id: string } | undefined);
+    return row && { kind: row.kind, sessionId: row.session_id };
+  }
+
+  async addSessionSecret(id: string, kind: SessionSecretKind, hash: string): Promise<boolean> {
+    return this.tx(() => {
+      if (!this.sql.getSession.get(id)) return false;
+      this.sql.insertSecret.run(hash, kind, id);
+      return true;
+    });
+  }
+
+  async replaceSession(r: SessionRecord, expectedVersion: number): Promise<boolean> {
+    return this.tx(() => {
+      if (!versionMatches(this.sql.getSession.get(r.id) as SessionRow | undefined, expectedVersion)) return false;
+      this.sql.replaceSession.run(r.version, r.reference, r.status, msOf(r.createdAt), msOf(r.expiresAt), endedMs(r), sessionBody(r), r.id);
+      return true;
+    });
+  }
+
+  async putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean> {
+    const t = this.now();
+    return this.tx(() => {
+      if (!this.sql.getSession.get(sessionId) || !mayPointHandoffKey(readHandoffKey(this.sql, hash), sessionId, t)) return false;
+      this.sql.putHandoffKey.run(hash, sessionId, liveUntilMs);
+      return true;
+    });
+  }
+
+  async findHandoffKey(hash: string): Promise<string | null> {
+    return this.run(() => (this.sql.getHandoffKey.get(hash) as { session_id: string } | undefined)?.session_id ?? null);
+  }
+
+  async sessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {
+    return this.run(() => (this.sql.sessionsByReference.all(reference, limit) as SessionRow[]).map((row) => toSession(row)!));
+  }
+
+  async sessionsByStatus(status: SessionStatus, limit: number, expiresBeforeMs: number | undefined): Promise<SessionRecord[]> {
+    return this.run(() => (this.sql.sessionsByStatus.all(status, expiresBeforeMs ?? Number.MAX_SAFE_INTEGER, limit) as SessionRow[]).map((row) => toSession(row)!));
+  }
+
+  async reserveKey(key: string, fingerprint: string, reservationTtlMs: number): Promise<IdempotencyState> {
+    const t = this.now();
+    return this.tx(() => {
+      const { answer, write } = reserveKey(readHeldKey(this.sql, key), fingerprint, reservationTtlMs, t);
+      if (write) this.sql.putIdempotency.run(key, write.fingerprint, null, write.expiresAtMs);
+      return answer;
+    });
+  }
+
+  async completeKey(key: string, result: string, ttlMs: number): Promise<void> {
+    const t = this.now();
+    this.tx(() => {
+      const done = completeKey(readHeldKey(this.sql, key), result, ttlMs, t);
+      if (done) this.sql.putIdempotency.run(key, done.fingerprint, done.result, done.expiresAtMs);
+    });
+  }
+
+  async releaseKey(key: string): Promise<void> {
+    this.tx(() => {
+      if (releaseFrees(readHeldKey(this.sql, key))) this.sql.deleteIdempotency.run(key);
+    });
+  }
+
+  async insertEntry(e: OutboxEntry): Promise<boolean> {
+    return this.run(
+      () =>
+        this.sql.enqueue.run(
+          e.id, e.type, e.body, e.orderKey, e.createdAt, msOf(e.createdAt), e.state, e.attempts, e.nextAttemptMs,
+          e.lastAttemptAt ?? null, e.lastError ?? null, e.deliveredAt ?? null, outboxChangedMs(e),
+        ).changes === 1,
+    );
+  }
+
+  async dueEntries(nowMs: number, limit: number): Promise<OutboxEntry[]> {
+    return this.run(() => (this.sql.dueNotifications.all(nowMs, limit) as OutboxRow[]).map(toOutboxEntry));
+  }
+
+  async updateEntry(id: string, u: OutboxUpdate): Promise<boolean> {
+    const changed = u.deliveredAt ?? u.lastAttemptAt;
+    return this.run(
+      () =>
+        this.sql.updateNotification.run(u.state, u.attempts, u.nextAttemptMs, u.lastAttemptAt ?? null, u.lastError ?? null, u.deliveredAt ?? null, changed ? msOf(changed) : null, id)
+          .changes === 1,
+    );
+  }
+
+  async getEntry(id: string): Promise<OutboxEntry | null> {
+    const row = this.run(() => this.sql.getNotification.get(id) as OutboxRow | undefined);
+    return row ? toOutboxEntry(row) : null;
+  }
+
+  async listEntries(state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]> {
+    return this.run(() => (this.sql.listNotifications.all(state, failingOnly ? 1 : 0, limit) as OutboxRow[]).map(toOutboxEntry));
+  }
+
+  async purge({ sessionsEndedBeforeMs: ended, sessionsCreatedBeforeMs: created, outboxBeforeMs }: PurgeCutoffs): Promise<number> {
+    const t = this.now();
+    return this.tx(() => {
+      this.sql.purgeSecrets.run(ended, created);
+      this.sql.purgeHandoffKeys.run(ended, created);
+      const sessions = this.sql.purgeSessions.run(ended, created).changes;
+      const entries = this.sql.purgeOutbox.run(outboxBeforeMs).changes;
+      // Lapsed keys are free already; deleting them only keeps the table small, so they are not counted.
+      this.sql.sweepIdempotency.run(t);
+      return sessions + entries;
+    });
+  }
+
+  async ping(): Promise<void> {
+    this.run(() => this.sql.ping.get());
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.dropFeeds();
+    this.db.close();
+  }
+
+  /** `fn` against the database, closed or unreachable turned into StoreUnavailableError. */
+  run<T>(fn: () => T): T {
+    if (this.closed) throw new StoreUnavailableError('The SQLite store is closed.');
+    try {
+      return fn();
+    } catch (e) {
+      throw toStoreError(e);
+    }
+  }
+
+  private tx<T>(fn: () => T): T {
+    return this.run(() => this.db.transaction(fn).immediate());
+  }
+}
