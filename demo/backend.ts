@@ -66,18 +66,17 @@ export interface DemoBackend {
   readonly receiverPath: string;
 }
 
-export const RECEIVER_PATH = '/demo/notifications';
+const RECEIVER_PATH = '/demo/notifications';
 const DEFAULT_KEEP = 200;
 /** The companion's notifications are small JSON documents (a session's view); anything bigger is not one. */
 const MAX_NOTIFICATION_BYTES = 256 * 1024;
 const MAX_SESSION_REQUEST_BYTES = 2048;
 
-export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
+/** Opens a session for a visitor the way an integrator's backend does: over HTTP, with its API key. */
+function sessionOpener(options: DemoBackendOptions): DemoBackend['openSession'] {
   const doFetch = options.fetch ?? fetch;
-  const keep = options.keep ?? DEFAULT_KEEP;
   const log = options.logger;
-  /** Newest last. Also the dedupe record: a repeat within the last `keep` is recognised by its id. */
-  const received = new Map<string, ReceivedNotification>();
+  return openSession;
 
   async function openSession(input: { cpf?: string; locale?: string; page: string }): Promise<OpenedSession> {
     // A made-up person per visit: the demo has no users, and a real backend would send its own id.
@@ -113,7 +112,15 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
     log.info('demo backend: session opened', { sessionId: answer.id, reference, page: input.page });
     return { id: answer.id, clientSecret: answer.clientSecret, expiresAt: answer.expiresAt };
   }
+}
 
+export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
+  const keep = options.keep ?? DEFAULT_KEEP;
+  const log = options.logger;
+  /** Newest last. Also the dedupe record: a repeat within the last `keep` is recognised by its id. */
+  const received = new Map<string, ReceivedNotification>();
+
+  const openSession = sessionOpener(options);
   const app = new Hono();
 
   app.post('/demo/session', bodyLimit({ maxSize: MAX_SESSION_REQUEST_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'The request is too large.'); } }), async (c) => {

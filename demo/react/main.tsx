@@ -68,16 +68,7 @@ function App() {
 
   return (
     <>
-      <header className="site">
-        <h1>onboarding-kit demo</h1>
-        <nav aria-label="Examples">
-          <a href="/">Script tag</a>
-          <a href="/react" aria-current="page">
-            React
-          </a>
-          <a href="/vue">Vue</a>
-        </nav>
-      </header>
+      <SiteHeader />
       <main className="layout">
         <section className="flow-column" aria-labelledby="flow-title">
           <h2 id="flow-title">React example</h2>
@@ -106,43 +97,71 @@ function App() {
           />
         </section>
         <aside className="panel-column">
-          <section className="panel" aria-labelledby="shortcuts-title">
-            <h2 id="shortcuts-title">Test identities</h2>
-            <ul className="shortcuts">
-              {TEST_IDENTITIES.map((identity) => (
-                <li key={identity.cpf}>
-                  <button type="button" className={`shortcut ${identity.outcome.toLowerCase()}`} data-cpf={identity.cpf} onClick={() => void startAs(identity.cpf)}>
-                    <strong>{identity.outcome}</strong> {identity.cpf}
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <label htmlFor="setting-locale">Language </label>
-            <select id="setting-locale" value={locale} onChange={(e) => setLocale(e.target.value as DemoLocale)}>
-              {DEMO_LOCALES.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </section>
-          <section className="panel" aria-labelledby="log-title">
-            <h2 id="log-title">Events</h2>
-            <p id="last-outcome" className="outcome-line" role="status" data-status={outcome?.status}>
-              {outcome ? `Outcome: ${outcome.status}${outcome.externalId ? ` (externalId ${outcome.externalId})` : ''}` : 'No outcome yet.'}
-            </p>
-            <ol id="event-log" className="event-log">
-              {log.map((entry) => (
-                <li key={entry.id} data-event={entry.name}>
-                  <code className="event-name">{entry.name}</code>
-                  <pre>{entry.detail}</pre>
-                </li>
-              ))}
-            </ol>
-          </section>
+          <ShortcutsPanel locale={locale} setLocale={setLocale} startAs={startAs} />
+          <EventsPanel outcome={outcome} log={log} />
         </aside>
       </main>
     </>
+  );
+}
+
+function SiteHeader() {
+  return (
+    <header className="site">
+      <h1>onboarding-kit demo</h1>
+      <nav aria-label="Examples">
+        <a href="/">Script tag</a>
+        <a href="/react" aria-current="page">
+          React
+        </a>
+        <a href="/vue">Vue</a>
+      </nav>
+    </header>
+  );
+}
+
+/** The test identities, each opening a new session with its CPF, and the language of the next one. */
+function ShortcutsPanel({ locale, setLocale, startAs }: { locale: DemoLocale; setLocale: (l: DemoLocale) => void; startAs: (cpf: string) => Promise<void> }) {
+  return (
+    <section className="panel" aria-labelledby="shortcuts-title">
+      <h2 id="shortcuts-title">Test identities</h2>
+      <ul className="shortcuts">
+        {TEST_IDENTITIES.map((identity) => (
+          <li key={identity.cpf}>
+            <button type="button" className={`shortcut ${identity.outcome.toLowerCase()}`} data-cpf={identity.cpf} onClick={() => void startAs(identity.cpf)}>
+              <strong>{identity.outcome}</strong> {identity.cpf}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <label htmlFor="setting-locale">Language </label>
+      <select id="setting-locale" value={locale} onChange={(e) => setLocale(e.target.value as DemoLocale)}>
+        {DEMO_LOCALES.map((l) => (
+          <option key={l} value={l}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </section>
+  );
+}
+
+function EventsPanel({ outcome, log }: { outcome: OnboardingCompleteEvent['detail'] | null; log: LogEntry[] }) {
+  return (
+    <section className="panel" aria-labelledby="log-title">
+      <h2 id="log-title">Events</h2>
+      <p id="last-outcome" className="outcome-line" role="status" data-status={outcome?.status}>
+        {outcome ? `Outcome: ${outcome.status}${outcome.externalId ? ` (externalId ${outcome.externalId})` : ''}` : 'No outcome yet.'}
+      </p>
+      <ol id="event-log" className="event-log">
+        {log.map((entry) => (
+          <li key={entry.id} data-event={entry.name}>
+            <code className="event-name">{entry.name}</code>
+            <pre>{entry.detail}</pre>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

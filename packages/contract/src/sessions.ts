@@ -147,6 +147,7 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
   for (const key of Object.keys(b)) if (!KNOWN_FIELDS.has(key)) return fail('invalid_field', `Unknown field "${key.slice(0, 40)}".`, key.slice(0, 40));
 
   const { reference } = b;
+  // eslint-disable-next-line no-control-regex -- a reference is printable: control characters are what it refuses
   if (typeof reference !== 'string' || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength || /[\u0000-\u001f\u007f]/.test(reference)) {
     return fail('invalid_field', `reference is required: the integrator's id for the person, 1 to ${SESSION_LIMITS.referenceMaxLength} printable characters.`, 'reference');
   }

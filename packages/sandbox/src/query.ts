@@ -92,6 +92,23 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
   }
 }
 
+type ImageChecks = Record<string, Extract<ImageCheck, { ok: true }>>;
+
+/** The service's images that the body carries, each read and checked, or the answer that refuses the query. */
+async function readQueryImages(id: ServiceId, body: Readonly<Record<string, unknown>>): Promise<{ checks: ImageChecks } | { refusal: QueryOutcome }> {
+  const spec = SERVICE_CATALOG[id];
+  const roles = (spec as { images?: Partial<Record<string, 'document' | 'face'>> }).images ?? {};
+  const checks: ImageChecks = {};
+  for (const [field, role] of Object.entries(roles)) {
+    if (!hasImageSource(body, field)) continue; // optional and absent (required ones were checked before)
+    const check = await readImage(body, field);
+    if (!check.ok) return { refusal: { kind: 'refused', message: `Imagem inválida ou ilegível (${field}): ${check.reason}` } };
+    if (role === 'face' && isNoFaceImage(check)) return { refusal: fail(400, MSG.faceNotFound) };
+    checks[field] = check;
+  }
+  return { checks };
+}
+
 async function runImageQuery(
   id: ServiceId,
   body: Readonly<Record<string, unknown>>,
@@ -99,16 +116,9 @@ async function runImageQuery(
   cpf: string | undefined,
   deps: QueryDeps,
 ): Promise<QueryOutcome> {
-  const spec = SERVICE_CATALOG[id];
-  const roles = (spec as { images?: Partial<Record<string, 'document' | 'face'>> }).images ?? {};
-  const checks: Record<string, Extract<ImageCheck, { ok: true }>> = {};
-  for (const [field, role] of Object.entries(roles)) {
-    if (!hasImageSource(body, field)) continue; // optional and absent (required ones were checked before)
-    const check = await readImage(body, field);
-    if (!check.ok) return { kind: 'refused', message: `Imagem inválida ou ilegível (${field}): ${check.reason}` };
-    if (role === 'face' && isNoFaceImage(check)) return fail(400, MSG.faceNotFound);
-    checks[field] = check;
-  }
+  const read = await readQueryImages(id, body);
+  if ('refusal' in read) return read.refusal;
+  const { checks } = read;
   const hashOf = (field: string) => checks[field]?.sha256 ?? '';
   const seed = `${id}:${Object.keys(checks).sort().map(hashOf).join(':')}:${cpf ?? ''}`;
   const rng = new Rng(seed);
