@@ -146,29 +146,7 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
   });
 
   const receiver = options.receiver;
-  if (receiver) {
-    app.post(RECEIVER_PATH, bodyLimit({ maxSize: MAX_NOTIFICATION_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'A notification is never this large.'); } }), async (c) => {
-      // The signature covers the exact bytes sent: verify them before any parsing.
-      const raw = new Uint8Array(await c.req.arrayBuffer());
-      const verified = await verifyNotification(raw, c.req.header('onboarding-signature'), receiver.secret, { toleranceS: receiver.toleranceS ?? 300 });
-      if (!verified) {
-        log.warn('demo receiver: notification refused, its signature does not verify');
-        throw new CompanionError(400, 'invalid_signature', 'The Onboarding-Signature header does not verify with this receiver\'s secret.');
-      }
-      const event = parseEvent(raw);
-      if (!event) throw new CompanionError(400, 'invalid_request', 'A notification is a JSON object { id, type, createdAt, data }.');
-      const seen = received.get(event.id);
-      if (seen) {
-        seen.deliveries += 1;
-        log.info('demo receiver: notification repeated, already handled', { notificationId: event.id, type: event.type });
-        return c.json({ received: true, duplicate: true });
-      }
-      received.set(event.id, describe(event));
-      while (received.size > keep) received.delete(received.keys().next().value!);
-      log.info('demo receiver: notification verified', { notificationId: event.id, type: event.type });
-      return c.json({ received: true });
-    });
-  }
+  if (receiver) mountReceiver(app, receiver, received, keep, log);
 
   app.get(RECEIVER_PATH, (c) => {
     const session = c.req.query('session');
@@ -178,6 +156,34 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
   });
 
   return { app, openSession, receiverPath: RECEIVER_PATH };
+}
+
+/**
+ * The demo's own notification receiver: verifies each notification's signature over the exact
+ * bytes sent, and keeps the last `keep` (also its record of ids, so a repeat is recognised).
+ */
+function mountReceiver(app: Hono, receiver: NonNullable<DemoBackendOptions['receiver']>, received: Map<string, ReceivedNotification>, keep: number, log: DemoBackendOptions['logger']): void {
+  app.post(RECEIVER_PATH, bodyLimit({ maxSize: MAX_NOTIFICATION_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'A notification is never this large.'); } }), async (c) => {
+    // The signature covers the exact bytes sent: verify them before any parsing.
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    const verified = await verifyNotification(raw, c.req.header('onboarding-signature'), receiver.secret, { toleranceS: receiver.toleranceS ?? 300 });
+    if (!verified) {
+      log.warn('demo receiver: notification refused, its signature does not verify');
+      throw new CompanionError(400, 'invalid_signature', 'The Onboarding-Signature header does not verify with this receiver\'s secret.');
+    }
+    const event = parseEvent(raw);
+    if (!event) throw new CompanionError(400, 'invalid_request', 'A notification is a JSON object { id, type, createdAt, data }.');
+    const seen = received.get(event.id);
+    if (seen) {
+      seen.deliveries += 1;
+      log.info('demo receiver: notification repeated, already handled', { notificationId: event.id, type: event.type });
+      return c.json({ received: true, duplicate: true });
+    }
+    received.set(event.id, describe(event));
+    while (received.size > keep) received.delete(received.keys().next().value!);
+    log.info('demo receiver: notification verified', { notificationId: event.id, type: event.type });
+    return c.json({ received: true });
+  });
 }
 
 /**

@@ -25,29 +25,32 @@ interface LogEntry {
   detail: string;
 }
 
+/** The page's log, newest first: the element's events as `record` is handed them, and the receiver's notifications. */
+function useEventLog() {
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const nextId = useRef(0);
+  const add = useCallback((name: string, detail: string) => {
+    const entry = { id: nextId.current++, name, detail };
+    setLog((entries) => [entry, ...entries]);
+  }, []);
+  const record = useCallback((event: Event) => add(event.type, describeDetail((event as CustomEvent<unknown>).detail)), [add]);
+
+  useEffect(() => {
+    const show = (n: DemoNotification) => add(`notification ${n.type}`, describeNotification(n));
+    notificationListeners.add(show);
+    return () => void notificationListeners.delete(show);
+  }, [add]);
+  return { log, add, record };
+}
+
 function App() {
   const [locale, setLocale] = useState<DemoLocale>('pt-BR');
   const [cpf, setCpf] = useState('');
-  const [log, setLog] = useState<LogEntry[]>([]);
+  const { log, add, record } = useEventLog();
   const [outcome, setOutcome] = useState<OnboardingCompleteEvent['detail'] | null>(null);
-  const nextId = useRef(0);
-
-  const record = useCallback((event: Event) => {
-    const entry = { id: nextId.current++, name: event.type, detail: describeDetail((event as CustomEvent<unknown>).detail) };
-    setLog((entries) => [entry, ...entries]);
-  }, []);
 
   const [session, setSession] = useState<string | null>(() => renderedSession());
   const sessionId = useRef<Promise<string | null>>(Promise.resolve(null));
-
-  useEffect(() => {
-    const show = (n: DemoNotification) => {
-      const entry = { id: nextId.current++, name: `notification ${n.type}`, detail: describeNotification(n) };
-      setLog((entries) => [entry, ...entries]);
-    };
-    notificationListeners.add(show);
-    return () => void notificationListeners.delete(show);
-  }, []);
 
   useEffect(() => {
     if (session) sessionId.current = sessionIdOf('/v1', session);
@@ -58,7 +61,7 @@ function App() {
     try {
       secret = await openSession({ ...(testCpf && { cpf: testCpf }), locale, page: '/react' });
     } catch (e) {
-      setLog((entries) => [{ id: nextId.current++, name: 'demo-backend', detail: `could not open a session: ${(e as Error).message}` }, ...entries]);
+      add('demo-backend', `could not open a session: ${(e as Error).message}`);
       return;
     }
     // One render for both, so the restart the new session causes already has the CPF.

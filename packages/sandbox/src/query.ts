@@ -121,9 +121,32 @@ async function runImageQuery(
   const { checks } = read;
   const hashOf = (field: string) => checks[field]?.sha256 ?? '';
   const seed = `${id}:${Object.keys(checks).sort().map(hashOf).join(':')}:${cpf ?? ''}`;
-  const rng = new Rng(seed);
-  const key = text.key?.trim().toLowerCase();
+  const q: ImageQuery = { hashOf, seed, rng: new Rng(seed), key: text.key?.trim().toLowerCase(), text, cpf, deps };
+  switch (id) {
+    case 'SERVICE_FACE_INDEX':
+    case 'SERVICE_FACE_MATCH':
+    case 'SERVICE_VALIDATION_CNH':
+      return biometricResult(id, q);
+    case 'SERVICE_DIGITAL_DOCUMENTOSCOPY':
+    case 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT':
+      return documentoscopyResult(id, q);
+    default:
+      return ocrResult(id, q);
+  }
+}
 
+/** What an image query's answer is made from: its images' digests, a generator they seed, and its text fields. */
+interface ImageQuery {
+  hashOf: (field: string) => string;
+  seed: string;
+  rng: Rng;
+  key: string | undefined;
+  text: Readonly<Record<string, string | undefined>>;
+  cpf: string | undefined;
+  deps: QueryDeps;
+}
+
+function biometricResult(id: 'SERVICE_FACE_INDEX' | 'SERVICE_FACE_MATCH' | 'SERVICE_VALIDATION_CNH', { hashOf, seed, rng, cpf }: ImageQuery): QueryOutcome {
   switch (id) {
     case 'SERVICE_FACE_INDEX': {
       // A match search in the face base: the match is a deterministic person for these face bytes.
@@ -136,6 +159,15 @@ async function runImageQuery(
       const match = similarity >= 80;
       return { kind: 'result', result: { match, similarity, status: match ? 'MATCH' : 'NO_MATCH' }, seed };
     }
+    case 'SERVICE_VALIDATION_CNH': {
+      const biometricScore = Number((85 + rng.next() * 14.99).toFixed(2));
+      return { kind: 'result', result: { cpf, biometricScore, validated: true, validationStatus: 'VALIDATED' }, seed };
+    }
+  }
+}
+
+function documentoscopyResult(id: 'SERVICE_DIGITAL_DOCUMENTOSCOPY' | 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', { hashOf, seed, key, deps }: ImageQuery): QueryOutcome {
+  switch (id) {
     case 'SERVICE_DIGITAL_DOCUMENTOSCOPY': {
       const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
       const entry = deps.documentoscopy.submit({ key: key!, documentData: { name: personProfile(holder).name, cpf: holder } });
@@ -155,10 +187,11 @@ async function runImageQuery(
         : [];
       return { kind: 'result', result: { key: entry.key, status, fields: status === 'APPROVED' ? { ...entry.documentData } : {}, rules }, seed: `${id}:${entry.key}` };
     }
-    case 'SERVICE_VALIDATION_CNH': {
-      const biometricScore = Number((85 + rng.next() * 14.99).toFixed(2));
-      return { kind: 'result', result: { cpf, biometricScore, validated: true, validationStatus: 'VALIDATED' }, seed };
-    }
+  }
+}
+
+function ocrResult(id: ServiceId, { hashOf, seed, rng, text }: ImageQuery): QueryOutcome {
+  switch (id) {
     case 'SERVICE_OCR': {
       const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
       const p = personProfile(holder);
