@@ -66,18 +66,17 @@ export interface DemoBackend {
   readonly receiverPath: string;
 }
 
-export const RECEIVER_PATH = '/demo/notifications';
+const RECEIVER_PATH = '/demo/notifications';
 const DEFAULT_KEEP = 200;
 /** The companion's notifications are small JSON documents (a session's view); anything bigger is not one. */
 const MAX_NOTIFICATION_BYTES = 256 * 1024;
 const MAX_SESSION_REQUEST_BYTES = 2048;
 
-export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
+/** Opens a session for a visitor the way an integrator's backend does: over HTTP, with its API key. */
+function sessionOpener(options: DemoBackendOptions): DemoBackend['openSession'] {
   const doFetch = options.fetch ?? fetch;
-  const keep = options.keep ?? DEFAULT_KEEP;
   const log = options.logger;
-  /** Newest last. Also the dedupe record: a repeat within the last `keep` is recognised by its id. */
-  const received = new Map<string, ReceivedNotification>();
+  return openSession;
 
   async function openSession(input: { cpf?: string; locale?: string; page: string }): Promise<OpenedSession> {
     // A made-up person per visit: the demo has no users, and a real backend would send its own id.
@@ -113,7 +112,15 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
     log.info('demo backend: session opened', { sessionId: answer.id, reference, page: input.page });
     return { id: answer.id, clientSecret: answer.clientSecret, expiresAt: answer.expiresAt };
   }
+}
 
+export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
+  const keep = options.keep ?? DEFAULT_KEEP;
+  const log = options.logger;
+  /** Newest last. Also the dedupe record: a repeat within the last `keep` is recognised by its id. */
+  const received = new Map<string, ReceivedNotification>();
+
+  const openSession = sessionOpener(options);
   const app = new Hono();
 
   app.post('/demo/session', bodyLimit({ maxSize: MAX_SESSION_REQUEST_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'The request is too large.'); } }), async (c) => {
@@ -139,29 +146,7 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
   });
 
   const receiver = options.receiver;
-  if (receiver) {
-    app.post(RECEIVER_PATH, bodyLimit({ maxSize: MAX_NOTIFICATION_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'A notification is never this large.'); } }), async (c) => {
-      // The signature covers the exact bytes sent: verify them before any parsing.
-      const raw = new Uint8Array(await c.req.arrayBuffer());
-      const verified = await verifyNotification(raw, c.req.header('onboarding-signature'), receiver.secret, { toleranceS: receiver.toleranceS ?? 300 });
-      if (!verified) {
-        log.warn('demo receiver: notification refused, its signature does not verify');
-        throw new CompanionError(400, 'invalid_signature', 'The Onboarding-Signature header does not verify with this receiver\'s secret.');
-      }
-      const event = parseEvent(raw);
-      if (!event) throw new CompanionError(400, 'invalid_request', 'A notification is a JSON object { id, type, createdAt, data }.');
-      const seen = received.get(event.id);
-      if (seen) {
-        seen.deliveries += 1;
-        log.info('demo receiver: notification repeated, already handled', { notificationId: event.id, type: event.type });
-        return c.json({ received: true, duplicate: true });
-      }
-      received.set(event.id, describe(event));
-      while (received.size > keep) received.delete(received.keys().next().value!);
-      log.info('demo receiver: notification verified', { notificationId: event.id, type: event.type });
-      return c.json({ received: true });
-    });
-  }
+  if (receiver) mountReceiver(app, receiver, received, keep, log);
 
   app.get(RECEIVER_PATH, (c) => {
     const session = c.req.query('session');
@@ -171,6 +156,34 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
   });
 
   return { app, openSession, receiverPath: RECEIVER_PATH };
+}
+
+/**
+ * The demo's own notification receiver: verifies each notification's signature over the exact
+ * bytes sent, and keeps the last `keep` (also its record of ids, so a repeat is recognised).
+ */
+function mountReceiver(app: Hono, receiver: NonNullable<DemoBackendOptions['receiver']>, received: Map<string, ReceivedNotification>, keep: number, log: DemoBackendOptions['logger']): void {
+  app.post(RECEIVER_PATH, bodyLimit({ maxSize: MAX_NOTIFICATION_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'A notification is never this large.'); } }), async (c) => {
+    // The signature covers the exact bytes sent: verify them before any parsing.
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    const verified = await verifyNotification(raw, c.req.header('onboarding-signature'), receiver.secret, { toleranceS: receiver.toleranceS ?? 300 });
+    if (!verified) {
+      log.warn('demo receiver: notification refused, its signature does not verify');
+      throw new CompanionError(400, 'invalid_signature', 'The Onboarding-Signature header does not verify with this receiver\'s secret.');
+    }
+    const event = parseEvent(raw);
+    if (!event) throw new CompanionError(400, 'invalid_request', 'A notification is a JSON object { id, type, createdAt, data }.');
+    const seen = received.get(event.id);
+    if (seen) {
+      seen.deliveries += 1;
+      log.info('demo receiver: notification repeated, already handled', { notificationId: event.id, type: event.type });
+      return c.json({ received: true, duplicate: true });
+    }
+    received.set(event.id, describe(event));
+    while (received.size > keep) received.delete(received.keys().next().value!);
+    log.info('demo receiver: notification verified', { notificationId: event.id, type: event.type });
+    return c.json({ received: true });
+  });
 }
 
 /**

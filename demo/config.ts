@@ -57,7 +57,14 @@ export type ConfigResult = { ok: true; config: StartConfig } | { ok: false; erro
 /** The sandbox's own defaults, used when it is embedded and nothing else is configured. */
 export const SANDBOX_DEFAULTS = { client: 'sandbox-client', secret: 'sandbox-secret', webhookKey: 'sandbox-webhook-key' };
 
-export function readConfig(env: Record<string, string | undefined>): ConfigResult {
+/** The environment's variables, blank ones unset, and the errors found while reading them. */
+interface Reader {
+  errors: string[];
+  get(name: string): string | undefined;
+  integer(name: string, fallback: number, min: number, max: number): number;
+}
+
+function reader(env: Record<string, string | undefined>): Reader {
   const errors: string[] = [];
   const get = (name: string) => {
     const v = env[name]?.trim();
@@ -73,7 +80,66 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     }
     return n;
   };
+  return { errors, get, integer };
+}
 
+export function readConfig(env: Record<string, string | undefined>): ConfigResult {
+  const r = reader(env);
+  const { errors, get, integer } = r;
+  const { baseUrl, environment, client, secret, webhookKey } = readUpstream(r);
+  const adminKey = get('ONBOARDING_ADMIN_KEY');
+  if (adminKey !== undefined && adminKey.length < OPTION_LIMITS.adminKeyMinLength) {
+    errors.push(`ONBOARDING_ADMIN_KEY must have at least ${OPTION_LIMITS.adminKeyMinLength} characters (use a long random value).`);
+  }
+  const allowedOrigins = readOrigins(r);
+
+  const imageMaxBytes = integer('ONBOARDING_IMAGE_MAX_BYTES', COMPANION_DEFAULTS.imageMaxBytes, OPTION_LIMITS.imageMaxBytesMin, 64 * 1024 * 1024);
+  const rateLimit = integer('ONBOARDING_RATE_LIMIT', COMPANION_DEFAULTS.rateLimit, 0, 1_000_000);
+  const port = integer('PORT', 8787, 0, 65535);
+  const host = get('HOST') ?? '127.0.0.1';
+  const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
+  const lease = OPTION_LIMITS.pollLeaseMs;
+  const pollLeaseMs = get('ONBOARDING_POLL_LEASE_MS') !== undefined ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max) : undefined;
+  const { store, redisPrefix } = readStore(r);
+  const apiKeys = readSecrets(r, 'ONBOARDING_API_KEYS', 'key');
+
+  const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
+  if (sessions !== 'required' && sessions !== 'optional') errors.push(`ONBOARDING_SESSIONS must be "required" or "optional" (got "${sessions.slice(0, 40)}").`);
+  const notify = readNotify(r);
+  const publicUrl = get('ONBOARDING_PUBLIC_URL');
+  if (publicUrl !== undefined && !isHttpUrl(publicUrl)) errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
+  const brand = readBrand(r);
+
+  if (errors.length) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      ...(baseUrl !== undefined && { baseUrl: baseUrl.replace(/\/+$/, '') }),
+      environment: environment as 'test' | 'production',
+      client: client ?? SANDBOX_DEFAULTS.client,
+      secret: secret ?? SANDBOX_DEFAULTS.secret,
+      webhookKey: webhookKey ?? SANDBOX_DEFAULTS.webhookKey,
+      ...(adminKey !== undefined && { adminKey }),
+      allowedOrigins,
+      imageMaxBytes,
+      rateLimit,
+      port,
+      host,
+      store,
+      redisPrefix,
+      ...(pollLeaseMs !== undefined && { pollLeaseMs }),
+      ...(processing !== undefined && { sandboxProcessingMs: processing }),
+      apiKeys,
+      sessions: sessions as 'required' | 'optional',
+      ...(notify && { notify }),
+      ...(publicUrl !== undefined && { publicUrl: publicUrl.replace(/\/+$/, '') }),
+      brand,
+    },
+  };
+}
+
+/** The upstream: the embedded sandbox unless ONBOARDING_BASE_URL names a real one, whose credentials are then required. */
+function readUpstream({ errors, get }: Reader) {
   const baseUrl = get('ONBOARDING_BASE_URL');
   if (baseUrl !== undefined) {
     try {
@@ -100,14 +166,13 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       if (value === undefined) errors.push(`${name} is required when ONBOARDING_BASE_URL is set.`);
     }
   }
-  const adminKey = get('ONBOARDING_ADMIN_KEY');
-  if (adminKey !== undefined && adminKey.length < OPTION_LIMITS.adminKeyMinLength) {
-    errors.push(`ONBOARDING_ADMIN_KEY must have at least ${OPTION_LIMITS.adminKeyMinLength} characters (use a long random value).`);
-  }
+  return { baseUrl, environment, client, secret, webhookKey };
+}
 
+function readOrigins({ errors, get }: Reader): string[] {
   const allowedOrigins = (get('ONBOARDING_ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
   for (const origin of allowedOrigins) {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = new URL(origin).origin === origin;
     } catch {
@@ -115,15 +180,10 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     }
     if (!ok) errors.push(`ONBOARDING_ALLOWED_ORIGINS: "${origin.slice(0, 80)}" is not an origin (scheme://host[:port], no path).`);
   }
+  return allowedOrigins;
+}
 
-  const imageMaxBytes = integer('ONBOARDING_IMAGE_MAX_BYTES', COMPANION_DEFAULTS.imageMaxBytes, OPTION_LIMITS.imageMaxBytesMin, 64 * 1024 * 1024);
-  const rateLimit = integer('ONBOARDING_RATE_LIMIT', COMPANION_DEFAULTS.rateLimit, 0, 1_000_000);
-  const port = integer('PORT', 8787, 0, 65535);
-  const host = get('HOST') ?? '127.0.0.1';
-  const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
-  const lease = OPTION_LIMITS.pollLeaseMs;
-  const pollLeaseMs = get('ONBOARDING_POLL_LEASE_MS') !== undefined ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max) : undefined;
-
+function readStore({ errors, get }: Reader) {
   const store = get('ONBOARDING_STORE') ?? DEFAULT_STORE_URL;
   try {
     parseStoreUrl(store);
@@ -133,36 +193,37 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   }
   const redisPrefix = get('ONBOARDING_REDIS_PREFIX') ?? 'okit:';
   if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) errors.push('ONBOARDING_REDIS_PREFIX must be 1 to 64 visible ASCII characters, no spaces.');
+  return { store, redisPrefix };
+}
 
-  // The messages below never quote a key or a secret: they count and measure instead.
-  const apiKeys = list(get('ONBOARDING_API_KEYS'));
-  apiKeys.forEach((key, i) => {
-    const which = apiKeys.length > 1 ? `key ${i + 1} of ${apiKeys.length}` : 'the key';
-    if (/\s/.test(key)) errors.push(`ONBOARDING_API_KEYS: ${which} contains a space; separate keys with commas only.`);
-    else if (key.length < MIN_SECRET_LENGTH) errors.push(`ONBOARDING_API_KEYS: ${which} has ${key.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
+/** A comma-separated list of keys or secrets. Its messages never quote one: they count and measure instead. */
+function readSecrets({ errors, get }: Reader, name: string, noun: 'key' | 'secret'): string[] {
+  const values = list(get(name));
+  values.forEach((value, i) => {
+    const which = values.length > 1 ? `${noun} ${i + 1} of ${values.length}` : `the ${noun}`;
+    if (/\s/.test(value)) errors.push(`${name}: ${which} contains a space; separate ${noun}s with commas only.`);
+    else if (value.length < MIN_SECRET_LENGTH) errors.push(`${name}: ${which} has ${value.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
   });
+  return values;
+}
 
-  const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
-  if (sessions !== 'required' && sessions !== 'optional') errors.push(`ONBOARDING_SESSIONS must be "required" or "optional" (got "${sessions.slice(0, 40)}").`);
-
-  const notifyUrl = get('ONBOARDING_NOTIFY_URL');
-  const notifySecrets = list(get('ONBOARDING_NOTIFY_SECRET'));
-  if (notifyUrl !== undefined) {
-    if (!isHttpUrl(notifyUrl)) errors.push(`ONBOARDING_NOTIFY_URL must be an absolute http(s) URL (got "${notifyUrl.slice(0, 80)}").`);
-    if (notifySecrets.length === 0) errors.push('ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.');
-  } else if (notifySecrets.length > 0) {
+/** Where notifications go: an integrator's URL with its secrets, or unset for the demo's own receiver. */
+function readNotify(r: Reader): StartConfig['notify'] {
+  const url = r.get('ONBOARDING_NOTIFY_URL');
+  const secretCount = list(r.get('ONBOARDING_NOTIFY_SECRET')).length;
+  if (url !== undefined) {
+    if (!isHttpUrl(url)) r.errors.push(`ONBOARDING_NOTIFY_URL must be an absolute http(s) URL (got "${url.slice(0, 80)}").`);
+    if (secretCount === 0) r.errors.push('ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.');
+  } else if (secretCount > 0) {
     // Without a URL the demo's own receiver gets the notifications, signed with a secret it makes up.
-    errors.push('ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not: set both, or neither for the demo\'s own receiver.');
+    r.errors.push('ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not: set both, or neither for the demo\'s own receiver.');
   }
-  notifySecrets.forEach((secret, i) => {
-    const which = notifySecrets.length > 1 ? `secret ${i + 1} of ${notifySecrets.length}` : 'the secret';
-    if (/\s/.test(secret)) errors.push(`ONBOARDING_NOTIFY_SECRET: ${which} contains a space; separate secrets with commas only.`);
-    else if (secret.length < MIN_SECRET_LENGTH) errors.push(`ONBOARDING_NOTIFY_SECRET: ${which} has ${secret.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
-  });
+  const secrets = readSecrets(r, 'ONBOARDING_NOTIFY_SECRET', 'secret');
+  return url !== undefined ? { url, secrets } : undefined;
+}
 
-  const publicUrl = get('ONBOARDING_PUBLIC_URL');
-  if (publicUrl !== undefined && !isHttpUrl(publicUrl)) errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
-
+/** The hosted page's brand, from ONBOARDING_BRAND_FILE or the ONBOARDING_BRAND_* variables, never both. */
+function readBrand({ errors, get }: Reader): StartConfig['brand'] {
   const brandFile = get('ONBOARDING_BRAND_FILE');
   const brandFields: BrandInput = {};
   for (const [field, name] of Object.entries(BRAND_VARIABLES) as [BrandField, string][]) {
@@ -176,37 +237,11 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   } else {
     errors.push(...checkBrandFields(brandFields, (field) => BRAND_VARIABLES[field]).map((p) => `${p}.`));
   }
-
-  if (errors.length) return { ok: false, errors };
-  return {
-    ok: true,
-    config: {
-      ...(baseUrl !== undefined && { baseUrl: baseUrl.replace(/\/+$/, '') }),
-      environment: environment as 'test' | 'production',
-      client: client ?? SANDBOX_DEFAULTS.client,
-      secret: secret ?? SANDBOX_DEFAULTS.secret,
-      webhookKey: webhookKey ?? SANDBOX_DEFAULTS.webhookKey,
-      ...(adminKey !== undefined && { adminKey }),
-      allowedOrigins,
-      imageMaxBytes,
-      rateLimit,
-      port,
-      host,
-      store,
-      redisPrefix,
-      ...(pollLeaseMs !== undefined && { pollLeaseMs }),
-      ...(processing !== undefined && { sandboxProcessingMs: processing }),
-      apiKeys,
-      sessions: sessions as 'required' | 'optional',
-      ...(notifyUrl !== undefined && { notify: { url: notifyUrl, secrets: notifySecrets } }),
-      ...(publicUrl !== undefined && { publicUrl: publicUrl.replace(/\/+$/, '') }),
-      brand: brandFile !== undefined ? { file: brandFile } : { fields: brandFields },
-    },
-  };
+  return brandFile !== undefined ? { file: brandFile } : { fields: brandFields };
 }
 
 /** The shortest API key or notification secret accepted (the companion's own floor). */
-export const MIN_SECRET_LENGTH = OPTION_LIMITS.secretMinLength;
+const MIN_SECRET_LENGTH = OPTION_LIMITS.secretMinLength;
 
 /** A comma-separated list, entries trimmed, empty ones (a trailing comma) dropped. */
 function list(value: string | undefined): string[] {

@@ -21,7 +21,7 @@ function files(dir: string, out: string[] = []): string[] {
 }
 
 for (const dir of ['packages', 'demo', 'test', 'scripts', 'bench', '.ci']) {
-  let all: string[] = [];
+  let all: string[];
   try { all = files(join(root, dir)); } catch { continue; }
   for (const file of all) {
     if (file.endsWith('check-arrows.ts')) continue;

@@ -2,8 +2,9 @@
  * "The project stands on its own": a clone of this repository is all a reader gets, so nothing in
  * it may point outside it. Fails (exit 1, one `file:line: problem` per finding) when a file
  * names a folder, a document or a machine path that exists only where the kit was first built,
- * cites another document's section numbers instead of the project's own docs, or cites a heading
- * of `docs/*.md` (or a Markdown link's `#anchor`) that does not exist.
+ * cites another document's section numbers instead of the project's own docs, names a `*.md`
+ * file the repository does not ship, or cites a heading of `docs/*.md` (or a Markdown link's
+ * `#anchor`) that does not exist.
  *
  * Usage: node --conditions=source --import tsx scripts/check-standalone.ts [repository root]
  */
@@ -103,6 +104,26 @@ function readText(path: string): string | undefined {
   return bytes.toString('utf8');
 }
 
+/**
+ * A `*.md` name as prose and code write it: `README.md`, `./ADMIN.md`, `../../docs/x.md`,
+ * `test/fixtures/faces/README.md`. Not a part of a longer path or URL, nor `*.md` in a glob.
+ */
+const MARKDOWN_NAME = /(?<![\w.@/:~\\*-])((?:\.{1,2}\/)*(?:[\w-][\w.-]*\/)*[\w-][\w.-]*\.md)(?![\w-])/g;
+
+/**
+ * Whether `name`, written in `file`, is a file the repository ships. A name is read against the
+ * folder of the file that writes it and then against each folder above it, so that a package's
+ * source may say `README.md` or `test/fixtures/faces/README.md` for its own package's files and
+ * anything may name a path from the repository root.
+ */
+export function shipsMarkdown(tracked: ReadonlySet<string>, file: string, name: string): boolean {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const path = normalize(join(dir, name)).split('\\').join('/');
+    if (!path.startsWith('../') && tracked.has(path)) return true;
+    if (dir === '.' || dir === '') return false;
+  }
+}
+
 export function checkStandalone(root: string): Finding[] {
   const findings: Finding[] = [];
   const anchorCache = new Map<string, { anchors: Set<string>; rules: number } | null>();
@@ -115,7 +136,9 @@ export function checkStandalone(root: string): Finding[] {
   };
   const show = (path: string) => relative(root, path).split('\\').join('/');
 
-  for (const file of listFiles(root)) {
+  const files = listFiles(root);
+  const tracked = new Set(files);
+  for (const file of files) {
     if (SKIPPED.test(file) || BINARY.test(file)) continue;
     const text = readText(join(root, file));
     if (text === undefined) continue;
@@ -125,6 +148,14 @@ export function checkStandalone(root: string): Finding[] {
       for (const { pattern, problem } of FORBIDDEN) {
         const m = pattern.exec(line);
         if (m) at(`${problem}: "${m[0]}"`);
+      }
+
+      // Any other document named by its file name. `docs/*.md` citations and Markdown links
+      // with an anchor have their own checks below, which say more.
+      for (const m of line.matchAll(MARKDOWN_NAME)) {
+        const name = m[1]!;
+        if (/(?:^|\/)docs\/[^/]+$/.test(name) || (isMarkdown && line[m.index! + name.length] === '#')) continue;
+        if (!shipsMarkdown(tracked, file, name)) at(`names ${name}, which the repository does not ship`);
       }
 
       // Citations of the project's docs from anywhere: `docs/page-api.md#error-shape`.

@@ -37,7 +37,7 @@ export interface ServerChild {
   close(): Promise<void>;
 }
 
-export function rssOf(pid: number): number {
+function rssOf(pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const m = /VmRSS:\s+(\d+)\s+kB/.exec(status);

@@ -14,9 +14,9 @@ export interface Machine {
   date: string;
 }
 
-export const CHROME_PATH = chromiumPath();
+const CHROME_PATH = chromiumPath();
 
-export async function chromiumVersion(): Promise<string> {
+async function chromiumVersion(): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)(CHROME_PATH, ['--version'], { timeout: 15_000 });
     return stdout.trim().split('\n').pop() ?? 'unknown';

@@ -42,7 +42,7 @@ function width(text: string): number {
   return [...text].length;
 }
 
-export function textTable(table: Table): string {
+function textTable(table: Table): string {
   const widths = table.headers.map((h, i) => Math.max(width(h), ...table.rows.map((r) => width(r[i] ?? ''))));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

@@ -1,6 +1,6 @@
 /** Small statistics and formatting helpers shared by every section. */
 
-export function sorted(values: readonly number[]): number[] {
+function sorted(values: readonly number[]): number[] {
   return [...values].sort((a, b) => a - b);
 }
 
@@ -17,10 +17,6 @@ export function median(values: readonly number[]): number {
   const s = sorted(values);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-export function mean(values: readonly number[]): number {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : Number.NaN;
 }
 
 export function ms(value: number, digits?: number): string {

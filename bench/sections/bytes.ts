@@ -66,7 +66,7 @@ async function newestMtime(dir: string, skip: (name: string) => boolean): Promis
 const isTestFile = (name: string) => /\.(test|spec)\.ts$|^test-helpers\.ts$/.test(name);
 
 /** Why the dist must be rebuilt, or null when it is there and newer than every input. */
-export async function distStaleness(): Promise<string | null> {
+async function distStaleness(): Promise<string | null> {
   let oldestOutput = Infinity;
   for (const file of REQUIRED) {
     try {

@@ -25,29 +25,32 @@ interface LogEntry {
   detail: string;
 }
 
+/** The page's log, newest first: the element's events as `record` is handed them, and the receiver's notifications. */
+function useEventLog() {
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const nextId = useRef(0);
+  const add = useCallback((name: string, detail: string) => {
+    const entry = { id: nextId.current++, name, detail };
+    setLog((entries) => [entry, ...entries]);
+  }, []);
+  const record = useCallback((event: Event) => add(event.type, describeDetail((event as CustomEvent<unknown>).detail)), [add]);
+
+  useEffect(() => {
+    const show = (n: DemoNotification) => add(`notification ${n.type}`, describeNotification(n));
+    notificationListeners.add(show);
+    return () => void notificationListeners.delete(show);
+  }, [add]);
+  return { log, add, record };
+}
+
 function App() {
   const [locale, setLocale] = useState<DemoLocale>('pt-BR');
   const [cpf, setCpf] = useState('');
-  const [log, setLog] = useState<LogEntry[]>([]);
+  const { log, add, record } = useEventLog();
   const [outcome, setOutcome] = useState<OnboardingCompleteEvent['detail'] | null>(null);
-  const nextId = useRef(0);
-
-  const record = useCallback((event: Event) => {
-    const entry = { id: nextId.current++, name: event.type, detail: describeDetail((event as CustomEvent<unknown>).detail) };
-    setLog((entries) => [entry, ...entries]);
-  }, []);
 
   const [session, setSession] = useState<string | null>(() => renderedSession());
   const sessionId = useRef<Promise<string | null>>(Promise.resolve(null));
-
-  useEffect(() => {
-    const show = (n: DemoNotification) => {
-      const entry = { id: nextId.current++, name: `notification ${n.type}`, detail: describeNotification(n) };
-      setLog((entries) => [entry, ...entries]);
-    };
-    notificationListeners.add(show);
-    return () => void notificationListeners.delete(show);
-  }, []);
 
   useEffect(() => {
     if (session) sessionId.current = sessionIdOf('/v1', session);
@@ -58,7 +61,7 @@ function App() {
     try {
       secret = await openSession({ ...(testCpf && { cpf: testCpf }), locale, page: '/react' });
     } catch (e) {
-      setLog((entries) => [{ id: nextId.current++, name: 'demo-backend', detail: `could not open a session: ${(e as Error).message}` }, ...entries]);
+      add('demo-backend', `could not open a session: ${(e as Error).message}`);
       return;
     }
     // One render for both, so the restart the new session causes already has the CPF.
@@ -68,16 +71,7 @@ function App() {
 
   return (
     <>
-      <header className="site">
-        <h1>onboarding-kit demo</h1>
-        <nav aria-label="Examples">
-          <a href="/">Script tag</a>
-          <a href="/react" aria-current="page">
-            React
-          </a>
-          <a href="/vue">Vue</a>
-        </nav>
-      </header>
+      <SiteHeader />
       <main className="layout">
         <section className="flow-column" aria-labelledby="flow-title">
           <h2 id="flow-title">React example</h2>
@@ -106,43 +100,71 @@ function App() {
           />
         </section>
         <aside className="panel-column">
-          <section className="panel" aria-labelledby="shortcuts-title">
-            <h2 id="shortcuts-title">Test identities</h2>
-            <ul className="shortcuts">
-              {TEST_IDENTITIES.map((identity) => (
-                <li key={identity.cpf}>
-                  <button type="button" className={`shortcut ${identity.outcome.toLowerCase()}`} data-cpf={identity.cpf} onClick={() => void startAs(identity.cpf)}>
-                    <strong>{identity.outcome}</strong> {identity.cpf}
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <label htmlFor="setting-locale">Language </label>
-            <select id="setting-locale" value={locale} onChange={(e) => setLocale(e.target.value as DemoLocale)}>
-              {DEMO_LOCALES.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </section>
-          <section className="panel" aria-labelledby="log-title">
-            <h2 id="log-title">Events</h2>
-            <p id="last-outcome" className="outcome-line" role="status" data-status={outcome?.status}>
-              {outcome ? `Outcome: ${outcome.status}${outcome.externalId ? ` (externalId ${outcome.externalId})` : ''}` : 'No outcome yet.'}
-            </p>
-            <ol id="event-log" className="event-log">
-              {log.map((entry) => (
-                <li key={entry.id} data-event={entry.name}>
-                  <code className="event-name">{entry.name}</code>
-                  <pre>{entry.detail}</pre>
-                </li>
-              ))}
-            </ol>
-          </section>
+          <ShortcutsPanel locale={locale} setLocale={setLocale} startAs={startAs} />
+          <EventsPanel outcome={outcome} log={log} />
         </aside>
       </main>
     </>
+  );
+}
+
+function SiteHeader() {
+  return (
+    <header className="site">
+      <h1>onboarding-kit demo</h1>
+      <nav aria-label="Examples">
+        <a href="/">Script tag</a>
+        <a href="/react" aria-current="page">
+          React
+        </a>
+        <a href="/vue">Vue</a>
+      </nav>
+    </header>
+  );
+}
+
+/** The test identities, each opening a new session with its CPF, and the language of the next one. */
+function ShortcutsPanel({ locale, setLocale, startAs }: { locale: DemoLocale; setLocale: (l: DemoLocale) => void; startAs: (cpf: string) => Promise<void> }) {
+  return (
+    <section className="panel" aria-labelledby="shortcuts-title">
+      <h2 id="shortcuts-title">Test identities</h2>
+      <ul className="shortcuts">
+        {TEST_IDENTITIES.map((identity) => (
+          <li key={identity.cpf}>
+            <button type="button" className={`shortcut ${identity.outcome.toLowerCase()}`} data-cpf={identity.cpf} onClick={() => void startAs(identity.cpf)}>
+              <strong>{identity.outcome}</strong> {identity.cpf}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <label htmlFor="setting-locale">Language </label>
+      <select id="setting-locale" value={locale} onChange={(e) => setLocale(e.target.value as DemoLocale)}>
+        {DEMO_LOCALES.map((l) => (
+          <option key={l} value={l}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </section>
+  );
+}
+
+function EventsPanel({ outcome, log }: { outcome: OnboardingCompleteEvent['detail'] | null; log: LogEntry[] }) {
+  return (
+    <section className="panel" aria-labelledby="log-title">
+      <h2 id="log-title">Events</h2>
+      <p id="last-outcome" className="outcome-line" role="status" data-status={outcome?.status}>
+        {outcome ? `Outcome: ${outcome.status}${outcome.externalId ? ` (externalId ${outcome.externalId})` : ''}` : 'No outcome yet.'}
+      </p>
+      <ol id="event-log" className="event-log">
+        {log.map((entry) => (
+          <li key={entry.id} data-event={entry.name}>
+            <code className="event-name">{entry.name}</code>
+            <pre>{entry.detail}</pre>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

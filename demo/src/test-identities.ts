@@ -14,9 +14,6 @@ export const TEST_IDENTITIES: readonly TestIdentity[] = [
   { outcome: 'ERROR', cpf: '123.456.789-09', note: 'a technical error with a support code (externalId)' },
 ];
 
-/** Stays IN_PROCESS until decided through the sandbox's control API (manual review). */
-export const MANUAL_REVIEW_CPF = '987.654.321-00';
-
 /** Where `npm start` mounts the embedded sandbox (demo/start.ts); absent with a real upstream. */
 export const SANDBOX_CONTROL = '/sandbox/__sandbox';
 

@@ -18,6 +18,7 @@ const script = join(repoRoot, 'scripts', 'check-standalone.ts');
 // Built from pieces, so that this file itself holds none of what the lint forbids.
 const UP = '..' + '/';
 const DOCS = 'docs' + '/';
+const MD = '.' + 'md';
 const PLANTED: [string, string][] = [
   ['the reference folder', `import x from '${UP}${UP}shared/notes.js';`],
   ['the design document', `// see ${'DES' + 'IGN'}.md, "Layout"`],
@@ -92,10 +93,10 @@ test('what git tracks is checked, staged files included; untracked output, the l
   const list = `const words = [/${'bri' + 'ef'}/];\n`;
   const dir = scratchRepo({ ...clean, 'package-lock.json': lock, 'scripts/check-standalone.ts': list, 'copy/sandbox-1/package-lock.json': lock, 'copy/sandbox-1/scripts/check-standalone.ts': list });
   try {
-    writeFileSync(join(dir, 'new.md'), `Notes from the ${'bri' + 'ef'}.\n`);
+    writeFileSync(join(dir, `new${MD}`), `Notes from the ${'bri' + 'ef'}.\n`);
     assert.deepEqual(checkStandalone(dir), [], 'untracked output (a report, a tool sandbox) is not the repository');
-    execFileSync('git', ['add', 'new.md'], { cwd: dir });
-    assert.deepEqual(checkStandalone(dir).map((f) => `${f.file}:${f.line}`), ['new.md:1']);
+    execFileSync('git', ['add', `new${MD}`], { cwd: dir });
+    assert.deepEqual(checkStandalone(dir).map((f) => `${f.file}:${f.line}`), [`new${MD}:1`]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -105,17 +106,45 @@ test('citations of docs must name a heading, a rule and a file that exist', () =
   const dir = scratchRepo({
     ...clean,
     'src/cites.ts': [
-      `// (${DOCS}upstream-api.md#webhook) misses the s`,
-      `// (${DOCS}upstream-api.md#not-a-heading) is inside a code fence`,
-      `// ${DOCS}upstream-api.md, rule 3 is one too many`,
-      `// ${DOCS}missing.md#anything`,
+      `// (${DOCS}upstream-api${MD}#webhook) misses the s`,
+      `// (${DOCS}upstream-api${MD}#not-a-heading) is inside a code fence`,
+      `// ${DOCS}upstream-api${MD}, rule 3 is one too many`,
+      `// ${DOCS}missing${MD}#anything`,
     ].join('\n'),
-    [`${DOCS}other.md`]: '# Other\n\n[up](upstream-api.md#webhooks) [bad](upstream-api.md#hooks) [self](#other) [nope](#none)\n',
+    [`${DOCS}other${MD}`]: `# Other\n\n[up](upstream-api${MD}#webhooks) [bad](upstream-api${MD}#hooks) [self](#other) [nope](#none)\n`,
   });
   try {
     const found = checkStandalone(dir).map((f) => `${f.file}:${f.line}`);
-    const other = `${DOCS}other.md:3`;
+    const other = `${DOCS}other${MD}:3`;
     assert.deepEqual(found.sort(), [other, other, 'src/cites.ts:1', 'src/cites.ts:2', 'src/cites.ts:3', 'src/cites.ts:4'].sort());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every *.md a file names is one the repository ships, read from the file\'s folder up to the root', () => {
+  const dir = scratchRepo({
+    ...clean,
+    [`packages/kit/README${MD}`]: '# Kit\n',
+    [`packages/kit/NOTES${MD}`]: '# Notes\n',
+    [`packages/kit/test/fixtures/README${MD}`]: '# Fixtures\n',
+    'packages/kit/src/deep/names.ts': [
+      `// the package's README${MD}, its ./../../NOTES${MD}, its test/fixtures/README${MD}`,
+      `// from the root: packages/kit/NOTES${MD}, the root's README${MD}; any *${MD} in a glob`,
+      `// https://example.org/guide/FINDINGS${MD} is a URL, not a file of the repository`,
+      `// see FINDINGS${MD}`,
+      `// the fixtures' src/fixtures/README${MD} is read from the wrong folder`,
+      `// ../../../../../outside${MD} leaves the repository`,
+      `// LOCAL${MD} exists only on this machine`,
+    ].join('\n'),
+  });
+  try {
+    writeFileSync(join(dir, 'packages/kit/src/deep', `LOCAL${MD}`), '# Local\n');
+    const found = checkStandalone(dir).map((f) => `${f.file}:${f.line}: ${f.problem}`);
+    assert.deepEqual(
+      found,
+      [4, 5, 6, 7].map((line) => `packages/kit/src/deep/names.ts:${line}: names ${['FINDINGS', 'src/fixtures/README', '../../../../../outside', 'LOCAL'][line - 4]}${MD}, which the repository does not ship`),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

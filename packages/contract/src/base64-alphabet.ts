@@ -41,6 +41,7 @@ export function alphabetOnlyByTable(text: Uint8Array, from: number, to: number):
  * (c - '0') <u 10 | c == '+' | c == '/'`, two such vectors and-ed per step, their complement
  * or-ed into an accumulator tested once at the end.
  */
+// biome-ignore format: the bytecode is laid out one WebAssembly instruction group per line
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const SIMD = 0xfd;
   const [LOAD, CONST, EQ, LT_U, NOT, AND, OR, ANY_TRUE, SUB] = [0x00, 0x0c, 0x23, 0x26, 0x4d, 0x4e, 0x50, 0x53, 0x71];

@@ -139,6 +139,8 @@ const fail = (code: ApiErrorCode, message: string, field?: string): Validation<n
 
 const DOCUMENT_TYPE = /^[A-Z0-9_-]{1,40}$/;
 const NAME = /^[\p{L}\p{M}\p{N} .,'’()/-]{1,200}$/u;
+// eslint-disable-next-line no-control-regex -- a reference is printable: control characters are what it refuses
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const KNOWN_FIELDS = new Set(['reference', 'cpf', 'cnpj', 'name', 'documentTypes', 'locale', 'returnUrl', 'expiresIn', 'metadata']);
 
 /** Checks a `POST /v1/sessions` body; every refusal names its field. */
@@ -148,32 +150,19 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
   for (const key of Object.keys(b)) if (!KNOWN_FIELDS.has(key)) return fail('invalid_field', `Unknown field "${key.slice(0, 40)}".`, key.slice(0, 40));
 
   const { reference } = b;
-  if (typeof reference !== 'string' || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength || /[\u0000-\u001f\u007f]/.test(reference)) {
+  if (typeof reference !== 'string' || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength || CONTROL_CHARACTER.test(reference)) {
     return fail('invalid_field', `reference is required: the integrator's id for the person, 1 to ${SESSION_LIMITS.referenceMaxLength} printable characters.`, 'reference');
   }
 
-  let taxId: ValidCreateSession['taxId'];
-  if (b.cpf !== undefined && b.cnpj !== undefined) return fail('invalid_request', 'Send either cpf or cnpj, not both.', 'cnpj');
-  if (b.cpf !== undefined) {
-    if (typeof b.cpf !== 'string' || !isValidCpf(b.cpf)) return fail('invalid_cpf', 'The CPF is not valid: check its 11 digits.', 'cpf');
-    taxId = { kind: 'cpf', value: normalizeCpf(b.cpf)! };
-  } else if (b.cnpj !== undefined) {
-    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj)) return fail('invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
-    taxId = { kind: 'cnpj', value: normalizeCnpj(b.cnpj)! };
-  }
+  const tax = taxIdOf(b);
+  if (!tax.ok) return tax;
+  const taxId = tax.value;
 
   if (b.name !== undefined && (typeof b.name !== 'string' || !NAME.test(b.name.trim()))) return fail('invalid_field', 'name must be plain text of 1 to 200 characters.', 'name');
 
-  let documentTypes: string[] = [];
-  if (b.documentTypes !== undefined) {
-    if (!Array.isArray(b.documentTypes) || b.documentTypes.length < 1 || b.documentTypes.length > SESSION_LIMITS.documentTypesMax) {
-      return fail('invalid_field', `documentTypes must be a list of 1 to ${SESSION_LIMITS.documentTypesMax} document types.`, 'documentTypes');
-    }
-    for (const t of b.documentTypes) {
-      if (typeof t !== 'string' || !DOCUMENT_TYPE.test(t.trim().toUpperCase())) return fail('invalid_field', 'Each document type is 1 to 40 letters, digits, "_" or "-" (CNH, RG, PASSPORT...).', 'documentTypes');
-    }
-    documentTypes = [...new Set(b.documentTypes.map((t: string) => t.trim().toUpperCase()))];
-  }
+  const types = documentTypesOf(b.documentTypes);
+  if (!types.ok) return types;
+  const documentTypes = types.value;
 
   let locale = 'pt-BR';
   if (b.locale !== undefined) {
@@ -195,17 +184,9 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
     expiresInS = b.expiresIn;
   }
 
-  const metadata: Record<string, string> = {};
-  if (b.metadata !== undefined) {
-    if (!b.metadata || typeof b.metadata !== 'object' || Array.isArray(b.metadata)) return fail('invalid_field', 'metadata must be an object of string values.', 'metadata');
-    const entries = Object.entries(b.metadata as Record<string, unknown>);
-    if (entries.length > SESSION_LIMITS.metadataMaxEntries) return fail('invalid_field', `metadata holds at most ${SESSION_LIMITS.metadataMaxEntries} values.`, 'metadata');
-    for (const [k, v] of entries) {
-      if (k.length < 1 || k.length > SESSION_LIMITS.metadataKeyMaxLength) return fail('invalid_field', `Each metadata key is 1 to ${SESSION_LIMITS.metadataKeyMaxLength} characters.`, 'metadata');
-      if (typeof v !== 'string' || v.length > SESSION_LIMITS.metadataValueMaxLength) return fail('invalid_field', `metadata.${k} must be a string of at most ${SESSION_LIMITS.metadataValueMaxLength} characters.`, `metadata.${k}`);
-      metadata[k] = v;
-    }
-  }
+  const meta = metadataOf(b.metadata);
+  if (!meta.ok) return meta;
+  const metadata = meta.value;
 
   return {
     ok: true,
@@ -220,6 +201,46 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
       metadata,
     },
   };
+}
+
+/** The person's CPF or company's CNPJ, normalised; at most one of the two. */
+function taxIdOf(b: Record<string, unknown>): Validation<ValidCreateSession['taxId']> {
+  if (b.cpf !== undefined && b.cnpj !== undefined) return fail('invalid_request', 'Send either cpf or cnpj, not both.', 'cnpj');
+  if (b.cpf !== undefined) {
+    if (typeof b.cpf !== 'string' || !isValidCpf(b.cpf)) return fail('invalid_cpf', 'The CPF is not valid: check its 11 digits.', 'cpf');
+    return { ok: true, value: { kind: 'cpf', value: normalizeCpf(b.cpf)! } };
+  }
+  if (b.cnpj !== undefined) {
+    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj)) return fail('invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
+    return { ok: true, value: { kind: 'cnpj', value: normalizeCnpj(b.cnpj)! } };
+  }
+  return { ok: true, value: undefined };
+}
+
+/** The document types offered, upper-cased and without repeats; none when the field is absent. */
+function documentTypesOf(value: unknown): Validation<string[]> {
+  if (value === undefined) return { ok: true, value: [] };
+  if (!Array.isArray(value) || value.length < 1 || value.length > SESSION_LIMITS.documentTypesMax) {
+    return fail('invalid_field', `documentTypes must be a list of 1 to ${SESSION_LIMITS.documentTypesMax} document types.`, 'documentTypes');
+  }
+  for (const t of value) {
+    if (typeof t !== 'string' || !DOCUMENT_TYPE.test(t.trim().toUpperCase())) return fail('invalid_field', 'Each document type is 1 to 40 letters, digits, "_" or "-" (CNH, RG, PASSPORT...).', 'documentTypes');
+  }
+  return { ok: true, value: [...new Set(value.map((t: string) => t.trim().toUpperCase()))] };
+}
+
+function metadataOf(value: unknown): Validation<Record<string, string>> {
+  const metadata: Record<string, string> = {};
+  if (value === undefined) return { ok: true, value: metadata };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return fail('invalid_field', 'metadata must be an object of string values.', 'metadata');
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > SESSION_LIMITS.metadataMaxEntries) return fail('invalid_field', `metadata holds at most ${SESSION_LIMITS.metadataMaxEntries} values.`, 'metadata');
+  for (const [k, v] of entries) {
+    if (k.length < 1 || k.length > SESSION_LIMITS.metadataKeyMaxLength) return fail('invalid_field', `Each metadata key is 1 to ${SESSION_LIMITS.metadataKeyMaxLength} characters.`, 'metadata');
+    if (typeof v !== 'string' || v.length > SESSION_LIMITS.metadataValueMaxLength) return fail('invalid_field', `metadata.${k} must be a string of at most ${SESSION_LIMITS.metadataValueMaxLength} characters.`, `metadata.${k}`);
+    metadata[k] = v;
+  }
+  return { ok: true, value: metadata };
 }
 
 /** An absolute http(s) URL (return URLs, notification receivers, public base URLs). */

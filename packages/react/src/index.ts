@@ -83,7 +83,7 @@ export interface OnboardingFlowCallbacks {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 type DerivedCallbacks = { [N in OnboardingEventName as OnboardingCallbackName<N>]?: (event: OnboardingEventMap[N]) => void };
-type CallbacksMatchEvents = Assert<Same<Required<OnboardingFlowCallbacks>, Required<DerivedCallbacks>>>;
+type _CallbacksMatchEvents = Assert<Same<Required<OnboardingFlowCallbacks>, Required<DerivedCallbacks>>>;
 
 /** Element properties, callbacks, and the usual HTML attributes (id, className, style, children for slots). */
 export type OnboardingFlowProps = Omit<React.HTMLAttributes<OnboardingFlowElement>, keyof OnboardingFlowProperties | keyof OnboardingFlowCallbacks> &

@@ -92,6 +92,23 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
   }
 }
 
+type ImageChecks = Record<string, Extract<ImageCheck, { ok: true }>>;
+
+/** The service's images that the body carries, each read and checked, or the answer that refuses the query. */
+async function readQueryImages(id: ServiceId, body: Readonly<Record<string, unknown>>): Promise<{ checks: ImageChecks } | { refusal: QueryOutcome }> {
+  const spec = SERVICE_CATALOG[id];
+  const roles = (spec as { images?: Partial<Record<string, 'document' | 'face'>> }).images ?? {};
+  const checks: ImageChecks = {};
+  for (const [field, role] of Object.entries(roles)) {
+    if (!hasImageSource(body, field)) continue; // optional and absent (required ones were checked before)
+    const check = await readImage(body, field);
+    if (!check.ok) return { refusal: { kind: 'refused', message: `Imagem inválida ou ilegível (${field}): ${check.reason}` } };
+    if (role === 'face' && isNoFaceImage(check)) return { refusal: fail(400, MSG.faceNotFound) };
+    checks[field] = check;
+  }
+  return { checks };
+}
+
 async function runImageQuery(
   id: ServiceId,
   body: Readonly<Record<string, unknown>>,
@@ -99,21 +116,37 @@ async function runImageQuery(
   cpf: string | undefined,
   deps: QueryDeps,
 ): Promise<QueryOutcome> {
-  const spec = SERVICE_CATALOG[id];
-  const roles = (spec as { images?: Partial<Record<string, 'document' | 'face'>> }).images ?? {};
-  const checks: Record<string, Extract<ImageCheck, { ok: true }>> = {};
-  for (const [field, role] of Object.entries(roles)) {
-    if (!hasImageSource(body, field)) continue; // optional and absent (required ones were checked before)
-    const check = await readImage(body, field);
-    if (!check.ok) return { kind: 'refused', message: `Imagem inválida ou ilegível (${field}): ${check.reason}` };
-    if (role === 'face' && isNoFaceImage(check)) return fail(400, MSG.faceNotFound);
-    checks[field] = check;
-  }
+  const read = await readQueryImages(id, body);
+  if ('refusal' in read) return read.refusal;
+  const { checks } = read;
   const hashOf = (field: string) => checks[field]?.sha256 ?? '';
   const seed = `${id}:${Object.keys(checks).sort().map(hashOf).join(':')}:${cpf ?? ''}`;
-  const rng = new Rng(seed);
-  const key = text.key?.trim().toLowerCase();
+  const q: ImageQuery = { hashOf, seed, rng: new Rng(seed), key: text.key?.trim().toLowerCase(), text, cpf, deps };
+  switch (id) {
+    case 'SERVICE_FACE_INDEX':
+    case 'SERVICE_FACE_MATCH':
+    case 'SERVICE_VALIDATION_CNH':
+      return biometricResult(id, q);
+    case 'SERVICE_DIGITAL_DOCUMENTOSCOPY':
+    case 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT':
+      return documentoscopyResult(id, q);
+    default:
+      return ocrResult(id, q);
+  }
+}
 
+/** What an image query's answer is made from: its images' digests, a generator they seed, and its text fields. */
+interface ImageQuery {
+  hashOf: (field: string) => string;
+  seed: string;
+  rng: Rng;
+  key: string | undefined;
+  text: Readonly<Record<string, string | undefined>>;
+  cpf: string | undefined;
+  deps: QueryDeps;
+}
+
+function biometricResult(id: 'SERVICE_FACE_INDEX' | 'SERVICE_FACE_MATCH' | 'SERVICE_VALIDATION_CNH', { hashOf, seed, rng, cpf }: ImageQuery): QueryOutcome {
   switch (id) {
     case 'SERVICE_FACE_INDEX': {
       // A match search in the face base: the match is a deterministic person for these face bytes.
@@ -126,6 +159,15 @@ async function runImageQuery(
       const match = similarity >= 80;
       return { kind: 'result', result: { match, similarity, status: match ? 'MATCH' : 'NO_MATCH' }, seed };
     }
+    case 'SERVICE_VALIDATION_CNH': {
+      const biometricScore = Number((85 + rng.next() * 14.99).toFixed(2));
+      return { kind: 'result', result: { cpf, biometricScore, validated: true, validationStatus: 'VALIDATED' }, seed };
+    }
+  }
+}
+
+function documentoscopyResult(id: 'SERVICE_DIGITAL_DOCUMENTOSCOPY' | 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', { hashOf, seed, key, deps }: ImageQuery): QueryOutcome {
+  switch (id) {
     case 'SERVICE_DIGITAL_DOCUMENTOSCOPY': {
       const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
       const entry = deps.documentoscopy.submit({ key: key!, documentData: { name: personProfile(holder).name, cpf: holder } });
@@ -145,10 +187,11 @@ async function runImageQuery(
         : [];
       return { kind: 'result', result: { key: entry.key, status, fields: status === 'APPROVED' ? { ...entry.documentData } : {}, rules }, seed: `${id}:${entry.key}` };
     }
-    case 'SERVICE_VALIDATION_CNH': {
-      const biometricScore = Number((85 + rng.next() * 14.99).toFixed(2));
-      return { kind: 'result', result: { cpf, biometricScore, validated: true, validationStatus: 'VALIDATED' }, seed };
-    }
+  }
+}
+
+function ocrResult(id: ServiceId, { hashOf, seed, rng, text }: ImageQuery): QueryOutcome {
+  switch (id) {
     case 'SERVICE_OCR': {
       const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
       const p = personProfile(holder);

@@ -3,7 +3,7 @@
  * engines. A test left out of an engine is registered as skipped with the engine and the reason
  * in its title, so the run's report says what did not run where and why; never a silent return.
  */
-/// <reference path="./mocha-globals.d.ts" />
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
 
 /** `it` with `.skip` (the shared mocha-globals declare plain `it` only). */
 const mochaIt = it as MochaTestFn & { skip: MochaTestFn };

@@ -4,7 +4,7 @@
 // it, Firefox's remote agent adds its "recommended" prefs on top); the prefs below close what is
 // left open towards this machine's closed network and give a fake camera. Plain JavaScript: the
 // Web Test Runner config loads it in a Node process without tsx.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
@@ -26,7 +26,9 @@ export function firefoxEnv(extra = {}) {
 /**
  * Prefs that stop background traffic which neither puppeteer's profile defaults nor Firefox's
  * remote-agent recommended prefs switch off (both are applied anyway; a few are repeated here so
- * the list stands on its own if either changes). Verified with a logging proxy: see FINDINGS.md.
+ * the list stands on its own if either changes). Each one stops a request that a logging proxy
+ * sees a fresh profile make; MOZ_DISABLE_NONLOCAL_CONNECTIONS (firefoxEnv) refuses any request a
+ * later release adds.
  */
 export const QUIET_PREFS = Object.freeze({
   // Telemetry and its ping sender (the recommended prefs only point the server at a dummy host).

@@ -44,7 +44,7 @@ export function sseReader(body: ReadableStream<Uint8Array<ArrayBuffer>>): SseRea
     } catch (error) {
       // Hang up, so the server ends the stream and nothing keeps the test process alive.
       await reader.cancel().catch(() => {});
-      throw new Error(`${(error as Error).message}; received so far: ${JSON.stringify(text.slice(-600))}`);
+      throw new Error(`${(error as Error).message}; received so far: ${JSON.stringify(text.slice(-600))}`, { cause: error });
     }
   };
 

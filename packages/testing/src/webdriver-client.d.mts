@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a WebDriver answer is JSON whose shape the command decides; callers name it */
 /** A W3C element or shadow-root reference as WebDriver returns it. */
 export type ElementRef = Record<string, string>;
 export declare const SHADOW_ROOT: string;

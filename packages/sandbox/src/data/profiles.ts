@@ -46,7 +46,7 @@ export function fullName(rng: Rng, gender: 'F' | 'M'): string {
   return `${rng.pick(gender === 'F' ? FIRST_F : FIRST_M)} ${rng.pick(LAST)} ${rng.pick(LAST)}`;
 }
 
-export function address(rng: Rng): Address {
+function address(rng: Rng): Address {
   const place = rng.pick(PLACES);
   return {
     street: rng.pick(STREETS), number: String(rng.int(1, 2999)), complement: rng.bool(0.4) ? `Apto ${rng.int(11, 184)}` : '',

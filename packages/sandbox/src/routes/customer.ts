@@ -18,7 +18,7 @@ function customerToken(documentKey: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function customerRecords(deps: SandboxDeps, taxId: TaxId): CustomerRecord[] {
+function customerRecords(deps: SandboxDeps, taxId: TaxId): CustomerRecord[] {
   const onboardings = deps.onboardings.byTaxId(taxId.value);
   if (onboardings.length === 0 && !PREEXISTING_CUSTOMERS.includes(taxId.value)) return [];
   const latest = onboardings.at(-1);

@@ -15,7 +15,7 @@ import { counted, forced500, readJsonObject, requireBearer } from '../middleware
 import type { OnboardingRecord } from '../onboardings.js';
 import { writePdf } from '../pdf.js';
 
-export const MAX_ONBOARDING_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_ONBOARDING_BODY_BYTES = 32 * 1024 * 1024;
 const TEXT_FIELDS = ['document', 'cpf', 'cnpj', 'name'] as const;
 
 type ParsedRequest = { taxId: TaxId; name?: string; documentFiles: number; unreadableFile: boolean };

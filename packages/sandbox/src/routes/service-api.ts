@@ -12,7 +12,7 @@ import { MSG, failureEnvelope, noDataEnvelope, refusedEnvelope, statusBody, succ
 import { counted, forced500, readJsonObject, requireBearer } from '../middleware/index.js';
 import { runQuery } from '../query.js';
 
-export const MAX_QUERY_BODY_BYTES = 32 * 1024 * 1024;
+const MAX_QUERY_BODY_BYTES = 32 * 1024 * 1024;
 
 export function serviceApiRoutes(deps: SandboxDeps): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();

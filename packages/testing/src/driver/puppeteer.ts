@@ -9,7 +9,7 @@ import type { ElementHandle, Page } from 'puppeteer-core';
 import { COLLECTOR_SOURCE, mergeErrors, readCollected } from './collector.js';
 import type { Driver, Target } from './types.js';
 
-export function puppeteerSelector(t: Target): string {
+function puppeteerSelector(t: Target): string {
   const scope = t.within ? `${t.within} >>> ` : '';
   if (!('role' in t)) return `${scope}${t.css}`;
   return `${scope}::-p-aria([name=${JSON.stringify(t.name)}][role="${t.role}"])`;
