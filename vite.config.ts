@@ -73,12 +73,15 @@ function elementBundles(elementDist: string): Plugin {
         files = [];
       }
       if (!files.includes(BUNDLE_FILE)) {
-        this.error(`the element's bundle is missing from ${elementDist}: build the element first (npm run build -w @onboarding-kit/element, or npm run build)`);
+        this.error(
+          `the element's bundle is missing from ${elementDist}: build the element first (npm run build -w @onboarding-kit/element, or npm run build)`,
+        );
       }
       for (const file of files) {
         this.emitFile({ type: 'asset', fileName: `element/${file}`, source: readFileSync(join(elementDist, file)) });
       }
-      if (!files.includes(IMAGE_WORKER_FILE)) this.error(`the element's image worker is missing from ${elementDist}: build the element first`);
+      if (!files.includes(IMAGE_WORKER_FILE))
+        this.error(`the element's image worker is missing from ${elementDist}: build the element first`);
       this.emitFile({ type: 'asset', fileName: `assets/${IMAGE_WORKER_FILE}`, source: readFileSync(join(elementDist, IMAGE_WORKER_FILE)) });
     },
   };

@@ -55,7 +55,6 @@ import { withDeadline } from '@onboarding-kit/testing/deadline';
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const cardY4m = writeCardY4m();
 
-
 /** Off-host requests seen per Playwright context (a context holds one test file's page). */
 const networkLogs = new WeakMap();
 
@@ -69,7 +68,10 @@ async function createBrowserContext({ browser }) {
     if (!isLoopback(request.url())) log.external.push(entry);
   });
   // The closed network would hang such requests; fail them at once (they are still recorded).
-  await context.route((url) => !isLoopback(url), (route) => route.abort('blockedbyclient'));
+  await context.route(
+    (url) => !isLoopback(url),
+    (route) => route.abort('blockedbyclient'),
+  );
   return context;
 }
 
@@ -142,19 +144,27 @@ const testCommandsPlugin = {
       const dir = fileURLToPath(new URL(`./test/artifacts/${engine}/element/`, import.meta.url));
       await mkdir(dir, { recursive: true });
       // WebKitWebDriver shoots the viewport only (no full-page screenshot in W3C WebDriver).
-      const shot = engine === 'webkit'
-        ? session.browser.getSession(session.id).screenshot().then((png) => writeFile(`${dir}${name}.png`, png))
-        : session.browser.getPage(session.id).screenshot({ path: `${dir}${name}.png`, fullPage: true });
+      const shot =
+        engine === 'webkit'
+          ? session.browser
+              .getSession(session.id)
+              .screenshot()
+              .then((png) => writeFile(`${dir}${name}.png`, png))
+          : session.browser.getPage(session.id).screenshot({ path: `${dir}${name}.png`, fullPage: true });
       // A screenshot is for a person to look at, never a verdict: one the browser never delivers
       // (full-page captures are known to hang now and then) must not hold the test until its file
       // runs out of time. The test goes on and the log says the picture is missing.
-      const missing = await withDeadline(shot, 'no answer', SCREENSHOT_DEADLINE_MS).then(() => undefined, (error) => error.message);
+      const missing = await withDeadline(shot, 'no answer', SCREENSHOT_DEADLINE_MS).then(
+        () => undefined,
+        (error) => error.message,
+      );
       if (missing) return `(no screenshot ${name}: ${missing})`;
       return `test/artifacts/${engine}/element/${name}.png`;
     }
     if (command === 'network-log') {
       if (engine === 'webkit') return 'unsupported';
-      const logs = engine === 'firefox' ? firefoxNetworkLogs.get(session.browser.getPage(session.id)) : networkLogs.get(playwrightContext(session));
+      const logs =
+        engine === 'firefox' ? firefoxNetworkLogs.get(session.browser.getPage(session.id)) : networkLogs.get(playwrightContext(session));
       const log = logs ?? { external: [], all: [] };
       const taken = { external: [...log.external], all: [...log.all] };
       if (payload?.clear !== false) {

@@ -28,7 +28,10 @@ import { DEFAULT_RELAY, measureRelay } from './sections/relay.js';
 import { DEFAULT_STORES, measureStores } from './sections/stores.js';
 
 const started = performance.now();
-const only = (process.env.BENCH_ONLY ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+const only = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((x) => x.trim())
+  .filter(Boolean);
 const wanted = (id: string) => only.length === 0 || only.includes(id);
 /** The whole run must end well inside 12 minutes; sections are skipped when too little is left. */
 const BUDGET_S = 660;
@@ -80,8 +83,16 @@ async function section(id: string, title: string, needS: number, capS: number, r
 const allowBuild = !process.env.BENCH_NO_BUILD;
 // The server children run the packages' dist/ (bench/lib/children.ts): built first when stale.
 {
-  const ensure = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'ensure-built.mjs'), ...(allowBuild ? [] : ['--check'])], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (ensure.status !== 0) console.log(allowBuild ? '  warning: the build failed; the servers run whatever dist/ holds.' : '  warning: dist/ is older than the sources (BENCH_NO_BUILD set): the servers run it as it is.');
+  const ensure = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'ensure-built.mjs'), ...(allowBuild ? [] : ['--check'])], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (ensure.status !== 0)
+    console.log(
+      allowBuild
+        ? '  warning: the build failed; the servers run whatever dist/ holds.'
+        : '  warning: dist/ is older than the sources (BENCH_NO_BUILD set): the servers run it as it is.',
+    );
 }
 await section('bytes', '1. Bytes on the wire', 10, 300, () => measureBytes({ allowBuild }));
 await section('capture', '2. Capture pipeline in Chromium', 20, 150, async () => {
@@ -105,7 +116,8 @@ await browser?.close().catch(() => undefined);
 const wallSeconds = elapsed();
 const loadAfter = loadavg();
 console.log(`\ntargets:`);
-for (const s of sections) for (const t of s.targets) console.log(`  ${t.met === null ? 'not judged' : t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.figure}`);
+for (const s of sections)
+  for (const t of s.targets) console.log(`  ${t.met === null ? 'not judged' : t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.figure}`);
 console.log(`\nbench wall time: ${wallSeconds.toFixed(1)} s; load average after: ${loadAfter.map((x) => x.toFixed(2)).join(' ')}`);
 if (only.length) {
   console.log('BENCH_ONLY is set: BENCHMARKS.md left as it is.');

@@ -91,7 +91,11 @@ function sessionOpener(options: DemoBackendOptions): DemoBackend['openSession'] 
     try {
       res = await doFetch(`${options.companionUrl}/v1/sessions`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json', 'idempotency-key': randomBytes(16).toString('hex') },
+        headers: {
+          authorization: `Bearer ${options.apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': randomBytes(16).toString('hex'),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(10_000),
       });
@@ -99,7 +103,9 @@ function sessionOpener(options: DemoBackendOptions): DemoBackend['openSession'] 
       log.warn('demo backend: the companion could not be reached to open a session', { error });
       throw new CompanionError(502, 'demo_backend_unavailable', 'The demo backend could not reach the companion to open a session.');
     }
-    const answer = (await res.json().catch(() => null)) as (OpenedSession & { error?: { code: string; message: string; field?: string } }) | null;
+    const answer = (await res.json().catch(() => null)) as
+      | (OpenedSession & { error?: { code: string; message: string; field?: string } })
+      | null;
     if (res.status === 400 && answer?.error) {
       // The visitor's own input (a CPF that is not valid): the companion's words are for them.
       const { code, message, field } = answer.error;
@@ -107,7 +113,11 @@ function sessionOpener(options: DemoBackendOptions): DemoBackend['openSession'] 
     }
     if (res.status !== 201 || !answer || typeof answer.clientSecret !== 'string' || typeof answer.id !== 'string') {
       log.warn('demo backend: the companion did not open a session', { httpStatus: res.status, code: answer?.error?.code });
-      throw new CompanionError(502, 'demo_backend_failed', `The demo backend could not open a session (the companion answered ${res.status}).`);
+      throw new CompanionError(
+        502,
+        'demo_backend_failed',
+        `The demo backend could not open a session (the companion answered ${res.status}).`,
+      );
     }
     log.info('demo backend: session opened', { sessionId: answer.id, reference, page: input.page });
     return { id: answer.id, clientSecret: answer.clientSecret, expiresAt: answer.expiresAt };
@@ -123,34 +133,47 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
   const openSession = sessionOpener(options);
   const app = new Hono();
 
-  app.post('/demo/session', bodyLimit({ maxSize: MAX_SESSION_REQUEST_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'The request is too large.'); } }), async (c) => {
-    sameOriginOnly(c);
-    let input: unknown;
-    try {
-      input = JSON.parse(await c.req.text());
-    } catch {
-      throw new CompanionError(400, 'invalid_json', 'The body is not JSON.');
-    }
-    if (!input || typeof input !== 'object' || Array.isArray(input)) throw new CompanionError(400, 'invalid_request', 'The body must be a JSON object: { "cpf"?, "locale"?, "page"? }.');
-    const { cpf, locale, page } = input as Record<string, unknown>;
-    if (cpf !== undefined && (typeof cpf !== 'string' || cpf.length > 32)) throw new CompanionError(400, 'invalid_cpf', 'cpf must be a CPF (11 digits, with or without punctuation).', { field: 'cpf' });
-    if (locale !== undefined && !(SESSION_LOCALES as readonly unknown[]).includes(locale)) throw new CompanionError(400, 'invalid_field', `locale must be one of ${SESSION_LOCALES.join(', ')}.`, { field: 'locale' });
-    const opened = await openSession({
-      ...(typeof cpf === 'string' && { cpf }),
-      ...(typeof locale === 'string' && { locale }),
-      page: typeof page === 'string' && /^\/[a-z]{0,10}$/.test(page) ? page : '/',
-    });
-    c.header('Cache-Control', 'no-store');
-    // Only the client secret: the page learns the rest from the companion (GET /v1/session).
-    return c.json({ clientSecret: opened.clientSecret, expiresAt: opened.expiresAt }, 201);
-  });
+  app.post(
+    '/demo/session',
+    bodyLimit({
+      maxSize: MAX_SESSION_REQUEST_BYTES,
+      onError: () => {
+        throw new CompanionError(413, 'payload_too_large', 'The request is too large.');
+      },
+    }),
+    async (c) => {
+      sameOriginOnly(c);
+      let input: unknown;
+      try {
+        input = JSON.parse(await c.req.text());
+      } catch {
+        throw new CompanionError(400, 'invalid_json', 'The body is not JSON.');
+      }
+      if (!input || typeof input !== 'object' || Array.isArray(input))
+        throw new CompanionError(400, 'invalid_request', 'The body must be a JSON object: { "cpf"?, "locale"?, "page"? }.');
+      const { cpf, locale, page } = input as Record<string, unknown>;
+      if (cpf !== undefined && (typeof cpf !== 'string' || cpf.length > 32))
+        throw new CompanionError(400, 'invalid_cpf', 'cpf must be a CPF (11 digits, with or without punctuation).', { field: 'cpf' });
+      if (locale !== undefined && !(SESSION_LOCALES as readonly unknown[]).includes(locale))
+        throw new CompanionError(400, 'invalid_field', `locale must be one of ${SESSION_LOCALES.join(', ')}.`, { field: 'locale' });
+      const opened = await openSession({
+        ...(typeof cpf === 'string' && { cpf }),
+        ...(typeof locale === 'string' && { locale }),
+        page: typeof page === 'string' && /^\/[a-z]{0,10}$/.test(page) ? page : '/',
+      });
+      c.header('Cache-Control', 'no-store');
+      // Only the client secret: the page learns the rest from the companion (GET /v1/session).
+      return c.json({ clientSecret: opened.clientSecret, expiresAt: opened.expiresAt }, 201);
+    },
+  );
 
   const receiver = options.receiver;
   if (receiver) mountReceiver(app, receiver, received, keep, log);
 
   app.get(RECEIVER_PATH, (c) => {
     const session = c.req.query('session');
-    if (!session || session.length > 128) throw new CompanionError(400, 'invalid_field', 'GET /demo/notifications?session=<session id>', { field: 'session' });
+    if (!session || session.length > 128)
+      throw new CompanionError(400, 'invalid_field', 'GET /demo/notifications?session=<session id>', { field: 'session' });
     c.header('Cache-Control', 'no-store');
     return c.json({ receiving: receiver !== undefined, data: [...received.values()].filter((n) => n.sessionId === session) });
   });
@@ -162,28 +185,45 @@ export function createDemoBackend(options: DemoBackendOptions): DemoBackend {
  * The demo's own notification receiver: verifies each notification's signature over the exact
  * bytes sent, and keeps the last `keep` (also its record of ids, so a repeat is recognised).
  */
-function mountReceiver(app: Hono, receiver: NonNullable<DemoBackendOptions['receiver']>, received: Map<string, ReceivedNotification>, keep: number, log: DemoBackendOptions['logger']): void {
-  app.post(RECEIVER_PATH, bodyLimit({ maxSize: MAX_NOTIFICATION_BYTES, onError: () => { throw new CompanionError(413, 'payload_too_large', 'A notification is never this large.'); } }), async (c) => {
-    // The signature covers the exact bytes sent: verify them before any parsing.
-    const raw = new Uint8Array(await c.req.arrayBuffer());
-    const verified = await verifyNotification(raw, c.req.header('onboarding-signature'), receiver.secret, { toleranceS: receiver.toleranceS ?? 300 });
-    if (!verified) {
-      log.warn('demo receiver: notification refused, its signature does not verify');
-      throw new CompanionError(400, 'invalid_signature', 'The Onboarding-Signature header does not verify with this receiver\'s secret.');
-    }
-    const event = parseEvent(raw);
-    if (!event) throw new CompanionError(400, 'invalid_request', 'A notification is a JSON object { id, type, createdAt, data }.');
-    const seen = received.get(event.id);
-    if (seen) {
-      seen.deliveries += 1;
-      log.info('demo receiver: notification repeated, already handled', { notificationId: event.id, type: event.type });
-      return c.json({ received: true, duplicate: true });
-    }
-    received.set(event.id, describe(event));
-    while (received.size > keep) received.delete(received.keys().next().value!);
-    log.info('demo receiver: notification verified', { notificationId: event.id, type: event.type });
-    return c.json({ received: true });
-  });
+function mountReceiver(
+  app: Hono,
+  receiver: NonNullable<DemoBackendOptions['receiver']>,
+  received: Map<string, ReceivedNotification>,
+  keep: number,
+  log: DemoBackendOptions['logger'],
+): void {
+  app.post(
+    RECEIVER_PATH,
+    bodyLimit({
+      maxSize: MAX_NOTIFICATION_BYTES,
+      onError: () => {
+        throw new CompanionError(413, 'payload_too_large', 'A notification is never this large.');
+      },
+    }),
+    async (c) => {
+      // The signature covers the exact bytes sent: verify them before any parsing.
+      const raw = new Uint8Array(await c.req.arrayBuffer());
+      const verified = await verifyNotification(raw, c.req.header('onboarding-signature'), receiver.secret, {
+        toleranceS: receiver.toleranceS ?? 300,
+      });
+      if (!verified) {
+        log.warn('demo receiver: notification refused, its signature does not verify');
+        throw new CompanionError(400, 'invalid_signature', "The Onboarding-Signature header does not verify with this receiver's secret.");
+      }
+      const event = parseEvent(raw);
+      if (!event) throw new CompanionError(400, 'invalid_request', 'A notification is a JSON object { id, type, createdAt, data }.');
+      const seen = received.get(event.id);
+      if (seen) {
+        seen.deliveries += 1;
+        log.info('demo receiver: notification repeated, already handled', { notificationId: event.id, type: event.type });
+        return c.json({ received: true, duplicate: true });
+      }
+      received.set(event.id, describe(event));
+      while (received.size > keep) received.delete(received.keys().next().value!);
+      log.info('demo receiver: notification verified', { notificationId: event.id, type: event.type });
+      return c.json({ received: true });
+    },
+  );
 }
 
 /**
@@ -195,7 +235,8 @@ function sameOriginOnly(c: Context): void {
   const site = c.req.header('sec-fetch-site');
   const origin = c.req.header('origin');
   const host = c.req.header('host');
-  const crossSite = (site !== undefined && site !== 'same-origin') || (origin !== undefined && host !== undefined && safeHost(origin) !== host);
+  const crossSite =
+    (site !== undefined && site !== 'same-origin') || (origin !== undefined && host !== undefined && safeHost(origin) !== host);
   if (crossSite || !(c.req.header('content-type') ?? '').startsWith('application/json')) {
     throw new CompanionError(403, 'forbidden', 'Only the demo page itself may open sessions (same origin, JSON).');
   }

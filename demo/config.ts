@@ -3,7 +3,15 @@
  * environment and checked with messages that say what to fix. Pure: no I/O, so it is testable.
  */
 import { isHttpUrl } from '@onboarding-kit/contract';
-import { COMPANION_DEFAULTS, DEFAULT_STORE_URL, OPTION_LIMITS, checkBrandFields, parseStoreUrl, type BrandField, type BrandInput } from '@onboarding-kit/server';
+import {
+  COMPANION_DEFAULTS,
+  DEFAULT_STORE_URL,
+  OPTION_LIMITS,
+  checkBrandFields,
+  parseStoreUrl,
+  type BrandField,
+  type BrandInput,
+} from '@onboarding-kit/server';
 
 export interface StartConfig {
   /** Unset: the embedded sandbox serves as upstream. */
@@ -93,21 +101,31 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   }
   const allowedOrigins = readOrigins(r);
 
-  const imageMaxBytes = integer('ONBOARDING_IMAGE_MAX_BYTES', COMPANION_DEFAULTS.imageMaxBytes, OPTION_LIMITS.imageMaxBytesMin, 64 * 1024 * 1024);
+  const imageMaxBytes = integer(
+    'ONBOARDING_IMAGE_MAX_BYTES',
+    COMPANION_DEFAULTS.imageMaxBytes,
+    OPTION_LIMITS.imageMaxBytesMin,
+    64 * 1024 * 1024,
+  );
   const rateLimit = integer('ONBOARDING_RATE_LIMIT', COMPANION_DEFAULTS.rateLimit, 0, 1_000_000);
   const port = integer('PORT', 8787, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
   const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
   const lease = OPTION_LIMITS.pollLeaseMs;
-  const pollLeaseMs = get('ONBOARDING_POLL_LEASE_MS') !== undefined ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max) : undefined;
+  const pollLeaseMs =
+    get('ONBOARDING_POLL_LEASE_MS') !== undefined
+      ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max)
+      : undefined;
   const { store, redisPrefix } = readStore(r);
   const apiKeys = readSecrets(r, 'ONBOARDING_API_KEYS', 'key');
 
   const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
-  if (sessions !== 'required' && sessions !== 'optional') errors.push(`ONBOARDING_SESSIONS must be "required" or "optional" (got "${sessions.slice(0, 40)}").`);
+  if (sessions !== 'required' && sessions !== 'optional')
+    errors.push(`ONBOARDING_SESSIONS must be "required" or "optional" (got "${sessions.slice(0, 40)}").`);
   const notify = readNotify(r);
   const publicUrl = get('ONBOARDING_PUBLIC_URL');
-  if (publicUrl !== undefined && !isHttpUrl(publicUrl)) errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
+  if (publicUrl !== undefined && !isHttpUrl(publicUrl))
+    errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
   const brand = readBrand(r);
 
   if (errors.length) return { ok: false, errors };
@@ -150,9 +168,17 @@ function readUpstream({ errors, get }: Reader) {
     }
   }
   const environment = get('ONBOARDING_ENVIRONMENT') ?? COMPANION_DEFAULTS.environment;
-  if (environment !== 'test' && environment !== 'production') errors.push(`ONBOARDING_ENVIRONMENT must be "test" or "production" (got "${environment.slice(0, 40)}").`);
-  if (environment === 'production' && baseUrl === undefined) errors.push('ONBOARDING_ENVIRONMENT=production needs ONBOARDING_BASE_URL: the embedded sandbox is for development only.');
-  if (environment === 'production' && baseUrl !== undefined && isHttpUrl(baseUrl) && new URL(baseUrl).protocol === 'http:' && !isLoopbackHost(new URL(baseUrl).hostname)) {
+  if (environment !== 'test' && environment !== 'production')
+    errors.push(`ONBOARDING_ENVIRONMENT must be "test" or "production" (got "${environment.slice(0, 40)}").`);
+  if (environment === 'production' && baseUrl === undefined)
+    errors.push('ONBOARDING_ENVIRONMENT=production needs ONBOARDING_BASE_URL: the embedded sandbox is for development only.');
+  if (
+    environment === 'production' &&
+    baseUrl !== undefined &&
+    isHttpUrl(baseUrl) &&
+    new URL(baseUrl).protocol === 'http:' &&
+    !isLoopbackHost(new URL(baseUrl).hostname)
+  ) {
     // Plain http is only for a loopback upstream in tests: anywhere else the credentials would cross the network in clear.
     errors.push('ONBOARDING_BASE_URL must be https in production (plain http only on a loopback address).');
   }
@@ -162,7 +188,11 @@ function readUpstream({ errors, get }: Reader) {
   const webhookKey = get('ONBOARDING_WEBHOOK_KEY');
   if (baseUrl !== undefined) {
     // A real upstream has no default credentials: say exactly which are missing.
-    for (const [name, value] of [['ONBOARDING_CLIENT', client], ['ONBOARDING_SECRET', secret], ['ONBOARDING_WEBHOOK_KEY', webhookKey]] as const) {
+    for (const [name, value] of [
+      ['ONBOARDING_CLIENT', client],
+      ['ONBOARDING_SECRET', secret],
+      ['ONBOARDING_WEBHOOK_KEY', webhookKey],
+    ] as const) {
       if (value === undefined) errors.push(`${name} is required when ONBOARDING_BASE_URL is set.`);
     }
   }
@@ -170,7 +200,10 @@ function readUpstream({ errors, get }: Reader) {
 }
 
 function readOrigins({ errors, get }: Reader): string[] {
-  const allowedOrigins = (get('ONBOARDING_ALLOWED_ORIGINS') ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean);
+  const allowedOrigins = (get('ONBOARDING_ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
   for (const origin of allowedOrigins) {
     let ok: boolean;
     try {
@@ -202,7 +235,8 @@ function readSecrets({ errors, get }: Reader, name: string, noun: 'key' | 'secre
   values.forEach((value, i) => {
     const which = values.length > 1 ? `${noun} ${i + 1} of ${values.length}` : `the ${noun}`;
     if (/\s/.test(value)) errors.push(`${name}: ${which} contains a space; separate ${noun}s with commas only.`);
-    else if (value.length < MIN_SECRET_LENGTH) errors.push(`${name}: ${which} has ${value.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
+    else if (value.length < MIN_SECRET_LENGTH)
+      errors.push(`${name}: ${which} has ${value.length} characters; each needs at least ${MIN_SECRET_LENGTH} (use a long random value).`);
   });
   return values;
 }
@@ -213,10 +247,11 @@ function readNotify(r: Reader): StartConfig['notify'] {
   const secretCount = list(r.get('ONBOARDING_NOTIFY_SECRET')).length;
   if (url !== undefined) {
     if (!isHttpUrl(url)) r.errors.push(`ONBOARDING_NOTIFY_URL must be an absolute http(s) URL (got "${url.slice(0, 80)}").`);
-    if (secretCount === 0) r.errors.push('ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.');
+    if (secretCount === 0)
+      r.errors.push('ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.');
   } else if (secretCount > 0) {
     // Without a URL the demo's own receiver gets the notifications, signed with a secret it makes up.
-    r.errors.push('ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not: set both, or neither for the demo\'s own receiver.');
+    r.errors.push("ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not: set both, or neither for the demo's own receiver.");
   }
   const secrets = readSecrets(r, 'ONBOARDING_NOTIFY_SECRET', 'secret');
   return url !== undefined ? { url, secrets } : undefined;
@@ -233,7 +268,11 @@ function readBrand({ errors, get }: Reader): StartConfig['brand'] {
     else brandFields[field] = value;
   }
   if (brandFile !== undefined && Object.keys(brandFields).length > 0) {
-    errors.push(`ONBOARDING_BRAND_FILE and ${Object.keys(brandFields).map((f) => BRAND_VARIABLES[f as BrandField]).join(', ')} are both set: give the brand one way, the file or the variables.`);
+    errors.push(
+      `ONBOARDING_BRAND_FILE and ${Object.keys(brandFields)
+        .map((f) => BRAND_VARIABLES[f as BrandField])
+        .join(', ')} are both set: give the brand one way, the file or the variables.`,
+    );
   } else {
     errors.push(...checkBrandFields(brandFields, (field) => BRAND_VARIABLES[field]).map((p) => `${p}.`));
   }
@@ -245,9 +284,11 @@ const MIN_SECRET_LENGTH = OPTION_LIMITS.secretMinLength;
 
 /** A comma-separated list, entries trimmed, empty ones (a trailing comma) dropped. */
 function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
-
 
 function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);

@@ -75,16 +75,23 @@ try {
   console.error(`onboarding-kit: the store (ONBOARDING_STORE) could not be opened: ${(e as Error).message}`);
   process.exit(1);
 }
-if (storeKind.kind === 'memory') logger.warn('ONBOARDING_STORE=memory: every onboarding is lost when this process ends; use sqlite:<path> or redis://... to keep them');
+if (storeKind.kind === 'memory')
+  logger.warn('ONBOARDING_STORE=memory: every onboarding is lost when this process ends; use sqlite:<path> or redis://... to keep them');
 
 const root = new Hono();
 // The server must be listening before the sandbox and companion exist: both need its address.
 let ready: ((req: Request, env: unknown) => Response | Promise<Response>) | undefined;
-const served = await listen((req, env) => (ready ? ready(req, env) : new Response('starting', { status: 503 })), { port: config.port, host: config.host, logger });
+const served = await listen((req, env) => (ready ? ready(req, env) : new Response('starting', { status: 503 })), {
+  port: config.port,
+  host: config.host,
+  logger,
+});
 
 // The backend reaches the companion as any backend would: over HTTP, here on loopback (a wildcard
 // listening address is not one to connect to).
-const loopbackUrl = served.url.replace(/^http:\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, (m) => (m.includes('[') ? 'http://[::1]' : 'http://127.0.0.1'));
+const loopbackUrl = served.url.replace(/^http:\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, (m) =>
+  m.includes('[') ? 'http://[::1]' : 'http://127.0.0.1',
+);
 
 let sandbox: Sandbox | undefined;
 if (embedded) {
@@ -115,7 +122,9 @@ const companion = createCompanion({
   ...(config.adminKey && { adminKey: config.adminKey }),
   apiKeys: [...config.apiKeys, demoApiKey],
   sessions: config.sessions,
-  notify: config.notify ? { url: config.notify.url, secret: config.notify.secrets } : { url: `${loopbackUrl}/demo/notifications`, secret: demoNotifySecret },
+  notify: config.notify
+    ? { url: config.notify.url, secret: config.notify.secrets }
+    : { url: `${loopbackUrl}/demo/notifications`, secret: demoNotifySecret },
   publicUrl: config.publicUrl ?? served.url,
   hostedPage: { brand },
 });
@@ -128,37 +137,55 @@ const backend = createDemoBackend({
 root.route('/', companion);
 root.route('/', backend.app);
 // The demo pages (built by `npm run build`), each visit with a session of its own, and the element's bundles, with the demo's CSP.
-root.route('/', demoRoutes({
-  distDir: demoDistDir(process.env),
-  async renderPage(html, visit) {
-    const locale = visit.query.get('locale');
-    try {
-      const session = await backend.openSession({ page: visit.path, ...(locale && ['pt-BR', 'en', 'es'].includes(locale) && { locale }) });
-      return renderWithSession(html, session.clientSecret);
-    } catch {
-      // Already logged: the page still loads, and with sessions optional the flow still works without one.
-      return html;
-    }
-  },
-}));
+root.route(
+  '/',
+  demoRoutes({
+    distDir: demoDistDir(process.env),
+    async renderPage(html, visit) {
+      const locale = visit.query.get('locale');
+      try {
+        const session = await backend.openSession({
+          page: visit.path,
+          ...(locale && ['pt-BR', 'en', 'es'].includes(locale) && { locale }),
+        });
+        return renderWithSession(html, session.clientSecret);
+      } catch {
+        // Already logged: the page still loads, and with sessions optional the flow still works without one.
+        return html;
+      }
+    },
+  }),
+);
 root.notFound((c) => c.json({ error: { code: 'not_found', message: 'No such route.' } }, 404));
 ready = (req, env) => root.fetch(req, env as never);
 
 // A Redis URL may hold a password: only its kind is printed.
-const where = storeKind.kind === 'sqlite' ? `sqlite ${storeKind.target}` : storeKind.kind === 'redis' ? `redis (prefix ${config.redisPrefix})` : 'memory';
-console.log(`onboarding-kit demo: ${served.url}/ (${config.environment} environment, upstream: ${embedded ? `embedded sandbox at ${served.url}/sandbox` : new URL(config.baseUrl!).origin}, store: ${where})`);
+const where =
+  storeKind.kind === 'sqlite'
+    ? `sqlite ${storeKind.target}`
+    : storeKind.kind === 'redis'
+      ? `redis (prefix ${config.redisPrefix})`
+      : 'memory';
+console.log(
+  `onboarding-kit demo: ${served.url}/ (${config.environment} environment, upstream: ${embedded ? `embedded sandbox at ${served.url}/sandbox` : new URL(config.baseUrl!).origin}, store: ${where})`,
+);
 // The notify URL may carry credentials of its own: only its origin is printed.
-console.log(`onboarding-kit demo: sessions ${config.sessions}; a demo API key made up for this run (never shown) opens one per visit; notifications to ${ownReceiver ? `the demo's own receiver, ${served.url}/demo/notifications` : new URL(config.notify!.url).origin}`);
+console.log(
+  `onboarding-kit demo: sessions ${config.sessions}; a demo API key made up for this run (never shown) opens one per visit; notifications to ${ownReceiver ? `the demo's own receiver, ${served.url}/demo/notifications` : new URL(config.notify!.url).origin}`,
+);
 
 // SIGTERM: stop accepting, end event streams with a `retry:` hint, hand polling over, let requests
 // in flight finish, flush the store, and exit as soon as nothing is left. A second signal, or the
 // timeout, exits at once.
-closeOnSignals({
-  shutdownTimeoutMs: companion.shutdownGraceMs + 5_000,
-  async close() {
-    served.stopAccepting();
-    await companion.close();
-    sandbox?.close();
-    await served.close({ graceMs: 2_000 });
+closeOnSignals(
+  {
+    shutdownTimeoutMs: companion.shutdownGraceMs + 5_000,
+    async close() {
+      served.stopAccepting();
+      await companion.close();
+      sandbox?.close();
+      await served.close({ graceMs: 2_000 });
+    },
   },
-}, { logger });
+  { logger },
+);

@@ -22,10 +22,15 @@ function files(dir: string, out: string[] = []): string[] {
 
 for (const dir of ['packages', 'demo', 'test', 'scripts', 'bench', '.ci']) {
   let all: string[];
-  try { all = files(join(root, dir)); } catch { continue; }
+  try {
+    all = files(join(root, dir));
+  } catch {
+    continue;
+  }
   for (const file of all) {
     if (file.endsWith('check-arrows.ts')) continue;
-    if (/['"`](?:\.\.\/)+shared\//.test(readFileSync(file, 'utf8'))) problems.push(`${relative(root, file)}: reads a folder beside the repository, which a user's clone does not have`);
+    if (/['"`](?:\.\.\/)+shared\//.test(readFileSync(file, 'utf8')))
+      problems.push(`${relative(root, file)}: reads a folder beside the repository, which a user's clone does not have`);
   }
 }
 

@@ -35,7 +35,7 @@ const FORBIDDEN: { pattern: RegExp; problem: string }[] = [
   { pattern: /\bbrief\b/i, problem: 'cites a brief the repository does not have (say "short" for the adjective)' },
   {
     pattern: /\bspec(?:ification)?s?\s*(?:sections?\s*|§\s*)?\d|§\s*\d|\bsections?\s+\d+\.\d/i,
-    problem: 'cites a section number of the upstream\'s documentation instead of a heading of docs/upstream-api.md',
+    problem: "cites a section number of the upstream's documentation instead of a heading of docs/upstream-api.md",
   },
   { pattern: /(?<![\w.~:/-])\/(?:work|root)\//, problem: 'names an absolute machine path' },
   { pattern: /(?<![\w.~:/-])\/(?:home|Users)\/[A-Za-z0-9_][\w.-]*\//, problem: 'names an absolute machine path' },
@@ -79,7 +79,10 @@ export function anchors(markdown: string): Set<string> {
 function ruleCount(markdown: string): number {
   const start = markdown.indexOf('\n## Rules the kit honours');
   if (start < 0) return 0;
-  const rest = markdown.slice(start + 1).split('\n').slice(1);
+  const rest = markdown
+    .slice(start + 1)
+    .split('\n')
+    .slice(1);
   let count = 0;
   for (const line of rest) {
     if (/^#{1,2} /.test(line)) break;
@@ -167,7 +170,8 @@ export function checkStandalone(root: string): Finding[] {
           continue;
         }
         if (m[2] && !doc.anchors.has(m[2])) at(`cites ${show(path)}#${m[2]}, which is no heading of it`);
-        if (m[3] && !(Number(m[3]) >= 1 && Number(m[3]) <= doc.rules)) at(`cites rule ${m[3]} of ${show(path)}, which has ${doc.rules} rules`);
+        if (m[3] && !(Number(m[3]) >= 1 && Number(m[3]) <= doc.rules))
+          at(`cites rule ${m[3]} of ${show(path)}, which has ${doc.rules} rules`);
       }
 
       // Links inside Markdown files: `[x](#here)`, `[x](../other.md#there)`.
@@ -190,7 +194,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   const findings = checkStandalone(root);
   if (findings.length) {
     for (const f of findings) console.error(`${f.file}:${f.line}: ${f.problem}`);
-    console.error(`\n${findings.length} finding(s): the repository must stand on its own. Cite docs/upstream-api.md or docs/page-api.md instead.`);
+    console.error(
+      `\n${findings.length} finding(s): the repository must stand on its own. Cite docs/upstream-api.md or docs/page-api.md instead.`,
+    );
     process.exit(1);
   }
   console.log('standalone ok');

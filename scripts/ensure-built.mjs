@@ -56,7 +56,11 @@ export function inputsFingerprint(root = ROOT) {
   for (const entry of INPUT_ROOTS) walk(join(root, entry), files);
   const hash = createHash('sha256');
   for (const file of files.map((f) => relative(root, f).split(sep).join('/')).sort()) {
-    hash.update(file).update('\0').update(readFileSync(join(root, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(join(root, file)))
+      .update('\0');
   }
   return { fingerprint: hash.digest('hex'), files: files.length };
 }

@@ -96,7 +96,8 @@ function nameProblem(relPath: string, target: string, subpath: string): string |
   const internal = subpath.startsWith('internal/');
   if (from === undefined) {
     const area = relPath.split(sep)[0];
-    if (area === 'demo' && (target === TESTING || internal)) return `the demo must not import @onboarding-kit/${target}${subpath ? `/${subpath}` : ''} (test support and internals are not for pages)`;
+    if (area === 'demo' && (target === TESTING || internal))
+      return `the demo must not import @onboarding-kit/${target}${subpath ? `/${subpath}` : ''} (test support and internals are not for pages)`;
     return undefined;
   }
   if (target === from) return undefined;
@@ -107,7 +108,9 @@ function nameProblem(relPath: string, target: string, subpath: string): string |
   }
   const allowed = ARROWS[from];
   if (!allowed) return `${from} is not in the arrows table of scripts/import-arrows.ts`;
-  return allowed.includes(target) ? undefined : `${from} must not import @onboarding-kit/${target} (arrows: ${from} -> ${allowed.join(', ') || 'nothing'})`;
+  return allowed.includes(target)
+    ? undefined
+    : `${from} must not import @onboarding-kit/${target} (arrows: ${from} -> ${allowed.join(', ') || 'nothing'})`;
 }
 
 /** What is wrong with one relative import, if anything: it must stay inside its own package. */
@@ -127,7 +130,9 @@ export function importProblems(root: string): string[] {
   const files = [
     ...readdirSync(join(root, 'packages')).flatMap((name) => walk(join(root, 'packages', name))),
     ...WORKSPACE_DIRS.flatMap((dir) => walk(join(root, dir))),
-    ...readdirSync(root).filter((name) => SOURCE.test(name) && statSync(join(root, name)).isFile()).map((name) => join(root, name)),
+    ...readdirSync(root)
+      .filter((name) => SOURCE.test(name) && statSync(join(root, name)).isFile())
+      .map((name) => join(root, name)),
   ];
   const problems: string[] = [];
   for (const file of files) {

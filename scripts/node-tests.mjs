@@ -17,7 +17,11 @@ const roots = ['packages', 'test/node'];
 const files = [];
 function walk(dir) {
   let entries;
-  try { entries = readdirSync(dir); } catch { return; }
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
   for (const name of entries) {
     if (name === 'node_modules' || name === 'dist') continue;
     const path = join(dir, name);
@@ -45,10 +49,14 @@ function runOnce(file) {
     // file's first test registers, after its modules have loaded, which tells a stall in loading
     // from a slow test. --test-force-exit: a file whose tests have all finished exits even when
     // something outside them keeps its event loop alive.
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test-force-exit', '--test-reporter=tap', `--test-timeout=${TEST_TIMEOUT_MS}`, file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', '--test-force-exit', '--test-reporter=tap', `--test-timeout=${TEST_TIMEOUT_MS}`, file],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     let out = '';
     let started = false;
     let hung = false;
@@ -60,7 +68,11 @@ function runOnce(file) {
       clearTimeout(silence);
       silence = setTimeout(() => {
         hung = true;
-        try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
       }, TEST_TIMEOUT_MS);
     };
     child.stdout.on('data', onData);
@@ -69,13 +81,17 @@ function runOnce(file) {
     const watchdog = setTimeout(() => {
       if (started) return;
       stalled = true;
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
     }, STARTUP_STALL_MS);
     child.on('close', (code, signal) => {
       clearTimeout(watchdog);
       clearTimeout(silence);
       if (hung) out += `\nnot ok 0 - a test reported nothing for ${TEST_TIMEOUT_MS / 1000} s; the file's process was killed\n`;
-      resolve({ out, code: signal ? 1 : code ?? 1, stalled });
+      resolve({ out, code: signal ? 1 : (code ?? 1), stalled });
     });
   });
 }
@@ -115,7 +131,9 @@ async function runFile(file) {
     const { out, code, stalled } = await runOnce(file);
     if (stalled) {
       stalls.push(`${file} (run ${attempt})`);
-      process.stdout.write(`# ${file}: no test started within ${STARTUP_STALL_MS / 1000} s; its process was killed${attempt < RUNS_PER_FILE ? ', running it again' : ''}\n`);
+      process.stdout.write(
+        `# ${file}: no test started within ${STARTUP_STALL_MS / 1000} s; its process was killed${attempt < RUNS_PER_FILE ? ', running it again' : ''}\n`,
+      );
       if (attempt < RUNS_PER_FILE) continue;
     }
     process.stdout.write(`# ===== ${file}\n${out}`);
@@ -132,11 +150,15 @@ async function runFile(file) {
 }
 
 const queue = [...selected];
-await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-  while (queue.length > 0) await runFile(queue.shift());
-}));
+await Promise.all(
+  Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+    while (queue.length > 0) await runFile(queue.shift());
+  }),
+);
 
-process.stdout.write(`# ===== ${selected.length} files: ${totals.pass} passed, ${totals.fail} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo\n`);
+process.stdout.write(
+  `# ===== ${selected.length} files: ${totals.pass} passed, ${totals.fail} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo\n`,
+);
 if (stalls.length > 0) process.stdout.write(`# stalled before any test started, run again: ${stalls.join(', ')}\n`);
 if (failed.length > 0) {
   // Repeated at the end, so that the tail of a CI log says what failed.

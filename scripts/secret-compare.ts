@@ -65,7 +65,14 @@ function isPlainValue(node: ts.Expression): boolean {
 
 function unwrap(node: ts.Expression): ts.Expression {
   let e = node;
-  while (ts.isParenthesizedExpression(e) || ts.isAsExpression(e) || ts.isNonNullExpression(e) || ts.isTypeAssertionExpression(e) || ts.isSatisfiesExpression(e)) e = e.expression;
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isTypeAssertionExpression(e) ||
+    ts.isSatisfiesExpression(e)
+  )
+    e = e.expression;
   return e;
 }
 
@@ -106,23 +113,30 @@ export function secretCompareProblemsIn(relPath: string, text: string): SecretCo
       if (!isPlainValue(left) && !isPlainValue(right)) {
         const name = secretNameIn(left) ?? secretNameIn(right);
         if (helper) report(node, `compares with ${node.operatorToken.getText(source)} inside a secret helper: use timingSafeEqual`);
-        else if (name) report(node, `compares the secret-named "${name}" with ${node.operatorToken.getText(source)}: use the constant-time helper`);
+        else if (name)
+          report(node, `compares the secret-named "${name}" with ${node.operatorToken.getText(source)}: use the constant-time helper`);
       }
     }
     if (ts.isCallExpression(node)) {
       const callee = unwrap(node.expression);
       const method = ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
-      const isBufferCompare = method === 'compare' && ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) && callee.expression.text === 'Buffer';
+      const isBufferCompare =
+        method === 'compare' &&
+        ts.isPropertyAccessExpression(callee) &&
+        ts.isIdentifier(callee.expression) &&
+        callee.expression.text === 'Buffer';
       if (method === 'equals' || method === 'localeCompare' || isBufferCompare) {
         const operands = [...(ts.isPropertyAccessExpression(callee) && !isBufferCompare ? [callee.expression] : []), ...node.arguments];
         const name = operands.map(secretNameIn).find(Boolean);
-        if (name || helper) report(node, `compares ${name ? `the secret-named "${name}" ` : ''}with .${method}(): use the constant-time helper`);
+        if (name || helper)
+          report(node, `compares ${name ? `the secret-named "${name}" ` : ''}with .${method}(): use the constant-time helper`);
       }
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  if (helper && !callsTimingSafeEqual) problems.push({ file: relPath, line: 1, problem: 'a secret helper must compare with timingSafeEqual' });
+  if (helper && !callsTimingSafeEqual)
+    problems.push({ file: relPath, line: 1, problem: 'a secret helper must compare with timingSafeEqual' });
   return problems;
 }
 

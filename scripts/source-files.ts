@@ -5,7 +5,12 @@ import { join } from 'node:path';
 const ALWAYS_SKIPPED = new Set(['node_modules', 'dist']);
 
 /** Files under `dir` whose name `include` accepts, skipping the folders named in `skipDirs` too. */
-export function sourceFiles(dir: string, include: (name: string) => boolean, skipDirs: ReadonlySet<string> = ALWAYS_SKIPPED, out: string[] = []): string[] {
+export function sourceFiles(
+  dir: string,
+  include: (name: string) => boolean,
+  skipDirs: ReadonlySet<string> = ALWAYS_SKIPPED,
+  out: string[] = [],
+): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);

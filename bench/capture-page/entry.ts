@@ -119,7 +119,17 @@ async function pipelineOnCamera(): Promise<PipelineRun> {
   const out = await processImage(frame, { role: 'documentFront' });
   const total = now() - t0;
   URL.revokeObjectURL(out.previewUrl);
-  return { total, capture: t1 - t0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn, processedBy: out.processedBy };
+  return {
+    total,
+    capture: t1 - t0,
+    ...out.timings,
+    bytes: out.bytes,
+    base64Length: out.base64.length,
+    width: out.width,
+    height: out.height,
+    processedIn: out.processedIn,
+    processedBy: out.processedBy,
+  };
 }
 
 async function floorOnCamera(): Promise<FloorRun> {
@@ -198,7 +208,17 @@ async function pipelineOnPhoto(): Promise<PipelineRun> {
   const out = await processImage(photo!, { role: 'documentFront' });
   const total = now() - t0;
   URL.revokeObjectURL(out.previewUrl);
-  return { total, capture: 0, ...out.timings, bytes: out.bytes, base64Length: out.base64.length, width: out.width, height: out.height, processedIn: out.processedIn, processedBy: out.processedBy };
+  return {
+    total,
+    capture: 0,
+    ...out.timings,
+    bytes: out.bytes,
+    base64Length: out.base64.length,
+    width: out.width,
+    height: out.height,
+    processedIn: out.processedIn,
+    processedBy: out.processedBy,
+  };
 }
 
 /** Decode, scale to the pipeline's 2000 px long edge (an upload must fit), toBlob, base64. */
@@ -261,7 +281,12 @@ async function fixtures(minBytes: number, maxBytes: number): Promise<Fixture[]> 
 }
 
 /** A region of the frame, as the capture controller asks for the guide's (a VideoFrame of the whole frame marked with the region, cut in the worker; an ImageBitmap of the region where the engine has no VideoFrame). */
-const guideRegion = (width: number, height: number) => ({ x: Math.round(width * 0.04), y: Math.round(height * 0.04), width: Math.round(width * 0.92), height: Math.round(height * 0.92) });
+const guideRegion = (width: number, height: number) => ({
+  x: Math.round(width * 0.04),
+  y: Math.round(height * 0.04),
+  width: Math.round(width * 0.92),
+  height: Math.round(height * 0.92),
+});
 
 /**
  * As the capture controller does: the guide's region of the frame as pixels, then the pipeline. The video is paused
@@ -319,11 +344,12 @@ async function mainThreadWhile(input: MainThreadInput): Promise<MainThreadRun> {
   setTimeout(timer, 0);
   const t0 = now();
   // 'idle': the same watch over 300 ms with nothing to do, the engine's own baseline of frame gaps.
-  const out = video && input === 'frame'
-    ? await processFrame(video)
-    : source
-      ? await processImage(source, { role: 'documentFront' })
-      : await new Promise<null>((resolve) => setTimeout(() => resolve(null), 300));
+  const out =
+    video && input === 'frame'
+      ? await processFrame(video)
+      : source
+        ? await processImage(source, { role: 'documentFront' })
+        : await new Promise<null>((resolve) => setTimeout(() => resolve(null), 300));
   const total = now() - t0;
   // Two more frames: a block right at the end shows as a gap too.
   await nextFrame();
@@ -337,7 +363,15 @@ async function mainThreadWhile(input: MainThreadInput): Promise<MainThreadRun> {
   }
   if (out) URL.revokeObjectURL(out.previewUrl);
   video?.close();
-  return { processedIn: out?.processedIn ?? '-', processedBy: out?.processedBy ?? '-', total, longestTask: supported ? longestTask : null, longestFrameGap, frames, longestTimerGap };
+  return {
+    processedIn: out?.processedIn ?? '-',
+    processedBy: out?.processedBy ?? '-',
+    total,
+    longestTask: supported ? longestTask : null,
+    longestFrameGap,
+    frames,
+    longestTimerGap,
+  };
 }
 
 /**
@@ -415,7 +449,9 @@ type FrameVideo = HTMLVideoElement & { requestVideoFrameCallback?: (cb: () => vo
 
 /** Resolves on the video's next new frame (or after 50 ms where the engine cannot say). */
 const freshFrame = (video: FrameVideo) =>
-  new Promise<void>((resolve) => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(() => resolve()) : setTimeout(resolve, 50)));
+  new Promise<void>((resolve) =>
+    video.requestVideoFrameCallback ? video.requestVideoFrameCallback(() => resolve()) : setTimeout(resolve, 50),
+  );
 
 /**
  * `count` guidance samples after two of warm-up, through the element's real sampler on the card

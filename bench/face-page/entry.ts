@@ -42,7 +42,9 @@ window.__faceBench = {
     canvas.height = 960;
     canvas.getContext('2d')!.drawImage(portrait, 135, 5, 180, 240, 0, 0, 720, 960);
     portrait.close();
-    const jpeg = await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('toBlob failed'))), 'image/jpeg', 0.9));
+    const jpeg = await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('toBlob failed'))), 'image/jpeg', 0.9),
+    );
     selfie = await createImageBitmap(jpeg);
     return { width: selfie.width, height: selfie.height };
   },

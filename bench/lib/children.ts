@@ -62,12 +62,21 @@ export function openFilesLimit(pid: number | 'self'): number {
  * of open files raised to that many (or to the hard limit when that is lower), for thousands of
  * open sockets; the IPC channel passes through the exec.
  */
-export async function startServer(role: 'sandbox' | 'companion' | 'proxy', options: Record<string, unknown>, launch: { openFiles?: number } = {}): Promise<ServerChild> {
+export async function startServer(
+  role: 'sandbox' | 'companion' | 'proxy',
+  options: Record<string, unknown>,
+  launch: { openFiles?: number } = {},
+): Promise<ServerChild> {
   // The packages load from their built output (dist/, what an integrator installs and runs; the
   // bench builds it first when stale): the TypeScript sources through the loader cost more per
   // request (its helpers, its import hooks), which no deployment pays. tsx only loads child.ts.
   // BENCH_CPU_PROF=<dir>: the companion children write a V8 CPU profile there when they exit.
-  const execArgv = ['--import', 'tsx', '--expose-gc', ...(role === 'companion' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])];
+  const execArgv = [
+    '--import',
+    'tsx',
+    '--expose-gc',
+    ...(role === 'companion' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+  ];
   const childOptions = {
     cwd: REPO_ROOT,
     env: { ...process.env, BENCH_SERVER_OPTIONS: JSON.stringify(options) },
@@ -75,7 +84,11 @@ export async function startServer(role: 'sandbox' | 'companion' | 'proxy', optio
   };
   const n = launch.openFiles;
   const child: ChildProcess = n
-    ? spawn('sh', ['-c', `ulimit -n ${n} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`, process.execPath, ...execArgv, CHILD, role], childOptions)
+    ? spawn(
+        'sh',
+        ['-c', `ulimit -n ${n} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"`, process.execPath, ...execArgv, CHILD, role],
+        childOptions,
+      )
     : fork(CHILD, [role], { ...childOptions, execArgv });
   track(child);
   let errText = '';
@@ -91,7 +104,10 @@ export async function startServer(role: 'sandbox' | 'companion' | 'proxy', optio
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const wait = (type: string, ms: number) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${role} child: no "${type}" within ${ms} ms; stderr: ${errText.trim().split('\n').slice(-3).join(' / ')}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`${role} child: no "${type}" within ${ms} ms; stderr: ${errText.trim().split('\n').slice(-3).join(' / ')}`)),
+        ms,
+      );
       const list = waiters.get(type) ?? [];
       list.push((m) => {
         clearTimeout(timer);

@@ -34,7 +34,13 @@ export function keepAliveAgent(sockets: number): Agent {
   return new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
 }
 
-export function send(agent: Agent, url: string, method: string, headers: Record<string, string>, body?: Buffer): Promise<{ status: number; text: string }> {
+export function send(
+  agent: Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: Buffer,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, agent, headers: body ? { ...headers, 'content-length': String(body.length) } : headers }, (res) => {
       const chunks: Buffer[] = [];

@@ -42,7 +42,10 @@ export function benchmarksMarkdown(run: RunInfo, sections: SectionResult[]): str
     '| --- | --- | --- | --- |',
   );
   for (const s of sections) {
-    for (const t of s.targets) out.push(`| ${t.target} | ${verdict(t) === 'MISSED' ? '**missed**' : verdict(t)} | ${t.figure.replace(/\|/g, '\\|')} | ${(t.note ?? '').replace(/\|/g, '\\|')} |`);
+    for (const t of s.targets)
+      out.push(
+        `| ${t.target} | ${verdict(t) === 'MISSED' ? '**missed**' : verdict(t)} | ${t.figure.replace(/\|/g, '\\|')} | ${(t.note ?? '').replace(/\|/g, '\\|')} |`,
+      );
     if (s.notMeasured && !s.targets.length) out.push(`| (${s.title}) | not measured | - | ${s.notMeasured.replace(/\|/g, '\\|')} |`);
   }
   for (const s of sections) {

@@ -44,9 +44,13 @@ function width(text: string): number {
 
 function textTable(table: Table): string {
   const widths = table.headers.map((h, i) => Math.max(width(h), ...table.rows.map((r) => width(r[i] ?? ''))));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [`  ${table.title}`, `  ${line(table.headers)}`, `  ${widths.map((w) => '-'.repeat(w)).join('  ')}`, ...table.rows.map((r) => `  ${line(r)}`)].join('\n');
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [
+    `  ${table.title}`,
+    `  ${line(table.headers)}`,
+    `  ${widths.map((w) => '-'.repeat(w)).join('  ')}`,
+    ...table.rows.map((r) => `  ${line(r)}`),
+  ].join('\n');
 }
 
 export function markdownTable(table: Table): string {

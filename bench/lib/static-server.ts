@@ -32,7 +32,11 @@ export async function serveDirectory(dir: string): Promise<StaticServer> {
       }
       try {
         const body = await readFile(file);
-        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store' });
+        res.writeHead(200, {
+          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'content-length': body.length,
+          'cache-control': 'no-store',
+        });
         res.end(req.method === 'HEAD' ? undefined : body);
       } catch {
         res.writeHead(404).end();

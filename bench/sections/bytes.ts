@@ -42,7 +42,9 @@ function sizeOf(bytes: Buffer): Size {
   return {
     raw: bytes.length,
     gzip: gzipSync(bytes, { level: 9 }).length,
-    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }).length,
+    brotli: brotliCompressSync(bytes, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    }).length,
   };
 }
 
@@ -96,7 +98,10 @@ function runBuild(): Promise<void> {
     child.once('exit', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve();
-      else reject(new Error(`npm run build -w @onboarding-kit/element exited with ${code}: ${output.trim().split('\n').slice(-3).join(' / ')}`));
+      else
+        reject(
+          new Error(`npm run build -w @onboarding-kit/element exited with ${code}: ${output.trim().split('\n').slice(-3).join(' / ')}`),
+        );
     });
   });
 }
@@ -142,7 +147,7 @@ async function buildBareLit(): Promise<Buffer> {
 export async function measureBytes(options: { allowBuild: boolean }): Promise<SectionResult> {
   const s = emptySection('bytes', '1. Bytes on the wire');
   s.method.push(
-    'Files as the element\'s build writes them to packages/element/dist (rebuilt with `npm run build -w @onboarding-kit/element` when missing or older than the sources), ' +
+    "Files as the element's build writes them to packages/element/dist (rebuilt with `npm run build -w @onboarding-kit/element` when missing or older than the sources), " +
       'compressed in memory with node:zlib: gzip level 9 and brotli quality 11. KB = 1024 bytes.',
     'Floor: a bare LitElement (one property, one style, one template) built in a temp dir with a Vite library build, ES format, lit inlined, minified: the same recipe as onboarding-flow.bundle.js.',
     'First load = the script-tag bundle alone (`<script type="module" src=".../onboarding-flow.bundle.js">`): the intro, the consent and the data steps (CPF, document type). ' +
@@ -213,10 +218,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   s.tables.push({
     title: 'Element files vs a bare Lit element (floor)',
     headers: ['what', 'file', 'min (raw)', 'min+gzip', 'min+brotli', 'gzip vs floor'],
-    rows: [
-      ...(floor ? [row('floor: bare Lit element', '(temp build)', floor)] : []),
-      ...files.map((f) => row(f.label, f.file, f.size)),
-    ],
+    rows: [...(floor ? [row('floor: bare Lit element', '(temp build)', floor)] : []), ...files.map((f) => row(f.label, f.file, f.size))],
   });
 
   const bundle = files.find((f) => f.file === 'onboarding-flow.bundle.js');
@@ -231,9 +233,19 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
     const consentText = part('onboarding-flow.consent-text.js');
     const beforePhoto = consentText ? [bundle, consentText] : [bundle];
     totals.push(total('before the first photo (bundle + full consent text)', beforePhoto));
-    const firstPhoto = ['onboarding-flow.photo-steps.js', 'onboarding-flow.capture-view.js', 'onboarding-flow.pipeline.js', 'onboarding-flow.image-worker.js'].map(part);
+    const firstPhoto = [
+      'onboarding-flow.photo-steps.js',
+      'onboarding-flow.capture-view.js',
+      'onboarding-flow.pipeline.js',
+      'onboarding-flow.image-worker.js',
+    ].map(part);
     if (firstPhoto.every((f) => f)) {
-      totals.push(total('after the first photo (+ photo steps, capture view, pipeline, image worker)', [...beforePhoto, ...(firstPhoto as (typeof files)[number][])]));
+      totals.push(
+        total('after the first photo (+ photo steps, capture view, pipeline, image worker)', [
+          ...beforePhoto,
+          ...(firstPhoto as (typeof files)[number][]),
+        ]),
+      );
     } else {
       s.notes.push('the total after the first photo is not given: a lazy file it needs is missing.');
     }

@@ -49,16 +49,20 @@ async function buildPage(dir: string): Promise<void> {
   // The pipeline starts `./onboarding-flow.image-worker.js` beside its module (worker-url.ts):
   // here the module is bench-entry.js, so the element's worker build goes beside it.
   await buildImageWorker(dir);
-  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>capture bench</title><script type="module" src="./bench-entry.js"></script>');
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>capture bench</title><script type="module" src="./bench-entry.js"></script>',
+  );
 }
 
 type Bench = Window['__bench'];
 
 async function call<K extends keyof Bench>(page: Page, name: K, ...args: Parameters<Bench[K]>): Promise<Awaited<ReturnType<Bench[K]>>> {
   return withTimeout(
-    page.evaluate(([n, a]) => (window.__bench[n as keyof Bench] as (...x: unknown[]) => Promise<unknown>)(...(a as unknown[])), [name, args] as const) as Promise<
-      Awaited<ReturnType<Bench[K]>>
-    >,
+    page.evaluate(([n, a]) => (window.__bench[n as keyof Bench] as (...x: unknown[]) => Promise<unknown>)(...(a as unknown[])), [
+      name,
+      args,
+    ] as const) as Promise<Awaited<ReturnType<Bench[K]>>>,
     120_000,
     `page call ${name}`,
   );
@@ -73,7 +77,11 @@ interface Row {
   keptFloor: FloorRun[];
 }
 
-async function measure(page: Page, input: 'frame' | 'photo', runs: number): Promise<{ pipeline: PipelineRun[]; floor: FloorRun[]; keptFloor: FloorRun[] }> {
+async function measure(
+  page: Page,
+  input: 'frame' | 'photo',
+  runs: number,
+): Promise<{ pipeline: PipelineRun[]; floor: FloorRun[]; keptFloor: FloorRun[] }> {
   const pipeline: PipelineRun[] = [];
   const floor: FloorRun[] = [];
   const keptFloor: FloorRun[] = [];
@@ -90,7 +98,8 @@ async function measure(page: Page, input: 'frame' | 'photo', runs: number): Prom
 }
 
 /** Where and by which code the photos of some runs were processed, e.g. `worker/library`. */
-const where = (runs: { processedIn: string; processedBy: string }[]) => [...new Set(runs.map((x) => `${x.processedIn}/${x.processedBy}`))].join(', ');
+const where = (runs: { processedIn: string; processedBy: string }[]) =>
+  [...new Set(runs.map((x) => `${x.processedIn}/${x.processedBy}`))].join(', ');
 
 /** `BENCH_CAPTURE=main-thread`: only the per-engine main-thread watch (the Chromium timings are skipped). */
 const MAIN_THREAD_ONLY = process.env.BENCH_CAPTURE === 'main-thread';
@@ -108,7 +117,10 @@ type GuidanceInPage = (count: number) => Promise<GuidanceRun>;
 const GUIDANCE_SAMPLES = 15;
 
 /** A page of the capture bench in Firefox or WebKit (through @onboarding-kit/testing's launchers). */
-async function openOtherEngine(engine: Exclude<Engine, 'chromium'>, url: string): Promise<{ run: RunInPage; guidance: GuidanceInPage; close(): Promise<void> }> {
+async function openOtherEngine(
+  engine: Exclude<Engine, 'chromium'>,
+  url: string,
+): Promise<{ run: RunInPage; guidance: GuidanceInPage; close(): Promise<void> }> {
   if (engine === 'firefox') {
     const { launchFirefox } = await import('@onboarding-kit/testing/firefox');
     const browser = await launchFirefox({ camera: 'none' });
@@ -153,7 +165,12 @@ interface MainThreadRow {
 
 async function watchMainThread(engine: Engine, run: RunInPage): Promise<MainThreadRow[]> {
   const rows: MainThreadRow[] = [];
-  const names = { idle: 'nothing (baseline)', 'camera-idle': 'nothing but the camera playing (baseline)', frame: 'camera frame 1280x720 (pixels)', photo: '12 MP photo 4000x3000' } as const;
+  const names = {
+    idle: 'nothing (baseline)',
+    'camera-idle': 'nothing but the camera playing (baseline)',
+    frame: 'camera frame 1280x720 (pixels)',
+    photo: '12 MP photo 4000x3000',
+  } as const;
   for (const input of ['idle', 'camera-idle', 'frame', 'photo'] as const) {
     await run(input); // warm-up: lazy pipeline, worker start, JIT
     const runs: MainThreadRun[] = [];
@@ -168,7 +185,8 @@ async function watchMainThread(engine: Engine, run: RunInPage): Promise<MainThre
  * the worst. A task of the pipeline's does the same work every run and shows in each; a stall of
  * the machine (shared, 2 cores) comes in one run and not the next, and only moves the worst.
  */
-const taskOf = (r: MainThreadRow, pick: (values: number[]) => number) => (r.runs.every((x) => x.longestTask !== null) ? pick(r.runs.map((x) => x.longestTask!)) : null);
+const taskOf = (r: MainThreadRow, pick: (values: number[]) => number) =>
+  r.runs.every((x) => x.longestTask !== null) ? pick(r.runs.map((x) => x.longestTask!)) : null;
 const typicalTask = (r: MainThreadRow) => taskOf(r, median);
 const typicalGap = (r: MainThreadRow) => median(r.runs.map((x) => x.longestFrameGap));
 const typicalTimerGap = (r: MainThreadRow) => median(r.runs.map((x) => x.longestTimerGap));
@@ -191,14 +209,18 @@ const TARGETS = {
 
 /** Where the time goes when a target is missed: the stage medians, and what is left for the trips to the worker. */
 function missWhy(row: Row, floorMs: number, workerMs: number): string {
-  const stages = (['capture', 'decode', 'checks', 'compress', 'encode'] as const).map((k) => ({ k, v: median(row.pipeline.map((x) => x[k])) }));
+  const stages = (['capture', 'decode', 'checks', 'compress', 'encode'] as const).map((k) => ({
+    k,
+    v: median(row.pipeline.map((x) => x[k])),
+  }));
   const total = median(row.pipeline.map((x) => x.total));
   const staged = stages.reduce((sum, x) => sum + x.v, 0);
   const frame = row.input.startsWith('camera');
   const names = {
     capture: 'capture (the frame as pixels, on the page)',
-    decode: frame ? 'decode (the frame drawn on the worker\'s canvas: its one colour conversion)' : 'decode (straight to the upload\'s size)',
-    checks: 'checks (the 256 px grey copy; includes the first JPEG\'s encode where the engine encodes synchronously on the calling thread, as Chromium\'s worker does)',
+    decode: frame ? "decode (the frame drawn on the worker's canvas: its one colour conversion)" : "decode (straight to the upload's size)",
+    checks:
+      "checks (the 256 px grey copy; includes the first JPEG's encode where the engine encodes synchronously on the calling thread, as Chromium's worker does)",
     compress: 'compress (the rest of the encode, and any further encode over the byte cap)',
     encode: 'encode (base64)',
   } as const;
@@ -209,31 +231,35 @@ function missWhy(row: Row, floorMs: number, workerMs: number): string {
     (Number.isFinite(workerMs) ? ` (the worker itself starts once per page, ${ms(workerMs)} here, not in these runs)` : '') +
     '. The floor encodes on the page, blocking it; the pipeline keeps the page free.' +
     (frame
-      ? ' Measured apart in Chromium with the same fake camera (probe pages, 2026-11-27): the frame\'s draw is its I420 to RGB conversion, 6-8 ms into a canvas that is already allocated and 10-11 ms into a new one (which is why the pipeline keeps its frame canvas); the worker\'s convertToBlob encodes synchronously (about 8 ms, then about 1 ms until its blob exists); ' +
-        'the checks cost about 2.8 ms (the halving draws 1.7 ms, reading the 256 px copy back 0.4 ms, the grey and Laplacian loops 0.6 ms); the hand-over about 1.2 ms (0.3 ms each way for the message, 0.5 ms for the preview\'s object URL on the page). ' +
-        'Tried and dropped: the whole frame on the page with a canvas element\'s toBlob (no trip) came out no faster once every run had a fresh frame (27.4 ms against 25.8 ms in the worker, before the kept canvas); the grey copy made on the page from the frame\'s luma plane beside the worker\'s encode slowed the worker\'s draw (two busy cores). ' +
+      ? " Measured apart in Chromium with the same fake camera (probe pages, 2026-11-27): the frame's draw is its I420 to RGB conversion, 6-8 ms into a canvas that is already allocated and 10-11 ms into a new one (which is why the pipeline keeps its frame canvas); the worker's convertToBlob encodes synchronously (about 8 ms, then about 1 ms until its blob exists); " +
+        "the checks cost about 2.8 ms (the halving draws 1.7 ms, reading the 256 px copy back 0.4 ms, the grey and Laplacian loops 0.6 ms); the hand-over about 1.2 ms (0.3 ms each way for the message, 0.5 ms for the preview's object URL on the page). " +
+        "Tried and dropped: the whole frame on the page with a canvas element's toBlob (no trip) came out no faster once every run had a fresh frame (27.4 ms against 25.8 ms in the worker, before the kept canvas); the grey copy made on the page from the frame's luma plane beside the worker's encode slowed the worker's draw (two busy cores). " +
         'What is left over the floor is work the floor does not do (the 256 px checks) and the hand-over; on a phone with more cores than busy threads, checks beside the encode would hide the first.'
       : '')
   );
 }
 
-export async function measureCapture(browser: Browser | undefined, settings: CaptureSettings, out: { images?: Images }): Promise<SectionResult> {
+export async function measureCapture(
+  browser: Browser | undefined,
+  settings: CaptureSettings,
+  out: { images?: Images },
+): Promise<SectionResult> {
   const s = emptySection('capture', '2. Capture pipeline in Chromium');
   s.method.push(
-    'Real code: the element\'s `captureFramePixels` (camera/capture-frame.ts: the frame as pixels, here the whole frame, a VideoFrame where the engine has WebCodecs; the capture controller marks the guide\'s region on the frame and the worker cuts it, as the main-thread watch below does) and `processImage` (image/pipeline.ts: a frame is never decoded and is encoded once; a file is decoded straight to the upload\'s size and encoded once while within the byte cap), built with Vite from bench/capture-page/entry.ts into a temp dir and served over loopback ' +
-      'with the element\'s image worker (`onboarding-flow.image-worker.js`) built beside it. The `in` column says where decode, checks and encode ran and which code resized and encoded: `worker` = the image worker, ' +
-      '`main-thread` = on the page (no OffscreenCanvas, or the worker could not start); `own` = the element\'s canvas encode (one encode while the first JPEG is within the byte cap), `library` = browser-image-compression inside the worker, for a file whose first JPEG is over the cap (not in WebKit, whose worker lacks the `Image` the library needs).',
-    'Inputs: the fake camera (Chromium `--use-file-for-fake-video-capture`, a 1280x720 Y4M of the element\'s test card picture) and a 4000x3000 JPEG (quality 0.92, the card picture scaled up with grain) generated in the page. ' +
-      'The card picture is flat synthetic art, so a camera frame encodes to about 23 KB; a real sensor\'s noise makes frames several times larger, which adds encode time to the floor and the pipeline alike.',
-    'Floor on the same input: draw it to a new canvas (the photo decoded with `createImageBitmap` and scaled to the pipeline\'s 2000 px long edge, so the result is uploadable), `canvas.toBlob(\'image/jpeg\')` at the default quality, FileReader base64; all on the page, no checks. ' +
-      'Every camera run, pipeline and floor alike, starts on a new camera frame (requestVideoFrameCallback), as every photo does, so no run reads a frame the one before it already converted. The pipeline keeps its frame canvas from photo to photo (a camera\'s frames have one size); the target note also gives the ratio against a floor that keeps its canvas too. ' +
-      'Targets (issue 16): camera frame within 1.2x of its floor, 12 MP photo within 1.5x, at CPU 1x; a missed target\'s note gives the stage medians.',
+    "Real code: the element's `captureFramePixels` (camera/capture-frame.ts: the frame as pixels, here the whole frame, a VideoFrame where the engine has WebCodecs; the capture controller marks the guide's region on the frame and the worker cuts it, as the main-thread watch below does) and `processImage` (image/pipeline.ts: a frame is never decoded and is encoded once; a file is decoded straight to the upload's size and encoded once while within the byte cap), built with Vite from bench/capture-page/entry.ts into a temp dir and served over loopback " +
+      "with the element's image worker (`onboarding-flow.image-worker.js`) built beside it. The `in` column says where decode, checks and encode ran and which code resized and encoded: `worker` = the image worker, " +
+      "`main-thread` = on the page (no OffscreenCanvas, or the worker could not start); `own` = the element's canvas encode (one encode while the first JPEG is within the byte cap), `library` = browser-image-compression inside the worker, for a file whose first JPEG is over the cap (not in WebKit, whose worker lacks the `Image` the library needs).",
+    "Inputs: the fake camera (Chromium `--use-file-for-fake-video-capture`, a 1280x720 Y4M of the element's test card picture) and a 4000x3000 JPEG (quality 0.92, the card picture scaled up with grain) generated in the page. " +
+      "The card picture is flat synthetic art, so a camera frame encodes to about 23 KB; a real sensor's noise makes frames several times larger, which adds encode time to the floor and the pipeline alike.",
+    "Floor on the same input: draw it to a new canvas (the photo decoded with `createImageBitmap` and scaled to the pipeline's 2000 px long edge, so the result is uploadable), `canvas.toBlob('image/jpeg')` at the default quality, FileReader base64; all on the page, no checks. " +
+      "Every camera run, pipeline and floor alike, starts on a new camera frame (requestVideoFrameCallback), as every photo does, so no run reads a frame the one before it already converted. The pipeline keeps its frame canvas from photo to photo (a camera's frames have one size); the target note also gives the ratio against a floor that keeps its canvas too. " +
+      "Targets (issue 16): camera frame within 1.2x of its floor, 12 MP photo within 1.5x, at CPU 1x; a missed target's note gives the stage medians.",
     `Figures: median of ${settings.frameRuns} runs (camera frame) and ${settings.photoRuns} runs (12 MP photo) after one warm-up each (the warm-up is the cold "first photo", reported apart); pipeline and floor alternate. ` +
-      'Cheap phone: the same with `Emulation.setCPUThrottlingRate` 4 through CDP. That throttles the page\'s main thread; the compression worker and the browser\'s own image encoder threads are not slowed (compress grows far less than 4x), so throttled figures understate a real cheap phone.',
-    'Main thread per engine: the same page in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), each processing a 1280x720 camera frame (the central 92 % of a playing video, as the capture controller asks for the guide\'s region: the whole frame as a VideoFrame marked with the region, cut in the worker, or an ImageBitmap of the region where the engine has no VideoFrame; the fake camera in Chromium and a canvas stream of the card picture elsewhere, then paused; the capture is inside the watch, the stream\'s stop, the camera\'s own cost, after it) and the 12 MP photo made in the page beforehand, ' +
+      "Cheap phone: the same with `Emulation.setCPUThrottlingRate` 4 through CDP. That throttles the page's main thread; the compression worker and the browser's own image encoder threads are not slowed (compress grows far less than 4x), so throttled figures understate a real cheap phone.",
+    "Main thread per engine: the same page in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), each processing a 1280x720 camera frame (the central 92 % of a playing video, as the capture controller asks for the guide's region: the whole frame as a VideoFrame marked with the region, cut in the worker, or an ImageBitmap of the region where the engine has no VideoFrame; the fake camera in Chromium and a canvas stream of the card picture elsewhere, then paused; the capture is inside the watch, the stream's stop, the camera's own cost, after it) and the 12 MP photo made in the page beforehand, " +
       `${MAIN_THREAD_RUNS} runs each after a warm-up, CPU 1x; the figure judged is each run's longest block, median over the runs (a task of the pipeline's does the same work every run and shows in each; a stall of the shared machine comes and goes), the worst run reported beside it. Chromium reports long tasks (PerformanceObserver \`longtask\`); Firefox and WebKit do not, so there the figure is the longest gap between animation frames, ` +
-      'which counts the browser\'s own frame scheduling as well (a gap can only overstate a task), and beside it a chain of zero-delay timers (each schedules the next), the longest time the page\'s task queue was held. A task holds back both, so each is an upper bound on the longest task: there the figure judged is, per run, the smaller of the two. Target, per engine and input: nothing over 50 ms, a visible freeze.',
-    'Live guidance per engine: the element\'s frame sampler (guidance/frame-sampler.ts) on a playing video of the card picture (Chromium: the fake camera; Firefox and WebKit, which have no camera here: a canvas stream of the picture), ' +
+      "which counts the browser's own frame scheduling as well (a gap can only overstate a task), and beside it a chain of zero-delay timers (each schedules the next), the longest time the page's task queue was held. A task holds back both, so each is an upper bound on the longest task: there the figure judged is, per run, the smaller of the two. Target, per engine and input: nothing over 50 ms, a visible freeze.",
+    "Live guidance per engine: the element's frame sampler (guidance/frame-sampler.ts) on a playing video of the card picture (Chromium: the fake camera; Firefox and WebKit, which have no camera here: a canvas stream of the picture), " +
       'the document guide placed as the capture view places it; its own per-sample timing (region copy, frame checks, steadiness, auto-capture decision), each sample on a new video frame. ' +
       'Baseline in the same page: one drawImage of the whole frame into a readable (willReadFrequently) canvas, also each on a new frame (the first read of a new frame pays for its conversion, whoever reads it).',
   );
@@ -273,7 +299,9 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
       try {
         const fixtures: Fixture[] = await call(page, 'fixtures', 300 * 1024, 600 * 1024);
         out.images = Object.fromEntries(fixtures.map((f) => [f.role, Buffer.from(f.base64, 'base64')])) as Images;
-        s.notes.push(`companion fixtures made here: ${fixtures.map((f) => `${f.role} ${f.width}x${f.height} q${f.quality.toFixed(2)} ${kb(Buffer.from(f.base64, 'base64').length)}`).join(', ')}.`);
+        s.notes.push(
+          `companion fixtures made here: ${fixtures.map((f) => `${f.role} ${f.width}x${f.height} q${f.quality.toFixed(2)} ${kb(Buffer.from(f.base64, 'base64').length)}`).join(', ')}.`,
+        );
       } catch (error) {
         s.notes.push(`could not make the companion's fixture JPEGs: ${reason(error)}`);
       }
@@ -348,7 +376,8 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
         }),
       });
       s.tables.push({
-        title: 'Pipeline stages, median (ProcessedImage.timings; capture = captureFramePixels; for a frame, decode = drawing its pixels on the worker\'s canvas)',
+        title:
+          "Pipeline stages, median (ProcessedImage.timings; capture = captureFramePixels; for a frame, decode = drawing its pixels on the worker's canvas)",
         headers: ['input', 'CPU', 'capture', 'decode', 'checks', 'compress', 'encode', 'total'],
         rows: rows.map((r) => [
           r.input,
@@ -365,10 +394,20 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
         s.tables.push({
           title: 'Fixed cost, once per page: starting the image worker, to its first answer, CPU 1x, median of 5',
           headers: ['step', 'time'],
-          rows: [['new Worker(onboarding-flow.image-worker.js) + first answer (paid by the first photo only; later photos reuse the worker)', ms(workerMs)]],
+          rows: [
+            [
+              'new Worker(onboarding-flow.image-worker.js) + first answer (paid by the first photo only; later photos reuse the worker)',
+              ms(workerMs),
+            ],
+          ],
         });
       }
-      if (cold.length) s.tables.push({ title: 'Cold first photo (the first call on a fresh page: lazy code, JIT, and the image worker\'s start), CPU 1x', headers: ['input', 'pipeline', 'floor', 'ratio', 'in'], rows: cold });
+      if (cold.length)
+        s.tables.push({
+          title: "Cold first photo (the first call on a fresh page: lazy code, JIT, and the image worker's start), CPU 1x",
+          headers: ['input', 'pipeline', 'floor', 'ratio', 'in'],
+          rows: cold,
+        });
 
       for (const input of ['camera', '12 MP'] as const) {
         const { target, max } = TARGETS[input];
@@ -380,7 +419,10 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
         const p = med(row.pipeline, (x) => x.total);
         const f = med(row.floor, (x) => x.total);
         const kept = row.keptFloor.length ? med(row.keptFloor, (x) => x.total) : null;
-        const keptNote = kept === null ? '' : `against a floor that keeps its canvas from photo to photo too (as the pipeline does; drawing into an allocated canvas is cheaper): ${ratio(p, kept)} (${ms(kept)})`;
+        const keptNote =
+          kept === null
+            ? ''
+            : `against a floor that keeps its canvas from photo to photo too (as the pipeline does; drawing into an allocated canvas is cheaper): ${ratio(p, kept)} (${ms(kept)})`;
         const note = p / f > max ? [missWhy(row, f, workerMs), keptNote].filter(Boolean).join('; ') : keptNote;
         s.targets.push({ target, figure: `${ratio(p, f)} (${ms(p)} vs ${ms(f)}, CPU 1x)`, met: p / f <= max, ...(note ? { note } : {}) });
       }
@@ -418,16 +460,38 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     if (watched.length) {
       s.tables.push({
         title: `Longest main-thread block while one photo is processed, per engine, CPU 1x: each run's longest, median of ${MAIN_THREAD_RUNS} runs after a warm-up (worst run beside it)`,
-        headers: ['engine', 'input', 'in', 'longest task (longtask observer)', 'longest frame gap (rAF)', 'longest timer gap (setTimeout chain)', 'frames', 'pipeline total (median)'],
+        headers: [
+          'engine',
+          'input',
+          'in',
+          'longest task (longtask observer)',
+          'longest frame gap (rAF)',
+          'longest timer gap (setTimeout chain)',
+          'frames',
+          'pipeline total (median)',
+        ],
         rows: watched.map((r) => {
           const task = typicalTask(r);
           return [
             r.engine,
             r.input,
             where(r.runs),
-            task === null ? 'no longtask support' : task === 0 && taskOf(r, highest) === 0 ? `none (none over ${LONG_TASK_MS} ms)` : withWorst(task, r.runs.map((x) => x.longestTask!)),
-            withWorst(typicalGap(r), r.runs.map((x) => x.longestFrameGap)),
-            withWorst(typicalTimerGap(r), r.runs.map((x) => x.longestTimerGap)),
+            task === null
+              ? 'no longtask support'
+              : task === 0 && taskOf(r, highest) === 0
+                ? `none (none over ${LONG_TASK_MS} ms)`
+                : withWorst(
+                    task,
+                    r.runs.map((x) => x.longestTask!),
+                  ),
+            withWorst(
+              typicalGap(r),
+              r.runs.map((x) => x.longestFrameGap),
+            ),
+            withWorst(
+              typicalTimerGap(r),
+              r.runs.map((x) => x.longestTimerGap),
+            ),
             String(Math.round(median(r.runs.map((x) => x.frames)))),
             ms(median(r.runs.map((x) => x.total))),
           ];
@@ -437,11 +501,27 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     if (guidance.length) {
       s.tables.push({
         title: `Live guidance, main-thread time per sample (about 5 a second while the capture view is open), median of ${GUIDANCE_SAMPLES} after 2 of warm-up, CPU 1x (ratio = sample / one full-frame read)`,
-        headers: ['engine', 'video', 'sample (copy + checks)', 'worst sample', 'one full-frame read (baseline)', 'ratio', "card check 'fits'"],
+        headers: [
+          'engine',
+          'video',
+          'sample (copy + checks)',
+          'worst sample',
+          'one full-frame read (baseline)',
+          'ratio',
+          "card check 'fits'",
+        ],
         rows: guidance.map(({ engine, run }) => {
           const sample = median(run.samples);
           const base = median(run.baseline);
-          return [engine, `${run.source} ${run.width}x${run.height}`, ms(sample), ms(Math.max(...run.samples)), ms(base), ratio(sample, base), `${run.fits}/${run.samples.length}`];
+          return [
+            engine,
+            `${run.source} ${run.width}x${run.height}`,
+            ms(sample),
+            ms(Math.max(...run.samples)),
+            ms(base),
+            ratio(sample, base),
+            `${run.fits}/${run.samples.length}`,
+          ];
         }),
       });
     }
@@ -468,8 +548,12 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
           target: `${engine}: no main-thread task over ${LONG_TASK_MS} ms (${r.input.startsWith('camera') ? 'camera frame' : '12 MP photo'})`,
           figure:
             `${how} ${ms(figure)} (${where(r.runs)}, pipeline ${ms(totals)})` +
-            (task === null ? ` (the smaller of the frame gap, ${ms(typicalGap(r))}, and the timer gap, ${ms(typicalTimerGap(r))}, per run)` : '') +
-            (task === null && baseline ? `; ${baselineName}: ${ms(typicalBound(baseline))} (frame gap ${ms(typicalGap(baseline))}, timer gap ${ms(typicalTimerGap(baseline))})` : ''),
+            (task === null
+              ? ` (the smaller of the frame gap, ${ms(typicalGap(r))}, and the timer gap, ${ms(typicalTimerGap(r))}, per run)`
+              : '') +
+            (task === null && baseline
+              ? `; ${baselineName}: ${ms(typicalBound(baseline))} (frame gap ${ms(typicalGap(baseline))}, timer gap ${ms(typicalTimerGap(baseline))})`
+              : ''),
           met: figure <= LONG_TASK_MS,
           ...(figure > LONG_TASK_MS
             ? {
@@ -489,7 +573,13 @@ export async function measureCapture(browser: Browser | undefined, settings: Cap
     s.notes.push(...engineNotes);
 
     const mainThread = rows.some((r) => r.pipeline.some((x) => x.processedIn === 'main-thread'));
-    if (mainThread) s.notes.push(`compression fell back to the main thread in some runs: ${consoleWarnings.filter((w) => w.includes('main thread')).slice(0, 1).join('')}`);
+    if (mainThread)
+      s.notes.push(
+        `compression fell back to the main thread in some runs: ${consoleWarnings
+          .filter((w) => w.includes('main thread'))
+          .slice(0, 1)
+          .join('')}`,
+      );
     return s;
   } finally {
     await context.close().catch(() => undefined);

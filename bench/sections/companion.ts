@@ -11,7 +11,13 @@ import { mb, median, ms, percentile, perSecond, ratio, reason } from '../lib/sta
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { isPureBase64, isPureBase64Bytes, sniffBase64, validateCreateOnboarding, validateCreateOnboardingBytes } from '@onboarding-kit/contract';
+import {
+  isPureBase64,
+  isPureBase64Bytes,
+  sniffBase64,
+  validateCreateOnboarding,
+  validateCreateOnboardingBytes,
+} from '@onboarding-kit/contract';
 // Both ways of the alphabet scan, to compare them (an internal entry point, for measuring).
 import { alphabetOnlyByTable, alphabetScanKind } from '@onboarding-kit/contract/base64-alphabet';
 // The stage timings scan a body as the companion does (an internal entry point, for measuring).
@@ -101,7 +107,13 @@ function directTokens(sandboxUrl: string, ttlS: number) {
   const agent = keepAliveAgent(1);
   const renew = async () => {
     calls++;
-    const res = await send(agent, `${sandboxUrl}/api/token-generate`, 'POST', { 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ client: CREDENTIALS.client, secret: CREDENTIALS.secret })));
+    const res = await send(
+      agent,
+      `${sandboxUrl}/api/token-generate`,
+      'POST',
+      { 'content-type': 'application/json' },
+      Buffer.from(JSON.stringify({ client: CREDENTIALS.client, secret: CREDENTIALS.secret })),
+    );
     if (res.status !== 200) throw new Error(`token-generate: HTTP ${res.status}`);
     token = (JSON.parse(res.text) as { access_token: string }).access_token;
     at = Date.now();
@@ -179,7 +191,11 @@ function cpuSteps(companionBody: Buffer, oneImage: string): string[][] {
     ['validateCreateOnboarding (contract) incl. JSON.parse, three images', ms(validate), ratio(validate, native)],
     ["the companion's body scan over the bytes (images left where they lie)", ms(scan), ratio(scan, native)],
     ["the companion's whole check now: scan + validateCreateOnboardingBytes, three images", ms(bytes), ratio(bytes, native)],
-    [`isPureBase64Bytes (contract) on one image's bytes: alphabet scan by WebAssembly SIMD (${alphabetScanKind()} here)`, ms(pureBytes), ratio(pureBytes, native)],
+    [
+      `isPureBase64Bytes (contract) on one image's bytes: alphabet scan by WebAssembly SIMD (${alphabetScanKind()} here)`,
+      ms(pureBytes),
+      ratio(pureBytes, native),
+    ],
     ['the same alphabet scan by the JavaScript pair table (where WebAssembly may not run)', ms(byTable), ratio(byTable, native)],
   ];
 }
@@ -187,7 +203,7 @@ function cpuSteps(companionBody: Buffer, oneImage: string): string[][] {
 export async function measureCompanion(images: Images | undefined, settings: CompanionSettings): Promise<SectionResult> {
   const s = emptySection('companion', '3. Companion: POST /v1/onboardings');
   s.method.push(
-    'Sandbox and companion each run in a child process (bench/servers/child.ts: `serveSandbox`, `serveCompanion` on 127.0.0.1, companion with its default JSON logger to /dev/null, rate limit 0), from the packages\' built output (dist/, what an integrator installs and runs; built first when stale), not from the TypeScript sources through the loader; ' +
+    "Sandbox and companion each run in a child process (bench/servers/child.ts: `serveSandbox`, `serveCompanion` on 127.0.0.1, companion with its default JSON logger to /dev/null, rate limit 0), from the packages' built output (dist/, what an integrator installs and runs; built first when stale), not from the TypeScript sources through the loader; " +
       'the load generator is the bench process: node:http keep-alive agents, a closed loop of N workers (N = concurrency), each request timed from send to the end of the response.',
     'Body: CPF, name, documentType and three JPEGs made in Chromium from the card picture with grain (documentFront, documentBack, selfie; sizes in section 2 notes) as pure base64. ' +
       'Baseline: the very creation the companion sends upstream (cpf, document, name, three `documentFiles` data URIs) posted straight to the sandbox with a Bearer token. Runs alternate baseline/companion per level.',
@@ -198,8 +214,14 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     'Memory: VmRSS of each child from /proc, sampled every 50 ms; peak per level. CPU: user + system time of each child from /proc/<pid>/stat around each of its runs, per request.',
   );
   if (!images) {
-    images = { documentFront: syntheticJpeg(380 * 1024, 1), documentBack: syntheticJpeg(380 * 1024, 2), selfie: syntheticJpeg(320 * 1024, 3) };
-    s.notes.push('Chromium made no JPEGs in section 2: the images are JPEG-shaped stand-ins of the same sizes (bench/lib/synthetic-jpeg.ts), which the servers handle exactly like photos (they never decode pixels).');
+    images = {
+      documentFront: syntheticJpeg(380 * 1024, 1),
+      documentBack: syntheticJpeg(380 * 1024, 2),
+      selfie: syntheticJpeg(320 * 1024, 3),
+    };
+    s.notes.push(
+      'Chromium made no JPEGs in section 2: the images are JPEG-shaped stand-ins of the same sizes (bench/lib/synthetic-jpeg.ts), which the servers handle exactly like photos (they never decode pixels).',
+    );
   }
   const imgs = images;
   let sandbox: ServerChild | undefined;
@@ -219,28 +241,69 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     const idle = { sandbox: sandbox.rss(), companion: companion.rss(), proxy: proxy.rss() };
     tokens = directTokens(sandbox.url, settings.tokenTtlS);
     const b64 = (k: keyof Images) => imgs[k].toString('base64');
-    const companionBody = Buffer.from(JSON.stringify({ cpf: CPF, name: 'Maria Silva', documentType: 'CNH', images: { documentFront: b64('documentFront'), documentBack: b64('documentBack'), selfie: b64('selfie') } }));
+    const companionBody = Buffer.from(
+      JSON.stringify({
+        cpf: CPF,
+        name: 'Maria Silva',
+        documentType: 'CNH',
+        images: { documentFront: b64('documentFront'), documentBack: b64('documentBack'), selfie: b64('selfie') },
+      }),
+    );
     const digits = CPF.replace(/\D/g, '');
     const directBody = Buffer.from(
       JSON.stringify({
         cpf: digits,
         document: digits,
         name: 'Maria Silva',
-        documentFiles: (['documentFront', 'documentBack', 'selfie'] as const).map((k) => ({ documentFileType: 'OTHER', document: `data:image/jpeg;base64,${b64(k)}` })),
+        documentFiles: (['documentFront', 'documentBack', 'selfie'] as const).map((k) => ({
+          documentFileType: 'OTHER',
+          document: `data:image/jpeg;base64,${b64(k)}`,
+        })),
       }),
     );
     s.notes.push(`request bodies: companion ${mb(companionBody.length)}, direct ${mb(directBody.length)}.`);
     const t = tokens;
-    const smallCompanionBody = Buffer.from(JSON.stringify({ cpf: CPF, name: 'Maria Silva', documentType: 'CNH', images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 } }));
+    const smallCompanionBody = Buffer.from(
+      JSON.stringify({
+        cpf: CPF,
+        name: 'Maria Silva',
+        documentType: 'CNH',
+        images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 },
+      }),
+    );
     const smallDirectBody = Buffer.from(
-      JSON.stringify({ cpf: digits, document: digits, name: 'Maria Silva', documentFiles: [0, 1].map(() => ({ documentFileType: 'OTHER', document: `data:image/png;base64,${SAMPLE_PNG_BASE64}` })) }),
+      JSON.stringify({
+        cpf: digits,
+        document: digits,
+        name: 'Maria Silva',
+        documentFiles: [0, 1].map(() => ({ documentFileType: 'OTHER', document: `data:image/png;base64,${SAMPLE_PNG_BASE64}` })),
+      }),
     );
     const direct = (concurrency: number, count: number, maxSeconds?: number, body = directBody, base = sandbox!.url) =>
-      runLoad({ agent, maxSeconds, url: `${base}/api/token-history-onboarding`, body, concurrency, count, ok: [200], headers: async () => ({ 'content-type': 'application/json', authorization: `Bearer ${await t.get()}` }) });
-    const viaProxy = (concurrency: number, count: number, maxSeconds?: number, body = directBody) => direct(concurrency, count, maxSeconds, body, proxy!.url);
+      runLoad({
+        agent,
+        maxSeconds,
+        url: `${base}/api/token-history-onboarding`,
+        body,
+        concurrency,
+        count,
+        ok: [200],
+        headers: async () => ({ 'content-type': 'application/json', authorization: `Bearer ${await t.get()}` }),
+      });
+    const viaProxy = (concurrency: number, count: number, maxSeconds?: number, body = directBody) =>
+      direct(concurrency, count, maxSeconds, body, proxy!.url);
     const companionStarts: number[] = [];
     const viaCompanion = async (concurrency: number, count: number, maxSeconds?: number, body = companionBody) => {
-      const r = await runLoad({ agent, maxSeconds, url: `${companion!.url}/v1/onboardings`, body, concurrency, count, ok: [201], headers: () => ({ 'content-type': 'application/json' }) });
+      const r = await runLoad({
+        agent,
+        maxSeconds,
+        url: `${companion!.url}/v1/onboardings`,
+        body,
+        concurrency,
+        count,
+        ok: [201],
+        headers: () => ({ 'content-type': 'application/json' }),
+      });
       companionStarts.push(...r.starts);
       return r;
     };
@@ -256,21 +319,32 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     // One level: `rounds` rounds of direct, proxy, companion; CPU time of each server process
     // counted over its own runs only (the companion's CPU while the companion runs, and so on).
     const fullGcs = async (child: ServerChild | undefined) => (child ? (await child.ask<{ major: number }>('gc')).major : 0);
-    const cpuOf = (pid: number, f: () => Promise<LoadResult>, gcOf?: ServerChild) => async (): Promise<[LoadResult, number, number, number]> => {
-      const g0 = await fullGcs(gcOf);
-      const [c0, s0] = [cpuMsOf(pid), cpuMsOf(sandbox!.pid)];
-      const r = await f();
-      const used: [number, number] = [cpuMsOf(pid) - c0, cpuMsOf(sandbox!.pid) - s0];
-      return [r, ...used, (await fullGcs(gcOf)) - g0];
-    };
-    const inRounds = async (concurrency: number, count: number, maxSeconds: number, bodies: { direct: typeof directBody; companion: typeof companionBody }, rounds = settings.rounds) => {
+    const cpuOf =
+      (pid: number, f: () => Promise<LoadResult>, gcOf?: ServerChild) => async (): Promise<[LoadResult, number, number, number]> => {
+        const g0 = await fullGcs(gcOf);
+        const [c0, s0] = [cpuMsOf(pid), cpuMsOf(sandbox!.pid)];
+        const r = await f();
+        const used: [number, number] = [cpuMsOf(pid) - c0, cpuMsOf(sandbox!.pid) - s0];
+        return [r, ...used, (await fullGcs(gcOf)) - g0];
+      };
+    const inRounds = async (
+      concurrency: number,
+      count: number,
+      maxSeconds: number,
+      bodies: { direct: typeof directBody; companion: typeof companionBody },
+      rounds = settings.rounds,
+    ) => {
       const runs = { direct: [] as LoadResult[], proxy: [] as LoadResult[], companion: [] as LoadResult[] };
       const used = { proxy: 0, companion: 0, sandboxDirect: 0, sandboxProxy: 0, sandboxCompanion: 0, gcProxy: 0, gcCompanion: 0 };
       const n = Math.max(1, rounds);
       for (let round = 0; round < n; round++) {
         const runDirect = cpuOf(sandbox!.pid, () => direct(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct));
         const runProxy = cpuOf(proxy!.pid, () => viaProxy(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.direct), proxy);
-        const runCompanion = cpuOf(companion!.pid, () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion), companion);
+        const runCompanion = cpuOf(
+          companion!.pid,
+          () => viaCompanion(concurrency, Math.ceil(count / n), maxSeconds / n, bodies.companion),
+          companion,
+        );
         // Direct, proxy, companion; then companion, proxy, direct: no path always follows the same one.
         const order = [runDirect, runProxy, runCompanion];
         if (round % 2 === 1) order.reverse();
@@ -311,15 +385,31 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       const sb = sandbox.sampleRss();
       const pp = proxy.sampleRss();
       const cp = companion.sampleRss();
-      const { direct: d, proxy: p, companion: c, cpu: used } = await inRounds(concurrency, count, maxSeconds, { direct: directBody, companion: companionBody }, rounds);
-      levels.push({ concurrency, direct: d, proxy: p, companion: c, sandboxPeak: sb.stop(), proxyPeak: pp.stop(), companionPeak: cp.stop(), cpu: used });
+      const {
+        direct: d,
+        proxy: p,
+        companion: c,
+        cpu: used,
+      } = await inRounds(concurrency, count, maxSeconds, { direct: directBody, companion: companionBody }, rounds);
+      levels.push({
+        concurrency,
+        direct: d,
+        proxy: p,
+        companion: c,
+        sandboxPeak: sb.stop(),
+        proxyPeak: pp.stop(),
+        companionPeak: cp.stop(),
+        cpu: used,
+      });
       companionCreations += c.ok;
       if (p.errors) s.notes.push(`concurrency ${concurrency}: proxy errors ${p.errors} (${p.firstError}).`);
       if (d.errors || c.errors) {
         const timedOut = /upstream_(unavailable|timeout)/.test(c.firstError ?? '');
         s.notes.push(
           `concurrency ${concurrency}: errors direct ${d.errors}${d.firstError ? ` (${d.firstError})` : ''}, companion ${c.errors}${c.firstError ? ` (${c.firstError})` : ''}` +
-            (timedOut ? '; the companion gave up on upstream calls that waited past its upstream timeout (15 s by default) while queued behind the others.' : '.'),
+            (timedOut
+              ? '; the companion gave up on upstream calls that waited past its upstream timeout (15 s by default) while queued behind the others.'
+              : '.'),
         );
       }
     }
@@ -340,7 +430,14 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     const p99 = (r: LoadResult) => percentile(r.latencies, 99);
     const tput = (r: LoadResult) => r.ok / r.seconds;
     const vs = (r: LoadResult, base: LoadResult | undefined) =>
-      base ? [`${p50(r) - p50(base) >= 0 ? '+' : ''}${ms(p50(r) - p50(base))}`, ratio(p50(r), p50(base)), ratio(p99(r), p99(base)), ratio(tput(r), tput(base))] : ['-', '-', '-', '-'];
+      base
+        ? [
+            `${p50(r) - p50(base) >= 0 ? '+' : ''}${ms(p50(r) - p50(base))}`,
+            ratio(p50(r), p50(base)),
+            ratio(p99(r), p99(base)),
+            ratio(tput(r), tput(base)),
+          ]
+        : ['-', '-', '-', '-'];
     const row = (label: string, r: LoadResult, proxyRun?: LoadResult, directRun?: LoadResult) => [
       label,
       String(r.ok),
@@ -358,7 +455,21 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     ];
     s.tables.push({
       title: 'Creation latency and throughput (floor = the bare pass-through proxy; direct = straight to the sandbox)',
-      headers: ['concurrency / path', 'ok', 'p50', 'p99', 'throughput', 'errors', 'p50 over proxy', 'p50 / proxy', 'p99 / proxy', 'tput / proxy', 'p50 / direct', 'p99 / direct', 'tput / direct'],
+      headers: [
+        'concurrency / path',
+        'ok',
+        'p50',
+        'p99',
+        'throughput',
+        'errors',
+        'p50 over proxy',
+        'p50 / proxy',
+        'p99 / proxy',
+        'tput / proxy',
+        'p50 / direct',
+        'p99 / direct',
+        'tput / direct',
+      ],
       rows: [...levels.flatMap((l) => trio(`c${l.concurrency}`, l)), ...(small ? trio(`c${small.concurrency} 4x4 PNGs:`, small) : [])],
     });
     s.tables.push({
@@ -372,14 +483,41 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       ],
     });
 
-    const cpuRow = (label: string, c: CpuPerRequest) => [label, ms(c.proxy), ms(c.companion), ratio(c.companion, c.proxy), ms(c.sandboxDirect), ms(c.sandboxProxy), ms(c.sandboxCompanion), c.fullGcProxy.toFixed(1), c.fullGcCompanion.toFixed(1)];
+    const cpuRow = (label: string, c: CpuPerRequest) => [
+      label,
+      ms(c.proxy),
+      ms(c.companion),
+      ratio(c.companion, c.proxy),
+      ms(c.sandboxDirect),
+      ms(c.sandboxProxy),
+      ms(c.sandboxCompanion),
+      c.fullGcProxy.toFixed(1),
+      c.fullGcCompanion.toFixed(1),
+    ];
     s.tables.push({
-      title: 'CPU time per request of each server process (user + system from /proc, over that path\'s own runs), and V8 full collections per 100 requests in the proxy and the companion (not counting the ones the bench forces)',
-      headers: ['level', 'proxy', 'companion', 'companion / proxy', 'sandbox, direct', 'sandbox, via proxy', 'sandbox, via companion', 'full GCs / 100, proxy', 'full GCs / 100, companion'],
-      rows: [...levels.map((l) => cpuRow(`c${l.concurrency}`, l.cpu)), ...(small ? [cpuRow(`c${small.concurrency} 4x4 PNGs`, small.cpu)] : [])],
+      title:
+        "CPU time per request of each server process (user + system from /proc, over that path's own runs), and V8 full collections per 100 requests in the proxy and the companion (not counting the ones the bench forces)",
+      headers: [
+        'level',
+        'proxy',
+        'companion',
+        'companion / proxy',
+        'sandbox, direct',
+        'sandbox, via proxy',
+        'sandbox, via companion',
+        'full GCs / 100, proxy',
+        'full GCs / 100, companion',
+      ],
+      rows: [
+        ...levels.map((l) => cpuRow(`c${l.concurrency}`, l.cpu)),
+        ...(small ? [cpuRow(`c${small.concurrency} 4x4 PNGs`, small.cpu)] : []),
+      ],
     });
 
-    const tokenCalls = (stats.stats.requests['POST /api/token-generate'] ?? 0) - (tokenStatsBefore.stats.requests['POST /api/token-generate'] ?? 0) - t.calls();
+    const tokenCalls =
+      (stats.stats.requests['POST /api/token-generate'] ?? 0) -
+      (tokenStatsBefore.stats.requests['POST /api/token-generate'] ?? 0) -
+      t.calls();
     // What a perfect "one call per lifetime" client does with these request times: a token on the
     // first request, a new one on the first request after it is due for renewal (AccessTokens
     // renews 30 s early, at most a tenth of the lifetime: here at 90 %). Simulated a little
@@ -402,25 +540,48 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     const spanS = companionStarts.length ? (Math.max(...companionStarts) - Math.min(...companionStarts)) / 1000 : 0;
     s.tables.push({
       title: 'Upstream token calls by the companion',
-      headers: ['creations', 'token-generate calls', 'per 1000 creations', 'token lifetime', 'companion traffic span', 'lifetimes with traffic', 'calls per lifetime'],
-      rows: [[String(companionCreations), String(tokenCalls), (tokenCalls / companionCreations * 1000).toFixed(2), `${settings.tokenTtlS} s (renewed at ${(renewEvery / 1000).toFixed(0)} s)`, `${spanS.toFixed(1)} s`, expected, (tokenCalls / hi).toFixed(2)]],
+      headers: [
+        'creations',
+        'token-generate calls',
+        'per 1000 creations',
+        'token lifetime',
+        'companion traffic span',
+        'lifetimes with traffic',
+        'calls per lifetime',
+      ],
+      rows: [
+        [
+          String(companionCreations),
+          String(tokenCalls),
+          ((tokenCalls / companionCreations) * 1000).toFixed(2),
+          `${settings.tokenTtlS} s (renewed at ${(renewEvery / 1000).toFixed(0)} s)`,
+          `${spanS.toFixed(1)} s`,
+          expected,
+          (tokenCalls / hi).toFixed(2),
+        ],
+      ],
     });
     const steps = cpuSteps(companionBody, b64('documentFront'));
-    s.tables.push({ title: 'Where the companion\'s CPU goes: its pure per-creation steps on the same body, in the bench process (median of 15)', headers: ['step', 'time', 'vs native decode'], rows: steps });
+    s.tables.push({
+      title: "Where the companion's CPU goes: its pure per-creation steps on the same body, in the bench process (median of 15)",
+      headers: ['step', 'time', 'vs native decode'],
+      rows: steps,
+    });
     const c16 = levels.find((l) => l.concurrency === 16);
     if (c16) {
       const over = percentile(c16.companion.latencies, 50) - percentile(c16.direct.latencies, 50);
       const smallOver = small ? percentile(small.companion.latencies, 50) - percentile(small.direct.latencies, 50) : Number.NaN;
       s.targets.push({
         target: 'companion overhead <= 2 ms p50 over the direct call at concurrency 16',
-        figure: `${over >= 0 ? '+' : ''}${ms(over)} (${ms(percentile(c16.companion.latencies, 50))} vs ${ms(percentile(c16.direct.latencies, 50))}, ${ratio(percentile(c16.companion.latencies, 50), percentile(c16.direct.latencies, 50))})` +
+        figure:
+          `${over >= 0 ? '+' : ''}${ms(over)} (${ms(percentile(c16.companion.latencies, 50))} vs ${ms(percentile(c16.direct.latencies, 50))}, ${ratio(percentile(c16.companion.latencies, 50), percentile(c16.direct.latencies, 50))})` +
           (small ? `; with 4x4 PNGs ${smallOver >= 0 ? '+' : ''}${ms(smallOver)}` : ''),
         met: over <= 2,
         ...(over > 2
           ? {
               note:
                 'the companion is a full extra hop for a ~1.4 MB body: it reads it whole, checks every image (base64, size, magic bytes) where it lies, writes the upstream JSON around the images and sends it over loopback, ' +
-                'on the same 2 cores as the sandbox and the load generator, so at this level its CPU (the CPU table: per creation, and its full collections) is taken from the sandbox; the companion also lets creations take turns (its `creations` option), which trades a higher p50 for a far lower p99 (see p99 / direct in the table); a p50 against the direct call also moves with the direct call\'s own spread at this level (its p50 has ranged 260-362 ms between runs on this machine, and this figure was met at -7.4 ms in a run of the same code, 2026-11-28)' +
+                "on the same 2 cores as the sandbox and the load generator, so at this level its CPU (the CPU table: per creation, and its full collections) is taken from the sandbox; the companion also lets creations take turns (its `creations` option), which trades a higher p50 for a far lower p99 (see p99 / direct in the table); a p50 against the direct call also moves with the direct call's own spread at this level (its p50 has ranged 260-362 ms between runs on this machine, and this figure was met at -7.4 ms in a run of the same code, 2026-11-28)" +
                 `; the companion's check itself is ${steps[6]![1]} per creation (${steps[6]![2]} a native base64 decode of one image)` +
                 (small ? `; with 4x4 PNGs the overhead is ${ms(smallOver)}` : ''),
             }
@@ -428,48 +589,89 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       });
     }
     const level = (n: number) => levels.find((l) => l.concurrency === n);
-    const floorTarget = (target: string, run: { proxy: LoadResult; companion: LoadResult } | undefined, f: (r: LoadResult) => number, limit: number, atMost: boolean, unit: (x: number) => string, whyMissed: string) => {
+    const floorTarget = (
+      target: string,
+      run: { proxy: LoadResult; companion: LoadResult } | undefined,
+      f: (r: LoadResult) => number,
+      limit: number,
+      atMost: boolean,
+      unit: (x: number) => string,
+      whyMissed: string,
+    ) => {
       if (!run) return;
       const r = f(run.companion) / f(run.proxy);
       const met = atMost ? r <= limit : r >= limit;
-      s.targets.push({ target, figure: `${r.toFixed(2)}x (companion ${unit(f(run.companion))}, proxy ${unit(f(run.proxy))})`, met, ...(!met && { note: whyMissed }) });
+      s.targets.push({
+        target,
+        figure: `${r.toFixed(2)}x (companion ${unit(f(run.companion))}, proxy ${unit(f(run.proxy))})`,
+        met,
+        ...(!met && { note: whyMissed }),
+      });
     };
     // Where the time goes when a floor target is missed: the CPU per request of each process
     // (from /proc, this run), the stage timings above, and what a CPU profile of the companion
     // child shows (BENCH_CPU_PROF=<dir>, see bench/README.md).
     const cpuAt = (c: CpuPerRequest) => `CPU per request here: companion ${ms(c.companion)}, proxy ${ms(c.proxy)}`;
     const storeAndForward =
-      'store-and-forward against cut-through: the companion must hold the whole body before a byte goes upstream (the contract\'s checks can fail on the last byte: every image\'s size before any content, pure base64 to the last character, magic bytes, a tax id that may follow the images; a bad body is never half-sent), so the sandbox starts reading 1.4 MB only once the companion has all of it and has checked it, where the proxy passes each chunk on as it comes' +
+      "store-and-forward against cut-through: the companion must hold the whole body before a byte goes upstream (the contract's checks can fail on the last byte: every image's size before any content, pure base64 to the last character, magic bytes, a tax id that may follow the images; a bad body is never half-sent), so the sandbox starts reading 1.4 MB only once the companion has all of it and has checked it, where the proxy passes each chunk on as it comes" +
       `; the companion's own check is ${steps[6]![1]} per creation (${steps[6]![2]} a native decode of one image), the rest is the second transfer`;
     const noHalfSend =
-      'sending the upstream request\'s head and the checked part of the body while the rest streams in would overlap the two transfers, but a request cut off when a later check fails has still handed the tax id and images of a refused body to the upstream\'s side of the network: that is a half-sent body, so the companion does not do it';
+      "sending the upstream request's head and the checked part of the body while the rest streams in would overlap the two transfers, but a request cut off when a later check fails has still handed the tax id and images of a refused body to the upstream's side of the network: that is a half-sent body, so the companion does not do it";
     const l1 = level(1);
-    floorTarget('companion p50 <= 1.15x the pass-through proxy at concurrency 1', l1, p50, 1.15, true, ms,
+    floorTarget(
+      'companion p50 <= 1.15x the pass-through proxy at concurrency 1',
+      l1,
+      p50,
+      1.15,
+      true,
+      ms,
       `${storeAndForward}${l1 ? ` (${cpuAt(l1.cpu)})` : ''}; ${noHalfSend}; ` +
-        'stage medians of one creation inside the companion at concurrency 1 (timed in an instrumented run on this machine, 2026-11-27): 0.3 ms from the request\'s head to the route, the body in 1.3-2.5 ms after that (of which 0.2 ms is the companion\'s own JavaScript over 23 reads: the rest is waiting for the bytes), checked in 0.8 ms, the upstream call, then 0.3 ms for the store and 0.4 ms for the answer through the middleware; ' +
+        "stage medians of one creation inside the companion at concurrency 1 (timed in an instrumented run on this machine, 2026-11-27): 0.3 ms from the request's head to the route, the body in 1.3-2.5 ms after that (of which 0.2 ms is the companion's own JavaScript over 23 reads: the rest is waiting for the bytes), checked in 0.8 ms, the upstream call, then 0.3 ms for the store and 0.4 ms for the answer through the middleware; " +
         'checking each chunk as it arrives was tried and dropped: the scan then stretched the reading by what it saved after it; ' +
-        `the garbage collector is no longer behind it: each body chunk Node's HTTP parser makes is wiped and freed as soon as it is copied (packages/server/src/transport/release-chunk.ts), where before V8 counted them (1.4 MB per creation) until a full collection found them dead, one every ~10 creations, half of the companion's CPU per creation (9 ms then, ~4.5 ms after, paired runs on this machine, 2026-11-28)${l1 ? `; full collections per 100 creations in this run: companion ${l1.cpu.fullGcCompanion.toFixed(1)}, proxy ${l1.cpu.fullGcProxy.toFixed(1)}` : ''}`);
+        `the garbage collector is no longer behind it: each body chunk Node's HTTP parser makes is wiped and freed as soon as it is copied (packages/server/src/transport/release-chunk.ts), where before V8 counted them (1.4 MB per creation) until a full collection found them dead, one every ~10 creations, half of the companion's CPU per creation (9 ms then, ~4.5 ms after, paired runs on this machine, 2026-11-28)${l1 ? `; full collections per 100 creations in this run: companion ${l1.cpu.fullGcCompanion.toFixed(1)}, proxy ${l1.cpu.fullGcProxy.toFixed(1)}` : ''}`,
+    );
     const l16 = level(16);
     // On 2 shared cores a run bound by CPU goes as fast as the sum of the CPU its processes spend per creation allows.
     const cpuBound = (c: CpuPerRequest) => (c.sandboxProxy + c.proxy) / (c.sandboxCompanion + c.companion);
     const bigBodyCpu = (c: CpuPerRequest) =>
       `full collections per 100 creations here: companion ${c.fullGcCompanion.toFixed(1)}, proxy ${c.fullGcProxy.toFixed(1)} (the parser's body chunks are freed as soon as they are copied, packages/server/src/transport/release-chunk.ts; before that the garbage collector was the companion's first cost, one full collection every ~10 creations); ` +
       'the rest, from a CPU profile of the companion child (BENCH_CPU_PROF, this machine, 2026-11-27): the socket writes (the 1.4 MB upstream write included), the checks (the pure-base64 scan by WebAssembly SIMD), HTTP on both sides and the upstream client; the body buffers are reused from creation to creation (wiped)';
-    floorTarget('companion throughput >= 0.9x the pass-through proxy at concurrency 16', l16, tput, 0.9, false, perSecond,
+    floorTarget(
+      'companion throughput >= 0.9x the pass-through proxy at concurrency 16',
+      l16,
+      tput,
+      0.9,
+      false,
+      perSecond,
       `the load is bound by CPU: the sandbox, the load and the server share 2 cores, so every ms the companion spends is taken from the sandbox${l16 ? ` (${cpuAt(l16.cpu)}; sandbox ${ms(l16.cpu.sandboxCompanion)} via the companion, ${ms(l16.cpu.sandboxProxy)} via the proxy; a run bound by CPU alone would give ${cpuBound(l16.cpu).toFixed(2)}x)` : ''}; ${l16 ? bigBodyCpu(l16.cpu) : ''}; ` +
-        'what would close it: less CPU per creation in the companion, which a run bound by CPU turns into throughput (the largest left: the second transfer of the body)');
+        'what would close it: less CPU per creation in the companion, which a run bound by CPU turns into throughput (the largest left: the second transfer of the body)',
+    );
     const l64 = level(64);
-    floorTarget('companion p99 <= 1.3x the pass-through proxy at concurrency 64', l64, p99, 1.3, true, ms,
-      `creations take turns (the companion's \`creations\` option, by default ${Math.max(4, 4 * availableParallelism())} at once on this machine's ${availableParallelism()} cores): the bodies past them wait unread in the socket buffers, so each admitted body is read at full speed and goes upstream as soon as it is complete; what is left is the store-and-forward of each (${storeAndForward}) and the turns' queueing when the sandbox answers slowly`);
-    floorTarget(`companion throughput with 4x4 PNGs >= 0.75x the pass-through proxy (concurrency ${small?.concurrency ?? '-'})`, small, tput, 0.75, false, perSecond,
+    floorTarget(
+      'companion p99 <= 1.3x the pass-through proxy at concurrency 64',
+      l64,
+      p99,
+      1.3,
+      true,
+      ms,
+      `creations take turns (the companion's \`creations\` option, by default ${Math.max(4, 4 * availableParallelism())} at once on this machine's ${availableParallelism()} cores): the bodies past them wait unread in the socket buffers, so each admitted body is read at full speed and goes upstream as soon as it is complete; what is left is the store-and-forward of each (${storeAndForward}) and the turns' queueing when the sandbox answers slowly`,
+    );
+    floorTarget(
+      `companion throughput with 4x4 PNGs >= 0.75x the pass-through proxy (concurrency ${small?.concurrency ?? '-'})`,
+      small,
+      tput,
+      0.75,
+      false,
+      perSecond,
       `the companion is one event loop doing a whole HTTP exchange on each side plus its own work, against a proxy that copies bytes${small ? ` (${cpuAt(small.cpu)}, ${ratio(small.cpu.companion, small.cpu.proxy)}; a run bound by CPU alone would give ${cpuBound(small.cpu).toFixed(2)}x)` : ''}; ` +
-        'where the main thread of the companion child goes with 4x4 PNGs (perf, on-CPU samples, steady state, this machine, 2026-11-28; each sample counted once, by the outermost function of ours or of a library under the event loop): the answer through node-server and node:http 14 %; the upstream exchange over the companion\'s own keep-alive client 10 % (through node:http\'s ClientRequest, Agent and IncomingMessage it was 23 %); the rest of the creation (checks, store, poller, its log line) 23 %; parsing the request and Hono\'s dispatch 9 %; the request middleware 5 %; reading the answers from the sockets 5 %; native code outside any function (the HTTP parser, libuv, the garbage collector) 15 %; of all of it, the kernel\'s socket writes (both sends, as the proxy makes them) are 10 %; ' +
-          'cut on 2026-11-28: a waiting creation made an AbortController to hear its client go (2.7 % of samples; now the response\'s own close), and the sniffed base64 prefix went through a spread (1.6 %); ' +
-          'what would close the rest: the request id and security headers written to Node\'s response instead of an undici Headers that node-server then converts (about 4 % gross), and one log line per creation instead of two (about 2.5 %); neither alone clears the spread of this figure between runs (0.64x-0.86x for identical code)');
+        "where the main thread of the companion child goes with 4x4 PNGs (perf, on-CPU samples, steady state, this machine, 2026-11-28; each sample counted once, by the outermost function of ours or of a library under the event loop): the answer through node-server and node:http 14 %; the upstream exchange over the companion's own keep-alive client 10 % (through node:http's ClientRequest, Agent and IncomingMessage it was 23 %); the rest of the creation (checks, store, poller, its log line) 23 %; parsing the request and Hono's dispatch 9 %; the request middleware 5 %; reading the answers from the sockets 5 %; native code outside any function (the HTTP parser, libuv, the garbage collector) 15 %; of all of it, the kernel's socket writes (both sends, as the proxy makes them) are 10 %; " +
+        "cut on 2026-11-28: a waiting creation made an AbortController to hear its client go (2.7 % of samples; now the response's own close), and the sniffed base64 prefix went through a spread (1.6 %); " +
+        "what would close the rest: the request id and security headers written to Node's response instead of an undici Headers that node-server then converts (about 4 % gross), and one log line per creation instead of two (about 2.5 %); neither alone clears the spread of this figure between runs (0.64x-0.86x for identical code)",
+    );
     if (l64) {
       const r = l64.companionPeak / l64.proxyPeak;
       s.targets.push({
-        target: 'companion peak RSS at concurrency 64 <= 1.5x the pass-through proxy\'s',
+        target: "companion peak RSS at concurrency 64 <= 1.5x the pass-through proxy's",
         figure: `${r.toFixed(2)}x (${mb(l64.companionPeak)} vs ${mb(l64.proxyPeak)}; idle ${mb(idle.companion)} vs ${mb(idle.proxy)})`,
         met: r <= 1.5,
         ...(r > 1.5 && {
@@ -481,7 +683,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
     }
     s.targets.push({
       target: 'exactly one token call per token lifetime',
-      figure: `${tokenCalls} token calls for ${companionCreations} creations over ${spanS.toFixed(0)} s with a ${settings.tokenTtlS} s lifetime: expected ${expected} (${(tokenCalls / companionCreations * 1000).toFixed(2)} per 1000 creations)`,
+      figure: `${tokenCalls} token calls for ${companionCreations} creations over ${spanS.toFixed(0)} s with a ${settings.tokenTtlS} s lifetime: expected ${expected} (${((tokenCalls / companionCreations) * 1000).toFixed(2)} per 1000 creations)`,
       met: tokenCalls >= lo && tokenCalls <= hi,
     });
     const all = levels.flatMap((l) => [l.companion.latencies.length, l.direct.latencies.length, l.proxy.latencies.length]);

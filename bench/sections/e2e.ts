@@ -36,7 +36,15 @@ async function startStack(demoDir: string): Promise<Stack> {
   const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'demo/start.ts'], {
     cwd: REPO_ROOT,
     // ONBOARDING_STORE=memory: the bench never writes into the repository's ./data (npm start's default store).
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_PROCESSING_MS: '0', ONBOARDING_RATE_LIMIT: '0', ONBOARDING_DEMO_DIR: demoDir, ONBOARDING_STORE: 'memory' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SANDBOX_PROCESSING_MS: '0',
+      ONBOARDING_RATE_LIMIT: '0',
+      ONBOARDING_DEMO_DIR: demoDir,
+      ONBOARDING_STORE: 'memory',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child);
@@ -88,11 +96,15 @@ interface Run {
 }
 
 async function waitForLiveCamera(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
-    const video = view?.shadowRoot?.querySelector('video');
-    return !!video && video.readyState >= 2 && video.videoWidth > 0;
-  }, undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => {
+      const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
+      const video = view?.shadowRoot?.querySelector('video');
+      return !!video && video.readyState >= 2 && video.videoWidth > 0;
+    },
+    undefined,
+    { timeout: 15_000 },
+  );
 }
 
 /**
@@ -100,7 +112,9 @@ async function waitForLiveCamera(page: Page): Promise<void> {
  * NASA's public-domain portrait from the element's test fixtures, framed as a selfie, 720x960.
  */
 async function selfieJpeg(page: Page): Promise<Buffer> {
-  const portrait = (await readFile(join(REPO_ROOT, 'packages', 'element', 'test', 'fixtures', 'faces', 'astronaut.jpg'))).toString('base64');
+  const portrait = (await readFile(join(REPO_ROOT, 'packages', 'element', 'test', 'fixtures', 'faces', 'astronaut.jpg'))).toString(
+    'base64',
+  );
   const bytes = await page.evaluate(async (base64) => {
     const source = await createImageBitmap(new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/jpeg' }));
     const canvas = new OffscreenCanvas(720, 960);
@@ -136,15 +150,21 @@ async function runFlow(page: Page, url: string): Promise<Run> {
     for (const name of ['document-front', 'document-back', 'selfie']) {
       await step(name).waitFor();
       if (name === 'selfie') {
-        await flow.locator('input[type=file]:not([capture])').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: await selfieJpeg(page) });
+        await flow
+          .locator('input[type=file]:not([capture])')
+          .setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: await selfieJpeg(page) });
       } else {
         await flow.locator('[data-capture-start]').click();
         await waitForLiveCamera(page);
         // The card usually takes itself (auto-capture); the shutter otherwise.
-        await flow.locator('[part~="shutter"]').click({ timeout: 2_000 }).catch(() => undefined);
+        await flow
+          .locator('[part~="shutter"]')
+          .click({ timeout: 2_000 })
+          .catch(() => undefined);
       }
       await flow.locator('img[part~="preview"], #capture-error').first().waitFor({ timeout: 30_000 });
-      if (await flow.locator('#capture-error').count()) throw new Error(`the ${name} photo was refused: ${await flow.locator('#capture-error').textContent()}`);
+      if (await flow.locator('#capture-error').count())
+        throw new Error(`the ${name} photo was refused: ${await flow.locator('#capture-error').textContent()}`);
       await primary.click();
     }
     await step('review').waitFor();
@@ -200,8 +220,8 @@ export async function measureE2e(browser: Browser | undefined, settings: E2eSett
   const s = emptySection('e2e', '5. End to end in Chromium: send click to outcome');
   s.method.push(
     '`demo/start.ts` (what `npm start` runs) in a child process with SANDBOX_PROCESSING_MS=0 and the demo pages built from the root vite.config.ts `demoConfig` into a temp dir (ONBOARDING_DEMO_DIR); Chromium with the fake camera.',
-    'The flow is walked as a person would (consent, CPF 529.982.247-25, CNH, three camera photos, review); in-page timestamps from the click on send (capture-phase listener) to the moment `[data-status]` (the outcome screen) is in the element\'s shadow DOM (MutationObserver).',
-    'Baseline: the element\'s own request body of that run (recorded) replayed from the same page with fetch, then its event stream read until the outcome: the floor of the same stack without the UI. ' +
+    "The flow is walked as a person would (consent, CPF 529.982.247-25, CNH, three camera photos, review); in-page timestamps from the click on send (capture-phase listener) to the moment `[data-status]` (the outcome screen) is in the element's shadow DOM (MutationObserver).",
+    "Baseline: the element's own request body of that run (recorded) replayed from the same page with fetch, then its event stream read until the outcome: the floor of the same stack without the UI. " +
       'One untimed walk first (reported in the notes); each walk reloads the page.',
   );
   if (!browser) {
@@ -252,7 +272,13 @@ export async function measureE2e(browser: Browser | undefined, settings: E2eSett
       headers: ['path', 'median', 'min', 'max', 'ratio'],
       rows: [
         ['baseline: same body with fetch + event stream', ms(floor), ms(Math.min(...floors)), ms(Math.max(...floors)), '1.00x'],
-        ['element: click -> outcome screen', ms(ui), ms(Math.min(...runs.map((r) => r.uiMs))), ms(Math.max(...runs.map((r) => r.uiMs))), ratio(ui, floor)],
+        [
+          'element: click -> outcome screen',
+          ms(ui),
+          ms(Math.min(...runs.map((r) => r.uiMs))),
+          ms(Math.max(...runs.map((r) => r.uiMs))),
+          ratio(ui, floor),
+        ],
         ['  of which click -> onboarding-submitted', ms(median(runs.map((r) => r.submitMs))), '', '', ''],
       ],
     });

@@ -48,7 +48,10 @@ async function buildPage(dir: string): Promise<void> {
       rolldownOptions: { output: { codeSplitting: false, minify: true } },
     },
   });
-  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>face bench</title><script type="module" src="./face-entry.js"></script>');
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>face bench</title><script type="module" src="./face-entry.js"></script>',
+  );
 }
 
 /** The bench page in one engine (Chromium through the run's Playwright browser, the others through @onboarding-kit/testing's launchers). */
@@ -125,14 +128,18 @@ export async function measureFace(chromium: Browser | undefined, settings: FaceS
   const s = emptySection('face', '7. Face check on the selfie');
   s.method.push(
     `Bytes: packages/element/dist/${FACE_FILE} as built (section 1 rebuilds a stale dist/), gzip level 9 through node:zlib; the model's share is its object literal as it appears in the file, the code's is the rest without the licence notice (each part compressed alone, so the parts add up to a little more than the file).`,
-    'Time: the element\'s `judgeSelfieSource` (face/face-detector.ts: a 320 px grey copy, the LBP cascade over every position and scale, grouping, the oval rules) on a 720x960 selfie made in the page from the test portrait ' +
+    "Time: the element's `judgeSelfieSource` (face/face-detector.ts: a 320 px grey copy, the LBP cascade over every position and scale, grouping, the oval rules) on a 720x960 selfie made in the page from the test portrait " +
       '(packages/element/test/fixtures/faces, NASA, public domain) cropped to her face, built with Vite from bench/face-page/entry.ts and served over loopback. ' +
-      'Baseline in the same page: the image pipeline\'s own checks on the same picture (`greyCopy` at 256 px, focus and brightness), which every photo already pays. ' +
+      "Baseline in the same page: the image pipeline's own checks on the same picture (`greyCopy` at 256 px, focus and brightness), which every photo already pays. " +
       `Median of ${settings.runs} runs after one warm-up, the two alternating, in Chromium (Playwright), Firefox ESR (WebDriver BiDi) and WebKitGTK (WebDriver), CPU 1x. ` +
       'Then the same judgement as the element runs it on the page (`judgeSelfieSourceInSlices`: a turn of the event loop after every 10 ms or so), with a 0 ms timer ticking beside it: the longest gap between ticks is the longest the page was held.',
   );
   try {
-    s.tables.push({ title: 'Face detector file, min (as shipped) and min+gzip', headers: ['part', 'min', 'min+gzip'], rows: await bytesOfFile() });
+    s.tables.push({
+      title: 'Face detector file, min (as shipped) and min+gzip',
+      headers: ['part', 'min', 'min+gzip'],
+      rows: await bytesOfFile(),
+    });
   } catch (error) {
     s.notes.push(`bytes not measured: ${reason(error)}`);
   }
@@ -171,7 +178,16 @@ export async function measureFace(chromium: Browser | undefined, settings: FaceS
         const checks = median(runs.map((r) => r.checks));
         blocks.push({ engine, ms: Math.max(...runs.map((r) => r.longestBlock)) });
         const verdicts = [...new Set(runs.map((r) => `${r.verdict} (${r.faces} face${r.faces === 1 ? '' : 's'})`))].join(', ');
-        rows.push([engine, `${size.width}x${size.height}`, ms(judge), ms(checks), ratio(judge, checks), ms(median(runs.map((r) => r.sliced))), `${ms(median(runs.map((r) => r.longestBlock)))} (worst ${ms(Math.max(...runs.map((r) => r.longestBlock)))})`, verdicts]);
+        rows.push([
+          engine,
+          `${size.width}x${size.height}`,
+          ms(judge),
+          ms(checks),
+          ratio(judge, checks),
+          ms(median(runs.map((r) => r.sliced))),
+          `${ms(median(runs.map((r) => r.longestBlock)))} (worst ${ms(Math.max(...runs.map((r) => r.longestBlock)))})`,
+          verdicts,
+        ]);
       } catch (error) {
         s.notes.push(`${engine}: not measured (${reason(error)})`);
       } finally {
@@ -184,14 +200,27 @@ export async function measureFace(chromium: Browser | undefined, settings: FaceS
   }
   if (rows.length) {
     s.tables.push({
-      title: 'One selfie judged, median (ratio = face check / the pipeline\'s checks on the same picture)',
-      headers: ['engine', 'selfie', 'face check', 'pipeline checks (baseline)', 'ratio', 'in slices (as on the page)', 'longest block in slices, median (worst)', 'verdict'],
+      title: "One selfie judged, median (ratio = face check / the pipeline's checks on the same picture)",
+      headers: [
+        'engine',
+        'selfie',
+        'face check',
+        'pipeline checks (baseline)',
+        'ratio',
+        'in slices (as on the page)',
+        'longest block in slices, median (worst)',
+        'verdict',
+      ],
       rows,
     });
   }
   if (blocks.length) {
     const worst = blocks.reduce((a, b) => (b.ms > a.ms ? b : a));
-    s.targets.push({ target: 'selfie face check on the page: no main-thread block over 50 ms', figure: `worst ${ms(worst.ms)} (${worst.engine}; ${blocks.map((b) => b.engine).join(', ')} measured)`, met: worst.ms <= 50 });
+    s.targets.push({
+      target: 'selfie face check on the page: no main-thread block over 50 ms',
+      figure: `worst ${ms(worst.ms)} (${worst.engine}; ${blocks.map((b) => b.engine).join(', ')} measured)`,
+      met: worst.ms <= 50,
+    });
   }
   if (!rows.length && !s.tables.length) s.notMeasured = 'no engine could run the page (see notes)';
   return s;

@@ -28,7 +28,13 @@ export interface RelaySettings {
   redis?: { streams: number; sequential: number; single: number };
 }
 
-export const DEFAULT_RELAY: RelaySettings = { streams: 10_000, sequential: 300, single: 50, burstConcurrency: 32, redis: { streams: 2_000, sequential: 300, single: 50 } };
+export const DEFAULT_RELAY: RelaySettings = {
+  streams: 10_000,
+  sequential: 300,
+  single: 50,
+  burstConcurrency: 32,
+  redis: { streams: 2_000, sequential: 300, single: 50 },
+};
 
 /** Soft limit of open files the companion children get (`ulimit -n` in the shell that starts them). */
 const CHILD_OPEN_FILES = 65_536;
@@ -89,8 +95,14 @@ export function openStream(base: string, o: Created): Stream {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const lines = block.split('\n');
-          const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim();
-          const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const event = lines
+            .find((l) => l.startsWith('event:'))
+            ?.slice(6)
+            .trim();
+          const data = lines
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n');
           if (event !== 'status' || !data) continue;
           const status = (JSON.parse(data) as { status: string }).status;
           if (status === 'IN_PROCESS') onOpen();
@@ -144,15 +156,34 @@ async function underLoad(p: {
 }): Promise<Run> {
   const { agent } = p;
   const total = p.streams + p.sequential + p.single + WARMUP;
-  const body = Buffer.from(JSON.stringify({ cpf: '529.982.247-25', documentType: 'CNH', images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 } }));
-  const made = await runLoad({ agent, url: `${p.createOn.url}/v1/onboardings`, body, concurrency: 16, count: total, ok: [201], keepBodies: true, headers: () => ({ 'content-type': 'application/json' }), maxSeconds: 150 });
+  const body = Buffer.from(
+    JSON.stringify({ cpf: '529.982.247-25', documentType: 'CNH', images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 } }),
+  );
+  const made = await runLoad({
+    agent,
+    url: `${p.createOn.url}/v1/onboardings`,
+    body,
+    concurrency: 16,
+    count: total,
+    ok: [201],
+    keepBodies: true,
+    headers: () => ({ 'content-type': 'application/json' }),
+    maxSeconds: 150,
+  });
   const created = made.bodies.map((b) => JSON.parse(b) as Created);
-  if (created.length < total) throw new Error(`only ${created.length} of ${total} onboardings were created (${made.firstError ?? 'no error'})`);
+  if (created.length < total)
+    throw new Error(`only ${created.length} of ${total} onboardings were created (${made.firstError ?? 'no error'})`);
 
   const webhook = async (o: Created) => {
     const payload = Buffer.from(JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }));
     const t0 = performance.now();
-    const res = await send(agent, `${p.webhookTo.url}/v1/webhooks`, 'POST', { 'content-type': 'application/json', 'id-service-token': CREDENTIALS.webhookKey }, payload);
+    const res = await send(
+      agent,
+      `${p.webhookTo.url}/v1/webhooks`,
+      'POST',
+      { 'content-type': 'application/json', 'id-service-token': CREDENTIALS.webhookKey },
+      payload,
+    );
     if (res.status !== 200) throw new Error(`webhook: HTTP ${res.status} ${res.text.slice(0, 120)}`);
     return { t0, answered: performance.now() - t0 };
   };
@@ -216,7 +247,21 @@ async function underLoad(p: {
   await withTimeout(Promise.all(rest.map((r) => r.stream.terminal)), 60_000, "the burst's events");
   await sleep(10);
   const burstSeconds = (performance.now() - burstStart) / 1000;
-  return { created: created.length, createSeconds: made.seconds, single, singleAnswer, seq, seqAnswer, burst, burstAnswer, burstSeconds, open: loaded.length, openSeconds, before, after };
+  return {
+    created: created.length,
+    createSeconds: made.seconds,
+    single,
+    singleAnswer,
+    seq,
+    seqAnswer,
+    burst,
+    burstAnswer,
+    burstSeconds,
+    open: loaded.length,
+    openSeconds,
+    before,
+    after,
+  };
 }
 
 export async function measureRelay(settings: RelaySettings): Promise<SectionResult> {
@@ -230,7 +275,7 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
       `then the remaining ${settings.streams} streams decided at once by a burst of webhooks from ${settings.burstConcurrency} senders.`,
     `Open files: every companion child is started through \`sh -c 'ulimit -n ${CHILD_OPEN_FILES} || ulimit -n <hard limit>; exec node ...'\` (bench/lib/children.ts), so ten thousand sockets fit; the bench process itself had a limit of ${own} open files.`,
     'Memory per stream: companion VmRSS after a full GC (child started with --expose-gc) with the streams open minus before they were opened, divided by the number of streams. ' +
-      "On Node the companion writes each stream straight to the ServerResponse (serve.ts; the web-stream body is only the fallback of other runtimes and app.request()).",
+      'On Node the companion writes each stream straight to the ServerResponse (serve.ts; the web-stream body is only the fallback of other runtimes and app.request()).',
   );
   if (settings.redis) {
     s.method.push(
@@ -244,16 +289,33 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
   const agent = keepAliveAgent(Math.max(32, settings.burstConcurrency));
   const streams: Stream[] = [];
   const companion = async (extra: Record<string, unknown> = {}) => {
-    const c = await startServer('companion', { baseUrl: sandbox!.url, ...CREDENTIALS, rateLimit: 0, poll: { firstDelayMs: 3_600_000 }, ...extra }, { openFiles: CHILD_OPEN_FILES });
+    const c = await startServer(
+      'companion',
+      { baseUrl: sandbox!.url, ...CREDENTIALS, rateLimit: 0, poll: { firstDelayMs: 3_600_000 }, ...extra },
+      { openFiles: CHILD_OPEN_FILES },
+    );
     children.push(c);
     return c;
   };
   try {
-    if (own < settings.streams + settings.sequential + 1000) s.notes.push(`the bench process may open only ${own} files: raise \`ulimit -n\` before \`npm run bench\` for ${settings.streams} streams.`);
+    if (own < settings.streams + settings.sequential + 1000)
+      s.notes.push(
+        `the bench process may open only ${own} files: raise \`ulimit -n\` before \`npm run bench\` for ${settings.streams} streams.`,
+      );
     sandbox = await startServer('sandbox', { ...CREDENTIALS, processingMs: 600_000 });
     const one = await companion();
     s.notes.push(`open files limit of the companion child: ${openFilesLimit(one.pid)}.`);
-    const local = await underLoad({ createOn: one, streamsOn: one, webhookTo: one, streams: settings.streams, sequential: settings.sequential, single: settings.single, burstConcurrency: settings.burstConcurrency, agent, opened: streams });
+    const local = await underLoad({
+      createOn: one,
+      streamsOn: one,
+      webhookTo: one,
+      streams: settings.streams,
+      sequential: settings.sequential,
+      single: settings.single,
+      burstConcurrency: settings.burstConcurrency,
+      agent,
+      opened: streams,
+    });
     s.notes.push(`${local.created} onboardings created through the companion in ${local.createSeconds.toFixed(1)} s.`);
     for (const st of streams.splice(0)) st.cancel();
     await one.close();
@@ -270,7 +332,15 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
         const prefix = `bench-relay-${randomUUID().slice(0, 8)}:`;
         const a = await companion({ storeUrl: redis.url, redisPrefix: prefix });
         const b = await companion({ storeUrl: redis.url, redisPrefix: prefix });
-        cross = await underLoad({ createOn: a, streamsOn: b, webhookTo: a, ...settings.redis, burstConcurrency: settings.burstConcurrency, agent, opened: streams });
+        cross = await underLoad({
+          createOn: a,
+          streamsOn: b,
+          webhookTo: a,
+          ...settings.redis,
+          burstConcurrency: settings.burstConcurrency,
+          agent,
+          opened: streams,
+        });
         for (const st of streams.splice(0)) st.cancel();
       }
     }
@@ -289,7 +359,13 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
     const rows = (prefix: string, r: Run) => [
       row(`${prefix}baseline: one stream, one webhook at a time`, '1', r.single, r.singleAnswer, r.single),
       row(`${prefix}one webhook at a time`, `${r.open} -> ${r.open - r.seq.length}`, r.seq, r.seqAnswer, r.single),
-      row(`${prefix}burst: ${r.open - r.seq.length} webhooks from ${settings.burstConcurrency} senders (${r.burstSeconds.toFixed(2)} s)`, `${r.open - r.seq.length} -> 0`, r.burst, r.burstAnswer, r.single),
+      row(
+        `${prefix}burst: ${r.open - r.seq.length} webhooks from ${settings.burstConcurrency} senders (${r.burstSeconds.toFixed(2)} s)`,
+        `${r.open - r.seq.length} -> 0`,
+        r.burst,
+        r.burstAnswer,
+        r.single,
+      ),
     ];
     s.tables.push({
       title: 'Webhook sent -> status event read from the page stream (floor = one stream open, same run)',
@@ -308,7 +384,16 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
     ];
     s.tables.push({
       title: 'Companion memory with open event streams (after a full GC; the JS heap figure is heapUsed + external, steadier than RSS)',
-      headers: ['instance', 'streams open', 'RSS before', 'RSS with streams', 'RSS delta', 'RSS per stream', 'JS heap per stream', 'time to open all'],
+      headers: [
+        'instance',
+        'streams open',
+        'RSS before',
+        'RSS with streams',
+        'RSS delta',
+        'RSS per stream',
+        'JS heap per stream',
+        'time to open all',
+      ],
       rows: [memRow('one instance, memory store', local), ...(cross ? [memRow('B on Redis', cross)] : [])],
     });
     const p99 = percentile(local.seq, 99);
@@ -341,7 +426,11 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
       const target = `webhook to page <= 30 ms p99 across two instances on one Redis with ${settings.redis.streams} streams open`;
       if (cross) {
         const x = percentile(cross.seq, 99);
-        s.targets.push({ target, figure: `${ms(x)} p99, one webhook at a time (${ratio(x, percentile(cross.single, 99))} the one-stream floor across the same instances, ${ms(percentile(cross.single, 99))})`, met: x <= 30 });
+        s.targets.push({
+          target,
+          figure: `${ms(x)} p99, one webhook at a time (${ratio(x, percentile(cross.single, 99))} the one-stream floor across the same instances, ${ms(percentile(cross.single, 99))})`,
+          met: x <= 30,
+        });
       } else s.targets.push({ target, figure: 'not measured', met: null, note: redisError });
     }
     return s;

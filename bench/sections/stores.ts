@@ -57,17 +57,42 @@ export async function measureStores(settings: StoreSettings): Promise<SectionRes
   const agent = keepAliveAgent(Math.max(4, settings.concurrency));
   const children: ServerChild[] = [];
   const companion = async (storeUrl: string, redisPrefix?: string) => {
-    const c = await startServer('companion', { baseUrl: sandbox!.url, ...CREDENTIALS, rateLimit: 0, poll: { firstDelayMs: 3_600_000 }, storeUrl, ...(redisPrefix && { redisPrefix }) });
+    const c = await startServer('companion', {
+      baseUrl: sandbox!.url,
+      ...CREDENTIALS,
+      rateLimit: 0,
+      poll: { firstDelayMs: 3_600_000 },
+      storeUrl,
+      ...(redisPrefix && { redisPrefix }),
+    });
     children.push(c);
     return c;
   };
-  const body = Buffer.from(JSON.stringify({ cpf: '529.982.247-25', documentType: 'CNH', images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 } }));
+  const body = Buffer.from(
+    JSON.stringify({ cpf: '529.982.247-25', documentType: 'CNH', images: { documentFront: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 } }),
+  );
   const create = (base: string, count: number, concurrency: number) =>
-    runLoad({ agent, url: `${base}/v1/onboardings`, body, concurrency, count, ok: [201], keepBodies: true, headers: () => ({ 'content-type': 'application/json' }), maxSeconds: 120 });
+    runLoad({
+      agent,
+      url: `${base}/v1/onboardings`,
+      body,
+      concurrency,
+      count,
+      ok: [201],
+      keepBodies: true,
+      headers: () => ({ 'content-type': 'application/json' }),
+      maxSeconds: 120,
+    });
   const webhook = async (base: string, o: Created) => {
     const payload = Buffer.from(JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }));
     const t0 = performance.now();
-    const res = await send(agent, `${base}/v1/webhooks`, 'POST', { 'content-type': 'application/json', 'id-service-token': CREDENTIALS.webhookKey }, payload);
+    const res = await send(
+      agent,
+      `${base}/v1/webhooks`,
+      'POST',
+      { 'content-type': 'application/json', 'id-service-token': CREDENTIALS.webhookKey },
+      payload,
+    );
     if (res.status !== 200) throw new Error(`webhook: HTTP ${res.status} ${res.text.slice(0, 120)}`);
     return t0;
   };
@@ -109,7 +134,10 @@ export async function measureStores(settings: StoreSettings): Promise<SectionRes
         const c = await companion(store.url, store.prefix);
         await create(c.url, WARMUP_CREATIONS, settings.concurrency);
         const creation = await create(c.url, perRound.creations, settings.concurrency);
-        if (creation.ok < perRound.creations) throw new Error(`${store.label}: only ${creation.ok} of ${perRound.creations} creations succeeded (${creation.firstError ?? 'no error'})`);
+        if (creation.ok < perRound.creations)
+          throw new Error(
+            `${store.label}: only ${creation.ok} of ${perRound.creations} creations succeeded (${creation.firstError ?? 'no error'})`,
+          );
         run.created += creation.ok;
         run.seconds += creation.seconds;
         run.creationLatencies.push(...creation.latencies);
@@ -149,15 +177,38 @@ export async function measureStores(settings: StoreSettings): Promise<SectionRes
         title: 'Webhook to page across instances through Redis (baseline = the same Redis, webhook and stream on one instance)',
         headers: ['case', 'samples', 'p50', 'p99', 'max', 'p99 vs one instance'],
         rows: [
-          ['one instance on Redis', String(single.relay.length), ms(percentile(single.relay, 50)), ms(percentile(single.relay, 99)), ms(Math.max(...single.relay)), '1.00x'],
-          ['webhook to A, stream on B', String(cross.length), ms(percentile(cross, 50)), ms(percentile(cross, 99)), ms(Math.max(...cross)), ratio(percentile(cross, 99), percentile(single.relay, 99))],
+          [
+            'one instance on Redis',
+            String(single.relay.length),
+            ms(percentile(single.relay, 50)),
+            ms(percentile(single.relay, 99)),
+            ms(Math.max(...single.relay)),
+            '1.00x',
+          ],
+          [
+            'webhook to A, stream on B',
+            String(cross.length),
+            ms(percentile(cross, 50)),
+            ms(percentile(cross, 99)),
+            ms(Math.max(...cross)),
+            ratio(percentile(cross, 99), percentile(single.relay, 99)),
+          ],
         ],
       });
       const p99 = percentile(cross, 99);
-      s.targets.push({ target: 'a webhook answered by instance A reaches a stream on B within 1 s (p99)', figure: `${ms(p99)} p99 across instances through Redis`, met: p99 <= 1_000 });
+      s.targets.push({
+        target: 'a webhook answered by instance A reaches a stream on B within 1 s (p99)',
+        figure: `${ms(p99)} p99 across instances through Redis`,
+        met: p99 <= 1_000,
+      });
     } else {
       s.notes.push(`Redis not measured: ${redisError || 'no Redis run'}.`);
-      s.targets.push({ target: 'a webhook answered by instance A reaches a stream on B within 1 s (p99)', figure: 'not measured', met: null, note: redisError });
+      s.targets.push({
+        target: 'a webhook answered by instance A reaches a stream on B within 1 s (p99)',
+        figure: 'not measured',
+        met: null,
+        note: redisError,
+      });
     }
     return s;
   } catch (error) {

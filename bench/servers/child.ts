@@ -37,7 +37,8 @@ function countFullCollections(): () => { major: number } {
     for (const entry of list.getEntries()) {
       const detail = (entry as PerformanceEntry & { detail?: { kind?: number; flags?: number } | null }).detail;
       // Not the ones the bench itself forces (gc() before reading memory).
-      if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR || (detail.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) continue;
+      if (detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR || (detail.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED)
+        continue;
       major++;
     }
   }).observe({ entryTypes: ['gc'] });
@@ -65,7 +66,12 @@ if (role === 'sandbox') {
   const { createStore, serveCompanion } = await import('@onboarding-kit/server');
   const { storeUrl, redisPrefix, ...companionOptions } = options as Record<string, unknown> & { storeUrl?: string; redisPrefix?: string };
   const store = storeUrl ? await createStore(storeUrl, { ...(redisPrefix && { redisPrefix }) }) : undefined;
-  const served = await serveCompanion({ ...(companionOptions as unknown as CompanionOptions), ...(store && { store }), port: 0, host: '127.0.0.1' });
+  const served = await serveCompanion({
+    ...(companionOptions as unknown as CompanionOptions),
+    ...(store && { store }),
+    port: 0,
+    host: '127.0.0.1',
+  });
   const fullCollections = countFullCollections();
   process.on('message', (m: Message) => {
     if (m.type === 'gc') send({ type: 'gc', ...fullCollections() });
@@ -75,7 +81,10 @@ if (role === 'sandbox') {
       send({ type: 'rss', rss: m.rss, heapUsed: m.heapUsed, external: m.external, openStreams: served.app.openStreams() });
     } else if (m.type === 'close') void served.close().finally(() => process.exit(0));
     else if (m.type === 'stats') send({ type: 'stats', stats: { openStreams: served.app.openStreams() } });
-    else if (m.type === 'heap' && process.env.BENCH_HEAP_SNAPSHOT) void import('node:v8').then((v8) => send({ type: 'heap', file: v8.writeHeapSnapshot(`${process.env.BENCH_HEAP_SNAPSHOT}/companion-${Date.now()}.heapsnapshot`) }));
+    else if (m.type === 'heap' && process.env.BENCH_HEAP_SNAPSHOT)
+      void import('node:v8').then((v8) =>
+        send({ type: 'heap', file: v8.writeHeapSnapshot(`${process.env.BENCH_HEAP_SNAPSHOT}/companion-${Date.now()}.heapsnapshot`) }),
+      );
   });
   send({ type: 'ready', url: served.url });
 } else if (role === 'proxy') {

@@ -9,7 +9,14 @@ import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { OnboardingFlow } from '@onboarding-kit/react';
 import type { OnboardingCompleteEvent } from '@onboarding-kit/element';
-import { describeNotification, openSession, renderedSession, sessionIdOf, watchNotifications, type DemoNotification } from '../src/demo-session.js';
+import {
+  describeNotification,
+  openSession,
+  renderedSession,
+  sessionIdOf,
+  watchNotifications,
+  type DemoNotification,
+} from '../src/demo-session.js';
 import { DEMO_LOCALES, type DemoLocale } from '../src/settings.js';
 import { describeDetail, TEST_IDENTITIES } from '../src/test-identities.js';
 
@@ -124,14 +131,27 @@ function SiteHeader() {
 }
 
 /** The test identities, each opening a new session with its CPF, and the language of the next one. */
-function ShortcutsPanel({ locale, setLocale, startAs }: { locale: DemoLocale; setLocale: (l: DemoLocale) => void; startAs: (cpf: string) => Promise<void> }) {
+function ShortcutsPanel({
+  locale,
+  setLocale,
+  startAs,
+}: {
+  locale: DemoLocale;
+  setLocale: (l: DemoLocale) => void;
+  startAs: (cpf: string) => Promise<void>;
+}) {
   return (
     <section className="panel" aria-labelledby="shortcuts-title">
       <h2 id="shortcuts-title">Test identities</h2>
       <ul className="shortcuts">
         {TEST_IDENTITIES.map((identity) => (
           <li key={identity.cpf}>
-            <button type="button" className={`shortcut ${identity.outcome.toLowerCase()}`} data-cpf={identity.cpf} onClick={() => void startAs(identity.cpf)}>
+            <button
+              type="button"
+              className={`shortcut ${identity.outcome.toLowerCase()}`}
+              data-cpf={identity.cpf}
+              onClick={() => void startAs(identity.cpf)}
+            >
               <strong>{identity.outcome}</strong> {identity.cpf}
             </button>
           </li>

@@ -11,8 +11,26 @@
  */
 import type { OnboardingFlow } from '@onboarding-kit/element';
 import { ONBOARDING_EVENTS } from '@onboarding-kit/element/event-names';
-import { applySettings, DEFAULT_SETTINGS, DEMO_DOCUMENT_TYPES, RADIUS, readSettings, THEME, THEME_KEYS, writeSettings, type DemoLocale, type DemoSettings } from './settings.js';
-import { describeNotification, openSession, renderedSession, sessionIdOf, watchNotifications, type DemoNotification } from './demo-session.js';
+import {
+  applySettings,
+  DEFAULT_SETTINGS,
+  DEMO_DOCUMENT_TYPES,
+  RADIUS,
+  readSettings,
+  THEME,
+  THEME_KEYS,
+  writeSettings,
+  type DemoLocale,
+  type DemoSettings,
+} from './settings.js';
+import {
+  describeNotification,
+  openSession,
+  renderedSession,
+  sessionIdOf,
+  watchNotifications,
+  type DemoNotification,
+} from './demo-session.js';
 import { describeDetail, SANDBOX_CONTROL, TEST_IDENTITIES } from './test-identities.js';
 
 function byId<T extends HTMLElement>(id: string): T {
@@ -21,7 +39,11 @@ function byId<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
@@ -39,17 +61,32 @@ const radiusInput = byId<HTMLInputElement>('setting-radius');
 
 for (const type of DEMO_DOCUMENT_TYPES) {
   const id = `setting-type-${type}`;
-  typesBox.append(el('span', { className: 'check' }, el('input', { type: 'checkbox', id, name: 'types', value: type }), el('label', { htmlFor: id, textContent: type })));
+  typesBox.append(
+    el(
+      'span',
+      { className: 'check' },
+      el('input', { type: 'checkbox', id, name: 'types', value: type }),
+      el('label', { htmlFor: id, textContent: type }),
+    ),
+  );
 }
 for (const key of THEME_KEYS) {
   const id = `setting-color-${key}`;
-  coloursBox.append(el('span', { className: 'colour' }, el('input', { type: 'color', id, name: key }), el('label', { htmlFor: id, textContent: THEME[key].label })));
+  coloursBox.append(
+    el(
+      'span',
+      { className: 'colour' },
+      el('input', { type: 'color', id, name: key }),
+      el('label', { htmlFor: id, textContent: THEME[key].label }),
+    ),
+  );
 }
 
 /** Puts `settings` into the form controls. */
 function showSettings(): void {
   localeSelect.value = settings.locale;
-  for (const box of typesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]')) box.checked = settings.documentTypes.includes(box.value);
+  for (const box of typesBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]'))
+    box.checked = settings.documentTypes.includes(box.value);
   for (const key of THEME_KEYS) byId<HTMLInputElement>(`setting-color-${key}`).value = settings.colours[key];
   radiusInput.value = String(settings.radius);
 }
@@ -117,7 +154,12 @@ flow.addEventListener('onboarding-submitted', () => {
 
 const shortcuts = byId<HTMLUListElement>('shortcuts');
 for (const identity of TEST_IDENTITIES) {
-  const button = el('button', { type: 'button', className: `shortcut ${identity.outcome.toLowerCase()}` }, el('strong', { textContent: identity.outcome }), ` ${identity.cpf}`);
+  const button = el(
+    'button',
+    { type: 'button', className: `shortcut ${identity.outcome.toLowerCase()}` },
+    el('strong', { textContent: identity.outcome }),
+    ` ${identity.cpf}`,
+  );
   button.dataset.cpf = identity.cpf;
   button.dataset.outcome = identity.outcome;
   button.addEventListener('click', () => void startWithNewSession(identity.cpf));
@@ -161,10 +203,16 @@ for (const button of decisionButtons) {
       body: JSON.stringify({ status }),
     }).catch(() => null);
     if (res?.ok) setPending(null, `Decided ${status}; the element hears it from the companion.`);
-    else decisionStatus.textContent = res?.status === 409 ? 'This onboarding was already decided.' : `The sandbox refused the decision (${res?.status ?? 'network error'}).`;
+    else
+      decisionStatus.textContent =
+        res?.status === 409
+          ? 'This onboarding was already decided.'
+          : `The sandbox refused the decision (${res?.status ?? 'network error'}).`;
   });
 }
-flow.addEventListener('onboarding-submitted', (e) => setPending(e.detail.tokenOnboarding, `Waiting for a decision on ${e.detail.tokenOnboarding}.`));
+flow.addEventListener('onboarding-submitted', (e) =>
+  setPending(e.detail.tokenOnboarding, `Waiting for a decision on ${e.detail.tokenOnboarding}.`),
+);
 flow.addEventListener('onboarding-complete', (e) => setPending(null, `Decided: ${e.detail.status}.`));
 
 // ---------------------------------------------------------------- event log
@@ -175,7 +223,14 @@ const lastOutcome = byId<HTMLParagraphElement>('last-outcome');
 /** A line of the log that is not an element event: the demo backend and its receiver. */
 function logLine(name: string, text: string, className = 'backend'): HTMLLIElement {
   const time = new Date().toLocaleTimeString('en-GB', { hour12: false });
-  const entry = el('li', { className }, el('time', { textContent: time }), ' ', el('code', { className: 'event-name', textContent: name }), el('pre', { textContent: text }));
+  const entry = el(
+    'li',
+    { className },
+    el('time', { textContent: time }),
+    ' ',
+    el('code', { className: 'event-name', textContent: name }),
+    el('pre', { textContent: text }),
+  );
   entry.dataset.event = name;
   log.prepend(entry);
   return entry;
@@ -197,7 +252,14 @@ for (const name of ONBOARDING_EVENTS) {
   flow.addEventListener(name, (event) => {
     const detail = (event as CustomEvent<unknown>).detail;
     const time = new Date().toLocaleTimeString('en-GB', { hour12: false });
-    const entry = el('li', {}, el('time', { textContent: time }), ' ', el('code', { className: 'event-name', textContent: name }), el('pre', { textContent: describeDetail(detail) }));
+    const entry = el(
+      'li',
+      {},
+      el('time', { textContent: time }),
+      ' ',
+      el('code', { className: 'event-name', textContent: name }),
+      el('pre', { textContent: describeDetail(detail) }),
+    );
     entry.dataset.event = name;
     log.prepend(entry);
     if (name === 'onboarding-complete') {

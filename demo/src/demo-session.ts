@@ -33,7 +33,8 @@ export async function openSession(input: { cpf?: string; locale?: string; page: 
     body: JSON.stringify(input),
   });
   const answer = (await res.json().catch(() => null)) as { clientSecret?: string; error?: { message: string } } | null;
-  if (res.status !== 201 || typeof answer?.clientSecret !== 'string') throw new Error(answer?.error?.message ?? `the demo backend answered ${res.status}`);
+  if (res.status !== 201 || typeof answer?.clientSecret !== 'string')
+    throw new Error(answer?.error?.message ?? `the demo backend answered ${res.status}`);
   return answer.clientSecret;
 }
 
@@ -42,13 +43,22 @@ export async function openSession(input: { cpf?: string; locale?: string; page: 
  * soon as the page has the secret: once the session is used, its secret may open nothing more.
  */
 export async function sessionIdOf(endpoint: string, clientSecret: string): Promise<string | null> {
-  const res = await fetch(`${endpoint.replace(/\/+$/, '')}/session`, { headers: { authorization: `Bearer ${clientSecret}` } }).catch(() => null);
+  const res = await fetch(`${endpoint.replace(/\/+$/, '')}/session`, { headers: { authorization: `Bearer ${clientSecret}` } }).catch(
+    () => null,
+  );
   return res?.ok ? ((await res.json()) as PageSession).id : null;
 }
 
 /** One line of the event log for a notification. */
 export function describeNotification(n: DemoNotification): string {
-  const parts = [`id ${n.id}`, n.sessionStatus && `session ${n.sessionStatus}`, n.onboardingStatus && `onboarding ${n.onboardingStatus}`, n.externalId && `externalId ${n.externalId}`, n.verified && 'signature verified', n.deliveries > 1 && `delivered ${n.deliveries} times`];
+  const parts = [
+    `id ${n.id}`,
+    n.sessionStatus && `session ${n.sessionStatus}`,
+    n.onboardingStatus && `onboarding ${n.onboardingStatus}`,
+    n.externalId && `externalId ${n.externalId}`,
+    n.verified && 'signature verified',
+    n.deliveries > 1 && `delivered ${n.deliveries} times`,
+  ];
   return parts.filter(Boolean).join(' · ');
 }
 
@@ -60,7 +70,10 @@ const POLL_MS = 1500;
  * page follows its session once it sent an onboarding, and stops once the last notification
  * (completed or expired) came: no polling while nothing is expected.
  */
-export function watchNotifications(onNotification: (n: DemoNotification) => void, onElsewhere?: () => void): { follow(sessionId: string): void } {
+export function watchNotifications(
+  onNotification: (n: DemoNotification) => void,
+  onElsewhere?: () => void,
+): { follow(sessionId: string): void } {
   const following = new Set<string>();
   const told = new Set<string>();
   let scheduled = false;
@@ -69,10 +82,14 @@ export function watchNotifications(onNotification: (n: DemoNotification) => void
   function schedule(): void {
     if (scheduled || following.size === 0) return;
     scheduled = true;
-    setTimeout(() => void poll().finally(() => {
-      scheduled = false;
-      schedule();
-    }), POLL_MS);
+    setTimeout(
+      () =>
+        void poll().finally(() => {
+          scheduled = false;
+          schedule();
+        }),
+      POLL_MS,
+    );
   }
 
   async function poll(): Promise<void> {

@@ -324,7 +324,19 @@ export function iifeBuild(target: Target): InlineConfig {
 
 /** Every build of the distribution, in the order scripts/build.ts runs them. */
 export function distributionBuilds(target: Target): InlineConfig[] {
-  return [npmBuild(target), pipelineBuild(target), afterSendBuild(target), consentTextBuild(target), captureViewBuild(target), photoStepsBuild(target), faceBuild(target), handoffBuild(target), workerBuild(target), bundleBuild(target), iifeBuild(target)];
+  return [
+    npmBuild(target),
+    pipelineBuild(target),
+    afterSendBuild(target),
+    consentTextBuild(target),
+    captureViewBuild(target),
+    photoStepsBuild(target),
+    faceBuild(target),
+    handoffBuild(target),
+    workerBuild(target),
+    bundleBuild(target),
+    iifeBuild(target),
+  ];
 }
 
 // `vite build` on its own gives the npm modules; `npm run build` gives everything.

@@ -34,7 +34,12 @@ function runStryker(pkg) {
   const scratch = mkdtempSync(join(tmpdir(), 'okit-mutate-'));
   return new Promise((resolve) => {
     const env = { ...process.env, TMPDIR: scratch, TMP: scratch, TEMP: scratch };
-    const child = spawn(process.execPath, [stryker, 'run', `stryker.${pkg}.config.json`, ...flags], { cwd: root, env, stdio: 'inherit', detached: true });
+    const child = spawn(process.execPath, [stryker, 'run', `stryker.${pkg}.config.json`, ...flags], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+      detached: true,
+    });
     const group = (signal) => {
       try {
         process.kill(-child.pid, signal);
@@ -50,7 +55,7 @@ function runStryker(pkg) {
       process.off('SIGTERM', forward);
       group('SIGKILL');
       rmSync(scratch, { recursive: true, force: true });
-      resolve(signal ? 1 : code ?? 1);
+      resolve(signal ? 1 : (code ?? 1));
     });
   });
 }

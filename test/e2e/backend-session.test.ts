@@ -90,7 +90,14 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
 }
 
 test('a session opened by the backend, completed by the page, told to the backend signed, and confirmed by GET /v1/sessions/{id}', async () => {
-  const open = await backend('POST', '/v1/sessions', { reference: 'e2e-user-1', cpf: CPF, name: 'Maria Silva', documentTypes: ['CNH'], locale: 'pt-BR', metadata: { plan: 'gold' } });
+  const open = await backend('POST', '/v1/sessions', {
+    reference: 'e2e-user-1',
+    cpf: CPF,
+    name: 'Maria Silva',
+    documentTypes: ['CNH'],
+    locale: 'pt-BR',
+    metadata: { plan: 'gold' },
+  });
   assert.equal(open.status, 201);
   const session = (await open.json()) as CreateSessionResponse;
 
@@ -106,7 +113,9 @@ test('a session opened by the backend, completed by the page, told to the backen
     const outcome = await driveFlow(recorded.page, { expectCpf: CPF, source: 'camera', shot: (s) => shots.take(s) });
     assert.equal(outcome.status, 'APPROVED');
 
-    const completed = await waitFor('session.completed', () => received.find((r) => r.event.type === 'session.completed' && r.event.data.id === session.id));
+    const completed = await waitFor('session.completed', () =>
+      received.find((r) => r.event.type === 'session.completed' && r.event.data.id === session.id),
+    );
     assert.equal(completed.verified, true, 'signed with the notify secret');
     assert.equal(completed.event.data.status, 'completed');
     assert.equal(completed.event.data.onboarding?.status, 'APPROVED');
@@ -114,19 +123,28 @@ test('a session opened by the backend, completed by the page, told to the backen
     assert.deepEqual(completed.event.data.metadata, { plan: 'gold' });
     const submitted = received.findIndex((r) => r.event.type === 'session.submitted' && r.event.data.id === session.id);
     assert.ok(submitted >= 0 && submitted < received.indexOf(completed), 'session.submitted came first');
-    assert.ok(received.every((r) => r.verified), 'every notification verified');
+    assert.ok(
+      received.every((r) => r.verified),
+      'every notification verified',
+    );
 
     const view = (await (await backend('GET', `/v1/sessions/${session.id}`)).json()) as SessionView;
     assert.equal(view.status, 'completed');
     assert.equal(view.onboarding?.status, 'APPROVED');
     assert.equal(view.onboarding?.tokenOnboarding, outcome.tokenOnboarding);
-    assert.deepEqual(view.onboarding?.history?.map((h) => h.status), ['IN_PROCESS', 'APPROVED']);
+    assert.deepEqual(
+      view.onboarding?.history?.map((h) => h.status),
+      ['IN_PROCESS', 'APPROVED'],
+    );
 
     // Nothing the page saw holds the API key or the notify secret.
     const pageSaw = recorded.exchanges.map((e) => JSON.stringify(e)).join('\n') + recorded.consoleMessages.join('\n');
     assert.ok(!pageSaw.includes(API_KEY) && !pageSaw.includes(NOTIFY_SECRET), 'no backend secret reached the page');
     assert.ok(!stack.output().includes(API_KEY) && !stack.output().includes(NOTIFY_SECRET), 'nor the server log');
-    assert.ok(!stack.output().includes(session.clientSecret) && !stack.output().includes(new URL(session.url).pathname.split('/').pop()!), 'the log holds no session secret either');
+    assert.ok(
+      !stack.output().includes(session.clientSecret) && !stack.output().includes(new URL(session.url).pathname.split('/').pop()!),
+      'the log holds no session secret either',
+    );
     assert.ok(!JSON.stringify(received).includes(session.clientSecret), 'nor any notification');
 
     // The session is spent: the page cannot start a second onboarding with it.

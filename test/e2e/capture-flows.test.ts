@@ -19,7 +19,15 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { DEMO_CSP } from '../../demo/csp.js';
 import { buildDemo, type BuiltDemo } from './helpers/build-demo.js';
-import { launchBrowser, recordedContext, screenshots, writeCardJpeg, writeFaceJpeg, type Exchange, type Recorded } from './helpers/browser.js';
+import {
+  launchBrowser,
+  recordedContext,
+  screenshots,
+  writeCardJpeg,
+  writeFaceJpeg,
+  type Exchange,
+  type Recorded,
+} from './helpers/browser.js';
 import { driveFlow, flowLocators, recordFlowEvents, type PhotoSource } from './helpers/flow.js';
 import { sandboxControl, startStack, upstreamReport, upstreamToken, type RunningStack } from './helpers/stack.js';
 
@@ -34,7 +42,6 @@ let faceJpeg: string;
 const seen: Exchange[] = [];
 /** Every console message of any test's page, for the same scan. */
 const consoleSeen: string[] = [];
-
 
 before(async () => {
   built = await buildDemo();
@@ -55,7 +62,7 @@ after(async () => {
 /** A recorded context for one test; checks the page-wide invariants when the test is done. */
 async function withPage(
   name: string,
-  options: { camera: boolean; /** Requests the test itself makes fail (a file cut off on purpose). */ failing?: string },
+  options: { camera: boolean /** Requests the test itself makes fail (a file cut off on purpose). */; failing?: string },
   body: (r: Recorded, shot: (step: string) => Promise<void>) => Promise<void>,
 ): Promise<void> {
   const recorded = await recordedContext(browser, options);
@@ -68,7 +75,11 @@ async function withPage(
     assert.deepEqual(recorded.pageErrors, [], 'no uncaught error on the page');
     assert.deepEqual(recorded.external, [], 'nothing requested from another host');
     await recorded.settle();
-    assert.deepEqual(recorded.failed.filter((f) => !options.failing || !f.includes(options.failing)), [], 'no failed request');
+    assert.deepEqual(
+      recorded.failed.filter((f) => !options.failing || !f.includes(options.failing)),
+      [],
+      'no failed request',
+    );
   } catch (error) {
     await shots.take('failure').catch(() => {});
     throw error;
@@ -107,13 +118,26 @@ async function shortcut(r: Recorded, cpf: string): Promise<void> {
   await flow.evaluate((el) => (el as HTMLElement & { updateComplete: Promise<boolean> }).updateComplete);
 }
 
-async function runOnCapturePage(name: string, cpf: string, source: PhotoSource = 'camera', camera = true, whileProcessing?: (r: Recorded, shot: (step: string) => Promise<void>) => Promise<void>) {
+async function runOnCapturePage(
+  name: string,
+  cpf: string,
+  source: PhotoSource = 'camera',
+  camera = true,
+  whileProcessing?: (r: Recorded, shot: (step: string) => Promise<void>) => Promise<void>,
+) {
   let result!: Awaited<ReturnType<typeof driveFlow>>;
   let logText = '';
   await withPage(name, { camera }, async (r, shot) => {
     await open(r, '/');
     await shortcut(r, cpf);
-    result = await driveFlow(r.page, { expectCpf: cpf, source, jpeg, faceJpeg, shot, ...(whileProcessing && { whileProcessing: () => whileProcessing(r, shot) }) });
+    result = await driveFlow(r.page, {
+      expectCpf: cpf,
+      source,
+      jpeg,
+      faceJpeg,
+      shot,
+      ...(whileProcessing && { whileProcessing: () => whileProcessing(r, shot) }),
+    });
     // The page's event log saw the same events, the outcome last.
     await r.page.locator(`#last-outcome[data-status="${result.status}"]`).waitFor();
     logText = (await r.page.locator('#event-log').textContent()) ?? '';
@@ -188,7 +212,7 @@ describe('demo capture page (/), element loaded by script tag', () => {
       await step('document-front').waitFor();
       const problem = flow.locator('[data-part-failed]');
       await problem.waitFor();
-      assert.equal((await problem.getAttribute('role')), 'alert');
+      assert.equal(await problem.getAttribute('role'), 'alert');
       assert.match((await problem.textContent()) ?? '', /This step could not be loaded\. Check your internet connection and try again\./);
       assert.equal(await flow.locator('h2').textContent(), 'CNH front');
       assert.ok(refused >= 1, 'the file was asked for');
@@ -280,12 +304,18 @@ describe('demo capture page (/), element loaded by script tag', () => {
     const result = await runOnCapturePage('camera-denied', CPF.approved, 'denied-camera-then-files', false);
     assert.equal(result.status, 'APPROVED');
     const errors = result.events.filter((e) => e.type === 'onboarding-error');
-    assert.ok(errors.some((e) => e.detail?.code === 'camera_denied'), `camera_denied was reported: ${JSON.stringify(errors)}`);
+    assert.ok(
+      errors.some((e) => e.detail?.code === 'camera_denied'),
+      `camera_denied was reported: ${JSON.stringify(errors)}`,
+    );
   });
 });
 
 // React starts from its shortcut (a prop plus a ref's start()), Vue with the CPF typed in.
-for (const [framework, path, how] of [['React', '/react', 'shortcut'], ['Vue', '/vue', 'typed']] as const) {
+for (const [framework, path, how] of [
+  ['React', '/react', 'shortcut'],
+  ['Vue', '/vue', 'typed'],
+] as const) {
   test(`${framework} example (${path}): the same flow reaches APPROVED and the app hears the events`, async () => {
     await withPage(framework.toLowerCase(), { camera: true }, async (r, shot) => {
       await open(r, path);
@@ -322,13 +352,21 @@ test('no credential, access token or webhook key reaches the browser or the buil
   const stats = await sandboxControl<{ tokensIssued: number }>(stack, '/stats');
   assert.ok(stats.tokensIssued >= 2, 'the companion obtained its own access token(s) during the run');
   assert.ok(seen.length > 50, `the pages' traffic was recorded (${seen.length} exchanges)`);
-  assert.ok(seen.some((e) => e.url.includes('/v1/onboardings') && e.method === 'POST' && e.status === 201), 'creations were recorded');
-  assert.ok(seen.some((e) => e.kind === 'stream' && e.url.endsWith('/events') && e.responseBody.includes('event: status')), 'the status streams were recorded as they arrived');
+  assert.ok(
+    seen.some((e) => e.url.includes('/v1/onboardings') && e.method === 'POST' && e.status === 201),
+    'creations were recorded',
+  );
+  assert.ok(
+    seen.some((e) => e.kind === 'stream' && e.url.endsWith('/events') && e.responseBody.includes('event: status')),
+    'the status streams were recorded as they arrived',
+  );
 
   const needles = [stack.secret, stack.webhookKey, stack.adminKey, 'sandbox-secret', 'sandbox-webhook-key', sample];
   const findings: string[] = [];
   const check = (where: string, text: string) => {
-    for (const needle of needles) if (text.includes(needle)) findings.push(`${where}: contains ${needle === sample ? 'an access token' : `"${needle.slice(0, 14)}..."`}`);
+    for (const needle of needles)
+      if (text.includes(needle))
+        findings.push(`${where}: contains ${needle === sample ? 'an access token' : `"${needle.slice(0, 14)}..."`}`);
     for (const m of text.match(JWT) ?? []) findings.push(`${where}: JWT-shaped ${m.slice(0, 16)}...`);
   };
   for (const e of seen) {

@@ -45,7 +45,14 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 test('pages: /, /react, /vue (with and without slash) as HTML with the CSP, revalidated', async () => {
   const app = appFor({ distDir: join(dir, 'dist') });
-  for (const [path, title] of [['/', 'capture'], ['/index.html', 'capture'], ['/react', 'react'], ['/react/', 'react'], ['/vue', 'vue'], ['/vue/', 'vue']] as const) {
+  for (const [path, title] of [
+    ['/', 'capture'],
+    ['/index.html', 'capture'],
+    ['/react', 'react'],
+    ['/react/', 'react'],
+    ['/vue', 'vue'],
+    ['/vue/', 'vue'],
+  ] as const) {
     const res = await app.request(path);
     assert.equal(res.status, 200, path);
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');

@@ -85,11 +85,21 @@ async function assertCleanPage(d: OpenedDriver, flow: string): Promise<void> {
   const seen = await d.errors();
   assert.deepEqual(seen.errors, [], `${d.engine} ${flow}: no uncaught error or rejection`);
   assert.deepEqual(seen.csp, [], `${d.engine} ${flow}: no CSP violation`);
-  assert.deepEqual(seen.console.filter((m) => m.startsWith('error')), [], `${d.engine} ${flow}: no console error`);
+  assert.deepEqual(
+    seen.console.filter((m) => m.startsWith('error')),
+    [],
+    `${d.engine} ${flow}: no console error`,
+  );
   assert.deepEqual(d.external(), [], `${d.engine} ${flow}: nothing requested from another host`);
 }
 
-async function runFlow(d: OpenedDriver, flow: string, cpf: string, source: EngineSource, extra: Pick<EngineFlowOptions, 'cameraRefusals'> = {}) {
+async function runFlow(
+  d: OpenedDriver,
+  flow: string,
+  cpf: string,
+  source: EngineSource,
+  extra: Pick<EngineFlowOptions, 'cameraRefusals'> = {},
+) {
   await d.goto(`${stack.url}/?locale=en`);
   await d.click({ css: `button[data-cpf="${cpf}"]` });
   const outcome = await driveEngineFlow(d, { cpf, source, jpeg, faceJpeg, shot: shooter(d, flow), ...extra });
@@ -138,12 +148,20 @@ for (const engine of selectedEngines()) {
       const faceRefusal = /could not find a face|more than one face|face is too far|face is outside/;
       const blurry = /shaky or out of focus/;
       const cameraRefusals: Record<string, RegExp> =
-        engine === 'webkit' ? { selfie: /too dark/ } : engine === 'firefox' ? { 'document-front': blurry, 'document-back': blurry, selfie: blurry } : { selfie: faceRefusal };
+        engine === 'webkit'
+          ? { selfie: /too dark/ }
+          : engine === 'firefox'
+            ? { 'document-front': blurry, 'document-back': blurry, selfie: blurry }
+            : { selfie: faceRefusal };
       const outcome = await runFlow(d, 'approved-camera', CPF.approved, 'camera', { cameraRefusals });
       assert.equal(outcome.status, 'APPROVED');
     });
 
-    test(`${engine}: camera denied, then photos from files`, { skip: !canDenyCamera(engine) && "WebKit cannot deny the camera: no WebDriver permission endpoint, and the demo's frame-ancestors 'none' forbids an iframe with allow=\"camera 'none'\"" }, async () => {
+    test(`${engine}: camera denied, then photos from files`, {
+      skip:
+        !canDenyCamera(engine) &&
+        "WebKit cannot deny the camera: no WebDriver permission endpoint, and the demo's frame-ancestors 'none' forbids an iframe with allow=\"camera 'none'\"",
+    }, async () => {
       const denied = await openDriver(engine, { camera: 'denied', origin: stack.url });
       try {
         const outcome = await runFlow(denied, 'camera-denied', CPF.approved, 'denied-camera-then-files');

@@ -59,7 +59,11 @@ before(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'onboarding-kit-e2e-handoff-'));
   // The hosted page needs no demo page: an empty demo folder of this run's own.
   mkdirSync(join(tmp, 'demo'));
-  landing = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Back</title><h1>Back at the service</h1><p>${req.url}</p>`));
+  landing = createServer((req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><title>Back</title><h1>Back at the service</h1><p>${req.url}</p>`),
+  );
   await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
   landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}`;
   [stack, desk, mobile] = await Promise.all([
@@ -152,7 +156,11 @@ async function computerToFirstPhoto(page: Page, url: string, shot: (step: string
   assert.equal((await lead.textContent())?.trim(), 'Continuar no celular');
   assert.equal(await lead.getAttribute('part'), 'button button-primary handoff-start');
   assert.equal(await flow.locator('[part~="button-primary"]').count(), 1);
-  assert.equal(await page.evaluate(async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput').length), 0, 'the computer lists no camera');
+  assert.equal(
+    await page.evaluate(async () => (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput').length),
+    0,
+    'the computer lists no camera',
+  );
   await shot('no-camera-offers-phone');
 }
 
@@ -203,21 +211,32 @@ async function readOffer(page: Page, shotPath: () => Promise<string>): Promise<s
   await panel.waitFor();
   const qr = flow.locator('svg[part~="handoff-qr"]');
   const box = (await qr.boundingBox())!;
-  assert.ok(box.width >= 180 && Math.abs(box.width - box.height) < 1, `the QR code is a square of at least 180 px (${box.width}x${box.height})`);
-  assert.ok(box.y >= 0 && box.y + box.height <= COMPUTER.height && box.x >= 0 && box.x + box.width <= COMPUTER.width, `the QR code is whole in the 1366x768 window (${JSON.stringify(box)})`);
+  assert.ok(
+    box.width >= 180 && Math.abs(box.width - box.height) < 1,
+    `the QR code is a square of at least 180 px (${box.width}x${box.height})`,
+  );
+  assert.ok(
+    box.y >= 0 && box.y + box.height <= COMPUTER.height && box.x >= 0 && box.x + box.width <= COMPUTER.width,
+    `the QR code is whole in the 1366x768 window (${JSON.stringify(box)})`,
+  );
   assert.match((await flow.locator('[part~="handoff-code"]').textContent()) ?? '', /^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
   const url = await readQrFromScreen(page, await shotPath());
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/h\/[A-Za-z0-9_-]{32}$/, 'the QR code holds the hand-off link');
   return url;
 }
 
-const statusLines = async (page: Page): Promise<string> => ((await flowLocators(page).flow.locator('[part~="handoff-status"]').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+const statusLines = async (page: Page): Promise<string> =>
+  ((await flowLocators(page).flow.locator('[part~="handoff-status"]').textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
 async function assertClean(recorded: Recorded, what: string, expected?: RegExp): Promise<void> {
   assert.deepEqual(await recorded.cspViolations(), [], `${what}: no CSP violation`);
   assert.deepEqual(recorded.external, [], `${what}: nothing requested from another host`);
   assert.deepEqual(recorded.pageErrors, [], `${what}: no uncaught error`);
-  assert.deepEqual(recorded.consoleErrors.filter((m) => !expected?.test(m)), [], `${what}: no console error`);
+  assert.deepEqual(
+    recorded.consoleErrors.filter((m) => !expected?.test(m)),
+    [],
+    `${what}: no console error`,
+  );
 }
 
 test('a computer without a camera hands the session to a phone by its QR code; the phone completes the flow (offline for one photo), the computer follows live, shows the same outcome and lands on the returnUrl', async () => {
@@ -238,7 +257,11 @@ test('a computer without a camera hands the session to a phone by its QR code; t
     await watching.waitFor({ timeout: 15_000 });
     assert.match(await statusLines(pc), /Celular conectado/);
 
-    const photoSeen: Record<string, string> = { 'document-front-photo': 'documentFront', 'document-back-photo': 'documentBack', 'selfie-camera-refused-twice': '' };
+    const photoSeen: Record<string, string> = {
+      'document-front-photo': 'documentFront',
+      'document-back-photo': 'documentBack',
+      'selfie-camera-refused-twice': '',
+    };
     const outcome = await driveFlow(mob, {
       expectCpf: CPF,
       source: 'camera',
@@ -248,14 +271,26 @@ test('a computer without a camera hands the session to a phone by its QR code; t
         if (step === 'intro') {
           await shoot('computer', pc, 'phone-connected');
         } else if (step === 'cpf') {
-          await pc.waitForFunction(() => /No celular: dados pessoais/.test(document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-handoff-panel')?.shadowRoot?.textContent ?? ''), undefined, { timeout: 10_000 });
+          await pc.waitForFunction(
+            () =>
+              /No celular: dados pessoais/.test(
+                document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-handoff-panel')?.shadowRoot?.textContent ??
+                  '',
+              ),
+            undefined,
+            { timeout: 10_000 },
+          );
           await shoot('computer', pc, 'phone-at-cpf');
         } else if (step in photoSeen && photoSeen[step]) {
           // The phone loses the network after the first photo and takes the second offline; back
           // online, what it could not tell reaches the computer all the same.
           if (step === 'document-back-photo') {
             await mob.waitForTimeout(300);
-            assert.equal(await flowLocators(pc).flow.locator('[part~="handoff-status"] li[data-photo="documentBack"]').count(), 0, 'nothing told while offline');
+            assert.equal(
+              await flowLocators(pc).flow.locator('[part~="handoff-status"] li[data-photo="documentBack"]').count(),
+              0,
+              'nothing told while offline',
+            );
             await phone.context.setOffline(false);
           }
           await flowLocators(pc).flow.locator(`[part~="handoff-status"] li[data-photo="${photoSeen[step]}"]`).waitFor({ timeout: 15_000 });
@@ -263,7 +298,11 @@ test('a computer without a camera hands the session to a phone by its QR code; t
           if (step === 'document-front-photo') await phone.context.setOffline(true);
         } else if (step === 'review') {
           await flowLocators(pc).flow.locator('[part~="handoff-status"] li[data-photo="selfie"]').waitFor({ timeout: 10_000 });
-          assert.equal(await flowLocators(pc).flow.locator('[part~="handoff-status"] li[data-photo]').count(), 3, 'three photos taken, as the computer sees it');
+          assert.equal(
+            await flowLocators(pc).flow.locator('[part~="handoff-status"] li[data-photo]').count(),
+            3,
+            'three photos taken, as the computer sees it',
+          );
           await shoot('computer', pc, 'phone-at-review');
         } else if (step === 'processing') {
           await flowLocators(pc).flow.locator('[part~="handoff"][data-phase="submitted"]').waitFor({ timeout: 10_000 });
@@ -283,7 +322,10 @@ test('a computer without a camera hands the session to a phone by its QR code; t
     for (let i = 0; i < 100 && (await computerText()) !== outcome.text; i++) await pc.waitForTimeout(100);
     assert.equal(await computerText(), outcome.text, 'the same outcome screen on both');
     const events = await flowEvents(pc);
-    assert.deepEqual(events.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail?.state), ['offered', 'claimed']);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail?.state),
+      ['offered', 'claimed'],
+    );
     assert.equal(events.find((e) => e.type === 'onboarding-submitted')?.detail?.tokenOnboarding, outcome.tokenOnboarding);
     const complete = events.filter((e) => e.type === 'onboarding-complete');
     assert.equal(complete.length, 1, 'onboarding-complete once on the computer');
@@ -312,7 +354,9 @@ test('a computer without a camera hands the session to a phone by its QR code; t
     await shoot('computer', pc, 'back-at-the-service');
     // The phone stays where it is (it has no returnUrl of its own).
     assert.equal(new URL(mob.url()).pathname, '/capture');
-    const view = (await (await fetch(`${stack.url}/v1/sessions/${session.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as SessionView;
+    const view = (await (
+      await fetch(`${stack.url}/v1/sessions/${session.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+    ).json()) as SessionView;
     assert.equal(view.status, 'completed');
     assert.equal(view.onboarding?.status, 'APPROVED');
   } catch (error) {
@@ -397,7 +441,10 @@ test('a link used twice: the second phone is told it was already used; the first
 test('short codes typed at /h: a clear message for a wrong one, the right one still works after it; past 10 attempts a minute, the wait is said', async () => {
   const session = await openSession(lapsing.url);
   const origin = new URL(session.url).pathname.split('/').pop()!;
-  const offer = async () => (await (await fetch(`${lapsing.url}/v1/session/handoff`, { method: 'POST', headers: { authorization: `Bearer ${origin}` } })).json()) as { shortUrl: string; code: string };
+  const offer = async () =>
+    (await (
+      await fetch(`${lapsing.url}/v1/session/handoff`, { method: 'POST', headers: { authorization: `Bearer ${origin}` } })
+    ).json()) as { shortUrl: string; code: string };
   const first = await offer();
   const phone = await newPhone();
   const shoot = shooter('code');
@@ -407,7 +454,10 @@ test('short codes typed at /h: a clear message for a wrong one, the right one st
     await page.evaluate(() => (document.getElementById('okit-code-message')!.textContent = ''));
     await page.fill('#okit-code', code);
     await page.click('#okit-code-form button');
-    await page.waitForFunction((source) => new RegExp(source).test(document.getElementById('okit-code-message')?.textContent ?? ''), answer.source);
+    await page.waitForFunction(
+      (source) => new RegExp(source).test(document.getElementById('okit-code-message')?.textContent ?? ''),
+      answer.source,
+    );
   };
   /** A code of the right shape that is not `code` (its last symbol changed). */
   const wrongFor = (code: string) => code.slice(0, 7) + (code[7] === 'A' ? 'C' : 'A');
@@ -474,14 +524,20 @@ test('the computer takes the session back: the phone shows that it continued on 
     await heading.waitFor({ timeout: 10_000 });
     await shoot('phone', mob, 'continued-on-the-other-device');
     const phoneEvents = await flowEvents(mob);
-    assert.deepEqual(phoneEvents.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail?.state), ['reclaimed']);
+    assert.deepEqual(
+      phoneEvents.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail?.state),
+      ['reclaimed'],
+    );
     // The computer captures again: from a file, since it has no camera.
     await flow.locator('input[type=file]:not([capture])').setInputFiles(jpeg);
     await flow.locator('img[part~="preview"]').waitFor({ timeout: 30_000 });
     assert.equal(await flow.locator('#capture-error').count(), 0);
     await shoot('computer', pc, 'captures-again');
     const events = await flowEvents(pc);
-    assert.deepEqual(events.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail?.state), ['offered', 'claimed', 'reclaimed']);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail?.state),
+      ['offered', 'claimed', 'reclaimed'],
+    );
     await assertClean(computer, 'the computer');
   } catch (error) {
     await shoot('computer', pc, 'failure').catch(() => {});

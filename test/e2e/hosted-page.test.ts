@@ -44,7 +44,11 @@ before(async () => {
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
   // The integrator's page the person returns to: another origin on loopback.
-  landing = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Back</title><h1>Back at the service</h1><p>${req.url}</p>`));
+  landing = createServer((req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><title>Back</title><h1>Back at the service</h1><p>${req.url}</p>`),
+  );
   await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
   landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}`;
   built = await buildDemo();
@@ -101,7 +105,11 @@ async function assertClean(recorded: Recorded, what: string, expected?: RegExp):
   assert.deepEqual(await recorded.cspViolations(), [], `${what}: no CSP violation`);
   assert.deepEqual(recorded.external, [], `${what}: nothing requested from another host`);
   assert.deepEqual(recorded.pageErrors, [], `${what}: no uncaught error`);
-  assert.deepEqual(recorded.consoleErrors.filter((m) => !expected?.test(m)), [], `${what}: no console error`);
+  assert.deepEqual(
+    recorded.consoleErrors.filter((m) => !expected?.test(m)),
+    [],
+    `${what}: no console error`,
+  );
 }
 
 test('a person sent to the hosted page completes the flow at 390x844 and lands on the returnUrl with session and status', async () => {
@@ -117,11 +125,17 @@ test('a person sent to the hosted page completes the flow at 390x844 and lands o
     await page.setViewportSize(SIZES[0]);
     const res = await page.goto(session.url);
     assert.equal(res?.status(), 200);
-    assert.equal(await res!.headerValue('content-security-policy'), "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    assert.equal(
+      await res!.headerValue('content-security-policy'),
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
     await flowLocators(page).step('intro').waitFor();
     // The brand is on the page and on the flow.
     assert.equal(await page.locator('.okit-header img').getAttribute('alt'), 'Banco Exemplo');
-    assert.ok(await page.locator('.okit-header img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the logo loaded');
+    assert.ok(
+      await page.locator('.okit-header img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      'the logo loaded',
+    );
     const primary = await flowLocators(page).primary.evaluate((b) => getComputedStyle(b).backgroundColor);
     assert.equal(primary, 'rgb(106, 27, 154)', 'the flow wears the brand colour');
     await shootBoth(page, 'page-fresh');
@@ -145,7 +159,9 @@ test('a person sent to the hosted page completes the flow at 390x844 and lands o
     assert.equal(href, back.href, 'the link went where the page went');
     await page.locator('h1').waitFor();
     // The backend confirms (the status in the address is only a hint).
-    const view = (await (await fetch(`${stack.url}/v1/sessions/${session.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as SessionView;
+    const view = (await (
+      await fetch(`${stack.url}/v1/sessions/${session.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+    ).json()) as SessionView;
     assert.equal(view.status, 'completed');
     assert.equal(view.onboarding?.status, 'APPROVED');
     // The token never reached the server's log, and the page never told another site of it.
@@ -160,7 +176,7 @@ test('a person sent to the hosted page completes the flow at 390x844 and lands o
     const used = await page.goto(session.url);
     assert.equal(used?.status(), 410);
     await shootBoth(page, 'page-410-used');
-    assert.match(await page.locator('h1').textContent() ?? '', /Este link já foi usado/);
+    assert.match((await page.locator('h1').textContent()) ?? '', /Este link já foi usado/);
   } catch (error) {
     await shot('failure').catch(() => {});
     throw error;
@@ -193,8 +209,16 @@ test('the 404 page in the browser’s language and a page in the session’s, wi
 
 test('the hand-off link and the short code bring the session to a second context; GETs alone claim nothing', async () => {
   const session = await openSession({ locale: 'en' });
-  const offer = async () => (await (await fetch(`${stack.url}/v1/session/handoff`, { method: 'POST', headers: { authorization: `Bearer ${session.token}` } })).json()) as HandoffOffer;
-  const handoffState = async () => ((await (await fetch(`${stack.url}/v1/session`, { headers: { authorization: `Bearer ${session.token}` } })).json()) as { handoff: { state: string } }).handoff.state;
+  const offer = async () =>
+    (await (
+      await fetch(`${stack.url}/v1/session/handoff`, { method: 'POST', headers: { authorization: `Bearer ${session.token}` } })
+    ).json()) as HandoffOffer;
+  const handoffState = async () =>
+    (
+      (await (await fetch(`${stack.url}/v1/session`, { headers: { authorization: `Bearer ${session.token}` } })).json()) as {
+        handoff: { state: string };
+      }
+    ).handoff.state;
   const link = await offer();
   // A link scanner's GET, twice: the link still works afterwards.
   for (let i = 0; i < 2; i++) assert.equal((await fetch(link.url)).status, 200);
@@ -228,7 +252,11 @@ test('the hand-off link and the short code bring the session to a second context
   }
 
   // The computer takes the session back and offers a new code; a phone types it (wrong first).
-  assert.equal((await fetch(`${stack.url}/v1/session/handoff/reclaim`, { method: 'POST', headers: { authorization: `Bearer ${session.token}` } })).status, 200);
+  assert.equal(
+    (await fetch(`${stack.url}/v1/session/handoff/reclaim`, { method: 'POST', headers: { authorization: `Bearer ${session.token}` } }))
+      .status,
+    200,
+  );
   const second = await offer();
   const typing = await recordedContext(browser, { camera: true });
   try {
@@ -260,9 +288,18 @@ test("the pages' script on the answers a real hand-off rarely meets: a short cod
   await page.route('**/v1/handoff/claim', async (route) => {
     claims.push(route.request().postDataJSON());
     if (answer === 'network') return route.abort('connectionreset');
-    await route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body ?? {}), ...(answer.headers && { headers: answer.headers }) });
+    await route.fulfill({
+      status: answer.status,
+      contentType: 'application/json',
+      body: JSON.stringify(answer.body ?? {}),
+      ...(answer.headers && { headers: answer.headers }),
+    });
   });
-  const refused = (status: number, code: string, headers?: Record<string, string>) => ({ status, body: { error: { code, message: code } }, ...(headers && { headers }) });
+  const refused = (status: number, code: string, headers?: Record<string, string>) => ({
+    status,
+    body: { error: { code, message: code } },
+    ...(headers && { headers }),
+  });
   try {
     await page.goto(`${stack.url}/h`);
     const message = page.locator('#okit-code-message');
@@ -270,7 +307,10 @@ test("the pages' script on the answers a real hand-off rarely meets: a short cod
     const submit = async (code: string, expected: RegExp) => {
       await page.fill('#okit-code', code);
       await button.click();
-      await page.waitForFunction((re) => new RegExp(re).test(document.getElementById('okit-code-message')?.textContent ?? ''), expected.source);
+      await page.waitForFunction(
+        (re) => new RegExp(re).test(document.getElementById('okit-code-message')?.textContent ?? ''),
+        expected.source,
+      );
     };
     await submit('K7MQ-4TX', /^The code has 8 characters\./);
     assert.equal(claims.length, 0, 'a short code is never sent');
@@ -331,7 +371,14 @@ test("the pages' script on the answers a real hand-off rarely meets: a short cod
     const session = await openSession({ returnUrl: `${landingUrl}/kyc/done`, locale: 'en' });
     await page.goto(session.url);
     await flowLocators(page).step('intro').waitFor();
-    const cancel = (step: string) => page.evaluate((s) => document.querySelector('onboarding-flow')!.dispatchEvent(new CustomEvent('onboarding-cancel', { detail: { step: s }, bubbles: true, composed: true })), step);
+    const cancel = (step: string) =>
+      page.evaluate(
+        (s) =>
+          document
+            .querySelector('onboarding-flow')!
+            .dispatchEvent(new CustomEvent('onboarding-cancel', { detail: { step: s }, bubbles: true, composed: true })),
+        step,
+      );
     await cancel('upload');
     assert.ok(await page.locator('#okit-banner').isHidden(), 'a cancel at the upload leaves the page as it is');
     await cancel('consent');
@@ -372,7 +419,11 @@ for (const engine of selectedEngines().filter((e) => e !== 'chromium')) {
         const seen = await d.errors();
         assert.deepEqual(seen.errors, [], `${engine}: no uncaught error`);
         assert.deepEqual(seen.csp, [], `${engine}: no CSP violation`);
-        assert.deepEqual(seen.console.filter((m) => m.startsWith('error')), [], `${engine}: no console error`);
+        assert.deepEqual(
+          seen.console.filter((m) => m.startsWith('error')),
+          [],
+          `${engine}: no console error`,
+        );
         assert.deepEqual(d.external(), [], `${engine}: nothing requested from another host`);
         await d.goto(`${stack.url}/capture/unknown-${randomBytes(12).toString('hex')}`);
         await d.waitFor({ css: 'h1' });

@@ -28,5 +28,18 @@ if (selected.length === 0) {
   process.exit(1);
 }
 // The spec reporter lists every failing test again at the end, where a CI log's tail shows it.
-const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${TEST_TIMEOUT_MS}`, ...selected], { cwd: root, stdio: 'inherit' });
-child.on('exit', (code, signal) => process.exit(signal ? 1 : code ?? 1));
+const child = spawn(
+  process.execPath,
+  [
+    '--conditions=source',
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-concurrency=1',
+    `--test-timeout=${TEST_TIMEOUT_MS}`,
+    ...selected,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
+child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

@@ -20,11 +20,17 @@ test('each sandbox outcome reaches the page through the event stream (webhooks)'
       assert.equal(o.status, 'IN_PROCESS');
       const stream = await openEvents(stack.url, o.tokenOnboarding, o.accessKey);
       const events = await stream.untilEnd();
-      assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', outcome], JSON.stringify(taxId));
+      assert.deepEqual(
+        events.map((e) => e.status),
+        ['IN_PROCESS', outcome],
+        JSON.stringify(taxId),
+      );
       if (outcome === 'ERROR') assert.match(events[1]!.externalId ?? '', /.+/, 'ERROR carries externalId');
       const record = (await stack.app.store.get(o.tokenOnboarding))!;
       assert.equal(record.history.at(-1)!.source, 'webhook');
-      const state = (await (await fetch(`${stack.url}/v1/onboardings/${o.tokenOnboarding}`, { headers: auth(o.accessKey) })).json()) as { status: string };
+      const state = (await (await fetch(`${stack.url}/v1/onboardings/${o.tokenOnboarding}`, { headers: auth(o.accessKey) })).json()) as {
+        status: string;
+      };
       assert.equal(state.status, outcome);
     }
   } finally {
@@ -42,7 +48,10 @@ test('a manual decision reaches every open stream, each stream then ends', async
     await stack.sandbox.decide(o.tokenOnboarding, 'REFUSED');
     for (const s of streams) {
       const events = await s.untilEnd();
-      assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'REFUSED']);
+      assert.deepEqual(
+        events.map((e) => e.status),
+        ['IN_PROCESS', 'REFUSED'],
+      );
     }
     assert.equal((await stack.app.store.get(o.tokenOnboarding))!.history.at(-1)!.source, 'webhook');
   } finally {
@@ -72,13 +81,19 @@ test('a 401 storm (expired tokens, 20 concurrent calls) renews exactly once', as
     assert.equal(stack.sandbox.stats().tokensIssued, 1);
     stack.sandbox.expireTokens();
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => stack.app.upstream.query('SERVICE_PEP', { cpf: '52998224725' })));
-    assert.ok(outcomes.every((o) => o.kind === 'success'), JSON.stringify(outcomes.map((o) => o.kind)));
+    assert.ok(
+      outcomes.every((o) => o.kind === 'success'),
+      JSON.stringify(outcomes.map((o) => o.kind)),
+    );
     assert.equal(stack.sandbox.stats().tokensIssued, 2);
     assert.equal(stack.sandbox.stats().requests['POST /api/service-api'], 41);
     // Creations through the companion after another expiry: one renewal, no failure.
     stack.sandbox.expireTokens();
     const created = await Promise.all(Array.from({ length: 5 }, () => create(stack.url)));
-    assert.deepEqual(created.map((r) => r.status), [201, 201, 201, 201, 201]);
+    assert.deepEqual(
+      created.map((r) => r.status),
+      [201, 201, 201, 201, 201],
+    );
     assert.equal(stack.sandbox.stats().tokensIssued, 3);
   } finally {
     await stack.close();
@@ -91,7 +106,8 @@ test('the typed client returns classified, stripped outcomes from the sandbox', 
     const pep = await stack.app.upstream.query('SERVICE_PEP', { cpf: '52998224725' });
     assert.equal(pep.kind, 'success');
     const text = JSON.stringify(pep);
-    for (const field of ['fieldsOutput', 'required', 'enabled', 'valid', 'callService', 'nextStep', 'services', 'null']) assert.ok(!text.includes(`"${field}"`) && !text.includes(':null'), field);
+    for (const field of ['fieldsOutput', 'required', 'enabled', 'valid', 'callService', 'nextStep', 'services', 'null'])
+      assert.ok(!text.includes(`"${field}"`) && !text.includes(':null'), field);
     const noBalance = await stack.app.upstream.query('SERVICE_PEP', { cpf: '39053344705' });
     assert.equal(noBalance.kind, 'no-data');
     assert.ok(noBalance.message);
@@ -106,12 +122,20 @@ test('every bad input gets its status and code, and nothing reaches the upstream
     const before = upstreamRequests(stack.sandbox);
     const big = 'iVBORw0KGgo' + 'A'.repeat(4000) + '=';
     const cases: [Promise<Response>, number, string][] = [
-      [fetch(`${stack.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }), 415, 'unsupported_media_type'],
+      [
+        fetch(`${stack.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }),
+        415,
+        'unsupported_media_type',
+      ],
       [create(stack.url, '{"cpf":'), 400, 'invalid_json'],
       [create(stack.url, body({ cpf: '111.111.111-11' })), 400, 'invalid_cpf'],
       [create(stack.url, body({ cnpj: '00.000.000/0000-01' })), 400, 'invalid_cnpj'],
       [create(stack.url, { images: {} }), 400, 'missing_tax_id'],
-      [create(stack.url, body(undefined, { images: { documentFront: 'R0lGODlhAQABAAAAACw=', selfie: 'R0lGODlhAQABAAAAACw=' } })), 400, 'invalid_image'],
+      [
+        create(stack.url, body(undefined, { images: { documentFront: 'R0lGODlhAQABAAAAACw=', selfie: 'R0lGODlhAQABAAAAACw=' } })),
+        400,
+        'invalid_image',
+      ],
       [create(stack.url, body(undefined, { images: { selfie: 'iVBORw0KGgoAAAANSUhEUg==' } })), 400, 'missing_image'],
       [create(stack.url, body(undefined, { images: { documentFront: big, selfie: big } })), 413, 'image_too_large'],
       [create(stack.url, body(undefined, { pad: 'x'.repeat(200_000) })), 413, 'payload_too_large'],
@@ -131,10 +155,12 @@ test('webhook key over the wire: missing or wrong 401 and nothing stored, right 
   const stack = await startStack({ companion: { poll: { firstDelayMs: 60_000 } } });
   try {
     const o = await createOk(stack.url, body({ cpf: '987.654.321-00' }));
-    const send = (key?: string) => fetch(`${stack.url}/v1/webhooks`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...(key !== undefined && { 'id-service-token': key }) },
-      body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }),
-    });
+    const send = (key?: string) =>
+      fetch(`${stack.url}/v1/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(key !== undefined && { 'id-service-token': key }) },
+        body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }),
+      });
     assert.equal((await send()).status, 401);
     assert.equal((await send('sandbox-webhook-key')).status, 401);
     assert.equal((await send(`${IT_WEBHOOK_KEY}x`)).status, 401);
@@ -145,14 +171,18 @@ test('webhook key over the wire: missing or wrong 401 and nothing stored, right 
     assert.equal((await send(IT_WEBHOOK_KEY)).status, 200);
     for (const status of ['IN_PROCESS', 'REFUSED', 'ERROR']) {
       const late = await fetch(`${stack.url}/v1/webhooks`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'id-service-token': IT_WEBHOOK_KEY },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'id-service-token': IT_WEBHOOK_KEY },
         body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status, fields: {}, services: [] }),
       });
       assert.equal(late.status, 200);
     }
     const record = (await stack.app.store.get(o.tokenOnboarding))!;
     assert.equal(record.status, 'APPROVED');
-    assert.deepEqual(record.history.map((h) => h.status), ['IN_PROCESS', 'APPROVED']);
+    assert.deepEqual(
+      record.history.map((h) => h.status),
+      ['IN_PROCESS', 'APPROVED'],
+    );
     const bad = await fetch(`${stack.url}/v1/webhooks`, { method: 'POST', headers: { 'id-service-token': IT_WEBHOOK_KEY }, body: 'nope' });
     assert.equal(bad.status, 400);
   } finally {
@@ -166,10 +196,16 @@ test('duplicated webhooks are tolerated: one change, one event', async () => {
     stack.sandbox.setFaults({ duplicateWebhooks: true });
     const o = await createOk(stack.url);
     const events = await (await openEvents(stack.url, o.tokenOnboarding, o.accessKey)).untilEnd();
-    assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'APPROVED']);
+    assert.deepEqual(
+      events.map((e) => e.status),
+      ['IN_PROCESS', 'APPROVED'],
+    );
     await waitUntil(() => stack.sandbox.stats().webhooksSent >= 2);
     const record = (await stack.app.store.get(o.tokenOnboarding))!;
-    assert.deepEqual(record.history.map((h) => h.status), ['IN_PROCESS', 'APPROVED']);
+    assert.deepEqual(
+      record.history.map((h) => h.status),
+      ['IN_PROCESS', 'APPROVED'],
+    );
   } finally {
     await stack.close();
   }
@@ -181,7 +217,10 @@ test('polling fallback: with webhooks dropped the outcome still reaches the page
     stack.sandbox.setFaults({ dropWebhooks: true });
     const o = await createOk(stack.url, body({ cpf: '123.456.789-09' }));
     const events = await (await openEvents(stack.url, o.tokenOnboarding, o.accessKey)).untilEnd();
-    assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'ERROR']);
+    assert.deepEqual(
+      events.map((e) => e.status),
+      ['IN_PROCESS', 'ERROR'],
+    );
     assert.ok(events[1]!.externalId, 'ERROR from the report carries externalId');
     const record = (await stack.app.store.get(o.tokenOnboarding))!;
     assert.equal(record.history.at(-1)!.source, 'poll');
@@ -232,7 +271,9 @@ test('wrong access key is answered byte-for-byte like an unknown token over the 
   try {
     const o = await createOk(stack.url);
     const get = async (token: string, key?: string) => {
-      const res = await fetch(`${stack.url}/v1/onboardings/${token}`, { headers: { 'x-request-id': 'same-id', origin: 'https://shop.example', ...(key && auth(key)) } });
+      const res = await fetch(`${stack.url}/v1/onboardings/${token}`, {
+        headers: { 'x-request-id': 'same-id', origin: 'https://shop.example', ...(key && auth(key)) },
+      });
       return { status: res.status, headers: [...res.headers.entries()].filter(([k]) => k !== 'date'), body: await res.text() };
     };
     const unknown = await get('3f1c9a1e-1111-4222-8333-944455556666', o.accessKey);
@@ -253,7 +294,10 @@ test('rate limit per client address over a real socket: 429 with Retry-After', a
   try {
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await create(stack.url, '{}'));
-    assert.deepEqual(answers.map((r) => r.status), [400, 400, 400, 429]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [400, 400, 400, 429],
+    );
     assert.ok(Number(answers[3]!.headers.get('retry-after')) > 0);
     assert.equal(((await answers[3]!.json()) as { error: { code: string } }).error.code, 'rate_limited');
   } finally {
@@ -290,7 +334,11 @@ test('admin routes, when an admin key is set, read the real upstream through the
     const customers = await fetch(`${stack.url}/v1/admin/customers?documentKey=529.982.247-25`, { headers: admin });
     assert.equal(customers.status, 200);
     assert.ok(Array.isArray(await customers.json()));
-    assert.equal((await fetch(`${stack.url}/v1/admin/onboardings/${o.tokenOnboarding}`, { headers: auth(o.accessKey) })).status, 401, 'a page key is no admin key');
+    assert.equal(
+      (await fetch(`${stack.url}/v1/admin/onboardings/${o.tokenOnboarding}`, { headers: auth(o.accessKey) })).status,
+      401,
+      'a page key is no admin key',
+    );
     assert.equal(stack.sandbox.stats().tokensIssued, 1, 'one token for page and admin calls');
   } finally {
     await stack.close();

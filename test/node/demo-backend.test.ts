@@ -29,8 +29,15 @@ const site = join(scratch, 'site');
 before(() => {
   mkdirSync(join(site, 'react'), { recursive: true });
   mkdirSync(join(site, 'vue'), { recursive: true });
-  writeFileSync(join(site, 'index.html'), '<!doctype html>\n<html><head><title>demo</title></head><body><code>&lt;onboarding-flow endpoint="/v1"&gt;</code>\n<onboarding-flow id="flow" endpoint="/v1" locale="pt-BR"></onboarding-flow></body></html>\n');
-  for (const page of ['react', 'vue']) writeFileSync(join(site, page, 'index.html'), `<!doctype html>\n<html><head><title>${page}</title></head><body><div id="app"></div></body></html>\n`);
+  writeFileSync(
+    join(site, 'index.html'),
+    '<!doctype html>\n<html><head><title>demo</title></head><body><code>&lt;onboarding-flow endpoint="/v1"&gt;</code>\n<onboarding-flow id="flow" endpoint="/v1" locale="pt-BR"></onboarding-flow></body></html>\n',
+  );
+  for (const page of ['react', 'vue'])
+    writeFileSync(
+      join(site, page, 'index.html'),
+      `<!doctype html>\n<html><head><title>${page}</title></head><body><div id="app"></div></body></html>\n`,
+    );
 });
 
 /** The integrator's own key, configured: the test plays the integrator's backend with it. */
@@ -66,7 +73,11 @@ const sessionAttribute = (html: string) => /<onboarding-flow session="([^"]+)"/.
 const sessionMeta = (html: string) => /<meta name="onboarding-session" content="([^"]+)"/.exec(html)?.[1];
 
 async function openFromPage(url: string, input: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${url}/demo/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+  const res = await fetch(`${url}/demo/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
   assert.equal(res.status, 201, await res.clone().text());
   const answer = (await res.json()) as Record<string, unknown>;
   assert.deepEqual(Object.keys(answer).sort(), ['clientSecret', 'expiresAt'], 'the page gets the client secret and nothing else');
@@ -87,9 +98,22 @@ async function notificationsOf(url: string, sessionId: string): Promise<{ receiv
 async function assertNoBackendSecret(url: string, texts: string[]): Promise<number> {
   const candidates = new Set(texts.flatMap((t) => t.match(/[A-Za-z0-9_-]{32,}/g) ?? []));
   for (const candidate of candidates) {
-    assert.equal((await backendGet(url, '/v1/sessions?reference=probe', candidate)).status, 401, `${candidate.slice(0, 12)}... opens the backend routes`);
-    const raw = JSON.stringify({ id: `evt_probe_${candidate.slice(0, 8)}`, type: 'session.completed', createdAt: new Date().toISOString(), data: { id: 'ses_probe' } });
-    const res = await fetch(`${url}/demo/notifications`, { method: 'POST', headers: { 'content-type': 'application/json', 'onboarding-signature': sign(raw, candidate) }, body: raw });
+    assert.equal(
+      (await backendGet(url, '/v1/sessions?reference=probe', candidate)).status,
+      401,
+      `${candidate.slice(0, 12)}... opens the backend routes`,
+    );
+    const raw = JSON.stringify({
+      id: `evt_probe_${candidate.slice(0, 8)}`,
+      type: 'session.completed',
+      createdAt: new Date().toISOString(),
+      data: { id: 'ses_probe' },
+    });
+    const res = await fetch(`${url}/demo/notifications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'onboarding-signature': sign(raw, candidate) },
+      body: raw,
+    });
     assert.equal(res.status, 400, `${candidate.slice(0, 12)}... signs notifications`);
   }
   return candidates.size;
@@ -114,31 +138,53 @@ test('npm start opens a session per visit over its own /v1/sessions and gives th
     const [sa, sb] = [await pageSession(url, a), await pageSession(url, b)];
     assert.notEqual(sa.id, sb.id);
     // The integrator's side: the session exists, for a made-up visitor, opened by the demo backend.
-    const view = (await (await backendGet(url, `/v1/sessions/${sb.id}`)).json()) as { reference: string; status: string; metadata: Record<string, string> };
+    const view = (await (await backendGet(url, `/v1/sessions/${sb.id}`)).json()) as {
+      reference: string;
+      status: string;
+      metadata: Record<string, string>;
+    };
     assert.match(view.reference, /^demo-visitor-[0-9a-f]{12}$/);
     assert.equal(view.status, 'open');
     assert.equal(view.metadata.page, '/');
-    assert.equal(((await (await fetch(`${url}/v1/session`, { headers: { authorization: `Bearer ${b}` } })).json()) as { locale: string }).locale, 'en', 'the visit\'s locale');
+    assert.equal(
+      ((await (await fetch(`${url}/v1/session`, { headers: { authorization: `Bearer ${b}` } })).json()) as { locale: string }).locale,
+      'en',
+      "the visit's locale",
+    );
 
     for (const page of ['/react', '/vue/']) {
       const html = await (await fetch(`${url}${page}`)).text();
       const secret = sessionMeta(html);
       assert.ok(secret, `${page} carries its session: ${html}`);
       assert.notEqual(secret, a);
-      const viewed = (await (await backendGet(url, `/v1/sessions/${(await pageSession(url, secret)).id}`)).json()) as { metadata: Record<string, string> };
+      const viewed = (await (await backendGet(url, `/v1/sessions/${(await pageSession(url, secret)).id}`)).json()) as {
+        metadata: Record<string, string>;
+      };
       assert.equal(viewed.metadata.page, page.replace(/\/$/, ''));
     }
 
     // A shortcut's session: for the test identity's CPF, locked by the companion.
     const shortcut = await openFromPage(url, { cpf: APPROVED_CPF, locale: 'pt-BR', page: '/' });
     assert.equal((await pageSession(url, shortcut)).prefill.cpf?.replace(/\D/g, ''), '52998224725');
-    const invalid = await fetch(`${url}/demo/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cpf: '111.111.111-12' }) });
+    const invalid = await fetch(`${url}/demo/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ cpf: '111.111.111-12' }),
+    });
     assert.equal(invalid.status, 400);
     assert.equal(((await invalid.json()) as { error: { code: string } }).error.code, 'invalid_cpf');
 
     // Another site cannot have the demo open sessions with its key.
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }, { 'content-type': 'text/plain' }] as Record<string, string>[]) {
-      const res = await fetch(`${url}/demo/session`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{}' });
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'content-type': 'text/plain' },
+    ] as Record<string, string>[]) {
+      const res = await fetch(`${url}/demo/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
       assert.equal(res.status, 403, JSON.stringify(headers));
     }
 
@@ -177,11 +223,17 @@ test('a flow completed under a session reaches the demo receiver as verified not
     assert.equal(completed.sessionId, id);
     assert.equal(completed.sessionStatus, 'completed');
     assert.equal(completed.onboardingStatus, 'APPROVED');
-    assert.ok(received.some((n) => n.type === 'session.submitted' && n.sessionId === id), JSON.stringify(received));
+    assert.ok(
+      received.some((n) => n.type === 'session.submitted' && n.sessionId === id),
+      JSON.stringify(received),
+    );
     assert.equal(new Set(received.map((n) => n.id)).size, received.length, 'each notification once');
 
     // The backend confirms with the companion, never trusting the page.
-    const view = (await (await backendGet(url, `/v1/sessions/${id}`)).json()) as { status: string; onboarding?: { status: string; tokenOnboarding: string } };
+    const view = (await (await backendGet(url, `/v1/sessions/${id}`)).json()) as {
+      status: string;
+      onboarding?: { status: string; tokenOnboarding: string };
+    };
     assert.equal(view.status, 'completed');
     assert.equal(view.onboarding?.status, 'APPROVED');
     assert.equal(view.onboarding?.tokenOnboarding, ((await created.json()) as { tokenOnboarding: string }).tokenOnboarding);
@@ -197,7 +249,11 @@ test('a flow completed under a session reaches the demo receiver as verified not
     assert.deepEqual((await notificationsOf(url, 'ses_unknown')).data, []);
     const raw = JSON.stringify({ id: 'evt_forged', type: 'session.completed', createdAt: new Date().toISOString(), data: { id } });
     for (const signature of [sign(raw, 'not-the-secret-but-long-enough-000000'), '', 't=1,v1=00']) {
-      const res = await fetch(`${url}/demo/notifications`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature && { 'onboarding-signature': signature }) }, body: raw });
+      const res = await fetch(`${url}/demo/notifications`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(signature && { 'onboarding-signature': signature }) },
+        body: raw,
+      });
       assert.equal(res.status, 400);
     }
     assert.ok(!(await notificationsOf(url, id)).data.some((n) => n.id === 'evt_forged'));
@@ -210,18 +266,26 @@ test('ONBOARDING_SESSIONS=required: a creation without a session is refused; the
   const demo = start({ ONBOARDING_SESSIONS: 'required' });
   try {
     const url = await demo.url;
-    const bare = await fetch(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body({ cpf: APPROVED_CPF })) });
+    const bare = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body({ cpf: APPROVED_CPF })),
+    });
     assert.equal(bare.status, 401);
     const secret = sessionAttribute(await (await fetch(`${url}/`)).text());
     assert.ok(secret);
-    const created = await fetch(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify(body({ cpf: APPROVED_CPF })) });
+    const created = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify(body({ cpf: APPROVED_CPF })),
+    });
     assert.equal(created.status, 201, await created.clone().text());
   } finally {
     await stopDemo(demo, 'SIGTERM');
   }
 });
 
-test('with ONBOARDING_NOTIFY_URL the notifications go to the integrator\'s receiver, and the demo receiver is off', async () => {
+test("with ONBOARDING_NOTIFY_URL the notifications go to the integrator's receiver, and the demo receiver is off", async () => {
   const secret = 'integrator-notify-secret-0123456789abcdef';
   const got: { type: string; data: { id: string; status: string; onboarding?: { status: string } } }[] = [];
   let refused = 0;
@@ -247,7 +311,11 @@ test('with ONBOARDING_NOTIFY_URL the notifications go to the integrator\'s recei
     const clientSecret = await openFromPage(url, { cpf: APPROVED_CPF });
     const { id } = await pageSession(url, clientSecret);
     assert.deepEqual(await notificationsOf(url, id), { receiving: false, data: [] });
-    const created = await fetch(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${clientSecret}` }, body: JSON.stringify(body({ cpf: APPROVED_CPF })) });
+    const created = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${clientSecret}` },
+      body: JSON.stringify(body({ cpf: APPROVED_CPF })),
+    });
     assert.equal(created.status, 201);
     await waitUntil(() => got.some((n) => n.type === 'session.completed' && n.data.id === id), 20_000);
     assert.equal(got.find((n) => n.type === 'session.completed')!.data.onboarding?.status, 'APPROVED');
@@ -261,13 +329,33 @@ test('with ONBOARDING_NOTIFY_URL the notifications go to the integrator\'s recei
 
 test('the demo receiver: verified or refused, each id kept once, the last ones only, per session', async () => {
   const secret = 'receiver-unit-secret-0123456789abcdefgh';
-  const backend = createDemoBackend({ companionUrl: 'http://127.0.0.1:9', apiKey: 'k'.repeat(32), receiver: { secret }, logger: silentLogger, keep: 3 });
+  const backend = createDemoBackend({
+    companionUrl: 'http://127.0.0.1:9',
+    apiKey: 'k'.repeat(32),
+    receiver: { secret },
+    logger: silentLogger,
+    keep: 3,
+  });
   const deliver = (event: Record<string, unknown>, signature?: string) => {
     const raw = JSON.stringify(event);
-    return backend.app.request('/demo/notifications', { method: 'POST', headers: { 'content-type': 'application/json', 'onboarding-signature': signature ?? sign(raw, secret) }, body: raw });
+    return backend.app.request('/demo/notifications', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'onboarding-signature': signature ?? sign(raw, secret) },
+      body: raw,
+    });
   };
-  const list = async (session: string) => ((await (await backend.app.request(`/demo/notifications?session=${session}`)).json()) as { data: ReceivedNotification[] }).data;
-  const event = (id: string, session: string, type = 'session.submitted') => ({ id, type, createdAt: new Date().toISOString(), data: { id: session, status: type === 'session.completed' ? 'completed' : 'submitted', onboarding: { tokenOnboarding: 't', status: type === 'session.completed' ? 'ERROR' : 'IN_PROCESS', externalId: 'ext-1', history: [] } } });
+  const list = async (session: string) =>
+    ((await (await backend.app.request(`/demo/notifications?session=${session}`)).json()) as { data: ReceivedNotification[] }).data;
+  const event = (id: string, session: string, type = 'session.submitted') => ({
+    id,
+    type,
+    createdAt: new Date().toISOString(),
+    data: {
+      id: session,
+      status: type === 'session.completed' ? 'completed' : 'submitted',
+      onboarding: { tokenOnboarding: 't', status: type === 'session.completed' ? 'ERROR' : 'IN_PROCESS', externalId: 'ext-1', history: [] },
+    },
+  });
 
   assert.equal((await deliver(event('evt_1', 'ses_a'))).status, 200);
   const repeat = await deliver(event('evt_1', 'ses_a'));
@@ -275,32 +363,63 @@ test('the demo receiver: verified or refused, each id kept once, the last ones o
   assert.deepEqual(await repeat.json(), { received: true, duplicate: true });
   assert.equal((await deliver(event('evt_2', 'ses_a', 'session.completed'))).status, 200);
   const a = await list('ses_a');
-  assert.deepEqual(a.map((n) => [n.id, n.deliveries, n.sessionStatus, n.onboardingStatus]), [['evt_1', 2, 'submitted', 'IN_PROCESS'], ['evt_2', 1, 'completed', 'ERROR']]);
+  assert.deepEqual(
+    a.map((n) => [n.id, n.deliveries, n.sessionStatus, n.onboardingStatus]),
+    [
+      ['evt_1', 2, 'submitted', 'IN_PROCESS'],
+      ['evt_2', 1, 'completed', 'ERROR'],
+    ],
+  );
   assert.equal(a[1]!.externalId, 'ext-1');
   assert.deepEqual(await list('ses_b'), []);
 
   // Refused: another secret, an old signature (replay), a body changed after signing, no header.
   const old = Math.floor(Date.now() / 1000) - 3600;
   const raw = JSON.stringify(event('evt_x', 'ses_b'));
-  for (const [signature, bodyText] of [[sign(raw, 'another-secret-0123456789abcdefghijklm'), raw], [sign(raw, secret, old), raw], [sign(raw, secret), raw.replace('ses_b', 'ses_c')], ['', raw]] as const) {
-    const res = await backend.app.request('/demo/notifications', { method: 'POST', headers: { 'content-type': 'application/json', 'onboarding-signature': signature }, body: bodyText });
+  for (const [signature, bodyText] of [
+    [sign(raw, 'another-secret-0123456789abcdefghijklm'), raw],
+    [sign(raw, secret, old), raw],
+    [sign(raw, secret), raw.replace('ses_b', 'ses_c')],
+    ['', raw],
+  ] as const) {
+    const res = await backend.app.request('/demo/notifications', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'onboarding-signature': signature },
+      body: bodyText,
+    });
     assert.equal(res.status, 400);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'invalid_signature');
   }
   // Signed but not a notification.
   const junk = JSON.stringify({ hello: 'world' });
-  assert.equal((await backend.app.request('/demo/notifications', { method: 'POST', headers: { 'onboarding-signature': sign(junk, secret) }, body: junk })).status, 400);
+  assert.equal(
+    (
+      await backend.app.request('/demo/notifications', {
+        method: 'POST',
+        headers: { 'onboarding-signature': sign(junk, secret) },
+        body: junk,
+      })
+    ).status,
+    400,
+  );
   assert.deepEqual(await list('ses_b'), []);
 
   // Only the last `keep` are kept.
   for (const id of ['evt_3', 'evt_4']) assert.equal((await deliver(event(id, 'ses_b'))).status, 200);
-  assert.deepEqual((await list('ses_a')).map((n) => n.id), ['evt_2']);
-  assert.deepEqual((await list('ses_b')).map((n) => n.id), ['evt_3', 'evt_4']);
+  assert.deepEqual(
+    (await list('ses_a')).map((n) => n.id),
+    ['evt_2'],
+  );
+  assert.deepEqual(
+    (await list('ses_b')).map((n) => n.id),
+    ['evt_3', 'evt_4'],
+  );
   assert.equal((await backend.app.request('/demo/notifications')).status, 400, 'a session must be named');
 });
 
-test('a page rendered for a visit: the secret as the element\'s attribute and in a meta tag, escaped', () => {
-  const html = '<html><head><title>x</title></head><body><code>&lt;onboarding-flow&gt;</code><onboarding-flow id="flow"></onboarding-flow></body></html>';
+test("a page rendered for a visit: the secret as the element's attribute and in a meta tag, escaped", () => {
+  const html =
+    '<html><head><title>x</title></head><body><code>&lt;onboarding-flow&gt;</code><onboarding-flow id="flow"></onboarding-flow></body></html>';
   const out = renderWithSession(html, 'ses_1_secret_a"b<c');
   assert.match(out, /<onboarding-flow session="ses_1_secret_a&quot;b&lt;c" id="flow">/);
   assert.match(out, /<meta name="onboarding-session" content="ses_1_secret_a&quot;b&lt;c" \/>\s*<\/head>/);

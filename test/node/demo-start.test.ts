@@ -31,20 +31,32 @@ test('npm start serves the page, the API and the embedded sandbox; a creation re
     assert.equal((await fetch(`${url}/v1/admin/onboardings/x`)).status, 401, 'no admin key: the admin routes want an API key');
     assert.equal((await fetch(`${url}/v1/admin/onboardings/x`, { headers: { authorization: `Bearer ${'x'.repeat(43)}` } })).status, 401);
 
-    const res = await fetch(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body()) });
+    const res = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body()),
+    });
     assert.equal(res.status, 201);
     const o = (await res.json()) as { tokenOnboarding: string; accessKey: string };
     const stream = await openEvents(url, o.tokenOnboarding, o.accessKey);
     const events = await stream.untilEnd(10_000);
-    assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'APPROVED']);
+    assert.deepEqual(
+      events.map((e) => e.status),
+      ['IN_PROCESS', 'APPROVED'],
+    );
     // The sandbox was reached over HTTP at /sandbox and its webhook came back to the companion.
-    const stats = async () => (await (await fetch(`${url}/sandbox/__sandbox/stats`)).json()) as { tokensIssued: number; webhooksSent: number };
+    const stats = async () =>
+      (await (await fetch(`${url}/sandbox/__sandbox/stats`)).json()) as { tokensIssued: number; webhooksSent: number };
     assert.equal((await stats()).tokensIssued, 1);
     // The sandbox counts a webhook once the companion has answered it, which can trail the event.
     await waitUntil(async () => (await stats()).webhooksSent >= 1, 5000);
 
     // An open event stream must not hold the shutdown.
-    const held = await fetch(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body({ cpf: '987.654.321-00' })) });
+    const held = await fetch(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body({ cpf: '987.654.321-00' })),
+    });
     const h = (await held.json()) as { tokenOnboarding: string; accessKey: string };
     const open = await openEvents(url, h.tokenOnboarding, h.accessKey);
     await open.waitFor(1);
@@ -70,11 +82,31 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   const d = readConfig({});
   assert.ok(d.ok);
   assert.deepEqual(d.config, {
-    environment: 'test', client: 'sandbox-client', secret: 'sandbox-secret', webhookKey: 'sandbox-webhook-key',
-    allowedOrigins: [], imageMaxBytes: 4194304, rateLimit: 30, port: 8787, host: '127.0.0.1',
-    store: 'sqlite:./data/onboarding-kit.db', redisPrefix: 'okit:', apiKeys: [], sessions: 'optional', brand: { fields: {} },
+    environment: 'test',
+    client: 'sandbox-client',
+    secret: 'sandbox-secret',
+    webhookKey: 'sandbox-webhook-key',
+    allowedOrigins: [],
+    imageMaxBytes: 4194304,
+    rateLimit: 30,
+    port: 8787,
+    host: '127.0.0.1',
+    store: 'sqlite:./data/onboarding-kit.db',
+    redisPrefix: 'okit:',
+    apiKeys: [],
+    sessions: 'optional',
+    brand: { fields: {} },
   });
-  const real = readConfig({ ONBOARDING_BASE_URL: 'https://api.example.com/', ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k', ONBOARDING_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443/', ONBOARDING_RATE_LIMIT: '0', PORT: '9000' });
+  const real = readConfig({
+    ONBOARDING_BASE_URL: 'https://api.example.com/',
+    ONBOARDING_ENVIRONMENT: 'production',
+    ONBOARDING_CLIENT: 'c',
+    ONBOARDING_SECRET: 's',
+    ONBOARDING_WEBHOOK_KEY: 'k',
+    ONBOARDING_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443/',
+    ONBOARDING_RATE_LIMIT: '0',
+    PORT: '9000',
+  });
   assert.ok(real.ok);
   assert.equal(real.config.baseUrl, 'https://api.example.com');
   assert.deepEqual(real.config.allowedOrigins, ['https://a.example', 'https://b.example:8443']);
@@ -86,16 +118,39 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.equal(missing.errors.length, 3);
   assert.match(missing.errors.join('\n'), /ONBOARDING_SECRET is required when ONBOARDING_BASE_URL is set/);
 
-  const bad = readConfig({ ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_ALLOWED_ORIGINS: 'https://a.example/path', ONBOARDING_IMAGE_MAX_BYTES: '12', ONBOARDING_ADMIN_KEY: 'short', PORT: '70000', ONBOARDING_BASE_URL: 'ftp://x' });
+  const bad = readConfig({
+    ONBOARDING_ENVIRONMENT: 'production',
+    ONBOARDING_ALLOWED_ORIGINS: 'https://a.example/path',
+    ONBOARDING_IMAGE_MAX_BYTES: '12',
+    ONBOARDING_ADMIN_KEY: 'short',
+    PORT: '70000',
+    ONBOARDING_BASE_URL: 'ftp://x',
+  });
   assert.ok(!bad.ok);
   const text = bad.errors.join('\n');
-  for (const pattern of [/needs ONBOARDING_BASE_URL|ONBOARDING_CLIENT is required/, /not an origin/, /ONBOARDING_IMAGE_MAX_BYTES/, /ONBOARDING_ADMIN_KEY/, /PORT/, /http\(s\)/]) assert.match(text, pattern);
+  for (const pattern of [
+    /needs ONBOARDING_BASE_URL|ONBOARDING_CLIENT is required/,
+    /not an origin/,
+    /ONBOARDING_IMAGE_MAX_BYTES/,
+    /ONBOARDING_ADMIN_KEY/,
+    /PORT/,
+    /http\(s\)/,
+  ])
+    assert.match(text, pattern);
 });
 
 test("configuration: the hosted page's brand, by variables or by file, never both; bad values named by their variable", () => {
-  const vars = readConfig({ ONBOARDING_BRAND_NAME: 'Banco Exemplo', ONBOARDING_BRAND_LOGO: './logo.svg', ONBOARDING_BRAND_COLOR: '#6a1b9a', ONBOARDING_BRAND_BACKGROUND: '#f4eef8', ONBOARDING_BRAND_RADIUS: '12' });
+  const vars = readConfig({
+    ONBOARDING_BRAND_NAME: 'Banco Exemplo',
+    ONBOARDING_BRAND_LOGO: './logo.svg',
+    ONBOARDING_BRAND_COLOR: '#6a1b9a',
+    ONBOARDING_BRAND_BACKGROUND: '#f4eef8',
+    ONBOARDING_BRAND_RADIUS: '12',
+  });
   assert.ok(vars.ok);
-  assert.deepEqual(vars.config.brand, { fields: { name: 'Banco Exemplo', logo: './logo.svg', color: '#6a1b9a', background: '#f4eef8', radius: 12 } });
+  assert.deepEqual(vars.config.brand, {
+    fields: { name: 'Banco Exemplo', logo: './logo.svg', color: '#6a1b9a', background: '#f4eef8', radius: 12 },
+  });
   const file = readConfig({ ONBOARDING_BRAND_FILE: '/etc/kyc/brand.json' });
   assert.ok(file.ok);
   assert.deepEqual(file.config.brand, { file: '/etc/kyc/brand.json' });
@@ -105,7 +160,12 @@ test("configuration: the hosted page's brand, by variables or by file, never bot
   const bad = readConfig({ ONBOARDING_BRAND_COLOR: 'purple', ONBOARDING_BRAND_RADIUS: '12px', ONBOARDING_BRAND_NAME: '<script>' });
   assert.ok(!bad.ok);
   const text = bad.errors.join('\n');
-  for (const pattern of [/ONBOARDING_BRAND_COLOR must be a colour written #rgb or #rrggbb \(got "purple"\)/, /ONBOARDING_BRAND_RADIUS must be a whole number of pixels/, /ONBOARDING_BRAND_NAME must be 1 to 60/]) assert.match(text, pattern);
+  for (const pattern of [
+    /ONBOARDING_BRAND_COLOR must be a colour written #rgb or #rrggbb \(got "purple"\)/,
+    /ONBOARDING_BRAND_RADIUS must be a whole number of pixels/,
+    /ONBOARDING_BRAND_NAME must be 1 to 60/,
+  ])
+    assert.match(text, pattern);
 });
 
 test('npm start refuses a brand logo that is not an image, naming the variable and the file', async () => {
@@ -136,12 +196,25 @@ test('configuration: the backend (API keys, sessions, notifications, public URL)
   assert.equal(full.config.publicUrl, 'https://kyc.example');
 
   // Sessions default by environment.
-  const production = readConfig({ ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_BASE_URL: 'https://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' });
+  const production = readConfig({
+    ONBOARDING_ENVIRONMENT: 'production',
+    ONBOARDING_BASE_URL: 'https://api.example.com',
+    ONBOARDING_CLIENT: 'c',
+    ONBOARDING_SECRET: 's',
+    ONBOARDING_WEBHOOK_KEY: 'k',
+  });
   assert.ok(production.ok);
   assert.equal(production.config.sessions, 'required');
   assert.equal(production.config.notify, undefined);
   assert.equal(production.config.publicUrl, undefined);
-  const optedOut = readConfig({ ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_SESSIONS: 'optional', ONBOARDING_BASE_URL: 'https://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' });
+  const optedOut = readConfig({
+    ONBOARDING_ENVIRONMENT: 'production',
+    ONBOARDING_SESSIONS: 'optional',
+    ONBOARDING_BASE_URL: 'https://api.example.com',
+    ONBOARDING_CLIENT: 'c',
+    ONBOARDING_SECRET: 's',
+    ONBOARDING_WEBHOOK_KEY: 'k',
+  });
   assert.ok(optedOut.ok);
   assert.equal(optedOut.config.sessions, 'optional');
 
@@ -168,24 +241,47 @@ test('configuration: the backend (API keys, sessions, notifications, public URL)
 
   const urlWithoutSecret = readConfig({ ONBOARDING_NOTIFY_URL: 'https://backend.example/n' });
   assert.ok(!urlWithoutSecret.ok);
-  assert.deepEqual(urlWithoutSecret.errors, ['ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.']);
+  assert.deepEqual(urlWithoutSecret.errors, [
+    'ONBOARDING_NOTIFY_SECRET is required when ONBOARDING_NOTIFY_URL is set: the notifications are signed with it.',
+  ]);
   const secretWithoutUrl = readConfig({ ONBOARDING_NOTIFY_SECRET: secretA });
   assert.ok(!secretWithoutUrl.ok);
   assert.match(secretWithoutUrl.errors.join('\n'), /ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not/);
 
   // Production credentials never cross a network in clear; a loopback upstream (tests) may be plain http.
-  const upstream = (url: string) => readConfig({ ONBOARDING_ENVIRONMENT: 'production', ONBOARDING_BASE_URL: url, ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' });
+  const upstream = (url: string) =>
+    readConfig({
+      ONBOARDING_ENVIRONMENT: 'production',
+      ONBOARDING_BASE_URL: url,
+      ONBOARDING_CLIENT: 'c',
+      ONBOARDING_SECRET: 's',
+      ONBOARDING_WEBHOOK_KEY: 'k',
+    });
   const clear = upstream('http://api.example.com');
   assert.ok(!clear.ok);
   assert.match(clear.errors.join('\n'), /ONBOARDING_BASE_URL must be https in production/);
-  for (const loopback of ['http://127.0.0.1:8788', 'http://localhost:8788', 'http://[::1]:8788']) assert.ok(upstream(loopback).ok, loopback);
-  assert.ok(readConfig({ ONBOARDING_BASE_URL: 'http://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' }).ok, 'plain http is fine in test');
+  for (const loopback of ['http://127.0.0.1:8788', 'http://localhost:8788', 'http://[::1]:8788'])
+    assert.ok(upstream(loopback).ok, loopback);
+  assert.ok(
+    readConfig({
+      ONBOARDING_BASE_URL: 'http://api.example.com',
+      ONBOARDING_CLIENT: 'c',
+      ONBOARDING_SECRET: 's',
+      ONBOARDING_WEBHOOK_KEY: 'k',
+    }).ok,
+    'plain http is fine in test',
+  );
 });
 
 test('npm start on the same SQLite file loses nothing across SIGKILL and SIGTERM: keys still read, polling resumes, webhooks apply', async () => {
   const port = await freePort();
   // The upstream outlives the companion: the sandbox runs here, its webhooks aimed at the companion's fixed port.
-  const upstream = await serveSandbox({ port: 0, ...SANDBOX_DEFAULTS, webhookUrl: `http://127.0.0.1:${port}/v1/webhooks`, processingMs: 600_000 });
+  const upstream = await serveSandbox({
+    port: 0,
+    ...SANDBOX_DEFAULTS,
+    webhookUrl: `http://127.0.0.1:${port}/v1/webhooks`,
+    processingMs: 600_000,
+  });
   const env = {
     PORT: String(port),
     ONBOARDING_BASE_URL: upstream.url,

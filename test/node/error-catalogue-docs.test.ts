@@ -53,8 +53,14 @@ test('the readers find table rows and prose mentions, and nothing else', () => {
     'Refused with 409 `session_handed_off` once, 400 `missing_tax_id` / `invalid_field` (`documentKey`),',
     'digits (`400 invalid_cpf`), a limit of 200 (default 50) and `HTTP 500`.',
   ].join('\n');
-  assert.deepEqual(tableRows(doc).map((m) => `${m.status} ${m.code}`), ['400 invalid_cpf', '400 invalid_cnpj', '404 not_found']);
-  assert.deepEqual(proseMentions(doc).map((m) => `${m.status} ${m.code}`), ['409 session_handed_off', '400 missing_tax_id', '400 invalid_field', '400 invalid_cpf']);
+  assert.deepEqual(
+    tableRows(doc).map((m) => `${m.status} ${m.code}`),
+    ['400 invalid_cpf', '400 invalid_cnpj', '404 not_found'],
+  );
+  assert.deepEqual(
+    proseMentions(doc).map((m) => `${m.status} ${m.code}`),
+    ['409 session_handed_off', '400 missing_tax_id', '400 invalid_field', '400 invalid_cpf'],
+  );
 });
 
 test("docs/page-api.md: its error tables list each code with exactly the catalogue's statuses", () => {
@@ -76,7 +82,10 @@ for (const name of ['page-api.md', 'backend-api.md']) {
     assert.ok(mentions.length >= 6, `only ${mentions.length} mentions read`);
     for (const { status, code, line } of mentions) {
       assert.ok(isApiErrorCode(code), `docs/${name}:${line}: \`${code}\` is not in the error catalogue`);
-      assert.ok(isApiErrorStatus(code, status), `docs/${name}:${line}: ${status} \`${code}\`, but the catalogue answers it with ${statusesOf(code).join(', ')}`);
+      assert.ok(
+        isApiErrorStatus(code, status),
+        `docs/${name}:${line}: ${status} \`${code}\`, but the catalogue answers it with ${statusesOf(code).join(', ')}`,
+      );
     }
   });
 }

@@ -32,7 +32,12 @@ function run(cmd: string, args: string[], cwd: string): { status: number | null;
 /** `npm start` in the clone on a free port: its stdout, and the URL once it prints one. */
 function npmStart(cwd: string) {
   // Its own process group, so that stopping it reaches the node server behind npm and sh.
-  const child = spawn(npm, ['start'], { cwd, detached: true, env: userEnv({ PORT: '0', HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(npm, ['start'], {
+    cwd,
+    detached: true,
+    env: userEnv({ PORT: '0', HOST: '127.0.0.1' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

@@ -20,7 +20,7 @@ const CHECK_ARROWS = fileURLToPath(new URL('../../scripts/check-arrows.ts', impo
 
 /** Files every planted tree has: imports the rules allow. */
 const ALLOWED: Record<string, string> = {
-  'packages/contract/src/index.ts': "export const x = 1;\n",
+  'packages/contract/src/index.ts': 'export const x = 1;\n',
   'packages/element/src/index.ts': `import { x } from '@onboarding-kit/contract';\nimport { y } from ${q('./y.js')};\n`,
   'packages/element/src/y.ts': 'export const y = 2;\n',
   'packages/element/src/image/pipeline.test.ts':
@@ -41,7 +41,8 @@ const VIOLATIONS: { file: string; text: string; problem: string }[] = [
   {
     file: 'packages/element/src/b.ts',
     text: `export {};\nimport { createCompanion } from ${q('../../server/src/index.js')};\n`,
-    problem: 'packages/element/src/b.ts:2: reaches into packages/server by path (../../server/src/index.js); import @onboarding-kit/server by name',
+    problem:
+      'packages/element/src/b.ts:2: reaches into packages/server by path (../../server/src/index.js); import @onboarding-kit/server by name',
   },
   {
     file: 'packages/element/src/c.ts',
@@ -56,37 +57,44 @@ const VIOLATIONS: { file: string; text: string; problem: string }[] = [
   {
     file: 'packages/react/test/browser.test.ts',
     text: `import { serveStatic } from ${q('../../element/test/support/static-server.js')};\n`,
-    problem: 'packages/react/test/browser.test.ts:1: reaches into packages/element by path (../../element/test/support/static-server.js); import @onboarding-kit/element by name',
+    problem:
+      'packages/react/test/browser.test.ts:1: reaches into packages/element by path (../../element/test/support/static-server.js); import @onboarding-kit/element by name',
   },
   {
     file: 'packages/react/src/capture.ts',
     text: "export { captureFrame } from '@onboarding-kit/element/internal/capture-frame';\n",
-    problem: "packages/react/src/capture.ts:1: reaches into @onboarding-kit/element/internal/capture-frame, which only the workspace's tests and bench may use",
+    problem:
+      "packages/react/src/capture.ts:1: reaches into @onboarding-kit/element/internal/capture-frame, which only the workspace's tests and bench may use",
   },
   {
     file: 'packages/sandbox/src/e.ts',
     text: `import { helper } from ${q('../../../test/node/helpers/stack.js')};\n`,
-    problem: 'packages/sandbox/src/e.ts:1: leaves packages/sandbox by path (../../../test/node/helpers/stack.js); a package must stand on its own',
+    problem:
+      'packages/sandbox/src/e.ts:1: leaves packages/sandbox by path (../../../test/node/helpers/stack.js); a package must stand on its own',
   },
   {
     file: 'bench/lib/chromium.ts',
     text: `import { chromiumPath } from ${q('../../packages/testing/src/chromium.mjs')};\n`,
-    problem: 'bench/lib/chromium.ts:1: reaches into packages/testing by path (../../packages/testing/src/chromium.mjs); import @onboarding-kit/testing by name',
+    problem:
+      'bench/lib/chromium.ts:1: reaches into packages/testing by path (../../packages/testing/src/chromium.mjs); import @onboarding-kit/testing by name',
   },
   {
     file: 'test/e2e/helpers/y4m.ts',
     text: `const Y4M = new URL(${q('../../../packages/element/test-support/y4m.mjs')}, import.meta.url).href;\n`,
-    problem: 'test/e2e/helpers/y4m.ts:1: reaches into packages/element by path (../../../packages/element/test-support/y4m.mjs); import @onboarding-kit/element by name',
+    problem:
+      'test/e2e/helpers/y4m.ts:1: reaches into packages/element by path (../../../packages/element/test-support/y4m.mjs); import @onboarding-kit/element by name',
   },
   {
     file: 'demo/src/page.ts',
     text: "import { renderCardPicture } from '@onboarding-kit/testing/card-picture';\n",
-    problem: 'demo/src/page.ts:1: the demo must not import @onboarding-kit/testing/card-picture (test support and internals are not for pages)',
+    problem:
+      'demo/src/page.ts:1: the demo must not import @onboarding-kit/testing/card-picture (test support and internals are not for pages)',
   },
   {
     file: 'web-test-runner.config.mjs',
     text: `import { writeCardY4m } from ${q('./packages/element/test-support/y4m.mjs')};\n`,
-    problem: 'web-test-runner.config.mjs:1: reaches into packages/element by path (./packages/element/test-support/y4m.mjs); import @onboarding-kit/element by name',
+    problem:
+      'web-test-runner.config.mjs:1: reaches into packages/element by path (./packages/element/test-support/y4m.mjs); import @onboarding-kit/element by name',
   },
 ];
 

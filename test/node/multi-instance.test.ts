@@ -26,7 +26,13 @@ type Final = Exclude<OnboardingStatus, 'IN_PROCESS'>;
  * An instance that cannot be reached makes it answer 502, and the webhook is lost, as it would be
  * behind a real balancer (the upstream never resends).
  */
-async function webhookBalancer(): Promise<{ url: string; targets: string[]; answered: Map<string, number>; lost: () => number; close(): Promise<void> }> {
+async function webhookBalancer(): Promise<{
+  url: string;
+  targets: string[];
+  answered: Map<string, number>;
+  lost: () => number;
+  close(): Promise<void>;
+}> {
   const state = { targets: [] as string[], answered: new Map<string, number>(), lost: 0, next: 0 };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -36,7 +42,10 @@ async function webhookBalancer(): Promise<{ url: string; targets: string[]; answ
       if (!target) throw new Error('no instance');
       const answer = await fetch(`${target}${req.url}`, {
         method: 'POST',
-        headers: { 'content-type': String(req.headers['content-type'] ?? 'application/json'), 'id-service-token': String(req.headers['id-service-token'] ?? '') },
+        headers: {
+          'content-type': String(req.headers['content-type'] ?? 'application/json'),
+          'id-service-token': String(req.headers['id-service-token'] ?? ''),
+        },
         body: Buffer.concat(chunks),
       });
       state.answered.set(target, (state.answered.get(target) ?? 0) + 1);
@@ -49,11 +58,19 @@ async function webhookBalancer(): Promise<{ url: string; targets: string[]; answ
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    get targets() { return state.targets; },
-    set targets(t: string[]) { state.targets = t; },
+    get targets() {
+      return state.targets;
+    },
+    set targets(t: string[]) {
+      state.targets = t;
+    },
     answered: state.answered,
     lost: () => state.lost,
-    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -61,12 +78,14 @@ async function webhookBalancer(): Promise<{ url: string; targets: string[]; answ
 async function pool<T, R>(items: T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const out: R[] = [];
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -100,11 +119,18 @@ test('two companions on one Redis: a webhook to A reaches a stream on B; 200 onb
     await stream.waitFor(1, 30_000);
     await upstream.sandbox.decide(one.tokenOnboarding, 'REFUSED');
     assert.equal(balancer.answered.get(a), 1, 'A answered the webhook');
-    assert.deepEqual((await stream.waitFor(2, 30_000)).map((e) => e.status), ['IN_PROCESS', 'REFUSED']);
+    assert.deepEqual(
+      (await stream.waitFor(2, 30_000)).map((e) => e.status),
+      ['IN_PROCESS', 'REFUSED'],
+    );
     stream.close();
 
     // 2. 200 onboardings, created on both instances.
-    const made = await pool(Array.from({ length: 200 }, (_, i) => i), 8, (i) => createOk(i % 2 ? a : b, manual));
+    const made = await pool(
+      Array.from({ length: 200 }, (_, i) => i),
+      8,
+      (i) => createOk(i % 2 ? a : b, manual),
+    );
     const expected: Final[] = made.map((_, i) => (['APPROVED', 'REFUSED', 'ERROR'] as const)[i % 3]!);
     const decide = (i: number) => upstream.sandbox.decide(made[i]!.tokenOnboarding, expected[i]!);
 
@@ -130,7 +156,9 @@ test('two companions on one Redis: a webhook to A reaches a stream on B; 200 onb
     const deadline = Date.now() + 120_000;
     while (pending.size && Date.now() < deadline) {
       await pool([...pending], 8, async (i) => {
-        const res = await fetch(`${b}/v1/onboardings/${made[i]!.tokenOnboarding}`, { headers: { authorization: `Bearer ${made[i]!.accessKey}` } });
+        const res = await fetch(`${b}/v1/onboardings/${made[i]!.tokenOnboarding}`, {
+          headers: { authorization: `Bearer ${made[i]!.accessKey}` },
+        });
         assert.equal(res.status, 200);
         const { status } = (await res.json()) as { status: OnboardingStatus };
         if (status !== 'IN_PROCESS') {
@@ -148,9 +176,15 @@ test('two companions on one Redis: a webhook to A reaches a stream on B; 200 onb
       for (const [i, o] of made.entries()) {
         const record = await store.get(o.tokenOnboarding);
         assert.ok(record, `onboarding ${i} is in the store`);
-        assert.deepEqual(record.history.map((h) => h.status), ['IN_PROCESS', expected[i]], `history of onboarding ${i}`);
+        assert.deepEqual(
+          record.history.map((h) => h.status),
+          ['IN_PROCESS', expected[i]],
+          `history of onboarding ${i}`,
+        );
       }
-      const sources = new Set((await Promise.all(made.slice(0, 67).map((o) => store.get(o.tokenOnboarding)))).map((r) => r!.history[1]!.source));
+      const sources = new Set(
+        (await Promise.all(made.slice(0, 67).map((o) => store.get(o.tokenOnboarding)))).map((r) => r!.history[1]!.source),
+      );
       assert.deepEqual(sources, new Set(['poll']), 'the dropped third came by polling');
     } finally {
       await store.close?.();

@@ -7,16 +7,31 @@ import { startStack, upstreamRequests } from './helpers/stack.js';
 
 function post(url: string, total: number): Promise<{ status: number; body: string; clientError?: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(total) } });
+    const req = request(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(total) },
+    });
     let clientError: string | undefined;
     let answer: { status: number; body: string } | undefined;
     let closed = false;
     const done = () => answer && closed && resolve({ ...answer, ...(clientError && { clientError }) });
-    req.on('error', (e) => { clientError = (e as NodeJS.ErrnoException).code ?? e.message; });
-    req.on('close', () => { closed = true; done(); });
+    req.on('error', (e) => {
+      clientError = (e as NodeJS.ErrnoException).code ?? e.message;
+    });
+    req.on('close', () => {
+      closed = true;
+      done();
+    });
     req.on('response', (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => { answer = { status: res.statusCode ?? 0, body }; done(); }).on('error', reject);
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (body += d))
+        .on('end', () => {
+          answer = { status: res.statusCode ?? 0, body };
+          done();
+        })
+        .on('error', reject);
     });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;

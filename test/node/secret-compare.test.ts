@@ -21,9 +21,12 @@ test('the repository compares every secret through its helper', () => {
 test('every planted non-constant-time comparison is reported', () => {
   const planted: [string, string][] = [
     // The helper itself, its digests compared with ===.
-    [SERVER_HELPER, "import { timingSafeEqual } from 'node:crypto';\nexport function keyMatches(presented, storedHash) {\n  return hashSecret(presented ?? '') === (storedHash ?? DUMMY_HASH);\n}\n"],
-    [SERVER_HELPER, "export function secretEquals(presented, expected) {\n  return timingSafeEqual(a, b) && presented === expected;\n}\n"],
-    [SANDBOX_HELPER, "export function safeEqual(a, b) {\n  return Buffer.from(a).equals(Buffer.from(b));\n}\n"],
+    [
+      SERVER_HELPER,
+      "import { timingSafeEqual } from 'node:crypto';\nexport function keyMatches(presented, storedHash) {\n  return hashSecret(presented ?? '') === (storedHash ?? DUMMY_HASH);\n}\n",
+    ],
+    [SERVER_HELPER, 'export function secretEquals(presented, expected) {\n  return timingSafeEqual(a, b) && presented === expected;\n}\n'],
+    [SANDBOX_HELPER, 'export function safeEqual(a, b) {\n  return Buffer.from(a).equals(Buffer.from(b));\n}\n'],
     // Routes that skip the helper.
     [SERVER_FILE, "if (c.req.header('id-service-token') !== deps.webhookKey) throw unauthorized();\n"],
     ['packages/server/src/admin/auth.ts', 'if (bearer(header) != adminKey) throw unauthorized();\n'],
@@ -41,17 +44,26 @@ test('every planted non-constant-time comparison is reported', () => {
     assert.ok(problems.length > 0, `not reported in ${file}:\n${text}`);
   }
   // The line of the finding is the comparison's.
-  assert.deepEqual(secretCompareProblemsIn(SANDBOX_FILE, '\n\nconst secretOk = body.secret === deps.options.secret;\n').map((p) => p.line), [3]);
+  assert.deepEqual(
+    secretCompareProblemsIn(SANDBOX_FILE, '\n\nconst secretOk = body.secret === deps.options.secret;\n').map((p) => p.line),
+    [3],
+  );
 });
 
 test('comparisons that involve no secret value are left alone', () => {
   const clean: [string, string][] = [
     [SANDBOX_FILE, "if (!body || typeof body.client !== 'string' || typeof body.secret !== 'string') return bad();\n"],
     ['packages/server/src/evidence/archive.ts', 'if (options.password !== undefined) check(options.password);\n'],
-    ['packages/server/src/relay/poller.ts', 'if (this.tracked.get(token) !== entry) return;\nif (record.status === "IN_PROCESS") poll();\n'],
+    [
+      'packages/server/src/relay/poller.ts',
+      'if (this.tracked.get(token) !== entry) return;\nif (record.status === "IN_PROCESS") poll();\n',
+    ],
     ['packages/server/src/upstream/access-tokens.ts', 'if (this.current && this.current.value !== stale) return this.current.value;\n'],
     ['packages/sandbox/src/query.ts', "const same = hashOf('image1') === hashOf('image2');\n"],
-    [SERVER_HELPER, "import { timingSafeEqual } from 'node:crypto';\nexport function secretEquals(presented, expected) {\n  return timingSafeEqual(a, b) && presented !== undefined;\n}\n"],
+    [
+      SERVER_HELPER,
+      "import { timingSafeEqual } from 'node:crypto';\nexport function secretEquals(presented, expected) {\n  return timingSafeEqual(a, b) && presented !== undefined;\n}\n",
+    ],
   ];
   for (const [file, text] of clean) assert.deepEqual(secretCompareProblemsIn(file, text), [], `${file}:\n${text}`);
 });

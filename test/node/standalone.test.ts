@@ -75,7 +75,10 @@ test('every kind of outside reference is found, with its file and line', () => {
   try {
     const findings = checkStandalone(dir).filter((f) => f.file === 'src/planted.ts');
     PLANTED.forEach(([what], i) => {
-      assert.ok(findings.some((f) => f.line === i + 2), `${what} (line ${i + 2}) is found: ${JSON.stringify(findings)}`);
+      assert.ok(
+        findings.some((f) => f.line === i + 2),
+        `${what} (line ${i + 2}) is found: ${JSON.stringify(findings)}`,
+      );
     });
     assert.ok(!findings.some((f) => f.line === 1));
 
@@ -88,15 +91,24 @@ test('every kind of outside reference is found, with its file and line', () => {
   }
 });
 
-test('what git tracks is checked, staged files included; untracked output, the lockfile and the lint\'s own list are not', () => {
+test("what git tracks is checked, staged files included; untracked output, the lockfile and the lint's own list are not", () => {
   const lock = `{"resolved": "file:${'/ro' + 'ot'}/x"}\n`;
   const list = `const words = [/${'bri' + 'ef'}/];\n`;
-  const dir = scratchRepo({ ...clean, 'package-lock.json': lock, 'scripts/check-standalone.ts': list, 'copy/sandbox-1/package-lock.json': lock, 'copy/sandbox-1/scripts/check-standalone.ts': list });
+  const dir = scratchRepo({
+    ...clean,
+    'package-lock.json': lock,
+    'scripts/check-standalone.ts': list,
+    'copy/sandbox-1/package-lock.json': lock,
+    'copy/sandbox-1/scripts/check-standalone.ts': list,
+  });
   try {
     writeFileSync(join(dir, `new${MD}`), `Notes from the ${'bri' + 'ef'}.\n`);
     assert.deepEqual(checkStandalone(dir), [], 'untracked output (a report, a tool sandbox) is not the repository');
     execFileSync('git', ['add', `new${MD}`], { cwd: dir });
-    assert.deepEqual(checkStandalone(dir).map((f) => `${f.file}:${f.line}`), [`new${MD}:1`]);
+    assert.deepEqual(
+      checkStandalone(dir).map((f) => `${f.file}:${f.line}`),
+      [`new${MD}:1`],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -122,7 +134,7 @@ test('citations of docs must name a heading, a rule and a file that exist', () =
   }
 });
 
-test('every *.md a file names is one the repository ships, read from the file\'s folder up to the root', () => {
+test("every *.md a file names is one the repository ships, read from the file's folder up to the root", () => {
   const dir = scratchRepo({
     ...clean,
     [`packages/kit/README${MD}`]: '# Kit\n',
@@ -143,7 +155,10 @@ test('every *.md a file names is one the repository ships, read from the file\'s
     const found = checkStandalone(dir).map((f) => `${f.file}:${f.line}: ${f.problem}`);
     assert.deepEqual(
       found,
-      [4, 5, 6, 7].map((line) => `packages/kit/src/deep/names.ts:${line}: names ${['FINDINGS', 'src/fixtures/README', '../../../../../outside', 'LOCAL'][line - 4]}${MD}, which the repository does not ship`),
+      [4, 5, 6, 7].map(
+        (line) =>
+          `packages/kit/src/deep/names.ts:${line}: names ${['FINDINGS', 'src/fixtures/README', '../../../../../outside', 'LOCAL'][line - 4]}${MD}, which the repository does not ship`,
+      ),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

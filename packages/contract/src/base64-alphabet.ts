@@ -29,7 +29,8 @@ export function alphabetOnlyByTable(text: Uint8Array, from: number, to: number):
   const view = new DataView(text.buffer, text.byteOffset, text.byteLength);
   let ok = 1;
   let i = from;
-  for (; i + 8 <= to; i += 8) ok &= p[view.getUint16(i)]! & p[view.getUint16(i + 2)]! & p[view.getUint16(i + 4)]! & p[view.getUint16(i + 6)]!;
+  for (; i + 8 <= to; i += 8)
+    ok &= p[view.getUint16(i)]! & p[view.getUint16(i + 2)]! & p[view.getUint16(i + 4)]! & p[view.getUint16(i + 6)]!;
   for (; i < to; i++) ok &= ALPHABET_BYTE[text[i]!]!;
   return ok === 1;
 }

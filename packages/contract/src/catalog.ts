@@ -6,9 +6,25 @@
 
 /** Request fields of `POST /api/service-api` (docs/upstream-api.md#request-fields), `service` aside. */
 export type RequestField =
-  | 'cpf' | 'cnpj' | 'image1' | 'image2' | 'image1Url' | 'image2Url' | 'selfie1' | 'key' | 'phone'
-  | 'uf' | 'birthDate' | 'rg' | 'documentType' | 'court' | 'sphere' | 'nome' | 'motherName'
-  | 'fatherName' | 'dataDeNascimento';
+  | 'cpf'
+  | 'cnpj'
+  | 'image1'
+  | 'image2'
+  | 'image1Url'
+  | 'image2Url'
+  | 'selfie1'
+  | 'key'
+  | 'phone'
+  | 'uf'
+  | 'birthDate'
+  | 'rg'
+  | 'documentType'
+  | 'court'
+  | 'sphere'
+  | 'nome'
+  | 'motherName'
+  | 'fatherName'
+  | 'dataDeNascimento';
 
 export type ImageField = 'image1' | 'image2' | 'selfie1';
 
@@ -34,25 +50,74 @@ export interface ServiceSpec {
 }
 
 const person = (required: RequestField[], result: string[], partial = false, optional: RequestField[] = []): ServiceSpec => ({
-  group: 'person', required, optional, requestShown: true, result, resultPartial: partial,
+  group: 'person',
+  required,
+  optional,
+  requestShown: true,
+  result,
+  resultPartial: partial,
 });
 const company = (result: string[], partial = false): ServiceSpec => ({
-  group: 'company', required: ['cnpj'], optional: [], requestShown: true, result, resultPartial: partial,
+  group: 'company',
+  required: ['cnpj'],
+  optional: [],
+  requestShown: true,
+  result,
+  resultPartial: partial,
 });
-const image = (required: RequestField[], images: Partial<Record<ImageField, ImageRole>>, result: string[], partial = false, optional: RequestField[] = []): ServiceSpec => ({
-  group: 'image', required, optional, requestShown: true, images, result, resultPartial: partial,
+const image = (
+  required: RequestField[],
+  images: Partial<Record<ImageField, ImageRole>>,
+  result: string[],
+  partial = false,
+  optional: RequestField[] = [],
+): ServiceSpec => ({
+  group: 'image',
+  required,
+  optional,
+  requestShown: true,
+  images,
+  result,
+  resultPartial: partial,
 });
 const identifierOnly: ServiceSpec = {
-  group: 'identifier-only', required: [], optional: [], requestShown: false, result: [], resultPartial: true,
+  group: 'identifier-only',
+  required: [],
+  optional: [],
+  requestShown: false,
+  result: [],
+  resultPartial: true,
 };
 
 export const SERVICE_CATALOG = {
   // Person services (docs/upstream-api.md#person-services)
-  SERVICE_PERSON_DATA_ENRICHMENT: person(['cpf'], ['cpf', 'status', 'statusDate', 'name', 'motherName', 'birthdate', 'birthCountry', 'dead', 'gender', 'age', 'origin', 'fiscalRegion', 'numberOfPeopleWithTheSameName', 'nameWordCount', 'nameUniqueScore']),
+  SERVICE_PERSON_DATA_ENRICHMENT: person(
+    ['cpf'],
+    [
+      'cpf',
+      'status',
+      'statusDate',
+      'name',
+      'motherName',
+      'birthdate',
+      'birthCountry',
+      'dead',
+      'gender',
+      'age',
+      'origin',
+      'fiscalRegion',
+      'numberOfPeopleWithTheSameName',
+      'nameWordCount',
+      'nameUniqueScore',
+    ],
+  ),
   SERVICE_RFB_PF: person([], [], true, ['cpf', 'dataDeNascimento']),
   SERVICE_RFB_PF_ON_DEMAND: person(['cpf'], ['cpf', 'name', 'birthDate', 'registrationStatus', 'protocol']),
   SERVICE_CREDIT_SCORE: person([], [], true, ['cpf']),
-  SERVICE_BUREAU_CREDIT_SCORE_PERSON: person(['cpf'], ['cpf', 'score', 'hasRestrictions', 'restrictionCount', 'creditBureauSummary', 'creditBureauDetails', 'origin', 'queryDate']),
+  SERVICE_BUREAU_CREDIT_SCORE_PERSON: person(
+    ['cpf'],
+    ['cpf', 'score', 'hasRestrictions', 'restrictionCount', 'creditBureauSummary', 'creditBureauDetails', 'origin', 'queryDate'],
+  ),
   SERVICE_ACTIVE_DEBT_PF: person(['cpf'], ['cpf', 'totalDebts', 'totalValue', 'debts']),
   SERVICE_FINANCIAL_INFORMATION: person(['cpf'], [], true),
   SERVICE_PF_FINANCIAL_AND_ADDRESS: person(['cpf'], ['cpf', 'estimatedIncome', 'addresses', 'financialIndicators'], false, ['birthDate']),
@@ -68,7 +133,23 @@ export const SERVICE_CATALOG = {
   SERVICE_FAMILY_SOCIAL_BENEFITS: person(['cpf'], ['cpf', 'totalBenefits', 'benefits']),
   SERVICE_MEI: person(['cpf'], ['cpf', 'meiCompanies']),
   SERVICE_PIS_CONSULTATION: person(['cpf'], ['cpf', 'pis', 'status']),
-  SERVICE_ONDEMAND_SUS_CARD_PERSON_CPF: person(['cpf'], ['cpf', 'sus_card_success', 'sus_card_number', 'sus_card_source', 'sus_card_capture_date', 'sus_card_birth_date', 'sus_card_birth_city', 'sus_card_birth_state', 'sus_card_has_evidence', 'sus_card_raw_result_file', 'sus_card_raw_result_file_type', 'sus_card_summary']),
+  SERVICE_ONDEMAND_SUS_CARD_PERSON_CPF: person(
+    ['cpf'],
+    [
+      'cpf',
+      'sus_card_success',
+      'sus_card_number',
+      'sus_card_source',
+      'sus_card_capture_date',
+      'sus_card_birth_date',
+      'sus_card_birth_city',
+      'sus_card_birth_state',
+      'sus_card_has_evidence',
+      'sus_card_raw_result_file',
+      'sus_card_raw_result_file_type',
+      'sus_card_summary',
+    ],
+  ),
   SERVICE_ELECTION_CANDIDATE_DATA_CPF: person(['cpf'], ['cpf', 'candidacies']),
   SERVICE_ELECTORAL_DONORS_CPF: person(['cpf'], ['cpf', 'donations']),
   SERVICE_ELECTORAL_PROVIDERS_CPF: person(['cpf'], ['cpf', 'campos']),
@@ -87,10 +168,20 @@ export const SERVICE_CATALOG = {
   // Image, biometric and document services (docs/upstream-api.md#image-and-document-services)
   SERVICE_FACE_INDEX: image(['image1'], { image1: 'face' }, ['cpf', 'faceFound', 'similarity']),
   SERVICE_FACE_MATCH: image(['image1', 'image2'], { image1: 'face', image2: 'face' }, ['match', 'similarity', 'status']),
-  SERVICE_DIGITAL_DOCUMENTOSCOPY: image(['key', 'image1', 'image2', 'selfie1'], { image1: 'document', image2: 'document', selfie1: 'face' }, ['key', 'status', 'documentData', 'validations']),
+  SERVICE_DIGITAL_DOCUMENTOSCOPY: image(
+    ['key', 'image1', 'image2', 'selfie1'],
+    { image1: 'document', image2: 'document', selfie1: 'face' },
+    ['key', 'status', 'documentData', 'validations'],
+  ),
   SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT: image(['key'], {}, ['key', 'status', 'fields', 'rules']),
   SERVICE_VALIDATION_CNH: image(['cpf', 'image1'], { image1: 'face' }, ['cpf', 'biometricScore', 'validated', 'validationStatus']),
-  SERVICE_OCR: image(['documentType', 'image1'], { image1: 'document', image2: 'document' }, ['cpf', 'docType', 'name', 'birthDate', 'cnhCategory', 'cnhNumber'], false, ['image2']),
+  SERVICE_OCR: image(
+    ['documentType', 'image1'],
+    { image1: 'document', image2: 'document' },
+    ['cpf', 'docType', 'name', 'birthDate', 'cnhCategory', 'cnhNumber'],
+    false,
+    ['image2'],
+  ),
   SERVICE_OCR_CNPJ_CARD: image(['image1'], { image1: 'document' }, ['cnpj', 'docType', 'genericOcr']),
   SERVICE_OCR_PROOF_OF_ADDRESS: image(['image1'], { image1: 'document' }, [], true),
   SERVICE_OCR_EMANCIPATION: image(['image1'], { image1: 'document' }, ['docType', 'genericOcr', 'extractedFields', 'analysis']),
@@ -99,28 +190,124 @@ export const SERVICE_CATALOG = {
   SERVICE_RFB_PJ: company([], true),
   SERVICE_CREDIT_RISK_COMPANY: company([], true),
   SERVICE_JURIDICAL_PROCESSES_PJ: company([], true),
-  SERVICE_OWNERS_LAWSUITS_DISTRIBUTION: company(['cnpj', 'companyOwnersLawsuitsTotalOwners', 'companyOwnersLawsuitsMaxPerOwner', 'companyOwnersLawsuitsAvgPerOwner', 'companyOwnersLawsuitsMinPerOwner', 'companyOwnersLawsuitsAsAuthor'], true),
+  SERVICE_OWNERS_LAWSUITS_DISTRIBUTION: company(
+    [
+      'cnpj',
+      'companyOwnersLawsuitsTotalOwners',
+      'companyOwnersLawsuitsMaxPerOwner',
+      'companyOwnersLawsuitsAvgPerOwner',
+      'companyOwnersLawsuitsMinPerOwner',
+      'companyOwnersLawsuitsAsAuthor',
+    ],
+    true,
+  ),
   SERVICE_OWNERS_ELECTORAL_DONORS_CNPJ: company(['cnpj', 'ownersDonations']),
   SERVICE_DOMAINS_CNPJ: company(['cnpj', 'totalDomains', 'domains']),
-  SERVICE_ADDRESSES_EXTENDED_CNPJ: company(['cnpj', 'addresses', 'addressesExtendedTotal', 'addressesExtendedTotalActive', 'addressesExtendedTotalWork', 'addressesExtendedTotalPersonal'], true),
+  SERVICE_ADDRESSES_EXTENDED_CNPJ: company(
+    [
+      'cnpj',
+      'addresses',
+      'addressesExtendedTotal',
+      'addressesExtendedTotalActive',
+      'addressesExtendedTotalWork',
+      'addressesExtendedTotalPersonal',
+    ],
+    true,
+  ),
   SERVICE_MEDIA_PROFILE_EXPOSURE_PJ: company(['cnpj', 'mediaMentions', 'exposureLevel']),
-  SERVICE_COMPANY_KYC_OWNERS: company(['cnpj', 'totalCurrentPep', 'totalHistoricallyPEP', 'totalCurrentSanctioned', 'totalHistoricallySanctioned', 'averageSanctionsPerOwner', 'pepPercentage', 'kycOwners', 'companyOwners', 'peopleOwners'], true),
+  SERVICE_COMPANY_KYC_OWNERS: company(
+    [
+      'cnpj',
+      'totalCurrentPep',
+      'totalHistoricallyPEP',
+      'totalCurrentSanctioned',
+      'totalHistoricallySanctioned',
+      'averageSanctionsPerOwner',
+      'pepPercentage',
+      'kycOwners',
+      'companyOwners',
+      'peopleOwners',
+    ],
+    true,
+  ),
   SERVICE_JURIDICAL_PROCESSES_PJ_OWNERS: company(['cnpj', 'ownersProcesses']),
   SERVICE_RF_QSA: company(['cnpj', 'qsaCompanyType', 'qsaCompanySize', 'qsaCapital', 'qsaCapitalValue', 'qsaCnae'], true),
   SERVICE_COMPANY_RELATIONSHIP: company(['cnpj', 'owners', 'relatedCompanies']),
-  SERVICE_ECONOMIC_GROUP_RELATIONSHIPS: company(['cnpj', 'totalEconomicGroupRelationships', 'economicGroupRelationshipsSummary', 'economicGroupRelationships', 'economicGroupCurrentRelationships', 'economicGroupHistoricalRelationships'], true),
-  SERVICE_CGU_NEGATIVE_CERTIFICATE_COMPANY: company(['cnpj', 'cguSummary', 'cguBaseStatus', 'cguClearance', 'cguValidUntil', 'cguIssueDate'], true),
+  SERVICE_ECONOMIC_GROUP_RELATIONSHIPS: company(
+    [
+      'cnpj',
+      'totalEconomicGroupRelationships',
+      'economicGroupRelationshipsSummary',
+      'economicGroupRelationships',
+      'economicGroupCurrentRelationships',
+      'economicGroupHistoricalRelationships',
+    ],
+    true,
+  ),
+  SERVICE_CGU_NEGATIVE_CERTIFICATE_COMPANY: company(
+    ['cnpj', 'cguSummary', 'cguBaseStatus', 'cguClearance', 'cguValidUntil', 'cguIssueDate'],
+    true,
+  ),
   SERVICE_PCD_COMPANY: company(['cnpj', 'pcdSummary', 'pcdBaseStatus', 'pcdExpeditionDate', 'pcdCertificateUrl', 'pcdContent']),
   SERVICE_INVESTMENT_FUND_DATA: company(['cnpj', 'totalMovimentations', 'investmentFundDataSummary', 'investmentFundData']),
   SERVICE_COMPANY_EVOLUTION: company(['cnpj', 'companyEvolutionSummary', 'companyEvolutionStats']),
-  SERVICE_FGTS: company(['cnpj', 'fgtsStatus', 'fgtsCertificateNumber', 'fgtsCertificateValidity', 'fgtsCertificateText', 'fgtsSummary'], true),
-  SERVICE_SCORING_CREDIT_RISK_COMPANY: company(['cnpj', 'riskLevel', 'riskClassification', 'hasRestrictions', 'negativeFlagsCount', 'creditBureauSummary'], true),
-  SERVICE_HISTORY_BASIC_DATA: company(['cnpj', 'historyBasicDataCurrentName', 'historyBasicDataAge', 'historyBasicDataTotalChanges', 'historyBasicDataSummary', 'historyBasicDataStats'], true),
+  SERVICE_FGTS: company(
+    ['cnpj', 'fgtsStatus', 'fgtsCertificateNumber', 'fgtsCertificateValidity', 'fgtsCertificateText', 'fgtsSummary'],
+    true,
+  ),
+  SERVICE_SCORING_CREDIT_RISK_COMPANY: company(
+    ['cnpj', 'riskLevel', 'riskClassification', 'hasRestrictions', 'negativeFlagsCount', 'creditBureauSummary'],
+    true,
+  ),
+  SERVICE_HISTORY_BASIC_DATA: company(
+    [
+      'cnpj',
+      'historyBasicDataCurrentName',
+      'historyBasicDataAge',
+      'historyBasicDataTotalChanges',
+      'historyBasicDataSummary',
+      'historyBasicDataStats',
+    ],
+    true,
+  ),
   SERVICE_OWNERS_INFLUENCE: company(['cnpj', 'influenceScore', 'ownersInfluenceSummary', 'ownersInfluence']),
-  SERVICE_MARKETPLACE_DATA: company(['cnpj', 'totalMarketplacesUsed', 'totalStoresOperated', 'marketplaceWithMostProducts', 'marketplaceWithBestRating', 'totalProductsListed'], true),
-  SERVICE_CIVIL_CONSTRUCTION: company(['cnpj', 'totalCivilConstructionRecords', 'totalActiveCivilConstructionRecords', 'civilConstructionSummary', 'civilConstructionRecords']),
-  SERVICE_SIMPLES_COMPANY: company(['cnpj', 'simplesSummary', 'simplesOfficialName', 'simplesNationalStatus', 'simplesMeiStatus', 'simplesCertificateUrl']),
-  SERVICE_BUREAU_OWNER_PARTICIPATION_DATA_COMPANY: company(['cnpj', 'numberOfOwners', 'numberOfPeopleAsOwners', 'numberOfCompaniesAsOwners', 'hasMajorityStakeHolder', 'averageParticipationPercentage'], true),
+  SERVICE_MARKETPLACE_DATA: company(
+    [
+      'cnpj',
+      'totalMarketplacesUsed',
+      'totalStoresOperated',
+      'marketplaceWithMostProducts',
+      'marketplaceWithBestRating',
+      'totalProductsListed',
+    ],
+    true,
+  ),
+  SERVICE_CIVIL_CONSTRUCTION: company([
+    'cnpj',
+    'totalCivilConstructionRecords',
+    'totalActiveCivilConstructionRecords',
+    'civilConstructionSummary',
+    'civilConstructionRecords',
+  ]),
+  SERVICE_SIMPLES_COMPANY: company([
+    'cnpj',
+    'simplesSummary',
+    'simplesOfficialName',
+    'simplesNationalStatus',
+    'simplesMeiStatus',
+    'simplesCertificateUrl',
+  ]),
+  SERVICE_BUREAU_OWNER_PARTICIPATION_DATA_COMPANY: company(
+    [
+      'cnpj',
+      'numberOfOwners',
+      'numberOfPeopleAsOwners',
+      'numberOfCompaniesAsOwners',
+      'hasMajorityStakeHolder',
+      'averageParticipationPercentage',
+    ],
+    true,
+  ),
 
   // Known by identifier only: request and result fields not shown (docs/upstream-api.md#services-known-by-identifier-only).
   // (SERVICE_DOMAINS_CNPJ is also in the upstream's list of these; it is described above.)

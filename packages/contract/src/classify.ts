@@ -53,7 +53,10 @@ function isEmptyObject(value: unknown): boolean {
  * Classifies an envelope. `httpStatus` is only consulted for a real HTTP 401 (token missing,
  * expired or invalid) and for answers that carry no envelope at all.
  */
-export function classify<R extends object = Record<string, unknown>>(envelope: ServiceEnvelope<R> | null | undefined, httpStatus = 200): Outcome<R> {
+export function classify<R extends object = Record<string, unknown>>(
+  envelope: ServiceEnvelope<R> | null | undefined,
+  httpStatus = 200,
+): Outcome<R> {
   const body = (envelope && typeof envelope === 'object' ? envelope : {}) as ServiceEnvelope<R>;
   const code = typeof body.status?.code === 'number' ? body.status.code : undefined;
   const message = typeof body.status?.message === 'string' ? body.status.message : undefined;

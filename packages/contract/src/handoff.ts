@@ -105,5 +105,15 @@ export const HANDOFF_ROLES: readonly HandoffRole[] = ['documentFront', 'document
 
 /** The flow's steps a progress report may name (the element's steps, in their order). */
 export const HANDOFF_PROGRESS_STEPS = [
-  'intro', 'consent', 'cpf', 'document-type', 'document-front', 'document-back', 'selfie', 'review', 'upload', 'processing', 'outcome',
+  'intro',
+  'consent',
+  'cpf',
+  'document-type',
+  'document-front',
+  'document-back',
+  'selfie',
+  'review',
+  'upload',
+  'processing',
+  'outcome',
 ] as const;

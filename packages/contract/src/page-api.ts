@@ -110,7 +110,10 @@ export interface ValidCreateOnboardingBytes extends Omit<ValidCreateOnboarding, 
  * checks in the same order, so the same answer for the same text, without a string or a decoded
  * copy of any image. An image given as a string here is refused as not base64.
  */
-export function validateCreateOnboardingBytes(body: unknown, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): Validation<ValidCreateOnboardingBytes> {
+export function validateCreateOnboardingBytes(
+  body: unknown,
+  imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES,
+): Validation<ValidCreateOnboardingBytes> {
   return validateCreation(body, imageMaxBytes, BYTES_TEXT);
 }
 
@@ -142,21 +145,22 @@ const BYTES_TEXT: ImageText<Uint8Array> = {
   sniff: (v) => sniffBase64(base64BytesPrefix(v, SNIFF_CHARS)),
 };
 
-function validateCreation<T, V extends { images: Partial<Record<ImageRoleName, { base64: T; mime: 'image/jpeg' | 'image/png'; bytes: number }>> }>(
-  body: unknown,
-  imageMaxBytes: number,
-  text: ImageText<T>,
-): Validation<V> {
+function validateCreation<
+  T,
+  V extends { images: Partial<Record<ImageRoleName, { base64: T; mime: 'image/jpeg' | 'image/png'; bytes: number }>> },
+>(body: unknown, imageMaxBytes: number, text: ImageText<T>): Validation<V> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'invalid_request', 'The body must be a JSON object.');
   const b = body as Record<string, unknown>;
 
   let taxId: ValidCreateOnboarding['taxId'];
   if (b.cpf !== undefined && b.cnpj !== undefined) return fail(400, 'invalid_request', 'Send either cpf or cnpj, not both.', 'cnpj');
   if (b.cpf !== undefined) {
-    if (typeof b.cpf !== 'string' || !isValidCpf(b.cpf)) return fail(400, 'invalid_cpf', 'The CPF is not valid: check its 11 digits.', 'cpf');
+    if (typeof b.cpf !== 'string' || !isValidCpf(b.cpf))
+      return fail(400, 'invalid_cpf', 'The CPF is not valid: check its 11 digits.', 'cpf');
     taxId = { kind: 'cpf', value: normalizeCpf(b.cpf)! };
   } else if (b.cnpj !== undefined) {
-    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj)) return fail(400, 'invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
+    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj))
+      return fail(400, 'invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
     taxId = { kind: 'cnpj', value: normalizeCnpj(b.cnpj)! };
   } else {
     return fail(400, 'missing_tax_id', 'A cpf or a cnpj is required.', 'cpf');
@@ -171,10 +175,12 @@ function validateCreation<T, V extends { images: Partial<Record<ImageRoleName, {
   }
 
   const images = b.images;
-  if (!images || typeof images !== 'object' || Array.isArray(images)) return fail(400, 'missing_image', 'images.documentFront and images.selfie are required.', 'images');
+  if (!images || typeof images !== 'object' || Array.isArray(images))
+    return fail(400, 'missing_image', 'images.documentFront and images.selfie are required.', 'images');
   const imgs = images as Record<string, unknown>;
   for (const key of Object.keys(imgs)) {
-    if (!(IMAGE_ROLES as readonly string[]).includes(key)) return fail(400, 'invalid_field', `Unknown image role "${key.slice(0, 40)}".`, `images.${key.slice(0, 40)}`);
+    if (!(IMAGE_ROLES as readonly string[]).includes(key))
+      return fail(400, 'invalid_field', `Unknown image role "${key.slice(0, 40)}".`, `images.${key.slice(0, 40)}`);
   }
   const valid: V['images'] = {};
   // Sizes first, for every image, so an oversized one is 413 whatever the others hold.

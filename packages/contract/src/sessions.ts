@@ -147,18 +147,29 @@ const KNOWN_FIELDS = new Set(['reference', 'cpf', 'cnpj', 'name', 'documentTypes
 export function validateCreateSession(body: unknown): Validation<ValidCreateSession> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail('invalid_request', 'The body must be a JSON object.');
   const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b)) if (!KNOWN_FIELDS.has(key)) return fail('invalid_field', `Unknown field "${key.slice(0, 40)}".`, key.slice(0, 40));
+  for (const key of Object.keys(b))
+    if (!KNOWN_FIELDS.has(key)) return fail('invalid_field', `Unknown field "${key.slice(0, 40)}".`, key.slice(0, 40));
 
   const { reference } = b;
-  if (typeof reference !== 'string' || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength || CONTROL_CHARACTER.test(reference)) {
-    return fail('invalid_field', `reference is required: the integrator's id for the person, 1 to ${SESSION_LIMITS.referenceMaxLength} printable characters.`, 'reference');
+  if (
+    typeof reference !== 'string' ||
+    reference.length < 1 ||
+    reference.length > SESSION_LIMITS.referenceMaxLength ||
+    CONTROL_CHARACTER.test(reference)
+  ) {
+    return fail(
+      'invalid_field',
+      `reference is required: the integrator's id for the person, 1 to ${SESSION_LIMITS.referenceMaxLength} printable characters.`,
+      'reference',
+    );
   }
 
   const tax = taxIdOf(b);
   if (!tax.ok) return tax;
   const taxId = tax.value;
 
-  if (b.name !== undefined && (typeof b.name !== 'string' || !NAME.test(b.name.trim()))) return fail('invalid_field', 'name must be plain text of 1 to 200 characters.', 'name');
+  if (b.name !== undefined && (typeof b.name !== 'string' || !NAME.test(b.name.trim())))
+    return fail('invalid_field', 'name must be plain text of 1 to 200 characters.', 'name');
 
   const types = documentTypesOf(b.documentTypes);
   if (!types.ok) return types;
@@ -166,20 +177,31 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
 
   let locale = 'pt-BR';
   if (b.locale !== undefined) {
-    if (typeof b.locale !== 'string' || !(SESSION_LOCALES as readonly string[]).includes(b.locale)) return fail('invalid_field', `locale must be one of ${SESSION_LOCALES.join(', ')}.`, 'locale');
+    if (typeof b.locale !== 'string' || !(SESSION_LOCALES as readonly string[]).includes(b.locale))
+      return fail('invalid_field', `locale must be one of ${SESSION_LOCALES.join(', ')}.`, 'locale');
     locale = b.locale;
   }
 
   let returnUrl: string | undefined;
   if (b.returnUrl !== undefined) {
-    if (typeof b.returnUrl !== 'string' || b.returnUrl.length > 2048 || !isHttpUrl(b.returnUrl)) return fail('invalid_field', 'returnUrl must be an absolute http(s) URL of at most 2048 characters.', 'returnUrl');
+    if (typeof b.returnUrl !== 'string' || b.returnUrl.length > 2048 || !isHttpUrl(b.returnUrl))
+      return fail('invalid_field', 'returnUrl must be an absolute http(s) URL of at most 2048 characters.', 'returnUrl');
     returnUrl = b.returnUrl;
   }
 
   let expiresInS: number = SESSION_LIMITS.defaultExpiresInS;
   if (b.expiresIn !== undefined) {
-    if (typeof b.expiresIn !== 'number' || !Number.isInteger(b.expiresIn) || b.expiresIn < SESSION_LIMITS.minExpiresInS || b.expiresIn > SESSION_LIMITS.maxExpiresInS) {
-      return fail('invalid_field', `expiresIn must be a whole number of seconds from ${SESSION_LIMITS.minExpiresInS} to ${SESSION_LIMITS.maxExpiresInS}.`, 'expiresIn');
+    if (
+      typeof b.expiresIn !== 'number' ||
+      !Number.isInteger(b.expiresIn) ||
+      b.expiresIn < SESSION_LIMITS.minExpiresInS ||
+      b.expiresIn > SESSION_LIMITS.maxExpiresInS
+    ) {
+      return fail(
+        'invalid_field',
+        `expiresIn must be a whole number of seconds from ${SESSION_LIMITS.minExpiresInS} to ${SESSION_LIMITS.maxExpiresInS}.`,
+        'expiresIn',
+      );
     }
     expiresInS = b.expiresIn;
   }
@@ -211,7 +233,8 @@ function taxIdOf(b: Record<string, unknown>): Validation<ValidCreateSession['tax
     return { ok: true, value: { kind: 'cpf', value: normalizeCpf(b.cpf)! } };
   }
   if (b.cnpj !== undefined) {
-    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj)) return fail('invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
+    if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj))
+      return fail('invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
     return { ok: true, value: { kind: 'cnpj', value: normalizeCnpj(b.cnpj)! } };
   }
   return { ok: true, value: undefined };
@@ -221,10 +244,15 @@ function taxIdOf(b: Record<string, unknown>): Validation<ValidCreateSession['tax
 function documentTypesOf(value: unknown): Validation<string[]> {
   if (value === undefined) return { ok: true, value: [] };
   if (!Array.isArray(value) || value.length < 1 || value.length > SESSION_LIMITS.documentTypesMax) {
-    return fail('invalid_field', `documentTypes must be a list of 1 to ${SESSION_LIMITS.documentTypesMax} document types.`, 'documentTypes');
+    return fail(
+      'invalid_field',
+      `documentTypes must be a list of 1 to ${SESSION_LIMITS.documentTypesMax} document types.`,
+      'documentTypes',
+    );
   }
   for (const t of value) {
-    if (typeof t !== 'string' || !DOCUMENT_TYPE.test(t.trim().toUpperCase())) return fail('invalid_field', 'Each document type is 1 to 40 letters, digits, "_" or "-" (CNH, RG, PASSPORT...).', 'documentTypes');
+    if (typeof t !== 'string' || !DOCUMENT_TYPE.test(t.trim().toUpperCase()))
+      return fail('invalid_field', 'Each document type is 1 to 40 letters, digits, "_" or "-" (CNH, RG, PASSPORT...).', 'documentTypes');
   }
   return { ok: true, value: [...new Set(value.map((t: string) => t.trim().toUpperCase()))] };
 }
@@ -232,12 +260,20 @@ function documentTypesOf(value: unknown): Validation<string[]> {
 function metadataOf(value: unknown): Validation<Record<string, string>> {
   const metadata: Record<string, string> = {};
   if (value === undefined) return { ok: true, value: metadata };
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return fail('invalid_field', 'metadata must be an object of string values.', 'metadata');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return fail('invalid_field', 'metadata must be an object of string values.', 'metadata');
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > SESSION_LIMITS.metadataMaxEntries) return fail('invalid_field', `metadata holds at most ${SESSION_LIMITS.metadataMaxEntries} values.`, 'metadata');
+  if (entries.length > SESSION_LIMITS.metadataMaxEntries)
+    return fail('invalid_field', `metadata holds at most ${SESSION_LIMITS.metadataMaxEntries} values.`, 'metadata');
   for (const [k, v] of entries) {
-    if (k.length < 1 || k.length > SESSION_LIMITS.metadataKeyMaxLength) return fail('invalid_field', `Each metadata key is 1 to ${SESSION_LIMITS.metadataKeyMaxLength} characters.`, 'metadata');
-    if (typeof v !== 'string' || v.length > SESSION_LIMITS.metadataValueMaxLength) return fail('invalid_field', `metadata.${k} must be a string of at most ${SESSION_LIMITS.metadataValueMaxLength} characters.`, `metadata.${k}`);
+    if (k.length < 1 || k.length > SESSION_LIMITS.metadataKeyMaxLength)
+      return fail('invalid_field', `Each metadata key is 1 to ${SESSION_LIMITS.metadataKeyMaxLength} characters.`, 'metadata');
+    if (typeof v !== 'string' || v.length > SESSION_LIMITS.metadataValueMaxLength)
+      return fail(
+        'invalid_field',
+        `metadata.${k} must be a string of at most ${SESSION_LIMITS.metadataValueMaxLength} characters.`,
+        `metadata.${k}`,
+      );
     metadata[k] = v;
   }
   return { ok: true, value: metadata };

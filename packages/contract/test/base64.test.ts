@@ -2,36 +2,51 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  base64ToBytes, bytesToBase64, decodedLength, isPureBase64, parseDataUri, sniffBase64, sniffBytes,
-  toDataUri, toPureBase64, isAcceptedImageType, isPdf,
+  base64ToBytes,
+  bytesToBase64,
+  decodedLength,
+  isPureBase64,
+  parseDataUri,
+  sniffBase64,
+  sniffBytes,
+  toDataUri,
+  toPureBase64,
+  isAcceptedImageType,
+  isPdf,
 } from '@onboarding-kit/contract';
 
 test('property: bytes -> base64 -> bytes round-trips and matches Node', () => {
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 2048 }), (bytes) => {
-    const b64 = bytesToBase64(bytes);
-    assert.equal(b64, Buffer.from(bytes).toString('base64'));
-    assert.equal(isPureBase64(b64), true);
-    assert.equal(decodedLength(b64), bytes.length);
-    assert.deepEqual(base64ToBytes(b64), bytes);
-  }));
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 2048 }), (bytes) => {
+      const b64 = bytesToBase64(bytes);
+      assert.equal(b64, Buffer.from(bytes).toString('base64'));
+      assert.equal(isPureBase64(b64), true);
+      assert.equal(decodedLength(b64), bytes.length);
+      assert.deepEqual(base64ToBytes(b64), bytes);
+    }),
+  );
 });
 
 test('property: a prefix decode gives the first bytes', () => {
-  fc.assert(fc.property(fc.uint8Array({ minLength: 1, maxLength: 512 }), fc.nat(600), (bytes, n) => {
-    const prefix = base64ToBytes(bytesToBase64(bytes), n);
-    assert.deepEqual(prefix, bytes.slice(0, n));
-  }));
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 1, maxLength: 512 }), fc.nat(600), (bytes, n) => {
+      const prefix = base64ToBytes(bytesToBase64(bytes), n);
+      assert.deepEqual(prefix, bytes.slice(0, n));
+    }),
+  );
 });
 
 test('property: data URI round trip keeps the pure part', () => {
-  fc.assert(fc.property(fc.uint8Array({ maxLength: 256 }), fc.constantFrom('image/jpeg', 'image/png'), (bytes, mime) => {
-    const b64 = bytesToBase64(bytes);
-    const uri = toDataUri(b64, mime);
-    assert.deepEqual(parseDataUri(uri), { mime, base64: b64 });
-    assert.equal(toPureBase64(uri), b64);
-    assert.equal(toPureBase64(b64), b64);
-    assert.equal(isPureBase64(uri), false);
-  }));
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 256 }), fc.constantFrom('image/jpeg', 'image/png'), (bytes, mime) => {
+      const b64 = bytesToBase64(bytes);
+      const uri = toDataUri(b64, mime);
+      assert.deepEqual(parseDataUri(uri), { mime, base64: b64 });
+      assert.equal(toPureBase64(uri), b64);
+      assert.equal(toPureBase64(b64), b64);
+      assert.equal(isPureBase64(uri), false);
+    }),
+  );
 });
 
 test('not pure base64: prefixes, whitespace, bad padding, url-safe alphabet', () => {
@@ -70,13 +85,20 @@ test('sniffing by magic bytes: JPEG, PNG, WebP, PDF, and the rest', () => {
 test('property: the native fast path and the portable check agree, on long texts too', () => {
   const PORTABLE = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
   const portable = (s: string) => s.length % 4 === 0 && PORTABLE.test(s);
-  const mutate = fc.tuple(fc.uint8Array({ minLength: 3000, maxLength: 6000 }), fc.nat(), fc.constantFrom('', ' ', '\n', '-', '_', '=', '==', 'A', 'é', '*'));
-  fc.assert(fc.property(mutate, ([bytes, at, insert]) => {
-    const b64 = bytesToBase64(bytes);
-    const pos = at % (b64.length + 1);
-    const text = b64.slice(0, pos) + insert + b64.slice(pos + insert.length);
-    assert.equal(isPureBase64(text), portable(text), JSON.stringify({ pos, insert }));
-  }), { numRuns: 300 });
+  const mutate = fc.tuple(
+    fc.uint8Array({ minLength: 3000, maxLength: 6000 }),
+    fc.nat(),
+    fc.constantFrom('', ' ', '\n', '-', '_', '=', '==', 'A', 'é', '*'),
+  );
+  fc.assert(
+    fc.property(mutate, ([bytes, at, insert]) => {
+      const b64 = bytesToBase64(bytes);
+      const pos = at % (b64.length + 1);
+      const text = b64.slice(0, pos) + insert + b64.slice(pos + insert.length);
+      assert.equal(isPureBase64(text), portable(text), JSON.stringify({ pos, insert }));
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('a prefix decode checks only the prefix; a full decode checks everything', () => {

@@ -18,11 +18,13 @@ test('property: a padded ending is pure only when its spare bits are zero, short
     fc.tuple(char, char).map(([a, b]) => `${a}${b}==`),
     fc.tuple(char, char, char).map(([a, b, c]) => `${a}${b}${c}=`),
   );
-  fc.assert(fc.property(ending, (end) => {
-    assert.equal(isPureBase64(`QUJD${end}`), canonical(`QUJD${end}`), end);
-    const long = `${'QUJD'.repeat(1024)}${end}`;
-    assert.equal(isPureBase64(long), canonical(long), `long text ending ${end}`);
-  }));
+  fc.assert(
+    fc.property(ending, (end) => {
+      assert.equal(isPureBase64(`QUJD${end}`), canonical(`QUJD${end}`), end);
+      const long = `${'QUJD'.repeat(1024)}${end}`;
+      assert.equal(isPureBase64(long), canonical(long), `long text ending ${end}`);
+    }),
+  );
   assert.equal(isPureBase64('AB=='), false);
   assert.equal(isPureBase64('AA=='), true);
   assert.equal(isPureBase64('AAB='), false);

@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KNOWN_CALL_ALIASES, SERVICE_CATALOG, SERVICE_IDS, callAlias, isServiceId, serviceForAlias, serviceSpec } from '@onboarding-kit/contract';
+import {
+  KNOWN_CALL_ALIASES,
+  SERVICE_CATALOG,
+  SERVICE_IDS,
+  callAlias,
+  isServiceId,
+  serviceForAlias,
+  serviceSpec,
+} from '@onboarding-kit/contract';
 
 test('the catalog holds every identifier the upstream documents (docs/upstream-api.md#service-catalog), the misspelled one untouched', () => {
   assert.equal(isServiceId('SEVICE_ONLINE_BETTING_PROPENSITY'), true);
@@ -8,7 +16,15 @@ test('the catalog holds every identifier the upstream documents (docs/upstream-a
   const counts = { person: 0, image: 0, company: 0, 'identifier-only': 0 };
   for (const id of SERVICE_IDS) counts[serviceSpec(id).group]++;
   assert.deepEqual(counts, { person: 35, image: 9, company: 25, 'identifier-only': 18 });
-  for (const id of ['SERVICE_PEP', 'SERVICE_OCR', 'SERVICE_FACE_INDEX', 'SERVICE_RF_QSA', 'SERVICE_PGMEI', 'SERVICE_SCORING_CREDIT_RISK_PERSON', 'SERVICE_DOMAINS_CNPJ']) {
+  for (const id of [
+    'SERVICE_PEP',
+    'SERVICE_OCR',
+    'SERVICE_FACE_INDEX',
+    'SERVICE_RF_QSA',
+    'SERVICE_PGMEI',
+    'SERVICE_SCORING_CREDIT_RISK_PERSON',
+    'SERVICE_DOMAINS_CNPJ',
+  ]) {
     assert.equal(isServiceId(id), true, id);
   }
 });

@@ -29,7 +29,12 @@ test('REFUSED is a business outcome, never retryable, even with code 200', () =>
 });
 
 test('ERROR is technical and keeps externalId for support', () => {
-  const out = classify({ result: {}, status: { code: 500, message: 'Falha ao realizar consulta' }, onboardingStatus: 'ERROR', externalId: 'ext-9' });
+  const out = classify({
+    result: {},
+    status: { code: 500, message: 'Falha ao realizar consulta' },
+    onboardingStatus: 'ERROR',
+    externalId: 'ext-9',
+  });
   assert.equal(out.kind, 'error');
   assert.equal(out.externalId, 'ext-9');
   assert.equal(out.retryable, true);
@@ -60,17 +65,41 @@ test('stripping removes non-contract fields and nulls at any depth and copies', 
   const input = {
     result: { cpf: '1', name: null, nested: { valid: true, keep: 0, list: [null, { enabled: true, x: 1 }] } },
     status: { code: 200, message: 'Success' },
-    fieldsOutput: ['a'], required: true, enabled: true, valid: true, callService: 'x', nextStep: 'y', services: [], externalId: null,
+    fieldsOutput: ['a'],
+    required: true,
+    enabled: true,
+    valid: true,
+    callService: 'x',
+    nextStep: 'y',
+    services: [],
+    externalId: null,
   };
   const out = stripNonContract(input);
   assert.deepEqual(out, { result: { cpf: '1', nested: { keep: 0, list: [{ x: 1 }] } }, status: { code: 200, message: 'Success' } });
   assert.equal(input.result.name, null, 'input untouched');
-  assert.deepEqual([...NON_CONTRACT_FIELDS].sort(), ['callService', 'enabled', 'fieldsOutput', 'nextStep', 'required', 'services', 'valid']);
+  assert.deepEqual([...NON_CONTRACT_FIELDS].sort(), [
+    'callService',
+    'enabled',
+    'fieldsOutput',
+    'nextStep',
+    'required',
+    'services',
+    'valid',
+  ]);
 });
 
 test('webhooks: both shapes recognised, anything else refused', () => {
-  assert.deepEqual(parseWebhook({ tokenOnboarding: 't', status: 'APPROVED', fields: {}, services: [] }), { kind: 'onboarding', tokenOnboarding: 't', status: 'APPROVED' });
-  const q = parseWebhook({ result: {}, status: { code: 500, message: 'Falha ao realizar consulta' }, onboardingStatus: 'ERROR', externalId: 'e1' });
+  assert.deepEqual(parseWebhook({ tokenOnboarding: 't', status: 'APPROVED', fields: {}, services: [] }), {
+    kind: 'onboarding',
+    tokenOnboarding: 't',
+    status: 'APPROVED',
+  });
+  const q = parseWebhook({
+    result: {},
+    status: { code: 500, message: 'Falha ao realizar consulta' },
+    onboardingStatus: 'ERROR',
+    externalId: 'e1',
+  });
   assert.equal(q?.kind, 'query');
   assert.equal(q?.kind === 'query' && q.outcome.kind, 'error');
   assert.equal(q?.kind === 'query' && q.externalId, 'e1');

@@ -6,7 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes, validateCreateOnboarding, validateCreateOnboardingBytes } from '@onboarding-kit/contract';
+import {
+  decodedLength,
+  decodedLengthOfBytes,
+  isPureBase64,
+  isPureBase64Bytes,
+  validateCreateOnboarding,
+  validateCreateOnboardingBytes,
+} from '@onboarding-kit/contract';
 
 const ascii = (s: string) => Buffer.from(s, 'latin1');
 const jpegBytes = (n: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(n)]);
@@ -15,9 +22,37 @@ const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 test('isPureBase64Bytes answers as isPureBase64, short and long texts, every ending and every stray byte', () => {
   const long = jpegBytes(9000).toString('base64');
   const texts = [
-    '', 'AA==', 'AB==', 'AAA=', 'AAB=', 'AAAA', 'A', 'AA=', '====', 'AA=A', '=AAA', 'AAAA====', 'AQ==', 'Ag==', 'Aw==', 'AE==', 'AAE=', 'AAI=',
-    'ab-_', 'ab c', 'ab\nc', 'data:image/png;base64,AAAA', png, long, `${long}=`, `${long.slice(0, -4)}AB==`, long.replace('A', '-'), long.replace('B', '_'),
-    `${long.slice(0, 5000)} ${long.slice(5001)}`, `${long.slice(0, 5000)}=${long.slice(5001)}`, `${long.slice(0, 7000)}\u00e9${long.slice(7002)}`,
+    '',
+    'AA==',
+    'AB==',
+    'AAA=',
+    'AAB=',
+    'AAAA',
+    'A',
+    'AA=',
+    '====',
+    'AA=A',
+    '=AAA',
+    'AAAA====',
+    'AQ==',
+    'Ag==',
+    'Aw==',
+    'AE==',
+    'AAE=',
+    'AAI=',
+    'ab-_',
+    'ab c',
+    'ab\nc',
+    'data:image/png;base64,AAAA',
+    png,
+    long,
+    `${long}=`,
+    `${long.slice(0, -4)}AB==`,
+    long.replace('A', '-'),
+    long.replace('B', '_'),
+    `${long.slice(0, 5000)} ${long.slice(5001)}`,
+    `${long.slice(0, 5000)}=${long.slice(5001)}`,
+    `${long.slice(0, 7000)}\u00e9${long.slice(7002)}`,
   ];
   for (let i = 0; i < 256; i++) texts.push(`AAAA${String.fromCharCode(i)}AAA`, `${long.slice(0, 4096)}${String.fromCharCode(i)}AAA`);
   for (let n = 0; n < 12; n++) texts.push(randomBytes(n).toString('base64'), randomBytes(n + 4000).toString('base64'));
@@ -98,7 +133,11 @@ test('the alphabet scan runs as WebAssembly SIMD on Node, and it and the table a
     for (const at of places) {
       const t = Buffer.from(clean);
       t[at] = byte;
-      for (const [from, to] of [[0, t.length], [3, t.length - 5], [at - 600, at + 1]] as const) {
+      for (const [from, to] of [
+        [0, t.length],
+        [3, t.length - 5],
+        [at - 600, at + 1],
+      ] as const) {
         const expected = at < from || at >= to || ALPHABET_BYTE[byte] === 1;
         assert.equal(alphabetOnly(t, from, to), expected, `byte ${byte} at ${at}, run ${from}..${to}`);
         assert.equal(alphabetOnlyByTable(t, from, to), expected);

@@ -118,7 +118,18 @@ test('a data URI or a non-string is refused as not pure base64; base64 of anothe
 test('isApiErrorBody: an object whose error has a string code and a string message', () => {
   assert.equal(isApiErrorBody({ error: { code: 'not_found', message: 'No such onboarding.' } }), true);
   assert.equal(isApiErrorBody({ error: { code: 'not_found', message: 'x', field: 'cpf' } }), true);
-  for (const value of [null, undefined, 'error', {}, { error: null }, { error: 'not_found' }, { error: { code: 'x' } }, { error: { message: 'x' } }, { error: { code: 1, message: 'x' } }, { error: { code: 'x', message: 2 } }]) {
+  for (const value of [
+    null,
+    undefined,
+    'error',
+    {},
+    { error: null },
+    { error: 'not_found' },
+    { error: { code: 'x' } },
+    { error: { message: 'x' } },
+    { error: { code: 1, message: 'x' } },
+    { error: { code: 'x', message: 2 } },
+  ]) {
     assert.equal(isApiErrorBody(value), false, JSON.stringify(value));
   }
 });

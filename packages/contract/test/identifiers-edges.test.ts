@@ -5,13 +5,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  SERVICE_CATALOG, SERVICE_IDS, KNOWN_CALL_ALIASES, cnpjCheckDigits, cpfCheckDigits, formatCnpj, formatCpf,
-  isValidCnpj, maskCpfInput, normalizeCnpj, normalizeCpf, serviceForAlias, stripNonContract,
+  SERVICE_CATALOG,
+  SERVICE_IDS,
+  KNOWN_CALL_ALIASES,
+  cnpjCheckDigits,
+  cpfCheckDigits,
+  formatCnpj,
+  formatCpf,
+  isValidCnpj,
+  maskCpfInput,
+  normalizeCnpj,
+  normalizeCpf,
+  serviceForAlias,
+  stripNonContract,
 } from '@onboarding-kit/contract';
 
 test('a tax id is the whole text: nothing before it, nothing after it', () => {
-  for (const text of ['x529.982.247-25', '529.982.247-25x', '1529.982.247-25', '529.982.247-251']) assert.equal(normalizeCpf(text), null, text);
-  for (const text of ['x11.222.333/0001-81', '11.222.333/0001-81x', '111.222.333/0001-81', '11.222.333/0001-811']) assert.equal(normalizeCnpj(text), null, text);
+  for (const text of ['x529.982.247-25', '529.982.247-25x', '1529.982.247-25', '529.982.247-251'])
+    assert.equal(normalizeCpf(text), null, text);
+  for (const text of ['x11.222.333/0001-81', '11.222.333/0001-81x', '111.222.333/0001-81', '11.222.333/0001-811'])
+    assert.equal(normalizeCnpj(text), null, text);
   assert.equal(normalizeCnpj('  12.abc.345/01de-35 '), '12ABC34501DE35');
 });
 

@@ -20,23 +20,52 @@ test('every failure row: its kind, never ok, and whether repeating the call coul
     [404, 'Not Found', 'failed', false],
   ];
   for (const [code, message, kind, retryable] of rows) {
-    assert.deepEqual(classify({ result: { cpf: '1' }, status: { code, message } }), { kind, ok: false, code, message, retryable }, `${code} ${message}`);
+    assert.deepEqual(
+      classify({ result: { cpf: '1' }, status: { code, message } }),
+      { kind, ok: false, code, message, retryable },
+      `${code} ${message}`,
+    );
   }
 });
 
 test('a success is final: ok, its result, nothing to retry', () => {
-  assert.deepEqual(classify({ result: { cpf: '1' }, status: { code: 299, message: 'Success' } }), { kind: 'success', ok: true, code: 299, message: 'Success', result: { cpf: '1' }, retryable: false });
+  assert.deepEqual(classify({ result: { cpf: '1' }, status: { code: 299, message: 'Success' } }), {
+    kind: 'success',
+    ok: true,
+    code: 299,
+    message: 'Success',
+    result: { cpf: '1' },
+    retryable: false,
+  });
   assert.equal(classify({ result: { cpf: '1' }, status: { code: 199, message: 'Early' } }).kind, 'failed');
 });
 
 test('an HTTP 401 is the token: retryable once renewed, whatever the body says', () => {
   assert.deepEqual(classify(null, 401), { kind: 'unauthorized', ok: false, retryable: true });
-  assert.deepEqual(classify({ status: { code: 401, message: 'Unauthorized' } }, 401), { kind: 'unauthorized', ok: false, code: 401, message: 'Unauthorized', retryable: true });
+  assert.deepEqual(classify({ status: { code: 401, message: 'Unauthorized' } }, 401), {
+    kind: 'unauthorized',
+    ok: false,
+    code: 401,
+    message: 'Unauthorized',
+    retryable: true,
+  });
 });
 
 test('onboardingStatus ERROR is a retryable error even with code 200; REFUSED is final', () => {
-  assert.deepEqual(classify({ result: { a: 1 }, status: { code: 200, message: 'Success' }, onboardingStatus: 'ERROR' }), { kind: 'error', ok: false, code: 200, message: 'Success', retryable: true });
-  assert.deepEqual(classify({ result: { a: 1 }, status: { code: 200, message: 'Success' }, onboardingStatus: 'REFUSED' }), { kind: 'refused', ok: false, code: 200, message: 'Success', retryable: false });
+  assert.deepEqual(classify({ result: { a: 1 }, status: { code: 200, message: 'Success' }, onboardingStatus: 'ERROR' }), {
+    kind: 'error',
+    ok: false,
+    code: 200,
+    message: 'Success',
+    retryable: true,
+  });
+  assert.deepEqual(classify({ result: { a: 1 }, status: { code: 200, message: 'Success' }, onboardingStatus: 'REFUSED' }), {
+    kind: 'refused',
+    ok: false,
+    code: 200,
+    message: 'Success',
+    retryable: false,
+  });
   assert.equal(classify({ result: { a: 1 }, status: { code: 200, message: 'Success' }, onboardingStatus: 'APPROVED' }).kind, 'success');
 });
 
@@ -44,7 +73,12 @@ test('no envelope: an error, retryable for 5xx and for no answer at all (status 
   assert.deepEqual(classify(null, 500), { kind: 'error', ok: false, retryable: true });
   assert.deepEqual(classify(undefined, 0), { kind: 'error', ok: false, retryable: true });
   assert.deepEqual(classify(JSON.parse('"<html>Bad gateway</html>"'), 499), { kind: 'error', ok: false, retryable: false });
-  assert.deepEqual(classify(JSON.parse('{"status":{"message":"no code"}}'), 200), { kind: 'error', ok: false, message: 'no code', retryable: false });
+  assert.deepEqual(classify(JSON.parse('{"status":{"message":"no code"}}'), 200), {
+    kind: 'error',
+    ok: false,
+    message: 'no code',
+    retryable: false,
+  });
 });
 
 test('an envelope webhook is recognised by any one of result, onboardingStatus or a status object', () => {

@@ -5,7 +5,13 @@ import { DEFAULT_IMAGE_MAX_BYTES, isPlainTextField, maxCreateBodyBytes, validate
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]).toString('base64');
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
 const pdf = Buffer.from('%PDF-1.4\n%\xe2\xe3').toString('base64');
-const body = (over: Record<string, unknown> = {}) => ({ cpf: '529.982.247-25', name: 'Maria Silva', documentType: 'CNH', images: { documentFront: jpeg, documentBack: png, selfie: jpeg }, ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  cpf: '529.982.247-25',
+  name: 'Maria Silva',
+  documentType: 'CNH',
+  images: { documentFront: jpeg, documentBack: png, selfie: jpeg },
+  ...over,
+});
 
 test('a good body is normalised', () => {
   const v = validateCreateOnboarding(body());
@@ -59,12 +65,22 @@ test('size is checked before content: an oversized image is 413 whatever its byt
 });
 
 test('the body limit covers three images at the limit plus the other fields', () => {
-  assert.ok(maxCreateBodyBytes() > 3 * (DEFAULT_IMAGE_MAX_BYTES * 4) / 3);
-  assert.ok(maxCreateBodyBytes() < 3 * (DEFAULT_IMAGE_MAX_BYTES * 4) / 3 + 128 * 1024);
+  assert.ok(maxCreateBodyBytes() > (3 * (DEFAULT_IMAGE_MAX_BYTES * 4)) / 3);
+  assert.ok(maxCreateBodyBytes() < (3 * (DEFAULT_IMAGE_MAX_BYTES * 4)) / 3 + 128 * 1024);
 });
 
 test('isPlainTextField is the creation rule for name and documentType (the element checks a name with it before sending)', () => {
-  for (const name of ['Maria Silva', "D'Ávila (filha)", 'José-Maria 2º', '', 'a'.repeat(200), 'a'.repeat(201), 'Maria <b>', 'x\ny', 'emoji 😀']) {
+  for (const name of [
+    'Maria Silva',
+    "D'Ávila (filha)",
+    'José-Maria 2º',
+    '',
+    'a'.repeat(200),
+    'a'.repeat(201),
+    'Maria <b>',
+    'x\ny',
+    'emoji 😀',
+  ]) {
     const sent = validateCreateOnboarding(body({ name }));
     assert.equal(isPlainTextField(name), sent.ok, name);
     if (!sent.ok) assert.equal(sent.error.field, 'name');

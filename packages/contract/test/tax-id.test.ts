@@ -2,18 +2,44 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  cnpjCheckDigits, cpfCheckDigits, formatCnpj, formatCpf, isValidCnpj, isValidCpf, maskCpfInput,
-  maskTaxId, normalizeCnpj, normalizeCpf, onlyDigits, parseTaxId,
+  cnpjCheckDigits,
+  cpfCheckDigits,
+  formatCnpj,
+  formatCpf,
+  isValidCnpj,
+  isValidCpf,
+  maskCpfInput,
+  maskTaxId,
+  normalizeCnpj,
+  normalizeCpf,
+  onlyDigits,
+  parseTaxId,
 } from '@onboarding-kit/contract';
 
 const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((a) => a.join(''));
-const validCpf = digits(9).filter((b) => !/^(\d)\1{8}$/.test(b)).map((b) => b + cpfCheckDigits(b));
+const validCpf = digits(9)
+  .filter((b) => !/^(\d)\1{8}$/.test(b))
+  .map((b) => b + cpfCheckDigits(b));
 const cnpjChar = fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split(''));
-const validCnpj = fc.array(cnpjChar, { minLength: 12, maxLength: 12 }).map((a) => a.join('')).filter((b) => !/^(\d)\1{11}$/.test(b)).map((b) => b + cnpjCheckDigits(b));
+const validCnpj = fc
+  .array(cnpjChar, { minLength: 12, maxLength: 12 })
+  .map((a) => a.join(''))
+  .filter((b) => !/^(\d)\1{11}$/.test(b))
+  .map((b) => b + cnpjCheckDigits(b));
 
 test('known CPFs: valid with and without punctuation, wrong digit refused', () => {
   for (const cpf of ['529.982.247-25', '52998224725', '111.444.777-35', '123.456.789-09']) assert.equal(isValidCpf(cpf), true, cpf);
-  for (const cpf of ['529.982.247-24', '52998224726', '111.111.111-11', '000.000.000-00', '5299822472', '529982247255', '529.982.247-2X', '', 'abc']) {
+  for (const cpf of [
+    '529.982.247-24',
+    '52998224726',
+    '111.111.111-11',
+    '000.000.000-00',
+    '5299822472',
+    '529982247255',
+    '529.982.247-2X',
+    '',
+    'abc',
+  ]) {
     assert.equal(isValidCpf(cpf), false, cpf);
   }
 });
@@ -38,40 +64,48 @@ test('known CNPJs, including the alphanumeric form of the Receita Federal exampl
 });
 
 test('property: every generated CPF validates, formats and normalises back', () => {
-  fc.assert(fc.property(validCpf, (cpf) => {
-    assert.equal(isValidCpf(cpf), true);
-    const formatted = formatCpf(cpf);
-    assert.match(formatted, /^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
-    assert.equal(isValidCpf(formatted), true);
-    assert.equal(normalizeCpf(formatted), cpf);
-    assert.deepEqual(parseTaxId(formatted), { kind: 'cpf', value: cpf });
-  }));
+  fc.assert(
+    fc.property(validCpf, (cpf) => {
+      assert.equal(isValidCpf(cpf), true);
+      const formatted = formatCpf(cpf);
+      assert.match(formatted, /^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
+      assert.equal(isValidCpf(formatted), true);
+      assert.equal(normalizeCpf(formatted), cpf);
+      assert.deepEqual(parseTaxId(formatted), { kind: 'cpf', value: cpf });
+    }),
+  );
 });
 
 // Only the check digits: mod 11 folds a remainder of 10 to 0, so a change elsewhere can (rarely,
 // e.g. 52493812000 with its sixth digit changed) keep both check digits right.
 test('property: changing one check digit of a valid CPF makes it invalid', () => {
-  fc.assert(fc.property(validCpf, fc.integer({ min: 9, max: 10 }), fc.integer({ min: 1, max: 9 }), (cpf, pos, delta) => {
-    const changed = cpf.slice(0, pos) + ((Number(cpf[pos]) + delta) % 10) + cpf.slice(pos + 1);
-    assert.equal(isValidCpf(changed), false);
-  }));
+  fc.assert(
+    fc.property(validCpf, fc.integer({ min: 9, max: 10 }), fc.integer({ min: 1, max: 9 }), (cpf, pos, delta) => {
+      const changed = cpf.slice(0, pos) + ((Number(cpf[pos]) + delta) % 10) + cpf.slice(pos + 1);
+      assert.equal(isValidCpf(changed), false);
+    }),
+  );
 });
 
 test('property: every generated CNPJ validates, formats and normalises back', () => {
-  fc.assert(fc.property(validCnpj, (cnpj) => {
-    assert.equal(isValidCnpj(cnpj), true);
-    const formatted = formatCnpj(cnpj);
-    assert.match(formatted, /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}$/);
-    assert.equal(normalizeCnpj(formatted), cnpj);
-    assert.equal(parseTaxId(formatted)?.kind, 'cnpj');
-  }));
+  fc.assert(
+    fc.property(validCnpj, (cnpj) => {
+      assert.equal(isValidCnpj(cnpj), true);
+      const formatted = formatCnpj(cnpj);
+      assert.match(formatted, /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}$/);
+      assert.equal(normalizeCnpj(formatted), cnpj);
+      assert.equal(parseTaxId(formatted)?.kind, 'cnpj');
+    }),
+  );
 });
 
 test('property: changing one check digit of a valid CNPJ makes it invalid', () => {
-  fc.assert(fc.property(validCnpj, fc.integer({ min: 12, max: 13 }), fc.integer({ min: 1, max: 9 }), (cnpj, pos, delta) => {
-    const changed = cnpj.slice(0, pos) + ((Number(cnpj[pos]) + delta) % 10) + cnpj.slice(pos + 1);
-    assert.equal(isValidCnpj(changed), false);
-  }));
+  fc.assert(
+    fc.property(validCnpj, fc.integer({ min: 12, max: 13 }), fc.integer({ min: 1, max: 9 }), (cnpj, pos, delta) => {
+      const changed = cnpj.slice(0, pos) + ((Number(cnpj[pos]) + delta) % 10) + cnpj.slice(pos + 1);
+      assert.equal(isValidCnpj(changed), false);
+    }),
+  );
 });
 
 test('progressive mask follows what is typed', () => {

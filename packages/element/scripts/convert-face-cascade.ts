@@ -53,7 +53,11 @@ const features = [...tag('features').matchAll(/<rect>([\s\S]*?)<\/rect>/g)].flat
 const output = `/*!
  * Frontal face LBP cascade, converted from OpenCV's lbpcascade_frontalface_improved.xml
  * (Debian package opencv-data) by scripts/convert-face-cascade.ts. Its licence follows.
-${licence.trimEnd().split('\n').map((line) => ` * ${line}`.trimEnd().replace(/\*\//g, '* /')).join('\n')}
+${licence
+  .trimEnd()
+  .split('\n')
+  .map((line) => ` * ${line}`.trimEnd().replace(/\*\//g, '* /'))
+  .join('\n')}
  */
 // Generated file: edit scripts/convert-face-cascade.ts instead.
 

@@ -16,7 +16,8 @@ test('normalizeEndpoint accepts the base with or without /v1 and trailing slashe
 });
 
 test('SseParser handles comments, retry, multi-line data and any chunking', () => {
-  const text = ': hello\nretry: 2000\n\nevent: status\ndata: {"a":1}\n\r\nevent: status\r\ndata: line1\r\ndata:line2\r\n\r\ndata: plain\n\n';
+  const text =
+    ': hello\nretry: 2000\n\nevent: status\ndata: {"a":1}\n\r\nevent: status\r\ndata: line1\r\ndata:line2\r\n\r\ndata: plain\n\n';
   const expected = [
     { event: 'status', data: '{"a":1}' },
     { event: 'status', data: 'line1\nline2' },
@@ -58,7 +59,7 @@ test('document types: parsing, back sides and step sequence', () => {
   assert.deepEqual(rolesFor('PASSPORT'), ['documentFront', 'selfie']);
 });
 
-test('the flow starts at the intro, and the steps a hand-off progress report may name are the flow\'s, in order', () => {
+test("the flow starts at the intro, and the steps a hand-off progress report may name are the flow's, in order", () => {
   assert.equal(FIRST_STEP, 'intro');
   assert.equal(stepSequence('CNH')[0], 'intro');
   assert.deepEqual([...HANDOFF_PROGRESS_STEPS], [...ONBOARDING_STEPS]);

@@ -27,7 +27,10 @@ test('the names module is the same list and imports nothing', async () => {
   const { ONBOARDING_EVENTS } = await import('@onboarding-kit/element/event-names');
   const element = await import('@onboarding-kit/element');
   assert.equal(ONBOARDING_EVENTS, element.ONBOARDING_EVENTS);
-  assert.ok(ONBOARDING_EVENTS.every((name) => /^onboarding-[a-z]+(-[a-z]+)*$/.test(name)), ONBOARDING_EVENTS.join());
+  assert.ok(
+    ONBOARDING_EVENTS.every((name) => /^onboarding-[a-z]+(-[a-z]+)*$/.test(name)),
+    ONBOARDING_EVENTS.join(),
+  );
   const source = await readFile(new URL('../src/event-names.ts', import.meta.url), 'utf8');
   assert.doesNotMatch(source, /^\s*(import|export \* from|export \{[^}]*\} from)/m);
 });

@@ -65,7 +65,9 @@ async function cardJpeg(p: Page): Promise<Buffer> {
 /** Waits until the element has answered the photo just given: a capture event, an error event, or a refusal. */
 async function answered(p: Page, before: number): Promise<void> {
   await p.waitForFunction(
-    (n) => window.__faceTestEvents.filter((e) => e.type === 'onboarding-capture').length > n || !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'),
+    (n) =>
+      window.__faceTestEvents.filter((e) => e.type === 'onboarding-capture').length > n ||
+      !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'),
     before,
     { timeout: 20_000 },
   );
@@ -107,7 +109,14 @@ test('without the face detector file: face_detector_unavailable is reported once
     // The same picture as a selfie: no face in it, which the face check refuses when it can run.
     await flow.locator('input[type=file]').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: jpeg });
     await answered(p, 1);
-    assert.equal(await flow.locator('#capture-error').count(), 0, `the selfie was refused: ${await flow.locator('#capture-error').textContent().catch(() => '')}`);
+    assert.equal(
+      await flow.locator('#capture-error').count(),
+      0,
+      `the selfie was refused: ${await flow
+        .locator('#capture-error')
+        .textContent()
+        .catch(() => '')}`,
+    );
     const events = await p.evaluate(() => window.__faceTestEvents);
     assert.deepEqual(
       events.map((e) => (e.type === 'onboarding-error' ? `error ${e.detail.code}` : `capture ${e.detail.role}`)),

@@ -11,7 +11,15 @@ import { join } from 'node:path';
 import { generateManifest, PACKAGE_DIR, MANIFEST_FILE } from '../scripts/manifest.js';
 import { ONBOARDING_EVENTS } from '../src/event-names.js';
 
-interface Named { name: string; description?: string; type?: { text: string }; fieldName?: string; kind?: string; privacy?: string; static?: boolean }
+interface Named {
+  name: string;
+  description?: string;
+  type?: { text: string };
+  fieldName?: string;
+  kind?: string;
+  privacy?: string;
+  static?: boolean;
+}
 interface Declaration extends Named {
   customElement?: boolean;
   tagName?: string;
@@ -22,7 +30,10 @@ interface Declaration extends Named {
   cssProperties?: Named[];
   slots?: Named[];
 }
-interface Manifest { schemaVersion: string; modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[] }
+interface Manifest {
+  schemaVersion: string;
+  modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[];
+}
 
 let dir: string;
 let manifest: Manifest;
@@ -61,7 +72,10 @@ test('attributes map to their properties', () => {
   });
   const publicMembers = (element.members ?? []).filter((m) => !m.privacy && !m.name.startsWith('#') && !m.static);
   for (const name of ['endpoint', 'locale', 'documentTypes', 'cpf', 'name', 'maxImageBytes', 'maxLongEdge', 'session', 'start', 'reset']) {
-    assert.ok(publicMembers.some((m) => m.name === name), `member ${name}`);
+    assert.ok(
+      publicMembers.some((m) => m.name === name),
+      `member ${name}`,
+    );
   }
   // Private state and the access key never appear as public API.
   assert.ok(!publicMembers.some((m) => /accessKey|captures|step$/.test(m.name)), names(publicMembers).join());
@@ -76,16 +90,61 @@ test('events: every onboarding-* event with its class and details, nothing namel
 
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
-    'actions', 'base', 'body', 'button', 'button-primary', 'camera-app', 'capture-back', 'capture-close', 'capture-hint', 'capture-switch',
-    'capture-view', 'error', 'guide', 'handoff', 'handoff-code', 'handoff-qr', 'handoff-start', 'handoff-status', 'header', 'heading', 'intro-needs', 'intro-photos', 'keep-anyway', 'offline', 'outcome', 'preview', 'progress', 'retake', 'shutter',
-    'stage', 'stage-current', 'stages', 'step', 'thumbnail', 'video',
+    'actions',
+    'base',
+    'body',
+    'button',
+    'button-primary',
+    'camera-app',
+    'capture-back',
+    'capture-close',
+    'capture-hint',
+    'capture-switch',
+    'capture-view',
+    'error',
+    'guide',
+    'handoff',
+    'handoff-code',
+    'handoff-qr',
+    'handoff-start',
+    'handoff-status',
+    'header',
+    'heading',
+    'intro-needs',
+    'intro-photos',
+    'keep-anyway',
+    'offline',
+    'outcome',
+    'preview',
+    'progress',
+    'retake',
+    'shutter',
+    'stage',
+    'stage-current',
+    'stages',
+    'step',
+    'thumbnail',
+    'video',
   ]);
   const properties = names(element.cssProperties);
   assert.equal(properties.length, 15);
-  assert.ok(properties.every((p) => p.startsWith('--onboarding-')), properties.join());
-  for (const p of ['--onboarding-color-primary', '--onboarding-radius', '--onboarding-font-family', '--onboarding-max-width']) assert.ok(properties.includes(p), p);
-  assert.deepEqual(names(element.slots), ['consent-extra', 'continue', 'logo', 'outcome-approved', 'outcome-error', 'outcome-refused', 'refused-help']);
-  for (const item of [...element.cssParts!, ...element.cssProperties!, ...element.slots!]) assert.ok(item.description, `${item.name} has a description`);
+  assert.ok(
+    properties.every((p) => p.startsWith('--onboarding-')),
+    properties.join(),
+  );
+  for (const p of ['--onboarding-color-primary', '--onboarding-radius', '--onboarding-font-family', '--onboarding-max-width'])
+    assert.ok(properties.includes(p), p);
+  assert.deepEqual(names(element.slots), [
+    'consent-extra',
+    'continue',
+    'logo',
+    'outcome-approved',
+    'outcome-error',
+    'outcome-refused',
+    'refused-help',
+  ]);
+  for (const item of [...element.cssParts!, ...element.cssProperties!, ...element.slots!])
+    assert.ok(item.description, `${item.name} has a description`);
 });
 
 test('package.json points tools at the manifest, which the build writes beside it', async () => {

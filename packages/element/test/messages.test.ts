@@ -27,8 +27,32 @@ test('every catalog has exactly the keys of pt-BR, none empty', () => {
 test('en and es are translations, not copies of pt-BR', () => {
   const pt = new Map(leaves(ptBR));
   // Proper nouns and codes may legitimately match; everything else must differ.
-  const same = (catalog: Tree) => leaves(catalog).filter(([k, v]) => pt.get(k) === v).map(([k]) => k);
-  const allowed = new Set(['cpf.label', 'cpf.labelCnpj', 'capture.headingSelfie', 'review.roles.selfie', 'capture.fileHint', 'processing.statusNames.ERROR', 'flow.continue', 'documentType.heading', 'upload.heading', 'review.send', 'upload.progress', 'capture.previewAlt', 'outcome.refusedReason', 'consent.decline', 'capture.usePhoto', 'outcome.copy', 'outcome.copied', 'flow.stages.selfie', 'flow.stages.document', 'flow.side']);
+  const same = (catalog: Tree) =>
+    leaves(catalog)
+      .filter(([k, v]) => pt.get(k) === v)
+      .map(([k]) => k);
+  const allowed = new Set([
+    'cpf.label',
+    'cpf.labelCnpj',
+    'capture.headingSelfie',
+    'review.roles.selfie',
+    'capture.fileHint',
+    'processing.statusNames.ERROR',
+    'flow.continue',
+    'documentType.heading',
+    'upload.heading',
+    'review.send',
+    'upload.progress',
+    'capture.previewAlt',
+    'outcome.refusedReason',
+    'consent.decline',
+    'capture.usePhoto',
+    'outcome.copy',
+    'outcome.copied',
+    'flow.stages.selfie',
+    'flow.stages.document',
+    'flow.side',
+  ]);
   for (const [name, catalog] of Object.entries({ en, es })) {
     const copies = same(catalog).filter((k) => !allowed.has(k));
     assert.deepEqual(copies, [], `${name} copies pt-BR`);

@@ -10,7 +10,16 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
-import { BUNDLE_FILE, CONSENT_TEXT_FILE, FACE_FILE, IIFE_FILE, IIFE_GLOBAL, IMAGE_WORKER_FILE, PHOTO_STEPS_FILE, PIPELINE_FILE } from '../vite.config.js';
+import {
+  BUNDLE_FILE,
+  CONSENT_TEXT_FILE,
+  FACE_FILE,
+  IIFE_FILE,
+  IIFE_GLOBAL,
+  IMAGE_WORKER_FILE,
+  PHOTO_STEPS_FILE,
+  PIPELINE_FILE,
+} from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
@@ -30,7 +39,8 @@ export const STRICT_CSP = [
 ].join('; ');
 
 const ELEMENT = '<onboarding-flow cpf="529.982.247-25" document-types="PASSPORT" locale="en" max-image-bytes="40000"></onboarding-flow>';
-const page = (script: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>kit</title></head><body>${ELEMENT}${script}</body></html>`;
+const page = (script: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>kit</title></head><body>${ELEMENT}${script}</body></html>`;
 const PAGES = {
   '/shop/module.html': page(`<script type="module" src="/kit/${BUNDLE_FILE}"></script>`),
   '/shop/classic.html': page(`<script src="/kit/${IIFE_FILE}"></script>`),
@@ -41,7 +51,11 @@ let server: StaticServer;
 let browser: Browser;
 before(async () => {
   dist = await buildDistIntoTemp();
-  server = await serveStatic({ pages: PAGES, mount: { prefix: '/kit/', dir: dist.dir }, headers: { 'content-security-policy': STRICT_CSP } });
+  server = await serveStatic({
+    pages: PAGES,
+    mount: { prefix: '/kit/', dir: dist.dir },
+    headers: { 'content-security-policy': STRICT_CSP },
+  });
   browser = await launchChromium();
 });
 after(async () => {
@@ -152,7 +166,9 @@ for (const [form, path, script] of [
         const primary = el.shadowRoot!.querySelector('button.primary')!;
         return {
           isClass: el instanceof customElements.get('onboarding-flow')!,
-          globalClass: (window as unknown as Record<string, { OnboardingFlow?: unknown } | undefined>)[global]?.OnboardingFlow === customElements.get('onboarding-flow'),
+          globalClass:
+            (window as unknown as Record<string, { OnboardingFlow?: unknown } | undefined>)[global]?.OnboardingFlow ===
+            customElements.get('onboarding-flow'),
           adopted: el.shadowRoot!.adoptedStyleSheets.length,
           primaryBackground: getComputedStyle(primary).backgroundColor,
         };
@@ -184,22 +200,48 @@ for (const [form, path, script] of [
       // itself once connected, and the photo steps, fetched from beside it too while the person
       // went through the consent and data steps.
       await flow.locator('input[type=file]').waitFor({ state: 'attached' });
-      assert.deepEqual(sincePageLoad(from), [`GET ${path}`, `GET /kit/${script}`, `GET /kit/${CONSENT_TEXT_FILE}`, `GET /kit/${PHOTO_STEPS_FILE}`]);
+      assert.deepEqual(sincePageLoad(from), [
+        `GET ${path}`,
+        `GET /kit/${script}`,
+        `GET /kit/${CONSENT_TEXT_FILE}`,
+        `GET /kit/${PHOTO_STEPS_FILE}`,
+      ]);
 
       const png = await cardPng(p);
       await flow.locator('input[type=file]').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: png });
-      await p.waitForFunction(() => window.__events.some((e) => e.type === 'onboarding-capture' || e.type === 'onboarding-error') || !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'), undefined, { timeout: 20_000 });
+      await p.waitForFunction(
+        () =>
+          window.__events.some((e) => e.type === 'onboarding-capture' || e.type === 'onboarding-error') ||
+          !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'),
+        undefined,
+        { timeout: 20_000 },
+      );
       const captureError = await flow.locator('#capture-error').count();
       assert.equal(captureError, 0, `the photo was refused: ${captureError ? await flow.locator('#capture-error').textContent() : ''}`);
       const capture = (await p.evaluate(() => window.__events)).find((e) => e.type === 'onboarding-capture');
       // The page caps photos at 40,000 bytes (max-image-bytes), which the element's own first JPEG
       // of this card exceeds: browser-image-compression, inside the built worker file, brings it under.
-      const detail = capture?.detail as { role: string; bytes: number; width: number; height: number; processedIn: string; processedBy: string };
-      assert.deepEqual({ role: detail.role, processedIn: detail.processedIn, processedBy: detail.processedBy }, { role: 'documentFront', processedIn: 'worker', processedBy: 'library' });
+      const detail = capture?.detail as {
+        role: string;
+        bytes: number;
+        width: number;
+        height: number;
+        processedIn: string;
+        processedBy: string;
+      };
+      assert.deepEqual(
+        { role: detail.role, processedIn: detail.processedIn, processedBy: detail.processedBy },
+        { role: 'documentFront', processedIn: 'worker', processedBy: 'library' },
+      );
       assert.ok(detail.bytes <= 40_000 && detail.bytes > 1000, `${detail.bytes} bytes`);
       assert.ok(detail.width <= 2000 && Math.abs(detail.width / detail.height - 16 / 9) < 0.02, `${detail.width}x${detail.height}`);
       // The preview is a blob: URL, allowed by img-src blob:.
-      await p.waitForFunction((width) => (document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('img[part=preview]') as HTMLImageElement | null)?.naturalWidth === width, detail.width);
+      await p.waitForFunction(
+        (width) =>
+          (document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('img[part=preview]') as HTMLImageElement | null)
+            ?.naturalWidth === width,
+        detail.width,
+      );
 
       const requests = sincePageLoad(from);
       assert.ok(requests.includes(`GET /kit/${PIPELINE_FILE}`), requests.join('\n'));
@@ -214,13 +256,26 @@ for (const [form, path, script] of [
       await flow.getByRole('button', { name: 'Use this photo' }).click();
       await flow.locator('section[data-step="selfie"]').waitFor();
       await flow.locator('input[type=file]').setInputFiles({ name: 'selfie.jpg', mimeType: 'image/jpeg', buffer: await selfieJpeg(p) });
-      await p.waitForFunction(() => window.__events.filter((e) => e.type === 'onboarding-capture' || e.type === 'onboarding-error').length > 1 || !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'), undefined, { timeout: 20_000 });
+      await p.waitForFunction(
+        () =>
+          window.__events.filter((e) => e.type === 'onboarding-capture' || e.type === 'onboarding-error').length > 1 ||
+          !!document.querySelector('onboarding-flow')!.shadowRoot!.querySelector('#capture-error'),
+        undefined,
+        { timeout: 20_000 },
+      );
       assert.equal(await flow.locator('#capture-error').count(), 0, 'the selfie was refused');
-      assert.deepEqual((await p.evaluate(() => window.__events)).filter((e) => e.type === 'onboarding-error'), []);
+      assert.deepEqual(
+        (await p.evaluate(() => window.__events)).filter((e) => e.type === 'onboarding-error'),
+        [],
+      );
       const faceRequests = sincePageLoad(from).filter((r) => r.includes(FACE_FILE));
       assert.deepEqual(faceRequests, [`GET /kit/${FACE_FILE}`]);
 
-      assert.deepEqual(sincePageLoad(from).filter((r) => r.includes('/shop/') && r !== `GET ${path}`), [], 'nothing resolved against the page');
+      assert.deepEqual(
+        sincePageLoad(from).filter((r) => r.includes('/shop/') && r !== `GET ${path}`),
+        [],
+        'nothing resolved against the page',
+      );
       assert.deepEqual(external, []);
       assert.deepEqual(await p.evaluate(() => window.__violations), []);
       assert.deepEqual(consoleErrors, []);

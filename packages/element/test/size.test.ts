@@ -8,7 +8,18 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { AFTER_SEND_FILE, BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, FACE_FILE, HANDOFF_FILE, IIFE_FILE, IMAGE_WORKER_FILE, PHOTO_STEPS_FILE, PIPELINE_FILE } from '../vite.config.js';
+import {
+  AFTER_SEND_FILE,
+  BUNDLE_FILE,
+  CAPTURE_VIEW_FILE,
+  CONSENT_TEXT_FILE,
+  FACE_FILE,
+  HANDOFF_FILE,
+  IIFE_FILE,
+  IMAGE_WORKER_FILE,
+  PHOTO_STEPS_FILE,
+  PIPELINE_FILE,
+} from '../vite.config.js';
 import { FRAME_REGION_KEY } from '../src/camera/frame-region.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
@@ -22,7 +33,18 @@ const FIRST_LOAD_BUDGET = 25 * 1024;
  * camera request, the creation's idempotency header, the status stream, the warning before
  * leaving mid-upload, "keep anyway".
  */
-const PHOTO_STEPS_MARKERS = ['data-capture-start', 'class="thumbs"', 'progress-bar', 'outcome-icon', 'support-code', '.getUserMedia(', 'Idempotency-Key', 'text/event-stream', 'beforeunload', 'keep-anyway'];
+const PHOTO_STEPS_MARKERS = [
+  'data-capture-start',
+  'class="thumbs"',
+  'progress-bar',
+  'outcome-icon',
+  'support-code',
+  '.getUserMedia(',
+  'Idempotency-Key',
+  'text/event-stream',
+  'beforeunload',
+  'keep-anyway',
+];
 
 /** worker-url.ts as built (Vite writes `import.meta.url` as `"" + import.meta.url`). */
 const WORKER_URL_BESIDE_MODULE = /new URL\(["'`]\.\/onboarding-flow\.image-worker\.js["'`],\s*(?:(?:""|``)\s*\+\s*)?import\.meta\.url\)/;
@@ -34,8 +56,7 @@ before(async () => {
 after(() => dist?.remove());
 
 const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
-const brotli = (text: string) =>
-  brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+const brotli = (text: string) => brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function sizes(files: string[]): Promise<{ raw: number; gzip: number; brotli: number }> {
@@ -56,7 +77,12 @@ for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
     // The only things it may load later are beside it: the photo steps (which load the capture
     // view, the face detector and the pipeline), the waiting and outcome texts, the full consent
     // text and the hand-off panel.
-    assert.deepEqual(dynamicImports(code).sort(), [`./${AFTER_SEND_FILE}`, `./${CONSENT_TEXT_FILE}`, `./${HANDOFF_FILE}`, `./${PHOTO_STEPS_FILE}`]);
+    assert.deepEqual(dynamicImports(code).sort(), [
+      `./${AFTER_SEND_FILE}`,
+      `./${CONSENT_TEXT_FILE}`,
+      `./${HANDOFF_FILE}`,
+      `./${PHOTO_STEPS_FILE}`,
+    ]);
     // Neither the pipeline's code nor the worker's is inside (their option names, error texts and file).
     for (const marker of ['small enough', 'image could not be prepared', 'imageOrientation', IMAGE_WORKER_FILE, 'manual review']) {
       assert.equal(code.includes(marker), false, `${entry} contains ${marker}`);
@@ -70,7 +96,9 @@ for (const entry of [BUNDLE_FILE, IIFE_FILE]) {
     assert.match(code, /customElements\.define\(`onboarding-flow`|customElements\.define\("onboarding-flow"/);
 
     const size = await sizes(firstLoad);
-    console.log(`${entry} first load: ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
+    console.log(
+      `${entry} first load: ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`,
+    );
     assert.ok(size.gzip <= FIRST_LOAD_BUDGET, `first load ${kb(size.gzip)} gzip exceeds ${kb(FIRST_LOAD_BUDGET)}`);
   });
 }
@@ -81,10 +109,15 @@ test('the IIFE is a classic script: no static import or export statement', async
   assert.match(code, /^var OnboardingKit=\(function/);
 });
 
-test('a camera frame\'s region crosses from the photo steps to the pipeline: each file has its own copy of frame-region.ts, so the mark is a registered symbol in both, not a module\'s WeakMap', async () => {
+test("a camera frame's region crosses from the photo steps to the pipeline: each file has its own copy of frame-region.ts, so the mark is a registered symbol in both, not a module's WeakMap", async () => {
   for (const file of [PHOTO_STEPS_FILE, PIPELINE_FILE]) {
     const code = await dist.read(file);
-    assert.ok(code.includes(`Symbol.for(\`${FRAME_REGION_KEY}\`)`) || code.includes(`Symbol.for("${FRAME_REGION_KEY}")`) || code.includes(`Symbol.for('${FRAME_REGION_KEY}')`), `${file} marks regions under Symbol.for(${FRAME_REGION_KEY})`);
+    assert.ok(
+      code.includes(`Symbol.for(\`${FRAME_REGION_KEY}\`)`) ||
+        code.includes(`Symbol.for("${FRAME_REGION_KEY}")`) ||
+        code.includes(`Symbol.for('${FRAME_REGION_KEY}')`),
+      `${file} marks regions under Symbol.for(${FRAME_REGION_KEY})`,
+    );
   }
 });
 
@@ -127,11 +160,17 @@ test('the photo steps: one self-contained module beside the bundles, with no Lit
   assert.match(code, /export\s*\{[^}]*\bprovideKit\b/);
   assert.equal(/lit-html|Lit is in dev mode|customElements\.define\(`onboarding-flow`/.test(code), false, 'the photo steps hold no Lit');
   // The event classes and CompanionError are the element's, handed in: none is declared here.
-  assert.doesNotMatch(code, /class \w+ extends CustomEvent|`onboarding-capture`|"onboarding-capture"/, 'the photo steps declare no event class');
+  assert.doesNotMatch(
+    code,
+    /class \w+ extends CustomEvent|`onboarding-capture`|"onboarding-capture"/,
+    'the photo steps declare no event class',
+  );
   assert.doesNotMatch(code, /["'`]CompanionError["'`]/, 'the photo steps declare no CompanionError of their own');
   assert.match(await dist.read(BUNDLE_FILE), /["'`]CompanionError["'`]/, 'the bundle declares it');
   const size = await sizes([PHOTO_STEPS_FILE]);
-  console.log(`${PHOTO_STEPS_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
+  console.log(
+    `${PHOTO_STEPS_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`,
+  );
 });
 
 test('the npm modules keep their dependencies as imports and load the photo steps and the pipeline lazily', async () => {
@@ -141,14 +180,26 @@ test('the npm modules keep their dependencies as imports and load the photo step
   assert.ok(!index.includes('class LitElement'), 'lit is not inlined');
   const chunks = dynamicImports(index);
   assert.equal(chunks.length, 4, chunks.join());
-  assert.ok(chunks.some((c) => /^\.\/handoff-panel-[\w-]+\.js$/.test(c)), chunks.join());
-  assert.ok(chunks.some((c) => /^\.\/after-send-[\w-]+\.js$/.test(c)), chunks.join());
-  assert.ok(chunks.some((c) => /^\.\/consent-text-[\w-]+\.js$/.test(c)), chunks.join());
+  assert.ok(
+    chunks.some((c) => /^\.\/handoff-panel-[\w-]+\.js$/.test(c)),
+    chunks.join(),
+  );
+  assert.ok(
+    chunks.some((c) => /^\.\/after-send-[\w-]+\.js$/.test(c)),
+    chunks.join(),
+  );
+  assert.ok(
+    chunks.some((c) => /^\.\/consent-text-[\w-]+\.js$/.test(c)),
+    chunks.join(),
+  );
   const photoSteps = chunks.find((c) => /^\.\/photo-steps-[\w-]+\.js$/.test(c));
   assert.ok(photoSteps, chunks.join());
   // The photo steps' chunk loads the capture view and the pipeline in turn.
   const later = dynamicImports(await dist.read(photoSteps.slice(2)));
-  assert.ok(later.some((c) => /^\.\/capture-view-[\w-]+\.js$/.test(c)), later.join());
+  assert.ok(
+    later.some((c) => /^\.\/capture-view-[\w-]+\.js$/.test(c)),
+    later.join(),
+  );
   const chunk = later.find((c) => /^\.\/pipeline-[\w-]+\.js$/.test(c));
   const pipeline = await dist.read(chunk!.slice(2));
   // worker-url.ts resolves beside the chunk, in dist/, where the worker build wrote the file
@@ -180,7 +231,9 @@ test('the hand-off panel: one self-contained module beside the bundles with its 
     for (const file of [BUNDLE_FILE, IIFE_FILE]) assert.equal((await dist.read(file)).includes(marker), false, `${file} holds ${marker}`);
   }
   const size = await sizes([HANDOFF_FILE]);
-  console.log(`${HANDOFF_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
+  console.log(
+    `${HANDOFF_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`,
+  );
 });
 
 test('the face detector: one self-contained module beside the bundles, in no first load, with its model’s licence notice', async () => {
@@ -197,7 +250,10 @@ test('the face detector: one self-contained module beside the bundles, in no fir
     const code = await dist.read(file);
     assert.ok(code.includes('Redistribution and use') && code.includes('Puttemans Steven'), `${file} keeps the model's licence notice`);
   }
-  for (const file of [BUNDLE_FILE, IIFE_FILE, 'index.js']) assert.equal((await dist.read(file)).includes(MODEL_MARKER), false, `${file} holds the face model`);
+  for (const file of [BUNDLE_FILE, IIFE_FILE, 'index.js'])
+    assert.equal((await dist.read(file)).includes(MODEL_MARKER), false, `${file} holds the face model`);
   const size = await sizes([FACE_FILE]);
-  console.log(`${FACE_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`);
+  console.log(
+    `${FACE_FILE} (lazy): ${size.raw} B raw, ${size.gzip} B gzip (${kb(size.gzip)}), ${size.brotli} B brotli (${kb(size.brotli)})`,
+  );
 });

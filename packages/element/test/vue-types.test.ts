@@ -23,6 +23,7 @@ test('the Vue template types compile, and wrong props or event details are refus
   const props = source.statements.find((s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === 'Props')!;
   const type = checker.getTypeAtLocation(props.name);
   const names = type.getProperties().map((p) => p.name);
-  for (const name of ['endpoint', 'documentTypes', 'maxImageBytes', 'onOnboardingComplete', 'onOnboardingCancel']) assert.ok(names.includes(name), name);
+  for (const name of ['endpoint', 'documentTypes', 'maxImageBytes', 'onOnboardingComplete', 'onOnboardingCancel'])
+    assert.ok(names.includes(name), name);
   assert.equal(type.flags & ts.TypeFlags.Any, 0);
 });

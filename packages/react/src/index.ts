@@ -59,7 +59,10 @@ export const ONBOARDING_FLOW_EVENTS = Object.fromEntries(ONBOARDING_EVENTS.map((
 
 /** The element's public configuration, set as properties (not attributes) on every render. */
 export type OnboardingFlowProperties = Partial<
-  Pick<OnboardingFlowElement, 'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session' | 'handoff'>
+  Pick<
+    OnboardingFlowElement,
+    'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session' | 'handoff'
+  >
 >;
 
 export interface OnboardingFlowCallbacks {
@@ -86,7 +89,10 @@ type DerivedCallbacks = { [N in OnboardingEventName as OnboardingCallbackName<N>
 type _CallbacksMatchEvents = Assert<Same<Required<OnboardingFlowCallbacks>, Required<DerivedCallbacks>>>;
 
 /** Element properties, callbacks, and the usual HTML attributes (id, className, style, children for slots). */
-export type OnboardingFlowProps = Omit<React.HTMLAttributes<OnboardingFlowElement>, keyof OnboardingFlowProperties | keyof OnboardingFlowCallbacks> &
+export type OnboardingFlowProps = Omit<
+  React.HTMLAttributes<OnboardingFlowElement>,
+  keyof OnboardingFlowProperties | keyof OnboardingFlowCallbacks
+> &
   OnboardingFlowProperties &
   OnboardingFlowCallbacks &
   React.RefAttributes<OnboardingFlowElement>;

@@ -110,7 +110,10 @@ for (const major of Object.keys(VERSIONS)) {
             maxLongEdge: el.maxLongEdge,
             id: el.id,
             className: el.getAttribute('class'),
-            slotted: el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name=logo]')!.assignedElements().map((e) => e.id),
+            slotted: el
+              .shadowRoot!.querySelector<HTMLSlotElement>('slot[name=logo]')!
+              .assignedElements()
+              .map((e) => e.id),
             heading: el.shadowRoot!.querySelector('h2')!.textContent,
             lang: el.shadowRoot!.querySelector('[part=base]')!.getAttribute('lang'),
           };
@@ -154,17 +157,36 @@ for (const major of Object.keys(VERSIONS)) {
       await p.evaluate(() => {
         const el = document.querySelector('onboarding-flow')!;
         const e = window.__elementModule;
-        el.dispatchEvent(new e.OnboardingCaptureEvent({ role: 'selfie', bytes: 1, width: 640, height: 480, processedIn: 'worker', processedBy: 'library' }));
+        el.dispatchEvent(
+          new e.OnboardingCaptureEvent({
+            role: 'selfie',
+            bytes: 1,
+            width: 640,
+            height: 480,
+            processedIn: 'worker',
+            processedBy: 'library',
+          }),
+        );
         el.dispatchEvent(new e.OnboardingHandoffEvent({ state: 'claimed' }));
         el.dispatchEvent(new e.OnboardingSubmittedEvent({ tokenOnboarding: 't-1' }));
         el.dispatchEvent(new e.OnboardingCompleteEvent({ tokenOnboarding: 't-1', status: 'ERROR', externalId: 'x-9' }));
         el.dispatchEvent(new e.OnboardingErrorEvent({ code: 'network', message: 'offline' }));
       });
       assert.deepEqual(await log(p), [
-        { callback: 'onCapture', type: 'onboarding-capture', detail: { role: 'selfie', bytes: 1, width: 640, height: 480, processedIn: 'worker', processedBy: 'library' }, sameClass: true },
+        {
+          callback: 'onCapture',
+          type: 'onboarding-capture',
+          detail: { role: 'selfie', bytes: 1, width: 640, height: 480, processedIn: 'worker', processedBy: 'library' },
+          sameClass: true,
+        },
         { callback: 'onHandoff', type: 'onboarding-handoff', detail: { state: 'claimed' }, sameClass: true },
         { callback: 'onSubmitted', type: 'onboarding-submitted', detail: { tokenOnboarding: 't-1' }, sameClass: true },
-        { callback: 'onComplete', type: 'onboarding-complete', detail: { tokenOnboarding: 't-1', status: 'ERROR', externalId: 'x-9' }, sameClass: true },
+        {
+          callback: 'onComplete',
+          type: 'onboarding-complete',
+          detail: { tokenOnboarding: 't-1', status: 'ERROR', externalId: 'x-9' },
+          sameClass: true,
+        },
         { callback: 'onError', type: 'onboarding-error', detail: { code: 'network', message: 'offline' }, sameClass: true },
       ]);
 

@@ -30,14 +30,19 @@ const served = await serveSandbox({
 });
 
 console.log(`[sandbox] upstream simulator listening on ${served.url}`);
-console.log(`[sandbox] webhooks: ${env.SANDBOX_WEBHOOK_URL ? new URL(env.SANDBOX_WEBHOOK_URL).origin : 'off (SANDBOX_WEBHOOK_URL not set)'}`);
+console.log(
+  `[sandbox] webhooks: ${env.SANDBOX_WEBHOOK_URL ? new URL(env.SANDBOX_WEBHOOK_URL).origin : 'off (SANDBOX_WEBHOOK_URL not set)'}`,
+);
 
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(`[sandbox] ${signal}: shutting down`);
-  served.close().then(() => process.exit(0), () => process.exit(1));
+  served.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));

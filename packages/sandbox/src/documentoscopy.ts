@@ -13,7 +13,10 @@ export interface DocumentoscopyCase {
 export class DocumentoscopyCases {
   readonly #cases = new Map<string, DocumentoscopyCase>();
 
-  constructor(private readonly processingMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly processingMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   submit(entry: Omit<DocumentoscopyCase, 'submittedAt'>): DocumentoscopyCase {
     const stored = { ...entry, submittedAt: this.now() };

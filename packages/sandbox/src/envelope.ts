@@ -30,7 +30,12 @@ export function successMessage(seed: string): string {
   return createHash('sha256').update(seed).digest()[0]! & 1 ? 'Consulta realizada com sucesso' : 'Success';
 }
 
-export function successEnvelope(result: Record<string, unknown>, message: string, callService: string, required: readonly string[]): Envelope {
+export function successEnvelope(
+  result: Record<string, unknown>,
+  message: string,
+  callService: string,
+  required: readonly string[],
+): Envelope {
   return {
     result,
     status: { code: 200, message },
@@ -48,17 +53,44 @@ export function successEnvelope(result: Record<string, unknown>, message: string
 
 /** `result: {}` with code 200: processed without useful data; the message says why (docs/upstream-api.md, rule 1). */
 export function noDataEnvelope(message: string, callService: string): Envelope {
-  return { result: {}, status: { code: 200, message }, onboardingStatus: null, externalId: randomUUID(), fieldsOutput: [], enabled: true, valid: true, callService, nextStep: null };
+  return {
+    result: {},
+    status: { code: 200, message },
+    onboardingStatus: null,
+    externalId: randomUUID(),
+    fieldsOutput: [],
+    enabled: true,
+    valid: true,
+    callService,
+    nextStep: null,
+  };
 }
 
 /** A business refusal: the call worked, the input did not pass (never a fabricated success). */
 export function refusedEnvelope(message: string, callService: string): Envelope {
-  return { result: {}, status: { code: 200, message }, onboardingStatus: 'REFUSED', externalId: randomUUID(), enabled: true, valid: false, callService, nextStep: null };
+  return {
+    result: {},
+    status: { code: 200, message },
+    onboardingStatus: 'REFUSED',
+    externalId: randomUUID(),
+    enabled: true,
+    valid: false,
+    callService,
+    nextStep: null,
+  };
 }
 
 /** In-body failure with HTTP 200 (400 access/input errors, 401 product errors). */
 export function failureEnvelope(code: number, message: string, callService: string | null): Envelope {
-  return { result: null, status: { code, message }, externalId: randomUUID(), enabled: code !== 400 || message !== MSG.noAccess, valid: false, callService, nextStep: null };
+  return {
+    result: null,
+    status: { code, message },
+    externalId: randomUUID(),
+    enabled: code !== 400 || message !== MSG.noAccess,
+    valid: false,
+    callService,
+    nextStep: null,
+  };
 }
 
 /** The technical failure (docs/upstream-api.md#errors-and-classification): in-body 500, `onboardingStatus: ERROR`, with an externalId for support. */

@@ -12,7 +12,8 @@ export const NO_FACE_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAAAAABX3VL4A
 /** SHA-256 (hex) of the decoded bytes of {@link NO_FACE_PNG_BASE64}. */
 export const NO_FACE_PNG_SHA256 = '61792fd055799a0df9e7ad0d7464c28f15a152fcd02aaa337d62bbd61ae2110d';
 /** A 4x4 colour PNG (112 bytes) that every image service accepts: as a document, and as a face. */
-export const SAMPLE_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAN0lEQVR4nAXBoQEAMAgDMC5G18xgZqr7wUyPQKO5aEmMYIFCCjGGfehK35iGu9jMVszCe7nKfR/gzh0lm8TgNgAAAABJRU5ErkJggg==';
+export const SAMPLE_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAN0lEQVR4nAXBoQEAMAgDMC5G18xgZqr7wUyPQKO5aEmMYIFCCjGGfehK35iGu9jMVszCe7nKfR/gzh0lm8TgNgAAAABJRU5ErkJggg==';
 
 export type ImageCheck =
   | { ok: true; mime: 'image/jpeg' | 'image/png' | 'image/webp'; bytes: Uint8Array; sha256: string }
@@ -29,7 +30,10 @@ function plausibleJpeg(b: Uint8Array): boolean {
   while (o + 4 <= b.length) {
     if (b[o] !== 0xff) return false;
     const marker = b[o + 1]!;
-    if (marker === 0xff) { o++; continue; }
+    if (marker === 0xff) {
+      o++;
+      continue;
+    }
     if (marker === 0xd9 || marker === 0xda) return false; // EOI or scan before any frame header
     const length = u16be(b, o + 2);
     if (length < 2) return false;
@@ -86,8 +90,14 @@ export function checkImageBytes(bytes: Uint8Array): ImageCheck {
     (mime === 'image/jpeg' && plausibleJpeg(bytes)) ||
     (mime === 'image/png' && plausiblePng(bytes)) ||
     (mime === 'image/webp' && plausibleWebp(bytes));
-  if (!plausible || mime === null) return { ok: false, reason: mime === 'application/pdf' ? 'a PDF, not an image' : mime ? `damaged ${mime}` : 'not an image' };
-  return { ok: true, mime: mime as 'image/jpeg' | 'image/png' | 'image/webp', bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  if (!plausible || mime === null)
+    return { ok: false, reason: mime === 'application/pdf' ? 'a PDF, not an image' : mime ? `damaged ${mime}` : 'not an image' };
+  return {
+    ok: true,
+    mime: mime as 'image/jpeg' | 'image/png' | 'image/webp',
+    bytes,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
 }
 
 /** True for the documented "no face" test image. */

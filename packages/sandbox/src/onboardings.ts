@@ -39,7 +39,10 @@ export interface OnboardingReportBody {
 }
 
 export class DecisionError extends Error {
-  constructor(message: string, readonly reason: 'unknown' | 'not-in-process') {
+  constructor(
+    message: string,
+    readonly reason: 'unknown' | 'not-in-process',
+  ) {
     super(message);
   }
 }
@@ -57,8 +60,14 @@ export class Onboardings {
   create(input: { taxId: TaxId; name?: string; documentFiles: number; unreadableFile: boolean }): OnboardingRecord {
     const now = new Date(this.clock.now()).toISOString();
     const record: OnboardingRecord = {
-      tokenOnboarding: randomUUID(), status: 'IN_PROCESS', taxId: input.taxId, dateHourProcess: now, updatedAt: now,
-      documentFiles: input.documentFiles, unreadableFile: input.unreadableFile, ...(input.name && { name: input.name }),
+      tokenOnboarding: randomUUID(),
+      status: 'IN_PROCESS',
+      taxId: input.taxId,
+      dateHourProcess: now,
+      updatedAt: now,
+      documentFiles: input.documentFiles,
+      unreadableFile: input.unreadableFile,
+      ...(input.name && { name: input.name }),
     };
     this.#records.set(record.tokenOnboarding, record);
     const automatic = this.#automaticDecision(record);
@@ -112,10 +121,14 @@ export class Onboardings {
   #automaticDecision(record: OnboardingRecord): { status: Decision; message?: string } | null {
     if (record.unreadableFile) return { status: 'REFUSED', message: 'Documento ilegível: o arquivo enviado não é uma imagem válida' };
     switch (ONBOARDING_IDENTITIES[record.taxId.value]) {
-      case 'MANUAL_REVIEW': return null;
-      case 'REFUSED': return { status: 'REFUSED', message: 'Reprovado pelas regras do produto' };
-      case 'ERROR': return { status: 'ERROR', message: MSG.failure };
-      default: return { status: 'APPROVED' };
+      case 'MANUAL_REVIEW':
+        return null;
+      case 'REFUSED':
+        return { status: 'REFUSED', message: 'Reprovado pelas regras do produto' };
+      case 'ERROR':
+        return { status: 'ERROR', message: MSG.failure };
+      default:
+        return { status: 'APPROVED' };
     }
   }
 

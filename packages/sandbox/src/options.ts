@@ -103,7 +103,8 @@ export function faultsError(f: unknown): string | null {
   for (const [key, value] of Object.entries(f)) {
     switch (key) {
       case 'latencyMs':
-        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 120_000) return 'latencyMs must be a number from 0 to 120000';
+        if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 120_000)
+          return 'latencyMs must be a number from 0 to 120000';
         break;
       case 'errorRate':
         if (typeof value !== 'number' || !(value >= 0 && value <= 1)) return 'errorRate must be a number from 0 to 1';

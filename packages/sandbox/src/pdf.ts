@@ -10,7 +10,9 @@ function latin1(text: string): string {
 
 /** Escapes a PDF literal string. */
 function pdfString(text: string): string {
-  return `(${latin1(text).replace(/[\\()]/g, (m) => `\\${m}`).replace(/[\r\n]/g, ' ')})`;
+  return `(${latin1(text)
+    .replace(/[\\()]/g, (m) => `\\${m}`)
+    .replace(/[\r\n]/g, ' ')})`;
 }
 
 export interface PdfLine {

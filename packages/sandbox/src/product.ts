@@ -14,12 +14,15 @@ export class Product {
       if (!isServiceId(id)) throw new RangeError(`aliases: "${id}" is not a catalog service`);
       if (typeof alias !== 'string' || alias === '') throw new RangeError(`aliases: the alias of ${id} must be a non-empty string`);
     }
-    const ids = enabled === 'all' ? SERVICE_IDS : enabled.map((entry) => {
-      // An entry is a call alias of this product, or a catalog identifier (which then runs through its alias).
-      const id = serviceForAlias(entry, aliases);
-      if (!id) throw new RangeError(`enabledServices: "${entry}" names no catalog service`);
-      return id;
-    });
+    const ids =
+      enabled === 'all'
+        ? SERVICE_IDS
+        : enabled.map((entry) => {
+            // An entry is a call alias of this product, or a catalog identifier (which then runs through its alias).
+            const id = serviceForAlias(entry, aliases);
+            if (!id) throw new RangeError(`enabledServices: "${entry}" names no catalog service`);
+            return id;
+          });
     for (const id of ids) this.#callable.set(callAlias(id, aliases), id);
   }
 

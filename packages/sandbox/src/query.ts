@@ -20,7 +20,27 @@ export type QueryOutcome =
   | { kind: 'failure'; code: 400 | 401; message: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const REQUEST_FIELDS = ['cpf', 'cnpj', 'image1', 'image2', 'image1Url', 'image2Url', 'selfie1', 'key', 'phone', 'uf', 'birthDate', 'rg', 'documentType', 'court', 'sphere', 'nome', 'motherName', 'fatherName', 'dataDeNascimento'] as const;
+const REQUEST_FIELDS = [
+  'cpf',
+  'cnpj',
+  'image1',
+  'image2',
+  'image1Url',
+  'image2Url',
+  'selfie1',
+  'key',
+  'phone',
+  'uf',
+  'birthDate',
+  'rg',
+  'documentType',
+  'court',
+  'sphere',
+  'nome',
+  'motherName',
+  'fatherName',
+  'dataDeNascimento',
+] as const;
 const IMAGE_FIELDS = new Set(['image1', 'image2', 'selfie1']);
 /** Fields whose absence is the upstream's "Imagem obrigatória não encontrada" (images, URL or key). */
 const IMAGE_LIKE_FIELDS = new Set(['image1', 'image2', 'selfie1', 'key']);
@@ -41,11 +61,14 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
     const value = body[field];
     if (value !== undefined && value !== null && typeof value !== 'string') return fail(400, `Campo inválido: ${field} deve ser texto`);
   }
-  const text = Object.fromEntries(REQUEST_FIELDS.filter((f) => typeof body[f] === 'string').map((f) => [f, body[f] as string])) as Readonly<Record<string, string | undefined>>;
+  const text = Object.fromEntries(REQUEST_FIELDS.filter((f) => typeof body[f] === 'string').map((f) => [f, body[f] as string])) as Readonly<
+    Record<string, string | undefined>
+  >;
 
   // Missing images, URLs and keys first: that is the upstream's dedicated message.
   for (const field of spec.required) {
-    if (IMAGE_LIKE_FIELDS.has(field) && !(IMAGE_FIELDS.has(field) ? hasImageSource(body, field) : text[field]?.trim())) return fail(400, MSG.missingImage);
+    if (IMAGE_LIKE_FIELDS.has(field) && !(IMAGE_FIELDS.has(field) ? hasImageSource(body, field) : text[field]?.trim()))
+      return fail(400, MSG.missingImage);
   }
   for (const field of spec.required) {
     if (!IMAGE_LIKE_FIELDS.has(field) && !text[field]?.trim()) return fail(400, `Campo obrigatório não informado: ${field}`);
@@ -62,7 +85,8 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
     cnpj = normalizeCnpj(text.cnpj)!;
   }
   if (text.key?.trim() && !UUID.test(text.key.trim())) return fail(400, 'key inválida: formato UUID esperado');
-  if (text.birthDate?.trim() && !/^\d{4}-\d{2}-\d{2}$/.test(text.birthDate.trim())) return fail(400, 'birthDate inválida: formato yyyy-MM-dd esperado');
+  if (text.birthDate?.trim() && !/^\d{4}-\d{2}-\d{2}$/.test(text.birthDate.trim()))
+    return fail(400, 'birthDate inválida: formato yyyy-MM-dd esperado');
 
   const ids = [cpf, cnpj].filter((x): x is string => !!x);
   if (ids.some((x) => INACTIVE_PRODUCT_IDS.has(x))) return fail(401, MSG.inactiveProduct);
@@ -74,8 +98,15 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
       const generator = PERSON_RESULTS[id];
       const request = text as Readonly<Record<string, string>>; // only the string request fields
       const seedKey = personSeedKey(id, request, cpf);
-      if (!generator) return cpf ? { kind: 'result', result: { cpf }, seed: `${id}:${seedKey}` } : { kind: 'no-data', message: 'Nenhum dado encontrado para os parâmetros informados' };
-      return { kind: 'result', result: generator({ cpf: cpf!, rng: new Rng(`${id}:${seedKey}`), today, request }), seed: `${id}:${seedKey}` };
+      if (!generator)
+        return cpf
+          ? { kind: 'result', result: { cpf }, seed: `${id}:${seedKey}` }
+          : { kind: 'no-data', message: 'Nenhum dado encontrado para os parâmetros informados' };
+      return {
+        kind: 'result',
+        result: generator({ cpf: cpf!, rng: new Rng(`${id}:${seedKey}`), today, request }),
+        seed: `${id}:${seedKey}`,
+      };
     }
     case 'company': {
       const generator = COMPANY_RESULTS[id];
@@ -95,7 +126,10 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
 type ImageChecks = Record<string, Extract<ImageCheck, { ok: true }>>;
 
 /** The service's images that the body carries, each read and checked, or the answer that refuses the query. */
-async function readQueryImages(id: ServiceId, body: Readonly<Record<string, unknown>>): Promise<{ checks: ImageChecks } | { refusal: QueryOutcome }> {
+async function readQueryImages(
+  id: ServiceId,
+  body: Readonly<Record<string, unknown>>,
+): Promise<{ checks: ImageChecks } | { refusal: QueryOutcome }> {
   const spec = SERVICE_CATALOG[id];
   const roles = (spec as { images?: Partial<Record<string, 'document' | 'face'>> }).images ?? {};
   const checks: ImageChecks = {};
@@ -146,7 +180,10 @@ interface ImageQuery {
   deps: QueryDeps;
 }
 
-function biometricResult(id: 'SERVICE_FACE_INDEX' | 'SERVICE_FACE_MATCH' | 'SERVICE_VALIDATION_CNH', { hashOf, seed, rng, cpf }: ImageQuery): QueryOutcome {
+function biometricResult(
+  id: 'SERVICE_FACE_INDEX' | 'SERVICE_FACE_MATCH' | 'SERVICE_VALIDATION_CNH',
+  { hashOf, seed, rng, cpf }: ImageQuery,
+): QueryOutcome {
   switch (id) {
     case 'SERVICE_FACE_INDEX': {
       // A match search in the face base: the match is a deterministic person for these face bytes.
@@ -166,7 +203,10 @@ function biometricResult(id: 'SERVICE_FACE_INDEX' | 'SERVICE_FACE_MATCH' | 'SERV
   }
 }
 
-function documentoscopyResult(id: 'SERVICE_DIGITAL_DOCUMENTOSCOPY' | 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', { hashOf, seed, key, deps }: ImageQuery): QueryOutcome {
+function documentoscopyResult(
+  id: 'SERVICE_DIGITAL_DOCUMENTOSCOPY' | 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT',
+  { hashOf, seed, key, deps }: ImageQuery,
+): QueryOutcome {
   switch (id) {
     case 'SERVICE_DIGITAL_DOCUMENTOSCOPY': {
       const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
@@ -174,7 +214,16 @@ function documentoscopyResult(id: 'SERVICE_DIGITAL_DOCUMENTOSCOPY' | 'SERVICE_DI
       const status = deps.documentoscopy.statusOf(entry);
       return {
         kind: 'result',
-        result: { key: entry.key, status, documentData: entry.documentData, validations: [{ name: 'DOCUMENT_FRONT', status }, { name: 'DOCUMENT_BACK', status }, { name: 'SELFIE_MATCH', status }] },
+        result: {
+          key: entry.key,
+          status,
+          documentData: entry.documentData,
+          validations: [
+            { name: 'DOCUMENT_FRONT', status },
+            { name: 'DOCUMENT_BACK', status },
+            { name: 'SELFIE_MATCH', status },
+          ],
+        },
         seed,
       };
     }
@@ -182,10 +231,18 @@ function documentoscopyResult(id: 'SERVICE_DIGITAL_DOCUMENTOSCOPY' | 'SERVICE_DI
       const entry = deps.documentoscopy.get(key!);
       if (!entry) return { kind: 'no-data', message: 'Nenhuma consulta encontrada para a key informada' };
       const status = deps.documentoscopy.statusOf(entry);
-      const rules = status === 'APPROVED'
-        ? [{ name: 'DOCUMENT_AUTHENTICITY', status, evidence: 'Elementos de segurança conferidos' }, { name: 'FACE_MATCH', status, evidence: 'Selfie compatível com a foto do documento' }]
-        : [];
-      return { kind: 'result', result: { key: entry.key, status, fields: status === 'APPROVED' ? { ...entry.documentData } : {}, rules }, seed: `${id}:${entry.key}` };
+      const rules =
+        status === 'APPROVED'
+          ? [
+              { name: 'DOCUMENT_AUTHENTICITY', status, evidence: 'Elementos de segurança conferidos' },
+              { name: 'FACE_MATCH', status, evidence: 'Selfie compatível com a foto do documento' },
+            ]
+          : [];
+      return {
+        kind: 'result',
+        result: { key: entry.key, status, fields: status === 'APPROVED' ? { ...entry.documentData } : {}, rules },
+        seed: `${id}:${entry.key}`,
+      };
     }
   }
 }
@@ -203,14 +260,27 @@ function ocrResult(id: ServiceId, { hashOf, seed, rng, text }: ImageQuery): Quer
     case 'SERVICE_OCR_CNPJ_CARD': {
       const cnpj = randomCnpj(new Rng(`document:${hashOf('image1')}`));
       const c = companyProfile(cnpj);
-      return { kind: 'result', result: { cnpj, docType: 'CNPJ_CARD', genericOcr: { officialName: c.officialName, foundationDate: c.foundationDate, city: c.address.city, state: c.address.state } }, seed };
+      return {
+        kind: 'result',
+        result: {
+          cnpj,
+          docType: 'CNPJ_CARD',
+          genericOcr: { officialName: c.officialName, foundationDate: c.foundationDate, city: c.address.city, state: c.address.state },
+        },
+        seed,
+      };
     }
     case 'SERVICE_OCR_EMANCIPATION': {
       const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
       const p = personProfile(holder);
       return {
         kind: 'result',
-        result: { docType: 'EMANCIPATION', genericOcr: `ESCRITURA PÚBLICA DE EMANCIPAÇÃO ${p.name.toUpperCase()}`, extractedFields: { name: p.name, cpf: holder, birthDate: p.birthDate }, analysis: { status: 'APPROVED' } },
+        result: {
+          docType: 'EMANCIPATION',
+          genericOcr: `ESCRITURA PÚBLICA DE EMANCIPAÇÃO ${p.name.toUpperCase()}`,
+          extractedFields: { name: p.name, cpf: holder, birthDate: p.birthDate },
+          analysis: { status: 'APPROVED' },
+        },
         seed,
       };
     }

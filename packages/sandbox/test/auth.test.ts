@@ -36,7 +36,11 @@ for (const transport of TRANSPORTS) {
     test('wrong client or secret: HTTP 401 Unauthorized; malformed body: HTTP 400', async () => {
       const h = await harness(transport, { client: 'acme', secret: 's3cret' });
       try {
-        for (const creds of [{ client: 'acme', secret: 'wrong' }, { client: 'other', secret: 's3cret' }, { client: '', secret: '' }]) {
+        for (const creds of [
+          { client: 'acme', secret: 'wrong' },
+          { client: 'other', secret: 's3cret' },
+          { client: '', secret: '' },
+        ]) {
           const res = await postJson(h.fetch, '/api/token-generate', creds);
           assert.equal(res.status, 401);
           const text = await res.text();

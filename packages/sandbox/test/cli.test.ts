@@ -11,8 +11,15 @@ test('cli: reads its environment, prints its URL (never the secret), stops clean
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/cli.ts'], {
     cwd: packageDir,
     env: {
-      ...process.env, PORT: '0', HOST: '127.0.0.1', SANDBOX_CLIENT: 'cli-client', SANDBOX_SECRET: 'cli-secret-do-not-print',
-      SANDBOX_WEBHOOK_URL: hook.url, SANDBOX_WEBHOOK_KEY: 'cli-webhook-key', SANDBOX_PROCESSING_MS: '30', SANDBOX_TOKEN_TTL_S: '7',
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SANDBOX_CLIENT: 'cli-client',
+      SANDBOX_SECRET: 'cli-secret-do-not-print',
+      SANDBOX_WEBHOOK_URL: hook.url,
+      SANDBOX_WEBHOOK_KEY: 'cli-webhook-key',
+      SANDBOX_PROCESSING_MS: '30',
+      SANDBOX_TOKEN_TTL_S: '7',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -46,7 +46,9 @@ for (const transport of TRANSPORTS) {
       const h = await harness(transport, { processingMs: 10 });
       try {
         const token = await getToken(h.fetch);
-        const created = (await (await postJson(h.fetch, '/api/token-history-onboarding', { cpf: TEST_IDENTITIES.cpfApproved }, token)).json()) as Json;
+        const created = (await (
+          await postJson(h.fetch, '/api/token-history-onboarding', { cpf: TEST_IDENTITIES.cpfApproved }, token)
+        ).json()) as Json;
         h.sandbox.setFaults({ force500: true });
         const inBody = [
           await postJson(h.fetch, '/api/service-api', PEP, token),
@@ -76,7 +78,11 @@ for (const transport of TRANSPORTS) {
       try {
         const token = await getToken(h.fetch);
         h.sandbox.setFaults({ latencyMs: 120 });
-        for (const call of [() => postJson(h.fetch, '/api/service-api', PEP, token), () => getWith(h.fetch, '/api/customer?documentKey=1', token), () => postJson(h.fetch, '/api/token-generate', {})]) {
+        for (const call of [
+          () => postJson(h.fetch, '/api/service-api', PEP, token),
+          () => getWith(h.fetch, '/api/customer?documentKey=1', token),
+          () => postJson(h.fetch, '/api/token-generate', {}),
+        ]) {
           const started = Date.now();
           await (await call()).text();
           assert.ok(Date.now() - started >= 115, 'answered before the injected latency');
@@ -92,7 +98,13 @@ for (const transport of TRANSPORTS) {
         const token = await getToken(h.fetch);
         const set = await postJson(h.fetch, '/__sandbox/faults', { force500: true, errorRate: 0.5 });
         assert.equal(set.status, 200);
-        assert.deepEqual(((await set.json()) as Json).faults, { latencyMs: 0, errorRate: 0.5, force500: true, dropWebhooks: false, duplicateWebhooks: false });
+        assert.deepEqual(((await set.json()) as Json).faults, {
+          latencyMs: 0,
+          errorRate: 0.5,
+          force500: true,
+          dropWebhooks: false,
+          duplicateWebhooks: false,
+        });
         assert.equal((await query(h.fetch, token, PEP)).status.code, 500);
         for (const bad of [{ errorRate: 2 }, { force500: 'yes' }, { latencyMs: -1 }, { explode: true }, [1]]) {
           assert.equal((await postJson(h.fetch, '/__sandbox/faults', bad)).status, 400, JSON.stringify(bad));

@@ -28,7 +28,11 @@ export async function harness(kind: Harness['name'], options: SandboxOptions = {
 export const TRANSPORTS: Harness['name'][] = ['app.request', 'socket'];
 
 export async function getToken(f: Fetcher, client = 'sandbox-client', secret = 'sandbox-secret'): Promise<string> {
-  const res = await f('/api/token-generate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client, secret }) });
+  const res = await f('/api/token-generate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client, secret }),
+  });
   if (res.status !== 200) throw new Error(`token-generate answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -60,7 +64,12 @@ export interface Received {
 }
 
 /** A real webhook receiver (node:http on an ephemeral port) that records every delivery. */
-export async function webhookReceiver(): Promise<{ url: string; received: Received[]; waitFor(n: number, timeoutMs?: number): Promise<Received[]>; close(): Promise<void> }> {
+export async function webhookReceiver(): Promise<{
+  url: string;
+  received: Received[];
+  waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   const waiters: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
@@ -89,10 +98,11 @@ export async function webhookReceiver(): Promise<{ url: string; received: Receiv
         };
         check();
       }),
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
@@ -111,10 +121,9 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** Bytes shaped like a JPEG (SOI, APP0, SOF0 with 2x2, SOS, EOI): enough for the structural check. */
 export function tinyJpegBase64(): string {
   const bytes = [
-    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
-    0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x02, 0x00, 0x02, 0x01, 0x01, 0x11, 0x00,
-    0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00, 0xd2, 0xcf, 0x20,
-    0xff, 0xd9,
+    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xc0,
+    0x00, 0x0b, 0x08, 0x00, 0x02, 0x00, 0x02, 0x01, 0x01, 0x11, 0x00, 0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00, 0xd2,
+    0xcf, 0x20, 0xff, 0xd9,
   ];
   return Buffer.from(bytes).toString('base64');
 }
@@ -122,7 +131,9 @@ export function tinyJpegBase64(): string {
 /** Base64 of bytes that are no image at all. */
 export const NOT_AN_IMAGE_BASE64 = Buffer.from('this is a text file, not a photo of a document').toString('base64');
 /** Starts like a PNG, then stops: a truncated upload. */
-export const TRUNCATED_PNG_BASE64 = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).toString('base64');
+export const TRUNCATED_PNG_BASE64 = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+]).toString('base64');
 
 /** Every xref entry must point at the byte where its `n 0 obj` starts, and startxref at `xref`. */
 export function assertXrefValid(text: string): void {

@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { parseWebhook } from '@onboarding-kit/contract';
 import { SAMPLE_PNG_BASE64, TEST_IDENTITIES } from '../src/index.js';
 import { ManualClock } from '@onboarding-kit/testing/manual-clock';
-import { NOT_AN_IMAGE_BASE64, TRANSPORTS, assertXrefValid, waitForDecision, getToken, getWith, harness, postJson, sleep, webhookReceiver, type Json } from './helpers.js';
+import {
+  NOT_AN_IMAGE_BASE64,
+  TRANSPORTS,
+  assertXrefValid,
+  waitForDecision,
+  getToken,
+  getWith,
+  harness,
+  postJson,
+  sleep,
+  webhookReceiver,
+  type Json,
+} from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PROCESSING_MS = 150;
@@ -36,7 +48,8 @@ for (const transport of TRANSPORTS) {
           [{ cpf: TEST_IDENTITIES.cpfApproved, documentFiles: [file(NOT_AN_IMAGE_BASE64, 'image/jpeg')] }, 'REFUSED'], // unreadable image
         ];
         const expected = new Map<string, string>();
-        const report = async (tokenOnboarding: string) => (await (await getWith(h.fetch, `/api/onboarding/report/${tokenOnboarding}`, token)).json()) as Json;
+        const report = async (tokenOnboarding: string) =>
+          (await (await getWith(h.fetch, `/api/onboarding/report/${tokenOnboarding}`, token)).json()) as Json;
         for (const [body, outcome] of cases) {
           const created = await create(h.fetch, token, body);
           assert.deepEqual(Object.keys(created).sort(), ['dateHourProcess', 'tokenOnboarding']);
@@ -84,7 +97,11 @@ for (const transport of TRANSPORTS) {
         const b = await create(h.fetch, token, { cpf: TEST_IDENTITIES.cpfManualReview });
         await sleep(120);
         assert.equal(hook.received.length, 0);
-        for (const t of [a, b]) assert.equal(((await (await getWith(h.fetch, `/api/onboarding/report/${t.tokenOnboarding}`, token)).json()) as Json).status, 'IN_PROCESS');
+        for (const t of [a, b])
+          assert.equal(
+            ((await (await getWith(h.fetch, `/api/onboarding/report/${t.tokenOnboarding}`, token)).json()) as Json).status,
+            'IN_PROCESS',
+          );
 
         await h.sandbox.decide(a.tokenOnboarding, 'REFUSED');
         assert.equal(hook.received.length, 1, 'decide() resolves after the webhook went out');
@@ -98,14 +115,23 @@ for (const transport of TRANSPORTS) {
         assert.equal(hook.received[1]!.body.status, 'APPROVED');
 
         assert.equal((await postJson(h.fetch, `/__sandbox/onboardings/${b.tokenOnboarding}/decision`, { status: 'REFUSED' })).status, 409);
-        assert.equal((await postJson(h.fetch, '/__sandbox/onboardings/00000000-0000-4000-8000-000000000000/decision', { status: 'REFUSED' })).status, 404);
-        assert.equal((await postJson(h.fetch, `/__sandbox/onboardings/${b.tokenOnboarding}/decision`, { status: 'IN_PROCESS' })).status, 400);
+        assert.equal(
+          (await postJson(h.fetch, '/__sandbox/onboardings/00000000-0000-4000-8000-000000000000/decision', { status: 'REFUSED' })).status,
+          404,
+        );
+        assert.equal(
+          (await postJson(h.fetch, `/__sandbox/onboardings/${b.tokenOnboarding}/decision`, { status: 'IN_PROCESS' })).status,
+          400,
+        );
         await assert.rejects(h.sandbox.decide(a.tokenOnboarding, 'APPROVED'), /already REFUSED/);
         // tokenOnboarding outlives the access token (docs/upstream-api.md#authentication-and-token-lifetime): a renewed token reads the same onboarding.
         h.sandbox.expireTokens();
         assert.equal((await getWith(h.fetch, `/api/onboarding/report/${a.tokenOnboarding}`, token)).status, 401);
         const renewed = await getToken(h.fetch);
-        assert.equal(((await (await getWith(h.fetch, `/api/onboarding/report/${a.tokenOnboarding}`, renewed)).json()) as Json).status, 'REFUSED');
+        assert.equal(
+          ((await (await getWith(h.fetch, `/api/onboarding/report/${a.tokenOnboarding}`, renewed)).json()) as Json).status,
+          'REFUSED',
+        );
       } finally {
         await h.close();
         await hook.close();
@@ -117,9 +143,16 @@ for (const transport of TRANSPORTS) {
       try {
         const token = await getToken(h.fetch);
         const bad: (Json | string)[] = [
-          '{"cpf":', '[]', {}, { cpf: '529.982.247-26' }, { cpf: 52998224725 }, { name: 'Maria' },
+          '{"cpf":',
+          '[]',
+          {},
+          { cpf: '529.982.247-26' },
+          { cpf: 52998224725 },
+          { name: 'Maria' },
           { cpf: TEST_IDENTITIES.cpfApproved, document: TEST_IDENTITIES.cpfRefused },
-          { cpf: TEST_IDENTITIES.cnpjApproved }, { cnpj: TEST_IDENTITIES.cpfApproved }, { document: '123' },
+          { cpf: TEST_IDENTITIES.cnpjApproved },
+          { cnpj: TEST_IDENTITIES.cpfApproved },
+          { document: '123' },
           { cpf: TEST_IDENTITIES.cpfApproved, documentFiles: 'x' },
           { cpf: TEST_IDENTITIES.cpfApproved, documentFiles: [{ documentFileType: 'OTHER' }] },
           { cpf: TEST_IDENTITIES.cpfApproved, documentFiles: [{ document: SAMPLE_PNG_BASE64 }] }, // pure base64: not a data URI
@@ -138,7 +171,10 @@ for (const transport of TRANSPORTS) {
         assert.equal(noToken.status, 401);
         assert.deepEqual(await noToken.json(), { status: { code: 401, message: 'Unauthorized' } });
         // documentUrl alone is accepted.
-        await create(h.fetch, token, { cpf: TEST_IDENTITIES.cpfApproved, documentFiles: [{ documentFileType: 'OTHER', documentUrl: 'https://example.com/doc.jpg' }] });
+        await create(h.fetch, token, {
+          cpf: TEST_IDENTITIES.cpfApproved,
+          documentFiles: [{ documentFileType: 'OTHER', documentUrl: 'https://example.com/doc.jpg' }],
+        });
       } finally {
         await h.close();
       }

@@ -5,7 +5,17 @@ import { NO_FACE_PNG_BASE64, NO_FACE_PNG_SHA256, SAMPLE_PNG_BASE64, TEST_IDENTIT
 import { createHash } from 'node:crypto';
 import { ManualClock } from '@onboarding-kit/testing/manual-clock';
 import { DOC_KEY, requestFor, someCpfs } from './fixtures.js';
-import { NOT_AN_IMAGE_BASE64, TRANSPORTS, TRUNCATED_PNG_BASE64, getToken, harness, postJson, query, tinyJpegBase64, type Json } from './helpers.js';
+import {
+  NOT_AN_IMAGE_BASE64,
+  TRANSPORTS,
+  TRUNCATED_PNG_BASE64,
+  getToken,
+  harness,
+  postJson,
+  query,
+  tinyJpegBase64,
+  type Json,
+} from './helpers.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DECIMAL = /^\d+\.\d{2}$/;
@@ -77,8 +87,17 @@ for (const transport of TRANSPORTS) {
         assert.equal(viaAlias.status.code, 200);
         assert.equal(viaAlias.result.key, DOC_KEY);
         assert.equal(viaAlias.callService, 'SERVICE_DOCUMENTOSCOPY');
-        for (const service of ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'SERVICE_PERSON_DATA_ENRICHMENT', 'SERVICE_NOT_IN_ANY_CATALOG', 'service_pep']) {
-          const denied = await query(h.fetch, token, { ...requestFor('SERVICE_DIGITAL_DOCUMENTOSCOPY'), cpf: TEST_IDENTITIES.cpfApproved, service });
+        for (const service of [
+          'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+          'SERVICE_PERSON_DATA_ENRICHMENT',
+          'SERVICE_NOT_IN_ANY_CATALOG',
+          'service_pep',
+        ]) {
+          const denied = await query(h.fetch, token, {
+            ...requestFor('SERVICE_DIGITAL_DOCUMENTOSCOPY'),
+            cpf: TEST_IDENTITIES.cpfApproved,
+            service,
+          });
           assert.deepEqual(denied.status, { code: 400, message: "Don't have access to the service" }, service);
         }
         assert.equal((await query(h.fetch, token, requestFor('SERVICE_PEP'))).status.code, 200);
@@ -93,8 +112,13 @@ for (const transport of TRANSPORTS) {
         const token = await getToken(h.fetch);
         const missingImage = { code: 400, message: 'Imagem obrigatória não encontrada' };
         const cases: [ServiceId, string][] = [
-          ['SERVICE_FACE_INDEX', 'image1'], ['SERVICE_FACE_MATCH', 'image2'], ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'selfie1'],
-          ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'key'], ['SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', 'key'], ['SERVICE_OCR', 'image1'], ['SERVICE_OCR_CNPJ_CARD', 'image1'],
+          ['SERVICE_FACE_INDEX', 'image1'],
+          ['SERVICE_FACE_MATCH', 'image2'],
+          ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'selfie1'],
+          ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'key'],
+          ['SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', 'key'],
+          ['SERVICE_OCR', 'image1'],
+          ['SERVICE_OCR_CNPJ_CARD', 'image1'],
         ];
         for (const [id, field] of cases) {
           const body = requestFor(id);
@@ -110,19 +134,40 @@ for (const transport of TRANSPORTS) {
         delete noUrl.image1;
         assert.deepEqual((await query(h.fetch, token, { ...noUrl, image1Url: '' })).status, missingImage);
 
-        for (const [id, field] of [['SERVICE_PEP', 'cpf'], ['SERVICE_RF_QSA', 'cnpj'], ['SERVICE_OCR', 'documentType'], ['SERVICE_CRIMINAL_RECORD_CIVIL', 'uf'], ['SERVICE_CONFIRM_PHONE', 'phone']] as [ServiceId, string][]) {
+        for (const [id, field] of [
+          ['SERVICE_PEP', 'cpf'],
+          ['SERVICE_RF_QSA', 'cnpj'],
+          ['SERVICE_OCR', 'documentType'],
+          ['SERVICE_CRIMINAL_RECORD_CIVIL', 'uf'],
+          ['SERVICE_CONFIRM_PHONE', 'phone'],
+        ] as [ServiceId, string][]) {
           const body = requestFor(id);
           delete body[field];
           const res = await query(h.fetch, token, body);
           assert.deepEqual(res.status, { code: 400, message: `Campo obrigatório não informado: ${field}` }, id);
         }
-        assert.deepEqual((await query(h.fetch, token, { cpf: TEST_IDENTITIES.cpfApproved })).status, { code: 400, message: 'Campo obrigatório não informado: service' });
-        assert.deepEqual((await query(h.fetch, token, { service: 'SERVICE_PEP', cpf: '529.982.247-26' })).status, { code: 400, message: 'CPF inválido' });
+        assert.deepEqual((await query(h.fetch, token, { cpf: TEST_IDENTITIES.cpfApproved })).status, {
+          code: 400,
+          message: 'Campo obrigatório não informado: service',
+        });
+        assert.deepEqual((await query(h.fetch, token, { service: 'SERVICE_PEP', cpf: '529.982.247-26' })).status, {
+          code: 400,
+          message: 'CPF inválido',
+        });
         assert.equal((await query(h.fetch, token, { service: 'SERVICE_PEP', cpf: 52998224725 })).status.code, 400);
-        assert.equal((await query(h.fetch, token, { service: 'SERVICE_PEP', cpf: '529.982.247-25', extra: { any: 1 } })).status.code, 200, 'unknown members are ignored');
+        assert.equal(
+          (await query(h.fetch, token, { service: 'SERVICE_PEP', cpf: '529.982.247-25', extra: { any: 1 } })).status.code,
+          200,
+          'unknown members are ignored',
+        );
 
         assert.equal(createHash('sha256').update(Buffer.from(NO_FACE_PNG_BASE64, 'base64')).digest('hex'), NO_FACE_PNG_SHA256);
-        for (const [id, field] of [['SERVICE_FACE_INDEX', 'image1'], ['SERVICE_FACE_MATCH', 'image2'], ['SERVICE_VALIDATION_CNH', 'image1'], ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'selfie1']] as [ServiceId, string][]) {
+        for (const [id, field] of [
+          ['SERVICE_FACE_INDEX', 'image1'],
+          ['SERVICE_FACE_MATCH', 'image2'],
+          ['SERVICE_VALIDATION_CNH', 'image1'],
+          ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'selfie1'],
+        ] as [ServiceId, string][]) {
           const res = await query(h.fetch, token, requestFor(id, { [field]: NO_FACE_PNG_BASE64 }));
           assert.deepEqual(res.status, { code: 400, message: 'Face nao encontrada na base' }, id);
           assert.equal(classify(res).kind, 'face-not-found');
@@ -144,7 +189,12 @@ for (const transport of TRANSPORTS) {
         const token = await getToken(h.fetch);
         const pdf = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
         for (const bad of [NOT_AN_IMAGE_BASE64, TRUNCATED_PNG_BASE64, pdf, 'not base64 at all!']) {
-          for (const [id, field] of [['SERVICE_OCR', 'image1'], ['SERVICE_FACE_INDEX', 'image1'], ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'image2'], ['SERVICE_OCR', 'image2']] as [ServiceId, string][]) {
+          for (const [id, field] of [
+            ['SERVICE_OCR', 'image1'],
+            ['SERVICE_FACE_INDEX', 'image1'],
+            ['SERVICE_DIGITAL_DOCUMENTOSCOPY', 'image2'],
+            ['SERVICE_OCR', 'image2'],
+          ] as [ServiceId, string][]) {
             const res = await query(h.fetch, token, requestFor(id, { [field]: bad }));
             assert.equal(res.onboardingStatus, 'REFUSED', `${id} ${field}`);
             assert.deepEqual(res.result, {});
@@ -165,7 +215,10 @@ for (const transport of TRANSPORTS) {
       const h = await harness(transport);
       try {
         const token = await getToken(h.fetch);
-        for (const body of [requestFor('SERVICE_PEP', { cpf: TEST_IDENTITIES.cpfNoBalance }), requestFor('SERVICE_RF_QSA', { cnpj: TEST_IDENTITIES.cnpjNoBalance })]) {
+        for (const body of [
+          requestFor('SERVICE_PEP', { cpf: TEST_IDENTITIES.cpfNoBalance }),
+          requestFor('SERVICE_RF_QSA', { cnpj: TEST_IDENTITIES.cnpjNoBalance }),
+        ]) {
           const res = await query(h.fetch, token, body);
           assert.deepEqual(res.result, {});
           assert.deepEqual(res.status, { code: 200, message: 'Saldo insuficiente para realizar a consulta' });
@@ -198,7 +251,13 @@ describe('service-api data', () => {
     const b = await harness('app.request');
     try {
       const [ta, tb] = [await getToken(a.fetch), await getToken(b.fetch)];
-      for (const id of ['SERVICE_PERSON_DATA_ENRICHMENT', 'SERVICE_BUREAU_CREDIT_SCORE_PERSON', 'SERVICE_RF_QSA', 'SERVICE_FACE_MATCH', 'SERVICE_OCR'] as ServiceId[]) {
+      for (const id of [
+        'SERVICE_PERSON_DATA_ENRICHMENT',
+        'SERVICE_BUREAU_CREDIT_SCORE_PERSON',
+        'SERVICE_RF_QSA',
+        'SERVICE_FACE_MATCH',
+        'SERVICE_OCR',
+      ] as ServiceId[]) {
         const first = await query(a.fetch, ta, requestFor(id));
         const again = await query(a.fetch, ta, requestFor(id));
         const elsewhere = await query(b.fetch, tb, requestFor(id));
@@ -253,15 +312,35 @@ describe('service-api data', () => {
         const debt = await get('SERVICE_ACTIVE_DEBT_PF');
         assert.match(debt.totalValue, DECIMAL);
         assert.equal(debt.totalDebts, debt.debts.length);
-        for (const d of debt.debts) { assert.deepEqual(Object.keys(d).sort(), ['source', 'status', 'value']); assert.match(d.value, DECIMAL); seen.debts++; }
+        for (const d of debt.debts) {
+          assert.deepEqual(Object.keys(d).sort(), ['source', 'status', 'value']);
+          assert.match(d.value, DECIMAL);
+          seen.debts++;
+        }
         const social = await get('SERVICE_SOCIAL_ASSISTANCE_EXTENDED');
         assert.ok(Number.isInteger(social.totalBenefits));
-        for (const b of social.benefits) { assert.deepEqual(Object.keys(b).sort(), ['program', 'status']); seen.benefits++; }
-        for (const c of (await get('SERVICE_ELECTION_CANDIDATE_DATA_CPF')).candidacies) { assert.deepEqual(Object.keys(c).sort(), ['party', 'role', 'status', 'year']); assert.ok(Number.isInteger(c.year)); seen.candidacies++; }
-        for (const d of (await get('SERVICE_ELECTORAL_DONORS_CPF')).donations) { assert.deepEqual(Object.keys(d).sort(), ['amount', 'recipient', 'year']); assert.match(d.amount, DECIMAL); seen.donations++; }
-        for (const m of (await get('SERVICE_MEI')).meiCompanies) { assert.deepEqual(Object.keys(m).sort(), ['cnpj', 'officialName', 'status']); seen.mei++; }
-        for (const a of (await get('SERVICE_PF_FINANCIAL_AND_ADDRESS')).addresses) assert.deepEqual(Object.keys(a).sort(), ['city', 'state']);
-        for (const d of (await get('SERVICE_DEMOGRAPHIC_DATA_CPF')).demographicData) assert.deepEqual(Object.keys(d).sort(), ['indicator', 'value']);
+        for (const b of social.benefits) {
+          assert.deepEqual(Object.keys(b).sort(), ['program', 'status']);
+          seen.benefits++;
+        }
+        for (const c of (await get('SERVICE_ELECTION_CANDIDATE_DATA_CPF')).candidacies) {
+          assert.deepEqual(Object.keys(c).sort(), ['party', 'role', 'status', 'year']);
+          assert.ok(Number.isInteger(c.year));
+          seen.candidacies++;
+        }
+        for (const d of (await get('SERVICE_ELECTORAL_DONORS_CPF')).donations) {
+          assert.deepEqual(Object.keys(d).sort(), ['amount', 'recipient', 'year']);
+          assert.match(d.amount, DECIMAL);
+          seen.donations++;
+        }
+        for (const m of (await get('SERVICE_MEI')).meiCompanies) {
+          assert.deepEqual(Object.keys(m).sort(), ['cnpj', 'officialName', 'status']);
+          seen.mei++;
+        }
+        for (const a of (await get('SERVICE_PF_FINANCIAL_AND_ADDRESS')).addresses)
+          assert.deepEqual(Object.keys(a).sort(), ['city', 'state']);
+        for (const d of (await get('SERVICE_DEMOGRAPHIC_DATA_CPF')).demographicData)
+          assert.deepEqual(Object.keys(d).sort(), ['indicator', 'value']);
         assert.equal(typeof (await get('SERVICE_PEP')).isPep, 'boolean');
       }
       for (const [name, count] of Object.entries(seen)) assert.ok(count > 0, `no ${name} element in 25 CPFs: the shape check never ran`);
@@ -277,8 +356,12 @@ describe('service-api data', () => {
     const h = await harness('app.request');
     try {
       const token = await getToken(h.fetch);
-      assert.deepEqual((await query(h.fetch, token, { service: 'SERVICE_PGMEI', cnpj: '11.222.333/0001-81' })).result, { cnpj: '11222333000181' });
-      assert.deepEqual((await query(h.fetch, token, { service: 'SERVICE_LABOR_LAWSUITS', cpf: '529.982.247-25' })).result, { cpf: '52998224725' });
+      assert.deepEqual((await query(h.fetch, token, { service: 'SERVICE_PGMEI', cnpj: '11.222.333/0001-81' })).result, {
+        cnpj: '11222333000181',
+      });
+      assert.deepEqual((await query(h.fetch, token, { service: 'SERVICE_LABOR_LAWSUITS', cpf: '529.982.247-25' })).result, {
+        cpf: '52998224725',
+      });
       const nothing = await query(h.fetch, token, { service: 'SERVICE_ONLINE_ADS' });
       assert.deepEqual(nothing.result, {});
       assert.equal(nothing.status.code, 200);
@@ -311,7 +394,10 @@ describe('service-api data', () => {
       assert.equal(later.result.status, 'APPROVED');
       assert.deepEqual(later.result.fields, submitted.result.documentData);
       assert.ok(later.result.rules.length > 0 && later.result.rules.every((r: Json) => typeof r.evidence === 'string'));
-      assert.deepEqual((await query(h.fetch, token, { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', key: 'not-a-uuid' })).status.code, 400);
+      assert.deepEqual(
+        (await query(h.fetch, token, { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', key: 'not-a-uuid' })).status.code,
+        400,
+      );
     } finally {
       await h.close();
     }

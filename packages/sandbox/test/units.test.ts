@@ -16,7 +16,10 @@ import { NOT_AN_IMAGE_BASE64, TRUNCATED_PNG_BASE64, assertXrefValid, getToken, h
 describe('image checks', () => {
   test('accepts plausible JPEG, PNG and WebP; refuses unknown, truncated and damaged bytes', () => {
     const webp = Buffer.alloc(40);
-    webp.write('RIFF', 0); webp.writeUInt32LE(32, 4); webp.write('WEBP', 8); webp.write('VP8 ', 12);
+    webp.write('RIFF', 0);
+    webp.writeUInt32LE(32, 4);
+    webp.write('WEBP', 8);
+    webp.write('VP8 ', 12);
     for (const good of [SAMPLE_PNG_BASE64, tinyJpegBase64(), webp.toString('base64'), `data:image/png;base64,${SAMPLE_PNG_BASE64}`]) {
       assert.equal(checkImage(good).ok, true);
     }
@@ -24,8 +27,19 @@ describe('image checks', () => {
     const jpegNoFrame = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0, 0, 0xff, 0xd9]).toString('base64');
     const pngZeroWidth = Buffer.from(SAMPLE_PNG_BASE64, 'base64');
     pngZeroWidth.writeUInt32BE(0, 16);
-    const webpShort = Buffer.from(webp); webpShort.writeUInt32LE(4000, 4);
-    for (const bad of [NOT_AN_IMAGE_BASE64, TRUNCATED_PNG_BASE64, jpegNoEnd, jpegNoFrame, pngZeroWidth.toString('base64'), webpShort.toString('base64'), '', 'a b', Buffer.from('%PDF-1.7 hi').toString('base64')]) {
+    const webpShort = Buffer.from(webp);
+    webpShort.writeUInt32LE(4000, 4);
+    for (const bad of [
+      NOT_AN_IMAGE_BASE64,
+      TRUNCATED_PNG_BASE64,
+      jpegNoEnd,
+      jpegNoFrame,
+      pngZeroWidth.toString('base64'),
+      webpShort.toString('base64'),
+      '',
+      'a b',
+      Buffer.from('%PDF-1.7 hi').toString('base64'),
+    ]) {
       assert.equal(checkImage(bad).ok, false, bad.slice(0, 30));
     }
   });
@@ -54,8 +68,20 @@ describe('tokens and product', () => {
     const spy = mock.method(crypto, 'timingSafeEqual');
     syncBuiltinESMExports();
     try {
-      for (const [a, b] of [['client', 'client'], ['client', 'clienT'], ['', 'secret']] as const) safeEqual(a, b);
-      assert.deepEqual(spy.mock.calls.map((c) => (c.arguments as unknown as Uint8Array[]).map((x) => x.byteLength)), [[32, 32], [32, 32], [32, 32]]);
+      for (const [a, b] of [
+        ['client', 'client'],
+        ['client', 'clienT'],
+        ['', 'secret'],
+      ] as const)
+        safeEqual(a, b);
+      assert.deepEqual(
+        spy.mock.calls.map((c) => (c.arguments as unknown as Uint8Array[]).map((x) => x.byteLength)),
+        [
+          [32, 32],
+          [32, 32],
+          [32, 32],
+        ],
+      );
     } finally {
       spy.mock.restore();
       syncBuiltinESMExports();

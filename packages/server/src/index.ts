@@ -4,7 +4,15 @@
  * change; test/app-surface.test.ts pins this list.
  */
 export { createCompanion, type CompanionApp, type CompanionHandle } from './companion.js';
-export { serveCompanion, listen, closeOnSignals, type ServeOptions, type ServedCompanion, type ListeningServer, type SignalOptions } from './serve.js';
+export {
+  serveCompanion,
+  listen,
+  closeOnSignals,
+  type ServeOptions,
+  type ServedCompanion,
+  type ListeningServer,
+  type SignalOptions,
+} from './serve.js';
 export type { CompanionOptions, Environment } from './options.js';
 export { CompanionConfigError } from './config/config-error.js';
 export { COMPANION_DEFAULTS, OPTION_LIMITS } from './config/defaults.js';
@@ -13,20 +21,58 @@ export type { CompanionEnv } from './http/env.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './upstream/upstream-client.js';
 export { UpstreamError, type UpstreamErrorKind } from './upstream/upstream-error.js';
 export type { ServiceFields } from './upstream/service-fields.js';
-export type { Store, OnboardingRecord, StatusEvent, StatusSource, StatusUpdate, ApplyResult, ChangeListener, Clock, RateLimitDecision } from './store/store.js';
+export type {
+  Store,
+  OnboardingRecord,
+  StatusEvent,
+  StatusSource,
+  StatusUpdate,
+  ApplyResult,
+  ChangeListener,
+  Clock,
+  RateLimitDecision,
+} from './store/store.js';
 export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
 export { SqliteStore, type SqliteStoreOptions } from './store/sqlite-store.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis-store.js';
 export { createStore, parseStoreUrl, DEFAULT_STORE_URL, type CreateStoreOptions, type StoreKind } from './store/create-store.js';
 export { StoreUnavailableError, StoreConfigError } from './store/errors.js';
 export type { PollTimings } from './relay/poller.js';
-export { createJsonLogger, redactingLogger, silentLogger, type Logger, type LogFields, type LogLevel, type JsonLoggerOptions } from './logger.js';
+export {
+  createJsonLogger,
+  redactingLogger,
+  silentLogger,
+  type Logger,
+  type LogFields,
+  type LogLevel,
+  type JsonLoggerOptions,
+} from './logger.js';
 export { KIT_VERSION } from './version.js';
-export { loadBrand, readBrandFile, checkBrandFields, BRAND_LOGO_MAX_BYTES, type Brand, type BrandInput, type BrandField, type BrandLabel, type BrandLogo } from './hosted/brand.js';
+export {
+  loadBrand,
+  readBrandFile,
+  checkBrandFields,
+  BRAND_LOGO_MAX_BYTES,
+  type Brand,
+  type BrandInput,
+  type BrandField,
+  type BrandLabel,
+  type BrandLogo,
+} from './hosted/brand.js';
 export { HOSTED_CSP } from './hosted/hosted-routes.js';
 export { ApiKeyring, requireApiKey, API_KEY_MIN_LENGTH, type RequireApiKeyOptions } from './auth/api-keys.js';
 export { verifyNotification, signNotification, type VerifyNotificationOptions } from './notifications/signature.js';
-export type { BackendState, SessionRecord, SessionClaim, SessionSecretKind, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, BackendPurgeCutoffs } from './store/backend-state.js';
+export type {
+  BackendState,
+  SessionRecord,
+  SessionClaim,
+  SessionSecretKind,
+  IdempotencyState,
+  OutboxEntry,
+  OutboxState,
+  OutboxUpdate,
+  BackendPurgeCutoffs,
+} from './store/backend-state.js';
 export {
   buildEvidenceArchive,
   MIN_EVIDENCE_PASSWORD_LENGTH,

@@ -31,7 +31,8 @@ export interface JsonLoggerOptions {
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** Keys whose values are secrets or personal data whatever they hold. */
-const SECRET_KEY = /secret|password|authorization|cookie|access_?token|access_?key|webhook_?key|admin_?key|id-service-token|^token$|^image|selfie|^images$|documentFront|documentBack|documentFiles|^document$/i;
+const SECRET_KEY =
+  /secret|password|authorization|cookie|access_?token|access_?key|webhook_?key|admin_?key|id-service-token|^token$|^image|selfie|^images$|documentFront|documentBack|documentFiles|^document$/i;
 /** Keys holding a tax id: kept masked (`529.***.***-25`), which is enough for support. */
 const TAX_ID_KEY = /^(cpf|cnpj|taxId|documentKey)$/i;
 /** A CPF written anywhere in free text, with or without punctuation. */
@@ -152,7 +153,6 @@ class StdoutBatch {
 const stdoutBatch = new StdoutBatch();
 const writeToStdout = (line: string) => stdoutBatch.add(line);
 
-
 let lastMs = Number.NaN;
 let lastIso = '';
 
@@ -211,7 +211,13 @@ class JsonLogger implements Logger {
 
 /** Discards everything (for integrators who log elsewhere). */
 export const silentLogger: Logger = {
-  debug() {}, info() {}, warn() {}, error() {}, child() { return silentLogger; },
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silentLogger;
+  },
 };
 
 /** Wraps any logger so that fields and messages are redacted before they reach it. */

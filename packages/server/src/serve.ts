@@ -27,7 +27,13 @@ export interface ServeOptions {
   logger?: Logger;
 }
 
-export const SERVE_DEFAULTS = { port: 8787, host: '127.0.0.1', requestTimeoutMs: 120_000, headersTimeoutMs: 20_000, keepAliveTimeoutMs: 5_000 };
+export const SERVE_DEFAULTS = {
+  port: 8787,
+  host: '127.0.0.1',
+  requestTimeoutMs: 120_000,
+  headersTimeoutMs: 20_000,
+  keepAliveTimeoutMs: 5_000,
+};
 
 export interface ListeningServer {
   server: ServerType;
@@ -78,10 +84,16 @@ export async function listen(fetchHandler: FetchHandler, options: ServeOptions =
     errorHandler: (error) => {
       if (error instanceof RequestError) {
         log.info('request refused by the HTTP layer', { reason: error.message });
-        return new Response(errorJson('invalid_request', 'The request line or its Host header is malformed.'), { status: 400, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+        return new Response(errorJson('invalid_request', 'The request line or its Host header is malformed.'), {
+          status: 400,
+          headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        });
       }
       log.error('unexpected error outside the routes', { error });
-      return new Response(errorJson('internal_error', 'Internal error.'), { status: 500, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+      return new Response(errorJson('internal_error', 'Internal error.'), {
+        status: 500,
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      });
     },
   });
   const server = createServer({
@@ -89,7 +101,10 @@ export async function listen(fetchHandler: FetchHandler, options: ServeOptions =
     headersTimeout: Math.min(options.headersTimeoutMs ?? SERVE_DEFAULTS.headersTimeoutMs, requestTimeout || Infinity),
     keepAliveTimeout: options.keepAliveTimeoutMs ?? SERVE_DEFAULTS.keepAliveTimeoutMs,
     // Timeouts are checked this often; Node's default (30 s) would make a short one fire very late.
-    connectionsCheckingInterval: Math.max(250, Math.min(30_000, Math.floor(Math.min(requestTimeout || 30_000, options.headersTimeoutMs ?? SERVE_DEFAULTS.headersTimeoutMs) / 4))),
+    connectionsCheckingInterval: Math.max(
+      250,
+      Math.min(30_000, Math.floor(Math.min(requestTimeout || 30_000, options.headersTimeoutMs ?? SERVE_DEFAULTS.headersTimeoutMs) / 4)),
+    ),
     // A request without Host goes on to node-server, which refuses it in the error shape above.
     requireHostHeader: false,
   });
@@ -176,9 +191,11 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Socket, log: Lo
     return;
   }
   const [status, message] =
-    code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'The request did not arrive in time.']
-    : code === 'HPE_HEADER_OVERFLOW' ? [431, 'The request headers are too large.']
-    : [400, 'The request is not valid HTTP.'];
+    code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'The request did not arrive in time.']
+      : code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'The request headers are too large.']
+        : [400, 'The request is not valid HTTP.'];
   log.info('request refused by the HTTP layer', { code, httpStatus: status });
   const body = errorJson('invalid_request', message);
   socket.end(
@@ -230,7 +247,10 @@ export interface SignalOptions {
  * second signal, or the timeout, forces the exit with code 1. Returns the function that removes
  * the handlers.
  */
-export function closeOnSignals(target: { close(): Promise<void>; readonly shutdownTimeoutMs?: number }, options: SignalOptions = {}): () => void {
+export function closeOnSignals(
+  target: { close(): Promise<void>; readonly shutdownTimeoutMs?: number },
+  options: SignalOptions = {},
+): () => void {
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
   const log = options.logger ?? silentLogger;
   const exit = options.exit ?? ((code: number) => process.exit(code));

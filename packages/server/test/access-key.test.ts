@@ -44,7 +44,13 @@ test('keyMatches: one constant-time comparison of two SHA-256 digests, whatever 
 
 test('secretEquals (webhook and admin keys): one constant-time comparison of two digests, absent key included', () => {
   const secret = 'test-webhook-key-0123456789';
-  const cases: [string | undefined, boolean][] = [[secret, true], [`${secret}x`, false], ['', false], [undefined, false], [secret.toUpperCase(), false]];
+  const cases: [string | undefined, boolean][] = [
+    [secret, true],
+    [`${secret}x`, false],
+    ['', false],
+    [undefined, false],
+    [secret.toUpperCase(), false],
+  ];
   for (const [presented, expected] of cases) {
     const { result, calls } = watched(() => secretEquals(presented, secret));
     assert.equal(result, expected, String(presented));

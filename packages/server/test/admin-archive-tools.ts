@@ -15,14 +15,20 @@ const exec = promisify(execFile);
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Every entry of the archive, by name, read with zip.js (rejects on a wrong or missing password). */
-export async function readWithZipJs(zip: Uint8Array, password?: string): Promise<{ files: Map<string, Uint8Array>; encrypted: boolean[]; names: string[] }> {
+export async function readWithZipJs(
+  zip: Uint8Array,
+  password?: string,
+): Promise<{ files: Map<string, Uint8Array>; encrypted: boolean[]; names: string[] }> {
   const reader = new ZipReader(new Uint8ArrayReader(zip), { useWebWorkers: false });
   try {
     const entries = await reader.getEntries();
     const files = new Map<string, Uint8Array>();
     for (const entry of entries) {
       if (entry.directory) continue;
-      files.set(entry.filename, await entry.getData(new Uint8ArrayWriter(), { useWebWorkers: false, ...(password !== undefined && { password }) }));
+      files.set(
+        entry.filename,
+        await entry.getData(new Uint8ArrayWriter(), { useWebWorkers: false, ...(password !== undefined && { password }) }),
+      );
     }
     return { files, encrypted: entries.map((e) => e.encrypted), names: entries.map((e) => e.filename) };
   } finally {
@@ -55,7 +61,12 @@ export async function unzipEntry(file: string, entry: string): Promise<Uint8Arra
 }
 
 /** `7z x -p<password>` into `dir/out`; resolves the extracted files, rejects when 7z fails. */
-export async function sevenZipExtract(file: string, dir: string, password: string, names: readonly string[]): Promise<Map<string, Uint8Array>> {
+export async function sevenZipExtract(
+  file: string,
+  dir: string,
+  password: string,
+  names: readonly string[],
+): Promise<Map<string, Uint8Array>> {
   const out = join(dir, 'out');
   await exec('/usr/bin/7z', ['x', `-p${password}`, `-o${out}`, '-y', '-bd', file]);
   const files = new Map<string, Uint8Array>();

@@ -41,9 +41,17 @@ async function childRun(mib: number): Promise<RunResult> {
   });
   const at = '2026-11-20T10:00:00.000Z';
   const store = memoryStore(
-    [warm, big].map((tokenOnboarding) => ({ tokenOnboarding, status: 'APPROVED', createdAt: at, updatedAt: at, history: [{ status: 'APPROVED', at, source: 'webhook' as const }] })),
+    [warm, big].map((tokenOnboarding) => ({
+      tokenOnboarding,
+      status: 'APPROVED',
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status: 'APPROVED', at, source: 'webhook' as const }],
+    })),
   );
-  const server = await serveOnSocket(hostApp({ adminKey: ADMIN_KEY, environment: 'test', kitVersion: 'memory', upstream: standInUpstream(standIn.url, 60_000), store }));
+  const server = await serveOnSocket(
+    hostApp({ adminKey: ADMIN_KEY, environment: 'test', kitVersion: 'memory', upstream: standInUpstream(standIn.url, 60_000), store }),
+  );
   const dir = await mkdtemp(join(tmpdir(), 'evidence-memory-'));
   const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -56,7 +64,10 @@ async function childRun(mib: number): Promise<RunResult> {
   };
   /** Downloads the archive of `token` to disk, reading the response one chunk at a time. */
   const download = async (token: string, file: string) => {
-    const res = await fetch(`${server.url}/v1/admin/onboardings/${token}/evidence`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    const res = await fetch(`${server.url}/v1/admin/onboardings/${token}/evidence`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
     if (res.status !== 200 || !res.body) throw new Error(`evidence answered ${res.status}`);
     const out = createWriteStream(file);
     const reader = res.body.getReader();
@@ -140,7 +151,8 @@ if (process.env[CHILD_ENV]) {
   test('a 96 MiB PDF streams through the evidence route with no more memory than a 16 MiB one', { timeout: 300_000 }, async (t) => {
     const small = await inChild(16);
     const large = await inChild(96);
-    const fmt = (r: RunResult) => `${r.mib} MiB PDF: RSS +${(r.rssGrowth / MiB).toFixed(1)} MiB, heap +${(r.heapGrowth / MiB).toFixed(1)} MiB, zip ${(r.zipBytes / MiB).toFixed(1)} MiB`;
+    const fmt = (r: RunResult) =>
+      `${r.mib} MiB PDF: RSS +${(r.rssGrowth / MiB).toFixed(1)} MiB, heap +${(r.heapGrowth / MiB).toFixed(1)} MiB, zip ${(r.zipBytes / MiB).toFixed(1)} MiB`;
     t.diagnostic(fmt(small));
     t.diagnostic(fmt(large));
 

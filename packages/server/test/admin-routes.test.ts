@@ -51,7 +51,14 @@ function upstreamReport(token: string, status: string, extra: Record<string, unk
   return {
     tokenOnboarding: token,
     status,
-    fields: { name: 'Maria Silva', cpf: '52998224725', motherName: null, fieldsOutput: ['name'], valid: true, documents: [{ type: 'CNH', number: null }] },
+    fields: {
+      name: 'Maria Silva',
+      cpf: '52998224725',
+      motherName: null,
+      fieldsOutput: ['name'],
+      valid: true,
+      documents: [{ type: 'CNH', number: null }],
+    },
     services: [{ service: 'SERVICE_OCR', enabled: true }],
     nextStep: 'FINISHED',
     callService: false,
@@ -79,25 +86,75 @@ const customers: Record<string, Record<string, unknown>[] | 500> = {
   // 111.444.777-35: the customer lookup fails upstream.
   '11144477735': 500,
   '52998224725': [
-    { tokenCustomer: 'c7a3e0f2-0000-4000-8000-0000000000aa', type: 'PF', documentKey: '52998224725', name: 'Maria Silva', addInformation: null, active: true, imageUrl: null, fieldsOutput: ['x'], valid: true },
+    {
+      tokenCustomer: 'c7a3e0f2-0000-4000-8000-0000000000aa',
+      type: 'PF',
+      documentKey: '52998224725',
+      name: 'Maria Silva',
+      addInformation: null,
+      active: true,
+      imageUrl: null,
+      fieldsOutput: ['x'],
+      valid: true,
+    },
   ],
 };
 
 function record(token: string, status: string, history: AdminOnboardingRecord['history'], externalId?: string): AdminOnboardingRecord {
-  return { tokenOnboarding: token, status, createdAt: history[0]!.at, updatedAt: history.at(-1)!.at, history, ...(externalId && { externalId }) };
+  return {
+    tokenOnboarding: token,
+    status,
+    createdAt: history[0]!.at,
+    updatedAt: history.at(-1)!.at,
+    history,
+    ...(externalId && { externalId }),
+  };
 }
 const h = (status: string, at: string, source: 'creation' | 'webhook' | 'poll') => ({ status, at, source });
 const records: AdminOnboardingRecord[] = [
-  record(T.approved, 'APPROVED', [h('IN_PROCESS', '2026-11-20T10:00:00.000Z', 'creation'), h('APPROVED', '2026-11-20T10:00:03.100Z', 'webhook')]),
-  record(T.error, 'ERROR', [h('IN_PROCESS', '2026-11-20T11:00:00.000Z', 'creation'), h('IN_PROCESS', '2026-11-20T11:00:05.000Z', 'poll'), h('ERROR', '2026-11-20T11:00:09.500Z', 'poll')], 'ext-err-42'),
-  record(T.report500, 'APPROVED', [h('IN_PROCESS', '2026-11-20T12:00:00.000Z', 'creation'), h('APPROVED', '2026-11-20T12:00:04.000Z', 'webhook')]),
-  record(T.pdfHtml, 'REFUSED', [h('IN_PROCESS', '2026-11-20T13:00:00.000Z', 'creation'), h('REFUSED', '2026-11-20T13:00:04.000Z', 'webhook')]),
-  record(T.pdf403, 'REFUSED', [h('IN_PROCESS', '2026-11-20T13:10:00.000Z', 'creation'), h('REFUSED', '2026-11-20T13:10:04.000Z', 'webhook')]),
-  record(T.bothDown, 'APPROVED', [h('IN_PROCESS', '2026-11-20T14:00:00.000Z', 'creation'), h('APPROVED', '2026-11-20T14:00:04.000Z', 'webhook')]),
-  record(T.slow, 'APPROVED', [h('IN_PROCESS', '2026-11-20T15:00:00.000Z', 'creation'), h('APPROVED', '2026-11-20T15:00:04.000Z', 'webhook')]),
+  record(T.approved, 'APPROVED', [
+    h('IN_PROCESS', '2026-11-20T10:00:00.000Z', 'creation'),
+    h('APPROVED', '2026-11-20T10:00:03.100Z', 'webhook'),
+  ]),
+  record(
+    T.error,
+    'ERROR',
+    [
+      h('IN_PROCESS', '2026-11-20T11:00:00.000Z', 'creation'),
+      h('IN_PROCESS', '2026-11-20T11:00:05.000Z', 'poll'),
+      h('ERROR', '2026-11-20T11:00:09.500Z', 'poll'),
+    ],
+    'ext-err-42',
+  ),
+  record(T.report500, 'APPROVED', [
+    h('IN_PROCESS', '2026-11-20T12:00:00.000Z', 'creation'),
+    h('APPROVED', '2026-11-20T12:00:04.000Z', 'webhook'),
+  ]),
+  record(T.pdfHtml, 'REFUSED', [
+    h('IN_PROCESS', '2026-11-20T13:00:00.000Z', 'creation'),
+    h('REFUSED', '2026-11-20T13:00:04.000Z', 'webhook'),
+  ]),
+  record(T.pdf403, 'REFUSED', [
+    h('IN_PROCESS', '2026-11-20T13:10:00.000Z', 'creation'),
+    h('REFUSED', '2026-11-20T13:10:04.000Z', 'webhook'),
+  ]),
+  record(T.bothDown, 'APPROVED', [
+    h('IN_PROCESS', '2026-11-20T14:00:00.000Z', 'creation'),
+    h('APPROVED', '2026-11-20T14:00:04.000Z', 'webhook'),
+  ]),
+  record(T.slow, 'APPROVED', [
+    h('IN_PROCESS', '2026-11-20T15:00:00.000Z', 'creation'),
+    h('APPROVED', '2026-11-20T15:00:04.000Z', 'webhook'),
+  ]),
   record(T.lagging, 'IN_PROCESS', [h('IN_PROCESS', '2026-11-20T16:00:00.000Z', 'creation')]),
-  record(T.huge, 'APPROVED', [h('IN_PROCESS', '2026-11-20T17:00:00.000Z', 'creation'), h('APPROVED', '2026-11-20T17:00:04.000Z', 'webhook')]),
-  record(T.hugePdf, 'APPROVED', [h('IN_PROCESS', '2026-11-20T17:00:00.000Z', 'creation'), h('APPROVED', '2026-11-20T17:00:04.000Z', 'webhook')]),
+  record(T.huge, 'APPROVED', [
+    h('IN_PROCESS', '2026-11-20T17:00:00.000Z', 'creation'),
+    h('APPROVED', '2026-11-20T17:00:04.000Z', 'webhook'),
+  ]),
+  record(T.hugePdf, 'APPROVED', [
+    h('IN_PROCESS', '2026-11-20T17:00:00.000Z', 'creation'),
+    h('APPROVED', '2026-11-20T17:00:04.000Z', 'webhook'),
+  ]),
 ];
 
 const PASSWORD = 'correct horse battery staple';
@@ -170,7 +227,8 @@ async function expectError(res: Response, status: number, code: string): Promise
   assert.equal(body.error.code, code);
   assert.equal(typeof body.error.message, 'string');
   assert.deepEqual(Object.keys(body).sort(), ['error']);
-  for (const key of Object.keys(body.error)) assert.ok(['code', 'message', 'field', 'externalId'].includes(key), `unexpected error member ${key}`);
+  for (const key of Object.keys(body.error))
+    assert.ok(['code', 'message', 'field', 'externalId'].includes(key), `unexpected error member ${key}`);
   return body.error;
 }
 
@@ -217,7 +275,11 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
           assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
         }
         // Right key in the wrong scheme, and an unknown admin path without a key.
-        await expectError(await call(`/onboardings/${T.approved}`, { key: null, headers: { authorization: `Basic ${ADMIN_KEY}` } }), 401, 'unauthorized');
+        await expectError(
+          await call(`/onboardings/${T.approved}`, { key: null, headers: { authorization: `Basic ${ADMIN_KEY}` } }),
+          401,
+          'unauthorized',
+        );
         await expectError(await call('/no-such-route', { key: null }), 401, 'unauthorized');
         await expectError(await call(`/onboardings/${T.approved}/report.pdf`, { key: PAGE_ACCESS_KEY }), 401, 'unauthorized');
         await expectError(await postEvidence(call, T.approved, {}, { key: PAGE_ACCESS_KEY }), 401, 'unauthorized');
@@ -254,7 +316,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       const { files, names } = await readWithZipJs(await bytesOf(res));
       assert.deepEqual(names, ['report.json', 'report.pdf', 'manifest.json']);
       const manifest = assertManifestMatches(files);
-      assert.equal(manifest.status, 'APPROVED', 'the status is the upstream report\'s');
+      assert.equal(manifest.status, 'APPROVED', "the status is the upstream report's");
       assert.equal(manifest.createdAt, undefined, 'no creation time is made up');
       assert.deepEqual(manifest.gaps, [{ name: 'status-history.json', reason: HISTORY_ABSENT }]);
     });
@@ -316,7 +378,13 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
         const res = await call('/customers?documentKey=529.982.247-25');
         assert.equal(res.status, 200);
         assert.deepEqual(await res.json(), [
-          { tokenCustomer: 'c7a3e0f2-0000-4000-8000-0000000000aa', type: 'PF', documentKey: '52998224725', name: 'Maria Silva', active: true },
+          {
+            tokenCustomer: 'c7a3e0f2-0000-4000-8000-0000000000aa',
+            type: 'PF',
+            documentKey: '52998224725',
+            name: 'Maria Silva',
+            active: true,
+          },
         ]);
       });
       assert.deepEqual(calls, ['/api/customer?documentKey=52998224725']);
@@ -328,7 +396,14 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
 
     test('GET /customers with a missing or invalid documentKey is 400 and nothing goes upstream', async () => {
       const calls = await upstreamCalls(async () => {
-        for (const query of ['', '?documentKey=', '?documentKey=529.982.247-24', '?documentKey=11111111111', '?documentKey=abc', '?documentKey=11.222.333/0001-80']) {
+        for (const query of [
+          '',
+          '?documentKey=',
+          '?documentKey=529.982.247-24',
+          '?documentKey=11111111111',
+          '?documentKey=abc',
+          '?documentKey=11.222.333/0001-80',
+        ]) {
           const error = await expectError(await call(`/customers${query}`), 400, query.length > 13 ? 'invalid_field' : 'missing_tax_id');
           assert.equal(error.field, 'documentKey');
         }
@@ -358,7 +433,11 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       assert.deepEqual(manifest.gaps, []);
       assert.equal(manifest.externalId, undefined);
       assert.deepEqual(files.get('report.pdf'), minimalPdf(`Report ${T.approved}`));
-      assert.deepEqual(jsonOf(files.get('report.json')), { tokenOnboarding: T.approved, status: 'APPROVED', fields: { name: 'Maria Silva', cpf: '52998224725', documents: [{ type: 'CNH' }] } });
+      assert.deepEqual(jsonOf(files.get('report.json')), {
+        tokenOnboarding: T.approved,
+        status: 'APPROVED',
+        fields: { name: 'Maria Silva', cpf: '52998224725', documents: [{ type: 'CNH' }] },
+      });
       assert.deepEqual(jsonOf(files.get('status-history.json')), records[0]!.history);
 
       await withArchiveFile(zip, async (file) => {
@@ -450,7 +529,11 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
         }
         await expectError(await postEvidence(call, T.approved, undefined, { raw: '{"password": ' }), 400, 'invalid_json');
         await expectError(await postEvidence(call, T.approved, undefined, { raw: '["x"]' }), 400, 'invalid_request');
-        await expectError(await postEvidence(call, T.approved, undefined, { raw: JSON.stringify({ password: 'x'.repeat(9000) }) }), 413, 'payload_too_large');
+        await expectError(
+          await postEvidence(call, T.approved, undefined, { raw: JSON.stringify({ password: 'x'.repeat(9000) }) }),
+          413,
+          'payload_too_large',
+        );
         // The password check comes before the store: an unknown token with a short password is 400.
         await expectError(await postEvidence(call, T.storeUnknown, { password: 'short' }), 400, 'invalid_password');
       });
@@ -465,7 +548,11 @@ for (const [what, token, method, path] of [
 ] as const) {
   test(`an operator who abandons the ${what} download over a real socket stops the upstream PDF transfer too`, async () => {
     const abort = new AbortController();
-    const res = await fetch(`${socket.url}/v1/admin${path}`, { method, headers: { authorization: `Bearer ${ADMIN_KEY}` }, signal: abort.signal });
+    const res = await fetch(`${socket.url}/v1/admin${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      signal: abort.signal,
+    });
     assert.equal(res.status, 200);
     const reader = res.body!.getReader();
     let received = 0;
@@ -493,19 +580,40 @@ test('a failing store is 500 internal_error, and what it threw never reaches the
 
   // The cause goes to the companion's (redacting) log, never to the body.
   const lines: string[] = [];
-  const logged = hostApp({ ...deps, store: { get: async () => { throw new Error('store down'); } } }, createJsonLogger({ sink: (l) => lines.push(l) }));
-  await expectError(await logged.request(`/v1/admin/onboardings/${T.approved}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }), 500, 'internal_error');
+  const logged = hostApp(
+    {
+      ...deps,
+      store: {
+        get: async () => {
+          throw new Error('store down');
+        },
+      },
+    },
+    createJsonLogger({ sink: (l) => lines.push(l) }),
+  );
+  await expectError(
+    await logged.request(`/v1/admin/onboardings/${T.approved}`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } }),
+    500,
+    'internal_error',
+  );
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /unexpected error/);
   assert.match(lines[0]!, /store down/);
 });
 
 test('upstream failures are recognised by shape: timeouts (fetch, undici, the companion client) and HTTP statuses', () => {
-  const companionTimeout = Object.assign(new Error('no answer'), { name: 'UpstreamError', kind: 'timeout', operation: 'GET /api/onboarding/report/{token}' });
+  const companionTimeout = Object.assign(new Error('no answer'), {
+    name: 'UpstreamError',
+    kind: 'timeout',
+    operation: 'GET /api/onboarding/report/{token}',
+  });
   const companionFailed = Object.assign(new Error('failed'), { name: 'UpstreamError', kind: 'failed', httpStatus: 500, code: 500 });
   assert.equal(isUpstreamTimeout(companionTimeout), true);
   assert.equal(isUpstreamTimeout(new DOMException('late', 'TimeoutError')), true);
-  assert.equal(isUpstreamTimeout(new Error('fetch failed', { cause: Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) })), true);
+  assert.equal(
+    isUpstreamTimeout(new Error('fetch failed', { cause: Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) })),
+    true,
+  );
   assert.equal(isUpstreamTimeout(Object.assign(new Error('gw'), { status: 504 })), true);
   assert.equal(isUpstreamTimeout(companionFailed), false);
   assert.equal(isUpstreamTimeout(new Error('ECONNRESET')), false);

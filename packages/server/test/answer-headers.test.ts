@@ -22,7 +22,9 @@ import { created, testCompanion } from './helpers/companion.js';
 const ORIGIN = 'https://shop.example';
 
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
+before(async () => {
+  up = await startFakeUpstream();
+});
 after(() => up.close());
 
 function build() {
@@ -50,7 +52,14 @@ function nodeGet(url: string, path: string): Promise<[string, string][]> {
   return new Promise((resolve, reject) => {
     const req = request(`${url}${path}`, { agent: false, headers: { 'x-request-id': 'req-1', origin: ORIGIN } }, (res) => {
       res.resume();
-      res.on('end', () => resolve(Object.entries(res.headers).filter(([k]) => !['date', 'connection', 'content-length', 'keep-alive', 'transfer-encoding'].includes(k)).map(([k, v]) => [k, String(v)] as [string, string]).sort()));
+      res.on('end', () =>
+        resolve(
+          Object.entries(res.headers)
+            .filter(([k]) => !['date', 'connection', 'content-length', 'keep-alive', 'transfer-encoding'].includes(k))
+            .map(([k, v]) => [k, String(v)] as [string, string])
+            .sort(),
+        ),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -64,7 +73,7 @@ async function webGet(app: Hono<CompanionEnv>, path: string): Promise<[string, s
 
 const header = (list: [string, string][], name: string) => list.find(([k]) => k === name)?.[1];
 
-test('on Node and through app.request(): the same headers; the route\'s own id and Cache-Control win, the security headers win, X-Powered-By never leaves', async (t) => {
+test("on Node and through app.request(): the same headers; the route's own id and Cache-Control win, the security headers win, X-Powered-By never leaves", async (t) => {
   const app = build();
   const served = await listen(app.fetch, { port: 0 });
   t.after(() => served.close({ graceMs: 50 }));
@@ -91,7 +100,7 @@ test('on Node and through app.request(): the same headers; the route\'s own id a
   assert.equal(header(await webGet(app, '/raw'), 'x-powered-by'), undefined);
 });
 
-test('on Node the headers go to Node\'s response, and a plain answer keeps the headers node-server writes without a web Headers', async (t) => {
+test("on Node the headers go to Node's response, and a plain answer keeps the headers node-server writes without a web Headers", async (t) => {
   const app = build();
   const seen: { early?: unknown; given?: unknown } = {};
   app.get('/look', (c) => {
@@ -99,13 +108,16 @@ test('on Node the headers go to Node\'s response, and a plain answer keeps the h
     seen.early = (c.env as { outgoing: { getHeader(name: string): unknown } }).outgoing.getHeader('x-request-id');
     return c.json({ ok: true });
   });
-  const served = await listen(async (req, env) => {
-    const res = await app.fetch(req, env);
-    // node-server's lightweight answer keeps the headers it was given; a web Headers there means they were converted.
-    const key = Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
-    seen.given = key ? (res as unknown as Record<symbol, unknown[]>)[key]![2] : 'no lightweight answer';
-    return res;
-  }, { port: 0 });
+  const served = await listen(
+    async (req, env) => {
+      const res = await app.fetch(req, env);
+      // node-server's lightweight answer keeps the headers it was given; a web Headers there means they were converted.
+      const key = Object.getOwnPropertySymbols(res).find((s) => s.description === 'cache');
+      seen.given = key ? (res as unknown as Record<symbol, unknown[]>)[key]![2] : 'no lightweight answer';
+      return res;
+    },
+    { port: 0 },
+  );
   t.after(() => served.close({ graceMs: 50 }));
   const headers = await nodeGet(served.url, '/look');
   assert.equal(seen.early, 'req-1');
@@ -123,9 +135,15 @@ test('a creation writes one log line: its request line, with the onboarding, the
   const requestLines = lines.filter((l) => l.msg === 'request' && l.method === 'POST' && l.path === '/v1/onboardings');
   assert.equal(requestLines.length, 1, JSON.stringify(lines));
   const line = requestLines[0]!;
-  assert.deepEqual({ level: line.level, status: line.status, tokenOnboarding: line.tokenOnboarding, taxId: line.taxId }, { level: 'info', status: 201, tokenOnboarding, taxId: '529.***.***-25' });
+  assert.deepEqual(
+    { level: line.level, status: line.status, tokenOnboarding: line.tokenOnboarding, taxId: line.taxId },
+    { level: 'info', status: 201, tokenOnboarding, taxId: '529.***.***-25' },
+  );
   // No second line for the same creation.
-  assert.deepEqual(lines.filter((l) => JSON.stringify(l).includes(tokenOnboarding)), [line]);
+  assert.deepEqual(
+    lines.filter((l) => JSON.stringify(l).includes(tokenOnboarding)),
+    [line],
+  );
   assert.ok(!JSON.stringify(lines).includes(CPF_APPROVED), 'the tax id only masked');
   await app.close();
 });

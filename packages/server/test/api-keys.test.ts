@@ -46,8 +46,18 @@ async function expect401(res: Response): Promise<void> {
 describe('ApiKeyring.from', () => {
   test('refuses no keys, short keys, keys with whitespace and non-strings, without the key in the message', () => {
     const short = 'x'.repeat(31);
-    for (const keys of [[], [short], [KEY_A, short], [`${KEY_A} `], [`${KEY_A.slice(0, 20)}\t${KEY_A.slice(20)}`], [42 as unknown as string]]) {
-      assert.throws(() => ApiKeyring.from(keys), (e: unknown) => e instanceof CompanionConfigError && !e.message.includes(short) && !e.message.includes(KEY_A.slice(0, 20)));
+    for (const keys of [
+      [],
+      [short],
+      [KEY_A, short],
+      [`${KEY_A} `],
+      [`${KEY_A.slice(0, 20)}\t${KEY_A.slice(20)}`],
+      [42 as unknown as string],
+    ]) {
+      assert.throws(
+        () => ApiKeyring.from(keys),
+        (e: unknown) => e instanceof CompanionConfigError && !e.message.includes(short) && !e.message.includes(KEY_A.slice(0, 20)),
+      );
     }
     assert.throws(() => ApiKeyring.from(undefined as unknown as string[]), CompanionConfigError);
     assert.equal(ApiKeyring.from(['y'.repeat(32)]).size, 1, '32 characters is enough');
@@ -64,7 +74,16 @@ describe('ApiKeyring.from', () => {
     const ring = ApiKeyring.from([KEY_A, KEY_B]);
     assert.ok(ring.matches(KEY_A));
     assert.ok(ring.matches(KEY_B), 'the last key as much as the first');
-    for (const other of [undefined, '', KEY_A.slice(0, -1), `${KEY_A}x`, KEY_A.toUpperCase(), ` ${KEY_A}`, PAGE_ACCESS_KEY, CLIENT_SECRET]) {
+    for (const other of [
+      undefined,
+      '',
+      KEY_A.slice(0, -1),
+      `${KEY_A}x`,
+      KEY_A.toUpperCase(),
+      ` ${KEY_A}`,
+      PAGE_ACCESS_KEY,
+      CLIENT_SECRET,
+    ]) {
       assert.equal(ring.matches(other), false, String(other));
     }
   });
@@ -84,7 +103,16 @@ describe('requireApiKey', () => {
 
   test('a missing, wrong or other-scheme key is 401 unauthorized in the error shape with WWW-Authenticate', async () => {
     const app = backend(ring);
-    for (const auth of [undefined, '', 'Bearer', `Bearer ${KEY_A.slice(0, -1)}`, `Bearer ${KEY_A}x`, `Basic ${KEY_A}`, KEY_A, `Bearer ${KEY_A} ${KEY_B}`]) {
+    for (const auth of [
+      undefined,
+      '',
+      'Bearer',
+      `Bearer ${KEY_A.slice(0, -1)}`,
+      `Bearer ${KEY_A}x`,
+      `Basic ${KEY_A}`,
+      KEY_A,
+      `Bearer ${KEY_A} ${KEY_B}`,
+    ]) {
       await expect401(await ping(app, auth));
     }
   });

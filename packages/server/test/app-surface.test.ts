@@ -72,9 +72,12 @@ import { body as sandboxBody, companionOn, IT_CLIENT, IT_SECRET, startStack, typ
 // The upstream is the sandbox; its webhooks go to the stack's own companion, and polling starts
 // after a minute unless a test says otherwise, so each test decides what its companion learns.
 let stack: Stack;
-before(async () => { stack = await startStack(); });
+before(async () => {
+  stack = await startStack();
+});
 after(() => stack.close());
-const testCompanion = (over: Partial<CompanionOptions> = {}) => companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, upstream: { retryDelayMs: 5 }, ...over });
+const testCompanion = (over: Partial<CompanionOptions> = {}) =>
+  companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, upstream: { retryDelayMs: 5 }, ...over });
 
 /** The values the package entry exports: what integrators may rely on, and nothing internal. */
 const PUBLIC_VALUES = [
@@ -121,20 +124,81 @@ const PUBLIC_VALUES = [
  * type added to the entry belongs here too (and in the README), like a value above.
  */
 export type PublicTypes = [
-  ApplyResult, ChangeListener, Clock, CompanionApp, CompanionEnv, CompanionErrorDetails, CompanionHandle, CompanionOptions,
-  CreateStoreOptions, Environment, EvidenceHistoryEntry, EvidenceInput, EvidenceManifest, EvidenceOptions, HistorySource,
-  JsonLoggerOptions, ListeningServer, LogFields, LogLevel, Logger, ManifestFile, ManifestGap, MemoryStoreOptions,
-  OnboardingRecord, PollTimings, RateLimitDecision, RedisStoreOptions, ServeOptions, ServedCompanion,
-  ServiceFields<'SERVICE_PEP'>, SignalOptions, SqliteStoreOptions, StatusEvent, StatusSource, StatusUpdate, Store,
-  StoreKind, SupportRequest, UpstreamClient, UpstreamClientOptions, UpstreamErrorKind,
-  RequireApiKeyOptions, VerifyNotificationOptions, BackendState, SessionRecord, SessionClaim, SessionSecretKind, IdempotencyState,
-  OutboxEntry, OutboxState, OutboxUpdate, BackendPurgeCutoffs, Brand, BrandField, BrandInput, BrandLabel, BrandLogo,
+  ApplyResult,
+  ChangeListener,
+  Clock,
+  CompanionApp,
+  CompanionEnv,
+  CompanionErrorDetails,
+  CompanionHandle,
+  CompanionOptions,
+  CreateStoreOptions,
+  Environment,
+  EvidenceHistoryEntry,
+  EvidenceInput,
+  EvidenceManifest,
+  EvidenceOptions,
+  HistorySource,
+  JsonLoggerOptions,
+  ListeningServer,
+  LogFields,
+  LogLevel,
+  Logger,
+  ManifestFile,
+  ManifestGap,
+  MemoryStoreOptions,
+  OnboardingRecord,
+  PollTimings,
+  RateLimitDecision,
+  RedisStoreOptions,
+  ServeOptions,
+  ServedCompanion,
+  ServiceFields<'SERVICE_PEP'>,
+  SignalOptions,
+  SqliteStoreOptions,
+  StatusEvent,
+  StatusSource,
+  StatusUpdate,
+  Store,
+  StoreKind,
+  SupportRequest,
+  UpstreamClient,
+  UpstreamClientOptions,
+  UpstreamErrorKind,
+  RequireApiKeyOptions,
+  VerifyNotificationOptions,
+  BackendState,
+  SessionRecord,
+  SessionClaim,
+  SessionSecretKind,
+  IdempotencyState,
+  OutboxEntry,
+  OutboxState,
+  OutboxUpdate,
+  BackendPurgeCutoffs,
+  Brand,
+  BrandField,
+  BrandInput,
+  BrandLabel,
+  BrandLogo,
 ];
 
 test('the package entry exports exactly the public surface', () => {
   assert.deepEqual(Object.keys(entry).sort(), PUBLIC_VALUES);
   // Internals that integrators never needed stay out (tests reach them under ../src).
-  for (const internal of ['createAdminRoutes', 'AccessTokens', 'SERVICE_FIELDS', 'DEFAULT_POLL_TIMINGS', 'isUpstreamTimeout', 'upstreamHttpStatus', 'AdminHttpError', 'EvidencePasswordError', 'redact', 'redactText', 'peekPdf']) {
+  for (const internal of [
+    'createAdminRoutes',
+    'AccessTokens',
+    'SERVICE_FIELDS',
+    'DEFAULT_POLL_TIMINGS',
+    'isUpstreamTimeout',
+    'upstreamHttpStatus',
+    'AdminHttpError',
+    'EvidencePasswordError',
+    'redact',
+    'redactText',
+    'peekPdf',
+  ]) {
     assert.ok(!(internal in entry), `${internal} is internal`);
   }
 });
@@ -159,14 +223,24 @@ test('health, unknown routes, security headers and request ids', async () => {
 
 test('CORS: same origin only by default; the allowlist gets headers and preflights', async () => {
   const closed = testCompanion();
-  const pre = await closed.app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+  const pre = await closed.app.request('/v1/onboardings', {
+    method: 'OPTIONS',
+    headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' },
+  });
   assert.equal(pre.headers.get('access-control-allow-origin'), null);
   const get = await closed.app.request('/v1/health', { headers: { origin: 'https://shop.example' } });
   assert.equal(get.headers.get('access-control-allow-origin'), null);
   await closed.app.close();
 
   const { app } = testCompanion({ allowedOrigins: ['https://shop.example'] });
-  const ok = await app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+  const ok = await app.request('/v1/onboardings', {
+    method: 'OPTIONS',
+    headers: {
+      origin: 'https://shop.example',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
+  });
   assert.equal(ok.status, 204);
   assert.equal(ok.headers.get('access-control-allow-origin'), 'https://shop.example');
   assert.match(ok.headers.get('access-control-allow-headers')!, /Authorization/);
@@ -174,7 +248,10 @@ test('CORS: same origin only by default; the allowlist gets headers and prefligh
   assert.match(ok.headers.get('access-control-allow-headers')!, /Last-Event-ID/, 'the element sends it when it resumes the session events');
   assert.match(ok.headers.get('access-control-allow-methods')!, /POST/);
   assert.equal(ok.headers.get('access-control-allow-credentials'), null);
-  const other = await app.request('/v1/onboardings', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+  const other = await app.request('/v1/onboardings', {
+    method: 'OPTIONS',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+  });
   assert.equal(other.headers.get('access-control-allow-origin'), null);
   assert.equal(other.headers.get('access-control-allow-methods'), null);
   const simple = await app.request('/v1/health', { headers: { origin: 'https://shop.example' } });
@@ -201,7 +278,9 @@ test('admin routes are mounted only with an admin key', async () => {
 
 test('unexpected errors become 500 internal_error without details; options are checked', async () => {
   const { app, logs } = testCompanion();
-  app.get('/v1/boom', () => { throw new Error(`secret ${IT_SECRET} leaked`); });
+  app.get('/v1/boom', () => {
+    throw new Error(`secret ${IT_SECRET} leaked`);
+  });
   const res = await app.request('/v1/boom');
   assert.equal(res.status, 500);
   const text = await res.text();
@@ -225,7 +304,11 @@ test('retention: the companion deletes a finished onboarding at its first sweep 
   const store = new entry.MemoryStore({ now: clock.now });
   const { app } = testCompanion({ retentionMs: 10 * MIN, store, timers: clock, poll: { firstDelayMs: 24 * 60 * MIN } });
   const o = await created(app, createBody());
-  await app.request('/v1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json', 'id-service-token': WEBHOOK_KEY }, body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }) });
+  await app.request('/v1/webhooks', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'id-service-token': WEBHOOK_KEY },
+    body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }),
+  });
   const open = await created(app, createBody());
   // Sweeps every minute (a quarter of the window, at most 1 min); at 10 min the outcome is exactly at the cutoff.
   await clock.advance(10 * MIN);
@@ -244,7 +327,10 @@ test('polling resumes for a shared store: a second companion polls the onboardin
   // The sandbox decides the approved identity by itself; only the second companion's polling can tell.
   const second = testCompanion({ store: first.app.store, poll: { firstDelayMs: 10 } });
   try {
-    await eventually(async () => (await first.app.store.get(open.tokenOnboarding))!.status === 'APPROVED', 'the second companion never polled the outcome');
+    await eventually(
+      async () => (await first.app.store.get(open.tokenOnboarding))!.status === 'APPROVED',
+      'the second companion never polled the outcome',
+    );
   } finally {
     await second.app.close();
   }

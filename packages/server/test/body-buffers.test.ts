@@ -19,7 +19,10 @@ test('a buffer given back is wiped and handed out again for a body that fits; at
   assert.equal(a.length, 100_000);
   a.fill(0x41);
   pool.give(a);
-  assert.ok(a.every((x) => x === 0), 'wiped');
+  assert.ok(
+    a.every((x) => x === 0),
+    'wiped',
+  );
   const b = pool.take(90_000);
   assert.equal(b.buffer, a.buffer, 'the same memory again');
   assert.equal(b.length, 90_000);
@@ -57,7 +60,14 @@ test('a body over maxBytes gets its own buffer, never kept; memory the pool did 
 async function server(handler: (req: IncomingMessage, res: ServerResponse) => void) {
   const s = createServer(handler);
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  };
 }
 
 test('the transport says the body is done once it is all written, not when the answer comes first', async () => {
@@ -81,7 +91,13 @@ test('the transport says the body is done once it is all written, not when the a
     let done = 0;
     let bodyDone!: () => void;
     const written = new Promise<void>((r) => (bodyDone = r));
-    const res = await nodeTransport()(`${up.url}/x`, { method: 'POST', headers: {}, body: [body], timeoutMs: 10_000, onBodyDone: () => void (done++, bodyDone()) });
+    const res = await nodeTransport()(`${up.url}/x`, {
+      method: 'POST',
+      headers: {},
+      body: [body],
+      timeoutMs: 10_000,
+      onBodyDone: () => void (done++, bodyDone()),
+    });
     assert.equal(res.status, 200);
     // What the answer's arrival sets off has run at this point; the server reads nothing until resumed.
     await settle();
@@ -100,12 +116,23 @@ test('the transport says the body is done once when the call is torn down (a tim
     let done = 0;
     let bodyDone!: () => void;
     const letGo = new Promise<void>((r) => (bodyDone = r));
-    await assert.rejects(nodeTransport()(`${up.url}/x`, { method: 'POST', headers: {}, body: [randomBytes(8 * 1024 * 1024)], timeoutMs: 200, onBodyDone: () => void (done++, bodyDone()) }), { name: 'TimeoutError' });
+    await assert.rejects(
+      nodeTransport()(`${up.url}/x`, {
+        method: 'POST',
+        headers: {},
+        body: [randomBytes(8 * 1024 * 1024)],
+        timeoutMs: 200,
+        onBodyDone: () => void (done++, bodyDone()),
+      }),
+      { name: 'TimeoutError' },
+    );
     await letGo;
     await settle();
     assert.equal(done, 1, 'once');
     let bad = 0;
-    await assert.rejects(nodeTransport()('not a url', { method: 'POST', headers: {}, body: [Buffer.from('{}')], timeoutMs: 1000, onBodyDone: () => bad++ }));
+    await assert.rejects(
+      nodeTransport()('not a url', { method: 'POST', headers: {}, body: [Buffer.from('{}')], timeoutMs: 1000, onBodyDone: () => bad++ }),
+    );
     assert.equal(bad, 1);
   } finally {
     await up.close();

@@ -62,10 +62,16 @@ async function through(body: Buffer, options: { limit: number; chunked?: boolean
   try {
     const { port } = server.address() as AddressInfo;
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, method: 'POST', headers: options.chunked ? {} : { 'content-length': String(body.length) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve(text));
-      });
+      const req = request(
+        { host: '127.0.0.1', port, method: 'POST', headers: options.chunked ? {} : { 'content-length': String(body.length) } },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (d: string) => (text += d))
+            .on('end', () => resolve(text));
+        },
+      );
       req.on('error', reject);
       if (!options.chunked) return req.end(body);
       // Several writes, so the body is several chunks of Transfer-Encoding: chunked.
@@ -102,7 +108,10 @@ test('releasing a chunk empties it and gives its memory back at once; a small on
   const small = Buffer.allocUnsafeSlow(FREED_FROM_BYTES - 1).fill(7);
   releaseChunk(small);
   assert.equal(small.length, FREED_FROM_BYTES - 1);
-  assert.ok(small.every((b) => b === 0), 'a small chunk was not wiped');
+  assert.ok(
+    small.every((b) => b === 0),
+    'a small chunk was not wiped',
+  );
 
   const pooled = Buffer.from('a slice of the shared pool');
   releaseChunk(pooled);
@@ -118,9 +127,19 @@ test('a body of declared length arrives whole, and every chunk it came in is fre
   assert.equal(seen.read.ok, true);
   assert.ok(seen.read.ok && Buffer.from(seen.read.bytes).equals(body), 'the body came back changed');
   assert.ok(seen.chunks.length > 1, `one chunk only: ${seen.lengths.join(', ')}`);
-  assert.equal(seen.lengths.reduce((a, b) => a + b, 0), body.length);
-  assert.deepEqual(released(seen), seen.chunks.map(() => true), `a chunk was not released (lengths ${seen.lengths.join(', ')})`);
-  assert.ok(seen.chunks.some((c, i) => seen.lengths[i]! >= FREED_FROM_BYTES && c.buffer.byteLength === 0), 'no chunk was freed');
+  assert.equal(
+    seen.lengths.reduce((a, b) => a + b, 0),
+    body.length,
+  );
+  assert.deepEqual(
+    released(seen),
+    seen.chunks.map(() => true),
+    `a chunk was not released (lengths ${seen.lengths.join(', ')})`,
+  );
+  assert.ok(
+    seen.chunks.some((c, i) => seen.lengths[i]! >= FREED_FROM_BYTES && c.buffer.byteLength === 0),
+    'no chunk was freed',
+  );
 });
 
 test('a chunked body is gathered whole, then its chunks are freed', async () => {
@@ -128,14 +147,22 @@ test('a chunked body is gathered whole, then its chunks are freed', async () => 
   const seen = await through(body, { limit: 2_000_000, chunked: true });
   assert.ok(seen.read.ok && Buffer.from(seen.read.bytes).equals(body), 'the body came back changed');
   assert.ok(seen.chunks.length > 1);
-  assert.deepEqual(released(seen), seen.chunks.map(() => true), `a chunk was not released (lengths ${seen.lengths.join(', ')})`);
+  assert.deepEqual(
+    released(seen),
+    seen.chunks.map(() => true),
+    `a chunk was not released (lengths ${seen.lengths.join(', ')})`,
+  );
 });
 
 test('a refused body: the chunks read before the refusal and the ones drained after it are freed', async () => {
   const seen = await through(patterned(900_000), { limit: 300_000, chunked: true });
   assert.equal(seen.read.ok, false);
   assert.ok(seen.lengths.reduce((a, b) => a + b, 0) > 300_000);
-  assert.deepEqual(released(seen), seen.chunks.map(() => true), `a chunk was not released (lengths ${seen.lengths.join(', ')})`);
+  assert.deepEqual(
+    released(seen),
+    seen.chunks.map(() => true),
+    `a chunk was not released (lengths ${seen.lengths.join(', ')})`,
+  );
 });
 
 test('a chunk another listener also gets is neither wiped nor freed', async () => {
@@ -143,5 +170,8 @@ test('a chunk another listener also gets is neither wiped nor freed', async () =
   const seen = await through(body, { limit: 2_000_000, otherListener: true });
   assert.ok(seen.read.ok && Buffer.from(seen.read.bytes).equals(body));
   assert.ok(seen.other?.equals(body), 'the other listener did not get the body intact');
-  assert.ok(seen.chunks.every((c, i) => c.length === seen.lengths[i]), 'a chunk was freed under the other listener');
+  assert.ok(
+    seen.chunks.every((c, i) => c.length === seen.lengths[i]),
+    'a chunk was freed under the other listener',
+  );
 });

@@ -21,21 +21,24 @@ function streamed(chunks: Uint8Array[], options: { endless?: boolean; headers?: 
   let end!: () => void;
   const ended = new Promise<void>((r) => (end = r));
   let i = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      seen.pulls++;
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else if (!options.endless) {
-        controller.close();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        seen.pulls++;
+        if (i < chunks.length) controller.enqueue(chunks[i++]!);
+        else if (!options.endless) {
+          controller.close();
+          end();
+        }
+        // endless: no data and no end, as a client that stalls
+      },
+      cancel() {
+        seen.cancelled = true;
         end();
-      }
-      // endless: no data and no end, as a client that stalls
+      },
     },
-    cancel() {
-      seen.cancelled = true;
-      end();
-    },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   const req = new Request('http://companion.test/', { method: 'POST', body, headers: options.headers, duplex: 'half' } as RequestInit);
   return { req, seen, ended };
 }
@@ -73,7 +76,10 @@ test('a refused body is drained to its end (so the 413 is not lost to a reset), 
 });
 
 test('the drain gives up on a client that keeps sending past maxDrainBytes', async () => {
-  const { req, seen, ended } = streamed(Array.from({ length: 50 }, () => bytes(8)), { endless: true });
+  const { req, seen, ended } = streamed(
+    Array.from({ length: 50 }, () => bytes(8)),
+    { endless: true },
+  );
   assert.deepEqual(await readLimitedBody(req, 10, { maxDrainBytes: 32, maxDrainMs: 60_000 }), { ok: false });
   await ended;
   assert.equal(seen.cancelled, true);
@@ -103,7 +109,10 @@ test('the drain gives up on a client that stalls after maxDrainMs, and not befor
 });
 
 test('a declared oversize is drained too, within the same limits', async () => {
-  const { req, seen, ended } = streamed(Array.from({ length: 50 }, () => bytes(8)), { endless: true, headers: { 'content-length': '100000' } });
+  const { req, seen, ended } = streamed(
+    Array.from({ length: 50 }, () => bytes(8)),
+    { endless: true, headers: { 'content-length': '100000' } },
+  );
   assert.deepEqual(await readLimitedBody(req, 10, { maxDrainBytes: 32 }), { ok: false });
   await ended;
   assert.equal(seen.cancelled, true);
@@ -120,13 +129,25 @@ async function json(body: BodyInit | null, limit: number, options: JsonBodyOptio
 
 test('JSON bodies: parsed within the limit; 413 beyond it, naming the body and the limit', async () => {
   assert.deepEqual(await json('{"a":[1,2]}', 11), { status: 200, body: { value: { a: [1, 2] } } });
-  assert.deepEqual(await json('{"a":[1,2]}', 10), { status: 413, body: { error: { code: 'payload_too_large', message: 'The body is larger than 10 bytes.' } } });
-  assert.deepEqual((await json('{"a":[1,2]}', 10, { what: 'The webhook body' })).body.error?.message, 'The webhook body is larger than 10 bytes.');
+  assert.deepEqual(await json('{"a":[1,2]}', 10), {
+    status: 413,
+    body: { error: { code: 'payload_too_large', message: 'The body is larger than 10 bytes.' } },
+  });
+  assert.deepEqual(
+    (await json('{"a":[1,2]}', 10, { what: 'The webhook body' })).body.error?.message,
+    'The webhook body is larger than 10 bytes.',
+  );
 });
 
 test('JSON bodies: not UTF-8, not JSON, or blank are 400 invalid_json, unless blank is allowed', async () => {
-  assert.deepEqual(await json(Uint8Array.of(0x7b, 0xff, 0x7d), 100), { status: 400, body: { error: { code: 'invalid_json', message: 'The body is not UTF-8 text.' } } });
-  assert.deepEqual(await json('{"a":', 100, { what: 'The password body' }), { status: 400, body: { error: { code: 'invalid_json', message: 'The password body is not valid JSON.' } } });
+  assert.deepEqual(await json(Uint8Array.of(0x7b, 0xff, 0x7d), 100), {
+    status: 400,
+    body: { error: { code: 'invalid_json', message: 'The body is not UTF-8 text.' } },
+  });
+  assert.deepEqual(await json('{"a":', 100, { what: 'The password body' }), {
+    status: 400,
+    body: { error: { code: 'invalid_json', message: 'The password body is not valid JSON.' } },
+  });
   assert.equal((await json('', 100)).body.error?.code, 'invalid_json');
   assert.equal((await json(' \n ', 100)).body.error?.code, 'invalid_json');
   assert.deepEqual(await json(' \n ', 100, { optional: true }), { status: 200, body: { value: 'absent' } });
@@ -135,12 +156,22 @@ test('JSON bodies: not UTF-8, not JSON, or blank are 400 invalid_json, unless bl
 });
 
 test('JSON bodies: with requireJsonType, only application/json (any parameters, any case) is read', async () => {
-  for (const type of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset=utf-8', 'application/json ;x=1']) {
+  for (const type of [
+    'application/json',
+    'Application/JSON',
+    'application/json; charset=utf-8',
+    'application/json;charset=utf-8',
+    'application/json ;x=1',
+  ]) {
     assert.equal((await json('{}', 100, { requireJsonType: true }, { 'content-type': type })).status, 200, type);
   }
   for (const type of [undefined, 'text/plain', 'application/jsonp', 'application/json-patch+json', 'x-application/json']) {
     const r = await json('{}', 100, { requireJsonType: true, what: 'The creation' }, type ? { 'content-type': type } : {});
-    assert.deepEqual(r, { status: 415, body: { error: { code: 'unsupported_media_type', message: 'The creation must be sent as application/json.' } } }, String(type));
+    assert.deepEqual(
+      r,
+      { status: 415, body: { error: { code: 'unsupported_media_type', message: 'The creation must be sent as application/json.' } } },
+      String(type),
+    );
   }
   assert.equal((await json('{}', 100, {}, { 'content-type': 'text/plain' })).status, 200, 'without the option any type is read');
 });

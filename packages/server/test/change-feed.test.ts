@@ -12,7 +12,11 @@ import type { OnboardingRecord, StatusEvent } from '../src/store/store.js';
 const at = '2030-01-01T00:00:00.000Z';
 function rec(token: string, statuses: StatusEvent['status'][]): OnboardingRecord {
   return {
-    tokenOnboarding: token, status: statuses.at(-1)!, createdAt: at, updatedAt: at, accessKeyHash: 'h',
+    tokenOnboarding: token,
+    status: statuses.at(-1)!,
+    createdAt: at,
+    updatedAt: at,
+    accessKeyHash: 'h',
     history: statuses.map((status, i) => ({ status, at, source: i === 0 ? 'creation' : 'webhook' })),
   };
 }

@@ -47,7 +47,10 @@ test('a valid creation goes upstream with data URIs and answers 201 with a fresh
   assert.ok(stored);
   assert.notEqual(stored.accessKeyHash, body.accessKey);
   assert.ok(!JSON.stringify(stored).includes(body.accessKey!), 'only the hash is stored');
-  assert.deepEqual(stored.history.map((h) => [h.status, h.source]), [['IN_PROCESS', 'creation']]);
+  assert.deepEqual(
+    stored.history.map((h) => [h.status, h.source]),
+    [['IN_PROCESS', 'creation']],
+  );
   await app.close();
 });
 
@@ -63,8 +66,21 @@ test('two creations get different access keys', async () => {
 test('every bad input gets its status and code, and nothing reaches the upstream', async () => {
   const { app } = companionOn(stack, { imageMaxBytes: 4096 });
   const cases: [string, () => Promise<Response>, number, string][] = [
-    ['wrong content type', () => Promise.resolve(app.request('/v1/onboardings', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(createBody()) })), 415, 'unsupported_media_type'],
-    ['no content type', () => Promise.resolve(app.request('/v1/onboardings', { method: 'POST', body: JSON.stringify(createBody()) })), 415, 'unsupported_media_type'],
+    [
+      'wrong content type',
+      () =>
+        Promise.resolve(
+          app.request('/v1/onboardings', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(createBody()) }),
+        ),
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'no content type',
+      () => Promise.resolve(app.request('/v1/onboardings', { method: 'POST', body: JSON.stringify(createBody()) })),
+      415,
+      'unsupported_media_type',
+    ],
     ['not JSON', () => postJson(app, '/v1/onboardings', '{"cpf": '), 400, 'invalid_json'],
     ['JSON array', () => postJson(app, '/v1/onboardings', '[]'), 400, 'invalid_request'],
     ['bad CPF', () => postJson(app, '/v1/onboardings', createBody({ cpf: '529.982.247-26' })), 400, 'invalid_cpf'],
@@ -72,11 +88,31 @@ test('every bad input gets its status and code, and nothing reaches the upstream
     ['no tax id', () => postJson(app, '/v1/onboardings', createBody({ cpf: undefined })), 400, 'missing_tax_id'],
     ['no selfie', () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: JPEG } })), 400, 'missing_image'],
     ['GIF', () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: GIF, selfie: JPEG } })), 400, 'invalid_image'],
-    ['data URI', () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: `data:image/jpeg;base64,${JPEG}`, selfie: JPEG } })), 400, 'invalid_image'],
+    [
+      'data URI',
+      () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: `data:image/jpeg;base64,${JPEG}`, selfie: JPEG } })),
+      400,
+      'invalid_image',
+    ],
     ['bad name', () => postJson(app, '/v1/onboardings', createBody({ name: '<script>' })), 400, 'invalid_field'],
-    ['image over the limit', () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: jpegOfSize(4097), selfie: JPEG } })), 413, 'image_too_large'],
-    ['non-image over the limit', () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: GIF.repeat(1) + 'A'.repeat(6000), selfie: JPEG } })), 413, 'image_too_large'],
-    ['body over the limit', () => postJson(app, '/v1/onboardings', createBody({ name: 'x', pad: 'y'.repeat(maxCreateBodyBytes(4096) + 1) })), 413, 'payload_too_large'],
+    [
+      'image over the limit',
+      () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: jpegOfSize(4097), selfie: JPEG } })),
+      413,
+      'image_too_large',
+    ],
+    [
+      'non-image over the limit',
+      () => postJson(app, '/v1/onboardings', createBody({ images: { documentFront: GIF.repeat(1) + 'A'.repeat(6000), selfie: JPEG } })),
+      413,
+      'image_too_large',
+    ],
+    [
+      'body over the limit',
+      () => postJson(app, '/v1/onboardings', createBody({ name: 'x', pad: 'y'.repeat(maxCreateBodyBytes(4096) + 1) })),
+      413,
+      'payload_too_large',
+    ],
   ];
   const before = stack.upstreamCalls.length;
   for (const [name, send, status, code] of cases) {
@@ -121,7 +157,12 @@ test('upstream answers the sandbox never gives become contract errors, never a 2
   const cases: [Parameters<typeof up.override>[1], number, string, string?][] = [
     [() => ({ status: 500, raw: '<html>oops</html>', contentType: 'text/html' }), 502, 'upstream_error'],
     [() => ({ status: 503, json: {} }), 503, 'upstream_unavailable'],
-    [() => ({ json: { status: { code: 500, message: 'Falha ao realizar consulta' }, onboardingStatus: 'ERROR', externalId: 'ext-42' } }), 502, 'upstream_error', 'ext-42'],
+    [
+      () => ({ json: { status: { code: 500, message: 'Falha ao realizar consulta' }, onboardingStatus: 'ERROR', externalId: 'ext-42' } }),
+      502,
+      'upstream_error',
+      'ext-42',
+    ],
     [() => ({ json: { result: {}, status: { code: 400, message: 'Imagem obrigatória não encontrada' } } }), 400, 'upstream_refused'],
     [() => ({ raw: 'not json' }), 502, 'upstream_error'],
   ];

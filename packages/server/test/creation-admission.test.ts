@@ -22,7 +22,9 @@ import { listen } from '../src/serve.js';
 const CREATION = '/api/token-history-onboarding';
 
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
+before(async () => {
+  up = await startFakeUpstream();
+});
 after(() => up.close());
 
 /** Creations held at the upstream until the test lets them go, in arrival order. */
@@ -41,14 +43,21 @@ async function until(what: string, condition: () => boolean): Promise<void> {
 }
 
 interface Sent {
-  answer: Promise<{ status: number; headers: IncomingMessage['headers']; body: { error?: { code: string; message: string }; tokenOnboarding?: string } }>;
+  answer: Promise<{
+    status: number;
+    headers: IncomingMessage['headers'];
+    body: { error?: { code: string; message: string }; tokenOnboarding?: string };
+  }>;
   /** Resolves once the whole body has been handed to the socket. */
   written: Promise<void>;
   destroy(): void;
 }
 
 function sendCreation(url: string, body: Buffer): Sent {
-  const req = request(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+  const req = request(`${url}/v1/onboardings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+  });
   const answer = new Promise<Awaited<Sent['answer']>>((resolve, reject) => {
     req.on('error', reject);
     req.on('response', (res) => {
@@ -62,10 +71,19 @@ function sendCreation(url: string, body: Buffer): Sent {
   return { answer, written, destroy: () => req.destroy() };
 }
 
-async function serve(creations: { concurrent?: number; waiting?: number }): Promise<{ served: ServedCompanion; incoming: IncomingMessage[] }> {
+async function serve(creations: {
+  concurrent?: number;
+  waiting?: number;
+}): Promise<{ served: ServedCompanion; incoming: IncomingMessage[] }> {
   const served = await serveCompanion({
-    port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, rateLimit: 0,
-    logger: createJsonLogger({ sink: () => {} }), creations,
+    port: 0,
+    baseUrl: up.url,
+    client: FAKE_CLIENT,
+    secret: FAKE_SECRET,
+    webhookKey: WEBHOOK_KEY,
+    rateLimit: 0,
+    logger: createJsonLogger({ sink: () => {} }),
+    creations,
   });
   // The requests as the companion's server got them, in order: whether anything read a body shows on its request.
   const incoming: IncomingMessage[] = [];
@@ -74,7 +92,12 @@ async function serve(creations: { concurrent?: number; waiting?: number }): Prom
 }
 
 // Bodies of some size, so that reading one is real work and not one chunk.
-const body = (n: number) => Buffer.from(JSON.stringify(createBody({ name: `Maria ${'ABCDEFGHIJ'[n]}`, images: { documentFront: jpegOfSize(256 * 1024), selfie: jpegOfSize(128 * 1024) } })));
+const body = (n: number) =>
+  Buffer.from(
+    JSON.stringify(
+      createBody({ name: `Maria ${'ABCDEFGHIJ'[n]}`, images: { documentFront: jpegOfSize(256 * 1024), selfie: jpegOfSize(128 * 1024) } }),
+    ),
+  );
 
 test('with one turn, a second creation waits with its body unread until the first has its upstream answer; one past the waiting limit gets 503 busy', async () => {
   const { served, incoming } = await serve({ concurrent: 1, waiting: 1 });
@@ -89,7 +112,7 @@ test('with one turn, a second creation waits with its body unread until the firs
     await second.written;
     await until('the second creation waits for a turn', () => served.app.creations().waiting === 1);
     assert.equal(incoming.length, 2);
-    assert.equal(incoming[1]!.readableDidRead, false, 'nothing read the waiting creation\'s body');
+    assert.equal(incoming[1]!.readableDidRead, false, "nothing read the waiting creation's body");
     assert.equal(up.count(CREATION), before + 1, 'only the first creation is at the upstream');
 
     // The waiting limit is 1: a third is refused at once, its body never read either.
@@ -130,7 +153,10 @@ test('a creation whose client went away while it waited gives its turn up as soo
     // Half a body, then the client is gone. Its socket is not read while it waits (that is the
     // point), so the companion may only find out when its turn comes and the read fails.
     const whole = body(1);
-    const quitter = request(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(whole.length) } });
+    const quitter = request(`${served.url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(whole.length) },
+    });
     quitter.on('error', () => {});
     await new Promise<void>((resolve) => quitter.write(whole.subarray(0, whole.length >> 1), () => resolve()));
     await until('the half-sent creation waits', () => served.app.creations().waiting === 1);
@@ -226,7 +252,9 @@ test('clientGone over a real socket: a client that hangs up before its answer is
         let text = '';
         res.on('data', (d: Buffer) => (text += d));
         res.on('end', () => resolve(text));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     assert.equal(ok, 'ok');
     const quitter = request(`${server.url}/hangs-up`);

@@ -27,7 +27,9 @@ function ours(bytes: Buffer, limit: number) {
   try {
     const v = validateCreationBytes(bytes, limit);
     if (!v.ok) return v;
-    const images = Object.fromEntries(Object.entries(v.value.images).map(([k, i]) => [k, { ...i, base64: Buffer.from(i.base64).toString('latin1') }]));
+    const images = Object.fromEntries(
+      Object.entries(v.value.images).map(([k, i]) => [k, { ...i, base64: Buffer.from(i.base64).toString('latin1') }]),
+    );
     return { ok: true, value: { ...v.value, images } };
   } catch (e) {
     if (e instanceof CompanionError && e.code === 'invalid_json') return 'invalid_json';
@@ -37,7 +39,12 @@ function ours(bytes: Buffer, limit: number) {
 
 test('every body gets the answer of JSON.parse + validateCreateOnboarding, images as views of the body', () => {
   const bodies: (string | Buffer)[] = [
-    JSON.stringify({ cpf: '529.982.247-25', name: 'Maria Silva', documentType: 'CNH', images: { documentFront: jpeg, documentBack: jpeg, selfie: png } }),
+    JSON.stringify({
+      cpf: '529.982.247-25',
+      name: 'Maria Silva',
+      documentType: 'CNH',
+      images: { documentFront: jpeg, documentBack: jpeg, selfie: png },
+    }),
     ` \n{ "cpf" : "529.982.247-25" ,\t"images" : { "documentFront" : "${jpeg}" , "selfie" : "${png}" } } \r\n`,
     JSON.stringify({ cpf: '529.982.247-25', name: 'João Ñandú', images: { documentFront: jpeg, selfie: png } }),
     JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg.replace(/\//g, '\\/'), selfie: png } }).replace(/\\\\\//g, '\\/'),
@@ -59,10 +66,24 @@ test('every body gets the answer of JSON.parse + validateCreateOnboarding, image
     `{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg.slice(0, 100)}\\n${jpeg.slice(100)}","selfie":"${png}"}}`,
     `{"cpf":"529.982.247-25","images":{"documentFront":"data:image/jpeg;base64,${jpeg}","selfie":"${png}"}}`,
     `\ufeff{"cpf":"529.982.247-25","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
-    Buffer.concat([Buffer.from('{"cpf":"529.982.247-25","name":"'), Buffer.from([0xc3, 0x28]), Buffer.from(`","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`)]),
-    Buffer.concat([Buffer.from('{"cpf":"529.982.247-25","images":{"documentFront":"'), Buffer.from([0xc3, 0x28]), Buffer.from(`${jpeg}","selfie":"${png}"}}`)]),
+    Buffer.concat([
+      Buffer.from('{"cpf":"529.982.247-25","name":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from(`","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`),
+    ]),
+    Buffer.concat([
+      Buffer.from('{"cpf":"529.982.247-25","images":{"documentFront":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from(`${jpeg}","selfie":"${png}"}}`),
+    ]),
     `{"cpf":"529.982.247-25","name":"a\tb","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
-    '', '   ', '[]', '"x"', '{}', 'null', '{"cpf":"529.982.247-25"}',
+    '',
+    '   ',
+    '[]',
+    '"x"',
+    '{}',
+    'null',
+    '{"cpf":"529.982.247-25"}',
   ];
   for (const body of bodies) {
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');

@@ -27,7 +27,7 @@ function throwing(error: () => Error) {
   return app;
 }
 
-test("the one onError answers every code of the catalogue with each of its statuses and its default message", async () => {
+test('the one onError answers every code of the catalogue with each of its statuses and its default message', async () => {
   for (const code of API_ERROR_CODES) {
     const entry: ApiErrorEntry = API_ERRORS[code];
     for (const status of [entry.status, ...(entry.otherStatuses ?? [])]) {
@@ -40,7 +40,16 @@ test("the one onError answers every code of the catalogue with each of its statu
 });
 
 test('the details of a domain error: its field and externalId in the body, its retry and realm hints as headers', async () => {
-  const res = await throwing(() => new DomainError('rate_limited', 'Too many.', { field: 'cpf', externalId: 'ext-1', retryAfterS: 7, realm: 'onboarding-session', cause: new Error('secret cause') })).request('/');
+  const res = await throwing(
+    () =>
+      new DomainError('rate_limited', 'Too many.', {
+        field: 'cpf',
+        externalId: 'ext-1',
+        retryAfterS: 7,
+        realm: 'onboarding-session',
+        cause: new Error('secret cause'),
+      }),
+  ).request('/');
   assert.equal(res.status, 429);
   assert.equal(res.headers.get('retry-after'), '7');
   assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="onboarding-session"');
@@ -50,7 +59,8 @@ test('the details of a domain error: its field and externalId in the body, its r
 });
 
 test("under a host's own error handler (Hono's default), a domain error answers the same as under the companion's", async () => {
-  const make = () => new DomainError('unauthorized', 'Only the origin.', { status: 403, field: 'token', retryAfterS: 2, realm: 'onboarding-session' });
+  const make = () =>
+    new DomainError('unauthorized', 'Only the origin.', { status: 403, field: 'token', retryAfterS: 2, realm: 'onboarding-session' });
   const host = new Hono().get('/', () => {
     throw make();
   });
@@ -86,8 +96,12 @@ export function errorCodeLiterals(text: string): string[] {
 }
 
 test('the source walk finds a code that is not in the catalogue', () => {
-  const planted = "throw new DomainError('no_such_code', 'x');\nthrow httpError('other_code');\nnew CompanionError(418, 'teapot', 'x');\nif (error.code === 'sesion_used') {}\nif (typeof e?.code === 'string' && e.code === 'ECONNRESET') {}";
-  assert.deepEqual(errorCodeLiterals(planted).filter((c) => !isApiErrorCode(c)), ['no_such_code', 'other_code', 'teapot', 'sesion_used']);
+  const planted =
+    "throw new DomainError('no_such_code', 'x');\nthrow httpError('other_code');\nnew CompanionError(418, 'teapot', 'x');\nif (error.code === 'sesion_used') {}\nif (typeof e?.code === 'string' && e.code === 'ECONNRESET') {}";
+  assert.deepEqual(
+    errorCodeLiterals(planted).filter((c) => !isApiErrorCode(c)),
+    ['no_such_code', 'other_code', 'teapot', 'sesion_used'],
+  );
 });
 
 test("every error code the server's source names is in the catalogue; only the HTTP error's own module builds one from a status", () => {
@@ -96,11 +110,16 @@ test("every error code the server's source names is in the catalogue; only the H
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const codes = errorCodeLiterals(text);
-    for (const code of codes) assert.ok(isApiErrorCode(code), `${relative(SRC, file)} names "${code}", which is not in the error catalogue (API_ERRORS)`);
+    for (const code of codes)
+      assert.ok(isApiErrorCode(code), `${relative(SRC, file)} names "${code}", which is not in the error catalogue (API_ERRORS)`);
     found.push(...codes);
     // A status written beside a code would bypass the catalogue: only the mapping itself does that.
     if (!['companion-error.ts', 'error-handler.ts'].includes(basename(file))) {
-      assert.doesNotMatch(text, /\bnew CompanionError\(/, `${relative(SRC, file)} builds a CompanionError from a status; throw a DomainError`);
+      assert.doesNotMatch(
+        text,
+        /\bnew CompanionError\(/,
+        `${relative(SRC, file)} builds a CompanionError from a status; throw a DomainError`,
+      );
     }
   }
   // The walk still reads the throw sites (a renamed constructor would otherwise leave it checking nothing).

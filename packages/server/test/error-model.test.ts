@@ -20,7 +20,8 @@ const IMAGE_MAX_BYTES = 1024;
 let stack: Stack;
 let app: CompanionApp;
 let logs: string[];
-const testCompanion = (over: Parameters<typeof companionOn>[1] = {}) => companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, ...over });
+const testCompanion = (over: Parameters<typeof companionOn>[1] = {}) =>
+  companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, ...over });
 before(async () => {
   stack = await startStack();
   ({ app, logs } = testCompanion({ adminKey: ADMIN_KEY, imageMaxBytes: IMAGE_MAX_BYTES }));
@@ -40,7 +41,8 @@ async function expectShape(res: Response, status: number, code: string): Promise
   assert.deepEqual(Object.keys(body), ['error']);
   assert.equal(body.error.code, code);
   assert.equal(typeof body.error.message, 'string');
-  for (const key of Object.keys(body.error)) assert.ok(['code', 'message', 'field', 'externalId'].includes(key), `unexpected member ${key}`);
+  for (const key of Object.keys(body.error))
+    assert.ok(['code', 'message', 'field', 'externalId'].includes(key), `unexpected member ${key}`);
   for (const secret of [IT_SECRET, WEBHOOK_KEY, ADMIN_KEY, stack.sandboxUrl]) assert.ok(!text.includes(secret), `the body leaks ${secret}`);
   return body.error;
 }
@@ -55,7 +57,11 @@ test('page routes: 400, 404, 413, 415 in the shape', async () => {
   await expectShape(await app.request(v1('/no-such-route')), 404, 'not_found');
   const huge = JSON.stringify({ padding: 'x'.repeat(maxCreateBodyBytes(IMAGE_MAX_BYTES) + 1) });
   await expectShape(await postJson(app, v1('/onboardings'), huge), 413, 'payload_too_large');
-  const plain = await app.request(v1('/onboardings'), { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(createBody()) });
+  const plain = await app.request(v1('/onboardings'), {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify(createBody()),
+  });
   await expectShape(plain, 415, 'unsupported_media_type');
 });
 
@@ -77,7 +83,11 @@ test('webhook route: 400, 401, 404, 413 in the shape; any content type is read',
   await expectShape(await app.request(v1('/webhooks'), { headers: { 'id-service-token': WEBHOOK_KEY } }), 404, 'not_found');
   // The upstream promises a JSON body, not a content type: a webhook is never refused with 415.
   const o = await created(app, createBody());
-  const typed = await app.request(v1('/webhooks'), { method: 'POST', headers: { 'content-type': 'text/plain', 'id-service-token': WEBHOOK_KEY }, body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'REFUSED' }) });
+  const typed = await app.request(v1('/webhooks'), {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain', 'id-service-token': WEBHOOK_KEY },
+    body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'REFUSED' }),
+  });
   assert.equal(typed.status, 200);
   assert.equal((await app.store.get(o.tokenOnboarding))!.status, 'REFUSED');
 });
@@ -116,9 +126,30 @@ test('an unexpected error in any route family is a 500 internal_error naming onl
     throw new Error(leak);
   };
   const calls: [string, Promise<Response>][] = [
-    ['page', Promise.resolve(failing.app.request(v1(`/onboardings/${o.tokenOnboarding}`), { headers: { authorization: `Bearer ${o.accessKey}`, 'x-request-id': 'req-page' } }))],
-    ['webhook', Promise.resolve(failing.app.request(v1('/webhooks'), { method: 'POST', headers: { 'content-type': 'application/json', 'id-service-token': WEBHOOK_KEY, 'x-request-id': 'req-webhook' }, body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }) }))],
-    ['admin', Promise.resolve(failing.app.request(v1(`/admin/onboardings/${o.tokenOnboarding}`), { headers: { ...admin, 'x-request-id': 'req-admin' } }))],
+    [
+      'page',
+      Promise.resolve(
+        failing.app.request(v1(`/onboardings/${o.tokenOnboarding}`), {
+          headers: { authorization: `Bearer ${o.accessKey}`, 'x-request-id': 'req-page' },
+        }),
+      ),
+    ],
+    [
+      'webhook',
+      Promise.resolve(
+        failing.app.request(v1('/webhooks'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'id-service-token': WEBHOOK_KEY, 'x-request-id': 'req-webhook' },
+          body: JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' }),
+        }),
+      ),
+    ],
+    [
+      'admin',
+      Promise.resolve(
+        failing.app.request(v1(`/admin/onboardings/${o.tokenOnboarding}`), { headers: { ...admin, 'x-request-id': 'req-admin' } }),
+      ),
+    ],
   ];
   for (const [family, call] of calls) {
     const res = await call;
@@ -128,7 +159,11 @@ test('an unexpected error in any route family is a 500 internal_error naming onl
   }
   const unexpected = failing.logs.filter((l) => l.includes('unexpected error'));
   assert.equal(unexpected.length, 3, 'each cause is logged once');
-  for (const id of ['req-page', 'req-webhook', 'req-admin']) assert.ok(unexpected.some((l) => l.includes(id)), `logged with ${id}`);
+  for (const id of ['req-page', 'req-webhook', 'req-admin'])
+    assert.ok(
+      unexpected.some((l) => l.includes(id)),
+      `logged with ${id}`,
+    );
   assert.ok(!failing.logs.some((l) => l.includes(IT_SECRET)), 'the log is redacted');
   await failing.app.close();
 });
@@ -161,7 +196,11 @@ test('a creation whose store fails after the upstream created it answers 503 and
   store.create = async (): Promise<never> => {
     throw new StoreUnavailableError('the store timed out');
   };
-  const res = await failing.app.request(v1('/onboardings'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(createBody()) });
+  const res = await failing.app.request(v1('/onboardings'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(createBody()),
+  });
   await expectShape(res, 503, 'store_unavailable');
   const orphan = failing.logs.find((l) => l.includes('onboarding created upstream but not stored'));
   assert.ok(orphan, 'the operator can find the orphan');
@@ -170,10 +209,18 @@ test('a creation whose store fails after the upstream created it answers 503 and
 });
 
 test('a CompanionError renders the same shape under a host with its own (default) error handler', async () => {
-  const error = new CompanionError(503, 'upstream_unavailable', 'Try again shortly.', { externalId: 'ext-1', headers: { 'Retry-After': '5' }, cause: new Error(IT_SECRET) });
+  const error = new CompanionError(503, 'upstream_unavailable', 'Try again shortly.', {
+    externalId: 'ext-1',
+    headers: { 'Retry-After': '5' },
+    cause: new Error(IT_SECRET),
+  });
   const res = error.getResponse();
   assert.equal(res.headers.get('retry-after'), '5');
-  assert.deepEqual((await expectShape(res, 503, 'upstream_unavailable')), { code: 'upstream_unavailable', message: 'Try again shortly.', externalId: 'ext-1' });
+  assert.deepEqual(await expectShape(res, 503, 'upstream_unavailable'), {
+    code: 'upstream_unavailable',
+    message: 'Try again shortly.',
+    externalId: 'ext-1',
+  });
 });
 
 test('the log of the shared companion holds no secret either', () => {

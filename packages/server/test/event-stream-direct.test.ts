@@ -22,7 +22,9 @@ import type { OnboardingRecord } from '../src/store/store.js';
 
 const ORIGIN = 'https://shop.example';
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
+before(async () => {
+  up = await startFakeUpstream();
+});
 after(() => up.close());
 
 interface RawStream {
@@ -44,10 +46,16 @@ function openRaw(url: string, token: string, key: string): RawStream {
   let onEnd!: (text: string) => void;
   let onClosed!: () => void;
   let onError!: (e: unknown) => void;
-  const head = new Promise<{ status: number; headers: IncomingHttpHeaders }>((resolve, reject) => { onHeaders = resolve; onError = reject; });
+  const head = new Promise<{ status: number; headers: IncomingHttpHeaders }>((resolve, reject) => {
+    onHeaders = resolve;
+    onError = reject;
+  });
   const ended = new Promise<string>((resolve) => (onEnd = resolve));
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
-  const req = request(`${url}/v1/onboardings/${token}/events`, { agent: false, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', origin: ORIGIN } });
+  const req = request(`${url}/v1/onboardings/${token}/events`, {
+    agent: false,
+    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', origin: ORIGIN },
+  });
   req.on('response', (res) => {
     onHeaders({ status: res.statusCode ?? 0, headers: res.headers });
     res.setEncoding('utf8');
@@ -69,13 +77,19 @@ function openRaw(url: string, token: string, key: string): RawStream {
 }
 
 /** `app.fetch` behind listen(), remembering whether each answer the app gave had a body (the web path) or none (the Node path). */
-async function serve(fetch: (req: Request, env: unknown) => Response | Promise<Response>, passEnv: boolean): Promise<{ server: ListeningServer; bodies: boolean[] }> {
+async function serve(
+  fetch: (req: Request, env: unknown) => Response | Promise<Response>,
+  passEnv: boolean,
+): Promise<{ server: ListeningServer; bodies: boolean[] }> {
   const bodies: boolean[] = [];
-  const server = await listen(async (req, env) => {
-    const res = await fetch(req, passEnv ? env : undefined);
-    if (new URL(req.url).pathname.endsWith('/events')) bodies.push(res.body !== null);
-    return res;
-  }, { port: 0 });
+  const server = await listen(
+    async (req, env) => {
+      const res = await fetch(req, passEnv ? env : undefined);
+      if (new URL(req.url).pathname.endsWith('/events')) bodies.push(res.body !== null);
+      return res;
+    },
+    { port: 0 },
+  );
   return { server, bodies };
 }
 
@@ -84,7 +98,7 @@ const withoutPerRequest = (h: IncomingHttpHeaders) => {
   return rest;
 };
 
-test('the stream written straight to the socket: same bytes and headers as the web stream and app.request(), middlewares\' headers included', async (t) => {
+test("the stream written straight to the socket: same bytes and headers as the web stream and app.request(), middlewares' headers included", async (t) => {
   const { app } = testCompanion(up, { allowedOrigins: [ORIGIN], sse: { keepAliveMs: 600_000, retryMs: 1500 } });
   const direct = await serve(app.fetch, true);
   const web = await serve(app.fetch, false);
@@ -96,10 +110,19 @@ test('the stream written straight to the socket: same bytes and headers as the w
   const o = await created(app, createBody());
   const viaNode = openRaw(direct.server.url, o.tokenOnboarding, o.accessKey);
   const viaWeb = openRaw(web.server.url, o.tokenOnboarding, o.accessKey);
-  const viaRequest = sseReader((await app.request(`/v1/onboardings/${o.tokenOnboarding}/events`, { headers: { authorization: `Bearer ${o.accessKey}`, origin: ORIGIN } })).body!);
-  assert.equal(await withDeadline(viaNode.status, 'the Node path\'s headers'), 200);
-  assert.equal(await withDeadline(viaWeb.status, 'the web path\'s headers'), 200);
-  await eventually(() => viaNode.text().includes('IN_PROCESS') && viaWeb.text().includes('IN_PROCESS'), 'the current state on both sockets');
+  const viaRequest = sseReader(
+    (
+      await app.request(`/v1/onboardings/${o.tokenOnboarding}/events`, {
+        headers: { authorization: `Bearer ${o.accessKey}`, origin: ORIGIN },
+      })
+    ).body!,
+  );
+  assert.equal(await withDeadline(viaNode.status, "the Node path's headers"), 200);
+  assert.equal(await withDeadline(viaWeb.status, "the web path's headers"), 200);
+  await eventually(
+    () => viaNode.text().includes('IN_PROCESS') && viaWeb.text().includes('IN_PROCESS'),
+    'the current state on both sockets',
+  );
   await viaRequest.until(/IN_PROCESS/);
   assert.equal(app.openStreams(), 3);
   // The Node path answered the app with no body (the events went to the socket); the fallback with a web stream.
@@ -107,8 +130,14 @@ test('the stream written straight to the socket: same bytes and headers as the w
   assert.deepEqual(web.bodies, [true], 'without a Node response the stream is a web body');
 
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
-  const [node, viaWebText, requestText] = await withDeadline(Promise.all([viaNode.ended, viaWeb.ended, viaRequest.toEnd()]), 'all three streams to end after the terminal status');
-  assert.match(node, /^retry: 1500\n\nevent: status\ndata: \{[^\n]*"IN_PROCESS"[^\n]*\}\n\nevent: status\ndata: \{[^\n]*"APPROVED"[^\n]*\}\n\n$/);
+  const [node, viaWebText, requestText] = await withDeadline(
+    Promise.all([viaNode.ended, viaWeb.ended, viaRequest.toEnd()]),
+    'all three streams to end after the terminal status',
+  );
+  assert.match(
+    node,
+    /^retry: 1500\n\nevent: status\ndata: \{[^\n]*"IN_PROCESS"[^\n]*\}\n\nevent: status\ndata: \{[^\n]*"APPROVED"[^\n]*\}\n\n$/,
+  );
   assert.equal(node, viaWebText, 'the same bytes as the web stream over a socket');
   assert.equal(node, requestText, 'the same bytes as app.request()');
 
@@ -128,13 +157,16 @@ test('the stream written straight to the socket: same bytes and headers as the w
   await eventually(() => app.openStreams() === 0, 'the ended streams are still counted as open');
 });
 
-test('an open stream on the Node path keeps neither header block: the request\'s as received and the answer\'s once sent are let go, and the stream goes on', async (t) => {
+test("an open stream on the Node path keeps neither header block: the request's as received and the answer's once sent are let go, and the stream goes on", async (t) => {
   const { app } = testCompanion(up, { allowedOrigins: [ORIGIN], sse: { keepAliveMs: 600_000, retryMs: 1500 } });
   let held: { incoming: IncomingMessage; outgoing: ServerResponse } | undefined;
-  const server = await listen((req, env) => {
-    if (new URL(req.url).pathname.endsWith('/events')) held = env as typeof held;
-    return app.fetch(req, env);
-  }, { port: 0 });
+  const server = await listen(
+    (req, env) => {
+      if (new URL(req.url).pathname.endsWith('/events')) held = env as typeof held;
+      return app.fetch(req, env);
+    },
+    { port: 0 },
+  );
   t.after(async () => {
     await app.close();
     await server.close({ graceMs: 100 });
@@ -160,7 +192,7 @@ test('an open stream on the Node path keeps neither header block: the request\'s
   await eventually(() => server.inFlight() === 0, 'the ended stream is still in flight');
 });
 
-test('a page leaving the Node path\'s stream ends it: registry entry gone; the connection counted no more', async (t) => {
+test("a page leaving the Node path's stream ends it: registry entry gone; the connection counted no more", async (t) => {
   const { app } = testCompanion(up, { sse: { keepAliveMs: 600_000, retryMs: 1500 } });
   const direct = await serve(app.fetch, true);
   t.after(async () => {
@@ -195,7 +227,15 @@ function fakeDeps(size: number) {
     retryMs: 1000,
     log: silentLogger,
   };
-  return { deps, listeners, tick, streams, poke: () => { for (const l of [...listeners]) l(); } };
+  return {
+    deps,
+    listeners,
+    tick,
+    streams,
+    poke: () => {
+      for (const l of [...listeners]) l();
+    },
+  };
 }
 
 test('a page that stops reading (Node path) is cut once more than MAX_UNREAD_BYTES wait, and everything let go', async (t) => {
@@ -207,7 +247,13 @@ test('a page that stops reading (Node path) is cut once more than MAX_UNREAD_BYT
     new OnboardingEvents('tok', f.deps, 'request-1').writeTo(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
   socket.on('error', () => undefined);
   t.after(() => socket.destroy());
@@ -217,10 +263,14 @@ test('a page that stops reading (Node path) is cut once more than MAX_UNREAD_BYT
   await eventually(() => f.listeners.size === 1, 'the stream did not subscribe');
   assert.equal(f.streams.size, 1);
   assert.equal(f.tick.size, 1);
-  await eventually(() => {
-    f.poke();
-    return f.listeners.size === 0;
-  }, 'a page that reads nothing is still subscribed', { everyMs: 20 });
+  await eventually(
+    () => {
+      f.poke();
+      return f.listeners.size === 0;
+    },
+    'a page that reads nothing is still subscribed',
+    { everyMs: 20 },
+  );
   assert.equal(f.streams.size, 0, 'registry entry removed');
   assert.equal(f.tick.size, 0, 'keep-alive tick let go');
   assert.ok(response?.destroyed, 'the unread connection was cut (what it queued goes with it)');
@@ -260,7 +310,11 @@ test('a keep-alive pass over many streams yields to the event loop between slice
   try {
     await eventually(() => calls.length >= total, 'not every stream got its keep-alive');
     assert.equal(seenAfterFirstTurn, KEEP_ALIVE_SLICE, 'the first turn wrote one slice, then let other work run');
-    assert.deepEqual(calls.slice(0, total), streams.map((_, i) => i), 'one pass: every stream once, in order');
+    assert.deepEqual(
+      calls.slice(0, total),
+      streams.map((_, i) => i),
+      'one pass: every stream once, in order',
+    );
   } finally {
     for (const s of streams) tick.delete(s);
   }

@@ -63,14 +63,17 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 
 test('passwords: empty, short and non-string are refused at once with the companion error (400 invalid_password)', () => {
   for (const password of ['', 'a', '12345678901', '😀'.repeat(11)]) {
-    assert.throws(() => buildEvidenceArchive(input(), { password }), (e: unknown) => {
-      assert.ok(e instanceof CompanionError);
-      assert.equal(e.status, 400);
-      assert.equal(e.code, 'invalid_password');
-      assert.equal(e.field, 'password');
-      if (password.length > 4) assert.ok(!e.message.includes(password), 'the message never repeats the password');
-      return true;
-    });
+    assert.throws(
+      () => buildEvidenceArchive(input(), { password }),
+      (e: unknown) => {
+        assert.ok(e instanceof CompanionError);
+        assert.equal(e.status, 400);
+        assert.equal(e.code, 'invalid_password');
+        assert.equal(e.field, 'password');
+        if (password.length > 4) assert.ok(!e.message.includes(password), 'the message never repeats the password');
+        return true;
+      },
+    );
   }
   assert.throws(() => assertEvidencePassword(123), CompanionError);
   assert.throws(() => assertEvidencePassword('x'.repeat(1025)), CompanionError);
@@ -83,7 +86,11 @@ test('layout: report stripped, PDF, history in order, manifest last with matchin
   const zip = await collect(buildEvidenceArchive(input(), { now }));
   const { files, names } = await readWithZipJs(zip);
   assert.deepEqual(names, ['report.json', 'report.pdf', 'status-history.json', 'manifest.json']);
-  assert.deepEqual(JSON.parse(new TextDecoder().decode(files.get('report.json'))), { tokenOnboarding: 'tok-1', status: 'APPROVED', fields: { name: 'Ana' } });
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(files.get('report.json'))), {
+    tokenOnboarding: 'tok-1',
+    status: 'APPROVED',
+    fields: { name: 'Ana' },
+  });
   assert.deepEqual(files.get('report.pdf'), minimalPdf());
   assert.deepEqual(JSON.parse(new TextDecoder().decode(files.get('status-history.json'))), input().history);
   const manifest = JSON.parse(new TextDecoder().decode(files.get('manifest.json'))) as EvidenceManifest;
@@ -91,7 +98,11 @@ test('layout: report stripped, PDF, history in order, manifest last with matchin
   assert.equal(manifest.environment, 'production');
   assert.deepEqual(
     manifest.files,
-    ['report.json', 'report.pdf', 'status-history.json'].map((name) => ({ name, size: files.get(name)!.byteLength, sha256: sha256(files.get(name)!) })),
+    ['report.json', 'report.pdf', 'status-history.json'].map((name) => ({
+      name,
+      size: files.get(name)!.byteLength,
+      sha256: sha256(files.get(name)!),
+    })),
   );
   await withArchiveFile(zip, async (file) => assert.match(await unzipTest(file), /No errors detected/));
 });
@@ -114,7 +125,15 @@ test('a %PDF signature split across chunks is recognised', async () => {
 
 test('missing report and PDF are gaps with the reasons given; ERROR without externalId notes it', async () => {
   const zip = await collect(
-    buildEvidenceArchive(input({ report: undefined, reportError: 'report unavailable upstream: timeout', pdf: undefined, pdfError: 'PDF unavailable upstream: HTTP 403', status: 'ERROR' })),
+    buildEvidenceArchive(
+      input({
+        report: undefined,
+        reportError: 'report unavailable upstream: timeout',
+        pdf: undefined,
+        pdfError: 'PDF unavailable upstream: HTTP 403',
+        status: 'ERROR',
+      }),
+    ),
   );
   const { files, names } = await readWithZipJs(zip);
   assert.deepEqual(names, ['status-history.json', 'support.json', 'manifest.json']);

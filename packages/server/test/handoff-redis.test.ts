@@ -33,9 +33,15 @@ async function instance(prefix: string): Promise<{ app: CompanionApp; logs: stri
 }
 
 const post = (app: CompanionApp, path: string, key: string | undefined, payload: unknown) =>
-  Promise.resolve(app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(key && { authorization: `Bearer ${key}` }) }, body: JSON.stringify(payload) }));
+  Promise.resolve(
+    app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key && { authorization: `Bearer ${key}` }) },
+      body: JSON.stringify(payload),
+    }),
+  );
 
-test('two instances on one Redis: the phone claims and reports through A, the computer\'s stream on B hears it; a reload on A resumes', async () => {
+test("two instances on one Redis: the phone claims and reports through A, the computer's stream on B hears it; a reload on A resumes", async () => {
   const prefix = `okit-handoff-${randomUUID().slice(0, 8)}:`;
   const a = await instance(prefix);
   const b = await instance(prefix);
@@ -56,7 +62,10 @@ test('two instances on one Redis: the phone claims and reports through A, the co
     assert.equal(claimed.status, 200);
     const phone = (await claimed.json()) as HandoffClaim;
     await computer.until('handoff.claimed');
-    assert.equal((await post(a.app, '/v1/session/progress', phone.clientSecret, { step: 'document-front', photos: ['documentFront'] })).status, 204);
+    assert.equal(
+      (await post(a.app, '/v1/session/progress', phone.clientSecret, { step: 'document-front', photos: ['documentFront'] })).status,
+      204,
+    );
     await computer.until('capture.progress');
     assert.deepEqual(computer.events.at(-1)?.data, { type: 'capture.progress', step: 'document-front', photos: ['documentFront'] });
     // The claim is the store's, so B refuses the origin as A does.
@@ -64,11 +73,16 @@ test('two instances on one Redis: the phone claims and reports through A, the co
     assert.equal(refused.status, 409);
     await computer.close();
 
-    const reloaded = await sessionEvents((headers) => Promise.resolve(a.app.request('/v1/session/events', { headers })), s.clientSecret, computer.events[0]!.id);
+    const reloaded = await sessionEvents(
+      (headers) => Promise.resolve(a.app.request('/v1/session/events', { headers })),
+      s.clientSecret,
+      computer.events[0]!.id,
+    );
     await reloaded.until('capture.progress');
     assert.deepEqual(reloaded.types(), ['handoff.claimed', 'capture.progress'], 'only what came after the last id seen');
     await reloaded.close();
-    for (const secret of [s.clientSecret, o.code, o.url, phone.clientSecret]) assert.ok(![...a.logs, ...b.logs].join('\n').includes(secret), 'no secret in the logs');
+    for (const secret of [s.clientSecret, o.code, o.url, phone.clientSecret])
+      assert.ok(![...a.logs, ...b.logs].join('\n').includes(secret), 'no secret in the logs');
   } finally {
     await served?.close({ graceMs: 100 });
     await a.app.close();

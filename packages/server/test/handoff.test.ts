@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { companionOn, body, startStack, type Stack } from '@onboarding-kit/testing/stack';
 import { ManualClock } from '@onboarding-kit/testing/manual-clock';
 import type { CompanionApp } from '@onboarding-kit/server';
-import { HANDOFF_CODE_ALPHABET, type CreateSessionResponse, type HandoffClaim, type HandoffOffer, type PageSession } from '@onboarding-kit/contract';
+import {
+  HANDOFF_CODE_ALPHABET,
+  type CreateSessionResponse,
+  type HandoffClaim,
+  type HandoffOffer,
+  type PageSession,
+} from '@onboarding-kit/contract';
 import { newHandoffCode } from '../src/handoff/handoff-service.js';
 import { sessionEvents } from './helpers/session-events.js';
 
@@ -29,14 +35,28 @@ function companion(over: Parameters<typeof companionOn>[1] = {}): { app: Compani
   return companionOn(stack, { apiKeys: [API_KEY], publicUrl: 'https://kyc.example', clientAddress: () => '203.0.113.7', ...over });
 }
 
-function call(app: CompanionApp, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+function call(
+  app: CompanionApp,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-  return Promise.resolve(app.request(path, { method, headers, ...(options.body !== undefined && { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }) }));
+  return Promise.resolve(
+    app.request(path, {
+      method,
+      headers,
+      ...(options.body !== undefined && { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+    }),
+  );
 }
 
-async function openSession(app: CompanionApp, payload: Record<string, unknown> = { reference: 'user-handoff', cpf: CPF }): Promise<CreateSessionResponse & { captureToken: string }> {
+async function openSession(
+  app: CompanionApp,
+  payload: Record<string, unknown> = { reference: 'user-handoff', cpf: CPF },
+): Promise<CreateSessionResponse & { captureToken: string }> {
   const res = await call(app, 'POST', '/v1/sessions', { key: API_KEY, body: payload });
   assert.equal(res.status, 201, await res.clone().text());
   const s = (await res.json()) as CreateSessionResponse;
@@ -64,9 +84,11 @@ async function claimOk(app: CompanionApp, payload: unknown): Promise<HandoffClai
   return (await res.json()) as HandoffClaim;
 }
 
-const pageSession = async (app: CompanionApp, key: string) => (await (await call(app, 'GET', '/v1/session', { key })).json()) as PageSession;
+const pageSession = async (app: CompanionApp, key: string) =>
+  (await (await call(app, 'GET', '/v1/session', { key })).json()) as PageSession;
 
-const eventsOf = (app: CompanionApp) => (headers: Record<string, string>) => Promise.resolve(app.request('/v1/session/events', { headers }));
+const eventsOf = (app: CompanionApp) => (headers: Record<string, string>) =>
+  Promise.resolve(app.request('/v1/session/events', { headers }));
 
 test('offer and claim by the link: the phone gets a secret of its own and holds the session; the link is single use; the capture token is the origin too', async () => {
   const clock = new ManualClock();
@@ -81,7 +103,12 @@ test('offer and claim by the link: the phone gets a secret of its own and holds 
   assert.equal(o.shortUrl, 'https://kyc.example/h');
   assert.match(o.code, new RegExp(`^[${HANDOFF_CODE_ALPHABET}]{8}$`));
   assert.equal(Date.parse(o.expiresAt) - clock.now(), 600_000, 'lives 10 minutes');
-  assert.deepEqual((await pageSession(app, s.clientSecret)).handoff, { state: 'pending', holder: true, origin: true, expiresAt: o.expiresAt });
+  assert.deepEqual((await pageSession(app, s.clientSecret)).handoff, {
+    state: 'pending',
+    holder: true,
+    origin: true,
+    expiresAt: o.expiresAt,
+  });
 
   const phone = await claimOk(app, { token: o.token });
   assert.equal(phone.sessionId, s.id);
@@ -96,9 +123,13 @@ test('offer and claim by the link: the phone gets a secret of its own and holds 
   assert.equal((await call(app, 'POST', '/v1/session/handoff', { key: phone.clientSecret })).status, 403);
   assert.equal((await call(app, 'POST', '/v1/session/handoff/reclaim', { key: phone.clientSecret })).status, 403);
   // The origin holds nothing now: no new link.
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/handoff', { key: s.clientSecret })), { status: 409, code: 'session_handed_off' });
+  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/handoff', { key: s.clientSecret })), {
+    status: 409,
+    code: 'session_handed_off',
+  });
   // Secrets of any kind stay out of the logs.
-  for (const secret of [s.clientSecret, s.captureToken, o.token, o.code, phone.clientSecret]) assert.ok(!logs.join('\n').includes(secret), 'no secret in the logs');
+  for (const secret of [s.clientSecret, s.captureToken, o.token, o.code, phone.clientSecret])
+    assert.ok(!logs.join('\n').includes(secret), 'no secret in the logs');
   await app.close();
 });
 
@@ -138,7 +169,8 @@ test('short codes are rate limited per address: 10 attempts a minute, right or w
   const s = await openSession(app);
   const o = await offer(app, s.clientSecret);
   const wrong = o.code === 'ACDEFGHJ' ? 'ACDEFGHK' : 'ACDEFGHJ';
-  for (let i = 0; i < 10; i++) assert.deepEqual(await errorOf(await claim(app, { code: wrong })), { status: 404, code: 'handoff_invalid' }, `attempt ${i + 1}`);
+  for (let i = 0; i < 10; i++)
+    assert.deepEqual(await errorOf(await claim(app, { code: wrong })), { status: 404, code: 'handoff_invalid' }, `attempt ${i + 1}`);
   const limited = await claim(app, { code: o.code });
   assert.deepEqual(await errorOf(limited.clone()), { status: 429, code: 'rate_limited' });
   const retryAfter = Number(limited.headers.get('retry-after'));
@@ -161,7 +193,7 @@ test('two phones racing for one link: exactly one gets the session, the others 4
   await app.close();
 });
 
-test('an unused link expires after 10 minutes: 410 handoff_expired, and the origin\'s stream hears handoff.expired', async () => {
+test("an unused link expires after 10 minutes: 410 handoff_expired, and the origin's stream hears handoff.expired", async () => {
   const clock = new ManualClock();
   const { app } = companion({ timers: clock });
   const s = await openSession(app, { reference: 'user-clock', cpf: CPF, expiresIn: 3600 });
@@ -183,7 +215,7 @@ test('an unused link expires after 10 minutes: 410 handoff_expired, and the orig
   await app.close();
 });
 
-test('handoff.ttlMs (for tests) shortens a link\'s life; out of range it is refused at creation', async () => {
+test("handoff.ttlMs (for tests) shortens a link's life; out of range it is refused at creation", async () => {
   const clock = new ManualClock();
   const { app } = companion({ timers: clock, handoff: { ttlMs: 5_000 } });
   const s = await openSession(app, { reference: 'user-short-ttl', cpf: CPF, expiresIn: 3600 });
@@ -207,13 +239,35 @@ test('after a claim the origin cannot create (409 session_handed_off) but follow
   const phone = await claimOk(app, { code: o.code });
   await computer.until('handoff.claimed');
   for (const key of [s.clientSecret, s.captureToken]) {
-    assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key, body: body({ cpf: CPF_REFUSED }) })), { status: 409, code: 'session_handed_off' });
-    assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/progress', { key, body: { step: 'selfie', photos: [] } })), { status: 409, code: 'session_handed_off' });
+    assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key, body: body({ cpf: CPF_REFUSED }) })), {
+      status: 409,
+      code: 'session_handed_off',
+    });
+    assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/progress', { key, body: { step: 'selfie', photos: [] } })), {
+      status: 409,
+      code: 'session_handed_off',
+    });
   }
   // A second stream (the phone's own) sees the same events.
   const phoneStream = await sessionEvents(eventsOf(app), phone.clientSecret);
-  assert.equal((await call(app, 'POST', '/v1/session/progress', { key: phone.clientSecret, body: { step: 'document-back', photos: ['documentFront'] } })).status, 204);
-  assert.equal((await call(app, 'POST', '/v1/session/progress', { key: phone.clientSecret, body: { step: 'selfie', photos: ['documentFront', 'documentBack'] } })).status, 204);
+  assert.equal(
+    (
+      await call(app, 'POST', '/v1/session/progress', {
+        key: phone.clientSecret,
+        body: { step: 'document-back', photos: ['documentFront'] },
+      })
+    ).status,
+    204,
+  );
+  assert.equal(
+    (
+      await call(app, 'POST', '/v1/session/progress', {
+        key: phone.clientSecret,
+        body: { step: 'selfie', photos: ['documentFront', 'documentBack'] },
+      })
+    ).status,
+    204,
+  );
   await computer.until('capture.progress');
   const created = await call(app, 'POST', '/v1/onboardings', { key: phone.clientSecret, body: body({ cpf: CPF_REFUSED }) });
   assert.equal(created.status, 201);
@@ -228,7 +282,11 @@ test('after a claim the origin cannot create (409 session_handed_off) but follow
   assert.deepEqual(computer.events.find((e) => e.type === 'session.submitted')?.data, { type: 'session.submitted', tokenOnboarding });
   assert.deepEqual(computer.events.at(-1)?.data, { type: 'session.completed', tokenOnboarding, status: 'REFUSED' });
   const ids = computer.events.map((e) => Number(e.id));
-  assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'ids grow');
+  assert.deepEqual(
+    ids,
+    [...ids].sort((a, b) => a - b),
+    'ids grow',
+  );
   assert.deepEqual(phoneStream.types().slice(-3), ['capture.progress', 'session.submitted', 'session.completed']);
 
   // A reload resumes from the store: every event kept so far (only the latest progress), then the end.
@@ -241,7 +299,8 @@ test('after a claim the origin cannot create (409 session_handed_off) but follow
   const resumed = await sessionEvents(eventsOf(app), s.clientSecret, submittedId);
   await resumed.untilEnd();
   assert.deepEqual(resumed.types(), ['session.completed']);
-  for (const secret of [s.clientSecret, s.captureToken, phone.clientSecret, o.code]) assert.ok(!computer.raw.includes(secret), 'no secret in the events');
+  for (const secret of [s.clientSecret, s.captureToken, phone.clientSecret, o.code])
+    assert.ok(!computer.raw.includes(secret), 'no secret in the events');
   await app.close();
 });
 
@@ -263,15 +322,28 @@ test('reclaim: the origin takes the session back while nothing was sent; the pho
     ['POST', '/v1/session/progress', { step: 'selfie', photos: [] }],
     ['POST', '/v1/onboardings', body({ cpf: CPF })],
   ] as const) {
-    assert.deepEqual(await errorOf(await call(app, method, path, { key: phone.clientSecret, ...(payload && { body: payload }) })), { status: 409, code: 'session_handed_off' }, `${method} ${path}`);
+    assert.deepEqual(
+      await errorOf(await call(app, method, path, { key: phone.clientSecret, ...(payload && { body: payload }) })),
+      { status: 409, code: 'session_handed_off' },
+      `${method} ${path}`,
+    );
   }
   // The origin captures again, and may hand off anew.
-  assert.equal((await call(app, 'POST', '/v1/session/progress', { key: s.clientSecret, body: { step: 'consent', photos: [] } })).status, 204);
+  assert.equal(
+    (await call(app, 'POST', '/v1/session/progress', { key: s.clientSecret, body: { step: 'consent', photos: [] } })).status,
+    204,
+  );
   const created = await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }) });
   assert.equal(created.status, 201);
   // Once sent, nothing moves any more.
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/handoff', { key: s.clientSecret })), { status: 409, code: 'session_used' });
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/handoff/reclaim', { key: s.clientSecret })), { status: 409, code: 'session_used' });
+  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/handoff', { key: s.clientSecret })), {
+    status: 409,
+    code: 'session_used',
+  });
+  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/handoff/reclaim', { key: s.clientSecret })), {
+    status: 409,
+    code: 'session_used',
+  });
   await app.close();
 });
 
@@ -300,7 +372,11 @@ test('progress reports are checked: known steps and photo roles only, each role 
     ['{', 400, 'invalid_json'],
   ];
   for (const [payload, status, code] of cases) {
-    assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/session/progress', { key: s.clientSecret, body: payload })), { status, code }, JSON.stringify(payload));
+    assert.deepEqual(
+      await errorOf(await call(app, 'POST', '/v1/session/progress', { key: s.clientSecret, body: payload })),
+      { status, code },
+      JSON.stringify(payload),
+    );
   }
   assert.equal((await call(app, 'POST', '/v1/session/progress', { body: { step: 'selfie', photos: [] } })).status, 401);
   await app.close();

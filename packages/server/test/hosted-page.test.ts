@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { body, companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
-import { CompanionConfigError, HOSTED_CSP, listen, loadBrand, readBrandFile, type CompanionApp, type CompanionOptions } from '@onboarding-kit/server';
+import {
+  CompanionConfigError,
+  HOSTED_CSP,
+  listen,
+  loadBrand,
+  readBrandFile,
+  type CompanionApp,
+  type CompanionOptions,
+} from '@onboarding-kit/server';
 import type { CreateSessionResponse, HandoffOffer } from '@onboarding-kit/contract';
 import { BuildMissing, defaultElementDir, HostedAssets } from '../src/hosted/hosted-assets.js';
 import { localeFromAcceptLanguage } from '../src/hosted/page-text.js';
@@ -23,7 +31,9 @@ const EXPECTED_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** A PNG's signature and header chunk: enough for the type check (the browser test uses a real SVG). */
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+const PNG = Uint8Array.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+]);
 
 let stack: Stack;
 let dir: string;
@@ -48,7 +58,10 @@ function companion(over: Partial<CompanionOptions> = {}): { app: CompanionApp; l
   });
 }
 
-async function openSession(app: CompanionApp, payload: Record<string, unknown> = {}): Promise<CreateSessionResponse & { token: string; path: string }> {
+async function openSession(
+  app: CompanionApp,
+  payload: Record<string, unknown> = {},
+): Promise<CreateSessionResponse & { token: string; path: string }> {
   const res = await app.request('/v1/sessions', {
     method: 'POST',
     headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
@@ -109,7 +122,14 @@ test('the page of a fresh session: the element bound to the capture token, under
   assert.equal(cssRes.headers.get('content-type'), 'text/css; charset=utf-8');
   assert.equal(cssRes.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   const style = await cssRes.text();
-  for (const rule of ['--onboarding-color-primary: #6a1b9a', '--onboarding-color-on-primary: #ffffff', '--onboarding-radius: 12px', '--okit-page-bg: #f4eef8', 'onboarding-flow::part(button-primary)']) assert.ok(style.includes(rule), rule);
+  for (const rule of [
+    '--onboarding-color-primary: #6a1b9a',
+    '--onboarding-color-on-primary: #ffffff',
+    '--onboarding-radius: 12px',
+    '--okit-page-bg: #f4eef8',
+    'onboarding-flow::part(button-primary)',
+  ])
+    assert.ok(style.includes(rule), rule);
   assert.doesNotMatch(style, /@import|url\(|https?:/, 'no font or image from elsewhere');
 });
 
@@ -123,7 +143,16 @@ test("the element's files and the page's script come from the companion, version
   assert.match(bundle, /^\/capture\/element\/[0-9a-f]{16}\/onboarding-flow\.bundle\.js$/);
   assert.match(pageScript, /^\/capture\/assets\/[0-9a-f]{16}\/hosted-page\.js$/);
   const dirOf = bundle.slice(0, bundle.lastIndexOf('/') + 1);
-  for (const path of [bundle, pageScript, `${dirOf}onboarding-flow.pipeline.js`, `${dirOf}onboarding-flow.image-worker.js`, `${dirOf}onboarding-flow.capture-view.js`, `${dirOf}onboarding-flow.face.js`, `${dirOf}onboarding-flow.after-send.js`, `${dirOf}onboarding-flow.consent-text.js`]) {
+  for (const path of [
+    bundle,
+    pageScript,
+    `${dirOf}onboarding-flow.pipeline.js`,
+    `${dirOf}onboarding-flow.image-worker.js`,
+    `${dirOf}onboarding-flow.capture-view.js`,
+    `${dirOf}onboarding-flow.face.js`,
+    `${dirOf}onboarding-flow.after-send.js`,
+    `${dirOf}onboarding-flow.consent-text.js`,
+  ]) {
     const res = await app.request(path);
     assert.equal(res.status, 200, path);
     assert.equal(res.headers.get('content-type'), 'text/javascript; charset=utf-8', path);
@@ -136,7 +165,12 @@ test("the element's files and the page's script come from the companion, version
     assert.equal(quoted, null, `${path} names no other origin to fetch: ${quoted?.[0]}`);
   }
   // Another version, the classic-script form, a file that is not the element's: not served.
-  for (const path of [bundle.replace(/[0-9a-f]{16}/, '0000000000000000'), `${dirOf}onboarding-flow.iife.js`, `${dirOf}onboarding-flow.bundle.js.map`, `${dirOf}..%2Fpackage.json`]) {
+  for (const path of [
+    bundle.replace(/[0-9a-f]{16}/, '0000000000000000'),
+    `${dirOf}onboarding-flow.iife.js`,
+    `${dirOf}onboarding-flow.bundle.js.map`,
+    `${dirOf}..%2Fpackage.json`,
+  ]) {
     assert.equal((await app.request(path)).status, 404, path);
   }
   const script = await (await app.request(pageScript)).text();
@@ -162,7 +196,7 @@ test('an unknown token: a 404 page in the browser’s language, with the brand, 
   for (const [token, language, heading] of [
     ['AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAbogus', 'en-GB,en;q=0.9', 'Link not found'],
     ['x', 'es-MX', 'Enlace no encontrado'],
-    ["%3Cscript%3Ealert(1)%3C%2Fscript%3E", 'fr-FR, de;q=0.8', 'Link não encontrado'],
+    ['%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'fr-FR, de;q=0.8', 'Link não encontrado'],
     ['A'.repeat(300), '', 'Link não encontrado'],
   ] as const) {
     const res = await app.request(`/capture/${token}`, { headers: language ? { 'accept-language': language } : {} });
@@ -180,10 +214,16 @@ test('an unknown token: a 404 page in the browser’s language, with the brand, 
 
 test('a used session (its onboarding sent) and an expired one: 410 pages in the session’s language; the used one leads back to returnUrl', async () => {
   let offset = 0;
-  const { app } = companion({ timers: { now: () => Date.now() + offset, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as never) } });
+  const { app } = companion({
+    timers: { now: () => Date.now() + offset, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as never) },
+  });
   const used = await openSession(app, { locale: 'en', returnUrl: 'https://app.example/done' });
   // The hosted page's token creates the onboarding as the session's origin.
-  const created = await app.request('/v1/onboardings', { method: 'POST', headers: { authorization: `Bearer ${used.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body({ cpf: CPF })) });
+  const created = await app.request('/v1/onboardings', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${used.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body({ cpf: CPF })),
+  });
   assert.equal(created.status, 201, await created.clone().text());
   const res = await app.request(used.path);
   assert.equal(res.status, 410);
@@ -209,7 +249,10 @@ test('the request log never holds a capture or hand-off token: their paths are l
   assert.equal(redactPath('/capture/abcDEF123_-xyz'), '/capture/:token');
   assert.equal(redactPath('/kyc/capture/abc/def'), '/kyc/capture/:token/def');
   assert.equal(redactPath('/capture/assets/0123456789abcdef/hosted-page.js'), '/capture/assets/0123456789abcdef/hosted-page.js');
-  assert.equal(redactPath('/capture/element/0123456789abcdef/onboarding-flow.bundle.js'), '/capture/element/0123456789abcdef/onboarding-flow.bundle.js');
+  assert.equal(
+    redactPath('/capture/element/0123456789abcdef/onboarding-flow.bundle.js'),
+    '/capture/element/0123456789abcdef/onboarding-flow.bundle.js',
+  );
   assert.equal(redactPath('/h/Zm9vYmFy'), '/h/:token');
   assert.equal(redactPath('/h'), '/h');
   assert.equal(redactPath('/v1/handoff/claim'), '/v1/handoff/claim');
@@ -217,13 +260,18 @@ test('the request log never holds a capture or hand-off token: their paths are l
   const { app, logs } = companion();
   const s = await openSession(app);
   await app.request(s.path);
-  const offer = (await (await app.request('/v1/session/handoff', { method: 'POST', headers: { authorization: `Bearer ${s.token}` } })).json()) as HandoffOffer;
+  const offer = (await (
+    await app.request('/v1/session/handoff', { method: 'POST', headers: { authorization: `Bearer ${s.token}` } })
+  ).json()) as HandoffOffer;
   const linkPath = new URL(offer.url).pathname;
   const linkToken = linkPath.replace('/h/', '');
   assert.equal((await app.request(linkPath)).status, 200);
   await app.request(`/capture/${s.token}x`);
   const lines = logs.map((l) => JSON.parse(l) as { msg: string; path?: string; status?: number }).filter((l) => l.msg === 'request');
-  assert.deepEqual(lines.filter((l) => l.path?.startsWith('/capture/:') || l.path?.startsWith('/h/')).map((l) => `${l.path} ${l.status}`), ['/capture/:token 200', '/h/:token 200', '/capture/:token 404']);
+  assert.deepEqual(
+    lines.filter((l) => l.path?.startsWith('/capture/:') || l.path?.startsWith('/h/')).map((l) => `${l.path} ${l.status}`),
+    ['/capture/:token 200', '/h/:token 200', '/capture/:token 404'],
+  );
   const all = logs.join('\n');
   for (const secret of [s.token, linkToken, s.clientSecret]) assert.ok(!all.includes(secret), 'no token in the logs');
 });
@@ -231,7 +279,9 @@ test('the request log never holds a capture or hand-off token: their paths are l
 test('the hand-off link page claims nothing on its GET (a scanner or prefetch cannot burn it); its script claims; the code page', async () => {
   const { app } = companion();
   const s = await openSession(app, { locale: 'en' });
-  const offer = (await (await app.request('/v1/session/handoff', { method: 'POST', headers: { authorization: `Bearer ${s.token}` } })).json()) as HandoffOffer;
+  const offer = (await (
+    await app.request('/v1/session/handoff', { method: 'POST', headers: { authorization: `Bearer ${s.token}` } })
+  ).json()) as HandoffOffer;
   const linkPath = new URL(offer.url).pathname;
   for (let i = 0; i < 3; i++) {
     const res = await app.request(linkPath, { headers: { 'accept-language': 'pt-BR' } });
@@ -246,9 +296,15 @@ test('the hand-off link page claims nothing on its GET (a scanner or prefetch ca
     assert.ok(!html.includes(linkPath.slice(3)), 'the link token is not in the page (the script reads it from the address)');
     assert.doesNotMatch(html, /session="/, 'no secret in the page before a claim');
   }
-  const page = (await (await app.request('/v1/session', { headers: { authorization: `Bearer ${s.token}` } })).json()) as { handoff: { state: string } };
+  const page = (await (await app.request('/v1/session', { headers: { authorization: `Bearer ${s.token}` } })).json()) as {
+    handoff: { state: string };
+  };
   assert.equal(page.handoff.state, 'pending', 'three GETs later the link is still unused');
-  const claim = await app.request('/v1/handoff/claim', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: linkPath.replace('/h/', '') }) });
+  const claim = await app.request('/v1/handoff/claim', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: linkPath.replace('/h/', '') }),
+  });
   assert.equal(claim.status, 200);
 
   const code = await app.request('/h', { headers: { 'accept-language': 'en' } });
@@ -256,7 +312,8 @@ test('the hand-off link page claims nothing on its GET (a scanner or prefetch ca
   assertPageHeaders(code);
   const form = await code.text();
   const input = /<input ([^>]*)>/.exec(form)?.[1] ?? '';
-  for (const attr of ['autocomplete="off"', 'autocapitalize="characters"', 'inputmode="text"', 'spellcheck="false"', 'name="code"']) assert.ok(input.includes(attr), attr);
+  for (const attr of ['autocomplete="off"', 'autocapitalize="characters"', 'inputmode="text"', 'spellcheck="false"', 'name="code"'])
+    assert.ok(input.includes(attr), attr);
   assert.match(form, /<label for="okit-code">Code<\/label>/);
   assert.match(form, /data-text-code-rate-limited="Too many attempts\. Wait \{s\} seconds and try again\."/);
   assert.match(form, /data-text-code-wrong="Wrong code/);
@@ -265,7 +322,10 @@ test('the hand-off link page claims nothing on its GET (a scanner or prefetch ca
   assert.equal(device.status, 200);
   assertPageHeaders(device);
   const deviceHtml = await device.text();
-  assert.match(deviceHtml, /<template id="okit-flow"><div class="okit-flow"><onboarding-flow endpoint="\/" handoff><\/onboarding-flow><\/div><\/template>/);
+  assert.match(
+    deviceHtml,
+    /<template id="okit-flow"><div class="okit-flow"><onboarding-flow endpoint="\/" handoff><\/onboarding-flow><\/div><\/template>/,
+  );
   assert.match(deviceHtml, /Ninguna verificación en este dispositivo/);
 });
 
@@ -289,7 +349,11 @@ test('over a real socket: the page, its files and the 404 page, with their heade
   const { app } = companion({ publicUrl: undefined });
   const server = await listen((req, env) => app.fetch(req, env as never), { port: 0 });
   try {
-    const open = await fetch(`${server.url}/v1/sessions`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ reference: 'socket', returnUrl: 'https://app.example/back' }) });
+    const open = await fetch(`${server.url}/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference: 'socket', returnUrl: 'https://app.example/back' }),
+    });
     const s = (await open.json()) as CreateSessionResponse;
     assert.ok(s.url.startsWith(`${server.url}/capture/`), s.url);
     const res = await fetch(s.url);
@@ -336,7 +400,11 @@ test("without the page's script built, the pages that load it are refused saying
   try {
     const brand = loadBrand({});
     const missing = new HostedAssets(brand, defaultElementDir(), empty);
-    assert.throws(() => missing.scriptsVersion(), (e: Error) => e instanceof BuildMissing && e.message.includes(`hosted-page.js) is not in ${empty}`) && e.message.includes('npm run build'));
+    assert.throws(
+      () => missing.scriptsVersion(),
+      (e: Error) =>
+        e instanceof BuildMissing && e.message.includes(`hosted-page.js) is not in ${empty}`) && e.message.includes('npm run build'),
+    );
     assert.deepEqual([...missing.page.files.keys()], ['hosted-page.css']);
     // Where the companion looks by default, the build's script: the pages load it beside the stylesheet.
     const built = new HostedAssets(brand, defaultElementDir());
@@ -383,7 +451,10 @@ test('the brand is checked at creation: each bad value is named, a bad logo file
   assert.throws(() => companion({ hostedPage: { brand: { color: '#12' } } }), /Invalid brand of the hosted page: brand\.color/);
 
   const svg = join(dir, 'logo.svg');
-  writeFileSync(svg, '<?xml version="1.0"?>\n<!-- a logo -->\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>');
+  writeFileSync(
+    svg,
+    '<?xml version="1.0"?>\n<!-- a logo -->\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>',
+  );
   const ok = loadBrand({ name: 'Loja São João & Cia.', logo: svg, color: '#FFCC00', radius: 0 });
   assert.equal(ok.logo?.type, 'image/svg+xml');
   assert.equal(ok.color, '#ffcc00');
@@ -398,7 +469,10 @@ test('a brand file: JSON with the same members, its logo relative to the file; a
   assert.equal(input.logo, logoPath);
   assert.equal(loadBrand(input).logo?.type, 'image/png');
   writeFileSync(file, '{ "name": ');
-  assert.throws(() => readBrandFile(file), (e: Error) => e instanceof CompanionConfigError && e.message.includes(`The brand file ${file} is not JSON`));
+  assert.throws(
+    () => readBrandFile(file),
+    (e: Error) => e instanceof CompanionConfigError && e.message.includes(`The brand file ${file} is not JSON`),
+  );
   writeFileSync(file, '["a"]');
   assert.throws(() => readBrandFile(file), /must hold a JSON object/);
   assert.throws(() => readBrandFile(join(dir, 'nope.json')), /could not be read \(ENOENT\)/);

@@ -16,13 +16,20 @@ import { created, testCompanion, webhook, WEBHOOK_KEY } from './helpers/companio
 import { logLines } from './helpers/log-lines.js';
 
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
+before(async () => {
+  up = await startFakeUpstream();
+});
 after(() => up.close());
 
 async function serve(over: Partial<CompanionOptions & ServeOptions> = {}) {
   const log = logLines();
   const served = await serveCompanion({
-    port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, rateLimit: 0,
+    port: 0,
+    baseUrl: up.url,
+    client: FAKE_CLIENT,
+    secret: FAKE_SECRET,
+    webhookKey: WEBHOOK_KEY,
+    rateLimit: 0,
     logger: log.logger,
     poll: { firstDelayMs: 60_000 },
     ...over,
@@ -31,7 +38,11 @@ async function serve(over: Partial<CompanionOptions & ServeOptions> = {}) {
 }
 
 /** Writes raw bytes on a new connection and reads everything until the server closes it. */
-function raw(url: string, bytes: string, options: { stallAfterWrite?: boolean } = {}): Promise<{ status: number; headers: string; body: string }> {
+function raw(
+  url: string,
+  bytes: string,
+  options: { stallAfterWrite?: boolean } = {},
+): Promise<{ status: number; headers: string; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -61,7 +72,10 @@ test('a client that closes its connection mid-upload is logged at info as a clie
   const { served, lines, line } = await serve();
   try {
     await new Promise<void>((resolve) => {
-      const req = request(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '200000' } });
+      const req = request(`${served.url}/v1/onboardings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '200000' },
+      });
       req.on('error', () => resolve());
       // Gone once the companion has the request and is reading its body.
       served.server.once('request', () => req.destroy());
@@ -74,7 +88,11 @@ test('a client that closes its connection mid-upload is logged at info as a clie
     assert.equal(abort.clientAbort, true);
     assert.equal(abort.path, '/v1/onboardings');
     assert.ok(Number(abort.status) < 500, `logged status ${abort.status}`);
-    assert.deepEqual(lines().filter((l) => l.level === 'error'), [], 'no error line');
+    assert.deepEqual(
+      lines().filter((l) => l.level === 'error'),
+      [],
+      'no error line',
+    );
     assert.equal((await fetch(`${served.url}/v1/health`)).status, 200, 'the server is unharmed');
   } finally {
     await served.close();
@@ -88,10 +106,22 @@ test('a slow upload is cut by the request timeout with a 408 in the error shape'
     const server = served.server as HttpServer & { connectionsCheckingInterval?: number };
     assert.equal(server.requestTimeout, 1_000);
     assert.equal(server.connectionsCheckingInterval, 250);
-    const answer = await raw(served.url, 'POST /v1/onboardings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"cpf":"5', { stallAfterWrite: true });
+    const answer = await raw(
+      served.url,
+      'POST /v1/onboardings HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"cpf":"5',
+      { stallAfterWrite: true },
+    );
     assertShape(answer, 408, 'invalid_request');
     // Answered by the request timeout: Node's timeout error, refused by the HTTP layer.
-    assert.ok(lines().some((l) => l.msg === 'request refused by the HTTP layer' && l.code === 'ERR_HTTP_REQUEST_TIMEOUT' && l.httpStatus === 408 && l.level === 'info'));
+    assert.ok(
+      lines().some(
+        (l) =>
+          l.msg === 'request refused by the HTTP layer' &&
+          l.code === 'ERR_HTTP_REQUEST_TIMEOUT' &&
+          l.httpStatus === 408 &&
+          l.level === 'info',
+      ),
+    );
   } finally {
     await served.close();
   }
@@ -115,12 +145,19 @@ test('what the HTTP layer refuses before any route carries the error shape', asy
     assertShape(await raw(served.url, 'GET /v1\\health HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'invalid_request');
     assertShape(await raw(served.url, 'GET v1/health HTTP/1.1\r\nHost: x\r\n\r\n'), 400, 'invalid_request');
     assertShape(await raw(served.url, 'NOT HTTP AT ALL\r\n\r\n'), 400, 'invalid_request');
-    assertShape(await raw(served.url, `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'invalid_request');
+    assertShape(
+      await raw(served.url, `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      431,
+      'invalid_request',
+    );
     // HTTP/1.0 has no Host: simple health checkers still get their answer.
     const old = await raw(served.url, 'GET /v1/health HTTP/1.0\r\n\r\n');
     assert.match(old.headers, /^HTTP\/1\.1 200/);
     assert.deepEqual(JSON.parse(old.body), { ok: true });
-    assert.deepEqual(lines().filter((l) => l.level === 'error'), []);
+    assert.deepEqual(
+      lines().filter((l) => l.level === 'error'),
+      [],
+    );
     assert.equal((await fetch(`${served.url}/v1/health`)).status, 200);
   } finally {
     await served.close();
@@ -133,7 +170,9 @@ test('a webhook with a status the contract does not know is acknowledged (2xx) a
   const res = await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'PENDING_DOCUMENTS', fields: [], services: [] });
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { received: true });
-  const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => String(l.msg).includes('status the contract does not know'));
+  const line = logs
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((l) => String(l.msg).includes('status the contract does not know'));
   assert.ok(line);
   assert.equal(line.status, 'PENDING_DOCUMENTS');
   assert.equal(line.tokenOnboarding, o.tokenOnboarding);

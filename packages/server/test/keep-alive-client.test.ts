@@ -67,9 +67,16 @@ after(() => {
   for (const c of clients) c.close();
 });
 
-const ok = (body: string, extra = '') => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+const ok = (body: string, extra = '') =>
+  `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
 const call = (c: KeepAliveClient, port: number, over: Partial<Parameters<KeepAliveClient['request']>[0]> = {}) =>
-  c.request({ method: 'GET', url: new URL(`http://127.0.0.1:${port}/path?q=1`), headers: { accept: 'application/json' }, timeoutMs: 5_000, ...over });
+  c.request({
+    method: 'GET',
+    url: new URL(`http://127.0.0.1:${port}/path?q=1`),
+    headers: { accept: 'application/json' },
+    timeoutMs: 5_000,
+    ...over,
+  });
 const text = (a: { body: Buffer | null }) => a.body?.toString('utf8') ?? null;
 
 /** Resolves once `condition` holds, looking again after each turn of the event loop; the test's own timeout is the limit. */
@@ -78,7 +85,8 @@ async function eventually(condition: () => boolean): Promise<void> {
 }
 
 /** Resolves once the socket has closed, or has read its peer's end. */
-const ended = (s: Socket) => (s.destroyed || s.readableEnded ? Promise.resolve() : Promise.race([once(s, 'close'), once(s, 'end')]).then(() => undefined));
+const ended = (s: Socket) =>
+  s.destroyed || s.readableEnded ? Promise.resolve() : Promise.race([once(s, 'close'), once(s, 'end')]).then(() => undefined);
 
 test('a request goes out as one head and its pieces; the answer comes back whole; the socket is reused', async () => {
   const srv = await rawServer((s, socket) => socket.write(ok(`{"got":${JSON.stringify(s.body)}}`)));
@@ -113,7 +121,11 @@ test('a request goes out as one head and its pieces; the answer comes back whole
 
 test('an answer read in any pieces: chunked with extensions and trailers, interim answers, every split point', () => {
   const answers: [string, string, number][] = [
-    ['HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\n\r\n4;ext=1\r\nWiki\r\n6\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nTrailer: x\r\n\r\n', 'Wikipedia in \r\n\r\nchunks.', 201],
+    [
+      'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\n\r\n4;ext=1\r\nWiki\r\n6\r\npedia \r\nE\r\nin \r\n\r\nchunks.\r\n0\r\nTrailer: x\r\n\r\n',
+      'Wikipedia in \r\n\r\nchunks.',
+      201,
+    ],
     ['HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello', 'hello', 200],
     ['HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n', '', 200],
   ];
@@ -201,14 +213,19 @@ test('a socket the server closed while idle, or idle past idleMs, is not used ag
     await clock.advance(150);
     await call(c, srv.port);
     assert.equal(srv.connections(), 3, 'past idleMs: a new connection');
-    assert.ok(srv.sockets[1]!.destroyed || (await new Promise((r) => srv.sockets[1]!.once('close', () => r(true)))), 'and the old one is closed');
+    assert.ok(
+      srv.sockets[1]!.destroyed || (await new Promise((r) => srv.sockets[1]!.once('close', () => r(true)))),
+      'and the old one is closed',
+    );
   } finally {
     await srv.close();
   }
 });
 
 test("a server's Keep-Alive timeout shortens the reuse: a second before it, and none when it is a second or less", async () => {
-  const srv = await rawServer((s, socket) => socket.write(ok('x', s.head.includes('/short') ? 'Keep-Alive: timeout=1\r\n' : 'keep-alive: max=100, timeout=2\r\n')));
+  const srv = await rawServer((s, socket) =>
+    socket.write(ok('x', s.head.includes('/short') ? 'Keep-Alive: timeout=1\r\n' : 'keep-alive: max=100, timeout=2\r\n')),
+  );
   try {
     const clock = new ManualClock();
     const c = newClient({ idleMs: 10_000, timers: clock });
@@ -274,7 +291,10 @@ test('a header that would change the head is refused before anything is sent; a 
   try {
     const c = newClient();
     let bodyDone = 0;
-    await assert.rejects(call(c, srv.port, { headers: { authorization: 'Bearer a\r\nx-evil: 1' }, onBodyDone: () => bodyDone++ }), TypeError);
+    await assert.rejects(
+      call(c, srv.port, { headers: { authorization: 'Bearer a\r\nx-evil: 1' }, onBodyDone: () => bodyDone++ }),
+      TypeError,
+    );
     await assert.rejects(call(c, srv.port, { headers: { 'bad name': 'x' } }), TypeError);
     assert.equal(bodyDone, 1, 'the body is let go even when nothing is sent');
     assert.equal(srv.connections(), 0);
@@ -288,7 +308,29 @@ test('https: the exchange goes over TLS with the given CA, and a new connection 
   const dir = mkdtempSync(join(tmpdir(), 'okit-tls-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
   } catch {
     t.skip('openssl is not available to make a certificate');
     return;
@@ -298,10 +340,11 @@ test('https: the exchange goes over TLS with the given CA, and a new connection 
   const resumed: boolean[] = [];
   const srv = await rawServer(
     (s, socket) => socket.write(ok(`tls ${s.connection}`, s.head.includes('/close') ? 'connection: close\r\n' : '')),
-    (f) => tlsServer({ cert, key }, (s: TLSSocket) => {
-      resumed.push(s.isSessionReused());
-      f(s);
-    }),
+    (f) =>
+      tlsServer({ cert, key }, (s: TLSSocket) => {
+        resumed.push(s.isSessionReused());
+        f(s);
+      }),
   );
   try {
     const c = newClient({ tls: { ca: cert } });

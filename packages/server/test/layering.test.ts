@@ -39,7 +39,9 @@ const HTTP_FOLDER = /^(transport|http|middleware)\//;
 function specifiers(text: string): string[] {
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const found: string[] = [];
-  for (const m of code.matchAll(/(?:^|[\s;])(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+  for (const m of code.matchAll(
+    /(?:^|[\s;])(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm,
+  )) {
     found.push((m[1] ?? m[2] ?? m[3])!);
   }
   return found;
@@ -79,11 +81,14 @@ export function layeringProblems(tree: Tree): string[] {
     if (!file.startsWith('transport/')) {
       for (const spec of specifiers(text)) {
         const target = resolveSpec(file, spec);
-        if (target?.startsWith('transport/') && target !== 'transport/index.ts') problems.push(`${file}: reaches ${target}; the transport is used through transport/index.ts`);
+        if (target?.startsWith('transport/') && target !== 'transport/index.ts')
+          problems.push(`${file}: reaches ${target}; the transport is used through transport/index.ts`);
       }
     }
-    if (file !== 'transport/request-header.ts' && /\bc\.req\.header\(/.test(text.replace(/\/\*[\s\S]*?\*\//g, ''))) problems.push(`${file}: reads a request header with c.req.header(); requestHeader() is the one way`);
-    if (specifiers(text).includes('hono/streaming')) problems.push(`${file}: writes an event stream with hono/streaming; sendEventStream() is the one way`);
+    if (file !== 'transport/request-header.ts' && /\bc\.req\.header\(/.test(text.replace(/\/\*[\s\S]*?\*\//g, '')))
+      problems.push(`${file}: reads a request header with c.req.header(); requestHeader() is the one way`);
+    if (specifiers(text).includes('hono/streaming'))
+      problems.push(`${file}: writes an event stream with hono/streaming; sendEventStream() is the one way`);
   }
   return problems;
 }
@@ -92,7 +97,17 @@ test('the real tree: domain code reaches no HTTP module, the transport is one ad
   const tree = readTree();
   const domain = Object.keys(tree).filter((p) => DOMAIN_FILE.test(p) && !p.startsWith('store/'));
   // The rule judges real files: the services and rules of the feature folders are among them.
-  for (const expected of ['onboardings/onboarding-service.ts', 'onboardings/onboarding-rules.ts', 'queries/query-rules.ts', 'webhooks/webhook-rules.ts', 'sessions/session-service.ts', 'handoff/handoff-service.ts', 'handoff/handoff-rules.ts', 'idempotency/idempotency-rules.ts', 'sessions/session-view.ts']) {
+  for (const expected of [
+    'onboardings/onboarding-service.ts',
+    'onboardings/onboarding-rules.ts',
+    'queries/query-rules.ts',
+    'webhooks/webhook-rules.ts',
+    'sessions/session-service.ts',
+    'handoff/handoff-service.ts',
+    'handoff/handoff-rules.ts',
+    'idempotency/idempotency-rules.ts',
+    'sessions/session-view.ts',
+  ]) {
     assert.ok(domain.includes(expected), `${expected} is judged as domain code`);
   }
   assert.deepEqual(layeringProblems(tree), []);
@@ -101,24 +116,50 @@ test('the real tree: domain code reaches no HTTP module, the transport is one ad
 test('each rule catches what it forbids, directly or through the files a domain module imports', () => {
   const clean: Tree = {
     'transport/index.ts': "export { requestHeader } from './request-header.js';\n",
-    'transport/request-header.ts': "import type { Context } from 'hono';\nexport const requestHeader = (c: Context, n: string) => c.req.header(n);\n",
-    'x/x-rules.ts': "import { helper } from './helper.js';\nimport { DomainError } from '../errors/domain-error.js';\nexport const r = helper;\n",
-    'errors/domain-error.ts': "export class DomainError extends Error {}\n",
-    'x/helper.ts': "import { createHash } from 'node:crypto';\nimport { client } from '../upstream/client.js';\nexport const helper = createHash;\n",
+    'transport/request-header.ts':
+      "import type { Context } from 'hono';\nexport const requestHeader = (c: Context, n: string) => c.req.header(n);\n",
+    'x/x-rules.ts':
+      "import { helper } from './helper.js';\nimport { DomainError } from '../errors/domain-error.js';\nexport const r = helper;\n",
+    'errors/domain-error.ts': 'export class DomainError extends Error {}\n',
+    'x/helper.ts':
+      "import { createHash } from 'node:crypto';\nimport { client } from '../upstream/client.js';\nexport const helper = createHash;\n",
     'upstream/client.ts': "import { request } from 'node:http';\nexport const client = request;\n",
-    'x/x-routes.ts': "import { Hono } from 'hono';\nimport { requestHeader } from '../transport/index.js';\nexport const app = new Hono();\n",
-    'http/companion-error.ts': "import { HTTPException } from 'hono/http-exception';\nexport class CompanionError extends HTTPException {}\n",
+    'x/x-routes.ts':
+      "import { Hono } from 'hono';\nimport { requestHeader } from '../transport/index.js';\nexport const app = new Hono();\n",
+    'http/companion-error.ts':
+      "import { HTTPException } from 'hono/http-exception';\nexport class CompanionError extends HTTPException {}\n",
   };
   assert.deepEqual(layeringProblems(clean), []);
   const planted: [Tree, RegExp][] = [
     [{ 'x/x-service.ts': "import type { Context } from 'hono';\nexport {};\n" }, /^x\/x-service\.ts: domain code imports hono$/],
-    [{ 'x/x-service.ts': "import { CompanionError } from '../http/companion-error.js';\nexport {};\n" }, /^x\/x-service\.ts -> http\/companion-error\.ts: domain code imports HTTP code$/],
-    [{ 'x/helper.ts': "import { ServerResponse } from 'node:http';\nexport const helper = ServerResponse;\n" }, /^x\/x-rules\.ts -> x\/helper\.ts: domain code imports node:http$/],
-    [{ 'x/helper.ts': "export { requestHeader as helper } from '../transport/index.js';\n" }, /^x\/x-rules\.ts -> x\/helper\.ts -> transport\/index\.ts: domain code imports HTTP code$/],
-    [{ 'x/x-view.ts': "const m = await import('../middleware/cors.js');\nexport { m };\n" }, /^x\/x-view\.ts -> middleware\/cors\.ts: domain code imports HTTP code$/],
-    [{ 'x/x-routes.ts': "import { requestHeader } from '../transport/request-header.js';\nexport {};\n" }, /^x\/x-routes\.ts: reaches transport\/request-header\.ts; the transport is used through transport\/index\.ts$/],
-    [{ 'x/x-routes.ts': "export const id = (c: any) => c.req.header('x-request-id');\n" }, /^x\/x-routes\.ts: reads a request header with c\.req\.header\(\)/],
-    [{ 'x/x-routes.ts': "import { streamSSE } from 'hono/streaming';\nexport { streamSSE };\n" }, /^x\/x-routes\.ts: writes an event stream with hono\/streaming/],
+    [
+      { 'x/x-service.ts': "import { CompanionError } from '../http/companion-error.js';\nexport {};\n" },
+      /^x\/x-service\.ts -> http\/companion-error\.ts: domain code imports HTTP code$/,
+    ],
+    [
+      { 'x/helper.ts': "import { ServerResponse } from 'node:http';\nexport const helper = ServerResponse;\n" },
+      /^x\/x-rules\.ts -> x\/helper\.ts: domain code imports node:http$/,
+    ],
+    [
+      { 'x/helper.ts': "export { requestHeader as helper } from '../transport/index.js';\n" },
+      /^x\/x-rules\.ts -> x\/helper\.ts -> transport\/index\.ts: domain code imports HTTP code$/,
+    ],
+    [
+      { 'x/x-view.ts': "const m = await import('../middleware/cors.js');\nexport { m };\n" },
+      /^x\/x-view\.ts -> middleware\/cors\.ts: domain code imports HTTP code$/,
+    ],
+    [
+      { 'x/x-routes.ts': "import { requestHeader } from '../transport/request-header.js';\nexport {};\n" },
+      /^x\/x-routes\.ts: reaches transport\/request-header\.ts; the transport is used through transport\/index\.ts$/,
+    ],
+    [
+      { 'x/x-routes.ts': "export const id = (c: any) => c.req.header('x-request-id');\n" },
+      /^x\/x-routes\.ts: reads a request header with c\.req\.header\(\)/,
+    ],
+    [
+      { 'x/x-routes.ts': "import { streamSSE } from 'hono/streaming';\nexport { streamSSE };\n" },
+      /^x\/x-routes\.ts: writes an event stream with hono\/streaming/,
+    ],
   ];
   for (const [change, problem] of planted) {
     const problems = layeringProblems({ ...clean, ...change });
@@ -126,5 +167,8 @@ test('each rule catches what it forbids, directly or through the files a domain 
     assert.match(problems[0]!, problem);
   }
   // Prose that names a forbidden module is no import.
-  assert.deepEqual(layeringProblems({ ...clean, 'x/x-rules.ts': "/** Unlike `import { Hono } from 'hono'`, nothing here knows HTTP. */\nexport {};\n" }), []);
+  assert.deepEqual(
+    layeringProblems({ ...clean, 'x/x-rules.ts': "/** Unlike `import { Hono } from 'hono'`, nothing here knows HTTP. */\nexport {};\n" }),
+    [],
+  );
 });

@@ -15,7 +15,9 @@ import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion, WEBHOOK_KEY } from './helpers/companion.js';
 
 let up: FakeUpstream;
-before(async () => { up = await startFakeUpstream(); });
+before(async () => {
+  up = await startFakeUpstream();
+});
 after(() => up.close());
 
 const CREATE = '/api/token-history-onboarding';
@@ -35,7 +37,12 @@ class JournalStore extends MemoryStore {
 async function serve(over: Partial<CompanionOptions> = {}) {
   const logs: string[] = [];
   const served = await serveCompanion({
-    port: 0, baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, webhookKey: WEBHOOK_KEY, rateLimit: 0,
+    port: 0,
+    baseUrl: up.url,
+    client: FAKE_CLIENT,
+    secret: FAKE_SECRET,
+    webhookKey: WEBHOOK_KEY,
+    rateLimit: 0,
     logger: createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' }),
     poll: { firstDelayMs: 60_000 },
     upstream: { timeoutMs: 10_000 },
@@ -78,7 +85,11 @@ test('close(): new connections are refused, a creation in flight finishes and is
   const { served, logs } = await serve({ store, shutdownGraceMs: 2 ** 31 - 1 });
   const upstream = holdCreation('in-flight-creation');
   try {
-    const creation = fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(createBody()) });
+    const creation = fetch(`${served.url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(createBody()),
+    });
     await upstream.arrived;
     let closed = false;
     const closing = served.close().then(() => void (closed = true));
@@ -103,7 +114,14 @@ test('close(): the grace period bounds a shutdown that a slow request would hold
   // The upstream never answers during the test: only the grace period can end the shutdown.
   const upstream = holdCreation('too-slow');
   try {
-    const creation = fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(createBody()) }).then((r) => r.status, () => 'cut');
+    const creation = fetch(`${served.url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(createBody()),
+    }).then(
+      (r) => r.status,
+      () => 'cut',
+    );
     await upstream.arrived;
     await served.close();
     assert.deepEqual(store.journal, ['close']);
@@ -116,16 +134,24 @@ test('close(): the grace period bounds a shutdown that a slow request would hold
 
 test('close(): an open event stream ends with a retry: hint around sse.retryMs, after its current status', async () => {
   const { served } = await serve({ sse: { retryMs: 2_000 } });
-  const res = await fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(createBody()) });
+  const res = await fetch(`${served.url}/v1/onboardings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(createBody()),
+  });
   const o = (await res.json()) as { tokenOnboarding: string; accessKey: string };
   // The whole body, once the stream ends (a promise in an object: returned bare, it would be awaited at once).
   const { text } = await new Promise<{ text: Promise<string> }>((resolve, reject) => {
-    const req = request(`${served.url}/v1/onboardings/${o.tokenOnboarding}/events`, { headers: { authorization: `Bearer ${o.accessKey}` } }, (r) => {
-      let body = '';
-      r.setEncoding('utf8');
-      r.on('data', (d: string) => (body += d));
-      resolve({ text: new Promise((done) => r.on('close', () => done(body))) });
-    });
+    const req = request(
+      `${served.url}/v1/onboardings/${o.tokenOnboarding}/events`,
+      { headers: { authorization: `Bearer ${o.accessKey}` } },
+      (r) => {
+        let body = '';
+        r.setEncoding('utf8');
+        r.on('data', (d: string) => (body += d));
+        resolve({ text: new Promise((done) => r.on('close', () => done(body))) });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -144,7 +170,13 @@ test('closeOnSignals: the first signal shuts down and exits 0; a second one exit
   const exits: number[] = [];
   let finish!: () => void;
   let closes = 0;
-  const target = { close: () => new Promise<void>((r) => { closes++; finish = r; }) };
+  const target = {
+    close: () =>
+      new Promise<void>((r) => {
+        closes++;
+        finish = r;
+      }),
+  };
   const remove = closeOnSignals(target, { signals: ['SIGUSR2'], exit: (c) => exits.push(c), timeoutMs: 60_000 });
   try {
     process.emit('SIGUSR2', 'SIGUSR2');
@@ -163,7 +195,10 @@ test('closeOnSignals: the first signal shuts down and exits 0; a second one exit
   // The shutdown's timeout on a clock the test moves.
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const forced: number[] = [];
-  const stuck = closeOnSignals({ close: () => new Promise<void>(() => {}) }, { signals: ['SIGUSR2'], exit: (c) => forced.push(c), timeoutMs: 50 });
+  const stuck = closeOnSignals(
+    { close: () => new Promise<void>(() => {}) },
+    { signals: ['SIGUSR2'], exit: (c) => forced.push(c), timeoutMs: 50 },
+  );
   try {
     process.emit('SIGUSR2', 'SIGUSR2');
     t.mock.timers.tick(49);

@@ -21,7 +21,8 @@ function checkLines(stdout: string): void {
     assert.equal(parsed.app, 'exit-test');
     assert.equal(parsed.cpf, '529.***.***-25');
     assert.equal(parsed.authorization, '[redacted]');
-    for (const leaked of ['child-secret-123456', '52998224725', 'Bearer abc']) assert.ok(!line.includes(leaked), `${leaked} leaked: ${line}`);
+    for (const leaked of ['child-secret-123456', '52998224725', 'Bearer abc'])
+      assert.ok(!line.includes(leaked), `${leaked} leaked: ${line}`);
   });
 }
 
@@ -57,8 +58,14 @@ test('the default logger writes the lines of one turn in one write to stdout, re
     assert.equal(writes.length, 1);
     const lines = writes[0]!.split('\n');
     assert.equal(lines.pop(), '', 'each line ends with a newline');
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { msg: string }).msg), ['one [redacted]', 'two']);
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { requestId: string }).requestId), ['r1', 'r1']);
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { msg: string }).msg),
+      ['one [redacted]', 'two'],
+    );
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { requestId: string }).requestId),
+      ['r1', 'r1'],
+    );
     assert.equal((JSON.parse(lines[0]!) as { cpf: string }).cpf, '529.***.***-25');
     for (const leaked of ['batch-secret-123456', '52998224725', 'Bearer abc']) assert.ok(!writes[0]!.includes(leaked), `${leaked} leaked`);
 

@@ -21,7 +21,12 @@ const OLD_SECRET = 'notify-old-secret-0123456789-abcdefghijklmnopqrst';
  * runs out only when a test says so (see `notifier`), so a loaded machine never turns a slow answer
  * into a timeout and a second try.
  */
-const FAST = { retry: { firstDelayMs: 20, maxDelayMs: 80, giveUpAfterMs: 60_000 }, timeoutMs: 300, scanIntervalMs: 30, leaseTtlMs: 3_000 } as const;
+const FAST = {
+  retry: { firstDelayMs: 20, maxDelayMs: 80, giveUpAfterMs: 60_000 },
+  timeoutMs: 300,
+  scanIntervalMs: 30,
+  leaseTtlMs: 3_000,
+} as const;
 
 function logs() {
   const lines: string[] = [];
@@ -30,7 +35,15 @@ function logs() {
 
 function notifier(store: NotifierOptions['store'], url: string, extra: Partial<NotifierOptions> = {}) {
   const { lines, logger } = logs();
-  const n = new Notifier({ store, url, secret: SECRET, logger, ...FAST, timers: tryTimers(FAST.timeoutMs, { hold: true }).timers, ...extra });
+  const n = new Notifier({
+    store,
+    url,
+    secret: SECRET,
+    logger,
+    ...FAST,
+    timers: tryTimers(FAST.timeoutMs, { hold: true }).timers,
+    ...extra,
+  });
   return { n, lines };
 }
 
@@ -49,7 +62,12 @@ test('a 500 then a 200: delivered once, after one retry, with the same body and 
   assert.equal(receiver.received.length, 2);
   const [first, second] = receiver.received;
   assert.equal(first!.body, second!.body);
-  assert.deepEqual(JSON.parse(first!.body), { id, type: 'session.completed', createdAt: JSON.parse(first!.body).createdAt, data: { id: 'ses_1', status: 'completed' } });
+  assert.deepEqual(JSON.parse(first!.body), {
+    id,
+    type: 'session.completed',
+    createdAt: JSON.parse(first!.body).createdAt,
+    data: { id: 'ses_1', status: 'completed' },
+  });
   for (const r of receiver.received) {
     assert.equal(r.verified, true);
     assert.equal(r.contentType, 'application/json');
@@ -105,7 +123,7 @@ test('a receiver that hangs on one key times out and is retried, and another key
   assert.equal(entry.lastError, 'timeout');
 });
 
-test('events of one key arrive in the order queued, a later one waiting out the earlier one\'s retries; other keys do not wait', async (t) => {
+test("events of one key arrive in the order queued, a later one waiting out the earlier one's retries; other keys do not wait", async (t) => {
   let failuresLeft = 3;
   const receiver = await startReceiver(SECRET, (r) => {
     const data = (JSON.parse(r.body) as { data: { n: number; key: string } }).data;
@@ -119,7 +137,10 @@ test('events of one key arrive in the order queued, a later one waiting out the 
   const store = new MemoryStore();
   // A retry falls due only when the test moves this clock; looks at the outbox run on real timers.
   let clock = Date.now();
-  const { n } = notifier(store, receiver.url, { concurrency: 2, timers: { ...tryTimers(FAST.timeoutMs, { hold: true }).timers, now: () => clock } });
+  const { n } = notifier(store, receiver.url, {
+    concurrency: 2,
+    timers: { ...tryTimers(FAST.timeoutMs, { hold: true }).timers, now: () => clock },
+  });
   t.after(() => n.close());
 
   const ids: string[] = [];
@@ -127,7 +148,8 @@ test('events of one key arrive in the order queued, a later one waiting out the 
     ids.push((await n.notify({ type: 'session.submitted', orderKey: 'A', data: { key: 'A', n: i } })).id);
     ids.push((await n.notify({ type: 'session.submitted', orderKey: 'B', data: { key: 'B', n: i } })).id);
   }
-  const delivered = async (key: string) => (await Promise.all(ids.map((id) => store.getNotification(id)))).filter((e) => e?.orderKey === key && e.state === 'delivered').length;
+  const delivered = async (key: string) =>
+    (await Promise.all(ids.map((id) => store.getNotification(id)))).filter((e) => e?.orderKey === key && e.state === 'delivered').length;
   // All of B goes out while A's first event waits for its retry.
   await until(async () => (await delivered('B')) === 4, 'B delivered');
   assert.equal(await delivered('A'), 0);
@@ -137,7 +159,11 @@ test('events of one key arrive in the order queued, a later one waiting out the 
     return (await delivered('A')) === 4;
   }, 'A delivered once its retries fall due');
 
-  const seq = (key: string) => receiver.received.map((r) => JSON.parse(r.body) as { data: { key: string; n: number } }).filter((e) => e.data.key === key).map((e) => e.data.n);
+  const seq = (key: string) =>
+    receiver.received
+      .map((r) => JSON.parse(r.body) as { data: { key: string; n: number } })
+      .filter((e) => e.data.key === key)
+      .map((e) => e.data.n);
   assert.deepEqual(seq('A'), [1, 1, 1, 1, 2, 3, 4]);
   assert.deepEqual(seq('B'), [1, 2, 3, 4]);
   // B was not held up by A's retries: all of B arrived before A's first success.
@@ -175,7 +201,10 @@ test('at most `concurrency` tries at once, and each key still one at a time', as
   await watched.looked();
   assert.equal(tries.underWay(), 3, 'the notifier looked at the queue again with three under way and started no fourth');
   open();
-  await until(async () => (await Promise.all(ids.map((id) => store.getNotification(id)))).every((e) => e?.state === 'delivered'), 'all delivered');
+  await until(
+    async () => (await Promise.all(ids.map((id) => store.getNotification(id)))).every((e) => e?.state === 'delivered'),
+    'all delivered',
+  );
   assert.equal(most, 3);
 });
 
@@ -189,7 +218,13 @@ test('a repeated id queues nothing: the event is sent once', async (t) => {
   t.after(() => n.close());
   const first = await n.notify({ id: 'evt_ses_9_completed', type: 'session.completed', orderKey: 'ses_9', data: { v: 1 } });
   const again = await n.notify({ id: 'evt_ses_9_completed', type: 'session.completed', orderKey: 'ses_9', data: { v: 2 } });
-  assert.deepEqual([first, again], [{ id: 'evt_ses_9_completed', queued: true }, { id: 'evt_ses_9_completed', queued: false }]);
+  assert.deepEqual(
+    [first, again],
+    [
+      { id: 'evt_ses_9_completed', queued: true },
+      { id: 'evt_ses_9_completed', queued: false },
+    ],
+  );
   await until(async () => (await store.getNotification(first.id))?.state === 'delivered', 'delivered');
   await watched.looked();
   assert.equal(tries.underWay(), 0, 'the notifier looked at the queue again and started nothing');
@@ -211,8 +246,12 @@ test('two instances on one store: only the lease holder sends, each event once; 
   assert.notEqual(a.delivering, b.delivering);
 
   const ids: string[] = [];
-  for (let i = 0; i < 20; i++) ids.push((await (i % 2 ? a : b).notify({ type: 'session.completed', orderKey: `ses_${i}`, data: { i } })).id);
-  await until(async () => (await Promise.all(ids.map((id) => store.getNotification(id)))).every((e) => e?.state === 'delivered'), 'all delivered');
+  for (let i = 0; i < 20; i++)
+    ids.push((await (i % 2 ? a : b).notify({ type: 'session.completed', orderKey: `ses_${i}`, data: { i } })).id);
+  await until(
+    async () => (await Promise.all(ids.map((id) => store.getNotification(id)))).every((e) => e?.state === 'delivered'),
+    'all delivered',
+  );
   await watched.looked();
   assert.equal(tries.underWay(), 0, 'the holder looked at the queue again and started nothing; the other never sends');
   assert.deepEqual(receiver.received.map((r) => r.id).sort(), [...ids].sort());
@@ -253,8 +292,12 @@ test('two instances on one SQLite file (two connections): each event delivered o
     await Promise.all([s1.close(), s2.close()]);
   });
   const ids: string[] = [];
-  for (let i = 0; i < 10; i++) ids.push((await (i % 2 ? a : b).notify({ type: 'session.completed', orderKey: `ses_${i}`, data: { i } })).id);
-  await until(async () => (await Promise.all(ids.map((id) => s1.getNotification(id)))).every((e) => e?.state === 'delivered'), 'all delivered');
+  for (let i = 0; i < 10; i++)
+    ids.push((await (i % 2 ? a : b).notify({ type: 'session.completed', orderKey: `ses_${i}`, data: { i } })).id);
+  await until(
+    async () => (await Promise.all(ids.map((id) => s1.getNotification(id)))).every((e) => e?.state === 'delivered'),
+    'all delivered',
+  );
   assert.notEqual(a.delivering, b.delivering);
   await (a.delivering ? w1 : w2).looked();
   assert.equal(tries.underWay(), 0, 'the holder looked at the queue again and started nothing; the other never sends');
@@ -289,7 +332,13 @@ test('a restart resumes what was pending: a new notifier on the same SQLite file
     await second.close();
     await after.close();
   });
-  await until(async () => (await Promise.all(ids.map((id) => after.getNotification(id)))).every((e) => e?.state === 'delivered'), 'resumed and delivered');
-  assert.deepEqual(receiver.received.map((r) => r.id), ids);
+  await until(
+    async () => (await Promise.all(ids.map((id) => after.getNotification(id)))).every((e) => e?.state === 'delivered'),
+    'resumed and delivered',
+  );
+  assert.deepEqual(
+    receiver.received.map((r) => r.id),
+    ids,
+  );
   assert.ok(receiver.received.every((r) => r.verified));
 });

@@ -67,7 +67,16 @@ test('retries after 1 s, doubling to one hour between tries, for 3 days; then fa
     return new Response('down', { status: 500 });
   };
   // Scans and lease renewals far apart, so the clock jumps from one try to the next.
-  const n = new Notifier({ store, url: 'https://backend.example/hooks', secret: SECRET, logger: quiet(), timers, fetch: failing, scanIntervalMs: 6 * 3_600_000, leaseTtlMs: 9 * 3_600_000 });
+  const n = new Notifier({
+    store,
+    url: 'https://backend.example/hooks',
+    secret: SECRET,
+    logger: quiet(),
+    timers,
+    fetch: failing,
+    scanIntervalMs: 6 * 3_600_000,
+    leaseTtlMs: 9 * 3_600_000,
+  });
   const { id } = await n.notify({ type: 'session.completed', orderKey: 'ses_1', data: {} });
   for (let i = 0; i < 5_000 && (await memory.getNotification(id))!.state !== 'failed'; i++) {
     await timers.step();
@@ -98,15 +107,29 @@ test('give-up, listed as failed, replayed, delivered once', async (t) => {
   // Looks at the outbox run on real timers; a retry falls due only when the test moves this clock.
   let clock = Date.UTC(2026, 10, 23, 12);
   const timers: Timers = { ...realTimers, now: () => clock };
-  const n = new Notifier({ store, url: receiver.url, secret: SECRET, logger: quiet(), timers, retry: { firstDelayMs: 10, maxDelayMs: 20, giveUpAfterMs: 50 }, scanIntervalMs: 20, leaseTtlMs: 300 });
+  const n = new Notifier({
+    store,
+    url: receiver.url,
+    secret: SECRET,
+    logger: quiet(),
+    timers,
+    retry: { firstDelayMs: 10, maxDelayMs: 20, giveUpAfterMs: 50 },
+    scanIntervalMs: 20,
+    leaseTtlMs: 300,
+  });
   t.after(() => n.close());
   const app = new Hono().route('/v1/admin', notificationAdminRoutes({ notifier: n }));
-  const list = async (query: string) => (await (await app.request(`/v1/admin/notifications${query}`)).json()) as { data: Record<string, unknown>[] };
+  const list = async (query: string) =>
+    (await (await app.request(`/v1/admin/notifications${query}`)).json()) as { data: Record<string, unknown>[] };
 
   const { id } = await n.notify({ type: 'session.completed', orderKey: 'ses_f', data: { id: 'ses_f' } });
   await until(async () => ((await store.getNotification(id))?.attempts ?? 0) >= 1, 'a failed try');
   assert.equal((await store.getNotification(id))!.state, 'pending', 'its retry is not due before the clock moves');
-  assert.deepEqual((await list('')).data.map((e) => e.id), [id], 'failing is the default filter');
+  assert.deepEqual(
+    (await list('')).data.map((e) => e.id),
+    [id],
+    'failing is the default filter',
+  );
   // Each move of the clock passes the retry's delay (10, then 20 ms): the next look tries it.
   for (let attempts = 1; (await store.getNotification(id))!.state === 'pending'; attempts++) {
     clock += 1_000;
@@ -120,8 +143,24 @@ test('give-up, listed as failed, replayed, delivered once', async (t) => {
   assert.equal(failed.length, 1);
   const row = failed[0]!;
   assert.deepEqual(
-    { id: row.id, type: row.type, state: row.state, attempts: row.attempts, lastError: row.lastError, nextAttemptAt: row.nextAttemptAt, deliveredAt: row.deliveredAt },
-    { id, type: 'session.completed', state: 'failed', attempts: triesBefore, lastError: 'HTTP 500', nextAttemptAt: null, deliveredAt: null },
+    {
+      id: row.id,
+      type: row.type,
+      state: row.state,
+      attempts: row.attempts,
+      lastError: row.lastError,
+      nextAttemptAt: row.nextAttemptAt,
+      deliveredAt: row.deliveredAt,
+    },
+    {
+      id,
+      type: 'session.completed',
+      state: 'failed',
+      attempts: triesBefore,
+      lastError: 'HTTP 500',
+      nextAttemptAt: null,
+      deliveredAt: null,
+    },
   );
   assert.equal(typeof row.createdAt, 'string');
   assert.equal(typeof row.lastAttemptAt, 'string');
@@ -132,11 +171,17 @@ test('give-up, listed as failed, replayed, delivered once', async (t) => {
   const replay = await app.request(`/v1/admin/notifications/${id}/replay`, { method: 'POST' });
   assert.equal(replay.status, 202);
   const replayed = ((await replay.json()) as { data: Record<string, unknown> }).data;
-  assert.deepEqual({ state: replayed.state, attempts: replayed.attempts, lastError: replayed.lastError }, { state: 'pending', attempts: 0, lastError: 'HTTP 500' });
+  assert.deepEqual(
+    { state: replayed.state, attempts: replayed.attempts, lastError: replayed.lastError },
+    { state: 'pending', attempts: 0, lastError: 'HTTP 500' },
+  );
   await until(async () => (await store.getNotification(id))?.state === 'delivered', 'delivered after the replay');
   assert.equal(receiver.delivered().length, 1);
   assert.equal(receiver.delivered()[0]!.body, receiver.received[0]!.body, 'the same body as the first try');
-  assert.deepEqual((await list('?state=delivered&limit=5')).data.map((e) => [e.id, e.attempts]), [[id, 1]]);
+  assert.deepEqual(
+    (await list('?state=delivered&limit=5')).data.map((e) => [e.id, e.attempts]),
+    [[id, 1]],
+  );
   assert.deepEqual((await list('?state=failed')).data, []);
 });
 
@@ -165,8 +210,13 @@ test('the admin routes refuse bad filters and unknown ids in the error shape', a
   // Queued but never sent (deliver: false): pending, not failing.
   const { id } = await n.notify({ type: 'session.submitted', orderKey: 's', data: {} });
   assert.deepEqual(await call('/v1/admin/notifications'), { status: 200, body: { data: [] } });
-  const pending = (await call('/v1/admin/notifications?state=pending&limit=1')).body as { data: { id: string; attempts: number; nextAttemptAt: string }[] };
-  assert.deepEqual(pending.data.map((e) => [e.id, e.attempts]), [[id, 0]]);
+  const pending = (await call('/v1/admin/notifications?state=pending&limit=1')).body as {
+    data: { id: string; attempts: number; nextAttemptAt: string }[];
+  };
+  assert.deepEqual(
+    pending.data.map((e) => [e.id, e.attempts]),
+    [[id, 0]],
+  );
   assert.ok(Date.parse(pending.data[0]!.nextAttemptAt) <= Date.now());
   await n.close();
 });

@@ -9,7 +9,12 @@ import { signNotification, verifyNotification } from '@onboarding-kit/server/ver
 
 const SECRET = 'whsec-test-0123456789abcdefghijklmnopqrstuvwxyz';
 const OTHER = 'whsec-other-0123456789abcdefghijklmnopqrstuvwxy';
-const BODY = JSON.stringify({ id: 'evt_1', type: 'session.completed', createdAt: '2026-11-23T21:00:00.000Z', data: { id: 'ses_1', note: 'ação ✓' } });
+const BODY = JSON.stringify({
+  id: 'evt_1',
+  type: 'session.completed',
+  createdAt: '2026-11-23T21:00:00.000Z',
+  data: { id: 'ses_1', note: 'ação ✓' },
+});
 const T = 1_790_000_000;
 const NOW = T * 1000;
 
@@ -107,7 +112,10 @@ test('garbage of any type gives false, never a throw', async () => {
     // Not a number: the real clock stands in (for which this signature is stale) or the input is refused.
     assert.equal(await verifyNotification(BODY, good, SECRET, { now: j as number }), false);
     // Signed exactly at NOW: any tolerance that is a number >= 0 passes, anything else is refused.
-    assert.equal(await verifyNotification(BODY, good, SECRET, { now: NOW, toleranceS: j as number }), j === undefined || j === 0 || j === 1);
+    assert.equal(
+      await verifyNotification(BODY, good, SECRET, { now: NOW, toleranceS: j as number }),
+      j === undefined || j === 0 || j === 1,
+    );
   }
   assert.equal(await verifyNotification(BODY, good, '', { now: NOW }), false);
   assert.equal(await verifyNotification(BODY, good, SECRET, { now: NOW, toleranceS: -1 }), false);

@@ -25,17 +25,32 @@ function app(store: MemoryStore, notifier?: Notifier) {
 }
 
 const post = (a: Hono<CompanionEnv>, body: unknown) =>
-  a.request('/v1/webhooks', { method: 'POST', headers: { 'id-service-token': KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  a.request('/v1/webhooks', {
+    method: 'POST',
+    headers: { 'id-service-token': KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 function queued(store: MemoryStore) {
   return store.dueNotifications(Number.MAX_SAFE_INTEGER, 100);
 }
 
-const ENVELOPE = { status: { code: 200, message: 'OK' }, result: { score: 91 }, externalId: 'ext-77', key: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f' };
+const ENVELOPE = {
+  status: { code: 200, message: 'OK' },
+  result: { score: 91 },
+  externalId: 'ext-77',
+  key: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+};
 
 test('a standalone envelope is queued as query.completed with its outcome, externalId and key, once per key', async () => {
   const store = new MemoryStore();
-  const notifier = new Notifier({ store, url: 'https://backend.example/hooks', secret: 'x'.repeat(32), logger: silentLogger, deliver: false });
+  const notifier = new Notifier({
+    store,
+    url: 'https://backend.example/hooks',
+    secret: 'x'.repeat(32),
+    logger: silentLogger,
+    deliver: false,
+  });
   const a = app(store, notifier);
 
   for (let i = 0; i < 3; i++) {
@@ -59,7 +74,13 @@ test('a standalone envelope is queued as query.completed with its outcome, exter
 
 test('without a key the externalId makes the id; with neither, each webhook is its own event with its own order', async () => {
   const store = new MemoryStore();
-  const notifier = new Notifier({ store, url: 'https://backend.example/hooks', secret: 'x'.repeat(32), logger: silentLogger, deliver: false });
+  const notifier = new Notifier({
+    store,
+    url: 'https://backend.example/hooks',
+    secret: 'x'.repeat(32),
+    logger: silentLogger,
+    deliver: false,
+  });
   const a = app(store, notifier);
   const refused = { status: { code: 200, message: 'OK' }, onboardingStatus: 'REFUSED', externalId: 'ext-r' };
   await post(a, refused);
@@ -84,7 +105,13 @@ test('a store that cannot queue the event answers 503, so the acknowledgement ne
   store.enqueueNotification = async () => {
     throw new StoreUnavailableError('down');
   };
-  const notifier = new Notifier({ store, url: 'https://backend.example/hooks', secret: 'x'.repeat(32), logger: silentLogger, deliver: false });
+  const notifier = new Notifier({
+    store,
+    url: 'https://backend.example/hooks',
+    secret: 'x'.repeat(32),
+    logger: silentLogger,
+    deliver: false,
+  });
   const res = await post(app(store, notifier), ENVELOPE);
   assert.equal(res.status, 503);
   assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'store_unavailable');
@@ -100,7 +127,13 @@ test('without a notifier a standalone envelope is acknowledged and nothing is qu
 
 test('onboarding reports are not notifications of their own: they change the onboarding only', async () => {
   const store = new MemoryStore();
-  const notifier = new Notifier({ store, url: 'https://backend.example/hooks', secret: 'x'.repeat(32), logger: silentLogger, deliver: false });
+  const notifier = new Notifier({
+    store,
+    url: 'https://backend.example/hooks',
+    secret: 'x'.repeat(32),
+    logger: silentLogger,
+    deliver: false,
+  });
   await store.create({ tokenOnboarding: 't-1', status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: 'x'.repeat(64) });
   const res = await post(app(store, notifier), { tokenOnboarding: 't-1', status: 'APPROVED', fields: {}, services: [] });
   assert.equal(res.status, 200);

@@ -40,22 +40,32 @@ function setup(): Setup {
   const logs: string[] = [];
   const logger = createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' });
   return {
-    clock, store, upstream, calls, logs,
-    poller: (owner, options = {}) => new StatusPoller({
-      store,
-      logger,
-      owner,
-      timers: options.timers ?? clock,
-      random: () => 0,
-      ...(options.takeOver !== undefined && { takeOver: options.takeOver }),
-      ...(options.timings && { timings: options.timings }),
-      report: async (token): Promise<OnboardingReport> => {
-        calls.push({ token, at: clock.now(), by: owner });
-        return { tokenOnboarding: token, status: upstream.get(token) ?? 'IN_PROCESS' };
-      },
-    }),
+    clock,
+    store,
+    upstream,
+    calls,
+    logs,
+    poller: (owner, options = {}) =>
+      new StatusPoller({
+        store,
+        logger,
+        owner,
+        timers: options.timers ?? clock,
+        random: () => 0,
+        ...(options.takeOver !== undefined && { takeOver: options.takeOver }),
+        ...(options.timings && { timings: options.timings }),
+        report: async (token): Promise<OnboardingReport> => {
+          calls.push({ token, at: clock.now(), by: owner });
+          return { tokenOnboarding: token, status: upstream.get(token) ?? 'IN_PROCESS' };
+        },
+      }),
     async create(token, createdAt = clock.now()) {
-      await store.create({ tokenOnboarding: token, status: 'IN_PROCESS', createdAt: new Date(createdAt).toISOString(), accessKeyHash: 'hash' });
+      await store.create({
+        tokenOnboarding: token,
+        status: 'IN_PROCESS',
+        createdAt: new Date(createdAt).toISOString(),
+        accessKeyHash: 'hash',
+      });
     },
   };
 }
@@ -71,11 +81,21 @@ test('backoff: every 5 s in the first minute, then doubling up to every 10 minut
   const times = pollsOf(s, 't1').map((c) => c.at - pollsOf(s, 't1')[0]!.at + 2 * S);
   assert.equal(times[0], 2 * S, 'first poll 2 s after creation');
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
-  assert.deepEqual(gaps.slice(0, 12), [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5].map((x) => x * S), 'fast phase: every 5 s');
+  assert.deepEqual(
+    gaps.slice(0, 12),
+    [5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5].map((x) => x * S),
+    'fast phase: every 5 s',
+  );
   // Then 10, 20, 40 ... seconds, capped at 10 minutes.
   const later = gaps.slice(12);
-  assert.deepEqual(later.slice(0, 6), [10, 20, 40, 80, 160, 320].map((x) => x * S));
-  assert.ok(later.slice(6).every((g) => g === 10 * MIN), `capped at 10 min: ${later.slice(6).join(', ')}`);
+  assert.deepEqual(
+    later.slice(0, 6),
+    [10, 20, 40, 80, 160, 320].map((x) => x * S),
+  );
+  assert.ok(
+    later.slice(6).every((g) => g === 10 * MIN),
+    `capped at 10 min: ${later.slice(6).join(', ')}`,
+  );
   assert.ok(times.at(-1)! > 2 * H + 50 * MIN, 'still polling after hours');
 
   // A manual review decided after 3 hours reaches the store at the next poll, at most 10 minutes later.
@@ -170,7 +190,12 @@ test('close() gives the leases up: the other instance takes over at its next sca
   const firstByB = pollsOf(s, 'g1').find((c) => c.by === 'b');
   assert.ok(firstByB);
   assert.ok(firstByB.at - closedAt <= 12 * S + 2 * S, `took ${firstByB.at - closedAt} ms`);
-  assert.ok(pollsOf(s, 'g1').filter((c) => c.at > closedAt).every((c) => c.by === 'b'), 'a polls nothing after close');
+  assert.ok(
+    pollsOf(s, 'g1')
+      .filter((c) => c.at > closedAt)
+      .every((c) => c.by === 'b'),
+    'a polls nothing after close',
+  );
   await b.close();
 });
 
@@ -188,7 +213,10 @@ test('a restart resumes polling for every onboarding still in process (and only 
   // r2 is in its fast phase (created 10 s before): first poll 2 s after the takeover, then every 5 s.
   await s.clock.advance(20 * S);
   const start = pollsOf(s, 'r2')[0]!.at;
-  assert.deepEqual(pollsOf(s, 'r2').map((c) => c.at - start), [0, 5, 10, 15, 20, 25].map((x) => x * S));
+  assert.deepEqual(
+    pollsOf(s, 'r2').map((c) => c.at - start),
+    [0, 5, 10, 15, 20, 25].map((x) => x * S),
+  );
   await restarted.close();
 });
 
@@ -233,7 +261,10 @@ test('renewals: every lease held here is renewed in one store call per period, h
   // The lease is 30 s, renewed every 10 s: six periods in a minute, one call each.
   await s.clock.advance(60 * S);
   assert.equal(batches.length, 6, `renewal calls in a minute: ${batches.length}`);
-  assert.ok(batches.every((b) => b.length === 40 && new Set(b).size === 40), 'each call names every lease held here');
+  assert.ok(
+    batches.every((b) => b.length === 40 && new Set(b).size === 40),
+    'each call names every lease held here',
+  );
   assert.deepEqual(new Set(batches[0]), new Set(tokens.map(pollLeaseName)));
   assert.equal(single, 0, 'no lease renewed on its own');
 

@@ -14,7 +14,9 @@ import { createBody } from './helpers/fixtures.js';
 import { created } from './helpers/companion.js';
 
 let stack: Stack;
-before(async () => { stack = await startStack(); });
+before(async () => {
+  stack = await startStack();
+});
 after(() => stack.close());
 
 const reportsOf = (token: string) => stack.upstreamCalls.filter((c) => c.path === `/api/onboarding/report/${token}`);
@@ -47,7 +49,10 @@ test('polling brings the outcome without any webhook, with the Bearer token, the
   await waitFor(async () => (await app.store.get(o.tokenOnboarding))!.status === 'ERROR');
   const record = (await app.store.get(o.tokenOnboarding))!;
   assert.match(record.externalId ?? '', /^[0-9a-f-]{36}$/, 'the externalId the sandbox made up');
-  assert.deepEqual(record.history.map((h) => h.source), ['creation', 'poll']);
+  assert.deepEqual(
+    record.history.map((h) => h.source),
+    ['creation', 'poll'],
+  );
   assert.match(reportsOf(o.tokenOnboarding)[0]!.headers.authorization!, /^Bearer /);
   // Nothing is scheduled for it: every pending timer fires, and none reads it or asks the upstream.
   await settle();

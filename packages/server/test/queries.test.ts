@@ -10,7 +10,15 @@ import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
 import { createUpstreamClient, type UpstreamClient } from '@onboarding-kit/server';
-import { IT_CLIENT, IT_SECRET, NO_FACE_PNG_BASE64, SAMPLE_PNG_BASE64, startStack, TEST_IDENTITIES, type Stack } from '@onboarding-kit/testing/stack';
+import {
+  IT_CLIENT,
+  IT_SECRET,
+  NO_FACE_PNG_BASE64,
+  SAMPLE_PNG_BASE64,
+  startStack,
+  TEST_IDENTITIES,
+  type Stack,
+} from '@onboarding-kit/testing/stack';
 import { ApiKeyring, requireApiKey } from '../src/auth/api-keys.js';
 import { newAccessKey } from '../src/auth/access-key.js';
 import type { CompanionEnv } from '../src/http/env.js';
@@ -30,7 +38,10 @@ function host(upstream: UpstreamClient, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES,
   const app = new Hono<CompanionEnv>();
   app.onError(companionErrorHandler({ logger: silentLogger, environment: 'test' }));
   app.notFound(notFoundHandler);
-  app.route('/v1/queries', queryRoutes({ upstream, auth: requireApiKey(ApiKeyring.from([API_KEY])), environment: 'test', imageMaxBytes, ...over }));
+  app.route(
+    '/v1/queries',
+    queryRoutes({ upstream, auth: requireApiKey(ApiKeyring.from([API_KEY])), environment: 'test', imageMaxBytes, ...over }),
+  );
   return app;
 }
 
@@ -42,7 +53,10 @@ let app: Hono<CompanionEnv>;
 let socket: { url: string; close(): Promise<void> };
 before(async () => {
   stack = await startStack({
-    sandbox: { processingMs: 300, clock: { now: () => sandboxNow, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as never) } },
+    sandbox: {
+      processingMs: 300,
+      clock: { now: () => sandboxNow, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as never) },
+    },
   });
   up = await startFakeUpstream();
   app = host(createUpstreamClient({ baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, retryDelayMs: 5 }));
@@ -65,7 +79,12 @@ const modes: Record<string, Send> = {
   'real socket': (path, init) => fetch(`${socket.url}/v1/queries${path}`, withKey(init)),
 };
 const post = (send: Send, body: unknown, init: RequestInit & { key?: string | null } = {}) =>
-  send('', { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body), ...init });
+  send('', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
 
 const serviceCalls = () => stack.upstreamCalls.filter((c) => c.path === '/api/service-api');
 const lastSent = () => serviceCalls().at(-1)!.body as Record<string, string>;
@@ -111,15 +130,17 @@ for (const [mode, send] of Object.entries(modes)) {
 
     test('refusals, "no data" and a service the product lacks are answers: 200, classified, each sent once', async () => {
       const n = await sentDuring(async () => {
-      const noBalance = await answer(await post(send, { service: 'SERVICE_PEP', cpf: TEST_IDENTITIES.cpfNoBalance }));
-      assert.equal(noBalance.kind, 'no-data');
-      assert.deepEqual(noBalance.result, {});
-      assert.equal(typeof noBalance.message, 'string');
-      const refused = await answer(await post(send, { service: 'SERVICE_FACE_MATCH', image1: SAMPLE_PNG_BASE64.slice(0, 8), image2: NO_FACE_PNG_BASE64 }));
-      assert.equal(refused.kind, 'refused');
-      assert.equal(refused.ok, false);
-      const faceless = await answer(await post(send, { service: 'SERVICE_FACE_INDEX', image1: NO_FACE_PNG_BASE64 }));
-      assert.equal(faceless.kind, 'face-not-found');
+        const noBalance = await answer(await post(send, { service: 'SERVICE_PEP', cpf: TEST_IDENTITIES.cpfNoBalance }));
+        assert.equal(noBalance.kind, 'no-data');
+        assert.deepEqual(noBalance.result, {});
+        assert.equal(typeof noBalance.message, 'string');
+        const refused = await answer(
+          await post(send, { service: 'SERVICE_FACE_MATCH', image1: SAMPLE_PNG_BASE64.slice(0, 8), image2: NO_FACE_PNG_BASE64 }),
+        );
+        assert.equal(refused.kind, 'refused');
+        assert.equal(refused.ok, false);
+        const faceless = await answer(await post(send, { service: 'SERVICE_FACE_INDEX', image1: NO_FACE_PNG_BASE64 }));
+        assert.equal(faceless.kind, 'face-not-found');
       });
       assert.equal(n, 3, 'never retried');
     });
@@ -136,7 +157,12 @@ for (const [mode, send] of Object.entries(modes)) {
     test('missing or invalid fields of a catalog service are 400 naming the field, and nothing goes upstream', async () => {
       const n = await sentDuring(async () => {
         await expectError(await post(send, { service: 'SERVICE_CRIMINAL_RECORD_CIVIL', cpf: CPF, uf: 'SP' }), 400, 'missing_field', 'rg');
-        await expectError(await post(send, { service: 'SERVICE_CRIMINAL_RECORD_CIVIL', cpf: CPF, rg: '', uf: 'SP' }), 400, 'missing_field', 'rg');
+        await expectError(
+          await post(send, { service: 'SERVICE_CRIMINAL_RECORD_CIVIL', cpf: CPF, rg: '', uf: 'SP' }),
+          400,
+          'missing_field',
+          'rg',
+        );
         await expectError(await post(send, { service: 'SERVICE_PEP' }), 400, 'missing_field', 'cpf');
         await expectError(await post(send, { cpf: CPF }), 400, 'missing_field', 'service');
         await expectError(await post(send, { service: 42 }), 400, 'invalid_field', 'service');
@@ -145,25 +171,55 @@ for (const [mode, send] of Object.entries(modes)) {
         await expectError(await post(send, { service: 'SERVICE_PEP', cpf: '529.982.247-26' }), 400, 'invalid_cpf', 'cpf');
         await expectError(await post(send, { service: 'SERVICE_RFB_PJ', cnpj: '11.222.333/0001-80' }), 400, 'invalid_cnpj', 'cnpj');
         await expectError(await post(send, { service: 'SERVICE_PEP', cpf: CPF, email: 'x@example.com' }), 400, 'invalid_field', 'email');
-        await expectError(await post(send, { service: 'SERVICE_PF_FINANCIAL_AND_ADDRESS', cpf: CPF, birthDate: '20/01/1990' }), 400, 'invalid_field', 'birthDate');
-        await expectError(await post(send, { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', key: 'not-a-uuid' }), 400, 'invalid_field', 'key');
+        await expectError(
+          await post(send, { service: 'SERVICE_PF_FINANCIAL_AND_ADDRESS', cpf: CPF, birthDate: '20/01/1990' }),
+          400,
+          'invalid_field',
+          'birthDate',
+        );
+        await expectError(
+          await post(send, { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT', key: 'not-a-uuid' }),
+          400,
+          'invalid_field',
+          'key',
+        );
         await expectError(await post(send, { service: 'SERVICE_OCR', documentType: 'CNH' }), 400, 'missing_field', 'image1');
         await expectError(await post(send, { service: 'SERVICE_UNKNOWN_X', 'bad name': 'x' }), 400, 'invalid_field');
         await expectError(await post(send, ['SERVICE_PEP']), 400, 'invalid_request');
         await expectError(await post(send, '{"service":'), 400, 'invalid_json');
-        await expectError(await send('', { method: 'POST', body: JSON.stringify({ service: 'SERVICE_PEP', cpf: CPF }) }), 415, 'unsupported_media_type');
+        await expectError(
+          await send('', { method: 'POST', body: JSON.stringify({ service: 'SERVICE_PEP', cpf: CPF }) }),
+          415,
+          'unsupported_media_type',
+        );
       });
       assert.equal(n, 0);
     });
 
     test('images go as pure base64 whether sent so or as a data URI; a non-base64 image is 400', async () => {
-      const outcome = await answer(await post(send, { service: 'SERVICE_FACE_MATCH', image1: `data:image/png;base64,${SAMPLE_PNG_BASE64}`, image2: SAMPLE_PNG_BASE64 }));
+      const outcome = await answer(
+        await post(send, {
+          service: 'SERVICE_FACE_MATCH',
+          image1: `data:image/png;base64,${SAMPLE_PNG_BASE64}`,
+          image2: SAMPLE_PNG_BASE64,
+        }),
+      );
       assert.equal(outcome.kind, 'success', JSON.stringify(outcome));
       assert.equal(lastSent().image1, SAMPLE_PNG_BASE64);
       assert.equal(lastSent().image2, SAMPLE_PNG_BASE64);
       const n = await sentDuring(async () => {
-        await expectError(await post(send, { service: 'SERVICE_FACE_MATCH', image1: 'not base64!', image2: SAMPLE_PNG_BASE64 }), 400, 'invalid_image', 'image1');
-        await expectError(await post(send, { service: 'SERVICE_FACE_INDEX', image1: 'data:image/png;base64,' }), 400, 'invalid_image', 'image1');
+        await expectError(
+          await post(send, { service: 'SERVICE_FACE_MATCH', image1: 'not base64!', image2: SAMPLE_PNG_BASE64 }),
+          400,
+          'invalid_image',
+          'image1',
+        );
+        await expectError(
+          await post(send, { service: 'SERVICE_FACE_INDEX', image1: 'data:image/png;base64,' }),
+          400,
+          'invalid_image',
+          'image1',
+        );
       });
       assert.equal(n, 0);
     });
@@ -178,27 +234,82 @@ for (const [mode, send] of Object.entries(modes)) {
       assert.equal(n, 1);
       assert.deepEqual(lastSent(), { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: url });
       const none = await sentDuring(async () => {
-        await expectError(await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: 'http://images.example.com/a.jpg' }), 400, 'invalid_field', 'image1Url');
-        await expectError(await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: 'https://user:pw@images.example.com/a.jpg' }), 400, 'invalid_field', 'image1Url');
-        await expectError(await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: 'images/a.jpg' }), 400, 'invalid_field', 'image1Url');
-        await expectError(await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1: SAMPLE_PNG_BASE64, image1Url: url }), 400, 'invalid_field', 'image1Url');
-        await expectError(await post(send, { service: 'SERVICE_FACE_INDEX', image1Url: `https://images.example.com/${'a'.repeat(2100)}` }), 400, 'invalid_field', 'image1Url');
+        await expectError(
+          await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: 'http://images.example.com/a.jpg' }),
+          400,
+          'invalid_field',
+          'image1Url',
+        );
+        await expectError(
+          await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: 'https://user:pw@images.example.com/a.jpg' }),
+          400,
+          'invalid_field',
+          'image1Url',
+        );
+        await expectError(
+          await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: 'images/a.jpg' }),
+          400,
+          'invalid_field',
+          'image1Url',
+        );
+        await expectError(
+          await post(send, { service: 'SERVICE_OCR', documentType: 'CNH', image1: SAMPLE_PNG_BASE64, image1Url: url }),
+          400,
+          'invalid_field',
+          'image1Url',
+        );
+        await expectError(
+          await post(send, { service: 'SERVICE_FACE_INDEX', image1Url: `https://images.example.com/${'a'.repeat(2100)}` }),
+          400,
+          'invalid_field',
+          'image1Url',
+        );
         // The selfie has no URL form, and a service without a second image takes no image2Url.
-        await expectError(await post(send, { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', image1: SAMPLE_PNG_BASE64, image2: SAMPLE_PNG_BASE64, selfie1Url: url }), 400, 'invalid_field', 'selfie1Url');
-        await expectError(await post(send, { service: 'SERVICE_FACE_INDEX', image1: SAMPLE_PNG_BASE64, image2Url: url }), 400, 'invalid_field', 'image2Url');
+        await expectError(
+          await post(send, {
+            service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+            image1: SAMPLE_PNG_BASE64,
+            image2: SAMPLE_PNG_BASE64,
+            selfie1Url: url,
+          }),
+          400,
+          'invalid_field',
+          'selfie1Url',
+        );
+        await expectError(
+          await post(send, { service: 'SERVICE_FACE_INDEX', image1: SAMPLE_PNG_BASE64, image2Url: url }),
+          400,
+          'invalid_field',
+          'image2Url',
+        );
       });
       assert.equal(none, 0);
     });
 
     test('the asynchronous inspection answers its key (made here when not given); GET /:key consults it', async () => {
-      const submitted = await answer(await post(send, { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', image1: SAMPLE_PNG_BASE64, image2: SAMPLE_PNG_BASE64, selfie1: SAMPLE_PNG_BASE64 }));
+      const submitted = await answer(
+        await post(send, {
+          service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+          image1: SAMPLE_PNG_BASE64,
+          image2: SAMPLE_PNG_BASE64,
+          selfie1: SAMPLE_PNG_BASE64,
+        }),
+      );
       assert.equal(submitted.kind, 'success', JSON.stringify(submitted));
       assert.match(submitted.key ?? '', UUID);
       assert.equal(lastSent().key, submitted.key, 'the key sent upstream is the one answered');
       assert.equal((submitted.result as { key?: string }).key, submitted.key);
 
       const mine = '3f1c9a1e-1111-4222-8333-944455556666';
-      const chosen = await answer(await post(send, { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', key: mine, image1: SAMPLE_PNG_BASE64, image2: SAMPLE_PNG_BASE64, selfie1: SAMPLE_PNG_BASE64 }));
+      const chosen = await answer(
+        await post(send, {
+          service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+          key: mine,
+          image1: SAMPLE_PNG_BASE64,
+          image2: SAMPLE_PNG_BASE64,
+          selfie1: SAMPLE_PNG_BASE64,
+        }),
+      );
       assert.equal(chosen.key, mine, "the caller's own key is kept");
 
       const inspecting = await answer(await send(`/${submitted.key}`));
@@ -248,7 +359,13 @@ for (const [mode, send] of Object.entries(modes)) {
 test('the body limit follows imageMaxBytes: an image over it is 413 image_too_large, a body over the limit 413 payload_too_large', async () => {
   const small = host(createUpstreamClient({ baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET }), 2048);
   const req = (body: unknown) =>
-    Promise.resolve(small.request('/v1/queries', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` }, body: JSON.stringify(body) }));
+    Promise.resolve(
+      small.request('/v1/queries', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+        body: JSON.stringify(body),
+      }),
+    );
   const image = Buffer.alloc(2049, 7).toString('base64');
   await expectError(await req({ service: 'SERVICE_FACE_INDEX', image1: image }), 413, 'image_too_large', 'image1');
   await expectError(await req({ service: 'SERVICE_FACE_INDEX', image1: 'A'.repeat(maxQueryBodyBytes(2048)) }), 413, 'payload_too_large');
@@ -259,33 +376,67 @@ test('the body limit follows imageMaxBytes: an image over it is 413 image_too_la
 });
 
 test('an upstream that does not answer in time is 504, one that cannot be reached 503', async () => {
-  up.override('/api/service-api', () => ({ delayMs: 2_000, json: { status: { code: 200, message: 'Success' }, result: { cpf: CPF_DIGITS } } }));
+  up.override('/api/service-api', () => ({
+    delayMs: 2_000,
+    json: { status: { code: 200, message: 'Success' }, result: { cpf: CPF_DIGITS } },
+  }));
   try {
     const slow = host(createUpstreamClient({ baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, timeoutMs: 300, retryDelayMs: 5 }));
-    const res = await slow.request('/v1/queries', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` }, body: JSON.stringify({ service: 'SERVICE_PEP', cpf: CPF }) });
+    const res = await slow.request('/v1/queries', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+      body: JSON.stringify({ service: 'SERVICE_PEP', cpf: CPF }),
+    });
     await expectError(res, 504, 'upstream_timeout');
     assert.equal(up.count('/api/service-api'), 1, 'a query is never repeated');
   } finally {
     up.override('/api/service-api', undefined);
   }
   const down = host(createUpstreamClient({ baseUrl: 'http://127.0.0.1:9', client: FAKE_CLIENT, secret: FAKE_SECRET, retries: 0 }));
-  const res = await down.request('/v1/queries', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` }, body: JSON.stringify({ service: 'SERVICE_PEP', cpf: CPF }) });
+  const res = await down.request('/v1/queries', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+    body: JSON.stringify({ service: 'SERVICE_PEP', cpf: CPF }),
+  });
   await expectError(res, 503, 'upstream_unavailable');
   assert.equal(res.headers.get('retry-after'), '5');
 });
 
 test('queryRoutes refuses to be built without auth', () => {
-  assert.throws(() => queryRoutes({ upstream: createUpstreamClient({ baseUrl: up.url, client: 'a', secret: 'b' }), environment: 'test', imageMaxBytes: 4096 } as never), /auth/);
+  assert.throws(
+    () =>
+      queryRoutes({
+        upstream: createUpstreamClient({ baseUrl: up.url, client: 'a', secret: 'b' }),
+        environment: 'test',
+        imageMaxBytes: 4096,
+      } as never),
+    /auth/,
+  );
 });
 
 test('an accepted asynchronous inspection is handed to onInspectionSubmitted; a failing follow-up never fails the query', async () => {
   const seen: { key: string; service: string; kind: string }[] = [];
   const upstream = createUpstreamClient({ baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET });
-  const followed = host(upstream, DEFAULT_IMAGE_MAX_BYTES, { onInspectionSubmitted: ({ key, service, outcome }) => void seen.push({ key, service, kind: outcome.kind }) });
-  const failing = host(upstream, DEFAULT_IMAGE_MAX_BYTES, { onInspectionSubmitted: () => Promise.reject(new Error('follow-up store down')) });
+  const followed = host(upstream, DEFAULT_IMAGE_MAX_BYTES, {
+    onInspectionSubmitted: ({ key, service, outcome }) => void seen.push({ key, service, kind: outcome.kind }),
+  });
+  const failing = host(upstream, DEFAULT_IMAGE_MAX_BYTES, {
+    onInspectionSubmitted: () => Promise.reject(new Error('follow-up store down')),
+  });
   const req = (on: Hono<CompanionEnv>, body: unknown) =>
-    Promise.resolve(on.request('/v1/queries', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` }, body: JSON.stringify(body) }));
-  const inspection = { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', image1: SAMPLE_PNG_BASE64, image2: SAMPLE_PNG_BASE64, selfie1: SAMPLE_PNG_BASE64 };
+    Promise.resolve(
+      on.request('/v1/queries', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+        body: JSON.stringify(body),
+      }),
+    );
+  const inspection = {
+    service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+    image1: SAMPLE_PNG_BASE64,
+    image2: SAMPLE_PNG_BASE64,
+    selfie1: SAMPLE_PNG_BASE64,
+  };
   const submitted = await answer(await req(followed, inspection));
   assert.deepEqual(seen, [{ key: submitted.key, service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', kind: 'success' }]);
   // Not an inspection, or refused: nothing to follow.

@@ -42,12 +42,14 @@ test('over the limit: 429 rate_limited with Retry-After in whole seconds, said i
   const refused = await post(app);
   assert.equal(refused.status, 429);
   assert.equal(refused.headers.get('retry-after'), '8');
-  assert.deepEqual(await refused.json(), { error: { code: 'rate_limited', message: 'Too many onboardings from this address; try again in 8 s.' } });
+  assert.deepEqual(await refused.json(), {
+    error: { code: 'rate_limited', message: 'Too many onboardings from this address; try again in 8 s.' },
+  });
   assert.deepEqual(logged, [{ level: 'warn', msg: 'rate limited', fields: { limit: 2 } }]);
   assert.equal((await post(app, 'two')).status, 201, 'another address has its own window');
 });
 
-test('Retry-After is at least 1 s, even in the window\'s last milliseconds', async () => {
+test("Retry-After is at least 1 s, even in the window's last milliseconds", async () => {
   const { app, advance } = limited(1);
   await post(app);
   advance(9_999);
@@ -57,7 +59,7 @@ test('Retry-After is at least 1 s, even in the window\'s last milliseconds', asy
   assert.equal((await post(app)).status, 201);
 });
 
-test('a host without the companion\'s request logger still gets the 429', async () => {
+test("a host without the companion's request logger still gets the 429", async () => {
   const { app } = limited(1);
   await post(app);
   assert.equal((await post(app)).status, 429);
@@ -68,7 +70,7 @@ test('a limit of 0 turns the limit off', async () => {
   for (let i = 0; i < 5; i++) assert.equal((await post(app)).status, 201);
 });
 
-test('the address counted is the socket\'s; without a socket it is `unknown`', () => {
+test("the address counted is the socket's; without a socket it is `unknown`", () => {
   const ctx = (env: unknown) => ({ env, req: { header: () => '198.51.100.7' } }) as unknown as Context;
   assert.equal(socketAddress(ctx({ incoming: { socket: { remoteAddress: '203.0.113.5' } } })), '203.0.113.5');
   for (const env of [undefined, {}, { incoming: {} }, { incoming: { socket: {} } }]) {

@@ -20,7 +20,8 @@ after(async () => {
   await stack.close();
   await up.close();
 });
-const testCompanion = (over: Partial<CompanionOptions> = {}) => companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, upstream: { retryDelayMs: 5 }, ...over });
+const testCompanion = (over: Partial<CompanionOptions> = {}) =>
+  companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, upstream: { retryDelayMs: 5 }, ...over });
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -43,7 +44,11 @@ test('GET state needs the access key; missing or wrong key is answered exactly l
     app.request('/v1/onboardings/00000000-0000-4000-8000-000000000000/events', { headers: { ...rid, ...auth(o.accessKey) } }),
   ];
   const answers = await Promise.all(variants);
-  const snapshot = async (r: Response) => ({ status: r.status, headers: [...r.headers.entries()].filter(([k]) => k !== 'date'), body: await r.text() });
+  const snapshot = async (r: Response) => ({
+    status: r.status,
+    headers: [...r.headers.entries()].filter(([k]) => k !== 'date'),
+    body: await r.text(),
+  });
   const first = await snapshot(answers[0]!);
   assert.equal(first.status, 404);
   assert.deepEqual(JSON.parse(first.body), { error: { code: 'not_found', message: 'No such onboarding.' } });
@@ -65,7 +70,13 @@ test('webhook key: missing or wrong is 401 and nothing is stored; right is store
   assert.equal(res.status, 200);
   const stored = (await app.store.get(o.tokenOnboarding))!;
   assert.equal(stored.status, 'APPROVED');
-  assert.deepEqual(stored.history.map((h) => [h.status, h.source]), [['IN_PROCESS', 'creation'], ['APPROVED', 'webhook']]);
+  assert.deepEqual(
+    stored.history.map((h) => [h.status, h.source]),
+    [
+      ['IN_PROCESS', 'creation'],
+      ['APPROVED', 'webhook'],
+    ],
+  );
   await app.close();
 });
 
@@ -76,20 +87,42 @@ test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, bot
   assert.equal((await webhook(app, { hello: 'world' })).status, 400);
   assert.equal((await webhook(app, { tokenOnboarding: 'unknown-token', status: 'APPROVED' })).status, 200);
   assert.equal(await app.store.get('unknown-token'), null);
-  assert.equal((await webhook(app, { result: { cpf: '52998224725' }, status: { code: 200, message: 'Success' }, externalId: 'q-1' })).status, 200, 'standalone query envelope acknowledged');
+  assert.equal(
+    (await webhook(app, { result: { cpf: '52998224725' }, status: { code: 200, message: 'Success' }, externalId: 'q-1' })).status,
+    200,
+    'standalone query envelope acknowledged',
+  );
 
   // Envelope shape with a token: ERROR with externalId.
   const e = await created(app, createBody());
-  assert.equal((await webhook(app, { result: {}, status: { code: 500, message: 'Falha' }, onboardingStatus: 'ERROR', externalId: 'ext-7', tokenOnboarding: e.tokenOnboarding })).status, 200);
+  assert.equal(
+    (
+      await webhook(app, {
+        result: {},
+        status: { code: 500, message: 'Falha' },
+        onboardingStatus: 'ERROR',
+        externalId: 'ext-7',
+        tokenOnboarding: e.tokenOnboarding,
+      })
+    ).status,
+    200,
+  );
   const errState = await (await app.request(`/v1/onboardings/${e.tokenOnboarding}`, { headers: auth(e.accessKey) })).json();
-  assert.deepEqual({ ...(errState as object), updatedAt: 0 }, { tokenOnboarding: e.tokenOnboarding, status: 'ERROR', externalId: 'ext-7', updatedAt: 0 });
+  assert.deepEqual(
+    { ...(errState as object), updatedAt: 0 },
+    { tokenOnboarding: e.tokenOnboarding, status: 'ERROR', externalId: 'ext-7', updatedAt: 0 },
+  );
 
   // Repeats and out-of-order: terminal never moves back.
   const sequence = ['IN_PROCESS', 'REFUSED', 'REFUSED', 'IN_PROCESS', 'APPROVED', 'REFUSED'];
-  for (const status of sequence) assert.equal((await webhook(app, { tokenOnboarding: o.tokenOnboarding, status, fields: {}, services: [] })).status, 200);
+  for (const status of sequence)
+    assert.equal((await webhook(app, { tokenOnboarding: o.tokenOnboarding, status, fields: {}, services: [] })).status, 200);
   const stored = (await app.store.get(o.tokenOnboarding))!;
   assert.equal(stored.status, 'REFUSED');
-  assert.deepEqual(stored.history.map((h) => h.status), ['IN_PROCESS', 'REFUSED']);
+  assert.deepEqual(
+    stored.history.map((h) => h.status),
+    ['IN_PROCESS', 'REFUSED'],
+  );
   await app.close();
 });
 
@@ -103,7 +136,11 @@ test('SSE: retry hint, current state first, one event per change, ends after ter
   // Every read below has a deadline: a stream that only sends keep-alives fails here, never hangs.
   const sse = sseReader(res.body!);
   await sse.until(/event: status\ndata: [^\n]*\n\n/);
-  assert.match(sse.text, /^retry: 1234\n\nevent: status\ndata: [^\n]*IN_PROCESS[^\n]*\n\n/, 'the hint, then the current state, before anything else');
+  assert.match(
+    sse.text,
+    /^retry: 1234\n\nevent: status\ndata: [^\n]*IN_PROCESS[^\n]*\n\n/,
+    'the hint, then the current state, before anything else',
+  );
   await sse.until(/: keep-alive/);
   assert.equal(app.openStreams(), 1);
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'IN_PROCESS' });
@@ -111,7 +148,10 @@ test('SSE: retry hint, current state first, one event per change, ends after ter
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
   await sse.toEnd();
   const events = sse.events<{ status: string; tokenOnboarding: string }>();
-  assert.deepEqual(events.map((e) => e.status), ['IN_PROCESS', 'APPROVED']);
+  assert.deepEqual(
+    events.map((e) => e.status),
+    ['IN_PROCESS', 'APPROVED'],
+  );
   assert.equal(events[1]!.tokenOnboarding, o.tokenOnboarding);
   await eventually(() => app.openStreams() === 0, 'the ended stream is still counted as open');
   await app.close();
@@ -122,7 +162,9 @@ test('SSE of a finished onboarding sends the state once and ends; close() ends o
   t.after(() => app.close());
   const done = await created(app, createBody());
   await webhook(app, { tokenOnboarding: done.tokenOnboarding, status: 'REFUSED' });
-  const finished = sseReader((await app.request(`/v1/onboardings/${done.tokenOnboarding}/events`, { headers: auth(done.accessKey) })).body!);
+  const finished = sseReader(
+    (await app.request(`/v1/onboardings/${done.tokenOnboarding}/events`, { headers: auth(done.accessKey) })).body!,
+  );
   const text = await finished.toEnd();
   assert.equal([...text.matchAll(/event: status/g)].length, 1);
   assert.match(text, /REFUSED/);
@@ -169,7 +211,10 @@ test('report.pdf is 404 unless enabled; when enabled it streams a checked PDF, e
   const f = await created(failing.app, createBody());
   up.override('/api/history-onboarding-report/', () => ({ status: 500, json: { status: { code: 500, message: 'x' } } }));
   try {
-    assert.equal((await failing.app.request(`/v1/onboardings/${f.tokenOnboarding}/report.pdf`, { headers: auth(f.accessKey) })).status, 502);
+    assert.equal(
+      (await failing.app.request(`/v1/onboardings/${f.tokenOnboarding}/report.pdf`, { headers: auth(f.accessKey) })).status,
+      502,
+    );
   } finally {
     up.override('/api/history-onboarding-report/', undefined);
     await failing.app.close();

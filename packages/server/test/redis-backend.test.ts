@@ -62,13 +62,25 @@ test('two instances on one Redis: a session opened on A is used through B, and e
   const a = await instance(prefix);
   const b = await instance(prefix);
   try {
-    const opened = await a.request('/v1/sessions', { method: 'POST', headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ reference: 'user-redis', cpf: CPF }) });
+    const opened = await a.request('/v1/sessions', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference: 'user-redis', cpf: CPF }),
+    });
     assert.equal(opened.status, 201);
     const s = (await opened.json()) as CreateSessionResponse;
-    assert.equal((await b.request('/v1/session', { headers: { authorization: `Bearer ${s.clientSecret}` } })).status, 200, 'B knows the secret A issued');
+    assert.equal(
+      (await b.request('/v1/session', { headers: { authorization: `Bearer ${s.clientSecret}` } })).status,
+      200,
+      'B knows the secret A issued',
+    );
 
     const create = (app: CompanionApp) =>
-      app.request('/v1/onboardings', { method: 'POST', headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json', 'idempotency-key': 'redis-1' }, body: JSON.stringify(body({ cpf: CPF })) });
+      app.request('/v1/onboardings', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json', 'idempotency-key': 'redis-1' },
+        body: JSON.stringify(body({ cpf: CPF })),
+      });
     const first = await create(b);
     assert.equal(first.status, 201);
     const { tokenOnboarding } = (await first.json()) as { tokenOnboarding: string };
@@ -80,7 +92,10 @@ test('two instances on one Redis: a session opened on A is used through B, and e
     // session's two events, both delivered and nothing left to send: no second sender has one to send.
     const outbox = async (state: string) => {
       const res = await a.request(`/v1/admin/notifications?state=${state}&limit=200`, { headers: { authorization: `Bearer ${API_KEY}` } });
-      return ((await res.json()) as { data: { orderKey: string; type: string }[] }).data.filter((e) => e.orderKey === s.id).map((e) => e.type).sort();
+      return ((await res.json()) as { data: { orderKey: string; type: string }[] }).data
+        .filter((e) => e.orderKey === s.id)
+        .map((e) => e.type)
+        .sort();
     };
     await until(async () => (await outbox('delivered')).length === 2, 'both events recorded as delivered', 30_000);
     assert.deepEqual(await outbox('delivered'), ['session.completed', 'session.submitted']);
@@ -91,7 +106,9 @@ test('two instances on one Redis: a session opened on A is used through B, and e
     const mine = received.filter((r) => r.event.data.id === s.id);
     assert.deepEqual(mine.map((r) => r.event.type).sort(), ['session.completed', 'session.submitted'], 'each event once for the group');
     assert.ok(mine.every((r) => r.verified));
-    const view = (await (await a.request(`/v1/sessions/${s.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as SessionView;
+    const view = (await (
+      await a.request(`/v1/sessions/${s.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+    ).json()) as SessionView;
     assert.equal(view.status, 'completed');
   } finally {
     await a.close();

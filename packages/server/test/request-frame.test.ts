@@ -58,8 +58,14 @@ const REQUESTS: [string, RequestInit][] = [
   ['/v1/nope', { headers: { 'x-request-id': 'req-5' } }],
   ['/capture/secret-capture-token', { headers: { 'x-request-id': 'req-6' } }],
   ['/v1/raw', { headers: { 'x-request-id': 'req-7', origin: 'https://shop.example' } }],
-  ['/v1/ok', { method: 'OPTIONS', headers: { 'x-request-id': 'req-8', origin: 'https://shop.example', 'access-control-request-method': 'POST' } }],
-  ['/v1/ok', { method: 'OPTIONS', headers: { 'x-request-id': 'req-9', origin: 'https://evil.example', 'access-control-request-method': 'POST' } }],
+  [
+    '/v1/ok',
+    { method: 'OPTIONS', headers: { 'x-request-id': 'req-8', origin: 'https://shop.example', 'access-control-request-method': 'POST' } },
+  ],
+  [
+    '/v1/ok',
+    { method: 'OPTIONS', headers: { 'x-request-id': 'req-9', origin: 'https://evil.example', 'access-control-request-method': 'POST' } },
+  ],
 ];
 
 async function answer(app: Hono<CompanionEnv>, path: string, init: RequestInit) {
@@ -74,13 +80,17 @@ test('the one request middleware answers as the five it replaced: statuses, head
     const a = await answer(frame.app, path, init);
     const b = await answer(five.app, path, init);
     assert.deepEqual(a, b, `${init.method ?? 'GET'} ${path}`);
-    assert.ok(a.headers.some(([k, v]) => k === 'x-content-type-options' && v === 'nosniff'), path);
+    assert.ok(
+      a.headers.some(([k, v]) => k === 'x-content-type-options' && v === 'nosniff'),
+      path,
+    );
     assert.ok(!a.headers.some(([k]) => k === 'x-powered-by'), path);
   }
-  const strip = (lines: string[]) => lines.map((l) => {
-    const { time: _time, ms: _ms, ...rest } = JSON.parse(l) as Record<string, unknown>;
-    return rest;
-  });
+  const strip = (lines: string[]) =>
+    lines.map((l) => {
+      const { time: _time, ms: _ms, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return rest;
+    });
   assert.deepEqual(strip(frame.lines), strip(five.lines));
   assert.ok(frame.lines.some((l) => l.includes('/capture/:token')) && !frame.lines.some((l) => l.includes('secret-capture-token')));
   assert.equal(frame.inFlight.size, 0);

@@ -45,7 +45,12 @@ test('on Node: the header as the Fetch API gives it (any case, trimmed, repeats 
     'GET /x HTTP/1.1\r\nHost: a\r\nAuthorization:   Bearer one \t\r\nX-Note: a\r\nx-note: b\r\nCONTENT-TYPE: application/json\r\nauthorization: Bearer two\r\nConnection: close\r\n\r\n',
   );
   const fromNode = seen[0]!;
-  assert.deepEqual(fromNode, { authorization: 'Bearer one, Bearer two', 'content-type': 'application/json', 'x-note': 'a, b', absent: undefined });
+  assert.deepEqual(fromNode, {
+    authorization: 'Bearer one, Bearer two',
+    'content-type': 'application/json',
+    'x-note': 'a, b',
+    absent: undefined,
+  });
   // The same answer the web Request's Headers give (what `c.req.header()` reads elsewhere).
   const chunked = /^[0-9a-f]+\r\n([\s\S]*)\r\n0\r\n/.exec(body);
   assert.deepEqual({ ...fromNode, absent: null }, JSON.parse(chunked ? chunked[1]! : body));
@@ -57,14 +62,17 @@ test('elsewhere (app.request(): no Node request): c.req.header()', async () => {
   assert.deepEqual(seen[0], { authorization: 'Bearer k', 'content-type': undefined, 'x-note': 'spaced', absent: undefined });
 });
 
-test('a host that hands on a Request of its own (a rewritten Authorization) is read through that Request, not Node\'s list', async (t) => {
+test("a host that hands on a Request of its own (a rewritten Authorization) is read through that Request, not Node's list", async (t) => {
   const seen: Record<string, string | undefined>[] = [];
   const inner = app(seen);
-  const server = await listen((req, env) => {
-    const headers = new Headers(req.headers);
-    headers.set('authorization', 'Bearer rewritten');
-    return inner.fetch(new Request(req, { headers }), env);
-  }, { port: 0 });
+  const server = await listen(
+    (req, env) => {
+      const headers = new Headers(req.headers);
+      headers.set('authorization', 'Bearer rewritten');
+      return inner.fetch(new Request(req, { headers }), env);
+    },
+    { port: 0 },
+  );
   t.after(() => server.close({ graceMs: 50 }));
   await raw(Number(new URL(server.url).port), 'GET /x HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer sent\r\nConnection: close\r\n\r\n');
   assert.equal(seen[0]!.authorization, 'Bearer rewritten');

@@ -6,7 +6,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
 import { CompanionConfigError } from '@onboarding-kit/server';
-import { COMPANION_DEFAULTS, DAY_MS, HOUR_MS, IDEMPOTENCY_TTL_MS, MAX_AGE_MS, NOTIFY_GIVE_UP_MS, RETENTION_MS, SESSION_MAX_AGE_MS } from '../src/config/defaults.js';
+import {
+  COMPANION_DEFAULTS,
+  DAY_MS,
+  HOUR_MS,
+  IDEMPOTENCY_TTL_MS,
+  MAX_AGE_MS,
+  NOTIFY_GIVE_UP_MS,
+  RETENTION_MS,
+  SESSION_MAX_AGE_MS,
+} from '../src/config/defaults.js';
 import { resolveConfig } from '../src/config/resolve-config.js';
 import { silentLogger } from '../src/logger.js';
 import { socketAddress } from '../src/transport/index.js';
@@ -76,11 +85,23 @@ test('an option given wins, and what derives from it follows', () => {
 });
 
 test('bad options stop the resolution with every problem named', () => {
-  assert.throws(() => resolveConfig({ ...base, baseUrl: 'ftp://x', adminKey: 'short', rateLimit: -1 }), (e: unknown) => {
-    assert.ok(e instanceof CompanionConfigError);
-    assert.equal(e.message, 'Invalid companion options: baseUrl must be an http(s) URL; adminKey must have at least 16 characters; rateLimit must be a whole number, 0 for off.');
-    return true;
-  });
-  assert.throws(() => resolveConfig({ ...base, environment: 'production' }), /sessions are required \(the default in production\) but no apiKeys are set to open them/);
-  assert.throws(() => resolveConfig({ ...base, poll: { leaseMs: 50 }, handoff: { ttlMs: 10 } }), /poll\.leaseMs must be from 100 to 30000; handoff\.ttlMs must be a whole number from 1000 to 600000/);
+  assert.throws(
+    () => resolveConfig({ ...base, baseUrl: 'ftp://x', adminKey: 'short', rateLimit: -1 }),
+    (e: unknown) => {
+      assert.ok(e instanceof CompanionConfigError);
+      assert.equal(
+        e.message,
+        'Invalid companion options: baseUrl must be an http(s) URL; adminKey must have at least 16 characters; rateLimit must be a whole number, 0 for off.',
+      );
+      return true;
+    },
+  );
+  assert.throws(
+    () => resolveConfig({ ...base, environment: 'production' }),
+    /sessions are required \(the default in production\) but no apiKeys are set to open them/,
+  );
+  assert.throws(
+    () => resolveConfig({ ...base, poll: { leaseMs: 50 }, handoff: { ttlMs: 10 } }),
+    /poll\.leaseMs must be from 100 to 30000; handoff\.ttlMs must be a whole number from 1000 to 600000/,
+  );
 });

@@ -22,7 +22,13 @@ function setup(options: { retentionMs?: number; maxAgeMs?: number } = {}) {
     await store.create({ tokenOnboarding: token, status: 'IN_PROCESS', createdAt: iso(), accessKeyHash: 'h' });
     if (outcome) await store.applyStatus(token, { status: outcome, source: 'webhook' });
   };
-  const sweep = new RetentionSweep({ store, retentionMs: options.retentionMs ?? 10 * MIN, maxAgeMs: options.maxAgeMs ?? 30 * MIN, logger, timers: clock });
+  const sweep = new RetentionSweep({
+    store,
+    retentionMs: options.retentionMs ?? 10 * MIN,
+    maxAgeMs: options.maxAgeMs ?? 30 * MIN,
+    logger,
+    timers: clock,
+  });
   const present = async (...tokens: string[]) => (await Promise.all(tokens.map((t) => store.get(t)))).map((r) => r !== null);
   return { clock, store, logs, add, sweep, present };
 }
@@ -82,7 +88,13 @@ test('a failing store is logged and the next sweep still comes; a slow one is ne
       return 2;
     },
   };
-  const sweep = new RetentionSweep({ store, retentionMs: 4_000, maxAgeMs: 60_000, logger: createJsonLogger({ sink: (l) => logs.push(l) }), timers: clock });
+  const sweep = new RetentionSweep({
+    store,
+    retentionMs: 4_000,
+    maxAgeMs: 60_000,
+    logger: createJsonLogger({ sink: (l) => logs.push(l) }),
+    timers: clock,
+  });
   await clock.advance(1_000);
   assert.equal(calls, 1);
   assert.ok(logs.some((l) => l.includes('retention sweep failed')));

@@ -40,7 +40,18 @@ test('Authorization: one Bearer token, any case and spacing around it; anything 
   for (const header of [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`, `Bearer\t${key}`, `Bearer ${key}  `]) {
     assert.equal(bearer(header), key, JSON.stringify(header));
   }
-  for (const header of [undefined, '', 'Bearer', 'Bearer ', `Basic ${key}`, `xBearer ${key}`, ` Bearer ${key}`, `Bearer ${key} extra`, `Bearer${key}`, key]) {
+  for (const header of [
+    undefined,
+    '',
+    'Bearer',
+    'Bearer ',
+    `Basic ${key}`,
+    `xBearer ${key}`,
+    ` Bearer ${key}`,
+    `Bearer ${key} extra`,
+    `Bearer${key}`,
+    key,
+  ]) {
     assert.equal(bearer(header), undefined, JSON.stringify(header));
   }
 });
@@ -53,7 +64,9 @@ test('the admin key: refused in words with a Bearer challenge; the right key pas
   const refused = await app.request('/', { headers: { authorization: 'Bearer admin-key-0123456789abcdeF' } });
   assert.equal(refused.status, 401);
   assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="onboarding-admin"');
-  assert.deepEqual(await refused.json(), { error: { code: 'unauthorized', message: 'A valid admin key is required (Authorization: Bearer <ONBOARDING_ADMIN_KEY>).' } });
+  assert.deepEqual(await refused.json(), {
+    error: { code: 'unauthorized', message: 'A valid admin key is required (Authorization: Bearer <ONBOARDING_ADMIN_KEY>).' },
+  });
   assert.equal(await (await app.request('/', { headers: { authorization: 'Bearer admin-key-0123456789abcdef' } })).text(), 'in');
   assert.throws(() => requireAdminKey(''), /non-empty adminKey/);
 });

@@ -75,7 +75,11 @@ function companion(timers?: Timers): CompanionApp {
 }
 
 async function open(app: CompanionApp, payload: Record<string, unknown>): Promise<CreateSessionResponse> {
-  const res = await app.request('/v1/sessions', { method: 'POST', headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  const res = await app.request('/v1/sessions', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
   assert.equal(res.status, 201);
   return (await res.json()) as CreateSessionResponse;
 }
@@ -85,7 +89,8 @@ async function eventFor(sessionId: string, type: string, timeoutMs = 25_000): Pr
   for (;;) {
     const found = received.find((r) => r.event.type === type && r.event.data.id === sessionId);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no ${type} for ${sessionId}; got ${received.map((r) => `${r.event.type}:${r.event.data.id}`).join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(`no ${type} for ${sessionId}; got ${received.map((r) => `${r.event.type}:${r.event.data.id}`).join(', ')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -93,7 +98,11 @@ async function eventFor(sessionId: string, type: string, timeoutMs = 25_000): Pr
 test('a used session: session.submitted, then session.completed with the outcome, each signed and sent once', async () => {
   const app = companion();
   const s = await open(app, { reference: 'user-notify', cpf: CPF_APPROVED, metadata: { plan: 'gold' } });
-  const res = await app.request('/v1/onboardings', { method: 'POST', headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json', 'idempotency-key': 'n-1' }, body: JSON.stringify(body({ cpf: CPF_APPROVED })) });
+  const res = await app.request('/v1/onboardings', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json', 'idempotency-key': 'n-1' },
+    body: JSON.stringify(body({ cpf: CPF_APPROVED })),
+  });
   assert.equal(res.status, 201);
   const { tokenOnboarding } = (await res.json()) as { tokenOnboarding: string };
 
@@ -111,13 +120,18 @@ test('a used session: session.submitted, then session.completed with the outcome
   assert.equal(completed.event.data.onboarding?.status, 'APPROVED');
   assert.ok(received.indexOf(submitted) < received.indexOf(completed), 'in order');
 
-  const view = (await (await app.request(`/v1/sessions/${s.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as SessionView;
+  const view = (await (
+    await app.request(`/v1/sessions/${s.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+  ).json()) as SessionView;
   assert.equal(view.status, 'completed');
   assert.equal(view.onboarding?.status, completed.event.data.onboarding?.status);
   // Events are not repeated once delivered: the outbox holds this session's two, both delivered, none left to send.
   const outbox = async (state: string) => {
     const res = await app.request(`/v1/admin/notifications?state=${state}&limit=200`, { headers: { authorization: `Bearer ${API_KEY}` } });
-    return ((await res.json()) as { data: { orderKey: string; type: string }[] }).data.filter((e) => e.orderKey === s.id).map((e) => e.type).sort();
+    return ((await res.json()) as { data: { orderKey: string; type: string }[] }).data
+      .filter((e) => e.orderKey === s.id)
+      .map((e) => e.type)
+      .sort();
   };
   await until(async () => (await outbox('delivered')).length === 2, 'both recorded as delivered', 25_000);
   assert.deepEqual(await outbox('delivered'), ['session.completed', 'session.submitted']);
@@ -143,9 +157,16 @@ test('an open session past expiresAt with no request: expired by the sweep, and 
 });
 
 test('a receiver that fails: the delivery is listed as failing on the admin routes (API key only) and can be replayed', async () => {
-  const { app } = companionOn(stack, { apiKeys: [API_KEY], notify: { url: receiverUrl.replace('/kyc-events', '/always-500'), secret: SECRET } });
+  const { app } = companionOn(stack, {
+    apiKeys: [API_KEY],
+    notify: { url: receiverUrl.replace('/kyc-events', '/always-500'), secret: SECRET },
+  });
   const s = await open(app, { reference: 'user-failing', cpf: CPF_APPROVED });
-  const res = await app.request('/v1/onboardings', { method: 'POST', headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json' }, body: JSON.stringify(body({ cpf: CPF_APPROVED })) });
+  const res = await app.request('/v1/onboardings', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body({ cpf: CPF_APPROVED })),
+  });
   assert.equal(res.status, 201);
   let failing: { id: string; type: string; attempts: number; lastError: string | null }[] = [];
   const deadline = Date.now() + 20_000;
@@ -159,10 +180,20 @@ test('a receiver that fails: the delivery is listed as failing on the admin rout
   assert.ok(entry, 'session.submitted is failing');
   assert.ok(entry.attempts >= 1);
   assert.equal(entry.lastError, 'HTTP 500');
-  assert.equal((await app.request('/v1/admin/notifications', { headers: { authorization: `Bearer ${s.clientSecret}` } })).status, 401, 'a page secret opens no admin route');
-  const replay = await app.request(`/v1/admin/notifications/${entry.id}/replay`, { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` } });
+  assert.equal(
+    (await app.request('/v1/admin/notifications', { headers: { authorization: `Bearer ${s.clientSecret}` } })).status,
+    401,
+    'a page secret opens no admin route',
+  );
+  const replay = await app.request(`/v1/admin/notifications/${entry.id}/replay`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${API_KEY}` },
+  });
   assert.equal(replay.status, 202);
-  const unknown = await app.request('/v1/admin/notifications/evt_nope/replay', { method: 'POST', headers: { authorization: `Bearer ${API_KEY}` } });
+  const unknown = await app.request('/v1/admin/notifications/evt_nope/replay', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${API_KEY}` },
+  });
   assert.equal(unknown.status, 404);
   await app.close();
 });

@@ -27,14 +27,29 @@ function companion(over: Parameters<typeof companionOn>[1] = {}): CompanionApp {
   return companionOn(stack, { apiKeys: [API_KEY, OTHER_API_KEY], publicUrl: 'https://kyc.example', ...over }).app;
 }
 
-function call(app: CompanionApp, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+function call(
+  app: CompanionApp,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-  return Promise.resolve(app.request(path, { method, headers, ...(options.body !== undefined && { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }) }));
+  return Promise.resolve(
+    app.request(path, {
+      method,
+      headers,
+      ...(options.body !== undefined && { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+    }),
+  );
 }
 
-async function openSession(app: CompanionApp, payload: Record<string, unknown> = { reference: 'user-8812', cpf: CPF }, headers: Record<string, string> = {}): Promise<CreateSessionResponse> {
+async function openSession(
+  app: CompanionApp,
+  payload: Record<string, unknown> = { reference: 'user-8812', cpf: CPF },
+  headers: Record<string, string> = {},
+): Promise<CreateSessionResponse> {
   const res = await call(app, 'POST', '/v1/sessions', { key: API_KEY, body: payload, headers });
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()) as CreateSessionResponse;
@@ -49,7 +64,16 @@ async function errorOf(res: Response): Promise<{ status: number; code: string; f
 test('opening a session: 201 with a client secret, a capture URL of its own secret, and the view holds no secret', async () => {
   const clock = new ManualClock();
   const app = companion({ timers: clock });
-  const s = await openSession(app, { reference: 'user-8812', cpf: CPF, name: 'Maria Silva', documentTypes: ['cnh', 'RG'], locale: 'en', returnUrl: 'https://app.example/kyc/done', expiresIn: 600, metadata: { plan: 'gold' } });
+  const s = await openSession(app, {
+    reference: 'user-8812',
+    cpf: CPF,
+    name: 'Maria Silva',
+    documentTypes: ['cnh', 'RG'],
+    locale: 'en',
+    returnUrl: 'https://app.example/kyc/done',
+    expiresIn: 600,
+    metadata: { plan: 'gold' },
+  });
   assert.match(s.id, /^ses_[0-9a-f]{32}$/);
   assert.equal(s.status, 'open');
   assert.equal(s.reference, 'user-8812');
@@ -66,12 +90,29 @@ test('opening a session: 201 with a client secret, a capture URL of its own secr
   const text = await res.text();
   assert.ok(!text.includes(s.clientSecret) && !text.includes(token), 'no secret in the view');
   const view = JSON.parse(text) as SessionView;
-  assert.deepEqual({ ...view, createdAt: undefined }, { id: s.id, reference: 'user-8812', status: 'open', createdAt: undefined, expiresAt: s.expiresAt, metadata: { plan: 'gold' }, returnUrl: 'https://app.example/kyc/done' });
+  assert.deepEqual(
+    { ...view, createdAt: undefined },
+    {
+      id: s.id,
+      reference: 'user-8812',
+      status: 'open',
+      createdAt: undefined,
+      expiresAt: s.expiresAt,
+      metadata: { plan: 'gold' },
+      returnUrl: 'https://app.example/kyc/done',
+    },
+  );
 
   const page = await call(app, 'GET', '/v1/session', { key: s.clientSecret });
   assert.equal(page.status, 200);
   assert.deepEqual((await page.json()) as PageSession, {
-    id: s.id, status: 'open', expiresAt: s.expiresAt, prefill: { cpf: '52998224725', name: 'Maria Silva' }, documentTypes: ['CNH', 'RG'], locale: 'en', returnUrl: 'https://app.example/kyc/done',
+    id: s.id,
+    status: 'open',
+    expiresAt: s.expiresAt,
+    prefill: { cpf: '52998224725', name: 'Maria Silva' },
+    documentTypes: ['CNH', 'RG'],
+    locale: 'en',
+    returnUrl: 'https://app.example/kyc/done',
     handoff: { state: 'none', holder: true, origin: true },
   });
   await app.close();
@@ -84,15 +125,26 @@ test('backend routes answer 401 without an API key, with a wrong one, a page acc
   assert.equal(created.status, 201);
   const { accessKey, tokenOnboarding } = (await created.json()) as { accessKey: string; tokenOnboarding: string };
   for (const key of [undefined, 'sk_test_wrong_wrong_wrong_wrong_wrong_wrong', accessKey, s.clientSecret]) {
-    for (const [method, path] of [['POST', '/v1/sessions'], ['GET', `/v1/sessions/${s.id}`], ['GET', '/v1/sessions?reference=user-8812']] as const) {
+    for (const [method, path] of [
+      ['POST', '/v1/sessions'],
+      ['GET', `/v1/sessions/${s.id}`],
+      ['GET', '/v1/sessions?reference=user-8812'],
+    ] as const) {
       const res = await call(app, method, path, { ...(key && { key }), ...(method === 'POST' && { body: { reference: 'x' } }) });
-      assert.deepEqual(await errorOf(res), { status: 401, code: 'unauthorized' }, `${method} ${path} with ${key ? 'a wrong key' : 'no key'}`);
+      assert.deepEqual(
+        await errorOf(res),
+        { status: 401, code: 'unauthorized' },
+        `${method} ${path} with ${key ? 'a wrong key' : 'no key'}`,
+      );
       assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/);
     }
   }
   // Page routes: an API key is no session secret and no access key.
   assert.deepEqual(await errorOf(await call(app, 'GET', '/v1/session', { key: API_KEY })), { status: 401, code: 'unauthorized' });
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key: API_KEY, body: body({ cpf: CPF }) })), { status: 401, code: 'unauthorized' });
+  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key: API_KEY, body: body({ cpf: CPF }) })), {
+    status: 401,
+    code: 'unauthorized',
+  });
   assert.equal((await call(app, 'GET', `/v1/onboardings/${tokenOnboarding}`, { key: API_KEY })).status, 404);
   // Either key of the rotation works.
   assert.equal((await call(app, 'GET', `/v1/sessions/${s.id}`, { key: OTHER_API_KEY })).status, 200);
@@ -109,7 +161,12 @@ test('bad session bodies get the error shape naming the field', async () => {
     [{ reference: 'u', cnpj: '11.111.111/1111-11' }, 400, 'invalid_cnpj', 'cnpj'],
     [{ reference: 'u', expiresIn: 86_401 }, 400, 'invalid_field', 'expiresIn'],
     [{ reference: 'u', expiresIn: 1.5 }, 400, 'invalid_field', 'expiresIn'],
-    [{ reference: 'u', metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) }, 400, 'invalid_field', 'metadata'],
+    [
+      { reference: 'u', metadata: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v'])) },
+      400,
+      'invalid_field',
+      'metadata',
+    ],
     [{ reference: 'u', metadata: { plan: 3 } }, 400, 'invalid_field', 'metadata.plan'],
     [{ reference: 'u', locale: 'fr' }, 400, 'invalid_field', 'locale'],
     [{ reference: 'u', returnUrl: 'javascript:alert(1)' }, 400, 'invalid_field', 'returnUrl'],
@@ -123,7 +180,11 @@ test('bad session bodies get the error shape naming the field', async () => {
     const res = await call(app, 'POST', '/v1/sessions', { key: API_KEY, body: payload });
     assert.deepEqual(await errorOf(res), { status, code, ...(field && { field }) }, JSON.stringify(payload).slice(0, 80));
   }
-  const wrongType = await call(app, 'POST', '/v1/sessions', { key: API_KEY, body: '{"reference":"u"}', headers: { 'content-type': 'text/plain' } });
+  const wrongType = await call(app, 'POST', '/v1/sessions', {
+    key: API_KEY,
+    body: '{"reference":"u"}',
+    headers: { 'content-type': 'text/plain' },
+  });
   assert.deepEqual(await errorOf(wrongType), { status: 415, code: 'unsupported_media_type' });
   await app.close();
 });
@@ -138,11 +199,20 @@ test('Idempotency-Key on session creation: same body -> 200, same session, a new
   const second = (await again.json()) as CreateSessionResponse;
   assert.equal(second.id, first.id);
   assert.notEqual(second.clientSecret, first.clientSecret);
-  for (const secret of [first.clientSecret, second.clientSecret]) assert.equal((await call(app, 'GET', '/v1/session', { key: secret })).status, 200);
+  for (const secret of [first.clientSecret, second.clientSecret])
+    assert.equal((await call(app, 'GET', '/v1/session', { key: secret })).status, 200);
   // Member order does not make another body.
-  const reordered = await call(app, 'POST', '/v1/sessions', { key: API_KEY, body: { cpf: CPF, reference: 'user-idem' }, headers: { 'idempotency-key': 'idem-1' } });
+  const reordered = await call(app, 'POST', '/v1/sessions', {
+    key: API_KEY,
+    body: { cpf: CPF, reference: 'user-idem' },
+    headers: { 'idempotency-key': 'idem-1' },
+  });
   assert.equal(reordered.status, 200);
-  const other = await call(app, 'POST', '/v1/sessions', { key: API_KEY, body: { reference: 'user-other' }, headers: { 'idempotency-key': 'idem-1' } });
+  const other = await call(app, 'POST', '/v1/sessions', {
+    key: API_KEY,
+    body: { reference: 'user-other' },
+    headers: { 'idempotency-key': 'idem-1' },
+  });
   assert.deepEqual(await errorOf(other), { status: 409, code: 'idempotency_conflict', field: 'Idempotency-Key' });
   const badKey = await call(app, 'POST', '/v1/sessions', { key: API_KEY, body: payload, headers: { 'idempotency-key': 'with space' } });
   assert.deepEqual(await errorOf(badKey), { status: 400, code: 'invalid_field', field: 'Idempotency-Key' });
@@ -171,16 +241,31 @@ test('one onboarding per session: a replay with the same Idempotency-Key gets th
   const b = (await replay.json()) as { tokenOnboarding: string; accessKey: string; status: string };
   assert.equal(b.tokenOnboarding, a.tokenOnboarding);
   assert.notEqual(b.accessKey, a.accessKey);
-  for (const k of [a.accessKey, b.accessKey]) assert.equal((await call(app, 'GET', `/v1/onboardings/${a.tokenOnboarding}`, { key: k })).status, 200, 'every key issued opens it');
-  const creations = stack.upstreamCalls.filter((c) => c.path === '/api/token-history-onboarding' && JSON.stringify(c.body).includes('52998224725')).length;
+  for (const k of [a.accessKey, b.accessKey])
+    assert.equal((await call(app, 'GET', `/v1/onboardings/${a.tokenOnboarding}`, { key: k })).status, 200, 'every key issued opens it');
+  const creations = stack.upstreamCalls.filter(
+    (c) => c.path === '/api/token-history-onboarding' && JSON.stringify(c.body).includes('52998224725'),
+  ).length;
 
-  const otherKey = await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }), headers: { 'idempotency-key': 'create-2' } });
+  const otherKey = await call(app, 'POST', '/v1/onboardings', {
+    key: s.clientSecret,
+    body: body({ cpf: CPF }),
+    headers: { 'idempotency-key': 'create-2' },
+  });
   assert.deepEqual(await errorOf(otherKey), { status: 409, code: 'session_used' });
   const noKey = await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }) });
   assert.deepEqual(await errorOf(noKey), { status: 409, code: 'session_used' });
-  const sameKeyOtherBody = await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }, { name: 'Someone Else' }), headers });
+  const sameKeyOtherBody = await call(app, 'POST', '/v1/onboardings', {
+    key: s.clientSecret,
+    body: body({ cpf: CPF }, { name: 'Someone Else' }),
+    headers,
+  });
   assert.deepEqual(await errorOf(sameKeyOtherBody), { status: 409, code: 'idempotency_conflict', field: 'Idempotency-Key' });
-  assert.equal(stack.upstreamCalls.filter((c) => c.path === '/api/token-history-onboarding' && JSON.stringify(c.body).includes('52998224725')).length, creations, 'nothing more went upstream');
+  assert.equal(
+    stack.upstreamCalls.filter((c) => c.path === '/api/token-history-onboarding' && JSON.stringify(c.body).includes('52998224725')).length,
+    creations,
+    'nothing more went upstream',
+  );
 
   const view = (await (await call(app, 'GET', `/v1/sessions/${s.id}`, { key: API_KEY })).json()) as SessionView;
   assert.equal(view.status === 'submitted' || view.status === 'completed', true);
@@ -191,20 +276,45 @@ test('one onboarding per session: a replay with the same Idempotency-Key gets th
 test('a session fixes the person: another CPF, a CNPJ or a document type it does not offer is 400 session_mismatch, and the session stays usable', async () => {
   const app = companion();
   const s = await openSession(app, { reference: 'user-lock', cpf: CPF, documentTypes: ['RG'] });
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF_REFUSED }, { documentType: 'RG' }) })), { status: 400, code: 'session_mismatch', field: 'cpf' });
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cnpj: '11.222.333/0001-81' }, { documentType: 'RG' }) })), { status: 400, code: 'session_mismatch', field: 'cpf' });
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }, { documentType: 'CNH' }) })), { status: 400, code: 'session_mismatch', field: 'documentType' });
+  assert.deepEqual(
+    await errorOf(
+      await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF_REFUSED }, { documentType: 'RG' }) }),
+    ),
+    { status: 400, code: 'session_mismatch', field: 'cpf' },
+  );
+  assert.deepEqual(
+    await errorOf(
+      await call(app, 'POST', '/v1/onboardings', {
+        key: s.clientSecret,
+        body: body({ cnpj: '11.222.333/0001-81' }, { documentType: 'RG' }),
+      }),
+    ),
+    { status: 400, code: 'session_mismatch', field: 'cpf' },
+  );
+  assert.deepEqual(
+    await errorOf(await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }, { documentType: 'CNH' }) })),
+    { status: 400, code: 'session_mismatch', field: 'documentType' },
+  );
   // Punctuation is not another CPF.
-  assert.equal((await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: '52998224725' }, { documentType: 'RG' }) })).status, 201);
+  assert.equal(
+    (await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: '52998224725' }, { documentType: 'RG' }) }))
+      .status,
+    201,
+  );
   await app.close();
 });
 
 test('an expired session: creation 410 session_expired; the page and backend views say expired', async () => {
   let offset = 0;
-  const app = companion({ timers: { now: () => Date.now() + offset, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as never) } });
+  const app = companion({
+    timers: { now: () => Date.now() + offset, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as never) },
+  });
   const s = await openSession(app, { reference: 'user-late', cpf: CPF, expiresIn: 60 });
   offset = 61_000;
-  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }) })), { status: 410, code: 'session_expired' });
+  assert.deepEqual(await errorOf(await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }) })), {
+    status: 410,
+    code: 'session_expired',
+  });
   assert.equal(((await (await call(app, 'GET', '/v1/session', { key: s.clientSecret })).json()) as PageSession).status, 'expired');
   assert.equal(((await (await call(app, 'GET', `/v1/sessions/${s.id}`, { key: API_KEY })).json()) as SessionView).status, 'expired');
   await app.close();
@@ -212,7 +322,10 @@ test('an expired session: creation 410 session_expired; the page and backend vie
 
 test('sessions required (the production default): creation without a session is 401; optional: it works', async () => {
   const required = companion({ environment: 'production' });
-  assert.deepEqual(await errorOf(await call(required, 'POST', '/v1/onboardings', { body: body({ cpf: CPF }) })), { status: 401, code: 'unauthorized' });
+  assert.deepEqual(await errorOf(await call(required, 'POST', '/v1/onboardings', { body: body({ cpf: CPF }) })), {
+    status: 401,
+    code: 'unauthorized',
+  });
   await required.close();
   const optional = companion({ sessions: 'optional' });
   assert.equal((await call(optional, 'POST', '/v1/onboardings', { body: body({ cpf: CPF }) })).status, 201);
@@ -227,8 +340,15 @@ test('GET /v1/sessions?reference=: that reference only, newest first, never a se
   const res = await call(app, 'GET', '/v1/sessions?reference=user-list', { key: API_KEY });
   assert.equal(res.status, 200);
   const { data } = (await res.json()) as { data: SessionView[] };
-  assert.deepEqual(data.map((v) => v.id), ids.reverse());
-  assert.deepEqual((await errorOf(await call(app, 'GET', '/v1/sessions', { key: API_KEY }))), { status: 400, code: 'invalid_field', field: 'reference' });
+  assert.deepEqual(
+    data.map((v) => v.id),
+    ids.reverse(),
+  );
+  assert.deepEqual(await errorOf(await call(app, 'GET', '/v1/sessions', { key: API_KEY })), {
+    status: 400,
+    code: 'invalid_field',
+    field: 'reference',
+  });
   assert.deepEqual(await errorOf(await call(app, 'GET', '/v1/sessions/ses_unknown', { key: API_KEY })), { status: 404, code: 'not_found' });
   await app.close();
 });
@@ -250,7 +370,10 @@ test('the session follows its onboarding: completed with the outcome the webhook
   }
   assert.equal(view.status, 'completed');
   assert.equal(view.onboarding?.status, 'REFUSED');
-  assert.deepEqual(view.onboarding?.history?.map((h) => h.status), ['IN_PROCESS', 'REFUSED']);
+  assert.deepEqual(
+    view.onboarding?.history?.map((h) => h.status),
+    ['IN_PROCESS', 'REFUSED'],
+  );
   await app.close();
 });
 
@@ -266,9 +389,19 @@ test('without a session, an Idempotency-Key makes a retried creation answer the 
   const b = (await again.json()) as { tokenOnboarding: string; accessKey: string };
   assert.equal(b.tokenOnboarding, a.tokenOnboarding);
   assert.notEqual(b.accessKey, a.accessKey);
-  for (const k of [a.accessKey, b.accessKey]) assert.equal((await call(app, 'GET', `/v1/onboardings/${a.tokenOnboarding}`, { key: k })).status, 200);
+  for (const k of [a.accessKey, b.accessKey])
+    assert.equal((await call(app, 'GET', `/v1/onboardings/${a.tokenOnboarding}`, { key: k })).status, 200);
   // The key alone opens nothing: another body (here another photo) is a conflict, never the onboarding.
-  const other = await call(app, 'POST', '/v1/onboardings', { body: { ...body({ cpf: CPF }), images: { documentFront: (body() as { images: { selfie: string } }).images.selfie, selfie: (body() as { images: { selfie: string } }).images.selfie } }, headers });
+  const other = await call(app, 'POST', '/v1/onboardings', {
+    body: {
+      ...body({ cpf: CPF }),
+      images: {
+        documentFront: (body() as { images: { selfie: string } }).images.selfie,
+        selfie: (body() as { images: { selfie: string } }).images.selfie,
+      },
+    },
+    headers,
+  });
   assert.deepEqual(await errorOf(other), { status: 409, code: 'idempotency_conflict', field: 'Idempotency-Key' });
   await app.close();
 });

@@ -12,11 +12,18 @@ import { BodyBuffers } from '../src/transport/body-buffers.js';
 
 // The upstream is the sandbox (its own webhooks go to the stack's companion, not to these).
 let stack: Stack;
-before(async () => { stack = await startStack(); });
+before(async () => {
+  stack = await startStack();
+});
 after(() => stack.close());
 
 /** Sends `total` bytes in chunks (optionally without Content-Length) and collects the answer. */
-function sendLarge(url: string, total: number, chunked: boolean, pauseMs = 0): Promise<{ status: number; body: string; clientError?: string }> {
+function sendLarge(
+  url: string,
+  total: number,
+  chunked: boolean,
+  pauseMs = 0,
+): Promise<{ status: number; body: string; clientError?: string }> {
   return new Promise((resolve, reject) => {
     let answer: { status: number; body: string } | undefined;
     let sendingOver = false;
@@ -28,13 +35,21 @@ function sendLarge(url: string, total: number, chunked: boolean, pauseMs = 0): P
       headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(total) }) },
     });
     let clientError: string | undefined;
-    req.on('error', (e) => { clientError = (e as NodeJS.ErrnoException).code ?? e.message; });
-    req.on('close', () => { sendingOver = true; finish(); });
+    req.on('error', (e) => {
+      clientError = (e as NodeJS.ErrnoException).code ?? e.message;
+    });
+    req.on('close', () => {
+      sendingOver = true;
+      finish();
+    });
     req.on('response', (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
-      res.on('end', () => { answer = { status: res.statusCode ?? 0, body }; finish(); });
+      res.on('end', () => {
+        answer = { status: res.statusCode ?? 0, body };
+        finish();
+      });
       res.on('error', reject);
     });
     const chunk = Buffer.alloc(pauseMs ? 16 * 1024 : 64 * 1024, 0x41);
@@ -73,7 +88,15 @@ const variants = [
 ] as const;
 for (const [label, imageMaxBytes, chunked, pauseMs, size] of variants) {
   test(`an oversized body (${size ? `${size / 1024 / 1024} MiB` : '3x the limit'}, ${label}) gets the 413 JSON, no reset, and is not sent upstream`, async () => {
-    const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), ...(imageMaxBytes && { imageMaxBytes }) });
+    const served = await serveCompanion({
+      port: 0,
+      baseUrl: stack.sandboxUrl,
+      client: IT_CLIENT,
+      secret: IT_SECRET,
+      webhookKey: WEBHOOK_KEY,
+      logger: createJsonLogger({ sink: () => {} }),
+      ...(imageMaxBytes && { imageMaxBytes }),
+    });
     try {
       const before = stack.upstreamCalls.length;
       const limit = maxCreateBodyBytes(imageMaxBytes);
@@ -91,11 +114,25 @@ for (const [label, imageMaxBytes, chunked, pauseMs, size] of variants) {
 }
 
 test('serveCompanion: close() ends open event streams and the server', async () => {
-  const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
-  const res = await fetch(`${served.url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cpf: '52998224725', images: { documentFront: '/9j/4AAQ', selfie: '/9j/4AAQ' } }) });
+  const served = await serveCompanion({
+    port: 0,
+    baseUrl: stack.sandboxUrl,
+    client: IT_CLIENT,
+    secret: IT_SECRET,
+    webhookKey: WEBHOOK_KEY,
+    logger: createJsonLogger({ sink: () => {} }),
+    poll: { firstDelayMs: 60_000 },
+  });
+  const res = await fetch(`${served.url}/v1/onboardings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ cpf: '52998224725', images: { documentFront: '/9j/4AAQ', selfie: '/9j/4AAQ' } }),
+  });
   assert.equal(res.status, 201);
   const o = (await res.json()) as { tokenOnboarding: string; accessKey: string };
-  const stream = await fetch(`${served.url}/v1/onboardings/${o.tokenOnboarding}/events`, { headers: { authorization: `Bearer ${o.accessKey}` } });
+  const stream = await fetch(`${served.url}/v1/onboardings/${o.tokenOnboarding}/events`, {
+    headers: { authorization: `Bearer ${o.accessKey}` },
+  });
   const sse = sseReader(stream.body!);
   // The stream registers itself before it sends the current state.
   await sse.until(/IN_PROCESS/);
@@ -108,7 +145,10 @@ test('serveCompanion: close() ends open event streams and the server', async () 
 /** Posts `body` as `pieces` separate writes a few ms apart (each a read of its own on the server's side). */
 function postInPieces(url: string, body: Buffer, pieces: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+    const req = request(`${url}/v1/onboardings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+    });
     req.on('error', reject);
     req.on('response', (res) => {
       let text = '';
@@ -128,7 +168,15 @@ function postInPieces(url: string, body: Buffer, pieces: number): Promise<{ stat
 }
 
 test('a creation that arrives in many pieces is refused for one stray character anywhere in an image (on the edge of a piece, inside one, in the last), and taken whole when clean', async () => {
-  const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
+  const served = await serveCompanion({
+    port: 0,
+    baseUrl: stack.sandboxUrl,
+    client: IT_CLIENT,
+    secret: IT_SECRET,
+    webhookKey: WEBHOOK_KEY,
+    logger: createJsonLogger({ sink: () => {} }),
+    poll: { firstDelayMs: 60_000 },
+  });
   try {
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(60_000)]).toString('base64');
     const json = (images: Record<string, string>) => Buffer.from(JSON.stringify({ cpf: '529.982.247-25', name: 'Maria Silva', images }));
@@ -136,7 +184,12 @@ test('a creation that arrives in many pieces is refused for one stray character 
     assert.equal(clean.status, 201, clean.body);
     const before = stack.upstreamCalls.length;
     // Places on a block's edge, inside a block, and in the last, partial piece of the body.
-    for (const [role, at] of [['documentFront', 4096], ['documentBack', 30_001], ['selfie', 50_000], ['selfie', jpeg.length - 6]] as const) {
+    for (const [role, at] of [
+      ['documentFront', 4096],
+      ['documentBack', 30_001],
+      ['selfie', 50_000],
+      ['selfie', jpeg.length - 6],
+    ] as const) {
       const bad = `${jpeg.slice(0, at)}-${jpeg.slice(at + 1)}`;
       const answer = await postInPieces(served.url, json({ documentFront: jpeg, documentBack: jpeg, selfie: jpeg, [role]: bad }), 23);
       assert.equal(answer.status, 400, `${role} at ${at}`);
@@ -162,23 +215,41 @@ test('a creation body buffer goes back wiped only after the upstream got its ima
     give.call(this, bytes);
     gives.push({ buffer: bytes.buffer, wiped: bytes.every((x) => x === 0) });
   };
-  const served = await serveCompanion({ port: 0, baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: WEBHOOK_KEY, logger: createJsonLogger({ sink: () => {} }), poll: { firstDelayMs: 60_000 } });
+  const served = await serveCompanion({
+    port: 0,
+    baseUrl: stack.sandboxUrl,
+    client: IT_CLIENT,
+    secret: IT_SECRET,
+    webhookKey: WEBHOOK_KEY,
+    logger: createJsonLogger({ sink: () => {} }),
+    poll: { firstDelayMs: 60_000 },
+  });
   try {
     const sent: string[] = [];
     for (let i = 0; i < 2; i++) {
       const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(200_000)]).toString('base64');
       sent.push(jpeg);
-      const answer = await postInPieces(served.url, Buffer.from(JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: jpeg } })), 4);
+      const answer = await postInPieces(
+        served.url,
+        Buffer.from(JSON.stringify({ cpf: '529.982.247-25', images: { documentFront: jpeg, selfie: jpeg } })),
+        4,
+      );
       assert.equal(answer.status, 201, answer.body);
       // What reached the upstream is this creation's own images, whole: the buffer was not wiped or reused under them.
       const call = stack.upstreamCalls.at(-1)!;
       const files = (call.body as { documentFiles: { document: string }[] }).documentFiles;
-      assert.deepEqual(files.map((f) => f.document), [`data:image/jpeg;base64,${jpeg}`, `data:image/jpeg;base64,${jpeg}`]);
+      assert.deepEqual(
+        files.map((f) => f.document),
+        [`data:image/jpeg;base64,${jpeg}`, `data:image/jpeg;base64,${jpeg}`],
+      );
       await waitUntil(() => gives.length === i + 1, 5_000);
     }
     assert.equal(takes.length, 2);
-    assert.equal(takes[1], takes[0], 'the second body was read into the first one\'s buffer');
-    assert.deepEqual(gives.map((g) => g.wiped), [true, true]);
+    assert.equal(takes[1], takes[0], "the second body was read into the first one's buffer");
+    assert.deepEqual(
+      gives.map((g) => g.wiped),
+      [true, true],
+    );
     assert.notEqual(sent[0], sent[1]);
   } finally {
     BodyBuffers.prototype.take = take;

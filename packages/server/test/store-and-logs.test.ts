@@ -31,10 +31,19 @@ test('memory store: idempotent, monotonic, subscribers hear real changes only, r
 
 test('logs: JSON lines; secrets, keys, images and full tax ids never appear', () => {
   const lines: string[] = [];
-  const log = redactingLogger(createJsonLogger({ sink: (l) => lines.push(l), base: { app: 'x' } }), () => ['super-secret-value', 'webhook-key-value']);
+  const log = redactingLogger(createJsonLogger({ sink: (l) => lines.push(l), base: { app: 'x' } }), () => [
+    'super-secret-value',
+    'webhook-key-value',
+  ]);
   log.info('token super-secret-value for 529.982.247-25 and 52998224725', {
-    cpf: '52998224725', cnpj: '11222333000181', secret: 'x', accessKey: 'k', access_token: 'jwt', authorization: 'Bearer abc',
-    images: { selfie: '/9j/AAAA' }, nested: { note: 'key webhook-key-value cnpj 11.222.333/0001-81', list: ['529.982.247-25'] },
+    cpf: '52998224725',
+    cnpj: '11222333000181',
+    secret: 'x',
+    accessKey: 'k',
+    access_token: 'jwt',
+    authorization: 'Bearer abc',
+    images: { selfie: '/9j/AAAA' },
+    nested: { note: 'key webhook-key-value cnpj 11.222.333/0001-81', list: ['529.982.247-25'] },
     tokenOnboarding: '3f1c9a1e-1111-4222-8333-944455556666',
   });
   log.child({ requestId: 'r1' }).debug('hidden at info level');
@@ -45,7 +54,17 @@ test('logs: JSON lines; secrets, keys, images and full tax ids never appear', ()
   assert.equal(parsed.app, 'x');
   assert.equal(parsed.cpf, '529.***.***-25');
   assert.equal(parsed.tokenOnboarding, '3f1c9a1e-1111-4222-8333-944455556666');
-  for (const leaked of ['super-secret-value', 'webhook-key-value', '52998224725', '529.982.247-25', '11222333000181', '11.222.333/0001-81', 'jwt', 'Bearer abc', '/9j/AAAA']) {
+  for (const leaked of [
+    'super-secret-value',
+    'webhook-key-value',
+    '52998224725',
+    '529.982.247-25',
+    '11222333000181',
+    '11.222.333/0001-81',
+    'jwt',
+    'Bearer abc',
+    '/9j/AAAA',
+  ]) {
     assert.ok(!line.includes(leaked), `${leaked} leaked: ${line}`);
   }
 });

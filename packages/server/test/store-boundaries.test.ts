@@ -92,11 +92,16 @@ for (const [kind, open] of kinds) {
 
   test(`${kind}: retention deletes only what finished or was created strictly before its cutoff`, () =>
     withStore(async (store) => {
-      const create = (token: string, at: number) => store.create({ tokenOnboarding: token, status: 'IN_PROCESS', createdAt: iso(at), accessKeyHash: 'h'.repeat(64) });
+      const create = (token: string, at: number) =>
+        store.create({ tokenOnboarding: token, status: 'IN_PROCESS', createdAt: iso(at), accessKeyHash: 'h'.repeat(64) });
       await create('old', START);
       await create('finished', START + 1_000);
       await store.applyStatus('finished', { status: 'APPROVED', source: 'webhook', at: iso(START + 2_000) });
-      assert.equal(await store.expire({ finishedBefore: new Date(START + 2_000), createdBefore: new Date(START) }), 0, 'cutoffs equal to the times keep both');
+      assert.equal(
+        await store.expire({ finishedBefore: new Date(START + 2_000), createdBefore: new Date(START) }),
+        0,
+        'cutoffs equal to the times keep both',
+      );
       assert.equal(await store.expire({ finishedBefore: new Date(START + 2_001), createdBefore: new Date(START) }), 1);
       assert.equal(await store.get('finished'), null);
       assert.equal(await store.expire({ finishedBefore: new Date(START), createdBefore: new Date(START + 1) }), 1);
@@ -126,9 +131,25 @@ for (const [kind, open] of kinds) {
 }
 
 test('status rules: a repeat that writes nothing says so; the fill of an externalId says it wrote', () => {
-  const record: OnboardingRecord = { tokenOnboarding: 't', status: 'APPROVED', createdAt: iso(START), updatedAt: iso(START), accessKeyHash: 'h', history: [{ status: 'APPROVED', at: iso(START), source: 'poll' }], finishedAt: iso(START) };
-  assert.deepEqual(applyStatusRules(record, { status: 'APPROVED', source: 'webhook' }, iso(START + 1)), { record, changed: false, touched: false });
-  assert.deepEqual(applyStatusRules(record, { status: 'REFUSED', source: 'webhook', externalId: 'e' }, iso(START + 1)), { record, changed: false, touched: false });
+  const record: OnboardingRecord = {
+    tokenOnboarding: 't',
+    status: 'APPROVED',
+    createdAt: iso(START),
+    updatedAt: iso(START),
+    accessKeyHash: 'h',
+    history: [{ status: 'APPROVED', at: iso(START), source: 'poll' }],
+    finishedAt: iso(START),
+  };
+  assert.deepEqual(applyStatusRules(record, { status: 'APPROVED', source: 'webhook' }, iso(START + 1)), {
+    record,
+    changed: false,
+    touched: false,
+  });
+  assert.deepEqual(applyStatusRules(record, { status: 'REFUSED', source: 'webhook', externalId: 'e' }, iso(START + 1)), {
+    record,
+    changed: false,
+    touched: false,
+  });
   const filled = applyStatusRules(record, { status: 'APPROVED', source: 'webhook', externalId: 'e' }, iso(START + 1));
   assert.deepEqual(filled, { record: { ...record, externalId: 'e' }, changed: false, touched: true });
   assert.equal('externalId' in record, false, 'the current record is not edited');

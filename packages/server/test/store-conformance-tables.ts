@@ -5,10 +5,19 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IDEMPOTENCY_CASES, LEASE_CASES, RATE_CASE_LIMIT, RATE_CASE_WINDOW_MS, RATE_CASES, STATUS_TRANSITIONS } from '../src/store/rules/index.js';
+import {
+  IDEMPOTENCY_CASES,
+  LEASE_CASES,
+  RATE_CASE_LIMIT,
+  RATE_CASE_WINDOW_MS,
+  RATE_CASES,
+  STATUS_TRANSITIONS,
+} from '../src/store/rules/index.js';
 import type { Store } from '../src/store/store.js';
 
-export type WithStore = (body: (s: Store, ctx: { clock: { now(): number; advance(ms: number): Promise<void> }; peer: () => Promise<Store> }) => Promise<void>) => Promise<void>;
+export type WithStore = (
+  body: (s: Store, ctx: { clock: { now(): number; advance(ms: number): Promise<void> }; peer: () => Promise<Store> }) => Promise<void>,
+) => Promise<void>;
 
 /**
  * With `serverClock` (Redis TTLs), a table's times map onto real ones: a time to live of one
@@ -65,7 +74,9 @@ export function describeRuleTables(name: string, withStore: WithStore, serverClo
     test('leases: every case of LEASE_CASES, the cases side by side on one timeline', async () => {
       await withStore(async (a, { clock, peer }) => {
         const b = await peer();
-        const steps = LEASE_CASES.flatMap((c, i) => c.steps.map((step, j) => ({ ...step, lease: `case-${i}`, name: `${c.name}, step ${j}`, order: j })));
+        const steps = LEASE_CASES.flatMap((c, i) =>
+          c.steps.map((step, j) => ({ ...step, lease: `case-${i}`, name: `${c.name}, step ${j}`, order: j })),
+        );
         const times = [...new Set(steps.map((s) => s.at))].sort((x, y) => x - y);
         let at = 0;
         for (const t of times) {
@@ -74,9 +85,11 @@ export function describeRuleTables(name: string, withStore: WithStore, serverClo
           for (const step of steps.filter((s) => s.at === t).sort((x, y) => x.order - y.order)) {
             const s = step.owner === 'a' ? a : b;
             const got =
-              step.op === 'acquire' ? await s.acquireLease(step.lease, step.owner, time.ttl(step.ttlMs!))
-              : step.op === 'renew' ? await s.renewLease(step.lease, step.owner, time.ttl(step.ttlMs!))
-              : await s.releaseLease(step.lease, step.owner);
+              step.op === 'acquire'
+                ? await s.acquireLease(step.lease, step.owner, time.ttl(step.ttlMs!))
+                : step.op === 'renew'
+                  ? await s.renewLease(step.lease, step.owner, time.ttl(step.ttlMs!))
+                  : await s.releaseLease(step.lease, step.owner);
             assert.equal(got, step.expect, step.name);
           }
         }

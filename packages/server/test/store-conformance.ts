@@ -131,7 +131,13 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         } else {
           assert.ok(Date.parse(done.record.finishedAt!) >= when, 'stamped by the clock, not earlier');
         }
-        assert.deepEqual(done.record.history.map((h) => [h.status, h.source]), [['IN_PROCESS', 'creation'], ['ERROR', 'webhook']]);
+        assert.deepEqual(
+          done.record.history.map((h) => [h.status, h.source]),
+          [
+            ['IN_PROCESS', 'creation'],
+            ['ERROR', 'webhook'],
+          ],
+        );
 
         for (const status of ['APPROVED', 'REFUSED', 'IN_PROCESS', 'ERROR'] as const) {
           const late = (await s.applyStatus('tok-s', { status, source: 'poll', at: '2030-02-01T00:00:00.000Z' }))!;
@@ -218,11 +224,18 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         for (const gone of ['tok-old-open', 'tok-old-done', 'tok-done-long-ago']) assert.equal(await s.get(gone), null, `${gone} expired`);
         for (const kept of ['tok-done-recently', 'tok-open']) assert.ok(await s.get(kept), `${kept} kept`);
         assert.deepEqual(await s.listInProcess(), ['tok-open']);
-        assert.equal(await s.expire({ finishedBefore: new Date(START - day), createdBefore: new Date(START - 2 * day) }), 0, 'a second sweep finds nothing');
+        assert.equal(
+          await s.expire({ finishedBefore: new Date(START - day), createdBefore: new Date(START - 2 * day) }),
+          0,
+          'a second sweep finds nothing',
+        );
 
         // A token seen again after its record expired starts a fresh history.
         await create(s, 'tok-old-done', iso(START));
-        assert.deepEqual((await s.get('tok-old-done'))!.history.map((h) => h.source), ['creation']);
+        assert.deepEqual(
+          (await s.get('tok-old-done'))!.history.map((h) => h.source),
+          ['creation'],
+        );
       });
     });
 
@@ -235,7 +248,9 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         const offs = tokens.map((t) => a.subscribe(t, (r) => heardByA.push(`${t}:${r.status}`)));
 
         const attempts = tokens.flatMap((t) => [
-          ...Array.from({ length: 4 }, () => a.applyStatus(t, { status: 'APPROVED', source: 'webhook' }).then((r) => ({ t, writer: 'a', r }))),
+          ...Array.from({ length: 4 }, () =>
+            a.applyStatus(t, { status: 'APPROVED', source: 'webhook' }).then((r) => ({ t, writer: 'a', r })),
+          ),
           ...Array.from({ length: 4 }, () => b.applyStatus(t, { status: 'REFUSED', source: 'poll' }).then((r) => ({ t, writer: 'b', r }))),
           b.applyStatus(t, { status: 'IN_PROCESS', source: 'poll' }).then((r) => ({ t, writer: 'b', r })),
         ]);
@@ -249,7 +264,10 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
           const [fromA, fromB] = [await a.get(t), await b.get(t)];
           assert.equal(fromA!.status, final);
           assert.deepEqual(fromA, fromB, `${t}: both instances read the same record`);
-          assert.deepEqual(fromA!.history.map((h) => h.status), ['IN_PROCESS', final]);
+          assert.deepEqual(
+            fromA!.history.map((h) => h.status),
+            ['IN_PROCESS', final],
+          );
           for (const later of ['APPROVED', 'REFUSED', 'ERROR', 'IN_PROCESS'] as const) {
             const again = (await (later === 'REFUSED' ? b : a).applyStatus(t, { status: later, source: 'poll' }))!;
             assert.equal(again.changed, false);
@@ -288,7 +306,7 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       });
     });
 
-    test('lease renewal in one call: only the caller\'s live leases are renewed, and exactly those are returned', async () => {
+    test("lease renewal in one call: only the caller's live leases are renewed, and exactly those are returned", async () => {
       await withStore(async (a, { clock, peer }) => {
         const b = await peer();
         const short = serverClock ? 300 : 10_000;
@@ -297,10 +315,15 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
 
         assert.equal(await a.acquireLease('poll:lapsed', 'instance-a', short), true);
         await lapse();
-        for (const mine of ['poll:mine-1', 'poll:mine-2', 'poll:left-out']) assert.equal(await a.acquireLease(mine, 'instance-a', short), true);
+        for (const mine of ['poll:mine-1', 'poll:mine-2', 'poll:left-out'])
+          assert.equal(await a.acquireLease(mine, 'instance-a', short), true);
         assert.equal(await b.acquireLease('poll:theirs', 'instance-b', 30_000), true);
 
-        const renewed = await a.renewLeases(['poll:mine-1', 'poll:theirs', 'poll:never-taken', 'poll:lapsed', 'poll:mine-2', 'poll:mine-1'], 'instance-a', 30_000);
+        const renewed = await a.renewLeases(
+          ['poll:mine-1', 'poll:theirs', 'poll:never-taken', 'poll:lapsed', 'poll:mine-2', 'poll:mine-1'],
+          'instance-a',
+          30_000,
+        );
         assert.deepEqual([...renewed].sort(), ['poll:mine-1', 'poll:mine-2'], 'own live leases only, each once');
 
         await lapse();
@@ -309,18 +332,23 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         assert.equal(await b.acquireLease('poll:left-out', 'instance-b', 30_000), true, 'a lease not named is not renewed');
         assert.equal(await b.acquireLease('poll:lapsed', 'instance-b', 30_000), true, 'a lapsed lease is not revived');
         assert.equal(await b.acquireLease('poll:never-taken', 'instance-b', 30_000), true, 'a free lease is not taken by a renewal');
-        assert.equal(await a.acquireLease('poll:theirs', 'instance-a', 30_000), false, 'another owner\'s lease stays theirs');
-        assert.deepEqual(await b.renewLeases(['poll:theirs', 'poll:mine-1', 'poll:left-out'], 'instance-b', 30_000).then((r) => [...r].sort()), ['poll:left-out', 'poll:theirs']);
+        assert.equal(await a.acquireLease('poll:theirs', 'instance-a', 30_000), false, "another owner's lease stays theirs");
+        assert.deepEqual(
+          await b.renewLeases(['poll:theirs', 'poll:mine-1', 'poll:left-out'], 'instance-b', 30_000).then((r) => [...r].sort()),
+          ['poll:left-out', 'poll:theirs'],
+        );
       });
     });
 
-    test('lease renewal in one call: over a thousand leases, two in three someone else\'s', async () => {
+    test("lease renewal in one call: over a thousand leases, two in three someone else's", async () => {
       await withStore(async (a, { peer }) => {
         const b = await peer();
         const names = Array.from({ length: 1_201 }, (_, i) => `poll:many-${i}`);
         // A pattern that no batch size divides, so a renewal answer read against the wrong lease shows.
         const mine = (i: number) => i % 3 === 0;
-        await Promise.all(names.map((n, i) => (mine(i) ? a.acquireLease(n, 'instance-a', 30_000) : b.acquireLease(n, 'instance-b', 30_000))));
+        await Promise.all(
+          names.map((n, i) => (mine(i) ? a.acquireLease(n, 'instance-a', 30_000) : b.acquireLease(n, 'instance-b', 30_000))),
+        );
         const renewed = await a.renewLeases(names, 'instance-a', 30_000);
         assert.equal(renewed.length, 401);
         assert.deepEqual(new Set(renewed), new Set(names.filter((_, i) => mine(i))));
@@ -333,14 +361,25 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         const window = 60_000;
         const seen = [];
         for (let i = 0; i < 3; i++) seen.push(await (i % 2 ? b : a).consumeRateLimit('ip:203.0.113.9', 3, window));
-        assert.deepEqual(seen.map((d) => [d.allowed, d.count]), [[true, 1], [true, 2], [true, 3]]);
+        assert.deepEqual(
+          seen.map((d) => [d.allowed, d.count]),
+          [
+            [true, 1],
+            [true, 2],
+            [true, 3],
+          ],
+        );
         for (const s of [a, b, a]) {
           const refused = await s.consumeRateLimit('ip:203.0.113.9', 3, window);
           assert.equal(refused.allowed, false);
           assert.equal(refused.count, 3, 'a refused request is not counted');
           assert.ok(refused.retryAfterMs > 0 && refused.retryAfterMs <= window, `retry after ${refused.retryAfterMs} ms`);
         }
-        assert.deepEqual(await b.consumeRateLimit('ip:2001:db8::1', 3, window).then((d) => [d.allowed, d.count]), [true, 1], 'keys are independent');
+        assert.deepEqual(
+          await b.consumeRateLimit('ip:2001:db8::1', 3, window).then((d) => [d.allowed, d.count]),
+          [true, 1],
+          'keys are independent',
+        );
         assert.equal((await a.consumeRateLimit('ip:off', 0, window)).allowed, false, 'a limit of 0 lets nothing in');
 
         const short = serverClock ? 300 : 10_000;
@@ -363,10 +402,26 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
 
   type Backend = Store & BackendState;
   const BACKEND_METHODS: Array<keyof BackendState> = [
-    'createSession', 'getSession', 'findSessionBySecret', 'addSessionSecret', 'replaceSession', 'listSessionsByReference', 'listSessionsByStatus',
-    'reserveIdempotencyKey', 'completeIdempotencyKey', 'releaseIdempotencyKey', 'addAccessKey',
-    'enqueueNotification', 'dueNotifications', 'updateNotification', 'getNotification', 'listNotifications', 'purgeBackendState',
-    'subscribeSession', 'putHandoffKey', 'findHandoffKey',
+    'createSession',
+    'getSession',
+    'findSessionBySecret',
+    'addSessionSecret',
+    'replaceSession',
+    'listSessionsByReference',
+    'listSessionsByStatus',
+    'reserveIdempotencyKey',
+    'completeIdempotencyKey',
+    'releaseIdempotencyKey',
+    'addAccessKey',
+    'enqueueNotification',
+    'dueNotifications',
+    'updateNotification',
+    'getNotification',
+    'listNotifications',
+    'purgeBackendState',
+    'subscribeSession',
+    'putHandoffKey',
+    'findHandoffKey',
   ];
 
   /** The store as the backend's routes use it; one without the backend's part fails here, naming what it lacks. */
@@ -381,13 +436,28 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
 
   const sha = (text: string) => createHash('sha256').update(text).digest('hex');
   const session = (id: string, over: Partial<SessionRecord> = {}): SessionRecord => ({
-    id, version: 1, reference: 'user-8812', status: 'open', createdAt: iso(START), expiresAt: iso(START + 1800_000),
-    documentTypes: [], locale: 'pt-BR', metadata: {}, ...over,
+    id,
+    version: 1,
+    reference: 'user-8812',
+    status: 'open',
+    createdAt: iso(START),
+    expiresAt: iso(START + 1800_000),
+    documentTypes: [],
+    locale: 'pt-BR',
+    metadata: {},
+    ...over,
   });
   const secretsOf = (id: string) => ({ client: sha(`client-${id}`), capture: sha(`capture-${id}`) });
   const entry = (id: string, over: Partial<OutboxEntry> = {}): OutboxEntry => ({
-    id, type: 'session.completed', body: JSON.stringify({ id, type: 'session.completed', data: { n: 1 } }), orderKey: 'ses_1',
-    createdAt: iso(START), state: 'pending', attempts: 0, nextAttemptMs: START, ...over,
+    id,
+    type: 'session.completed',
+    body: JSON.stringify({ id, type: 'session.completed', data: { n: 1 } }),
+    orderKey: 'ses_1',
+    createdAt: iso(START),
+    state: 'pending',
+    attempts: 0,
+    nextAttemptMs: START,
+    ...over,
   });
   const ids = (list: Array<{ id: string }>) => list.map((x) => x.id);
 
@@ -396,10 +466,17 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       await withBackend(async (a, { peer }) => {
         const b = await peer();
         const full = session('ses_full', {
-          status: 'completed', taxId: { kind: 'cpf', value: '52998224725' }, name: 'Maria Silva', documentTypes: ['CNH', 'RG'],
-          locale: 'en', returnUrl: 'https://app.example/kyc/done', metadata: { plan: 'gold', team: 'b' },
-          claim: { key: 'idem-1', fingerprint: sha('body'), at: iso(START + 1_000) }, tokenOnboarding: 'tok-full',
-          outcome: { status: 'ERROR', externalId: 'ext-1', at: iso(START + 2_000) }, endedAt: iso(START + 2_000),
+          status: 'completed',
+          taxId: { kind: 'cpf', value: '52998224725' },
+          name: 'Maria Silva',
+          documentTypes: ['CNH', 'RG'],
+          locale: 'en',
+          returnUrl: 'https://app.example/kyc/done',
+          metadata: { plan: 'gold', team: 'b' },
+          claim: { key: 'idem-1', fingerprint: sha('body'), at: iso(START + 1_000) },
+          tokenOnboarding: 'tok-full',
+          outcome: { status: 'ERROR', externalId: 'ext-1', at: iso(START + 2_000) },
+          endedAt: iso(START + 2_000),
         });
         const bare = session('ses_bare');
         const given = structuredClone(full);
@@ -445,7 +522,11 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
 
         const next = { ...one, version: 2, status: 'submitted' as const, tokenOnboarding: 'tok-1' };
         assert.equal(await a.replaceSession(next, 1), true);
-        assert.deepEqual(await b.findSessionBySecret('client', sha('client-ses_1-replay')), next, 'a secret finds the session as it is now');
+        assert.deepEqual(
+          await b.findSessionBySecret('client', sha('client-ses_1-replay')),
+          next,
+          'a secret finds the session as it is now',
+        );
       });
     });
 
@@ -457,7 +538,9 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         const results = await Promise.all(
           sessionIds.flatMap((id) =>
             [a, b, a, b].map((s, i) =>
-              s.replaceSession(session(id, { version: 2, status: 'submitted', tokenOnboarding: `tok-${id}-${i}` }), 1).then((won) => ({ id, i, won })),
+              s
+                .replaceSession(session(id, { version: 2, status: 'submitted', tokenOnboarding: `tok-${id}-${i}` }), 1)
+                .then((won) => ({ id, i, won })),
             ),
           ),
         );
@@ -466,7 +549,7 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
           assert.equal(winners.length, 1, `${id}: exactly one replacement won`);
           const stored = (await b.getSession(id))!;
           assert.equal(stored.version, 2);
-          assert.equal(stored.tokenOnboarding, `tok-${id}-${winners[0]!.i}`, 'the winner\'s record is the one stored');
+          assert.equal(stored.tokenOnboarding, `tok-${id}-${winners[0]!.i}`, "the winner's record is the one stored");
           assert.deepEqual(await a.getSession(id), stored);
         }
 
@@ -496,10 +579,17 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       await withBackend(async (a, { peer }) => {
         const b = await peer();
         // Created out of order, so insertion order cannot pass for age.
-        for (const i of [2, 0, 4, 1, 3]) await a.createSession(session(`ses_ref_${i}`, { createdAt: iso(START + i * 60_000) }), secretsOf(`ses_ref_${i}`));
+        for (const i of [2, 0, 4, 1, 3])
+          await a.createSession(session(`ses_ref_${i}`, { createdAt: iso(START + i * 60_000) }), secretsOf(`ses_ref_${i}`));
         const other = session('ses_other', { reference: 'user-9999', createdAt: iso(START + 600_000) });
         await a.createSession(other, secretsOf('ses_other'));
-        assert.deepEqual(ids(await b.listSessionsByReference('user-8812', 100)), ['ses_ref_4', 'ses_ref_3', 'ses_ref_2', 'ses_ref_1', 'ses_ref_0']);
+        assert.deepEqual(ids(await b.listSessionsByReference('user-8812', 100)), [
+          'ses_ref_4',
+          'ses_ref_3',
+          'ses_ref_2',
+          'ses_ref_1',
+          'ses_ref_0',
+        ]);
         assert.deepEqual(ids(await b.listSessionsByReference('user-8812', 2)), ['ses_ref_4', 'ses_ref_3']);
         assert.deepEqual(await b.listSessionsByReference('user-9999', 100), [other]);
         assert.deepEqual(await b.listSessionsByReference('user-unknown', 100), []);
@@ -516,52 +606,83 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       await withBackend(async (a, { peer }) => {
         const b = await peer();
         const minute = 60_000;
-        for (const k of [3, 1, 4, 2]) await a.createSession(session(`ses_open_${k}`, { expiresAt: iso(START + k * minute) }), secretsOf(`ses_open_${k}`));
+        for (const k of [3, 1, 4, 2])
+          await a.createSession(session(`ses_open_${k}`, { expiresAt: iso(START + k * minute) }), secretsOf(`ses_open_${k}`));
         await a.createSession(session('ses_sub', { status: 'submitted', expiresAt: iso(START) }), secretsOf('ses_sub'));
-        assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 100 })), ['ses_open_1', 'ses_open_2', 'ses_open_3', 'ses_open_4']);
+        assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 100 })), [
+          'ses_open_1',
+          'ses_open_2',
+          'ses_open_3',
+          'ses_open_4',
+        ]);
         assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 2 })), ['ses_open_1', 'ses_open_2']);
         assert.deepEqual(
           ids(await b.listSessionsByStatus('open', { limit: 100, expiresBefore: new Date(START + 3 * minute) })),
           ['ses_open_1', 'ses_open_2'],
           'one expiring at the cutoff is not before it',
         );
-        assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 1, expiresBefore: new Date(START + 3 * minute) })), ['ses_open_1']);
+        assert.deepEqual(ids(await b.listSessionsByStatus('open', { limit: 1, expiresBefore: new Date(START + 3 * minute) })), [
+          'ses_open_1',
+        ]);
         assert.deepEqual(await b.listSessionsByStatus('open', { limit: 100, expiresBefore: new Date(START) }), []);
         assert.deepEqual(ids(await b.listSessionsByStatus('submitted', { limit: 100 })), ['ses_sub']);
         assert.deepEqual(await b.listSessionsByStatus('expired', { limit: 100 }), []);
 
-        const expired = session('ses_open_1', { expiresAt: iso(START + minute), version: 2, status: 'expired', endedAt: iso(START + minute) });
+        const expired = session('ses_open_1', {
+          expiresAt: iso(START + minute),
+          version: 2,
+          status: 'expired',
+          endedAt: iso(START + minute),
+        });
         assert.equal(await b.replaceSession(expired, 1), true);
         assert.deepEqual(ids(await a.listSessionsByStatus('open', { limit: 100 })), ['ses_open_2', 'ses_open_3', 'ses_open_4']);
         assert.deepEqual(await a.listSessionsByStatus('expired', { limit: 100 }), [expired]);
       });
     });
 
-    test('idempotency keys: reserved once across instances; pending and done answer the holder\'s fingerprint; release frees a pending key only', async () => {
+    test("idempotency keys: reserved once across instances; pending and done answer the holder's fingerprint; release frees a pending key only", async () => {
       await withBackend(async (a, { peer }) => {
         const b = await peer();
         const long = { ttlMs: 3600_000, pendingTtlMs: 600_000 };
         assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), { state: 'reserved' });
         assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), { state: 'pending', fingerprint: 'fp-1' });
-        assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:k1', 'fp-2', long), { state: 'pending', fingerprint: 'fp-1' }, 'the holder\'s fingerprint, for the caller to compare');
+        assert.deepEqual(
+          await b.reserveIdempotencyKey('sessions:h:k1', 'fp-2', long),
+          { state: 'pending', fingerprint: 'fp-1' },
+          "the holder's fingerprint, for the caller to compare",
+        );
         await a.completeIdempotencyKey('sessions:h:k1', 'ses_result', 3600_000);
         const done = { state: 'done', fingerprint: 'fp-1', result: 'ses_result' };
         assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:k1', 'fp-2', long), done);
         assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), done);
         await b.releaseIdempotencyKey('sessions:h:k1');
-        assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long), done, 'a finished request\'s result outlives a late release');
+        assert.deepEqual(
+          await a.reserveIdempotencyKey('sessions:h:k1', 'fp-1', long),
+          done,
+          "a finished request's result outlives a late release",
+        );
 
-        const race = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? b : a).reserveIdempotencyKey('sessions:h:k2', `fp-${i}`, long)));
+        const race = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => (i % 2 ? b : a).reserveIdempotencyKey('sessions:h:k2', `fp-${i}`, long)),
+        );
         const winner = race.findIndex((r) => r.state === 'reserved');
         assert.equal(race.filter((r) => r.state === 'reserved').length, 1, 'one reservation wins');
         for (const r of race) if (r.state !== 'reserved') assert.deepEqual(r, { state: 'pending', fingerprint: `fp-${winner}` });
         assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k3', 'fp-1', long), { state: 'reserved' }, 'keys are independent');
 
         await b.releaseIdempotencyKey('sessions:h:k2');
-        assert.deepEqual(await a.reserveIdempotencyKey('sessions:h:k2', 'fp-retry', long), { state: 'reserved' }, 'a released key is free at once');
+        assert.deepEqual(
+          await a.reserveIdempotencyKey('sessions:h:k2', 'fp-retry', long),
+          { state: 'reserved' },
+          'a released key is free at once',
+        );
         await a.releaseIdempotencyKey('sessions:h:never-held');
         await a.completeIdempotencyKey('sessions:h:never-reserved', 'orphan', 3600_000);
-        assert.deepEqual(await b.reserveIdempotencyKey('sessions:h:never-reserved', 'fp-1', long), { state: 'reserved' }, 'completing a key nobody holds records nothing');
+        assert.deepEqual(
+          await b.reserveIdempotencyKey('sessions:h:never-reserved', 'fp-1', long),
+          { state: 'reserved' },
+          'completing a key nobody holds records nothing',
+        );
       });
     });
 
@@ -571,18 +692,40 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         const short = serverClock ? 300 : 10_000;
         const lapse = () => clock.advance(short + (serverClock ? 700 : 1));
         const long = { ttlMs: 3600_000, pendingTtlMs: 3600_000 };
-        assert.deepEqual(await a.reserveIdempotencyKey('k-abandoned', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), { state: 'reserved' });
-        assert.deepEqual(await a.reserveIdempotencyKey('k-short-result', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), { state: 'reserved' });
+        assert.deepEqual(await a.reserveIdempotencyKey('k-abandoned', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), {
+          state: 'reserved',
+        });
+        assert.deepEqual(await a.reserveIdempotencyKey('k-short-result', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), {
+          state: 'reserved',
+        });
         await a.completeIdempotencyKey('k-short-result', 'r-short', short);
-        assert.deepEqual(await a.reserveIdempotencyKey('k-finished', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), { state: 'reserved' });
+        assert.deepEqual(await a.reserveIdempotencyKey('k-finished', 'fp-1', { ttlMs: 3600_000, pendingTtlMs: short }), {
+          state: 'reserved',
+        });
         await a.completeIdempotencyKey('k-finished', 'r-finished', 3600_000);
         assert.deepEqual(await a.reserveIdempotencyKey('k-slow', 'fp-1', long), { state: 'reserved' });
         await lapse();
 
-        assert.deepEqual(await b.reserveIdempotencyKey('k-abandoned', 'fp-2', long), { state: 'reserved' }, 'a holder that never finished holds the key no more');
-        assert.deepEqual(await b.reserveIdempotencyKey('k-short-result', 'fp-2', long), { state: 'reserved' }, 'a result is forgotten after its ttl');
-        assert.deepEqual(await b.reserveIdempotencyKey('k-finished', 'fp-2', long), { state: 'done', fingerprint: 'fp-1', result: 'r-finished' }, 'a completed key no longer lapses as a pending one');
-        assert.deepEqual(await b.reserveIdempotencyKey('k-slow', 'fp-2', long), { state: 'pending', fingerprint: 'fp-1' }, 'pending until its own pendingTtlMs');
+        assert.deepEqual(
+          await b.reserveIdempotencyKey('k-abandoned', 'fp-2', long),
+          { state: 'reserved' },
+          'a holder that never finished holds the key no more',
+        );
+        assert.deepEqual(
+          await b.reserveIdempotencyKey('k-short-result', 'fp-2', long),
+          { state: 'reserved' },
+          'a result is forgotten after its ttl',
+        );
+        assert.deepEqual(
+          await b.reserveIdempotencyKey('k-finished', 'fp-2', long),
+          { state: 'done', fingerprint: 'fp-1', result: 'r-finished' },
+          'a completed key no longer lapses as a pending one',
+        );
+        assert.deepEqual(
+          await b.reserveIdempotencyKey('k-slow', 'fp-2', long),
+          { state: 'pending', fingerprint: 'fp-1' },
+          'pending until its own pendingTtlMs',
+        );
       });
     });
 
@@ -625,7 +768,11 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       await withBackend(async (a, { peer }) => {
         const b = await peer();
         assert.equal(await a.enqueueNotification(entry('evt_3')), true);
-        assert.equal(await b.enqueueNotification(entry('evt_3', { body: '{"other":true}', orderKey: 'ses_2', createdAt: iso(START - 1) })), false, 'an id already queued is not queued again');
+        assert.equal(
+          await b.enqueueNotification(entry('evt_3', { body: '{"other":true}', orderKey: 'ses_2', createdAt: iso(START - 1) })),
+          false,
+          'an id already queued is not queued again',
+        );
         assert.deepEqual(await b.getNotification('evt_3'), entry('evt_3'), 'and the first stays as it was');
         // Same createdAt, ids not in sorted order: ties go by insertion.
         await b.enqueueNotification(entry('evt_1'));
@@ -633,16 +780,31 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         await a.enqueueNotification(entry('evt_later', { createdAt: iso(START + 1_000), nextAttemptMs: START + 60_000 }));
         await b.enqueueNotification(entry('evt_0', { createdAt: iso(START + 2_000) }));
         await a.enqueueNotification(entry('evt_settled', { createdAt: iso(START + 3_000) }));
-        assert.equal(await a.updateNotification('evt_settled', { state: 'delivered', attempts: 1, nextAttemptMs: START, lastAttemptAt: iso(START), deliveredAt: iso(START) }), true);
+        assert.equal(
+          await a.updateNotification('evt_settled', {
+            state: 'delivered',
+            attempts: 1,
+            nextAttemptMs: START,
+            lastAttemptAt: iso(START),
+            deliveredAt: iso(START),
+          }),
+          true,
+        );
 
         assert.deepEqual(ids(await b.dueNotifications(START, 100)), ['evt_3', 'evt_1', 'evt_2', 'evt_0']);
         assert.deepEqual(ids(await b.dueNotifications(START, 2)), ['evt_3', 'evt_1']);
         assert.deepEqual(await a.dueNotifications(START - 1, 100), [], 'nothing before its time');
-        assert.deepEqual(ids(await a.dueNotifications(START + 60_000, 100)), ['evt_3', 'evt_1', 'evt_2', 'evt_later', 'evt_0'], 'due from its nextAttemptMs on');
+        assert.deepEqual(
+          ids(await a.dueNotifications(START + 60_000, 100)),
+          ['evt_3', 'evt_1', 'evt_2', 'evt_later', 'evt_0'],
+          'due from its nextAttemptMs on',
+        );
         assert.deepEqual((await a.dueNotifications(START, 1))[0], entry('evt_3'), 'entries come back as queued');
         assert.equal(await a.getNotification('evt_unknown'), null);
 
-        const race = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? b : a).enqueueNotification(entry('evt_race', { orderKey: `writer-${i}` }))));
+        const race = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => (i % 2 ? b : a).enqueueNotification(entry('evt_race', { orderKey: `writer-${i}` }))),
+        );
         assert.equal(race.filter(Boolean).length, 1, 'queued once when instances race');
         const winner = race.findIndex(Boolean);
         assert.equal((await b.getNotification('evt_race'))!.orderKey, `writer-${winner}`);
@@ -661,9 +823,16 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
           n1: { state: 'failed', attempts: 20, nextAttemptMs: START, lastAttemptAt: iso(START + 90_000), lastError: 'HTTP 500' },
           n2: { state: 'pending', attempts: 1, nextAttemptMs: START + 1_000, lastAttemptAt: iso(START), lastError: 'timeout' },
           n3: { state: 'delivered', attempts: 2, nextAttemptMs: START, lastAttemptAt: iso(START + 2_000), deliveredAt: iso(START + 2_000) },
-          n4: { state: 'pending', attempts: 2, nextAttemptMs: START + 3600_000, lastAttemptAt: iso(START), lastError: 'connection refused' },
+          n4: {
+            state: 'pending',
+            attempts: 2,
+            nextAttemptMs: START + 3600_000,
+            lastAttemptAt: iso(START),
+            lastError: 'connection refused',
+          },
         } as const;
-        for (const [id, u] of Object.entries(updates)) assert.equal(await (id === 'n2' ? b : a).updateNotification(id, u), true, `${id} updated`);
+        for (const [id, u] of Object.entries(updates))
+          assert.equal(await (id === 'n2' ? b : a).updateNotification(id, u), true, `${id} updated`);
         assert.equal(await b.updateNotification('n-unknown', updates.n1), false, 'an unknown id is not updated');
         assert.equal(await a.getNotification('n-unknown'), null, 'nor created');
 
@@ -671,12 +840,24 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         assert.deepEqual(ids(await b.listNotifications({ state: 'pending', limit: 100 })), ['n5', 'n4', 'n2']);
         assert.deepEqual(ids(await b.listNotifications({ state: 'pending', failingOnly: true, limit: 100 })), ['n4', 'n2']);
         assert.deepEqual(ids(await b.listNotifications({ state: 'pending', failingOnly: true, limit: 1 })), ['n4']);
-        assert.deepEqual(await b.listNotifications({ state: 'failed', limit: 100 }), [{ ...entry('n1', { createdAt: iso(START + 1_000) }), ...updates.n1 }]);
+        assert.deepEqual(await b.listNotifications({ state: 'failed', limit: 100 }), [
+          { ...entry('n1', { createdAt: iso(START + 1_000) }), ...updates.n1 },
+        ]);
         assert.deepEqual(ids(await b.listNotifications({ state: 'delivered', limit: 100 })), ['n3']);
-        assert.deepEqual(ids(await a.dueNotifications(START + 1_000, 100)), ['n2', 'n5'], 'a retry waits for its nextAttemptMs; settled entries are never due');
+        assert.deepEqual(
+          ids(await a.dueNotifications(START + 1_000, 100)),
+          ['n2', 'n5'],
+          'a retry waits for its nextAttemptMs; settled entries are never due',
+        );
 
         // An update sets every field of the try: what it leaves out is cleared, so a delivery carries no stale error.
-        const delivered = { state: 'delivered', attempts: 2, nextAttemptMs: START + 1_000, lastAttemptAt: iso(START + 5_000), deliveredAt: iso(START + 5_000) } as const;
+        const delivered = {
+          state: 'delivered',
+          attempts: 2,
+          nextAttemptMs: START + 1_000,
+          lastAttemptAt: iso(START + 5_000),
+          deliveredAt: iso(START + 5_000),
+        } as const;
         assert.equal(await a.updateNotification('n2', delivered), true);
         assert.deepEqual(await b.getNotification('n2'), { ...entry('n2', { createdAt: iso(START + 2_000) }), ...delivered });
         assert.deepEqual(ids(await b.listNotifications({ state: 'delivered', limit: 100 })), ['n3', 'n2']);
@@ -719,10 +900,17 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         assert.equal(await a.findHandoffKey(sha('code-2')), 'ses_h2');
 
         // Retention: keys go with their session.
-        await a.replaceSession({ ...(await a.getSession('ses_h1'))!, version: 2, status: 'expired', endedAt: iso(START - 2 * 86_400_000) }, 1);
-        await b.purgeBackendState({ sessionsEndedBefore: new Date(START - 86_400_000), sessionsCreatedBefore: new Date(START - 7 * 86_400_000), outboxBefore: new Date(0) });
+        await a.replaceSession(
+          { ...(await a.getSession('ses_h1'))!, version: 2, status: 'expired', endedAt: iso(START - 2 * 86_400_000) },
+          1,
+        );
+        await b.purgeBackendState({
+          sessionsEndedBefore: new Date(START - 86_400_000),
+          sessionsCreatedBefore: new Date(START - 7 * 86_400_000),
+          outboxBefore: new Date(0),
+        });
         assert.equal(await a.findHandoffKey(sha('code-1')), null, 'deleted with its session');
-        assert.equal(await a.findHandoffKey(sha('code-2')), 'ses_h2', 'another session\'s stays');
+        assert.equal(await a.findHandoffKey(sha('code-2')), 'ses_h2', "another session's stays");
       });
     });
 
@@ -746,7 +934,11 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         b.subscribeSession('ses_w', (id) => marker.push(id));
         assert.equal(await a.replaceSession(session('ses_w', { version: 3, status: 'completed' }), 2), true);
         await eventually(() => marker.length > 0);
-        assert.deepEqual([heardByA.length, heardByB.length], [countA, countB], 'nothing after unsubscribing, nothing for another session or a lost write');
+        assert.deepEqual(
+          [heardByA.length, heardByB.length],
+          [countA, countB],
+          'nothing after unsubscribing, nothing for another session or a lost write',
+        );
       });
     });
 
@@ -754,11 +946,18 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
       await withBackend(async (a, { peer, clock }) => {
         const b = await peer();
         let offset = 0;
-        const timers = { now: () => clock.now() + offset, setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (h: unknown) => clearTimeout(h as never) };
+        const timers = {
+          now: () => clock.now() + offset,
+          setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+          clearTimeout: (h: unknown) => clearTimeout(h as never),
+        };
         const logger = createJsonLogger({ sink: () => {} });
         const [sa, sb] = [a, b].map((store) => new SessionService({ store, timers, logger, publicUrl: 'https://kyc.example' }));
         const [ha, hb] = [sa!, sb!].map((sessions) => new HandoffService({ sessions, logger }));
-        const { response } = await sa!.open({ reference: 'user-h', documentTypes: [], locale: 'pt-BR', expiresInS: 3600, metadata: {} }, { fingerprint: 'f', origin: 'https://kyc.example' });
+        const { response } = await sa!.open(
+          { reference: 'user-h', documentTypes: [], locale: 'pt-BR', expiresInS: 3600, metadata: {} },
+          { fingerprint: 'f', origin: 'https://kyc.example' },
+        );
         const origin = (await sb!.authenticatePage(response.clientSecret))!;
         assert.equal(origin.kind, 'client');
         assert.equal((await sa!.authenticatePage(new URL(response.url).pathname.slice('/capture/'.length)))?.kind, 'capture');
@@ -766,7 +965,9 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         const old = await ha!.offer(origin, 'https://x');
         const o = await hb!.offer(origin, 'https://x');
         await assert.rejects(ha!.claim({ code: old.code }), { code: 'handoff_invalid' }, 'the replaced link stops working');
-        const tries = await Promise.allSettled([ha!, hb!, ha!, hb!].map((h, i) => h.claim(i % 2 ? { token: o.url.split('/h/')[1]! } : { code: o.code })));
+        const tries = await Promise.allSettled(
+          [ha!, hb!, ha!, hb!].map((h, i) => h.claim(i % 2 ? { token: o.url.split('/h/')[1]! } : { code: o.code })),
+        );
         const won = tries.filter((t) => t.status === 'fulfilled');
         assert.equal(won.length, 1, 'one claim wins across instances');
         for (const t of tries) if (t.status === 'rejected') assert.equal((t.reason as { code: string }).code, 'handoff_used');
@@ -782,8 +983,18 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         offset += 600_000;
         await assert.rejects(hb!.claim({ token: lapsing.url.split('/h/')[1]! }), { code: 'handoff_expired' });
         const log = (await a.getSession(origin.session.id))!.events!.map((e) => e.event.type);
-        assert.deepEqual(log, ['handoff.created', 'handoff.created', 'handoff.claimed', 'handoff.reclaimed', 'handoff.created', 'handoff.expired']);
-        assert.deepEqual((await b.getSession(origin.session.id))!.events!.map((e) => e.seq), [1, 2, 3, 4, 5, 6]);
+        assert.deepEqual(log, [
+          'handoff.created',
+          'handoff.created',
+          'handoff.claimed',
+          'handoff.reclaimed',
+          'handoff.created',
+          'handoff.expired',
+        ]);
+        assert.deepEqual(
+          (await b.getSession(origin.session.id))!.events!.map((e) => e.seq),
+          [1, 2, 3, 4, 5, 6],
+        );
       });
     });
 
@@ -792,26 +1003,60 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         const b = await peer();
         const day = 24 * 3600_000;
         const sessions = {
-          ses_ended_old: session('ses_ended_old', { status: 'completed', createdAt: iso(START - 2 * day), endedAt: iso(START - day - 1_000) }),
-          ses_expired_old: session('ses_expired_old', { status: 'expired', createdAt: iso(START - 3 * day), endedAt: iso(START - 2 * day) }),
+          ses_ended_old: session('ses_ended_old', {
+            status: 'completed',
+            createdAt: iso(START - 2 * day),
+            endedAt: iso(START - day - 1_000),
+          }),
+          ses_expired_old: session('ses_expired_old', {
+            status: 'expired',
+            createdAt: iso(START - 3 * day),
+            endedAt: iso(START - 2 * day),
+          }),
           ses_ancient: session('ses_ancient', { status: 'submitted', createdAt: iso(START - 8 * day) }),
-          ses_ended_recent: session('ses_ended_recent', { status: 'completed', createdAt: iso(START - 2 * day), endedAt: iso(START - 1_000) }),
+          ses_ended_recent: session('ses_ended_recent', {
+            status: 'completed',
+            createdAt: iso(START - 2 * day),
+            endedAt: iso(START - 1_000),
+          }),
           ses_open: session('ses_open', { createdAt: iso(START - 1_000) }),
         };
         for (const s of Object.values(sessions)) await a.createSession(s, secretsOf(s.id));
         const settled = {
-          o_delivered_old: { state: 'delivered', attempts: 1, nextAttemptMs: 0, lastAttemptAt: iso(START - 2 * day), deliveredAt: iso(START - 2 * day) },
-          o_delivered_recent: { state: 'delivered', attempts: 3, nextAttemptMs: 0, lastAttemptAt: iso(START - 1_000), deliveredAt: iso(START - 1_000) },
+          o_delivered_old: {
+            state: 'delivered',
+            attempts: 1,
+            nextAttemptMs: 0,
+            lastAttemptAt: iso(START - 2 * day),
+            deliveredAt: iso(START - 2 * day),
+          },
+          o_delivered_recent: {
+            state: 'delivered',
+            attempts: 3,
+            nextAttemptMs: 0,
+            lastAttemptAt: iso(START - 1_000),
+            deliveredAt: iso(START - 1_000),
+          },
           o_failed_old: { state: 'failed', attempts: 20, nextAttemptMs: 0, lastAttemptAt: iso(START - 2 * day), lastError: 'HTTP 500' },
           o_failed_recent: { state: 'failed', attempts: 20, nextAttemptMs: 0, lastAttemptAt: iso(START - 1_000), lastError: 'timeout' },
-          o_pending_old: { state: 'pending', attempts: 5, nextAttemptMs: START + 60_000, lastAttemptAt: iso(START - 2 * day), lastError: 'timeout' },
+          o_pending_old: {
+            state: 'pending',
+            attempts: 5,
+            nextAttemptMs: START + 60_000,
+            lastAttemptAt: iso(START - 2 * day),
+            lastError: 'timeout',
+          },
         } as const;
         for (const [id, u] of Object.entries(settled)) {
           await a.enqueueNotification(entry(id, { createdAt: iso(START - 3 * day) }));
           await a.updateNotification(id, u);
         }
 
-        const cutoffs = { sessionsEndedBefore: new Date(START - day), sessionsCreatedBefore: new Date(START - 7 * day), outboxBefore: new Date(START - day) };
+        const cutoffs = {
+          sessionsEndedBefore: new Date(START - day),
+          sessionsCreatedBefore: new Date(START - 7 * day),
+          outboxBefore: new Date(START - day),
+        };
         assert.equal(await b.purgeBackendState(cutoffs), 5, 'three sessions and two notifications');
         for (const gone of ['ses_ended_old', 'ses_expired_old', 'ses_ancient']) {
           assert.equal(await a.getSession(gone), null, `${gone} deleted`);
@@ -826,7 +1071,8 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
         assert.deepEqual(await a.listSessionsByStatus('expired', { limit: 100 }), []);
         assert.deepEqual(await a.listSessionsByStatus('submitted', { limit: 100 }), []);
         for (const gone of ['o_delivered_old', 'o_failed_old']) assert.equal(await a.getNotification(gone), null, `${gone} deleted`);
-        for (const kept of ['o_delivered_recent', 'o_failed_recent', 'o_pending_old']) assert.ok(await a.getNotification(kept), `${kept} kept`);
+        for (const kept of ['o_delivered_recent', 'o_failed_recent', 'o_pending_old'])
+          assert.ok(await a.getNotification(kept), `${kept} kept`);
         assert.deepEqual(ids(await a.listNotifications({ state: 'failed', limit: 100 })), ['o_failed_recent']);
         assert.equal(await a.purgeBackendState(cutoffs), 0, 'a second sweep finds nothing');
       });

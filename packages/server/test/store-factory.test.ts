@@ -13,7 +13,11 @@ test('store URLs: sqlite:<path>, redis:// and rediss://, memory; anything else i
   assert.deepEqual(parseStoreUrl('redis://cache:6379/2'), { kind: 'redis', target: 'redis://cache:6379/2' });
   assert.deepEqual(parseStoreUrl('rediss://user:pw@cache:6380'), { kind: 'redis', target: 'rediss://user:pw@cache:6380' });
   for (const bad of ['postgres://u:hunter2@db/okit', 'sqlite:', 'redis:cache', 'mem', '']) {
-    assert.throws(() => parseStoreUrl(bad), (e: unknown) => e instanceof StoreConfigError && !e.message.includes('hunter2'), bad);
+    assert.throws(
+      () => parseStoreUrl(bad),
+      (e: unknown) => e instanceof StoreConfigError && !e.message.includes('hunter2'),
+      bad,
+    );
   }
 });
 

@@ -51,10 +51,16 @@ test('Redis stops answering: 503s, never a 2xx for an unstored webhook, no crash
     process.kill(redis.pid, 'SIGCONT');
     await eventually(async () => (await app.request('/v1/health')).status === 200, 'health back to 200');
     // The refused webhook's write may still land when Redis resumes (it was sent before the timeout); polling brings it otherwise.
-    await eventually(async () => (await store.get(o.tokenOnboarding))?.status === 'APPROVED', 'the refused webhook\'s outcome');
+    await eventually(async () => (await store.get(o.tokenOnboarding))?.status === 'APPROVED', "the refused webhook's outcome");
     await eventually(async () => (await store.get(quiet.tokenOnboarding))?.status === 'REFUSED', 'polling brings the outcome');
     const record = (await store.get(quiet.tokenOnboarding))!;
-    assert.deepEqual(record.history.map((h) => [h.status, h.source]), [['IN_PROCESS', 'creation'], ['REFUSED', 'poll']]);
+    assert.deepEqual(
+      record.history.map((h) => [h.status, h.source]),
+      [
+        ['IN_PROCESS', 'creation'],
+        ['REFUSED', 'poll'],
+      ],
+    );
     assert.equal((await store.get(o.tokenOnboarding))!.history.length, 2, 'one outcome, not two');
     assert.ok(!logs.some((l) => l.includes('unexpected error')), 'an unreachable store is no bug');
   } finally {

@@ -7,7 +7,9 @@ import { postJson } from './helpers/companion.js';
 
 // The creations that pass the limit really go to the sandbox.
 let stack: Stack;
-before(async () => { stack = await startStack(); });
+before(async () => {
+  stack = await startStack();
+});
 after(() => stack.close());
 
 test('rate limit: counted in the store, so two instances on it share one limit; refused requests do not count', async () => {

@@ -34,16 +34,26 @@ interface Line {
 }
 function recorder(): { logger: Logger; lines: Line[] } {
   const lines: Line[] = [];
-  const line = (level: string) => (msg: string, fields?: Record<string, unknown>) => void lines.push({ level, msg, ...(fields && { fields }) });
+  const line = (level: string) => (msg: string, fields?: Record<string, unknown>) =>
+    void lines.push({ level, msg, ...(fields && { fields }) });
   const logger: Logger = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error'), child: () => logger };
   return { logger, lines };
 }
 
 const START = Date.parse('2030-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(START + ms).toISOString();
-const record = (token: string, createdAt = new Date().toISOString()) => ({ tokenOnboarding: token, status: 'IN_PROCESS' as const, createdAt, accessKeyHash: `hash-${token}` });
+const record = (token: string, createdAt = new Date().toISOString()) => ({
+  tokenOnboarding: token,
+  status: 'IN_PROCESS' as const,
+  createdAt,
+  accessKeyHash: `hash-${token}`,
+});
 
-async function withStore(body: (store: RedisStore, prefix: string, lines: Line[]) => Promise<void>, options: RedisStoreOptions = {}, url = server.url) {
+async function withStore(
+  body: (store: RedisStore, prefix: string, lines: Line[]) => Promise<void>,
+  options: RedisStoreOptions = {},
+  url = server.url,
+) {
   const prefix = `edge-${randomUUID()}:`;
   const { logger, lines } = recorder();
   const store = await RedisStore.connect(url, { prefix, logger, ...options });
@@ -58,28 +68,44 @@ test('Redis going away: one warn, operations store_unavailable meanwhile; back: 
   const own = await startRedisServer();
   let restarted: RedisServer | undefined;
   try {
-    await withStore(async (store, _prefix, lines) => {
-      await store.create(record('t'));
-      assert.equal(lines.length, 0, 'nothing to tell while Redis answers');
-      await own.stop();
-      await eventually(() => lines.length > 0);
-      // Not connected, or the connection broke under the command: which one depends on which connection noticed first.
-      await assert.rejects(store.get('t'), { name: 'StoreUnavailableError' });
-      restarted = await startRedisServer({ port: own.port });
-      await eventually(() => lines.some((l) => l.msg === 'Redis store reachable again'));
-      // Both connections failed, each at least once: still one warn, then one info.
-      assert.deepEqual(lines.map((l) => [l.level, l.msg]), [['warn', 'Redis store unreachable; retrying'], ['info', 'Redis store reachable again']]);
-      assert.ok(lines[0]!.fields?.error, 'the warn carries what failed');
-      // The server came back empty (no persistence): the store works on it again.
-      await store.create(record('t2'));
-      assert.equal((await store.get('t2'))?.status, 'IN_PROCESS');
-      // A second outage is told as the first was.
-      await restarted.stop();
-      await eventually(() => lines.length === 3);
-      restarted = await startRedisServer({ port: own.port });
-      await eventually(() => lines.length === 4);
-      assert.deepEqual(lines.slice(2).map((l) => [l.level, l.msg]), [['warn', 'Redis store unreachable; retrying'], ['info', 'Redis store reachable again']]);
-    }, {}, own.url);
+    await withStore(
+      async (store, _prefix, lines) => {
+        await store.create(record('t'));
+        assert.equal(lines.length, 0, 'nothing to tell while Redis answers');
+        await own.stop();
+        await eventually(() => lines.length > 0);
+        // Not connected, or the connection broke under the command: which one depends on which connection noticed first.
+        await assert.rejects(store.get('t'), { name: 'StoreUnavailableError' });
+        restarted = await startRedisServer({ port: own.port });
+        await eventually(() => lines.some((l) => l.msg === 'Redis store reachable again'));
+        // Both connections failed, each at least once: still one warn, then one info.
+        assert.deepEqual(
+          lines.map((l) => [l.level, l.msg]),
+          [
+            ['warn', 'Redis store unreachable; retrying'],
+            ['info', 'Redis store reachable again'],
+          ],
+        );
+        assert.ok(lines[0]!.fields?.error, 'the warn carries what failed');
+        // The server came back empty (no persistence): the store works on it again.
+        await store.create(record('t2'));
+        assert.equal((await store.get('t2'))?.status, 'IN_PROCESS');
+        // A second outage is told as the first was.
+        await restarted.stop();
+        await eventually(() => lines.length === 3);
+        restarted = await startRedisServer({ port: own.port });
+        await eventually(() => lines.length === 4);
+        assert.deepEqual(
+          lines.slice(2).map((l) => [l.level, l.msg]),
+          [
+            ['warn', 'Redis store unreachable; retrying'],
+            ['info', 'Redis store reachable again'],
+          ],
+        );
+      },
+      {},
+      own.url,
+    );
   } finally {
     await restarted?.stop();
   }
@@ -94,15 +120,23 @@ test('after a reconnection, watchers of onboardings and sessions are told what c
     store.subscribeSession('ses_watched', (id) => told.push(id));
     // A change whose news this instance missed: written, never published.
     await raw.hSet(`${prefix}onboarding:watched`, {
-      status: 'APPROVED', updatedAt: iso(1), finishedAt: iso(1),
-      history: JSON.stringify([{ status: 'IN_PROCESS', at: iso(0), source: 'creation' }, { status: 'APPROVED', at: iso(1), source: 'webhook' }]),
+      status: 'APPROVED',
+      updatedAt: iso(1),
+      finishedAt: iso(1),
+      history: JSON.stringify([
+        { status: 'IN_PROCESS', at: iso(0), source: 'creation' },
+        { status: 'APPROVED', at: iso(1), source: 'webhook' },
+      ]),
     });
     assert.equal(heard.length, 0);
     // Both of the store's connections are cut (this test's own client is spared); they come back by themselves.
     await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
     await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
     await eventually(() => heard.length > 0 && told.length > 0);
-    assert.deepEqual(heard.map((r) => [r.status, r.history.length]), [['APPROVED', 2]]);
+    assert.deepEqual(
+      heard.map((r) => [r.status, r.history.length]),
+      [['APPROVED', 2]],
+    );
     assert.equal(told[0], 'ses_watched');
   });
 });
@@ -113,9 +147,16 @@ test('a Redis not there at start: connect gives up waiting after startTimeoutMs 
   const { logger, lines } = recorder();
   const store = await RedisStore.connect(stopped.url, { prefix: 'absent:', logger, startTimeoutMs: 100 });
   try {
-    assert.deepEqual(lines.filter((l) => l.msg.startsWith('Redis store not reachable yet')), [
-      { level: 'warn', msg: 'Redis store not reachable yet; its operations fail with store_unavailable until it is', fields: { prefix: 'absent:' } },
-    ]);
+    assert.deepEqual(
+      lines.filter((l) => l.msg.startsWith('Redis store not reachable yet')),
+      [
+        {
+          level: 'warn',
+          msg: 'Redis store not reachable yet; its operations fail with store_unavailable until it is',
+          fields: { prefix: 'absent:' },
+        },
+      ],
+    );
     await assert.rejects(store.ping(), { name: 'StoreUnavailableError', message: 'The Redis store is not connected.' });
     assert.equal(store.prefix, 'absent:');
   } finally {
@@ -136,7 +177,13 @@ test('without a logger, an absent Redis, an outage and an unreadable message are
     await own.stop();
     await assert.rejects(store.get('t'), { name: 'StoreUnavailableError' });
     again = await startRedisServer({ port: own.port });
-    await eventually(async () => await store.ping().then(() => true, () => false));
+    await eventually(
+      async () =>
+        await store.ping().then(
+          () => true,
+          () => false,
+        ),
+    );
   } finally {
     await store.close();
     await again?.stop();
@@ -159,14 +206,18 @@ test('the default prefix is okit:', async () => {
   }
 });
 
-test('instances on other prefixes never touch each other\'s records or indexes', async () => {
+test("instances on other prefixes never touch each other's records or indexes", async () => {
   await withStore(async (a) => {
     await withStore(async (b) => {
       await a.create(record('x', iso(0)));
       await a.applyStatus('x', { status: 'APPROVED', source: 'webhook', at: iso(1_000) });
       assert.equal(await b.expire({ finishedBefore: new Date(START + 10_000), createdBefore: new Date(START) }), 0);
       assert.deepEqual(await b.listInProcess(), []);
-      assert.equal(await a.expire({ finishedBefore: new Date(START + 10_000), createdBefore: new Date(START) }), 1, 'a still finds its finished record');
+      assert.equal(
+        await a.expire({ finishedBefore: new Date(START + 10_000), createdBefore: new Date(START) }),
+        1,
+        'a still finds its finished record',
+      );
     });
   });
 });
@@ -180,17 +231,20 @@ test('close lets the commands already sent finish', async () => {
 });
 
 test('an operation Redis does not answer fails with store_unavailable after operationTimeoutMs', async () => {
-  await withStore(async (store) => {
-    await store.create(record('t'));
-    // Paused for far longer than the operation may wait: the store gives up first, every time.
-    await raw.sendCommand(['CLIENT', 'PAUSE', '60000', 'ALL']);
-    try {
-      await assert.rejects(store.get('t'), { name: 'StoreUnavailableError', message: 'The Redis store did not answer within 100 ms.' });
-    } finally {
-      await raw.sendCommand(['CLIENT', 'UNPAUSE']);
-    }
-    assert.equal((await store.get('t'))?.status, 'IN_PROCESS', 'and answers again once Redis does');
-  }, { operationTimeoutMs: 100 });
+  await withStore(
+    async (store) => {
+      await store.create(record('t'));
+      // Paused for far longer than the operation may wait: the store gives up first, every time.
+      await raw.sendCommand(['CLIENT', 'PAUSE', '60000', 'ALL']);
+      try {
+        await assert.rejects(store.get('t'), { name: 'StoreUnavailableError', message: 'The Redis store did not answer within 100 ms.' });
+      } finally {
+        await raw.sendCommand(['CLIENT', 'UNPAUSE']);
+      }
+      assert.equal((await store.get('t'))?.status, 'IN_PROCESS', 'and answers again once Redis does');
+    },
+    { operationTimeoutMs: 100 },
+  );
 });
 
 test('error replies: "cannot write now" is store_unavailable naming the reply; a wrong command stays itself', async () => {
@@ -208,7 +262,10 @@ test('error replies: "cannot write now" is store_unavailable naming the reply; a
     }
     await raw.set(`${prefix}onboarding:wrong`, 'a string where a hash belongs');
     await assert.rejects(store.get('wrong'), (e: unknown) => !isStoreUnavailable(e) && /^WRONGTYPE/.test((e as Error).message));
-    await assert.rejects(store.applyStatus('wrong', { status: 'APPROVED', source: 'poll' }), (e: unknown) => !isStoreUnavailable(e) && /WRONGTYPE/.test((e as Error).message));
+    await assert.rejects(
+      store.applyStatus('wrong', { status: 'APPROVED', source: 'poll' }),
+      (e: unknown) => !isStoreUnavailable(e) && /WRONGTYPE/.test((e as Error).message),
+    );
   });
 });
 
@@ -228,7 +285,11 @@ test('the change channel: unreadable messages are logged and skipped; ones witho
     const heard: OnboardingRecord[] = [];
     store.subscribe('t', (r) => heard.push(r));
     const hash = (status: string, history: string[]) => ({
-      tokenOnboarding: 't', status, createdAt: iso(0), updatedAt: iso(1), accessKeyHash: 'hash-t',
+      tokenOnboarding: 't',
+      status,
+      createdAt: iso(0),
+      updatedAt: iso(1),
+      accessKeyHash: 'hash-t',
       history: JSON.stringify(history.map((s) => ({ status: s, at: iso(0), source: 'webhook' }))),
     });
     const channel = `${prefix}changes`;
@@ -237,13 +298,19 @@ test('the change channel: unreadable messages are logged and skipped; ones witho
     await raw.publish(channel, JSON.stringify({ o: 'another-instance', r: { tokenOnboarding: 't', history: '[]' } }));
     await raw.publish(channel, JSON.stringify({ o: 'another-instance', r: hash('APPROVED', ['IN_PROCESS', 'APPROVED']) }));
     await eventually(() => heard.length > 0);
-    assert.deepEqual(heard.map((r) => [r.status, r.history.length, 'finishedAt' in r]), [['APPROVED', 2, false]]);
-    assert.deepEqual(lines.map((l) => [l.level, l.msg]), [['warn', 'unreadable message on the Redis change channel']]);
+    assert.deepEqual(
+      heard.map((r) => [r.status, r.history.length, 'finishedAt' in r]),
+      [['APPROVED', 2, false]],
+    );
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.msg]),
+      [['warn', 'unreadable message on the Redis change channel']],
+    );
     assert.match(String(lines[0]!.fields?.error), /JSON/);
   });
 });
 
-test('the session channel: another instance\'s session is told, this instance\'s own messages and unreadable ones are not', async () => {
+test("the session channel: another instance's session is told, this instance's own messages and unreadable ones are not", async () => {
   await withStore(async (store, prefix) => {
     const told: string[] = [];
     store.subscribeSession('ses_a', (id) => told.push(`a:${id}`));

@@ -33,7 +33,12 @@ describeStore(
   { serverClock: true },
 );
 
-const record = (token: string, createdAt = new Date().toISOString()) => ({ tokenOnboarding: token, status: 'IN_PROCESS' as const, createdAt, accessKeyHash: `hash-${token}` });
+const record = (token: string, createdAt = new Date().toISOString()) => ({
+  tokenOnboarding: token,
+  status: 'IN_PROCESS' as const,
+  createdAt,
+  accessKeyHash: `hash-${token}`,
+});
 
 test('redis: a change applied through instance A reaches the subscribers of instance B', async () => {
   const prefix = freshPrefix();
@@ -68,7 +73,7 @@ test('redis: a change applied through instance A reaches the subscribers of inst
   }
 });
 
-test('redis: keys live under the prefix (default okit:) in the URL\'s database and expire with the retention policy by themselves', async () => {
+test("redis: keys live under the prefix (default okit:) in the URL's database and expire with the retention policy by themselves", async () => {
   // Database 5 holds nothing but this test's keys.
   const url = `${server.url}/5`;
   const prefix = 'okit:';
@@ -82,7 +87,10 @@ test('redis: keys live under the prefix (default okit:) in the URL\'s database a
     await store.consumeRateLimit('ip:203.0.113.1', 5, 60_000);
     const keys = await raw.keys('*');
     assert.ok(keys.length >= 5);
-    assert.ok(keys.every((k) => k.startsWith(prefix)), `every key under ${prefix}: ${keys.join(', ')}`);
+    assert.ok(
+      keys.every((k) => k.startsWith(prefix)),
+      `every key under ${prefix}: ${keys.join(', ')}`,
+    );
     const openTtl = await raw.pTTL(`${prefix}onboarding:tok-open`);
     assert.ok(openTtl > 400 && openTtl <= 60_000, `an onboarding lives at most its max age (${openTtl} ms left)`);
 
@@ -111,7 +119,11 @@ test('redis: a subscriber that lost its connection catches up on what it missed,
     const heard: OnboardingRecord[] = [];
     b.subscribe('tok-gap', (r) => heard.push(r));
     // A change whose message B never gets: written straight into the hash, as if published while B was away.
-    const missed = { ...created, status: 'REFUSED' as const, history: [...created.history, { status: 'REFUSED' as const, at: new Date().toISOString(), source: 'webhook' as const }] };
+    const missed = {
+      ...created,
+      status: 'REFUSED' as const,
+      history: [...created.history, { status: 'REFUSED' as const, at: new Date().toISOString(), source: 'webhook' as const }],
+    };
     await raw.hSet(`${prefix}onboarding:tok-gap`, { status: missed.status, history: JSON.stringify(missed.history) });
     await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
     await eventually(() => heard.length > 0);
@@ -120,7 +132,7 @@ test('redis: a subscriber that lost its connection catches up on what it missed,
 
     // Once caught up, a second gap with nothing missed tells the listener nothing new.
     await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
-    await eventually(async () => Number((await raw.sendCommand(['PUBSUB', 'NUMSUB', `${prefix}changes`]) as [string, number])[1]) === 2);
+    await eventually(async () => Number(((await raw.sendCommand(['PUBSUB', 'NUMSUB', `${prefix}changes`])) as [string, number])[1]) === 2);
     await a.create(record('tok-after'));
     const after: string[] = [];
     b.subscribe('tok-after', (r) => after.push(r.status));
@@ -137,7 +149,15 @@ test('redis: a subscriber that lost its connection catches up on what it missed,
 test('redis: unreachable at start, nothing crashes, operations reject with StoreUnavailableError, then it recovers by itself', async () => {
   const port = await freePort();
   const warnings: string[] = [];
-  const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {}, child() { return logger; } };
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (m: string) => warnings.push(m),
+    error() {},
+    child() {
+      return logger;
+    },
+  };
   const store = await createStore(`redis://127.0.0.1:${port}/0`, { redisPrefix: freshPrefix(), startTimeoutMs: 200, logger });
   let late: RedisServer | undefined;
   try {
@@ -148,7 +168,12 @@ test('redis: unreachable at start, nothing crashes, operations reject with Store
     assert.ok(warnings.length >= 1 && warnings.length <= 2, `told once, not per retry: ${warnings.join(' | ')}`);
 
     late = await startRedisServer({ port });
-    await eventually(() => store.ping().then(() => true, () => false));
+    await eventually(() =>
+      store.ping().then(
+        () => true,
+        () => false,
+      ),
+    );
     await store.create(record('tok'));
     assert.equal((await store.applyStatus('tok', { status: 'APPROVED', source: 'webhook' }))!.changed, true);
   } finally {
@@ -170,15 +195,30 @@ test('redis: a server that stops or stalls fails operations quickly with StoreUn
     } finally {
       process.kill(own.pid, 'SIGCONT');
     }
-    await eventually(() => store.get('tok').then((r) => r !== null, () => false));
+    await eventually(() =>
+      store.get('tok').then(
+        (r) => r !== null,
+        () => false,
+      ),
+    );
 
     // Stopped: the connection drops; operations fail at once instead of queueing.
     const port = own.port;
     await own.stop();
-    await eventually(() => store.ping().then(() => false, (e: unknown) => e instanceof StoreUnavailableError));
+    await eventually(() =>
+      store.ping().then(
+        () => false,
+        (e: unknown) => e instanceof StoreUnavailableError,
+      ),
+    );
     await assert.rejects(store.create(record('tok-2')), StoreUnavailableError);
     own = await startRedisServer({ port });
-    await eventually(() => store.ping().then(() => true, () => false));
+    await eventually(() =>
+      store.ping().then(
+        () => true,
+        () => false,
+      ),
+    );
     await store.create(record('tok-2'));
     assert.ok(await store.get('tok-2'));
   } finally {
@@ -188,7 +228,7 @@ test('redis: a server that stops or stalls fails operations quickly with StoreUn
   await assert.rejects(store.get('tok-2'), StoreUnavailableError);
 });
 
-test('redis: the backend\'s keys live under the prefix; sessions, their secrets and idempotency keys expire by themselves, pending notifications never', async () => {
+test("redis: the backend's keys live under the prefix; sessions, their secrets and idempotency keys expire by themselves, pending notifications never", async () => {
   // Database 6 holds nothing but this test's keys.
   const url = `${server.url}/6`;
   const prefix = 'kit-b:';
@@ -202,25 +242,59 @@ test('redis: the backend\'s keys live under the prefix; sessions, their secrets 
     await store.create({ ...record('tok-b'), sessionId: 'ses_b' });
     assert.equal(await store.addAccessKey('tok-b', 'hash-replay'), true);
     await store.createSession(
-      { id: 'ses_b', version: 1, reference: 'user-1', status: 'open', createdAt: iso(now), expiresAt: iso(now + hour), documentTypes: [], locale: 'en', metadata: {} },
+      {
+        id: 'ses_b',
+        version: 1,
+        reference: 'user-1',
+        status: 'open',
+        createdAt: iso(now),
+        expiresAt: iso(now + hour),
+        documentTypes: [],
+        locale: 'en',
+        metadata: {},
+      },
       { client: 'c'.repeat(64), capture: 'd'.repeat(64) },
     );
     assert.equal(await store.addSessionSecret('ses_b', 'client', 'e'.repeat(64)), true);
     // Later sessions push the expiry of their reference's index out; an earlier one must not pull it in.
     await store.createSession(
-      { id: 'ses_late', version: 1, reference: 'user-1', status: 'open', createdAt: iso(now), expiresAt: iso(now + 10 * hour), documentTypes: [], locale: 'en', metadata: {} },
+      {
+        id: 'ses_late',
+        version: 1,
+        reference: 'user-1',
+        status: 'open',
+        createdAt: iso(now),
+        expiresAt: iso(now + 10 * hour),
+        documentTypes: [],
+        locale: 'en',
+        metadata: {},
+      },
       { client: 'f'.repeat(64), capture: 'a'.repeat(64) },
     );
     const s = (await store.getSession('ses_b'))!;
     assert.equal(await store.replaceSession({ ...s, status: 'submitted' }, 1), true);
-    assert.deepEqual(await store.reserveIdempotencyKey('sessions:k:pending', 'fp', { ttlMs: 24 * hour, pendingTtlMs: 120_000 }), { state: 'reserved' });
+    assert.deepEqual(await store.reserveIdempotencyKey('sessions:k:pending', 'fp', { ttlMs: 24 * hour, pendingTtlMs: 120_000 }), {
+      state: 'reserved',
+    });
     await store.reserveIdempotencyKey('sessions:k:done', 'fp', { ttlMs: 24 * hour, pendingTtlMs: 120_000 });
     await store.completeIdempotencyKey('sessions:k:done', 'result', 24 * hour);
-    await store.enqueueNotification({ id: 'evt_b', type: 'session.completed', body: '{}', orderKey: 'ses_b', createdAt: iso(now), state: 'pending', attempts: 0, nextAttemptMs: now });
+    await store.enqueueNotification({
+      id: 'evt_b',
+      type: 'session.completed',
+      body: '{}',
+      orderKey: 'ses_b',
+      createdAt: iso(now),
+      state: 'pending',
+      attempts: 0,
+      nextAttemptMs: now,
+    });
 
     const keys = await raw.keys('*');
     assert.ok(keys.length >= 10, keys.join(', '));
-    assert.ok(keys.every((k) => k.startsWith(prefix)), `every key under ${prefix}: ${keys.join(', ')}`);
+    assert.ok(
+      keys.every((k) => k.startsWith(prefix)),
+      `every key under ${prefix}: ${keys.join(', ')}`,
+    );
 
     // Wide margins: only the order of magnitude matters, and a slow machine must not fail this.
     const ttl = (key: string) => raw.pTTL(`${prefix}${key}`);
@@ -235,7 +309,10 @@ test('redis: the backend\'s keys live under the prefix; sessions, their secrets 
       const left = await ttl(key);
       assert.ok(Math.abs(left - sessionTtl) < 60_000, `${key} expires with its session (${left} vs ${sessionTtl} ms)`);
     }
-    assert.ok((await ttl('sessions:reference:user-1')) >= (await ttl('session:ses_late')) - 60_000, 'the reference index outlives its latest session');
+    assert.ok(
+      (await ttl('sessions:reference:user-1')) >= (await ttl('session:ses_late')) - 60_000,
+      'the reference index outlives its latest session',
+    );
     await around('idempotency:sessions:k:pending', 120_000);
     await around('idempotency:sessions:k:done', 24 * hour);
     assert.equal(await ttl('outbox:evt_b'), -1, 'a pending notification must not vanish before it is sent');
@@ -259,7 +336,15 @@ test('redis: a session whose key Redis already expired leaves the lists and the 
   const now = Date.now();
   const iso = (ms: number) => new Date(ms).toISOString();
   const session = (id: string, createdMs: number) => ({
-    id, version: 1, reference: 'user-x', status: 'open' as const, createdAt: iso(createdMs), expiresAt: iso(createdMs + hour), documentTypes: [], locale: 'en', metadata: {},
+    id,
+    version: 1,
+    reference: 'user-x',
+    status: 'open' as const,
+    createdAt: iso(createdMs),
+    expiresAt: iso(createdMs + hour),
+    documentTypes: [],
+    locale: 'en',
+    metadata: {},
   });
   try {
     // Ended long before any grace: Redis drops its key at once, while its index entries are written.
@@ -268,14 +353,26 @@ test('redis: a session whose key Redis already expired leaves the lists and the 
     assert.equal(await store.getSession('ses_dead'), null);
     assert.equal(await store.findSessionBySecret('client', '1'.repeat(64)), null);
 
-    assert.deepEqual((await store.listSessionsByReference('user-x', 10)).map((s) => s.id), ['ses_live']);
-    assert.deepEqual((await store.listSessionsByStatus('open', { limit: 10 })).map((s) => s.id), ['ses_live']);
+    assert.deepEqual(
+      (await store.listSessionsByReference('user-x', 10)).map((s) => s.id),
+      ['ses_live'],
+    );
+    assert.deepEqual(
+      (await store.listSessionsByStatus('open', { limit: 10 })).map((s) => s.id),
+      ['ses_live'],
+    );
     assert.equal(await raw.zCard(`${prefix}sessions:status:open`), 1, 'a read drops the lapsed member');
     assert.equal(await raw.zCard(`${prefix}sessions:reference:user-x`), 1);
 
     const past = new Date(now - 96 * hour);
-    assert.equal(await store.purgeBackendState({ sessionsEndedBefore: past, sessionsCreatedBefore: past, outboxBefore: past }), 0, 'nothing left to delete');
-    assert.deepEqual(await raw.zRange(`${prefix}sessions:created`, 0, -1).then((m) => m.map((x) => x.slice(x.indexOf(':') + 1))), ['ses_live']);
+    assert.equal(
+      await store.purgeBackendState({ sessionsEndedBefore: past, sessionsCreatedBefore: past, outboxBefore: past }),
+      0,
+      'nothing left to delete',
+    );
+    assert.deepEqual(await raw.zRange(`${prefix}sessions:created`, 0, -1).then((m) => m.map((x) => x.slice(x.indexOf(':') + 1))), [
+      'ses_live',
+    ]);
     assert.equal((await store.getSession('ses_live'))?.id, 'ses_live');
   } finally {
     await raw.close();

@@ -7,17 +7,60 @@ import assert from 'node:assert/strict';
 import type { OutboxEntry, SessionRecord } from '../src/store/backend-state.js';
 import type { OnboardingRecord } from '../src/store/store.js';
 import {
-  acquireLease, afterFailedTry, applyOutboxUpdate, applyStatusRules, atMost, claimLive, completeKey, consumeRate, decideClaim, IDEMPOTENCY_CASES, isDue, LEASE_CASES,
-  listed, mayPointHandoffKey, newOnboarding, newestFirst, onboardingExpired, outboxChangedMs, outboxSettledBefore, pickDeliveries, queueOrder, RATE_CASE_LIMIT,
-  RATE_CASE_WINDOW_MS, RATE_CASES, releaseFrees, reservationTtlMs, releaseLease, renewLease, reserveKey, retryDelay, scheduledWait, secretOpens, sessionPurged, soonestExpiryFirst,
-  STATUS_TRANSITIONS, statusMoves, versionMatches, withAccessKey, type HeldKey, type Lease, type RateWindow,
+  acquireLease,
+  afterFailedTry,
+  applyOutboxUpdate,
+  applyStatusRules,
+  atMost,
+  claimLive,
+  completeKey,
+  consumeRate,
+  decideClaim,
+  IDEMPOTENCY_CASES,
+  isDue,
+  LEASE_CASES,
+  listed,
+  mayPointHandoffKey,
+  newOnboarding,
+  newestFirst,
+  onboardingExpired,
+  outboxChangedMs,
+  outboxSettledBefore,
+  pickDeliveries,
+  queueOrder,
+  RATE_CASE_LIMIT,
+  RATE_CASE_WINDOW_MS,
+  RATE_CASES,
+  releaseFrees,
+  reservationTtlMs,
+  releaseLease,
+  renewLease,
+  reserveKey,
+  retryDelay,
+  scheduledWait,
+  secretOpens,
+  sessionPurged,
+  soonestExpiryFirst,
+  STATUS_TRANSITIONS,
+  statusMoves,
+  versionMatches,
+  withAccessKey,
+  type HeldKey,
+  type Lease,
+  type RateWindow,
 } from '../src/store/rules/index.js';
 
 const START = Date.parse('2030-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(START + ms).toISOString();
 
 const onboarding = (over: Partial<OnboardingRecord> = {}): OnboardingRecord => ({
-  tokenOnboarding: 't', status: 'IN_PROCESS', createdAt: iso(0), updatedAt: iso(0), accessKeyHash: 'h', history: [{ status: 'IN_PROCESS', at: iso(0), source: 'creation' }], ...over,
+  tokenOnboarding: 't',
+  status: 'IN_PROCESS',
+  createdAt: iso(0),
+  updatedAt: iso(0),
+  accessKeyHash: 'h',
+  history: [{ status: 'IN_PROCESS', at: iso(0), source: 'creation' }],
+  ...over,
 });
 
 test('status: every pair of statuses, in the table and through the rule', () => {
@@ -40,12 +83,22 @@ test('status: every pair of statuses, in the table and through the rule', () => 
 });
 
 test('status: a repeat fills a missing externalId and never replaces one; a change brings its own', () => {
-  const cases: Array<[Partial<OnboardingRecord>, { status: OnboardingRecord['status']; externalId?: string }, { touched: boolean; externalId?: string }]> = [
+  const cases: Array<
+    [Partial<OnboardingRecord>, { status: OnboardingRecord['status']; externalId?: string }, { touched: boolean; externalId?: string }]
+  > = [
     [{ status: 'APPROVED' }, { status: 'APPROVED', externalId: 'e' }, { touched: true, externalId: 'e' }],
-    [{ status: 'APPROVED', externalId: 'x' }, { status: 'APPROVED', externalId: 'e' }, { touched: false, externalId: 'x' }],
+    [
+      { status: 'APPROVED', externalId: 'x' },
+      { status: 'APPROVED', externalId: 'e' },
+      { touched: false, externalId: 'x' },
+    ],
     [{ status: 'APPROVED' }, { status: 'REFUSED', externalId: 'e' }, { touched: false }],
     [{ status: 'IN_PROCESS' }, { status: 'IN_PROCESS', externalId: 'e' }, { touched: true, externalId: 'e' }],
-    [{ status: 'IN_PROCESS', externalId: 'x' }, { status: 'ERROR', externalId: 'e' }, { touched: true, externalId: 'e' }],
+    [
+      { status: 'IN_PROCESS', externalId: 'x' },
+      { status: 'ERROR', externalId: 'e' },
+      { touched: true, externalId: 'e' },
+    ],
     [{ status: 'IN_PROCESS', externalId: 'x' }, { status: 'ERROR' }, { touched: true, externalId: 'x' }],
     [{ status: 'APPROVED' }, { status: 'APPROVED' }, { touched: false }],
   ];
@@ -59,7 +112,10 @@ test('status: a repeat fills a missing externalId and never replaces one; a chan
 test('onboardings: creation, added access keys and retention strictly before the cutoffs', () => {
   assert.deepEqual(newOnboarding({ tokenOnboarding: 't', status: 'IN_PROCESS', createdAt: iso(0), accessKeyHash: 'h' }), onboarding());
   const history = [{ status: 'IN_PROCESS' as const, at: iso(0), source: 'poll' as const }];
-  assert.equal(newOnboarding({ tokenOnboarding: 't', status: 'IN_PROCESS', createdAt: iso(0), accessKeyHash: 'h', history }).history, history);
+  assert.equal(
+    newOnboarding({ tokenOnboarding: 't', status: 'IN_PROCESS', createdAt: iso(0), accessKeyHash: 'h', history }).history,
+    history,
+  );
   assert.deepEqual(withAccessKey(withAccessKey(withAccessKey(onboarding(), 'a'), 'b'), 'a').moreAccessKeyHashes, ['a', 'b']);
   const cut = { finishedBeforeMs: START + 10, createdBeforeMs: START + 5 };
   const rows: Array<[Partial<OnboardingRecord>, boolean]> = [
@@ -91,11 +147,17 @@ test('idempotency: the case table, played on the pure rules', () => {
 });
 
 test('idempotency: a reservation lives min(ttl, pending ttl), a result its own ttl; lapsed keys are free', () => {
-  assert.deepEqual([reservationTtlMs({ ttlMs: 1_000, pendingTtlMs: 500 }), reservationTtlMs({ ttlMs: 300, pendingTtlMs: 500 })], [500, 300]);
+  assert.deepEqual(
+    [reservationTtlMs({ ttlMs: 1_000, pendingTtlMs: 500 }), reservationTtlMs({ ttlMs: 300, pendingTtlMs: 500 })],
+    [500, 300],
+  );
   const { write } = reserveKey(undefined, 'f', 500, START);
   assert.deepEqual(write, { fingerprint: 'f', expiresAtMs: START + 500 });
   assert.equal(reserveKey(write, 'g', 1, START + 499).answer.state, 'pending');
-  assert.deepEqual(reserveKey(write, 'g', 1, START + 500), { answer: { state: 'reserved' }, write: { fingerprint: 'g', expiresAtMs: START + 501 } });
+  assert.deepEqual(reserveKey(write, 'g', 1, START + 500), {
+    answer: { state: 'reserved' },
+    write: { fingerprint: 'g', expiresAtMs: START + 501 },
+  });
   assert.deepEqual(completeKey(write, 'r', 2_000, START + 100), { fingerprint: 'f', result: 'r', expiresAtMs: START + 2_100 });
   assert.equal(completeKey(undefined, 'r', 2_000, START), undefined);
   assert.equal(releaseFrees(undefined), false);
@@ -143,15 +205,38 @@ test('rate windows: the case table, and a window that restarts at its very end',
 });
 
 const entry = (over: Partial<OutboxEntry> = {}): OutboxEntry => ({
-  id: 'evt_1', type: 'session.completed', body: '{}', orderKey: 'k', createdAt: iso(0), state: 'pending', attempts: 0, nextAttemptMs: START, ...over,
+  id: 'evt_1',
+  type: 'session.completed',
+  body: '{}',
+  orderKey: 'k',
+  createdAt: iso(0),
+  state: 'pending',
+  attempts: 0,
+  nextAttemptMs: START,
+  ...over,
 });
 
 test('outbox: a try sets what it decides and drops what it omits; the last change is the latest of its times', () => {
   const failed = entry({ attempts: 1, lastAttemptAt: iso(1), lastError: 'HTTP 500' });
-  const delivered = applyOutboxUpdate(failed, { state: 'delivered', attempts: 2, nextAttemptMs: START, lastAttemptAt: iso(2), deliveredAt: iso(2) });
+  const delivered = applyOutboxUpdate(failed, {
+    state: 'delivered',
+    attempts: 2,
+    nextAttemptMs: START,
+    lastAttemptAt: iso(2),
+    deliveredAt: iso(2),
+  });
   assert.deepEqual(delivered, { ...entry(), state: 'delivered', attempts: 2, lastAttemptAt: iso(2), deliveredAt: iso(2) });
   assert.equal('lastError' in delivered, false);
-  assert.deepEqual(Object.keys(applyOutboxUpdate(entry(), { ...entry(), lastError: undefined })).sort(), ['attempts', 'body', 'createdAt', 'id', 'nextAttemptMs', 'orderKey', 'state', 'type']);
+  assert.deepEqual(Object.keys(applyOutboxUpdate(entry(), { ...entry(), lastError: undefined })).sort(), [
+    'attempts',
+    'body',
+    'createdAt',
+    'id',
+    'nextAttemptMs',
+    'orderKey',
+    'state',
+    'type',
+  ]);
   assert.equal(outboxChangedMs(entry()), START);
   assert.equal(outboxChangedMs(failed), START + 1);
   assert.equal(outboxChangedMs(delivered), START + 2);
@@ -164,14 +249,18 @@ test('outbox: which entries are due, in what order, listed, and purged', () => {
     { entry: entry({ id: 'b', createdAt: iso(0) }), seq: 3 },
     { entry: entry({ id: 'a', createdAt: iso(0) }), seq: 2 },
   ];
-  assert.deepEqual([...queued].sort(queueOrder).map((q) => q.entry.id), ['a', 'b', 'c']);
+  assert.deepEqual(
+    [...queued].sort(queueOrder).map((q) => q.entry.id),
+    ['a', 'b', 'c'],
+  );
   const rows: Array<[Partial<OutboxEntry>, 'pending' | 'failed', boolean, boolean]> = [
     [{ state: 'pending', attempts: 0 }, 'pending', false, true],
     [{ state: 'pending', attempts: 0 }, 'pending', true, false],
     [{ state: 'pending', attempts: 1 }, 'pending', true, true],
     [{ state: 'failed', attempts: 3 }, 'pending', false, false],
   ];
-  for (const [e, state, failingOnly, shown] of rows) assert.equal(listed(entry(e), state, failingOnly), shown, JSON.stringify([e, state, failingOnly]));
+  for (const [e, state, failingOnly, shown] of rows)
+    assert.equal(listed(entry(e), state, failingOnly), shown, JSON.stringify([e, state, failingOnly]));
   assert.equal(outboxSettledBefore(entry({ state: 'delivered', deliveredAt: iso(4) }), START + 5), true);
   assert.equal(outboxSettledBefore(entry({ state: 'delivered', deliveredAt: iso(5) }), START + 5), false);
   assert.equal(outboxSettledBefore(entry({ state: 'pending' }), START + 5), false);
@@ -179,8 +268,14 @@ test('outbox: which entries are due, in what order, listed, and purged', () => {
 
 test('outbox: the retry schedule doubles from the first delay up to the cap, and gives up once the waits reach the limit', () => {
   const s = { firstDelayMs: 1_000, maxDelayMs: 5_000, giveUpAfterMs: 10_000 };
-  assert.deepEqual([0, 1, 2, 3, 4, 5, 60].map((n) => retryDelay(n, s)), [1_000, 1_000, 2_000, 4_000, 5_000, 5_000, 5_000]);
-  assert.deepEqual([0, 1, 2, 3, 4].map((n) => scheduledWait(n, s)), [0, 1_000, 3_000, 7_000, 12_000]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5, 60].map((n) => retryDelay(n, s)),
+    [1_000, 1_000, 2_000, 4_000, 5_000, 5_000, 5_000],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((n) => scheduledWait(n, s)),
+    [0, 1_000, 3_000, 7_000, 12_000],
+  );
   const tries = [1, 2, 3, 4, 5].map((n) => afterFailedTry(n, START, s));
   assert.deepEqual(tries, [
     { state: 'pending', nextAttemptMs: START + 1_000 },
@@ -204,22 +299,40 @@ test('outbox: a scan starts the first entry of each order key that is due and no
   ];
   const picked = pickDeliveries(pending, START, { inFlight: (id) => id === 'c1', room: 1, nextLookMs: 1_000 });
   assert.deepEqual(picked, { start: [pending[0]], nextAtMs: START + 200 });
-  assert.deepEqual(pickDeliveries(pending, START, { inFlight: () => false, room: 5, nextLookMs: 100 }).start.map((e) => e.id), ['a1', 'c1', 'd1']);
+  assert.deepEqual(
+    pickDeliveries(pending, START, { inFlight: () => false, room: 5, nextLookMs: 100 }).start.map((e) => e.id),
+    ['a1', 'c1', 'd1'],
+  );
   assert.equal(pickDeliveries([], START, { inFlight: () => false, room: 5, nextLookMs: 100 }).nextAtMs, START + 100);
 });
 
 const session = (over: Partial<SessionRecord> = {}): SessionRecord => ({
-  id: 's', version: 1, reference: 'r', status: 'open', createdAt: iso(0), expiresAt: iso(100), documentTypes: [], locale: 'pt-BR', metadata: {}, ...over,
+  id: 's',
+  version: 1,
+  reference: 'r',
+  status: 'open',
+  createdAt: iso(0),
+  expiresAt: iso(100),
+  documentTypes: [],
+  locale: 'pt-BR',
+  metadata: {},
+  ...over,
 });
 
 test('sessions: compare-and-set, secrets, retention, list orders and hand-off keys', () => {
-  assert.deepEqual([versionMatches(session(), 1), versionMatches(session(), 2), versionMatches(null, 1), versionMatches(undefined, 1)], [true, false, false, false]);
+  assert.deepEqual(
+    [versionMatches(session(), 1), versionMatches(session(), 2), versionMatches(null, 1), versionMatches(undefined, 1)],
+    [true, false, false, false],
+  );
   assert.equal(secretOpens({ kind: 'client', sessionId: 's' }, 'client'), 's');
   assert.equal(secretOpens({ kind: 'client', sessionId: 's' }, 'device'), null);
   assert.equal(secretOpens(undefined, 'client'), null);
   const cut = { sessionsEndedBeforeMs: START + 10, sessionsCreatedBeforeMs: START + 5, outboxBeforeMs: 0 };
   const rows: Array<[Partial<SessionRecord>, boolean]> = [
-    [{ createdAt: iso(4) }, true], [{ createdAt: iso(5) }, false], [{ createdAt: iso(6), endedAt: iso(9) }, true], [{ createdAt: iso(6), endedAt: iso(10) }, false],
+    [{ createdAt: iso(4) }, true],
+    [{ createdAt: iso(5) }, false],
+    [{ createdAt: iso(6), endedAt: iso(9) }, true],
+    [{ createdAt: iso(6), endedAt: iso(10) }, false],
   ];
   for (const [s, gone] of rows) assert.equal(sessionPurged(session(s), cut), gone, JSON.stringify(s));
   const listed3 = [
@@ -227,31 +340,83 @@ test('sessions: compare-and-set, secrets, retention, list orders and hand-off ke
     { s: session({ id: 'y', createdAt: iso(1), expiresAt: iso(50) }), seq: 2 },
     { s: session({ id: 'z', createdAt: iso(0), expiresAt: iso(40) }), seq: 3 },
   ];
-  assert.deepEqual([...listed3].sort(newestFirst).map((x) => x.s.id), ['y', 'x', 'z']);
-  assert.deepEqual([...listed3].sort(soonestExpiryFirst).map((x) => x.s.id), ['z', 'x', 'y']);
+  assert.deepEqual(
+    [...listed3].sort(newestFirst).map((x) => x.s.id),
+    ['y', 'x', 'z'],
+  );
+  assert.deepEqual(
+    [...listed3].sort(soonestExpiryFirst).map((x) => x.s.id),
+    ['z', 'x', 'y'],
+  );
   assert.deepEqual([atMost(-1), atMost(0), atMost(3)], [0, 0, 3]);
   const key = { sessionId: 's', liveUntilMs: START + 10 };
   assert.deepEqual(
-    [mayPointHandoffKey(undefined, 'o', START), mayPointHandoffKey(key, 's', START), mayPointHandoffKey(key, 'o', START + 9), mayPointHandoffKey(key, 'o', START + 10)],
+    [
+      mayPointHandoffKey(undefined, 'o', START),
+      mayPointHandoffKey(key, 's', START),
+      mayPointHandoffKey(key, 'o', START + 9),
+      mayPointHandoffKey(key, 'o', START + 10),
+    ],
     [true, true, false, true],
   );
 });
 
 test('claims: one onboarding per session, replays by key and body, a live claim blocks until its timeout', () => {
   const claim = { key: 'k', fingerprint: 'f', at: iso(0) };
-  const rows: Array<[string, Partial<SessionRecord>, { idempotencyKey?: string; fingerprint: string }, SessionRecord['status'], number, unknown]> = [
+  const rows: Array<
+    [string, Partial<SessionRecord>, { idempotencyKey?: string; fingerprint: string }, SessionRecord['status'], number, unknown]
+  > = [
     ['free', {}, { fingerprint: 'f' }, 'open', 0, { kind: 'claim' }],
     ['expired', {}, { fingerprint: 'f' }, 'expired', 0, { kind: 'refused', reason: 'session_expired' }],
     ['submitted', {}, { fingerprint: 'f' }, 'submitted', 0, { kind: 'refused', reason: 'session_used' }],
-    ['replay', { claim, tokenOnboarding: 'tok' }, { idempotencyKey: 'k', fingerprint: 'f' }, 'submitted', 0, { kind: 'replay', tokenOnboarding: 'tok' }],
-    ['replay, other body', { claim, tokenOnboarding: 'tok' }, { idempotencyKey: 'k', fingerprint: 'g' }, 'submitted', 0, { kind: 'refused', reason: 'idempotency_conflict' }],
-    ['used, other key', { claim, tokenOnboarding: 'tok' }, { idempotencyKey: 'j', fingerprint: 'f' }, 'submitted', 0, { kind: 'refused', reason: 'session_used' }],
+    [
+      'replay',
+      { claim, tokenOnboarding: 'tok' },
+      { idempotencyKey: 'k', fingerprint: 'f' },
+      'submitted',
+      0,
+      { kind: 'replay', tokenOnboarding: 'tok' },
+    ],
+    [
+      'replay, other body',
+      { claim, tokenOnboarding: 'tok' },
+      { idempotencyKey: 'k', fingerprint: 'g' },
+      'submitted',
+      0,
+      { kind: 'refused', reason: 'idempotency_conflict' },
+    ],
+    [
+      'used, other key',
+      { claim, tokenOnboarding: 'tok' },
+      { idempotencyKey: 'j', fingerprint: 'f' },
+      'submitted',
+      0,
+      { kind: 'refused', reason: 'session_used' },
+    ],
     ['used, no key', { claim, tokenOnboarding: 'tok' }, { fingerprint: 'f' }, 'submitted', 0, { kind: 'refused', reason: 'session_used' }],
-    ['in progress', { claim }, { idempotencyKey: 'k', fingerprint: 'f' }, 'open', 99, { kind: 'refused', reason: 'idempotency_in_progress' }],
-    ['in progress, other body', { claim }, { idempotencyKey: 'k', fingerprint: 'g' }, 'open', 99, { kind: 'refused', reason: 'idempotency_conflict' }],
+    [
+      'in progress',
+      { claim },
+      { idempotencyKey: 'k', fingerprint: 'f' },
+      'open',
+      99,
+      { kind: 'refused', reason: 'idempotency_in_progress' },
+    ],
+    [
+      'in progress, other body',
+      { claim },
+      { idempotencyKey: 'k', fingerprint: 'g' },
+      'open',
+      99,
+      { kind: 'refused', reason: 'idempotency_conflict' },
+    ],
     ['claimed by another', { claim }, { idempotencyKey: 'j', fingerprint: 'f' }, 'open', 99, { kind: 'refused', reason: 'session_used' }],
     ['lapsed claim', { claim }, { idempotencyKey: 'j', fingerprint: 'f' }, 'open', 100, { kind: 'claim' }],
   ];
-  for (const [name, s, request, status, at, expect] of rows) assert.deepEqual(decideClaim(session(s), request, status, START + at, 100), expect, name);
-  assert.deepEqual([claimLive(session(), START, 100), claimLive(session({ claim }), START + 99, 100), claimLive(session({ claim }), START + 100, 100)], [false, true, false]);
+  for (const [name, s, request, status, at, expect] of rows)
+    assert.deepEqual(decideClaim(session(s), request, status, START + at, 100), expect, name);
+  assert.deepEqual(
+    [claimLive(session(), START, 100), claimLive(session({ claim }), START + 99, 100), claimLive(session({ claim }), START + 100, 100)],
+    [false, true, false],
+  );
 });

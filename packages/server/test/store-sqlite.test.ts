@@ -42,17 +42,26 @@ test('sqlite schema: versioned migrations applied once, WAL and synchronous FULL
 
     const raw = new Database(path);
     const versions = raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as Array<{ version: number }>;
-    assert.deepEqual(versions.map((v) => v.version), Array.from({ length: LATEST_SCHEMA_VERSION }, (_, i) => i + 1), 'each version recorded once');
+    assert.deepEqual(
+      versions.map((v) => v.version),
+      Array.from({ length: LATEST_SCHEMA_VERSION }, (_, i) => i + 1),
+      'each version recorded once',
+    );
     assert.equal((raw.pragma('journal_mode') as Array<{ journal_mode: string }>)[0]!.journal_mode, 'wal', 'WAL is a property of the file');
-    raw.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(LATEST_SCHEMA_VERSION + 1, new Date().toISOString());
+    raw
+      .prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)')
+      .run(LATEST_SCHEMA_VERSION + 1, new Date().toISOString());
     raw.close();
-    assert.throws(() => new SqliteStore(path), (e: unknown) => e instanceof StoreConfigError && /newer/.test(e.message));
+    assert.throws(
+      () => new SqliteStore(path),
+      (e: unknown) => e instanceof StoreConfigError && /newer/.test(e.message),
+    );
   } finally {
     remove();
   }
 });
 
-test('sqlite upgrade: a file at schema version 1 gains the backend\'s tables and keeps its onboardings', async () => {
+test("sqlite upgrade: a file at schema version 1 gains the backend's tables and keeps its onboardings", async () => {
   const { dir, remove } = tempDir();
   try {
     const path = join(dir, 'state.db');
@@ -60,21 +69,46 @@ test('sqlite upgrade: a file at schema version 1 gains the backend\'s tables and
     raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
     raw.exec(MIGRATIONS.find((m) => m.version === 1)!.sql);
     raw.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (1, ?)').run(new Date().toISOString());
-    raw.prepare(`INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, access_key_hash) VALUES ('tok-v1', 'IN_PROCESS', ?1, ?2, ?1, 'h1')`)
+    raw
+      .prepare(
+        `INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, access_key_hash) VALUES ('tok-v1', 'IN_PROCESS', ?1, ?2, ?1, 'h1')`,
+      )
       .run('2030-01-01T00:00:00.000Z', Date.parse('2030-01-01T00:00:00.000Z'));
-    raw.prepare(`INSERT INTO status_history (token, seq, status, at, source) VALUES ('tok-v1', 0, 'IN_PROCESS', '2030-01-01T00:00:00.000Z', 'creation')`).run();
+    raw
+      .prepare(
+        `INSERT INTO status_history (token, seq, status, at, source) VALUES ('tok-v1', 0, 'IN_PROCESS', '2030-01-01T00:00:00.000Z', 'creation')`,
+      )
+      .run();
     raw.close();
 
     const store = new SqliteStore(path);
     try {
       assert.equal(store.schemaVersion(), LATEST_SCHEMA_VERSION);
       const before = (await store.get('tok-v1'))!;
-      assert.deepEqual(before.history.map((h) => h.source), ['creation']);
+      assert.deepEqual(
+        before.history.map((h) => h.source),
+        ['creation'],
+      );
       assert.equal(before.sessionId, undefined);
       assert.equal(await store.addAccessKey('tok-v1', 'h2'), true);
       assert.deepEqual((await store.get('tok-v1'))!.moreAccessKeyHashes, ['h2']);
-      assert.equal(await store.enqueueNotification({ id: 'evt_1', type: 'session.expired', body: '{}', orderKey: 'ses_1', createdAt: '2030-01-01T00:00:00.000Z', state: 'pending', attempts: 0, nextAttemptMs: 0 }), true);
-      assert.deepEqual((await store.dueNotifications(1, 10)).map((e) => e.id), ['evt_1']);
+      assert.equal(
+        await store.enqueueNotification({
+          id: 'evt_1',
+          type: 'session.expired',
+          body: '{}',
+          orderKey: 'ses_1',
+          createdAt: '2030-01-01T00:00:00.000Z',
+          state: 'pending',
+          attempts: 0,
+          nextAttemptMs: 0,
+        }),
+        true,
+      );
+      assert.deepEqual(
+        (await store.dueNotifications(1, 10)).map((e) => e.id),
+        ['evt_1'],
+      );
     } finally {
       await store.close();
     }
@@ -92,7 +126,17 @@ test('sqlite: a locked database and a closed store reject with StoreUnavailableE
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
     await assert.rejects(store.applyStatus('t', { status: 'APPROVED', source: 'poll' }), StoreUnavailableError);
-    const session = { id: 'ses_1', version: 1, reference: 'r', status: 'open' as const, createdAt: new Date().toISOString(), expiresAt: new Date(Date.now() + 60_000).toISOString(), documentTypes: [], locale: 'en', metadata: {} };
+    const session = {
+      id: 'ses_1',
+      version: 1,
+      reference: 'r',
+      status: 'open' as const,
+      createdAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      documentTypes: [],
+      locale: 'en',
+      metadata: {},
+    };
     await assert.rejects(store.createSession(session, { client: 'hc', capture: 'hk' }), StoreUnavailableError);
     await assert.rejects(store.reserveIdempotencyKey('k', 'fp', { ttlMs: 60_000, pendingTtlMs: 1_000 }), StoreUnavailableError);
     other.exec('COMMIT');
@@ -114,7 +158,9 @@ test('sqlite durability: a SIGKILLed writer loses nothing it acknowledged', asyn
   const { dir, remove } = tempDir();
   try {
     const path = join(dir, 'state.db');
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, 'write', path], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, 'write', path], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -159,17 +205,29 @@ test('sqlite concurrency: two processes racing on the same onboardings; each get
     const path = join(dir, 'state.db');
     const tokens = Array.from({ length: 40 }, (_, i) => `tok-${i}`);
     const setup = new SqliteStore(path);
-    for (const t of tokens) await setup.create({ tokenOnboarding: t, status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: 'h' });
+    for (const t of tokens)
+      await setup.create({ tokenOnboarding: t, status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: 'h' });
 
     const racer = (status: string, order: string[]) => {
-      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, 'race', path, status, ...order], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, 'race', path, status, ...order], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const ready = new Promise<void>((resolve) => child.stdout.on('data', () => out.startsWith('ready\n') && resolve()));
       const done = new Promise<Array<{ token: string; changed: boolean }>>((resolve, reject) =>
-        child.once('close', (code) => (code === 0 ? resolve(out.split('\n').slice(1, -1).map((l) => JSON.parse(l))) : reject(new Error(`racer ${status} failed (${code}): ${err}`)))),
+        child.once('close', (code) =>
+          code === 0
+            ? resolve(
+                out
+                  .split('\n')
+                  .slice(1, -1)
+                  .map((l) => JSON.parse(l)),
+              )
+            : reject(new Error(`racer ${status} failed (${code}): ${err}`)),
+        ),
       );
       return { child, ready, done };
     };
@@ -185,11 +243,16 @@ test('sqlite concurrency: two processes racing on the same onboardings; each get
       const a = approved.filter((r) => r.token === t);
       const b = refused.filter((r) => r.token === t);
       assert.equal(a.length + b.length, 4);
-      const winners = [...a.map((r) => ['APPROVED', r.changed] as const), ...b.map((r) => ['REFUSED', r.changed] as const)].filter(([, changed]) => changed);
+      const winners = [...a.map((r) => ['APPROVED', r.changed] as const), ...b.map((r) => ['REFUSED', r.changed] as const)].filter(
+        ([, changed]) => changed,
+      );
       assert.equal(winners.length, 1, `${t}: exactly one update changed it`);
       const record = (await setup.get(t))!;
       assert.equal(record.status, winners[0]![0]);
-      assert.deepEqual(record.history.map((h) => h.status), ['IN_PROCESS', winners[0]![0]]);
+      assert.deepEqual(
+        record.history.map((h) => h.status),
+        ['IN_PROCESS', winners[0]![0]],
+      );
     }
     await setup.close();
   } finally {

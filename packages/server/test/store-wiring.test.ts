@@ -18,7 +18,12 @@ import type { OnboardingRecord, Store } from '../src/store/store.js';
 import type { Logger } from '../src/logger.js';
 
 const START = Date.parse('2030-01-01T00:00:00.000Z');
-const record = (tokenOnboarding: string) => ({ tokenOnboarding, status: 'IN_PROCESS' as const, createdAt: new Date(START).toISOString(), accessKeyHash: 'h'.repeat(64) });
+const record = (tokenOnboarding: string) => ({
+  tokenOnboarding,
+  status: 'IN_PROCESS' as const,
+  createdAt: new Date(START).toISOString(),
+  accessKeyHash: 'h'.repeat(64),
+});
 
 test('the default store is the SQLite file npm start documents', () => {
   assert.equal(DEFAULT_STORE_URL, 'sqlite:./data/onboarding-kit.db');
@@ -30,10 +35,20 @@ test('store URLs: trimmed; sqlite:// only before an absolute or ./ path; each re
   assert.deepEqual(parseStoreUrl('sqlite://./a.db'), { kind: 'sqlite', target: './a.db' });
   assert.deepEqual(parseStoreUrl('sqlite:data//./a.db'), { kind: 'sqlite', target: 'data//./a.db' });
   assert.deepEqual(parseStoreUrl('sqlite::memory:'), { kind: 'sqlite', target: ':memory:' });
-  assert.throws(() => parseStoreUrl('sqlite:'), { name: 'StoreConfigError', message: 'ONBOARDING_STORE sqlite: needs a file path, as in sqlite:./data/onboarding-kit.db.' });
-  assert.throws(() => parseStoreUrl('redis://[::1'), { name: 'StoreConfigError', message: 'ONBOARDING_STORE is not a valid redis:// URL.' });
+  assert.throws(() => parseStoreUrl('sqlite:'), {
+    name: 'StoreConfigError',
+    message: 'ONBOARDING_STORE sqlite: needs a file path, as in sqlite:./data/onboarding-kit.db.',
+  });
+  assert.throws(() => parseStoreUrl('redis://[::1'), {
+    name: 'StoreConfigError',
+    message: 'ONBOARDING_STORE is not a valid redis:// URL.',
+  });
   for (const bad of ['xredis://cache:6379', ' postgres://db', 'memory2']) {
-    assert.throws(() => parseStoreUrl(bad), { name: 'StoreConfigError', message: 'ONBOARDING_STORE must be sqlite:<path>, redis://host:port[/db], rediss://... or memory.' }, bad);
+    assert.throws(
+      () => parseStoreUrl(bad),
+      { name: 'StoreConfigError', message: 'ONBOARDING_STORE must be sqlite:<path>, redis://host:port[/db], rediss://... or memory.' },
+      bad,
+    );
   }
 });
 
@@ -56,7 +71,11 @@ test('createStore hands its clock to the memory and SQLite stores', async () => 
         await store.close?.();
       }
     }
-    assert.deepEqual(readdirSync(dir).filter((f) => !f.startsWith('clocked.db')), [], 'sqlite::memory: is no file');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => !f.startsWith('clocked.db')),
+      [],
+      'sqlite::memory: is no file',
+    );
     assert.ok(existsSync(join(dir, 'clocked.db')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -75,7 +94,13 @@ test('createStore hands the start timeout, prefix and logger to the Redis store 
   // Timers on a clock the test moves: the start wait ends when the test says, not when a loaded machine gets to it.
   t.mock.timers.enable({ apis: ['setTimeout'] });
   let started: Store | undefined;
-  const starting = createStore('redis://127.0.0.1:1', { startTimeoutMs: 150, redisPrefix: 'edge:', logger, operationTimeoutMs: 200, retention: { finishedMs: 1_000, maxAgeMs: 2_000 } }).then((s) => (started = s));
+  const starting = createStore('redis://127.0.0.1:1', {
+    startTimeoutMs: 150,
+    redisPrefix: 'edge:',
+    logger,
+    operationTimeoutMs: 200,
+    retention: { finishedMs: 1_000, maxAgeMs: 2_000 },
+  }).then((s) => (started = s));
   // Its first connection was refused: the store is trying, and its start wait runs.
   await refused;
   t.mock.timers.tick(149);
@@ -118,7 +143,7 @@ test('SQLite stores on one file share a change feed while any of them is open, e
   }
 });
 
-test('a closed SQLite store\'s listeners hear nothing more from the stores still open on its file', async () => {
+test("a closed SQLite store's listeners hear nothing more from the stores still open on its file", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'okit-wiring-'));
   const path = join(dir, 'shared.db');
   const a = new SqliteStore(path);
@@ -140,7 +165,10 @@ test('SQLite: a file that cannot be opened fails at start, naming it; a busy one
   const dir = mkdtempSync(join(tmpdir(), 'okit-wiring-'));
   try {
     // A folder where the file should be: SQLite cannot open it.
-    assert.throws(() => new SqliteStore(dir), (e: unknown) => e instanceof Error && e.message.includes(dir) && !isStoreUnavailable(e));
+    assert.throws(
+      () => new SqliteStore(dir),
+      (e: unknown) => e instanceof Error && e.message.includes(dir) && !isStoreUnavailable(e),
+    );
     const path = join(dir, 'busy.db');
     const store = new SqliteStore(path, { busyTimeoutMs: 20 });
     const holder = new Database(path);
@@ -189,12 +217,19 @@ test('SQLite: a query the schema refuses is a bug, not store_unavailable; a clos
     return true;
   });
   await store.close();
-  await assert.rejects(store.get('t'), { name: 'StoreUnavailableError', code: 'store_unavailable', message: 'The SQLite store is closed.' });
+  await assert.rejects(store.get('t'), {
+    name: 'StoreUnavailableError',
+    code: 'store_unavailable',
+    message: 'The SQLite store is closed.',
+  });
 });
 
 test('the store errors carry their names (the log prints them) and the page code', () => {
   const unavailable = new StoreUnavailableError('down', { cause: 'x' });
-  assert.deepEqual([unavailable.name, unavailable.code, unavailable.message, unavailable.cause], ['StoreUnavailableError', 'store_unavailable', 'down', 'x']);
+  assert.deepEqual(
+    [unavailable.name, unavailable.code, unavailable.message, unavailable.cause],
+    ['StoreUnavailableError', 'store_unavailable', 'down', 'x'],
+  );
   assert.equal(String(new StoreConfigError('bad')), 'StoreConfigError: bad');
   assert.equal(isStoreUnavailable(unavailable), true);
   assert.equal(isStoreUnavailable(new Error('down')), false);

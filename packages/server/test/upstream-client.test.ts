@@ -2,7 +2,16 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { SERVICE_CATALOG, type ServiceId } from '@onboarding-kit/contract';
 import { createUpstreamClient, UpstreamError, type UpstreamClient } from '@onboarding-kit/server';
-import { IT_CLIENT, IT_SECRET, NO_FACE_PNG_BASE64, SAMPLE_PNG_BASE64, startStack, TEST_IDENTITIES, waitUntil, type Stack } from '@onboarding-kit/testing/stack';
+import {
+  IT_CLIENT,
+  IT_SECRET,
+  NO_FACE_PNG_BASE64,
+  SAMPLE_PNG_BASE64,
+  startStack,
+  TEST_IDENTITIES,
+  waitUntil,
+  type Stack,
+} from '@onboarding-kit/testing/stack';
 import { SERVICE_FIELDS } from '../src/upstream/service-fields.js';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { JPEG } from './helpers/fixtures.js';
@@ -98,7 +107,11 @@ test('a second 401 after renewal is not repeated again', async () => {
 
 test('wrong credentials become an unauthorized UpstreamError without the secret in it', async () => {
   const c = sandboxClient({ secret: 'wrong-secret-value' });
-  await assert.rejects(c.report('x'), (e: unknown) => e instanceof UpstreamError && e.kind === 'unauthorized' && !JSON.stringify({ m: e.message }).includes('wrong-secret-value'));
+  await assert.rejects(
+    c.report('x'),
+    (e: unknown) =>
+      e instanceof UpstreamError && e.kind === 'unauthorized' && !JSON.stringify({ m: e.message }).includes('wrong-secret-value'),
+  );
 });
 
 test('query sends the alias, pure base64 images, and returns the classified, stripped outcome', async () => {
@@ -114,7 +127,12 @@ test('query sends the alias, pure base64 images, and returns the classified, str
     const sentPep = product.upstreamCalls.at(-1)!.body as Record<string, unknown>;
     assert.deepEqual(sentPep, { service: 'SERVICE_PEP', cpf: '52998224725' });
     const image = SAMPLE_PNG_BASE64;
-    const doc = await c.query('SERVICE_DIGITAL_DOCUMENTOSCOPY', { key: '3f1c9a1e-1111-4222-8333-944455556666', image1: `data:image/png;base64,${image}`, image2: image, selfie1: image });
+    const doc = await c.query('SERVICE_DIGITAL_DOCUMENTOSCOPY', {
+      key: '3f1c9a1e-1111-4222-8333-944455556666',
+      image1: `data:image/png;base64,${image}`,
+      image2: image,
+      selfie1: image,
+    });
     assert.equal(doc.kind, 'success', JSON.stringify(doc));
     const sent = product.upstreamCalls.at(-1)!.body as Record<string, string>;
     assert.equal(sent.service, 'SERVICE_DOCUMENTOSCOPY');
@@ -138,10 +156,22 @@ test('query refuses a call missing a required field before sending it', async ()
 test('HTTP 200 with a failure status, refusal and empty result are classified, not trusted', async () => {
   const c = sandboxClient();
   const cases: [string, () => ReturnType<UpstreamClient['query']>, string][] = [
-    ['no balance: result {} with code 200', () => c.query('SERVICE_PEP', { cpf: TEST_IDENTITIES.cpfNoBalance.replace(/\D/g, '') }), 'no-data'],
+    [
+      'no balance: result {} with code 200',
+      () => c.query('SERVICE_PEP', { cpf: TEST_IDENTITIES.cpfNoBalance.replace(/\D/g, '') }),
+      'no-data',
+    ],
     // A call alias this product does not have (the sandbox knows only the documented names here).
-    ['a service the product does not have', () => sandboxClient({ aliases: { SERVICE_PEP: 'SERVICE_PEP_V2' } }).query('SERVICE_PEP', { cpf: '52998224725' }), 'no-access'],
-    ['an image that is not one', () => c.query('SERVICE_FACE_MATCH' as never, { image1: JPEG.slice(0, 8), image2: NO_FACE_PNG_BASE64 } as never), 'refused'],
+    [
+      'a service the product does not have',
+      () => sandboxClient({ aliases: { SERVICE_PEP: 'SERVICE_PEP_V2' } }).query('SERVICE_PEP', { cpf: '52998224725' }),
+      'no-access',
+    ],
+    [
+      'an image that is not one',
+      () => c.query('SERVICE_FACE_MATCH' as never, { image1: JPEG.slice(0, 8), image2: NO_FACE_PNG_BASE64 } as never),
+      'refused',
+    ],
   ];
   for (const [name, call, kind] of cases) {
     const before = serviceCalls();
@@ -218,17 +248,36 @@ test('GET retries a 503 and succeeds; creation maps HTTP errors without retrying
   assert.equal((await c.customers('52998224725')).length, 1);
   assert.equal(n, 3);
   up.override('/api/customer', undefined);
-  const cases = [[400, 'refused'], [403, 'unauthorized'], [500, 'failed'], [503, 'unavailable']] as const;
+  const cases = [
+    [400, 'refused'],
+    [403, 'unauthorized'],
+    [500, 'failed'],
+    [503, 'unavailable'],
+  ] as const;
   for (const [status, kind] of cases) {
-    up.override('/api/token-history-onboarding', () => ({ status, json: { status: { code: status, message: 'Failed to fetch information' } } }));
+    up.override('/api/token-history-onboarding', () => ({
+      status,
+      json: { status: { code: status, message: 'Failed to fetch information' } },
+    }));
     const before = up.count('/api/token-history-onboarding');
-    await assert.rejects(c.createOnboarding({ cpf: '00000019100' }), (e: unknown) => e instanceof UpstreamError && e.kind === kind && e.httpStatus === status);
+    await assert.rejects(
+      c.createOnboarding({ cpf: '00000019100' }),
+      (e: unknown) => e instanceof UpstreamError && e.kind === kind && e.httpStatus === status,
+    );
     assert.equal(up.count('/api/token-history-onboarding') - before, 1);
   }
-  up.override('/api/token-history-onboarding', () => ({ json: { status: { code: 500, message: 'Falha' }, onboardingStatus: 'ERROR', externalId: 'ext-1' } }));
-  await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'failed' && e.externalId === 'ext-1');
+  up.override('/api/token-history-onboarding', () => ({
+    json: { status: { code: 500, message: 'Falha' }, onboardingStatus: 'ERROR', externalId: 'ext-1' },
+  }));
+  await assert.rejects(
+    c.createOnboarding({ cpf: '52998224725' }),
+    (e: unknown) => e instanceof UpstreamError && e.kind === 'failed' && e.externalId === 'ext-1',
+  );
   up.override('/api/token-history-onboarding', () => ({ json: { dateHourProcess: 'x' } }));
-  await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'invalid_response');
+  await assert.rejects(
+    c.createOnboarding({ cpf: '52998224725' }),
+    (e: unknown) => e instanceof UpstreamError && e.kind === 'invalid_response',
+  );
   up.override('/api/token-history-onboarding', undefined);
 });
 
@@ -240,7 +289,11 @@ test('network failure is unavailable', async () => {
 test('reportPdf returns the streamed upstream answer; report and customers parse', async () => {
   const c = sandboxClient();
   const digits = TEST_IDENTITIES.cpfError.replace(/\D/g, '');
-  const { tokenOnboarding } = await c.createOnboarding({ cpf: digits, document: digits, documentFiles: [{ documentFileType: 'OTHER', document: `data:image/png;base64,${SAMPLE_PNG_BASE64}` }] });
+  const { tokenOnboarding } = await c.createOnboarding({
+    cpf: digits,
+    document: digits,
+    documentFiles: [{ documentFileType: 'OTHER', document: `data:image/png;base64,${SAMPLE_PNG_BASE64}` }],
+  });
   await waitUntil(async () => (await c.report(tokenOnboarding)).status !== 'IN_PROCESS');
   const r = await c.report(tokenOnboarding);
   assert.equal(r.status, 'ERROR');

@@ -19,11 +19,23 @@ before(async () => {
 });
 after(() => up.close());
 
-const client = () => createUpstreamClient({ baseUrl: up.url, client: FAKE_CLIENT, secret: FAKE_SECRET, retryDelayMs: 5, aliases: { SERVICE_DIGITAL_DOCUMENTOSCOPY: 'SERVICE_DOCUMENTOSCOPY' } });
+const client = () =>
+  createUpstreamClient({
+    baseUrl: up.url,
+    client: FAKE_CLIENT,
+    secret: FAKE_SECRET,
+    retryDelayMs: 5,
+    aliases: { SERVICE_DIGITAL_DOCUMENTOSCOPY: 'SERVICE_DOCUMENTOSCOPY' },
+  });
 const lastBody = (path: string) => up.calls.filter((c) => c.path === path).at(-1)!.body;
 
 test('query: a service id the catalog does not know is sent exactly as given, fields unchecked, classified as any other', async () => {
-  up.override(SERVICE, () => ({ json: { status: { code: 200, message: 'Success' }, result: { email: 'maria@example.com', valid: true, deliverable: true, fieldsOutput: ['x'] } } }));
+  up.override(SERVICE, () => ({
+    json: {
+      status: { code: 200, message: 'Success' },
+      result: { email: 'maria@example.com', valid: true, deliverable: true, fieldsOutput: ['x'] },
+    },
+  }));
   try {
     const outcome = await client().query('SERVICE_EMAIL_VALIDATION1', { email: 'maria@example.com' });
     assert.equal(outcome.kind, 'success');
@@ -45,8 +57,14 @@ test('query: an image URL counts for its required image; the catalog check still
     await c.query('SERVICE_OCR', { documentType: 'CNH', image1Url: url } as never);
     assert.deepEqual(lastBody(SERVICE), { service: 'SERVICE_OCR', documentType: 'CNH', image1Url: url });
     const before = up.count(SERVICE);
-    await assert.rejects(c.query('SERVICE_OCR', { image1Url: url } as never), (e: unknown) => e instanceof TypeError && /documentType/.test(e.message));
-    await assert.rejects(c.query('SERVICE_DIGITAL_DOCUMENTOSCOPY', { key: '3f1c9a1e-1111-4222-8333-944455556666', image1: 'AAAA', image2: 'AAAA' } as never), /selfie1/);
+    await assert.rejects(
+      c.query('SERVICE_OCR', { image1Url: url } as never),
+      (e: unknown) => e instanceof TypeError && /documentType/.test(e.message),
+    );
+    await assert.rejects(
+      c.query('SERVICE_DIGITAL_DOCUMENTOSCOPY', { key: '3f1c9a1e-1111-4222-8333-944455556666', image1: 'AAAA', image2: 'AAAA' } as never),
+      /selfie1/,
+    );
     assert.equal(up.count(SERVICE), before);
   } finally {
     up.override(SERVICE, undefined);
@@ -55,7 +73,11 @@ test('query: an image URL counts for its required image; the catalog check still
 
 test('createOnboarding: no dateHourProcess from the upstream, none in the answer (an empty one neither)', async () => {
   const c = client();
-  for (const json of [{ tokenOnboarding: 'tok-1' }, { tokenOnboarding: 'tok-1', dateHourProcess: '' }, { tokenOnboarding: 'tok-1', dateHourProcess: 17 }]) {
+  for (const json of [
+    { tokenOnboarding: 'tok-1' },
+    { tokenOnboarding: 'tok-1', dateHourProcess: '' },
+    { tokenOnboarding: 'tok-1', dateHourProcess: 17 },
+  ]) {
     up.override(CREATE, () => ({ json }));
     try {
       const created = await c.createOnboarding({ cpf: '52998224725' });
@@ -66,13 +88,19 @@ test('createOnboarding: no dateHourProcess from the upstream, none in the answer
   }
   up.override(CREATE, () => ({ json: { tokenOnboarding: 'tok-2', dateHourProcess: '2026-11-20T10:00:00Z' } }));
   try {
-    assert.deepEqual(await c.createOnboarding({ cpf: '52998224725' }), { tokenOnboarding: 'tok-2', dateHourProcess: '2026-11-20T10:00:00Z' });
+    assert.deepEqual(await c.createOnboarding({ cpf: '52998224725' }), {
+      tokenOnboarding: 'tok-2',
+      dateHourProcess: '2026-11-20T10:00:00Z',
+    });
   } finally {
     up.override(CREATE, undefined);
   }
   up.override(CREATE, () => ({ json: {} }));
   try {
-    await assert.rejects(c.createOnboarding({ cpf: '52998224725' }), (e: unknown) => e instanceof UpstreamError && e.kind === 'invalid_response');
+    await assert.rejects(
+      c.createOnboarding({ cpf: '52998224725' }),
+      (e: unknown) => e instanceof UpstreamError && e.kind === 'invalid_response',
+    );
   } finally {
     up.override(CREATE, undefined);
   }

@@ -36,7 +36,13 @@ function companion(): { app: CompanionApp; store: MemoryStore; logs: LogLine[] }
 const branchLogs = (logs: LogLine[]) => logs.filter((l) => l.msg.startsWith('webhook'));
 
 async function seed(store: MemoryStore, tokenOnboarding: string, externalId?: string) {
-  await store.create({ tokenOnboarding, status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: 'x'.repeat(64), ...(externalId && { externalId }) });
+  await store.create({
+    tokenOnboarding,
+    status: 'IN_PROCESS',
+    createdAt: new Date().toISOString(),
+    accessKeyHash: 'x'.repeat(64),
+    ...(externalId && { externalId }),
+  });
 }
 
 async function answer(res: Response) {
@@ -46,20 +52,32 @@ async function answer(res: Response) {
 test('a wrong key is refused before the body is read, and logged as a refusal', async () => {
   const { app, logs } = companion();
   const res = await app.request('/v1/webhooks', { method: 'POST', headers: { 'id-service-token': 'wrong' }, body: 'not even json' });
-  assert.deepEqual(await answer(res), { status: 401, body: { error: { code: 'unauthorized', message: 'Missing or wrong id-service-token.' } } });
-  assert.deepEqual(branchLogs(logs).map((l) => [l.level, l.msg]), [['warn', 'webhook refused: missing or wrong id-service-token']]);
+  assert.deepEqual(await answer(res), {
+    status: 401,
+    body: { error: { code: 'unauthorized', message: 'Missing or wrong id-service-token.' } },
+  });
+  assert.deepEqual(
+    branchLogs(logs).map((l) => [l.level, l.msg]),
+    [['warn', 'webhook refused: missing or wrong id-service-token']],
+  );
   await app.close();
 });
 
 test('a change is stored with its externalId, then acknowledged; the log says it was applied', async () => {
   const { app, store, logs } = companion();
   await seed(store, 't-apply');
-  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-apply', status: 'APPROVED', externalId: 'ext-1', fields: {}, services: [] })), { status: 200, body: { received: true } });
+  assert.deepEqual(
+    await answer(await webhook(app, { tokenOnboarding: 't-apply', status: 'APPROVED', externalId: 'ext-1', fields: {}, services: [] })),
+    { status: 200, body: { received: true } },
+  );
   const record = (await store.get('t-apply'))!;
   assert.equal(record.status, 'APPROVED');
   assert.equal(record.externalId, 'ext-1');
   assert.deepEqual(record.history.at(-1), { status: 'APPROVED', at: record.updatedAt, source: 'webhook' });
-  assert.deepEqual(branchLogs(logs).map((l) => [l.level, l.msg, l.tokenOnboarding, l.status, l.externalId]), [['info', 'webhook applied', 't-apply', 'APPROVED', 'ext-1']]);
+  assert.deepEqual(
+    branchLogs(logs).map((l) => [l.level, l.msg, l.tokenOnboarding, l.status, l.externalId]),
+    [['info', 'webhook applied', 't-apply', 'APPROVED', 'ext-1']],
+  );
   await app.close();
 });
 
@@ -68,20 +86,32 @@ test('without an externalId none is stored; a repeat is acknowledged as no chang
   await seed(store, 't-repeat');
   await webhook(app, { tokenOnboarding: 't-repeat', status: 'REFUSED' });
   assert.equal('externalId' in (await store.get('t-repeat'))!, false);
-  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-repeat', status: 'APPROVED' })), { status: 200, body: { received: true } });
+  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-repeat', status: 'APPROVED' })), {
+    status: 200,
+    body: { received: true },
+  });
   assert.equal((await store.get('t-repeat'))!.status, 'REFUSED');
-  assert.deepEqual(branchLogs(logs).map((l) => [l.msg, l.status, l.current]), [
-    ['webhook applied', 'REFUSED', undefined],
-    ['webhook acknowledged: no change', 'APPROVED', 'REFUSED'],
-  ]);
+  assert.deepEqual(
+    branchLogs(logs).map((l) => [l.msg, l.status, l.current]),
+    [
+      ['webhook applied', 'REFUSED', undefined],
+      ['webhook acknowledged: no change', 'APPROVED', 'REFUSED'],
+    ],
+  );
   await app.close();
 });
 
 test('an unknown onboarding is acknowledged and ignored, and logged so', async () => {
   const { app, store, logs } = companion();
-  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-nobody', status: 'APPROVED' })), { status: 200, body: { received: true } });
+  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-nobody', status: 'APPROVED' })), {
+    status: 200,
+    body: { received: true },
+  });
   assert.equal(await store.get('t-nobody'), null);
-  assert.deepEqual(branchLogs(logs).map((l) => [l.msg, l.tokenOnboarding, l.status]), [['webhook acknowledged: unknown onboarding, ignored', 't-nobody', 'APPROVED']]);
+  assert.deepEqual(
+    branchLogs(logs).map((l) => [l.msg, l.tokenOnboarding, l.status]),
+    [['webhook acknowledged: unknown onboarding, ignored', 't-nobody', 'APPROVED']],
+  );
   await app.close();
 });
 
@@ -95,24 +125,38 @@ test('a standalone query is acknowledged without touching any onboarding, logged
   ];
   for (const envelope of envelopes) assert.deepEqual(await answer(await webhook(app, envelope)), { status: 200, body: { received: true } });
   assert.equal((await store.get('t-query'))!.status, 'IN_PROCESS');
-  assert.deepEqual(branchLogs(logs).map((l) => [l.msg, l.kind, l.outcome, l.externalId]), [
-    ['webhook acknowledged: standalone query', 'query', 'success', 'q-1'],
-    ['webhook acknowledged: standalone query', 'query', 'error', 'q-2'],
-  ]);
+  assert.deepEqual(
+    branchLogs(logs).map((l) => [l.msg, l.kind, l.outcome, l.externalId]),
+    [
+      ['webhook acknowledged: standalone query', 'query', 'success', 'q-1'],
+      ['webhook acknowledged: standalone query', 'query', 'error', 'q-2'],
+    ],
+  );
   await app.close();
 });
 
 test('a report with a status the contract does not know is acknowledged, not applied, and logged bounded', async () => {
   const { app, store, logs } = companion();
   await seed(store, 't-odd');
-  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-odd', status: 'UNDER_REVIEW' })), { status: 200, body: { received: true } });
+  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-odd', status: 'UNDER_REVIEW' })), {
+    status: 200,
+    body: { received: true },
+  });
   assert.equal((await store.get('t-odd'))!.status, 'IN_PROCESS');
   const long = { tokenOnboarding: `t-${'a'.repeat(300)}`, status: `S${'X'.repeat(100)}` };
   assert.equal((await webhook(app, long)).status, 200);
-  assert.deepEqual(branchLogs(logs).map((l) => [l.level, l.msg, l.tokenOnboarding, l.status]), [
-    ['warn', 'webhook acknowledged: a status the contract does not know, not applied', 't-odd', 'UNDER_REVIEW'],
-    ['warn', 'webhook acknowledged: a status the contract does not know, not applied', long.tokenOnboarding.slice(0, 128), long.status.slice(0, 40)],
-  ]);
+  assert.deepEqual(
+    branchLogs(logs).map((l) => [l.level, l.msg, l.tokenOnboarding, l.status]),
+    [
+      ['warn', 'webhook acknowledged: a status the contract does not know, not applied', 't-odd', 'UNDER_REVIEW'],
+      [
+        'warn',
+        'webhook acknowledged: a status the contract does not know, not applied',
+        long.tokenOnboarding.slice(0, 128),
+        long.status.slice(0, 40),
+      ],
+    ],
+  );
   await app.close();
 });
 
@@ -120,14 +164,25 @@ test('anything else is 400 invalid_request, said in words, and nothing is stored
   const { app, store, logs } = companion();
   await seed(store, 't-bad');
   const bodies: unknown[] = [
-    { hello: 1 }, [{ tokenOnboarding: 't-bad', status: 'APPROVED' }], 'APPROVED', 42, null,
-    { tokenOnboarding: '', status: 'APPROVED' }, { tokenOnboarding: 7, status: 'APPROVED' }, { tokenOnboarding: 't-bad', status: 7 }, { tokenOnboarding: 't-bad' },
+    { hello: 1 },
+    [{ tokenOnboarding: 't-bad', status: 'APPROVED' }],
+    'APPROVED',
+    42,
+    null,
+    { tokenOnboarding: '', status: 'APPROVED' },
+    { tokenOnboarding: 7, status: 'APPROVED' },
+    { tokenOnboarding: 't-bad', status: 7 },
+    { tokenOnboarding: 't-bad' },
   ];
   for (const body of bodies) {
-    assert.deepEqual(await answer(await webhook(app, JSON.stringify(body))), {
-      status: 400,
-      body: { error: { code: 'invalid_request', message: 'The webhook body is neither an onboarding report nor a service envelope.' } },
-    }, JSON.stringify(body));
+    assert.deepEqual(
+      await answer(await webhook(app, JSON.stringify(body))),
+      {
+        status: 400,
+        body: { error: { code: 'invalid_request', message: 'The webhook body is neither an onboarding report nor a service envelope.' } },
+      },
+      JSON.stringify(body),
+    );
   }
   assert.equal((await store.get('t-bad'))!.status, 'IN_PROCESS');
   assert.deepEqual(branchLogs(logs), []);
@@ -140,6 +195,9 @@ test('the body limit names the webhook body; its default is 2 MiB', async () => 
   const fits = padded(2 * 1024 * 1024 - padded(0).length);
   assert.equal(fits.length, 2 * 1024 * 1024);
   assert.equal((await webhook(app, fits)).status, 200);
-  assert.deepEqual(await answer(await webhook(app, `${fits} `)), { status: 413, body: { error: { code: 'payload_too_large', message: `The webhook body is larger than ${2 * 1024 * 1024} bytes.` } } });
+  assert.deepEqual(await answer(await webhook(app, `${fits} `)), {
+    status: 413,
+    body: { error: { code: 'payload_too_large', message: `The webhook body is larger than ${2 * 1024 * 1024} bytes.` } },
+  });
   await app.close();
 });

@@ -8,7 +8,12 @@ export type Shape =
   | { kind: 'rect'; x0: number; y0: number; x1: number; y1: number; colour: ColourName }
   | { kind: 'ellipse'; cx: number; cy: number; rx: number; ry: number; colour: ColourName };
 export declare const SHAPES: readonly Shape[];
-export interface Probe { name: string; x: number; y: number; colour: ColourName }
+export interface Probe {
+  name: string;
+  x: number;
+  y: number;
+  colour: ColourName;
+}
 export declare const PROBES: readonly Probe[];
 export declare function colourNameAt(x: number, y: number): ColourName;
 export declare function renderCardPicture(): { width: number; height: number; rgb: Uint8Array };

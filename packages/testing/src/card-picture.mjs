@@ -34,7 +34,7 @@ const Y = CARD.y;
 function textStripes() {
   const out = [];
   let seed = 7;
-  const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let line = 0; line < 8; line++) {
     const top = Y + 110 + line * 40;
     let x = X + 320;

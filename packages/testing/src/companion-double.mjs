@@ -212,8 +212,15 @@ function onboardingsApp() {
     space.attempts.push({ authorization: c.req.header('authorization') ?? null, idempotencyKey });
     // Who may create: checked before the body is read, as the companion does.
     const session = sessionFor(c, space);
-    if (c.req.header('authorization') && !session) return apiError(c, 401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.');
-    if (!session && space.sessions.length > 0) return apiError(c, 401, 'unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.');
+    if (c.req.header('authorization') && !session)
+      return apiError(c, 401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.');
+    if (!session && space.sessions.length > 0)
+      return apiError(
+        c,
+        401,
+        'unauthorized',
+        'A session is required: the service provider opens one and gives the page its client secret.',
+      );
     const fault = space.failUploads;
     if (fault === 'destroy') {
       // Take the first bytes, then cut the connection: the browser sees a network error.
@@ -242,23 +249,60 @@ function onboardingsApp() {
     if (!check.ok) return c.json({ error: check.error }, check.status);
     const print = fingerprint(body);
     if (session) {
-      const fixed = session.prefill.cpf ? { kind: 'cpf', value: session.prefill.cpf } : session.prefill.cnpj ? { kind: 'cnpj', value: session.prefill.cnpj } : null;
+      const fixed = session.prefill.cpf
+        ? { kind: 'cpf', value: session.prefill.cpf }
+        : session.prefill.cnpj
+          ? { kind: 'cnpj', value: session.prefill.cnpj }
+          : null;
       if (fixed && (check.value.taxId.kind !== fixed.kind || check.value.taxId.value !== fixed.value)) {
-        return apiError(c, 400, 'session_mismatch', `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`, { field: fixed.kind });
+        return apiError(
+          c,
+          400,
+          'session_mismatch',
+          `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`,
+          { field: fixed.kind },
+        );
       }
-      if (body.documentType && session.documentTypes.length > 0 && !session.documentTypes.includes(String(body.documentType).toUpperCase())) {
-        return apiError(c, 400, 'session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, { field: 'documentType' });
+      if (
+        body.documentType &&
+        session.documentTypes.length > 0 &&
+        !session.documentTypes.includes(String(body.documentType).toUpperCase())
+      ) {
+        return apiError(c, 400, 'session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, {
+          field: 'documentType',
+        });
       }
       const claim = session.claim;
       if (claim && idempotencyKey !== null && claim.key === idempotencyKey) {
-        if (claim.fingerprint !== print) return apiError(c, 409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body; use a new key for a new request.', { field: 'Idempotency-Key' });
+        if (claim.fingerprint !== print)
+          return apiError(
+            c,
+            409,
+            'idempotency_conflict',
+            'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+            { field: 'Idempotency-Key' },
+          );
         return replay(c, space, claim.token, fault);
       }
-      if (sessionStatus(session) === 'expired') return apiError(c, 410, 'session_expired', 'This session has expired; the service provider must open a new one.');
-      if (claim || session.status !== 'open') return apiError(c, 409, 'session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
+      if (sessionStatus(session) === 'expired')
+        return apiError(c, 410, 'session_expired', 'This session has expired; the service provider must open a new one.');
+      if (claim || session.status !== 'open')
+        return apiError(
+          c,
+          409,
+          'session_used',
+          'This session has already been used for an onboarding; the service provider must open a new one.',
+        );
     } else if (idempotencyKey !== null && space.keys.has(idempotencyKey)) {
       const held = space.keys.get(idempotencyKey);
-      if (held.fingerprint !== print) return apiError(c, 409, 'idempotency_conflict', 'This Idempotency-Key was already used with a different request body; use a new key for a new request.', { field: 'Idempotency-Key' });
+      if (held.fingerprint !== print)
+        return apiError(
+          c,
+          409,
+          'idempotency_conflict',
+          'This Idempotency-Key was already used with a different request body; use a new key for a new request.',
+          { field: 'Idempotency-Key' },
+        );
       return replay(c, space, held.token, fault);
     }
     space.uploads.push({
@@ -269,7 +313,15 @@ function onboardingsApp() {
     const token = randomUUID();
     const accessKey = randomBytes(32).toString('base64url');
     const now = new Date().toISOString();
-    const record = { token, accessKey, keyHash: hash(accessKey), moreKeyHashes: [], status: 'IN_PROCESS', updatedAt: now, listeners: new Set() };
+    const record = {
+      token,
+      accessKey,
+      keyHash: hash(accessKey),
+      moreKeyHashes: [],
+      status: 'IN_PROCESS',
+      updatedAt: now,
+      listeners: new Set(),
+    };
     space.onboardings.set(token, record);
     if (session) {
       session.claim = { key: idempotencyKey ?? `auto_${randomUUID()}`, fingerprint: print, token };
@@ -410,7 +462,11 @@ function controlApp() {
       onboardings: [...space.onboardings.values()].map((r) => ({ token: r.token, accessKey: r.accessKey, status: r.status })),
       requests: space.requests,
       attempts: space.attempts,
-      sessions: space.sessions.map((s) => ({ id: s.id, status: sessionStatus(s), ...(s.tokenOnboarding && { tokenOnboarding: s.tokenOnboarding }) })),
+      sessions: space.sessions.map((s) => ({
+        id: s.id,
+        status: sessionStatus(s),
+        ...(s.tokenOnboarding && { tokenOnboarding: s.tokenOnboarding }),
+      })),
       sessionReads: space.sessionReads,
     });
   });

@@ -34,17 +34,23 @@ export function onlyIn(engines: readonly Engine[], reason: string): (title: stri
 
 /** The opposite of onlyIn: skipped (with the reason) in the engines listed. */
 export function skipIn(engines: readonly Engine[], reason: string): (title: string, body: TestBody) => void {
-  return onlyIn((['chromium', 'firefox', 'webkit'] as const).filter((e) => !engines.includes(e)), reason);
+  return onlyIn(
+    (['chromium', 'firefox', 'webkit'] as const).filter((e) => !engines.includes(e)),
+    reason,
+  );
 }
 
 /** Why a test is left out of an engine, in one place so the same cause reads the same everywhere. */
 export const NOT_IN = {
   /** Only Chromium's fake camera loops a chosen picture (a Y4M of the card). */
-  cardCamera: "only Chromium's fake camera can show the card picture (Firefox's is a flat green frame, WebKit's a test pattern, both rightly refused as photos)",
+  cardCamera:
+    "only Chromium's fake camera can show the card picture (Firefox's is a flat green frame, WebKit's a test pattern, both rightly refused as photos)",
   /** WebKit has no way to refuse getUserMedia to the test page. */
-  cameraDenial: 'WebKit cannot deny the camera to a test page: WebKitWebDriver has no permissions endpoint and MiniBrowser grants every capture in automation',
+  cameraDenial:
+    'WebKit cannot deny the camera to a test page: WebKitWebDriver has no permissions endpoint and MiniBrowser grants every capture in automation',
   /** Commands of the test runner that drive Playwright (keyboard, media emulation, clipboard grants). */
-  playwrightCommands: "the runner's command this test uses (keyboard, media emulation or clipboard grant) is implemented for Playwright's Chromium only",
+  playwrightCommands:
+    "the runner's command this test uses (keyboard, media emulation or clipboard grant) is implemented for Playwright's Chromium only",
   /** The runner's keyboard (`sendKeys`) drives Playwright and puppeteer pages only. */
   keyboard: "the runner's keyboard command (sendKeys) has no WebKit launcher to drive",
   /** The runner's network record (`network-log`). */

@@ -48,7 +48,12 @@ export function recapLines(sessions, notes) {
     if (session.testResults) collectFailedTests(session.testResults, [], where, failures);
     // A session can fail with neither (a browser that never loaded the file): still name it.
     if (session.passed === false && !failures.some((f) => f.where === where)) {
-      failures.push({ where, test: '(the file itself)', error: { message: `status ${session.status ?? 'unknown'}, no error reported` }, extra: extra() });
+      failures.push({
+        where,
+        test: '(the file itself)',
+        error: { message: `status ${session.status ?? 'unknown'}, no error reported` },
+        extra: extra(),
+      });
     }
   }
   if (failures.length === 0) return [];
@@ -84,7 +89,10 @@ function describeError(error) {
     lines.push(`expected: ${error.expected}`, `actual:   ${error.actual}`);
   }
   if (error.stack) {
-    const frames = String(error.stack).split('\n').filter((l) => /^\s*at |@/.test(l)).slice(0, STACK_LINES);
+    const frames = String(error.stack)
+      .split('\n')
+      .filter((l) => /^\s*at |@/.test(l))
+      .slice(0, STACK_LINES);
     lines.push(...frames.map((l) => l.trim()));
   }
   return lines;

@@ -20,7 +20,13 @@ export function firefoxPath() {
  * non-loopback connection: what a test wants anyway).
  */
 export function firefoxEnv(extra = {}) {
-  return { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', MOZ_DISABLE_AUTO_SAFE_MODE: '1', MOZ_DISABLE_NONLOCAL_CONNECTIONS: '1', ...extra };
+  return {
+    ...process.env,
+    MOZ_CRASHREPORTER_DISABLE: '1',
+    MOZ_DISABLE_AUTO_SAFE_MODE: '1',
+    MOZ_DISABLE_NONLOCAL_CONNECTIONS: '1',
+    ...extra,
+  };
 }
 
 /**
@@ -144,7 +150,13 @@ export function cameraPrefs(camera) {
  * camera, that answer by default, flipped per origin with setCameraPermission), or undefined
  * (no fake device: getUserMedia gives NotFoundError here).
  */
-export async function launchFirefox({ camera, prefs = {}, headless = true, timeout = 60_000, systemAccess = camera === 'granted' || camera === 'denied' } = {}) {
+export async function launchFirefox({
+  camera,
+  prefs = {},
+  headless = true,
+  timeout = 60_000,
+  systemAccess = camera === 'granted' || camera === 'denied',
+} = {}) {
   const profile = await mkdtemp(join(tmpdir(), 'okit-firefox-'));
   const browser = await puppeteer.launch({
     browser: 'firefox',

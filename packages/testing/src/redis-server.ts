@@ -19,7 +19,8 @@ export interface RedisServer {
 
 /** `REDIS_SERVER` if set, else `redis-server` on the PATH, else Debian's /usr/bin/redis-server. */
 export function redisServerBinary(): string {
-  const install = "The Redis store tests start their own server: install Debian's package redis-server (apt-get install redis-server) or set REDIS_SERVER to its path.";
+  const install =
+    "The Redis store tests start their own server: install Debian's package redis-server (apt-get install redis-server) or set REDIS_SERVER to its path.";
   const fromEnv = process.env.REDIS_SERVER;
   if (fromEnv) {
     if (!existsSync(fromEnv)) throw new Error(`REDIS_SERVER names ${fromEnv}, which does not exist. ${install}`);
@@ -62,10 +63,26 @@ export async function startRedisServer(options: { port?: number } = {}): Promise
 
 async function launch(binary: string, port: number): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'okit-redis-'));
-  const child = spawn(binary, [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-    '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning',
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    binary,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'warning',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

@@ -41,7 +41,10 @@ function startChild(env) {
   });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
   const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the test stack was not ready in ${READY_TIMEOUT_MS} ms:\n${output}`)), READY_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the test stack was not ready in ${READY_TIMEOUT_MS} ms:\n${output}`)),
+      READY_TIMEOUT_MS,
+    );
     const look = () => {
       const line = output.split('\n').find((l) => l.startsWith('{"stack":'));
       if (!line) return;
@@ -86,11 +89,23 @@ export function realStack(options = {}) {
       if (command === 'stack-record') return json(await fetch(`${stack.url}/__stack/record/${encodeURIComponent(payload.namespace)}`));
       if (command === 'stack-offline') {
         const url = `${stack.url}/__stack/offline/${encodeURIComponent(payload.namespace)}`;
-        return json(await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ offline: !!payload.offline }) }));
+        return json(
+          await fetch(url, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ offline: !!payload.offline }),
+          }),
+        );
       }
       if (command === 'stack-decide') {
         const url = `${stack.sandboxUrl}/__sandbox/onboardings/${encodeURIComponent(payload.token)}/decision`;
-        return json(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ status: payload.status }) }));
+        return json(
+          await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ status: payload.status }),
+          }),
+        );
       }
       if (command === 'stack-session') {
         const res = await fetch(`${stack.url}/v1/sessions`, {

@@ -77,7 +77,8 @@ export class StackRecorder {
     const asked = RECORD.exec(url.pathname);
     if (asked && req.method === 'GET') return Response.json(this.record(asked[1]!), { headers: { 'cache-control': 'no-store' } });
     const cut = OFFLINE.exec(url.pathname);
-    if (cut && req.method === 'PUT') return Response.json({ offline: this.#setOffline(cut[1]!, (await req.json() as { offline?: unknown }).offline === true) });
+    if (cut && req.method === 'PUT')
+      return Response.json({ offline: this.#setOffline(cut[1]!, ((await req.json()) as { offline?: unknown }).offline === true) });
     const m = NAMESPACED.exec(url.pathname);
     if (!m) return next(req, env);
     const socket = (env as NodeEnv | undefined)?.incoming?.socket;

@@ -12,7 +12,10 @@
 import { createJsonLogger } from '@onboarding-kit/server';
 import { IT_API_KEY, startStack } from './stack.js';
 
-const origins = (process.env.STACK_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+const origins = (process.env.STACK_ALLOWED_ORIGINS ?? '')
+  .split(',')
+  .map((o) => o.trim())
+  .filter(Boolean);
 const processingMs = Number(process.env.STACK_PROCESSING_MS ?? '300');
 
 const stack = await startStack({
@@ -31,7 +34,9 @@ process.stdout.write(`${JSON.stringify({ stack: { url: stack.url, sandboxUrl: st
 let stopping: Promise<void> | undefined;
 function stop(): Promise<void> {
   // Open event streams are ended by close(); a request still in flight is not worth waiting for.
-  stopping ??= Promise.race([stack.close(), new Promise<void>((resolve) => setTimeout(resolve, 3_000).unref())]).then(() => process.exit(0));
+  stopping ??= Promise.race([stack.close(), new Promise<void>((resolve) => setTimeout(resolve, 3_000).unref())]).then(() =>
+    process.exit(0),
+  );
   return stopping;
 }
 process.on('SIGTERM', () => void stop());

@@ -80,29 +80,41 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // The companion's address must exist before the sandbox (its webhook URL), and the sandbox's before the companion.
   const front = await listen((req, env) => (handler ? handler(req, env) : new Response('starting', { status: 503 })), { port: 0 });
   const sandbox = createSandbox({
-    client: IT_CLIENT, secret: IT_SECRET, webhookKey: IT_WEBHOOK_KEY, webhookUrl: `${front.url}/v1/webhooks`, processingMs: 300,
+    client: IT_CLIENT,
+    secret: IT_SECRET,
+    webhookKey: IT_WEBHOOK_KEY,
+    webhookUrl: `${front.url}/v1/webhooks`,
+    processingMs: 300,
     ...options.sandbox,
   });
   const upstreamCalls: UpstreamCall[] = [];
-  const sandboxServer = await listen(async (req, env) => {
-    const path = new URL(req.url).pathname + new URL(req.url).search;
-    if (path.startsWith('/__sandbox/')) return sandbox.app.fetch(req, env as never);
-    const call: UpstreamCall = { method: req.method, path, headers: Object.fromEntries(req.headers), body: undefined };
-    upstreamCalls.push(call);
-    const text = req.body ? req.clone().text() : Promise.resolve('');
-    const res = await sandbox.app.fetch(req, env as never);
-    call.body = parseBody(await text.catch(() => ''));
-    return res;
-  }, { port: 0 });
+  const sandboxServer = await listen(
+    async (req, env) => {
+      const path = new URL(req.url).pathname + new URL(req.url).search;
+      if (path.startsWith('/__sandbox/')) return sandbox.app.fetch(req, env as never);
+      const call: UpstreamCall = { method: req.method, path, headers: Object.fromEntries(req.headers), body: undefined };
+      upstreamCalls.push(call);
+      const text = req.body ? req.clone().text() : Promise.resolve('');
+      const res = await sandbox.app.fetch(req, env as never);
+      call.body = parseBody(await text.catch(() => ''));
+      return res;
+    },
+    { port: 0 },
+  );
   const app = createCompanion({
-    baseUrl: sandboxServer.url, client: IT_CLIENT, secret: IT_SECRET, webhookKey: IT_WEBHOOK_KEY,
+    baseUrl: sandboxServer.url,
+    client: IT_CLIENT,
+    secret: IT_SECRET,
+    webhookKey: IT_WEBHOOK_KEY,
     logger: createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' }),
     rateLimit: 0,
     // Every page of every engine comes from 127.0.0.1: per-address limits (the hand-off's ten code
     // claims a minute) would be shared by tests running at once. Each namespace is its own client.
     clientAddress: (c) => {
       const ns = recorder.namespaceOf(c.req.raw);
-      return ns ? `namespace:${ns}` : ((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown');
+      return ns
+        ? `namespace:${ns}`
+        : ((c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown');
     },
     ...options.companion,
   });
@@ -111,7 +123,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const served = options.record ? (req: Request, env: unknown) => recorder.handle(req, env, companionFetch) : companionFetch;
   handler = (req, env) => recordTraffic(req, env, served, traffic);
   return {
-    url: front.url, app, sandbox, sandboxUrl: sandboxServer.url, upstreamCalls, traffic, logs, recorder,
+    url: front.url,
+    app,
+    sandbox,
+    sandboxUrl: sandboxServer.url,
+    upstreamCalls,
+    traffic,
+    logs,
+    recorder,
     async close() {
       await app.close();
       await front.close();
@@ -128,8 +147,20 @@ const headerText = (headers: Headers) => [...headers].map(([k, v]) => `${k}: ${v
  * as the caller reads it: a pass-through, not a tee, so a caller that goes away still cancels the
  * companion's stream.
  */
-async function recordTraffic(req: Request, env: unknown, next: (req: Request, env: unknown) => Response | Promise<Response>, traffic: TrafficEntry[]): Promise<Response> {
-  const entry: TrafficEntry = { method: req.method, url: req.url, requestHeaders: headerText(req.headers), status: 0, responseHeaders: '', responseBody: '' };
+async function recordTraffic(
+  req: Request,
+  env: unknown,
+  next: (req: Request, env: unknown) => Response | Promise<Response>,
+  traffic: TrafficEntry[],
+): Promise<Response> {
+  const entry: TrafficEntry = {
+    method: req.method,
+    url: req.url,
+    requestHeaders: headerText(req.headers),
+    status: 0,
+    responseHeaders: '',
+    responseBody: '',
+  };
   traffic.push(entry);
   const decoder = new TextDecoder();
   const res = await next(req, env);
@@ -187,7 +218,10 @@ function parseBody(text: string): unknown {
 export function companionOn(stack: Pick<Stack, 'sandboxUrl'>, over: Partial<CompanionOptions> = {}): { app: CompanionApp; logs: string[] } {
   const logs: string[] = [];
   const app = createCompanion({
-    baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET, webhookKey: IT_WEBHOOK_KEY,
+    baseUrl: stack.sandboxUrl,
+    client: IT_CLIENT,
+    secret: IT_SECRET,
+    webhookKey: IT_WEBHOOK_KEY,
     logger: createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' }),
     rateLimit: 0,
     ...over,
@@ -197,15 +231,31 @@ export function companionOn(stack: Pick<Stack, 'sandboxUrl'>, over: Partial<Comp
 
 export const IMAGE = SAMPLE_PNG_BASE64;
 
-export function body(taxId: { cpf?: string; cnpj?: string } = { cpf: '529.982.247-25' }, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...taxId, name: 'Maria Silva', documentType: 'CNH', images: { documentFront: IMAGE, documentBack: IMAGE, selfie: IMAGE }, ...extra };
+export function body(
+  taxId: { cpf?: string; cnpj?: string } = { cpf: '529.982.247-25' },
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ...taxId,
+    name: 'Maria Silva',
+    documentType: 'CNH',
+    images: { documentFront: IMAGE, documentBack: IMAGE, selfie: IMAGE },
+    ...extra,
+  };
 }
 
 export async function create(url: string, payload: unknown = body(), headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}/v1/onboardings`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  return fetch(`${url}/v1/onboardings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 }
 
-export async function createOk(url: string, payload: unknown = body()): Promise<{ tokenOnboarding: string; accessKey: string; dateHourProcess: string; status: string }> {
+export async function createOk(
+  url: string,
+  payload: unknown = body(),
+): Promise<{ tokenOnboarding: string; accessKey: string; dateHourProcess: string; status: string }> {
   const res = await create(url, payload);
   if (res.status !== 201) throw new Error(`creation: ${res.status} ${await res.text()}`);
   return (await res.json()) as never;
@@ -214,7 +264,10 @@ export async function createOk(url: string, payload: unknown = body()): Promise<
 /** Reads `status` events of an SSE stream as they come; `next()` waits for the next one. */
 export async function openEvents(url: string, token: string, accessKey: string) {
   const ac = new AbortController();
-  const res = await fetch(`${url}/v1/onboardings/${token}/events`, { headers: { authorization: `Bearer ${accessKey}` }, signal: ac.signal });
+  const res = await fetch(`${url}/v1/onboardings/${token}/events`, {
+    headers: { authorization: `Bearer ${accessKey}` },
+    signal: ac.signal,
+  });
   if (res.status !== 200) throw new Error(`events: ${res.status}`);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -231,7 +284,8 @@ export async function openEvents(url: string, token: string, accessKey: string) 
           const block = buffer.slice(0, i);
           buffer = buffer.slice(i + 2);
           const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (/^event: status$/m.test(block) && data) events.push({ ...(JSON.parse(data) as { status: string; tokenOnboarding: string }), at: Date.now() });
+          if (/^event: status$/m.test(block) && data)
+            events.push({ ...(JSON.parse(data) as { status: string; tokenOnboarding: string }), at: Date.now() });
         }
       }
     } catch {
@@ -242,7 +296,9 @@ export async function openEvents(url: string, token: string, accessKey: string) 
   return {
     response: res,
     events,
-    get ended() { return ended; },
+    get ended() {
+      return ended;
+    },
     async waitFor(count: number, ms = 10_000) {
       const end = Date.now() + ms;
       while (events.length < count && !ended) {
@@ -255,7 +311,9 @@ export async function openEvents(url: string, token: string, accessKey: string) 
       await Promise.race([pump, new Promise((_, rej) => setTimeout(() => rej(new Error('stream did not end')), ms))]);
       return events;
     },
-    close() { ac.abort(); },
+    close() {
+      ac.abort();
+    },
   };
 }
 

@@ -23,7 +23,12 @@ export declare class WebDriverSession {
   screenshot(): Promise<Buffer>;
   elementScreenshot(element: ElementRef | string): Promise<Buffer>;
   getWindowRect(): Promise<{ x: number; y: number; width: number; height: number }>;
-  setWindowRect(rect: { x?: number; y?: number; width?: number; height?: number }): Promise<{ x: number; y: number; width: number; height: number }>;
+  setWindowRect(rect: {
+    x?: number;
+    y?: number;
+    width?: number;
+    height?: number;
+  }): Promise<{ x: number; y: number; width: number; height: number }>;
   findElement(using: string, value: string): Promise<ElementRef>;
   click(element: ElementRef | string): Promise<void>;
   sendKeys(element: ElementRef | string, text: string): Promise<void>;

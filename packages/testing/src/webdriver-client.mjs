@@ -112,7 +112,7 @@ export class WebDriverSession {
 }
 
 export function elementId(element) {
-  return typeof element === 'string' ? element : element[ELEMENT] ?? element[SHADOW_ROOT];
+  return typeof element === 'string' ? element : (element[ELEMENT] ?? element[SHADOW_ROOT]);
 }
 
 function asBody(fn) {

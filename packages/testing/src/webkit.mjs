@@ -126,7 +126,14 @@ export async function startWebKitDriver({ display, timeoutMs = 20_000, browserEn
  * camera: true gives the two mock devices (device 2 faces the environment and shows a test
  * pattern); false gives no device at all (getUserMedia: OverconstrainedError).
  */
-export async function launchWebKit({ camera = true, extraArgs = [], width = 1366, height = 768, browserEnv = {}, binary = miniBrowserPath() } = {}) {
+export async function launchWebKit({
+  camera = true,
+  extraArgs = [],
+  width = 1366,
+  height = 768,
+  browserEnv = {},
+  binary = miniBrowserPath(),
+} = {}) {
   if (!existsSync(binary)) throw new Error(`MiniBrowser not found at ${binary}`);
   const xvfb = await startXvfb();
   let driver;

@@ -25,12 +25,23 @@ export function rgbToI420({ width, height, rgb }) {
   const cw = width / 2;
   for (let cy = 0; cy < height / 2; cy++) {
     for (let cx = 0; cx < cw; cx++) {
-      let r = 0, g = 0, b = 0;
-      for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+      let r = 0,
+        g = 0,
+        b = 0;
+      for (const [dx, dy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ]) {
         const p = ((cy * 2 + dy) * width + cx * 2 + dx) * 3;
-        r += rgb[p]; g += rgb[p + 1]; b += rgb[p + 2];
+        r += rgb[p];
+        g += rgb[p + 1];
+        b += rgb[p + 2];
       }
-      r /= 4; g /= 4; b /= 4;
+      r /= 4;
+      g /= 4;
+      b /= 4;
       out[ySize + cy * cw + cx] = clamp(128 + (-37.797 * r - 74.203 * g + 112 * b) / 255);
       out[ySize + cSize + cy * cw + cx] = clamp(128 + (112 * r - 93.786 * g - 18.214 * b) / 255);
     }
@@ -40,9 +51,7 @@ export function rgbToI420({ width, height, rgb }) {
 
 /** A whole Y4M file: header, then `frames` copies of the picture. */
 export function encodeY4m(picture, frames = 1) {
-  const header = new TextEncoder().encode(
-    `YUV4MPEG2 W${picture.width} H${picture.height} F25:1 Ip A1:1 C420jpeg\n`,
-  );
+  const header = new TextEncoder().encode(`YUV4MPEG2 W${picture.width} H${picture.height} F25:1 Ip A1:1 C420jpeg\n`);
   const frameTag = new TextEncoder().encode('FRAME\n');
   const planes = rgbToI420(picture);
   const out = new Uint8Array(header.length + frames * (frameTag.length + planes.length));

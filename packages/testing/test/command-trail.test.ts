@@ -22,7 +22,10 @@ test('the trail names each command a session sent, which answered and how fast, 
   const ours = {
     name: 'ours',
     executeCommand: ({ command }: Command) => {
-      if (command === 'screenshot') return new Promise((resolve) => { hang = () => resolve('shot'); });
+      if (command === 'screenshot')
+        return new Promise((resolve) => {
+          hang = () => resolve('shot');
+        });
       if (command === 'broken') throw new Error('no such page');
       return undefined;
     },
@@ -49,16 +52,27 @@ test('the trail names each command a session sent, which answered and how fast, 
   hang();
   await pending;
   await dispatch(plugins, { command: 'set-viewport', session: s });
-  assert.deepEqual(trail.trail(s.id).map((e) => e.command), ['broken', 'screenshot', 'set-viewport']);
+  assert.deepEqual(
+    trail.trail(s.id).map((e) => e.command),
+    ['broken', 'screenshot', 'set-viewport'],
+  );
 
   // The recap carries the trail under a file that stalled.
-  const stalled = { id: s.id, browser: { name: 'Firefox' }, testFile: 'handoff.test.ts', passed: false, errors: [{ message: 'Browser tests did not finish within 300000ms.' }] };
+  const stalled = {
+    id: s.id,
+    browser: { name: 'Firefox' },
+    testFile: 'handoff.test.ts',
+    passed: false,
+    errors: [{ message: 'Browser tests did not finish within 300000ms.' }],
+  };
   const text = recapLines([stalled], trail.describe).join('\n');
   assert.match(text, /did not finish within 300000ms\.\n {6}its last server commands \(of 3 kept\):\n {8}12:00:01\.500 broken/);
 });
 
 test('a notes function that throws still leaves a recap', () => {
-  const text = recapLines([{ id: 'x', testFile: 'a.test.ts', passed: false, errors: [{ message: 'stalled' }] }], () => { throw new Error('boom'); }).join('\n');
+  const text = recapLines([{ id: 'x', testFile: 'a.test.ts', passed: false, errors: [{ message: 'stalled' }] }], () => {
+    throw new Error('boom');
+  }).join('\n');
   assert.match(text, /stalled\n {6}\(no notes: boom\)/);
 });
 
@@ -69,7 +83,10 @@ test('with a deadline, a command no plugin answers in time fails with its name, 
   const plugins: object[] = [trail, hung, quick];
   trail.serverStart?.({ config: { plugins } } as never);
   const s = { id: 'session-2' };
-  await assert.rejects(dispatch(plugins, { command: 'set-viewport', payload: { width: 390 }, session: s }), /server command set-viewport: nothing after 50 ms/);
+  await assert.rejects(
+    dispatch(plugins, { command: 'set-viewport', payload: { width: 390 }, session: s }),
+    /server command set-viewport: nothing after 50 ms/,
+  );
   // Commands that are answered in time are untouched by the deadline.
   assert.deepEqual(await dispatch(plugins, { command: 'stack', session: s }), { url: 'x' });
   const lines = trail.describe(s);

@@ -15,7 +15,11 @@ test('a namespace put offline: its open stream loses its connection, its new req
   const { clientSecret } = (await opened.json()) as { clientSecret: string };
   const auth = { authorization: `Bearer ${clientSecret}` };
   const offline = (ns: string, value: boolean) =>
-    fetch(`${stack.url}/__stack/offline/${ns}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ offline: value }) }).then((r) => r.json());
+    fetch(`${stack.url}/__stack/offline/${ns}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ offline: value }),
+    }).then((r) => r.json());
 
   const stream = await fetch(`${stack.url}/t/cut/v1/session/events`, { headers: auth });
   assert.equal(stream.status, 200);
@@ -24,7 +28,14 @@ test('a namespace put offline: its open stream loses its connection, its new req
 
   assert.deepEqual(await offline('cut', true), { offline: true });
   // The open stream ends in an error, as a dropped connection does (not a clean end).
-  await assert.rejects(withDeadline((async () => { for (;;) if ((await reader.read()).done) return; })(), 'the stream to be cut'));
+  await assert.rejects(
+    withDeadline(
+      (async () => {
+        for (;;) if ((await reader.read()).done) return;
+      })(),
+      'the stream to be cut',
+    ),
+  );
   await assert.rejects(fetch(`${stack.url}/t/cut/v1/session`, { headers: auth }), TypeError);
   assert.equal((await fetch(`${stack.url}/t/other/v1/session`, { headers: auth })).status, 200);
 

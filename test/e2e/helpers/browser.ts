@@ -63,15 +63,20 @@ export async function recordedContext(browser: Browser, options: { camera: boole
   const consoleErrors: string[] = [];
   const consoleMessages: string[] = [];
 
-  await context.route((url) => !isLoopback(url), async (route) => {
-    external.push(`${route.request().method()} ${route.request().url()}`);
-    await route.abort('blockedbyclient');
-  });
+  await context.route(
+    (url) => !isLoopback(url),
+    async (route) => {
+      external.push(`${route.request().method()} ${route.request().url()}`);
+      await route.abort('blockedbyclient');
+    },
+  );
   // Init scripts run before the page's own and are not subject to its CSP.
   await context.addInitScript(() => {
     const w = window as unknown as { __csp: string[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} sample="${e.sample}"`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} sample="${e.sample}"`),
+    );
   });
 
   context.on('response', (response) => {
@@ -90,9 +95,13 @@ export async function recordedContext(browser: Browser, options: { camera: boole
           url: response.url(),
           method: request.method(),
           status: response.status(),
-          requestHeaders: Object.entries(requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n'),
+          requestHeaders: Object.entries(requestHeaders)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n'),
           requestBody: request.postDataBuffer()?.toString('latin1') ?? '',
-          responseHeaders: Object.entries(responseHeaders).map(([k, v]) => `${k}: ${v}`).join('\n'),
+          responseHeaders: Object.entries(responseHeaders)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n'),
           responseBody,
         });
       })().catch(() => {}),
@@ -106,7 +115,9 @@ export async function recordedContext(browser: Browser, options: { camera: boole
           url: request.url(),
           method: request.method(),
           status: 0,
-          requestHeaders: Object.entries(await request.allHeaders()).map(([k, v]) => `${k}: ${v}`).join('\n'),
+          requestHeaders: Object.entries(await request.allHeaders())
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n'),
           requestBody: request.postDataBuffer()?.toString('latin1') ?? '',
           responseHeaders: '',
           responseBody: '',
@@ -167,7 +178,14 @@ async function recordEventStreams(context: BrowserContext, page: Page): Promise<
   const text = (base64: string | undefined) => (base64 ? Buffer.from(base64, 'base64').toString('latin1') : '');
   cdp.on('Network.responseReceived', (e) => {
     if (!/^text\/event-stream/i.test(e.response.mimeType)) return;
-    const entry = { url: e.response.url, status: e.response.status, headers: Object.entries(e.response.headers).map(([k, v]) => `${k}: ${v}`).join('\n'), chunks: [] as string[] };
+    const entry = {
+      url: e.response.url,
+      status: e.response.status,
+      headers: Object.entries(e.response.headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n'),
+      chunks: [] as string[],
+    };
     streams.set(e.requestId, entry);
     // What arrived before this call comes back at once; the rest comes with each Network.dataReceived.
     cdp.send('Network.streamResourceContent', { requestId: e.requestId }).then(
@@ -182,7 +200,18 @@ async function recordEventStreams(context: BrowserContext, page: Page): Promise<
   await cdp.send('Network.enable');
   return {
     take() {
-      const out = [...streams.values()].map((s): Exchange => ({ url: s.url, method: 'GET', status: s.status, kind: 'stream', requestHeaders: '', requestBody: '', responseHeaders: s.headers, responseBody: s.chunks.join('') }));
+      const out = [...streams.values()].map(
+        (s): Exchange => ({
+          url: s.url,
+          method: 'GET',
+          status: s.status,
+          kind: 'stream',
+          requestHeaders: '',
+          requestBody: '',
+          responseHeaders: s.headers,
+          responseBody: s.chunks.join(''),
+        }),
+      );
       streams.clear();
       return out;
     },

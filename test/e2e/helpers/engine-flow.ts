@@ -74,7 +74,9 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
   await d.click(primary);
 
   await d.waitFor(step('cpf'));
-  const cpf = await d.evaluate(() => (document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('#cpf') as HTMLInputElement | null)?.value ?? '');
+  const cpf = await d.evaluate(
+    () => (document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('#cpf') as HTMLInputElement | null)?.value ?? '',
+  );
   assert.equal(cpf, options.cpf, `${d.engine}: the shortcut prefilled the CPF`);
   await shot('cpf');
   await d.click(primary);
@@ -104,7 +106,9 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
     const expected = options.source === 'camera' ? options.cameraRefusals?.[name] : undefined;
     if (expected) {
       assert.match(await d.evaluate(refusalText), expected, `${d.engine}: the ${name} camera photo is refused`);
-      const keepOffered = await d.evaluate(() => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('[part~="keep-anyway"]'));
+      const keepOffered = await d.evaluate(
+        () => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('[part~="keep-anyway"]'),
+      );
       assert.equal(keepOffered, false, `${d.engine}: no "use it anyway" after one refusal of the ${name}`);
       await shot(`${name}-camera-refused`);
       // "Take another photo" leads back to the step's start, where the file picker is (the camera
@@ -113,7 +117,13 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
       await until(d, 'the camera view after a retake', () => d.evaluate(shutterShown), 30_000).catch(() => undefined);
       if (await d.evaluate(shutterShown)) await d.click(inFlow('[part~="capture-close"]'));
       await d.setFiles(inFlow('input[type=file]:not([capture])'), file);
-      await until(d, `the ${name} photo from a file`, async () => (await d.evaluate(refusalText)) === '' && (await d.evaluate(() => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('img[part~="preview"]'))));
+      await until(
+        d,
+        `the ${name} photo from a file`,
+        async () =>
+          (await d.evaluate(refusalText)) === '' &&
+          (await d.evaluate(() => !!document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('img[part~="preview"]'))),
+      );
     }
     assert.equal(await d.evaluate(refusalText), '', `${d.engine}: the ${name} photo was refused`);
     await shot(`${name}-photo`);
@@ -121,7 +131,9 @@ export async function driveEngineFlow(d: Driver, options: EngineFlowOptions): Pr
   }
 
   await d.waitFor(step('review'));
-  const thumbnails = await d.evaluate(() => document.querySelector('onboarding-flow')?.shadowRoot?.querySelectorAll('img[part~="thumbnail"]').length ?? 0);
+  const thumbnails = await d.evaluate(
+    () => document.querySelector('onboarding-flow')?.shadowRoot?.querySelectorAll('img[part~="thumbnail"]').length ?? 0,
+  );
   assert.equal(thumbnails, 3, `${d.engine}: three photos to review`);
   await shot('review');
   await d.click(primary);

@@ -41,13 +41,18 @@ const CAPTURE_STEPS = ['document-front', 'document-back', 'selfie'] as const;
 
 /** Records every `onboarding-*` event at the document (they bubble and are composed) in `window.__flowEvents`. */
 export async function recordFlowEvents(page: Page): Promise<void> {
-  await page.addInitScript((types) => {
-    const w = window as unknown as { __flowEvents: { type: string; detail: unknown }[] };
-    w.__flowEvents = [];
-    for (const type of types) {
-      document.addEventListener(type, (e) => w.__flowEvents.push({ type, detail: JSON.parse(JSON.stringify((e as CustomEvent).detail ?? null)) }));
-    }
-  }, [...ONBOARDING_EVENTS]);
+  await page.addInitScript(
+    (types) => {
+      const w = window as unknown as { __flowEvents: { type: string; detail: unknown }[] };
+      w.__flowEvents = [];
+      for (const type of types) {
+        document.addEventListener(type, (e) =>
+          w.__flowEvents.push({ type, detail: JSON.parse(JSON.stringify((e as CustomEvent).detail ?? null)) }),
+        );
+      }
+    },
+    [...ONBOARDING_EVENTS],
+  );
 }
 
 export async function flowEvents(page: Page): Promise<FlowEvent[]> {
@@ -64,15 +69,20 @@ export function flowLocators(page: Page) {
 }
 
 async function waitForLiveCamera(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
-    const video = view?.shadowRoot?.querySelector('video');
-    return !!video && video.readyState >= 2 && video.videoWidth > 0;
-  }, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => {
+      const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
+      const video = view?.shadowRoot?.querySelector('video');
+      return !!video && video.readyState >= 2 && video.videoWidth > 0;
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
 }
 
 /** The face check's refusals (no face, several, too small, off centre) in the demos' locales. */
-const FACE_REFUSAL = /could not find a face|more than one face|face is too far|face is outside|encontramos um rosto|mais de um rosto|rosto está|encontramos una cara|más de una cara|la cara está/i;
+const FACE_REFUSAL =
+  /could not find a face|more than one face|face is too far|face is outside|encontramos um rosto|mais de um rosto|rosto está|encontramos una cara|más de una cara|la cara está/i;
 
 /**
  * The selfie from Chromium's fake camera, which shows the card: the face check refuses it; "use
@@ -128,7 +138,10 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
       await waitForLiveCamera(page);
       await options.shot(`${name}-camera`);
       // The document steps usually take their photo by themselves (the fake camera's card passes the live checks).
-      await flow.locator('[part~="shutter"]').click({ timeout: 2_000 }).catch(() => undefined);
+      await flow
+        .locator('[part~="shutter"]')
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
       if (name === 'selfie') await keepSelfieRefusedTwice(page, options.shot);
     } else {
       if (options.source === 'denied-camera-then-files') {
@@ -164,7 +177,11 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
   const submitted = events.find((e) => e.type === 'onboarding-submitted');
   assert.ok(submitted?.detail, 'onboarding-submitted was dispatched');
   const selfie = events.find((e) => e.type === 'onboarding-capture' && e.detail?.role === 'selfie');
-  assert.equal(selfie?.detail?.keptAnyway, options.source === 'camera' ? true : undefined, 'the selfie was kept anyway only when it came from the camera (the card)');
+  assert.equal(
+    selfie?.detail?.keptAnyway,
+    options.source === 'camera' ? true : undefined,
+    'the selfie was kept anyway only when it came from the camera (the card)',
+  );
   return {
     status: (await outcome.getAttribute('data-status')) ?? '',
     text: ((await step('outcome').textContent()) ?? '').replace(/\s+/g, ' '),

@@ -98,7 +98,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
 /** JSON from the sandbox's control API (`/__sandbox/*`). */
 export async function sandboxControl<T = unknown>(stack: RunningStack, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${stack.sandboxUrl}/__sandbox${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(
+    `${stack.sandboxUrl}/__sandbox${path}`,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   if (!res.ok) throw new Error(`sandbox ${path}: HTTP ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -116,7 +119,9 @@ export async function upstreamToken(stack: RunningStack): Promise<string> {
 
 /** The upstream's own report of an onboarding (the truth the page's outcome is compared with). */
 export async function upstreamReport(stack: RunningStack, token: string, tokenOnboarding: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${stack.sandboxUrl}/api/onboarding/report/${encodeURIComponent(tokenOnboarding)}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${stack.sandboxUrl}/api/onboarding/report/${encodeURIComponent(tokenOnboarding)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (!res.ok) throw new Error(`report: HTTP ${res.status}`);
   return (await res.json()) as Record<string, unknown>;
 }

@@ -1,7 +1,15 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import type { OnboardingState } from '@onboarding-kit/contract';
-import { cardJpeg, companionNamespace, controlDouble, decide, doubleState, realEndpoint, realRecord } from '../onboarding-flow/test-helpers.js';
+import {
+  cardJpeg,
+  companionNamespace,
+  controlDouble,
+  decide,
+  doubleState,
+  realEndpoint,
+  realRecord,
+} from '../onboarding-flow/test-helpers.js';
 import { bytesToBase64 } from '@onboarding-kit/contract';
 import { CompanionError, createOnboarding, getOnboarding, normalizeEndpoint, streamStatus, watchStatus } from './index.js';
 
@@ -30,7 +38,11 @@ describe('companion client', () => {
     const ns = companionNamespace();
     const base = normalizeEndpoint(await realEndpoint(ns));
     const progress: number[] = [];
-    const created = await createOnboarding(base, { cpf: '529.982.247-25', images: { documentFront: image, selfie: image } }, { onProgress: (p) => progress.push(p.loaded) });
+    const created = await createOnboarding(
+      base,
+      { cpf: '529.982.247-25', images: { documentFront: image, selfie: image } },
+      { onProgress: (p) => progress.push(p.loaded) },
+    );
     expect(created.status).to.equal('IN_PROCESS');
     expect(created.accessKey).to.have.length.greaterThan(20);
     expect(progress.at(-1)).to.be.greaterThan(image.length * 2);
@@ -40,7 +52,10 @@ describe('companion client', () => {
     expect([wrongKey.code, wrongKey.status, wrongKey.retryable]).to.deep.equal(['not_found', 404, false]);
     // The key went only in Authorization headers, never in a URL.
     const { requests } = await realRecord(ns);
-    expect(requests.filter((r) => r.method === 'GET').map((r) => r.authorization)).to.deep.equal([`Bearer ${created.accessKey}`, 'Bearer not-the-key']);
+    expect(requests.filter((r) => r.method === 'GET').map((r) => r.authorization)).to.deep.equal([
+      `Bearer ${created.accessKey}`,
+      'Bearer not-the-key',
+    ]);
     for (const r of requests) expect(r.url).to.not.contain(created.accessKey);
   });
 
@@ -93,7 +108,10 @@ describe('companion client', () => {
     const base = normalizeEndpoint(`/test-companion/${ns}`);
     await controlDouble(ns, { events: 'fail' });
     const created = await createOnboarding(base, { cpf: '123.456.789-09', images: { documentFront: image, selfie: image } });
-    const final = await watchStatus(base, created.tokenOnboarding, created.accessKey, { onStatus: () => undefined, poll: { initialDelayMs: 100, maxDelayMs: 200 } });
+    const final = await watchStatus(base, created.tokenOnboarding, created.accessKey, {
+      onStatus: () => undefined,
+      poll: { initialDelayMs: 100, maxDelayMs: 200 },
+    });
     expect([final.status, final.externalId]).to.deep.equal(['ERROR', 'EXT-ERR-7F3A9C']);
 
     // Undecided for as long as the test runs, however slow the machine.
@@ -103,7 +121,13 @@ describe('companion client', () => {
     // totalMs, however long each request takes: at 50, 150, 250, 350, 450 and 550 ms.
     let now = 0;
     const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
-    const gaveUp = await failure(watchStatus(base, manual.tokenOnboarding, manual.accessKey, { onStatus: () => undefined, poll: { initialDelayMs: 50, maxDelayMs: 100, totalMs: 600 }, clock }));
+    const gaveUp = await failure(
+      watchStatus(base, manual.tokenOnboarding, manual.accessKey, {
+        onStatus: () => undefined,
+        poll: { initialDelayMs: 50, maxDelayMs: 100, totalMs: 600 },
+        clock,
+      }),
+    );
     expect(gaveUp.code).to.equal('status_timeout');
     const polls = (await doubleState(ns)).requests.filter((r) => r.url.endsWith(`/onboardings/${manual.tokenOnboarding}`));
     expect(polls.length).to.equal(6);
@@ -125,7 +149,8 @@ describe('companion client', () => {
         sleeps.push(ms);
         now += ms;
         // The reviewer decides once six hours have passed on the watch's clock.
-        if (now >= sixHours && now - ms < sixHours) await controlDouble(ns, { decide: { token: manual.tokenOnboarding, status: 'APPROVED' } });
+        if (now >= sixHours && now - ms < sixHours)
+          await controlDouble(ns, { decide: { token: manual.tokenOnboarding, status: 'APPROVED' } });
       },
     };
     const final = await watchStatus(base, manual.tokenOnboarding, manual.accessKey, { onStatus: () => undefined, clock });

@@ -46,7 +46,13 @@ function abortError(): CompanionError {
  */
 export function errorFromApi(status: number, error: ApiError): CompanionError {
   const { code, message, field, externalId } = error;
-  return new CompanionError({ code: code as CompanionErrorCode, message, status, ...(field && { field }), ...(externalId && { externalId }) });
+  return new CompanionError({
+    code: code as CompanionErrorCode,
+    message,
+    status,
+    ...(field && { field }),
+    ...(externalId && { externalId }),
+  });
 }
 
 function errorFromBody(status: number, body: unknown): CompanionError {
@@ -56,7 +62,13 @@ function errorFromBody(status: number, body: unknown): CompanionError {
 
 function isCreateResponse(value: unknown): value is CreateOnboardingResponse {
   const v = value as CreateOnboardingResponse | null;
-  return !!v && typeof v.tokenOnboarding === 'string' && typeof v.accessKey === 'string' && v.accessKey.length > 0 && isOnboardingStatus(v.status);
+  return (
+    !!v &&
+    typeof v.tokenOnboarding === 'string' &&
+    typeof v.accessKey === 'string' &&
+    v.accessKey.length > 0 &&
+    isOnboardingStatus(v.status)
+  );
 }
 
 export function isOnboardingState(value: unknown): value is OnboardingState {
@@ -76,7 +88,11 @@ function parseJson(text: string): unknown {
  * `POST {base}/onboardings` through XMLHttpRequest, the only browser API that reports upload
  * progress. Resolves with the 201 body; rejects with a {@link CompanionError}.
  */
-export function createOnboarding(base: string, body: CreateOnboardingRequest, options: CreateOptions = {}): Promise<CreateOnboardingResponse> {
+export function createOnboarding(
+  base: string,
+  body: CreateOnboardingRequest,
+  options: CreateOptions = {},
+): Promise<CreateOnboardingResponse> {
   const { onProgress, signal, timeoutMs = 120_000, clientSecret, idempotencyKey } = options;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError());
@@ -87,7 +103,10 @@ export function createOnboarding(base: string, body: CreateOnboardingRequest, op
       fn();
     };
     xhr.open('POST', `${base}/onboardings`);
-    const sent = headers(clientSecret, 'application/json', { 'Content-Type': 'application/json', ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }) });
+    const sent = headers(clientSecret, 'application/json', {
+      'Content-Type': 'application/json',
+      ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }),
+    });
     for (const [name, value] of Object.entries(sent)) xhr.setRequestHeader(name, value);
     xhr.timeout = timeoutMs;
     // Listeners on xhr.upload must exist before send() or Chromium never fires progress.
@@ -99,14 +118,21 @@ export function createOnboarding(base: string, body: CreateOnboardingRequest, op
         const parsed = parseJson(xhr.responseText);
         if (xhr.status === 201 || xhr.status === 200) {
           if (isCreateResponse(parsed)) resolve(parsed);
-          else reject(new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: xhr.status }));
+          else
+            reject(
+              new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: xhr.status }),
+            );
         } else {
           reject(errorFromBody(xhr.status, parsed));
         }
       }),
     );
-    xhr.addEventListener('error', () => settle(() => reject(new CompanionError({ code: 'network', message: 'The companion could not be reached.', status: 0 }))));
-    xhr.addEventListener('timeout', () => settle(() => reject(new CompanionError({ code: 'timeout', message: 'The upload timed out.', status: 0 }))));
+    xhr.addEventListener('error', () =>
+      settle(() => reject(new CompanionError({ code: 'network', message: 'The companion could not be reached.', status: 0 }))),
+    );
+    xhr.addEventListener('timeout', () =>
+      settle(() => reject(new CompanionError({ code: 'timeout', message: 'The upload timed out.', status: 0 }))),
+    );
     xhr.addEventListener('abort', () => settle(() => reject(abortError())));
     signal?.addEventListener('abort', onAbortSignal, { once: true });
     xhr.send(JSON.stringify(body));
@@ -154,7 +180,8 @@ export async function getSession(base: string, clientSecret: string, signal?: Ab
   const res = await request(`${base}/session`, { headers: headers(clientSecret, 'application/json'), ...(signal && { signal }) });
   const body = parseJson(await res.text().catch(() => ''));
   if (!res.ok) throw errorFromBody(res.status, body);
-  if (!isPageSession(body)) throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
+  if (!isPageSession(body))
+    throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
   return body;
 }
 
@@ -162,9 +189,18 @@ export async function getSession(base: string, clientSecret: string, signal?: Ab
  * `POST {base}/session/{path}` with a page secret (the hand-off's routes, docs/page-api.md#hand-off):
  * the JSON answered, or null for a 204. Rejects with a {@link CompanionError}.
  */
-export async function postSession(base: string, path: string, clientSecret: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
+export async function postSession(
+  base: string,
+  path: string,
+  clientSecret: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const json = body !== undefined;
-  const init: RequestInit = { method: 'POST', headers: headers(clientSecret, 'application/json', json ? { 'Content-Type': 'application/json' } : undefined) };
+  const init: RequestInit = {
+    method: 'POST',
+    headers: headers(clientSecret, 'application/json', json ? { 'Content-Type': 'application/json' } : undefined),
+  };
   const res = await request(`${base}/session/${path}`, { ...init, ...(json && { body: JSON.stringify(body) }), ...(signal && { signal }) });
   const parsed = parseJson(await res.text().catch(() => ''));
   if (!res.ok) throw errorFromBody(res.status, parsed);
@@ -176,7 +212,8 @@ export async function getOnboarding(base: string, token: string, accessKey: stri
   const res = await request(onboardingUrl(base, token), { headers: headers(accessKey, 'application/json'), ...(signal && { signal }) });
   const body = parseJson(await res.text().catch(() => ''));
   if (!res.ok) throw errorFromBody(res.status, body);
-  if (!isOnboardingState(body)) throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
+  if (!isOnboardingState(body))
+    throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: res.status });
   return body;
 }
 
@@ -185,7 +222,10 @@ export async function getOnboarding(base: string, token: string, accessKey: stri
  * response as it came, for the caller to judge; rejects only when no response arrived.
  */
 function openEventStream(url: string, key: string, signal: AbortSignal | undefined, lastId?: string | null): Promise<Response> {
-  return request(url, { headers: headers(key, 'text/event-stream', lastId ? { 'Last-Event-ID': lastId } : undefined), ...(signal && { signal }) });
+  return request(url, {
+    headers: headers(key, 'text/event-stream', lastId ? { 'Last-Event-ID': lastId } : undefined),
+    ...(signal && { signal }),
+  });
 }
 
 /** `GET {base}/session/events` with a page secret (docs/page-api.md#hand-off), picked up after `lastId`. */

@@ -50,7 +50,11 @@ export class SseParser {
       this.event = '';
       return null;
     }
-    const message: SseMessage = { event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined && { id: this.id }) };
+    const message: SseMessage = {
+      event: this.event || 'message',
+      data: this.data.join('\n'),
+      ...(this.id !== undefined && { id: this.id }),
+    };
     this.event = '';
     this.data = [];
     return message;

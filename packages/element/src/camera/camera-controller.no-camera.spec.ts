@@ -19,7 +19,9 @@ describe('CameraController on a machine without a camera', () => {
     expect(host.camera.state).to.equal('error');
     expect(host.camera.error?.code).to.equal('no-camera');
     // WebKit says OverconstrainedError even to `video: true` when there is no camera.
-    expect((host.camera.error?.cause as DOMException).name).to.equal(currentEngine() === 'webkit' ? 'OverconstrainedError' : 'NotFoundError');
+    expect((host.camera.error?.cause as DOMException).name).to.equal(
+      currentEngine() === 'webkit' ? 'OverconstrainedError' : 'NotFoundError',
+    );
     expect(host.camera.stream).to.equal(null);
   });
 });

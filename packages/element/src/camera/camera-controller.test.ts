@@ -63,8 +63,7 @@ function restoreGetUserMedia(): void {
   delete (navigator.mediaDevices as Partial<MediaDevices>).getUserMedia;
 }
 
-const ended = (stream: MediaStream | null | undefined) =>
-  stream!.getTracks().every((track) => track.readyState === 'ended');
+const ended = (stream: MediaStream | null | undefined) => stream!.getTracks().every((track) => track.readyState === 'ended');
 
 describe('CameraController with the fake camera', () => {
   let host: CameraTestHost;
@@ -117,63 +116,72 @@ describe('CameraController with the fake camera', () => {
     expect([settings.width, settings.height]).to.deep.equal([1280, 720]);
   });
 
-  onlyIn(['chromium'], NOT_IN.cardCamera)('capture() gives the full-resolution, unmirrored frame of the Y4M picture (preview mirrored by CSS)', async () => {
-    host = await newHost();
-    host.camera.attach(host.video);
-    await host.camera.start('user');
-    const blob = await host.camera.capture();
-    expect(blob.type).to.equal('image/jpeg');
-    const image = await decode(blob);
-    expect([image.width, image.height]).to.deep.equal([1280, 720]);
-    const probes = probeCard(image);
-    console.log(`camera capture worst probe diff: ${worstProbe(probes).toFixed(1)}`);
-    expect(worstProbe(probes), JSON.stringify(probes)).to.be.at.most(CAMERA_TOLERANCE);
-    // Mirrored, the probes would land on other colours.
-    expect(worstProbe(probeCard(image, true))).to.be.greaterThan(60);
-  });
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'capture() gives the full-resolution, unmirrored frame of the Y4M picture (preview mirrored by CSS)',
+    async () => {
+      host = await newHost();
+      host.camera.attach(host.video);
+      await host.camera.start('user');
+      const blob = await host.camera.capture();
+      expect(blob.type).to.equal('image/jpeg');
+      const image = await decode(blob);
+      expect([image.width, image.height]).to.deep.equal([1280, 720]);
+      const probes = probeCard(image);
+      console.log(`camera capture worst probe diff: ${worstProbe(probes).toFixed(1)}`);
+      expect(worstProbe(probes), JSON.stringify(probes)).to.be.at.most(CAMERA_TOLERANCE);
+      // Mirrored, the probes would land on other colours.
+      expect(worstProbe(probeCard(image, true))).to.be.greaterThan(60);
+    },
+  );
 
-  onlyIn(['chromium'], NOT_IN.cardCamera)('capturePixels() gives the frame as pixels (a VideoFrame here), unmirrored, and a region as the whole frame marked with its region, which the pipeline cuts out exactly', async () => {
-    host = await newHost();
-    host.camera.attach(host.video);
-    await host.camera.start('user');
-    const whole = await host.camera.capturePixels();
-    expect(whole).to.be.instanceOf(VideoFrame);
-    const frame = whole as VideoFrame;
-    expect([frame.displayWidth, frame.displayHeight]).to.deep.equal([1280, 720]);
-    const canvas = new OffscreenCanvas(1280, 720);
-    canvas.getContext('2d')!.drawImage(frame, 0, 0);
-    frame.close();
-    const image = await decode(await canvas.convertToBlob({ type: 'image/png' }));
-    expect(worstProbe(probeCard(image)), 'the frame as the camera gave it').to.be.at.most(CAMERA_TOLERANCE);
-    expect(worstProbe(probeCard(image, true))).to.be.greaterThan(60);
-    const part = await host.camera.capturePixels({ region: () => ({ x: 640, y: 360, width: 640, height: 360 }) });
-    // No copy on the page: the whole frame, carrying the region for the image worker to cut.
-    expect(part).to.be.instanceOf(VideoFrame);
-    expect([(part as VideoFrame).displayWidth, (part as VideoFrame).displayHeight]).to.deep.equal([1280, 720]);
-    expect(frameRegionOf(part)).to.deep.equal({ x: 640, y: 360, width: 640, height: 360 });
-    const result = await processImage(part, { role: 'documentFront', keepAnyway: true });
-    URL.revokeObjectURL(result.previewUrl);
-    expect([result.processedIn, result.width, result.height]).to.deep.equal(['worker', 640, 360]);
-    const quarter = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }));
-    // The bottom-right quarter of the picture: its pixel (5, 5) is the picture's (645, 365).
-    const expected = meanAt(image, 645, 365, 0);
-    const actual = meanAt(quarter, 5, 5, 0);
-    expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!)))).to.be.at.most(CAMERA_TOLERANCE + 2);
-  });
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'capturePixels() gives the frame as pixels (a VideoFrame here), unmirrored, and a region as the whole frame marked with its region, which the pipeline cuts out exactly',
+    async () => {
+      host = await newHost();
+      host.camera.attach(host.video);
+      await host.camera.start('user');
+      const whole = await host.camera.capturePixels();
+      expect(whole).to.be.instanceOf(VideoFrame);
+      const frame = whole as VideoFrame;
+      expect([frame.displayWidth, frame.displayHeight]).to.deep.equal([1280, 720]);
+      const canvas = new OffscreenCanvas(1280, 720);
+      canvas.getContext('2d')!.drawImage(frame, 0, 0);
+      frame.close();
+      const image = await decode(await canvas.convertToBlob({ type: 'image/png' }));
+      expect(worstProbe(probeCard(image)), 'the frame as the camera gave it').to.be.at.most(CAMERA_TOLERANCE);
+      expect(worstProbe(probeCard(image, true))).to.be.greaterThan(60);
+      const part = await host.camera.capturePixels({ region: () => ({ x: 640, y: 360, width: 640, height: 360 }) });
+      // No copy on the page: the whole frame, carrying the region for the image worker to cut.
+      expect(part).to.be.instanceOf(VideoFrame);
+      expect([(part as VideoFrame).displayWidth, (part as VideoFrame).displayHeight]).to.deep.equal([1280, 720]);
+      expect(frameRegionOf(part)).to.deep.equal({ x: 640, y: 360, width: 640, height: 360 });
+      const result = await processImage(part, { role: 'documentFront', keepAnyway: true });
+      URL.revokeObjectURL(result.previewUrl);
+      expect([result.processedIn, result.width, result.height]).to.deep.equal(['worker', 640, 360]);
+      const quarter = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }));
+      // The bottom-right quarter of the picture: its pixel (5, 5) is the picture's (645, 365).
+      const expected = meanAt(image, 645, 365, 0);
+      const actual = meanAt(quarter, 5, 5, 0);
+      expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!)))).to.be.at.most(CAMERA_TOLERANCE + 2);
+    },
+  );
 
-  onlyIn(['chromium'], NOT_IN.cardCamera)('a capture goes through the image pipeline as pixels into a capped JPEG that still shows the picture', async () => {
-    host = await newHost();
-    host.camera.attach(host.video);
-    await host.camera.start('environment');
-    const result = await processImage(await host.camera.capturePixels(), { role: 'documentFront', maxBytes: 512 * 1024 });
-    expect([result.processedIn, result.processedBy]).to.deep.equal(['worker', 'own']);
-    URL.revokeObjectURL(result.previewUrl);
-    expect(result.bytes).to.be.at.most(512 * 1024);
-    expect([result.width, result.height]).to.deep.equal([1280, 720]);
-    const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }));
-    expect(worstProbe(probeCard(image))).to.be.at.most(CAMERA_TOLERANCE + 2);
-    console.log(`camera capture through pipeline: ${result.bytes} B, checks ${JSON.stringify(result.checks)}`);
-  });
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'a capture goes through the image pipeline as pixels into a capped JPEG that still shows the picture',
+    async () => {
+      host = await newHost();
+      host.camera.attach(host.video);
+      await host.camera.start('environment');
+      const result = await processImage(await host.camera.capturePixels(), { role: 'documentFront', maxBytes: 512 * 1024 });
+      expect([result.processedIn, result.processedBy]).to.deep.equal(['worker', 'own']);
+      URL.revokeObjectURL(result.previewUrl);
+      expect(result.bytes).to.be.at.most(512 * 1024);
+      expect([result.width, result.height]).to.deep.equal([1280, 720]);
+      const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }));
+      expect(worstProbe(probeCard(image))).to.be.at.most(CAMERA_TOLERANCE + 2);
+      console.log(`camera capture through pipeline: ${result.bytes} B, checks ${JSON.stringify(result.checks)}`);
+    },
+  );
 
   onlyIn(['chromium'], NOT_IN.cardCamera)('capture() works without an attached preview and can give PNG', async () => {
     host = await newHost();
@@ -186,7 +194,10 @@ describe('CameraController with the fake camera', () => {
 
   it('capture() when not live rejects with an aborted CameraError', async () => {
     host = await newHost();
-    const error = await host.camera.capture().then(() => null, (e: unknown) => e);
+    const error = await host.camera.capture().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.have.property('code', 'aborted');
   });
 

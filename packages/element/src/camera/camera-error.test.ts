@@ -32,9 +32,10 @@ describe('mapCameraError', () => {
   }
 
   it("Chromium's own OverconstrainedError -> constraints", async () => {
-    const error = await navigator.mediaDevices
-      .getUserMedia({ video: { deviceId: { exact: 'no-such-camera' } } })
-      .then((s) => (s.getTracks().forEach((t) => t.stop()), null), (e: unknown) => e);
+    const error = await navigator.mediaDevices.getUserMedia({ video: { deviceId: { exact: 'no-such-camera' } } }).then(
+      (s) => (s.getTracks().forEach((t) => t.stop()), null),
+      (e: unknown) => e,
+    );
     expect(mapCameraError(error).code).to.equal('constraints');
   });
 

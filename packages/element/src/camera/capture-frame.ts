@@ -124,7 +124,11 @@ export type FramePixels = VideoFrame | ImageBitmap;
  * VideoFrame cannot be made, the region is drawn on a canvas into an `ImageBitmap`. The caller
  * owns it (the image pipeline takes it over and closes it).
  */
-export function captureFramePixels(stream: MediaStream, preview: HTMLVideoElement | null, options: Omit<CaptureOptions, 'type' | 'quality'> = {}): Promise<FramePixels> {
+export function captureFramePixels(
+  stream: MediaStream,
+  preview: HTMLVideoElement | null,
+  options: Omit<CaptureOptions, 'type' | 'quality'> = {},
+): Promise<FramePixels> {
   return withFrame(stream, preview, options.timeoutMs ?? 5000, async (video) => {
     const region = regionOf(video, options);
     const whole = region.x === 0 && region.y === 0 && region.width === video.videoWidth && region.height === video.videoHeight;

@@ -6,7 +6,8 @@ import type { CameraErrorCode } from '../camera/camera-error.js';
 
 export const cameraErrorTexts: Record<'pt-BR' | 'en' | 'es', Record<CameraErrorCode, string>> = {
   'pt-BR': {
-    denied: 'O acesso à câmera foi negado. Permita a câmera nas configurações do navegador e tente novamente, ou escolha uma foto dos arquivos.',
+    denied:
+      'O acesso à câmera foi negado. Permita a câmera nas configurações do navegador e tente novamente, ou escolha uma foto dos arquivos.',
     'no-camera': 'Nenhuma câmera foi encontrada neste aparelho. Escolha uma foto dos arquivos.',
     'in-use': 'A câmera está sendo usada por outro aplicativo. Feche-o e tente novamente, ou escolha uma foto dos arquivos.',
     constraints: 'A câmera não oferece a resolução necessária. Escolha uma foto dos arquivos.',
@@ -26,7 +27,8 @@ export const cameraErrorTexts: Record<'pt-BR' | 'en' | 'es', Record<CameraErrorC
     unknown: 'The camera could not be opened. Try again or choose a photo from your files.',
   },
   es: {
-    denied: 'Se denegó el acceso a la cámara. Permita la cámara en la configuración del navegador e inténtelo de nuevo, o elija una foto de sus archivos.',
+    denied:
+      'Se denegó el acceso a la cámara. Permita la cámara en la configuración del navegador e inténtelo de nuevo, o elija una foto de sus archivos.',
     'no-camera': 'No se encontró ninguna cámara en este dispositivo. Elija una foto de sus archivos.',
     'in-use': 'Otra aplicación está usando la cámara. Ciérrela e inténtelo de nuevo, o elija una foto de sus archivos.',
     constraints: 'La cámara no ofrece la resolución necesaria. Elija una foto de sus archivos.',

@@ -64,11 +64,14 @@ async function shot(name: string): Promise<void> {
 async function expectStageMatchesFrame(el: OnboardingFlow, video: HTMLVideoElement): Promise<void> {
   const stageEl = viewRoot(el).querySelector<HTMLElement>('.stage')!;
   // The view learns the frame's size from `loadedmetadata`, a task that may come after videoWidth is readable.
-  await waitFor(() => stageEl.style.getPropertyValue('--frame-ratio') === `${video.videoWidth} / ${video.videoHeight}`, "the view never took the camera frame's size");
+  await waitFor(
+    () => stageEl.style.getPropertyValue('--frame-ratio') === `${video.videoWidth} / ${video.videoHeight}`,
+    "the view never took the camera frame's size",
+  );
   await captureView(el)!.updateComplete;
   const stage = stageEl.getBoundingClientRect();
   const frame = { width: video.videoWidth, height: video.videoHeight };
-  expect(stage.width / stage.height, 'the preview keeps the camera frame\'s aspect ratio').to.be.closeTo(frame.width / frame.height, 0.02);
+  expect(stage.width / stage.height, "the preview keeps the camera frame's aspect ratio").to.be.closeTo(frame.width / frame.height, 0.02);
   const box = part(el, 'guide').getBoundingClientRect();
   const role = stepOf(el) === 'selfie' ? 'selfie' : 'documentFront';
   const g = guideRect(role, frame.width, frame.height);
@@ -80,30 +83,33 @@ async function expectStageMatchesFrame(el: OnboardingFlow, video: HTMLVideoEleme
 }
 
 describe('<onboarding-capture-view>', () => {
-  skipIn(['webkit'], NO_RESIZE)('on a phone: full screen, the frame\'s own aspect ratio, the cutout where the crop is, the shutter and icon buttons on screen', async function () {
-    this.timeout(60_000);
-    await setViewport({ width: 390, height: 844 });
-    const el = await toFront();
-    const video = await openCamera(el);
-    await captureView(el)!.updateComplete;
-    const dialog = viewRoot(el).querySelector('dialog')!;
-    expect(dialog.open).to.equal(true);
-    expect(dialog.matches(':modal'), 'a modal dialog: the page behind is inert').to.equal(true);
-    const box = dialog.getBoundingClientRect();
-    expect(box.width).to.be.closeTo(390, 1);
-    expect(box.height).to.be.closeTo(844, 1);
-    await expectStageMatchesFrame(el, video);
-    for (const name of ['shutter', 'capture-back', 'capture-close']) {
-      const b = part(el, name).getBoundingClientRect();
-      expect(b.top >= 0 && b.bottom <= 844 && b.left >= 0 && b.right <= 390, `${name} is on screen`).to.equal(true);
-      expect(Math.min(b.width, b.height), `${name} target size`).to.be.at.least(44);
-    }
-    expect(part(el, 'shutter').getAttribute('aria-label')).to.equal('Tirar foto');
-    expect(viewRoot(el).querySelector('h2')!.textContent).to.equal('Frente da CNH');
-    expect(viewRoot(el).querySelector('#instruction')!.textContent).to.match(/documento inteiro/);
-    await expect(captureView(el)!).to.be.accessible();
-    await shot(`capture-view-document-phone-${currentEngine()}`);
-  });
+  skipIn(['webkit'], NO_RESIZE)(
+    "on a phone: full screen, the frame's own aspect ratio, the cutout where the crop is, the shutter and icon buttons on screen",
+    async function () {
+      this.timeout(60_000);
+      await setViewport({ width: 390, height: 844 });
+      const el = await toFront();
+      const video = await openCamera(el);
+      await captureView(el)!.updateComplete;
+      const dialog = viewRoot(el).querySelector('dialog')!;
+      expect(dialog.open).to.equal(true);
+      expect(dialog.matches(':modal'), 'a modal dialog: the page behind is inert').to.equal(true);
+      const box = dialog.getBoundingClientRect();
+      expect(box.width).to.be.closeTo(390, 1);
+      expect(box.height).to.be.closeTo(844, 1);
+      await expectStageMatchesFrame(el, video);
+      for (const name of ['shutter', 'capture-back', 'capture-close']) {
+        const b = part(el, name).getBoundingClientRect();
+        expect(b.top >= 0 && b.bottom <= 844 && b.left >= 0 && b.right <= 390, `${name} is on screen`).to.equal(true);
+        expect(Math.min(b.width, b.height), `${name} target size`).to.be.at.least(44);
+      }
+      expect(part(el, 'shutter').getAttribute('aria-label')).to.equal('Tirar foto');
+      expect(viewRoot(el).querySelector('h2')!.textContent).to.equal('Frente da CNH');
+      expect(viewRoot(el).querySelector('#instruction')!.textContent).to.match(/documento inteiro/);
+      await expect(captureView(el)!).to.be.accessible();
+      await shot(`capture-view-document-phone-${currentEngine()}`);
+    },
+  );
 
   it('on a laptop: a modal over the page, focus on the shutter, what to do announced', async function () {
     this.timeout(60_000);
@@ -135,26 +141,30 @@ describe('<onboarding-capture-view>', () => {
     await waitFor(() => root(el).activeElement?.hasAttribute('data-capture-start') === true, 'focus did not return to "Abrir câmera"');
   });
 
-  onlyIn(['chromium'], NOT_IN.cardCamera)('what is inside the cutout is what is saved: the photo is the guide plus its margin, not the whole frame', async function () {
-    this.timeout(60_000);
-    const el = await toFront();
-    const captured: OnboardingCaptureEvent[] = [];
-    el.addEventListener('onboarding-capture', (e) => captured.push(e));
-    const video = await openCamera(el);
-    const frame = { width: video.videoWidth, height: video.videoHeight };
-    await takePhoto(el);
-    expect(preview(el), text(el)).to.exist;
-    const crop = cropRect('documentFront', frame.width, frame.height);
-    const { width, height } = captured[0]!.detail;
-    expect(width / height, 'the saved photo has the crop\'s shape').to.be.closeTo(crop.width / crop.height, 0.01);
-    expect(width).to.be.at.most(crop.width);
-    expect(width / height).to.not.be.closeTo(frame.width / frame.height, 0.05);
-  });
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'what is inside the cutout is what is saved: the photo is the guide plus its margin, not the whole frame',
+    async function () {
+      this.timeout(60_000);
+      const el = await toFront();
+      const captured: OnboardingCaptureEvent[] = [];
+      el.addEventListener('onboarding-capture', (e) => captured.push(e));
+      const video = await openCamera(el);
+      const frame = { width: video.videoWidth, height: video.videoHeight };
+      await takePhoto(el);
+      expect(preview(el), text(el)).to.exist;
+      const crop = cropRect('documentFront', frame.width, frame.height);
+      const { width, height } = captured[0]!.detail;
+      expect(width / height, "the saved photo has the crop's shape").to.be.closeTo(crop.width / crop.height, 0.01);
+      expect(width).to.be.at.most(crop.width);
+      expect(width / height).to.not.be.closeTo(frame.width / frame.height, 0.05);
+    },
+  );
 
-  it('integrators style the camera view through the element\'s parts and theme properties', async function () {
+  it("integrators style the camera view through the element's parts and theme properties", async function () {
     this.timeout(60_000);
     const style = document.createElement('style');
-    style.textContent = 'onboarding-flow::part(shutter) { background-color: rgb(1, 2, 3); } onboarding-flow::part(capture-hint) { color: rgb(4, 5, 6); } onboarding-flow { --onboarding-color-primary: rgb(7, 8, 9); }';
+    style.textContent =
+      'onboarding-flow::part(shutter) { background-color: rgb(1, 2, 3); } onboarding-flow::part(capture-hint) { color: rgb(4, 5, 6); } onboarding-flow { --onboarding-color-primary: rgb(7, 8, 9); }';
     document.head.append(style);
     try {
       const el = await toFront();
@@ -185,61 +195,76 @@ describe('<onboarding-capture-view>', () => {
     expect(root(el).activeElement).to.equal(heading(el));
   });
 
-  onlyIn(['chromium'], NOT_IN.cardCamera)('auto-capture: a steady card that fills the guide is taken by itself after about a second, with a filling ring, and the person is told', async function () {
-    this.timeout(60_000);
-    const el = await toFront({ manual: false });
-    const said: string[] = [];
-    const live = root(el).querySelector('[aria-live]')!;
-    const observer = new MutationObserver(() => said.push(live.textContent!.trim()));
-    observer.observe(live, { childList: true, characterData: true, subtree: true });
-    let ringSeen = false;
-    let hintSeen = '';
-    await openCamera(el);
-    // Nobody presses the shutter.
-    await waitFor(() => {
-      const view = captureView(el);
-      if (view) {
-        const fill = view.shadowRoot!.querySelector<SVGCircleElement>('.fill');
-        if (fill && parseFloat(getComputedStyle(fill).strokeDasharray) > 0) ringSeen = true;
-        const hint = view.shadowRoot!.querySelector<HTMLElement>('[part~=capture-hint]');
-        if (hint && !hint.hidden) hintSeen = hint.textContent!.trim();
-      }
-      return !!preview(el);
-    }, 'the photo was never taken by itself', 30_000);
-    observer.disconnect();
-    expect(ringSeen, 'the shutter ring filled while the photo was coming').to.equal(true);
-    expect(hintSeen).to.equal('Segure firme…');
-    expect(said.some((t) => t.startsWith('Foto tirada automaticamente.')), said.join(' | ')).to.equal(true);
-    expect(captureView(el)).to.equal(null);
-  });
-
-  onlyIn(['chromium'], NOT_IN.cardCamera)('the manual shutter still works with auto-capture on, and the selfie takes no photo by itself without a face', async function () {
-    this.timeout(90_000);
-    const el = await toFront({ manual: false });
-    for (const next of ['document-back', 'selfie']) {
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'auto-capture: a steady card that fills the guide is taken by itself after about a second, with a filling ring, and the person is told',
+    async function () {
+      this.timeout(60_000);
+      const el = await toFront({ manual: false });
+      const said: string[] = [];
+      const live = root(el).querySelector('[aria-live]')!;
+      const observer = new MutationObserver(() => said.push(live.textContent!.trim()));
+      observer.observe(live, { childList: true, characterData: true, subtree: true });
+      let ringSeen = false;
+      let hintSeen = '';
       await openCamera(el);
-      await takePhoto(el);
-      expect(preview(el), text(el)).to.exist;
-      await click(el, 'Usar esta foto');
-      await waitForStep(el, next);
-    }
-    await openCamera(el);
-    // The fake camera's card has no face: the hint asks for one and no photo comes in 3 s.
-    await waitFor(() => part(el, 'capture-hint') && !part(el, 'capture-hint').hidden, 'no hint on the selfie');
-    expect(part(el, 'capture-hint').textContent).to.equal('Mostre o rosto no oval');
-    // One text at a time: the hint takes the instruction's place ("Centralize o rosto no oval").
-    const instruction = viewRoot(el).querySelector<HTMLElement>('#instruction')!;
-    expect(getComputedStyle(instruction).visibility, 'the instruction shows beside the hint').to.equal('hidden');
-    await new Promise((r) => setTimeout(r, 3000));
-    expect(captureView(el), 'the selfie took itself without a face').to.exist;
-    expect(preview(el)).to.equal(null);
-  });
+      // Nobody presses the shutter.
+      await waitFor(
+        () => {
+          const view = captureView(el);
+          if (view) {
+            const fill = view.shadowRoot!.querySelector<SVGCircleElement>('.fill');
+            if (fill && parseFloat(getComputedStyle(fill).strokeDasharray) > 0) ringSeen = true;
+            const hint = view.shadowRoot!.querySelector<HTMLElement>('[part~=capture-hint]');
+            if (hint && !hint.hidden) hintSeen = hint.textContent!.trim();
+          }
+          return !!preview(el);
+        },
+        'the photo was never taken by itself',
+        30_000,
+      );
+      observer.disconnect();
+      expect(ringSeen, 'the shutter ring filled while the photo was coming').to.equal(true);
+      expect(hintSeen).to.equal('Segure firme…');
+      expect(
+        said.some((t) => t.startsWith('Foto tirada automaticamente.')),
+        said.join(' | '),
+      ).to.equal(true);
+      expect(captureView(el)).to.equal(null);
+    },
+  );
+
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'the manual shutter still works with auto-capture on, and the selfie takes no photo by itself without a face',
+    async function () {
+      this.timeout(90_000);
+      const el = await toFront({ manual: false });
+      for (const next of ['document-back', 'selfie']) {
+        await openCamera(el);
+        await takePhoto(el);
+        expect(preview(el), text(el)).to.exist;
+        await click(el, 'Usar esta foto');
+        await waitForStep(el, next);
+      }
+      await openCamera(el);
+      // The fake camera's card has no face: the hint asks for one and no photo comes in 3 s.
+      await waitFor(() => part(el, 'capture-hint') && !part(el, 'capture-hint').hidden, 'no hint on the selfie');
+      expect(part(el, 'capture-hint').textContent).to.equal('Mostre o rosto no oval');
+      // One text at a time: the hint takes the instruction's place ("Centralize o rosto no oval").
+      const instruction = viewRoot(el).querySelector<HTMLElement>('#instruction')!;
+      expect(getComputedStyle(instruction).visibility, 'the instruction shows beside the hint').to.equal('hidden');
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(captureView(el), 'the selfie took itself without a face').to.exist;
+      expect(preview(el)).to.equal(null);
+    },
+  );
 
   it('a face steady in the oval is taken by itself and accepted by the face check (the camera shows a real portrait)', async function () {
     this.timeout(90_000);
     // No camera here shows a face: a canvas stream of NASA's public-domain portrait stands in for
     // it, drawn where the oval sits on a 1280x720 frame.
-    const portrait = await createImageBitmap(await (await fetch(new URL('../../test/fixtures/faces/astronaut.jpg', import.meta.url))).blob());
+    const portrait = await createImageBitmap(
+      await (await fetch(new URL('../../test/fixtures/faces/astronaut.jpg', import.meta.url))).blob(),
+    );
     const canvas = document.createElement('canvas');
     canvas.width = 1280;
     canvas.height = 720;
@@ -327,7 +352,10 @@ describe('<onboarding-capture-view>', () => {
       await waitFor(() => !!viewRoot(el).querySelector('[part~=capture-switch]'), 'no switch button with two cameras');
       expect(part(el, 'capture-switch').getAttribute('aria-label')).to.equal('Trocar de câmera');
       part(el, 'capture-switch').click();
-      await waitFor(() => asked.some((c) => (c.video as MediaTrackConstraints).deviceId !== undefined), 'the other camera was never asked for');
+      await waitFor(
+        () => asked.some((c) => (c.video as MediaTrackConstraints).deviceId !== undefined),
+        'the other camera was never asked for',
+      );
       await waitFor(() => !!shutter(el) && captureView(el)!.video!.videoWidth > 0, 'no live camera after switching');
       const exact = asked.map((c) => (c.video as MediaTrackConstraints).deviceId).find(Boolean) as { exact: string };
       expect(exact.exact).to.be.a('string').and.not.equal('');

@@ -169,7 +169,11 @@ export function defineCaptureView(kit: LitKit): void {
       const { stream, frame } = this;
       const video = this.video;
       const wanted = !!stream && !!frame && !!video && !this.busy;
-      const same = wanted && this.#guidanceFor?.stream === stream && this.#guidanceFor.width === frame.width && this.#guidanceFor.height === frame.height;
+      const same =
+        wanted &&
+        this.#guidanceFor?.stream === stream &&
+        this.#guidanceFor.width === frame.width &&
+        this.#guidanceFor.height === frame.height;
       if (same) {
         this.#guidance?.setAutoCapture(this.autoCapture);
         return;
@@ -258,9 +262,11 @@ export function defineCaptureView(kit: LitKit): void {
           </div>
           <div class="bar bottom">
             <span class="side">
-              ${this.canSwitch
-                ? html`<button type="button" class="icon" part="capture-switch" aria-label=${t.switchCamera} @click=${() => this.onSwitch()}>${switchIcon}</button>`
-                : nothing}
+              ${
+                this.canSwitch
+                  ? html`<button type="button" class="icon" part="capture-switch" aria-label=${t.switchCamera} @click=${() => this.onSwitch()}>${switchIcon}</button>`
+                  : nothing
+              }
             </span>
             <button
               type="button"

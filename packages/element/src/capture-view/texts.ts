@@ -53,7 +53,9 @@ const ptBR: CaptureViewTexts = {
   },
   holdStill: 'Segure firme…',
   opened: (auto) =>
-    auto ? 'Câmera aberta. A foto é tirada sozinha quando estiver boa; o botão Tirar foto também funciona.' : 'Câmera aberta. Enquadre e use o botão Tirar foto.',
+    auto
+      ? 'Câmera aberta. A foto é tirada sozinha quando estiver boa; o botão Tirar foto também funciona.'
+      : 'Câmera aberta. Enquadre e use o botão Tirar foto.',
 };
 
 const en: CaptureViewTexts = {
@@ -79,7 +81,9 @@ const en: CaptureViewTexts = {
   },
   holdStill: 'Hold steady…',
   opened: (auto) =>
-    auto ? 'Camera open. The photo is taken by itself when it is good; the Take photo button works too.' : 'Camera open. Frame it and use the Take photo button.',
+    auto
+      ? 'Camera open. The photo is taken by itself when it is good; the Take photo button works too.'
+      : 'Camera open. Frame it and use the Take photo button.',
 };
 
 const es: CaptureViewTexts = {
@@ -105,7 +109,9 @@ const es: CaptureViewTexts = {
   },
   holdStill: 'Sujételo firme…',
   opened: (auto) =>
-    auto ? 'Cámara abierta. La foto se toma sola cuando está bien; el botón Tomar foto también funciona.' : 'Cámara abierta. Encuadre y use el botón Tomar foto.',
+    auto
+      ? 'Cámara abierta. La foto se toma sola cuando está bien; el botón Tomar foto también funciona.'
+      : 'Cámara abierta. Encuadre y use el botón Tomar foto.',
 };
 
 export const captureViewTexts = { 'pt-BR': ptBR, en, es } as const;

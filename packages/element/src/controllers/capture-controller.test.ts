@@ -9,7 +9,18 @@ import { imageErrors } from '../messages/image-errors.js';
 import { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import { en } from '../messages/index.js';
 import { CaptureController } from './capture-controller.js';
-import { deferred, isRevoked, jpeg, mountHost, processedImage, recordEvents, settle, testContext, type ControllerTestHost, type Deferred } from './test-helpers.js';
+import {
+  deferred,
+  isRevoked,
+  jpeg,
+  mountHost,
+  processedImage,
+  recordEvents,
+  settle,
+  testContext,
+  type ControllerTestHost,
+  type Deferred,
+} from './test-helpers.js';
 
 interface PipelineCall {
   source: Blob | FramePixels;
@@ -81,7 +92,10 @@ describe('CaptureController', () => {
     expect(capture.checking).to.equal(false);
     expect(announced).to.deep.equal([en.capture.checking, en.capture.accepted]);
     expect(events.map((e) => [e.type, e.detail])).to.deep.equal([
-      ['onboarding-capture', { role: 'documentFront', bytes: image.bytes, width: 64, height: 48, processedIn: 'worker', processedBy: 'library' }],
+      [
+        'onboarding-capture',
+        { role: 'documentFront', bytes: image.bytes, width: 64, height: 48, processedIn: 'worker', processedBy: 'library' },
+      ],
     ]);
   });
 
@@ -170,7 +184,12 @@ describe('CaptureController', () => {
     await calledTimes(calls, 2);
     calls[1]!.result.reject(Object.assign(new Error('no'), { code: 'not-an-image' }));
     await settle();
-    expect(capture.rejectedFor('documentFront')).to.deep.equal({ role: 'documentFront', code: 'not-an-image', previewUrl: null, canKeep: false });
+    expect(capture.rejectedFor('documentFront')).to.deep.equal({
+      role: 'documentFront',
+      code: 'not-an-image',
+      previewUrl: null,
+      canKeep: false,
+    });
     await pick(input, await jpeg());
     await calledTimes(calls, 3);
     calls[2]!.result.reject(new TypeError('worker died'));
@@ -250,7 +269,9 @@ describe('CaptureController', () => {
       const source = calls[i]!.source;
       // Pixels (the guide's region: an ImageBitmap; a whole frame would be a VideoFrame), never an encoded image.
       expect(source).to.not.be.instanceOf(Blob);
-      expect(source instanceof ImageBitmap || (typeof VideoFrame === 'function' && source instanceof VideoFrame), String(source)).to.equal(true);
+      expect(source instanceof ImageBitmap || (typeof VideoFrame === 'function' && source instanceof VideoFrame), String(source)).to.equal(
+        true,
+      );
       expect(capture.camera.state).to.equal('idle');
       calls[i]!.result.reject(Object.assign(new Error('blurry'), { code: 'blurry', image: refused }));
       await taking;

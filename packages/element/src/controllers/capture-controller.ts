@@ -37,7 +37,16 @@ export interface RejectedPhoto {
 export type CapturedPhoto = ProcessedImage & { keptAnyway?: true };
 
 /** Refusals a person may overrule: about what the picture shows, not about the file. */
-const KEEPABLE = new Set<ImageCheckCode>(['too-small', 'blurry', 'too-dark', 'too-bright', 'no-face', 'several-faces', 'face-too-small', 'face-off-center']);
+const KEEPABLE = new Set<ImageCheckCode>([
+  'too-small',
+  'blurry',
+  'too-dark',
+  'too-bright',
+  'no-face',
+  'several-faces',
+  'face-too-small',
+  'face-off-center',
+]);
 
 export interface PipelineLimits {
   maxBytes?: number;
@@ -342,7 +351,10 @@ export class CaptureController implements ReactiveController {
       const { processImage } = pipeline;
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
       // The face check reads the JPEG that would be sent; a refused camera selfie keeps it to offer "use it anyway".
-      const jpeg = role === 'selfie' && !how.keepAnyway ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime }) : null;
+      const jpeg =
+        role === 'selfie' && !how.keepAnyway
+          ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime })
+          : null;
       const face = jpeg ? await this.#faceVerdict(jpeg) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);

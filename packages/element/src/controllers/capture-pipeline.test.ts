@@ -47,7 +47,14 @@ describe('CaptureController with the real image pipeline', () => {
     const captured = events.filter((e) => e.type === 'onboarding-capture');
     // Its first JPEG is within the byte cap: the own encode, once (the library is for a JPEG over the cap).
     expect(captured.map((e) => e.detail)).to.deep.equal([
-      { role: 'documentFront', bytes: capture.photo('documentFront')!.bytes, width: 1280, height: 720, processedIn: 'worker', processedBy: 'own' },
+      {
+        role: 'documentFront',
+        bytes: capture.photo('documentFront')!.bytes,
+        width: 1280,
+        height: 720,
+        processedIn: 'worker',
+        processedBy: 'own',
+      },
     ]);
     capture.reset();
   });
@@ -63,8 +70,10 @@ describe('CaptureController with the real image pipeline', () => {
     capture.reset();
   });
 
-  it('a pipeline module that does not load: onboarding-error carries the loader\'s reason', async () => {
-    const { capture, input, events } = await setup({}, () => Promise.reject(new TypeError('Failed to fetch dynamically imported module: pipeline.js')));
+  it("a pipeline module that does not load: onboarding-error carries the loader's reason", async () => {
+    const { capture, input, events } = await setup({}, () =>
+      Promise.reject(new TypeError('Failed to fetch dynamically imported module: pipeline.js')),
+    );
     await pickAndWait(input, capture, await canvasBlob(cardCanvas()));
     const errors = events.filter((e) => e.type === 'onboarding-error').map((e) => e.detail);
     expect(errors).to.have.length(1);

@@ -117,7 +117,11 @@ describe('DetailsController', () => {
     const { host, details, moves, show, $, submit } = await setup();
     await show('cpf');
     const cpf = $<HTMLInputElement>('#cpf');
-    for (const [value, problem] of [['', 'errorEmpty'], ['529.98', 'errorIncomplete'], ['529.982.247-26', 'errorCheckDigits']] as const) {
+    for (const [value, problem] of [
+      ['', 'errorEmpty'],
+      ['529.98', 'errorIncomplete'],
+      ['529.982.247-26', 'errorCheckDigits'],
+    ] as const) {
       typeInto(cpf, value);
       await submit();
       expect(details.cpfError, value).to.equal(problem);
@@ -186,10 +190,19 @@ describe('DetailsController', () => {
   it('builds the upload body with the photos the chosen document needs', async () => {
     const { details, show, $ } = await setup({ cpf: '52998224725', name: '', documentTypes: 'PASSPORT' });
     const photos = { documentFront: photo('AAAA'), documentBack: photo('BBBB'), selfie: photo('CCCC') };
-    expect(details.request(photos)).to.deep.equal({ cpf: '529.982.247-25', documentType: 'PASSPORT', images: { documentFront: 'AAAA', selfie: 'CCCC' } });
+    expect(details.request(photos)).to.deep.equal({
+      cpf: '529.982.247-25',
+      documentType: 'PASSPORT',
+      images: { documentFront: 'AAAA', selfie: 'CCCC' },
+    });
     await show('cpf');
     typeInto($<HTMLInputElement>('#name'), '  Ana Souza ');
-    expect(details.request({ selfie: photo('CCCC') })).to.deep.equal({ cpf: '529.982.247-25', name: 'Ana Souza', documentType: 'PASSPORT', images: { selfie: 'CCCC' } });
+    expect(details.request({ selfie: photo('CCCC') })).to.deep.equal({
+      cpf: '529.982.247-25',
+      name: 'Ana Souza',
+      documentType: 'PASSPORT',
+      images: { selfie: 'CCCC' },
+    });
   });
 });
 

@@ -43,7 +43,8 @@ export function lockedTaxIdOf(prefill: { cpf?: string; cnpj?: string }): LockedT
 }
 
 const formatTaxId = (id: LockedTaxId): string => (id.kind === 'cpf' ? formatCpf(id.value) : formatCnpj(id.value));
-const sameLock = (a: LockedTaxId | null | undefined, b: LockedTaxId | null | undefined): boolean => (a?.kind ?? null) === (b?.kind ?? null) && (a?.value ?? null) === (b?.value ?? null);
+const sameLock = (a: LockedTaxId | null | undefined, b: LockedTaxId | null | undefined): boolean =>
+  (a?.kind ?? null) === (b?.kind ?? null) && (a?.value ?? null) === (b?.value ?? null);
 
 export interface DetailsOptions {
   /** Read before each render: a changed prefill applies to a field the person has not edited. */

@@ -58,8 +58,17 @@ describe('session rules', () => {
   });
 
   it('the same content is every field and every photo alike', () => {
-    const base: CreateOnboardingRequest = { cpf: '529.982.247-25', name: 'Maria', documentType: 'CNH', images: { documentFront: 'AAAA', selfie: 'BBBB' } };
-    const copy = (over: Partial<CreateOnboardingRequest>): CreateOnboardingRequest => ({ ...base, ...over, images: { ...base.images, ...over.images } });
+    const base: CreateOnboardingRequest = {
+      cpf: '529.982.247-25',
+      name: 'Maria',
+      documentType: 'CNH',
+      images: { documentFront: 'AAAA', selfie: 'BBBB' },
+    };
+    const copy = (over: Partial<CreateOnboardingRequest>): CreateOnboardingRequest => ({
+      ...base,
+      ...over,
+      images: { ...base.images, ...over.images },
+    });
     expect(sameRequest(base, copy({}))).to.equal(true);
     expect(sameRequest(base, copy({ name: 'Maria S' }))).to.equal(false);
     expect(sameRequest(base, copy({ documentType: 'RG' }))).to.equal(false);

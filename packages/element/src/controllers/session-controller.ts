@@ -170,7 +170,9 @@ export class SessionController implements ReactiveController {
     this.#problem = problem;
     this.#host.requestUpdate();
     if (this.#options.quiet?.()) return;
-    this.#host.dispatchEvent(new OnboardingErrorEvent({ code: SESSION_ERROR_CODES[problem], message: this.#options.context.current.messages.session[problem] }));
+    this.#host.dispatchEvent(
+      new OnboardingErrorEvent({ code: SESSION_ERROR_CODES[problem], message: this.#options.context.current.messages.session[problem] }),
+    );
   }
 
   #key(): string | null {

@@ -3,7 +3,17 @@ import { bytesToBase64, DEFAULT_IMAGE_MAX_BYTES, type CreateOnboardingRequest } 
 import { expect, waitUntil } from '@open-wc/testing';
 import { CompanionError, normalizeEndpoint, type CompanionErrorCode } from '../api/index.js';
 import { en } from '../messages/index.js';
-import { CPF, companionNamespace, controlDouble, createdIn, decide, doubleState, realEndpoint, realRecord, realState } from '../onboarding-flow/test-helpers.js';
+import {
+  CPF,
+  companionNamespace,
+  controlDouble,
+  createdIn,
+  decide,
+  doubleState,
+  realEndpoint,
+  realRecord,
+  realState,
+} from '../onboarding-flow/test-helpers.js';
 import { SubmissionController, uploadErrorMessage, uploadErrorRole } from './submission-controller.js';
 import { jpeg, mountHost, recordEvents, testContext } from './test-helpers.js';
 
@@ -176,7 +186,8 @@ describe('SubmissionController', () => {
 
 describe('upload error messages', () => {
   // Codes outside the catalogue stand for those of a newer companion.
-  const error = (code: string, status: number, field?: string) => new CompanionError({ code: code as CompanionErrorCode, message: 'x', status, ...(field && { field }) });
+  const error = (code: string, status: number, field?: string) =>
+    new CompanionError({ code: code as CompanionErrorCode, message: 'x', status, ...(field && { field }) });
 
   it('a known code has its own message; otherwise the HTTP status decides', () => {
     expect(uploadErrorMessage(error('invalid_cpf', 400), en)).to.equal(en.upload.errors.invalid_cpf);

@@ -10,11 +10,7 @@
  * already created instead of a refusal (a session yields one onboarding); a new key once the
  * content changed.
  */
-import {
-  validateCreateOnboarding,
-  type CreateOnboardingRequest,
-  type OnboardingState,
-} from '@onboarding-kit/contract';
+import { validateCreateOnboarding, type CreateOnboardingRequest, type OnboardingState } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CompanionError, createOnboarding, errorFromApi, watchStatus, type FinalState, type PollOptions } from '../api/index.js';
 import type { CaptureRole } from '../image/pipeline.js';
@@ -85,7 +81,13 @@ export function readKept(key: string, endpoint: string, nowMs = Date.now()): Kep
     // Storage refused (privacy settings, sandboxed frame) or garbage in it: nothing to resume.
   }
   const { tokenOnboarding, accessKey, savedAt } = kept ?? {};
-  if (typeof tokenOnboarding === 'string' && typeof accessKey === 'string' && typeof savedAt === 'number' && kept?.endpoint === endpoint && nowMs - savedAt < KEPT_FOR_MS) {
+  if (
+    typeof tokenOnboarding === 'string' &&
+    typeof accessKey === 'string' &&
+    typeof savedAt === 'number' &&
+    kept?.endpoint === endpoint &&
+    nowMs - savedAt < KEPT_FOR_MS
+  ) {
     return { tokenOnboarding, accessKey, endpoint, savedAt };
   }
   if (kept) forget(key);
@@ -325,7 +327,9 @@ export class SubmissionController implements ReactiveController {
       if (!this.#upload.isCurrent(signal)) return;
       const e = asCompanionError(error);
       // With a session, a 401 means its secret no longer opens it: say so as the session read does.
-      this.#failUpload(clientSecret && e.status === 401 ? new CompanionError({ code: 'session_invalid', message: e.message, status: 401 }) : e);
+      this.#failUpload(
+        clientSecret && e.status === 401 ? new CompanionError({ code: 'session_invalid', message: e.message, status: 401 }) : e,
+      );
     } finally {
       if (this.#upload.end(signal)) removeEventListener('beforeunload', warnBeforeLeaving);
     }
@@ -437,7 +441,9 @@ export class SubmissionController implements ReactiveController {
     this.#percent = null;
     this.#host.requestUpdate();
     const message = uploadErrorMessage(error, this.#options.context.current.messages);
-    this.#host.dispatchEvent(new OnboardingErrorEvent({ code: error.code, message, ...(error.externalId && { externalId: error.externalId }) }));
+    this.#host.dispatchEvent(
+      new OnboardingErrorEvent({ code: error.code, message, ...(error.externalId && { externalId: error.externalId }) }),
+    );
   }
 
   #keep(): void {

@@ -2,7 +2,14 @@
 import { expect } from '@open-wc/testing';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 import { greyCopy } from '../image/quality.js';
-import { detectFaces, detectFacesInSlices, FACE_LONG_EDGE, judgeSelfie, judgeSelfieSource, judgeSelfieSourceInSlices } from './face-detector.js';
+import {
+  detectFaces,
+  detectFacesInSlices,
+  FACE_LONG_EDGE,
+  judgeSelfie,
+  judgeSelfieSource,
+  judgeSelfieSourceInSlices,
+} from './face-detector.js';
 import { judgeSelfieBlob, loadFaceDetector } from './load-face.js';
 
 /** NASA's portrait of Eileen Collins (public domain), as Debian's python3-skimage ships it: see test/fixtures/faces/README.md. */
@@ -16,7 +23,11 @@ before(async () => {
 });
 
 /** A grey canvas with the selfie crop drawn at `x, y` with width `size` (3:4). */
-function scene(width: number, height: number, ...placements: { x: number; y: number; size: number }[]): OffscreenCanvas | HTMLCanvasElement {
+function scene(
+  width: number,
+  height: number,
+  ...placements: { x: number; y: number; size: number }[]
+): OffscreenCanvas | HTMLCanvasElement {
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
@@ -121,7 +132,9 @@ describe('face detector', () => {
     expect(faces).to.have.length(2);
     // A slice of 0 ms yields after every row of windows; in one piece the timer would not have run at all.
     expect(turns).to.be.greaterThan(5);
-    expect(await judgeSelfieSourceInSlices(scene(240, 320, { x: 0, y: 0, size: 240 }))).to.deep.equal(judgeSelfieSource(scene(240, 320, { x: 0, y: 0, size: 240 })));
+    expect(await judgeSelfieSourceInSlices(scene(240, 320, { x: 0, y: 0, size: 240 }))).to.deep.equal(
+      judgeSelfieSource(scene(240, 320, { x: 0, y: 0, size: 240 })),
+    );
   });
 });
 

@@ -125,10 +125,22 @@ function evaluate(cascade: LbpCascade, o: Int32Array, t: Int32Array, origin: num
     let sum = 0;
     for (let k = 0; k < count; k++, w += 11) {
       const f = weak[w]! * 16;
-      const p0 = t[origin + o[f]!]!, p1 = t[origin + o[f + 1]!]!, p2 = t[origin + o[f + 2]!]!, p3 = t[origin + o[f + 3]!]!;
-      const p4 = t[origin + o[f + 4]!]!, p5 = t[origin + o[f + 5]!]!, p6 = t[origin + o[f + 6]!]!, p7 = t[origin + o[f + 7]!]!;
-      const p8 = t[origin + o[f + 8]!]!, p9 = t[origin + o[f + 9]!]!, p10 = t[origin + o[f + 10]!]!, p11 = t[origin + o[f + 11]!]!;
-      const p12 = t[origin + o[f + 12]!]!, p13 = t[origin + o[f + 13]!]!, p14 = t[origin + o[f + 14]!]!, p15 = t[origin + o[f + 15]!]!;
+      const p0 = t[origin + o[f]!]!,
+        p1 = t[origin + o[f + 1]!]!,
+        p2 = t[origin + o[f + 2]!]!,
+        p3 = t[origin + o[f + 3]!]!;
+      const p4 = t[origin + o[f + 4]!]!,
+        p5 = t[origin + o[f + 5]!]!,
+        p6 = t[origin + o[f + 6]!]!,
+        p7 = t[origin + o[f + 7]!]!;
+      const p8 = t[origin + o[f + 8]!]!,
+        p9 = t[origin + o[f + 9]!]!,
+        p10 = t[origin + o[f + 10]!]!,
+        p11 = t[origin + o[f + 11]!]!;
+      const p12 = t[origin + o[f + 12]!]!,
+        p13 = t[origin + o[f + 13]!]!,
+        p14 = t[origin + o[f + 14]!]!,
+        p15 = t[origin + o[f + 15]!]!;
       const centre = p5 - p6 - p9 + p10;
       const code =
         (p0 - p1 - p4 + p5 >= centre ? 128 : 0) |
@@ -207,7 +219,13 @@ function groupWindows(windows: Rect[]): FaceBox[] {
     clusters.set(root(i), c);
   });
   const faces = [...clusters.values()]
-    .map((c) => ({ x: Math.round(c.x / c.score), y: Math.round(c.y / c.score), width: Math.round(c.width / c.score), height: Math.round(c.height / c.score), score: c.score }))
+    .map((c) => ({
+      x: Math.round(c.x / c.score),
+      y: Math.round(c.y / c.score),
+      width: Math.round(c.width / c.score),
+      height: Math.round(c.height / c.score),
+      score: c.score,
+    }))
     .filter((face) => face.score > MIN_NEIGHBOURS);
   const inside = (a: FaceBox, b: FaceBox) => {
     const dx = Math.round(b.width * GROUP_EPS);

@@ -4,7 +4,12 @@ import { AutoCaptureMachine, type AutoCaptureState } from './auto-capture.js';
 import type { FrameAnalysis, GuidanceHint } from './frame-analysis.js';
 
 const passing: FrameAnalysis = { brightness: 150, glare: 0, sharpness: 2000, card: 'fits', hint: null, passes: true };
-const failing = (hint: Exclude<GuidanceHint, null>): FrameAnalysis => ({ ...passing, hint, passes: false, card: hint === 'move-closer' ? 'too-far' : 'fits' });
+const failing = (hint: Exclude<GuidanceHint, null>): FrameAnalysis => ({
+  ...passing,
+  hint,
+  passes: false,
+  card: hint === 'move-closer' ? 'too-far' : 'fits',
+});
 
 /**
  * The machine at 5 Hz on a clock that moves only when a frame is fed (the machine takes the time

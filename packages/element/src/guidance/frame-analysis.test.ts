@@ -20,7 +20,9 @@ function analyse(scene: OffscreenCanvas, role: 'documentFront' | 'selfie' = 'doc
 function pipelineSharpness(scene: OffscreenCanvas): number {
   const g = guideFor('documentFront', scene.width, scene.height);
   const crop = new OffscreenCanvas(Math.round(g.width * (1 + 2 * MARGIN)), Math.round(g.height * (1 + 2 * MARGIN)));
-  crop.getContext('2d')!.drawImage(scene, g.x - g.width * MARGIN, g.y - g.height * MARGIN, crop.width, crop.height, 0, 0, crop.width, crop.height);
+  crop
+    .getContext('2d')!
+    .drawImage(scene, g.x - g.width * MARGIN, g.y - g.height * MARGIN, crop.width, crop.height, 0, 0, crop.width, crop.height);
   return laplacianVariance(greyCopy(crop));
 }
 
@@ -45,7 +47,13 @@ describe('analyzeFrame on the card picture', () => {
     }
     const scene = cardScene();
     for (const longEdge of [128, 192]) {
-      const grey = new RegionReader(longEdge).read(scene, scene.width, scene.height, guideFor('documentFront', scene.width, scene.height), MARGIN);
+      const grey = new RegionReader(longEdge).read(
+        scene,
+        scene.width,
+        scene.height,
+        guideFor('documentFront', scene.width, scene.height),
+        MARGIN,
+      );
       expect(analyzeFrame(grey, { role: 'documentFront', margin: MARGIN }).card, `copy ${longEdge} px`).to.equal('fits');
     }
   });
@@ -67,7 +75,8 @@ describe('analyzeFrame on the card picture', () => {
 
   it('the card at 70 % and 40 % of the guide, straight or turned 6°, is too far as well', () => {
     for (const scale of [0.7, 0.4]) {
-      for (const degrees of [0, 6]) expect(analyse(cardScene(1280, 720, scale, degrees)).card, `scale ${scale}, ${degrees}°`).to.equal('too-far');
+      for (const degrees of [0, 6])
+        expect(analyse(cardScene(1280, 720, scale, degrees)).card, `scale ${scale}, ${degrees}°`).to.equal('too-far');
     }
   });
 

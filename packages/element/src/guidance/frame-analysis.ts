@@ -239,7 +239,16 @@ function sideGeometry(side: Side, box: Box): { edge: number; inward: 1 | -1; ext
  * The outermost position (px inward from the guide's side, negative = in the margin) between
  * `from` and `to` where the side's support reaches `needed`, or null.
  */
-function outermostEdge(edges: EdgeCounts, side: Side, guide: Box, lines: Box, from: number, to: number, needed: number, tilt: number): number | null {
+function outermostEdge(
+  edges: EdgeCounts,
+  side: Side,
+  guide: Box,
+  lines: Box,
+  from: number,
+  to: number,
+  needed: number,
+  tilt: number,
+): number | null {
   const { edge, inward, extent } = sideGeometry(side, guide);
   const window = Math.max(1, tilt * extent);
   for (let d = Math.floor(from); d <= to; d++) {

@@ -81,29 +81,34 @@ describe('startFrameSampler on a playing video', () => {
     close = undefined;
   });
 
-  onlyIn(['chromium'], NOT_IN.cardCamera)('the fake camera showing the card: analyses say it fits, and the photo takes itself once', async () => {
-    const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 } });
-    const video = await playing(stream);
-    close = () => {
-      stream.getTracks().forEach((t) => t.stop());
-      video.remove();
-    };
-    expect([video.videoWidth, video.videoHeight]).to.deep.equal([1280, 720]);
-    current = run(video);
-    await withDeadline(current.captured, 'the automatic photo');
-    const last = current.updates.at(-1)!;
-    console.log(`fake camera: ${current.updates.length} samples, ${last.analysis.card} sharpness=${last.analysis.sharpness.toFixed(0)} brightness=${last.analysis.brightness.toFixed(0)}; per sample mean ${current.sampler.timing.meanMs.toFixed(2)} ms, max ${current.sampler.timing.maxMs.toFixed(2)} ms`);
-    expect(last.analysis.card).to.equal('fits');
-    expect(last.analysis.passes).to.equal(true);
-    expect(last.progress).to.equal(1);
-    // Held and passing frames came first: the photo waited for the hold to fill.
-    expect(current.updates.some((u) => u.progress > 0 && u.progress < 1)).to.equal(true);
-    // Quiet afterwards: more samples, no second photo.
-    const seen = current.updates.length;
-    await eventually(() => current!.updates.length >= seen + 3, 'samples after the photo');
-    expect(current.captures).to.equal(1);
-    expect(current.updates.slice(seen).every((u) => u.progress === 0)).to.equal(true);
-  });
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'the fake camera showing the card: analyses say it fits, and the photo takes itself once',
+    async () => {
+      const stream = await navigator.mediaDevices.getUserMedia({ video: { width: 1280, height: 720 } });
+      const video = await playing(stream);
+      close = () => {
+        stream.getTracks().forEach((t) => t.stop());
+        video.remove();
+      };
+      expect([video.videoWidth, video.videoHeight]).to.deep.equal([1280, 720]);
+      current = run(video);
+      await withDeadline(current.captured, 'the automatic photo');
+      const last = current.updates.at(-1)!;
+      console.log(
+        `fake camera: ${current.updates.length} samples, ${last.analysis.card} sharpness=${last.analysis.sharpness.toFixed(0)} brightness=${last.analysis.brightness.toFixed(0)}; per sample mean ${current.sampler.timing.meanMs.toFixed(2)} ms, max ${current.sampler.timing.maxMs.toFixed(2)} ms`,
+      );
+      expect(last.analysis.card).to.equal('fits');
+      expect(last.analysis.passes).to.equal(true);
+      expect(last.progress).to.equal(1);
+      // Held and passing frames came first: the photo waited for the hold to fill.
+      expect(current.updates.some((u) => u.progress > 0 && u.progress < 1)).to.equal(true);
+      // Quiet afterwards: more samples, no second photo.
+      const seen = current.updates.length;
+      await eventually(() => current!.updates.length >= seen + 3, 'samples after the photo');
+      expect(current.captures).to.equal(1);
+      expect(current.updates.slice(seen).every((u) => u.progress === 0)).to.equal(true);
+    },
+  );
 
   it('a canvas stream of the card: it fits and the photo takes itself', async () => {
     const v = await canvasVideo(cardScene());

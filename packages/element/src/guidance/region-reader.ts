@@ -91,7 +91,9 @@ export class RegionReader {
   #prepare(width: number, height: number, halvings: number): void {
     const sizes: [number, number][] = [];
     for (let i = halvings; i >= 0; i--) sizes.push([width * 2 ** i, height * 2 ** i]);
-    const same = sizes.length === this.#stages.length && sizes.every(([w, h], i) => this.#stages[i]!.canvas.width === w && this.#stages[i]!.canvas.height === h);
+    const same =
+      sizes.length === this.#stages.length &&
+      sizes.every(([w, h], i) => this.#stages[i]!.canvas.width === w && this.#stages[i]!.canvas.height === h);
     if (same) return;
     this.release();
     this.#stages = sizes.map(([w, h]) => {

@@ -152,7 +152,11 @@ export class HandoffController implements ReactiveController {
       loadHandoff().then(
         (kit) => {
           if (this.#device !== device) return;
-          device.link = kit.linkDevice(this.#options.context.current.endpoint, () => this.#options.context.current.secret, () => this.#lost());
+          device.link = kit.linkDevice(
+            this.#options.context.current.endpoint,
+            () => this.#options.context.current.secret,
+            () => this.#lost(),
+          );
           this.#host.requestUpdate();
         },
         // Not loaded (offline): the next update tries again.

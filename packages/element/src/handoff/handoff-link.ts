@@ -32,7 +32,9 @@ export interface HandoffLinkOptions {
 
 function isOffer(value: unknown): value is HandoffOffer {
   const v = value as HandoffOffer | null;
-  return !!v && typeof v.url === 'string' && typeof v.shortUrl === 'string' && typeof v.code === 'string' && typeof v.expiresAt === 'string';
+  return (
+    !!v && typeof v.url === 'string' && typeof v.shortUrl === 'string' && typeof v.code === 'string' && typeof v.expiresAt === 'string'
+  );
 }
 
 export class HandoffLink {
@@ -123,7 +125,8 @@ export class HandoffLink {
     try {
       const offer = await postSession(this.#options.endpoint(), 'handoff', this.#options.secret(), undefined, signal);
       if (signal?.aborted) return;
-      if (!isOffer(offer)) throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: 201 });
+      if (!isOffer(offer))
+        throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: 201 });
       this.offer = offer;
       this.now = Date.now();
       this.phase = 'pending';
@@ -161,7 +164,10 @@ export class HandoffLink {
       if (this.#settle) this.#tell();
       this.#run?.abort();
       this.#report({ kind: 'state', state: 'reclaimed' });
-      this.#report({ kind: 'back', session: session && typeof session === 'object' && 'handoff' in session ? (session as PageSession) : null });
+      this.#report({
+        kind: 'back',
+        session: session && typeof session === 'object' && 'handoff' in session ? (session as PageSession) : null,
+      });
     } catch (error) {
       if (this.#run?.signal.aborted) return;
       this.busy = false;
@@ -242,7 +248,11 @@ export class HandoffLink {
         this.#submittedToken = event.tokenOnboarding;
         break;
       case 'session.completed':
-        this.#outcome = { tokenOnboarding: event.tokenOnboarding, status: event.status, ...(event.externalId && { externalId: event.externalId }) };
+        this.#outcome = {
+          tokenOnboarding: event.tokenOnboarding,
+          status: event.status,
+          ...(event.externalId && { externalId: event.externalId }),
+        };
         break;
       case 'session.expired':
         return this.#end();

@@ -165,14 +165,17 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
       return html`
         ${this.noCamera ? html`<p>${t.noCamera}</p>` : nothing}
         <div class="offer">
-          ${offer
-            ? qrCode(html, offer.url, t.qrLabel)
-            : link.phase === 'creating'
-              ? html`<div class="qr lapsed" part="handoff-qr" aria-hidden="true">${t.creating}</div>`
-              : nothing}
+          ${
+            offer
+              ? qrCode(html, offer.url, t.qrLabel)
+              : link.phase === 'creating'
+                ? html`<div class="qr lapsed" part="handoff-qr" aria-hidden="true">${t.creating}</div>`
+                : nothing
+          }
           <div>
-            ${offer
-              ? html`
+            ${
+              offer
+                ? html`
                   <p>${t.scan}</p>
                   <p>${t.typeAt}<br /><span class="url">${shown(offer.shortUrl)}</span></p>
                   <p>${t.typeCode}</p>
@@ -184,18 +187,21 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
                   ${this.notice ? html`<p class="muted">${this.notice}</p>` : nothing}
                   <p class="muted" role="timer" aria-live="off">${t.expiresIn(minutes(Date.parse(offer.expiresAt) - link.now))}</p>
                 `
-              : link.phase === 'expired'
-                ? html`<p>${t.expired}</p>`
-                : link.phase === 'creating'
-                  ? html`<p role="status">${t.creating}</p>`
-                  : nothing}
+                : link.phase === 'expired'
+                  ? html`<p>${t.expired}</p>`
+                  : link.phase === 'creating'
+                    ? html`<p role="status">${t.creating}</p>`
+                    : nothing
+            }
           </div>
         </div>
-        ${offer
-          ? html`<ul class="status" part="handoff-status">
+        ${
+          offer
+            ? html`<ul class="status" part="handoff-status">
               <li><span class="mark dot" aria-hidden="true"></span>${t.waiting}</li>
             </ul>`
-          : nothing}
+            : nothing
+        }
       `;
     }
 
@@ -230,12 +236,14 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
           ${link.offline ? html`<p class="offline" part="offline">${t.offline}</p>` : nothing}
           ${following ? this.#renderFollow() : this.#renderOffer()}
           ${link.error ? html`<p class="error" part="error" role="alert">${link.error}</p>` : nothing}
-          ${phase === 'submitted'
-            ? nothing
-            : html`<div class="actions" part="actions">
+          ${
+            phase === 'submitted'
+              ? nothing
+              : html`<div class="actions" part="actions">
                 <button type="button" part="button" ?disabled=${link.busy} @click=${() => void link.takeBack()}>${t.takeBack}</button>
-                ${newCode
-                  ? html`<button
+                ${
+                  newCode
+                    ? html`<button
                       type="button"
                       class=${lapsed ? 'primary' : ''}
                       part=${lapsed ? 'button button-primary' : 'button'}
@@ -244,8 +252,10 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
                     >
                       ${t.newCode}
                     </button>`
-                  : nothing}
-              </div>`}
+                    : nothing
+                }
+              </div>`
+          }
         </div>
       `;
     }

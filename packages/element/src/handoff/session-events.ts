@@ -48,7 +48,13 @@ function isSessionEvent(value: unknown): value is SessionEvent {
  * Follows the session's events until `signal` aborts or the stream ends for good. `secret` is
  * read for each connection and travels in the Authorization header only.
  */
-export async function followSessionEvents(base: string, secret: () => string, handlers: SessionEventHandlers, signal: AbortSignal, device = false): Promise<void> {
+export async function followSessionEvents(
+  base: string,
+  secret: () => string,
+  handlers: SessionEventHandlers,
+  signal: AbortSignal,
+  device = false,
+): Promise<void> {
   let lastId: string | null = null;
   let failures = 0;
   while (!signal.aborted) {
@@ -64,7 +70,8 @@ export async function followSessionEvents(base: string, secret: () => string, ha
         }
         throw new CompanionError({ code: 'http_error', message: 'The session events could not be opened.', status: res.status });
       }
-      if (!res.body) throw new CompanionError({ code: 'invalid_response', message: 'The session events have no body.', status: res.status });
+      if (!res.body)
+        throw new CompanionError({ code: 'invalid_response', message: 'The session events have no body.', status: res.status });
       failures = 0;
       handlers.reachable(true);
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

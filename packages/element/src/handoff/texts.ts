@@ -52,7 +52,10 @@ const ptBR = {
     processing: 'em análise',
     outcome: 'resultado',
   } satisfies StepNames as Record<string, string>,
-  photos: { documentFront: 'Frente do documento', documentBack: 'Verso do documento', selfie: 'Selfie' } satisfies Record<HandoffRole, string>,
+  photos: { documentFront: 'Frente do documento', documentBack: 'Verso do documento', selfie: 'Selfie' } satisfies Record<
+    HandoffRole,
+    string
+  >,
 };
 
 export type HandoffTexts = typeof ptBR;

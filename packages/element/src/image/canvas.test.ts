@@ -14,7 +14,10 @@ describe('kept canvases (takeCanvas / giveCanvas)', () => {
     const again = takeCanvas(64, 48);
     expect(again).to.equal(first);
     const pixels = context2d(again).getImageData(0, 0, 64, 48).data;
-    expect(pixels.some((v) => v !== 0), 'no pixel of the earlier photo is left').to.equal(false);
+    expect(
+      pixels.some((v) => v !== 0),
+      'no pixel of the earlier photo is left',
+    ).to.equal(false);
     giveCanvas(again);
   });
 

@@ -19,7 +19,10 @@ export function createCanvas(width: number, height: number): AnyCanvas {
   return canvas;
 }
 
-export function context2d(canvas: AnyCanvas, settings?: CanvasRenderingContext2DSettings): OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D {
+export function context2d(
+  canvas: AnyCanvas,
+  settings?: CanvasRenderingContext2DSettings,
+): OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D {
   const ctx = canvas.getContext('2d', settings) as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
   if (!ctx) throw new Error('A 2D canvas context is unavailable');
   return ctx;

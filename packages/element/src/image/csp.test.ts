@@ -3,7 +3,21 @@ import { currentEngine } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
-import { CPF, cardJpeg, chooseType, click, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, waitForStep, photoFor } from '../onboarding-flow/test-helpers.js';
+import {
+  CPF,
+  cardJpeg,
+  chooseType,
+  click,
+  companionNamespace,
+  passConsent,
+  passCpf,
+  pickFile,
+  preview,
+  root,
+  waitFor,
+  waitForStep,
+  photoFor,
+} from '../onboarding-flow/test-helpers.js';
 
 /**
  * The policy README.md prints (the companion same-origin here; minus `frame-ancestors 'none'`,
@@ -66,7 +80,10 @@ async function underPolicy(policy: string): Promise<void> {
     el.maxImageBytes = 40 * 1024;
     const large = new win.File([await canvasBlob(cardCanvas(2400, 1350))], 'large.png', { type: 'image/png' });
     await pickFile(el, large);
-    await waitFor(() => captures.length === 2 && preview(el)?.complete === true && preview(el)!.naturalWidth === captures[1]!.width, 'the large photo\'s preview never showed');
+    await waitFor(
+      () => captures.length === 2 && preview(el)?.complete === true && preview(el)!.naturalWidth === captures[1]!.width,
+      "the large photo's preview never showed",
+    );
     expect(captures.map((c) => c.processedIn)).to.deep.equal(['worker', 'worker']);
     expect(captures[1]!.width).to.be.within(1000, 2000);
     // The camera-sized one: one own encode. Under this policy too (worker-src 'self', no blob:), the
@@ -78,7 +95,7 @@ async function underPolicy(policy: string): Promise<void> {
   }
 }
 
-describe('the image pipeline under the README\'s Content-Security-Policy, every engine', () => {
+describe("the image pipeline under the README's Content-Security-Policy, every engine", () => {
   it('works under the printed policy: no data: in img-src, no blob: in worker-src', async function () {
     this.timeout(90_000);
     await underPolicy(README_POLICY);

@@ -37,8 +37,13 @@ describe('decodeUpright', () => {
   });
 
   it('a picture that does not decode rejects', async () => {
-    const broken = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])], { type: 'image/jpeg' });
-    const error = await decodeUpright(broken).then(() => null, (e: unknown) => e);
+    const broken = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])], {
+      type: 'image/jpeg',
+    });
+    const error = await decodeUpright(broken).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(Error);
   });
 
@@ -53,8 +58,8 @@ describe('decodeUpright', () => {
   });
 });
 
-describe('decodeFitting: straight to the upload\'s size', () => {
-  it('a photo over the long edge decodes at the fitted size, upright, with the picture\'s own size beside it', async () => {
+describe("decodeFitting: straight to the upload's size", () => {
+  it("a photo over the long edge decodes at the fitted size, upright, with the picture's own size beside it", async () => {
     const { bitmap, upright } = await decodeFitting(await cardWithOrientation(6), 640);
     expect(upright).to.deep.equal({ width: 720, height: 1280 });
     // Decoded at 360x640: the engine resized as it decoded (no full-size bitmap was made to draw from).

@@ -30,7 +30,13 @@ self.createImageBitmap = ((image: ImageBitmapSource, ...rest: unknown[]) =>
 
 function failure(error: unknown): WorkerFailure {
   if (error instanceof ImageCheckError) {
-    return { name: error.name, message: error.message, code: error.code, ...(error.detail ? { detail: error.detail } : {}), ...(error.image ? { image: error.image } : {}) };
+    return {
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      ...(error.detail ? { detail: error.detail } : {}),
+      ...(error.image ? { image: error.image } : {}),
+    };
   }
   const e = error as { name?: unknown; message?: unknown } | null;
   return { name: typeof e?.name === 'string' ? e.name : 'Error', message: typeof e?.message === 'string' ? e.message : String(error) };

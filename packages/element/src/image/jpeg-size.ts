@@ -24,7 +24,10 @@ const isSof = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !==
 /** Width and height from a JPEG's SOF header, without decoding the image. */
 export function jpegSize(bytes: Uint8Array): { width: number; height: number } | null {
   for (const { marker, at } of jpegSegments(bytes)) {
-    if (isSof(marker)) return at + 9 <= bytes.length ? { height: (bytes[at + 5]! << 8) | bytes[at + 6]!, width: (bytes[at + 7]! << 8) | bytes[at + 8]! } : null;
+    if (isSof(marker))
+      return at + 9 <= bytes.length
+        ? { height: (bytes[at + 5]! << 8) | bytes[at + 6]!, width: (bytes[at + 7]! << 8) | bytes[at + 8]! }
+        : null;
   }
   return null;
 }
@@ -37,7 +40,14 @@ export function jpegOrientation(bytes: Uint8Array): number {
   for (const { marker, at: o } of jpegSegments(bytes)) {
     if (isSof(marker)) return 1;
     // "Exif\0\0" then a TIFF header.
-    if (marker === 0xe1 && o + 18 <= bytes.length && bytes[o + 4] === 0x45 && bytes[o + 5] === 0x78 && bytes[o + 6] === 0x69 && bytes[o + 7] === 0x66) {
+    if (
+      marker === 0xe1 &&
+      o + 18 <= bytes.length &&
+      bytes[o + 4] === 0x45 &&
+      bytes[o + 5] === 0x78 &&
+      bytes[o + 6] === 0x69 &&
+      bytes[o + 7] === 0x66
+    ) {
       const tiff = o + 10;
       const little = bytes[tiff] === 0x49;
       const u16 = (at: number) => (little ? bytes[at]! | (bytes[at + 1]! << 8) : (bytes[at]! << 8) | bytes[at + 1]!);

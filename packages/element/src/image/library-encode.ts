@@ -56,7 +56,8 @@ export const libraryEncode: Encoder = async (source, { maxLongEdge, maxBytes, up
   const size = sniffBytes(bytes) === 'image/jpeg' ? jpegSize(bytes) : null;
   if (!size) return { declined: 'browser-image-compression did not produce a JPEG' };
   if (output.size > maxBytes) return { declined: `browser-image-compression stopped at ${output.size} bytes, over the ${maxBytes} cap` };
-  if (Math.max(size.width, size.height) > maxLongEdge) return { declined: `browser-image-compression made ${size.width}x${size.height}, over the ${maxLongEdge} px cap` };
+  if (Math.max(size.width, size.height) > maxLongEdge)
+    return { declined: `browser-image-compression made ${size.width}x${size.height}, over the ${maxLongEdge} px cap` };
   // The same shape as the upright decode: the library applied EXIF orientation once, not twice or never.
   const turned = size.width >= size.height !== upright.width >= upright.height;
   const ratio = size.width / size.height / (upright.width / upright.height);

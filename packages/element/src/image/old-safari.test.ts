@@ -4,7 +4,19 @@ import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import { sniffBase64 } from '@onboarding-kit/contract';
 import type { processImage as ProcessImage } from './pipeline.js';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
-import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, photoFor } from '../onboarding-flow/test-helpers.js';
+import {
+  CPF,
+  cardJpeg,
+  chooseType,
+  companionNamespace,
+  passConsent,
+  passCpf,
+  pickFile,
+  preview,
+  root,
+  waitFor,
+  photoFor,
+} from '../onboarding-flow/test-helpers.js';
 import { degradedCard } from './test-helpers.js';
 
 /**
@@ -12,7 +24,11 @@ import { degradedCard } from './test-helpers.js';
  * the pipeline module is evaluated there (each document has its own module map, so the frame
  * gets its own copy of the pipeline): photos are prepared on the page with a plain canvas.
  */
-async function pipelineWithoutOffscreenCanvas(): Promise<{ processImage: typeof ProcessImage; frame: HTMLIFrameElement; hasOffscreenCanvas: boolean }> {
+async function pipelineWithoutOffscreenCanvas(): Promise<{
+  processImage: typeof ProcessImage;
+  frame: HTMLIFrameElement;
+  hasOffscreenCanvas: boolean;
+}> {
   const frame = document.createElement('iframe');
   frame.srcdoc = `<!doctype html><html><head>
     <script>delete window.OffscreenCanvas;</script>

@@ -27,7 +27,10 @@ async function networkLog(): Promise<NetworkLog | null> {
 }
 
 async function refusal(promise: Promise<unknown>): Promise<ImageCheckError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error, 'expected a refusal').to.be.instanceOf(ImageCheckError);
   return error as ImageCheckError;
 }
@@ -40,7 +43,7 @@ afterEach(() => {
 });
 
 describe('processImage: the card picture', () => {
-  it('comes out as pure base64 of a JPEG within the caps, with the picture\'s pixels, prepared in the image worker', async () => {
+  it("comes out as pure base64 of a JPEG within the caps, with the picture's pixels, prepared in the image worker", async () => {
     await networkLog();
     const result = await processImage(await cardPng(), front);
     revoke.push(result.previewUrl);
@@ -56,7 +59,9 @@ describe('processImage: the card picture', () => {
     const image = await decode(new Blob([bytes as Uint8Array<ArrayBuffer>]));
     expect([image.width, image.height]).to.deep.equal([1280, 720]);
     const probes = probeCard(image);
-    console.log(`pipeline output worst probe diff: ${worstProbe(probes).toFixed(1)}, bytes ${result.bytes}, checks ${JSON.stringify(result.checks)}, timings ${JSON.stringify(result.timings)}`);
+    console.log(
+      `pipeline output worst probe diff: ${worstProbe(probes).toFixed(1)}, bytes ${result.bytes}, checks ${JSON.stringify(result.checks)}, timings ${JSON.stringify(result.timings)}`,
+    );
     expect(worstProbe(probes), JSON.stringify(probes)).to.be.at.most(JPEG_TOLERANCE);
     // The preview URL shows the same JPEG.
     const preview = await fetch(result.previewUrl).then((r) => r.arrayBuffer());
@@ -145,7 +150,10 @@ describe('processImage: the card picture', () => {
     console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
     let result;
     try {
-      result = await processImage(await cardPng('none', 2400, 1350), { ...front, workerURL: new URL('/no-such-worker.js', location.href).href });
+      result = await processImage(await cardPng('none', 2400, 1350), {
+        ...front,
+        workerURL: new URL('/no-such-worker.js', location.href).href,
+      });
     } finally {
       console.warn = warn;
     }
@@ -182,14 +190,17 @@ describe('processImage: which code resizes and encodes in the worker', () => {
     expect(isPureBase64(resized.base64)).to.equal(true);
   });
 
-  onlyIn(['chromium', 'firefox'], LIBRARY_NEEDS_IMAGE)('the compression library, in the worker, for a file whose first JPEG is over the byte cap', async () => {
-    const over = await processImage(await cardPng(), { ...front, maxBytes: 20 * 1024 });
-    revoke.push(over.previewUrl);
-    expect([over.processedIn, over.processedBy, over.ownBecause]).to.deep.equal(['worker', 'library', undefined]);
-    expect(over.bytes).to.be.at.most(20 * 1024);
-    expect(over.width / over.height).to.be.closeTo(1280 / 720, 0.01);
-    expect(sniffBase64(over.base64)).to.equal('image/jpeg');
-  });
+  onlyIn(['chromium', 'firefox'], LIBRARY_NEEDS_IMAGE)(
+    'the compression library, in the worker, for a file whose first JPEG is over the byte cap',
+    async () => {
+      const over = await processImage(await cardPng(), { ...front, maxBytes: 20 * 1024 });
+      revoke.push(over.previewUrl);
+      expect([over.processedIn, over.processedBy, over.ownBecause]).to.deep.equal(['worker', 'library', undefined]);
+      expect(over.bytes).to.be.at.most(20 * 1024);
+      expect(over.width / over.height).to.be.closeTo(1280 / 720, 0.01);
+      expect(sniffBase64(over.base64)).to.equal('image/jpeg');
+    },
+  );
 
   onlyIn(['webkit'], 'Chromium and Firefox run the compression library in the worker')(
     'the own loop, in the worker, for a JPEG over the byte cap, because the library cannot run there; later photos do not try it again',
@@ -205,7 +216,7 @@ describe('processImage: which code resizes and encodes in the worker', () => {
     },
   );
 
-  it('the own encode when the library\'s output misses the byte cap; the library is asked again for the next photo', async () => {
+  it("the own encode when the library's output misses the byte cap; the library is asked again for the next photo", async () => {
     // The library gives up after 10 rounds of 5 % smaller (about 770 px wide here), still over 8 KB.
     const tight = await processImage(await cardPng(), { ...front, maxBytes: 8 * 1024 });
     revoke.push(tight.previewUrl);
@@ -273,7 +284,7 @@ function countingWorkerURL(): string {
 
 const countsOf = (result: { timings: object }) => (result.timings as { counted: Counted }).counted;
 
-describe('processImage: a camera frame as pixels, a file decoded at the upload\'s size', () => {
+describe("processImage: a camera frame as pixels, a file decoded at the upload's size", () => {
   const workerURL = countingWorkerURL();
   after(() => URL.revokeObjectURL(workerURL));
 
@@ -315,10 +326,16 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
         const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
         const whole = { width: 1280, height: 720, data: cardCanvas().getContext('2d')!.getImageData(0, 0, 1280, 720).data };
         const [ox, oy] = width === 1280 ? [0, 0] : [100, 60];
-        for (const [x, y] of [[20, 20], [300, 200], [700, 400]] as const) {
+        for (const [x, y] of [
+          [20, 20],
+          [300, 200],
+          [700, 400],
+        ] as const) {
           const expected = meanAt(whole, ox + x, oy + y);
           const actual = meanAt(image, x, y);
-          expect(Math.max(...actual.map((v, n) => Math.abs(v - expected[n]!))), `${kind} #${i + 1} (${x}, ${y})`).to.be.at.most(JPEG_TOLERANCE);
+          expect(Math.max(...actual.map((v, n) => Math.abs(v - expected[n]!))), `${kind} #${i + 1} (${x}, ${y})`).to.be.at.most(
+            JPEG_TOLERANCE,
+          );
         }
       }
       // The first may find a canvas kept from an earlier test; the next ones always do.
@@ -327,20 +344,30 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
   });
 
   // The capture sends a region as the whole frame marked with the region (below), not as a visibleRect.
-  onlyIn(['chromium', 'firefox'], 'WebKit draws a VideoFrame\'s whole picture whatever its visibleRect')('a VideoFrame\'s region (its visibleRect) is what comes out', async () => {
-    const card = cardCanvas();
-    const frame = new VideoFrame(card, { timestamp: 0, visibleRect: { x: 640, y: 360, width: 640, height: 360 } });
-    const result = await processImage(frame, { ...front, workerURL, keepAnyway: true });
-    revoke.push(result.previewUrl);
-    expect([result.width, result.height]).to.deep.equal([640, 360]);
-    const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
-    const whole = { width: 1280, height: 720, data: card.getContext('2d')!.getImageData(0, 0, 1280, 720).data };
-    for (const [x, y] of [[20, 20], [300, 200], [600, 340]] as const) {
-      const expected = meanAt(whole, 640 + x, 360 + y);
-      const actual = meanAt(image, x, y);
-      expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!))), `(${x}, ${y}): ${actual.join(',')} vs ${expected.join(',')}`).to.be.at.most(JPEG_TOLERANCE);
-    }
-  });
+  onlyIn(['chromium', 'firefox'], "WebKit draws a VideoFrame's whole picture whatever its visibleRect")(
+    "a VideoFrame's region (its visibleRect) is what comes out",
+    async () => {
+      const card = cardCanvas();
+      const frame = new VideoFrame(card, { timestamp: 0, visibleRect: { x: 640, y: 360, width: 640, height: 360 } });
+      const result = await processImage(frame, { ...front, workerURL, keepAnyway: true });
+      revoke.push(result.previewUrl);
+      expect([result.width, result.height]).to.deep.equal([640, 360]);
+      const image = await decode(new Blob([base64ToBytes(result.base64) as Uint8Array<ArrayBuffer>]));
+      const whole = { width: 1280, height: 720, data: card.getContext('2d')!.getImageData(0, 0, 1280, 720).data };
+      for (const [x, y] of [
+        [20, 20],
+        [300, 200],
+        [600, 340],
+      ] as const) {
+        const expected = meanAt(whole, 640 + x, 360 + y);
+        const actual = meanAt(image, x, y);
+        expect(
+          Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!))),
+          `(${x}, ${y}): ${actual.join(',')} vs ${expected.join(',')}`,
+        ).to.be.at.most(JPEG_TOLERANCE);
+      }
+    },
+  );
 
   // What the camera capture sends for the guide's region: the whole frame, marked with the region,
   // cut out in the worker with drawImage's source rectangle (in WebKit too, unlike a visibleRect).
@@ -349,7 +376,12 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
     const frames: FramePixels[] = [await createImageBitmap(card)];
     if (typeof VideoFrame === 'function') frames.push(new VideoFrame(card, { timestamp: 0 }));
     const whole = { width: 1280, height: 720, data: card.getContext('2d')!.getImageData(0, 0, 1280, 720).data };
-    const probes = [[20, 20], [300, 200], [620, 340], [80, 300]] as const;
+    const probes = [
+      [20, 20],
+      [300, 200],
+      [620, 340],
+      [80, 300],
+    ] as const;
     // The probes tell the region from the frame's top-left corner (an uncut frame would fail them).
     const apart = probes.map(([x, y]) => Math.max(...meanAt(whole, x, y).map((v, i) => Math.abs(v - meanAt(whole, 600 + x, 300 + y)[i]!))));
     expect(Math.max(...apart)).to.be.greaterThan(3 * JPEG_TOLERANCE);
@@ -362,7 +394,10 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
       for (const [x, y] of probes) {
         const expected = meanAt(whole, 600 + x, 300 + y);
         const actual = meanAt(image, x, y);
-        expect(Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!))), `${frame.constructor.name} (${x}, ${y}): ${actual.join(',')} vs ${expected.join(',')}`).to.be.at.most(JPEG_TOLERANCE);
+        expect(
+          Math.max(...actual.map((v, i) => Math.abs(v - expected[i]!))),
+          `${frame.constructor.name} (${x}, ${y}): ${actual.join(',')} vs ${expected.join(',')}`,
+        ).to.be.at.most(JPEG_TOLERANCE);
       }
     }
   });
@@ -378,7 +413,7 @@ describe('processImage: a camera frame as pixels, a file decoded at the upload\'
     expect([kept.width, kept.height]).to.deep.equal([1280, 720]);
   });
 
-  it('a 12 MP photo is decoded straight to the upload\'s size (2000x1500) and encoded once', async () => {
+  it("a 12 MP photo is decoded straight to the upload's size (2000x1500) and encoded once", async () => {
     const photo = await canvasBlob(cardCanvas(4000, 3000), 'image/jpeg', 0.92);
     const result = await processImage(photo, { ...front, workerURL });
     revoke.push(result.previewUrl);
@@ -498,10 +533,32 @@ describe('processImage: refusals', () => {
 /** Inserts an APP1 Exif segment holding only Orientation into a JPEG, right after SOI. */
 function withExifOrientation(jpeg: Uint8Array, orientation: number): Uint8Array {
   const tiff = [
-    0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08, // big-endian TIFF header, IFD0 at 8
-    0x00, 0x01, // one entry
-    0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, orientation, 0x00, 0x00, // Orientation SHORT
-    0x00, 0x00, 0x00, 0x00, // no next IFD
+    0x4d,
+    0x4d,
+    0x00,
+    0x2a,
+    0x00,
+    0x00,
+    0x00,
+    0x08, // big-endian TIFF header, IFD0 at 8
+    0x00,
+    0x01, // one entry
+    0x01,
+    0x12,
+    0x00,
+    0x03,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    orientation,
+    0x00,
+    0x00, // Orientation SHORT
+    0x00,
+    0x00,
+    0x00,
+    0x00, // no next IFD
   ];
   const payload = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00, ...tiff]; // "Exif\0\0"
   const length = payload.length + 2;
@@ -550,7 +607,9 @@ describe('processImage: orientation, size caps, abort', () => {
     expect(photo.size).to.be.above(3 * 1024 * 1024);
     const result = await processImage(photo, { ...front, maxBytes: 512 * 1024, maxLongEdge: 2000 });
     revoke.push(result.previewUrl);
-    console.log(`12 MP: input ${photo.size} B -> ${result.bytes} B ${result.width}x${result.height}, timings ${JSON.stringify(result.timings)}`);
+    console.log(
+      `12 MP: input ${photo.size} B -> ${result.bytes} B ${result.width}x${result.height}, timings ${JSON.stringify(result.timings)}`,
+    );
     expect(result.bytes).to.be.at.most(512 * 1024);
     expect(Math.max(result.width, result.height)).to.be.at.most(2000);
     expect(result.width / result.height).to.be.closeTo(4 / 3, 0.01);
@@ -562,7 +621,10 @@ describe('processImage: orientation, size caps, abort', () => {
   it('an already aborted signal rejects with its reason and does no work', async () => {
     const controller = new AbortController();
     controller.abort();
-    const error = await processImage(await cardPng(), { ...front, signal: controller.signal }).then(() => null, (e: unknown) => e);
+    const error = await processImage(await cardPng(), { ...front, signal: controller.signal }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as DOMException).name).to.equal('AbortError');
   });
 
@@ -571,7 +633,10 @@ describe('processImage: orientation, size caps, abort', () => {
     const big = await canvasBlob(cardCanvas(4000, 3000), 'image/jpeg', 0.95);
     const pending = processImage(big, { ...front, signal: controller.signal, maxBytes: 200 * 1024 });
     setTimeout(() => controller.abort(), 50);
-    const error = await pending.then(() => null, (e: unknown) => e);
+    const error = await pending.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((error as DOMException).name).to.equal('AbortError');
   });
 });

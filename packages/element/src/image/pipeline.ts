@@ -19,7 +19,16 @@ import { SNIFF_BYTES, sniffBytes } from '@onboarding-kit/contract';
 import { hasOffscreenCanvas } from './canvas.js';
 import { frameRegionOf } from '../camera/frame-region.js';
 import { ImageCheckError } from './image-error.js';
-import { DEFAULTS, isBlob, prepareImage, type CaptureRole, type FramePixels, type PreparedImage, type PrepareOptions, type ProcessedBy } from './prepare.js';
+import {
+  DEFAULTS,
+  isBlob,
+  prepareImage,
+  type CaptureRole,
+  type FramePixels,
+  type PreparedImage,
+  type PrepareOptions,
+  type ProcessedBy,
+} from './prepare.js';
 import { defaultImageWorkerURL } from './worker-url.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
@@ -157,7 +166,12 @@ function dropWorker(url: string, slot: WorkerSlot, reason: unknown): void {
   slot.pending.clear();
 }
 
-function inWorker(url: string, source: Blob | FramePixels, options: PrepareOptions, signal: AbortSignal | undefined): Promise<PreparedImage> {
+function inWorker(
+  url: string,
+  source: Blob | FramePixels,
+  options: PrepareOptions,
+  signal: AbortSignal | undefined,
+): Promise<PreparedImage> {
   let slot: WorkerSlot;
   try {
     slot = workerSlot(url);
@@ -182,7 +196,7 @@ function inWorker(url: string, source: Blob | FramePixels, options: PrepareOptio
     signal?.addEventListener('abort', onAbort, { once: true });
     // A frame is transferred (no copy) to a worker that has shown it runs; a new one gets a copy,
     // so the page still has the frame if the worker cannot start.
-    const transfer = !(isBlob(source)) && slot.proven ? [source] : [];
+    const transfer = !isBlob(source) && slot.proven ? [source] : [];
     slot.worker.postMessage({ id, source, options } satisfies WorkerRequest, transfer);
   });
 }
@@ -209,7 +223,11 @@ export async function processImage(source: Blob | FramePixels, options: Pipeline
   }
 }
 
-async function processSource(source: Blob | FramePixels, options: PipelineOptions, handedBack: (frame: FramePixels) => void): Promise<ProcessedImage> {
+async function processSource(
+  source: Blob | FramePixels,
+  options: PipelineOptions,
+  handedBack: (frame: FramePixels) => void,
+): Promise<ProcessedImage> {
   const { signal } = options;
   signal?.throwIfAborted();
   if (isBlob(source)) {

@@ -120,7 +120,11 @@ async function decode(source: Blob, longEdge?: number): Promise<Decoded> {
 type Picture = ImageBitmap | AnyCanvas;
 
 /** `upright` is the picture's own size (the bitmap may already be resized to the upload's). */
-function checkQuality(bitmap: Picture, upright: { width: number; height: number }, options: PrepareOptions): { sharpness: number; brightness: number } {
+function checkQuality(
+  bitmap: Picture,
+  upright: { width: number; height: number },
+  options: PrepareOptions,
+): { sharpness: number; brightness: number } {
   const minWidth = options.minWidth ?? DEFAULTS.minWidth;
   const minHeight = options.minHeight ?? DEFAULTS.minHeight;
   const long = Math.max(upright.width, upright.height);
@@ -303,7 +307,9 @@ export async function prepareImage(source: Blob | FramePixels, options: PrepareO
   const maxBytes = options.maxBytes ?? DEFAULTS.maxBytes;
   const isFile = isBlob(source);
   const t0 = now();
-  const { bitmap, upright }: { bitmap: Picture; upright: Decoded['upright'] } = isBlob(source) ? await decode(source, maxLongEdge) : framePixels(source, options.crop);
+  const { bitmap, upright }: { bitmap: Picture; upright: Decoded['upright'] } = isBlob(source)
+    ? await decode(source, maxLongEdge)
+    : framePixels(source, options.crop);
   try {
     const t1 = now();
     // Started before the checks: the engine encodes while the checks read their small copy.

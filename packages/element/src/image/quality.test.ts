@@ -8,7 +8,8 @@ import { canvasFiltersWork } from './test-helpers.js';
 /** The calibration is against CSS filters; where the canvas ignores them (WebKit) it is skipped, not passed. */
 const calibrationIt = canvasFiltersWork()
   ? it
-  : (title: string, body: () => void) => (it as typeof it & { skip: typeof it }).skip(`${title} (skipped: this engine's canvas ignores ctx.filter)`, body);
+  : (title: string, body: () => void) =>
+      (it as typeof it & { skip: typeof it }).skip(`${title} (skipped: this engine's canvas ignores ctx.filter)`, body);
 
 function measure(filter: string, width = 1280, height = 720) {
   const grey = greyCopy(cardCanvas(width, height, filter));

@@ -68,7 +68,11 @@ function canvasOf(width: number, height: number, read: boolean): { canvas: AnyCa
  * measured 4485 there against 1619 in Chromium; Firefox's single step measures 4485 at every
  * imageSmoothingQuality, so no engine gets a one-step path).
  */
-function halvedTowards(source: CanvasImageSource & { width: number; height: number }, width: number, height: number): CanvasImageSource & { width: number; height: number } {
+function halvedTowards(
+  source: CanvasImageSource & { width: number; height: number },
+  width: number,
+  height: number,
+): CanvasImageSource & { width: number; height: number } {
   let current = source;
   while (current.width >= width * 2 && current.height >= height * 2) {
     const { canvas, ctx } = canvasOf(Math.ceil(current.width / 2), Math.ceil(current.height / 2), false);
@@ -82,7 +86,11 @@ function halvedTowards(source: CanvasImageSource & { width: number; height: numb
  * Draws `source` scaled so its long edge is `longEdge` (never upscaled) and returns its luma.
  * `keepMs`: how long the canvases it drew through are kept after this call (default KEEP_MS).
  */
-export function greyCopy(source: CanvasImageSource & { width: number; height: number }, longEdge = CHECK_LONG_EDGE, keepMs = KEEP_MS): GreyImage {
+export function greyCopy(
+  source: CanvasImageSource & { width: number; height: number },
+  longEdge = CHECK_LONG_EDGE,
+  keepMs = KEEP_MS,
+): GreyImage {
   const scale = Math.min(1, longEdge / Math.max(source.width, source.height));
   const width = Math.max(1, Math.round(source.width * scale));
   const height = Math.max(1, Math.round(source.height * scale));

@@ -123,7 +123,8 @@ export const en: Messages = {
       upstream: 'The verification service is having trouble right now. Try again in a few moments.',
       generic: 'Something went wrong while sending. Try again.',
       session_used: 'This verification has already been sent, from this page or another. It cannot be sent again with this link.',
-      session_mismatch: 'The data does not match what the service that asked for this verification provided. Check the document type and send again.',
+      session_mismatch:
+        'The data does not match what the service that asked for this verification provided. Check the document type and send again.',
       idempotency_conflict: 'An earlier upload with other data was already recorded. Start again to send once more.',
       idempotency_in_progress: 'The earlier upload is still being processed. Wait a few seconds and try again.',
     },

@@ -66,7 +66,8 @@ export const es: Messages = {
     headingFront: (type) => `Frente ${type === 'CNH' ? 'de la' : 'del'} ${type}`,
     headingBack: (type) => `Dorso ${type === 'CNH' ? 'de la' : 'del'} ${type}`,
     headingSelfie: 'Selfi',
-    guideDocument: 'Coloque el documento sobre una superficie plana y bien iluminada, sin reflejos, y enmárquelo entero dentro del recuadro.',
+    guideDocument:
+      'Coloque el documento sobre una superficie plana y bien iluminada, sin reflejos, y enmárquelo entero dentro del recuadro.',
     guideSelfie: 'Mire a la cámara con la cara descubierta y entera dentro del óvalo, en un lugar bien iluminado.',
     openCamera: 'Abrir cámara',
     cameraStarting: 'Abriendo la cámara…',
@@ -123,7 +124,8 @@ export const es: Messages = {
       upstream: 'El servicio de verificación tiene problemas en este momento. Inténtelo de nuevo en unos instantes.',
       generic: 'Algo salió mal en el envío. Inténtelo de nuevo.',
       session_used: 'Esta verificación ya se envió, desde esta página o desde otra. No se puede enviar de nuevo con este enlace.',
-      session_mismatch: 'Los datos no coinciden con los que informó el servicio que pidió esta verificación. Revisa el tipo de documento y envía de nuevo.',
+      session_mismatch:
+        'Los datos no coinciden con los que informó el servicio que pidió esta verificación. Revisa el tipo de documento y envía de nuevo.',
       idempotency_conflict: 'Ya se registró un envío anterior con otros datos. Empieza de nuevo para enviar otra vez.',
       idempotency_in_progress: 'El envío anterior todavía se está procesando. Espera unos segundos e inténtalo de nuevo.',
     },

@@ -10,7 +10,6 @@ export { SESSION_LOCALES as LOCALES, resolveLocale, type SessionLocale as Onboar
 
 const CATALOGS: Record<OnboardingLocale, Messages> = { 'pt-BR': ptBR, en, es };
 
-
 export function messagesFor(tag: string | null | undefined): Messages {
   return CATALOGS[resolveLocale(tag)];
 }

@@ -129,7 +129,8 @@ export const ptBR = {
       upstream: 'O serviço de verificação está com problemas no momento. Tente novamente em alguns instantes.',
       generic: 'Algo deu errado no envio. Tente novamente.',
       session_used: 'Esta verificação já foi enviada, por esta ou por outra página. Não é possível enviá-la de novo com este link.',
-      session_mismatch: 'Os dados não correspondem aos informados pelo serviço que pediu esta verificação. Confira o tipo de documento e envie novamente.',
+      session_mismatch:
+        'Os dados não correspondem aos informados pelo serviço que pediu esta verificação. Confira o tipo de documento e envie novamente.',
       idempotency_conflict: 'Um envio anterior, com outros dados, já foi registrado. Comece de novo para enviar outra vez.',
       idempotency_in_progress: 'O envio anterior ainda está sendo processado. Aguarde alguns segundos e tente novamente.',
     },

@@ -135,7 +135,8 @@ function dropFile(el: OnboardingFlow, file: File): void {
   input.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
-const checkingShown = (el: OnboardingFlow): boolean => /Verificando a foto|Checking the photo|Comprobando la foto/.test(root(el).querySelector('[part=body] .muted')?.textContent ?? '');
+const checkingShown = (el: OnboardingFlow): boolean =>
+  /Verificando a foto|Checking the photo|Comprobando la foto/.test(root(el).querySelector('[part=body] .muted')?.textContent ?? '');
 
 describe('<onboarding-flow> accessibility: axe on every step and state', () => {
   it('intro (in three locales), consent (its details open, its error), CPF (a check-digit error), document type (its error), first capture step: in English', async function () {
@@ -311,7 +312,10 @@ describe('<onboarding-flow> accessibility: axe on every step and state', () => {
     await controlDouble(ns, { holdUploads: true });
     await click(el, 'Enviar');
     await waitForStep(el, 'upload');
-    await waitFor(() => root(el).querySelector('[role=progressbar]')?.getAttribute('aria-valuenow') === '100', 'progress never reached 100');
+    await waitFor(
+      () => root(el).querySelector('[role=progressbar]')?.getAttribute('aria-valuenow') === '100',
+      'progress never reached 100',
+    );
     await walk.check('upload in progress', el);
     await click(el, 'Cancelar envio');
     await waitForStep(el, 'review');
@@ -321,7 +325,9 @@ describe('<onboarding-flow> accessibility: axe on every step and state', () => {
     await waitFor(() => errorText(el) !== '', 'no upload error');
     await el.updateComplete;
     await walk.check('upload error (503, retry offered)', el);
-    await controlDouble(ns, { failUploads: { status: 400, error: { code: 'invalid_cpf', message: 'CPF refused upstream.', field: 'cpf', externalId: 'EXT-UP-1' } } });
+    await controlDouble(ns, {
+      failUploads: { status: 400, error: { code: 'invalid_cpf', message: 'CPF refused upstream.', field: 'cpf', externalId: 'EXT-UP-1' } },
+    });
     await click(el, 'Tentar novamente');
     await waitFor(() => errorText(el).includes('recusou o CPF'), 'no CPF refusal');
     await el.updateComplete;

@@ -38,39 +38,42 @@ async function toFront(documentTypes = 'CNH,RG') {
 }
 
 describe('<onboarding-flow> capture steps', () => {
-  skipIn(['webkit'], NOT_IN.cameraDenial)('camera denied: says why and what to do, and the labelled file fallback works', async function () {
-    this.timeout(60_000);
-    await executeServerCommand('camera-permission', { grant: false });
-    const { el, events } = await toFront();
-    await chooseType(el, 'RG');
-    await click(el, 'Abrir câmera');
-    await waitFor(() => errorText(el) !== '', 'no camera error shown');
-    expect(errorText(el)).to.contain('acesso à câmera foi negado');
-    expect(errorText(el)).to.contain('escolha uma foto dos arquivos');
-    const errorEvent = events.find((e) => e.type === 'onboarding-error')!;
-    expect(errorEvent.detail.code).to.equal('camera_denied');
-    expect(root(el).querySelector('[part~=button-primary]')!.textContent!.trim()).to.equal('Tentar a câmera novamente');
-    await expect(el).to.be.accessible();
+  skipIn(['webkit'], NOT_IN.cameraDenial)(
+    'camera denied: says why and what to do, and the labelled file fallback works',
+    async function () {
+      this.timeout(60_000);
+      await executeServerCommand('camera-permission', { grant: false });
+      const { el, events } = await toFront();
+      await chooseType(el, 'RG');
+      await click(el, 'Abrir câmera');
+      await waitFor(() => errorText(el) !== '', 'no camera error shown');
+      expect(errorText(el)).to.contain('acesso à câmera foi negado');
+      expect(errorText(el)).to.contain('escolha uma foto dos arquivos');
+      const errorEvent = events.find((e) => e.type === 'onboarding-error')!;
+      expect(errorEvent.detail.code).to.equal('camera_denied');
+      expect(root(el).querySelector('[part~=button-primary]')!.textContent!.trim()).to.equal('Tentar a câmera novamente');
+      await expect(el).to.be.accessible();
 
-    // The gallery picker carries no capture (phones would open the camera app instead); with the
-    // camera refused, a separate picker hands the photo to the camera app.
-    const input = root(el).querySelector<HTMLInputElement>('input[type=file]:not([data-camera-app])')!;
-    expect(input.accept).to.equal('image/jpeg,image/png,image/webp');
-    expect(input.hasAttribute('capture')).to.equal(false);
-    expect(input.closest('label')!.textContent!.trim()).to.equal('Escolher uma foto dos arquivos');
-    const cameraApp = root(el).querySelector<HTMLInputElement>('input[type=file][data-camera-app]')!;
-    expect(cameraApp.accept).to.equal('image/*');
-    expect(cameraApp.getAttribute('capture')).to.equal('environment');
-    expect(cameraApp.closest('label')!.textContent!.trim()).to.equal('Usar o app da câmera');
-    expect(input.closest('label')!.getBoundingClientRect().height).to.be.at.least(24);
+      // The gallery picker carries no capture (phones would open the camera app instead); with the
+      // camera refused, a separate picker hands the photo to the camera app.
+      const input = root(el).querySelector<HTMLInputElement>('input[type=file]:not([data-camera-app])')!;
+      expect(input.accept).to.equal('image/jpeg,image/png,image/webp');
+      expect(input.hasAttribute('capture')).to.equal(false);
+      expect(input.closest('label')!.textContent!.trim()).to.equal('Escolher uma foto dos arquivos');
+      const cameraApp = root(el).querySelector<HTMLInputElement>('input[type=file][data-camera-app]')!;
+      expect(cameraApp.accept).to.equal('image/*');
+      expect(cameraApp.getAttribute('capture')).to.equal('environment');
+      expect(cameraApp.closest('label')!.textContent!.trim()).to.equal('Usar o app da câmera');
+      expect(input.closest('label')!.getBoundingClientRect().height).to.be.at.least(24);
 
-    await pickFile(el, await photoFor(el));
-    expect(preview(el), errorText(el)).to.exist;
-    expect(events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail.role)).to.deep.equal(['documentFront']);
-    await click(el, 'Usar esta foto');
-    await waitForStep(el, 'document-back');
-    expect(heading(el).textContent).to.equal('Verso do RG');
-  });
+      await pickFile(el, await photoFor(el));
+      expect(preview(el), errorText(el)).to.exist;
+      expect(events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail.role)).to.deep.equal(['documentFront']);
+      await click(el, 'Usar esta foto');
+      await waitForStep(el, 'document-back');
+      expect(heading(el).textContent).to.equal('Verso do RG');
+    },
+  );
 
   it('a file that is not an image is refused with its reason and a retake button', async function () {
     this.timeout(60_000);
@@ -150,7 +153,12 @@ describe('<onboarding-flow> capture steps', () => {
     await passConsent(el);
     await passCpf(el, CPF.approved);
     const labels = [...root(el).querySelectorAll('fieldset label')].map((l) => l.textContent!.trim());
-    expect(labels).to.deep.equal(['CNH (Carteira Nacional de Habilitação)', 'RG (Carteira de Identidade)', 'RNE / CRNM (Registro Nacional de Estrangeiro)', 'Passaporte']);
+    expect(labels).to.deep.equal([
+      'CNH (Carteira Nacional de Habilitação)',
+      'RG (Carteira de Identidade)',
+      'RNE / CRNM (Registro Nacional de Estrangeiro)',
+      'Passaporte',
+    ]);
     await chooseType(el, 'PASSPORT');
     // One side only: the document step has no sub-progress.
     expect(root(el).querySelector('[aria-current=step]')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Documento');

@@ -2,7 +2,19 @@
 import { expect } from '@open-wc/testing';
 import { onlyIn } from '@onboarding-kit/testing/engine';
 import type { OnboardingFlow } from './onboarding-flow.js';
-import { CPF, cardJpeg, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, photoFor } from './test-helpers.js';
+import {
+  CPF,
+  cardJpeg,
+  chooseType,
+  companionNamespace,
+  passConsent,
+  passCpf,
+  pickFile,
+  preview,
+  root,
+  waitFor,
+  photoFor,
+} from './test-helpers.js';
 
 /** The policy README.md tells integrators to use (plus their companion's origin in connect-src). */
 const POLICY =
@@ -10,7 +22,10 @@ const POLICY =
 
 describe('<onboarding-flow> under a strict Content Security Policy', () => {
   // The end-to-end tests load the element under the demo's header CSP in every engine.
-  onlyIn(['chromium'], "Firefox never runs the module script of a srcdoc iframe under a meta CSP script-src 'self', and WebKit runs it too late for this test: a srcdoc matter, not the element's")('loads, styles itself and processes a photo with no eval, no inline script or style', async function () {
+  onlyIn(
+    ['chromium'],
+    "Firefox never runs the module script of a srcdoc iframe under a meta CSP script-src 'self', and WebKit runs it too late for this test: a srcdoc matter, not the element's",
+  )('loads, styles itself and processes a photo with no eval, no inline script or style', async function () {
     this.timeout(60_000);
     const frame = document.createElement('iframe');
     frame.style.width = '800px';

@@ -52,7 +52,13 @@ export class ResolvedFlowContext implements FlowContextSource {
   get current(): FlowContext {
     const settings = this.#settings();
     const seen = this.#seen;
-    if (!this.#context || !seen || seen.endpoint !== settings.endpoint || seen.session !== settings.session || seen.locale !== settings.locale) {
+    if (
+      !this.#context ||
+      !seen ||
+      seen.endpoint !== settings.endpoint ||
+      seen.session !== settings.session ||
+      seen.locale !== settings.locale
+    ) {
       this.#seen = settings;
       this.#context = resolveFlowContext(settings);
     }

@@ -7,14 +7,29 @@
 import { currentEngine } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
-import { chooseType, cleanupListeners, click, companionNamespace, errorText, heading, mount, passConsent, root, waitFor, waitForStep } from './test-helpers.js';
+import {
+  chooseType,
+  cleanupListeners,
+  click,
+  companionNamespace,
+  errorText,
+  heading,
+  mount,
+  passConsent,
+  root,
+  waitFor,
+  waitForStep,
+} from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
 
 describe('<onboarding-flow handoff> on a computer without a camera', () => {
   it('leads the first capture step with "Continuar no celular", and the panel says why', async function () {
     this.timeout(60_000);
-    const session = await executeServerCommand<{ clientSecret: string }, Record<string, unknown>>('stack-session', { reference: `nocam-${companionNamespace()}`, cpf: '52998224725' });
+    const session = await executeServerCommand<{ clientSecret: string }, Record<string, unknown>>('stack-session', {
+      reference: `nocam-${companionNamespace()}`,
+      cpf: '52998224725',
+    });
     const { el } = await mount({ companion: 'real', session: session.clientSecret });
     el.handoff = true;
     await passConsent(el);
@@ -43,6 +58,8 @@ describe('<onboarding-flow handoff> on a computer without a camera', () => {
     lead()!.click();
     await waitFor(() => !!root(el).querySelector('onboarding-handoff-panel')?.shadowRoot?.querySelector('svg'), 'no QR code');
     expect(heading(el).textContent).to.equal('Continuar no celular');
-    expect(root(el).querySelector('onboarding-handoff-panel')!.shadowRoot!.textContent).to.include('Não encontramos uma câmera neste computador');
+    expect(root(el).querySelector('onboarding-handoff-panel')!.shadowRoot!.textContent).to.include(
+      'Não encontramos uma câmera neste computador',
+    );
   });
 });

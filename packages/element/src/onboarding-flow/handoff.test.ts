@@ -54,7 +54,11 @@ interface OpenedSession {
 
 /** A session opened by the integrator's backend on the real companion (the API key stays in the runner). */
 function openSession(): Promise<OpenedSession> {
-  return executeServerCommand<OpenedSession, Record<string, unknown>>('stack-session', { reference: `handoff-${companionNamespace()}`, cpf: '52998224725', name: 'Maria Silva' });
+  return executeServerCommand<OpenedSession, Record<string, unknown>>('stack-session', {
+    reference: `handoff-${companionNamespace()}`,
+    cpf: '52998224725',
+    name: 'Maria Silva',
+  });
 }
 
 type Panel = HTMLElement & { updateComplete: Promise<boolean> };
@@ -62,14 +66,16 @@ const panel = (el: OnboardingFlow): Panel | null => root(el).querySelector<Panel
 const panelRoot = (el: OnboardingFlow): ShadowRoot => panel(el)!.shadowRoot!;
 const panelText = (el: OnboardingFlow): string => (panel(el)?.shadowRoot?.textContent ?? '').replace(/\s+/g, ' ');
 const live = (el: OnboardingFlow): string => root(el).querySelector('[aria-live=polite]')!.textContent!;
-const qr = (el: OnboardingFlow): SVGSVGElement | null => panel(el)?.shadowRoot?.querySelector<SVGSVGElement>('svg[part~=handoff-qr]') ?? null;
+const qr = (el: OnboardingFlow): SVGSVGElement | null =>
+  panel(el)?.shadowRoot?.querySelector<SVGSVGElement>('svg[part~=handoff-qr]') ?? null;
 const shownCode = (el: OnboardingFlow): string => panelRoot(el).querySelector('[part~=handoff-code]')!.textContent!.trim();
 const panelButton = (el: OnboardingFlow, label: string): HTMLButtonElement => {
   const found = [...panelRoot(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === label);
   if (!found) throw new Error(`no panel button "${label}"; panel: ${panelText(el)}`);
   return found;
 };
-const handoffStates = (events: CustomEvent[]): string[] => events.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail.state as string);
+const handoffStates = (events: CustomEvent[]): string[] =>
+  events.filter((e) => e.type === 'onboarding-handoff').map((e) => e.detail.state as string);
 
 /** Decodes the QR code as drawn: the rendered SVG, rasterised at 8 px a module, read by a QR decoder. */
 async function decodeShownQr(svg: SVGSVGElement): Promise<string> {
@@ -95,7 +101,11 @@ async function decodeShownQr(svg: SVGSVGElement): Promise<string> {
 }
 
 async function claim(ns: string, body: { token: string } | { code: string }): Promise<Response> {
-  return fetch(`${await realEndpoint(ns)}/v1/handoff/claim`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(`${await realEndpoint(ns)}/v1/handoff/claim`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 async function claimOk(ns: string, body: { token: string } | { code: string }): Promise<HandoffClaim> {
@@ -133,12 +143,17 @@ async function waitForPanel(el: OnboardingFlow, words: string, timeout = 15_000,
     // What the pages sent meanwhile, and what the session's log holds, to tell where a line was lost.
     const shown = panel(el)?.shadowRoot;
     const status = shown?.querySelector('[part~=handoff-status]')?.textContent?.replace(/\s+/g, ' ').trim();
-    console.log(`panel: ${JSON.stringify({ phase: shown?.querySelector<HTMLElement>('[part~=handoff]')?.dataset.phase, progress: status, offline: !!shown?.querySelector('[part~=offline]') })}`);
+    console.log(
+      `panel: ${JSON.stringify({ phase: shown?.querySelector<HTMLElement>('[part~=handoff]')?.dataset.phase, progress: status, offline: !!shown?.querySelector('[part~=offline]') })}`,
+    );
     if (ns) console.log(JSON.stringify((await realRecord(ns)).requests.map((r) => `${r.method} ${r.url.replace(/^.*\/v1/, '')}`)));
     if (ns && secret) {
       const ac = new AbortController();
       setTimeout(() => ac.abort(), 1500);
-      const res = await fetch(`${await realEndpoint(ns)}/v1/session/events`, { headers: { authorization: `Bearer ${secret}` }, signal: ac.signal });
+      const res = await fetch(`${await realEndpoint(ns)}/v1/session/events`, {
+        headers: { authorization: `Bearer ${secret}` },
+        signal: ac.signal,
+      });
       let log = '';
       try {
         const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -207,11 +222,16 @@ describe('<onboarding-flow handoff>', () => {
     await expect(el).to.be.accessible();
 
     if (currentEngine() !== 'webkit') {
-      for (const [name, width, height] of [['1366', 1366, 768], ['390', 390, 844]] as const) {
+      for (const [name, width, height] of [
+        ['1366', 1366, 768],
+        ['390', 390, 844],
+      ] as const) {
         await setViewport({ width, height });
         await el.updateComplete;
         expect(document.scrollingElement!.scrollWidth, `sideways scroll at ${name}`).to.be.at.most(document.documentElement.clientWidth);
-        console.log(`hand-off offer @ ${name}: ${await executeServerCommand<string, { name: string }>('screenshot', { name: `handoff-offer-${name}` })}`);
+        console.log(
+          `hand-off offer @ ${name}: ${await executeServerCommand<string, { name: string }>('screenshot', { name: `handoff-offer-${name}` })}`,
+        );
       }
       await setViewport({ width: 1366, height: 768 });
     }
@@ -243,13 +263,16 @@ describe('<onboarding-flow handoff>', () => {
     expect(panelRoot(el).querySelectorAll('[data-photo]')).to.have.length(3);
     await expect(el).to.be.accessible();
     if (currentEngine() !== 'webkit') {
-      console.log(`hand-off following: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-following-1366' })}`);
+      console.log(
+        `hand-off following: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-following-1366' })}`,
+      );
     }
 
     // The first frame of the computer's outcome, as a person sees it: its words come with its heading.
     let firstOutcome: string | null = null;
     const watch = new MutationObserver(() => {
-      if (firstOutcome === null && root(el).querySelector('[data-status]')) firstOutcome = root(el).querySelector('[data-status]')!.textContent!.replace(/\s+/g, ' ');
+      if (firstOutcome === null && root(el).querySelector('[data-status]'))
+        firstOutcome = root(el).querySelector('[data-status]')!.textContent!.replace(/\s+/g, ' ');
     });
     watch.observe(root(el), { childList: true, subtree: true, characterData: true });
     await click(phone.el, 'Enviar');
@@ -262,7 +285,9 @@ describe('<onboarding-flow handoff>', () => {
     const complete = events.find((e) => e.type === 'onboarding-complete')!;
     expect(complete.detail.status).to.equal('APPROVED');
     expect(complete.detail.tokenOnboarding).to.equal(phone.events.find((e) => e.type === 'onboarding-complete')!.detail.tokenOnboarding);
-    expect(events.some((e) => e.type === 'onboarding-submitted' && e.detail.tokenOnboarding === complete.detail.tokenOnboarding)).to.equal(true);
+    expect(events.some((e) => e.type === 'onboarding-submitted' && e.detail.tokenOnboarding === complete.detail.tokenOnboarding)).to.equal(
+      true,
+    );
     expect(root(el).activeElement).to.equal(heading(el));
     // No secret of either device is in what an integrator sees.
     for (const secret of [session.clientSecret, phoneClaim.clientSecret]) {
@@ -290,8 +315,13 @@ describe('<onboarding-flow handoff>', () => {
     expect(handoffStates(events)).to.deep.equal(['offered', 'claimed', 'reclaimed']);
 
     // The phone learns it from the session's events, and says so instead of its step.
-    await waitFor(() => heading(phone.el).textContent === 'A verificação continuou no outro aparelho', `phone at ${stepOf(phone.el)}: ${text(phone.el).slice(0, 200)}`);
-    expect(root(phone.el).querySelector('[data-session-problem=handedOff]')!.textContent).to.include('voltou para o aparelho em que foi aberta');
+    await waitFor(
+      () => heading(phone.el).textContent === 'A verificação continuou no outro aparelho',
+      `phone at ${stepOf(phone.el)}: ${text(phone.el).slice(0, 200)}`,
+    );
+    expect(root(phone.el).querySelector('[data-session-problem=handedOff]')!.textContent).to.include(
+      'voltou para o aparelho em que foi aberta',
+    );
     expect(root(phone.el).querySelector('input[type=file]')).to.equal(null);
     expect(phone.events.filter((e) => e.type === 'onboarding-error').map((e) => e.detail.code)).to.include('session_handed_off');
     expect(handoffStates(phone.events)).to.deep.equal(['reclaimed']);
@@ -299,7 +329,9 @@ describe('<onboarding-flow handoff>', () => {
     await expect(phone.el).to.be.accessible();
     if (currentEngine() !== 'webkit') {
       await setViewport({ width: 390, height: 844 });
-      console.log(`phone taken back: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-taken-back-390' })}`);
+      console.log(
+        `phone taken back: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-taken-back-390' })}`,
+      );
     }
     // The computer can capture again: the session is its own.
     await pickFile(el, await photoFor(el));
@@ -345,7 +377,9 @@ describe('<onboarding-flow handoff>', () => {
       expect(shownCode(el)).to.equal(code);
       expect(qr(el)).to.not.equal(null);
       await expect(el).to.be.accessible();
-      console.log(`hand-off offline: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-offline-1366' })}`);
+      console.log(
+        `hand-off offline: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-offline-1366' })}`,
+      );
     } finally {
       await executeServerCommand('stack-offline', { namespace: ns, offline: false });
     }
@@ -356,25 +390,28 @@ describe('<onboarding-flow handoff>', () => {
     await waitForPanel(el, 'Celular conectado');
   });
 
-  onlyIn(['chromium'], NOT_IN.playwrightCommands)('"Copiar código" puts the code as shown on the clipboard, says so on the panel and aloud; a refused clipboard says to type it', async function () {
-    this.timeout(45_000);
-    const session = await openSession();
-    const { el, ns } = await mountComputer(session);
-    await toDocumentFront(el);
-    await offer(el);
-    // The clipboard holds something else first, so only the button's copy can put the code there.
-    await executeServerCommand('clipboard-permission', { grant: true });
-    await navigator.clipboard.writeText('not the code');
-    panelButton(el, 'Copiar código').click();
-    await waitForPanel(el, 'Código copiado.');
-    const code = shownCode(el);
-    expect(await navigator.clipboard.readText()).to.equal(code);
-    expect(code).to.equal(formatHandoffCode(code.replace(/\W/g, '')));
-    await waitFor(() => live(el).includes('Código copiado.'), `not announced: ${live(el)}`);
-    // The code copied is one the phone can claim.
-    await claimOk(ns, { code: await navigator.clipboard.readText() });
-    await waitForPanel(el, 'Celular conectado');
-  });
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)(
+    '"Copiar código" puts the code as shown on the clipboard, says so on the panel and aloud; a refused clipboard says to type it',
+    async function () {
+      this.timeout(45_000);
+      const session = await openSession();
+      const { el, ns } = await mountComputer(session);
+      await toDocumentFront(el);
+      await offer(el);
+      // The clipboard holds something else first, so only the button's copy can put the code there.
+      await executeServerCommand('clipboard-permission', { grant: true });
+      await navigator.clipboard.writeText('not the code');
+      panelButton(el, 'Copiar código').click();
+      await waitForPanel(el, 'Código copiado.');
+      const code = shownCode(el);
+      expect(await navigator.clipboard.readText()).to.equal(code);
+      expect(code).to.equal(formatHandoffCode(code.replace(/\W/g, '')));
+      await waitFor(() => live(el).includes('Código copiado.'), `not announced: ${live(el)}`);
+      // The code copied is one the phone can claim.
+      await claimOk(ns, { code: await navigator.clipboard.readText() });
+      await waitForPanel(el, 'Celular conectado');
+    },
+  );
 
   it('a clipboard that refuses the code, or never answers: the panel says to type the code on the phone', async function () {
     this.timeout(45_000);
@@ -386,7 +423,10 @@ describe('<onboarding-flow handoff>', () => {
     const clipboard = navigator.clipboard;
     const own = Object.getOwnPropertyDescriptor(clipboard, 'writeText');
     try {
-      for (const [how, answer] of [['refuses', () => Promise.reject(new DOMException('denied', 'NotAllowedError'))], ['never answers', () => new Promise<void>(() => {})]] as const) {
+      for (const [how, answer] of [
+        ['refuses', () => Promise.reject(new DOMException('denied', 'NotAllowedError'))],
+        ['never answers', () => new Promise<void>(() => {})],
+      ] as const) {
         Object.defineProperty(clipboard, 'writeText', { configurable: true, value: answer });
         const started = performance.now();
         panelButton(el, 'Copiar código').click();
@@ -408,7 +448,10 @@ describe('<onboarding-flow handoff>', () => {
     const session = await openSession();
     const ns = companionNamespace();
     const base = await realEndpoint(ns);
-    const offered = await fetch(`${base}/v1/session/handoff`, { method: 'POST', headers: { authorization: `Bearer ${session.clientSecret}` } });
+    const offered = await fetch(`${base}/v1/session/handoff`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.clientSecret}` },
+    });
     expect(offered.status).to.equal(201);
     const { code } = (await offered.json()) as { code: string };
     const phoneClaim = await claimOk(ns, { code });
@@ -431,7 +474,9 @@ describe('<onboarding-flow handoff>', () => {
     await expect(el).to.be.accessible();
     if (currentEngine() !== 'webkit') {
       await setViewport({ width: 390, height: 844 });
-      console.log(`hand-off follow after reload @ 390: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-follow-390' })}`);
+      console.log(
+        `hand-off follow after reload @ 390: ${await executeServerCommand<string, { name: string }>('screenshot', { name: 'handoff-follow-390' })}`,
+      );
       await setViewport({ width: 1366, height: 768 });
     }
     // Live reports after the replay still arrive (the stream stays open).

@@ -35,7 +35,10 @@ function leaves(tree: Tree, prefix = ''): [string, string][] {
 }
 
 describe('<onboarding-flow> locales', () => {
-  for (const [locale, catalog] of [['en', en], ['es', es]] as ['en' | 'es', Messages][]) {
+  for (const [locale, catalog] of [
+    ['en', en],
+    ['es', es],
+  ] as ['en' | 'es', Messages][]) {
     it(`${locale}: complete catalog, rendered in ${locale}`, async function () {
       this.timeout(30_000);
       const keys = leaves(ptBR).map(([k]) => k);
@@ -48,7 +51,8 @@ describe('<onboarding-flow> locales', () => {
       // The intro, then the consent.
       expect(heading(el).textContent).to.equal(catalog.intro.heading);
       expect(heading(el).textContent).to.not.equal(ptBR.intro.heading);
-      for (const part of [catalog.intro.time, catalog.intro.needCpf, catalog.intro.needLight, catalog.intro.photosTitle]) expect(text(el)).to.contain(part);
+      for (const part of [catalog.intro.time, catalog.intro.needCpf, catalog.intro.needLight, catalog.intro.photosTitle])
+        expect(text(el)).to.contain(part);
       await click(el, catalog.intro.start);
       await waitForStep(el, 'consent');
       expect(heading(el).textContent).to.equal(catalog.consent.heading);

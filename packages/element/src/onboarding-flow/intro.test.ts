@@ -8,7 +8,19 @@ import { currentEngine, NOT_IN, skipIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { OnboardingFlow } from './onboarding-flow.js';
-import { START_LABEL, button, cleanupListeners, click, heading, mount, passIntro, root, stepOf, text, waitForStep } from './test-helpers.js';
+import {
+  START_LABEL,
+  button,
+  cleanupListeners,
+  click,
+  heading,
+  mount,
+  passIntro,
+  root,
+  stepOf,
+  text,
+  waitForStep,
+} from './test-helpers.js';
 
 afterEach(async () => {
   cleanupListeners();
@@ -23,7 +35,12 @@ const EXPECTED = {
   'pt-BR': {
     heading: 'Antes de começar',
     time: 'Leva cerca de 2 minutos.',
-    needs: ['Seu CPF', 'Um documento de identidade com foto: CNH ou RG', 'Um lugar bem iluminado', 'Uma câmera, ou fotos do documento e do seu rosto'],
+    needs: [
+      'Seu CPF',
+      'Um documento de identidade com foto: CNH ou RG',
+      'Um lugar bem iluminado',
+      'Uma câmera, ou fotos do documento e do seu rosto',
+    ],
     photos: ['Frente do documento', 'Verso do documento', 'Selfie'],
     consent: 'Uso dos seus dados',
     step1: 'Etapa 1 de 5: Uso dos seus dados.',
@@ -31,7 +48,12 @@ const EXPECTED = {
   en: {
     heading: 'Before you start',
     time: 'It takes about 2 minutes.',
-    needs: ['Your CPF', 'An identity document with a photo: CNH or RG', 'A well-lit place', 'A camera, or photos of your document and your face'],
+    needs: [
+      'Your CPF',
+      'An identity document with a photo: CNH or RG',
+      'A well-lit place',
+      'A camera, or photos of your document and your face',
+    ],
     photos: ['Front of the document', 'Back of the document', 'Selfie'],
     consent: 'How your data is used',
     step1: 'Step 1 of 5: How your data is used.',
@@ -39,7 +61,12 @@ const EXPECTED = {
   es: {
     heading: 'Antes de empezar',
     time: 'Toma unos 2 minutos.',
-    needs: ['Su CPF', 'Un documento de identidad con foto: CNH o RG', 'Un lugar bien iluminado', 'Una cámara, o fotos de su documento y de su rostro'],
+    needs: [
+      'Su CPF',
+      'Un documento de identidad con foto: CNH o RG',
+      'Un lugar bien iluminado',
+      'Una cámara, o fotos de su documento y de su rostro',
+    ],
     photos: ['Frente del documento', 'Dorso del documento', 'Selfi'],
     consent: 'Uso de sus datos',
     step1: 'Paso 1 de 5: Uso de sus datos.',
@@ -81,8 +108,12 @@ describe('<onboarding-flow> intro', () => {
       expect(heading(el).textContent).to.equal(t.consent);
       expect(root(el).activeElement).to.equal(heading(el));
       expect(live(el)).to.equal(t.step1);
-      expect(root(el).querySelector('[aria-current=step]')!.textContent!.trim()).to.equal({ 'pt-BR': 'Consentimento', en: 'Consent', es: 'Consentimiento' }[locale]);
-      expect(events.filter((e) => e.type === 'onboarding-step-change').map((e) => e.detail)).to.deep.equal([{ step: 'consent', previous: 'intro' }]);
+      expect(root(el).querySelector('[aria-current=step]')!.textContent!.trim()).to.equal(
+        { 'pt-BR': 'Consentimento', en: 'Consent', es: 'Consentimiento' }[locale],
+      );
+      expect(events.filter((e) => e.type === 'onboarding-step-change').map((e) => e.detail)).to.deep.equal([
+        { step: 'consent', previous: 'intro' },
+      ]);
     });
   }
 
@@ -110,23 +141,26 @@ describe('<onboarding-flow> intro', () => {
     expect(root(el).querySelector<HTMLInputElement>('#consent')!.checked).to.equal(false);
   });
 
-  skipIn(['webkit'], NOT_IN.keyboard)('keyboard only: Tab reaches the button, with a focus outline; Enter goes to the consent', async function () {
-    this.timeout(30_000);
-    const { el } = await mount();
-    el.start();
-    await el.updateComplete;
-    expect(root(el).activeElement).to.equal(heading(el));
-    await sendKeys({ press: 'Tab' });
-    const start = button(el, 'Começar');
-    expect(root(el).activeElement).to.equal(start);
-    const style = getComputedStyle(start);
-    expect(style.outlineStyle).to.not.equal('none');
-    expect(parseFloat(style.outlineWidth)).to.be.at.least(2);
-    expect(start.getBoundingClientRect().height).to.be.at.least(44);
-    await sendKeys({ press: 'Enter' });
-    await waitForStep(el, 'consent');
-    expect(root(el).activeElement).to.equal(heading(el));
-  });
+  skipIn(['webkit'], NOT_IN.keyboard)(
+    'keyboard only: Tab reaches the button, with a focus outline; Enter goes to the consent',
+    async function () {
+      this.timeout(30_000);
+      const { el } = await mount();
+      el.start();
+      await el.updateComplete;
+      expect(root(el).activeElement).to.equal(heading(el));
+      await sendKeys({ press: 'Tab' });
+      const start = button(el, 'Começar');
+      expect(root(el).activeElement).to.equal(start);
+      const style = getComputedStyle(start);
+      expect(style.outlineStyle).to.not.equal('none');
+      expect(parseFloat(style.outlineWidth)).to.be.at.least(2);
+      expect(start.getBoundingClientRect().height).to.be.at.least(44);
+      await sendKeys({ press: 'Enter' });
+      await waitForStep(el, 'consent');
+      expect(root(el).activeElement).to.equal(heading(el));
+    },
+  );
 
   it('fits a phone (390x844) with its button on the first screen, and a laptop (1366x768): screenshots', async function () {
     this.timeout(30_000);

@@ -123,7 +123,10 @@ async function checkViewTabStops(el: OnboardingFlow): Promise<string[]> {
     if (!node) {
       // Out of the view: to the browser, never to anything on the page behind the modal.
       const focused = document.activeElement;
-      expect(focused === null || focused === document.body, `Tab left the capture view for ${focused?.tagName.toLowerCase()} on the page`).to.equal(true);
+      expect(
+        focused === null || focused === document.body,
+        `Tab left the capture view for ${focused?.tagName.toLowerCase()} on the page`,
+      ).to.equal(true);
       outsideTheView++;
       expect(outsideTheView, 'Tab never came back into the capture view').to.be.at.most(1);
       await press('Tab');
@@ -142,126 +145,132 @@ async function checkViewTabStops(el: OnboardingFlow): Promise<string[]> {
 }
 
 describe('<onboarding-flow> keyboard only', () => {
-  onlyIn(['chromium'], NOT_IN.cardCamera)('walks the intro, consent, CPF (with a check-digit error), type, photos and upload with the keyboard alone', async function () {
-    this.timeout(120_000);
-    const { el } = await mount();
-    el.start();
-    await el.updateComplete;
-    expect(active(el)).to.equal(heading(el));
-
-    // The intro: its one button is the first stop; Enter leads to the consent, its heading focused.
-    expect(stepOf(el)).to.equal('intro');
-    await press('Tab');
-    expect(label(active(el))).to.equal('Começar');
-    await press('Enter');
-    await waitForStep(el, 'consent');
-    expect(active(el)).to.equal(heading(el));
-
-    // Consent: the "Ler detalhes" disclosure first (Enter unfolds the full text, again folds it),
-    // then Tab to the box, Space ticks it; Continue with Enter.
-    await press('Tab');
-    expect(active(el)?.tagName).to.equal('SUMMARY');
-    expect(label(active(el))).to.equal('Ler detalhes');
-    await press('Enter');
-    expect(root(el).querySelector('details')!.open).to.equal(true);
-    await press('Enter');
-    expect(root(el).querySelector('details')!.open).to.equal(false);
-    await press('Tab');
-    expect(active(el)?.id).to.equal('consent');
-    await press('Space');
-    expect(root(el).querySelector<HTMLInputElement>('#consent')!.checked).to.equal(true);
-    await press('Tab');
-    expect(label(active(el))).to.equal('Agora não');
-    await press('Tab');
-    expect(label(active(el))).to.equal('Continuar');
-    await press('Enter');
-    await waitForStep(el, 'cpf');
-    expect(active(el)).to.equal(heading(el));
-
-    // CPF: typed digits are masked; a wrong check digit is announced and tied to the field.
-    await press('Tab');
-    expect(active(el)?.id).to.equal('cpf');
-    const cpf = root(el).querySelector<HTMLInputElement>('#cpf')!;
-    expect(cpf.inputMode).to.equal('numeric');
-    expect(cpf.autocomplete).to.equal('off');
-    await sendKeys({ type: '52998224726' });
-    expect(cpf.value).to.equal('529.982.247-26');
-    await press('Enter');
-    await el.updateComplete;
-    expect(stepOf(el)).to.equal('cpf');
-    expect(cpf.getAttribute('aria-invalid')).to.equal('true');
-    const error = root(el).querySelector('#cpf-error')!;
-    expect(error.getAttribute('role')).to.equal('alert');
-    expect(error.textContent).to.contain('dígitos verificadores');
-    expect(cpf.getAttribute('aria-describedby')).to.contain('cpf-error');
-    expect(active(el)).to.equal(cpf);
-    await expect(el).to.be.accessible();
-    await press('Backspace');
-    await sendKeys({ type: '5' });
-    expect(cpf.value).to.equal(CPF.approved);
-    expect(root(el).querySelector('#cpf-error')).to.equal(null);
-    await press('Enter');
-    await waitForStep(el, 'document-type');
-    expect(active(el)).to.equal(heading(el));
-
-    // Type: arrows move within the radio group, Space selects.
-    await press('Tab');
-    expect((active(el) as HTMLInputElement).type).to.equal('radio');
-    await press('Space');
-    await press('ArrowDown');
-    await el.updateComplete;
-    expect(root(el).querySelector<HTMLInputElement>('#doctype-RG')!.checked).to.equal(true);
-    await tabTo(el, buttonNamed('Continuar'), 'Continuar');
-    await press('Enter');
-    await waitForStep(el, 'document-front');
-    expect(heading(el).textContent).to.contain('RG');
-
-    // Each photo: open the camera, take the photo, use it.
-    for (const next of ['document-back', 'selfie', 'review']) {
-      await tabTo(el, buttonNamed('Abrir câmera'), 'Abrir câmera');
-      await press('Enter');
-      await waitFor(() => {
-        const v = captureView(el)?.video;
-        return !!v && v.videoWidth > 0;
-      }, 'camera never went live');
+  onlyIn(['chromium'], NOT_IN.cardCamera)(
+    'walks the intro, consent, CPF (with a check-digit error), type, photos and upload with the keyboard alone',
+    async function () {
+      this.timeout(120_000);
+      const { el } = await mount();
+      el.start();
       await el.updateComplete;
-      // The capture view is a modal: focus starts on its shutter.
-      expect(captureView(el)!.shadowRoot!.activeElement?.getAttribute('aria-label')).to.equal('Tirar foto');
-      await press('Enter');
-      if (next === 'review') {
-        // The fake camera's card is no face: refused twice, then kept with "use anyway", all by keyboard.
-        await waitFor(() => hasButton(el, 'Tirar outra foto'), 'the card was not refused as a selfie', 25_000);
-        await el.updateComplete;
-        expect(label(active(el))).to.equal('Tirar outra foto');
-        await press('Enter');
-        await liveCamera(el);
-        await waitFor(() => captureView(el)?.shadowRoot?.activeElement?.getAttribute('aria-label') === 'Tirar foto', 'the camera did not reopen with focus on its shutter');
-        await press('Enter');
-        await waitFor(() => hasButton(el, 'Usar mesmo assim'), 'no "use anyway" after the second refusal', 25_000);
-        await el.updateComplete;
-        await sendKeys({ down: 'Shift' });
-        await press('Tab');
-        await sendKeys({ up: 'Shift' });
-        expect(label(active(el))).to.equal('Usar mesmo assim');
-        await press('Enter');
-      }
-      await waitFor(() => !!preview(el), 'no preview', 25_000);
-      await el.updateComplete;
-      expect(label(active(el))).to.equal('Usar esta foto');
-      await press('Enter');
-      await waitForStep(el, next);
       expect(active(el)).to.equal(heading(el));
-    }
 
-    await tabTo(el, buttonNamed('Enviar'), 'Enviar');
-    await press('Enter');
-    await waitForStep(el, 'outcome');
-    expect(active(el)).to.equal(heading(el));
-    await tabTo(el, buttonNamed('Começar de novo'), 'Começar de novo');
-    await press('Enter');
-    await waitForStep(el, 'intro');
-    expect(active(el)).to.equal(heading(el));
-  });
+      // The intro: its one button is the first stop; Enter leads to the consent, its heading focused.
+      expect(stepOf(el)).to.equal('intro');
+      await press('Tab');
+      expect(label(active(el))).to.equal('Começar');
+      await press('Enter');
+      await waitForStep(el, 'consent');
+      expect(active(el)).to.equal(heading(el));
+
+      // Consent: the "Ler detalhes" disclosure first (Enter unfolds the full text, again folds it),
+      // then Tab to the box, Space ticks it; Continue with Enter.
+      await press('Tab');
+      expect(active(el)?.tagName).to.equal('SUMMARY');
+      expect(label(active(el))).to.equal('Ler detalhes');
+      await press('Enter');
+      expect(root(el).querySelector('details')!.open).to.equal(true);
+      await press('Enter');
+      expect(root(el).querySelector('details')!.open).to.equal(false);
+      await press('Tab');
+      expect(active(el)?.id).to.equal('consent');
+      await press('Space');
+      expect(root(el).querySelector<HTMLInputElement>('#consent')!.checked).to.equal(true);
+      await press('Tab');
+      expect(label(active(el))).to.equal('Agora não');
+      await press('Tab');
+      expect(label(active(el))).to.equal('Continuar');
+      await press('Enter');
+      await waitForStep(el, 'cpf');
+      expect(active(el)).to.equal(heading(el));
+
+      // CPF: typed digits are masked; a wrong check digit is announced and tied to the field.
+      await press('Tab');
+      expect(active(el)?.id).to.equal('cpf');
+      const cpf = root(el).querySelector<HTMLInputElement>('#cpf')!;
+      expect(cpf.inputMode).to.equal('numeric');
+      expect(cpf.autocomplete).to.equal('off');
+      await sendKeys({ type: '52998224726' });
+      expect(cpf.value).to.equal('529.982.247-26');
+      await press('Enter');
+      await el.updateComplete;
+      expect(stepOf(el)).to.equal('cpf');
+      expect(cpf.getAttribute('aria-invalid')).to.equal('true');
+      const error = root(el).querySelector('#cpf-error')!;
+      expect(error.getAttribute('role')).to.equal('alert');
+      expect(error.textContent).to.contain('dígitos verificadores');
+      expect(cpf.getAttribute('aria-describedby')).to.contain('cpf-error');
+      expect(active(el)).to.equal(cpf);
+      await expect(el).to.be.accessible();
+      await press('Backspace');
+      await sendKeys({ type: '5' });
+      expect(cpf.value).to.equal(CPF.approved);
+      expect(root(el).querySelector('#cpf-error')).to.equal(null);
+      await press('Enter');
+      await waitForStep(el, 'document-type');
+      expect(active(el)).to.equal(heading(el));
+
+      // Type: arrows move within the radio group, Space selects.
+      await press('Tab');
+      expect((active(el) as HTMLInputElement).type).to.equal('radio');
+      await press('Space');
+      await press('ArrowDown');
+      await el.updateComplete;
+      expect(root(el).querySelector<HTMLInputElement>('#doctype-RG')!.checked).to.equal(true);
+      await tabTo(el, buttonNamed('Continuar'), 'Continuar');
+      await press('Enter');
+      await waitForStep(el, 'document-front');
+      expect(heading(el).textContent).to.contain('RG');
+
+      // Each photo: open the camera, take the photo, use it.
+      for (const next of ['document-back', 'selfie', 'review']) {
+        await tabTo(el, buttonNamed('Abrir câmera'), 'Abrir câmera');
+        await press('Enter');
+        await waitFor(() => {
+          const v = captureView(el)?.video;
+          return !!v && v.videoWidth > 0;
+        }, 'camera never went live');
+        await el.updateComplete;
+        // The capture view is a modal: focus starts on its shutter.
+        expect(captureView(el)!.shadowRoot!.activeElement?.getAttribute('aria-label')).to.equal('Tirar foto');
+        await press('Enter');
+        if (next === 'review') {
+          // The fake camera's card is no face: refused twice, then kept with "use anyway", all by keyboard.
+          await waitFor(() => hasButton(el, 'Tirar outra foto'), 'the card was not refused as a selfie', 25_000);
+          await el.updateComplete;
+          expect(label(active(el))).to.equal('Tirar outra foto');
+          await press('Enter');
+          await liveCamera(el);
+          await waitFor(
+            () => captureView(el)?.shadowRoot?.activeElement?.getAttribute('aria-label') === 'Tirar foto',
+            'the camera did not reopen with focus on its shutter',
+          );
+          await press('Enter');
+          await waitFor(() => hasButton(el, 'Usar mesmo assim'), 'no "use anyway" after the second refusal', 25_000);
+          await el.updateComplete;
+          await sendKeys({ down: 'Shift' });
+          await press('Tab');
+          await sendKeys({ up: 'Shift' });
+          expect(label(active(el))).to.equal('Usar mesmo assim');
+          await press('Enter');
+        }
+        await waitFor(() => !!preview(el), 'no preview', 25_000);
+        await el.updateComplete;
+        expect(label(active(el))).to.equal('Usar esta foto');
+        await press('Enter');
+        await waitForStep(el, next);
+        expect(active(el)).to.equal(heading(el));
+      }
+
+      await tabTo(el, buttonNamed('Enviar'), 'Enviar');
+      await press('Enter');
+      await waitForStep(el, 'outcome');
+      expect(active(el)).to.equal(heading(el));
+      await tabTo(el, buttonNamed('Começar de novo'), 'Começar de novo');
+      await press('Enter');
+      await waitForStep(el, 'intro');
+      expect(active(el)).to.equal(heading(el));
+    },
+  );
 
   onlyIn(['chromium'], TAB_OUT)('every stop Tab reaches on the way to an outcome shows a focus outline', async function () {
     this.timeout(120_000);

@@ -45,5 +45,18 @@ export let CompanionError: Kit['CompanionError'];
 
 /** Called by the element once the lazy file has loaded, before it uses anything in it. */
 export function provideKit(kit: Kit): void {
-  ({ LitElement, html, svg, css, nothing, cssProperty, OnboardingCaptureEvent, OnboardingSubmittedEvent, OnboardingCompleteEvent, OnboardingErrorEvent, OnboardingCancelEvent, CompanionError } = kit);
+  ({
+    LitElement,
+    html,
+    svg,
+    css,
+    nothing,
+    cssProperty,
+    OnboardingCaptureEvent,
+    OnboardingSubmittedEvent,
+    OnboardingCompleteEvent,
+    OnboardingErrorEvent,
+    OnboardingCancelEvent,
+    CompanionError,
+  } = kit);
 }

@@ -1,7 +1,20 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { CPF, cardJpeg, chooseType, cleanupListeners, click, mount, passConsent, passCpf, pickFile, preview, photoFor, waitForStep } from './test-helpers.js';
+import {
+  CPF,
+  cardJpeg,
+  chooseType,
+  cleanupListeners,
+  click,
+  mount,
+  passConsent,
+  passCpf,
+  pickFile,
+  preview,
+  photoFor,
+  waitForStep,
+} from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
 
@@ -50,7 +63,10 @@ describe('<onboarding-flow> first load', () => {
       await pickFile(el, await photoFor(el));
       expect(preview(el)).to.exist;
       const after = resources.names().slice(before.length);
-      expect(after.filter((url) => url.includes('/image/pipeline')), after.join('\n')).to.have.length.greaterThan(0);
+      expect(
+        after.filter((url) => url.includes('/image/pipeline')),
+        after.join('\n'),
+      ).to.have.length.greaterThan(0);
       // The worker's own script is its own fetch (not always on the page's timeline): the capture
       // event says that it answered.
       const captures = events.filter((e) => e.type === 'onboarding-capture').map((e) => (e.detail as { processedIn: string }).processedIn);

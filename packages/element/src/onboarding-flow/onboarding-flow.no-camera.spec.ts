@@ -1,6 +1,20 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
-import { CPF, cardJpeg, chooseType, cleanupListeners, click, errorText, mount, passConsent, passCpf, pickFile, preview, waitFor, photoFor } from './test-helpers.js';
+import {
+  CPF,
+  cardJpeg,
+  chooseType,
+  cleanupListeners,
+  click,
+  errorText,
+  mount,
+  passConsent,
+  passCpf,
+  pickFile,
+  preview,
+  waitFor,
+  photoFor,
+} from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
 

@@ -203,7 +203,12 @@ export class OnboardingFlow extends LitElement {
   readonly #details: DetailsController = new DetailsController(this, {
     prefill: () => {
       const session = this.#session.session;
-      return { cpf: this.cpf, name: session?.prefill.name ?? this.name, documentTypes: this.#documentTypes(), lockedTaxId: session ? lockedTaxIdOf(session.prefill) : null };
+      return {
+        cpf: this.cpf,
+        name: session?.prefill.name ?? this.name,
+        documentTypes: this.#documentTypes(),
+        lockedTaxId: session ? lockedTaxIdOf(session.prefill) : null,
+      };
     },
     goTo: (step) => this.#nav.goTo(step),
     next: () => this.#nav.next(),
@@ -217,8 +222,17 @@ export class OnboardingFlow extends LitElement {
     slot: this.#captureSlot,
     // Right after the base styles, which the path's styles refine (the compact review grid over the base thumbnails).
     styles: (photoSteps) => [styles, photoSteps, pathStyles, introStyles],
-    capture: { limits: () => ({ ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }), ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }) }) },
-    submission: { pollOptions: () => this.pollOptions, maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES, clientSecret: () => this.#session.secret },
+    capture: {
+      limits: () => ({
+        ...(this.maxImageBytes && { maxBytes: this.maxImageBytes }),
+        ...(this.maxLongEdge && { maxLongEdge: this.maxLongEdge }),
+      }),
+    },
+    submission: {
+      pollOptions: () => this.pollOptions,
+      maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES,
+      clientSecret: () => this.#session.secret,
+    },
     request: (photos) => this.#details.request(photos),
   });
 
@@ -278,7 +292,11 @@ export class OnboardingFlow extends LitElement {
     if (step === FIRST_STEP && this.#sessionBlocks) return sessionHeading(m, this.#session.problem);
     if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return m.cpf.headingCnpj;
     const submission = this.#photo.submission;
-    return stepHeading(m, step, { documentType: this.#details.documentType, outcome: submission?.outcome?.status ?? null, uploadFailed: !!submission?.uploadError });
+    return stepHeading(m, step, {
+      documentType: this.#details.documentType,
+      outcome: submission?.outcome?.status ?? null,
+      uploadFailed: !!submission?.uploadError,
+    });
   }
 
   #renderStep(step: OnboardingStep): TemplateResult {
@@ -287,7 +305,15 @@ export class OnboardingFlow extends LitElement {
     if (needsPhotoSteps(step)) return this.#renderPhotoStep(step);
     if (this.#sessionBlocks) return sessionStep({ m, problem: this.#session.problem, onRetry: () => void this.#session.load() });
     const onDecline = () => this.dispatchEvent(new OnboardingCancelEvent({ step: this.#nav.step }));
-    return renderFormStep(step, { m, locale, details: this.#details, nav: this.#nav, texts: this.#texts, documentTypes: this.#documentTypes(), onDecline });
+    return renderFormStep(step, {
+      m,
+      locale,
+      details: this.#details,
+      nav: this.#nav,
+      texts: this.#texts,
+      documentTypes: this.#documentTypes(),
+      onDecline,
+    });
   }
 
   #renderPhotoStep(step: OnboardingStep): TemplateResult {

@@ -69,7 +69,10 @@ function keep(endpoint: string, created: { tokenOnboarding: string; accessKey: s
 }
 
 /** Mounts the element as a reloaded page would (poll timings set before it connects). */
-async function reload(endpoint: string, options: { session?: string; children?: string } = {}): Promise<{ el: OnboardingFlow; events: CustomEvent[] }> {
+async function reload(
+  endpoint: string,
+  options: { session?: string; children?: string } = {},
+): Promise<{ el: OnboardingFlow; events: CustomEvent[] }> {
   const el = document.createElement('onboarding-flow');
   el.endpoint = endpoint;
   el.locale = 'pt-BR';
@@ -168,7 +171,7 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     await waitFor(() => text(el).includes('fale com o serviço que pediu esta verificação'), 'no contact text');
     expect(hasButton(el, 'Tentar com outras fotos')).to.equal(false);
     expect(hasButton(el, 'Começar de novo')).to.equal(false);
-    await waitFor(() => (sessionStorage.getItem(key) === null), 'kept onboarding not forgotten');
+    await waitFor(() => sessionStorage.getItem(key) === null, 'kept onboarding not forgotten');
     expect(events.filter((e) => e.type === 'onboarding-error')).to.deep.equal([]);
     await expect(el).to.be.accessible();
   });

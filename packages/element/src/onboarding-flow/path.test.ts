@@ -56,7 +56,9 @@ function stages(el: OnboardingFlow): { names: string[]; current: string | null; 
 
 /** Every thumbnail decoded: WebKit paints a new blob image a while after it is in the DOM, and a screenshot is for looking at. */
 async function thumbnailsShown(el: HTMLElement): Promise<void> {
-  await Promise.all([...el.shadowRoot!.querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')].map((img) => img.decode().catch(() => undefined)));
+  await Promise.all(
+    [...el.shadowRoot!.querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')].map((img) => img.decode().catch(() => undefined)),
+  );
 }
 
 async function shot(name: string): Promise<void> {
@@ -73,7 +75,11 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     expect(root(el).querySelector('[part~=stages]')).to.equal(null);
     await passIntro(el);
     expect(root(el).querySelector('[aria-live=polite]')!.textContent).to.contain('Etapa 1 de 5: Uso dos seus dados');
-    expect(stages(el)).to.deep.equal({ names: ['Consentimento', 'Dados', 'Documento', 'Selfie', 'Revisão'], current: 'Consentimento', done: 0 });
+    expect(stages(el)).to.deep.equal({
+      names: ['Consentimento', 'Dados', 'Documento', 'Selfie', 'Revisão'],
+      current: 'Consentimento',
+      done: 0,
+    });
     expect(root(el).querySelector('[part~=stages]')!.getAttribute('aria-label')).to.equal('Etapas');
     await passConsent(el);
     expect(stages(el).current).to.equal('Dados');
@@ -180,7 +186,9 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     expect(thumbs).to.have.length(3);
     const tops = thumbs.map((t) => Math.round(t.getBoundingClientRect().top));
     expect(new Set(tops).size, `thumbnail tops ${tops.join(',')}`).to.equal(1);
-    const names = [...root(el).querySelectorAll('.thumbs li')].map((li) => li.textContent!.replace(li.querySelector('button')!.textContent!, '').trim());
+    const names = [...root(el).querySelectorAll('.thumbs li')].map((li) =>
+      li.textContent!.replace(li.querySelector('button')!.textContent!, '').trim(),
+    );
     expect(names).to.deep.equal(['Frente da CNH', 'Verso da CNH', 'Selfie']);
     const send = button(el, 'Enviar');
     expect(aboveTheFold(send, 844), 'Enviar below the fold').to.equal(true);

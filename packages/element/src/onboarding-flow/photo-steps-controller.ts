@@ -6,7 +6,14 @@
  * what waited for them (a resumed wait, a phone's outcome) once they are here.
  */
 import type { CreateOnboardingRequest } from '@onboarding-kit/contract';
-import { adoptStyles, type CSSResult, type CSSResultOrNative, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
+import {
+  adoptStyles,
+  type CSSResult,
+  type CSSResultOrNative,
+  type ReactiveController,
+  type ReactiveElement,
+  type TemplateResult,
+} from 'lit';
 import type { CaptureController, CaptureOptions } from '../controllers/capture-controller.js';
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import { readKept, type SubmissionController, type SubmissionOptions } from '../controllers/submission-controller.js';
@@ -19,7 +26,10 @@ import type { PhotoStepContext } from './photo-steps-view.js';
 import { CAPTURE_STEPS, FIRST_STEP, isCaptureStep, stepForRole, type OnboardingStep } from './steps.js';
 
 /** What the host decides of a photo step's view. */
-export type PhotoStepView = Pick<PhotoStepContext, 'heading' | 'autoCapture' | 'handoff' | 'documentType' | 'lockedTaxId' | 'canClose' | 'onRestart' | 'onRetryPhotos'>;
+export type PhotoStepView = Pick<
+  PhotoStepContext,
+  'heading' | 'autoCapture' | 'handoff' | 'documentType' | 'lockedTaxId' | 'canClose' | 'onRestart' | 'onRetryPhotos'
+>;
 
 export interface PhotoStepsOptions {
   context: FlowContextSource;

@@ -148,7 +148,15 @@ export function renderPhotoStep(c: PhotoStepContext): TemplateResult {
     default: {
       const outcome = submission.outcome;
       return outcome
-        ? outcomeStep({ m, t: c.afterSend, outcome, copyNotice: c.copyNotice, onCopy: c.onCopy, onRestart: c.onRestart, onRetryPhotos: c.onRetryPhotos })
+        ? outcomeStep({
+            m,
+            t: c.afterSend,
+            outcome,
+            copyNotice: c.copyNotice,
+            onCopy: c.onCopy,
+            onRestart: c.onRestart,
+            onRetryPhotos: c.onRetryPhotos,
+          })
         : html``;
     }
   }

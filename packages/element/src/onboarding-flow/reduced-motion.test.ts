@@ -48,8 +48,10 @@ function motion(el: OnboardingFlow): string[] {
     for (const node of r.querySelectorAll('*')) {
       for (const pseudo of ['', '::before', '::after', ...(node.tagName === 'DIALOG' ? ['::backdrop'] : [])]) {
         const s = getComputedStyle(node, pseudo || null);
-        if (s.transitionProperty !== 'none' && seconds(s.transitionDuration).some((d) => d > 0)) moving.push(`${name(node, pseudo)}: transition ${s.transitionProperty} ${s.transitionDuration}`);
-        if (s.animationName !== 'none' && seconds(s.animationDuration).some((d) => d > 0)) moving.push(`${name(node, pseudo)}: animation ${s.animationName} ${s.animationDuration}`);
+        if (s.transitionProperty !== 'none' && seconds(s.transitionDuration).some((d) => d > 0))
+          moving.push(`${name(node, pseudo)}: transition ${s.transitionProperty} ${s.transitionDuration}`);
+        if (s.animationName !== 'none' && seconds(s.animationDuration).some((d) => d > 0))
+          moving.push(`${name(node, pseudo)}: animation ${s.animationName} ${s.animationDuration}`);
       }
     }
   }
@@ -67,46 +69,55 @@ async function both(el: OnboardingFlow): Promise<{ normal: string[]; reduced: st
 }
 
 describe('<onboarding-flow> prefers-reduced-motion', () => {
-  onlyIn(['chromium'], NOT_IN.playwrightCommands)('nothing moves in the flow or the capture view for people who ask for less motion', async function () {
-    this.timeout(120_000);
-    const { el, ns } = await mount();
-    const states: Record<string, { normal: string[]; reduced: string[] }> = {};
-    states.intro = await both(el);
-    await passIntro(el);
-    states.consent = await both(el);
-    await passConsent(el);
-    await passCpf(el, CPF.manual);
-    await chooseType(el, 'CNH');
-    states['document-front'] = await both(el);
-    await openCamera(el);
-    await captureView(el)!.updateComplete;
-    states['capture view'] = await both(el);
-    captureView(el)!.shadowRoot!.querySelector<HTMLButtonElement>('[part~=capture-close]')!.click();
-    for (const step of ['document-front', 'document-back', 'selfie']) {
-      await waitForStep(el, step);
-      await pickFile(el, await photoFor(el));
-      await click(el, 'Usar esta foto');
-    }
-    await waitForStep(el, 'review');
-    states.review = await both(el);
-    await controlDouble(ns, { holdUploads: true });
-    await click(el, 'Enviar');
-    await waitForStep(el, 'upload');
-    states.upload = await both(el);
-    await click(el, 'Cancelar envio');
-    await waitForStep(el, 'review');
-    await controlDouble(ns, { holdUploads: false });
-    await click(el, 'Enviar');
-    // The manual-review identity keeps the waiting screen (and its spinner) up.
-    await waitForStep(el, 'processing');
-    expect(root(el).querySelector('.spinner')).to.exist;
-    states.processing = await both(el);
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)(
+    'nothing moves in the flow or the capture view for people who ask for less motion',
+    async function () {
+      this.timeout(120_000);
+      const { el, ns } = await mount();
+      const states: Record<string, { normal: string[]; reduced: string[] }> = {};
+      states.intro = await both(el);
+      await passIntro(el);
+      states.consent = await both(el);
+      await passConsent(el);
+      await passCpf(el, CPF.manual);
+      await chooseType(el, 'CNH');
+      states['document-front'] = await both(el);
+      await openCamera(el);
+      await captureView(el)!.updateComplete;
+      states['capture view'] = await both(el);
+      captureView(el)!.shadowRoot!.querySelector<HTMLButtonElement>('[part~=capture-close]')!.click();
+      for (const step of ['document-front', 'document-back', 'selfie']) {
+        await waitForStep(el, step);
+        await pickFile(el, await photoFor(el));
+        await click(el, 'Usar esta foto');
+      }
+      await waitForStep(el, 'review');
+      states.review = await both(el);
+      await controlDouble(ns, { holdUploads: true });
+      await click(el, 'Enviar');
+      await waitForStep(el, 'upload');
+      states.upload = await both(el);
+      await click(el, 'Cancelar envio');
+      await waitForStep(el, 'review');
+      await controlDouble(ns, { holdUploads: false });
+      await click(el, 'Enviar');
+      // The manual-review identity keeps the waiting screen (and its spinner) up.
+      await waitForStep(el, 'processing');
+      expect(root(el).querySelector('.spinner')).to.exist;
+      states.processing = await both(el);
 
-    for (const [state, { reduced }] of Object.entries(states)) expect(reduced, `${state}: moves with reduced motion`).to.deep.equal([]);
-    // The motion there is, without the preference: the check above sees it when it is there.
-    expect(states['capture view']!.normal.some((m) => m.startsWith('circle.fill: transition stroke-dasharray')), states['capture view']!.normal.join('\n')).to.equal(true);
-    expect(states['capture view']!.normal.some((m) => m.startsWith('div.cutout.card: transition border-color')), states['capture view']!.normal.join('\n')).to.equal(true);
-    expect(states.upload!.normal).to.include('div.progress-bar: transition width 0.15s');
-    expect(states.processing!.normal).to.include('div.spinner: animation spin 1s');
-  });
+      for (const [state, { reduced }] of Object.entries(states)) expect(reduced, `${state}: moves with reduced motion`).to.deep.equal([]);
+      // The motion there is, without the preference: the check above sees it when it is there.
+      expect(
+        states['capture view']!.normal.some((m) => m.startsWith('circle.fill: transition stroke-dasharray')),
+        states['capture view']!.normal.join('\n'),
+      ).to.equal(true);
+      expect(
+        states['capture view']!.normal.some((m) => m.startsWith('div.cutout.card: transition border-color')),
+        states['capture view']!.normal.join('\n'),
+      ).to.equal(true);
+      expect(states.upload!.normal).to.include('div.progress-bar: transition width 0.15s');
+      expect(states.processing!.normal).to.include('div.spinner: animation spin 1s');
+    },
+  );
 });

@@ -38,7 +38,10 @@ afterEach(() => cleanupListeners());
 const newSecret = () => `cs_${crypto.getRandomValues(new Uint8Array(24)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '')}`;
 
 /** A namespace of the double holding one session; the element is mounted on it with that session's secret. */
-async function mountWithSession(session: Partial<DoubleSession> = {}, options: MountOptions = {}): Promise<Mounted & { secret: string; sessionId: string }> {
+async function mountWithSession(
+  session: Partial<DoubleSession> = {},
+  options: MountOptions = {},
+): Promise<Mounted & { secret: string; sessionId: string }> {
   const ns = companionNamespace();
   const secret = newSecret();
   const sessionId = session.id ?? `ses_${ns}`;
@@ -66,7 +69,11 @@ async function consentAfterSession(el: OnboardingFlow, continueLabel: string): P
 }
 
 /** From the locked CPF step: continue, (choose the type when several), photos from files, review. */
-async function reviewFromCpf(el: OnboardingFlow, type: string | null, labels = { continue: 'Continuar', use: 'Usar esta foto' }): Promise<void> {
+async function reviewFromCpf(
+  el: OnboardingFlow,
+  type: string | null,
+  labels = { continue: 'Continuar', use: 'Usar esta foto' },
+): Promise<void> {
   root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
   await waitForStep(el, 'document-type');
   if (type) root(el).querySelector<HTMLInputElement>(`#doctype-${type}`)!.click();
@@ -89,7 +96,9 @@ describe('<onboarding-flow session>', () => {
     const secret = newSecret();
     await controlDouble(ns, {
       holdSession: true,
-      sessions: [{ clientSecret: secret, prefill: { cpf: '52998224725', name: 'Maria Silva' }, documentTypes: ['RG', 'PASSPORT'], locale: 'en' }],
+      sessions: [
+        { clientSecret: secret, prefill: { cpf: '52998224725', name: 'Maria Silva' }, documentTypes: ['RG', 'PASSPORT'], locale: 'en' },
+      ],
     });
     const { el, events } = await mount({ ns, session: secret, locale: null, cpf: CPF.refused });
     el.start();
@@ -157,7 +166,12 @@ describe('<onboarding-flow session>', () => {
 
   for (const [name, setup, code, message] of [
     ['an unknown secret (401)', null, 'session_invalid', 'Este link de verificação não é válido'],
-    ['an expired session', { expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'session_expired', 'Este link de verificação expirou'],
+    [
+      'an expired session',
+      { expiresAt: new Date(Date.now() - 60_000).toISOString() },
+      'session_expired',
+      'Este link de verificação expirou',
+    ],
     ['a session already used', { status: 'submitted' }, 'session_used', 'Este link de verificação já foi usado'],
   ] as const) {
     it(`${name}: a specific message in the error part, onboarding-error ${code}, no way into the flow`, async function () {
@@ -206,7 +220,10 @@ describe('<onboarding-flow session>', () => {
 
   it('creates with the Bearer secret and an Idempotency-Key; a retry after a lost answer reuses the key and makes no second onboarding', async function () {
     this.timeout(120_000);
-    const { el, ns, events, secret, sessionId } = await mountWithSession({ prefill: { cpf: '52998224725', name: 'Maria Silva' }, documentTypes: ['CNH'] });
+    const { el, ns, events, secret, sessionId } = await mountWithSession({
+      prefill: { cpf: '52998224725', name: 'Maria Silva' },
+      documentTypes: ['CNH'],
+    });
     await consentAfterSession(el, 'Continuar');
     await reviewFromCpf(el, null);
 
@@ -275,7 +292,12 @@ describe('<onboarding-flow session>', () => {
 
   for (const [name, change, code, message] of [
     ['used by another page meanwhile (409 session_used)', { status: 'submitted' }, 'session_used', 'Esta verificação já foi enviada'],
-    ['expired before the upload (410 session_expired)', { expiresAt: new Date(Date.now() - 1000).toISOString() }, 'session_expired', 'Este link de verificação expirou'],
+    [
+      'expired before the upload (410 session_expired)',
+      { expiresAt: new Date(Date.now() - 1000).toISOString() },
+      'session_expired',
+      'Este link de verificação expirou',
+    ],
   ] as const) {
     it(`a session ${name}: a specific message and nothing to retry`, async function () {
       this.timeout(120_000);
@@ -303,7 +325,12 @@ describe('<onboarding-flow session>', () => {
     expect(cpfInput(el).value).to.equal('11.222.333/0001-81');
     expect(cpfInput(el).readOnly).to.equal(true);
     await reviewFromCpf(el, null);
-    await controlDouble(ns, { failUploads: { status: 400, error: { code: 'session_mismatch', message: 'This session accepts only these documents: RG.', field: 'documentType' } } });
+    await controlDouble(ns, {
+      failUploads: {
+        status: 400,
+        error: { code: 'session_mismatch', message: 'This session accepts only these documents: RG.', field: 'documentType' },
+      },
+    });
     await click(el, 'Enviar');
     await waitFor(() => errorText(el) !== '', 'no upload error');
     expect(errorText(el)).to.contain('não correspondem aos informados pelo serviço');
@@ -322,12 +349,17 @@ describe('<onboarding-flow session>', () => {
 
   it('a secret set as a property is never reflected, and appears in no event, attribute or rendered text', async function () {
     this.timeout(120_000);
-    const { el, ns, events, secret } = await mountWithSession({ prefill: { cpf: '52998224725' }, documentTypes: ['CNH'] }, { sessionAs: 'property' });
+    const { el, ns, events, secret } = await mountWithSession(
+      { prefill: { cpf: '52998224725' }, documentTypes: ['CNH'] },
+      { sessionAs: 'property' },
+    );
     expect(el.session).to.equal(secret);
     expect(el.hasAttribute('session')).to.equal(false);
     await consentAfterSession(el, 'Continuar');
     await reviewFromCpf(el, null);
-    await controlDouble(ns, { failUploads: { status: 409, error: { code: 'session_used', message: 'This session has already been used for an onboarding.' } } });
+    await controlDouble(ns, {
+      failUploads: { status: 409, error: { code: 'session_used', message: 'This session has already been used for an onboarding.' } },
+    });
     await click(el, 'Enviar');
     await waitFor(() => errorText(el) !== '', 'no upload error');
     expect(errorCodes(events)).to.deep.equal(['session_used']);

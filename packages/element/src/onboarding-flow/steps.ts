@@ -22,7 +22,11 @@ export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
  */
 export const FIRST_STEP = ONBOARDING_STEPS[0];
 
-export const CAPTURE_STEPS = { 'document-front': 'documentFront', 'document-back': 'documentBack', selfie: 'selfie' } as const satisfies Record<string, CaptureRole>;
+export const CAPTURE_STEPS = {
+  'document-front': 'documentFront',
+  'document-back': 'documentBack',
+  selfie: 'selfie',
+} as const satisfies Record<string, CaptureRole>;
 export type CaptureStep = keyof typeof CAPTURE_STEPS;
 
 export function isCaptureStep(step: OnboardingStep): step is CaptureStep {

@@ -26,7 +26,12 @@ export const CPF = {
 
 export interface DoubleControl {
   /** Every upload fails this way until cleared with `null`. */
-  failUploads?: 'http-503' | 'destroy' | 'drop-after-create' | { status: number; error: { code: string; message: string; field?: string; externalId?: string } } | null;
+  failUploads?:
+    | 'http-503'
+    | 'destroy'
+    | 'drop-after-create'
+    | { status: number; error: { code: string; message: string; field?: string; externalId?: string } }
+    | null;
   holdUploads?: boolean;
   events?: 'normal' | 'fail' | 'end-early';
   processingMs?: number;
@@ -74,7 +79,11 @@ export function companionNamespace(): string {
 }
 
 export async function controlDouble(ns: string, control: DoubleControl): Promise<void> {
-  const res = await fetch(`/test-companion/${ns}/__control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(control) });
+  const res = await fetch(`/test-companion/${ns}/__control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(control),
+  });
   if (!res.ok) throw new Error(`control failed: ${res.status}`);
 }
 
@@ -121,7 +130,10 @@ export async function realState(ns: string, token: string, accessKey: string): P
 /** The onboarding the page created in namespace `ns`, once the companion has answered the creation. */
 export async function createdIn(ns: string): Promise<{ token: string; accessKey: string }> {
   let found: { token: string; accessKey: string } | undefined;
-  await waitUntil(async () => !!(found = (await realRecord(ns)).onboardings[0]), `no onboarding created in ${ns}`, { timeout: 20_000, interval: 50 });
+  await waitUntil(async () => !!(found = (await realRecord(ns)).onboardings[0]), `no onboarding created in ${ns}`, {
+    timeout: 20_000,
+    interval: 50,
+  });
   return found!;
 }
 
@@ -195,7 +207,10 @@ export const text = (el: OnboardingFlow): string => root(el).textContent!.replac
 /** The button whose visible text is `label` (exactly, after trimming). */
 export function button(el: OnboardingFlow, label: string): HTMLButtonElement {
   const found = [...root(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === label);
-  if (!found) throw new Error(`no button "${label}" on step ${stepOf(el)}; buttons: ${[...root(el).querySelectorAll('button')].map((b) => b.textContent!.trim()).join(' | ')}`);
+  if (!found)
+    throw new Error(
+      `no button "${label}" on step ${stepOf(el)}; buttons: ${[...root(el).querySelectorAll('button')].map((b) => b.textContent!.trim()).join(' | ')}`,
+    );
   return found;
 }
 
@@ -213,7 +228,10 @@ export const partPending = (el: OnboardingFlow): boolean => !!root(el).querySele
 
 /** Waits for `step`, shown in full (its lazily loaded part, if any, loaded). */
 export async function waitForStep(el: OnboardingFlow, step: string, timeout = 20_000): Promise<void> {
-  await waitUntil(() => stepOf(el) === step && !partPending(el), `step ${step} never came (at ${stepOf(el)}: ${text(el).slice(0, 300)})`, { timeout, interval: 25 });
+  await waitUntil(() => stepOf(el) === step && !partPending(el), `step ${step} never came (at ${stepOf(el)}: ${text(el).slice(0, 300)})`, {
+    timeout,
+    interval: 25,
+  });
   await el.updateComplete;
 }
 
@@ -227,7 +245,8 @@ export async function waitForStepOnStack(el: OnboardingFlow, step: string, ns: s
     await waitForStep(el, step, timeout);
   } catch (error) {
     const seen = await realRecord(ns).then(
-      (r) => `requests ${JSON.stringify(r.requests.map((q) => `${q.method} ${new URL(q.url).pathname}`))}, upload attempts ${r.uploadAttempts}, uploads ${r.uploads.length}, onboardings ${r.onboardings.length}`,
+      (r) =>
+        `requests ${JSON.stringify(r.requests.map((q) => `${q.method} ${new URL(q.url).pathname}`))}, upload attempts ${r.uploadAttempts}, uploads ${r.uploads.length}, onboardings ${r.onboardings.length}`,
       (e: unknown) => `the record could not be read: ${String(e)}`,
     );
     throw new Error(`${(error as Error).message}; the stack saw in ${ns}: ${seen}`);
@@ -244,7 +263,10 @@ export const START_LABEL: Record<string, string> = { 'pt-BR': 'Começar', en: 'S
 /** Presses the intro's button (once it shows: a session is read first) and waits for the consent. */
 export async function passIntro(el: OnboardingFlow): Promise<void> {
   const label = START_LABEL[el.locale] ?? START_LABEL['pt-BR']!;
-  await waitFor(() => stepOf(el) === 'intro' && hasButton(el, label), `no intro with "${label}" (at ${stepOf(el)}: ${text(el).slice(0, 300)})`);
+  await waitFor(
+    () => stepOf(el) === 'intro' && hasButton(el, label),
+    `no intro with "${label}" (at ${stepOf(el)}: ${text(el).slice(0, 300)})`,
+  );
   await click(el, label);
   await waitForStep(el, 'consent');
 }
@@ -281,10 +303,13 @@ export async function chooseType(el: OnboardingFlow, type: string): Promise<void
 }
 
 export const preview = (el: OnboardingFlow): HTMLImageElement | null => root(el).querySelector('img[part~=preview]');
-export const errorText = (el: OnboardingFlow): string => [...root(el).querySelectorAll('[role=alert]')].map((n) => n.textContent!.trim()).join(' ');
+export const errorText = (el: OnboardingFlow): string =>
+  [...root(el).querySelectorAll('[role=alert]')].map((n) => n.textContent!.trim()).join(' ');
 
 /** The open capture view (the full-screen camera), if any. */
-export const captureView = (el: OnboardingFlow): (HTMLElement & { video: HTMLVideoElement | null; updateComplete: Promise<boolean> }) | null =>
+export const captureView = (
+  el: OnboardingFlow,
+): (HTMLElement & { video: HTMLVideoElement | null; updateComplete: Promise<boolean> }) | null =>
   root(el).querySelector('onboarding-capture-view');
 /** The capture view's shutter button, labelled `take`. */
 export const shutter = (el: OnboardingFlow, take = 'Tirar foto'): HTMLButtonElement | null =>
@@ -302,7 +327,10 @@ export async function liveCamera(el: OnboardingFlow, take = 'Tirar foto'): Promi
   // Live as the person sees it: frames playing and the guide drawn over them (the view learns the
   // frame's size a render after the video has it).
   const guide = () => !!captureView(el)?.shadowRoot?.querySelector('[part~="guide"]');
-  await waitFor(() => !!shutter(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0 && guide(), 'camera never went live');
+  await waitFor(
+    () => !!shutter(el, take) && !!video() && video()!.readyState >= 2 && video()!.videoWidth > 0 && guide(),
+    'camera never went live',
+  );
   return video()!;
 }
 

@@ -85,9 +85,14 @@ interface Box {
 }
 
 const outside = (r: DOMRect, box: Box): boolean =>
-  r.left < box.left - 1 || r.right > box.right + 1 || (box.top !== undefined && r.top < box.top - 1) || (box.bottom !== undefined && r.bottom > box.bottom + 1);
+  r.left < box.left - 1 ||
+  r.right > box.right + 1 ||
+  (box.top !== undefined && r.top < box.top - 1) ||
+  (box.bottom !== undefined && r.bottom > box.bottom + 1);
 const fmt = (r: DOMRect | Box): string =>
-  'x' in r ? `[${Math.round(r.left)}..${Math.round(r.right)} x ${Math.round(r.top)}..${Math.round(r.bottom)}]` : `[${Math.round(r.left)}..${Math.round(r.right)}${r.top !== undefined ? ` x ${Math.round(r.top)}..${Math.round(r.bottom!)}` : ''}]`;
+  'x' in r
+    ? `[${Math.round(r.left)}..${Math.round(r.right)} x ${Math.round(r.top)}..${Math.round(r.bottom)}]`
+    : `[${Math.round(r.left)}..${Math.round(r.right)}${r.top !== undefined ? ` x ${Math.round(r.top)}..${Math.round(r.bottom!)}` : ''}]`;
 
 /** Every piece of text in `shadow` that runs out of `box` or is cut by an ancestor that hides or scrolls its overflow. */
 function textLoss(shadow: ShadowRoot, box: Box): string[] {
@@ -130,7 +135,12 @@ function textLoss(shadow: ShadowRoot, box: Box): string[] {
         const s = getComputedStyle(a);
         if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
         const ar = a.getBoundingClientRect();
-        const inner = { left: ar.left + a.clientLeft, right: ar.left + a.clientLeft + a.clientWidth, top: ar.top + a.clientTop, bottom: ar.top + a.clientTop + a.clientHeight };
+        const inner = {
+          left: ar.left + a.clientLeft,
+          right: ar.left + a.clientLeft + a.clientWidth,
+          top: ar.top + a.clientTop,
+          bottom: ar.top + a.clientTop + a.clientHeight,
+        };
         if (outside(r, inner)) {
           problems.push(`${what} is cut by ${describe_(a)} (overflow ${s.overflowX}/${s.overflowY}): ${fmt(r)} beyond ${fmt(inner)}`);
           cut = true;
@@ -149,10 +159,14 @@ function controlLoss(shadow: ShadowRoot, box: Box): string[] {
   for (const node of shadow.querySelectorAll<HTMLElement>('button, label, summary, .file-button, [part~=button]')) {
     if (notShown(node) || node.getClientRects().length === 0) continue;
     const label = (node.getAttribute('aria-label') ?? node.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
-    if (node.scrollWidth > node.clientWidth + 1) problems.push(`${describe_(node)} "${label}" holds more than it shows: scrollWidth ${node.scrollWidth} > clientWidth ${node.clientWidth}`);
+    if (node.scrollWidth > node.clientWidth + 1)
+      problems.push(
+        `${describe_(node)} "${label}" holds more than it shows: scrollWidth ${node.scrollWidth} > clientWidth ${node.clientWidth}`,
+      );
     if (node.tagName === 'BUTTON' || node.matches('.file-button')) {
       const r = node.getBoundingClientRect();
-      if (outside(r, { left: box.left, right: box.right })) problems.push(`${describe_(node)} "${label}" reaches past the width: ${fmt(r)} beyond ${fmt(box)}`);
+      if (outside(r, { left: box.left, right: box.right }))
+        problems.push(`${describe_(node)} "${label}" reaches past the width: ${fmt(r)} beyond ${fmt(box)}`);
     }
   }
   return problems;
@@ -165,7 +179,8 @@ function lossNow(el: OnboardingFlow): string[] {
   const vh = document.documentElement.clientHeight;
   const page = document.scrollingElement!;
   if (page.scrollWidth > vw + 1) problems.push(`the page scrolls sideways: scrollWidth ${page.scrollWidth} > ${vw}`);
-  if (el.scrollWidth > el.clientWidth + 1) problems.push(`the element scrolls sideways: scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`);
+  if (el.scrollWidth > el.clientWidth + 1)
+    problems.push(`the element scrolls sideways: scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`);
   const host = el.getBoundingClientRect();
   const flowBox = { left: Math.max(0, host.left), right: Math.min(vw, host.right) };
   problems.push(...textLoss(root(el), flowBox), ...controlLoss(root(el), flowBox));
@@ -174,7 +189,10 @@ function lossNow(el: OnboardingFlow): string[] {
     const viewRoot = view.shadowRoot!;
     const d = viewRoot.querySelector('dialog')!.getBoundingClientRect();
     const viewBox = { left: Math.max(0, d.left), right: Math.min(vw, d.right), top: Math.max(0, d.top), bottom: Math.min(vh, d.bottom) };
-    problems.push(...textLoss(viewRoot, viewBox).map((p) => `capture view: ${p}`), ...controlLoss(viewRoot, viewBox).map((p) => `capture view: ${p}`));
+    problems.push(
+      ...textLoss(viewRoot, viewBox).map((p) => `capture view: ${p}`),
+      ...controlLoss(viewRoot, viewBox).map((p) => `capture view: ${p}`),
+    );
     for (const part of ['shutter', 'capture-back', 'capture-close']) {
       const control = viewRoot.querySelector(`[part~=${part}]`);
       if (!control) {
@@ -189,8 +207,11 @@ function lossNow(el: OnboardingFlow): string[] {
     for (const text of viewRoot.querySelectorAll<HTMLElement>('#instruction, [part~=capture-hint]')) {
       if (!stage || getComputedStyle(text).visibility === 'hidden' || (text.hidden && getComputedStyle(text).display === 'none')) continue;
       const t = text.getBoundingClientRect();
-      const overlap = Math.min(t.bottom, stage.bottom) - Math.max(t.top, stage.top) > 0.5 && Math.min(t.right, stage.right) - Math.max(t.left, stage.left) > 0.5;
-      if (overlap) problems.push(`capture view: "${text.textContent!.trim().slice(0, 40)}" covers the preview: ${fmt(t)} over ${fmt(stage)}`);
+      const overlap =
+        Math.min(t.bottom, stage.bottom) - Math.max(t.top, stage.top) > 0.5 &&
+        Math.min(t.right, stage.right) - Math.max(t.left, stage.left) > 0.5;
+      if (overlap)
+        problems.push(`capture view: "${text.textContent!.trim().slice(0, 40)}" covers the preview: ${fmt(t)} over ${fmt(stage)}`);
     }
   }
   return problems;
@@ -234,7 +255,10 @@ class ZoomWalk {
     expect(unknown, `text at 200% loses something:\n${unknown.join('\n')}`).to.deep.equal([]);
     const states = new Set(this.checked);
     const gone = known.filter((k) => states.has(k.state) && !this.problems.some((p) => k.problem.test(p)));
-    expect(gone.map((k) => k.problem.source), 'known losses that no longer happen: remove them from KNOWN_LOSS').to.deep.equal([]);
+    expect(
+      gone.map((k) => k.problem.source),
+      'known losses that no longer happen: remove them from KNOWN_LOSS',
+    ).to.deep.equal([]);
     expect(this.checked).to.deep.equal(expected);
   }
 }
@@ -315,7 +339,17 @@ describe('<onboarding-flow> text at 200%', () => {
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     await walk.check('review', { shots: true });
-    walk.done(['intro', 'consent, details open', 'cpf, error', 'document-type', 'document-front', 'capture view', 'document-front, accepted', 'selfie, refused twice', 'review']);
+    walk.done([
+      'intro',
+      'consent, details open',
+      'cpf, error',
+      'document-type',
+      'document-front',
+      'capture view',
+      'document-front, accepted',
+      'selfie, refused twice',
+      'review',
+    ]);
   });
 
   it('after sending: upload, an upload error with a support code, processing, the ERROR outcome', async function () {
@@ -340,7 +374,10 @@ describe('<onboarding-flow> text at 200%', () => {
     await waitForStep(el, 'review');
     await controlDouble(ns, {
       holdUploads: false,
-      failUploads: { status: 400, error: { code: 'invalid_cpf', message: 'CPF refused upstream.', field: 'cpf', externalId: '5f0c2a9e-7d41-4c3b-9a8e-2b6d1f4e8c70' } },
+      failUploads: {
+        status: 400,
+        error: { code: 'invalid_cpf', message: 'CPF refused upstream.', field: 'cpf', externalId: '5f0c2a9e-7d41-4c3b-9a8e-2b6d1f4e8c70' },
+      },
     });
     await click(el, 'Enviar');
     await waitFor(() => errorText(el) !== '', 'no upload error');
@@ -362,7 +399,10 @@ describe('<onboarding-flow> text at 200%', () => {
     mounted.push(again);
     await again.updateComplete;
     await waitForStep(again, 'outcome');
-    await waitFor(() => !!root(again).querySelector('[data-support-code]') && root(again).querySelectorAll('[part~=outcome] p').length > 0, 'no support code');
+    await waitFor(
+      () => !!root(again).querySelector('[data-support-code]') && root(again).querySelectorAll('[part~=outcome] p').length > 0,
+      'no support code',
+    );
     const outcome = new ZoomWalk(again);
     await outcome.check('outcome ERROR', { shots: true });
     walk.done(['upload', 'upload error', 'processing']);

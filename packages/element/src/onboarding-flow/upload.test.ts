@@ -187,32 +187,35 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     expect(everythingVisible(el, events)).to.not.contain(state.onboardings[0]!.accessKey);
   });
 
-  onlyIn(['chromium'], NOT_IN.playwrightCommands)('manual review: the processing screen keeps waiting with the live status, until the decision', async function () {
-    this.timeout(60_000);
-    // The sandbox's manual-review identity stays IN_PROCESS until someone decides.
-    const { el, ns, events } = await mount({ companion: 'real' });
-    await reachReviewWithFiles(el, CPF.manual);
-    await click(el, 'Enviar');
-    await waitForStep(el, 'processing');
-    await waitFor(() => (text(el).includes('em análise')), 'no live status');
-    const { token, accessKey } = await createdIn(ns);
-    expect((await realState(ns, token, accessKey)).status).to.equal('IN_PROCESS');
-    expect(hasButton(el, 'Voltar')).to.equal(false);
-    await expect(el).to.be.accessible();
-    // The spinner turns only for people who have not asked for reduced motion.
-    const spinner = root(el).querySelector<HTMLElement>('.spinner')!;
-    await emulateMedia({ reducedMotion: 'no-preference' });
-    expect(getComputedStyle(spinner).animationName).to.equal('spin');
-    await emulateMedia({ reducedMotion: 'reduce' });
-    expect(getComputedStyle(spinner).animationName).to.equal('none');
-    await emulateMedia({ reducedMotion: 'no-preference' });
-    expect(stepOf(el)).to.equal('processing');
-    // The reviewer's decision reaches the waiting screen.
-    await decide(token, 'APPROVED');
-    await waitForStep(el, 'outcome');
-    expect(outcomeStatus(el)).to.equal('APPROVED');
-    expect(events.find((e) => e.type === 'onboarding-complete')!.detail).to.deep.equal({ tokenOnboarding: token, status: 'APPROVED' });
-  });
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)(
+    'manual review: the processing screen keeps waiting with the live status, until the decision',
+    async function () {
+      this.timeout(60_000);
+      // The sandbox's manual-review identity stays IN_PROCESS until someone decides.
+      const { el, ns, events } = await mount({ companion: 'real' });
+      await reachReviewWithFiles(el, CPF.manual);
+      await click(el, 'Enviar');
+      await waitForStep(el, 'processing');
+      await waitFor(() => text(el).includes('em análise'), 'no live status');
+      const { token, accessKey } = await createdIn(ns);
+      expect((await realState(ns, token, accessKey)).status).to.equal('IN_PROCESS');
+      expect(hasButton(el, 'Voltar')).to.equal(false);
+      await expect(el).to.be.accessible();
+      // The spinner turns only for people who have not asked for reduced motion.
+      const spinner = root(el).querySelector<HTMLElement>('.spinner')!;
+      await emulateMedia({ reducedMotion: 'no-preference' });
+      expect(getComputedStyle(spinner).animationName).to.equal('spin');
+      await emulateMedia({ reducedMotion: 'reduce' });
+      expect(getComputedStyle(spinner).animationName).to.equal('none');
+      await emulateMedia({ reducedMotion: 'no-preference' });
+      expect(stepOf(el)).to.equal('processing');
+      // The reviewer's decision reaches the waiting screen.
+      await decide(token, 'APPROVED');
+      await waitForStep(el, 'outcome');
+      expect(outcomeStatus(el)).to.equal('APPROVED');
+      expect(events.find((e) => e.type === 'onboarding-complete')!.detail).to.deep.equal({ tokenOnboarding: token, status: 'APPROVED' });
+    },
+  );
 
   it('moving the element in the DOM while processing resumes the status watch', async function () {
     this.timeout(60_000);
@@ -220,7 +223,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     await reachReviewWithFiles(el, CPF.manual);
     await click(el, 'Enviar');
     await waitForStepOnStack(el, 'processing', ns);
-    await waitFor(() => (text(el).includes('em análise')), 'no live status');
+    await waitFor(() => text(el).includes('em análise'), 'no live status');
     const { token } = await createdIn(ns);
     const elsewhere = document.createElement('div');
     document.body.append(elsewhere);
@@ -239,7 +242,12 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     this.timeout(90_000);
     const { el, ns, events } = await mount();
     await reachReviewWithFiles(el);
-    await controlDouble(ns, { failUploads: { status: 400, error: { code: 'invalid_image', message: 'images.selfie is not a JPEG or PNG image.', field: 'images.selfie' } } });
+    await controlDouble(ns, {
+      failUploads: {
+        status: 400,
+        error: { code: 'invalid_image', message: 'images.selfie is not a JPEG or PNG image.', field: 'images.selfie' },
+      },
+    });
     await click(el, 'Enviar');
     await waitFor(() => errorText(el) !== '', 'no upload error');
     await controlDouble(ns, { failUploads: null });
@@ -259,12 +267,18 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     this.timeout(90_000);
     const { el, ns, events } = await mount();
     await reachReviewWithFiles(el);
-    await controlDouble(ns, { failUploads: { status: 400, error: { code: 'invalid_cpf', message: 'CPF refused upstream.', field: 'cpf', externalId: 'EXT-UP-1' } } });
+    await controlDouble(ns, {
+      failUploads: { status: 400, error: { code: 'invalid_cpf', message: 'CPF refused upstream.', field: 'cpf', externalId: 'EXT-UP-1' } },
+    });
     await click(el, 'Enviar');
     await waitFor(() => errorText(el) !== '', 'no upload error');
     expect(errorText(el)).to.contain('recusou o CPF');
     expect(text(el)).to.contain('EXT-UP-1');
-    expect(events.find((e) => e.type === 'onboarding-error')!.detail).to.deep.equal({ code: 'invalid_cpf', message: errorText(el), externalId: 'EXT-UP-1' });
+    expect(events.find((e) => e.type === 'onboarding-error')!.detail).to.deep.equal({
+      code: 'invalid_cpf',
+      message: errorText(el),
+      externalId: 'EXT-UP-1',
+    });
     await expect(el).to.be.accessible();
     await click(el, 'Corrigir o CPF');
     await waitForStep(el, 'cpf');

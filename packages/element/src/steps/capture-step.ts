@@ -70,9 +70,11 @@ export function captureStep(v: CaptureView): TemplateResult {
   if (v.rejected) {
     return html`
       <div part="body">
-        ${v.rejected.previewUrl
-          ? html`<img class="preview rejected" part="preview" src=${v.rejected.previewUrl} alt=${m.rejectedAlt(what)} />`
-          : nothing}
+        ${
+          v.rejected.previewUrl
+            ? html`<img class="preview rejected" part="preview" src=${v.rejected.previewUrl} alt=${m.rejectedAlt(what)} />`
+            : nothing
+        }
         <p id="capture-error" class="error" part="error" role="alert">${v.errorText(v.rejected.code)}</p>
         ${v.rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
       </div>
@@ -103,8 +105,9 @@ export function captureStep(v: CaptureView): TemplateResult {
   return html`
     <div part="body">
       <p>${selfie ? m.guideSelfie : m.guideDocument}</p>
-      ${open && v.view
-        ? html`<onboarding-capture-view
+      ${
+        open && v.view
+          ? html`<onboarding-capture-view
             exportparts="capture-view, video, guide, shutter, capture-back, capture-close, capture-switch, capture-hint"
             .role=${v.role}
             .stream=${v.view.stream}
@@ -119,12 +122,15 @@ export function captureStep(v: CaptureView): TemplateResult {
             .onClose=${v.onCloseCamera}
             .onBack=${v.onBack}
           ></onboarding-capture-view>`
-        : nothing}
+          : nothing
+      }
       ${state === 'starting' ? html`<p role="status">${m.cameraStarting}</p>` : nothing}
       ${v.checking ? html`<p class="muted">${m.checking}</p>` : nothing}
-      ${cameraError && v.cameraErrorText(cameraError.code) !== null
-        ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>`
-        : nothing}
+      ${
+        cameraError && v.cameraErrorText(cameraError.code) !== null
+          ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>`
+          : nothing
+      }
     </div>
     <div class="actions" part="actions">
       ${lead ? phone : nothing} ${back}
@@ -150,8 +156,9 @@ export function captureStep(v: CaptureView): TemplateResult {
         ${m.chooseFile}
       </label>
       <span id="file-hint" class="sr-only">${m.fileHint}</span>
-      ${v.cameraUnavailable
-        ? html`
+      ${
+        v.cameraUnavailable
+          ? html`
             <label class="file-button" part="button camera-app">
               <input
                 class="sr-only"
@@ -165,7 +172,8 @@ export function captureStep(v: CaptureView): TemplateResult {
               ${m.cameraApp}
             </label>
           `
-        : nothing}
+          : nothing
+      }
       ${lead ? nothing : phone}
     </div>
   `;

@@ -30,8 +30,9 @@ export function consentStep(v: ConsentView): TemplateResult {
       </ul>
       <details class="consent-details" @toggle=${v.onToggle}>
         <summary>${m.details}</summary>
-        ${v.full
-          ? html`
+        ${
+          v.full
+            ? html`
               <p>${v.full.intro}</p>
               <h3>${v.full.whatTitle}</h3>
               <p>${m.what}</p>
@@ -44,7 +45,8 @@ export function consentStep(v: ConsentView): TemplateResult {
               <h3>${v.full.rightsTitle}</h3>
               <p>${v.full.rights}</p>
             `
-          : nothing}
+            : nothing
+        }
       </details>
       <slot name="consent-extra"></slot>
       <div class="check">

@@ -1,5 +1,13 @@
 export { introStep, type IntroView } from './intro-step.js';
-export { consentStep, cpfStep, documentTypeStep, type ConsentView, type CpfView, type CpfProblem, type DocumentTypeView } from './form-steps.js';
+export {
+  consentStep,
+  cpfStep,
+  documentTypeStep,
+  type ConsentView,
+  type CpfView,
+  type CpfProblem,
+  type DocumentTypeView,
+} from './form-steps.js';
 export { captureStep, type CaptureView } from './capture-step.js';
 export { reviewStep, type ReviewView } from './review-step.js';
 export {

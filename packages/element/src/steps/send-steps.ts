@@ -62,14 +62,16 @@ export function uploadErrorStep(v: UploadErrorView): TemplateResult {
       <p id="upload-error" class="error" part="error" role="alert">${v.message}</p>
       ${v.externalId ? html`<p>${v.m.outcome.supportCode}: ${supportCode(v.externalId)}</p>` : nothing}
     </div>
-    ${v.final
-      ? nothing
-      : html`<div class="actions" part="actions">
+    ${
+      v.final
+        ? nothing
+        : html`<div class="actions" part="actions">
           <button type="button" part="button" @click=${v.onBackToReview}>${m.backToReview}</button>
           ${v.fixCpf ? html`<button type="button" part="button" @click=${v.onFixCpf}>${m.fixCpf}</button>` : nothing}
           ${role ? html`<button type="button" part="button" @click=${() => v.onRetake(role)}>${m.retakePhoto}</button>` : nothing}
           ${v.canRetry ? html`<button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.retry}</button>` : nothing}
-        </div>`}
+        </div>`
+    }
   `;
 }
 
@@ -117,9 +119,11 @@ export function processingStep(v: ProcessingView): TemplateResult {
         ${v.reference ? html`<p>${m.reference}: ${supportCode(v.reference)}</p>` : nothing}
       </div>
       <div class="actions" part="actions">
-        ${v.canCheckAgain
-          ? html`<button type="button" class="primary" part="button button-primary" @click=${v.onCheckAgain}>${m.checkAgain}</button>`
-          : nothing}
+        ${
+          v.canCheckAgain
+            ? html`<button type="button" class="primary" part="button button-primary" @click=${v.onCheckAgain}>${m.checkAgain}</button>`
+            : nothing
+        }
         ${v.onRestart ? html`<button type="button" part="button" @click=${v.onRestart}>${v.m.outcome.restart}</button>` : nothing}
       </div>
     `;
@@ -183,11 +187,13 @@ export function outcomeStep(v: OutcomeView): TemplateResult {
       <svg class="outcome-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" /><path d=${ICON_PATHS[outcome.status]} /></svg>
       ${body}
     </div>
-    ${v.onRestart || retry
-      ? html`<div class="actions" part="actions">
+    ${
+      v.onRestart || retry
+        ? html`<div class="actions" part="actions">
           ${v.onRestart ? html`<button type="button" part="button" @click=${v.onRestart}>${m.restart}</button>` : nothing}
           ${retry ? html`<button type="button" class="primary" part="button button-primary" @click=${retry}>${t?.retryPhotos}</button>` : nothing}
         </div>`
-      : nothing}
+        : nothing
+    }
   `;
 }

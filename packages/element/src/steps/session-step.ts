@@ -26,18 +26,26 @@ export function sessionStep(v: SessionStepView): TemplateResult {
     <div part="body">
       <p id="session-error" class=${v.problem === 'handedOff' ? '' : 'error'} part="error" role="alert" data-session-problem=${v.problem}>${m[v.problem]}</p>
     </div>
-    ${v.problem === 'unavailable'
-      ? html`<div class="actions" part="actions">
+    ${
+      v.problem === 'unavailable'
+        ? html`<div class="actions" part="actions">
           <button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.retry}</button>
         </div>`
-      : nothing}
+        : nothing
+    }
   `;
 }
 
 /** The heading while a session is read, or of why it cannot be used. */
 export function sessionHeading(m: Messages, problem: SessionProblem | null): string {
   const s = m.session;
-  return !problem ? s.loadingHeading : problem === 'unavailable' ? s.unavailableHeading : problem === 'handedOff' ? s.handedOffHeading : s.failedHeading;
+  return !problem
+    ? s.loadingHeading
+    : problem === 'unavailable'
+      ? s.unavailableHeading
+      : problem === 'handedOff'
+        ? s.handedOffHeading
+        : s.failedHeading;
 }
 
 export interface PendingStepView {

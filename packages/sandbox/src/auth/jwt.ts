@@ -27,7 +27,13 @@ export function verifyJwt(token: string, key: Uint8Array): JwtClaims | null {
   if (!safeEqual(signature, expected)) return null;
   try {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<JwtClaims>;
-    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return null;
+    if (
+      typeof claims.sub !== 'string' ||
+      typeof claims.jti !== 'string' ||
+      typeof claims.exp !== 'number' ||
+      typeof claims.iat !== 'number'
+    )
+      return null;
     return claims as JwtClaims;
   } catch {
     return null;

@@ -18,7 +18,10 @@ export class TokenIssuer {
   readonly #live = new Map<string, number>();
   #issued = 0;
 
-  constructor(private readonly ttlS: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ttlS: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get issuedCount(): number {
     return this.#issued;

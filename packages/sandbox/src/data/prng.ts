@@ -5,11 +5,17 @@
 import { createHash } from 'node:crypto';
 
 export class Rng {
-  #a: number; #b: number; #c: number; #d: number;
+  #a: number;
+  #b: number;
+  #c: number;
+  #d: number;
 
   constructor(label: string) {
     const h = createHash('sha256').update(label).digest();
-    this.#a = h.readUInt32LE(0); this.#b = h.readUInt32LE(4); this.#c = h.readUInt32LE(8); this.#d = h.readUInt32LE(12);
+    this.#a = h.readUInt32LE(0);
+    this.#b = h.readUInt32LE(4);
+    this.#c = h.readUInt32LE(8);
+    this.#d = h.readUInt32LE(12);
     for (let i = 0; i < 12; i++) this.next();
   }
 

@@ -7,20 +7,60 @@ import { Rng } from './prng.js';
 
 const FIRST_F = ['Maria', 'Ana', 'Juliana', 'Fernanda', 'Patrícia', 'Aline', 'Camila', 'Beatriz', 'Larissa', 'Renata'];
 const FIRST_M = ['João', 'José', 'Carlos', 'Paulo', 'Lucas', 'Marcos', 'Rafael', 'Pedro', 'Gabriel', 'Thiago'];
-const LAST = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho'];
+const LAST = [
+  'Silva',
+  'Santos',
+  'Oliveira',
+  'Souza',
+  'Rodrigues',
+  'Ferreira',
+  'Alves',
+  'Pereira',
+  'Lima',
+  'Gomes',
+  'Costa',
+  'Ribeiro',
+  'Martins',
+  'Carvalho',
+];
 export const PLACES: readonly { city: string; state: string }[] = [
-  { city: 'São Paulo', state: 'SP' }, { city: 'Campinas', state: 'SP' }, { city: 'Rio de Janeiro', state: 'RJ' },
-  { city: 'Belo Horizonte', state: 'MG' }, { city: 'Curitiba', state: 'PR' }, { city: 'Porto Alegre', state: 'RS' },
-  { city: 'Salvador', state: 'BA' }, { city: 'Recife', state: 'PE' }, { city: 'Fortaleza', state: 'CE' },
-  { city: 'Brasília', state: 'DF' }, { city: 'Goiânia', state: 'GO' }, { city: 'Florianópolis', state: 'SC' },
+  { city: 'São Paulo', state: 'SP' },
+  { city: 'Campinas', state: 'SP' },
+  { city: 'Rio de Janeiro', state: 'RJ' },
+  { city: 'Belo Horizonte', state: 'MG' },
+  { city: 'Curitiba', state: 'PR' },
+  { city: 'Porto Alegre', state: 'RS' },
+  { city: 'Salvador', state: 'BA' },
+  { city: 'Recife', state: 'PE' },
+  { city: 'Fortaleza', state: 'CE' },
+  { city: 'Brasília', state: 'DF' },
+  { city: 'Goiânia', state: 'GO' },
+  { city: 'Florianópolis', state: 'SC' },
 ];
 const STREETS = ['Rua das Flores', 'Avenida Paulista', 'Rua XV de Novembro', 'Avenida Brasil', 'Rua da Consolação', 'Rua Sete de Setembro'];
 const COMPANY_WORDS = ['Comércio', 'Serviços', 'Tecnologia', 'Alimentos', 'Construções', 'Logística', 'Consultoria', 'Indústria'];
 /** The ninth CPF digit names the fiscal region that issued it. */
-const FISCAL_REGIONS = ['10ª Região Fiscal (RS)', '1ª Região Fiscal (DF, GO, MT, MS, TO)', '2ª Região Fiscal (AC, AM, AP, PA, RO, RR)', '3ª Região Fiscal (CE, MA, PI)', '4ª Região Fiscal (AL, PB, PE, RN)', '5ª Região Fiscal (BA, SE)', '6ª Região Fiscal (MG)', '7ª Região Fiscal (ES, RJ)', '8ª Região Fiscal (SP)', '9ª Região Fiscal (PR, SC)'];
+const FISCAL_REGIONS = [
+  '10ª Região Fiscal (RS)',
+  '1ª Região Fiscal (DF, GO, MT, MS, TO)',
+  '2ª Região Fiscal (AC, AM, AP, PA, RO, RR)',
+  '3ª Região Fiscal (CE, MA, PI)',
+  '4ª Região Fiscal (AL, PB, PE, RN)',
+  '5ª Região Fiscal (BA, SE)',
+  '6ª Região Fiscal (MG)',
+  '7ª Região Fiscal (ES, RJ)',
+  '8ª Região Fiscal (SP)',
+  '9ª Região Fiscal (PR, SC)',
+];
 
 export interface Address {
-  street: string; number: string; complement: string; district: string; city: string; state: string; postalCode: string;
+  street: string;
+  number: string;
+  complement: string;
+  district: string;
+  city: string;
+  state: string;
+  postalCode: string;
 }
 
 export interface PersonProfile {
@@ -49,8 +89,12 @@ export function fullName(rng: Rng, gender: 'F' | 'M'): string {
 function address(rng: Rng): Address {
   const place = rng.pick(PLACES);
   return {
-    street: rng.pick(STREETS), number: String(rng.int(1, 2999)), complement: rng.bool(0.4) ? `Apto ${rng.int(11, 184)}` : '',
-    district: rng.pick(['Centro', 'Jardim América', 'Vila Nova', 'Boa Vista', 'Santa Cecília']), city: place.city, state: place.state,
+    street: rng.pick(STREETS),
+    number: String(rng.int(1, 2999)),
+    complement: rng.bool(0.4) ? `Apto ${rng.int(11, 184)}` : '',
+    district: rng.pick(['Centro', 'Jardim América', 'Vila Nova', 'Boa Vista', 'Santa Cecília']),
+    city: place.city,
+    state: place.state,
     postalCode: `${rng.digits(5)}-${rng.digits(3)}`,
   };
 }
@@ -86,7 +130,11 @@ export function personProfile(cpf: string): PersonProfile {
 
 export function companyProfile(cnpj: string): CompanyProfile {
   const rng = new Rng(`company:${cnpj}`);
-  const owners = Array.from({ length: rng.int(1, 3) }, () => ({ name: fullName(rng, rng.bool() ? 'F' : 'M'), cpf: randomCpf(rng), share: 0 }));
+  const owners = Array.from({ length: rng.int(1, 3) }, () => ({
+    name: fullName(rng, rng.bool() ? 'F' : 'M'),
+    cpf: randomCpf(rng),
+    share: 0,
+  }));
   let left = 100;
   owners.forEach((o, i) => {
     o.share = i === owners.length - 1 ? left : rng.int(1, left - (owners.length - 1 - i));

@@ -9,7 +9,10 @@ import { DecisionError } from '../onboardings.js';
 import { faultsError } from '../options.js';
 import type { Sandbox } from '../sandbox-types.js';
 
-export function controlRoutes(deps: SandboxDeps, sandbox: Pick<Sandbox, 'setFaults' | 'resetFaults' | 'expireTokens' | 'stats'>): Hono<SandboxEnv> {
+export function controlRoutes(
+  deps: SandboxDeps,
+  sandbox: Pick<Sandbox, 'setFaults' | 'resetFaults' | 'expireTokens' | 'stats'>,
+): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>();
 
   app.post('/faults', async (c) => {
@@ -33,7 +36,8 @@ export function controlRoutes(deps: SandboxDeps, sandbox: Pick<Sandbox, 'setFaul
   app.post('/onboardings/:tokenOnboarding/decision', async (c) => {
     const body = await readJsonObject(c.req);
     const status = body?.status;
-    if (status !== 'APPROVED' && status !== 'REFUSED' && status !== 'ERROR') return c.json({ error: 'status must be APPROVED, REFUSED or ERROR' }, 400);
+    if (status !== 'APPROVED' && status !== 'REFUSED' && status !== 'ERROR')
+      return c.json({ error: 'status must be APPROVED, REFUSED or ERROR' }, 400);
     try {
       const record = await deps.onboardings.decide(c.req.param('tokenOnboarding'), status);
       return c.json({ tokenOnboarding: record.tokenOnboarding, status: record.status });

@@ -23,16 +23,18 @@ function customerRecords(deps: SandboxDeps, taxId: TaxId): CustomerRecord[] {
   if (onboardings.length === 0 && !PREEXISTING_CUSTOMERS.includes(taxId.value)) return [];
   const latest = onboardings.at(-1);
   const name = latest?.name ?? (taxId.kind === 'cpf' ? personProfile(taxId.value).name : companyProfile(taxId.value).officialName);
-  return [{
-    tokenCustomer: customerToken(taxId.value),
-    // `PF` is the one type the upstream shows; for companies the type is "when available", and is left out.
-    ...(taxId.kind === 'cpf' && { type: 'PF' }),
-    documentKey: taxId.value,
-    name,
-    addInformation: latest ? `Último onboarding: ${latest.status}` : 'Cliente pré-cadastrado',
-    // Active once approved (or pre-existing and never onboarded here).
-    active: latest ? latest.status === 'APPROVED' : true,
-  }];
+  return [
+    {
+      tokenCustomer: customerToken(taxId.value),
+      // `PF` is the one type the upstream shows; for companies the type is "when available", and is left out.
+      ...(taxId.kind === 'cpf' && { type: 'PF' }),
+      documentKey: taxId.value,
+      name,
+      addInformation: latest ? `Último onboarding: ${latest.status}` : 'Cliente pré-cadastrado',
+      // Active once approved (or pre-existing and never onboarded here).
+      active: latest ? latest.status === 'APPROVED' : true,
+    },
+  ];
 }
 
 export function customerRoutes(deps: SandboxDeps): Hono<SandboxEnv> {

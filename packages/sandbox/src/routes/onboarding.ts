@@ -97,22 +97,34 @@ export function onboardingRoutes(deps: SandboxDeps): Hono<SandboxEnv> {
     },
   );
 
-  app.get('/onboarding/report/:tokenOnboarding', counted(deps.stats, 'GET /api/onboarding/report'), bearer, forced500(deps.faults, 'in-body'), (c) => {
-    const record = deps.onboardings.get(c.req.param('tokenOnboarding'));
-    if (!record) return c.json(statusBody(400, MSG.failedToFetch), 400);
-    return c.json(deps.onboardings.report(record), 200);
-  });
+  app.get(
+    '/onboarding/report/:tokenOnboarding',
+    counted(deps.stats, 'GET /api/onboarding/report'),
+    bearer,
+    forced500(deps.faults, 'in-body'),
+    (c) => {
+      const record = deps.onboardings.get(c.req.param('tokenOnboarding'));
+      if (!record) return c.json(statusBody(400, MSG.failedToFetch), 400);
+      return c.json(deps.onboardings.report(record), 200);
+    },
+  );
 
-  app.get('/history-onboarding-report/:tokenOnboarding', counted(deps.stats, 'GET /api/history-onboarding-report'), bearer, forced500(deps.faults, 'in-body'), (c) => {
-    const record = deps.onboardings.get(c.req.param('tokenOnboarding'));
-    if (!record) return c.json(statusBody(400, MSG.failedToFetch), 400);
-    const pdf = pdfReport(record);
-    return c.body(pdf.buffer as ArrayBuffer, 200, {
-      'content-type': 'application/pdf',
-      'content-disposition': `inline; filename="onboarding-${record.tokenOnboarding}.pdf"`,
-      'cache-control': 'no-store',
-    });
-  });
+  app.get(
+    '/history-onboarding-report/:tokenOnboarding',
+    counted(deps.stats, 'GET /api/history-onboarding-report'),
+    bearer,
+    forced500(deps.faults, 'in-body'),
+    (c) => {
+      const record = deps.onboardings.get(c.req.param('tokenOnboarding'));
+      if (!record) return c.json(statusBody(400, MSG.failedToFetch), 400);
+      const pdf = pdfReport(record);
+      return c.body(pdf.buffer as ArrayBuffer, 200, {
+        'content-type': 'application/pdf',
+        'content-disposition': `inline; filename="onboarding-${record.tokenOnboarding}.pdf"`,
+        'cache-control': 'no-store',
+      });
+    },
+  );
 
   return app;
 }

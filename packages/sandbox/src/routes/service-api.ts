@@ -8,7 +8,17 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { SERVICE_CATALOG } from '@onboarding-kit/contract';
 import type { SandboxDeps, SandboxEnv } from '../context.js';
-import { MSG, failureEnvelope, noDataEnvelope, refusedEnvelope, statusBody, successEnvelope, successMessage, technicalFailure, type Envelope } from '../envelope.js';
+import {
+  MSG,
+  failureEnvelope,
+  noDataEnvelope,
+  refusedEnvelope,
+  statusBody,
+  successEnvelope,
+  successMessage,
+  technicalFailure,
+  type Envelope,
+} from '../envelope.js';
 import { counted, forced500, readJsonObject, requireBearer } from '../middleware/index.js';
 import { runQuery } from '../query.js';
 

@@ -18,8 +18,12 @@ export type { AdminDeps, AdminOnboardingRecord } from './deps.js';
 
 export function createAdminRoutes(deps: AdminDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
-  if (!deps.apiKeys && !deps.adminKey) throw new Error('createAdminRoutes needs an adminKey or apiKeys (neither = do not mount the routes).');
-  app.use('*', deps.apiKeys ? requireApiKey(deps.apiKeys, deps.adminKey ? { alsoAccept: deps.adminKey } : {}) : requireAdminKey(deps.adminKey!));
+  if (!deps.apiKeys && !deps.adminKey)
+    throw new Error('createAdminRoutes needs an adminKey or apiKeys (neither = do not mount the routes).');
+  app.use(
+    '*',
+    deps.apiKeys ? requireApiKey(deps.apiKeys, deps.adminKey ? { alsoAccept: deps.adminKey } : {}) : requireAdminKey(deps.adminKey!),
+  );
   app.route('/onboardings', createOnboardingRoutes(deps));
   app.route('/customers', createCustomerRoutes(deps));
   return app;

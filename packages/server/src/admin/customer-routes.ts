@@ -14,7 +14,8 @@ export function createCustomerRoutes(deps: AdminDeps): Hono<CompanionEnv> {
     if (!documentKey) throw new DomainError('missing_tax_id', 'documentKey (a CPF or CNPJ) is required.', { field: 'documentKey' });
     // Checked before anything goes upstream: a lookup by a wrong key costs a call and finds nothing.
     const taxId = parseTaxId(documentKey);
-    if (!taxId) throw new DomainError('invalid_field', 'documentKey is not a valid CPF or CNPJ: check its digits.', { field: 'documentKey' });
+    if (!taxId)
+      throw new DomainError('invalid_field', 'documentKey is not a valid CPF or CNPJ: check its digits.', { field: 'documentKey' });
     const customers = await deps.upstream.customers(taxId.value).catch((error: unknown) => {
       throw upstreamFailure(error, 'customer lookup');
     });

@@ -91,11 +91,21 @@ export async function fetchPdf(deps: AdminDeps, token: string): Promise<FetchedP
     response = await deps.upstream.reportPdf(token);
   } catch (error) {
     const httpStatus = upstreamHttpStatus(error);
-    return { ok: false, reason: upstreamGapReason(error, 'PDF'), timeout: isUpstreamTimeout(error), ...(httpStatus !== undefined && { httpStatus }) };
+    return {
+      ok: false,
+      reason: upstreamGapReason(error, 'PDF'),
+      timeout: isUpstreamTimeout(error),
+      ...(httpStatus !== undefined && { httpStatus }),
+    };
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel().catch(() => {});
-    return { ok: false, reason: `PDF unavailable upstream: HTTP ${response.status}`, timeout: response.status === 504, httpStatus: response.status };
+    return {
+      ok: false,
+      reason: `PDF unavailable upstream: HTTP ${response.status}`,
+      timeout: response.status === 504,
+      httpStatus: response.status,
+    };
   }
   const peek = await peekPdf(response.body);
   return peek.ok ? peek : { ok: false, reason: pdfPeekReason(peek.reason), timeout: false };

@@ -50,8 +50,8 @@ export function createOnboardingRoutes(deps: AdminDeps): Hono<CompanionEnv> {
       throw !record && isUnknownUpstream({ httpStatus: pdf.httpStatus })
         ? noSuchOnboarding()
         : pdf.timeout
-        ? new DomainError('upstream_timeout', 'The upstream PDF did not come in time.')
-        : new DomainError('upstream_error', `The upstream PDF is not available (${pdf.reason}).`);
+          ? new DomainError('upstream_timeout', 'The upstream PDF did not come in time.')
+          : new DomainError('upstream_error', `The upstream PDF is not available (${pdf.reason}).`);
     }
     return new Response(pdf.stream, {
       headers: {

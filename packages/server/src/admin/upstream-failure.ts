@@ -18,7 +18,13 @@ export function upstreamHttpStatus(error: unknown, depth = 0): number | undefine
 }
 
 const TIMEOUT_NAMES = new Set(['TimeoutError', 'AbortError', 'UpstreamTimeoutError']);
-const TIMEOUT_CODES = new Set(['upstream_timeout', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+  'upstream_timeout',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 /** Whether an upstream call failed by taking too long (the client's timeout, undici's, or a 504). */
 export function isUpstreamTimeout(error: unknown, depth = 0): boolean {

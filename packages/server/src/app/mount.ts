@@ -63,20 +63,31 @@ function mountHealth(api: Api, store: Store, stopping: () => boolean): void {
 }
 
 function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): void {
-  api.route('/onboardings', onboardingRoutes({
-    store: s.store, upstream: s.upstream, poller: s.poller, streams: s.streams, environment: config.environment, logger: s.logger,
-    ...(s.sessions && { sessions: s.sessions }),
-    sessionsRequired: config.sessionsRequired,
-    admission: s.admission,
-    bodyBuffers: s.bodyBuffers,
-    imageMaxBytes: config.imageMaxBytes,
-    documentFileTypes: config.documentFileTypes,
-    rateLimit: config.rateLimit,
-    clientAddress: config.clientAddress,
-    reportPdf: config.reportPdf,
-    sse: config.sse,
-  }));
-  api.route('/webhooks', webhookRoutes({ store: s.followedStore, webhookKey: config.webhookKey, ...(s.notifier && { notifier: s.notifier }) }));
+  api.route(
+    '/onboardings',
+    onboardingRoutes({
+      store: s.store,
+      upstream: s.upstream,
+      poller: s.poller,
+      streams: s.streams,
+      environment: config.environment,
+      logger: s.logger,
+      ...(s.sessions && { sessions: s.sessions }),
+      sessionsRequired: config.sessionsRequired,
+      admission: s.admission,
+      bodyBuffers: s.bodyBuffers,
+      imageMaxBytes: config.imageMaxBytes,
+      documentFileTypes: config.documentFileTypes,
+      rateLimit: config.rateLimit,
+      clientAddress: config.clientAddress,
+      reportPdf: config.reportPdf,
+      sse: config.sse,
+    }),
+  );
+  api.route(
+    '/webhooks',
+    webhookRoutes({ store: s.followedStore, webhookKey: config.webhookKey, ...(s.notifier && { notifier: s.notifier }) }),
+  );
 }
 
 /** The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret. */
@@ -87,18 +98,33 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
   api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).
-  const handoffDeps = { sessions, handoff, streams: s.streams, timers: s.timers, sse: config.sse, clientAddress: config.clientAddress, counters: s.store, logger: s.logger };
+  const handoffDeps = {
+    sessions,
+    handoff,
+    streams: s.streams,
+    timers: s.timers,
+    sse: config.sse,
+    clientAddress: config.clientAddress,
+    counters: s.store,
+    logger: s.logger,
+  };
   api.route('/session', handoffPageRoutes(handoffDeps));
   api.route('/handoff', handoffClaimRoutes(handoffDeps));
   // The hosted capture page and the hand-off pages (docs/hosted-page.md), outside the API prefix.
-  app.route('/', hostedRoutes({ sessions, brand: config.brand, assets: new HostedAssets(config.brand, config.elementDir), logger: s.logger }));
-  api.route('/queries', queryRoutes({
-    upstream: s.upstream,
-    auth: backendAuth,
-    environment: config.environment,
-    imageMaxBytes: config.imageMaxBytes,
-    ...(config.aliases && { aliases: config.aliases }),
-  }));
+  app.route(
+    '/',
+    hostedRoutes({ sessions, brand: config.brand, assets: new HostedAssets(config.brand, config.elementDir), logger: s.logger }),
+  );
+  api.route(
+    '/queries',
+    queryRoutes({
+      upstream: s.upstream,
+      auth: backendAuth,
+      environment: config.environment,
+      imageMaxBytes: config.imageMaxBytes,
+      ...(config.aliases && { aliases: config.aliases }),
+    }),
+  );
 }
 
 function mountAdmin(api: Api, config: CompanionConfig, s: CompanionServices): void {
@@ -113,14 +139,17 @@ function mountAdmin(api: Api, config: CompanionConfig, s: CompanionServices): vo
     outbox.route('/', notificationAdminRoutes({ notifier }));
     api.route('/admin', outbox);
   }
-  api.route('/admin', createAdminRoutes({
-    ...(adminKey && { adminKey }),
-    ...(keyring && { apiKeys: keyring }),
-    environment: config.environment,
-    kitVersion: KIT_VERSION,
-    upstream: s.upstream,
-    store: adminView(s.store),
-  }));
+  api.route(
+    '/admin',
+    createAdminRoutes({
+      ...(adminKey && { adminKey }),
+      ...(keyring && { apiKeys: keyring }),
+      environment: config.environment,
+      kitVersion: KIT_VERSION,
+      upstream: s.upstream,
+      store: adminView(s.store),
+    }),
+  );
 }
 
 /** What the admin routes may read of the store: records without the access-key hash. */

@@ -43,7 +43,10 @@ export interface CompanionServices {
 export function buildServices(config: CompanionConfig): CompanionServices {
   let upstream: UpstreamClient | undefined;
   // Every log line passes through redaction with the exact secrets we hold, whoever the logger is.
-  const logger = redactingLogger(config.logger.child({ environment: config.environment }), () => [...config.secrets, ...(upstream?.secrets() ?? [])]);
+  const logger = redactingLogger(config.logger.child({ environment: config.environment }), () => [
+    ...config.secrets,
+    ...(upstream?.secrets() ?? []),
+  ]);
   upstream = 'client' in config.upstream ? config.upstream.client : createUpstreamClient({ ...config.upstream.options, logger });
   const store: Store = config.store ?? new MemoryStore();
   const timers = config.timers ?? realTimers;
@@ -60,9 +63,17 @@ export function buildServices(config: CompanionConfig): CompanionServices {
       })
     : undefined;
   // Sessions need API keys to be opened; the service also sweeps the outbox's old entries.
-  const sessions = keyring || notifier
-    ? new SessionService({ store, timers, logger, retentionMs: config.retentionMs, ...(notifier && { notifier }), ...(config.publicUrl && { publicUrl: config.publicUrl }) })
-    : undefined;
+  const sessions =
+    keyring || notifier
+      ? new SessionService({
+          store,
+          timers,
+          logger,
+          retentionMs: config.retentionMs,
+          ...(notifier && { notifier }),
+          ...(config.publicUrl && { publicUrl: config.publicUrl }),
+        })
+      : undefined;
   // Status changes, wherever they are applied, complete the session of their onboarding.
   const followedStore: Store = sessions ? withStatusHook(store, (record) => sessions.onboardingChanged(record), logger) : store;
   const client = upstream;
@@ -76,9 +87,10 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(config.timers && { timers: config.timers }),
   });
   const { concurrent, waiting } = config.creations;
-  const handoff = sessions && keyring
-    ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
-    : undefined;
+  const handoff =
+    sessions && keyring
+      ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
+      : undefined;
   sessions?.start();
   return {
     logger,
@@ -97,6 +109,12 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     // One body buffer kept per turn at most.
     bodyBuffers: new BodyBuffers({ maxKept: concurrent, maxBytes: config.keptBodyMaxBytes }),
     // Retention: personal data is not kept longer than needed.
-    sweep: new RetentionSweep({ store, retentionMs: config.retentionMs, maxAgeMs: config.maxAgeMs, logger, ...(config.timers && { timers: config.timers }) }),
+    sweep: new RetentionSweep({
+      store,
+      retentionMs: config.retentionMs,
+      maxAgeMs: config.maxAgeMs,
+      logger,
+      ...(config.timers && { timers: config.timers }),
+    }),
   };
 }

@@ -32,7 +32,11 @@ export class Shutdown {
     streams.closeAll(this.timing.retryMs);
     await poller.close();
     if (!(await settlesWithin(Promise.all([inFlight.idle(), streams.idle()]), graceMs))) {
-      logger.warn('shutdown: requests still in flight after the grace period; closing the store anyway', { inFlight: inFlight.size, openStreams: streams.size, graceMs });
+      logger.warn('shutdown: requests still in flight after the grace period; closing the store anyway', {
+        inFlight: inFlight.size,
+        openStreams: streams.size,
+        graceMs,
+      });
     }
     await store.close?.();
   }

@@ -29,7 +29,9 @@ export class ApiKeyring {
     keys.forEach((key: unknown, i) => {
       if (typeof key !== 'string' || key.length < API_KEY_MIN_LENGTH || /\s/.test(key)) {
         // The position, never the key: this message reaches logs.
-        throw new CompanionConfigError(`Invalid API keys: key #${i + 1} must have at least ${API_KEY_MIN_LENGTH} characters and no whitespace.`);
+        throw new CompanionConfigError(
+          `Invalid API keys: key #${i + 1} must have at least ${API_KEY_MIN_LENGTH} characters and no whitespace.`,
+        );
       }
     });
     return new ApiKeyring([...new Set(keys.map(hashSecret))]);

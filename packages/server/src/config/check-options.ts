@@ -12,12 +12,16 @@ export function checkOptions(o: CompanionOptions): void {
   } catch {
     problems.push('baseUrl must be an absolute URL');
   }
-  for (const key of ['client', 'secret', 'webhookKey'] as const) if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
-  if (o.adminKey !== undefined && o.adminKey.length < OPTION_LIMITS.adminKeyMinLength) problems.push(`adminKey must have at least ${OPTION_LIMITS.adminKeyMinLength} characters`);
+  for (const key of ['client', 'secret', 'webhookKey'] as const)
+    if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
+  if (o.adminKey !== undefined && o.adminKey.length < OPTION_LIMITS.adminKeyMinLength)
+    problems.push(`adminKey must have at least ${OPTION_LIMITS.adminKeyMinLength} characters`);
   for (const key of o.apiKeys ?? []) {
-    if (typeof key !== 'string' || key.length < OPTION_LIMITS.secretMinLength || /\s/.test(key)) problems.push(`each API key must have at least ${OPTION_LIMITS.secretMinLength} characters and no spaces`);
+    if (typeof key !== 'string' || key.length < OPTION_LIMITS.secretMinLength || /\s/.test(key))
+      problems.push(`each API key must have at least ${OPTION_LIMITS.secretMinLength} characters and no spaces`);
   }
-  if (o.sessions !== undefined && o.sessions !== 'required' && o.sessions !== 'optional') problems.push("sessions must be 'required' or 'optional'");
+  if (o.sessions !== undefined && o.sessions !== 'required' && o.sessions !== 'optional')
+    problems.push("sessions must be 'required' or 'optional'");
   if (sessionsMode(o) === 'required' && !o.apiKeys?.length) {
     problems.push('sessions are required (the default in production) but no apiKeys are set to open them');
   }
@@ -29,26 +33,34 @@ export function checkOptions(o: CompanionOptions): void {
     }
   }
   if (o.publicUrl !== undefined && !isHttpUrl(o.publicUrl)) problems.push('publicUrl must be an absolute http(s) URL');
-  if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production') problems.push("environment must be 'test' or 'production'");
+  if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production')
+    problems.push("environment must be 'test' or 'production'");
   if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < OPTION_LIMITS.imageMaxBytesMin)) {
     problems.push(`imageMaxBytes must be an integer of at least ${OPTION_LIMITS.imageMaxBytesMin}`);
   }
-  if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0)) problems.push('rateLimit must be a whole number, 0 for off');
-  if (o.creations?.concurrent !== undefined && !(Number.isInteger(o.creations.concurrent) && o.creations.concurrent >= 1)) problems.push('creations.concurrent must be a whole number of at least 1');
-  if (o.creations?.waiting !== undefined && !(Number.isInteger(o.creations.waiting) && o.creations.waiting >= 0)) problems.push('creations.waiting must be a whole number, 0 for none');
+  if (o.rateLimit !== undefined && (!Number.isInteger(o.rateLimit) || o.rateLimit < 0))
+    problems.push('rateLimit must be a whole number, 0 for off');
+  if (o.creations?.concurrent !== undefined && !(Number.isInteger(o.creations.concurrent) && o.creations.concurrent >= 1))
+    problems.push('creations.concurrent must be a whole number of at least 1');
+  if (o.creations?.waiting !== undefined && !(Number.isInteger(o.creations.waiting) && o.creations.waiting >= 0))
+    problems.push('creations.waiting must be a whole number, 0 for none');
   // A lease that outlives its instance longer delays the takeover of its onboardings just as long.
   const lease = OPTION_LIMITS.pollLeaseMs;
-  if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= lease.min && o.poll.leaseMs <= lease.max)) problems.push(`poll.leaseMs must be from ${lease.min} to ${lease.max}`);
+  if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= lease.min && o.poll.leaseMs <= lease.max))
+    problems.push(`poll.leaseMs must be from ${lease.min} to ${lease.max}`);
   const ttl = OPTION_LIMITS.handoffTtlMs;
-  if (o.handoff?.ttlMs !== undefined && !(Number.isInteger(o.handoff.ttlMs) && o.handoff.ttlMs >= ttl.min && o.handoff.ttlMs <= ttl.max)) problems.push(`handoff.ttlMs must be a whole number from ${ttl.min} to ${ttl.max}`);
+  if (o.handoff?.ttlMs !== undefined && !(Number.isInteger(o.handoff.ttlMs) && o.handoff.ttlMs >= ttl.min && o.handoff.ttlMs <= ttl.max))
+    problems.push(`handoff.ttlMs must be a whole number from ${ttl.min} to ${ttl.max}`);
   if (o.shutdownGraceMs !== undefined && !(o.shutdownGraceMs >= 0)) problems.push('shutdownGraceMs must be 0 or more');
   for (const origin of o.allowedOrigins ?? []) {
     try {
-      if (new URL(origin).origin !== origin.replace(/\/+$/, '')) problems.push(`allowed origin "${origin}" must be scheme://host[:port] only`);
+      if (new URL(origin).origin !== origin.replace(/\/+$/, ''))
+        problems.push(`allowed origin "${origin}" must be scheme://host[:port] only`);
     } catch {
       problems.push(`allowed origin "${origin}" is not a URL`);
     }
   }
-  for (const role of Object.keys(o.documentFileTypes ?? {})) if (!(IMAGE_ROLES as readonly string[]).includes(role)) problems.push(`documentFileTypes has an unknown role "${role}"`);
+  for (const role of Object.keys(o.documentFileTypes ?? {}))
+    if (!(IMAGE_ROLES as readonly string[]).includes(role)) problems.push(`documentFileTypes has an unknown role "${role}"`);
   if (problems.length) throw new CompanionConfigError(`Invalid companion options: ${problems.join('; ')}.`);
 }

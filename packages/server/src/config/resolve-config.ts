@@ -92,16 +92,19 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
     retentionMs: o.retentionMs ?? COMPANION_DEFAULTS.retentionMs,
     maxAgeMs,
     sse: { keepAliveMs: o.sse?.keepAliveMs ?? COMPANION_DEFAULTS.keepAliveMs, retryMs: o.sse?.retryMs ?? COMPANION_DEFAULTS.retryMs },
-    shutdownGraceMs: o.shutdownGraceMs ?? (o.upstream?.timeoutMs ?? COMPANION_DEFAULTS.upstreamTimeoutMs) + COMPANION_DEFAULTS.shutdownGraceBeyondUpstreamMs,
+    shutdownGraceMs:
+      o.shutdownGraceMs ??
+      (o.upstream?.timeoutMs ?? COMPANION_DEFAULTS.upstreamTimeoutMs) + COMPANION_DEFAULTS.shutdownGraceBeyondUpstreamMs,
     creations: { concurrent, waiting: o.creations?.waiting ?? concurrent * COMPANION_DEFAULTS.creationsWaitingPerTurn },
     keptBodyMaxBytes: COMPANION_DEFAULTS.keptBodyMaxBytes,
     allowedOrigins: o.allowedOrigins ?? [],
     imageMaxBytes: o.imageMaxBytes ?? COMPANION_DEFAULTS.imageMaxBytes,
-    documentFileTypes: Object.fromEntries(IMAGE_ROLES.map((r) => [r, o.documentFileTypes?.[r] ?? COMPANION_DEFAULTS.documentFileType])) as Record<ImageRoleName, string>,
+    documentFileTypes: Object.fromEntries(
+      IMAGE_ROLES.map((r) => [r, o.documentFileTypes?.[r] ?? COMPANION_DEFAULTS.documentFileType]),
+    ) as Record<ImageRoleName, string>,
     rateLimit: o.rateLimit ?? COMPANION_DEFAULTS.rateLimit,
     clientAddress: o.clientAddress ?? socketAddress,
     reportPdf: o.reportPdf ?? false,
     ...(o.aliases && { aliases: o.aliases }),
   };
 }
-

@@ -52,7 +52,10 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
    * under an error handler of its own (Hono's default handler answers an error's `getResponse()`).
    */
   getResponse(): Response {
-    return Response.json(refusalBody(this), { status: this.status as number, headers: { ...refusalHeaders(this), 'Cache-Control': 'no-store' } });
+    return Response.json(refusalBody(this), {
+      status: this.status as number,
+      headers: { ...refusalHeaders(this), 'Cache-Control': 'no-store' },
+    });
   }
 }
 

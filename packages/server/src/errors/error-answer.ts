@@ -15,7 +15,9 @@ interface Refusal {
 }
 
 export function refusalBody(r: Refusal): ApiErrorBody {
-  return { error: { code: r.code, message: r.message, ...(r.field && { field: r.field }), ...(r.externalId && { externalId: r.externalId }) } };
+  return {
+    error: { code: r.code, message: r.message, ...(r.field && { field: r.field }), ...(r.externalId && { externalId: r.externalId }) },
+  };
 }
 
 export function refusalHeaders(r: Refusal): Record<string, string> {

@@ -4,12 +4,17 @@ import { DomainError } from './domain-error.js';
 
 export function fromUpstream(e: UpstreamError, environment: string): DomainError {
   const ext = e.externalId ? { externalId: e.externalId } : {};
-  const support = e.externalId ? ` Quote externalId ${e.externalId} (${environment} environment) to support.` : ` (${environment} environment)`;
+  const support = e.externalId
+    ? ` Quote externalId ${e.externalId} (${environment} environment) to support.`
+    : ` (${environment} environment)`;
   switch (e.kind) {
     case 'timeout':
       return new DomainError('upstream_timeout', `The verification service did not answer in time.${support}`, ext);
     case 'unavailable':
-      return new DomainError('upstream_unavailable', `The verification service is unavailable; try again shortly.${support}`, { ...ext, retryAfterS: 5 });
+      return new DomainError('upstream_unavailable', `The verification service is unavailable; try again shortly.${support}`, {
+        ...ext,
+        retryAfterS: 5,
+      });
     case 'refused':
       return new DomainError('upstream_refused', `The verification service refused the submitted data.${support}`, ext);
     default:

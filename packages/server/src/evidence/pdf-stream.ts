@@ -73,7 +73,12 @@ export function pdfPeekReason(reason: 'empty' | 'not-pdf' | 'unreadable'): strin
 }
 
 function concat(chunks: Uint8Array[], limit: number): Uint8Array {
-  const out = new Uint8Array(Math.min(limit, chunks.reduce((n, c) => n + c.byteLength, 0)));
+  const out = new Uint8Array(
+    Math.min(
+      limit,
+      chunks.reduce((n, c) => n + c.byteLength, 0),
+    ),
+  );
   let offset = 0;
   for (const chunk of chunks) {
     if (offset >= out.length) break;

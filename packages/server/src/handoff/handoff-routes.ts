@@ -43,7 +43,9 @@ export interface HandoffRouteDeps {
 const SMALL_BODY_BYTES = 1024;
 
 const unauthorized = () =>
-  new DomainError('unauthorized', 'This session link is not valid: ask the service provider for a new one.', { realm: 'onboarding-session' });
+  new DomainError('unauthorized', 'This session link is not valid: ask the service provider for a new one.', {
+    realm: 'onboarding-session',
+  });
 
 /**
  * The page behind the request's Bearer: 401 for an unknown secret, 409 `session_handed_off` for a
@@ -109,11 +111,17 @@ export function handoffClaimRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
     const input = validateClaim(await readJsonBody(c, SMALL_BODY_BYTES, { requireJsonType: true, what: 'The claim' }));
     if ('code' in input) {
       // Every code attempt counts, right or wrong: 10 a minute per address leaves a guess at 1 in 10^10.
-      const decision = await deps.counters.consumeRateLimit(`handoff:${deps.clientAddress(c)}`, HANDOFF_LIMITS.claimAttemptsPerWindow, HANDOFF_LIMITS.claimWindowS * 1000);
+      const decision = await deps.counters.consumeRateLimit(
+        `handoff:${deps.clientAddress(c)}`,
+        HANDOFF_LIMITS.claimAttemptsPerWindow,
+        HANDOFF_LIMITS.claimWindowS * 1000,
+      );
       if (!decision.allowed) {
         const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
         c.get('log').warn('hand-off code attempts rate limited', { limit: HANDOFF_LIMITS.claimAttemptsPerWindow });
-        throw new DomainError('rate_limited', `Too many code attempts from this address; try again in ${retryAfter} s.`, { retryAfterS: retryAfter });
+        throw new DomainError('rate_limited', `Too many code attempts from this address; try again in ${retryAfter} s.`, {
+          retryAfterS: retryAfter,
+        });
       }
     }
     return c.json(await deps.handoff.claim(input), 200);
@@ -127,29 +135,37 @@ function invalid(message: string, field?: string): DomainError {
 
 /** `{ token }` or `{ code }`, strings of sane length, nothing else. */
 export function validateClaim(body: unknown): ClaimInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_request', 'The claim must be a JSON object: {"token": ...} or {"code": ...}.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new DomainError('invalid_request', 'The claim must be a JSON object: {"token": ...} or {"code": ...}.');
   const keys = Object.keys(body);
   const extra = keys.find((k) => k !== 'token' && k !== 'code');
-  if (extra !== undefined) throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: a claim has a token or a code.`, extra.slice(0, 40));
+  if (extra !== undefined)
+    throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: a claim has a token or a code.`, extra.slice(0, 40));
   if (keys.length !== 1) throw invalid('A claim has exactly one of token and code.', keys.length === 0 ? 'token' : 'code');
   const [name] = keys as ['token' | 'code'];
   const value = (body as Record<string, unknown>)[name];
-  if (typeof value !== 'string' || value.length < 1 || value.length > (name === 'code' ? 32 : 128)) throw invalid(`${name} must be a string of sane length.`, name);
+  if (typeof value !== 'string' || value.length < 1 || value.length > (name === 'code' ? 32 : 128))
+    throw invalid(`${name} must be a string of sane length.`, name);
   return name === 'token' ? { token: value } : { code: value };
 }
 
 /** A progress report: a step of the flow and the photos taken (each role once). */
 export function validateProgress(body: unknown): SessionProgressReport {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('invalid_request', 'The progress report must be a JSON object: {"step": ..., "photos": [...]}.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new DomainError('invalid_request', 'The progress report must be a JSON object: {"step": ..., "photos": [...]}.');
   const record = body as Record<string, unknown>;
   const extra = Object.keys(record).find((k) => k !== 'step' && k !== 'photos');
-  if (extra !== undefined) throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: a progress report has step and photos.`, extra.slice(0, 40));
+  if (extra !== undefined)
+    throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: a progress report has step and photos.`, extra.slice(0, 40));
   const { step, photos } = record;
-  if (typeof step !== 'string' || !(HANDOFF_PROGRESS_STEPS as readonly string[]).includes(step)) throw invalid(`step must be one of: ${HANDOFF_PROGRESS_STEPS.join(', ')}.`, 'step');
-  if (!Array.isArray(photos) || photos.length > HANDOFF_ROLES.length) throw invalid(`photos must be a list of: ${HANDOFF_ROLES.join(', ')}.`, 'photos');
+  if (typeof step !== 'string' || !(HANDOFF_PROGRESS_STEPS as readonly string[]).includes(step))
+    throw invalid(`step must be one of: ${HANDOFF_PROGRESS_STEPS.join(', ')}.`, 'step');
+  if (!Array.isArray(photos) || photos.length > HANDOFF_ROLES.length)
+    throw invalid(`photos must be a list of: ${HANDOFF_ROLES.join(', ')}.`, 'photos');
   const seen = new Set<string>();
   for (const [i, p] of photos.entries()) {
-    if (typeof p !== 'string' || !HANDOFF_ROLES.includes(p as HandoffRole) || seen.has(p)) throw invalid(`photos must name each of ${HANDOFF_ROLES.join(', ')} at most once.`, `photos.${i}`);
+    if (typeof p !== 'string' || !HANDOFF_ROLES.includes(p as HandoffRole) || seen.has(p))
+      throw invalid(`photos must name each of ${HANDOFF_ROLES.join(', ')} at most once.`, `photos.${i}`);
     seen.add(p);
   }
   return { step, photos: photos as HandoffRole[] };

@@ -17,8 +17,7 @@ export interface PageCaller {
 /** Events a session's log keeps (older ones go first); a reconnection older than them gets what is left. */
 export const SESSION_LOG_MAX = 32;
 
-export const sessionHandedOff = () =>
-  new DomainError('session_handed_off');
+export const sessionHandedOff = () => new DomainError('session_handed_off');
 
 /** The origin (client secret or capture token) opened the session; a device got its secret from a hand-off claim. */
 export const isOrigin = (caller: Pick<PageCaller, 'kind'>): boolean => caller.kind !== 'device';
@@ -31,7 +30,8 @@ export function holds(session: SessionRecord, caller: Pick<PageCaller, 'kind' | 
 }
 
 /** Whether `caller` may still read the session: the origin always, a device only while it holds it. */
-export const stillValid = (session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>): boolean => isOrigin(caller) || holds(session, caller);
+export const stillValid = (session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>): boolean =>
+  isOrigin(caller) || holds(session, caller);
 
 /** A pending link past its time is expired, whether or not anyone has marked it yet. */
 export function offerState(offer: SessionHandoffOffer | undefined, nowMs: number): SessionHandoffOffer['state'] | 'none' {
@@ -42,7 +42,8 @@ export function offerState(offer: SessionHandoffOffer | undefined, nowMs: number
 /** `PageSession.handoff` for the asking page. */
 export function pageHandoffState(session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>, nowMs: number): PageHandoffState {
   const offer = session.handoff?.offer;
-  const state: PageHandoffState['state'] = session.handoff?.holderHash !== undefined ? 'claimed' : offerState(offer, nowMs) === 'pending' ? 'pending' : 'none';
+  const state: PageHandoffState['state'] =
+    session.handoff?.holderHash !== undefined ? 'claimed' : offerState(offer, nowMs) === 'pending' ? 'pending' : 'none';
   return {
     state,
     holder: holds(session, caller),

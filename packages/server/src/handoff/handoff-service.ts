@@ -35,7 +35,8 @@ export type ClaimInput = { token: string } | { code: string };
 const handoffInvalid = () => new DomainError('handoff_invalid');
 const handoffExpired = () => new DomainError('handoff_expired');
 const handoffUsed = () => new DomainError('handoff_used');
-const originOnly = () => new DomainError('unauthorized', 'Only the page that opened this session can hand it off or take it back.', { status: 403 });
+const originOnly = () =>
+  new DomainError('unauthorized', 'Only the page that opened this session can hand it off or take it back.', { status: 403 });
 const alreadySent = () => new DomainError('session_used', 'This session has already been sent; it can no longer move between devices.');
 
 /** Attempts at a unique live code before giving up (a clash is a one in ten billion event). */
@@ -108,7 +109,8 @@ export class HandoffService {
       if (state === 'withdrawn') throw handoffInvalid();
       const status = effectiveStatus(s, now);
       if (status === 'expired') throw handoffExpired();
-      if (s.tokenOnboarding || status !== 'open' || (s.claim && now - Date.parse(s.claim.at) < this.#sessions.claimTimeoutMs)) throw handoffUsed();
+      if (s.tokenOnboarding || status !== 'open' || (s.claim && now - Date.parse(s.claim.at) < this.#sessions.claimTimeoutMs))
+        throw handoffUsed();
       return state === 'expired';
     };
     const first = await store.getSession(sessionId);
@@ -126,7 +128,11 @@ export class HandoffService {
       lapsed = judge(s);
       if (lapsed) return null;
       const at = new Date(this.#sessions.now()).toISOString();
-      return withEvent({ ...s, handoff: { offer: { ...s.handoff!.offer!, state: 'claimed' }, holderHash: deviceHash } }, { type: 'handoff.claimed' }, at);
+      return withEvent(
+        { ...s, handoff: { offer: { ...s.handoff!.offer!, state: 'claimed' }, holderHash: deviceHash } },
+        { type: 'handoff.claimed' },
+        at,
+      );
     });
     if (lapsed) await this.expireOfferIfDue(sessionId);
     if (lapsed || !claimed) throw handoffExpired();
@@ -146,7 +152,7 @@ export class HandoffService {
       return withEvent({ ...s, handoff }, { type: 'handoff.reclaimed' }, new Date(this.#sessions.now()).toISOString());
     });
     if (changed) this.#logger.info('hand-off taken back', { sessionId: changed.id });
-    return changed ?? ((await this.#sessions.store.getSession(caller.session.id)) ?? caller.session);
+    return changed ?? (await this.#sessions.store.getSession(caller.session.id)) ?? caller.session;
   }
 
   /** `POST /v1/session/progress`: the holder's latest step and photos, for the other device to follow. */
@@ -154,7 +160,11 @@ export class HandoffService {
     await this.#sessions.change(caller.session.id, (s) => {
       if (!holds(s, caller)) throw sessionHandedOff();
       if (effectiveStatus(s, this.#sessions.now()) !== 'open') return null;
-      return withEvent(s, { type: 'capture.progress', step: report.step, photos: [...report.photos] }, new Date(this.#sessions.now()).toISOString());
+      return withEvent(
+        s,
+        { type: 'capture.progress', step: report.step, photos: [...report.photos] },
+        new Date(this.#sessions.now()).toISOString(),
+      );
     });
   }
 
@@ -175,8 +185,10 @@ export class HandoffService {
   #requireUnsent(s: SessionRecord): void {
     const now = this.#sessions.now();
     const status = effectiveStatus(s, now);
-    if (status === 'expired') throw new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
-    if (status !== 'open' || s.tokenOnboarding || (s.claim && now - Date.parse(s.claim.at) < this.#sessions.claimTimeoutMs)) throw alreadySent();
+    if (status === 'expired')
+      throw new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
+    if (status !== 'open' || s.tokenOnboarding || (s.claim && now - Date.parse(s.claim.at) < this.#sessions.claimTimeoutMs))
+      throw alreadySent();
   }
 }
 

@@ -67,31 +67,40 @@ export function checkBrandFields(input: BrandInput, label: BrandLabel = optionLa
   const problems: string[] = [];
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return ['the brand must be an object'];
   for (const key of Object.keys(input)) {
-    if (!(BRAND_FIELDS as readonly string[]).includes(key)) problems.push(`the brand has an unknown member "${key.slice(0, 40)}" (known: ${BRAND_FIELDS.join(', ')})`);
+    if (!(BRAND_FIELDS as readonly string[]).includes(key))
+      problems.push(`the brand has an unknown member "${key.slice(0, 40)}" (known: ${BRAND_FIELDS.join(', ')})`);
   }
   if (input.name !== undefined && (typeof input.name !== 'string' || !NAME.test(input.name))) {
     problems.push(`${label('name')} must be 1 to 60 letters, digits, spaces or . , ' & ( ) - + /`);
   }
-  if (input.logo !== undefined && (typeof input.logo !== 'string' || input.logo.trim() === '')) problems.push(`${label('logo')} must be a file path`);
+  if (input.logo !== undefined && (typeof input.logo !== 'string' || input.logo.trim() === ''))
+    problems.push(`${label('logo')} must be a file path`);
   for (const field of ['color', 'colorOnPrimary', 'background', 'textColor'] as const) {
     const value = input[field];
     if (value !== undefined && (typeof value !== 'string' || !HEX_COLOR.test(value))) {
       problems.push(`${label(field)} must be a colour written #rgb or #rrggbb (got ${JSON.stringify(String(value).slice(0, 40))})`);
     }
   }
-  if (input.radius !== undefined && (typeof input.radius !== 'number' || !Number.isInteger(input.radius) || input.radius < 0 || input.radius > 32)) {
+  if (
+    input.radius !== undefined &&
+    (typeof input.radius !== 'number' || !Number.isInteger(input.radius) || input.radius < 0 || input.radius > 32)
+  ) {
     problems.push(`${label('radius')} must be a whole number of pixels from 0 to 32`);
   }
   // A main colour that white and black text both read badly on would leave the buttons illegible.
   if (problems.length === 0 && input.color) {
     const on = input.colorOnPrimary ?? readableOn(input.color);
     const ratio = contrast(input.color, on);
-    if (ratio < 4.5) problems.push(`${label('color')} ${input.color} with text ${on} has a contrast of ${ratio.toFixed(2)}:1; buttons need at least 4.5:1 (pick a darker or lighter colour${input.colorOnPrimary ? `, or another ${label('colorOnPrimary')}` : ''})`);
+    if (ratio < 4.5)
+      problems.push(
+        `${label('color')} ${input.color} with text ${on} has a contrast of ${ratio.toFixed(2)}:1; buttons need at least 4.5:1 (pick a darker or lighter colour${input.colorOnPrimary ? `, or another ${label('colorOnPrimary')}` : ''})`,
+      );
   }
   if (problems.length === 0 && input.textColor) {
     // Text sits on the white of the header, the cards and the flow.
     const ratio = contrast(input.textColor, '#ffffff');
-    if (ratio < 4.5) problems.push(`${label('textColor')} ${input.textColor} on white has a contrast of ${ratio.toFixed(2)}:1; text needs at least 4.5:1`);
+    if (ratio < 4.5)
+      problems.push(`${label('textColor')} ${input.textColor} on white has a contrast of ${ratio.toFixed(2)}:1; text needs at least 4.5:1`);
   }
   return problems;
 }
@@ -143,7 +152,8 @@ export function readBrandFile(path: string): BrandInput {
     throw new CompanionConfigError(`The brand file ${path} must hold a JSON object with some of: ${BRAND_FIELDS.join(', ')}.`);
   }
   const input = { ...(parsed as BrandInput) };
-  if (typeof input.logo === 'string' && input.logo.trim() !== '' && !isAbsolute(input.logo)) input.logo = resolve(dirname(path), input.logo);
+  if (typeof input.logo === 'string' && input.logo.trim() !== '' && !isAbsolute(input.logo))
+    input.logo = resolve(dirname(path), input.logo);
   return input;
 }
 
@@ -157,7 +167,8 @@ function readLogo(path: string): BrandLogo | string {
   } catch (e) {
     return `${path} could not be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  if (size > BRAND_LOGO_MAX_BYTES) return `${path} has ${size} bytes; a logo may have at most ${BRAND_LOGO_MAX_BYTES} (${BRAND_LOGO_MAX_BYTES / 1024} KiB)`;
+  if (size > BRAND_LOGO_MAX_BYTES)
+    return `${path} has ${size} bytes; a logo may have at most ${BRAND_LOGO_MAX_BYTES} (${BRAND_LOGO_MAX_BYTES / 1024} KiB)`;
   if (size === 0) return `${path} is empty`;
   const bytes = new Uint8Array(readFileSync(path));
   const kind = logoKind(bytes);
@@ -169,11 +180,13 @@ function logoKind(b: Uint8Array): Pick<BrandLogo, 'type' | 'ext'> | null {
   const starts = (...sig: number[]) => sig.every((v, i) => b[i] === v);
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { type: 'image/png', ext: 'png' };
   if (starts(0xff, 0xd8, 0xff)) return { type: 'image/jpeg', ext: 'jpg' };
-  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return { type: 'image/webp', ext: 'webp' };
+  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50)
+    return { type: 'image/webp', ext: 'webp' };
   // SVG is text: an <svg> root after an optional XML declaration, comments and a doctype. Served as an
   // <img>, its scripts never run; the CSP of its own answer (default-src 'none') is a second lock.
   const head = new TextDecoder('utf-8', { fatal: false }).decode(b.subarray(0, 4096)).replace(/^\uFEFF/, '');
-  if (/^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE svg[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head)) return { type: 'image/svg+xml', ext: 'svg' };
+  if (/^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE svg[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(head))
+    return { type: 'image/svg+xml', ext: 'svg' };
   return null;
 }
 

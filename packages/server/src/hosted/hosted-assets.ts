@@ -37,7 +37,8 @@ const JS = 'text/javascript; charset=utf-8';
 
 function versionOf(files: Map<string, Asset>): string {
   const hash = createHash('sha256');
-  for (const [name, asset] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(name).update('\0').update(asset.bytes).update('\0');
+  for (const [name, asset] of [...files].sort(([a], [b]) => a.localeCompare(b)))
+    hash.update(name).update('\0').update(asset.bytes).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -94,7 +95,8 @@ export class HostedAssets {
     // Read once, here: the page's version is the hash of its files, script included.
     const script = scriptDir ? bytesOf(join(scriptDir, PAGE_SCRIPT_FILE)) : null;
     if (script) files.set(PAGE_SCRIPT_FILE, { bytes: script, type: JS });
-    else this.#scriptMissing = `the hosted page's script (${PAGE_SCRIPT_FILE}) is not in ${scriptDir ?? PAGE_SCRIPT_DIR}: build it (npm run build)`;
+    else
+      this.#scriptMissing = `the hosted page's script (${PAGE_SCRIPT_FILE}) is not in ${scriptDir ?? PAGE_SCRIPT_DIR}: build it (npm run build)`;
     let logo: string | undefined;
     if (brand.logo) {
       logo = `logo.${brand.logo.ext}`;
@@ -120,14 +122,16 @@ export class HostedAssets {
   element(): { version: string; files: Map<string, Asset> } {
     if (this.#element) return this.#element;
     const dir = this.#elementDir;
-    if (!dir) throw new BuildMissing('the element is not installed: add @onboarding-kit/element, or set hostedPage.elementDir to its built files');
+    if (!dir)
+      throw new BuildMissing('the element is not installed: add @onboarding-kit/element, or set hostedPage.elementDir to its built files');
     let names: string[];
     try {
       names = readdirSync(dir).filter((f) => ELEMENT_FILE.test(f));
     } catch {
       names = [];
     }
-    if (!names.includes(ELEMENT_BUNDLE)) throw new BuildMissing(`the element's bundle (${ELEMENT_BUNDLE}) is not in ${dir}: build the element (npm run build)`);
+    if (!names.includes(ELEMENT_BUNDLE))
+      throw new BuildMissing(`the element's bundle (${ELEMENT_BUNDLE}) is not in ${dir}: build the element (npm run build)`);
     const files = new Map<string, Asset>(names.map((name) => [name, { bytes: new Uint8Array(readFileSync(join(dir, name))), type: JS }]));
     this.#element = { version: versionOf(files), files };
     return this.#element;

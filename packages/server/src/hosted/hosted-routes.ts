@@ -102,15 +102,16 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
       const t = PAGE_TEXT[locale];
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       pageHeaders(c);
-      const m = error.status === 404
-        ? { heading: t.notFoundHeading, body: t.notFoundBody }
-        : error.code === 'session_expired'
-          ? { heading: t.expiredHeading, body: t.expiredBody }
-          : error.code === 'session_used'
-            ? { heading: t.usedHeading, body: t.usedBody, ...backLink(session, t.backToService) }
-            : error.code === 'session_cancelled'
-              ? { heading: t.cancelledHeading, body: t.cancelledBody }
-              : { heading: t.unavailableHeading, body: t.unavailableBody, ...(error.status === 500 && { detail: error.message }) };
+      const m =
+        error.status === 404
+          ? { heading: t.notFoundHeading, body: t.notFoundBody }
+          : error.code === 'session_expired'
+            ? { heading: t.expiredHeading, body: t.expiredBody }
+            : error.code === 'session_used'
+              ? { heading: t.usedHeading, body: t.usedBody, ...backLink(session, t.backToService) }
+              : error.code === 'session_cancelled'
+                ? { heading: t.cancelledHeading, body: t.cancelledBody }
+                : { heading: t.unavailableHeading, body: t.unavailableBody, ...(error.status === 500 && { detail: error.message }) };
       return c.html(messagePage(p, m), error.status);
     });
   };
@@ -151,7 +152,10 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
     const version = elementVersion();
     pageHeaders(c);
     const p: PageContext = { base, locale, brand, assets };
-    return c.html(capturePage(p, { elementVersion: version, token, sessionId: session.id, ...(session.returnUrl && { returnUrl: session.returnUrl }) }), 200);
+    return c.html(
+      capturePage(p, { elementVersion: version, token, sessionId: session.id, ...(session.returnUrl && { returnUrl: session.returnUrl }) }),
+      200,
+    );
   });
 
   app.get('/capture', (c) => {

@@ -48,8 +48,12 @@ ${p.brand.color ? html`<meta name="theme-color" content="${p.brand.color}">` : '
 <title>${title || t.title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetUrl(p, PAGE_STYLE_FILE)}">
-${options.script ? html`<script type="module" src="${elementUrl(p, options.script.elementVersion)}"></script>
-<script type="module" src="${assetUrl(p, PAGE_SCRIPT_FILE)}"></script>` : ''}
+${
+  options.script
+    ? html`<script type="module" src="${elementUrl(p, options.script.elementVersion)}"></script>
+<script type="module" src="${assetUrl(p, PAGE_SCRIPT_FILE)}"></script>`
+    : ''
+}
 </head>
 <body>
 ${header(p)}
@@ -138,7 +142,10 @@ ${banner}`;
 }
 
 /** A small page that says what happened (unknown link, expired, used, unavailable), with no script at all. */
-export function messagePage(p: PageContext, m: { heading: string; body: string; back?: { href: string; text: string }; detail?: string }): Html {
+export function messagePage(
+  p: PageContext,
+  m: { heading: string; body: string; back?: { href: string; text: string }; detail?: string },
+): Html {
   const body = html`<main>
 <section class="okit-card"><h1>${m.heading}</h1><p>${m.body}</p>${m.detail ? html`<p class="okit-muted">${m.detail}</p>` : ''}${m.back ? html`<div class="okit-actions"><a class="okit-button" href="${m.back.href}">${m.back.text}</a></div>` : ''}</section>
 </main>`;

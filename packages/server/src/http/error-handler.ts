@@ -19,7 +19,12 @@ import { isClientAbort } from '../transport/index.js';
 
 /** Codes for refusals thrown as a bare `HTTPException` (by Hono's own middleware, say). */
 const REFUSAL_CODES: Partial<Record<number, ApiErrorCode>> = {
-  400: 'invalid_request', 401: 'unauthorized', 404: 'not_found', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited',
+  400: 'invalid_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
 };
 
 /** The status logged for a request whose client went away (nginx's convention); no client ever reads it. */

@@ -14,7 +14,9 @@ export function idempotencyKey(c: Context): string | undefined {
   if (raw === undefined) return undefined;
   const key = raw.trim();
   if (!KEY_SHAPE.test(key)) {
-    throw new DomainError('invalid_field', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).', { field: 'Idempotency-Key' });
+    throw new DomainError('invalid_field', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).', {
+      field: 'Idempotency-Key',
+    });
   }
   return key;
 }

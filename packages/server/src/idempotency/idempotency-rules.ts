@@ -21,8 +21,7 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export const idempotencyConflict = () =>
-  new DomainError('idempotency_conflict', undefined, { field: 'Idempotency-Key' });
+export const idempotencyConflict = () => new DomainError('idempotency_conflict', undefined, { field: 'Idempotency-Key' });
 
 export const idempotencyInProgress = () =>
   new DomainError('idempotency_in_progress', undefined, { field: 'Idempotency-Key', retryAfterS: 1 });

@@ -56,7 +56,8 @@ export function requestFrame(options: RequestFrameOptions): MiddlewareHandler<Co
       c.set('log', log);
       const origin = requestHeader(c, 'origin');
       const allowed = cors.allows(origin);
-      if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) c.res = cors.preflight(c, allowed ? origin : undefined);
+      if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method'))
+        c.res = cors.preflight(c, allowed ? origin : undefined);
       else {
         await next();
         cors.onAnswer(c, allowed ? origin : undefined);

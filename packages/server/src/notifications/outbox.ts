@@ -138,7 +138,16 @@ export class Notifier {
   readonly #secrets: readonly string[];
   readonly #timers: Timers;
   readonly #fetch: typeof fetch;
-  readonly #cfg: { timeoutMs: number; concurrency: number; firstDelayMs: number; maxDelayMs: number; giveUpAfterMs: number; scanIntervalMs: number; scanLimit: number; leaseTtlMs: number };
+  readonly #cfg: {
+    timeoutMs: number;
+    concurrency: number;
+    firstDelayMs: number;
+    maxDelayMs: number;
+    giveUpAfterMs: number;
+    scanIntervalMs: number;
+    scanLimit: number;
+    leaseTtlMs: number;
+  };
   readonly #inFlight = new Map<string, { done: Promise<void>; abort: AbortController }>();
   #holding = false;
   #closed = false;
@@ -181,11 +190,21 @@ export class Notifier {
    */
   async notify<T>(input: NotifyInput<T>): Promise<NotifyResult> {
     const id = input.id ?? `evt_${randomHex(16)}`;
-    if (typeof id !== 'string' || !id || id.length > MAX_ID_LENGTH) throw new RangeError(`a notification id has 1 to ${MAX_ID_LENGTH} characters`);
+    if (typeof id !== 'string' || !id || id.length > MAX_ID_LENGTH)
+      throw new RangeError(`a notification id has 1 to ${MAX_ID_LENGTH} characters`);
     const nowMs = this.#timers.now();
     const createdAt = new Date(nowMs).toISOString();
     const event: NotificationEvent<T> = { id, type: input.type, createdAt, data: input.data };
-    const entry: OutboxEntry = { id, type: input.type, body: JSON.stringify(event), orderKey: input.orderKey, createdAt, state: 'pending', attempts: 0, nextAttemptMs: nowMs };
+    const entry: OutboxEntry = {
+      id,
+      type: input.type,
+      body: JSON.stringify(event),
+      orderKey: input.orderKey,
+      createdAt,
+      state: 'pending',
+      attempts: 0,
+      nextAttemptMs: nowMs,
+    };
     const queued = await this.#o.store.enqueueNotification(entry);
     if (queued) this.wake();
     else this.#o.logger.debug('notification already queued', { id, type: input.type });
@@ -198,7 +217,9 @@ export class Notifier {
   }
 
   async list(filter: NotificationFilter, limit: number): Promise<NotificationSummary[]> {
-    const entries = await this.#o.store.listNotifications(filter === 'failing' ? { state: 'pending', failingOnly: true, limit } : { state: filter, limit });
+    const entries = await this.#o.store.listNotifications(
+      filter === 'failing' ? { state: 'pending', failingOnly: true, limit } : { state: filter, limit },
+    );
     return entries.map(summarize);
   }
 
@@ -210,7 +231,13 @@ export class Notifier {
     const entry = await this.#o.store.getNotification(id);
     if (!entry) return null;
     const nowMs = this.#timers.now();
-    const update = { state: 'pending' as const, attempts: 0, nextAttemptMs: nowMs, ...(entry.lastAttemptAt && { lastAttemptAt: entry.lastAttemptAt }), ...(entry.lastError && { lastError: entry.lastError }) };
+    const update = {
+      state: 'pending' as const,
+      attempts: 0,
+      nextAttemptMs: nowMs,
+      ...(entry.lastAttemptAt && { lastAttemptAt: entry.lastAttemptAt }),
+      ...(entry.lastError && { lastError: entry.lastError }),
+    };
     if (!(await this.#o.store.updateNotification(id, update))) return null;
     this.#o.logger.info('notification replay queued', { id, type: entry.type, previousState: entry.state });
     this.wake();
@@ -243,7 +270,8 @@ export class Notifier {
     this.#leaseTimer = undefined;
     if (this.#closed) return;
     this.#leaseWork = this.#leaseOnce().finally(() => {
-      if (!this.#closed) this.#leaseTimer = this.#timers.setTimeout(() => this.#leaseStep(), Math.max(1, Math.floor(this.#cfg.leaseTtlMs / 3)));
+      if (!this.#closed)
+        this.#leaseTimer = this.#timers.setTimeout(() => this.#leaseStep(), Math.max(1, Math.floor(this.#cfg.leaseTtlMs / 3)));
     });
   }
 
@@ -252,7 +280,9 @@ export class Notifier {
     const ttl = this.#cfg.leaseTtlMs;
     let held: boolean;
     try {
-      held = this.#holding ? await store.renewLease(OUTBOX_LEASE, this.owner, ttl) : await store.acquireLease(OUTBOX_LEASE, this.owner, ttl);
+      held = this.#holding
+        ? await store.renewLease(OUTBOX_LEASE, this.owner, ttl)
+        : await store.acquireLease(OUTBOX_LEASE, this.owner, ttl);
     } catch (error) {
       // Unknown whether it still holds: it stops, so two instances never both send for long; retaking it is the same call.
       held = false;
@@ -287,11 +317,14 @@ export class Notifier {
   #armScan(delayMs: number): void {
     this.#timers.clearTimeout(this.#scanTimer);
     this.#scanAt = this.#timers.now() + delayMs;
-    this.#scanTimer = this.#timers.setTimeout(() => {
-      this.#scanTimer = undefined;
-      this.#scanAt = Infinity;
-      void this.#scan();
-    }, Math.max(0, delayMs));
+    this.#scanTimer = this.#timers.setTimeout(
+      () => {
+        this.#scanTimer = undefined;
+        this.#scanAt = Infinity;
+        void this.#scan();
+      },
+      Math.max(0, delayMs),
+    );
   }
 
   async #scan(): Promise<void> {
@@ -368,7 +401,11 @@ export class Notifier {
       const res = await this.#fetch(url, {
         method: 'POST',
         body: entry.body,
-        headers: { 'Content-Type': 'application/json', [NOTIFICATION_SIGNATURE_HEADER]: signature, 'User-Agent': `onboarding-kit/${KIT_VERSION}` },
+        headers: {
+          'Content-Type': 'application/json',
+          [NOTIFICATION_SIGNATURE_HEADER]: signature,
+          'User-Agent': `onboarding-kit/${KIT_VERSION}`,
+        },
         signal: abort.signal,
         // A redirect would carry the signed body somewhere the integrator did not configure.
         redirect: 'manual',
@@ -388,7 +425,14 @@ export class Notifier {
     const lastAttemptAt = new Date(at).toISOString();
     const fields = { id: entry.id, type: entry.type, attempts, ms: at - started };
     if (failure === undefined) {
-      await store.updateNotification(entry.id, { state: 'delivered', attempts, nextAttemptMs: entry.nextAttemptMs, lastAttemptAt, deliveredAt: lastAttemptAt, ...(entry.lastError && { lastError: entry.lastError }) });
+      await store.updateNotification(entry.id, {
+        state: 'delivered',
+        attempts,
+        nextAttemptMs: entry.nextAttemptMs,
+        lastAttemptAt,
+        deliveredAt: lastAttemptAt,
+        ...(entry.lastError && { lastError: entry.lastError }),
+      });
       logger.info('notification delivered', fields);
       return;
     }

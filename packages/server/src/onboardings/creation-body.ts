@@ -103,7 +103,11 @@ export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undef
 }
 
 /** What `readJsonBody` + `validateCreateOnboarding` answer for these bytes, with the images as byte views. */
-export function validateCreationBytes(bytes: Uint8Array, imageMaxBytes: number, options: JsonBodyOptions = {}): Validation<ValidCreateOnboardingBytes> {
+export function validateCreationBytes(
+  bytes: Uint8Array,
+  imageMaxBytes: number,
+  options: JsonBodyOptions = {},
+): Validation<ValidCreateOnboardingBytes> {
   const scanned = scanCreationBody(bytes);
   if (scanned) {
     const fast = validateCreateOnboardingBytes(scanned, imageMaxBytes);
@@ -113,6 +117,7 @@ export function validateCreationBytes(bytes: Uint8Array, imageMaxBytes: number, 
   const general = validateCreateOnboarding(parseJsonBytes(bytes, options), imageMaxBytes);
   if (!general.ok) return general;
   const images: ValidCreateOnboardingBytes['images'] = {};
-  for (const [role, image] of Object.entries(general.value.images)) images[role as ImageRoleName] = { ...image, base64: Buffer.from(image.base64, 'latin1') };
+  for (const [role, image] of Object.entries(general.value.images))
+    images[role as ImageRoleName] = { ...image, base64: Buffer.from(image.base64, 'latin1') };
   return { ok: true, value: { ...general.value, images } };
 }

@@ -17,7 +17,15 @@ import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { Store } from '../store/index.js';
-import { clientGone, KeepAliveTick, readBodyBytes, requestHeader, sendEventStream, type Admission, type BodyBuffers } from '../transport/index.js';
+import {
+  clientGone,
+  KeepAliveTick,
+  readBodyBytes,
+  requestHeader,
+  sendEventStream,
+  type Admission,
+  type BodyBuffers,
+} from '../transport/index.js';
 import type { EncodedJson, UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { validateCreationBytes } from './creation-body.js';
@@ -93,13 +101,27 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     }
   }
 
-  async function createFromBody(c: Context<CompanionEnv>, creator: Creator, key: string | undefined, release: () => void, body: Uint8Array, sending: (encoded: EncodedJson) => void) {
+  async function createFromBody(
+    c: Context<CompanionEnv>,
+    creator: Creator,
+    key: string | undefined,
+    release: () => void,
+    body: Uint8Array,
+    sending: (encoded: EncodedJson) => void,
+  ) {
     const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
     if (!validation.ok) {
       const { code, message, field } = validation.error;
       throw new DomainError(code, message, field ? { field } : {});
     }
-    const outcome = await onboardings.create({ ...creator, valid: validation.value, ...(key && { idempotencyKey: key }), log: c.get('log'), sending, upstreamDone: release });
+    const outcome = await onboardings.create({
+      ...creator,
+      valid: validation.value,
+      ...(key && { idempotencyKey: key }),
+      log: c.get('log'),
+      sending,
+      upstreamDone: release,
+    });
     if (outcome.kind === 'replayed') {
       c.header('Idempotent-Replayed', 'true');
       return c.json(outcome.answer, 200);

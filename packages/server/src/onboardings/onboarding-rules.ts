@@ -23,16 +23,24 @@ export function accessKeyOpens(presented: string | undefined, record: Onboarding
 }
 
 export const sessionUnauthorized = () =>
-  new DomainError('unauthorized', 'This session link is not valid: ask the service provider for a new one.', { realm: 'onboarding-session' });
+  new DomainError('unauthorized', 'This session link is not valid: ask the service provider for a new one.', {
+    realm: 'onboarding-session',
+  });
 
 /** A session fixes who is onboarded: another CPF/CNPJ, or a document type it does not offer, is refused. */
 export function checkAgainstSession(valid: ValidCreateOnboardingBytes, session: SessionRecord): void {
   const fixed = session.taxId;
   if (fixed && (fixed.kind !== valid.taxId.kind || fixed.value !== valid.taxId.value)) {
-    throw new DomainError('session_mismatch', `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`, { field: fixed.kind });
+    throw new DomainError(
+      'session_mismatch',
+      `This session is for another ${fixed.kind.toUpperCase()}: the one the service provider gave must be used.`,
+      { field: fixed.kind },
+    );
   }
   if (valid.documentType && session.documentTypes.length > 0 && !session.documentTypes.includes(valid.documentType.toUpperCase())) {
-    throw new DomainError('session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, { field: 'documentType' });
+    throw new DomainError('session_mismatch', `This session accepts only these documents: ${session.documentTypes.join(', ')}.`, {
+      field: 'documentType',
+    });
   }
 }
 

@@ -17,7 +17,14 @@ import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/index.js';
 import type { EncodedJson, UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
-import { accessKeyOpens, checkAgainstSession, creationFingerprint, sessionUnauthorized, TOKEN_SHAPE, upstreamRequest } from './onboarding-rules.js';
+import {
+  accessKeyOpens,
+  checkAgainstSession,
+  creationFingerprint,
+  sessionUnauthorized,
+  TOKEN_SHAPE,
+  upstreamRequest,
+} from './onboarding-rules.js';
 
 export interface OnboardingServiceDeps {
   store: Store;
@@ -73,7 +80,9 @@ export class OnboardingService {
     if (caller && !holds(caller.session, caller)) throw sessionHandedOff();
     const session = caller?.session ?? null;
     if (!session && sessionsRequired) {
-      throw new DomainError('unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.', { realm: 'onboarding-session' });
+      throw new DomainError('unauthorized', 'A session is required: the service provider opens one and gives the page its client secret.', {
+        realm: 'onboarding-session',
+      });
     }
     return { session, caller };
   }
@@ -88,7 +97,11 @@ export class OnboardingService {
     let claimed: SessionRecord | undefined;
     let reservedKey: string | undefined;
     if (session) {
-      const claim = await sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: creationFingerprint(valid), ...(caller && { caller }) });
+      const claim = await sessions!.claim(session, {
+        ...(key && { idempotencyKey: key }),
+        fingerprint: creationFingerprint(valid),
+        ...(caller && { caller }),
+      });
       if (claim.kind === 'replay') return this.replay(claim.tokenOnboarding, valid, log);
       claimed = claim.session;
     } else if (key) {
@@ -113,7 +126,14 @@ export class OnboardingService {
       if (claimed) await sessions!.release(claimed);
       if (reservedKey) await store.releaseIdempotencyKey(reservedKey).catch(() => undefined);
       if (!isUpstreamError(e)) throw e;
-      log.warn('onboarding creation failed upstream', { op: e.operation, kind: e.kind, httpStatus: e.httpStatus, upstreamCode: e.code, externalId: e.externalId, taxId });
+      log.warn('onboarding creation failed upstream', {
+        op: e.operation,
+        kind: e.kind,
+        httpStatus: e.httpStatus,
+        upstreamCode: e.code,
+        externalId: e.externalId,
+        taxId,
+      });
       throw fromUpstream(e, this.deps.environment);
     } finally {
       // Personal data is kept no longer than needed: the images go as soon as the upstream has them.
@@ -141,7 +161,11 @@ export class OnboardingService {
       });
     } catch (error) {
       // The one trace an operator has to reconcile the orphan with the upstream's own records.
-      log.error('onboarding created upstream but not stored', { tokenOnboarding: created.tokenOnboarding, ...(claimed && { sessionId: claimed.id }), error });
+      log.error('onboarding created upstream but not stored', {
+        tokenOnboarding: created.tokenOnboarding,
+        ...(claimed && { sessionId: claimed.id }),
+        error,
+      });
       throw error;
     }
     if (reservedKey) await store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
@@ -153,7 +177,11 @@ export class OnboardingService {
       ...(created.dateHourProcess !== undefined && { dateHourProcess: created.dateHourProcess }),
       accessKey,
     };
-    return { kind: 'created', answer, logFields: { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) } };
+    return {
+      kind: 'created',
+      answer,
+      logFields: { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) },
+    };
   }
 
   /** A repeated creation: the same onboarding with a new access key (earlier keys stay valid). */

@@ -43,7 +43,8 @@ export interface QueryRoutesDeps {
 const ANSWERED = new Set<Outcome['kind']>(['success', 'no-data', 'refused', 'failed', 'no-access', 'missing-image', 'face-not-found']);
 
 export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
-  if (typeof deps.auth !== 'function') throw new TypeError('queryRoutes needs auth (requireApiKey(keyring)): these routes spend upstream credit.');
+  if (typeof deps.auth !== 'function')
+    throw new TypeError('queryRoutes needs auth (requireApiKey(keyring)): these routes spend upstream credit.');
   const app = new Hono<CompanionEnv>();
   const query = deps.upstream.query.bind(deps.upstream) as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
   app.use('*', deps.auth);
@@ -62,10 +63,13 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
     if (ANSWERED.has(outcome.kind)) return outcome;
     // ERROR, an in-body 500, a non-envelope answer or the upstream refusing the companion itself.
     const kind = outcome.kind === 'unauthorized' ? 'unauthorized' : 'failed';
-    throw fromUpstream(new UpstreamError(kind, `POST /api/service-api ${service}`, `The upstream reported a technical failure (${outcome.kind}).`, {
-      ...(outcome.code !== undefined && { code: outcome.code }),
-      ...(outcome.externalId && { externalId: outcome.externalId }),
-    }), deps.environment);
+    throw fromUpstream(
+      new UpstreamError(kind, `POST /api/service-api ${service}`, `The upstream reported a technical failure (${outcome.kind}).`, {
+        ...(outcome.code !== undefined && { code: outcome.code }),
+        ...(outcome.externalId && { externalId: outcome.externalId }),
+      }),
+      deps.environment,
+    );
   }
 
   app.post('/', async (c) => {

@@ -27,8 +27,25 @@ export const ASYNC_CONSULT: ServiceId = 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT'
 
 /** Every field the upstream's service-api names (docs/upstream-api.md#request-fields). */
 const REQUEST_FIELDS: ReadonlySet<string> = new Set<RequestField>([
-  'cpf', 'cnpj', 'image1', 'image2', 'image1Url', 'image2Url', 'selfie1', 'key', 'phone', 'uf', 'birthDate',
-  'rg', 'documentType', 'court', 'sphere', 'nome', 'motherName', 'fatherName', 'dataDeNascimento',
+  'cpf',
+  'cnpj',
+  'image1',
+  'image2',
+  'image1Url',
+  'image2Url',
+  'selfie1',
+  'key',
+  'phone',
+  'uf',
+  'birthDate',
+  'rg',
+  'documentType',
+  'court',
+  'sphere',
+  'nome',
+  'motherName',
+  'fatherName',
+  'dataDeNascimento',
 ]);
 const IMAGE_FIELDS = ['image1', 'image2', 'selfie1'] as const;
 /** Only these two images have a URL form; the selfie has none. */
@@ -60,8 +77,10 @@ export function validateQuery(body: unknown, deps: { imageMaxBytes: number; alia
     throw new DomainError('invalid_request', 'The query must be a JSON object: {"service": "...", ...fields}.');
   }
   const { service, ...rest } = body as Record<string, unknown>;
-  if (service === undefined || service === null || service === '') throw new DomainError('missing_field', 'service is required.', { field: 'service' });
-  if (typeof service !== 'string' || !SERVICE_ID.test(service)) throw invalid('service', 'service must be a service identifier (letters, digits, _ . -).');
+  if (service === undefined || service === null || service === '')
+    throw new DomainError('missing_field', 'service is required.', { field: 'service' });
+  if (typeof service !== 'string' || !SERVICE_ID.test(service))
+    throw invalid('service', 'service must be a service identifier (letters, digits, _ . -).');
   const id = isServiceId(service) ? service : serviceForAlias(service, deps.aliases);
 
   const entries = Object.entries(rest);
@@ -90,7 +109,9 @@ export function validateQuery(body: unknown, deps: { imageMaxBytes: number; alia
     key = fields.key;
   }
   if (id) {
-    const missing = serviceSpec(id).required.find((f) => !fields[f] && !(f === 'image1' && fields.image1Url) && !(f === 'image2' && fields.image2Url));
+    const missing = serviceSpec(id).required.find(
+      (f) => !fields[f] && !(f === 'image1' && fields.image1Url) && !(f === 'image2' && fields.image2Url),
+    );
     if (missing) throw new DomainError('missing_field', `${missing} is required by ${id}.`, { field: missing });
   }
   return { service, fields, ...(key && { key }) };
@@ -115,14 +136,17 @@ function checkCatalogFields(id: ServiceId, fields: Record<string, string>): void
     fields.cnpj = normalizeCnpj(fields.cnpj)!;
   }
   if (fields.key !== undefined && !UUID.test(fields.key)) throw invalid('key', 'key must be UUID-shaped.');
-  if (fields.birthDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(fields.birthDate)) throw invalid('birthDate', 'birthDate must be yyyy-MM-dd.');
+  if (fields.birthDate !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(fields.birthDate))
+    throw invalid('birthDate', 'birthDate must be yyyy-MM-dd.');
 }
 
 /** Pure base64 or a data URI; answered as pure base64 (docs/upstream-api.md, rule 4). */
 function checkImage(name: string, value: string, maxBytes: number): string {
   const base64 = parseDataUri(value)?.base64 ?? value;
-  if (!base64 || !isPureBase64(base64)) throw new DomainError('invalid_image', `${name} must be base64 (or a base64 data URI).`, { field: name });
-  if (decodedLength(base64) > maxBytes) throw new DomainError('image_too_large', `${name} is larger than ${maxBytes} bytes.`, { field: name });
+  if (!base64 || !isPureBase64(base64))
+    throw new DomainError('invalid_image', `${name} must be base64 (or a base64 data URI).`, { field: name });
+  if (decodedLength(base64) > maxBytes)
+    throw new DomainError('image_too_large', `${name} is larger than ${maxBytes} bytes.`, { field: name });
   return base64;
 }
 

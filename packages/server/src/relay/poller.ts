@@ -201,7 +201,8 @@ export class StatusPoller {
       if (!current || isTerminalStatus(current.status)) return this.stop(token);
       const { status, externalId } = await this.deps.report(token);
       // Applied even if this instance lost the lease meanwhile: status updates are idempotent and monotonic.
-      if (status !== current.status) await this.deps.store.applyStatus(token, { status, source: 'poll', ...(externalId && { externalId }) });
+      if (status !== current.status)
+        await this.deps.store.applyStatus(token, { status, source: 'poll', ...(externalId && { externalId }) });
       if (isTerminalStatus(status)) return this.stop(token);
     } catch (error) {
       if (!this.closed) this.deps.logger.warn('poll failed; will retry', { tokenOnboarding: token, error });
@@ -218,7 +219,13 @@ export class StatusPoller {
     const held = [...this.tracked].filter(([, e]) => e.leased);
     if (held.length && !this.closed) {
       try {
-        const renewed = new Set(await this.deps.store.renewLeases(held.map(([token]) => pollLeaseName(token)), this.owner, this.timings.leaseMs));
+        const renewed = new Set(
+          await this.deps.store.renewLeases(
+            held.map(([token]) => pollLeaseName(token)),
+            this.owner,
+            this.timings.leaseMs,
+          ),
+        );
         for (const [token, entry] of held) {
           if (renewed.has(pollLeaseName(token)) || this.tracked.get(token) !== entry) continue;
           this.deps.logger.info('polling lease lapsed; another instance polls this onboarding now', { tokenOnboarding: token });

@@ -35,7 +35,11 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
       const { code, message, field } = validation.error;
       throw new DomainError(code, message, field ? { field } : {});
     }
-    const { response, replayed } = await sessions.open(validation.value, { ...(key && { idempotencyKey: key }), fingerprint: fingerprint(body), origin: new URL(c.req.url).origin });
+    const { response, replayed } = await sessions.open(validation.value, {
+      ...(key && { idempotencyKey: key }),
+      fingerprint: fingerprint(body),
+      origin: new URL(c.req.url).origin,
+    });
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return c.json(response, replayed ? 200 : 201);
   });
@@ -43,7 +47,11 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
   app.get('/', async (c) => {
     const reference = c.req.query('reference');
     if (reference === undefined || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength) {
-      throw new DomainError('invalid_field', `reference is required: GET /v1/sessions?reference=<1 to ${SESSION_LIMITS.referenceMaxLength} characters>.`, { field: 'reference' });
+      throw new DomainError(
+        'invalid_field',
+        `reference is required: GET /v1/sessions?reference=<1 to ${SESSION_LIMITS.referenceMaxLength} characters>.`,
+        { field: 'reference' },
+      );
     }
     return c.json({ data: await sessions.listByReference(reference, SESSION_LIMITS.listMax) });
   });

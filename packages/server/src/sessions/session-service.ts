@@ -5,7 +5,13 @@
  * session cannot both win; each change that matters to the backend queues a notification after it.
  */
 import { randomBytes, createHash } from 'node:crypto';
-import { isTerminalStatus, type CreateSessionResponse, type NotificationType, type SessionView, type ValidCreateSession } from '@onboarding-kit/contract';
+import {
+  isTerminalStatus,
+  type CreateSessionResponse,
+  type NotificationType,
+  type SessionView,
+  type ValidCreateSession,
+} from '@onboarding-kit/contract';
 import { DomainError } from '../errors/domain-error.js';
 import { hashSecret } from '../auth/access-key.js';
 import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idempotency-rules.js';
@@ -45,8 +51,10 @@ export type ClaimResult = { kind: 'claimed'; session: SessionRecord } | { kind: 
 const CAS_ATTEMPTS = 5;
 const PURGE_EVERY_MS = HOUR_MS;
 
-export const sessionUsed = () => new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
-export const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
+export const sessionUsed = () =>
+  new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
+export const sessionExpired = () =>
+  new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 
 export class SessionService {
   readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;
@@ -68,7 +76,10 @@ export class SessionService {
   }
 
   /** `POST /v1/sessions`: a new session, or with a known `Idempotency-Key` and the same body, the same session with new secrets. */
-  async open(valid: ValidCreateSession, request: { idempotencyKey?: string; fingerprint: string; origin: string }): Promise<{ response: CreateSessionResponse; replayed: boolean }> {
+  async open(
+    valid: ValidCreateSession,
+    request: { idempotencyKey?: string; fingerprint: string; origin: string },
+  ): Promise<{ response: CreateSessionResponse; replayed: boolean }> {
     const { store } = this.#o;
     const scope = request.idempotencyKey && `session:${request.idempotencyKey}`;
     if (scope) {
@@ -154,7 +165,10 @@ export class SessionService {
    * one that made the session's onboarding is a replay (same body) or a conflict; any other is
    * refused once the session is used or claimed, and every one once it has expired.
    */
-  async claim(session: SessionRecord, request: { idempotencyKey?: string; fingerprint: string; caller?: PageCaller }): Promise<ClaimResult> {
+  async claim(
+    session: SessionRecord,
+    request: { idempotencyKey?: string; fingerprint: string; caller?: PageCaller },
+  ): Promise<ClaimResult> {
     let current: SessionRecord | null = session;
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       if (attempt > 0) current = await this.#o.store.getSession(session.id);
@@ -177,7 +191,11 @@ export class SessionService {
       const next: SessionRecord = {
         ...current,
         version: current.version + 1,
-        claim: { key: request.idempotencyKey ?? `auto_${randomBytes(12).toString('hex')}`, fingerprint: request.fingerprint, at: new Date(now).toISOString() },
+        claim: {
+          key: request.idempotencyKey ?? `auto_${randomBytes(12).toString('hex')}`,
+          fingerprint: request.fingerprint,
+          at: new Date(now).toISOString(),
+        },
       };
       if (await this.#o.store.replaceSession(next, current.version)) return { kind: 'claimed', session: next };
     }
@@ -186,7 +204,9 @@ export class SessionService {
 
   /** Gives a claim back after its creation failed, so the person can try again. */
   async release(claimed: SessionRecord): Promise<void> {
-    await this.#change(claimed.id, (s) => (s.claim?.key === claimed.claim?.key && !s.tokenOnboarding ? { ...s, claim: undefined } : null)).catch((error: unknown) => {
+    await this.#change(claimed.id, (s) =>
+      s.claim?.key === claimed.claim?.key && !s.tokenOnboarding ? { ...s, claim: undefined } : null,
+    ).catch((error: unknown) => {
       this.#o.logger.warn('session claim not released; it lapses by itself', { sessionId: claimed.id, error });
     });
   }
@@ -195,11 +215,18 @@ export class SessionService {
   async submitted(claimed: SessionRecord, onboarding: OnboardingRecord): Promise<void> {
     const changed = await this.#change(claimed.id, (s) =>
       s.claim?.key === claimed.claim?.key && !s.tokenOnboarding
-        ? withEvent({ ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding }, { type: 'session.submitted', tokenOnboarding: onboarding.tokenOnboarding }, new Date(this.now()).toISOString())
+        ? withEvent(
+            { ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding },
+            { type: 'session.submitted', tokenOnboarding: onboarding.tokenOnboarding },
+            new Date(this.now()).toISOString(),
+          )
         : null,
     );
     if (!changed) {
-      this.#o.logger.error('onboarding created but its session was taken meanwhile', { sessionId: claimed.id, tokenOnboarding: onboarding.tokenOnboarding });
+      this.#o.logger.error('onboarding created but its session was taken meanwhile', {
+        sessionId: claimed.id,
+        tokenOnboarding: onboarding.tokenOnboarding,
+      });
       return;
     }
     await this.#notify('session.submitted', changed, onboarding);
@@ -214,8 +241,18 @@ export class SessionService {
     const changed = await this.#change(record.sessionId, (s) =>
       s.tokenOnboarding === record.tokenOnboarding && s.status === 'submitted'
         ? withEvent(
-            { ...s, status: 'completed', outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at }, endedAt: new Date(this.now()).toISOString() },
-            { type: 'session.completed', tokenOnboarding: record.tokenOnboarding, status: record.status as 'APPROVED' | 'REFUSED' | 'ERROR', ...(record.externalId && { externalId: record.externalId }) },
+            {
+              ...s,
+              status: 'completed',
+              outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at },
+              endedAt: new Date(this.now()).toISOString(),
+            },
+            {
+              type: 'session.completed',
+              tokenOnboarding: record.tokenOnboarding,
+              status: record.status as 'APPROVED' | 'REFUSED' | 'ERROR',
+              ...(record.externalId && { externalId: record.externalId }),
+            },
             new Date(this.now()).toISOString(),
           )
         : null,
@@ -298,7 +335,8 @@ export class SessionService {
   }
 
   async #view(session: SessionRecord, onboarding?: OnboardingRecord | null): Promise<SessionView> {
-    const record = onboarding !== undefined ? onboarding : session.tokenOnboarding ? await this.#o.store.get(session.tokenOnboarding) : null;
+    const record =
+      onboarding !== undefined ? onboarding : session.tokenOnboarding ? await this.#o.store.get(session.tokenOnboarding) : null;
     return toSessionView(session, record, this.now());
   }
 
@@ -316,7 +354,11 @@ export class SessionService {
     throw new Error(`session ${id}: too many concurrent changes`);
   }
 
-  async #notify(type: Extract<NotificationType, `session.${string}`>, session: SessionRecord, onboarding: OnboardingRecord | null): Promise<void> {
+  async #notify(
+    type: Extract<NotificationType, `session.${string}`>,
+    session: SessionRecord,
+    onboarding: OnboardingRecord | null,
+  ): Promise<void> {
     const { notifier } = this.#o;
     if (!notifier) return;
     const data = await this.#view(session, onboarding);
@@ -332,7 +374,10 @@ export class SessionService {
   async #reissue(session: SessionRecord, origin: string): Promise<CreateSessionResponse> {
     const secrets = newSecrets(session.id);
     const { store } = this.#o;
-    if (!(await store.addSessionSecret(session.id, 'client', hashSecret(secrets.clientSecret))) || !(await store.addSessionSecret(session.id, 'capture', hashSecret(secrets.captureToken)))) {
+    if (
+      !(await store.addSessionSecret(session.id, 'client', hashSecret(secrets.clientSecret))) ||
+      !(await store.addSessionSecret(session.id, 'capture', hashSecret(secrets.captureToken)))
+    ) {
       throw idempotencyConflict();
     }
     return this.#response(session, secrets, origin);

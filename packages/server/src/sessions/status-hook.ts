@@ -11,7 +11,9 @@ export function withStatusHook<S extends Store>(store: S, hook: (record: Onboard
   const applyStatus: Store['applyStatus'] = async (token, update) => {
     const result = await store.applyStatus(token, update);
     if (result?.changed) {
-      await hook(result.record).catch((error: unknown) => logger.warn('status change not followed up; the session sweep will', { tokenOnboarding: token, error }));
+      await hook(result.record).catch((error: unknown) =>
+        logger.warn('status change not followed up; the session sweep will', { tokenOnboarding: token, error }),
+      );
     }
     return result;
   };

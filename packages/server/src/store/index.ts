@@ -1,5 +1,15 @@
 /** The stores behind `Store`, and the factory that picks one from `ONBOARDING_STORE`. */
-export type { Store, OnboardingRecord, StatusEvent, StatusSource, StatusUpdate, ApplyResult, ChangeListener, Clock, RateLimitDecision } from './store.js';
+export type {
+  Store,
+  OnboardingRecord,
+  StatusEvent,
+  StatusSource,
+  StatusUpdate,
+  ApplyResult,
+  ChangeListener,
+  Clock,
+  RateLimitDecision,
+} from './store.js';
 export { MemoryStore, type MemoryStoreOptions } from './memory/memory-store.js';
 export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
 export { RedisStore, type RedisStoreOptions } from './redis/redis-store.js';

@@ -46,7 +46,9 @@ export async function readBodyBytes(c: Context, limit: number, options: JsonBody
   // Untouched: nothing read it, nothing (a web stream made of it) listens to it.
   const direct = incoming !== undefined && !incoming.readableDidRead && incoming.listenerCount('data') === 0;
   const buffers = options.buffers;
-  const read = direct ? await readLimitedIncoming(incoming, limit, {}, buffers ? (size) => buffers.take(size) : undefined) : await readLimitedBody(c.req.raw, limit);
+  const read = direct
+    ? await readLimitedIncoming(incoming, limit, {}, buffers ? (size) => buffers.take(size) : undefined)
+    : await readLimitedBody(c.req.raw, limit);
   if (!read.ok) throw httpError('payload_too_large', `${what} is larger than ${limit} bytes.`);
   return read.bytes;
 }

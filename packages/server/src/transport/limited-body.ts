@@ -22,7 +22,12 @@ export interface DrainLimits {
  * Each chunk Node's parser made is wiped and its memory freed as soon as its bytes are copied or
  * refused (./release-chunk.ts), unless another `data` listener gets it too.
  */
-export function readLimitedIncoming(incoming: IncomingMessage, limit: number, drain: DrainLimits = {}, allocate: (size: number) => Uint8Array = Buffer.allocUnsafe): Promise<LimitedBody> {
+export function readLimitedIncoming(
+  incoming: IncomingMessage,
+  limit: number,
+  drain: DrainLimits = {},
+  allocate: (size: number) => Uint8Array = Buffer.allocUnsafe,
+): Promise<LimitedBody> {
   const declared = Number(incoming.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
     drainIncoming(incoming, drain);

@@ -64,7 +64,8 @@ export function chunkReleaseAvailable(): boolean {
  */
 export function releaseChunk(chunk: Uint8Array): void {
   const buffer = chunk.buffer;
-  if (chunk.byteLength === 0 || chunk.byteOffset !== 0 || buffer.byteLength !== chunk.byteLength || buffer instanceof SharedArrayBuffer) return;
+  if (chunk.byteLength === 0 || chunk.byteOffset !== 0 || buffer.byteLength !== chunk.byteLength || buffer instanceof SharedArrayBuffer)
+    return;
   chunk.fill(0);
   if (chunk.byteLength >= FREED_FROM_BYTES) transfer()?.call(buffer, 0);
 }

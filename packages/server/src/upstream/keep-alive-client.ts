@@ -228,7 +228,8 @@ export class AnswerReader {
           break;
         }
         case 'content-length': {
-          if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== Number(value))) throw protocolError('its Content-Length is not a single number.');
+          if (!/^\d{1,15}$/.test(value) || (length !== undefined && length !== Number(value)))
+            throw protocolError('its Content-Length is not a single number.');
           length = Number(value);
           break;
         }
@@ -451,7 +452,13 @@ export class KeepAliveClient {
       return socket;
     }
     const session = this.#sessions.get(key);
-    const socket: TLSSocket = tlsConnect({ ...this.#tls, host, port, servername: isIP(host) ? undefined : host, ...(session && { session }) });
+    const socket: TLSSocket = tlsConnect({
+      ...this.#tls,
+      host,
+      port,
+      servername: isIP(host) ? undefined : host,
+      ...(session && { session }),
+    });
     socket.setNoDelay(true);
     socket.on('error', ignore);
     socket.on('session', (s: Buffer) => this.#sessions.set(key, s));

@@ -52,7 +52,11 @@ class BufferedAnswer {
   #used = false;
   readonly #rawHeaders: readonly string[];
   readonly #bytes: Buffer | null;
-  constructor(readonly status: number, rawHeaders: readonly string[], bytes: Buffer | null) {
+  constructor(
+    readonly status: number,
+    rawHeaders: readonly string[],
+    bytes: Buffer | null,
+  ) {
     this.#rawHeaders = rawHeaders;
     this.#bytes = bytes;
   }
@@ -78,7 +82,19 @@ class BufferedAnswer {
     return (this.#full ??= new Response(this.#bytes ? new Uint8Array(this.#bytes) : null, { status: this.status, headers: this.headers }));
   }
 }
-for (const key of ['body', 'json', 'arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'statusText', 'type', 'url', 'redirected'] as const) {
+for (const key of [
+  'body',
+  'json',
+  'arrayBuffer',
+  'blob',
+  'bytes',
+  'clone',
+  'formData',
+  'statusText',
+  'type',
+  'url',
+  'redirected',
+] as const) {
   Object.defineProperty(BufferedAnswer.prototype, key, {
     get(this: BufferedAnswer) {
       const full = this.full();
@@ -118,13 +134,22 @@ export function nodeTransport(): Transport {
         answer?.destroy(error);
         fail(error);
       }, call.timeoutMs);
-      const req = (secure ? httpsRequest : httpRequest)(target, { method: call.method, headers: call.headers, agent: secure ? https : http }, (res) => {
-        answer = res;
-        settled = true;
-        res.once('close', () => clearTimeout(timer));
-        const status = res.statusCode ?? 502;
-        resolve(new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: headersOf(res.rawHeaders) }));
-      });
+      const req = (secure ? httpsRequest : httpRequest)(
+        target,
+        { method: call.method, headers: call.headers, agent: secure ? https : http },
+        (res) => {
+          answer = res;
+          settled = true;
+          res.once('close', () => clearTimeout(timer));
+          const status = res.statusCode ?? 502;
+          resolve(
+            new Response(NULL_BODY_STATUS.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+              status,
+              headers: headersOf(res.rawHeaders),
+            }),
+          );
+        },
+      );
       req.once('error', fail);
       req.end();
     });
@@ -145,7 +170,14 @@ export function nodeTransport(): Transport {
     }
     const pieces = typeof call.body === 'string' ? [Buffer.from(call.body, 'utf8')] : call.body;
     return whole
-      .request({ method: call.method, url: target, headers: call.headers, ...(pieces && { body: pieces }), timeoutMs: call.timeoutMs, ...(call.onBodyDone && { onBodyDone: call.onBodyDone }) })
+      .request({
+        method: call.method,
+        url: target,
+        headers: call.headers,
+        ...(pieces && { body: pieces }),
+        timeoutMs: call.timeoutMs,
+        ...(call.onBodyDone && { onBodyDone: call.onBodyDone }),
+      })
       .then((a) => bufferedAnswer(a.status, a.rawHeaders, a.body));
   };
 }

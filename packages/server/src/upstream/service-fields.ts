@@ -8,8 +8,25 @@ import type { RequestField, ServiceId } from '@onboarding-kit/contract';
 
 /** Services whose request fields the upstream does not show accept any known request field (docs/upstream-api.md#services-known-by-identifier-only). */
 const ANY = [
-  'cpf', 'cnpj', 'image1', 'image2', 'image1Url', 'image2Url', 'selfie1', 'key', 'phone', 'uf', 'birthDate',
-  'rg', 'documentType', 'court', 'sphere', 'nome', 'motherName', 'fatherName', 'dataDeNascimento',
+  'cpf',
+  'cnpj',
+  'image1',
+  'image2',
+  'image1Url',
+  'image2Url',
+  'selfie1',
+  'key',
+  'phone',
+  'uf',
+  'birthDate',
+  'rg',
+  'documentType',
+  'court',
+  'sphere',
+  'nome',
+  'motherName',
+  'fatherName',
+  'dataDeNascimento',
 ] as const satisfies readonly RequestField[];
 
 export const SERVICE_FIELDS = {

@@ -152,7 +152,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
             ...(fetchBody !== undefined && { body: fetchBody }),
             signal: AbortSignal.timeout(op.timeoutMs),
           })
-        : await transport!(`${baseUrl}${op.path}`, { method: op.method, headers, ...(body !== undefined && { body }), timeoutMs: op.timeoutMs, ...(op.stream && { stream: true }), ...(bodyDone && { onBodyDone: bodyDone }) });
+        : await transport!(`${baseUrl}${op.path}`, {
+            method: op.method,
+            headers,
+            ...(body !== undefined && { body }),
+            timeoutMs: op.timeoutMs,
+            ...(op.stream && { stream: true }),
+            ...(bodyDone && { onBodyDone: bodyDone }),
+          });
       log.debug('upstream call', { op: op.name, httpStatus: res.status, ms: Date.now() - started });
       return res;
     } catch (e) {
@@ -181,17 +188,27 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     ...(options.now && { now: options.now }),
     generate: async () => {
       const op: Operation = {
-        method: 'POST', path: '/api/token-generate', name: 'POST /api/token-generate',
-        body: { client: options.client, secret: options.secret }, timeoutMs, retrySafe: true,
+        method: 'POST',
+        path: '/api/token-generate',
+        name: 'POST /api/token-generate',
+        body: { client: options.client, secret: options.secret },
+        timeoutMs,
+        retrySafe: true,
       };
       const res = await withRetries(op, () => fetchOnce(op, null));
       const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
       if (res.status === 401 || res.status === 403) {
-        throw new UpstreamError('unauthorized', op.name, 'The upstream refused the companion credentials (check client and secret for this environment).', { httpStatus: res.status });
+        throw new UpstreamError(
+          'unauthorized',
+          op.name,
+          'The upstream refused the companion credentials (check client and secret for this environment).',
+          { httpStatus: res.status },
+        );
       }
       if (!res.ok) throw httpError(op.name, res.status, body);
       const b = body as { access_token?: unknown; expires_in?: unknown } | null;
-      if (typeof b?.access_token !== 'string' || !b.access_token) throw new UpstreamError('invalid_response', op.name, 'The token answer carries no access_token.', { httpStatus: res.status });
+      if (typeof b?.access_token !== 'string' || !b.access_token)
+        throw new UpstreamError('invalid_response', op.name, 'The token answer carries no access_token.', { httpStatus: res.status });
       const expiresIn = typeof b.expires_in === 'number' && b.expires_in > 0 ? b.expires_in : 60;
       log.info('upstream access token obtained', { expiresIn });
       return { accessToken: b.access_token, expiresIn };
@@ -233,7 +250,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async createOnboarding(request) {
-      const op = json({ method: 'POST', path: '/api/token-history-onboarding', name: 'POST /api/token-history-onboarding', body: request, retrySafe: false });
+      const op = json({
+        method: 'POST',
+        path: '/api/token-history-onboarding',
+        name: 'POST /api/token-history-onboarding',
+        body: request,
+        retrySafe: false,
+      });
       const res = await authorised(op);
       const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
       if (!res.ok) throw httpError(op.name, res.status, body);
@@ -250,25 +273,45 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     },
 
     async report(tokenOnboarding) {
-      const op = json({ method: 'GET', path: `/api/onboarding/report/${encodeURIComponent(tokenOnboarding)}`, name: 'GET /api/onboarding/report/{token}', retrySafe: true });
+      const op = json({
+        method: 'GET',
+        path: `/api/onboarding/report/${encodeURIComponent(tokenOnboarding)}`,
+        name: 'GET /api/onboarding/report/{token}',
+        retrySafe: true,
+      });
       const res = await authorised(op);
       const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
       if (!res.ok) throw httpError(op.name, res.status, body);
       envelopeFailure(op.name, body, res.status);
       const report = parseOnboardingReport(body);
-      if (!report) throw new UpstreamError('invalid_response', op.name, 'The report answer carries no tokenOnboarding/status.', { httpStatus: res.status });
+      if (!report)
+        throw new UpstreamError('invalid_response', op.name, 'The report answer carries no tokenOnboarding/status.', {
+          httpStatus: res.status,
+        });
       return report;
     },
 
     async reportPdf(tokenOnboarding) {
-      const op: Operation = { method: 'GET', path: `/api/history-onboarding-report/${encodeURIComponent(tokenOnboarding)}`, name: 'GET /api/history-onboarding-report/{token}', timeoutMs: pdfTimeoutMs, retrySafe: true, stream: true };
+      const op: Operation = {
+        method: 'GET',
+        path: `/api/history-onboarding-report/${encodeURIComponent(tokenOnboarding)}`,
+        name: 'GET /api/history-onboarding-report/{token}',
+        timeoutMs: pdfTimeoutMs,
+        retrySafe: true,
+        stream: true,
+      };
       const res = await authorised(op);
       if (!res.ok) throw httpError(op.name, res.status, await readJson(op.name, res, { tolerateNonJson: true }));
       return res;
     },
 
     async customers(documentKey) {
-      const op = json({ method: 'GET', path: `/api/customer?documentKey=${encodeURIComponent(documentKey)}`, name: 'GET /api/customer', retrySafe: true });
+      const op = json({
+        method: 'GET',
+        path: `/api/customer?documentKey=${encodeURIComponent(documentKey)}`,
+        name: 'GET /api/customer',
+        retrySafe: true,
+      });
       const res = await authorised(op);
       const body = await readJson(op.name, res, { tolerateNonJson: !res.ok });
       if (!res.ok) throw httpError(op.name, res.status, body);
@@ -305,7 +348,8 @@ function sleep(ms: number): Promise<void> {
 function transportError(op: string, e: unknown): UpstreamError {
   if (e instanceof UpstreamError) return e;
   const name = (e as { name?: string } | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new UpstreamError('timeout', op, 'The upstream did not answer in time.', { cause: e });
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return new UpstreamError('timeout', op, 'The upstream did not answer in time.', { cause: e });
   return new UpstreamError('unavailable', op, 'The upstream could not be reached.', { cause: e });
 }
 
@@ -355,10 +399,17 @@ function envelopeFailure(op: string, body: unknown, httpStatus: number): void {
   const outcome = classify(b, httpStatus);
   if (outcome.ok) return;
   const kinds: Record<string, UpstreamErrorKind> = {
-    refused: 'refused', failed: 'refused', 'missing-image': 'refused', 'face-not-found': 'refused',
-    'no-access': 'unauthorized', unauthorized: 'unauthorized', error: 'failed',
+    refused: 'refused',
+    failed: 'refused',
+    'missing-image': 'refused',
+    'face-not-found': 'refused',
+    'no-access': 'unauthorized',
+    unauthorized: 'unauthorized',
+    error: 'failed',
   };
   throw new UpstreamError(kinds[outcome.kind] ?? 'failed', op, `The upstream reported a failure (${outcome.kind}).`, {
-    httpStatus, ...(outcome.code !== undefined && { code: outcome.code }), ...(outcome.externalId && { externalId: outcome.externalId }),
+    httpStatus,
+    ...(outcome.code !== undefined && { code: outcome.code }),
+    ...(outcome.externalId && { externalId: outcome.externalId }),
   });
 }

@@ -27,7 +27,12 @@ export class UpstreamError extends Error {
   /** Which call failed, e.g. `POST /api/token-history-onboarding` (never with query strings). */
   readonly operation: string;
 
-  constructor(kind: UpstreamErrorKind, operation: string, message: string, details: { httpStatus?: number; code?: number; externalId?: string; cause?: unknown } = {}) {
+  constructor(
+    kind: UpstreamErrorKind,
+    operation: string,
+    message: string,
+    details: { httpStatus?: number; code?: number; externalId?: string; cause?: unknown } = {},
+  ) {
     super(message, details.cause !== undefined ? { cause: details.cause } : undefined);
     this.kind = kind;
     this.operation = operation;

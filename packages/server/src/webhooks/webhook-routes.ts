@@ -49,7 +49,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
     const { tokenOnboarding: token, status, externalId } = parsed;
     if (!token || !status) {
       // A finished standalone query: nothing of ours to update.
-      log.info('webhook acknowledged: standalone query', { kind: parsed.kind, outcome: parsed.kind === 'query' ? parsed.outcome.kind : undefined, externalId });
+      log.info('webhook acknowledged: standalone query', {
+        kind: parsed.kind,
+        outcome: parsed.kind === 'query' ? parsed.outcome.kind : undefined,
+        externalId,
+      });
       // Queued before the 2xx, since the upstream never resends; a store failure answers 503 like any other.
       if (deps.notifier && parsed.kind === 'query') await deps.notifier.notify(queryCompleted(parsed, body));
       return c.json({ received: true }, 200);

@@ -28,10 +28,19 @@ export function testCompanion(up: FakeUpstream, over: Partial<CompanionOptions> 
 }
 
 export function postJson(app: CompanionApp, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return Promise.resolve(app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }));
+  return Promise.resolve(
+    app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
 }
 
-export async function created(app: CompanionApp, body: unknown): Promise<{ tokenOnboarding: string; accessKey: string; status: string; dateHourProcess: string }> {
+export async function created(
+  app: CompanionApp,
+  body: unknown,
+): Promise<{ tokenOnboarding: string; accessKey: string; status: string; dateHourProcess: string }> {
   const res = await postJson(app, '/v1/onboardings', body);
   if (res.status !== 201) throw new Error(`creation answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as never;

@@ -75,7 +75,11 @@ export async function startFakeUpstream(options: { expiresIn?: number } = {}): P
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     let body: unknown = text;
-    try { body = text ? JSON.parse(text) : undefined; } catch { /* keep text */ }
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* keep text */
+    }
     const url = new URL(req.url ?? '/', 'http://x');
     const call: RecordedCall = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body, at: Date.now() };
     calls.push(call);
@@ -87,7 +91,8 @@ export async function startFakeUpstream(options: { expiresIn?: number } = {}): P
     }
     if (url.pathname === '/api/token-generate') {
       const b = body as { client?: string; secret?: string };
-      if (b?.client !== FAKE_CLIENT || b?.secret !== FAKE_SECRET) return send(res, { status: 401, json: { status: { code: 401, message: 'Unauthorized' } } });
+      if (b?.client !== FAKE_CLIENT || b?.secret !== FAKE_SECRET)
+        return send(res, { status: 401, json: { status: { code: 401, message: 'Unauthorized' } } });
       const token = `eyJ.fake-access-token-${++issued}-${randomUUID()}`;
       valid.add(token);
       return send(res, { json: { access_token: token, expires_in: options.expiresIn ?? 300 } });
@@ -104,9 +109,17 @@ export async function startFakeUpstream(options: { expiresIn?: number } = {}): P
       return send(res, { json: { tokenOnboarding: token, ...s, fields: {}, services: [] } });
     }
     if (url.pathname.startsWith('/api/history-onboarding-report/')) return send(res, { raw: PDF_BYTES, contentType: 'application/pdf' });
-    if (url.pathname === '/api/customer') return send(res, { json: [{ tokenCustomer: randomUUID(), documentKey: url.searchParams.get('documentKey'), active: true, name: null }] });
+    if (url.pathname === '/api/customer')
+      return send(res, {
+        json: [{ tokenCustomer: randomUUID(), documentKey: url.searchParams.get('documentKey'), active: true, name: null }],
+      });
     if (url.pathname === '/api/service-api') {
-      return send(res, { json: { result: { cpf: (body as { cpf?: string }).cpf, isPep: false, positions: [], fieldsOutput: ['x'], extra: null }, status: { code: 200, message: 'Success' } } });
+      return send(res, {
+        json: {
+          result: { cpf: (body as { cpf?: string }).cpf, isPep: false, positions: [], fieldsOutput: ['x'], extra: null },
+          status: { code: 200, message: 'Success' },
+        },
+      });
     }
     return send(res, { status: 404, json: { status: { code: 404, message: 'Not found' } } });
   });
@@ -120,6 +133,10 @@ export async function startFakeUpstream(options: { expiresIn?: number } = {}): P
     expireTokens: () => valid.clear(),
     reportStatus,
     override: (prefix, fn) => (fn ? overrides.set(prefix, fn) : overrides.delete(prefix)),
-    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }

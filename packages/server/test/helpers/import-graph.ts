@@ -27,7 +27,9 @@ export function typeScriptFiles(dir: string, out: string[] = []): string[] {
 export function importGraph(root: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const path of typeScriptFiles(root)) {
-    const targets = relativeImports(readFileSync(path, 'utf8')).map((s) => relative(root, resolve(dirname(path), s.replace(/\.js$/, '.ts'))));
+    const targets = relativeImports(readFileSync(path, 'utf8')).map((s) =>
+      relative(root, resolve(dirname(path), s.replace(/\.js$/, '.ts'))),
+    );
     graph.set(relative(root, path), targets);
   }
   return graph;

@@ -48,19 +48,29 @@ async function reported(): Promise<void> {
 async function loaded(): Promise<string[]> {
   await reported();
   const seen = [...resolved, ...Object.keys(requireHere.cache).map((p) => `file://${p}`)];
-  return Object.entries(WATCHED).filter(([, pattern]) => seen.some((u) => pattern.test(u))).map(([name]) => name);
+  return Object.entries(WATCHED)
+    .filter(([, pattern]) => seen.some((u) => pattern.test(u)))
+    .map(([name]) => name);
 }
 const report = async (stage: string) => process.stdout.write(`${JSON.stringify({ stage, loaded: await loaded() })}\n`);
 
 const server = await import('@onboarding-kit/server');
 const upstreamUrl = process.argv[2]!;
 const served = await server.serveCompanion({
-  port: 0, baseUrl: upstreamUrl, client: process.argv[3]!, secret: process.argv[4]!, webhookKey: 'test-webhook-key-0123456789', rateLimit: 0,
+  port: 0,
+  baseUrl: upstreamUrl,
+  client: process.argv[3]!,
+  secret: process.argv[4]!,
+  webhookKey: 'test-webhook-key-0123456789',
+  rateLimit: 0,
   logger: server.createJsonLogger({ sink: () => {} }),
 });
-const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9]).toString('base64');
+const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9]).toString(
+  'base64',
+);
 const res = await fetch(`${served.url}/v1/onboardings`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ cpf: '529.982.247-25', name: 'Maria Silva', images: { documentFront: jpeg, selfie: jpeg } }),
 });
 if (res.status !== 201) throw new Error(`creation: HTTP ${res.status}`);
@@ -73,7 +83,15 @@ await report('sqlite store');
 const redis = await server.RedisStore.connect('redis://127.0.0.1:1', { startTimeoutMs: 1, logger: server.silentLogger });
 await redis.close?.();
 await report('redis store');
-const archive = server.buildEvidenceArchive({ tokenOnboarding: 't', environment: 'test', kitVersion: '0', report: { tokenOnboarding: 't', status: 'APPROVED' }, pdf: undefined, history: [], status: 'APPROVED' });
+const archive = server.buildEvidenceArchive({
+  tokenOnboarding: 't',
+  environment: 'test',
+  kitVersion: '0',
+  report: { tokenOnboarding: 't', status: 'APPROVED' },
+  pdf: undefined,
+  history: [],
+  status: 'APPROVED',
+});
 await new Response(archive).arrayBuffer();
 await report('evidence archive');
 process.exit(0);

@@ -8,6 +8,7 @@ import { createJsonLogger, redactingLogger } from '@onboarding-kit/server';
 
 const how = process.argv[2];
 const log = redactingLogger(createJsonLogger({ base: { app: 'exit-test' } }), () => ['child-secret-123456']);
-for (let i = 0; i < 3; i++) log.info(`line ${i} child-secret-123456`, { cpf: '52998224725', note: 'key child-secret-123456', authorization: 'Bearer abc' });
+for (let i = 0; i < 3; i++)
+  log.info(`line ${i} child-secret-123456`, { cpf: '52998224725', note: 'key child-secret-123456', authorization: 'Bearer abc' });
 if (how === 'exit') process.exit(0);
 if (how === 'throw') throw new Error('ended by an uncaught exception');

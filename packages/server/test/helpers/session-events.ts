@@ -54,12 +54,15 @@ export async function sessionEvents(fetcher: (headers: Record<string, string>) =
     });
   return {
     events,
-    get raw() { return raw; },
-    get ended() { return ended; },
+    get raw() {
+      return raw;
+    },
+    get ended() {
+      return ended;
+    },
     types: () => events.map((e) => e.type),
     until: (type: string) => wait(() => events.some((e) => e.type === type), `no ${type}`),
     untilEnd: () => wait(() => ended, 'stream did not end'),
     close: () => reader.cancel().catch(() => {}),
   };
 }
-

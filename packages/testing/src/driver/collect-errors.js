@@ -5,11 +5,20 @@
 (() => {
   if (window.__collected) return; // loaded twice (page + proxy injection)
   const log = (window.__collected = { errors: [], console: [], csp: [] });
-  addEventListener('error', (e) => { if (e instanceof ErrorEvent) log.errors.push(`error: ${e.message} @ ${e.filename}:${e.lineno}`); });
-  addEventListener('unhandledrejection', (e) => log.errors.push(`unhandledrejection: ${e.reason instanceof Error ? `${e.reason.name}: ${e.reason.message}` : String(e.reason)}`));
-  document.addEventListener('securitypolicyviolation', (e) => log.csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  addEventListener('error', (e) => {
+    if (e instanceof ErrorEvent) log.errors.push(`error: ${e.message} @ ${e.filename}:${e.lineno}`);
+  });
+  addEventListener('unhandledrejection', (e) =>
+    log.errors.push(`unhandledrejection: ${e.reason instanceof Error ? `${e.reason.name}: ${e.reason.message}` : String(e.reason)}`),
+  );
+  document.addEventListener('securitypolicyviolation', (e) =>
+    log.csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+  );
   for (const level of ['error', 'warn']) {
     const original = console[level];
-    console[level] = (...args) => { log.console.push(`${level}: ${args.map(String).join(' ')}`); original.apply(console, args); };
+    console[level] = (...args) => {
+      log.console.push(`${level}: ${args.map(String).join(' ')}`);
+      original.apply(console, args);
+    };
   }
 })();

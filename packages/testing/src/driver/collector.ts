@@ -7,7 +7,9 @@ export const COLLECTOR_SOURCE = readFileSync(new URL('./collect-errors.js', impo
 /** In-page: what the collector saw; a page without it says so instead of looking clean. */
 export function readCollected(): PageErrors {
   const c = (window as unknown as { __collected?: PageErrors }).__collected;
-  return c ? { errors: [...c.errors], console: [...c.console], csp: [...c.csp] } : { errors: ['(no error collector in this page)'], console: [], csp: [] };
+  return c
+    ? { errors: [...c.errors], console: [...c.console], csp: [...c.csp] }
+    : { errors: ['(no error collector in this page)'], console: [], csp: [] };
 }
 
 /** Merges the collector's record with what the engine itself reported (without repeats). */

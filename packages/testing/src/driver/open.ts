@@ -38,17 +38,27 @@ export async function openDriver(engine: EngineName, options: OpenOptions): Prom
   if (engine === 'chromium') {
     // The card picture in the fake camera; permission per context so that a denial is testable.
     const browser = await launchChromium({ camera: 'card' });
-    const context = await browser.newContext({ viewport, locale: options.locale, permissions: options.camera === 'granted' ? ['camera'] : [] });
-    const external: string[] = [];
-    await context.route((url) => !isLoopback(url), (route) => {
-      external.push(`${route.request().method()} ${route.request().url()}`);
-      return route.abort('blockedbyclient');
+    const context = await browser.newContext({
+      viewport,
+      locale: options.locale,
+      permissions: options.camera === 'granted' ? ['camera'] : [],
     });
+    const external: string[] = [];
+    await context.route(
+      (url) => !isLoopback(url),
+      (route) => {
+        external.push(`${route.request().method()} ${route.request().url()}`);
+        return route.abort('blockedbyclient');
+      },
+    );
     const driver = await playwrightDriver(await context.newPage(), () => browser.close());
     return { ...driver, external: () => [...external] };
   }
   if (engine === 'firefox') {
-    const browser = await launchFirefox({ camera: options.camera, prefs: options.locale ? { 'intl.accept_languages': options.locale } : {} });
+    const browser = await launchFirefox({
+      camera: options.camera,
+      prefs: options.locale ? { 'intl.accept_languages': options.locale } : {},
+    });
     try {
       await setCameraPermission(browser, options.origin, options.camera);
       const page = await browser.newPage();

@@ -26,13 +26,17 @@ export async function puppeteerDriver(page: Page, onClose: () => Promise<void>):
     evaluate: (fn, arg) => page.evaluate(fn as never, arg) as never,
     click: (t) => locate(t).click(),
     fill: (t, text) => locate(t).fill(text),
-    text: (t) => locate(t).map((el) => (el as HTMLElement).innerText).wait(),
+    text: (t) =>
+      locate(t)
+        .map((el) => (el as HTMLElement).innerText)
+        .wait(),
     async setFiles(t, path) {
       const handle = (await page.waitForSelector(puppeteerSelector(t), { timeout: 30_000 })) as ElementHandle<HTMLInputElement> | null;
       if (!handle) throw new Error(`firefox: no ${puppeteerSelector(t)}`);
       await handle.uploadFile(path);
     },
-    waitFor: async (t, timeoutMs = 30_000) => void (await page.waitForSelector(puppeteerSelector(t), { visible: true, timeout: timeoutMs })),
+    waitFor: async (t, timeoutMs = 30_000) =>
+      void (await page.waitForSelector(puppeteerSelector(t), { visible: true, timeout: timeoutMs })),
     async screenshot(path) {
       await writeFile(path, await page.screenshot({ fullPage: true }));
     },

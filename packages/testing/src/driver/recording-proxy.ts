@@ -92,7 +92,15 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
       }
     });
     upstream.on('error', (e) => {
-      exchanges.push({ method: req.method ?? 'GET', url: req.url ?? '', status: 0, requestHeaders: req.headers, requestBody: '', responseHeaders: {}, responseBody: String(e) });
+      exchanges.push({
+        method: req.method ?? 'GET',
+        url: req.url ?? '',
+        status: 0,
+        requestHeaders: req.headers,
+        requestBody: '',
+        responseHeaders: {},
+        responseBody: String(e),
+      });
       if (!res.headersSent) res.writeHead(502);
       res.end();
     });

@@ -26,7 +26,8 @@ export function claimPage(data: DOMStringMap): void {
     show('okit-claiming');
     const result = await claim(data.endpoint, { token });
     if (result.kind === 'ok') return continueHere(data, result.secret);
-    if (result.kind === 'refused' && result.status === 410) return show(result.code === 'handoff_expired' ? 'okit-link-expired' : 'okit-link-used');
+    if (result.kind === 'refused' && result.status === 410)
+      return show(result.code === 'handoff_expired' ? 'okit-link-expired' : 'okit-link-used');
     if (result.kind === 'refused' && result.status === 404) return show('okit-link-invalid');
     show('okit-claim-failed');
   };

@@ -8,7 +8,15 @@ import { onboardingExpired, withAccessKey, type OnboardingCutoffs } from '../rul
 import { applyOutboxUpdate, isDue, listed, outboxSettledBefore, queueOrder, type Queued } from '../rules/outbox.js';
 import { consumeRate, type RateWindow } from '../rules/rate-window.js';
 import { msOf } from '../rules/iso-time.js';
-import { mayPointHandoffKey, newestFirst, sessionPurged, soonestExpiryFirst, type HandoffKey, type PurgeCutoffs, type SecretOwner } from '../rules/sessions.js';
+import {
+  mayPointHandoffKey,
+  newestFirst,
+  sessionPurged,
+  soonestExpiryFirst,
+  type HandoffKey,
+  type PurgeCutoffs,
+  type SecretOwner,
+} from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
 import { ChangeFeed } from '../shared/change-feed.js';
 import type { StorePrimitives } from '../shared/primitives.js';
@@ -169,7 +177,11 @@ export class MemoryPrimitives implements StorePrimitives {
   }
 
   async listEntries(state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]> {
-    return this.entriesWhere((e) => listed(e, state, failingOnly), (x, y) => queueOrder(y, x), limit);
+    return this.entriesWhere(
+      (e) => listed(e, state, failingOnly),
+      (x, y) => queueOrder(y, x),
+      limit,
+    );
   }
 
   async purge(cutoffs: PurgeCutoffs): Promise<number> {
@@ -195,12 +207,24 @@ export class MemoryPrimitives implements StorePrimitives {
     return value !== null;
   }
 
-  private sessionsWhere(keep: (s: SessionRecord) => boolean, order: (x: { s: SessionRecord; seq: number }, y: { s: SessionRecord; seq: number }) => number, limit: number): SessionRecord[] {
-    return [...this.sessions.values()].filter(({ s }) => keep(s)).sort(order).slice(0, limit).map(({ s }) => copySession(s));
+  private sessionsWhere(
+    keep: (s: SessionRecord) => boolean,
+    order: (x: { s: SessionRecord; seq: number }, y: { s: SessionRecord; seq: number }) => number,
+    limit: number,
+  ): SessionRecord[] {
+    return [...this.sessions.values()]
+      .filter(({ s }) => keep(s))
+      .sort(order)
+      .slice(0, limit)
+      .map(({ s }) => copySession(s));
   }
 
   private entriesWhere(keep: (e: OutboxEntry) => boolean, order: (x: Queued, y: Queued) => number, limit: number): OutboxEntry[] {
-    return [...this.outbox.values()].filter(({ entry }) => keep(entry)).sort(order).slice(0, limit).map(({ entry }) => ({ ...entry }));
+    return [...this.outbox.values()]
+      .filter(({ entry }) => keep(entry))
+      .sort(order)
+      .slice(0, limit)
+      .map(({ entry }) => ({ ...entry }));
   }
 
   /** Forgets ended windows, lapsed leases and idempotency keys, so the maps stay as small as the set of recent clients. */

@@ -19,7 +19,10 @@ const UNAVAILABLE_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|OOM|CLUSTERDOWN|TR
 
 function toStoreError(e: unknown): unknown {
   if (e instanceof StoreUnavailableError) return e;
-  if (e instanceof redisModule!.ErrorReply) return UNAVAILABLE_REPLY.test(e.message) ? new StoreUnavailableError(`The Redis store cannot serve now (${e.message.split(' ')[0]}).`, { cause: e }) : e;
+  if (e instanceof redisModule!.ErrorReply)
+    return UNAVAILABLE_REPLY.test(e.message)
+      ? new StoreUnavailableError(`The Redis store cannot serve now (${e.message.split(' ')[0]}).`, { cause: e })
+      : e;
   // Everything else the client throws is about the connection: closed, offline, reset, timed out.
   if (e instanceof Error) return new StoreUnavailableError(`The Redis store is unreachable (${e.name}).`, { cause: e });
   return e;
@@ -43,7 +46,10 @@ export class RedisConnection {
     redisModule ??= await import('redis');
   }
 
-  constructor(url: string, private readonly options: ConnectionOptions) {
+  constructor(
+    url: string,
+    private readonly options: ConnectionOptions,
+  ) {
     // Stryker disable all: tunables of the client. `op` refuses to send while disconnected whatever the
     // queue setting, and no deterministic test tells one ping interval or retry pace from another.
     this.client = redisModule!.createClient({
@@ -71,13 +77,18 @@ export class RedisConnection {
   async start(timeoutMs: number, channels: Record<string, (message: string) => void>): Promise<boolean> {
     const connected = Promise.all([
       this.client.connect(),
-      this.sub.connect().then(() => Promise.all(Object.entries(channels).map(([channel, listener]) => this.sub.subscribe(channel, listener)))),
+      this.sub
+        .connect()
+        .then(() => Promise.all(Object.entries(channels).map(([channel, listener]) => this.sub.subscribe(channel, listener)))),
     ]);
     // Until connected, failures arrive as 'error' events and operations report them; only closing ends the attempts.
     connected.catch(() => {});
     let timer: ReturnType<typeof setTimeout> | undefined;
     const ready = await Promise.race([
-      connected.then(() => true, () => false),
+      connected.then(
+        () => true,
+        () => false,
+      ),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
     ]);
     clearTimeout(timer);
@@ -90,7 +101,10 @@ export class RedisConnection {
     if (!this.client.isReady) throw new StoreUnavailableError('The Redis store is not connected.');
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StoreUnavailableError(`The Redis store did not answer within ${this.options.operationTimeoutMs} ms.`)), this.options.operationTimeoutMs);
+      timer = setTimeout(
+        () => reject(new StoreUnavailableError(`The Redis store did not answer within ${this.options.operationTimeoutMs} ms.`)),
+        this.options.operationTimeoutMs,
+      );
     });
     try {
       return await Promise.race([fn(), timeout]);
@@ -111,7 +125,8 @@ export class RedisConnection {
     try {
       return await this.client.evalSha(script.sha, { keys, arguments: args });
     } catch (e) {
-      if (e instanceof redisModule!.ErrorReply && e.message.startsWith('NOSCRIPT')) return this.client.eval(script.source, { keys, arguments: args });
+      if (e instanceof redisModule!.ErrorReply && e.message.startsWith('NOSCRIPT'))
+        return this.client.eval(script.source, { keys, arguments: args });
       throw e;
     }
   }

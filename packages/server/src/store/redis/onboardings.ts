@@ -8,7 +8,10 @@ import { PAGE, type RedisContext } from './context.js';
 import { fromHash, MORE_KEY_FIELD, pairs, toHash } from './onboarding-hash.js';
 import { ADD_ACCESS_KEY, APPLY_STATUS } from './scripts/onboarding-scripts.js';
 
-type OnboardingPrimitives = Pick<StorePrimitives, 'putOnboarding' | 'getOnboarding' | 'applyStatus' | 'addAccessKey' | 'listInProcess' | 'expireOnboardings'>;
+type OnboardingPrimitives = Pick<
+  StorePrimitives,
+  'putOnboarding' | 'getOnboarding' | 'applyStatus' | 'addAccessKey' | 'listInProcess' | 'expireOnboardings'
+>;
 
 export function onboardingPrimitives({ conn, keys, instanceId, retention }: RedisContext): OnboardingPrimitives {
   const { client } = conn;
@@ -35,10 +38,22 @@ export function onboardingPrimitives({ conn, keys, instanceId, retention }: Redi
 
     async applyStatus(token: string, update: StatusUpdate, at: string): Promise<{ record: OnboardingRecord; changed: boolean } | null> {
       const entry = JSON.stringify({ status: update.status, at, source: update.source });
-      const reply = (await conn.run(APPLY_STATUS, [keys.onboarding(token), keys.inProcess, keys.finished], [
-        token, update.status, at, String(msOf(at)), entry, update.externalId ?? '', TERMINAL_STATUSES.join(' '),
-        keys.changes, instanceId, retention ? String(retention.finishedMs) : '',
-      ])) as [number, string[]] | null;
+      const reply = (await conn.run(
+        APPLY_STATUS,
+        [keys.onboarding(token), keys.inProcess, keys.finished],
+        [
+          token,
+          update.status,
+          at,
+          String(msOf(at)),
+          entry,
+          update.externalId ?? '',
+          TERMINAL_STATUSES.join(' '),
+          keys.changes,
+          instanceId,
+          retention ? String(retention.finishedMs) : '',
+        ],
+      )) as [number, string[]] | null;
       const record = reply && fromHash(pairs(reply[1]));
       return record ? { record, changed: Number(reply[0]) === 1 } : null;
     },
@@ -71,7 +86,8 @@ export function onboardingPrimitives({ conn, keys, instanceId, retention }: Redi
         let deleted = 0;
         for (let i = 0; i < tokens.length; i += PAGE) {
           const m = client.multi();
-          for (const t of tokens.slice(i, i + PAGE)) m.del(keys.onboarding(t)).sRem(keys.inProcess, t).zRem(keys.created, t).zRem(keys.finished, t);
+          for (const t of tokens.slice(i, i + PAGE))
+            m.del(keys.onboarding(t)).sRem(keys.inProcess, t).zRem(keys.created, t).zRem(keys.finished, t);
           const replies = (await m.exec()) as unknown as number[];
           // Every fourth reply is a DEL: count the records that were still there (TTLs may have taken some).
           for (let j = 0; j < replies.length; j += 4) deleted += Number(replies[j]);

@@ -24,22 +24,39 @@ const position = (state: OutboxState): string => String(OUTBOX_STATES.indexOf(st
 export function outboxPrimitives({ conn, keys }: RedisContext): OutboxPrimitives {
   const { client } = conn;
   /** Keys of the outbox scripts: entry, due, settled, then the state sets. */
-  const outboxKeys = (id: string): string[] => [keys.k(`outbox:${id}`), keys.k('outbox:due'), keys.k('outbox:settled'), ...OUTBOX_STATES.map((s) => keys.k(`outbox:state:${s}`))];
+  const outboxKeys = (id: string): string[] => [
+    keys.k(`outbox:${id}`),
+    keys.k('outbox:due'),
+    keys.k('outbox:settled'),
+    ...OUTBOX_STATES.map((s) => keys.k(`outbox:state:${s}`)),
+  ];
 
   const entries = async (ids: string[]): Promise<(OutboxEntry | null)[]> => {
     if (ids.length === 0) return [];
     const m = client.multi();
     for (const id of ids) m.hmGet(keys.k(`outbox:${id}`), ['base', 'try']);
     const rows = (await m.execAsPipeline()) as unknown as (string | null)[][];
-    return rows.map(([base, tried]) => (base && tried ? applyOutboxUpdate(JSON.parse(base) as OutboxEntry, JSON.parse(tried) as OutboxUpdate) : null));
+    return rows.map(([base, tried]) =>
+      base && tried ? applyOutboxUpdate(JSON.parse(base) as OutboxEntry, JSON.parse(tried) as OutboxUpdate) : null,
+    );
   };
 
   return {
     async insertEntry(e: OutboxEntry): Promise<boolean> {
-      const queued = await conn.run(ENQUEUE, [...outboxKeys(e.id), keys.k('outbox:seq')], [
-        e.state, position(e.state), String(msOf(e.createdAt)), String(e.nextAttemptMs), String(outboxChangedMs(e)),
-        JSON.stringify(outboxBase(e)), JSON.stringify(outboxTry(e)), e.id,
-      ]);
+      const queued = await conn.run(
+        ENQUEUE,
+        [...outboxKeys(e.id), keys.k('outbox:seq')],
+        [
+          e.state,
+          position(e.state),
+          String(msOf(e.createdAt)),
+          String(e.nextAttemptMs),
+          String(outboxChangedMs(e)),
+          JSON.stringify(outboxBase(e)),
+          JSON.stringify(outboxTry(e)),
+          e.id,
+        ],
+      );
       return Number(queued) === 1;
     },
 
@@ -59,7 +76,13 @@ export function outboxPrimitives({ conn, keys }: RedisContext): OutboxPrimitives
     },
 
     async updateEntry(id: string, u: OutboxUpdate): Promise<boolean> {
-      const written = await conn.run(UPDATE_OUTBOX, outboxKeys(id), [u.state, position(u.state), String(u.nextAttemptMs), optionalMs(u.deliveredAt ?? u.lastAttemptAt), JSON.stringify(u)]);
+      const written = await conn.run(UPDATE_OUTBOX, outboxKeys(id), [
+        u.state,
+        position(u.state),
+        String(u.nextAttemptMs),
+        optionalMs(u.deliveredAt ?? u.lastAttemptAt),
+        JSON.stringify(u),
+      ]);
       return Number(written) === 1;
     },
 
@@ -71,7 +94,11 @@ export function outboxPrimitives({ conn, keys }: RedisContext): OutboxPrimitives
       return conn.op(async () => {
         const out: OutboxEntry[] = [];
         for (let offset = 0; out.length < limit; offset += PAGE) {
-          const members = await client.zRange(keys.k(`outbox:state:${state}`), '+inf', '-inf', { BY: 'SCORE', REV: true, LIMIT: { offset, count: PAGE } });
+          const members = await client.zRange(keys.k(`outbox:state:${state}`), '+inf', '-inf', {
+            BY: 'SCORE',
+            REV: true,
+            LIMIT: { offset, count: PAGE },
+          });
           for (const e of await entries(members.map(idOf))) if (e && listed(e, state, failingOnly) && out.length < limit) out.push(e);
           if (members.length < PAGE) break;
         }
@@ -83,7 +110,9 @@ export function outboxPrimitives({ conn, keys }: RedisContext): OutboxPrimitives
       const settled = await conn.op(() => client.zRange(keys.k('outbox:settled'), '-inf', `(${outboxBeforeMs}`, { BY: 'SCORE' }));
       let gone = 0;
       for (let i = 0; i < settled.length; i += PAGE) {
-        const flags = await Promise.all(settled.slice(i, i + PAGE).map((m) => conn.run(PURGE_OUTBOX, outboxKeys(idOf(m)), [m, String(outboxBeforeMs)])));
+        const flags = await Promise.all(
+          settled.slice(i, i + PAGE).map((m) => conn.run(PURGE_OUTBOX, outboxKeys(idOf(m)), [m, String(outboxBeforeMs)])),
+        );
         gone += flags.filter((f) => Number(f) === 1).length;
       }
       return gone;

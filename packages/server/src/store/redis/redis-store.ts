@@ -54,8 +54,18 @@ export class RedisStore extends SharedStore {
   private constructor(url: string, options: RedisStoreOptions) {
     const now = options.now ?? Date.now;
     const feeds = { feed: new ChangeFeed(), sessionFeed: new SessionFeed() };
-    const conn = new RedisConnection(url, { logger: options.logger, operationTimeoutMs: options.operationTimeoutMs ?? 5_000, onReconnect: () => this.#catchUp() });
-    const ctx: RedisContext = { conn, keys: new RedisKeys(options.prefix ?? 'okit:'), instanceId: randomUUID(), now, retention: options.retention };
+    const conn = new RedisConnection(url, {
+      logger: options.logger,
+      operationTimeoutMs: options.operationTimeoutMs ?? 5_000,
+      onReconnect: () => this.#catchUp(),
+    });
+    const ctx: RedisContext = {
+      conn,
+      keys: new RedisKeys(options.prefix ?? 'okit:'),
+      instanceId: randomUUID(),
+      now,
+      retention: options.retention,
+    };
     super(redisPrimitives(ctx, feeds), now);
     this.prefix = ctx.keys.prefix;
     this.#conn = conn;
@@ -75,7 +85,8 @@ export class RedisStore extends SharedStore {
       [keys.changes]: (message) => this.#onChange(message),
       [keys.sessionChanges]: (message) => this.#onSessionChange(message),
     });
-    if (!ready) this.#logger?.warn('Redis store not reachable yet; its operations fail with store_unavailable until it is', { prefix: this.prefix });
+    if (!ready)
+      this.#logger?.warn('Redis store not reachable yet; its operations fail with store_unavailable until it is', { prefix: this.prefix });
   }
 
   /** A message of the change channel: `{ o: origin instance, r: the record's hash }`. */

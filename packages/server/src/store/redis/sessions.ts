@@ -39,7 +39,15 @@ export const optionalMs = (iso: string | undefined): string => (iso === undefine
 
 type SessionPrimitives = Pick<
   StorePrimitives,
-  'insertSession' | 'getSession' | 'secretOwner' | 'addSessionSecret' | 'replaceSession' | 'putHandoffKey' | 'findHandoffKey' | 'sessionsByReference' | 'sessionsByStatus'
+  | 'insertSession'
+  | 'getSession'
+  | 'secretOwner'
+  | 'addSessionSecret'
+  | 'replaceSession'
+  | 'putHandoffKey'
+  | 'findHandoffKey'
+  | 'sessionsByReference'
+  | 'sessionsByStatus'
 > & {
   /** Deletes the sessions the cutoffs name, with their secrets and hand-off keys; returns how many. */
   purgeSessions(cutoffs: PurgeCutoffs): Promise<number>;
@@ -78,10 +86,23 @@ export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext)
 
   return {
     async insertSession(s: SessionRecord, secrets: { client: string; capture: string }): Promise<boolean> {
-      const created = await conn.run(CREATE_SESSION, [], [
-        prefix, s.id, JSON.stringify(s), s.reference, s.status, String(msOf(s.createdAt)), String(msOf(s.expiresAt)),
-        optionalMs(s.endedAt), keyExpiry(s), secrets.client, secrets.capture,
-      ]);
+      const created = await conn.run(
+        CREATE_SESSION,
+        [],
+        [
+          prefix,
+          s.id,
+          JSON.stringify(s),
+          s.reference,
+          s.status,
+          String(msOf(s.createdAt)),
+          String(msOf(s.expiresAt)),
+          optionalMs(s.endedAt),
+          keyExpiry(s),
+          secrets.client,
+          secrets.capture,
+        ],
+      );
       return Number(created) === 1;
     },
 
@@ -99,10 +120,23 @@ export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext)
     },
 
     async replaceSession(s: SessionRecord, expectedVersion: number): Promise<boolean> {
-      const written = await conn.run(REPLACE_SESSION, [], [
-        prefix, s.id, String(expectedVersion), JSON.stringify(s), s.reference, s.status, String(msOf(s.createdAt)),
-        String(msOf(s.expiresAt)), optionalMs(s.endedAt), keyExpiry(s), instanceId,
-      ]);
+      const written = await conn.run(
+        REPLACE_SESSION,
+        [],
+        [
+          prefix,
+          s.id,
+          String(expectedVersion),
+          JSON.stringify(s),
+          s.reference,
+          s.status,
+          String(msOf(s.createdAt)),
+          String(msOf(s.expiresAt)),
+          optionalMs(s.endedAt),
+          keyExpiry(s),
+          instanceId,
+        ],
+      );
       return Number(written) === 1;
     },
 
@@ -119,13 +153,22 @@ export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext)
     },
 
     sessionsByStatus(status: SessionStatus, limit: number, expiresBeforeMs: number | undefined): Promise<SessionRecord[]> {
-      return sessionsOf(keys.k(`sessions:status:${status}`), '-inf', expiresBeforeMs === undefined ? '+inf' : `(${expiresBeforeMs}`, false, limit);
+      return sessionsOf(
+        keys.k(`sessions:status:${status}`),
+        '-inf',
+        expiresBeforeMs === undefined ? '+inf' : `(${expiresBeforeMs}`,
+        false,
+        limit,
+      );
     },
 
     async purgeSessions({ sessionsEndedBeforeMs, sessionsCreatedBeforeMs }: PurgeCutoffs): Promise<number> {
       const [ended, created] = [String(sessionsEndedBeforeMs), String(sessionsCreatedBeforeMs)];
       const [endedMembers, createdMembers] = await conn.op(() =>
-        Promise.all([client.zRange(keys.k('sessions:ended'), '-inf', `(${ended}`, { BY: 'SCORE' }), client.zRange(keys.k('sessions:created'), '-inf', `(${created}`, { BY: 'SCORE' })]),
+        Promise.all([
+          client.zRange(keys.k('sessions:ended'), '-inf', `(${ended}`, { BY: 'SCORE' }),
+          client.zRange(keys.k('sessions:created'), '-inf', `(${created}`, { BY: 'SCORE' }),
+        ]),
       );
       const members = [...new Set([...endedMembers, ...createdMembers])];
       let gone = 0;

@@ -4,13 +4,22 @@ import type { StorePrimitives } from '../shared/primitives.js';
 import type { RateLimitDecision } from '../store.js';
 import type { RedisContext } from './context.js';
 import {
-  ACQUIRE_LEASE, COMPLETE_IDEMPOTENCY, CONSUME_RATE, RELEASE_IDEMPOTENCY, RELEASE_LEASE, RENEW_LEASES, RESERVE_IDEMPOTENCY,
+  ACQUIRE_LEASE,
+  COMPLETE_IDEMPOTENCY,
+  CONSUME_RATE,
+  RELEASE_IDEMPOTENCY,
+  RELEASE_LEASE,
+  RENEW_LEASES,
+  RESERVE_IDEMPOTENCY,
 } from './scripts/ttl-scripts.js';
 
 /** Leases per renewal script: Redis runs a script alone, so a huge one would hold every other client up. */
 const RENEW_CHUNK = 500;
 
-type TtlPrimitives = Pick<StorePrimitives, 'acquireLease' | 'renewLeases' | 'releaseLease' | 'consumeRate' | 'reserveKey' | 'completeKey' | 'releaseKey'>;
+type TtlPrimitives = Pick<
+  StorePrimitives,
+  'acquireLease' | 'renewLeases' | 'releaseLease' | 'consumeRate' | 'reserveKey' | 'completeKey' | 'releaseKey'
+>;
 
 export function ttlPrimitives({ conn, keys }: RedisContext): TtlPrimitives {
   return {
@@ -22,7 +31,18 @@ export function ttlPrimitives({ conn, keys }: RedisContext): TtlPrimitives {
       const chunks: string[][] = [];
       for (let i = 0; i < names.length; i += RENEW_CHUNK) chunks.push(names.slice(i, i + RENEW_CHUNK));
       // The chunks go out together on the one connection (node-redis pipelines them): one round trip.
-      const flags = await conn.op(() => Promise.all(chunks.map((chunk) => conn.script(RENEW_LEASES, chunk.map((n) => keys.lease(n)), [owner, String(ttlMs)]) as Promise<number[]>)));
+      const flags = await conn.op(() =>
+        Promise.all(
+          chunks.map(
+            (chunk) =>
+              conn.script(
+                RENEW_LEASES,
+                chunk.map((n) => keys.lease(n)),
+                [owner, String(ttlMs)],
+              ) as Promise<number[]>,
+          ),
+        ),
+      );
       return chunks.flatMap((chunk, c) => chunk.filter((_, i) => Number(flags[c]![i]) === 1));
     },
 
@@ -31,7 +51,11 @@ export function ttlPrimitives({ conn, keys }: RedisContext): TtlPrimitives {
     },
 
     async consumeRate(key: string, limit: number, windowMs: number): Promise<RateLimitDecision> {
-      const [allowed, count, left] = (await conn.run(CONSUME_RATE, [keys.rate(key)], [String(limit), String(windowMs)])) as [number, number, number];
+      const [allowed, count, left] = (await conn.run(CONSUME_RATE, [keys.rate(key)], [String(limit), String(windowMs)])) as [
+        number,
+        number,
+        number,
+      ];
       return { allowed: allowed === 1, count: Number(count), retryAfterMs: Number(left) };
     },
 

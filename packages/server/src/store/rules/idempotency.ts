@@ -24,9 +24,19 @@ export const reservationTtlMs = ({ ttlMs, pendingTtlMs }: KeyTtls): number => Ma
 export const keyLive = (held: HeldKey | undefined, nowMs: number): held is HeldKey => held !== undefined && held.expiresAtMs > nowMs;
 
 /** What `reserveIdempotencyKey` answers, and the key to store when it reserves (for `reservationMs`, see `reservationTtlMs`). */
-export function reserveKey(held: HeldKey | undefined, fingerprint: string, reservationMs: number, nowMs: number): { answer: IdempotencyState; write?: HeldKey } {
+export function reserveKey(
+  held: HeldKey | undefined,
+  fingerprint: string,
+  reservationMs: number,
+  nowMs: number,
+): { answer: IdempotencyState; write?: HeldKey } {
   if (keyLive(held, nowMs)) {
-    return { answer: held.result === undefined ? { state: 'pending', fingerprint: held.fingerprint } : { state: 'done', fingerprint: held.fingerprint, result: held.result } };
+    return {
+      answer:
+        held.result === undefined
+          ? { state: 'pending', fingerprint: held.fingerprint }
+          : { state: 'done', fingerprint: held.fingerprint, result: held.result },
+    };
   }
   return { answer: { state: 'reserved' }, write: { fingerprint, expiresAtMs: nowMs + reservationMs } };
 }
@@ -47,22 +57,55 @@ export type IdempotencyStep =
 
 export const IDEMPOTENCY_CASES: ReadonlyArray<{ name: string; steps: IdempotencyStep[]; replays?: string }> = [
   { name: 'a free key is reserved', steps: [{ op: 'reserve', fingerprint: 'f1', expect: 'reserved' }] },
-  { name: 'a reserved key is pending, whatever the fingerprint', steps: [{ op: 'reserve', fingerprint: 'f1', expect: 'reserved' }, { op: 'reserve', fingerprint: 'f2', expect: 'pending' }] },
+  {
+    name: 'a reserved key is pending, whatever the fingerprint',
+    steps: [
+      { op: 'reserve', fingerprint: 'f1', expect: 'reserved' },
+      { op: 'reserve', fingerprint: 'f2', expect: 'pending' },
+    ],
+  },
   {
     name: 'a completed key replays its result',
-    steps: [{ op: 'reserve', fingerprint: 'f1', expect: 'reserved' }, { op: 'complete', result: 'r1' }, { op: 'reserve', fingerprint: 'f1', expect: 'done' }],
+    steps: [
+      { op: 'reserve', fingerprint: 'f1', expect: 'reserved' },
+      { op: 'complete', result: 'r1' },
+      { op: 'reserve', fingerprint: 'f1', expect: 'done' },
+    ],
     replays: 'r1',
   },
   {
     name: 'a first result is final',
-    steps: [{ op: 'reserve', fingerprint: 'f1', expect: 'reserved' }, { op: 'complete', result: 'r1' }, { op: 'complete', result: 'r2' }, { op: 'reserve', fingerprint: 'f1', expect: 'done' }],
+    steps: [
+      { op: 'reserve', fingerprint: 'f1', expect: 'reserved' },
+      { op: 'complete', result: 'r1' },
+      { op: 'complete', result: 'r2' },
+      { op: 'reserve', fingerprint: 'f1', expect: 'done' },
+    ],
     replays: 'r1',
   },
-  { name: 'a released key is free again', steps: [{ op: 'reserve', fingerprint: 'f1', expect: 'reserved' }, { op: 'release' }, { op: 'reserve', fingerprint: 'f2', expect: 'reserved' }] },
+  {
+    name: 'a released key is free again',
+    steps: [
+      { op: 'reserve', fingerprint: 'f1', expect: 'reserved' },
+      { op: 'release' },
+      { op: 'reserve', fingerprint: 'f2', expect: 'reserved' },
+    ],
+  },
   {
     name: 'a late release does not free a result',
-    steps: [{ op: 'reserve', fingerprint: 'f1', expect: 'reserved' }, { op: 'complete', result: 'r1' }, { op: 'release' }, { op: 'reserve', fingerprint: 'f2', expect: 'done' }],
+    steps: [
+      { op: 'reserve', fingerprint: 'f1', expect: 'reserved' },
+      { op: 'complete', result: 'r1' },
+      { op: 'release' },
+      { op: 'reserve', fingerprint: 'f2', expect: 'done' },
+    ],
     replays: 'r1',
   },
-  { name: 'completing a key nobody reserved records nothing', steps: [{ op: 'complete', result: 'r1' }, { op: 'reserve', fingerprint: 'f1', expect: 'reserved' }] },
+  {
+    name: 'completing a key nobody reserved records nothing',
+    steps: [
+      { op: 'complete', result: 'r1' },
+      { op: 'reserve', fingerprint: 'f1', expect: 'reserved' },
+    ],
+  },
 ];

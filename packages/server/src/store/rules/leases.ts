@@ -32,13 +32,65 @@ export type LeaseStep = { at: number; op: 'acquire' | 'renew' | 'release'; owner
 
 export const LEASE_CASES: ReadonlyArray<{ name: string; steps: LeaseStep[] }> = [
   { name: 'a free lease is taken', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }] },
-  { name: 'a held lease is refused to another', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 0, op: 'acquire', owner: 'b', ttlMs: 1_000, expect: false }] },
-  { name: 'the holder takes it again', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }] },
-  { name: 'a lapsed lease is free', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 1_500, op: 'acquire', owner: 'b', ttlMs: 1_000, expect: true }] },
-  { name: 'only the holder renews', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 0, op: 'renew', owner: 'b', ttlMs: 1_000, expect: false }, { at: 0, op: 'renew', owner: 'a', ttlMs: 1_000, expect: true }] },
-  { name: 'a lapsed lease is not renewed', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 1_500, op: 'renew', owner: 'a', ttlMs: 1_000, expect: false }] },
+  {
+    name: 'a held lease is refused to another',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 0, op: 'acquire', owner: 'b', ttlMs: 1_000, expect: false },
+    ],
+  },
+  {
+    name: 'the holder takes it again',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+    ],
+  },
+  {
+    name: 'a lapsed lease is free',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 1_500, op: 'acquire', owner: 'b', ttlMs: 1_000, expect: true },
+    ],
+  },
+  {
+    name: 'only the holder renews',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 0, op: 'renew', owner: 'b', ttlMs: 1_000, expect: false },
+      { at: 0, op: 'renew', owner: 'a', ttlMs: 1_000, expect: true },
+    ],
+  },
+  {
+    name: 'a lapsed lease is not renewed',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 1_500, op: 'renew', owner: 'a', ttlMs: 1_000, expect: false },
+    ],
+  },
   { name: 'an unknown lease is not renewed', steps: [{ at: 0, op: 'renew', owner: 'a', ttlMs: 1_000, expect: false }] },
-  { name: 'only the holder releases', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 0, op: 'release', owner: 'b', expect: false }, { at: 0, op: 'release', owner: 'a', expect: true }, { at: 0, op: 'release', owner: 'a', expect: false }] },
-  { name: 'a released lease is free', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 0, op: 'release', owner: 'a', expect: true }, { at: 0, op: 'acquire', owner: 'b', ttlMs: 1_000, expect: true }] },
-  { name: 'a lapsed lease is not released', steps: [{ at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true }, { at: 1_500, op: 'release', owner: 'a', expect: false }] },
+  {
+    name: 'only the holder releases',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 0, op: 'release', owner: 'b', expect: false },
+      { at: 0, op: 'release', owner: 'a', expect: true },
+      { at: 0, op: 'release', owner: 'a', expect: false },
+    ],
+  },
+  {
+    name: 'a released lease is free',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 0, op: 'release', owner: 'a', expect: true },
+      { at: 0, op: 'acquire', owner: 'b', ttlMs: 1_000, expect: true },
+    ],
+  },
+  {
+    name: 'a lapsed lease is not released',
+    steps: [
+      { at: 0, op: 'acquire', owner: 'a', ttlMs: 1_000, expect: true },
+      { at: 1_500, op: 'release', owner: 'a', expect: false },
+    ],
+  },
 ];

@@ -6,7 +6,11 @@ export type NewOnboarding = Parameters<Store['create']>[0];
 
 /** The record `create` stores: updated when created, with one `creation` entry unless a history is given. */
 export function newOnboarding(input: NewOnboarding): OnboardingRecord {
-  return { ...input, updatedAt: input.createdAt, history: input.history ?? [{ status: input.status, at: input.createdAt, source: 'creation' }] };
+  return {
+    ...input,
+    updatedAt: input.createdAt,
+    history: input.history ?? [{ status: input.status, at: input.createdAt, source: 'creation' }],
+  };
 }
 
 /** A replayed creation's further access key; a repeat adds nothing and the order of issue holds. */

@@ -19,7 +19,11 @@ export function outboxTry(u: OutboxUpdate): OutboxUpdate {
 
 /** The part of an entry no try changes. */
 export const outboxBase = (e: OutboxEntry): Pick<OutboxEntry, 'id' | 'type' | 'body' | 'orderKey' | 'createdAt'> => ({
-  id: e.id, type: e.type, body: e.body, orderKey: e.orderKey, createdAt: e.createdAt,
+  id: e.id,
+  type: e.type,
+  body: e.body,
+  orderKey: e.orderKey,
+  createdAt: e.createdAt,
 });
 
 /**
@@ -29,10 +33,12 @@ export const outboxBase = (e: OutboxEntry): Pick<OutboxEntry, 'id' | 'type' | 'b
 export const applyOutboxUpdate = (entry: OutboxEntry, u: OutboxUpdate): OutboxEntry => ({ ...outboxBase(entry), ...outboxTry(u) });
 
 /** When an entry last changed, which retention measures settled entries by. */
-export const outboxChangedMs = (e: Pick<OutboxEntry, 'createdAt' | 'lastAttemptAt' | 'deliveredAt'>): number => msOf(e.deliveredAt ?? e.lastAttemptAt ?? e.createdAt);
+export const outboxChangedMs = (e: Pick<OutboxEntry, 'createdAt' | 'lastAttemptAt' | 'deliveredAt'>): number =>
+  msOf(e.deliveredAt ?? e.lastAttemptAt ?? e.createdAt);
 
 /** Pending and its next try has come. */
-export const isDue = (e: Pick<OutboxEntry, 'state' | 'nextAttemptMs'>, nowMs: number): boolean => e.state === 'pending' && e.nextAttemptMs <= nowMs;
+export const isDue = (e: Pick<OutboxEntry, 'state' | 'nextAttemptMs'>, nowMs: number): boolean =>
+  e.state === 'pending' && e.nextAttemptMs <= nowMs;
 
 /** An entry with its place in the queue: the insertion number breaks ties of `createdAt`. */
 export interface Queued {
@@ -44,7 +50,8 @@ export interface Queued {
 export const queueOrder = (x: Queued, y: Queued): number => msOf(x.entry.createdAt) - msOf(y.entry.createdAt) || x.seq - y.seq;
 
 /** Whether a listing of `state` shows `e` (failing only: pending entries with a failed try). */
-export const listed = (e: Pick<OutboxEntry, 'state' | 'attempts'>, state: OutboxState, failingOnly = false): boolean => e.state === state && (!failingOnly || e.attempts > 0);
+export const listed = (e: Pick<OutboxEntry, 'state' | 'attempts'>, state: OutboxState, failingOnly = false): boolean =>
+  e.state === state && (!failingOnly || e.attempts > 0);
 
 /** Whether retention removes `e`: settled (delivered or failed) and last changed before the cutoff. */
 export const outboxSettledBefore = (e: OutboxEntry, cutoffMs: number): boolean => e.state !== 'pending' && outboxChangedMs(e) < cutoffMs;

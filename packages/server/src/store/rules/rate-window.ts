@@ -11,7 +11,12 @@ export interface RateWindow {
 }
 
 /** The decision, and the window to store when the request was counted. */
-export function consumeRate(held: RateWindow | undefined, limit: number, windowMs: number, nowMs: number): { decision: RateLimitDecision; write?: RateWindow } {
+export function consumeRate(
+  held: RateWindow | undefined,
+  limit: number,
+  windowMs: number,
+  nowMs: number,
+): { decision: RateLimitDecision; write?: RateWindow } {
   const w = held && held.resetAtMs > nowMs ? held : { count: 0, resetAtMs: nowMs + windowMs };
   const retryAfterMs = w.resetAtMs - nowMs;
   if (w.count >= limit) return { decision: { allowed: false, count: w.count, retryAfterMs } };

@@ -20,7 +20,8 @@ export interface SecretOwner {
 }
 
 /** The session a secret opens, when it was issued for that kind of caller. */
-export const secretOpens = (owner: SecretOwner | undefined, kind: SessionSecretKind): string | null => (owner && owner.kind === kind ? owner.sessionId : null);
+export const secretOpens = (owner: SecretOwner | undefined, kind: SessionSecretKind): string | null =>
+  owner && owner.kind === kind ? owner.sessionId : null;
 
 /** Retention in ms since the epoch: strictly before a cutoff goes. */
 export interface PurgeCutoffs {
@@ -40,10 +41,12 @@ export const sessionPurged = (s: Pick<SessionRecord, 'createdAt' | 'endedAt'>, c
   (s.endedAt !== undefined && msOf(s.endedAt) < c.sessionsEndedBeforeMs) || msOf(s.createdAt) < c.sessionsCreatedBeforeMs;
 
 /** Newest first; sessions of one millisecond newest inserted first (`seq`: insertion number). */
-export const newestFirst = (x: { s: SessionRecord; seq: number }, y: { s: SessionRecord; seq: number }): number => msOf(y.s.createdAt) - msOf(x.s.createdAt) || y.seq - x.seq;
+export const newestFirst = (x: { s: SessionRecord; seq: number }, y: { s: SessionRecord; seq: number }): number =>
+  msOf(y.s.createdAt) - msOf(x.s.createdAt) || y.seq - x.seq;
 
 /** Soonest to expire first; ties by insertion. */
-export const soonestExpiryFirst = (x: { s: SessionRecord; seq: number }, y: { s: SessionRecord; seq: number }): number => msOf(x.s.expiresAt) - msOf(y.s.expiresAt) || x.seq - y.seq;
+export const soonestExpiryFirst = (x: { s: SessionRecord; seq: number }, y: { s: SessionRecord; seq: number }): number =>
+  msOf(x.s.expiresAt) - msOf(y.s.expiresAt) || x.seq - y.seq;
 
 /** A listing's `limit`, never below zero. */
 export const atMost = (limit: number): number => Math.max(0, limit);

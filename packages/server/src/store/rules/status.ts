@@ -20,9 +20,8 @@ export interface StatusOutcome {
 export const statusMoves = (from: OnboardingStatus, to: OnboardingStatus): boolean => !isTerminalStatus(from) && from !== to;
 
 /** Every pair of statuses and whether an update moves the first to the second. */
-export const STATUS_TRANSITIONS: ReadonlyArray<{ from: OnboardingStatus; to: OnboardingStatus; moves: boolean }> = ONBOARDING_STATUSES.flatMap((from) =>
-  ONBOARDING_STATUSES.map((to) => ({ from, to, moves: statusMoves(from, to) })),
-);
+export const STATUS_TRANSITIONS: ReadonlyArray<{ from: OnboardingStatus; to: OnboardingStatus; moves: boolean }> =
+  ONBOARDING_STATUSES.flatMap((from) => ONBOARDING_STATUSES.map((to) => ({ from, to, moves: statusMoves(from, to) })));
 
 export function applyStatusRules(current: OnboardingRecord, update: StatusUpdate, at: string): StatusOutcome {
   const record = copyRecord(current);

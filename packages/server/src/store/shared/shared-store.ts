@@ -6,7 +6,15 @@
  */
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type {
-  BackendPurgeCutoffs, BackendState, IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionChangeListener, SessionRecord, SessionSecretKind,
+  BackendPurgeCutoffs,
+  BackendState,
+  IdempotencyState,
+  OutboxEntry,
+  OutboxState,
+  OutboxUpdate,
+  SessionChangeListener,
+  SessionRecord,
+  SessionSecretKind,
 } from '../backend-state.js';
 import { copyRecord } from '../rules/copies.js';
 import { reservationTtlMs } from '../rules/idempotency.js';
@@ -119,7 +127,10 @@ export class SharedStore implements Store, BackendState {
     return atMost(limit) === 0 ? [] : this.p.sessionsByReference(reference, limit);
   }
 
-  async listSessionsByStatus(status: SessionStatus, { limit, expiresBefore }: { limit: number; expiresBefore?: Date }): Promise<SessionRecord[]> {
+  async listSessionsByStatus(
+    status: SessionStatus,
+    { limit, expiresBefore }: { limit: number; expiresBefore?: Date },
+  ): Promise<SessionRecord[]> {
     return atMost(limit) === 0 ? [] : this.p.sessionsByStatus(status, limit, expiresBefore?.getTime());
   }
 
@@ -155,7 +166,15 @@ export class SharedStore implements Store, BackendState {
     return this.p.getEntry(id);
   }
 
-  async listNotifications({ state, failingOnly, limit }: { state: OutboxState; failingOnly?: boolean; limit: number }): Promise<OutboxEntry[]> {
+  async listNotifications({
+    state,
+    failingOnly,
+    limit,
+  }: {
+    state: OutboxState;
+    failingOnly?: boolean;
+    limit: number;
+  }): Promise<OutboxEntry[]> {
     return atMost(limit) === 0 ? [] : this.p.listEntries(state, failingOnly === true, limit);
   }
 

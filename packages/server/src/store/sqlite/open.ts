@@ -23,12 +23,17 @@ const UNAVAILABLE_CODE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORR
 
 export function toStoreError(e: unknown): unknown {
   const code = (e as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && UNAVAILABLE_CODE.test(code)) return new StoreUnavailableError(`The SQLite store is unavailable (${code}).`, { cause: e });
+  if (typeof code === 'string' && UNAVAILABLE_CODE.test(code))
+    return new StoreUnavailableError(`The SQLite store is unavailable (${code}).`, { cause: e });
   return e;
 }
 
 /** Opens and prepares the database at `path`; on any failure it is closed again and the error thrown. */
-export function openDatabase<T>(path: string, options: { busyTimeoutMs: number; nowIso: () => string }, prepare: (db: Db) => T): { db: Db; prepared: T } {
+export function openDatabase<T>(
+  path: string,
+  options: { busyTimeoutMs: number; nowIso: () => string },
+  prepare: (db: Db) => T,
+): { db: Db; prepared: T } {
   let db: Db;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -39,7 +44,8 @@ export function openDatabase<T>(path: string, options: { busyTimeoutMs: number; 
   try {
     const mode = (db.pragma('journal_mode = WAL') as Array<{ journal_mode?: string }>)[0]?.journal_mode;
     // WAL is what lets readers run beside the writer and makes each commit one append; refuse to run without it.
-    if (path !== ':memory:' && String(mode).toLowerCase() !== 'wal') throw new StoreConfigError(`SQLite store ${path}: the WAL journal could not be enabled (got ${String(mode)}).`);
+    if (path !== ':memory:' && String(mode).toLowerCase() !== 'wal')
+      throw new StoreConfigError(`SQLite store ${path}: the WAL journal could not be enabled (got ${String(mode)}).`);
     db.pragma('synchronous = FULL');
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs))}`);
     db.pragma('foreign_keys = ON');
@@ -62,7 +68,9 @@ function migrate(db: Db, path: string, nowIso: () => string): void {
   db.transaction(() => {
     const current = schemaVersion(db);
     if (current > LATEST_SCHEMA_VERSION) {
-      throw new StoreConfigError(`SQLite store ${path} has schema version ${current}, newer than this kit's ${LATEST_SCHEMA_VERSION}: upgrade the kit or use another file.`);
+      throw new StoreConfigError(
+        `SQLite store ${path} has schema version ${current}, newer than this kit's ${LATEST_SCHEMA_VERSION}: upgrade the kit or use another file.`,
+      );
     }
     const record = db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
     for (const m of MIGRATIONS) {

@@ -18,7 +18,18 @@ import type { StorePrimitives } from '../shared/primitives.js';
 import type { Clock, OnboardingRecord, RateLimitDecision, StatusUpdate } from '../store.js';
 import type { Feeds } from './file-feeds.js';
 import { toStoreError } from './open.js';
-import { putLease, readHandoffKey, readHeldKey, readLease, readOnboarding, sessionBody, toOutboxEntry, toSession, type OutboxRow, type SessionRow } from './rows.js';
+import {
+  putLease,
+  readHandoffKey,
+  readHeldKey,
+  readLease,
+  readOnboarding,
+  sessionBody,
+  toOutboxEntry,
+  toSession,
+  type OutboxRow,
+  type SessionRow,
+} from './rows.js';
 import type { Db, Statements } from './statements.js';
 
 const endedMs = (s: SessionRecord): number | null => (s.endedAt ? msOf(s.endedAt) : null);
@@ -47,8 +58,16 @@ export class SqlitePrimitives implements StorePrimitives {
       this.sql.deleteAccessKeys.run(r.tokenOnboarding);
       this.sql.deleteOnboarding.run(r.tokenOnboarding);
       this.sql.insertOnboarding.run(
-        r.tokenOnboarding, r.status, r.createdAt, msOf(r.createdAt), r.updatedAt, r.externalId ?? null, r.accessKeyHash, r.finishedAt ?? null,
-        r.finishedAt ? msOf(r.finishedAt) : null, r.sessionId ?? null,
+        r.tokenOnboarding,
+        r.status,
+        r.createdAt,
+        msOf(r.createdAt),
+        r.updatedAt,
+        r.externalId ?? null,
+        r.accessKeyHash,
+        r.finishedAt ?? null,
+        r.finishedAt ? msOf(r.finishedAt) : null,
+        r.sessionId ?? null,
       );
       r.history.forEach((h, seq) => this.sql.insertHistory.run(r.tokenOnboarding, seq, h.status, h.at, h.source));
       for (const hash of r.moreAccessKeyHashes ?? []) this.sql.insertAccessKey.run(r.tokenOnboarding, hash);
@@ -66,7 +85,14 @@ export class SqlitePrimitives implements StorePrimitives {
       if (!current) return null;
       const { record: r, changed, touched } = applyStatusRules(current, update, at);
       if (changed) {
-        this.sql.updateStatus.run(r.status, r.updatedAt, r.externalId ?? null, r.finishedAt ?? null, r.finishedAt ? msOf(r.finishedAt) : null, token);
+        this.sql.updateStatus.run(
+          r.status,
+          r.updatedAt,
+          r.externalId ?? null,
+          r.finishedAt ?? null,
+          r.finishedAt ? msOf(r.finishedAt) : null,
+          token,
+        );
         const last = r.history[r.history.length - 1]!;
         this.sql.insertHistory.run(token, r.history.length - 1, last.status, last.at, last.source);
       } else if (touched) {
@@ -132,7 +158,11 @@ export class SqlitePrimitives implements StorePrimitives {
 
   async insertSession(r: SessionRecord, secrets: { client: string; capture: string }): Promise<boolean> {
     return this.tx(() => {
-      if (this.sql.insertSession.run(r.id, r.version, r.reference, r.status, msOf(r.createdAt), msOf(r.expiresAt), endedMs(r), sessionBody(r)).changes === 0) return false;
+      if (
+        this.sql.insertSession.run(r.id, r.version, r.reference, r.status, msOf(r.createdAt), msOf(r.expiresAt), endedMs(r), sessionBody(r))
+          .changes === 0
+      )
+        return false;
       this.sql.insertSecret.run(secrets.client, 'client', r.id);
       this.sql.insertSecret.run(secrets.capture, 'capture', r.id);
       return true;
@@ -182,7 +212,11 @@ export class SqlitePrimitives implements StorePrimitives {
   }
 
   async sessionsByStatus(status: SessionStatus, limit: number, expiresBeforeMs: number | undefined): Promise<SessionRecord[]> {
-    return this.run(() => (this.sql.sessionsByStatus.all(status, expiresBeforeMs ?? Number.MAX_SAFE_INTEGER, limit) as SessionRow[]).map((row) => toSession(row)!));
+    return this.run(() =>
+      (this.sql.sessionsByStatus.all(status, expiresBeforeMs ?? Number.MAX_SAFE_INTEGER, limit) as SessionRow[]).map(
+        (row) => toSession(row)!,
+      ),
+    );
   }
 
   async reserveKey(key: string, fingerprint: string, reservationTtlMs: number): Promise<IdempotencyState> {
@@ -212,8 +246,19 @@ export class SqlitePrimitives implements StorePrimitives {
     return this.run(
       () =>
         this.sql.enqueue.run(
-          e.id, e.type, e.body, e.orderKey, e.createdAt, msOf(e.createdAt), e.state, e.attempts, e.nextAttemptMs,
-          e.lastAttemptAt ?? null, e.lastError ?? null, e.deliveredAt ?? null, outboxChangedMs(e),
+          e.id,
+          e.type,
+          e.body,
+          e.orderKey,
+          e.createdAt,
+          msOf(e.createdAt),
+          e.state,
+          e.attempts,
+          e.nextAttemptMs,
+          e.lastAttemptAt ?? null,
+          e.lastError ?? null,
+          e.deliveredAt ?? null,
+          outboxChangedMs(e),
         ).changes === 1,
     );
   }
@@ -226,8 +271,16 @@ export class SqlitePrimitives implements StorePrimitives {
     const changed = u.deliveredAt ?? u.lastAttemptAt;
     return this.run(
       () =>
-        this.sql.updateNotification.run(u.state, u.attempts, u.nextAttemptMs, u.lastAttemptAt ?? null, u.lastError ?? null, u.deliveredAt ?? null, changed ? msOf(changed) : null, id)
-          .changes === 1,
+        this.sql.updateNotification.run(
+          u.state,
+          u.attempts,
+          u.nextAttemptMs,
+          u.lastAttemptAt ?? null,
+          u.lastError ?? null,
+          u.deliveredAt ?? null,
+          changed ? msOf(changed) : null,
+          id,
+        ).changes === 1,
     );
   }
 

@@ -27,7 +27,11 @@ export class SqliteStore extends SharedStore {
   /** Opens (creating it and its folder if needed) and migrates the database file at `path`. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     const now = options.now ?? Date.now;
-    const { db, prepared: sql } = openDatabase(path, { busyTimeoutMs: options.busyTimeoutMs ?? 5_000, nowIso: () => new Date(now()).toISOString() }, prepareStatements);
+    const { db, prepared: sql } = openDatabase(
+      path,
+      { busyTimeoutMs: options.busyTimeoutMs ?? 5_000, nowIso: () => new Date(now()).toISOString() },
+      prepareStatements,
+    );
     const primitives = new SqlitePrimitives(db, sql, takeFeeds(path), now);
     super(primitives, now);
     this.path = path;

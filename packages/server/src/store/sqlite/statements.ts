@@ -14,7 +14,8 @@ export interface Statement {
 
 const SQL = {
   ping: 'SELECT 1 AS ok',
-  getOnboarding: 'SELECT token, status, created_at, updated_at, external_id, access_key_hash, finished_at, session_id FROM onboardings WHERE token = ?',
+  getOnboarding:
+    'SELECT token, status, created_at, updated_at, external_id, access_key_hash, finished_at, session_id FROM onboardings WHERE token = ?',
   getHistory: 'SELECT status, at, source FROM status_history WHERE token = ? ORDER BY seq',
   insertOnboarding: `INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, external_id, access_key_hash, finished_at, finished_ms, session_id)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -25,23 +26,28 @@ const SQL = {
   updateExternalId: 'UPDATE onboardings SET external_id = ? WHERE token = ?',
   inProcess: "SELECT token FROM onboardings WHERE status = 'IN_PROCESS'",
   expireHistory: 'DELETE FROM status_history WHERE token IN (SELECT token FROM onboardings WHERE finished_ms < ?1 OR created_ms < ?2)',
-  expireAccessKeys: 'DELETE FROM onboarding_access_keys WHERE token IN (SELECT token FROM onboardings WHERE finished_ms < ?1 OR created_ms < ?2)',
+  expireAccessKeys:
+    'DELETE FROM onboarding_access_keys WHERE token IN (SELECT token FROM onboardings WHERE finished_ms < ?1 OR created_ms < ?2)',
   expireOnboardings: 'DELETE FROM onboardings WHERE finished_ms < ?1 OR created_ms < ?2',
   getAccessKeys: 'SELECT hash FROM onboarding_access_keys WHERE token = ? ORDER BY rowid',
   insertAccessKey: 'INSERT OR IGNORE INTO onboarding_access_keys (token, hash) VALUES (?, ?)',
   deleteAccessKeys: 'DELETE FROM onboarding_access_keys WHERE token = ?',
 
   getLease: 'SELECT owner, expires_ms FROM leases WHERE name = ?',
-  putLease: 'INSERT INTO leases (name, owner, expires_ms) VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_ms = excluded.expires_ms',
+  putLease:
+    'INSERT INTO leases (name, owner, expires_ms) VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, expires_ms = excluded.expires_ms',
   deleteLease: 'DELETE FROM leases WHERE name = ?',
   sweepLeases: 'DELETE FROM leases WHERE expires_ms <= ?',
   getWindow: 'SELECT count, reset_ms FROM rate_windows WHERE key = ?',
-  putWindow: 'INSERT INTO rate_windows (key, count, reset_ms) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_ms = excluded.reset_ms',
+  putWindow:
+    'INSERT INTO rate_windows (key, count, reset_ms) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_ms = excluded.reset_ms',
   sweepWindows: 'DELETE FROM rate_windows WHERE reset_ms <= ?',
 
-  insertSession: 'INSERT OR IGNORE INTO sessions (id, version, reference, status, created_ms, expires_ms, ended_ms, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  insertSession:
+    'INSERT OR IGNORE INTO sessions (id, version, reference, status, created_ms, expires_ms, ended_ms, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   getSession: 'SELECT version, body FROM sessions WHERE id = ?',
-  replaceSession: 'UPDATE sessions SET version = ?1, reference = ?2, status = ?3, created_ms = ?4, expires_ms = ?5, ended_ms = ?6, body = ?7 WHERE id = ?8',
+  replaceSession:
+    'UPDATE sessions SET version = ?1, reference = ?2, status = ?3, created_ms = ?4, expires_ms = ?5, ended_ms = ?6, body = ?7 WHERE id = ?8',
   sessionsByReference: 'SELECT version, body FROM sessions WHERE reference = ? ORDER BY created_ms DESC, rowid DESC LIMIT ?',
   sessionsByStatus: 'SELECT version, body FROM sessions WHERE status = ?1 AND expires_ms < ?2 ORDER BY expires_ms, rowid LIMIT ?3',
   // A hash already issued keeps its first owner (128 random bits: only a replayed call repeats one).

@@ -55,4 +55,3 @@ for i = 2, 6 do redis.call('ZREM', KEYS[i], member) end
 if cur[1] ~= member then return 0 end
 return redis.call('DEL', KEYS[1])
 `);
-

@@ -146,4 +146,3 @@ end
 redis.call('DEL', secrets_key(id), handoffs_key(id), key)
 return 1
 `);
-
