@@ -40,7 +40,7 @@ const CPF_IN_TEXT = /(?<![0-9A-Za-z])\d{3}\.?\d{3}\.?\d{3}-?\d{2}(?![0-9A-Za-z])
 /** A numeric CNPJ written anywhere in free text. */
 const CNPJ_IN_TEXT = /(?<![0-9A-Za-z])\d{2}\.?\d{3}\.?\d{3}\/?\d{4}-?\d{2}(?![0-9A-Za-z])/g;
 
-export function redactText(text: string, secrets: Iterable<string> = []): string {
+function redactText(text: string, secrets: Iterable<string> = []): string {
   let out = text;
   for (const s of secrets) if (s && s.length >= 6 && out.includes(s)) out = out.split(s).join('[redacted]');
   // Both patterns need three digits in a row somewhere: most log text has none, and is left as it is.
@@ -74,7 +74,7 @@ function keyKind(key: string): number {
   return kind;
 }
 
-export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
+function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
   if (depth > 8) return '[deep]';
   if (typeof value === 'string') return redactText(value.length > 2000 ? `${value.slice(0, 2000)}...` : value, secrets);
   if (value instanceof Error) return redactText(`${value.name}: ${value.message}`, secrets);

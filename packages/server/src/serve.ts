@@ -27,7 +27,7 @@ export interface ServeOptions {
   logger?: Logger;
 }
 
-export const SERVE_DEFAULTS = {
+const SERVE_DEFAULTS = {
   port: 8787,
   host: '127.0.0.1',
   requestTimeoutMs: 120_000,

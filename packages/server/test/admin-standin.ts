@@ -196,7 +196,7 @@ function drainOrClose(res: ServerResponse): Promise<void> {
 }
 
 /** What an upstream client throws for a non-2xx answer: carries the HTTP status, never the body. */
-export class StandInHttpError extends Error {
+class StandInHttpError extends Error {
   override readonly name = 'StandInHttpError';
   constructor(readonly status: number) {
     super(`upstream answered HTTP ${status}`);

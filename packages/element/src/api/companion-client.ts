@@ -71,7 +71,7 @@ function isCreateResponse(value: unknown): value is CreateOnboardingResponse {
   );
 }
 
-export function isOnboardingState(value: unknown): value is OnboardingState {
+function isOnboardingState(value: unknown): value is OnboardingState {
   const v = value as OnboardingState | null;
   return !!v && typeof v.tokenOnboarding === 'string' && isOnboardingStatus(v.status);
 }
@@ -160,7 +160,7 @@ async function request(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export function isPageSession(value: unknown): value is PageSession {
+function isPageSession(value: unknown): value is PageSession {
   const v = value as PageSession | null;
   return (
     !!v &&

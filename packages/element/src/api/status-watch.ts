@@ -20,7 +20,7 @@ export interface PollOptions {
  * companion itself keeps polling the upstream (48 h): a manual review takes hours, and a page left
  * open must still learn its outcome.
  */
-export const DEFAULT_POLL: PollOptions = { initialDelayMs: 1000, maxDelayMs: 60_000, totalMs: 48 * 60 * 60_000 };
+const DEFAULT_POLL: PollOptions = { initialDelayMs: 1000, maxDelayMs: 60_000, totalMs: 48 * 60 * 60_000 };
 
 /** How the watch tells time and waits between polls; tests pass one that moves without waiting. */
 export interface WatchClock {
@@ -45,7 +45,7 @@ export interface WatchOptions {
 /** A state the onboarding never leaves (APPROVED, REFUSED or ERROR). */
 export type FinalState = OnboardingState & { status: TerminalStatus };
 
-export const isFinal = (state: OnboardingState): state is FinalState => isTerminalStatus(state.status);
+const isFinal = (state: OnboardingState): state is FinalState => isTerminalStatus(state.status);
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -14,9 +14,9 @@ export interface FrameRect {
 }
 
 /** ID-1 cards (CNH, RG, most IDs): 85.60 x 53.98 mm. */
-export const CARD_RATIO = 85.6 / 53.98;
+const CARD_RATIO = 85.6 / 53.98;
 /** The face oval, width over height. */
-export const OVAL_RATIO = 3 / 4;
+const OVAL_RATIO = 3 / 4;
 /** The saved photo is the guide plus this fraction of its size on each side. */
 export const CROP_MARGIN = { document: 0.06, selfie: 0.12 } as const;
 /** The pipeline's minimum resolution (orientation-free): a crop never goes below it when the frame allows. */

@@ -29,7 +29,7 @@ export interface LitKit {
   cssProperty: typeof cssPropertyDirective;
 }
 
-export const CAPTURE_VIEW_TAG = 'onboarding-capture-view';
+const CAPTURE_VIEW_TAG = 'onboarding-capture-view';
 
 /** The view's surface, as the element sets it. */
 export interface CaptureViewProps {

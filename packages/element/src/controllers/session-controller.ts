@@ -23,7 +23,7 @@ export type SessionProblem = 'invalid' | 'expired' | 'used' | 'unavailable' | 'h
 export type SessionState = 'none' | 'loading' | 'ready' | 'failed';
 
 /** The `onboarding-error` code of each problem. */
-export const SESSION_ERROR_CODES: Record<SessionProblem, string> = {
+const SESSION_ERROR_CODES: Record<SessionProblem, string> = {
   invalid: 'session_invalid',
   expired: 'session_expired',
   used: 'session_used',

@@ -53,11 +53,11 @@ export interface KeptOnboarding {
 }
 
 /** The companion follows an onboarding for 48 h; a page reloaded later has nothing left to wait for. */
-export const KEPT_FOR_MS = 48 * 60 * 60_000;
+const KEPT_FOR_MS = 48 * 60 * 60_000;
 /** After this long, the person is told the check takes longer than usual. */
-export const SLOW_AFTER_MS = 30_000;
+const SLOW_AFTER_MS = 30_000;
 /** After this long still in process, a manual review is the likely reason. */
-export const REVIEW_AFTER_MS = 120_000;
+const REVIEW_AFTER_MS = 120_000;
 
 export type WaitPhase = 'usual' | 'slow' | 'review';
 

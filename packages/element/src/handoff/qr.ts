@@ -9,7 +9,7 @@ import { encode } from 'uqr';
 const QUIET_ZONE = 4;
 
 /** The QR code of `text` as one SVG path of its dark modules (each row's runs), `size` modules a side. */
-export function qrPath(text: string): { size: number; path: string } {
+function qrPath(text: string): { size: number; path: string } {
   const { data, size } = encode(text, { ecc: 'M', border: 0 });
   let path = '';
   for (let y = 0; y < size; y++) {

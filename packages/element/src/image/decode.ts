@@ -34,7 +34,7 @@ const ROTATE_90_PROBE =
   'AAEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwA/8H//2Q==';
 
 /** The picture's upright size, and the size it has once its long edge fits `longEdge` (never upscaled; rounded as the encode rounds). */
-export function fitLongEdge(width: number, height: number, longEdge: number): { width: number; height: number } {
+function fitLongEdge(width: number, height: number, longEdge: number): { width: number; height: number } {
   const scale = Math.min(1, longEdge / Math.max(width, height));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

@@ -98,7 +98,7 @@ export interface RealRecord extends StackRecord {
 
 let realStackUrl: Promise<string> | undefined;
 /** The real companion's base URL (another origin than the page's: calls to it are cross-origin). */
-export function realCompanionUrl(): Promise<string> {
+function realCompanionUrl(): Promise<string> {
   realStackUrl ??= executeServerCommand<{ url: string }, undefined>('stack').then((r) => r.url);
   return realStackUrl;
 }
@@ -224,7 +224,7 @@ export async function click(el: OnboardingFlow, label: string): Promise<void> {
 }
 
 /** Whether the step shows its lazily loaded part's placeholder (the photo steps on their way). */
-export const partPending = (el: OnboardingFlow): boolean => !!root(el).querySelector('[data-part-pending]');
+const partPending = (el: OnboardingFlow): boolean => !!root(el).querySelector('[data-part-pending]');
 
 /** Waits for `step`, shown in full (its lazily loaded part, if any, loaded). */
 export async function waitForStep(el: OnboardingFlow, step: string, timeout = 20_000): Promise<void> {

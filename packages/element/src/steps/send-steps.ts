@@ -101,7 +101,7 @@ export interface ProcessingView {
  * groups, never mid-group, and its text (what selecting and copying by hand gives) is the code
  * exactly, since the gaps are margins rather than characters.
  */
-export function supportCode(code: string): TemplateResult {
+function supportCode(code: string): TemplateResult {
   // The code's own hyphens part it; a long run between them goes in fours, set apart by a gap.
   const groups = code.split(/(?<=-)/).flatMap((part) => (part.length > 9 ? (part.match(/.{1,4}/g) ?? [part]) : [part]));
   return html`<code class="support-code" data-support-code>${groups.map(

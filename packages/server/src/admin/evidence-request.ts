@@ -10,7 +10,7 @@ import type { AdminDeps, AdminOnboardingRecord } from './deps.js';
 import { isUnknownUpstream, isUpstreamTimeout, upstreamFailure, upstreamGapReason, upstreamHttpStatus } from './upstream-failure.js';
 
 /** A password body is tiny; anything larger is not one. */
-export const EVIDENCE_BODY_MAX_BYTES = 8 * 1024;
+const EVIDENCE_BODY_MAX_BYTES = 8 * 1024;
 
 /** `{}`, `{"password": "..."}` or no body at all. */
 export async function readEvidenceOptions(c: Context): Promise<{ password?: string }> {

@@ -59,7 +59,7 @@ export interface RequireApiKeyOptions {
   alsoAccept?: string;
 }
 
-export const BACKEND_REALM = 'onboarding-backend';
+const BACKEND_REALM = 'onboarding-backend';
 
 /** `Authorization: Bearer <API key>` or 401 `unauthorized` in the error shape. */
 export function requireApiKey(keyring: ApiKeyring, options: RequireApiKeyOptions = {}): MiddlewareHandler<CompanionEnv> {

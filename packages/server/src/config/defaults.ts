@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60 * SECOND_MS;
 export const HOUR_MS = 60 * MINUTE_MS;
-export const DAY_MS = 24 * HOUR_MS;
+const DAY_MS = 24 * HOUR_MS;
 
 /** Finished onboardings, ended sessions and settled notifications are deleted this long after they settled (24 h). */
 export const RETENTION_MS = DAY_MS;

@@ -134,7 +134,7 @@ function invalid(message: string, field?: string): DomainError {
 }
 
 /** `{ token }` or `{ code }`, strings of sane length, nothing else. */
-export function validateClaim(body: unknown): ClaimInput {
+function validateClaim(body: unknown): ClaimInput {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new DomainError('invalid_request', 'The claim must be a JSON object: {"token": ...} or {"code": ...}.');
   const keys = Object.keys(body);
@@ -150,7 +150,7 @@ export function validateClaim(body: unknown): ClaimInput {
 }
 
 /** A progress report: a step of the flow and the photos taken (each role once). */
-export function validateProgress(body: unknown): SessionProgressReport {
+function validateProgress(body: unknown): SessionProgressReport {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new DomainError('invalid_request', 'The progress report must be a JSON object: {"step": ..., "photos": [...]}.');
   const record = body as Record<string, unknown>;

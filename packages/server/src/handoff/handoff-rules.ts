@@ -15,7 +15,7 @@ export interface PageCaller {
 }
 
 /** Events a session's log keeps (older ones go first); a reconnection older than them gets what is left. */
-export const SESSION_LOG_MAX = 32;
+const SESSION_LOG_MAX = 32;
 
 export const sessionHandedOff = () => new DomainError('session_handed_off');
 

@@ -191,12 +191,12 @@ function logoKind(b: Uint8Array): Pick<BrandLogo, 'type' | 'ext'> | null {
 }
 
 /** White or near black: whichever contrasts more with `color`. */
-export function readableOn(color: string): string {
+function readableOn(color: string): string {
   return contrast(color, '#ffffff') >= contrast(color, '#111111') ? '#ffffff' : '#111111';
 }
 
 /** WCAG contrast ratio of two `#rgb`/`#rrggbb` colours. */
-export function contrast(a: string, b: string): number {
+function contrast(a: string, b: string): number {
   const [la, lb] = [luminance(a), luminance(b)];
   return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
 }

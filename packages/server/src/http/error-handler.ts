@@ -37,7 +37,7 @@ export interface ErrorHandlerDeps {
   environment: string;
 }
 
-export function renderError(c: Context, error: CompanionError): Response {
+function renderError(c: Context, error: CompanionError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
   c.header('Cache-Control', 'no-store');
   return c.json(error.toBody(), error.status);

@@ -12,7 +12,7 @@ export interface NotificationAdminDeps {
   notifier: Pick<Notifier, 'list' | 'replay'>;
 }
 
-export const NOTIFICATION_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
+const NOTIFICATION_LIST = { defaultLimit: 50, maxLimit: 200 } as const;
 
 export function notificationAdminRoutes(deps: NotificationAdminDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();

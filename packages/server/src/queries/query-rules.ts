@@ -22,7 +22,7 @@ import {
 import { DomainError } from '../errors/domain-error.js';
 
 /** The submission and the consultation of the asynchronous document inspection (docs/upstream-api.md#asynchronous-document-inspection). */
-export const ASYNC_INSPECTION: ServiceId = 'SERVICE_DIGITAL_DOCUMENTOSCOPY';
+const ASYNC_INSPECTION: ServiceId = 'SERVICE_DIGITAL_DOCUMENTOSCOPY';
 export const ASYNC_CONSULT: ServiceId = 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT';
 
 /** Every field the upstream's service-api names (docs/upstream-api.md#request-fields). */

@@ -35,7 +35,7 @@ export interface PollTimings {
   leaseMs: number;
 }
 
-export const DEFAULT_POLL_TIMINGS: PollTimings = {
+const DEFAULT_POLL_TIMINGS: PollTimings = {
   firstDelayMs: 2_000,
   intervalMs: 5_000,
   fastPhaseMs: 60_000,

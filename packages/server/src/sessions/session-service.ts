@@ -51,9 +51,9 @@ export type ClaimResult = { kind: 'claimed'; session: SessionRecord } | { kind: 
 const CAS_ATTEMPTS = 5;
 const PURGE_EVERY_MS = HOUR_MS;
 
-export const sessionUsed = () =>
+const sessionUsed = () =>
   new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
-export const sessionExpired = () =>
+const sessionExpired = () =>
   new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 
 export class SessionService {

@@ -48,7 +48,7 @@ function answerHas(c: Context, lowerName: string): boolean {
 }
 
 /** Sets a header on the answer itself (in place; through Hono's copy when its headers cannot change). */
-export function setAnswerHeader(c: Context, name: string, value: string, options?: { append?: boolean }): void {
+function setAnswerHeader(c: Context, name: string, value: string, options?: { append?: boolean }): void {
   try {
     if (options?.append) c.res.headers.append(name, value);
     else c.res.headers.set(name, value);

@@ -53,7 +53,7 @@ export interface FakeUpstream {
 
 export const FAKE_CLIENT = 'fake-client';
 export const FAKE_SECRET = 'fake-secret-value-123';
-export const PDF_BYTES = new TextEncoder().encode('%PDF-1.4\n% fake report\n1 0 obj << >> endobj\n%%EOF\n');
+const PDF_BYTES = new TextEncoder().encode('%PDF-1.4\n% fake report\n1 0 obj << >> endobj\n%%EOF\n');
 
 export async function startFakeUpstream(options: { expiresIn?: number } = {}): Promise<FakeUpstream> {
   const calls: RecordedCall[] = [];

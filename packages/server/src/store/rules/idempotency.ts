@@ -21,7 +21,7 @@ export interface KeyTtls {
 /** A reservation lives no longer than either limit: a creation that never finishes frees its key with the shorter. */
 export const reservationTtlMs = ({ ttlMs, pendingTtlMs }: KeyTtls): number => Math.min(ttlMs, pendingTtlMs);
 
-export const keyLive = (held: HeldKey | undefined, nowMs: number): held is HeldKey => held !== undefined && held.expiresAtMs > nowMs;
+const keyLive = (held: HeldKey | undefined, nowMs: number): held is HeldKey => held !== undefined && held.expiresAtMs > nowMs;
 
 /** What `reserveIdempotencyKey` answers, and the key to store when it reserves (for `reservationMs`, see `reservationTtlMs`). */
 export function reserveKey(
