@@ -124,7 +124,7 @@ export interface OnboardingEventMap {
 // A compile error unless the map and ONBOARDING_EVENTS name exactly the same events.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
-type MapMatchesList = Assert<Same<keyof OnboardingEventMap, OnboardingEventName>>;
+export type _MapMatchesList = Assert<Same<keyof OnboardingEventMap, OnboardingEventName>>;
 
 declare global {
   // `addEventListener('onboarding-complete', (e) => e.detail.status)` is typed on any element.

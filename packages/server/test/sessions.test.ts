@@ -369,6 +369,7 @@ test('the session follows its onboarding: completed with the outcome the webhook
     await new Promise((r) => setTimeout(r, 200));
   }
   assert.equal(view.status, 'completed');
+  assert.equal(view.onboarding?.tokenOnboarding, tokenOnboarding);
   assert.equal(view.onboarding?.status, 'REFUSED');
   assert.deepEqual(
     view.onboarding?.history?.map((h) => h.status),

@@ -9,18 +9,7 @@ import { imageErrors } from '../messages/image-errors.js';
 import { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import { en } from '../messages/index.js';
 import { CaptureController } from './capture-controller.js';
-import {
-  deferred,
-  isRevoked,
-  jpeg,
-  mountHost,
-  processedImage,
-  recordEvents,
-  settle,
-  testContext,
-  type ControllerTestHost,
-  type Deferred,
-} from './test-helpers.js';
+import { deferred, isRevoked, jpeg, mountHost, processedImage, recordEvents, settle, testContext, type Deferred } from './test-helpers.js';
 
 interface PipelineCall {
   source: Blob | FramePixels;

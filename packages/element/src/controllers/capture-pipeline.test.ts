@@ -1,10 +1,8 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
-import { currentEngine } from '@onboarding-kit/testing/engine';
 import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
-import { html, nothing } from 'lit';
+import { html } from 'lit';
 import { imageErrors } from '../messages/image-errors.js';
-import { en } from '../messages/index.js';
 import { CaptureController, type CaptureOptions, type PipelineLimits } from './capture-controller.js';
 import { mountHost, recordEvents, settle, testContext } from './test-helpers.js';
 

@@ -1,6 +1,6 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
-import { html, nothing } from 'lit';
+import { nothing } from 'lit';
 import type { ProcessedImage } from '../image/pipeline.js';
 import { en } from '../messages/index.js';
 import { parseDocumentTypes } from '../onboarding-flow/steps.js';

@@ -9,7 +9,6 @@ import {
   controlDouble,
   createdIn,
   decide,
-  doubleState,
   realEndpoint,
   realRecord,
   realState,

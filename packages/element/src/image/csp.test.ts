@@ -5,7 +5,6 @@ import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
 import {
   CPF,
-  cardJpeg,
   chooseType,
   click,
   companionNamespace,

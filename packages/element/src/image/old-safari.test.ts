@@ -6,7 +6,6 @@ import type { processImage as ProcessImage } from './pipeline.js';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
 import {
   CPF,
-  cardJpeg,
   chooseType,
   companionNamespace,
   passConsent,

@@ -5,9 +5,7 @@
  * This module only ever runs inside the lazily loaded pipeline, which is a real ES module in
  * every build, so `import.meta.url` is that module's own URL.
  */
-const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
-
-// A literal, not built from IMAGE_WORKER_FILE: bundlers only recognise `new URL('<literal>', import.meta.url)`.
+// A literal: bundlers only recognise `new URL('<literal>', import.meta.url)`.
 const WORKER_URL = new URL('./onboarding-flow.image-worker.js', import.meta.url).href;
 
 export function defaultImageWorkerURL(): string {

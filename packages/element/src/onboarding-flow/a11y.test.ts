@@ -5,7 +5,7 @@
  * at 200% without loss at a laptop's and a phone's width, and reduced motion. Keyboard-only use
  * is keyboard.test.ts's.
  */
-import { currentEngine, NOT_IN, onlyIn, skipIn } from '@onboarding-kit/testing/engine';
+import { currentEngine, NOT_IN, skipIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { emulateMedia, executeServerCommand, setViewport } from '@web/test-runner-commands';
 import { normalizeEndpoint } from '../api/index.js';
@@ -14,7 +14,6 @@ import type { OnboardingFlow } from './onboarding-flow.js';
 import {
   CPF,
   blurryJpeg,
-  button,
   captureView,
   cardJpeg,
   chooseType,
@@ -23,9 +22,7 @@ import {
   companionNamespace,
   controlDouble,
   errorText,
-  faceJpeg,
   hasButton,
-  liveCamera,
   mount,
   openCamera,
   passConsent,
@@ -36,7 +33,6 @@ import {
   preview,
   reachReviewWithFiles,
   root,
-  stepOf,
   text,
   typeInto,
   waitFor,

@@ -5,7 +5,6 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import {
   CPF,
   blurryJpeg,
-  cardJpeg,
   chooseType,
   cleanupListeners,
   click,

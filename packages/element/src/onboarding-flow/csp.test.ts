@@ -2,19 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { onlyIn } from '@onboarding-kit/testing/engine';
 import type { OnboardingFlow } from './onboarding-flow.js';
-import {
-  CPF,
-  cardJpeg,
-  chooseType,
-  companionNamespace,
-  passConsent,
-  passCpf,
-  pickFile,
-  preview,
-  root,
-  waitFor,
-  photoFor,
-} from './test-helpers.js';
+import { CPF, chooseType, companionNamespace, passConsent, passCpf, pickFile, preview, root, waitFor, photoFor } from './test-helpers.js';
 
 /** The policy README.md tells integrators to use (plus their companion's origin in connect-src). */
 const POLICY =

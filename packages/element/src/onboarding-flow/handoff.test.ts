@@ -16,7 +16,6 @@ import decodeQR from 'qr/decode.js';
 import { formatHandoffCode, type HandoffClaim } from '@onboarding-kit/contract';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import {
-  CPF,
   button,
   chooseType,
   cleanupListeners,
@@ -29,7 +28,6 @@ import {
   photoFor,
   pickFile,
   preview,
-  errorText,
   realEndpoint,
   realRecord,
   root,
@@ -169,18 +167,6 @@ async function waitForPanel(el: OnboardingFlow, words: string, timeout = 15_000,
     }
     throw error;
   }
-}
-
-/** The phone's flow, photos from files, up to the review (the phone reports each step and photo). */
-async function phoneToReview(phone: OnboardingFlow): Promise<void> {
-  await toDocumentFront(phone);
-  for (const step of ['document-front', 'document-back', 'selfie']) {
-    await waitForStep(phone, step);
-    await pickFile(phone, await photoFor(phone));
-    if (!preview(phone)) throw new Error(`photo refused on ${step}: ${errorText(phone)}`);
-    await click(phone, 'Usar esta foto');
-  }
-  await waitForStep(phone, 'review');
 }
 
 describe('<onboarding-flow handoff>', () => {

@@ -8,7 +8,6 @@ import {
   liveCamera,
   hasButton,
   CPF,
-  cardJpeg,
   chooseType,
   cleanupListeners,
   click,

@@ -3,7 +3,6 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import {
   CPF,
-  cardJpeg,
   chooseType,
   cleanupListeners,
   click,

@@ -2,7 +2,6 @@
 import { expect } from '@open-wc/testing';
 import {
   CPF,
-  cardJpeg,
   chooseType,
   cleanupListeners,
   click,

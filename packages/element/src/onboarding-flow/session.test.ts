@@ -5,7 +5,6 @@ import type { OnboardingFlow } from './onboarding-flow.js';
 import {
   CPF,
   button,
-  cardJpeg,
   cleanupListeners,
   click,
   companionNamespace,

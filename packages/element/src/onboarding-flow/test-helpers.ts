@@ -249,7 +249,7 @@ export async function waitForStepOnStack(el: OnboardingFlow, step: string, ns: s
         `requests ${JSON.stringify(r.requests.map((q) => `${q.method} ${new URL(q.url).pathname}`))}, upload attempts ${r.uploadAttempts}, uploads ${r.uploads.length}, onboardings ${r.onboardings.length}`,
       (e: unknown) => `the record could not be read: ${String(e)}`,
     );
-    throw new Error(`${(error as Error).message}; the stack saw in ${ns}: ${seen}`);
+    throw new Error(`${(error as Error).message}; the stack saw in ${ns}: ${seen}`, { cause: error });
   }
 }
 

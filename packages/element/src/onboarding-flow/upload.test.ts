@@ -10,7 +10,6 @@ import {
   createdIn,
   decide,
   doubleState,
-  cardJpeg,
   errorText,
   pickFile,
   everythingVisible,

@@ -53,8 +53,7 @@ const PURGE_EVERY_MS = HOUR_MS;
 
 const sessionUsed = () =>
   new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
-const sessionExpired = () =>
-  new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
+const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 
 export class SessionService {
   readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;

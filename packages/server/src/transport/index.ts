@@ -5,7 +5,7 @@
  * written. On Node the work goes straight to Node's request and response (./node-bindings.ts,
  * ./node-listener.ts); elsewhere through the web Request and Response.
  */
-export { Admission,  } from './admission.js';
+export { Admission } from './admission.js';
 export {
   appendAnswerHeader,
   defaultAnswerHeader,
@@ -13,11 +13,9 @@ export {
   enforcedHeaders,
   overrideAnswerHeader,
   presetAnswerHeader,
-  
-  
 } from './answer-header.js';
 export { BodyBuffers } from './body-buffers.js';
-export { clientGone, isClientAbort,  } from './client-gone.js';
+export { clientGone, isClientAbort } from './client-gone.js';
 export { EventStream, KeepAliveTick, sendEventStream, type EventStreamDeps } from './event-stream.js';
 export { parseJsonBytes, readBodyBytes, readJsonBody, type JsonBodyOptions } from './json-body.js';
 export { socketAddress } from './node-bindings.js';

@@ -33,7 +33,7 @@ export async function claim(endpoint: string | undefined, body: HandoffClaimRequ
     }
     return { kind: 'failed' };
   }
-  let code = '';
+  let code: string;
   try {
     code = ((await res.json()) as ApiErrorBody).error.code;
   } catch {
