@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { API_ERRORS, isApiErrorCode, isApiErrorStatus, type ApiErrorCode, type ApiErrorEntry } from '@onboarding-kit/contract';
 
-const read = (name: string) => readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8');
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 interface Mention {
   status: number;
@@ -64,7 +64,7 @@ test('the readers find table rows and prose mentions, and nothing else', () => {
 });
 
 test("docs/page-api.md: its error tables list each code with exactly the catalogue's statuses", () => {
-  const rows = tableRows(read('page-api.md'));
+  const rows = tableRows(read('docs/page-api.md'));
   assert.ok(rows.length >= 25, `only ${rows.length} error table rows read`);
   const listed = new Map<string, number[]>();
   for (const row of rows) {
@@ -76,15 +76,15 @@ test("docs/page-api.md: its error tables list each code with exactly the catalog
   }
 });
 
-for (const name of ['page-api.md', 'backend-api.md']) {
-  test(`docs/${name}: every status written beside a code is one the catalogue gives it`, () => {
+for (const name of ['docs/page-api.md', 'docs/backend-api.md']) {
+  test(`${name}: every status written beside a code is one the catalogue gives it`, () => {
     const mentions = proseMentions(read(name));
     assert.ok(mentions.length >= 6, `only ${mentions.length} mentions read`);
     for (const { status, code, line } of mentions) {
-      assert.ok(isApiErrorCode(code), `docs/${name}:${line}: \`${code}\` is not in the error catalogue`);
+      assert.ok(isApiErrorCode(code), `${name}:${line}: \`${code}\` is not in the error catalogue`);
       assert.ok(
         isApiErrorStatus(code, status),
-        `docs/${name}:${line}: ${status} \`${code}\`, but the catalogue answers it with ${statusesOf(code).join(', ')}`,
+        `${name}:${line}: ${status} \`${code}\`, but the catalogue answers it with ${statusesOf(code).join(', ')}`,
       );
     }
   });

@@ -1,12 +1,12 @@
 /**
- * The in-process fan-out every store uses (store/shared/change-feed.ts): each listener gets its own copy,
+ * The in-process fan-out every store uses (store/core/change-feed.ts): each listener gets its own copy,
  * in order; a record no newer than the last one given is not given again (a shared store's
  * change channel and its catch-up read may both deliver it); unsubscribing the last listener
  * forgets the onboarding, and an unsubscribe called twice never removes someone else.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChangeFeed } from '../src/store/shared/change-feed.js';
+import { ChangeFeed } from '../src/store/core/change-feed.js';
 import type { OnboardingRecord, StatusEvent } from '../src/store/store.js';
 
 const at = '2030-01-01T00:00:00.000Z';

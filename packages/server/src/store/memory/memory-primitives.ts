@@ -1,4 +1,4 @@
-/** The memory backend's primitives (../shared/primitives.ts): maps, each operation decided by the rules in one synchronous step. */
+/** The memory backend's primitives (../core/primitives.ts): maps, each operation decided by the rules in one synchronous step. */
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type { IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind } from '../backend-state.js';
 import { copyRecord, copySession } from '../rules/copies.js';
@@ -18,9 +18,9 @@ import {
   type SecretOwner,
 } from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
-import { ChangeFeed } from '../shared/change-feed.js';
-import type { StorePrimitives } from '../shared/primitives.js';
-import { SessionFeed } from '../shared/session-feed.js';
+import { ChangeFeed } from '../core/change-feed.js';
+import type { StorePrimitives } from '../core/primitives.js';
+import { SessionFeed } from '../core/session-feed.js';
 import type { Clock, OnboardingRecord, RateLimitDecision, StatusUpdate } from '../store.js';
 
 export class MemoryPrimitives implements StorePrimitives {

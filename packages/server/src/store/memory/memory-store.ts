@@ -2,7 +2,7 @@
  * State in process memory: for unit tests and `ONBOARDING_STORE=memory`. It dies with the process
  * and is not shared, so it suits one instance that may forget everything on restart.
  */
-import { SharedStore } from '../shared/shared-store.js';
+import { SharedStore } from '../core/shared-store.js';
 import type { Clock } from '../store.js';
 import { MemoryPrimitives } from './memory-primitives.js';
 

@@ -2,7 +2,7 @@
 import { TERMINAL_STATUSES } from '@onboarding-kit/contract';
 import type { OnboardingCutoffs } from '../rules/onboardings.js';
 import { msOf } from '../rules/iso-time.js';
-import type { StorePrimitives } from '../shared/primitives.js';
+import type { StorePrimitives } from '../core/primitives.js';
 import type { OnboardingRecord, StatusUpdate } from '../store.js';
 import { PAGE, type RedisContext } from './context.js';
 import { fromHash, MORE_KEY_FIELD, pairs, toHash } from './onboarding-hash.js';

@@ -8,7 +8,7 @@
 import type { OutboxEntry, OutboxState, OutboxUpdate } from '../backend-state.js';
 import { msOf } from '../rules/iso-time.js';
 import { applyOutboxUpdate, isDue, listed, outboxBase, outboxChangedMs, outboxTry } from '../rules/outbox.js';
-import type { StorePrimitives } from '../shared/primitives.js';
+import type { StorePrimitives } from '../core/primitives.js';
 import { PAGE, type RedisContext } from './context.js';
 import { ENQUEUE, OUTBOX_STATES, PURGE_OUTBOX, UPDATE_OUTBOX } from './scripts/outbox-scripts.js';
 import { idOf, optionalMs } from './sessions.js';

@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../logger.js';
-import { ChangeFeed } from '../shared/change-feed.js';
-import type { StorePrimitives } from '../shared/primitives.js';
-import { SessionFeed } from '../shared/session-feed.js';
-import { SharedStore } from '../shared/shared-store.js';
+import { ChangeFeed } from '../core/change-feed.js';
+import type { StorePrimitives } from '../core/primitives.js';
+import { SessionFeed } from '../core/session-feed.js';
+import { SharedStore } from '../core/shared-store.js';
 import type { Clock } from '../store.js';
 import { RedisConnection } from './connection.js';
 import type { RedisContext } from './context.js';

@@ -24,7 +24,7 @@ import type { SessionRecord, SessionSecretKind } from '../backend-state.js';
 import { msOf } from '../rules/iso-time.js';
 import { SESSION_MAX_AGE_MS } from '../../config/defaults.js';
 import type { PurgeCutoffs, SecretOwner } from '../rules/sessions.js';
-import type { StorePrimitives } from '../shared/primitives.js';
+import type { StorePrimitives } from '../core/primitives.js';
 import { PAGE, type RedisContext } from './context.js';
 import { ADD_SECRET, CREATE_SESSION, PURGE_SESSION, PUT_HANDOFF_KEY, REPLACE_SESSION } from './scripts/session-scripts.js';
 

@@ -1,6 +1,6 @@
 /** The Redis backend's leases, rate windows and idempotency keys: each a script on Redis's own clock (./scripts/ttl-scripts.ts). */
 import type { IdempotencyState } from '../backend-state.js';
-import type { StorePrimitives } from '../shared/primitives.js';
+import type { StorePrimitives } from '../core/primitives.js';
 import type { RateLimitDecision } from '../store.js';
 import type { RedisContext } from './context.js';
 import {

@@ -1,8 +1,8 @@
 /** Stores on one file in one process share their feeds, so each hears the changes another made. */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ChangeFeed } from '../shared/change-feed.js';
-import { SessionFeed } from '../shared/session-feed.js';
+import { ChangeFeed } from '../core/change-feed.js';
+import { SessionFeed } from '../core/session-feed.js';
 
 export interface Feeds {
   feed: ChangeFeed;

@@ -1,5 +1,5 @@
 /**
- * The SQLite backend's primitives (../shared/primitives.ts). A read-decide-write runs in an
+ * The SQLite backend's primitives (../core/primitives.ts). A read-decide-write runs in an
  * IMMEDIATE transaction, which takes the write lock before reading, so two writers (even in two
  * processes) each decide on the state the other left; the rules of ../rules/ decide.
  */
@@ -14,7 +14,7 @@ import { outboxChangedMs } from '../rules/outbox.js';
 import { consumeRate } from '../rules/rate-window.js';
 import { mayPointHandoffKey, versionMatches, type PurgeCutoffs, type SecretOwner } from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
-import type { StorePrimitives } from '../shared/primitives.js';
+import type { StorePrimitives } from '../core/primitives.js';
 import type { Clock, OnboardingRecord, RateLimitDecision, StatusUpdate } from '../store.js';
 import type { Feeds } from './file-feeds.js';
 import { toStoreError } from './open.js';

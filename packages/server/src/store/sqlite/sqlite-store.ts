@@ -5,7 +5,7 @@
  * store on the file in that process), so several instances behind a load balancer use the Redis
  * store instead. Opening and durability: ./open.ts.
  */
-import { SharedStore } from '../shared/shared-store.js';
+import { SharedStore } from '../core/shared-store.js';
 import type { Clock } from '../store.js';
 import { takeFeeds } from './file-feeds.js';
 import { openDatabase, schemaVersion } from './open.js';
