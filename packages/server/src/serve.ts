@@ -5,7 +5,7 @@
  */
 import type { ApiErrorCode } from '@onboarding-kit/contract';
 import { getRequestListener, RequestError, type ServerType } from '@hono/node-server';
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createCompanion, type CompanionApp } from './companion.js';
 import { withNodeAdapter, type FetchHandler } from './transport/index.js';
@@ -77,8 +77,48 @@ function errorJson(code: ApiErrorCode, message: string): string {
 export async function listen(fetchHandler: FetchHandler, options: ServeOptions = {}): Promise<ListeningServer> {
   const host = options.host ?? SERVE_DEFAULTS.host;
   const log = options.logger ?? silentLogger;
-  const requestTimeout = options.requestTimeoutMs ?? SERVE_DEFAULTS.requestTimeoutMs;
-  const listener = getRequestListener(withNodeAdapter(fetchHandler), {
+  const server = createBoundedServer(options);
+  // First listener: counts every request before the app sees it.
+  const requests = trackRequests(server, host);
+  server.on('request', requestListener(fetchHandler, log));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, log));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? SERVE_DEFAULTS.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  requests.ownHost = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `http://${requests.ownHost}`;
+
+  let closed: Promise<void> | undefined;
+  const stopAccepting = () => {
+    if (closed) return;
+    requests.draining = true;
+    closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+  };
+
+  return {
+    server,
+    url,
+    inFlight: () => requests.inFlight,
+    stopAccepting,
+    async close(closeOptions = {}) {
+      stopAccepting();
+      // Requests still running after the grace period are cut, so a shutdown always ends.
+      if (!(await requests.idle(closeOptions.graceMs ?? 5_000))) server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/** The node-server listener for `fetchHandler`, answering what it cannot hand to the handler in the error shape. */
+function requestListener(fetchHandler: FetchHandler, log: Logger): ReturnType<typeof getRequestListener> {
+  return getRequestListener(withNodeAdapter(fetchHandler), {
     autoCleanupIncoming: false,
     // Reached before the handler when node-server cannot build a Request (no or bad Host, malformed path), or when the handler's promise rejects.
     errorHandler: (error) => {
@@ -96,7 +136,12 @@ export async function listen(fetchHandler: FetchHandler, options: ServeOptions =
       });
     },
   });
-  const server = createServer({
+}
+
+/** A Node server whose request, header and keep-alive timeouts are those of `options`. */
+function createBoundedServer(options: ServeOptions): Server {
+  const requestTimeout = options.requestTimeoutMs ?? SERVE_DEFAULTS.requestTimeoutMs;
+  return createServer({
     requestTimeout,
     headersTimeout: Math.min(options.headersTimeoutMs ?? SERVE_DEFAULTS.headersTimeoutMs, requestTimeout || Infinity),
     keepAliveTimeout: options.keepAliveTimeoutMs ?? SERVE_DEFAULTS.keepAliveTimeoutMs,
@@ -108,71 +153,53 @@ export async function listen(fetchHandler: FetchHandler, options: ServeOptions =
     // A request without Host goes on to node-server, which refuses it in the error shape above.
     requireHostHeader: false,
   });
+}
 
-  let inFlight = 0;
-  let draining = false;
+/** The requests a server has in flight, so that a shutdown can wait for them. */
+interface RequestTracker {
+  inFlight: number;
+  /** Set once the server stops accepting: each answer then closes its connection. */
+  draining: boolean;
+  /** `host:port` of this server, for HTTP/1.0 requests that name none. */
+  ownHost: string;
+  /** Resolves `true` once nothing is in flight, `false` if `ms` pass first. */
+  idle(ms: number): Promise<boolean>;
+}
+
+/** Registers the server's first `request` listener, which counts each request until its answer ends. */
+function trackRequests(server: Server, host: string): RequestTracker {
   const idleWaiters = new Set<() => void>();
-  let ownHost = host;
+  const tracker: RequestTracker = {
+    inFlight: 0,
+    draining: false,
+    ownHost: host,
+    idle: (ms) =>
+      new Promise<boolean>((resolve) => {
+        if (tracker.inFlight === 0) return resolve(true);
+        const timer = setTimeout(() => done(false), ms);
+        const done = (v: boolean) => {
+          clearTimeout(timer);
+          idleWaiters.delete(wake);
+          resolve(v);
+        };
+        const wake = () => done(true);
+        idleWaiters.add(wake);
+      }),
+  };
   // One listener for every answer's end (`on`, not `once`: a response closes once, and nothing is allocated per request).
   const answered = () => {
-    inFlight--;
-    if (draining) server.closeIdleConnections();
-    if (inFlight === 0) for (const wake of [...idleWaiters]) wake();
+    tracker.inFlight--;
+    if (tracker.draining) server.closeIdleConnections();
+    if (tracker.inFlight === 0) for (const wake of [...idleWaiters]) wake();
   };
-  // First listener: counts every request before the app sees it.
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    inFlight++;
+    tracker.inFlight++;
     // HTTP/1.0 has no Host (simple health checkers still send it so): it means this server. HTTP/1.1 without one is refused.
-    if (req.headers.host === undefined && req.httpVersion === '1.0') req.headers.host = ownHost;
-    if (draining) res.setHeader('Connection', 'close');
+    if (req.headers.host === undefined && req.httpVersion === '1.0') req.headers.host = tracker.ownHost;
+    if (tracker.draining) res.setHeader('Connection', 'close');
     res.on('close', answered);
   });
-  server.on('request', listener);
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, log));
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? SERVE_DEFAULTS.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  ownHost = `${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const url = `http://${ownHost}`;
-
-  let closed: Promise<void> | undefined;
-  const stopAccepting = () => {
-    if (closed) return;
-    draining = true;
-    closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-  };
-  const idle = (ms: number) =>
-    new Promise<boolean>((resolve) => {
-      if (inFlight === 0) return resolve(true);
-      const timer = setTimeout(() => done(false), ms);
-      const done = (v: boolean) => {
-        clearTimeout(timer);
-        idleWaiters.delete(wake);
-        resolve(v);
-      };
-      const wake = () => done(true);
-      idleWaiters.add(wake);
-    });
-
-  return {
-    server,
-    url,
-    inFlight: () => inFlight,
-    stopAccepting,
-    async close(closeOptions = {}) {
-      stopAccepting();
-      // Requests still running after the grace period are cut, so a shutdown always ends.
-      if (!(await idle(closeOptions.graceMs ?? 5_000))) server.closeAllConnections();
-      await closed;
-    },
-  };
+  return tracker;
 }
 
 /**
