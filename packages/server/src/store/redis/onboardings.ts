@@ -13,7 +13,8 @@ type OnboardingPrimitives = Pick<
   'putOnboarding' | 'getOnboarding' | 'applyStatus' | 'addAccessKey' | 'listInProcess' | 'expireOnboardings'
 >;
 
-export function onboardingPrimitives({ conn, keys, instanceId, retention }: RedisContext): OnboardingPrimitives {
+export function onboardingPrimitives(ctx: RedisContext): OnboardingPrimitives {
+  const { conn, keys, instanceId, retention } = ctx;
   const { client } = conn;
   return {
     async putOnboarding(record: OnboardingRecord): Promise<void> {
@@ -62,38 +63,46 @@ export function onboardingPrimitives({ conn, keys, instanceId, retention }: Redi
       return Number(await conn.run(ADD_ACCESS_KEY, [keys.onboarding(token)], [MORE_KEY_FIELD + hash])) === 1;
     },
 
-    listInProcess(): Promise<string[]> {
-      return conn.op(async () => {
-        const tokens = await client.sMembers(keys.inProcess);
-        if (tokens.length === 0) return [];
-        const pipeline = client.multi();
-        for (const t of tokens) pipeline.exists(keys.onboarding(t));
-        const exists = (await pipeline.execAsPipeline()) as unknown as number[];
-        // A record Redis expired by its TTL leaves its token behind in the set: drop it there too.
-        const gone = tokens.filter((_, i) => Number(exists[i]) === 0);
-        if (gone.length) await client.sRem(keys.inProcess, gone);
-        return tokens.filter((_, i) => Number(exists[i]) === 1);
-      });
-    },
+    listInProcess: () => listInProcess(ctx),
 
-    expireOnboardings({ finishedBeforeMs, createdBeforeMs }: OnboardingCutoffs): Promise<number> {
-      return conn.op(async () => {
-        const [old, finished] = await Promise.all([
-          client.zRange(keys.created, '-inf', `(${createdBeforeMs}`, { BY: 'SCORE' }),
-          client.zRange(keys.finished, '-inf', `(${finishedBeforeMs}`, { BY: 'SCORE' }),
-        ]);
-        const tokens = [...new Set([...old, ...finished])];
-        let deleted = 0;
-        for (let i = 0; i < tokens.length; i += PAGE) {
-          const m = client.multi();
-          for (const t of tokens.slice(i, i + PAGE))
-            m.del(keys.onboarding(t)).sRem(keys.inProcess, t).zRem(keys.created, t).zRem(keys.finished, t);
-          const replies = (await m.exec()) as unknown as number[];
-          // Every fourth reply is a DEL: count the records that were still there (TTLs may have taken some).
-          for (let j = 0; j < replies.length; j += 4) deleted += Number(replies[j]);
-        }
-        return deleted;
-      });
-    },
+    expireOnboardings: (cutoffs) => expireOnboardings(ctx, cutoffs),
   };
+}
+
+/** The tokens of the onboardings still IN_PROCESS, dropping those whose record Redis expired. */
+function listInProcess({ conn, keys }: RedisContext): Promise<string[]> {
+  const { client } = conn;
+  return conn.op(async () => {
+    const tokens = await client.sMembers(keys.inProcess);
+    if (tokens.length === 0) return [];
+    const pipeline = client.multi();
+    for (const t of tokens) pipeline.exists(keys.onboarding(t));
+    const exists = (await pipeline.execAsPipeline()) as unknown as number[];
+    // A record Redis expired by its TTL leaves its token behind in the set: drop it there too.
+    const gone = tokens.filter((_, i) => Number(exists[i]) === 0);
+    if (gone.length) await client.sRem(keys.inProcess, gone);
+    return tokens.filter((_, i) => Number(exists[i]) === 1);
+  });
+}
+
+/** Deletes the onboardings the cutoffs name, with their index entries, a page per transaction; returns how many. */
+function expireOnboardings({ conn, keys }: RedisContext, { finishedBeforeMs, createdBeforeMs }: OnboardingCutoffs): Promise<number> {
+  const { client } = conn;
+  return conn.op(async () => {
+    const [old, finished] = await Promise.all([
+      client.zRange(keys.created, '-inf', `(${createdBeforeMs}`, { BY: 'SCORE' }),
+      client.zRange(keys.finished, '-inf', `(${finishedBeforeMs}`, { BY: 'SCORE' }),
+    ]);
+    const tokens = [...new Set([...old, ...finished])];
+    let deleted = 0;
+    for (let i = 0; i < tokens.length; i += PAGE) {
+      const m = client.multi();
+      for (const t of tokens.slice(i, i + PAGE))
+        m.del(keys.onboarding(t)).sRem(keys.inProcess, t).zRem(keys.created, t).zRem(keys.finished, t);
+      const replies = (await m.exec()) as unknown as number[];
+      // Every fourth reply is a DEL: count the records that were still there (TTLs may have taken some).
+      for (let j = 0; j < replies.length; j += 4) deleted += Number(replies[j]);
+    }
+    return deleted;
+  });
 }

@@ -10,6 +10,7 @@ import { msOf } from '../rules/iso-time.js';
 import { applyOutboxUpdate, isDue, listed, outboxBase, outboxChangedMs, outboxTry } from '../rules/outbox.js';
 import type { StorePrimitives } from '../core/primitives.js';
 import { PAGE, type RedisContext } from './context.js';
+import type { RedisKeys } from './keys.js';
 import { ENQUEUE, OUTBOX_STATES, PURGE_OUTBOX, UPDATE_OUTBOX } from './scripts/outbox-scripts.js';
 import { idOf, optionalMs } from './sessions.js';
 
@@ -21,31 +22,72 @@ type OutboxPrimitives = Pick<StorePrimitives, 'insertEntry' | 'dueEntries' | 'up
 /** A state as the scripts name it: its 1-based position among the state sets. */
 const position = (state: OutboxState): string => String(OUTBOX_STATES.indexOf(state) + 1);
 
-export function outboxPrimitives({ conn, keys }: RedisContext): OutboxPrimitives {
-  const { client } = conn;
-  /** Keys of the outbox scripts: entry, due, settled, then the state sets. */
-  const outboxKeys = (id: string): string[] => [
-    keys.k(`outbox:${id}`),
-    keys.k('outbox:due'),
-    keys.k('outbox:settled'),
-    ...OUTBOX_STATES.map((s) => keys.k(`outbox:state:${s}`)),
-  ];
+/** Keys of the outbox scripts: entry, due, settled, then the state sets. */
+const outboxKeys = (keys: RedisKeys, id: string): string[] => [
+  keys.k(`outbox:${id}`),
+  keys.k('outbox:due'),
+  keys.k('outbox:settled'),
+  ...OUTBOX_STATES.map((s) => keys.k(`outbox:state:${s}`)),
+];
 
-  const entries = async (ids: string[]): Promise<(OutboxEntry | null)[]> => {
-    if (ids.length === 0) return [];
-    const m = client.multi();
-    for (const id of ids) m.hmGet(keys.k(`outbox:${id}`), ['base', 'try']);
-    const rows = (await m.execAsPipeline()) as unknown as (string | null)[][];
-    return rows.map(([base, tried]) =>
-      base && tried ? applyOutboxUpdate(JSON.parse(base) as OutboxEntry, JSON.parse(tried) as OutboxUpdate) : null,
+/** The entries of these ids, in their order (null where there is none), read in one round trip. */
+async function readEntries({ conn, keys }: RedisContext, ids: string[]): Promise<(OutboxEntry | null)[]> {
+  if (ids.length === 0) return [];
+  const m = conn.client.multi();
+  for (const id of ids) m.hmGet(keys.k(`outbox:${id}`), ['base', 'try']);
+  const rows = (await m.execAsPipeline()) as unknown as (string | null)[][];
+  return rows.map(([base, tried]) =>
+    base && tried ? applyOutboxUpdate(JSON.parse(base) as OutboxEntry, JSON.parse(tried) as OutboxUpdate) : null,
+  );
+}
+
+/** Pending entries due by `nowMs`, at most `limit`, in queue order. */
+function dueEntries(ctx: RedisContext, nowMs: number, limit: number): Promise<OutboxEntry[]> {
+  const { conn, keys } = ctx;
+  return conn.op(async () => {
+    const due = await conn.client.zRange(keys.k('outbox:due'), '-inf', nowMs, { BY: 'SCORE' });
+    if (due.length === 0) return [];
+    // Due by next try, served by queue order: creation time, then the insertion number the member starts with.
+    const created = await conn.client.zmScore(keys.k('outbox:state:pending'), due);
+    const order = due
+      .map((member, i) => ({ member, created: created[i] }))
+      .filter((x): x is { member: string; created: number } => x.created !== null && x.created !== undefined)
+      .sort((x, y) => x.created - y.created || (x.member < y.member ? -1 : 1));
+    const found = await readEntries(
+      ctx,
+      order.slice(0, limit).map((x) => idOf(x.member)),
     );
-  };
+    return found.filter((e): e is OutboxEntry => e !== null && isDue(e, nowMs));
+  });
+}
+
+/** Entries in `state` that the listing rule keeps (`failingOnly`: pending ones with tries), newest first, at most `limit`. */
+function listEntries(ctx: RedisContext, state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]> {
+  const { conn, keys } = ctx;
+  return conn.op(async () => {
+    const out: OutboxEntry[] = [];
+    for (let offset = 0; out.length < limit; offset += PAGE) {
+      const members = await conn.client.zRange(keys.k(`outbox:state:${state}`), '+inf', '-inf', {
+        BY: 'SCORE',
+        REV: true,
+        LIMIT: { offset, count: PAGE },
+      });
+      for (const e of await readEntries(ctx, members.map(idOf))) if (e && listed(e, state, failingOnly) && out.length < limit) out.push(e);
+      if (members.length < PAGE) break;
+    }
+    return out;
+  });
+}
+
+export function outboxPrimitives(ctx: RedisContext): OutboxPrimitives {
+  const { conn, keys } = ctx;
+  const { client } = conn;
 
   return {
     async insertEntry(e: OutboxEntry): Promise<boolean> {
       const queued = await conn.run(
         ENQUEUE,
-        [...outboxKeys(e.id), keys.k('outbox:seq')],
+        [...outboxKeys(keys, e.id), keys.k('outbox:seq')],
         [
           e.state,
           position(e.state),
@@ -60,23 +102,10 @@ export function outboxPrimitives({ conn, keys }: RedisContext): OutboxPrimitives
       return Number(queued) === 1;
     },
 
-    dueEntries(nowMs: number, limit: number): Promise<OutboxEntry[]> {
-      return conn.op(async () => {
-        const due = await client.zRange(keys.k('outbox:due'), '-inf', nowMs, { BY: 'SCORE' });
-        if (due.length === 0) return [];
-        // Due by next try, served by queue order: creation time, then the insertion number the member starts with.
-        const created = await client.zmScore(keys.k('outbox:state:pending'), due);
-        const order = due
-          .map((member, i) => ({ member, created: created[i] }))
-          .filter((x): x is { member: string; created: number } => x.created !== null && x.created !== undefined)
-          .sort((x, y) => x.created - y.created || (x.member < y.member ? -1 : 1));
-        const found = await entries(order.slice(0, limit).map((x) => idOf(x.member)));
-        return found.filter((e): e is OutboxEntry => e !== null && isDue(e, nowMs));
-      });
-    },
+    dueEntries: (nowMs, limit) => dueEntries(ctx, nowMs, limit),
 
     async updateEntry(id: string, u: OutboxUpdate): Promise<boolean> {
-      const written = await conn.run(UPDATE_OUTBOX, outboxKeys(id), [
+      const written = await conn.run(UPDATE_OUTBOX, outboxKeys(keys, id), [
         u.state,
         position(u.state),
         String(u.nextAttemptMs),
@@ -87,31 +116,17 @@ export function outboxPrimitives({ conn, keys }: RedisContext): OutboxPrimitives
     },
 
     async getEntry(id: string): Promise<OutboxEntry | null> {
-      return (await conn.op(() => entries([id])))[0] ?? null;
+      return (await conn.op(() => readEntries(ctx, [id])))[0] ?? null;
     },
 
-    listEntries(state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]> {
-      return conn.op(async () => {
-        const out: OutboxEntry[] = [];
-        for (let offset = 0; out.length < limit; offset += PAGE) {
-          const members = await client.zRange(keys.k(`outbox:state:${state}`), '+inf', '-inf', {
-            BY: 'SCORE',
-            REV: true,
-            LIMIT: { offset, count: PAGE },
-          });
-          for (const e of await entries(members.map(idOf))) if (e && listed(e, state, failingOnly) && out.length < limit) out.push(e);
-          if (members.length < PAGE) break;
-        }
-        return out;
-      });
-    },
+    listEntries: (state, failingOnly, limit) => listEntries(ctx, state, failingOnly, limit),
 
     async purgeEntries(outboxBeforeMs: number): Promise<number> {
       const settled = await conn.op(() => client.zRange(keys.k('outbox:settled'), '-inf', `(${outboxBeforeMs}`, { BY: 'SCORE' }));
       let gone = 0;
       for (let i = 0; i < settled.length; i += PAGE) {
         const flags = await Promise.all(
-          settled.slice(i, i + PAGE).map((m) => conn.run(PURGE_OUTBOX, outboxKeys(idOf(m)), [m, String(outboxBeforeMs)])),
+          settled.slice(i, i + PAGE).map((m) => conn.run(PURGE_OUTBOX, outboxKeys(keys, idOf(m)), [m, String(outboxBeforeMs)])),
         );
         gone += flags.filter((f) => Number(f) === 1).length;
       }

@@ -53,31 +53,74 @@ type SessionPrimitives = Pick<
   purgeSessions(cutoffs: PurgeCutoffs): Promise<number>;
 };
 
-export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext): SessionPrimitives {
+/** A session's fields as the create and replace scripts take them, after the prefix, id (and version). */
+const sessionFields = (s: SessionRecord): string[] => [
+  JSON.stringify(s),
+  s.reference,
+  s.status,
+  String(msOf(s.createdAt)),
+  String(msOf(s.expiresAt)),
+  optionalMs(s.endedAt),
+  String(msOf(s.expiresAt) + SESSION_GRACE_MS),
+];
+
+/** Sessions of an index in its order, skipping (and dropping) members whose session Redis expired. */
+function sessionsOf(
+  { conn, keys }: RedisContext,
+  key: string,
+  from: string,
+  to: string,
+  rev: boolean,
+  limit: number,
+): Promise<SessionRecord[]> {
+  const { client } = conn;
+  return conn.op(async () => {
+    const out: SessionRecord[] = [];
+    let offset = 0;
+    while (out.length < limit) {
+      const count = Math.min(PAGE, limit - out.length);
+      const members = await client.zRange(key, from, to, { BY: 'SCORE', ...(rev && { REV: true }), LIMIT: { offset, count } });
+      const m = client.multi();
+      for (const member of members) m.hGet(keys.k(`session:${idOf(member)}`), 'body');
+      const bodies = (await m.execAsPipeline()) as unknown as (string | null)[];
+      const lapsed = members.filter((_, i) => !bodies[i]);
+      for (const body of bodies) if (body) out.push(JSON.parse(body) as SessionRecord);
+      // Dropped members leave the index, so the next page starts after the live ones only.
+      if (lapsed.length > 0) await client.zRem(key, lapsed);
+      offset += members.length - lapsed.length;
+      if (members.length < count) break;
+    }
+    return out.slice(0, limit);
+  });
+}
+
+/** Deletes the sessions the cutoffs name, with their secrets and hand-off keys; returns how many. */
+async function purgeSessions(
+  { conn, keys }: RedisContext,
+  { sessionsEndedBeforeMs, sessionsCreatedBeforeMs }: PurgeCutoffs,
+): Promise<number> {
+  const { client } = conn;
+  const [ended, created] = [String(sessionsEndedBeforeMs), String(sessionsCreatedBeforeMs)];
+  const [endedMembers, createdMembers] = await conn.op(() =>
+    Promise.all([
+      client.zRange(keys.k('sessions:ended'), '-inf', `(${ended}`, { BY: 'SCORE' }),
+      client.zRange(keys.k('sessions:created'), '-inf', `(${created}`, { BY: 'SCORE' }),
+    ]),
+  );
+  const members = [...new Set([...endedMembers, ...createdMembers])];
+  let gone = 0;
+  // One script per record, in chunks: Redis runs each alone, and a sweep of thousands must not hold other clients up.
+  for (let i = 0; i < members.length; i += PAGE) {
+    const flags = await Promise.all(members.slice(i, i + PAGE).map((m) => conn.run(PURGE_SESSION, [], [keys.prefix, m, ended, created])));
+    gone += flags.filter((f) => Number(f) === 1).length;
+  }
+  return gone;
+}
+
+export function sessionPrimitives(ctx: RedisContext): SessionPrimitives {
+  const { conn, keys, instanceId, now } = ctx;
   const { client } = conn;
   const { prefix } = keys;
-  const keyExpiry = (s: SessionRecord) => String(msOf(s.expiresAt) + SESSION_GRACE_MS);
-
-  /** Sessions of an index in its order, skipping (and dropping) members whose session Redis expired. */
-  const sessionsOf = (key: string, from: string, to: string, rev: boolean, limit: number): Promise<SessionRecord[]> =>
-    conn.op(async () => {
-      const out: SessionRecord[] = [];
-      let offset = 0;
-      while (out.length < limit) {
-        const count = Math.min(PAGE, limit - out.length);
-        const members = await client.zRange(key, from, to, { BY: 'SCORE', ...(rev && { REV: true }), LIMIT: { offset, count } });
-        const m = client.multi();
-        for (const member of members) m.hGet(keys.k(`session:${idOf(member)}`), 'body');
-        const bodies = (await m.execAsPipeline()) as unknown as (string | null)[];
-        const lapsed = members.filter((_, i) => !bodies[i]);
-        for (const body of bodies) if (body) out.push(JSON.parse(body) as SessionRecord);
-        // Dropped members leave the index, so the next page starts after the live ones only.
-        if (lapsed.length > 0) await client.zRem(key, lapsed);
-        offset += members.length - lapsed.length;
-        if (members.length < count) break;
-      }
-      return out.slice(0, limit);
-    });
 
   const getSession = async (id: string): Promise<SessionRecord | null> => {
     const body = await conn.op(() => client.hGet(keys.k(`session:${id}`), 'body'));
@@ -86,23 +129,7 @@ export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext)
 
   return {
     async insertSession(s: SessionRecord, secrets: { client: string; capture: string }): Promise<boolean> {
-      const created = await conn.run(
-        CREATE_SESSION,
-        [],
-        [
-          prefix,
-          s.id,
-          JSON.stringify(s),
-          s.reference,
-          s.status,
-          String(msOf(s.createdAt)),
-          String(msOf(s.expiresAt)),
-          optionalMs(s.endedAt),
-          keyExpiry(s),
-          secrets.client,
-          secrets.capture,
-        ],
-      );
+      const created = await conn.run(CREATE_SESSION, [], [prefix, s.id, ...sessionFields(s), secrets.client, secrets.capture]);
       return Number(created) === 1;
     },
 
@@ -120,23 +147,7 @@ export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext)
     },
 
     async replaceSession(s: SessionRecord, expectedVersion: number): Promise<boolean> {
-      const written = await conn.run(
-        REPLACE_SESSION,
-        [],
-        [
-          prefix,
-          s.id,
-          String(expectedVersion),
-          JSON.stringify(s),
-          s.reference,
-          s.status,
-          String(msOf(s.createdAt)),
-          String(msOf(s.expiresAt)),
-          optionalMs(s.endedAt),
-          keyExpiry(s),
-          instanceId,
-        ],
-      );
+      const written = await conn.run(REPLACE_SESSION, [], [prefix, s.id, String(expectedVersion), ...sessionFields(s), instanceId]);
       return Number(written) === 1;
     },
 
@@ -149,11 +160,12 @@ export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext)
     },
 
     sessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {
-      return sessionsOf(keys.k(`sessions:reference:${reference}`), '+inf', '-inf', true, limit);
+      return sessionsOf(ctx, keys.k(`sessions:reference:${reference}`), '+inf', '-inf', true, limit);
     },
 
     sessionsByStatus(status: SessionStatus, limit: number, expiresBeforeMs: number | undefined): Promise<SessionRecord[]> {
       return sessionsOf(
+        ctx,
         keys.k(`sessions:status:${status}`),
         '-inf',
         expiresBeforeMs === undefined ? '+inf' : `(${expiresBeforeMs}`,
@@ -162,22 +174,6 @@ export function sessionPrimitives({ conn, keys, instanceId, now }: RedisContext)
       );
     },
 
-    async purgeSessions({ sessionsEndedBeforeMs, sessionsCreatedBeforeMs }: PurgeCutoffs): Promise<number> {
-      const [ended, created] = [String(sessionsEndedBeforeMs), String(sessionsCreatedBeforeMs)];
-      const [endedMembers, createdMembers] = await conn.op(() =>
-        Promise.all([
-          client.zRange(keys.k('sessions:ended'), '-inf', `(${ended}`, { BY: 'SCORE' }),
-          client.zRange(keys.k('sessions:created'), '-inf', `(${created}`, { BY: 'SCORE' }),
-        ]),
-      );
-      const members = [...new Set([...endedMembers, ...createdMembers])];
-      let gone = 0;
-      // One script per record, in chunks: Redis runs each alone, and a sweep of thousands must not hold other clients up.
-      for (let i = 0; i < members.length; i += PAGE) {
-        const flags = await Promise.all(members.slice(i, i + PAGE).map((m) => conn.run(PURGE_SESSION, [], [prefix, m, ended, created])));
-        gone += flags.filter((f) => Number(f) === 1).length;
-      }
-      return gone;
-    },
+    purgeSessions: (cutoffs) => purgeSessions(ctx, cutoffs),
   };
 }
