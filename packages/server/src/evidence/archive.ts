@@ -100,6 +100,13 @@ export function buildEvidenceArchive(input: EvidenceInput, options: EvidenceOpti
   return output;
 }
 
+/** The archive being written: its entries so far, and what could not be archived and why. */
+interface ArchiveEntries {
+  addBytes(name: string, bytes: Uint8Array): Promise<void>;
+  addStream(name: string, stream: ReadableStream<Uint8Array>): Promise<void>;
+  gap(gap: ManifestGap): void;
+}
+
 async function writeArchive(
   writable: WritableStream<Uint8Array>,
   input: EvidenceInput,
@@ -118,54 +125,23 @@ async function writeArchive(
   });
   const files: ManifestFile[] = [];
   const gaps: ManifestGap[] = [];
-
-  const addBytes = async (name: string, bytes: Uint8Array) => {
-    await zip.add(name, new Uint8ArrayReader(bytes));
-    files.push({ name, ...measureBytes(bytes) });
+  const entries: ArchiveEntries = {
+    async addBytes(name, bytes) {
+      await zip.add(name, new Uint8ArrayReader(bytes));
+      files.push({ name, ...measureBytes(bytes) });
+    },
+    async addStream(name, stream) {
+      const measure = measuringStream();
+      await zip.add(name, stream.pipeThrough(measure.stream));
+      files.push({ name, ...measure.result() });
+    },
+    gap: (gap) => void gaps.push(gap),
   };
 
-  if (input.report !== undefined) {
-    await addBytes('report.json', json(stripNonContract(input.report)));
-  } else {
-    gaps.push({ name: 'report.json', reason: input.reportError ?? 'report unavailable upstream' });
-  }
-
-  if (input.pdf) {
-    const peek = await peekPdf(input.pdf);
-    if (peek.ok) {
-      sources.push(peek.abandon);
-      const measure = measuringStream();
-      await zip.add('report.pdf', peek.stream.pipeThrough(measure.stream));
-      files.push({ name: 'report.pdf', ...measure.result() });
-    } else {
-      gaps.push({ name: 'report.pdf', reason: pdfPeekReason(peek.reason) });
-    }
-  } else {
-    gaps.push({ name: 'report.pdf', reason: input.pdfError ?? 'PDF unavailable upstream' });
-  }
-
-  if (input.history) {
-    await addBytes('status-history.json', json(historyDocument(input.history)));
-  } else {
-    gaps.push({ name: 'status-history.json', reason: HISTORY_ABSENT });
-  }
-
-  if (input.status === 'ERROR') {
-    await addBytes(
-      'support.json',
-      json(
-        supportRequest({
-          tokenOnboarding: input.tokenOnboarding,
-          environment: input.environment,
-          history: input.history ?? [],
-          archivedAt,
-          ...(input.externalId && { externalId: input.externalId }),
-          ...(input.service && { service: input.service }),
-        }),
-      ),
-    );
-    if (!input.externalId) gaps.push({ name: 'support.json', reason: 'the upstream gave no externalId for this ERROR' });
-  }
+  await addReport(entries, input);
+  await addPdf(entries, input, sources);
+  await addHistory(entries, input);
+  if (input.status === 'ERROR') await addSupportRequest(entries, input, archivedAt);
 
   const manifest: EvidenceManifest = {
     format: EVIDENCE_FORMAT,
@@ -182,4 +158,53 @@ async function writeArchive(
   };
   await zip.add('manifest.json', new Uint8ArrayReader(json(manifest)));
   await zip.close();
+}
+
+async function addReport(entries: ArchiveEntries, input: EvidenceInput): Promise<void> {
+  if (input.report !== undefined) {
+    await entries.addBytes('report.json', json(stripNonContract(input.report)));
+  } else {
+    entries.gap({ name: 'report.json', reason: input.reportError ?? 'report unavailable upstream' });
+  }
+}
+
+/** The PDF, streamed once its first bytes show it is one; its source joins those let go of on failure. */
+async function addPdf(entries: ArchiveEntries, input: EvidenceInput, sources: Array<(reason: unknown) => Promise<void>>): Promise<void> {
+  if (!input.pdf) {
+    entries.gap({ name: 'report.pdf', reason: input.pdfError ?? 'PDF unavailable upstream' });
+    return;
+  }
+  const peek = await peekPdf(input.pdf);
+  if (!peek.ok) {
+    entries.gap({ name: 'report.pdf', reason: pdfPeekReason(peek.reason) });
+    return;
+  }
+  sources.push(peek.abandon);
+  await entries.addStream('report.pdf', peek.stream);
+}
+
+async function addHistory(entries: ArchiveEntries, input: EvidenceInput): Promise<void> {
+  if (input.history) {
+    await entries.addBytes('status-history.json', json(historyDocument(input.history)));
+  } else {
+    entries.gap({ name: 'status-history.json', reason: HISTORY_ABSENT });
+  }
+}
+
+/** What an operator sends the upstream's support about an onboarding that ended in ERROR. */
+async function addSupportRequest(entries: ArchiveEntries, input: EvidenceInput, archivedAt: string): Promise<void> {
+  await entries.addBytes(
+    'support.json',
+    json(
+      supportRequest({
+        tokenOnboarding: input.tokenOnboarding,
+        environment: input.environment,
+        history: input.history ?? [],
+        archivedAt,
+        ...(input.externalId && { externalId: input.externalId }),
+        ...(input.service && { service: input.service }),
+      }),
+    ),
+  );
+  if (!input.externalId) entries.gap({ name: 'support.json', reason: 'the upstream gave no externalId for this ERROR' });
 }

@@ -78,13 +78,25 @@ function mountBase(c: Context, tail: RegExp): string {
 
 const notFoundPage = () => new DomainError('not_found', 'No such page.');
 
-export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
-  const { sessions, brand, assets, logger } = deps;
-  const app = new Hono<CompanionEnv>();
-  let reportedMissing = false;
+/** What every page route needs beyond its deps: the element's version, and errors rendered as pages. */
+interface PageKit {
+  elementVersion: () => string;
+  errorsAsPages: (c: Context<CompanionEnv>, base: string, locale: PageLocale, session?: SessionRecord) => void;
+}
 
-  /** The element's version once both scripts are built, or a 503 page (logged once, with what to do). */
-  const elementVersion = (): string => {
+export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
+  const app = new Hono<CompanionEnv>();
+  const kit: PageKit = { elementVersion: elementVersionOrUnavailable(deps), errorsAsPages: errorPages(deps) };
+  mountFiles(app, deps, kit);
+  mountCapturePage(app, deps, kit);
+  mountDevicePages(app, deps, kit);
+  return app;
+}
+
+/** The element's version once both scripts are built, or a 503 page (logged once, with what to do). */
+function elementVersionOrUnavailable({ assets, logger }: HostedRouteDeps): () => string {
+  let reportedMissing = false;
+  return () => {
     try {
       return assets.scriptsVersion();
     } catch (error) {
@@ -94,28 +106,35 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
       throw new DomainError('page_unavailable', undefined, { retryAfterS: 60 });
     }
   };
+}
 
-  /** Renders errors of these routes as pages (through the companion's one onError), in `locale`. */
-  const errorsAsPages = (c: Context<CompanionEnv>, base: string, locale: PageLocale, session?: SessionRecord) => {
+/** Renders errors of these routes as pages (through the companion's one onError), in `locale`. */
+function errorPages({ brand, assets }: HostedRouteDeps): PageKit['errorsAsPages'] {
+  return (c, base, locale, session) => {
     c.set('errorPage', (error: CompanionError) => {
       const p: PageContext = { base, locale, brand, assets };
-      const t = PAGE_TEXT[locale];
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       pageHeaders(c);
-      const m =
-        error.status === 404
-          ? { heading: t.notFoundHeading, body: t.notFoundBody }
-          : error.code === 'session_expired'
-            ? { heading: t.expiredHeading, body: t.expiredBody }
-            : error.code === 'session_used'
-              ? { heading: t.usedHeading, body: t.usedBody, ...backLink(session, t.backToService) }
-              : error.code === 'session_cancelled'
-                ? { heading: t.cancelledHeading, body: t.cancelledBody }
-                : { heading: t.unavailableHeading, body: t.unavailableBody, ...(error.status === 500 && { detail: error.message }) };
-      return c.html(messagePage(p, m), error.status);
+      return c.html(messagePage(p, errorMessage(error, PAGE_TEXT[locale], session)), error.status);
     });
   };
+}
 
+/** The heading and body an error page shows. */
+function errorMessage(error: CompanionError, t: (typeof PAGE_TEXT)[PageLocale], session: SessionRecord | undefined) {
+  return error.status === 404
+    ? { heading: t.notFoundHeading, body: t.notFoundBody }
+    : error.code === 'session_expired'
+      ? { heading: t.expiredHeading, body: t.expiredBody }
+      : error.code === 'session_used'
+        ? { heading: t.usedHeading, body: t.usedBody, ...backLink(session, t.backToService) }
+        : error.code === 'session_cancelled'
+          ? { heading: t.cancelledHeading, body: t.cancelledBody }
+          : { heading: t.unavailableHeading, body: t.unavailableBody, ...(error.status === 500 && { detail: error.message }) };
+}
+
+/** The pages' files and the element's, immutable. */
+function mountFiles(app: Hono<CompanionEnv>, { assets }: HostedRouteDeps, { errorsAsPages }: PageKit): void {
   app.get('/capture/assets/:version/:file', (c) => {
     const asset = c.req.param('version') === assets.page.version ? assets.page.files.get(c.req.param('file')) : undefined;
     if (!asset) throw notFoundPage();
@@ -136,7 +155,14 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
     c.header('X-Content-Type-Options', 'nosniff');
     return c.body(asset.bytes.slice().buffer, 200);
   });
+}
 
+/** A session's `url`: the flow bound to its capture token, in its locale. */
+function mountCapturePage(
+  app: Hono<CompanionEnv>,
+  { sessions, brand, assets }: HostedRouteDeps,
+  { elementVersion, errorsAsPages }: PageKit,
+): void {
   app.get('/capture/:token', async (c) => {
     const base = mountBase(c, /\/capture\/[^/]*$/);
     errorsAsPages(c, base, localeFromAcceptLanguage(requestHeader(c, 'accept-language')));
@@ -157,36 +183,22 @@ export function hostedRoutes(deps: HostedRouteDeps): Hono<CompanionEnv> {
       200,
     );
   });
+}
 
-  app.get('/capture', (c) => {
-    const base = mountBase(c, /\/capture$/);
+/** The pages of a device the flow is handed off to: the claimed capture page, the typed code, the QR code's link. */
+function mountDevicePages(app: Hono<CompanionEnv>, { brand, assets }: HostedRouteDeps, { elementVersion, errorsAsPages }: PageKit): void {
+  const page = (tail: RegExp, render: typeof devicePage) => (c: Context<CompanionEnv>) => {
+    const base = mountBase(c, tail);
     const locale = localeFromAcceptLanguage(requestHeader(c, 'accept-language'));
     errorsAsPages(c, base, locale);
     const version = elementVersion();
     pageHeaders(c);
-    return c.html(devicePage({ base, locale, brand, assets }, version), 200);
-  });
-
-  app.get('/h', (c) => {
-    const base = mountBase(c, /\/h$/);
-    const locale = localeFromAcceptLanguage(requestHeader(c, 'accept-language'));
-    errorsAsPages(c, base, locale);
-    const version = elementVersion();
-    pageHeaders(c);
-    return c.html(codePage({ base, locale, brand, assets }, version), 200);
-  });
-
+    return c.html(render({ base, locale, brand, assets }, version), 200);
+  };
+  app.get('/capture', page(/\/capture$/, devicePage));
+  app.get('/h', page(/\/h$/, codePage));
   // Never a claim here: the page's script claims once it is shown to someone.
-  app.get('/h/:token', (c) => {
-    const base = mountBase(c, /\/h\/[^/]*$/);
-    const locale = localeFromAcceptLanguage(requestHeader(c, 'accept-language'));
-    errorsAsPages(c, base, locale);
-    const version = elementVersion();
-    pageHeaders(c);
-    return c.html(claimPage({ base, locale, brand, assets }, version), 200);
-  });
-
-  return app;
+  app.get('/h/:token', page(/\/h\/[^/]*$/, claimPage));
 }
 
 /** A used session's way back to the integrator, when it gave one: `returnUrl` with `session` and the outcome so far. */

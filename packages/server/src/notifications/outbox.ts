@@ -14,60 +14,17 @@
  * run at once, so a receiver that hangs costs its own entries their timeouts and nothing else.
  */
 import type { NotificationEvent, NotificationType } from '@onboarding-kit/contract';
-import { NOTIFICATION_SIGNATURE_HEADER } from '@onboarding-kit/contract';
-import type { Logger } from '../logger.js';
 import { realTimers, type TimerHandle, type Timers } from '../relay/timers.js';
-import type { BackendState, OutboxEntry, OutboxState } from '../store/backend-state.js';
-import type { Store } from '../store/index.js';
-import { KIT_VERSION } from '../version.js';
-import { signNotification } from './signature.js';
-import { HOUR_MS, NOTIFY_GIVE_UP_MS } from '../config/defaults.js';
+import type { OutboxEntry } from '../store/backend-state.js';
+import { tryDelivery } from './delivery-try.js';
+import { summarize, type NotificationFilter, type NotificationSummary } from './notification-summary.js';
+import { notifierConfig, type NotifierConfig, type NotifierOptions } from './notifier-options.js';
+import { retryDelay, scheduledWait } from './retry-schedule.js';
+
+export { NOTIFICATION_FILTERS, type NotificationFilter } from './notification-summary.js';
+export type { NotifierOptions } from './notifier-options.js';
 
 export const OUTBOX_LEASE = 'outbox';
-
-export interface NotifierRetry {
-  /** Wait after the first failed try (default 1 s); each later wait doubles. */
-  firstDelayMs?: number;
-  /** Longest wait between two tries (default 1 h). */
-  maxDelayMs?: number;
-  /**
-   * How long the schedule keeps trying before the entry becomes `failed` (default 3 days): it gives
-   * up after the failed try whose scheduled waits so far add up to this. Counted in tries, not
-   * from `createdAt`, so a replayed entry gets a whole new schedule.
-   */
-  giveUpAfterMs?: number;
-}
-
-export interface NotifierOptions {
-  store: Pick<Store, 'acquireLease' | 'renewLease' | 'releaseLease'> &
-    Pick<BackendState, 'enqueueNotification' | 'dueNotifications' | 'updateNotification' | 'getNotification' | 'listNotifications'>;
-  /** The integrator's endpoint (`ONBOARDING_NOTIFY_URL`). */
-  url: string;
-  /** `ONBOARDING_NOTIFY_SECRET`; several during a rotation, each adding a `v1` signature. */
-  secret: string | readonly string[];
-  logger: Logger;
-  /** One try's limit, connection to last byte of the answer's head (default 10 s). */
-  timeoutMs?: number;
-  /** Tries under way at once, across all order keys (default 4). */
-  concurrency?: number;
-  retry?: NotifierRetry;
-  /**
-   * How often the delivering instance looks for entries it was not told about (queued by other
-   * instances, or due retries it already knows the time of) (default 2 s).
-   */
-  scanIntervalMs?: number;
-  /** Pending entries, oldest first, weighed per look (default 1000): order per key is kept within this window. */
-  scanLimit?: number;
-  /** The `outbox` lease's TTL (default 30 s); renewed every third of it, and retaken as often by the others. */
-  leaseTtlMs?: number;
-  /** This instance's name on the lease (default a random one). */
-  owner?: string;
-  timers?: Timers;
-  /** Default `globalThis.fetch`. */
-  fetch?: typeof fetch;
-  /** Default true; false to queue only (a process that must never send). */
-  deliver?: boolean;
-}
 
 export interface NotifyInput<T = unknown> {
   /** A deterministic id (`evt_...`) makes a repeat of the same event queue nothing; default a random one. */
@@ -84,52 +41,10 @@ export interface NotifyResult {
   queued: boolean;
 }
 
-/** What the admin routes list: `failing` is pending after at least one failed try. */
-export type NotificationFilter = 'failing' | OutboxState;
-export const NOTIFICATION_FILTERS: readonly NotificationFilter[] = ['failing', 'failed', 'pending', 'delivered'];
-
-export interface NotificationSummary {
-  id: string;
-  type: NotificationType;
-  state: OutboxState;
-  orderKey: string;
-  attempts: number;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  lastError: string | null;
-  /** When the next try is due (pending only). */
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  /** The event exactly as sent. */
-  event: NotificationEvent;
-}
-
-const DEFAULTS = {
-  timeoutMs: 10_000,
-  concurrency: 4,
-  firstDelayMs: 1_000,
-  maxDelayMs: HOUR_MS,
-  giveUpAfterMs: NOTIFY_GIVE_UP_MS,
-  scanIntervalMs: 2_000,
-  scanLimit: 1_000,
-  leaseTtlMs: 30_000,
-} as const;
-
 const MAX_ID_LENGTH = 200;
 
 function randomHex(bytes: number): string {
   return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Why a try failed, in words that carry no body, header, URL or secret. */
-function describeFailure(error: unknown, timedOut: boolean): string {
-  if (timedOut) return 'timeout';
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  const code = typeof cause?.code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(cause.code) ? cause.code : undefined;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  return code ? `network error (${code})` : 'network error';
 }
 
 export class Notifier {
@@ -138,16 +53,7 @@ export class Notifier {
   readonly #secrets: readonly string[];
   readonly #timers: Timers;
   readonly #fetch: typeof fetch;
-  readonly #cfg: {
-    timeoutMs: number;
-    concurrency: number;
-    firstDelayMs: number;
-    maxDelayMs: number;
-    giveUpAfterMs: number;
-    scanIntervalMs: number;
-    scanLimit: number;
-    leaseTtlMs: number;
-  };
+  readonly #cfg: NotifierConfig;
   readonly #inFlight = new Map<string, { done: Promise<void>; abort: AbortController }>();
   #holding = false;
   #closed = false;
@@ -165,17 +71,7 @@ export class Notifier {
     this.#timers = options.timers ?? realTimers;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.owner = options.owner ?? `notifier-${randomHex(8)}`;
-    const r = options.retry ?? {};
-    this.#cfg = {
-      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-      concurrency: Math.max(1, options.concurrency ?? DEFAULTS.concurrency),
-      firstDelayMs: r.firstDelayMs ?? DEFAULTS.firstDelayMs,
-      maxDelayMs: r.maxDelayMs ?? DEFAULTS.maxDelayMs,
-      giveUpAfterMs: r.giveUpAfterMs ?? DEFAULTS.giveUpAfterMs,
-      scanIntervalMs: options.scanIntervalMs ?? DEFAULTS.scanIntervalMs,
-      scanLimit: options.scanLimit ?? DEFAULTS.scanLimit,
-      leaseTtlMs: options.leaseTtlMs ?? DEFAULTS.leaseTtlMs,
-    };
+    this.#cfg = notifierConfig(options);
     if (options.deliver !== false) this.#leaseTimer = this.#timers.setTimeout(() => this.#leaseStep(), 0);
   }
 
@@ -334,7 +230,7 @@ export class Notifier {
       return;
     }
     this.#scanning = true;
-    let next = this.#cfg.scanIntervalMs;
+    let next: number;
     try {
       do {
         this.#rescan = false;
@@ -390,34 +286,8 @@ export class Notifier {
     const { logger, store, url } = this.#o;
     const started = this.#timers.now();
     const attempts = entry.attempts + 1;
-    let timedOut = false;
-    const timer = this.#timers.setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-    }, this.#cfg.timeoutMs);
-    let failure: string | undefined;
-    try {
-      const signature = await signNotification(entry.body, this.#secrets, Math.floor(started / 1000));
-      const res = await this.#fetch(url, {
-        method: 'POST',
-        body: entry.body,
-        headers: {
-          'Content-Type': 'application/json',
-          [NOTIFICATION_SIGNATURE_HEADER]: signature,
-          'User-Agent': `onboarding-kit/${KIT_VERSION}`,
-        },
-        signal: abort.signal,
-        // A redirect would carry the signed body somewhere the integrator did not configure.
-        redirect: 'manual',
-      });
-      // The answer's body means nothing here; dropping it frees the connection.
-      await res.body?.cancel().catch(() => undefined);
-      if (res.status < 200 || res.status > 299) failure = `HTTP ${res.status}`;
-    } catch (error) {
-      failure = describeFailure(error, timedOut);
-    } finally {
-      this.#timers.clearTimeout(timer);
-    }
+    const tryDeps = { url, secrets: this.#secrets, fetch: this.#fetch, timers: this.#timers, timeoutMs: this.#cfg.timeoutMs };
+    const { failure, timedOut } = await tryDelivery(entry, tryDeps, abort, started);
     // Closing abandons the try unrecorded: the entry stays pending for whoever delivers next.
     if (this.#closed && !timedOut && failure !== undefined) return;
 
@@ -446,33 +316,4 @@ export class Notifier {
     await store.updateNotification(entry.id, { state: 'pending', attempts, nextAttemptMs: at + delay, lastAttemptAt, lastError: failure });
     logger.warn('notification try failed; retrying', { ...fields, error: failure, retryInMs: delay });
   }
-}
-
-/** The wait after the `attempts`-th failed try. */
-function retryDelay(attempts: number, cfg: { firstDelayMs: number; maxDelayMs: number }): number {
-  const doubled = cfg.firstDelayMs * 2 ** Math.min(Math.max(0, attempts - 1), 40);
-  return Math.min(doubled, cfg.maxDelayMs);
-}
-
-/** The waits the schedule has spent after `failedTries` failed tries. */
-function scheduledWait(failedTries: number, cfg: { firstDelayMs: number; maxDelayMs: number }): number {
-  let total = 0;
-  for (let i = 1; i <= failedTries; i++) total += retryDelay(i, cfg);
-  return total;
-}
-
-function summarize(e: OutboxEntry): NotificationSummary {
-  return {
-    id: e.id,
-    type: e.type,
-    state: e.state,
-    orderKey: e.orderKey,
-    attempts: e.attempts,
-    createdAt: e.createdAt,
-    lastAttemptAt: e.lastAttemptAt ?? null,
-    lastError: e.lastError ?? null,
-    nextAttemptAt: e.state === 'pending' ? new Date(e.nextAttemptMs).toISOString() : null,
-    deliveredAt: e.deliveredAt ?? null,
-    event: JSON.parse(e.body) as NotificationEvent,
-  };
 }

@@ -16,7 +16,7 @@ import { addToRequestLine } from '../middleware/request-log.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { SessionService } from '../sessions/session-service.js';
-import type { Store } from '../store/index.js';
+import type { OnboardingRecord, Store } from '../store/index.js';
 import {
   clientGone,
   KeepAliveTick,
@@ -60,13 +60,20 @@ export interface OnboardingRouteDeps {
 /** How a creation's body is read and named in its refusals. */
 const CREATION_BODY = { requireJsonType: true, what: 'The onboarding' } as const;
 
+/** Answers with the record when the token exists and the Bearer key is its key; otherwise the one 404. */
+type Authorise = (c: Context<CompanionEnv>, token: string) => Promise<OnboardingRecord>;
+
 export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
-
   const onboardings = new OnboardingService(deps);
-  /** The record when the token exists and the Bearer key is its key; otherwise the one 404. */
-  const authorise = (c: Context<CompanionEnv>, token: string) => onboardings.open(token, bearer(requestHeader(c, 'authorization')));
+  const authorise: Authorise = (c, token) => onboardings.open(token, bearer(requestHeader(c, 'authorization')));
+  mountCreation(app, deps, onboardings);
+  mountReads(app, deps, authorise);
+  if (deps.reportPdf) mountReportPdf(app, deps, authorise);
+  return app;
+}
 
+function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboardings: OnboardingService): void {
   app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
     // Checked before the body is read, so a refusal costs no upload.
     const creator = await onboardings.creator(bearer(requestHeader(c, 'authorization')));
@@ -130,7 +137,9 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     addToRequestLine(c, outcome.logFields);
     return c.json(outcome.answer, 201);
   }
+}
 
+function mountReads(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, authorise: Authorise): void {
   app.get('/:token', async (c) => {
     const record = await authorise(c, c.req.param('token'));
     return c.json(toState(record));
@@ -153,29 +162,27 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
     await authorise(c, token);
     return sendEventStream(c, new OnboardingEvents(token, streamDeps, c.get('requestId')));
   });
+}
 
-  if (deps.reportPdf) {
-    app.get('/:token/report.pdf', async (c) => {
-      const token = c.req.param('token');
-      await authorise(c, token);
-      let res: Response;
-      try {
-        res = await deps.upstream.reportPdf(token);
-      } catch (e) {
-        if (!isUpstreamError(e)) throw e;
-        c.get('log').warn('report PDF failed upstream', { kind: e.kind, httpStatus: e.httpStatus });
-        throw fromUpstream(e, deps.environment);
-      }
-      const body = await pdfStream(res);
-      if (!body) throw new DomainError('upstream_error', `The verification service did not send a PDF (${deps.environment} environment).`);
-      c.header('Content-Type', 'application/pdf');
-      c.header('Content-Disposition', `attachment; filename="onboarding-${token}.pdf"`);
-      c.header('Cache-Control', 'no-store');
-      return c.body(body);
-    });
-  }
-
-  return app;
+function mountReportPdf(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, authorise: Authorise): void {
+  app.get('/:token/report.pdf', async (c) => {
+    const token = c.req.param('token');
+    await authorise(c, token);
+    let res: Response;
+    try {
+      res = await deps.upstream.reportPdf(token);
+    } catch (e) {
+      if (!isUpstreamError(e)) throw e;
+      c.get('log').warn('report PDF failed upstream', { kind: e.kind, httpStatus: e.httpStatus });
+      throw fromUpstream(e, deps.environment);
+    }
+    const body = await pdfStream(res);
+    if (!body) throw new DomainError('upstream_error', `The verification service did not send a PDF (${deps.environment} environment).`);
+    c.header('Content-Type', 'application/pdf');
+    c.header('Content-Disposition', `attachment; filename="onboarding-${token}.pdf"`);
+    c.header('Cache-Control', 'no-store');
+    return c.body(body);
+  });
 }
 
 /**

@@ -59,6 +59,14 @@ export type CreationOutcome =
   | { kind: 'created'; answer: CreateOnboardingResponse; logFields: LogFields }
   | { kind: 'replayed'; answer: CreateOnboardingResponse };
 
+/** What a creation holds while the upstream works: the session it claimed, or the key it reserved. */
+interface Slot {
+  claimed?: SessionRecord;
+  reservedKey?: string;
+}
+
+type UpstreamCreated = Awaited<ReturnType<UpstreamClient['createOnboarding']>>;
+
 export class OnboardingService {
   constructor(private readonly deps: OnboardingServiceDeps) {}
 
@@ -88,39 +96,46 @@ export class OnboardingService {
   }
 
   async create(request: CreationRequest): Promise<CreationOutcome> {
-    const { store, sessions } = this.deps;
-    const { valid, session, caller, idempotencyKey: key, log } = request;
+    const { valid, session } = request;
     const taxId = maskTaxId(valid.taxId.value);
     if (session) checkAgainstSession(valid, session);
+    const slot = await this.takeSlot(request);
+    if ('replayed' in slot) return slot.replayed;
+    const created = await this.createUpstream(request, slot, taxId);
+    return this.recordCreated(request, slot, created, taxId);
+  }
 
-    // One onboarding per session, or per Idempotency-Key without one: a replay gets the same onboarding.
-    let claimed: SessionRecord | undefined;
-    let reservedKey: string | undefined;
+  /** One onboarding per session, or per Idempotency-Key without one: a replay gets the same onboarding. */
+  private async takeSlot(request: CreationRequest): Promise<Slot | { replayed: CreationOutcome }> {
+    const { store, sessions } = this.deps;
+    const { valid, session, caller, idempotencyKey: key, log } = request;
     if (session) {
       const claim = await sessions!.claim(session, {
         ...(key && { idempotencyKey: key }),
         fingerprint: creationFingerprint(valid),
         ...(caller && { caller }),
       });
-      if (claim.kind === 'replay') return this.replay(claim.tokenOnboarding, valid, log);
-      claimed = claim.session;
-    } else if (key) {
-      reservedKey = `onboarding:${key}`;
-      const print = creationFingerprint(valid);
-      const held = await store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
-      if (held.state !== 'reserved') {
-        reservedKey = undefined;
-        if (held.fingerprint !== print) throw idempotencyConflict();
-        if (held.state === 'pending') throw idempotencyInProgress();
-        return this.replay(held.result, valid, log);
-      }
+      if (claim.kind === 'replay') return { replayed: await this.replay(claim.tokenOnboarding, valid, log) };
+      return { claimed: claim.session };
     }
+    if (!key) return {};
+    const reservedKey = `onboarding:${key}`;
+    const print = creationFingerprint(valid);
+    const held = await store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
+    if (held.state === 'reserved') return { reservedKey };
+    if (held.fingerprint !== print) throw idempotencyConflict();
+    if (held.state === 'pending') throw idempotencyInProgress();
+    return { replayed: await this.replay(held.result, valid, log) };
+  }
 
-    let created;
+  /** The upstream's creation; when it fails, the slot is given back. */
+  private async createUpstream(request: CreationRequest, { claimed, reservedKey }: Slot, taxId: string) {
+    const { store, sessions } = this.deps;
+    const { valid, log } = request;
     const encoded = upstreamRequest(valid, this.deps.documentFileTypes);
     request.sending(encoded);
     try {
-      created = await this.deps.upstream.createOnboarding(encoded);
+      return await this.deps.upstream.createOnboarding(encoded);
     } catch (e) {
       // Nothing was created: the session, or the key, may be used again.
       if (claimed) await sessions!.release(claimed);
@@ -141,33 +156,18 @@ export class OnboardingService {
       encoded.settle();
       request.upstreamDone();
     }
+  }
 
+  /** The record of an onboarding the upstream created, its slot completed, and the page's answer. */
+  private async recordCreated(
+    request: CreationRequest,
+    { claimed, reservedKey }: Slot,
+    created: UpstreamCreated,
+    taxId: string,
+  ): Promise<CreationOutcome> {
+    const { store, sessions } = this.deps;
     const accessKey = newAccessKey();
-    const now = new Date().toISOString();
-    // A store that fails here answers 503 after the upstream created the onboarding: that one is
-    // orphaned (its access key is lost with this request), and a page that tries again creates a
-    // second (unless it sent an Idempotency-Key, or holds a session: the claim then stands until
-    // it lapses). The record may even land late (a Redis command that timed out can still run):
-    // it then stays IN_PROCESS, polled after a scan takes it over, until the retention sweep.
-    // Nothing upstream can be undone, so this is accepted.
-    let record: OnboardingRecord;
-    try {
-      record = await store.create({
-        tokenOnboarding: created.tokenOnboarding,
-        status: 'IN_PROCESS',
-        createdAt: now,
-        accessKeyHash: hashSecret(accessKey),
-        ...(claimed && { sessionId: claimed.id }),
-      });
-    } catch (error) {
-      // The one trace an operator has to reconcile the orphan with the upstream's own records.
-      log.error('onboarding created upstream but not stored', {
-        tokenOnboarding: created.tokenOnboarding,
-        ...(claimed && { sessionId: claimed.id }),
-        error,
-      });
-      throw error;
-    }
+    const record = await this.storeRecord(request.log, created, accessKey, claimed);
     if (reservedKey) await store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
     if (claimed) await sessions!.submitted(claimed, record);
     this.deps.poller.track(created.tokenOnboarding);
@@ -182,6 +182,37 @@ export class OnboardingService {
       answer,
       logFields: { tokenOnboarding: created.tokenOnboarding, taxId, ...(claimed && { sessionId: claimed.id }) },
     };
+  }
+
+  private async storeRecord(
+    log: Logger,
+    created: UpstreamCreated,
+    accessKey: string,
+    claimed: SessionRecord | undefined,
+  ): Promise<OnboardingRecord> {
+    // A store that fails here answers 503 after the upstream created the onboarding: that one is
+    // orphaned (its access key is lost with this request), and a page that tries again creates a
+    // second (unless it sent an Idempotency-Key, or holds a session: the claim then stands until
+    // it lapses). The record may even land late (a Redis command that timed out can still run):
+    // it then stays IN_PROCESS, polled after a scan takes it over, until the retention sweep.
+    // Nothing upstream can be undone, so this is accepted.
+    try {
+      return await this.deps.store.create({
+        tokenOnboarding: created.tokenOnboarding,
+        status: 'IN_PROCESS',
+        createdAt: new Date().toISOString(),
+        accessKeyHash: hashSecret(accessKey),
+        ...(claimed && { sessionId: claimed.id }),
+      });
+    } catch (error) {
+      // The one trace an operator has to reconcile the orphan with the upstream's own records.
+      log.error('onboarding created upstream but not stored', {
+        tokenOnboarding: created.tokenOnboarding,
+        ...(claimed && { sessionId: claimed.id }),
+        error,
+      });
+      throw error;
+    }
   }
 
   /** A repeated creation: the same onboarding with a new access key (earlier keys stay valid). */

@@ -21,6 +21,7 @@ import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js
 import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
+import { newSecrets, newSessionRecord } from './new-session.js';
 import { HOUR_MS, IDEMPOTENCY_TTL_MS, RETENTION_MS, SESSION_MAX_AGE_MS } from '../config/defaults.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
@@ -93,21 +94,7 @@ export class SessionService {
       }
     }
     try {
-      const now = this.now();
-      const record: SessionRecord = {
-        id: `ses_${randomBytes(16).toString('hex')}`,
-        version: 1,
-        reference: valid.reference,
-        status: 'open',
-        createdAt: new Date(now).toISOString(),
-        expiresAt: new Date(now + valid.expiresInS * 1000).toISOString(),
-        ...(valid.taxId && { taxId: valid.taxId }),
-        ...(valid.name && { name: valid.name }),
-        documentTypes: valid.documentTypes,
-        locale: valid.locale,
-        ...(valid.returnUrl && { returnUrl: valid.returnUrl }),
-        metadata: valid.metadata,
-      };
+      const record = newSessionRecord(valid, this.now());
       const secrets = newSecrets(record.id);
       await store.createSession(record, { client: hashSecret(secrets.clientSecret), capture: hashSecret(secrets.captureToken) });
       if (scope) await store.completeIdempotencyKey(scope, record.id, IDEMPOTENCY_TTL_MS);
@@ -392,12 +379,4 @@ export class SessionService {
       reference: session.reference,
     };
   }
-}
-
-/** A client secret (for the page) and a capture token (for the hosted page's URL): 192 random bits each. */
-function newSecrets(id: string): { clientSecret: string; captureToken: string } {
-  return {
-    clientSecret: `${id}_secret_${randomBytes(24).toString('base64url')}`,
-    captureToken: randomBytes(24).toString('base64url'),
-  };
 }

@@ -1,0 +1,30 @@
+/** What a session starts with: its record, and the secrets handed out once for it. */
+import { randomBytes } from 'node:crypto';
+import type { ValidCreateSession } from '@onboarding-kit/contract';
+import type { SessionRecord } from '../store/backend-state.js';
+
+/** An open session for the validated request, created at `now` (ms). */
+export function newSessionRecord(valid: ValidCreateSession, now: number): SessionRecord {
+  return {
+    id: `ses_${randomBytes(16).toString('hex')}`,
+    version: 1,
+    reference: valid.reference,
+    status: 'open',
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + valid.expiresInS * 1000).toISOString(),
+    ...(valid.taxId && { taxId: valid.taxId }),
+    ...(valid.name && { name: valid.name }),
+    documentTypes: valid.documentTypes,
+    locale: valid.locale,
+    ...(valid.returnUrl && { returnUrl: valid.returnUrl }),
+    metadata: valid.metadata,
+  };
+}
+
+/** A client secret (for the page) and a capture token (for the hosted page's URL): 192 random bits each. */
+export function newSecrets(id: string): { clientSecret: string; captureToken: string } {
+  return {
+    clientSecret: `${id}_secret_${randomBytes(24).toString('base64url')}`,
+    captureToken: randomBytes(24).toString('base64url'),
+  };
+}
