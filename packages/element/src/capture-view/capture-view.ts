@@ -11,11 +11,11 @@
  */
 import type { LitElement, PropertyValues, TemplateResult, css as litCss, html as litHtml, nothing as litNothing, svg as litSvg } from 'lit';
 import type { cssProperty as cssPropertyDirective } from '../directives/css-property.js';
-import { guideRect } from '../camera/guide-geometry.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { captureViewStyles } from './capture-view.styles.js';
+import { captureViewRenderer, type CaptureViewState } from './capture-view-template.js';
+import { LiveGuidance } from './live-guidance.js';
 import { captureViewTexts, type CaptureViewTexts, type ViewHint } from './texts.js';
-import { startGuidance, type GuidanceRun } from './guidance-run.js';
 
 export { cameraErrorTexts } from './camera-error-texts.js';
 
@@ -54,33 +54,45 @@ export interface CaptureViewProps {
 
 export type CaptureViewElement = HTMLElement & CaptureViewProps & { readonly video: HTMLVideoElement | null };
 
+const CAPTURE_VIEW_PROPERTIES = {
+  stream: { attribute: false },
+  role: { attribute: false },
+  heading: { attribute: false },
+  locale: { attribute: false },
+  mirrored: { attribute: false },
+  canSwitch: { attribute: false },
+  autoCapture: { attribute: false },
+  busy: { attribute: false },
+  frame: { state: true },
+  hint: { state: true },
+  progress: { state: true },
+  announcement: { state: true },
+};
+
+/** Set through Lit's reactive accessors in the constructor (see the `declare`s below). */
+const CAPTURE_VIEW_DEFAULTS: Omit<CaptureViewState, 'onShutter' | 'onClose' | 'onBack' | 'onSwitch'> = {
+  stream: null,
+  role: 'documentFront',
+  heading: '',
+  locale: 'pt-BR',
+  mirrored: false,
+  canSwitch: false,
+  autoCapture: true,
+  busy: false,
+  frame: null,
+  hint: null,
+  progress: 0,
+  announcement: '',
+};
+
 /** Defines `<onboarding-capture-view>` once, with the element's Lit. */
 export function defineCaptureView(kit: LitKit): void {
   if (customElements.get(CAPTURE_VIEW_TAG)) return;
-  const { LitElement: Base, html, svg, nothing, cssProperty } = kit;
+  const render = captureViewRenderer(kit);
 
-  const icon = (path: TemplateResult): TemplateResult =>
-    html`<svg viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false">${path}</svg>`;
-  const backIcon = icon(svg`<path d="M15 5l-7 7 7 7" />`);
-  const closeIcon = icon(svg`<path d="M6 6l12 12M18 6L6 18" />`);
-  const switchIcon = icon(svg`<path d="M4 9a8 8 0 0 1 14-3l2 2M20 15a8 8 0 0 1-14 3l-2-2M20 4v4h-4M4 20v-4h4" />`);
-
-  class CaptureView extends Base implements CaptureViewProps {
+  class CaptureView extends kit.LitElement implements CaptureViewProps {
     static override styles = captureViewStyles(kit.css);
-    static override properties = {
-      stream: { attribute: false },
-      role: { attribute: false },
-      heading: { attribute: false },
-      locale: { attribute: false },
-      mirrored: { attribute: false },
-      canSwitch: { attribute: false },
-      autoCapture: { attribute: false },
-      busy: { attribute: false },
-      frame: { state: true },
-      hint: { state: true },
-      progress: { state: true },
-      announcement: { state: true },
-    };
+    static override properties = CAPTURE_VIEW_PROPERTIES;
 
     // Declared, set in the constructor: a class field would shadow Lit's reactive accessor
     // wherever fields are compiled with define semantics.
@@ -104,37 +116,20 @@ export function defineCaptureView(kit: LitKit): void {
     declare progress: number;
     declare announcement: string;
 
-    #guidance: GuidanceRun | null = null;
-    /** The stream and frame size the guidance runs for. */
-    #guidanceFor: { stream: MediaStream; width: number; height: number } | null = null;
+    readonly #guidance = new LiveGuidance(this);
 
     constructor() {
       super();
-      this.stream = null;
-      this.role = 'documentFront';
-      this.heading = '';
-      this.locale = 'pt-BR';
-      this.mirrored = false;
-      this.canSwitch = false;
-      this.autoCapture = true;
-      this.busy = false;
-      this.frame = null;
-      this.hint = null;
-      this.progress = 0;
-      this.announcement = '';
+      Object.assign(this, CAPTURE_VIEW_DEFAULTS);
     }
 
     get video(): HTMLVideoElement | null {
       return this.renderRoot.querySelector('video');
     }
 
-    get #texts(): CaptureViewTexts {
-      return captureViewTexts[this.locale] ?? captureViewTexts['pt-BR'];
-    }
-
     override disconnectedCallback(): void {
       super.disconnectedCallback();
-      this.#stopGuidance();
+      this.#guidance.stop();
       const video = this.video;
       if (video) video.srcObject = null;
     }
@@ -144,7 +139,7 @@ export function defineCaptureView(kit: LitKit): void {
       // Inert page behind, focus inside, Escape as `cancel`; a modal outside the top layer
       // (no showModal) would leave the page focusable.
       if (!dialog.open) dialog.showModal();
-      this.announcement = this.#texts.opened(this.autoCapture);
+      this.announcement = textsFor(this.locale).opened(this.autoCapture);
     }
 
     protected override updated(changed: PropertyValues): void {
@@ -154,143 +149,28 @@ export function defineCaptureView(kit: LitKit): void {
         if (this.stream) video.play().catch(() => undefined);
         this.#frameChanged();
       }
-      if (changed.has('autoCapture') || changed.has('role') || changed.has('busy')) this.#syncGuidance();
+      if (changed.has('autoCapture') || changed.has('role') || changed.has('busy')) this.#guidance.sync();
     }
 
     #frameChanged = (): void => {
-      const video = this.video;
-      const frame = video && video.videoWidth > 0 ? { width: video.videoWidth, height: video.videoHeight } : null;
+      const frame = frameSize(this.video);
       if (frame?.width !== this.frame?.width || frame?.height !== this.frame?.height) this.frame = frame;
-      this.#syncGuidance();
+      this.#guidance.sync();
     };
-
-    /** Runs the live checks for the current stream and frame, restarting them when either changes. */
-    #syncGuidance(): void {
-      const { stream, frame } = this;
-      const video = this.video;
-      const wanted = !!stream && !!frame && !!video && !this.busy;
-      const same =
-        wanted &&
-        this.#guidanceFor?.stream === stream &&
-        this.#guidanceFor.width === frame.width &&
-        this.#guidanceFor.height === frame.height;
-      if (same) {
-        this.#guidance?.setAutoCapture(this.autoCapture);
-        return;
-      }
-      this.#stopGuidance();
-      if (!wanted) return;
-      this.#guidanceFor = { stream, width: frame.width, height: frame.height };
-      this.#guidance = startGuidance(video, {
-        role: this.role,
-        guide: guideRect(this.role, frame.width, frame.height),
-        frame,
-        autoCapture: this.autoCapture,
-        onUpdate: ({ hint, progress }) => {
-          this.hint = hint;
-          this.progress = progress;
-        },
-        onAutoCapture: () => {
-          if (!this.busy) this.onShutter(true);
-        },
-      });
-    }
-
-    #stopGuidance(): void {
-      this.#guidance?.stop();
-      this.#guidance = null;
-      this.#guidanceFor = null;
-      this.hint = null;
-      this.progress = 0;
-    }
-
-    #onCancel = (event: Event): void => {
-      // Escape closes the camera through the flow, which also removes this view.
-      event.preventDefault();
-      this.onClose();
-    };
-
-    #renderCutout(): TemplateResult | typeof nothing {
-      const frame = this.frame;
-      if (!frame) return nothing;
-      const g = guideRect(this.role, frame.width, frame.height);
-      const pct = (value: number, of: number) => `${((value / of) * 100).toFixed(3)}%`;
-      return html`<div
-        class=${`cutout ${this.role === 'selfie' ? 'oval' : 'card'}${this.progress > 0 ? ' ready' : ''}`}
-        part="guide"
-        aria-hidden="true"
-        ${cssProperty('left', pct(g.x, frame.width))}
-        ${cssProperty('top', pct(g.y, frame.height))}
-        ${cssProperty('width', pct(g.width, frame.width))}
-        ${cssProperty('height', pct(g.height, frame.height))}
-      ></div>`;
-    }
 
     override render(): TemplateResult {
-      const t = this.#texts;
-      const frame = this.frame;
-      const selfie = this.role === 'selfie';
-      const hint = this.busy ? null : this.progress > 0 ? t.holdStill : this.hint ? t.hints[this.hint] : null;
-      const ring = 2 * Math.PI * 36;
-      return html`
-        <dialog part="capture-view" aria-labelledby="title" aria-describedby="instruction" @cancel=${this.#onCancel}>
-          <div class="bar top">
-            <button type="button" class="icon" part="capture-back" aria-label=${t.back} @click=${() => this.onBack()}>${backIcon}</button>
-            <h2 id="title">${this.heading}</h2>
-            <button type="button" class="icon" part="capture-close" aria-label=${t.close} @click=${() => this.onClose()}>${closeIcon}</button>
-          </div>
-          <div class="frame">
-            <div class="says">
-              <p id="instruction" class="instruction" ?hidden=${!!hint}>${selfie ? t.instruction.selfie : t.instruction.document}</p>
-              <p class="hint" part="capture-hint" ?hidden=${!hint}>${hint}</p>
-            </div>
-            <div class="view">
-              <div class="stage" ${cssProperty('--frame-ratio', frame ? `${frame.width} / ${frame.height}` : '4 / 3')}>
-                <video
-                  part="video"
-                  class=${this.mirrored ? 'mirrored' : ''}
-                  aria-hidden="true"
-                  autoplay
-                  playsinline
-                  muted
-                  @loadedmetadata=${this.#frameChanged}
-                  @resize=${this.#frameChanged}
-                ></video>
-                ${this.#renderCutout()}
-              </div>
-            </div>
-          </div>
-          <div class="bar bottom">
-            <span class="side">
-              ${
-                this.canSwitch
-                  ? html`<button type="button" class="icon" part="capture-switch" aria-label=${t.switchCamera} @click=${() => this.onSwitch()}>${switchIcon}</button>`
-                  : nothing
-              }
-            </span>
-            <button
-              type="button"
-              class="shutter"
-              part="shutter"
-              aria-label=${t.shutter}
-              aria-disabled=${this.busy ? 'true' : 'false'}
-              autofocus
-              @click=${() => {
-                if (!this.busy) this.onShutter(false);
-              }}
-            >
-              <svg viewBox="0 0 80 80" aria-hidden="true" focusable="false">
-                <circle class="track" cx="40" cy="40" r="36" />
-                <circle class="fill" cx="40" cy="40" r="36" ${cssProperty('stroke-dasharray', `${(ring * this.progress).toFixed(1)} ${ring.toFixed(1)}`)} />
-              </svg>
-            </button>
-            <span class="side"></span>
-          </div>
-          <p class="sr-only" role="status" aria-live="polite">${this.announcement}</p>
-        </dialog>
-      `;
+      return render(this, { texts: textsFor(this.locale), onFrame: this.#frameChanged });
     }
   }
 
   customElements.define(CAPTURE_VIEW_TAG, CaptureView);
+}
+
+/** The camera frame's size, once the preview knows it. */
+function frameSize(video: HTMLVideoElement | null): { width: number; height: number } | null {
+  return video && video.videoWidth > 0 ? { width: video.videoWidth, height: video.videoHeight } : null;
+}
+
+function textsFor(locale: CaptureViewProps['locale']): CaptureViewTexts {
+  return captureViewTexts[locale] ?? captureViewTexts['pt-BR'];
 }

@@ -5,10 +5,10 @@
  * exactly one face fills the oval, and its hint wins over the frame's.
  */
 import { CROP_MARGIN, type FrameRect } from '../camera/guide-geometry.js';
-import { context2d, createCanvas } from '../image/canvas.js';
 import type { CaptureRole } from '../image/pipeline.js';
-import { loadFaceDetector, type FaceDetectorModule } from '../face/load-face.js';
+import { loadFaceDetector } from '../face/load-face.js';
 import { startFrameSampler } from '../guidance/index.js';
+import { watchFace, type FaceWatch } from './face-watch.js';
 import type { ViewHint } from './texts.js';
 
 export interface GuidanceRun {
@@ -25,15 +25,6 @@ export interface GuidanceOptions {
   onUpdate(state: { hint: ViewHint | null; progress: number }): void;
   onAutoCapture(): void;
 }
-
-/** How often the selfie's face is looked for, ms (the detector costs more than the frame checks). */
-const FACE_INTERVAL_MS = 400;
-/**
- * The long edge the oval is looked at live: a face that fills the oval is well above the
- * detector's 45 px window at this size, and a copy this small costs about half the saved
- * selfie's check (whose copy is 320 px).
- */
-const LIVE_FACE_EDGE = 224;
 
 export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions): GuidanceRun {
   const { role, guide, frame } = options;
@@ -73,41 +64,17 @@ export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions)
   }
 
   let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let face: FaceWatch | null = null;
   if (selfie) {
     loadFaceDetector().then(
       (detector) => {
-        if (!stopped) watchFace(detector);
+        if (!stopped) face = watchFace(video, { guide, frame }, detector, setFaceHint);
       },
       () => {
         // No detector: the frame checks alone (the capture controller tells the page once the photo is taken).
         if (!stopped) setFaceHint(null);
       },
     );
-  }
-
-  /** Judges the oval's box (plus the saved photo's margin) as the saved selfie will be judged. */
-  function watchFace(detector: FaceDetectorModule): void {
-    const margin = CROP_MARGIN.selfie;
-    const sx = Math.max(0, guide.x - guide.width * margin);
-    const sy = Math.max(0, guide.y - guide.height * margin);
-    const sw = Math.min(frame.width - sx, guide.width * (1 + 2 * margin));
-    const sh = Math.min(frame.height - sy, guide.height * (1 + 2 * margin));
-    const scale = Math.min(1, LIVE_FACE_EDGE / Math.max(sw, sh));
-    const canvas = createCanvas(Math.round(sw * scale), Math.round(sh * scale));
-    const ctx = context2d(canvas, { willReadFrequently: true });
-    const look = async (): Promise<void> => {
-      if (stopped) return;
-      if (document.visibilityState === 'visible' && video.readyState >= 2) {
-        ctx.drawImage(video, sx, sy, sw, sh, 0, 0, canvas.width, canvas.height);
-        // In slices of ~10 ms: the preview and the shutter stay responsive while it looks.
-        const { verdict } = await detector.judgeSelfieSourceInSlices(canvas);
-        if (stopped) return;
-        setFaceHint(verdict === 'ok' ? null : verdict);
-      }
-      timer = setTimeout(() => void look(), FACE_INTERVAL_MS);
-    };
-    void look();
   }
 
   return {
@@ -117,7 +84,7 @@ export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions)
     },
     stop() {
       stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
+      face?.stop();
       sampler.stop();
     },
   };

@@ -14,39 +14,16 @@ import { cameraError } from '../camera/camera-error.js';
 import { cropRect } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
-import { FaceDetectorUnavailableError, judgeSelfieBlob, loadFaceDetector } from '../face/load-face.js';
-import type { SelfieVerdict } from '../face/face-detector.js';
-import type { CaptureRole, ImageCheckCode, ProcessedImage, processImage } from '../image/pipeline.js';
+import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import type { imageErrors } from '../messages/image-errors.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
+import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
-
-export interface RejectedPhoto {
-  role: CaptureRole;
-  code: ImageCheckCode;
-  /** Object URL of the refused source, when it is an image the browser can show. */
-  previewUrl: string | null;
-  /** Refused twice or more for what it shows: the person may keep it anyway. */
-  canKeep: boolean;
-}
-
-/** A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice. */
-export type CapturedPhoto = ProcessedImage & { keptAnyway?: true };
-
-/** Refusals a person may overrule: about what the picture shows, not about the file. */
-const KEEPABLE = new Set<ImageCheckCode>([
-  'too-small',
-  'blurry',
-  'too-dark',
-  'too-bright',
-  'no-face',
-  'several-faces',
-  'face-too-small',
-  'face-off-center',
-]);
+import { KEEPABLE, failureReason, imageCheckCode, isBlobSource, refusedFrame } from './photo-refusal.js';
+import { SelfieFaceCheck } from './selfie-face-check.js';
 
 export interface PipelineLimits {
   maxBytes?: number;
@@ -74,10 +51,7 @@ export class CaptureController implements ReactiveController {
   readonly camera: CameraController;
   readonly #host: ReactiveElement;
   readonly #options: CaptureOptions;
-  #photos: Partial<Record<CaptureRole, CapturedPhoto>> = {};
-  #rejected: RejectedPhoto | null = null;
-  /** The refused source, to show it again after the host comes back to the document. */
-  #rejectedSource: Blob | null = null;
+  readonly #shown: CapturedPhotos;
   #checking = false;
   #lastSource: 'camera' | 'file' | null = null;
   /** Photos refused in a row on each step: from the second, the person may keep one anyway. */
@@ -91,10 +65,7 @@ export class CaptureController implements ReactiveController {
   #taking = false;
   /** The refusal texts, which come with the pipeline (a photo can only be refused once it is loaded). */
   #errorTexts: typeof imageErrors | null = null;
-  /** The face detector was fetched ahead of the selfie (once per page visit of the step). */
-  #facePreloaded = false;
-  /** The page was told the face detector could not be loaded. */
-  #faceUnavailableTold = false;
+  readonly #face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
   readonly #pipeline = new LatestRun();
@@ -107,20 +78,23 @@ export class CaptureController implements ReactiveController {
     this.#host = host;
     this.#options = options;
     this.camera = new CameraController(host);
+    this.#shown = new CapturedPhotos(() => host.requestUpdate());
+    this.#face = new SelfieFaceCheck(host);
     host.addController(this);
   }
 
   get photos(): Readonly<Partial<Record<CaptureRole, CapturedPhoto>>> {
-    return this.#photos;
+    return this.#shown.all;
   }
 
   photo(role: CaptureRole): CapturedPhoto | undefined {
-    return this.#photos[role];
+    return this.#shown.all[role];
   }
 
   /** The photo the checks refused on the step of `role`, if any. */
   rejectedFor(role: CaptureRole): RejectedPhoto | null {
-    return this.#rejected?.role === role ? this.#rejected : null;
+    const rejected = this.#shown.rejected;
+    return rejected?.role === role ? rejected : null;
   }
 
   /** Why a photo was refused, in the locale in effect. */
@@ -170,11 +144,7 @@ export class CaptureController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    if (this.#options.activeRole() === 'selfie' && !this.#facePreloaded) {
-      // Fetched while the person reads the step, so the live face hints and the check are ready.
-      this.#facePreloaded = true;
-      loadFaceDetector().catch(() => (this.#facePreloaded = false));
-    }
+    if (this.#options.activeRole() === 'selfie') this.#face.preload();
     this.camera.attach(this.#options.activeRole() ? this.#host.renderRoot.querySelector('video') : null);
   }
 
@@ -187,7 +157,7 @@ export class CaptureController implements ReactiveController {
     const role = this.#options.activeRole();
     if (!role || this.camera.state === 'starting' || this.#checking) return;
     const attempt = ++this.#cameraAttempt;
-    this.#clearRejected();
+    this.#shown.clearRejected();
     // The view loads while the person answers the permission prompt.
     this.#viewLoading = true;
     const view = loadCaptureView().then(
@@ -264,7 +234,7 @@ export class CaptureController implements ReactiveController {
   /** Keeps the refused photo of the visible step (offered after two refusals in a row). */
   keepAnyway(): void {
     const role = this.#options.activeRole();
-    const source = this.#rejectedSource;
+    const source = this.#shown.rejectedSource;
     if (!role || !source || !this.rejectedFor(role)?.canKeep) return;
     void this.#process(source, role, { keepAnyway: true });
   }
@@ -289,21 +259,14 @@ export class CaptureController implements ReactiveController {
     if (!role) return;
     const reopen = this.#lastSource === 'camera';
     this.remove(role);
-    this.#clearRejected();
+    this.#shown.clearRejected();
     this.#focus('[data-capture-start]');
     if (reopen) void this.openCamera();
   }
 
   /** Drops the photos of these roles, revoking their object URLs. */
   remove(...roles: CaptureRole[]): void {
-    for (const role of roles) {
-      const existing = this.#photos[role];
-      if (!existing) continue;
-      URL.revokeObjectURL(existing.previewUrl);
-      const { [role]: _dropped, ...rest } = this.#photos;
-      this.#photos = rest;
-      this.#host.requestUpdate();
-    }
+    this.#shown.remove(...roles);
   }
 
   /** Stops the camera and any photo being checked (its result will be ignored). */
@@ -317,15 +280,12 @@ export class CaptureController implements ReactiveController {
   /** The visible step is being left: nothing keeps running and its refused photo goes. */
   leaveStep(): void {
     this.stop();
-    this.#clearRejected();
+    this.#shown.clearRejected();
   }
 
   /** Drops every photo, accepted or refused, revoking their object URLs. */
   clear(): void {
-    for (const photo of Object.values(this.#photos)) if (photo) URL.revokeObjectURL(photo.previewUrl);
-    this.#photos = {};
-    this.#clearRejected();
-    this.#host.requestUpdate();
+    this.#shown.clear();
   }
 
   reset(): void {
@@ -338,7 +298,7 @@ export class CaptureController implements ReactiveController {
   /** A picked file, or a camera frame's pixels (which the pipeline takes over and closes). */
   async #process(source: Blob | FramePixels, role: CaptureRole, how: { auto?: boolean; keepAnyway?: boolean } = {}): Promise<void> {
     const signal = this.#pipeline.begin();
-    this.#clearRejected();
+    this.#shown.clearRejected();
     this.#setChecking(true);
     const m = this.#options.context.current.messages;
     this.#options.announce(how.auto ? `${m.capture.autoCaptured} ${m.capture.checking}` : m.capture.checking);
@@ -355,7 +315,7 @@ export class CaptureController implements ReactiveController {
         role === 'selfie' && !how.keepAnyway
           ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime })
           : null;
-      const face = jpeg ? await this.#faceVerdict(jpeg) : null;
+      const face = jpeg ? await this.#face.verdict(jpeg) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);
         return;
@@ -364,10 +324,8 @@ export class CaptureController implements ReactiveController {
         URL.revokeObjectURL(image.previewUrl);
         throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face, image: jpeg });
       }
-      this.remove(role);
-      this.#photos = { ...this.#photos, [role]: how.keepAnyway ? { ...image, keptAnyway: true } : image };
+      this.#shown.accept(role, how.keepAnyway ? { ...image, keptAnyway: true } : image);
       delete this.#refusals[role];
-      this.#host.requestUpdate();
       this.#options.announce(how.keepAnyway ? m.capture.kept : m.capture.accepted);
       this.#host.dispatchEvent(
         new OnboardingCaptureEvent({
@@ -388,9 +346,7 @@ export class CaptureController implements ReactiveController {
       const showable = code !== 'not-an-image' && code !== 'unsupported-type' && refused !== null && /^image\//.test(refused.type);
       const refusals = KEEPABLE.has(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
       this.#refusals[role] = refusals;
-      this.#rejected = { role, code, previewUrl: showable ? URL.createObjectURL(refused) : null, canKeep: refusals >= 2 };
-      this.#rejectedSource = showable ? refused : null;
-      this.#host.requestUpdate();
+      this.#shown.reject({ role, code, canKeep: refusals >= 2 }, showable ? refused : null);
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
       if (code === 'compression-failed') {
         this.#host.dispatchEvent(
@@ -399,36 +355,6 @@ export class CaptureController implements ReactiveController {
       }
     } finally {
       if (this.#pipeline.end(signal)) this.#setChecking(false);
-    }
-  }
-
-  #clearRejected(): void {
-    if (!this.#rejected) return;
-    if (this.#rejected.previewUrl) URL.revokeObjectURL(this.#rejected.previewUrl);
-    this.#rejected = null;
-    this.#rejectedSource = null;
-    this.#host.requestUpdate();
-  }
-
-  /**
-   * The face check of a selfie that passed the other checks: exactly one face, large enough,
-   * inside the oval. Null when it cannot run (the page is told once, and the other checks stand).
-   */
-  async #faceVerdict(jpeg: Blob): Promise<SelfieVerdict | null> {
-    try {
-      return (await judgeSelfieBlob(jpeg)).verdict;
-    } catch (error) {
-      if (error instanceof FaceDetectorUnavailableError && !this.#faceUnavailableTold) {
-        this.#faceUnavailableTold = true;
-        this.#host.dispatchEvent(
-          new OnboardingErrorEvent({
-            code: 'face_detector_unavailable',
-            message: 'The face detector could not be loaded: the selfie was checked for exposure and focus only.',
-            reason: failureReason(error),
-          }),
-        );
-      }
-      return null;
     }
   }
 
@@ -458,53 +384,12 @@ export class CaptureController implements ReactiveController {
   }
 
   #suspend(): void {
-    for (const photo of Object.values(this.#photos)) if (photo) URL.revokeObjectURL(photo.previewUrl);
-    if (this.#rejected?.previewUrl) URL.revokeObjectURL(this.#rejected.previewUrl);
+    this.#shown.suspend();
     this.#suspended = true;
   }
 
-  /** New object URLs for what #suspend revoked: the photos from their JPEG bytes, the refused one from its source. */
   #resume(): void {
     this.#suspended = false;
-    const photos: Partial<Record<CaptureRole, CapturedPhoto>> = {};
-    for (const [role, photo] of Object.entries(this.#photos) as [CaptureRole, CapturedPhoto | undefined][]) {
-      if (!photo) continue;
-      const jpeg = new Blob([base64ToBytes(photo.base64) as Uint8Array<ArrayBuffer>], { type: photo.mime });
-      photos[role] = { ...photo, previewUrl: URL.createObjectURL(jpeg) };
-    }
-    this.#photos = photos;
-    if (this.#rejected?.previewUrl) {
-      this.#rejected = { ...this.#rejected, previewUrl: this.#rejectedSource ? URL.createObjectURL(this.#rejectedSource) : null };
-    }
-    this.#host.requestUpdate();
+    this.#shown.resume();
   }
-}
-
-/** The error's message and its cause's, e.g. "The image could not be prepared (TypeError: ...)". */
-function failureReason(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const { name, message } = e as { name?: unknown; message?: unknown };
-    const part = typeof message === 'string' ? `${typeof name === 'string' ? `${name}: ` : ''}${message}` : String(e);
-    // The pipeline already quotes its cause in its message; say it once.
-    if (!parts.some((p) => p.includes(part))) parts.push(part);
-  }
-  return parts.join(' <- ');
-}
-
-/** A picked file rather than a frame's pixels (duck-typed like the pipeline's isBlob, which is not imported eagerly). */
-function isBlobSource(source: Blob | FramePixels): source is Blob {
-  return typeof (source as Blob).slice === 'function';
-}
-
-/** The JPEG of a refused camera frame, duck-typed like the code (ImageCheckError is not imported eagerly). */
-function refusedFrame(error: unknown): Blob | null {
-  const image = (error as { image?: unknown } | null)?.image;
-  return image instanceof Blob ? image : null;
-}
-
-function imageCheckCode(error: unknown, texts: typeof imageErrors | null): ImageCheckCode {
-  const code = (error as { code?: unknown } | null)?.code;
-  // Duck-typed so that ImageCheckError (and the pipeline module) is not imported eagerly.
-  return typeof code === 'string' && texts && code in texts.en ? (code as ImageCheckCode) : 'compression-failed';
 }

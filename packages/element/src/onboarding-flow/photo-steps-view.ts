@@ -58,106 +58,123 @@ function cameraUnavailable(code: string | undefined): boolean {
 }
 
 export function renderPhotoStep(c: PhotoStepContext): TemplateResult {
-  const { m, step, capture, submission, nav } = c;
-  const onBack = () => nav.back();
-  if (isCaptureStep(step)) {
-    const role = CAPTURE_STEPS[step];
-    const handoff = c.handoff;
-    return captureStep({
-      m,
-      role,
-      acceptedUrl: capture.photo(role)?.previewUrl ?? null,
-      keptAnyway: capture.photo(role)?.keptAnyway === true,
-      rejected: capture.rejectedFor(role),
-      errorText: (code) => capture.errorText(code),
-      cameraErrorText: (code) => capture.cameraErrorText(code),
-      camera: { state: capture.camera.state, error: capture.camera.error },
-      view: capture.viewReady
-        ? {
-            stream: capture.camera.stream,
-            heading: c.heading(step),
-            locale: c.locale,
-            mirrored: capture.mirrored,
-            canSwitch: capture.canSwitch,
-            autoCapture: c.autoCapture,
-            onShutter: (auto) => void capture.takePhoto(auto),
-            onSwitch: () => void capture.switchCamera(),
-          }
-        : null,
-      taking: capture.taking,
-      checking: capture.checking,
-      cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
-      handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: handoff.open } : null,
-      onBack,
-      onOpenCamera: () => void capture.openCamera(),
-      onCloseCamera: () => capture.closeCamera(),
-      onFile: (e) => capture.pickFile(e),
-      onRetake: () => capture.retake(),
-      onKeep: () => capture.keepAnyway(),
-      onUse: () => nav.next(),
-    });
-  }
+  const { step } = c;
+  if (isCaptureStep(step)) return renderCaptureStep(c, CAPTURE_STEPS[step]);
   switch (step) {
-    case 'review': {
-      const previews: Partial<Record<CaptureRole, string>> = {};
-      for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
-      const roles = rolesFor(c.documentType);
-      return reviewStep({
-        m,
-        roles,
-        previews,
-        labels: Object.fromEntries(roles.map((role) => [role, c.heading(stepForRole(role))])),
-        cancelled: submission.cancelled,
-        onRetake: c.retakeFromReview,
-        onSend: () => submission.send(),
-        onBack,
-      });
-    }
-    case 'upload': {
-      const error = submission.uploadError;
-      if (!error) return uploadStep({ m, percent: submission.percent ?? 0, onCancel: () => submission.cancelUpload() });
-      return uploadErrorStep({
-        m,
-        message: uploadErrorMessage(error, m),
-        externalId: error.externalId,
-        // A locked tax id cannot be corrected here; the name still can.
-        fixCpf: c.lockedTaxId ? error.field === 'name' : error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
-        retakeRole: uploadErrorRole(error),
-        final: uploadErrorIsFinal(error),
-        canRetry: uploadErrorIsRetryable(error),
-        onBackToReview: () => nav.goTo('review'),
-        onFixCpf: () => nav.goTo('cpf'),
-        onRetake: c.retakeFromReview,
-        onRetry: () => void submission.upload(),
-      });
-    }
+    case 'review':
+      return renderReviewStep(c);
+    case 'upload':
+      return renderUploadStep(c);
     case 'processing':
-      return processingStep({
-        m,
-        t: c.afterSend,
-        status: submission.liveStatus?.status ?? 'IN_PROCESS',
-        error: submission.processingProblem,
-        reference: submission.tokenOnboarding,
-        canCheckAgain: submission.canCheckAgain,
-        phase: submission.waitPhase,
-        offline: submission.offline,
-        canClose: c.canClose,
-        onCheckAgain: () => void submission.watch(),
-        onRestart: c.onRestart,
-      });
-    default: {
-      const outcome = submission.outcome;
-      return outcome
-        ? outcomeStep({
-            m,
-            t: c.afterSend,
-            outcome,
-            copyNotice: c.copyNotice,
-            onCopy: c.onCopy,
-            onRestart: c.onRestart,
-            onRetryPhotos: c.onRetryPhotos,
-          })
-        : html``;
-    }
+      return renderProcessingStep(c);
+    default:
+      return renderOutcomeStep(c);
   }
+}
+
+function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResult {
+  const { m, capture, nav } = c;
+  const handoff = c.handoff;
+  return captureStep({
+    m,
+    role,
+    acceptedUrl: capture.photo(role)?.previewUrl ?? null,
+    keptAnyway: capture.photo(role)?.keptAnyway === true,
+    rejected: capture.rejectedFor(role),
+    errorText: (code) => capture.errorText(code),
+    cameraErrorText: (code) => capture.cameraErrorText(code),
+    camera: { state: capture.camera.state, error: capture.camera.error },
+    view: capture.viewReady
+      ? {
+          stream: capture.camera.stream,
+          heading: c.heading(c.step),
+          locale: c.locale,
+          mirrored: capture.mirrored,
+          canSwitch: capture.canSwitch,
+          autoCapture: c.autoCapture,
+          onShutter: (auto) => void capture.takePhoto(auto),
+          onSwitch: () => void capture.switchCamera(),
+        }
+      : null,
+    taking: capture.taking,
+    checking: capture.checking,
+    cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
+    handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: handoff.open } : null,
+    onBack: () => nav.back(),
+    onOpenCamera: () => void capture.openCamera(),
+    onCloseCamera: () => capture.closeCamera(),
+    onFile: (e) => capture.pickFile(e),
+    onRetake: () => capture.retake(),
+    onKeep: () => capture.keepAnyway(),
+    onUse: () => nav.next(),
+  });
+}
+
+function renderReviewStep(c: PhotoStepContext): TemplateResult {
+  const { m, capture, submission, nav } = c;
+  const previews: Partial<Record<CaptureRole, string>> = {};
+  for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
+  const roles = rolesFor(c.documentType);
+  return reviewStep({
+    m,
+    roles,
+    previews,
+    labels: Object.fromEntries(roles.map((role) => [role, c.heading(stepForRole(role))])),
+    cancelled: submission.cancelled,
+    onRetake: c.retakeFromReview,
+    onSend: () => submission.send(),
+    onBack: () => nav.back(),
+  });
+}
+
+function renderUploadStep(c: PhotoStepContext): TemplateResult {
+  const { m, submission, nav } = c;
+  const error = submission.uploadError;
+  if (!error) return uploadStep({ m, percent: submission.percent ?? 0, onCancel: () => submission.cancelUpload() });
+  return uploadErrorStep({
+    m,
+    message: uploadErrorMessage(error, m),
+    externalId: error.externalId,
+    // A locked tax id cannot be corrected here; the name still can.
+    fixCpf: c.lockedTaxId ? error.field === 'name' : error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
+    retakeRole: uploadErrorRole(error),
+    final: uploadErrorIsFinal(error),
+    canRetry: uploadErrorIsRetryable(error),
+    onBackToReview: () => nav.goTo('review'),
+    onFixCpf: () => nav.goTo('cpf'),
+    onRetake: c.retakeFromReview,
+    onRetry: () => void submission.upload(),
+  });
+}
+
+function renderProcessingStep(c: PhotoStepContext): TemplateResult {
+  const { m, submission } = c;
+  return processingStep({
+    m,
+    t: c.afterSend,
+    status: submission.liveStatus?.status ?? 'IN_PROCESS',
+    error: submission.processingProblem,
+    reference: submission.tokenOnboarding,
+    canCheckAgain: submission.canCheckAgain,
+    phase: submission.waitPhase,
+    offline: submission.offline,
+    canClose: c.canClose,
+    onCheckAgain: () => void submission.watch(),
+    onRestart: c.onRestart,
+  });
+}
+
+function renderOutcomeStep(c: PhotoStepContext): TemplateResult {
+  const outcome = c.submission.outcome;
+  return outcome
+    ? outcomeStep({
+        m: c.m,
+        t: c.afterSend,
+        outcome,
+        copyNotice: c.copyNotice,
+        onCopy: c.onCopy,
+        onRestart: c.onRestart,
+        onRetryPhotos: c.onRetryPhotos,
+      })
+    : html``;
 }

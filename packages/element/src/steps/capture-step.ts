@@ -48,82 +48,62 @@ export interface CaptureView {
 }
 
 export function captureStep(v: CaptureView): TemplateResult {
-  const m = v.m.capture;
-  const selfie = v.role === 'selfie';
-  const what = v.m.review.roles[v.role];
   const back = backButton(v.m.flow.back, v.onBack);
+  if (v.acceptedUrl) return acceptedPhoto(v, v.acceptedUrl, back);
+  if (v.rejected) return rejectedPhoto(v, v.rejected, back);
+  return photoSources(v, back);
+}
 
-  if (v.acceptedUrl) {
-    return html`
-      <div part="body">
-        <img class="preview" part="preview" src=${v.acceptedUrl} alt=${m.previewAlt(what)} />
-        <p>${v.keptAnyway ? m.kept : m.accepted}</p>
-      </div>
-      <div class="actions" part="actions">
-        ${back}
-        <button type="button" part="button" @click=${v.onRetake}>${m.retake}</button>
-        <button type="button" class="primary" part="button button-primary" @click=${v.onUse}>${m.usePhoto}</button>
-      </div>
-    `;
-  }
+/** The accepted photo, to use or take again. */
+function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): TemplateResult {
+  const m = v.m.capture;
+  return html`
+    <div part="body">
+      <img class="preview" part="preview" src=${url} alt=${m.previewAlt(v.m.review.roles[v.role])} />
+      <p>${v.keptAnyway ? m.kept : m.accepted}</p>
+    </div>
+    <div class="actions" part="actions">
+      ${back}
+      <button type="button" part="button" @click=${v.onRetake}>${m.retake}</button>
+      <button type="button" class="primary" part="button button-primary" @click=${v.onUse}>${m.usePhoto}</button>
+    </div>
+  `;
+}
 
-  if (v.rejected) {
-    return html`
-      <div part="body">
-        ${
-          v.rejected.previewUrl
-            ? html`<img class="preview rejected" part="preview" src=${v.rejected.previewUrl} alt=${m.rejectedAlt(what)} />`
-            : nothing
-        }
-        <p id="capture-error" class="error" part="error" role="alert">${v.errorText(v.rejected.code)}</p>
-        ${v.rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
-      </div>
-      <div class="actions" part="actions">
-        ${back}
-        ${v.rejected.canKeep ? html`<button type="button" part="button keep-anyway" ?disabled=${v.checking} @click=${v.onKeep}>${m.keepAnyway}</button>` : nothing}
-        <button type="button" class="primary" part="button button-primary" @click=${v.onRetake}>${m.retake}</button>
-      </div>
-    `;
-  }
+/** The refused photo with its reason, to take again (or, refused twice, to keep anyway). */
+function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>, back: TemplateResult): TemplateResult {
+  const m = v.m.capture;
+  return html`
+    <div part="body">
+      ${
+        rejected.previewUrl
+          ? html`<img class="preview rejected" part="preview" src=${rejected.previewUrl} alt=${m.rejectedAlt(v.m.review.roles[v.role])} />`
+          : nothing
+      }
+      <p id="capture-error" class="error" part="error" role="alert">${v.errorText(rejected.code)}</p>
+      ${rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
+    </div>
+    <div class="actions" part="actions">
+      ${back}
+      ${rejected.canKeep ? html`<button type="button" part="button keep-anyway" ?disabled=${v.checking} @click=${v.onKeep}>${m.keepAnyway}</button>` : nothing}
+      <button type="button" class="primary" part="button button-primary" @click=${v.onRetake}>${m.retake}</button>
+    </div>
+  `;
+}
 
+/** No photo yet: the camera (and its view while open), the file pickers and the phone handoff. */
+function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
+  const m = v.m.capture;
   const { state, error } = v.camera;
   const open = state === 'live' || state === 'starting';
   const busy = v.checking || open;
   const cameraError = state === 'error' ? error : null;
-  const handoff = v.handoff;
-  const lead = !!handoff?.first;
-  const phone = handoff
-    ? html`<button
-        type="button"
-        class=${lead ? 'primary' : ''}
-        part=${lead ? 'button button-primary handoff-start' : 'button handoff-start'}
-        @click=${handoff.onOpen}
-      >
-        ${m.handoff}
-      </button>`
-    : nothing;
+  const lead = !!v.handoff?.first;
+  const phone = handoffButton(v, lead);
   return html`
     <div part="body">
-      <p>${selfie ? m.guideSelfie : m.guideDocument}</p>
-      ${
-        open && v.view
-          ? html`<onboarding-capture-view
-            exportparts="capture-view, video, guide, shutter, capture-back, capture-close, capture-switch, capture-hint"
-            .role=${v.role}
-            .stream=${v.view.stream}
-            .heading=${v.view.heading}
-            .locale=${v.view.locale}
-            .mirrored=${v.view.mirrored}
-            .canSwitch=${v.view.canSwitch}
-            .autoCapture=${v.view.autoCapture}
-            .busy=${v.taking || state !== 'live'}
-            .onShutter=${v.view.onShutter}
-            .onSwitch=${v.view.onSwitch}
-            .onClose=${v.onCloseCamera}
-            .onBack=${v.onBack}
-          ></onboarding-capture-view>`
-          : nothing
-      }
+      <p>${v.role === 'selfie' ? m.guideSelfie : m.guideDocument}</p>
+      ${open && v.view ? liveView(v, v.view) : nothing}
       ${state === 'starting' ? html`<p role="status">${m.cameraStarting}</p>` : nothing}
       ${v.checking ? html`<p class="muted">${m.checking}</p>` : nothing}
       ${
@@ -144,37 +124,78 @@ export function captureStep(v: CaptureView): TemplateResult {
       >
         ${cameraError ? m.tryCameraAgain : m.openCamera}
       </button>
-      <label class="file-button" part="button">
-        <input
-          class="sr-only"
-          type="file"
-          accept="image/jpeg,image/png,image/webp"
-          aria-describedby="file-hint"
-          ?disabled=${v.checking}
-          @change=${v.onFile}
-        />
-        ${m.chooseFile}
-      </label>
-      <span id="file-hint" class="sr-only">${m.fileHint}</span>
-      ${
-        v.cameraUnavailable
-          ? html`
-            <label class="file-button" part="button camera-app">
-              <input
-                class="sr-only"
-                type="file"
-                accept="image/*"
-                capture=${selfie ? 'user' : 'environment'}
-                data-camera-app
-                ?disabled=${v.checking}
-                @change=${v.onFile}
-              />
-              ${m.cameraApp}
-            </label>
-          `
-          : nothing
-      }
+      ${filePickers(v)}
       ${lead ? nothing : phone}
     </div>
+  `;
+}
+
+/** "Continue on your phone": the main action where no camera was found here. */
+function handoffButton(v: CaptureView, lead: boolean): TemplateResult | typeof nothing {
+  const handoff = v.handoff;
+  if (!handoff) return nothing;
+  return html`<button
+    type="button"
+    class=${lead ? 'primary' : ''}
+    part=${lead ? 'button button-primary handoff-start' : 'button handoff-start'}
+    @click=${handoff.onOpen}
+  >
+    ${v.m.capture.handoff}
+  </button>`;
+}
+
+/** The full-screen capture view over the open camera. */
+function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): TemplateResult {
+  return html`<onboarding-capture-view
+    exportparts="capture-view, video, guide, shutter, capture-back, capture-close, capture-switch, capture-hint"
+    .role=${v.role}
+    .stream=${view.stream}
+    .heading=${view.heading}
+    .locale=${view.locale}
+    .mirrored=${view.mirrored}
+    .canSwitch=${view.canSwitch}
+    .autoCapture=${view.autoCapture}
+    .busy=${v.taking || v.camera.state !== 'live'}
+    .onShutter=${view.onShutter}
+    .onSwitch=${view.onSwitch}
+    .onClose=${v.onCloseCamera}
+    .onBack=${v.onBack}
+  ></onboarding-capture-view>`;
+}
+
+/** The always-visible file picker, and the camera app's where the page cannot open the camera itself. */
+function filePickers(v: CaptureView): TemplateResult {
+  const m = v.m.capture;
+  return html`
+    <label class="file-button" part="button">
+      <input
+        class="sr-only"
+        type="file"
+        accept="image/jpeg,image/png,image/webp"
+        aria-describedby="file-hint"
+        ?disabled=${v.checking}
+        @change=${v.onFile}
+      />
+      ${m.chooseFile}
+    </label>
+    <span id="file-hint" class="sr-only">${m.fileHint}</span>
+    ${
+      v.cameraUnavailable
+        ? html`
+          <label class="file-button" part="button camera-app">
+            <input
+              class="sr-only"
+              type="file"
+              accept="image/*"
+              capture=${v.role === 'selfie' ? 'user' : 'environment'}
+              data-camera-app
+              ?disabled=${v.checking}
+              @change=${v.onFile}
+            />
+            ${m.cameraApp}
+          </label>
+        `
+        : nothing
+    }
   `;
 }

@@ -1,0 +1,107 @@
+/**
+ * The photos the capture controller shows, accepted and refused, with the object URLs it owns:
+ * each is revoked when its photo is replaced, dropped or cleared, and all of them while the host
+ * is out of the document (a page moving the element), to be recreated when it comes back.
+ * `onChange` is the host's requestUpdate.
+ */
+import { base64ToBytes } from '@onboarding-kit/contract';
+import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
+
+export interface RejectedPhoto {
+  role: CaptureRole;
+  code: ImageCheckCode;
+  /** Object URL of the refused source, when it is an image the browser can show. */
+  previewUrl: string | null;
+  /** Refused twice or more for what it shows: the person may keep it anyway. */
+  canKeep: boolean;
+}
+
+/** A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice. */
+export type CapturedPhoto = ProcessedImage & { keptAnyway?: true };
+
+export class CapturedPhotos {
+  readonly #onChange: () => void;
+  #photos: Partial<Record<CaptureRole, CapturedPhoto>> = {};
+  #rejected: RejectedPhoto | null = null;
+  /** The refused source, to show it again after the host comes back to the document. */
+  #rejectedSource: Blob | null = null;
+
+  constructor(onChange: () => void) {
+    this.#onChange = onChange;
+  }
+
+  get all(): Readonly<Partial<Record<CaptureRole, CapturedPhoto>>> {
+    return this.#photos;
+  }
+
+  get rejected(): RejectedPhoto | null {
+    return this.#rejected;
+  }
+
+  /** The refused photo's source, while it can be shown (and so kept anyway). */
+  get rejectedSource(): Blob | null {
+    return this.#rejectedSource;
+  }
+
+  /** Replaces the photo of `role`. */
+  accept(role: CaptureRole, photo: CapturedPhoto): void {
+    this.remove(role);
+    this.#photos = { ...this.#photos, [role]: photo };
+    this.#onChange();
+  }
+
+  /** Shows a refused photo; `source` only where the browser can show it. */
+  reject(refusal: Omit<RejectedPhoto, 'previewUrl'>, source: Blob | null): void {
+    this.#rejected = { ...refusal, previewUrl: source ? URL.createObjectURL(source) : null };
+    this.#rejectedSource = source;
+    this.#onChange();
+  }
+
+  /** Drops the photos of these roles, revoking their object URLs. */
+  remove(...roles: CaptureRole[]): void {
+    for (const role of roles) {
+      const existing = this.#photos[role];
+      if (!existing) continue;
+      URL.revokeObjectURL(existing.previewUrl);
+      const { [role]: _dropped, ...rest } = this.#photos;
+      this.#photos = rest;
+      this.#onChange();
+    }
+  }
+
+  clearRejected(): void {
+    if (!this.#rejected) return;
+    if (this.#rejected.previewUrl) URL.revokeObjectURL(this.#rejected.previewUrl);
+    this.#rejected = null;
+    this.#rejectedSource = null;
+    this.#onChange();
+  }
+
+  /** Drops every photo, accepted or refused, revoking their object URLs. */
+  clear(): void {
+    for (const photo of Object.values(this.#photos)) if (photo) URL.revokeObjectURL(photo.previewUrl);
+    this.#photos = {};
+    this.clearRejected();
+    this.#onChange();
+  }
+
+  suspend(): void {
+    for (const photo of Object.values(this.#photos)) if (photo) URL.revokeObjectURL(photo.previewUrl);
+    if (this.#rejected?.previewUrl) URL.revokeObjectURL(this.#rejected.previewUrl);
+  }
+
+  /** New object URLs for what suspend revoked: the photos from their JPEG bytes, the refused one from its source. */
+  resume(): void {
+    const photos: Partial<Record<CaptureRole, CapturedPhoto>> = {};
+    for (const [role, photo] of Object.entries(this.#photos) as [CaptureRole, CapturedPhoto | undefined][]) {
+      if (!photo) continue;
+      const jpeg = new Blob([base64ToBytes(photo.base64) as Uint8Array<ArrayBuffer>], { type: photo.mime });
+      photos[role] = { ...photo, previewUrl: URL.createObjectURL(jpeg) };
+    }
+    this.#photos = photos;
+    if (this.#rejected?.previewUrl) {
+      this.#rejected = { ...this.#rejected, previewUrl: this.#rejectedSource ? URL.createObjectURL(this.#rejectedSource) : null };
+    }
+    this.#onChange();
+  }
+}
