@@ -10,7 +10,6 @@ import { completeKey, releaseFrees, reserveKey } from '../rules/idempotency.js';
 import { msOf } from '../rules/iso-time.js';
 import { acquireLease, releaseLease, renewLease } from '../rules/leases.js';
 import type { OnboardingCutoffs } from '../rules/onboardings.js';
-import { outboxChangedMs } from '../rules/outbox.js';
 import { consumeRate } from '../rules/rate-window.js';
 import { mayPointHandoffKey, versionMatches, type PurgeCutoffs, type SecretOwner } from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
@@ -31,6 +30,7 @@ import {
   type SessionRow,
 } from './rows.js';
 import type { Db, Statements } from './statements.js';
+import { insertOutboxRow, updateOutboxRow, writeOnboarding } from './writes.js';
 
 const endedMs = (s: SessionRecord): number | null => (s.endedAt ? msOf(s.endedAt) : null);
 
@@ -53,25 +53,7 @@ export class SqlitePrimitives implements StorePrimitives {
   }
 
   async putOnboarding(r: OnboardingRecord): Promise<void> {
-    this.tx(() => {
-      this.sql.deleteHistory.run(r.tokenOnboarding);
-      this.sql.deleteAccessKeys.run(r.tokenOnboarding);
-      this.sql.deleteOnboarding.run(r.tokenOnboarding);
-      this.sql.insertOnboarding.run(
-        r.tokenOnboarding,
-        r.status,
-        r.createdAt,
-        msOf(r.createdAt),
-        r.updatedAt,
-        r.externalId ?? null,
-        r.accessKeyHash,
-        r.finishedAt ?? null,
-        r.finishedAt ? msOf(r.finishedAt) : null,
-        r.sessionId ?? null,
-      );
-      r.history.forEach((h, seq) => this.sql.insertHistory.run(r.tokenOnboarding, seq, h.status, h.at, h.source));
-      for (const hash of r.moreAccessKeyHashes ?? []) this.sql.insertAccessKey.run(r.tokenOnboarding, hash);
-    });
+    this.tx(() => writeOnboarding(this.sql, r));
   }
 
   async getOnboarding(token: string): Promise<OnboardingRecord | null> {
@@ -243,24 +225,7 @@ export class SqlitePrimitives implements StorePrimitives {
   }
 
   async insertEntry(e: OutboxEntry): Promise<boolean> {
-    return this.run(
-      () =>
-        this.sql.enqueue.run(
-          e.id,
-          e.type,
-          e.body,
-          e.orderKey,
-          e.createdAt,
-          msOf(e.createdAt),
-          e.state,
-          e.attempts,
-          e.nextAttemptMs,
-          e.lastAttemptAt ?? null,
-          e.lastError ?? null,
-          e.deliveredAt ?? null,
-          outboxChangedMs(e),
-        ).changes === 1,
-    );
+    return this.run(() => insertOutboxRow(this.sql, e));
   }
 
   async dueEntries(nowMs: number, limit: number): Promise<OutboxEntry[]> {
@@ -268,20 +233,7 @@ export class SqlitePrimitives implements StorePrimitives {
   }
 
   async updateEntry(id: string, u: OutboxUpdate): Promise<boolean> {
-    const changed = u.deliveredAt ?? u.lastAttemptAt;
-    return this.run(
-      () =>
-        this.sql.updateNotification.run(
-          u.state,
-          u.attempts,
-          u.nextAttemptMs,
-          u.lastAttemptAt ?? null,
-          u.lastError ?? null,
-          u.deliveredAt ?? null,
-          changed ? msOf(changed) : null,
-          id,
-        ).changes === 1,
-    );
+    return this.run(() => updateOutboxRow(this.sql, id, u));
   }
 
   async getEntry(id: string): Promise<OutboxEntry | null> {

@@ -1,0 +1,68 @@
+/**
+ * The SQLite backend's writes of whole rows: an onboarding with its history and access keys, and
+ * an outbox entry. Callers run them inside their own transaction (or `run`), which maps errors.
+ */
+import type { OutboxEntry, OutboxUpdate } from '../backend-state.js';
+import { msOf } from '../rules/iso-time.js';
+import { outboxChangedMs } from '../rules/outbox.js';
+import type { OnboardingRecord } from '../store.js';
+import type { Statements } from './statements.js';
+
+/** Replaces the onboarding's rows with `r`'s. */
+export function writeOnboarding(sql: Statements, r: OnboardingRecord): void {
+  sql.deleteHistory.run(r.tokenOnboarding);
+  sql.deleteAccessKeys.run(r.tokenOnboarding);
+  sql.deleteOnboarding.run(r.tokenOnboarding);
+  sql.insertOnboarding.run(
+    r.tokenOnboarding,
+    r.status,
+    r.createdAt,
+    msOf(r.createdAt),
+    r.updatedAt,
+    r.externalId ?? null,
+    r.accessKeyHash,
+    r.finishedAt ?? null,
+    r.finishedAt ? msOf(r.finishedAt) : null,
+    r.sessionId ?? null,
+  );
+  r.history.forEach((h, seq) => sql.insertHistory.run(r.tokenOnboarding, seq, h.status, h.at, h.source));
+  for (const hash of r.moreAccessKeyHashes ?? []) sql.insertAccessKey.run(r.tokenOnboarding, hash);
+}
+
+/** False when an entry with this id is already queued. */
+export function insertOutboxRow(sql: Statements, e: OutboxEntry): boolean {
+  return (
+    sql.enqueue.run(
+      e.id,
+      e.type,
+      e.body,
+      e.orderKey,
+      e.createdAt,
+      msOf(e.createdAt),
+      e.state,
+      e.attempts,
+      e.nextAttemptMs,
+      e.lastAttemptAt ?? null,
+      e.lastError ?? null,
+      e.deliveredAt ?? null,
+      outboxChangedMs(e),
+    ).changes === 1
+  );
+}
+
+/** False when no entry has this id. */
+export function updateOutboxRow(sql: Statements, id: string, u: OutboxUpdate): boolean {
+  const changed = u.deliveredAt ?? u.lastAttemptAt;
+  return (
+    sql.updateNotification.run(
+      u.state,
+      u.attempts,
+      u.nextAttemptMs,
+      u.lastAttemptAt ?? null,
+      u.lastError ?? null,
+      u.deliveredAt ?? null,
+      changed ? msOf(changed) : null,
+      id,
+    ).changes === 1
+  );
+}
