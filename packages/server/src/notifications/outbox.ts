@@ -16,10 +16,10 @@
 import type { NotificationEvent, NotificationType } from '@onboarding-kit/contract';
 import { realTimers, type TimerHandle, type Timers } from '../relay/timers.js';
 import type { OutboxEntry } from '../store/backend-state.js';
+import { afterFailedTry } from '../store/index.js';
 import { tryDelivery } from './delivery-try.js';
 import { summarize, type NotificationFilter, type NotificationSummary } from './notification-summary.js';
 import { notifierConfig, type NotifierConfig, type NotifierOptions } from './notifier-options.js';
-import { retryDelay, scheduledWait } from './retry-schedule.js';
 
 export { NOTIFICATION_FILTERS, type NotificationFilter } from './notification-summary.js';
 export type { NotifierOptions } from './notifier-options.js';
@@ -306,14 +306,9 @@ export class Notifier {
       logger.info('notification delivered', fields);
       return;
     }
-    const waited = scheduledWait(attempts - 1, this.#cfg);
-    if (waited >= this.#cfg.giveUpAfterMs) {
-      await store.updateNotification(entry.id, { state: 'failed', attempts, nextAttemptMs: at, lastAttemptAt, lastError: failure });
-      logger.error('notification gave up', { ...fields, error: failure });
-      return;
-    }
-    const delay = retryDelay(attempts, this.#cfg);
-    await store.updateNotification(entry.id, { state: 'pending', attempts, nextAttemptMs: at + delay, lastAttemptAt, lastError: failure });
-    logger.warn('notification try failed; retrying', { ...fields, error: failure, retryInMs: delay });
+    const next = afterFailedTry(attempts, at, this.#cfg);
+    await store.updateNotification(entry.id, { ...next, attempts, lastAttemptAt, lastError: failure });
+    if (next.state === 'failed') logger.error('notification gave up', { ...fields, error: failure });
+    else logger.warn('notification try failed; retrying', { ...fields, error: failure, retryInMs: next.nextAttemptMs - at });
   }
 }

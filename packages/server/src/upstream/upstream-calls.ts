@@ -11,7 +11,7 @@ import { EncodedJson } from './encoded-json.js';
 import { nodeTransport, type Transport } from './node-transport.js';
 import { httpError, readJson, transportError } from './upstream-answers.js';
 import { UpstreamError } from './upstream-error.js';
-import type { UpstreamClientOptions } from './upstream-client.js';
+import type { UpstreamClientOptions } from './upstream-options.js';
 
 export interface Operation {
   method: 'GET' | 'POST';
