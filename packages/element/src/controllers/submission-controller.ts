@@ -13,11 +13,16 @@
 import { validateCreateOnboarding, type CreateOnboardingRequest, type OnboardingState } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CompanionError, createOnboarding, errorFromApi, watchStatus, type FinalState, type PollOptions } from '../api/index.js';
-import type { CaptureRole } from '../image/pipeline.js';
 import { OnboardingCancelEvent, OnboardingCompleteEvent, OnboardingErrorEvent, OnboardingSubmittedEvent } from '../events.js';
-import type { Messages } from '../messages/index.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
+import { newIdempotencyKey, sameRequest } from './idempotency-key.js';
+import { forget, readKept, storeKept, type KeptOnboarding } from './kept-onboarding.js';
 import { LatestRun } from './latest-run.js';
+import { uploadErrorMessage } from './upload-errors.js';
+
+export { newIdempotencyKey, sameRequest } from './idempotency-key.js';
+export { uploadErrorIsFinal, uploadErrorIsRetryable, uploadErrorMessage, uploadErrorRole } from './upload-errors.js';
+export { readKept, resumeKeyFor, type KeptOnboarding } from './kept-onboarding.js';
 
 export type ProcessingProblem = 'gave-up' | 'lost';
 
@@ -40,67 +45,12 @@ export interface SubmissionOptions {
   clientSecret?(): string | null;
 }
 
-/**
- * What survives a reload while the outcome is awaited: enough to read the status, nothing of
- * what the person sent (no image, no CPF) and never the session's secret.
- */
-export interface KeptOnboarding {
-  tokenOnboarding: string;
-  accessKey: string;
-  endpoint: string;
-  /** When the companion answered the creation (ms since the epoch). */
-  savedAt: number;
-}
-
-/** The companion follows an onboarding for 48 h; a page reloaded later has nothing left to wait for. */
-const KEPT_FOR_MS = 48 * 60 * 60_000;
 /** After this long, the person is told the check takes longer than usual. */
 const SLOW_AFTER_MS = 30_000;
 /** After this long still in process, a manual review is the likely reason. */
 const REVIEW_AFTER_MS = 120_000;
 
 export type WaitPhase = 'usual' | 'slow' | 'review';
-
-/**
- * Where a page keeps the onboarding it waits for: one key per endpoint and session. The session
- * enters only as a hash, so that its secret is written nowhere.
- */
-export function resumeKeyFor(endpoint: string, secret: string): string | null {
-  if (!endpoint) return null;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < secret.length; i++) h = Math.imul(h ^ secret.charCodeAt(i), 0x01000193);
-  return `onboarding-kit:${endpoint}:${secret ? (h >>> 0).toString(36) : '-'}`;
-}
-
-/** The onboarding kept under `key`, unless it is malformed, expired or for another endpoint. */
-export function readKept(key: string, endpoint: string, nowMs = Date.now()): KeptOnboarding | null {
-  let kept: Partial<KeptOnboarding> | null = null;
-  try {
-    kept = JSON.parse(sessionStorage.getItem(key) ?? 'null') as Partial<KeptOnboarding> | null;
-  } catch {
-    // Storage refused (privacy settings, sandboxed frame) or garbage in it: nothing to resume.
-  }
-  const { tokenOnboarding, accessKey, savedAt } = kept ?? {};
-  if (
-    typeof tokenOnboarding === 'string' &&
-    typeof accessKey === 'string' &&
-    typeof savedAt === 'number' &&
-    kept?.endpoint === endpoint &&
-    nowMs - savedAt < KEPT_FOR_MS
-  ) {
-    return { tokenOnboarding, accessKey, endpoint, savedAt };
-  }
-  if (kept) forget(key);
-  return null;
-}
-
-function forget(key: string): void {
-  try {
-    sessionStorage.removeItem(key);
-  } catch {
-    // Nothing could be stored either.
-  }
-}
 
 /** Leaving mid-upload loses it: the browser asks the person first. */
 function warnBeforeLeaving(event: BeforeUnloadEvent): void {
@@ -109,61 +59,8 @@ function warnBeforeLeaving(event: BeforeUnloadEvent): void {
   event.returnValue = '';
 }
 
-/** Errors after which nothing this page can send will be accepted: the session is spent, gone or unknown. */
-const SESSION_ENDED = new Set(['session_used', 'session_expired', 'session_invalid', 'session_handed_off']);
-
-/** Whether a failed upload ended the flow for this page (no retry, no way back to the photos). */
-export function uploadErrorIsFinal(error: CompanionError): boolean {
-  return SESSION_ENDED.has(error.code);
-}
-
-/** Whether sending the same content again could succeed. */
-export function uploadErrorIsRetryable(error: CompanionError): boolean {
-  return !uploadErrorIsFinal(error) && error.code !== 'session_mismatch' && error.code !== 'idempotency_conflict';
-}
-
-/** A version 4 UUID from getRandomValues, which (unlike randomUUID) also exists outside secure contexts. */
-export function newIdempotencyKey(): string {
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-/** Whether two creation bodies are the same content (photos compared by their base64). */
-export function sameRequest(a: CreateOnboardingRequest, b: CreateOnboardingRequest): boolean {
-  const fields = ['cpf', 'cnpj', 'name', 'documentType'] as const;
-  if (fields.some((f) => a[f] !== b[f])) return false;
-  const roles = new Set([...Object.keys(a.images), ...Object.keys(b.images)]) as Set<keyof CreateOnboardingRequest['images']>;
-  return [...roles].every((role) => a.images[role] === b.images[role]);
-}
-
 const asCompanionError = (error: unknown): CompanionError =>
   error instanceof CompanionError ? error : new CompanionError({ code: 'network', message: String(error), status: 0 });
-
-/** What the person reads about a failed upload. */
-export function uploadErrorMessage(error: CompanionError, m: Messages): string {
-  const errors = m.upload.errors;
-  // Widened: a newer companion may answer a code this page does not know.
-  const code: string = error.code;
-  // The session's own words: the link is what the person has to replace, whenever it failed.
-  if (code === 'session_invalid') return m.session.invalid;
-  if (code === 'session_expired') return m.session.expired;
-  if (code === 'session_handed_off') return m.session.handedOff;
-  if (code in errors && code !== 'generic' && code !== 'upstream') return errors[code as keyof typeof errors];
-  if (code.startsWith('upstream_') || error.status >= 500) return errors.upstream;
-  if (error.status === 413) return errors.payload_too_large;
-  if (error.status === 429) return errors.rate_limited;
-  return errors.generic;
-}
-
-/** The capture role an upload error points at (`field: "images.selfie"`), if any. */
-export function uploadErrorRole(error: CompanionError | null): CaptureRole | null {
-  const field = error?.field ?? '';
-  const role = field.startsWith('images.') ? field.slice('images.'.length) : '';
-  return role === 'documentFront' || role === 'documentBack' || role === 'selfie' ? role : null;
-}
 
 export class SubmissionController implements ReactiveController {
   readonly #host: ReactiveElement;
@@ -450,12 +347,7 @@ export class SubmissionController implements ReactiveController {
     const { resumeKey: key, endpoint } = this.#options.context.current;
     if (!key || !this.#token || !this.#accessKey) return;
     const kept: KeptOnboarding = { tokenOnboarding: this.#token, accessKey: this.#accessKey, endpoint, savedAt: this.#since ?? Date.now() };
-    try {
-      sessionStorage.setItem(key, JSON.stringify(kept));
-      this.#keptUnder = key;
-    } catch {
-      // Storage refused or full: the wait goes on, only a reload cannot pick it up.
-    }
+    if (storeKept(key, kept)) this.#keptUnder = key;
   }
 
   #forgetKept(): void {

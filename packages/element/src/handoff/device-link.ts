@@ -27,13 +27,31 @@ export function linkDevice(endpoint: string, secret: () => string, lost: () => v
   const run = new AbortController();
   const signal = run.signal;
   let reported = '';
-  let held = true;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const lose = () => {
     if (signal.aborted) return;
     run.abort();
     lost();
   };
+  const reports = progressReports(endpoint, secret, signal, lose);
+  followHolder(endpoint, secret, signal, lose, reports.resend);
+  return {
+    report(progress) {
+      const key = `${progress.step} ${progress.photos.join()}`;
+      if (signal.aborted || key === reported || !(HANDOFF_PROGRESS_STEPS as readonly string[]).includes(progress.step)) return;
+      reported = key;
+      reports.submit(progress);
+    },
+    stop: () => run.abort(),
+  };
+}
+
+/**
+ * Follows the session's events for as long as `signal` runs: `lose` once the session ends up
+ * taken back, `resend` whenever the stream reaches the companion again.
+ */
+function followHolder(endpoint: string, secret: () => string, signal: AbortSignal, lose: () => void, resend: () => void): void {
+  let held = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const settle = () => {
     timer = undefined;
     if (!held) lose();
@@ -61,6 +79,14 @@ export function linkDevice(endpoint: string, secret: () => string, lost: () => v
     signal,
     true,
   );
+}
+
+/**
+ * The progress reports to `POST /v1/session/progress`, for as long as `signal` runs: `submit`
+ * sends the latest, `resend` sends again the one that did not get through (also when the browser
+ * comes back online). `lose` is called on a 409 `session_handed_off`.
+ */
+function progressReports(endpoint: string, secret: () => string, signal: AbortSignal, lose: () => void) {
   // One report in flight at a time, the latest waiting behind it: two sent at once could land out of order.
   let sending = false;
   let waiting: SessionProgressReport | null = null;
@@ -84,25 +110,22 @@ export function linkDevice(endpoint: string, secret: () => string, lost: () => v
         if (next && !signal.aborted) send(next);
       });
   };
-  function resend(): void {
+  const resend = (): void => {
     const progress = unsent;
     if (!progress || signal.aborted) return;
     unsent = null;
     if (sending) waiting ??= progress;
     else send(progress);
-  }
+  };
   const onOnline = () => resend();
   globalThis.addEventListener?.('online', onOnline);
   signal.addEventListener('abort', () => globalThis.removeEventListener?.('online', onOnline), { once: true });
   return {
-    report(progress) {
-      const key = `${progress.step} ${progress.photos.join()}`;
-      if (signal.aborted || key === reported || !(HANDOFF_PROGRESS_STEPS as readonly string[]).includes(progress.step)) return;
-      reported = key;
+    submit(progress: SessionProgressReport): void {
       unsent = null;
       if (sending) waiting = progress;
       else send(progress);
     },
-    stop: () => run.abort(),
+    resend,
   };
 }

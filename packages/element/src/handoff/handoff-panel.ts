@@ -15,8 +15,8 @@ import type { LitElement, PropertyValues, TemplateResult, css as litCss, html as
 import type { OnboardingLocale } from '../messages/index.js';
 import { HandoffLink } from './handoff-link.js';
 import { handoffPanelStyles } from './handoff-panel.styles.js';
+import { renderHandoffPanel } from './handoff-panel-view.js';
 import { HANDOFF_REPORT, type HandoffReport } from './panel-events.js';
-import { qrCode } from './qr.js';
 import { handoffTexts } from './texts.js';
 
 export { handoffTexts, type HandoffTexts } from './texts.js';
@@ -57,20 +57,12 @@ async function copyText(text: string): Promise<void> {
   ]).finally(() => clearTimeout(timer));
 }
 
-/** An address as a person types it: `https://` is what a browser assumes. */
-const shown = (url: string): string => url.replace(/^https:\/\//, '');
-
-const minutes = (ms: number): string => {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-};
-
-/** Defines `<onboarding-handoff-panel>` once, with the element's Lit. */
-export function defineHandoffPanel(kit: HandoffLitKit): void {
-  if (customElements.get(HANDOFF_PANEL_TAG)) return;
-  const { LitElement: Base, html, nothing } = kit;
-
-  class HandoffPanel extends Base implements HandoffPanelProps {
+/**
+ * The element's LitElement with the panel's reactive properties and their defaults: the part of
+ * the panel that is only its inputs.
+ */
+function panelWithProperties(kit: HandoffLitKit) {
+  return class extends kit.LitElement implements HandoffPanelProps {
     static override styles = handoffPanelStyles(kit.css);
     static override properties = {
       mode: { attribute: false },
@@ -89,6 +81,23 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
     /** What became of the last copy of the code. */
     declare notice: string | null;
 
+    constructor() {
+      super();
+      this.mode = 'offer';
+      this.endpoint = '';
+      this.secret = '';
+      this.locale = 'pt-BR';
+      this.noCamera = false;
+      this.notice = null;
+    }
+  };
+}
+
+/** Defines `<onboarding-handoff-panel>` once, with the element's Lit. */
+export function defineHandoffPanel(kit: HandoffLitKit): void {
+  if (customElements.get(HANDOFF_PANEL_TAG)) return;
+
+  class HandoffPanel extends panelWithProperties(kit) {
     readonly #link = new HandoffLink({
       endpoint: () => this.endpoint,
       secret: () => this.secret,
@@ -101,16 +110,6 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
       report: (report) => this.#report(report),
     });
     #focusWasInside = false;
-
-    constructor() {
-      super();
-      this.mode = 'offer';
-      this.endpoint = '';
-      this.secret = '';
-      this.locale = 'pt-BR';
-      this.noCamera = false;
-      this.notice = null;
-    }
 
     get #t() {
       return handoffTexts[this.locale] ?? handoffTexts['pt-BR'];
@@ -155,109 +154,15 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
       this.#report({ kind: 'announce', text: this.notice });
     }
 
-    // ------------------------------------------------------------------ views
-
-    #renderOffer(): TemplateResult {
-      const t = this.#t;
-      const link = this.#link;
-      const offer = link.phase === 'pending' ? link.offer : null;
-      const code = offer ? link.code : '';
-      return html`
-        ${this.noCamera ? html`<p>${t.noCamera}</p>` : nothing}
-        <div class="offer">
-          ${
-            offer
-              ? qrCode(html, offer.url, t.qrLabel)
-              : link.phase === 'creating'
-                ? html`<div class="qr lapsed" part="handoff-qr" aria-hidden="true">${t.creating}</div>`
-                : nothing
-          }
-          <div>
-            ${
-              offer
-                ? html`
-                  <p>${t.scan}</p>
-                  <p>${t.typeAt}<br /><span class="url">${shown(offer.shortUrl)}</span></p>
-                  <p>${t.typeCode}</p>
-                  <div class="code-row">
-                    <span class="code" part="handoff-code" aria-hidden="true">${code}</span>
-                    <span class="sr-only">${t.codeLabel}: ${[...offer.code].join(' ')}</span>
-                    <button type="button" part="button" @click=${() => void this.#copy()}>${t.copy}</button>
-                  </div>
-                  ${this.notice ? html`<p class="muted">${this.notice}</p>` : nothing}
-                  <p class="muted" role="timer" aria-live="off">${t.expiresIn(minutes(Date.parse(offer.expiresAt) - link.now))}</p>
-                `
-                : link.phase === 'expired'
-                  ? html`<p>${t.expired}</p>`
-                  : link.phase === 'creating'
-                    ? html`<p role="status">${t.creating}</p>`
-                    : nothing
-            }
-          </div>
-        </div>
-        ${
-          offer
-            ? html`<ul class="status" part="handoff-status">
-              <li><span class="mark dot" aria-hidden="true"></span>${t.waiting}</li>
-            </ul>`
-            : nothing
-        }
-      `;
-    }
-
-    #renderFollow(): TemplateResult {
-      const t = this.#t;
-      const progress = this.#link.progress;
-      const submitted = this.#link.phase === 'submitted';
-      const stepName = progress ? t.steps[progress.step] : undefined;
-      return html`
-        <ul class="status" part="handoff-status">
-          <li class="done"><span class="mark" aria-hidden="true">✓</span>${t.claimed}</li>
-          ${stepName && !submitted ? html`<li><span class="mark dot" aria-hidden="true"></span>${t.at(stepName)}</li>` : nothing}
-          ${(progress?.photos ?? []).map(
-            (role) => html`<li class="done" data-photo=${role}>
-              <span class="mark" aria-hidden="true">✓</span>${t.photos[role]}<span class="sr-only">: ${t.taken}</span>
-            </li>`,
-          )}
-          ${submitted ? html`<li><span class="mark dot" aria-hidden="true"></span>${t.submitted}</li>` : nothing}
-        </ul>
-      `;
-    }
-
     override render(): TemplateResult {
-      const t = this.#t;
-      const link = this.#link;
-      const phase = link.phase;
-      const following = phase === 'claimed' || phase === 'submitted' || phase === 'reclaimed';
-      const newCode = phase === 'pending' || phase === 'expired' || phase === 'failed';
-      const lapsed = phase === 'expired' || phase === 'failed';
-      return html`
-        <div part="handoff" data-phase=${phase}>
-          ${link.offline ? html`<p class="offline" part="offline">${t.offline}</p>` : nothing}
-          ${following ? this.#renderFollow() : this.#renderOffer()}
-          ${link.error ? html`<p class="error" part="error" role="alert">${link.error}</p>` : nothing}
-          ${
-            phase === 'submitted'
-              ? nothing
-              : html`<div class="actions" part="actions">
-                <button type="button" part="button" ?disabled=${link.busy} @click=${() => void link.takeBack()}>${t.takeBack}</button>
-                ${
-                  newCode
-                    ? html`<button
-                      type="button"
-                      class=${lapsed ? 'primary' : ''}
-                      part=${lapsed ? 'button button-primary' : 'button'}
-                      ?disabled=${link.busy}
-                      @click=${() => void link.makeOffer()}
-                    >
-                      ${t.newCode}
-                    </button>`
-                    : nothing
-                }
-              </div>`
-          }
-        </div>
-      `;
+      return renderHandoffPanel({
+        lit: kit,
+        t: this.#t,
+        link: this.#link,
+        noCamera: this.noCamera,
+        notice: this.notice,
+        copy: () => void this.#copy(),
+      });
     }
   }
 
