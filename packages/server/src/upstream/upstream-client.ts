@@ -21,7 +21,6 @@ import {
   type ServiceEnvelope,
   type ServiceId,
 } from '@onboarding-kit/contract';
-import type { Logger } from '../logger.js';
 import type { EncodedJson } from './encoded-json.js';
 import type { ServiceFields } from './service-fields.js';
 import { envelopeFailure, httpError, readJson } from './upstream-answers.js';
