@@ -6,7 +6,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { en, ptBR } from '../src/messages/index.js';
-import { resumeKeyFor } from '../src/controllers/submission-controller.js';
+import { resumeKeyFor } from '../src/controllers/kept-onboarding.js';
 import { ResolvedFlowContext, resolveFlowContext, type FlowSettings } from '../src/onboarding-flow/flow-context.js';
 
 test('a context: the endpoint normalised, the secret as set, the locale resolved with its messages, the resume key of both', () => {

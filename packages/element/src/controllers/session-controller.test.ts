@@ -3,7 +3,8 @@ import type { CreateOnboardingRequest, PageSession } from '@onboarding-kit/contr
 import { expect } from '@open-wc/testing';
 import { CompanionError, type CompanionErrorCode } from '../api/index.js';
 import { problemOfSession, sessionProblem } from './session-controller.js';
-import { newIdempotencyKey, sameRequest, uploadErrorIsFinal, uploadErrorIsRetryable } from './submission-controller.js';
+import { newIdempotencyKey, sameRequest } from './idempotency-key.js';
+import { uploadErrorIsFinal, uploadErrorIsRetryable } from './upload-errors.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const session = (over: Partial<PageSession> = {}): PageSession => ({

@@ -13,7 +13,8 @@ import {
   realRecord,
   realState,
 } from '../onboarding-flow/test-helpers.js';
-import { SubmissionController, uploadErrorMessage, uploadErrorRole } from './submission-controller.js';
+import { SubmissionController } from './submission-controller.js';
+import { uploadErrorMessage, uploadErrorRole } from './upload-errors.js';
 import { jpeg, mountHost, recordEvents, testContext } from './test-helpers.js';
 
 async function photo(colour: string): Promise<string> {

@@ -20,10 +20,6 @@ import { forget, readKept, storeKept, type KeptOnboarding } from './kept-onboard
 import { LatestRun } from './latest-run.js';
 import { uploadErrorMessage } from './upload-errors.js';
 
-export { newIdempotencyKey, sameRequest } from './idempotency-key.js';
-export { uploadErrorIsFinal, uploadErrorIsRetryable, uploadErrorMessage, uploadErrorRole } from './upload-errors.js';
-export { readKept, resumeKeyFor, type KeptOnboarding } from './kept-onboarding.js';
-
 export type ProcessingProblem = 'gave-up' | 'lost';
 
 export interface SubmissionOptions {

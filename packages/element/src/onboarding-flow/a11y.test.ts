@@ -9,7 +9,7 @@ import { currentEngine, NOT_IN, skipIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { emulateMedia, executeServerCommand, setViewport } from '@web/test-runner-commands';
 import { normalizeEndpoint } from '../api/index.js';
-import { resumeKeyFor, type KeptOnboarding } from '../controllers/submission-controller.js';
+import { resumeKeyFor, type KeptOnboarding } from '../controllers/kept-onboarding.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import {
   CPF,

@@ -6,7 +6,7 @@
  * changed, and read the same by everything within an update.
  */
 import { normalizeEndpoint } from '../api/endpoint.js';
-import { resumeKeyFor } from '../controllers/submission-controller.js';
+import { resumeKeyFor } from '../controllers/kept-onboarding.js';
 import { messagesFor, resolveLocale, type Messages, type OnboardingLocale } from '../messages/index.js';
 
 export interface FlowContext {

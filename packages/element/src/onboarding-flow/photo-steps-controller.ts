@@ -16,7 +16,8 @@ import {
 } from 'lit';
 import type { CaptureController, CaptureOptions } from '../controllers/capture-controller.js';
 import type { NavigationController } from '../controllers/navigation-controller.js';
-import { readKept, type SubmissionController, type SubmissionOptions } from '../controllers/submission-controller.js';
+import { readKept } from '../controllers/kept-onboarding.js';
+import type { SubmissionController, SubmissionOptions } from '../controllers/submission-controller.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { pendingStep } from '../steps/session-step.js';
 import type { FlowContextSource } from './flow-context.js';

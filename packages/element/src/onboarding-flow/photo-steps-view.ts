@@ -6,13 +6,8 @@
 import { html, type TemplateResult } from 'lit';
 import type { CaptureController } from '../controllers/capture-controller.js';
 import type { NavigationController } from '../controllers/navigation-controller.js';
-import {
-  uploadErrorIsFinal,
-  uploadErrorIsRetryable,
-  uploadErrorMessage,
-  uploadErrorRole,
-  type SubmissionController,
-} from '../controllers/submission-controller.js';
+import type { SubmissionController } from '../controllers/submission-controller.js';
+import { uploadErrorIsFinal, uploadErrorIsRetryable, uploadErrorMessage, uploadErrorRole } from '../controllers/upload-errors.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { AfterSendMessages } from '../messages/after-send.js';
 import type { Messages, OnboardingLocale } from '../messages/index.js';

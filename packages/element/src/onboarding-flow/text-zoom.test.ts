@@ -11,7 +11,7 @@ import { currentEngine, type Engine } from '@onboarding-kit/testing/engine';
 import { expect, nextFrame } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
 import { normalizeEndpoint } from '../api/index.js';
-import { resumeKeyFor, type KeptOnboarding } from '../controllers/submission-controller.js';
+import { resumeKeyFor, type KeptOnboarding } from '../controllers/kept-onboarding.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import {
   CPF,
