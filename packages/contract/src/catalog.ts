@@ -5,26 +5,29 @@
  */
 
 /** Request fields of `POST /api/service-api` (docs/upstream-api.md#request-fields), `service` aside. */
-export type RequestField =
-  | 'cpf'
-  | 'cnpj'
-  | 'image1'
-  | 'image2'
-  | 'image1Url'
-  | 'image2Url'
-  | 'selfie1'
-  | 'key'
-  | 'phone'
-  | 'uf'
-  | 'birthDate'
-  | 'rg'
-  | 'documentType'
-  | 'court'
-  | 'sphere'
-  | 'nome'
-  | 'motherName'
-  | 'fatherName'
-  | 'dataDeNascimento';
+export const REQUEST_FIELDS = [
+  'cpf',
+  'cnpj',
+  'image1',
+  'image2',
+  'image1Url',
+  'image2Url',
+  'selfie1',
+  'key',
+  'phone',
+  'uf',
+  'birthDate',
+  'rg',
+  'documentType',
+  'court',
+  'sphere',
+  'nome',
+  'motherName',
+  'fatherName',
+  'dataDeNascimento',
+] as const;
+
+export type RequestField = (typeof REQUEST_FIELDS)[number];
 
 export type ImageField = 'image1' | 'image2' | 'selfie1';
 

@@ -2,7 +2,7 @@
  * Runs one standalone query (docs/upstream-api.md#service-queries) for a service the product enables: request checks, the
  * documented test identities, image checks, then the deterministic result.
  */
-import { SERVICE_CATALOG, isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf, type ServiceId } from '@onboarding-kit/contract';
+import { REQUEST_FIELDS, SERVICE_CATALOG, isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf, type ServiceId } from '@onboarding-kit/contract';
 import { COMPANY_RESULTS } from './data/company-results.js';
 import { PERSON_RESULTS, personSeedKey } from './data/person-results.js';
 import { Rng } from './data/prng.js';
@@ -20,27 +20,6 @@ export type QueryOutcome =
   | { kind: 'failure'; code: 400 | 401; message: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const REQUEST_FIELDS = [
-  'cpf',
-  'cnpj',
-  'image1',
-  'image2',
-  'image1Url',
-  'image2Url',
-  'selfie1',
-  'key',
-  'phone',
-  'uf',
-  'birthDate',
-  'rg',
-  'documentType',
-  'court',
-  'sphere',
-  'nome',
-  'motherName',
-  'fatherName',
-  'dataDeNascimento',
-] as const;
 const IMAGE_FIELDS = new Set(['image1', 'image2', 'selfie1']);
 /** Fields whose absence is the upstream's "Imagem obrigatória não encontrada" (images, URL or key). */
 const IMAGE_LIKE_FIELDS = new Set(['image1', 'image2', 'selfie1', 'key']);

@@ -16,7 +16,7 @@ import {
   isValidCnpj,
   isValidCpf,
   type AliasMap,
-  type RequestField,
+  REQUEST_FIELDS,
   type ServiceId,
 } from '@onboarding-kit/contract';
 import { DomainError } from '../errors/domain-error.js';
@@ -25,28 +25,8 @@ import { DomainError } from '../errors/domain-error.js';
 const ASYNC_INSPECTION: ServiceId = 'SERVICE_DIGITAL_DOCUMENTOSCOPY';
 export const ASYNC_CONSULT: ServiceId = 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT';
 
-/** Every field the upstream's service-api names (docs/upstream-api.md#request-fields). */
-const REQUEST_FIELDS: ReadonlySet<string> = new Set<RequestField>([
-  'cpf',
-  'cnpj',
-  'image1',
-  'image2',
-  'image1Url',
-  'image2Url',
-  'selfie1',
-  'key',
-  'phone',
-  'uf',
-  'birthDate',
-  'rg',
-  'documentType',
-  'court',
-  'sphere',
-  'nome',
-  'motherName',
-  'fatherName',
-  'dataDeNascimento',
-]);
+/** Every field the upstream's service-api names. */
+const REQUEST_FIELD_SET: ReadonlySet<string> = new Set(REQUEST_FIELDS);
 const IMAGE_FIELDS = ['image1', 'image2', 'selfie1'] as const;
 /** Only these two images have a URL form; the selfie has none. */
 const URL_FIELDS: Readonly<Record<string, 'image1' | 'image2'>> = { image1Url: 'image1', image2Url: 'image2' };
@@ -124,7 +104,7 @@ function checkCatalogFields(id: ServiceId, fields: Record<string, string>): void
   for (const [url, image] of Object.entries(URL_FIELDS)) if (own.has(image)) own.add(url);
   for (const name of Object.keys(fields)) {
     // A service whose request the upstream does not show may take any of its fields.
-    const allowed = spec.requestShown ? own.has(name) : REQUEST_FIELDS.has(name);
+    const allowed = spec.requestShown ? own.has(name) : REQUEST_FIELD_SET.has(name);
     if (!allowed) throw invalid(name, `${name} is not a field of ${id}.`);
   }
   if (fields.cpf !== undefined) {

@@ -4,30 +4,10 @@
  * into per-service object types; this table mirrors it with literal types. A unit test checks it
  * equals `SERVICE_CATALOG` field for field, so the two cannot drift apart.
  */
-import type { RequestField, ServiceId } from '@onboarding-kit/contract';
+import { REQUEST_FIELDS, type RequestField, type ServiceId } from '@onboarding-kit/contract';
 
 /** Services whose request fields the upstream does not show accept any known request field (docs/upstream-api.md#services-known-by-identifier-only). */
-const ANY = [
-  'cpf',
-  'cnpj',
-  'image1',
-  'image2',
-  'image1Url',
-  'image2Url',
-  'selfie1',
-  'key',
-  'phone',
-  'uf',
-  'birthDate',
-  'rg',
-  'documentType',
-  'court',
-  'sphere',
-  'nome',
-  'motherName',
-  'fatherName',
-  'dataDeNascimento',
-] as const satisfies readonly RequestField[];
+const ANY = REQUEST_FIELDS;
 
 export const SERVICE_FIELDS = {
   SERVICE_PERSON_DATA_ENRICHMENT: { required: ['cpf'], optional: [] },
