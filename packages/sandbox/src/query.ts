@@ -2,7 +2,15 @@
  * Runs one standalone query (docs/upstream-api.md#service-queries) for a service the product enables: request checks, the
  * documented test identities, image checks, then the deterministic result.
  */
-import { REQUEST_FIELDS, SERVICE_CATALOG, isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf, type ServiceId } from '@onboarding-kit/contract';
+import {
+  REQUEST_FIELDS,
+  SERVICE_CATALOG,
+  isValidCnpj,
+  isValidCpf,
+  normalizeCnpj,
+  normalizeCpf,
+  type ServiceId,
+} from '@onboarding-kit/contract';
 import { COMPANY_RESULTS } from './data/company-results.js';
 import { PERSON_RESULTS, personSeedKey } from './data/person-results.js';
 import { Rng } from './data/prng.js';
