@@ -22,6 +22,13 @@ export const IDEMPOTENCY_TTL_MS = DAY_MS;
  * plus retention (96 h): older sessions are purged whatever their state.
  */
 export const SESSION_MAX_AGE_MS = SESSION_LIMITS.maxExpiresInS * SECOND_MS + MAX_AGE_MS + RETENTION_MS;
+/**
+ * How long a creation that never finished holds its session's claim and its pending idempotency
+ * key (2 min): far beyond the upstream calls a creation makes, so only a crashed one lapses.
+ */
+export const CREATION_HOLD_MS = 2 * MINUTE_MS;
+/** How often an instance looks for open sessions past their time, to expire them and tell the backend (15 s). */
+export const SESSION_SWEEP_EVERY_MS = 15 * SECOND_MS;
 /** A notification that could not be delivered is given up this long after its first try (72 h). */
 export const NOTIFY_GIVE_UP_MS = 3 * DAY_MS;
 

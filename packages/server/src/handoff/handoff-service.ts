@@ -21,6 +21,7 @@ import type { SessionRecord } from '../store/backend-state.js';
 import { holds, isOrigin, offerState, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import { effectiveStatus } from '../sessions/session-view.js';
+import { claimLive } from '../store/index.js';
 
 export interface HandoffServiceOptions {
   sessions: SessionService;
@@ -109,8 +110,7 @@ export class HandoffService {
       if (state === 'withdrawn') throw handoffInvalid();
       const status = effectiveStatus(s, now);
       if (status === 'expired') throw handoffExpired();
-      if (s.tokenOnboarding || status !== 'open' || (s.claim && now - Date.parse(s.claim.at) < this.#sessions.claimTimeoutMs))
-        throw handoffUsed();
+      if (s.tokenOnboarding || status !== 'open' || claimLive(s, now, this.#sessions.claimTimeoutMs)) throw handoffUsed();
       return state === 'expired';
     };
     const first = await store.getSession(sessionId);
@@ -187,8 +187,7 @@ export class HandoffService {
     const status = effectiveStatus(s, now);
     if (status === 'expired')
       throw new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
-    if (status !== 'open' || s.tokenOnboarding || (s.claim && now - Date.parse(s.claim.at) < this.#sessions.claimTimeoutMs))
-      throw alreadySent();
+    if (status !== 'open' || s.tokenOnboarding || claimLive(s, now, this.#sessions.claimTimeoutMs)) throw alreadySent();
   }
 }
 

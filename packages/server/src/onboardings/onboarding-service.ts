@@ -8,7 +8,7 @@ import { hashSecret, newAccessKey } from '../auth/access-key.js';
 import { holds, sessionHandedOff, type PageCaller } from '../handoff/handoff-rules.js';
 import { DomainError } from '../errors/domain-error.js';
 import { fromUpstream, notFound } from '../errors/from-upstream.js';
-import { IDEMPOTENCY_TTL_MS } from '../config/defaults.js';
+import { CREATION_HOLD_MS, IDEMPOTENCY_TTL_MS } from '../config/defaults.js';
 import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idempotency-rules.js';
 import type { LogFields, Logger } from '../logger.js';
 import type { StatusPoller } from '../relay/poller.js';
@@ -121,7 +121,7 @@ export class OnboardingService {
     if (!key) return {};
     const reservedKey = `onboarding:${key}`;
     const print = creationFingerprint(valid);
-    const held = await store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: 120_000 });
+    const held = await store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: CREATION_HOLD_MS });
     if (held.state === 'reserved') return { reservedKey };
     if (held.fingerprint !== print) throw idempotencyConflict();
     if (held.state === 'pending') throw idempotencyInProgress();

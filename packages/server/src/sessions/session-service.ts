@@ -22,7 +22,15 @@ import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
 import { newSecrets, newSessionRecord } from './new-session.js';
-import { HOUR_MS, IDEMPOTENCY_TTL_MS, RETENTION_MS, SESSION_MAX_AGE_MS } from '../config/defaults.js';
+import {
+  CREATION_HOLD_MS,
+  HOUR_MS,
+  IDEMPOTENCY_TTL_MS,
+  RETENTION_MS,
+  SESSION_MAX_AGE_MS,
+  SESSION_SWEEP_EVERY_MS,
+} from '../config/defaults.js';
+import { claimLive, decideClaim } from '../store/index.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
 export interface SessionNotifier {
@@ -55,6 +63,12 @@ const PURGE_EVERY_MS = HOUR_MS;
 const sessionUsed = () =>
   new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
 const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
+const CLAIM_REFUSALS = {
+  session_used: sessionUsed,
+  session_expired: sessionExpired,
+  idempotency_conflict: idempotencyConflict,
+  idempotency_in_progress: idempotencyInProgress,
+} as const;
 
 export class SessionService {
   readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;
@@ -64,7 +78,7 @@ export class SessionService {
   #nextPurge = 0;
 
   constructor(options: SessionServiceOptions) {
-    this.#o = { claimTimeoutMs: 120_000, sweepEveryMs: 15_000, retentionMs: RETENTION_MS, ...options };
+    this.#o = { claimTimeoutMs: CREATION_HOLD_MS, sweepEveryMs: SESSION_SWEEP_EVERY_MS, retentionMs: RETENTION_MS, ...options };
   }
 
   get store(): Store {
@@ -161,19 +175,10 @@ export class SessionService {
       if (!current) throw sessionExpired();
       // A hand-off may have moved the session since the caller was authenticated.
       if (request.caller && !holds(current, request.caller)) throw sessionHandedOff();
-      const sameKey = request.idempotencyKey !== undefined && current.claim?.key === request.idempotencyKey;
-      if (current.tokenOnboarding) {
-        if (!sameKey) throw sessionUsed();
-        if (current.claim!.fingerprint !== request.fingerprint) throw idempotencyConflict();
-        return { kind: 'replay', tokenOnboarding: current.tokenOnboarding };
-      }
       const now = this.now();
-      const status = effectiveStatus(current, now);
-      if (status !== 'open') throw status === 'expired' ? sessionExpired() : sessionUsed();
-      if (current.claim && now - Date.parse(current.claim.at) < this.#o.claimTimeoutMs) {
-        if (sameKey) throw current.claim.fingerprint === request.fingerprint ? idempotencyInProgress() : idempotencyConflict();
-        throw sessionUsed();
-      }
+      const decision = decideClaim(current, request, effectiveStatus(current, now), now, this.#o.claimTimeoutMs);
+      if (decision.kind === 'replay') return decision;
+      if (decision.kind === 'refused') throw CLAIM_REFUSALS[decision.reason]();
       const next: SessionRecord = {
         ...current,
         version: current.version + 1,
@@ -303,7 +308,7 @@ export class SessionService {
    * under way may still succeed: it started before the end, and its claim decides.
    */
   async expireIfDue(s: SessionRecord): Promise<void> {
-    if (s.claim && this.now() - Date.parse(s.claim.at) < this.#o.claimTimeoutMs) return;
+    if (claimLive(s, this.now(), this.#o.claimTimeoutMs)) return;
     const changed = await this.#change(s.id, (c) => {
       if (c.status !== 'open' || c.tokenOnboarding || effectiveStatus(c, this.now()) !== 'expired') return null;
       const at = new Date(this.now()).toISOString();
