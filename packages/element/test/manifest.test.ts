@@ -70,7 +70,7 @@ test('attributes map to their properties', () => {
     session: 'session',
     handoff: 'handoff',
   });
-  const publicMembers = (element.members ?? []).filter((m) => !m.privacy && !m.name.startsWith('#') && !m.static);
+  const publicMembers = (element.members ?? []).filter((m) => (m.privacy ?? 'public') === 'public' && !m.name.startsWith('#') && !m.static);
   for (const name of ['endpoint', 'locale', 'documentTypes', 'cpf', 'name', 'maxImageBytes', 'maxLongEdge', 'session', 'start', 'reset']) {
     assert.ok(
       publicMembers.some((m) => m.name === name),

@@ -1,34 +1,22 @@
 /**
  * The views of the steps before the photos (intro, consent, CPF, document type), rendered by the
- * element from the state of its details controller and what it passes in.
+ * element from the state of its details controller and the session's document types.
  */
 import { html, type TemplateResult } from 'lit';
-import type { DetailsController } from '../controllers/details-controller.js';
-import type { NavigationController } from '../controllers/navigation-controller.js';
-import type { Messages, OnboardingLocale } from '../messages/index.js';
+import { OnboardingCancelEvent } from '../events.js';
 import { consentStep, cpfStep, documentTypeStep, introStep } from '../steps/index.js';
-import type { LazyTextsController } from './lazy-texts.js';
+import type { FlowParts } from './flow-parts.js';
 import { documentHasBack, parseDocumentTypes, rolesFor, type OnboardingStep } from './steps.js';
 
-export interface FormStepContext {
-  m: Messages;
-  locale: OnboardingLocale;
-  details: DetailsController;
-  nav: NavigationController;
-  /** The full consent text, once loaded. */
-  texts: LazyTextsController;
-  /** The document types offered, comma-separated. */
-  documentTypes: string;
-  /** The person declined consent. */
-  onDecline: () => void;
-}
-
-export function renderFormStep(step: OnboardingStep, c: FormStepContext): TemplateResult {
-  const { m, details, nav, texts } = c;
+export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResult {
+  const { details, nav, texts } = p;
+  const { messages: m, locale } = p.context.current;
+  // The session's document types when it names some, else the attribute's.
+  const documentTypes = p.session.documentTypes(p.host.documentTypes);
   const onBack = () => nav.back();
   switch (step) {
     case 'intro': {
-      const types = parseDocumentTypes(c.documentTypes);
+      const types = parseDocumentTypes(documentTypes);
       // The photos of the offered document that has the most: a back side is pictured if any has one.
       return introStep({ m, types, roles: rolesFor(types.find((t) => documentHasBack(t)) ?? types[0]), onStart: () => nav.next() });
     }
@@ -37,10 +25,10 @@ export function renderFormStep(step: OnboardingStep, c: FormStepContext): Templa
         m,
         checked: details.consent,
         error: details.consentError,
-        full: texts.consent?.[c.locale] ?? null,
+        full: texts.consent?.[locale] ?? null,
         onChange: (e) => details.onConsentChange(e),
         onSubmit: (e) => details.onConsentSubmit(e),
-        onDecline: c.onDecline,
+        onDecline: () => p.host.dispatchEvent(new OnboardingCancelEvent({ step: nav.step })),
         // A failed fetch of the full text is tried again when the person opens it.
         onToggle: () => texts.loadConsent(),
       });
@@ -60,7 +48,7 @@ export function renderFormStep(step: OnboardingStep, c: FormStepContext): Templa
     case 'document-type':
       return documentTypeStep({
         m,
-        types: parseDocumentTypes(c.documentTypes),
+        types: parseDocumentTypes(documentTypes),
         selected: details.documentType,
         error: details.documentTypeError,
         onChange: (e) => details.onDocumentTypeChange(e),

@@ -1,19 +1,17 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { LitElement, type TemplateResult } from 'lit';
 import { DEFAULT_IMAGE_MAX_BYTES } from '@onboarding-kit/contract';
 import type { PollOptions } from '../api/index.js';
 import { DetailsController, lockedTaxIdOf } from '../controllers/details-controller.js';
 import { NavigationController } from '../controllers/navigation-controller.js';
 import { SessionController } from '../controllers/session-controller.js';
-import { OnboardingCancelEvent } from '../events.js';
 import { HandoffController } from '../handoff/handoff-controller.js';
-import { sessionHeading, sessionStep, stagesList, stepHeading } from '../steps/index.js';
 import { ResolvedFlowContext } from './flow-context.js';
-import { renderFormStep } from './form-steps-view.js';
+import type { FlowParts } from './flow-parts.js';
+import { flowHeading, renderFlow } from './flow-view.js';
 import { LazyTextsController } from './lazy-texts.js';
 import { ControllerSlot } from './load-photo-steps.js';
-import { PhotoStepsController, needsPhotoSteps } from './photo-steps-controller.js';
-import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, rolesFor, stepSequence, type OnboardingStep } from './steps.js';
+import { PhotoStepsController } from './photo-steps-controller.js';
+import { DEFAULT_DOCUMENT_TYPES, rolesFor, stepSequence } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
@@ -105,9 +103,22 @@ import { introStyles } from './intro.styles.js';
  */
 export class OnboardingFlow extends LitElement {
   static override styles = [styles, pathStyles, introStyles];
+  // Declared here rather than with decorators, whose helpers cost the first load about 400 B gzip.
+  static override properties = {
+    endpoint: {},
+    locale: {},
+    documentTypes: { attribute: 'document-types' },
+    cpf: {},
+    name: {},
+    session: {},
+    handoff: { type: Boolean },
+    maxImageBytes: { attribute: 'max-image-bytes', type: Number },
+    manualCapture: { attribute: 'manual-capture', type: Boolean },
+    maxLongEdge: { attribute: 'max-long-edge', type: Number },
+  };
 
   /** Companion base URL, with or without the trailing `/v1` (both are accepted). */
-  @property() endpoint = '';
+  endpoint = '';
 
   #locale: string | null = null;
 
@@ -116,7 +127,6 @@ export class OnboardingFlow extends LitElement {
    * (or set to an empty value), a session's locale applies; set, it wins over the session's.
    * Reading it gives the locale in effect.
    */
-  @property()
   get locale(): string {
     return this.#locale ?? this.#session.session?.locale ?? 'pt-BR';
   }
@@ -128,13 +138,13 @@ export class OnboardingFlow extends LitElement {
    * Comma-separated document types offered, in order. PASSPORT has no back side. A session that
    * names document types offers those instead.
    */
-  @property({ attribute: 'document-types' }) documentTypes = DEFAULT_DOCUMENT_TYPES;
+  documentTypes = DEFAULT_DOCUMENT_TYPES;
 
   /** Prefills the CPF field (any punctuation). A session's CPF or CNPJ replaces it, locked. */
-  @property() cpf = '';
+  cpf = '';
 
   /** Prefills the optional name field. A session's name replaces it. */
-  @property() name = '';
+  name = '';
 
   /**
    * The client secret of a session opened by the integrator's backend (`POST /v1/sessions`, see
@@ -143,7 +153,7 @@ export class OnboardingFlow extends LitElement {
    * with an `Idempotency-Key` kept across retries of the same content). A secret: never
    * reflected, never in an event, a message or the rendered DOM. Changing it starts the flow over.
    */
-  @property() session = '';
+  session = '';
 
   /**
    * Offers "Continue on your phone" on the capture steps (first when no camera is found): a QR
@@ -152,20 +162,20 @@ export class OnboardingFlow extends LitElement {
    * (the hosted capture page sets both). Without it, a page that finds a phone holding its
    * session follows it all the same.
    */
-  @property({ type: Boolean }) handoff = false;
+  handoff = false;
 
   /** Target size in bytes for each compressed photo (the pipeline's default when unset). */
-  @property({ attribute: 'max-image-bytes', type: Number }) maxImageBytes: number | undefined;
+  maxImageBytes: number | undefined;
 
   /**
    * Turns the automatic photo off: the camera view still shows its live hints, and only the
    * shutter takes the photo. Off by default: a steady frame that passes the checks for about a
    * second is taken by itself (and the person is told).
    */
-  @property({ attribute: 'manual-capture', type: Boolean }) manualCapture = false;
+  manualCapture = false;
 
   /** Longest edge in pixels of each compressed photo (the pipeline's default when unset). */
-  @property({ attribute: 'max-long-edge', type: Number }) maxLongEdge: number | undefined;
+  maxLongEdge: number | undefined;
 
   /**
    * Timings of the polling fallback used when the status stream fails (JS property only;
@@ -185,7 +195,7 @@ export class OnboardingFlow extends LitElement {
   readonly #nav: NavigationController = new NavigationController(this, {
     sequence: () => stepSequence(this.#details.documentType),
     context: this.#context,
-    heading: (step) => this.#heading(step),
+    heading: (step) => flowHeading(this.#view, step),
     leave: () => this.#photo.leaveStep(),
     photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#photo.capture?.photo(role)),
   });
@@ -206,7 +216,7 @@ export class OnboardingFlow extends LitElement {
       return {
         cpf: this.cpf,
         name: session?.prefill.name ?? this.name,
-        documentTypes: this.#documentTypes(),
+        documentTypes: this.#session.documentTypes(this.documentTypes),
         lockedTaxId: session ? lockedTaxIdOf(session.prefill) : null,
       };
     },
@@ -247,6 +257,18 @@ export class OnboardingFlow extends LitElement {
     restart: () => this.start(),
   });
 
+  /** What the view reads: the controllers, and the host for its attributes and actions. */
+  readonly #view: FlowParts = {
+    context: this.#context,
+    nav: this.#nav,
+    session: this.#session,
+    details: this.#details,
+    photo: this.#photo,
+    handoff: this.#handoff,
+    texts: this.#texts,
+    host: this,
+  };
+
   /** Starts (or restarts) the flow at its first step, the intro, and moves focus to its heading. */
   start(): void {
     this.reset();
@@ -276,82 +298,8 @@ export class OnboardingFlow extends LitElement {
     if (step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome') void this.#texts.loadAfterSend();
   }
 
-  /** The document types offered: the session's when it names some, else the attribute's. */
-  #documentTypes(): string {
-    return this.#session.documentTypes(this.documentTypes);
-  }
-
-  /** Whether the session keeps the flow from starting: being read, or unusable. */
-  get #sessionBlocks(): boolean {
-    return this.#nav.step === FIRST_STEP && this.#session.blocks;
-  }
-
-  #heading(step: OnboardingStep): string {
-    if (this.#handoff.mode) return this.#handoff.heading;
-    const m = this.#context.current.messages;
-    if (step === FIRST_STEP && this.#sessionBlocks) return sessionHeading(m, this.#session.problem);
-    if (step === 'cpf' && this.#details.lockedKind === 'cnpj') return m.cpf.headingCnpj;
-    const submission = this.#photo.submission;
-    return stepHeading(m, step, {
-      documentType: this.#details.documentType,
-      outcome: submission?.outcome?.status ?? null,
-      uploadFailed: !!submission?.uploadError,
-    });
-  }
-
-  #renderStep(step: OnboardingStep): TemplateResult {
-    const { messages: m, locale } = this.#context.current;
-    if (this.#handoff.mode) return this.#handoff.render() ?? sessionStep({ m, problem: null, onRetry: () => undefined });
-    if (needsPhotoSteps(step)) return this.#renderPhotoStep(step);
-    if (this.#sessionBlocks) return sessionStep({ m, problem: this.#session.problem, onRetry: () => void this.#session.load() });
-    const onDecline = () => this.dispatchEvent(new OnboardingCancelEvent({ step: this.#nav.step }));
-    return renderFormStep(step, {
-      m,
-      locale,
-      details: this.#details,
-      nav: this.#nav,
-      texts: this.#texts,
-      documentTypes: this.#documentTypes(),
-      onDecline,
-    });
-  }
-
-  #renderPhotoStep(step: OnboardingStep): TemplateResult {
-    const handoff = this.#handoff;
-    const alone = this.#session.state === 'none';
-    return this.#photo.render(step, {
-      heading: (s) => this.#heading(s),
-      autoCapture: !this.manualCapture,
-      handoff: handoff.available ? { noCamera: handoff.noCamera, open: () => void handoff.open('offer') } : null,
-      documentType: this.#details.documentType,
-      lockedTaxId: !!this.#details.lockedKind,
-      // A session's backend is told the outcome; without one, only this page learns it.
-      canClose: !alone,
-      // "Start again", except under a session: it yields one onboarding, so a new flow could only be refused.
-      onRestart: alone ? () => this.start() : undefined,
-      // New photos with what the person entered kept; after a reload nothing entered is left, so it starts over.
-      onRetryPhotos: alone ? () => (this.#details.consent && this.#details.documentType ? this.#photo.retry() : this.start()) : undefined,
-    });
-  }
-
   override render(): TemplateResult {
-    const step = this.#nav.step;
-    const { messages: m, locale } = this.#context.current;
-    const busy = this.#session.state === 'loading' || (this.#photo.loading && needsPhotoSteps(step));
-    return html`
-      <div class="base" part="base" lang=${locale}>
-        <div class="header" part="header">
-          <slot name="logo"></slot>
-          <p>${m.flow.title}</p>
-          ${this.#sessionBlocks || this.#handoff.mode ? nothing : stagesList(m, step, this.#details.documentType)}
-        </div>
-        <section class="step" part="step" aria-labelledby="heading" aria-busy=${busy ? 'true' : 'false'} data-step=${this.#handoff.mode ? 'handoff' : step}>
-          <h2 id="heading" part="heading" tabindex="-1">${this.#heading(step)}</h2>
-          ${this.#renderStep(step)}
-        </section>
-        <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${this.#nav.announcement}</div>
-      </div>
-    `;
+    return renderFlow(this.#view);
   }
 }
 

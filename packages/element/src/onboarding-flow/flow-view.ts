@@ -1,0 +1,74 @@
+/**
+ * What `<onboarding-flow>` shows, composed from its controllers: the frame every step is shown in
+ * (the header with the stages, the step's section labelled by the heading that navigation
+ * focuses, the polite live region), each step's heading, and which view has the step.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { sessionHeading, sessionStep, stagesList, stepHeading } from '../steps/index.js';
+import { renderFormStep } from './form-steps-view.js';
+import type { FlowParts } from './flow-parts.js';
+import { needsPhotoSteps } from './photo-steps-controller.js';
+import { FIRST_STEP, type OnboardingStep } from './steps.js';
+
+/** Whether the session keeps the flow from starting: being read, or unusable. */
+const sessionBlocks = (p: FlowParts): boolean => p.nav.step === FIRST_STEP && p.session.blocks;
+
+export function flowHeading(p: FlowParts, step: OnboardingStep): string {
+  if (p.handoff.mode) return p.handoff.heading;
+  const m = p.context.current.messages;
+  if (step === FIRST_STEP && sessionBlocks(p)) return sessionHeading(m, p.session.problem);
+  if (step === 'cpf' && p.details.lockedKind === 'cnpj') return m.cpf.headingCnpj;
+  const submission = p.photo.submission;
+  return stepHeading(m, step, {
+    documentType: p.details.documentType,
+    outcome: submission?.outcome?.status ?? null,
+    uploadFailed: !!submission?.uploadError,
+  });
+}
+
+/** The frame every step is shown in, with the step's heading and view. */
+export function renderFlow(p: FlowParts): TemplateResult {
+  const step = p.nav.step;
+  const { messages: m, locale } = p.context.current;
+  const busy = p.session.state === 'loading' || (p.photo.loading && needsPhotoSteps(step));
+  return html`
+    <div class="base" part="base" lang=${locale}>
+      <div class="header" part="header">
+        <slot name="logo"></slot>
+        <p>${m.flow.title}</p>
+        ${sessionBlocks(p) || p.handoff.mode ? nothing : stagesList(m, step, p.details.documentType)}
+      </div>
+      <section class="step" part="step" aria-labelledby="heading" aria-busy=${busy ? 'true' : 'false'} data-step=${p.handoff.mode ? 'handoff' : step}>
+        <h2 id="heading" part="heading" tabindex="-1">${flowHeading(p, step)}</h2>
+        ${renderStep(p, step)}
+      </section>
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${p.nav.announcement}</div>
+    </div>
+  `;
+}
+
+function renderStep(p: FlowParts, step: OnboardingStep): TemplateResult {
+  const m = p.context.current.messages;
+  if (p.handoff.mode) return p.handoff.render() ?? sessionStep({ m, problem: null, onRetry: () => undefined });
+  if (needsPhotoSteps(step)) return renderPhotoStep(p, step);
+  if (sessionBlocks(p)) return sessionStep({ m, problem: p.session.problem, onRetry: () => void p.session.load() });
+  return renderFormStep(step, p);
+}
+
+function renderPhotoStep(p: FlowParts, step: OnboardingStep): TemplateResult {
+  const { handoff, details } = p;
+  const alone = p.session.state === 'none';
+  return p.photo.render(step, {
+    heading: (s) => flowHeading(p, s),
+    autoCapture: !p.host.manualCapture,
+    handoff: handoff.available ? { noCamera: handoff.noCamera, open: () => void handoff.open('offer') } : null,
+    documentType: details.documentType,
+    lockedTaxId: !!details.lockedKind,
+    // A session's backend is told the outcome; without one, only this page learns it.
+    canClose: !alone,
+    // "Start again", except under a session: it yields one onboarding, so a new flow could only be refused.
+    onRestart: alone ? () => p.host.start() : undefined,
+    // New photos with what the person entered kept; after a reload nothing entered is left, so it starts over.
+    onRetryPhotos: alone ? () => (details.consent && details.documentType ? p.photo.retry() : p.host.start()) : undefined,
+  });
+}
