@@ -16,7 +16,7 @@
 import type { NotificationEvent, NotificationType } from '@onboarding-kit/contract';
 import { realTimers, type TimerHandle, type Timers } from '../relay/timers.js';
 import type { OutboxEntry } from '../store/backend-state.js';
-import { afterFailedTry } from '../store/index.js';
+import { afterFailedTry, pickDeliveries } from '../store/index.js';
 import { tryDelivery } from './delivery-try.js';
 import { summarize, type NotificationFilter, type NotificationSummary } from './notification-summary.js';
 import { notifierConfig, type NotifierConfig, type NotifierOptions } from './notifier-options.js';
@@ -250,22 +250,15 @@ export class Notifier {
     // Every pending entry in queue order, due or not: an entry waits for an earlier one of its key even while that one waits for its retry.
     const pending = await this.#o.store.dueNotifications(Number.MAX_SAFE_INTEGER, this.#cfg.scanLimit);
     const now = this.#timers.now();
-    let nextAt = now + this.#cfg.scanIntervalMs;
-    const seen = new Set<string>();
-    for (const entry of pending) {
-      if (this.#closed || !this.#holding) break;
-      if (seen.has(entry.orderKey)) continue;
-      seen.add(entry.orderKey);
-      if (this.#inFlight.has(entry.id)) continue;
-      if (entry.nextAttemptMs > now) {
-        nextAt = Math.min(nextAt, entry.nextAttemptMs);
-        continue;
-      }
-      // A finished try wakes the scan, which then starts the rest.
-      if (this.#inFlight.size >= this.#cfg.concurrency) continue;
-      this.#start(entry);
-    }
-    return Math.max(0, nextAt - now);
+    // A finished try wakes the scan, which then starts the rest.
+    const { start, nextAtMs } = pickDeliveries(pending, now, {
+      inFlight: (id) => this.#inFlight.has(id),
+      room: this.#cfg.concurrency - this.#inFlight.size,
+      nextLookMs: this.#cfg.scanIntervalMs,
+    });
+    if (this.#closed || !this.#holding) return this.#cfg.scanIntervalMs;
+    for (const entry of start) this.#start(entry);
+    return Math.max(0, nextAtMs - now);
   }
 
   #start(entry: OutboxEntry): void {

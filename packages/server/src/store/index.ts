@@ -9,5 +9,5 @@ export { RedisStore, type RedisStoreOptions } from './redis/redis-store.js';
 export { createStore, parseStoreUrl, DEFAULT_STORE_URL } from './create-store.js';
 export { StoreUnavailableError, StoreConfigError, isStoreUnavailable } from './errors.js';
 /** Rules of the store's callers, pure, beside the ones the stores apply (./rules/). */
-export { afterFailedTry } from './rules/outbox.js';
+export { afterFailedTry, pickDeliveries } from './rules/outbox.js';
 export { claimLive, decideClaim } from './rules/claims.js';
