@@ -14,7 +14,6 @@ import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import {
   closeOnSignals,
-  COMPANION_DEFAULTS,
   createCompanion,
   createJsonLogger,
   createStore,
@@ -23,7 +22,9 @@ import {
   parseStoreUrl,
   readBrandFile,
   redactingLogger,
+  storeRetention,
   type BrandInput,
+  type CompanionOptions,
   type Store,
 } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
@@ -31,8 +32,8 @@ import { createDemoBackend, renderWithSession } from './backend.js';
 import { BRAND_VARIABLES, readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
 
-/** The companion's retention defaults, handed to the store too (Redis applies them as key TTLs). */
-const RETENTION = { finishedMs: COMPANION_DEFAULTS.retentionMs, maxAgeMs: COMPANION_DEFAULTS.maxAgeMs };
+/** The companion's retention options (none: its defaults), resolved for the store as the companion resolves them. */
+const RETENTION_OPTIONS: Pick<CompanionOptions, 'retentionMs' | 'maxAgeMs'> = {};
 
 const read = readConfig(process.env);
 if (!read.ok) {
@@ -69,7 +70,7 @@ const logger = redactingLogger(createJsonLogger(), () => [
 const storeKind = parseStoreUrl(config.store);
 let store: Store;
 try {
-  store = await createStore(config.store, { redisPrefix: config.redisPrefix, retention: RETENTION, logger });
+  store = await createStore(config.store, { redisPrefix: config.redisPrefix, retention: storeRetention(RETENTION_OPTIONS), logger });
 } catch (e) {
   // The store's own messages name the problem (an unwritable folder, a database of a newer kit) and never the URL.
   console.error(`onboarding-kit: the store (ONBOARDING_STORE) could not be opened: ${(e as Error).message}`);
@@ -116,8 +117,7 @@ const companion = createCompanion({
   rateLimit: config.rateLimit,
   store,
   logger,
-  retentionMs: RETENTION.finishedMs,
-  maxAgeMs: RETENTION.maxAgeMs,
+  ...RETENTION_OPTIONS,
   ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),
   ...(config.adminKey && { adminKey: config.adminKey }),
   apiKeys: [...config.apiKeys, demoApiKey],

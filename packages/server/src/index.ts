@@ -16,6 +16,7 @@ export {
 export type { CompanionOptions, Environment } from './options.js';
 export { CompanionConfigError } from './config/config-error.js';
 export { COMPANION_DEFAULTS, OPTION_LIMITS } from './config/defaults.js';
+export { storeRetention } from './config/resolve-config.js';
 export { CompanionError, type CompanionErrorDetails } from './http/companion-error.js';
 export type { CompanionEnv } from './http/env.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './upstream/upstream-client.js';

@@ -15,7 +15,7 @@ import {
   RETENTION_MS,
   SESSION_MAX_AGE_MS,
 } from '../src/config/defaults.js';
-import { resolveConfig } from '../src/config/resolve-config.js';
+import { resolveConfig, storeRetention } from '../src/config/resolve-config.js';
 import { silentLogger } from '../src/logger.js';
 import { socketAddress } from '../src/transport/index.js';
 
@@ -103,4 +103,12 @@ test('bad options stop the resolution with every problem named', () => {
     () => resolveConfig({ ...base, poll: { leaseMs: 50 }, handoff: { ttlMs: 10 } }),
     /poll\.leaseMs must be from 100 to 30000; handoff\.ttlMs must be a whole number from 1000 to 600000/,
   );
+});
+
+test('a store opened before its companion gets the retention the companion resolves', () => {
+  assert.deepEqual(storeRetention({}), { finishedMs: RETENTION_MS, maxAgeMs: MAX_AGE_MS });
+  const given = { retentionMs: 3_600_000, maxAgeMs: 7_200_000 };
+  const c = resolveConfig({ ...base, ...given });
+  assert.deepEqual(storeRetention(given), { finishedMs: c.retentionMs, maxAgeMs: c.maxAgeMs });
+  assert.deepEqual(storeRetention(given), { finishedMs: 3_600_000, maxAgeMs: 7_200_000 });
 });

@@ -58,10 +58,18 @@ export interface CompanionConfig {
   readonly aliases?: AliasMap;
 }
 
+/**
+ * The retention a store opened before its companion must be given (Redis applies it as key
+ * TTLs): the options' `retentionMs` and `maxAgeMs`, or their defaults, as the companion resolves them.
+ */
+export function storeRetention(o: Pick<CompanionOptions, 'retentionMs' | 'maxAgeMs'>): { finishedMs: number; maxAgeMs: number } {
+  return { finishedMs: o.retentionMs ?? COMPANION_DEFAULTS.retentionMs, maxAgeMs: o.maxAgeMs ?? COMPANION_DEFAULTS.maxAgeMs };
+}
+
 export function resolveConfig(options: CompanionOptions): CompanionConfig {
   checkOptions(options);
   const o = options;
-  const maxAgeMs = o.maxAgeMs ?? COMPANION_DEFAULTS.maxAgeMs;
+  const { finishedMs: retentionMs, maxAgeMs } = storeRetention(o);
   const concurrent = o.creations?.concurrent ?? COMPANION_DEFAULTS.creationsConcurrent();
   return {
     environment: o.environment ?? COMPANION_DEFAULTS.environment,
@@ -89,7 +97,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
     ...(o.store && { store: o.store }),
     ...(o.timers && { timers: o.timers }),
     poll: { timings: { maxDurationMs: maxAgeMs, ...o.poll }, takeOver: o.resumePolling !== false },
-    retentionMs: o.retentionMs ?? COMPANION_DEFAULTS.retentionMs,
+    retentionMs,
     maxAgeMs,
     sse: { keepAliveMs: o.sse?.keepAliveMs ?? COMPANION_DEFAULTS.keepAliveMs, retryMs: o.sse?.retryMs ?? COMPANION_DEFAULTS.retryMs },
     shutdownGraceMs:
