@@ -116,6 +116,7 @@ const PUBLIC_VALUES = [
   'serveCompanion',
   'signNotification',
   'silentLogger',
+  'storeRetention',
   'verifyNotification',
 ];
 
