@@ -4,29 +4,18 @@
  * (Redis expired it, or a sweep raced a write), entries read half-written, and the queue order
  * when the due index and the creation order disagree.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createClient } from 'redis';
 import { RedisStore } from '../src/store/index.js';
 import { START, entry, ids, iso, secretsOf, session } from './store-conformance/harness.js';
-import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { redisForFile } from './helpers/redis-server.js';
 
-let server: RedisServer;
-let raw: ReturnType<typeof createClient>;
-before(async () => {
-  server = await startRedisServer();
-  raw = createClient({ url: server.url });
-  await raw.connect();
-});
-after(async () => {
-  await raw?.close();
-  await server?.stop();
-});
+const redis = redisForFile();
 
 async function withStore(body: (store: RedisStore, prefix: string) => Promise<void>) {
   const prefix = `backend-${randomUUID()}:`;
-  const store = await RedisStore.connect(server.url, { prefix });
+  const store = await RedisStore.connect(redis.server.url, { prefix });
   try {
     await body(store, prefix);
   } finally {
@@ -55,9 +44,9 @@ test('sessions by reference: newest first across pages, up to the limit, skippin
     await createSessions(store);
     assert.deepEqual(ids(await store.listSessionsByReference('user-8812', MANY)), sessionIds(MANY - 1, -1, -1));
     // The ten newest lapse: their members sit on the first page and leave the index as it is read.
-    for (let i = MANY - 10; i < MANY; i++) await raw.del(`${prefix}session:ses_${i}`);
+    for (let i = MANY - 10; i < MANY; i++) await redis.raw.del(`${prefix}session:ses_${i}`);
     assert.deepEqual(ids(await store.listSessionsByReference('user-8812', 205)), sessionIds(MANY - 11, MANY - 216, -1));
-    assert.equal(await raw.zCard(`${prefix}sessions:reference:user-8812`), MANY - 10, 'the lapsed members left the index');
+    assert.equal(await redis.raw.zCard(`${prefix}sessions:reference:user-8812`), MANY - 10, 'the lapsed members left the index');
     assert.deepEqual(ids(await store.listSessionsByReference('user-8812', MANY)), sessionIds(MANY - 11, -1, -1));
   });
 });
@@ -87,14 +76,14 @@ test('the sweep deletes sessions and settled notifications page after page, coun
       await store.updateNotification(`evt_${i}`, { state: 'delivered', attempts: 1, nextAttemptMs: START, deliveredAt: iso(START) });
     }
     // Members whose record is already gone: cleaned from the indexes, not counted.
-    await raw.zAdd(`${prefix}sessions:created`, { score: 0, value: ghost });
-    await raw.zAdd(`${prefix}outbox:settled`, { score: 0, value: ghost });
+    await redis.raw.zAdd(`${prefix}sessions:created`, { score: 0, value: ghost });
+    await redis.raw.zAdd(`${prefix}outbox:settled`, { score: 0, value: ghost });
     const cutoffs = { sessionsEndedBefore: new Date(0), sessionsCreatedBefore: new Date(START + MANY), outboxBefore: new Date(START + 1) };
     assert.equal(await store.purgeBackendState(cutoffs), 2 * MANY);
     assert.deepEqual(await store.listSessionsByReference('user-8812', 10), []);
     assert.deepEqual(await store.listNotifications({ state: 'delivered', limit: 10 }), []);
-    assert.equal(await raw.zScore(`${prefix}sessions:created`, ghost), null);
-    assert.equal(await raw.zScore(`${prefix}outbox:settled`, ghost), null);
+    assert.equal(await redis.raw.zScore(`${prefix}sessions:created`, ghost), null);
+    assert.equal(await redis.raw.zScore(`${prefix}outbox:settled`, ghost), null);
     assert.equal(await store.purgeBackendState(cutoffs), 0, 'nothing twice');
   });
 });
@@ -117,16 +106,16 @@ test('due notifications: queue order even where the due index disagrees; members
     await store.enqueueNotification(entry('evt_early', { createdAt: iso(START - 5), nextAttemptMs: START - 4 }));
     assert.deepEqual(ids(await store.dueNotifications(START, 10)), ['evt_early', 'evt_tie_a', 'evt_tie_b', 'evt_late']);
     // An index member with no entry and no place in the queue, due first by the index: it takes no place.
-    await raw.zAdd(`${prefix}outbox:due`, { score: 0, value: ghost });
+    await redis.raw.zAdd(`${prefix}outbox:due`, { score: 0, value: ghost });
     assert.deepEqual(ids(await store.dueNotifications(START, 1)), ['evt_early']);
 
     // Due by the index, but the entry itself says later (a try recorded as the index was read).
     await store.enqueueNotification(entry('evt_moved', { createdAt: iso(START - 9) }));
-    const moved = JSON.parse((await raw.hGet(`${prefix}outbox:evt_moved`, 'try'))!) as Record<string, unknown>;
-    await raw.hSet(`${prefix}outbox:evt_moved`, 'try', JSON.stringify({ ...moved, nextAttemptMs: START + 60_000 }));
+    const moved = JSON.parse((await redis.raw.hGet(`${prefix}outbox:evt_moved`, 'try'))!) as Record<string, unknown>;
+    await redis.raw.hSet(`${prefix}outbox:evt_moved`, 'try', JSON.stringify({ ...moved, nextAttemptMs: START + 60_000 }));
     // Half-written: its try is missing.
     await store.enqueueNotification(entry('evt_half', { createdAt: iso(START - 8) }));
-    await raw.hDel(`${prefix}outbox:evt_half`, 'try');
+    await redis.raw.hDel(`${prefix}outbox:evt_half`, 'try');
     assert.deepEqual(ids(await store.dueNotifications(START, 10)), ['evt_early', 'evt_tie_a', 'evt_tie_b', 'evt_late']);
     assert.equal(await store.getNotification('evt_half'), null, 'an entry without its try reads as none');
   });

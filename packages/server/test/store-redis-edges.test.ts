@@ -5,7 +5,7 @@
  * cannot use, records Redis expired under it, and lists and purges longer than one page.
  * Every wait is for an event (a log line, a reply); none is for a length of time.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
@@ -13,19 +13,9 @@ import { RedisStore, type OnboardingRecord, type RedisStoreOptions } from '../sr
 import { isStoreUnavailable } from '../src/store/errors.js';
 import type { Logger } from '../src/logger.js';
 import { eventually } from './store-conformance.js';
-import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { redisForFile, startRedisServer, type RedisServer } from './helpers/redis-server.js';
 
-let server: RedisServer;
-let raw: ReturnType<typeof createClient>;
-before(async () => {
-  server = await startRedisServer();
-  raw = createClient({ url: server.url });
-  await raw.connect();
-});
-after(async () => {
-  await raw?.close();
-  await server?.stop();
-});
+const redis = redisForFile();
 
 interface Line {
   level: string;
@@ -52,7 +42,7 @@ const record = (token: string, createdAt = new Date().toISOString()) => ({
 async function withStore(
   body: (store: RedisStore, prefix: string, lines: Line[]) => Promise<void>,
   options: RedisStoreOptions = {},
-  url = server.url,
+  url = redis.server.url,
 ) {
   const prefix = `edge-${randomUUID()}:`;
   const { logger, lines } = recorder();
@@ -119,7 +109,7 @@ test('after a reconnection, watchers of onboardings and sessions are told what c
     const told: string[] = [];
     store.subscribeSession('ses_watched', (id) => told.push(id));
     // A change whose news this instance missed: written, never published.
-    await raw.hSet(`${prefix}onboarding:watched`, {
+    await redis.raw.hSet(`${prefix}onboarding:watched`, {
       status: 'APPROVED',
       updatedAt: iso(1),
       finishedAt: iso(1),
@@ -130,8 +120,8 @@ test('after a reconnection, watchers of onboardings and sessions are told what c
     });
     assert.equal(heard.length, 0);
     // Both of the store's connections are cut (this test's own client is spared); they come back by themselves.
-    await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
-    await raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
+    await redis.raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    await redis.raw.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
     await eventually(() => heard.length > 0 && told.length > 0);
     assert.deepEqual(
       heard.map((r) => [r.status, r.history.length]),
@@ -173,7 +163,7 @@ test('without a logger, an absent Redis, an outage and an unreadable message are
   const store = await RedisStore.connect(own.url, { prefix });
   try {
     await store.create(record('t'));
-    await raw.publish(`${prefix}changes`, 'not json');
+    await redis.raw.publish(`${prefix}changes`, 'not json');
     await own.stop();
     await assert.rejects(store.get('t'), { name: 'StoreUnavailableError' });
     again = await startRedisServer({ port: own.port });
@@ -191,12 +181,12 @@ test('without a logger, an absent Redis, an outage and an unreadable message are
 });
 
 test('the default prefix is okit:', async () => {
-  const store = await RedisStore.connect(`${server.url}/7`);
+  const store = await RedisStore.connect(`${redis.server.url}/7`);
   try {
     assert.equal(store.prefix, 'okit:');
     await store.create(record('default-prefix'));
-    assert.equal(await raw.exists('okit:onboarding:default-prefix'), 0, 'database 7, not 0');
-    const db7 = createClient({ url: `${server.url}/7` });
+    assert.equal(await redis.raw.exists('okit:onboarding:default-prefix'), 0, 'database 7, not 0');
+    const db7 = createClient({ url: `${redis.server.url}/7` });
     await db7.connect();
     assert.equal(await db7.exists('okit:onboarding:default-prefix'), 1);
     await db7.flushDb();
@@ -236,14 +226,14 @@ test('an operation Redis does not answer fails with store_unavailable after oper
       await store.create(record('t'));
       // Writes paused for far longer than the operation may wait: the store gives up first, every
       // time. WRITE, not ALL, so that this connection's UNPAUSE is served at once.
-      await raw.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']);
+      await redis.raw.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']);
       try {
         await assert.rejects(store.applyStatus('t', { status: 'APPROVED', source: 'poll' }), {
           name: 'StoreUnavailableError',
           message: 'The Redis store did not answer within 100 ms.',
         });
       } finally {
-        await raw.sendCommand(['CLIENT', 'UNPAUSE']);
+        await redis.raw.sendCommand(['CLIENT', 'UNPAUSE']);
       }
       // Redis still runs the write it held once it resumes: giving up is the store's, not Redis's.
       assert.equal((await store.get('t'))?.status, 'APPROVED', 'and answers again once Redis does');
@@ -254,7 +244,7 @@ test('an operation Redis does not answer fails with store_unavailable after oper
 
 test('error replies: "cannot write now" is store_unavailable naming the reply; a wrong command stays itself', async () => {
   await withStore(async (store, prefix) => {
-    await raw.configSet('min-replicas-to-write', '1');
+    await redis.raw.configSet('min-replicas-to-write', '1');
     try {
       await assert.rejects(store.create(record('t')), (e: unknown) => {
         assert.ok(isStoreUnavailable(e));
@@ -263,9 +253,9 @@ test('error replies: "cannot write now" is store_unavailable naming the reply; a
         return true;
       });
     } finally {
-      await raw.configSet('min-replicas-to-write', '0');
+      await redis.raw.configSet('min-replicas-to-write', '0');
     }
-    await raw.set(`${prefix}onboarding:wrong`, 'a string where a hash belongs');
+    await redis.raw.set(`${prefix}onboarding:wrong`, 'a string where a hash belongs');
     await assert.rejects(store.get('wrong'), (e: unknown) => !isStoreUnavailable(e) && /^WRONGTYPE/.test((e as Error).message));
     await assert.rejects(
       store.applyStatus('wrong', { status: 'APPROVED', source: 'poll' }),
@@ -277,9 +267,9 @@ test('error replies: "cannot write now" is store_unavailable naming the reply; a
 test('scripts the server forgot (SCRIPT FLUSH, a restart) are loaded again on use', async () => {
   await withStore(async (store) => {
     await store.create(record('t'));
-    await raw.scriptFlush();
+    await redis.raw.scriptFlush();
     assert.equal((await store.applyStatus('t', { status: 'APPROVED', source: 'webhook' }))?.changed, true);
-    await raw.scriptFlush();
+    await redis.raw.scriptFlush();
     assert.equal(await store.acquireLease('poll:t', 'a', 10_000), true);
   });
 });
@@ -298,10 +288,10 @@ test('the change channel: unreadable messages are logged and skipped; ones witho
       history: JSON.stringify(history.map((s) => ({ status: s, at: iso(0), source: 'webhook' }))),
     });
     const channel = `${prefix}changes`;
-    await raw.publish(channel, 'not json');
-    await raw.publish(channel, JSON.stringify({ o: 'another-instance' }));
-    await raw.publish(channel, JSON.stringify({ o: 'another-instance', r: { tokenOnboarding: 't', history: '[]' } }));
-    await raw.publish(channel, JSON.stringify({ o: 'another-instance', r: hash('APPROVED', ['IN_PROCESS', 'APPROVED']) }));
+    await redis.raw.publish(channel, 'not json');
+    await redis.raw.publish(channel, JSON.stringify({ o: 'another-instance' }));
+    await redis.raw.publish(channel, JSON.stringify({ o: 'another-instance', r: { tokenOnboarding: 't', history: '[]' } }));
+    await redis.raw.publish(channel, JSON.stringify({ o: 'another-instance', r: hash('APPROVED', ['IN_PROCESS', 'APPROVED']) }));
     await eventually(() => heard.length > 0);
     assert.deepEqual(
       heard.map((r) => [r.status, r.history.length, 'finishedAt' in r]),
@@ -321,9 +311,9 @@ test("the session channel: another instance's session is told, this instance's o
     store.subscribeSession('ses_a', (id) => told.push(`a:${id}`));
     store.subscribeSession('ses_b', (id) => told.push(`b:${id}`));
     const channel = `${prefix}session-changes`;
-    await raw.publish(channel, 'no-separator');
-    await raw.publish(channel, ' ses_a');
-    await raw.publish(channel, 'other-instance ses_b');
+    await redis.raw.publish(channel, 'no-separator');
+    await redis.raw.publish(channel, ' ses_a');
+    await redis.raw.publish(channel, 'other-instance ses_b');
     await eventually(() => told.length > 0);
     assert.deepEqual(told, ['b:ses_b']);
   });
@@ -333,21 +323,21 @@ test('a record Redis expired under its token leaves the IN_PROCESS list and the 
   await withStore(async (store, prefix) => {
     await store.create(record('gone'));
     await store.create(record('kept'));
-    await raw.del(`${prefix}onboarding:gone`);
+    await redis.raw.del(`${prefix}onboarding:gone`);
     assert.deepEqual(await store.listInProcess(), ['kept']);
-    assert.deepEqual(await raw.sMembers(`${prefix}in-process`), ['kept']);
-    await raw.del(`${prefix}onboarding:kept`);
+    assert.deepEqual(await redis.raw.sMembers(`${prefix}in-process`), ['kept']);
+    await redis.raw.del(`${prefix}onboarding:kept`);
     assert.deepEqual(await store.listInProcess(), []);
-    assert.deepEqual(await raw.sMembers(`${prefix}in-process`), []);
+    assert.deepEqual(await redis.raw.sMembers(`${prefix}in-process`), []);
   });
 });
 
 test('a hash without a status or a token reads as no onboarding, and takes no status', async () => {
   await withStore(async (store, prefix) => {
-    await raw.hSet(`${prefix}onboarding:half`, { tokenOnboarding: 'half', createdAt: iso(0) });
+    await redis.raw.hSet(`${prefix}onboarding:half`, { tokenOnboarding: 'half', createdAt: iso(0) });
     assert.equal(await store.get('half'), null);
     assert.equal(await store.applyStatus('half', { status: 'APPROVED', source: 'poll' }), null);
-    await raw.hSet(`${prefix}onboarding:nameless`, { status: 'IN_PROCESS', createdAt: iso(0) });
+    await redis.raw.hSet(`${prefix}onboarding:nameless`, { status: 'IN_PROCESS', createdAt: iso(0) });
     assert.equal(await store.get('nameless'), null);
     assert.equal(await store.applyStatus('nameless', { status: 'APPROVED', source: 'poll' }), null);
   });
