@@ -24,7 +24,6 @@ import {
   redactingLogger,
   storeRetention,
   type BrandInput,
-  type CompanionOptions,
   type Store,
 } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
@@ -32,8 +31,8 @@ import { createDemoBackend, renderWithSession } from './backend.js';
 import { BRAND_VARIABLES, readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
 
-/** The companion's retention options (none: its defaults), resolved for the store as the companion resolves them. */
-const RETENTION_OPTIONS: Pick<CompanionOptions, 'retentionMs' | 'maxAgeMs'> = {};
+// The demo sets no retention, so the companion keeps its defaults: the store is given them as the companion resolves them.
+const DEMO_RETENTION = storeRetention({});
 
 const read = readConfig(process.env);
 if (!read.ok) {
@@ -70,7 +69,7 @@ const logger = redactingLogger(createJsonLogger(), () => [
 const storeKind = parseStoreUrl(config.store);
 let store: Store;
 try {
-  store = await createStore(config.store, { redisPrefix: config.redisPrefix, retention: storeRetention(RETENTION_OPTIONS), logger });
+  store = await createStore(config.store, { redisPrefix: config.redisPrefix, retention: DEMO_RETENTION, logger });
 } catch (e) {
   // The store's own messages name the problem (an unwritable folder, a database of a newer kit) and never the URL.
   console.error(`onboarding-kit: the store (ONBOARDING_STORE) could not be opened: ${(e as Error).message}`);
@@ -117,7 +116,6 @@ const companion = createCompanion({
   rateLimit: config.rateLimit,
   store,
   logger,
-  ...RETENTION_OPTIONS,
   ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),
   ...(config.adminKey && { adminKey: config.adminKey }),
   apiKeys: [...config.apiKeys, demoApiKey],

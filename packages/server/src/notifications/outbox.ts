@@ -249,6 +249,7 @@ export class Notifier {
   async #scanOnce(): Promise<number> {
     // Every pending entry in queue order, due or not: an entry waits for an earlier one of its key even while that one waits for its retry.
     const pending = await this.#o.store.dueNotifications(Number.MAX_SAFE_INTEGER, this.#cfg.scanLimit);
+    if (this.#closed || !this.#holding) return this.#cfg.scanIntervalMs;
     const now = this.#timers.now();
     // A finished try wakes the scan, which then starts the rest.
     const { start, nextAtMs } = pickDeliveries(pending, now, {
@@ -256,7 +257,6 @@ export class Notifier {
       room: this.#cfg.concurrency - this.#inFlight.size,
       nextLookMs: this.#cfg.scanIntervalMs,
     });
-    if (this.#closed || !this.#holding) return this.#cfg.scanIntervalMs;
     for (const entry of start) this.#start(entry);
     return Math.max(0, nextAtMs - now);
   }
