@@ -39,8 +39,18 @@ export interface CompanionOptions {
   creations?: { concurrent?: number; waiting?: number };
   /** Onboarding creations per minute per client address; 0 turns it off (default 30). */
   rateLimit?: number;
-  /** The client's address for the rate limit (default: the socket's; set it when behind a trusted proxy). */
+  /**
+   * The client's address for every per-address limit (default: the socket's, or the one
+   * `trustedProxies` reads); when given, it wins over `trustedProxies`. An IPv6 address is counted by its /64.
+   */
   clientAddress?: (c: Context) => string;
+  /**
+   * How many proxies of your own stand in front of the companion (default 0: the socket's address
+   * is the client's). With N, the client's address is the Nth entry from the right of
+   * `X-Forwarded-For` (or of RFC 7239 `Forwarded` when a request has no `X-Forwarded-For`); the
+   * socket's when the header is missing or not an address there (docs/page-api.md#client-addresses).
+   */
+  trustedProxies?: number;
   /** `documentFiles[].documentFileType` per image role (default `OTHER` for each). */
   documentFileTypes?: Partial<Record<ImageRoleName, string>>;
   /** Serves `GET /v1/onboardings/{token}/report.pdf` (default false: the report holds personal data). */
@@ -73,9 +83,11 @@ export interface CompanionOptions {
   /**
    * The hand-off between devices (docs/page-api.md#hand-off). `ttlMs`: how long a link and its
    * short code live unused (default 10 minutes, 1000 to 600000); meant for tests that must see a
-   * link lapse, not for production.
+   * link lapse, not for production. `codeAttemptsPerMinute`: short-code attempts a minute from
+   * all addresses together (default 50), beside the 10 per address; the odds of a guessed code
+   * grow with it (docs/page-api.md#guessing-a-code).
    */
-  handoff?: { ttlMs?: number };
+  handoff?: { ttlMs?: number; codeAttemptsPerMinute?: number };
   /** Where state lives (default: in memory; `createStore()` builds the SQLite and Redis stores). */
   store?: Store;
   /** Structured logger (default: JSON lines on stdout). Everything it receives is redacted first. */

@@ -106,6 +106,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
     sse: config.sse,
     clientAddress: config.clientAddress,
     counters: s.store,
+    codeAttemptsPerMinute: config.handoffCodeAttemptsPerMinute,
     logger: s.logger,
   };
   api.route('/session', handoffPageRoutes(handoffDeps));

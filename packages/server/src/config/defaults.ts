@@ -57,6 +57,15 @@ export const COMPANION_DEFAULTS = {
   shutdownGraceBeyondUpstreamMs: SECOND_MS,
   /** How long a polling lease outlives an instance that stopped renewing it. */
   pollLeaseMs: 30 * SECOND_MS,
+  /** Proxies of the integrator's own in front of the companion: none, the socket's address is the client's. */
+  trustedProxies: 0,
+  /**
+   * Short-code attempts a minute from all addresses together. With 10,000 live codes of 23^8 and
+   * 50 a minute, a day's guesses find 72,000 * 10^4 / 23^8 = 0.0092 codes (docs/page-api.md#guessing-a-code).
+   */
+  handoffCodeAttemptsPerMinute: 50,
+  /** Hand-off offers (links with their codes) one session may make within a link's life. */
+  handoffOffersPerSession: 5,
 } as const;
 
 /** The bounds the options are checked against. */

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { loadBrand, type Brand } from '../hosted/brand.js';
 import { defaultElementDir } from '../hosted/hosted-assets.js';
 import { createJsonLogger, type Logger } from '../logger.js';
-import { socketAddress } from '../transport/index.js';
+import { clientAddressResolver } from '../transport/index.js';
 import type { CompanionOptions, Environment } from '../options.js';
 import type { PollTimings } from '../relay/poller.js';
 import type { Timers } from '../relay/timers.js';
@@ -37,6 +37,8 @@ export interface CompanionConfig {
   readonly notify?: CompanionOptions['notify'];
   readonly publicUrl?: string;
   readonly handoffTtlMs?: number;
+  /** Short-code attempts a minute from all addresses together. */
+  readonly handoffCodeAttemptsPerMinute: number;
   /** The store as given (absent: a `MemoryStore` of the companion's own). */
   readonly store?: Store;
   /** The clock and timers tests inject (absent: the real ones). */
@@ -53,6 +55,7 @@ export interface CompanionConfig {
   readonly imageMaxBytes: number;
   readonly documentFileTypes: Readonly<Record<ImageRoleName, string>>;
   readonly rateLimit: number;
+  /** The client's address as every per-address limit counts it (an IPv6 one by its /64). */
   readonly clientAddress: (c: Context) => string;
   readonly reportPdf: boolean;
   readonly aliases?: AliasMap;
@@ -94,6 +97,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
     ...(o.notify && { notify: o.notify }),
     ...(o.publicUrl && { publicUrl: o.publicUrl }),
     ...(o.handoff?.ttlMs !== undefined && { handoffTtlMs: o.handoff.ttlMs }),
+    handoffCodeAttemptsPerMinute: o.handoff?.codeAttemptsPerMinute ?? COMPANION_DEFAULTS.handoffCodeAttemptsPerMinute,
     ...(o.store && { store: o.store }),
     ...(o.timers && { timers: o.timers }),
     poll: { timings: { maxDurationMs: maxAgeMs, ...o.poll }, takeOver: o.resumePolling !== false },
@@ -111,7 +115,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
       IMAGE_ROLES.map((r) => [r, o.documentFileTypes?.[r] ?? COMPANION_DEFAULTS.documentFileType]),
     ) as Record<ImageRoleName, string>,
     rateLimit: o.rateLimit ?? COMPANION_DEFAULTS.rateLimit,
-    clientAddress: o.clientAddress ?? socketAddress,
+    clientAddress: clientAddressResolver(o.trustedProxies ?? COMPANION_DEFAULTS.trustedProxies, o.clientAddress),
     reportPdf: o.reportPdf ?? false,
     ...(o.aliases && { aliases: o.aliases }),
   };

@@ -5,7 +5,6 @@
  * And `POST /v1/handoff/claim`, without authorisation: the link's token or short code, once.
  */
 import {
-  HANDOFF_LIMITS,
   HANDOFF_PROGRESS_STEPS,
   HANDOFF_ROLES,
   type HandoffRole,
@@ -19,7 +18,7 @@ import { KeepAliveTick, readJsonBody, requestHeader, sendEventStream } from '../
 import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { Logger } from '../logger.js';
 import type { Timers } from '../relay/timers.js';
-import type { Store } from '../store/index.js';
+import { countCodeAttempt, type AttemptCounters } from './attempt-limits.js';
 import { holds, pageHandoffState, sessionHandedOff, stillValid, type PageCaller } from './handoff-rules.js';
 import type { ClaimInput, HandoffService } from './handoff-service.js';
 import type { SessionService } from '../sessions/session-service.js';
@@ -35,7 +34,9 @@ export interface HandoffRouteDeps {
   /** The client's address, which short-code attempts are counted by. */
   clientAddress: (c: Context) => string;
   /** Where the attempts are counted (shared by every instance on the store). */
-  counters: Pick<Store, 'consumeRateLimit'>;
+  counters: AttemptCounters;
+  /** Short-code attempts a minute from all addresses together. */
+  codeAttemptsPerMinute: number;
   /** The app's logger (event streams log with their request's id, without holding the request's logger). */
   logger: Logger;
 }
@@ -110,18 +111,11 @@ export function handoffClaimRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
   app.post('/claim', async (c) => {
     const input = validateClaim(await readJsonBody(c, SMALL_BODY_BYTES, { requireJsonType: true, what: 'The claim' }));
     if ('code' in input) {
-      // Every code attempt counts, right or wrong: 10 a minute per address leaves a guess at 1 in 10^10.
-      const decision = await deps.counters.consumeRateLimit(
-        `handoff:${deps.clientAddress(c)}`,
-        HANDOFF_LIMITS.claimAttemptsPerWindow,
-        HANDOFF_LIMITS.claimWindowS * 1000,
-      );
-      if (!decision.allowed) {
-        const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        c.get('log').warn('hand-off code attempts rate limited', { limit: HANDOFF_LIMITS.claimAttemptsPerWindow });
-        throw new DomainError('rate_limited', `Too many code attempts from this address; try again in ${retryAfter} s.`, {
-          retryAfterS: retryAfter,
-        });
+      // Every code attempt counts, right or wrong; a link's 192-bit token needs no count.
+      const refused = await countCodeAttempt(deps.counters, deps.clientAddress(c), deps.codeAttemptsPerMinute);
+      if (refused) {
+        c.get('log').warn('hand-off code attempts rate limited', { limit: refused.limit });
+        throw refused.error;
       }
     }
     return c.json(await deps.handoff.claim(input), 200);

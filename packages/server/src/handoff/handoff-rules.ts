@@ -3,7 +3,7 @@
  * session record: who holds it, what each page is told, and the session's event log.
  */
 import type { PageHandoffState, SessionEvent } from '@onboarding-kit/contract';
-import { keyMatches } from '../auth/access-key.js';
+import { hashSecret, keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { SessionHandoffOffer, SessionLogEntry, SessionRecord, SessionSecretKind } from '../store/backend-state.js';
 
@@ -16,6 +16,12 @@ export interface PageCaller {
 
 /** Events a session's log keeps (older ones go first); a reconnection older than them gets what is left. */
 const SESSION_LOG_MAX = 32;
+
+/**
+ * The store key of a link's token or a short code: the hash of the value behind its kind, so a
+ * token is never found as a code nor a code as a token, whatever either is.
+ */
+export const handoffKeyHash = (kind: 'link' | 'code', value: string): string => hashSecret(`${kind}:${value}`);
 
 export const sessionHandedOff = () => new DomainError('session_handed_off');
 

@@ -18,7 +18,9 @@ import { hashSecret, keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
 import type { SessionRecord } from '../store/backend-state.js';
-import { holds, isOrigin, offerState, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
+import { handoffKeyHash, holds, isOrigin, offerState, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
+import { countOffer } from './attempt-limits.js';
+import { COMPANION_DEFAULTS } from '../config/defaults.js';
 import type { SessionService } from '../sessions/session-service.js';
 import { effectiveStatus } from '../sessions/session-view.js';
 import { claimLive } from '../store/index.js';
@@ -28,6 +30,8 @@ export interface HandoffServiceOptions {
   logger: Logger;
   /** How long a link and its code live unused (default HANDOFF_LIMITS.ttlS; shorter only in tests). */
   ttlMs?: number;
+  /** Offers one session may make within a link's life (default COMPANION_DEFAULTS.handoffOffersPerSession). */
+  offersPerSession?: number;
 }
 
 /** What a claim presents: the link's token, or the short code as typed. */
@@ -47,11 +51,13 @@ export class HandoffService {
   readonly #sessions: SessionService;
   readonly #logger: Logger;
   readonly #ttlMs: number;
+  readonly #offersPerSession: number;
 
   constructor(options: HandoffServiceOptions) {
     this.#sessions = options.sessions;
     this.#logger = options.logger;
     this.#ttlMs = options.ttlMs ?? HANDOFF_LIMITS.ttlS * 1000;
+    this.#offersPerSession = options.offersPerSession ?? COMPANION_DEFAULTS.handoffOffersPerSession;
   }
 
   /** `POST /v1/session/handoff`: a new link for the origin that holds an open, unsent session; any earlier unused one stops working. */
@@ -64,15 +70,19 @@ export class HandoffService {
       this.#requireUnsent(s);
     };
     check(caller.session);
+    await countOffer(store, id, this.#offersPerSession).catch((error: unknown) => {
+      this.#logger.warn('hand-off offers rate limited', { sessionId: id, limit: this.#offersPerSession });
+      throw error;
+    });
     const now = this.#sessions.now();
     const expiresAtMs = now + this.#ttlMs;
     const token = randomBytes(24).toString('base64url');
     const tokenHash = hashSecret(token);
-    await store.putHandoffKey(tokenHash, id, expiresAtMs);
+    await store.putHandoffKey(handoffKeyHash('link', token), id, expiresAtMs);
     let code: string | undefined;
     for (let i = 0; i < CODE_ATTEMPTS && !code; i++) {
       const candidate = newHandoffCode();
-      if (await store.putHandoffKey(hashSecret(candidate), id, expiresAtMs)) code = candidate;
+      if (await store.putHandoffKey(handoffKeyHash('code', candidate), id, expiresAtMs)) code = candidate;
     }
     if (!code) throw new Error('no free hand-off code after several attempts');
     const codeHash = hashSecret(code);
@@ -93,10 +103,13 @@ export class HandoffService {
    */
   async claim(input: ClaimInput): Promise<HandoffClaim> {
     const store = this.#sessions.store;
+    const kind = 'token' in input ? 'link' : 'code';
     const presented = 'token' in input ? input.token : normalizeHandoffCode(input.code);
     if (!presented || presented.length > 128) throw handoffInvalid();
-    const sessionId = await store.findHandoffKey(hashSecret(presented));
-    if (!sessionId) throw handoffInvalid();
+    // One store read, hit or miss: how long a guess takes must not tell a live code from an absent one.
+    const first = await store.findHandoffSession(handoffKeyHash(kind, presented));
+    if (!first) throw handoffInvalid();
+    const sessionId = first.id;
     const matches = (s: SessionRecord) => {
       const offer = s.handoff?.offer;
       return keyMatches(presented, 'token' in input ? offer?.tokenHash : offer?.codeHash);
@@ -113,8 +126,6 @@ export class HandoffService {
       if (s.tokenOnboarding || status !== 'open' || claimLive(s, now, this.#sessions.claimTimeoutMs)) throw handoffUsed();
       return state === 'expired';
     };
-    const first = await store.getSession(sessionId);
-    if (!first) throw handoffInvalid();
     if (judge(first)) {
       await this.expireOfferIfDue(sessionId);
       throw handoffExpired();

@@ -160,8 +160,11 @@ export interface BackendState {
    * purged with it, so a late claim can be told the link expired.
    */
   putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean>;
-  /** The session a hand-off key points at, live or lapsed, or null. */
-  findHandoffKey(hash: string): Promise<string | null>;
+  /**
+   * The session a hand-off key points at, live or lapsed, or null: found in one read of the
+   * store's own, which costs the same whether the key exists or not.
+   */
+  findHandoffSession(hash: string): Promise<SessionRecord | null>;
   /** Sessions of one `reference`, newest first, at most `limit`. */
   listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]>;
   /** Sessions in `status`, oldest `expiresAt` first; with `expiresBefore`, only those expiring before it. */

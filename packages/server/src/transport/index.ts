@@ -21,3 +21,4 @@ export { parseJsonBytes, readBodyBytes, readJsonBody, type JsonBodyOptions } fro
 export { socketAddress } from './node-bindings.js';
 export { withNodeAdapter, type FetchHandler } from './node-listener.js';
 export { requestHeader } from './request-header.js';
+export { addressBucket, clientAddressFrom, clientAddressResolver, forwardedFor, parseAddress } from './client-address.js';

@@ -5,7 +5,11 @@ import { SessionService } from '../../src/sessions/session-service.js';
 import { HandoffService } from '../../src/handoff/handoff-service.js';
 import { holds } from '../../src/handoff/handoff-rules.js';
 import { createJsonLogger } from '../../src/logger.js';
+import type { BackendState } from '../../src/store/backend-state.js';
 import { START, iso, sha, session, secretsOf, eventually, type Harness } from './harness.js';
+
+/** The id of the session a hand-off key finds, or null. */
+const handoffSessionId = async (store: Pick<BackendState, 'findHandoffSession'>, hash: string): Promise<string | null> => (await store.findHandoffSession(hash))?.id ?? null;
 
 export function describeDevicesAndHandoff({ withBackend, serverClock }: Harness): void {
   test('device secrets: of their own kind, found by every instance, deleted with their session', async () => {
@@ -25,22 +29,23 @@ export function describeDevicesAndHandoff({ withBackend, serverClock }: Harness)
       for (const id of ['ses_h1', 'ses_h2']) await a.createSession(session(id), secretsOf(id));
       const now = clock.now();
       assert.equal(await a.putHandoffKey(sha('code-1'), 'ses_h1', now + 60_000), true);
-      assert.equal(await b.findHandoffKey(sha('code-1')), 'ses_h1');
-      assert.equal(await b.findHandoffKey(sha('never issued')), null);
-      assert.equal(await b.findHandoffKey('code-1'), null, 'found by the hash, not by what was hashed');
+      assert.equal(await handoffSessionId(b, sha('code-1')), 'ses_h1');
+      assert.deepEqual(await b.findHandoffSession(sha('code-1')), await b.getSession('ses_h1'), 'the whole session, as getSession reads it');
+      assert.equal(await handoffSessionId(b, sha('never issued')), null);
+      assert.equal(await handoffSessionId(b, 'code-1'), null, 'found by the hash, not by what was hashed');
       assert.equal(await b.putHandoffKey(sha('code-1'), 'ses_h2', now + 60_000), false, 'no two live keys alike');
-      assert.equal(await a.findHandoffKey(sha('code-1')), 'ses_h1', 'and the first keeps it');
+      assert.equal(await handoffSessionId(a, sha('code-1')), 'ses_h1', 'and the first keeps it');
       assert.equal(await b.putHandoffKey(sha('code-1'), 'ses_h1', now + 120_000), true, 'its own session may renew it');
       assert.equal(await a.putHandoffKey(sha('code-x'), 'ses_unknown', now + 60_000), false, 'an unknown session gets none');
-      assert.equal(await a.findHandoffKey(sha('code-x')), null);
+      assert.equal(await handoffSessionId(a, sha('code-x')), null);
 
       // Lapsed: still found (a late claim is told the link expired), until another session takes the hash.
       const short = serverClock ? 300 : 1_000;
       assert.equal(await a.putHandoffKey(sha('code-2'), 'ses_h1', clock.now() + short), true);
       await clock.advance(short + (serverClock ? 200 : 1));
-      assert.equal(await b.findHandoffKey(sha('code-2')), 'ses_h1');
+      assert.equal(await handoffSessionId(b, sha('code-2')), 'ses_h1');
       assert.equal(await b.putHandoffKey(sha('code-2'), 'ses_h2', clock.now() + 60_000), true);
-      assert.equal(await a.findHandoffKey(sha('code-2')), 'ses_h2');
+      assert.equal(await handoffSessionId(a, sha('code-2')), 'ses_h2');
 
       // Retention: keys go with their session.
       await a.replaceSession(
@@ -52,8 +57,8 @@ export function describeDevicesAndHandoff({ withBackend, serverClock }: Harness)
         sessionsCreatedBefore: new Date(START - 7 * 86_400_000),
         outboxBefore: new Date(0),
       });
-      assert.equal(await a.findHandoffKey(sha('code-1')), null, 'deleted with its session');
-      assert.equal(await a.findHandoffKey(sha('code-2')), 'ses_h2', "another session's stays");
+      assert.equal(await handoffSessionId(a, sha('code-1')), null, 'deleted with its session');
+      assert.equal(await handoffSessionId(a, sha('code-2')), 'ses_h2', "another session's stays");
     });
   });
 

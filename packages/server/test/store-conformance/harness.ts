@@ -70,7 +70,7 @@ const BACKEND_METHODS: Array<keyof BackendState> = [
   'purgeBackendState',
   'subscribeSession',
   'putHandoffKey',
-  'findHandoffKey',
+  'findHandoffSession',
 ];
 
 export function harness(name: string, factory: StoreFactory, serverClock: boolean): Harness {

@@ -49,7 +49,8 @@ export interface StorePrimitives {
   replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean>;
   /** rules/sessions.ts `mayPointHandoffKey`, for a known session only. */
   putHandoffKey(hash: string, sessionId: string, liveUntilMs: number): Promise<boolean>;
-  findHandoffKey(hash: string): Promise<string | null>;
+  /** The session the key points at, in one step that reads a session row whether or not the key exists. */
+  findHandoffSession(hash: string): Promise<SessionRecord | null>;
   /** Newest first (rules/sessions.ts `newestFirst`). */
   sessionsByReference(reference: string, limit: number): Promise<SessionRecord[]>;
   /** Soonest to expire first, only those expiring before `expiresBeforeMs` when given. */

@@ -119,8 +119,8 @@ export class SharedStore implements Store, BackendState {
     return this.p.putHandoffKey(hash, sessionId, liveUntilMs);
   }
 
-  findHandoffKey(hash: string): Promise<string | null> {
-    return this.p.findHandoffKey(hash);
+  findHandoffSession(hash: string): Promise<SessionRecord | null> {
+    return this.p.findHandoffSession(hash);
   }
 
   async listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {

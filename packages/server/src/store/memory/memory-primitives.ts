@@ -127,9 +127,9 @@ export class MemoryPrimitives implements StorePrimitives {
     return true;
   }
 
-  async findHandoffKey(hash: string): Promise<string | null> {
-    const held = this.handoffKeys.get(hash);
-    return held && this.sessions.has(held.sessionId) ? held.sessionId : null;
+  async findHandoffSession(hash: string): Promise<SessionRecord | null> {
+    const held = this.sessions.get(this.handoffKeys.get(hash)?.sessionId ?? '');
+    return held ? copySession(held.s) : null;
   }
 
   async sessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {

@@ -26,7 +26,14 @@ import { SESSION_MAX_AGE_MS } from '../../config/defaults.js';
 import type { PurgeCutoffs, SecretOwner } from '../rules/sessions.js';
 import type { StorePrimitives } from '../core/primitives.js';
 import { PAGE, type RedisContext } from './context.js';
-import { ADD_SECRET, CREATE_SESSION, PURGE_SESSION, PUT_HANDOFF_KEY, REPLACE_SESSION } from './scripts/session-scripts.js';
+import {
+  ADD_SECRET,
+  CREATE_SESSION,
+  FIND_HANDOFF_SESSION,
+  PURGE_SESSION,
+  PUT_HANDOFF_KEY,
+  REPLACE_SESSION,
+} from './scripts/session-scripts.js';
 
 /**
  * How long a session outlives its expiry in Redis: the routes still answer `expired` for it, and
@@ -45,7 +52,7 @@ type SessionPrimitives = Pick<
   | 'addSessionSecret'
   | 'replaceSession'
   | 'putHandoffKey'
-  | 'findHandoffKey'
+  | 'findHandoffSession'
   | 'sessionsByReference'
   | 'sessionsByStatus'
 > & {
@@ -155,8 +162,9 @@ export function sessionPrimitives(ctx: RedisContext): SessionPrimitives {
       return Number(await conn.run(PUT_HANDOFF_KEY, [], [prefix, hash, sessionId, String(liveUntilMs), String(now())])) === 1;
     },
 
-    async findHandoffKey(hash: string): Promise<string | null> {
-      return (await conn.op(() => client.hGet(keys.k(`handoff:${hash}`), 'session'))) ?? null;
+    async findHandoffSession(hash: string): Promise<SessionRecord | null> {
+      const body = (await conn.run(FIND_HANDOFF_SESSION, [], [prefix, hash])) as string | null;
+      return body ? (JSON.parse(body) as SessionRecord) : null;
     },
 
     sessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {

@@ -185,8 +185,8 @@ export class SqlitePrimitives implements StorePrimitives {
     });
   }
 
-  async findHandoffKey(hash: string): Promise<string | null> {
-    return this.run(() => (this.sql.getHandoffKey.get(hash) as { session_id: string } | undefined)?.session_id ?? null);
+  async findHandoffSession(hash: string): Promise<SessionRecord | null> {
+    return this.run(() => toSession(this.sql.getHandoffSession.get(hash) as SessionRow | undefined));
   }
 
   async sessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {

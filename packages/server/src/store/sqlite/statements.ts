@@ -56,6 +56,8 @@ const SQL = {
   purgeSecrets: 'DELETE FROM session_secrets WHERE session_id IN (SELECT id FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2)',
   purgeSessions: 'DELETE FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2',
   getHandoffKey: 'SELECT session_id, live_until_ms FROM handoff_keys WHERE hash = ?',
+  // One probe of each primary key, hit or miss: an absent key looks up the session '' (none has it).
+  getHandoffSession: `SELECT version, body FROM sessions WHERE id = coalesce((SELECT session_id FROM handoff_keys WHERE hash = ?), '')`,
   putHandoffKey: `INSERT INTO handoff_keys (hash, session_id, live_until_ms) VALUES (?1, ?2, ?3)
     ON CONFLICT (hash) DO UPDATE SET session_id = excluded.session_id, live_until_ms = excluded.live_until_ms`,
   purgeHandoffKeys: 'DELETE FROM handoff_keys WHERE session_id IN (SELECT id FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2)',

@@ -117,6 +117,16 @@ return 1
 `);
 
 /**
+ * The body of the session a hand-off key points at, or nil, in one round trip that reads a
+ * session key whether or not the hand-off key exists (an absent one reads `session:`, which no
+ * session has). ARGV: 1 prefix, 2 hash.
+ */
+export const FIND_HANDOFF_SESSION = lua(`${SESSION_KEYS}
+local id = redis.call('HGET', handoff_key(ARGV[2]), 'session') or ''
+return redis.call('HGET', session_key(id), 'body')
+`);
+
+/**
  * Deletes one session with its secrets and index entries if it still meets a cutoff (checked
  * here, so a session changed since it was listed is judged as it is now).
  * ARGV: 1 prefix, 2 member, 3 ended-before ms, 4 created-before ms. Returns 1 when a session went.
