@@ -17,6 +17,7 @@ import {
   type PageSession,
 } from '@onboarding-kit/contract';
 import { newHandoffCode } from '../src/handoff/handoff-service.js';
+import { MemoryStore } from '../src/store/memory-store.js';
 import { sessionEvents } from './helpers/session-events.js';
 
 const API_KEY = 'sk_test_handoff_0123456789abcdef01234567';
@@ -164,8 +165,9 @@ test('bad claims: unknown token or code 404 handoff_invalid, bodies checked at t
   await app.close();
 });
 
-test('short codes are rate limited per address: 10 attempts a minute, right or wrong; then 429 with Retry-After, even for the right code', async () => {
-  const { app } = companion();
+test('short codes are rate limited per address: 10 attempts a 60 s window, right or wrong; then 429 with Retry-After, even for the right code', async () => {
+  let now = Date.parse('2030-01-01T00:00:00.000Z');
+  const { app } = companion({ store: new MemoryStore({ now: () => now }) });
   const s = await openSession(app);
   const o = await offer(app, s.clientSecret);
   const wrong = o.code === 'ACDEFGHJ' ? 'ACDEFGHK' : 'ACDEFGHJ';
@@ -173,8 +175,13 @@ test('short codes are rate limited per address: 10 attempts a minute, right or w
     assert.deepEqual(await errorOf(await claim(app, { code: wrong })), { status: 404, code: 'handoff_invalid' }, `attempt ${i + 1}`);
   const limited = await claim(app, { code: o.code });
   assert.deepEqual(await errorOf(limited.clone()), { status: 429, code: 'rate_limited' });
-  const retryAfter = Number(limited.headers.get('retry-after'));
-  assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  assert.equal(limited.headers.get('retry-after'), '60', 'the window is a minute from its first attempt');
+  now += 59_000;
+  const late = await claim(app, { code: o.code });
+  assert.equal(late.status, 429, 'still refused a second before the window ends');
+  assert.equal(late.headers.get('retry-after'), '1');
+  now += 1_000;
+  assert.deepEqual(await errorOf(await claim(app, { code: wrong })), { status: 404, code: 'handoff_invalid' }, 'a new window');
   // Another address has its own count; the link itself is not counted.
   const other = companion({ clientAddress: () => '198.51.100.1', store: app.store });
   assert.equal((await claim(other.app, { token: o.token })).status, 200);
@@ -355,6 +362,33 @@ test('a pending link is withdrawn by reclaim; a link out while the origin sends:
   assert.deepEqual(await errorOf(await claim(app, { token: withdrawn.token })), { status: 404, code: 'handoff_invalid' });
   const o = await offer(app, s.clientSecret);
   assert.equal((await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }) })).status, 201);
+  assert.deepEqual(await errorOf(await claim(app, { token: o.token })), { status: 410, code: 'handoff_used' });
+  await app.close();
+});
+
+test("a phone claiming while the origin's creation is under way gets 410 handoff_used, and the origin keeps the session and its creation", async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let creationStarted!: () => void;
+  const started = new Promise<void>((resolve) => (creationStarted = resolve));
+  const gated: typeof fetch = async (input, init) => {
+    if (new URL(input instanceof Request ? input.url : String(input)).pathname === '/api/token-history-onboarding') {
+      creationStarted();
+      await held;
+    }
+    return fetch(input, init);
+  };
+  const { app } = companion({ upstream: { fetch: gated } });
+  const s = await openSession(app);
+  const o = await offer(app, s.clientSecret);
+  const creation = call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({ cpf: CPF }) });
+  await started;
+  // The creation holds the session's claim, at the upstream: neither the link nor the code takes it.
+  assert.deepEqual(await errorOf(await claim(app, { token: o.token })), { status: 410, code: 'handoff_used' });
+  assert.deepEqual(await errorOf(await claim(app, { code: o.code })), { status: 410, code: 'handoff_used' });
+  assert.deepEqual((await pageSession(app, s.clientSecret)).handoff, { state: 'pending', holder: true, origin: true, expiresAt: o.expiresAt });
+  release();
+  assert.equal((await creation).status, 201, 'the creation under way completes');
   assert.deepEqual(await errorOf(await claim(app, { token: o.token })), { status: 410, code: 'handoff_used' });
   await app.close();
 });
