@@ -17,7 +17,6 @@ import {
 } from '../src/config/defaults.js';
 import { resolveConfig, storeRetention } from '../src/config/resolve-config.js';
 import { silentLogger } from '../src/logger.js';
-import { socketAddress } from '../src/transport/index.js';
 
 const base = { baseUrl: 'http://127.0.0.1:1', client: 'c', secret: 'upstream-secret', webhookKey: 'webhook-key', logger: silentLogger };
 const API_KEY = 'k'.repeat(32);
@@ -46,7 +45,13 @@ test('an option left out gets its default', () => {
   assert.equal(c.imageMaxBytes, DEFAULT_IMAGE_MAX_BYTES);
   assert.deepEqual(c.documentFileTypes, { documentFront: 'OTHER', documentBack: 'OTHER', selfie: 'OTHER' });
   assert.equal(c.rateLimit, 30);
-  assert.equal(c.clientAddress, socketAddress);
+  // No trusted proxies: the socket's address, whatever a client writes in X-Forwarded-For.
+  const fromSocket = {
+    env: { incoming: { socket: { remoteAddress: '::ffff:127.0.0.2' } } },
+    req: { raw: new Request('http://127.0.0.1/'), header: (name: string) => (name === 'x-forwarded-for' ? '198.51.100.1' : undefined) },
+  };
+  assert.equal(c.clientAddress(fromSocket as never), '127.0.0.2');
+  assert.equal(c.handoffCodeAttemptsPerMinute, 50);
   assert.equal(c.reportPdf, false);
   assert.deepEqual(c.allowedOrigins, []);
   assert.deepEqual(c.apiKeys, []);
