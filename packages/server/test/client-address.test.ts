@@ -30,7 +30,7 @@ test('parseAddress: ports, brackets, zones, quotes and IPv4-mapped IPv6 to the p
   for (const [raw, plain] of cases) assert.equal(parseAddress(raw), plain, raw);
 });
 
-test('addressBucket: IPv6 by its /64, IPv4 as itself, anything else (an integrator\'s own key) unchanged', () => {
+test("addressBucket: IPv6 by its /64, IPv4 as itself, anything else (an integrator's own key) unchanged", () => {
   assert.equal(addressBucket('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
   assert.equal(addressBucket('2001:db8:1:2::ffff'), '2001:db8:1:2::/64');
   assert.equal(addressBucket('2001:0db8:0001:0002:aaaa::'), '2001:db8:1:2::/64');
@@ -60,7 +60,11 @@ test('clientAddressFrom: N trusted proxies take the Nth X-Forwarded-For entry fr
   const socket = '10.0.0.5';
   assert.equal(clientAddressFrom({ socket, xForwardedFor: '203.0.113.7' }, 1), '203.0.113.7');
   assert.equal(clientAddressFrom({ socket, xForwardedFor: '6.6.6.6, 203.0.113.7' }, 1), '203.0.113.7', 'a forged entry on the left');
-  assert.equal(clientAddressFrom({ socket, xForwardedFor: 'garbage, 203.0.113.7' }, 1), '203.0.113.7', 'garbage on the left spoils nothing');
+  assert.equal(
+    clientAddressFrom({ socket, xForwardedFor: 'garbage, 203.0.113.7' }, 1),
+    '203.0.113.7',
+    'garbage on the left spoils nothing',
+  );
   assert.equal(clientAddressFrom({ socket, xForwardedFor: '6.6.6.6, 203.0.113.7, 10.0.0.4' }, 2), '203.0.113.7');
   assert.equal(clientAddressFrom({ socket, xForwardedFor: '[2001:db8::7]:443, 10.0.0.4' }, 2), '2001:db8::7');
 });
@@ -84,7 +88,10 @@ test('clientAddressFrom: Forwarded is read only when the request has no X-Forwar
 test('trustedProxies is checked: a whole number, 0 for none; the given clientAddress wins, by its /64 for IPv6', () => {
   const base = { baseUrl: 'http://127.0.0.1:1', client: 'c', secret: 's', webhookKey: 'w' };
   for (const bad of [-1, 1.5, Number.NaN])
-    assert.throws(() => resolveConfig({ ...base, trustedProxies: bad }), (e: unknown) => e instanceof CompanionConfigError && /trustedProxies/.test(e.message));
+    assert.throws(
+      () => resolveConfig({ ...base, trustedProxies: bad }),
+      (e: unknown) => e instanceof CompanionConfigError && /trustedProxies/.test(e.message),
+    );
   assert.throws(() => resolveConfig({ ...base, handoff: { codeAttemptsPerMinute: 0 } }), /codeAttemptsPerMinute/);
   const config = resolveConfig({ ...base, trustedProxies: 1, clientAddress: () => '2001:db8:5:6::42' });
   assert.equal(config.clientAddress({} as never), '2001:db8:5:6::/64');

@@ -386,7 +386,12 @@ test("a phone claiming while the origin's creation is under way gets 410 handoff
   // The creation holds the session's claim, at the upstream: neither the link nor the code takes it.
   assert.deepEqual(await errorOf(await claim(app, { token: o.token })), { status: 410, code: 'handoff_used' });
   assert.deepEqual(await errorOf(await claim(app, { code: o.code })), { status: 410, code: 'handoff_used' });
-  assert.deepEqual((await pageSession(app, s.clientSecret)).handoff, { state: 'pending', holder: true, origin: true, expiresAt: o.expiresAt });
+  assert.deepEqual((await pageSession(app, s.clientSecret)).handoff, {
+    state: 'pending',
+    holder: true,
+    origin: true,
+    expiresAt: o.expiresAt,
+  });
   release();
   assert.equal((await creation).status, 201, 'the creation under way completes');
   assert.deepEqual(await errorOf(await claim(app, { token: o.token })), { status: 410, code: 'handoff_used' });

@@ -51,7 +51,10 @@ export function checkOptions(o: CompanionOptions): void {
   const ttl = OPTION_LIMITS.handoffTtlMs;
   if (o.handoff?.ttlMs !== undefined && !(Number.isInteger(o.handoff.ttlMs) && o.handoff.ttlMs >= ttl.min && o.handoff.ttlMs <= ttl.max))
     problems.push(`handoff.ttlMs must be a whole number from ${ttl.min} to ${ttl.max}`);
-  if (o.handoff?.codeAttemptsPerMinute !== undefined && !(Number.isInteger(o.handoff.codeAttemptsPerMinute) && o.handoff.codeAttemptsPerMinute >= 1))
+  if (
+    o.handoff?.codeAttemptsPerMinute !== undefined &&
+    !(Number.isInteger(o.handoff.codeAttemptsPerMinute) && o.handoff.codeAttemptsPerMinute >= 1)
+  )
     problems.push('handoff.codeAttemptsPerMinute must be a whole number of at least 1');
   if (o.trustedProxies !== undefined && !(Number.isInteger(o.trustedProxies) && o.trustedProxies >= 0))
     problems.push('trustedProxies must be a whole number, 0 for none');

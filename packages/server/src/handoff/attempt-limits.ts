@@ -12,9 +12,9 @@ export type AttemptCounters = Pick<Store, 'consumeRateLimit'>;
 const MINUTE_MS = 60_000;
 
 /** The budget of all addresses together: a key no client address can take (addresses never start with `*`). */
-export const CODE_BUDGET_KEY = 'handoff:*';
-export const codeAttemptKey = (address: string): string => `handoff:${address}`;
-export const offerKey = (sessionId: string): string => `handoff-offer:${sessionId}`;
+const CODE_BUDGET_KEY = 'handoff:*';
+const codeAttemptKey = (address: string): string => `handoff:${address}`;
+const offerKey = (sessionId: string): string => `handoff-offer:${sessionId}`;
 
 /** A 429 whose Retry-After is the refusing window's end, in whole seconds (at least 1). */
 function rateLimited(what: string, retryAfterMs: number): DomainError {

@@ -4,12 +4,7 @@
  * `POST /progress` (the holder's step and photos) and `GET /events` (the session's live events).
  * And `POST /v1/handoff/claim`, without authorisation: the link's token or short code, once.
  */
-import {
-  HANDOFF_PROGRESS_STEPS,
-  HANDOFF_ROLES,
-  type HandoffRole,
-  type SessionProgressReport,
-} from '@onboarding-kit/contract';
+import { HANDOFF_PROGRESS_STEPS, HANDOFF_ROLES, type HandoffRole, type SessionProgressReport } from '@onboarding-kit/contract';
 import { Hono, type Context } from 'hono';
 import { bearer } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';

@@ -99,10 +99,7 @@ export function addressBucket(address: string): string {
 }
 
 /** The companion's `clientAddress`: an integrator's function when given, else the socket behind `trustedProxies` proxies; IPv6 by its /64 either way. */
-export function clientAddressResolver(
-  trustedProxies: number,
-  given?: (c: Context) => string,
-): (c: Context) => string {
+export function clientAddressResolver(trustedProxies: number, given?: (c: Context) => string): (c: Context) => string {
   const raw =
     given ??
     ((c: Context) =>

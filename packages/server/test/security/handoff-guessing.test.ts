@@ -45,7 +45,12 @@ interface Answer {
 }
 
 /** A JSON POST over a real socket, from the loopback source address `from`. */
-function post(url: string, path: string, body: unknown, options: { from?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function post(
+  url: string,
+  path: string,
+  body: unknown,
+  options: { from?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -62,7 +67,11 @@ function post(url: string, path: string, body: unknown, options: { from?: string
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const retryAfter = res.headers['retry-after'];
-          resolve({ status: res.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, body: text ? JSON.parse(text) : {} });
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+            body: text ? JSON.parse(text) : {},
+          });
         });
       },
     );
@@ -72,7 +81,12 @@ function post(url: string, path: string, body: unknown, options: { from?: string
 }
 
 async function openSession(url: string): Promise<CreateSessionResponse> {
-  const res = await post(url, '/v1/sessions', { reference: 'user-guessing', cpf: '529.982.247-25' }, { headers: { authorization: `Bearer ${API_KEY}` } });
+  const res = await post(
+    url,
+    '/v1/sessions',
+    { reference: 'user-guessing', cpf: '529.982.247-25' },
+    { headers: { authorization: `Bearer ${API_KEY}` } },
+  );
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body as unknown as CreateSessionResponse;
 }
@@ -148,10 +162,14 @@ test('IPv6 clients are counted by their /64: ten addresses of one /64 spend its 
     const s = await openSession(served.url);
     const o = await offer(served.url, s.clientSecret);
     for (let i = 0; i < 10; i++) {
-      const r = await claimCode(served.url, wrongCode(o.code, i), { headers: { 'x-forwarded-for': `2001:db8:1:2::${(i + 1).toString(16)}` } });
+      const r = await claimCode(served.url, wrongCode(o.code, i), {
+        headers: { 'x-forwarded-for': `2001:db8:1:2::${(i + 1).toString(16)}` },
+      });
       assert.equal(r.status, 404, `try ${i + 1}`);
     }
-    const sameBlock = await claimCode(served.url, wrongCode(o.code, 10), { headers: { 'x-forwarded-for': '2001:db8:1:2:ffff:ffff:ffff:ffff' } });
+    const sameBlock = await claimCode(served.url, wrongCode(o.code, 10), {
+      headers: { 'x-forwarded-for': '2001:db8:1:2:ffff:ffff:ffff:ffff' },
+    });
     assert.equal(sameBlock.status, 429, 'a new address of the same /64 shares its count');
     const nextBlock = await claimCode(served.url, wrongCode(o.code, 11), { headers: { 'x-forwarded-for': '[2001:db8:1:3::1]:4711' } });
     assert.equal(nextBlock.status, 404, 'the next /64 is another client');
@@ -206,7 +224,7 @@ test('a link token is refused as a code and a code as a link token, each with th
   }
 });
 
-test('a session makes at most five offers within a link\'s life: the sixth is 429 with Retry-After, and mints no code', async () => {
+test("a session makes at most five offers within a link's life: the sixth is 429 with Retry-After, and mints no code", async () => {
   const served = await serve();
   try {
     const s = await openSession(served.url);

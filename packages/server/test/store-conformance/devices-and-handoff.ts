@@ -9,7 +9,8 @@ import type { BackendState } from '../../src/store/backend-state.js';
 import { START, iso, sha, session, secretsOf, eventually, type Harness } from './harness.js';
 
 /** The id of the session a hand-off key finds, or null. */
-const handoffSessionId = async (store: Pick<BackendState, 'findHandoffSession'>, hash: string): Promise<string | null> => (await store.findHandoffSession(hash))?.id ?? null;
+const handoffSessionId = async (store: Pick<BackendState, 'findHandoffSession'>, hash: string): Promise<string | null> =>
+  (await store.findHandoffSession(hash))?.id ?? null;
 
 export function describeDevicesAndHandoff({ withBackend, serverClock }: Harness): void {
   test('device secrets: of their own kind, found by every instance, deleted with their session', async () => {
@@ -30,7 +31,11 @@ export function describeDevicesAndHandoff({ withBackend, serverClock }: Harness)
       const now = clock.now();
       assert.equal(await a.putHandoffKey(sha('code-1'), 'ses_h1', now + 60_000), true);
       assert.equal(await handoffSessionId(b, sha('code-1')), 'ses_h1');
-      assert.deepEqual(await b.findHandoffSession(sha('code-1')), await b.getSession('ses_h1'), 'the whole session, as getSession reads it');
+      assert.deepEqual(
+        await b.findHandoffSession(sha('code-1')),
+        await b.getSession('ses_h1'),
+        'the whole session, as getSession reads it',
+      );
       assert.equal(await handoffSessionId(b, sha('never issued')), null);
       assert.equal(await handoffSessionId(b, 'code-1'), null, 'found by the hash, not by what was hashed');
       assert.equal(await b.putHandoffKey(sha('code-1'), 'ses_h2', now + 60_000), false, 'no two live keys alike');
