@@ -182,7 +182,7 @@ test('IPv6 clients are counted by their /64: ten addresses of one /64 spend its 
 function countingStore(): { store: MemoryStore; reads: () => number } {
   const store = new MemoryStore();
   let reads = 0;
-  const counted = new Set(['getSession', 'findSessionBySecret', 'findHandoffKey', 'findHandoffSession']);
+  const counted = new Set(['getSession', 'findSessionBySecret', 'findHandoffSession']);
   const proxy = new Proxy(store, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
