@@ -12,7 +12,7 @@ export interface RateLimitOptions {
   /** Requests allowed per window and address; 0 turns the limit off. */
   limit: number;
   windowMs?: number;
-  /** The client's address (default: the socket's remote address under @hono/node-server). */
+  /** The client's address as the companion counts it (`CompanionConfig.clientAddress`: behind trusted proxies, IPv6 by its /64). */
   clientAddress: (c: Context) => string;
   /** Where the windows are counted. */
   counters: Pick<Store, 'consumeRateLimit'>;
