@@ -57,6 +57,8 @@ export const COMPANION_DEFAULTS = {
   shutdownGraceBeyondUpstreamMs: SECOND_MS,
   /** How long a polling lease outlives an instance that stopped renewing it. */
   pollLeaseMs: 30 * SECOND_MS,
+  /** Failed webhook authentications allowed per client address and window, before it gets 429. */
+  webhookAuthFailures: { limit: 10, windowMs: MINUTE_MS },
 } as const;
 
 /** The bounds the options are checked against. */
@@ -64,6 +66,8 @@ export const OPTION_LIMITS = {
   adminKeyMinLength: 16,
   /** API keys and notification secrets. */
   secretMinLength: 32,
+  /** The webhook key in production (the test product's key is the operator's to choose). */
+  webhookKeyMinLength: 32,
   imageMaxBytesMin: 1024,
   pollLeaseMs: { min: 100, max: COMPANION_DEFAULTS.pollLeaseMs },
   handoffTtlMs: { min: SECOND_MS, max: HANDOFF_LIMITS.ttlS * SECOND_MS },
