@@ -269,3 +269,19 @@ test('the body limit names the webhook body; its default is 2 MiB', async () => 
   });
   await app.close();
 });
+
+test('the rules: a right key passes until its address is past the limit; the upstream decides whether a hint was right', async () => {
+  const { webhookAuthVerdict, hintCheck } = await import('../src/webhooks/webhook-rules.js');
+  const limit = 3;
+  // A right key only read its address's window (never counted, never "allowed").
+  assert.equal(webhookAuthVerdict(true, { allowed: false, count: 0 }, limit), 'pass');
+  assert.equal(webhookAuthVerdict(true, { allowed: false, count: 2 }, limit), 'pass');
+  assert.equal(webhookAuthVerdict(true, { allowed: false, count: 3 }, limit), 'limited');
+  // A wrong key is counted: 401 while it fits, 429 once refused.
+  assert.equal(webhookAuthVerdict(false, { allowed: true, count: 3 }, limit), 'unauthorized');
+  assert.equal(webhookAuthVerdict(false, { allowed: false, count: 3 }, limit), 'limited');
+  assert.equal(hintCheck('APPROVED', 'APPROVED'), 'confirmed');
+  assert.equal(hintCheck('REFUSED', 'APPROVED'), 'disagrees');
+  assert.equal(hintCheck('REFUSED', 'IN_PROCESS'), 'disagrees');
+  assert.equal(hintCheck('REFUSED', null), 'unread');
+});
