@@ -200,6 +200,10 @@ function readUpstream({ errors, get }: Reader) {
       if (value === undefined) errors.push(`${name} is required when ONBOARDING_BASE_URL is set.`);
     }
   }
+  if (environment === 'production' && webhookKey !== undefined && webhookKey.length < OPTION_LIMITS.webhookKeyMinLength)
+    errors.push(
+      `ONBOARDING_WEBHOOK_KEY must have at least ${OPTION_LIMITS.webhookKeyMinLength} characters in production (agree a long random value with the operator).`,
+    );
   return { baseUrl, environment, client, secret, webhookKey };
 }
 

@@ -8,8 +8,9 @@
  * - `timingSafeEqual` appears in the helper files only (anywhere else is a second, unreviewed
  *   comparison), and each helper file calls it.
  * - No `==`, `===`, `!=` or `!==` compares a secret-named value (secret, password, signature,
- *   digest, client credentials, access/admin/webhook/API keys and tokens, stored hashes: see
- *   SECRET_NAME) with anything but a literal, `undefined`, `null` or a `typeof`.
+ *   digest, MAC, client credentials, access/admin/webhook/API keys and tokens, stored hashes: see
+ *   SECRET_NAME) with anything but a literal, `undefined`, `null` or a `typeof`, case-folded
+ *   (`.toLowerCase()`, `.toUpperCase()`) or not, awaited or not.
  * - Inside a helper file nothing is compared with those operators except against such literals:
  *   everything a helper compares is a secret, whatever its parameters are called.
  * - No `.equals(...)`, `Buffer.compare(...)` or `.localeCompare(...)` touches a secret-named value.
@@ -33,7 +34,7 @@ export const SCANNED_DIRS = ['packages/server/src', 'packages/sandbox/src'];
  * page already holds) and a bare `key` (also a documentoscopy case's id) are not secrets.
  */
 export const SECRET_NAME =
-  /secret|password|passphrase|credential|signature|digest|(?:access|admin|webhook|api|signing|bearer|private)_?(?:key|token)|key_?hash|stored_?hash|^(?:client|hash|expected_?hash)$/i;
+  /secret|password|passphrase|credential|signature|digest|(?:access|admin|webhook|api|signing|bearer|private)_?(?:key|token)|key_?hash|stored_?hash|^(?:client|hash|expected_?hash|h?macs?)$/i;
 
 export interface SecretCompareProblem {
   file: string;
@@ -67,6 +68,7 @@ function unwrap(node: ts.Expression): ts.Expression {
   let e = node;
   while (
     ts.isParenthesizedExpression(e) ||
+    ts.isAwaitExpression(e) ||
     ts.isAsExpression(e) ||
     ts.isNonNullExpression(e) ||
     ts.isTypeAssertionExpression(e) ||
@@ -94,6 +96,16 @@ function namesIn(node: ts.Expression): string[] {
 
 const secretNameIn = (node: ts.Expression): string | undefined => namesIn(node).find((n) => SECRET_NAME.test(n));
 
+/** `x.toLowerCase()` and its kin: a secret compared case-folded is still compared with `===`, and more values pass. */
+const CASE_FOLDS = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase']);
+function caseFolded(node: ts.Expression): string | undefined {
+  const e = unwrap(node);
+  if (!ts.isCallExpression(e)) return undefined;
+  const callee = unwrap(e.expression);
+  if (ts.isPropertyAccessExpression(callee) && CASE_FOLDS.has(callee.name.text)) return callee.name.text;
+  return caseFolded(callee);
+}
+
 /** Problems of one source file; `relPath` decides whether it is a helper. */
 export function secretCompareProblemsIn(relPath: string, text: string): SecretCompareProblem[] {
   const helper = HELPERS.includes(relPath);
@@ -113,8 +125,11 @@ export function secretCompareProblemsIn(relPath: string, text: string): SecretCo
       if (!isPlainValue(left) && !isPlainValue(right)) {
         const name = secretNameIn(left) ?? secretNameIn(right);
         if (helper) report(node, `compares with ${node.operatorToken.getText(source)} inside a secret helper: use timingSafeEqual`);
-        else if (name)
-          report(node, `compares the secret-named "${name}" with ${node.operatorToken.getText(source)}: use the constant-time helper`);
+        else if (name) {
+          const folded = caseFolded(left) ?? caseFolded(right);
+          const how = folded ? ` case-folded (.${folded}())` : '';
+          report(node, `compares the secret-named "${name}"${how} with ${node.operatorToken.getText(source)}: use the constant-time helper`);
+        }
       }
     }
     if (ts.isCallExpression(node)) {

@@ -138,6 +138,18 @@ interface Run {
 
 type Memory = { rss: number; heapUsed: number; external: number; openStreams: number };
 
+/** The sandbox's manual review approves `o` (its control API), so the webhook that follows is confirmed by the report. */
+export async function decide(agent: ReturnType<typeof keepAliveAgent>, sandbox: ServerChild, o: { tokenOnboarding: string }): Promise<void> {
+  const res = await send(
+    agent,
+    `${sandbox.url}/__sandbox/onboardings/${encodeURIComponent(o.tokenOnboarding)}/decision`,
+    'POST',
+    { 'content-type': 'application/json' },
+    Buffer.from('{"status":"APPROVED"}'),
+  );
+  if (res.status !== 200) throw new Error(`sandbox decision: HTTP ${res.status} ${res.text.slice(0, 120)}`);
+}
+
 /**
  * Creates onboardings on `createOn`, measures one stream at a time (baseline), then opens
  * `streams + sequential` streams on `streamsOn` and sends webhooks to `webhookTo`: one at a time,
@@ -147,6 +159,8 @@ async function underLoad(p: {
   createOn: ServerChild;
   streamsOn: ServerChild;
   webhookTo: ServerChild;
+  /** The sandbox, which decides each onboarding before its webhook announces it (a webhook is checked against the upstream's report). */
+  upstream: ServerChild;
   streams: number;
   sequential: number;
   single: number;
@@ -176,6 +190,7 @@ async function underLoad(p: {
 
   const webhook = async (o: Created) => {
     const payload = Buffer.from(JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }));
+    await decide(agent, p.upstream, o);
     const t0 = performance.now();
     const res = await send(
       agent,
@@ -270,7 +285,8 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
   s.method.push(
     'Sandbox and companion in child processes as in section 3 (onboardings stay IN_PROCESS; no polling). Onboardings are created through the companion (tiny PNGs: the images do not matter here).',
     `Streams: \`GET /v1/onboardings/{token}/events\` with the page's Bearer key, read with fetch streaming from the bench process, one per onboarding, opened ${OPEN_BATCH} at a time. A webhook (onboarding report shape, status APPROVED, right id-service-token) is posted with node:http; ` +
-      "latency = from just before the webhook is sent to the moment the terminal `status` event is parsed from that onboarding's stream (one clock, one process).",
+      "the sandbox's manual review has decided the onboarding just before (untimed), since the companion reads the upstream's report before it applies a webhook's status; " +
+      "latency = from just before the webhook is sent to the moment the terminal `status` event is parsed from that onboarding's stream (one clock, one process), that report read included.",
     `Baseline (the floor): the same with a single stream open (${settings.single} samples), same instance(s), same run. Under load: ${settings.streams + settings.sequential} streams opened, ${settings.sequential} webhooks one at a time (so at least ${settings.streams} streams stay open throughout), ` +
       `then the remaining ${settings.streams} streams decided at once by a burst of webhooks from ${settings.burstConcurrency} senders.`,
     `Open files: every companion child is started through \`sh -c 'ulimit -n ${CHILD_OPEN_FILES} || ulimit -n <hard limit>; exec node ...'\` (bench/lib/children.ts), so ten thousand sockets fit; the bench process itself had a limit of ${own} open files.`,
@@ -309,6 +325,7 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
       createOn: one,
       streamsOn: one,
       webhookTo: one,
+      upstream: sandbox!,
       streams: settings.streams,
       sequential: settings.sequential,
       single: settings.single,
@@ -336,6 +353,7 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
           createOn: a,
           streamsOn: b,
           webhookTo: a,
+          upstream: sandbox!,
           ...settings.redis,
           burstConcurrency: settings.burstConcurrency,
           agent,

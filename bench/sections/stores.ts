@@ -16,6 +16,7 @@ import { emptySection, type SectionResult } from '../lib/report.js';
 import { ms, percentile, perSecond, ratio, reason } from '../lib/stats.js';
 import { withTimeout } from '../lib/timeout.js';
 import { CREDENTIALS } from './companion.js';
+import { decide } from './relay.js';
 import { openStream, type Created } from './relay.js';
 
 export interface StoreSettings {
@@ -47,7 +48,7 @@ export async function measureStores(settings: StoreSettings): Promise<SectionRes
     'Sandbox in a child process as in section 3 (onboardings stay IN_PROCESS; no polling). For each store a fresh companion child, given the store by URL as `npm start` gets ONBOARDING_STORE: `memory` (the baseline), `sqlite:<temporary file>` (WAL, every commit fsynced), and `redis://` on a throwaway redis-server on loopback (no persistence).',
     `Two rounds, the stores in one order then in the reverse order, so neither warming nor the machine's drift favours a store; each round starts a fresh companion per store and first makes ${WARMUP_CREATIONS} unmeasured creations.`,
     `Creation throughput: ${settings.creations} \`POST /v1/onboardings\` per store (half per round; two tiny PNGs) from ${settings.concurrency} keep-alive connections; successful creations per second of wall time. The upstream call is part of every creation, so the figure is what an integrator sees, the store's share included.`,
-    `Webhook to page: ${settings.samples} onboardings, each with its event stream open (fetch streaming, as the element reads it); a webhook (onboarding report, APPROVED) is posted, one at a time, and timed until its terminal \`status\` event is parsed.`,
+    `Webhook to page: ${settings.samples} onboardings, each with its event stream open (fetch streaming, as the element reads it); the sandbox decides it (untimed), then a webhook (onboarding report, APPROVED) is posted, one at a time, and timed until its terminal \`status\` event is parsed (the companion's read of the upstream's report included).`,
     `Across instances: two companion children on the same Redis (same prefix). Each onboarding is created on A, its stream opened on B, the webhook posted to A: the change travels through Redis pub/sub. ${settings.samples} samples, one at a time.`,
   );
   let sandbox: ServerChild | undefined;
@@ -85,6 +86,7 @@ export async function measureStores(settings: StoreSettings): Promise<SectionRes
     });
   const webhook = async (base: string, o: Created) => {
     const payload = Buffer.from(JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] }));
+    await decide(agent, sandbox!, o);
     const t0 = performance.now();
     const res = await send(
       agent,

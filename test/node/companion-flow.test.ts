@@ -151,7 +151,7 @@ test('every bad input gets its status and code, and nothing reaches the upstream
   }
 });
 
-test('webhook key over the wire: missing or wrong 401 and nothing stored, right 200', async () => {
+test("webhook key over the wire: missing or wrong 401 and nothing stored, right 200 and the upstream's report applied", async () => {
   const stack = await startStack({ companion: { poll: { firstDelayMs: 60_000 } } });
   try {
     const o = await createOk(stack.url, body({ cpf: '987.654.321-00' }));
@@ -165,8 +165,15 @@ test('webhook key over the wire: missing or wrong 401 and nothing stored, right 
     assert.equal((await send('sandbox-webhook-key')).status, 401);
     assert.equal((await send(`${IT_WEBHOOK_KEY}x`)).status, 401);
     assert.equal((await stack.app.store.get(o.tokenOnboarding))!.status, 'IN_PROCESS');
+    // Before the upstream decides, even the right key changes nothing: the report still says IN_PROCESS.
     assert.equal((await send(IT_WEBHOOK_KEY)).status, 200);
-    assert.equal((await stack.app.store.get(o.tokenOnboarding))!.status, 'APPROVED');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await stack.app.store.get(o.tokenOnboarding))!.status, 'IN_PROCESS');
+    // The upstream decides; its own webhook is lost, this one brings the decision.
+    stack.sandbox.setFaults({ dropWebhooks: true });
+    await stack.sandbox.decide(o.tokenOnboarding, 'APPROVED');
+    assert.equal((await send(IT_WEBHOOK_KEY)).status, 200);
+    await waitUntil(async () => (await stack.app.store.get(o.tokenOnboarding))!.status === 'APPROVED');
     // A repeat is acknowledged and changes nothing; late or out-of-order news never moves a terminal status.
     assert.equal((await send(IT_WEBHOOK_KEY)).status, 200);
     for (const status of ['IN_PROCESS', 'REFUSED', 'ERROR']) {

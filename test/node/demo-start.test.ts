@@ -9,6 +9,8 @@ import { readConfig, SANDBOX_DEFAULTS } from '../../demo/config.js';
 import { freePort, startDemo, stopDemo } from './helpers/demo-process.js';
 import { body, createOk, openEvents, waitUntil } from './helpers/stack.js';
 
+/** A webhook key production accepts (at least 32 characters). */
+const WEBHOOK_KEY = 'w'.repeat(32);
 const scratch = mkdtempSync(join(tmpdir(), 'okit-demo-start-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 let runs = 0;
@@ -103,7 +105,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
     ONBOARDING_ENVIRONMENT: 'production',
     ONBOARDING_CLIENT: 'c',
     ONBOARDING_SECRET: 's',
-    ONBOARDING_WEBHOOK_KEY: 'k',
+    ONBOARDING_WEBHOOK_KEY: WEBHOOK_KEY,
     ONBOARDING_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443/',
     ONBOARDING_RATE_LIMIT: '0',
     ONBOARDING_TRUSTED_PROXIES: '1',
@@ -204,7 +206,7 @@ test('configuration: the backend (API keys, sessions, notifications, public URL)
     ONBOARDING_BASE_URL: 'https://api.example.com',
     ONBOARDING_CLIENT: 'c',
     ONBOARDING_SECRET: 's',
-    ONBOARDING_WEBHOOK_KEY: 'k',
+    ONBOARDING_WEBHOOK_KEY: WEBHOOK_KEY,
   });
   assert.ok(production.ok);
   assert.equal(production.config.sessions, 'required');
@@ -216,7 +218,7 @@ test('configuration: the backend (API keys, sessions, notifications, public URL)
     ONBOARDING_BASE_URL: 'https://api.example.com',
     ONBOARDING_CLIENT: 'c',
     ONBOARDING_SECRET: 's',
-    ONBOARDING_WEBHOOK_KEY: 'k',
+    ONBOARDING_WEBHOOK_KEY: WEBHOOK_KEY,
   });
   assert.ok(optedOut.ok);
   assert.equal(optedOut.config.sessions, 'optional');
@@ -251,6 +253,23 @@ test('configuration: the backend (API keys, sessions, notifications, public URL)
   assert.ok(!secretWithoutUrl.ok);
   assert.match(secretWithoutUrl.errors.join('\n'), /ONBOARDING_NOTIFY_SECRET is set but ONBOARDING_NOTIFY_URL is not/);
 
+  // Production refuses a webhook key a guesser could reach; the test product's key is the operator's.
+  const webhookKey = (environment: string, key: string) =>
+    readConfig({
+      ONBOARDING_ENVIRONMENT: environment,
+      ONBOARDING_BASE_URL: 'https://api.example.com',
+      ONBOARDING_CLIENT: 'c',
+      ONBOARDING_SECRET: 's',
+      ONBOARDING_WEBHOOK_KEY: key,
+    });
+  const short = webhookKey('production', 'k'.repeat(31));
+  assert.ok(!short.ok);
+  assert.deepEqual(short.errors, [
+    'ONBOARDING_WEBHOOK_KEY must have at least 32 characters in production (agree a long random value with the operator).',
+  ]);
+  assert.ok(webhookKey('production', 'k'.repeat(32)).ok);
+  assert.ok(webhookKey('test', 'k').ok);
+
   // Production credentials never cross a network in clear; a loopback upstream (tests) may be plain http.
   const upstream = (url: string) =>
     readConfig({
@@ -258,7 +277,7 @@ test('configuration: the backend (API keys, sessions, notifications, public URL)
       ONBOARDING_BASE_URL: url,
       ONBOARDING_CLIENT: 'c',
       ONBOARDING_SECRET: 's',
-      ONBOARDING_WEBHOOK_KEY: 'k',
+      ONBOARDING_WEBHOOK_KEY: WEBHOOK_KEY,
     });
   const clear = upstream('http://api.example.com');
   assert.ok(!clear.ok);
@@ -270,7 +289,7 @@ test('configuration: the backend (API keys, sessions, notifications, public URL)
       ONBOARDING_BASE_URL: 'http://api.example.com',
       ONBOARDING_CLIENT: 'c',
       ONBOARDING_SECRET: 's',
-      ONBOARDING_WEBHOOK_KEY: 'k',
+      ONBOARDING_WEBHOOK_KEY: WEBHOOK_KEY,
     }).ok,
     'plain http is fine in test',
   );

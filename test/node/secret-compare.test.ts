@@ -13,6 +13,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const [SERVER_HELPER, SANDBOX_HELPER] = HELPERS as [string, string];
 const SERVER_FILE = 'packages/server/src/webhooks/webhook-routes.ts';
 const SANDBOX_FILE = 'packages/sandbox/src/routes/token.ts';
+const SIGNATURE_FILE = 'packages/server/src/notifications/signature.ts';
 
 test('the repository compares every secret through its helper', () => {
   assert.deepEqual(secretCompareProblems(ROOT), []);
@@ -38,11 +39,20 @@ test('every planted non-constant-time comparison is reported', () => {
     [SERVER_FILE, "if (`${given}` === options['secret']) ok();\n"],
     // A second timingSafeEqual, outside the helpers.
     [SERVER_FILE, "import { timingSafeEqual } from 'node:crypto';\nconst ok = timingSafeEqual(a, b);\n"],
+    // Case-folded comparisons of a MAC or a secret, the secret reached through an await.
+    [SIGNATURE_FILE, "for (const mac of parsed.v1) if (toHex(await subtle().sign('HMAC', signKey, message)) === mac.toLowerCase()) ok = true;\n"],
+    [SIGNATURE_FILE, "if (toHex(await subtle().sign('HMAC', await hmacKey(secret, 'sign'), message)) === given.toLowerCase()) ok = true;\n"],
+    [SERVER_FILE, "if (presentedSignature.toUpperCase() !== expected.toUpperCase()) throw unauthorized();\n"],
   ];
   for (const [file, text] of planted) {
     const problems = secretCompareProblemsIn(file, text);
     assert.ok(problems.length > 0, `not reported in ${file}:\n${text}`);
   }
+  // A case-folded comparison is named as one.
+  assert.match(
+    secretCompareProblemsIn(SIGNATURE_FILE, 'if (computed === mac.toLowerCase()) ok = true;\n')[0]?.problem ?? '',
+    /secret-named "mac" case-folded \(\.toLowerCase\(\)\) with ===/,
+  );
   // The line of the finding is the comparison's.
   assert.deepEqual(
     secretCompareProblemsIn(SANDBOX_FILE, '\n\nconst secretOk = body.secret === deps.options.secret;\n').map((p) => p.line),
@@ -60,6 +70,7 @@ test('comparisons that involve no secret value are left alone', () => {
     ],
     ['packages/server/src/upstream/access-tokens.ts', 'if (this.current && this.current.value !== stale) return this.current.value;\n'],
     ['packages/sandbox/src/query.ts', "const same = hashOf('image1') === hashOf('image2');\n"],
+    ['packages/server/src/transport/request-header.ts', "if (name.toLowerCase() === wanted.toLowerCase()) return value;\nif (scheme.toLowerCase() === 'bearer') ok();\n"],
     [
       SERVER_HELPER,
       "import { timingSafeEqual } from 'node:crypto';\nexport function secretEquals(presented, expected) {\n  return timingSafeEqual(a, b) && presented !== undefined;\n}\n",

@@ -129,6 +129,8 @@ test("the stream written straight to the socket: same bytes and headers as the w
   assert.deepEqual(direct.bodies, [false], 'the stream behind serve.ts went straight to the Node response');
   assert.deepEqual(web.bodies, [true], 'without a Node response the stream is a web body');
 
+  // The upstream decides; its webhook is checked against the report before it counts.
+  up.reportStatus.set(o.tokenOnboarding, { status: 'APPROVED' });
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
   const [node, viaWebText, requestText] = await withDeadline(
     Promise.all([viaNode.ended, viaWeb.ended, viaRequest.toEnd()]),
@@ -186,6 +188,8 @@ test("an open stream on the Node path keeps neither header block: the request's 
   assert.ok(kept.length < 32, `the answer's header block is still held (${kept.length} characters)`);
   assert.doesNotMatch(kept, /x-request-id|text\/event-stream/i);
 
+  // The upstream decides; its webhook is checked against the report before it counts.
+  up.reportStatus.set(o.tokenOnboarding, { status: 'APPROVED' });
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
   const body = await withDeadline(stream.ended, 'the stream to end after the terminal status');
   assert.match(body, /"IN_PROCESS"[\s\S]*"APPROVED"[^\n]*\n\n$/);

@@ -126,3 +126,31 @@ test('signing refuses what could never verify', async () => {
   await assert.rejects(signNotification(BODY, [SECRET], -1), RangeError);
   await assert.rejects(signNotification(BODY, [SECRET], 1.5), RangeError);
 });
+
+test('every v1 MAC goes through Web Crypto verify (constant time), whatever its hex case: never a string comparison', async () => {
+  const header = await signNotification(BODY, [OTHER, SECRET], T);
+  const upper = header.replace(/v1=([0-9a-f]+)/g, (_, mac: string) => `v1=${mac.toUpperCase()}`);
+  const subtle = globalThis.crypto.subtle;
+  const calls = { verify: 0, sign: 0 };
+  const { verify, sign } = subtle;
+  // Own properties shadow the prototype's methods while the test runs.
+  Object.assign(subtle, {
+    verify(...args: Parameters<SubtleCrypto['verify']>) {
+      calls.verify++;
+      return verify.apply(subtle, args);
+    },
+    sign(...args: Parameters<SubtleCrypto['sign']>) {
+      calls.sign++;
+      return sign.apply(subtle, args);
+    },
+  });
+  try {
+    for (const h of [header, upper]) assert.equal(await verifyNotification(BODY, h, SECRET, { now: NOW }), true, h);
+    assert.equal(await verifyNotification(BODY, upper, 'whsec-wrong-0123456789abcdefghijklmnopqrstuvwx', { now: NOW }), false);
+  } finally {
+    delete (subtle as Partial<Record<'verify' | 'sign', unknown>>).verify;
+    delete (subtle as Partial<Record<'verify' | 'sign', unknown>>).sign;
+  }
+  // Two signatures per header, three headers: each MAC verified, none recomputed and compared as text.
+  assert.deepEqual(calls, { verify: 6, sign: 0 });
+});

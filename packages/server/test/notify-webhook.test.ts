@@ -9,18 +9,29 @@ import { MemoryStore, silentLogger, StoreUnavailableError } from '@onboarding-ki
 import { companionErrorHandler } from '../src/http/error-handler.js';
 import type { CompanionEnv } from '../src/http/env.js';
 import { Notifier } from '../src/notifications/outbox.js';
+import { StatusPoller } from '../src/relay/poller.js';
 import { webhookRoutes } from '../src/webhooks/webhook-routes.js';
 
 const KEY = 'notify-webhook-key-0123456789';
 
-function app(store: MemoryStore, notifier?: Notifier) {
+/** The poller's read of the upstream, which answers APPROVED for every onboarding. */
+function approvingPoller(store: MemoryStore) {
+  return new StatusPoller({
+    store,
+    report: async (tokenOnboarding) => ({ tokenOnboarding, status: 'APPROVED' }),
+    logger: silentLogger,
+    takeOver: false,
+  });
+}
+
+function app(store: MemoryStore, notifier?: Notifier, reports: Pick<StatusPoller, 'checkNow'> = approvingPoller(store)) {
   const a = new Hono<CompanionEnv>();
   a.use(async (c, next) => {
     c.set('log', silentLogger);
     await next();
   });
   a.onError(companionErrorHandler({ logger: silentLogger, environment: 'test' }));
-  a.route('/v1/webhooks', webhookRoutes({ store, webhookKey: KEY, ...(notifier && { notifier }) }));
+  a.route('/v1/webhooks', webhookRoutes({ store, webhookKey: KEY, reports, clientAddress: () => '127.0.0.1', ...(notifier && { notifier }) }));
   return a;
 }
 
@@ -135,9 +146,13 @@ test('onboarding reports are not notifications of their own: they change the onb
     deliver: false,
   });
   await store.create({ tokenOnboarding: 't-1', status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: 'x'.repeat(64) });
-  const res = await post(app(store, notifier), { tokenOnboarding: 't-1', status: 'APPROVED', fields: {}, services: [] });
+  const poller = approvingPoller(store);
+  const res = await post(app(store, notifier, poller), { tokenOnboarding: 't-1', status: 'APPROVED', fields: {}, services: [] });
   assert.equal(res.status, 200);
+  // The upstream's report, read because of the webhook, is what changes the onboarding.
+  await poller.checkNow('t-1', 'webhook');
   assert.equal((await store.get('t-1'))!.status, 'APPROVED');
   assert.deepEqual(await queued(store), []);
+  await poller.close();
   await notifier.close();
 });

@@ -64,3 +64,44 @@ test('polling brings the outcome without any webhook, with the Bearer token, the
   assert.equal(reportsOf(o.tokenOnboarding).length, count);
   await app.close();
 });
+
+test("checkNow (a webhook's hint): one report read for calls at once, its status applied; null when unknown, decided, failed or closed", async () => {
+  const { StatusPoller } = await import('../src/relay/poller.js');
+  const { silentLogger } = await import('@onboarding-kit/server');
+  const store = new MemoryStore();
+  let reads = 0;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let answer: 'APPROVED' | 'fail' = 'APPROVED';
+  const poller = new StatusPoller({
+    store,
+    logger: silentLogger,
+    takeOver: false,
+    report: async (tokenOnboarding) => {
+      reads++;
+      await gate;
+      if (answer === 'fail') throw new Error('upstream down');
+      return { tokenOnboarding, status: answer, externalId: 'ext-upstream' };
+    },
+  });
+  const seed = (tokenOnboarding: string) =>
+    store.create({ tokenOnboarding, status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: 'x'.repeat(64) });
+  await seed('t-now');
+  const both = [poller.checkNow('t-now', 'webhook'), poller.checkNow('t-now', 'webhook')];
+  open();
+  assert.deepEqual(await Promise.all(both), ['APPROVED', 'APPROVED']);
+  assert.equal(reads, 1, 'calls at once share one read');
+  const record = (await store.get('t-now'))!;
+  assert.deepEqual([record.status, record.externalId, record.history.at(-1)!.source], ['APPROVED', 'ext-upstream', 'webhook']);
+  assert.equal(await poller.checkNow('t-now', 'webhook'), null, 'decided: nothing to read');
+  assert.equal(await poller.checkNow('t-nobody', 'webhook'), null, 'unknown: nothing to read');
+  assert.equal(reads, 1);
+  await seed('t-down');
+  answer = 'fail';
+  assert.equal(await poller.checkNow('t-down', 'webhook'), null, 'a failed read applies nothing');
+  assert.equal((await store.get('t-down'))!.status, 'IN_PROCESS');
+  await poller.close();
+  answer = 'APPROVED';
+  assert.equal(await poller.checkNow('t-down', 'webhook'), null, 'closed: no read');
+  assert.equal(reads, 2);
+});

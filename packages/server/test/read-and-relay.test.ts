@@ -6,10 +6,12 @@ import { createBody } from './helpers/fixtures.js';
 import { created, testCompanion as fakeUpstreamCompanion, webhook, WEBHOOK_KEY } from './helpers/companion.js';
 import { eventually } from '@onboarding-kit/testing/deadline';
 import { sseReader } from '@onboarding-kit/testing/sse-reader';
-import { companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
+import { body as sandboxBody, companionOn, startStack, TEST_IDENTITIES, waitUntil, type Stack } from '@onboarding-kit/testing/stack';
 
 // Onboardings are created in the sandbox; statuses come from the webhooks each test sends itself
-// (the sandbox's own go to the stack's companion, and polling starts only after a minute).
+// (the sandbox's own go to the stack's companion, and polling starts only after a minute). A
+// webhook is a hint checked against the sandbox's report, so a test first has the sandbox decide
+// (manual review) what the webhook then announces.
 let stack: Stack;
 let up: FakeUpstream;
 before(async () => {
@@ -24,6 +26,10 @@ const testCompanion = (over: Partial<CompanionOptions> = {}) =>
   companionOn(stack, { webhookKey: WEBHOOK_KEY, poll: { firstDelayMs: 60_000 }, upstream: { retryDelayMs: 5 }, ...over });
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+/** An onboarding the sandbox leaves IN_PROCESS until the test decides it (real images: unreadable ones it refuses). */
+const inReview = () => sandboxBody({ cpf: TEST_IDENTITIES.cpfManualReview });
+const statusOf = async (app: { store: { get(t: string): Promise<{ status: string } | null> } }, token: string) =>
+  (await app.store.get(token))?.status;
 
 test('GET state needs the access key; missing or wrong key is answered exactly like an unknown token', async () => {
   const { app } = testCompanion();
@@ -56,9 +62,10 @@ test('GET state needs the access key; missing or wrong key is answered exactly l
   await app.close();
 });
 
-test('webhook key: missing or wrong is 401 and nothing is stored; right is stored before 2xx', async () => {
+test("webhook key: missing or wrong is 401 and nothing is stored; right is answered, and the upstream's report applied", async () => {
   const { app } = testCompanion();
-  const o = await created(app, createBody());
+  const o = await created(app, inReview());
+  await stack.sandbox.decide(o.tokenOnboarding, 'APPROVED');
   const report = { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED', fields: {}, services: [] };
   for (const key of [null, '', 'wrong-key', 'test-webhook-key-012345678']) {
     const res = await webhook(app, report, key);
@@ -68,8 +75,8 @@ test('webhook key: missing or wrong is 401 and nothing is stored; right is store
   }
   const res = await webhook(app, report);
   assert.equal(res.status, 200);
+  await waitUntil(async () => (await statusOf(app, o.tokenOnboarding)) === 'APPROVED');
   const stored = (await app.store.get(o.tokenOnboarding))!;
-  assert.equal(stored.status, 'APPROVED');
   assert.deepEqual(
     stored.history.map((h) => [h.status, h.source]),
     [
@@ -82,7 +89,7 @@ test('webhook key: missing or wrong is 401 and nothing is stored; right is store
 
 test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, both shapes, repeats and out-of-order', async () => {
   const { app } = testCompanion();
-  const o = await created(app, createBody());
+  const o = await created(app, inReview());
   assert.equal((await webhook(app, 'not json{')).status, 400);
   assert.equal((await webhook(app, { hello: 'world' })).status, 400);
   assert.equal((await webhook(app, { tokenOnboarding: 'unknown-token', status: 'APPROVED' })).status, 200);
@@ -93,8 +100,9 @@ test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, bot
     'standalone query envelope acknowledged',
   );
 
-  // Envelope shape with a token: ERROR with externalId.
-  const e = await created(app, createBody());
+  // Envelope shape with a token: ERROR, with the upstream's externalId (never the envelope's).
+  const e = await created(app, inReview());
+  await stack.sandbox.decide(e.tokenOnboarding, 'ERROR');
   assert.equal(
     (
       await webhook(app, {
@@ -107,16 +115,26 @@ test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, bot
     ).status,
     200,
   );
-  const errState = await (await app.request(`/v1/onboardings/${e.tokenOnboarding}`, { headers: auth(e.accessKey) })).json();
-  assert.deepEqual(
-    { ...(errState as object), updatedAt: 0 },
-    { tokenOnboarding: e.tokenOnboarding, status: 'ERROR', externalId: 'ext-7', updatedAt: 0 },
-  );
+  await waitUntil(async () => (await statusOf(app, e.tokenOnboarding)) === 'ERROR');
+  const errState = (await (await app.request(`/v1/onboardings/${e.tokenOnboarding}`, { headers: auth(e.accessKey) })).json()) as {
+    status: string;
+    externalId?: string;
+  };
+  assert.equal(errState.status, 'ERROR');
+  assert.match(errState.externalId ?? '', /./, "the upstream's externalId, for support");
+  assert.notEqual(errState.externalId, 'ext-7');
 
-  // Repeats and out-of-order: terminal never moves back.
-  const sequence = ['IN_PROCESS', 'REFUSED', 'REFUSED', 'IN_PROCESS', 'APPROVED', 'REFUSED'];
+  // Before the upstream decides, no webhook moves the onboarding.
+  for (const status of ['IN_PROCESS', 'REFUSED'])
+    assert.equal((await webhook(app, { tokenOnboarding: o.tokenOnboarding, status, fields: {}, services: [] })).status, 200);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await statusOf(app, o.tokenOnboarding), 'IN_PROCESS');
+  // Repeats and out-of-order once decided: terminal never moves back.
+  await stack.sandbox.decide(o.tokenOnboarding, 'REFUSED');
+  const sequence = ['REFUSED', 'REFUSED', 'IN_PROCESS', 'APPROVED', 'REFUSED'];
   for (const status of sequence)
     assert.equal((await webhook(app, { tokenOnboarding: o.tokenOnboarding, status, fields: {}, services: [] })).status, 200);
+  await waitUntil(async () => (await statusOf(app, o.tokenOnboarding)) === 'REFUSED');
   const stored = (await app.store.get(o.tokenOnboarding))!;
   assert.equal(stored.status, 'REFUSED');
   assert.deepEqual(
@@ -129,7 +147,7 @@ test('webhooks: non-JSON 400, unknown shape 400, unknown token acknowledged, bot
 test('SSE: retry hint, current state first, one event per change, ends after terminal', async (t) => {
   const { app } = testCompanion({ sse: { keepAliveMs: 50, retryMs: 1234 } });
   t.after(() => app.close());
-  const o = await created(app, createBody());
+  const o = await created(app, inReview());
   const res = await app.request(`/v1/onboardings/${o.tokenOnboarding}/events`, { headers: auth(o.accessKey) });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^text\/event-stream/);
@@ -143,6 +161,7 @@ test('SSE: retry hint, current state first, one event per change, ends after ter
   );
   await sse.until(/: keep-alive/);
   assert.equal(app.openStreams(), 1);
+  await stack.sandbox.decide(o.tokenOnboarding, 'APPROVED');
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'IN_PROCESS' });
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
   await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
@@ -160,8 +179,10 @@ test('SSE: retry hint, current state first, one event per change, ends after ter
 test('SSE of a finished onboarding sends the state once and ends; close() ends open streams', async (t) => {
   const { app } = testCompanion();
   t.after(() => app.close());
-  const done = await created(app, createBody());
+  const done = await created(app, inReview());
+  await stack.sandbox.decide(done.tokenOnboarding, 'REFUSED');
   await webhook(app, { tokenOnboarding: done.tokenOnboarding, status: 'REFUSED' });
+  await waitUntil(async () => (await statusOf(app, done.tokenOnboarding)) === 'REFUSED');
   const finished = sseReader(
     (await app.request(`/v1/onboardings/${done.tokenOnboarding}/events`, { headers: auth(done.accessKey) })).body!,
   );

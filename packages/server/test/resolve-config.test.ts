@@ -18,7 +18,7 @@ import {
 import { resolveConfig, storeRetention } from '../src/config/resolve-config.js';
 import { silentLogger } from '../src/logger.js';
 
-const base = { baseUrl: 'http://127.0.0.1:1', client: 'c', secret: 'upstream-secret', webhookKey: 'webhook-key', logger: silentLogger };
+const base = { baseUrl: 'http://127.0.0.1:1', client: 'c', secret: 'upstream-secret', webhookKey: 'webhook-key-of-at-least-32-characters', logger: silentLogger };
 const API_KEY = 'k'.repeat(32);
 
 test('the durations: 24 h retention and idempotency, 48 h for any onboarding, 96 h for a session, 72 h for a notification', () => {
@@ -58,7 +58,7 @@ test('an option left out gets its default', () => {
   assert.deepEqual(c.brand, {});
   assert.equal(c.store, undefined);
   assert.equal(c.timers, undefined);
-  assert.deepEqual(c.secrets, ['upstream-secret', 'webhook-key']);
+  assert.deepEqual(c.secrets, ['upstream-secret', 'webhook-key-of-at-least-32-characters']);
   assert.deepEqual('options' in c.upstream && c.upstream.options, { baseUrl: base.baseUrl, client: 'c', secret: 'upstream-secret' });
 });
 
@@ -83,7 +83,7 @@ test('an option given wins, and what derives from it follows', () => {
   assert.deepEqual(c.creations, { concurrent: 2, waiting: 32 });
   assert.deepEqual(c.sse, { keepAliveMs: 15_000, retryMs: 10 });
   assert.equal(c.documentFileTypes.selfie, 'SELFIE');
-  assert.deepEqual(c.secrets, ['upstream-secret', 'webhook-key', 'a'.repeat(16), API_KEY, 's'.repeat(32), 't'.repeat(32)]);
+  assert.deepEqual(c.secrets, ['upstream-secret', 'webhook-key-of-at-least-32-characters', 'a'.repeat(16), API_KEY, 's'.repeat(32), 't'.repeat(32)]);
   assert.equal(resolveConfig({ ...base, environment: 'production', apiKeys: [API_KEY], sessions: 'optional' }).sessionsRequired, false);
   assert.equal(resolveConfig({ ...base, shutdownGraceMs: 0 }).shutdownGraceMs, 0);
 });

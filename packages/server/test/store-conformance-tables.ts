@@ -113,5 +113,22 @@ export function describeRuleTables(name: string, withStore: WithStore, serverClo
         }
       });
     });
+
+    test('rate windows: a limit of 0 reads the count and counts nothing (how a right webhook key looks at its address)', async () => {
+      await withStore(async (a) => {
+        const windowMs = time.ttl(RATE_CASE_WINDOW_MS);
+        const read = async () => {
+          const got = await a.consumeRateLimit('ip:read', 0, windowMs);
+          assert.ok(got.retryAfterMs > 0 && got.retryAfterMs <= windowMs, `retry after ${got.retryAfterMs}`);
+          return [got.allowed, got.count];
+        };
+        assert.deepEqual(await read(), [false, 0]);
+        await a.consumeRateLimit('ip:read', 5, windowMs);
+        await a.consumeRateLimit('ip:read', 5, windowMs);
+        for (let i = 0; i < 3; i++) assert.deepEqual(await read(), [false, 2]);
+        const counted = await a.consumeRateLimit('ip:read', 5, windowMs);
+        assert.deepEqual([counted.allowed, counted.count], [true, 3]);
+      });
+    });
   });
 }

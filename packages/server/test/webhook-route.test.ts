@@ -1,12 +1,22 @@
 /**
  * `POST /v1/webhooks` branch by branch (docs/page-api.md#upstream-webhooks): what is stored, what
  * is answered, and the one log line that tells an operator which branch a message took, since the
- * upstream never resends and the log is all that is left of a message not applied.
+ * upstream never resends and the log is all that is left of a message not applied. An
+ * onboarding's status in a webhook is only a hint: what is stored is what the upstream's report
+ * (the fake upstream's, set by each test) says.
  */
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCompanion, createJsonLogger, MemoryStore, type CompanionApp } from '@onboarding-kit/server';
 import { webhook, WEBHOOK_KEY } from './helpers/companion.js';
+import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
+import { until } from './helpers/notify-receiver.js';
+
+let up: FakeUpstream;
+before(async () => {
+  up = await startFakeUpstream();
+});
+after(() => up.close());
 
 interface LogLine {
   level: string;
@@ -18,10 +28,10 @@ function companion(): { app: CompanionApp; store: MemoryStore; logs: LogLine[] }
   const logs: LogLine[] = [];
   const store = new MemoryStore();
   const app = createCompanion({
-    // Webhooks never call the upstream: nothing listens here.
-    baseUrl: 'http://127.0.0.1:9',
-    client: 'webhook-route-client',
-    secret: 'webhook-route-upstream-secret',
+    baseUrl: up.url,
+    client: FAKE_CLIENT,
+    secret: FAKE_SECRET,
+    upstream: { retryDelayMs: 5 },
     webhookKey: WEBHOOK_KEY,
     store,
     logger: createJsonLogger({ sink: (line) => logs.push(JSON.parse(line) as LogLine), level: 'debug' }),
@@ -63,41 +73,99 @@ test('a wrong key is refused before the body is read, and logged as a refusal', 
   await app.close();
 });
 
-test('a change is stored with its externalId, then acknowledged; the log says it was applied', async () => {
+/** The route's log lines about one token, once `count` of them are there (the report is read after the answer). */
+async function branchLogsOf(logs: LogLine[], token: string, count: number) {
+  const of = () => branchLogs(logs).filter((l) => l.tokenOnboarding === token);
+  await until(() => of().length >= count, `${count} webhook log lines for ${token}`);
+  return of();
+}
+
+test("a webhook is answered at once, the upstream's report is read and applied with its externalId; the log says it was confirmed", async () => {
   const { app, store, logs } = companion();
   await seed(store, 't-apply');
+  up.reportStatus.set('t-apply', { status: 'APPROVED', externalId: 'ext-upstream' });
   assert.deepEqual(
-    await answer(await webhook(app, { tokenOnboarding: 't-apply', status: 'APPROVED', externalId: 'ext-1', fields: {}, services: [] })),
+    await answer(await webhook(app, { tokenOnboarding: 't-apply', status: 'APPROVED', externalId: 'ext-forged', fields: {}, services: [] })),
     { status: 200, body: { received: true } },
+  );
+  assert.deepEqual(
+    (await branchLogsOf(logs, 't-apply', 2)).map((l) => [l.level, l.msg, l.status]),
+    [
+      ['info', 'webhook acknowledged: reading the report from the upstream', 'APPROVED'],
+      ['info', 'webhook confirmed by the upstream', 'APPROVED'],
+    ],
   );
   const record = (await store.get('t-apply'))!;
   assert.equal(record.status, 'APPROVED');
-  assert.equal(record.externalId, 'ext-1');
+  assert.equal(record.externalId, 'ext-upstream', "the upstream's externalId, never the webhook's");
   assert.deepEqual(record.history.at(-1), { status: 'APPROVED', at: record.updatedAt, source: 'webhook' });
-  assert.deepEqual(
-    branchLogs(logs).map((l) => [l.level, l.msg, l.tokenOnboarding, l.status, l.externalId]),
-    [['info', 'webhook applied', 't-apply', 'APPROVED', 'ext-1']],
-  );
+  assert.equal(up.calls.filter((c) => c.path === '/api/onboarding/report/t-apply').length, 1);
   await app.close();
 });
 
-test('without an externalId none is stored; a repeat is acknowledged as no change, naming the current status', async () => {
+test('a webhook the upstream contradicts changes nothing and is logged at warn with both statuses', async () => {
   const { app, store, logs } = companion();
-  await seed(store, 't-repeat');
-  await webhook(app, { tokenOnboarding: 't-repeat', status: 'REFUSED' });
-  assert.equal('externalId' in (await store.get('t-repeat'))!, false);
-  assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-repeat', status: 'APPROVED' })), {
-    status: 200,
-    body: { received: true },
-  });
-  assert.equal((await store.get('t-repeat'))!.status, 'REFUSED');
+  await seed(store, 't-forged');
+  // The upstream has not decided yet.
+  up.reportStatus.set('t-forged', { status: 'IN_PROCESS' });
+  assert.equal((await webhook(app, { tokenOnboarding: 't-forged', status: 'REFUSED', externalId: 'ext-x' })).status, 200);
   assert.deepEqual(
-    branchLogs(logs).map((l) => [l.msg, l.status, l.current]),
+    (await branchLogsOf(logs, 't-forged', 2)).map((l) => [l.level, l.msg, l.status, l.upstream]),
     [
-      ['webhook applied', 'REFUSED', undefined],
-      ['webhook acknowledged: no change', 'APPROVED', 'REFUSED'],
+      ['info', 'webhook acknowledged: reading the report from the upstream', 'REFUSED', undefined],
+      ['warn', 'webhook disagrees with the upstream, not applied', 'REFUSED', 'IN_PROCESS'],
     ],
   );
+  const held = (await store.get('t-forged'))!;
+  assert.equal(held.status, 'IN_PROCESS');
+  assert.equal('externalId' in held, false);
+  // The upstream decides otherwise: its verdict is what a later webhook brings.
+  up.reportStatus.set('t-forged', { status: 'APPROVED' });
+  await webhook(app, { tokenOnboarding: 't-forged', status: 'REFUSED' });
+  await branchLogsOf(logs, 't-forged', 4);
+  assert.equal((await store.get('t-forged'))!.status, 'APPROVED');
+  await app.close();
+});
+
+test("a report the upstream fails to give leaves the onboarding as it was: the webhook's status is never applied", async () => {
+  const { app, store, logs } = companion();
+  await seed(store, 't-down');
+  up.override('/api/onboarding/report/t-down', () => ({ status: 503, raw: 'busy' }));
+  try {
+    assert.equal((await webhook(app, { tokenOnboarding: 't-down', status: 'REFUSED' })).status, 200);
+    await until(() => logs.some((l) => l.msg === 'report read failed; polling brings the outcome' && l.tokenOnboarding === 't-down'), 'the failed read logged');
+    assert.equal((await store.get('t-down'))!.status, 'IN_PROCESS');
+    assert.deepEqual(
+      (await branchLogsOf(logs, 't-down', 1)).map((l) => l.msg),
+      ['webhook acknowledged: reading the report from the upstream'],
+    );
+  } finally {
+    up.override('/api/onboarding/report/t-down', undefined);
+  }
+  await app.close();
+});
+
+test('a repeat is acknowledged as no change; a decided onboarding is never moved, a webhook that disagrees with it is logged at warn', async () => {
+  const { app, store, logs } = companion();
+  await seed(store, 't-repeat');
+  up.reportStatus.set('t-repeat', { status: 'REFUSED' });
+  await webhook(app, { tokenOnboarding: 't-repeat', status: 'REFUSED' });
+  await branchLogsOf(logs, 't-repeat', 2);
+  assert.equal('externalId' in (await store.get('t-repeat'))!, false);
+  for (const status of ['REFUSED', 'APPROVED'])
+    assert.deepEqual(await answer(await webhook(app, { tokenOnboarding: 't-repeat', status })), { status: 200, body: { received: true } });
+  assert.equal((await store.get('t-repeat'))!.status, 'REFUSED');
+  assert.deepEqual(
+    branchLogs(logs).map((l) => [l.level, l.msg, l.status, l.current]),
+    [
+      ['info', 'webhook acknowledged: reading the report from the upstream', 'REFUSED', undefined],
+      ['info', 'webhook confirmed by the upstream', 'REFUSED', undefined],
+      ['info', 'webhook acknowledged: no change', 'REFUSED', 'REFUSED'],
+      ['warn', 'webhook disagrees with the decided status, not applied', 'APPROVED', 'REFUSED'],
+    ],
+  );
+  // Only the first webhook read the report: a decided onboarding costs the upstream nothing.
+  assert.equal(up.calls.filter((c) => c.path === '/api/onboarding/report/t-repeat').length, 1);
   await app.close();
 });
 
@@ -200,4 +268,20 @@ test('the body limit names the webhook body; its default is 2 MiB', async () => 
     body: { error: { code: 'payload_too_large', message: `The webhook body is larger than ${2 * 1024 * 1024} bytes.` } },
   });
   await app.close();
+});
+
+test('the rules: a right key passes until its address is past the limit; the upstream decides whether a hint was right', async () => {
+  const { webhookAuthVerdict, hintCheck } = await import('../src/webhooks/webhook-rules.js');
+  const limit = 3;
+  // A right key only read its address's window (never counted, never "allowed").
+  assert.equal(webhookAuthVerdict(true, { allowed: false, count: 0 }, limit), 'pass');
+  assert.equal(webhookAuthVerdict(true, { allowed: false, count: 2 }, limit), 'pass');
+  assert.equal(webhookAuthVerdict(true, { allowed: false, count: 3 }, limit), 'limited');
+  // A wrong key is counted: 401 while it fits, 429 once refused.
+  assert.equal(webhookAuthVerdict(false, { allowed: true, count: 3 }, limit), 'unauthorized');
+  assert.equal(webhookAuthVerdict(false, { allowed: false, count: 3 }, limit), 'limited');
+  assert.equal(hintCheck('APPROVED', 'APPROVED'), 'confirmed');
+  assert.equal(hintCheck('REFUSED', 'APPROVED'), 'disagrees');
+  assert.equal(hintCheck('REFUSED', 'IN_PROCESS'), 'disagrees');
+  assert.equal(hintCheck('REFUSED', null), 'unread');
 });

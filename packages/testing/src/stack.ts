@@ -25,7 +25,7 @@ export { TEST_IDENTITIES, SAMPLE_PNG_BASE64, NO_FACE_PNG_BASE64 } from '@onboard
 
 export const IT_CLIENT = 'it-client-7c1d';
 export const IT_SECRET = 'it-secret-9f8e7d6c5b4a3210';
-export const IT_WEBHOOK_KEY = 'it-webhook-key-1a2b3c4d5e6f';
+export const IT_WEBHOOK_KEY = 'it-webhook-key-1a2b3c4d5e6f7a8b9c0d';
 /** The integrator backend's API key of the stack process (stack-server.ts), which opens sessions. */
 export const IT_API_KEY = 'sk_test_stack_0123456789abcdef0123456789';
 

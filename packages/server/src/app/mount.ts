@@ -86,7 +86,13 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
   );
   api.route(
     '/webhooks',
-    webhookRoutes({ store: s.followedStore, webhookKey: config.webhookKey, ...(s.notifier && { notifier: s.notifier }) }),
+    webhookRoutes({
+      store: s.followedStore,
+      webhookKey: config.webhookKey,
+      reports: s.poller,
+      clientAddress: config.clientAddress,
+      ...(s.notifier && { notifier: s.notifier }),
+    }),
   );
 }
 

@@ -14,6 +14,8 @@ export function checkOptions(o: CompanionOptions): void {
   }
   for (const key of ['client', 'secret', 'webhookKey'] as const)
     if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
+  if (o.environment === 'production' && typeof o.webhookKey === 'string' && o.webhookKey && o.webhookKey.length < OPTION_LIMITS.webhookKeyMinLength)
+    problems.push(`webhookKey must have at least ${OPTION_LIMITS.webhookKeyMinLength} characters in production`);
   if (o.adminKey !== undefined && o.adminKey.length < OPTION_LIMITS.adminKeyMinLength)
     problems.push(`adminKey must have at least ${OPTION_LIMITS.adminKeyMinLength} characters`);
   for (const key of o.apiKeys ?? []) {

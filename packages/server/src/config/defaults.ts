@@ -66,6 +66,8 @@ export const COMPANION_DEFAULTS = {
   handoffCodeAttemptsPerMinute: 50,
   /** Hand-off offers (links with their codes) one session may make within a link's life. */
   handoffOffersPerSession: 5,
+  /** Failed webhook authentications allowed per client address and window, before it gets 429. */
+  webhookAuthFailures: { limit: 10, windowMs: MINUTE_MS },
 } as const;
 
 /** The bounds the options are checked against. */
@@ -73,6 +75,8 @@ export const OPTION_LIMITS = {
   adminKeyMinLength: 16,
   /** API keys and notification secrets. */
   secretMinLength: 32,
+  /** The webhook key in production (the test product's key is the operator's to choose). */
+  webhookKeyMinLength: 32,
   imageMaxBytesMin: 1024,
   pollLeaseMs: { min: 100, max: COMPANION_DEFAULTS.pollLeaseMs },
   handoffTtlMs: { min: SECOND_MS, max: HANDOFF_LIMITS.ttlS * SECOND_MS },

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { isTerminalStatus, type OnboardingReport } from '@onboarding-kit/contract';
+import { isTerminalStatus, type OnboardingReport, type OnboardingStatus } from '@onboarding-kit/contract';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/index.js';
 import { realTimers, type TimerHandle, type Timers } from './timers.js';
@@ -86,6 +86,8 @@ export class StatusPoller {
   private renewTimer: TimerHandle | undefined;
   private scanning = false;
   private closed = false;
+  /** Reads asked for outside the schedule, one per onboarding at a time. */
+  private readonly checking = new Map<string, Promise<OnboardingStatus | null>>();
 
   constructor(private readonly deps: PollerDeps) {
     this.timings = { ...DEFAULT_POLL_TIMINGS, ...deps.timings };
@@ -118,6 +120,36 @@ export class StatusPoller {
         if (this.tracked.get(token) === entry) this.forget(token);
       },
     );
+  }
+
+  /**
+   * Reads the upstream's report of an onboarding in process at once, outside the schedule and
+   * whoever holds its lease, and applies the status the upstream gives with `source` (a webhook
+   * is only a hint of a change: docs/page-api.md#upstream-webhooks). Resolves to what the upstream
+   * said, or null when the onboarding is unknown or decided, or the read or the store failed: the
+   * schedule brings the outcome then. Never rejects. A read already under way for the token is shared.
+   */
+  checkNow(token: string, source: 'webhook' | 'poll'): Promise<OnboardingStatus | null> {
+    if (this.closed) return Promise.resolve(null);
+    const running = this.checking.get(token);
+    if (running) return running;
+    const check = this.readAndApply(token, source).finally(() => this.checking.delete(token));
+    this.checking.set(token, check);
+    return check;
+  }
+
+  private async readAndApply(token: string, source: 'webhook' | 'poll'): Promise<OnboardingStatus | null> {
+    try {
+      const current = await this.deps.store.get(token);
+      if (!current || isTerminalStatus(current.status)) return null;
+      const { status, externalId } = await this.deps.report(token);
+      if (status !== current.status) await this.deps.store.applyStatus(token, { status, source, ...(externalId && { externalId }) });
+      if (isTerminalStatus(status)) this.stop(token);
+      return status;
+    } catch (error) {
+      if (!this.closed) this.deps.logger.warn('report read failed; polling brings the outcome', { tokenOnboarding: token, error });
+      return null;
+    }
   }
 
   /** Stops polling one onboarding here and gives its lease up. */

@@ -106,7 +106,8 @@ export interface Store extends BackendState {
   /**
    * Counts one request of `key` in a fixed window of `windowMs` that starts with the key's first
    * counted request, unless `limit` requests were already counted: refused requests do not count,
-   * so a client that keeps knocking is let in again when the window ends.
+   * so a client that keeps knocking is let in again when the window ends. A `limit` of 0 counts
+   * nothing: it reads the window (its count and when it ends).
    */
   consumeRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
   /** Resolves when the store answers (for health checks). */

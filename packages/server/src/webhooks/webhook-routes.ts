@@ -1,22 +1,33 @@
 /**
  * `POST /v1/webhooks`, called by the upstream (docs/page-api.md#upstream-webhooks): the
- * `id-service-token` header is checked constant-time before anything is read, both payload shapes
- * are accepted, the change is stored before answering, and the answer comes right away (no
- * upstream call inline; docs/upstream-api.md, rule 7).
+ * `id-service-token` header is checked constant-time before anything is read, failed checks are
+ * limited per address, and both payload shapes are accepted. An onboarding's status in a webhook
+ * is a hint, never the verdict: the onboarding's report is read from the upstream and what the
+ * upstream says is applied; a webhook that disagrees changes nothing and is logged. The answer
+ * comes right away: the read runs after it (docs/upstream-api.md, rule 7), and when it fails
+ * polling brings the outcome.
  */
-import { parseWebhook } from '@onboarding-kit/contract';
+import { isTerminalStatus, parseWebhook, type OnboardingStatus } from '@onboarding-kit/contract';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { secretEquals } from '../auth/access-key.js';
+import { COMPANION_DEFAULTS } from '../config/defaults.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
-import { readJsonBody, requestHeader } from '../transport/index.js';
+import type { Logger } from '../logger.js';
+import { readJsonBody } from '../transport/index.js';
 import type { NotifyInput } from '../notifications/outbox.js';
+import type { StatusPoller } from '../relay/poller.js';
 import type { Store } from '../store/index.js';
-import { queryCompleted, withUnknownStatus } from './webhook-rules.js';
+import { webhookAuth } from './webhook-auth.js';
+import { hintCheck, queryCompleted, withUnknownStatus } from './webhook-rules.js';
 
 export interface WebhookRouteDeps {
   store: Store;
   webhookKey: string;
+  /** Reads an onboarding's report from the upstream at once and applies it (the poller). */
+  reports: Pick<StatusPoller, 'checkNow'>;
+  /** The client's address, which failed authentications are counted against. */
+  clientAddress: (c: Context) => string;
   /** Largest webhook body accepted (default 2 MiB). */
   maxBytes?: number;
   /** When set, a finished standalone query becomes a `query.completed` notification (docs/backend-api.md#notifications). */
@@ -26,13 +37,11 @@ export interface WebhookRouteDeps {
 export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
   const maxBytes = deps.maxBytes ?? 2 * 1024 * 1024;
+  const { limit, windowMs } = COMPANION_DEFAULTS.webhookAuthFailures;
+  const auth = webhookAuth({ key: deps.webhookKey, limit, windowMs, clientAddress: deps.clientAddress, counters: deps.store });
 
-  app.post('/', async (c) => {
+  app.post('/', auth, async (c) => {
     const log = c.get('log');
-    if (!secretEquals(requestHeader(c, 'id-service-token'), deps.webhookKey)) {
-      log.warn('webhook refused: missing or wrong id-service-token');
-      throw new DomainError('unauthorized', 'Missing or wrong id-service-token.');
-    }
     // The upstream promises a JSON body, not its content type: any type is read.
     const body = await readJsonBody(c, maxBytes, { what: 'The webhook body' });
     const parsed = parseWebhook(body);
@@ -58,15 +67,26 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
       if (deps.notifier && parsed.kind === 'query') await deps.notifier.notify(queryCompleted(parsed, body));
       return c.json({ received: true }, 200);
     }
-    // A store that fails here answers 503, the update applied or not (a timed-out Redis command may
-    // still run): either is safe, since updates are idempotent, and the upstream never resends, so
-    // polling is what brings the outcome then (docs/page-api.md#polling).
-    const result = await deps.store.applyStatus(token, { status, source: 'webhook', ...(externalId && { externalId }) });
-    if (!result) log.info('webhook acknowledged: unknown onboarding, ignored', { tokenOnboarding: token, status });
-    else if (result.changed) log.info('webhook applied', { tokenOnboarding: token, status, externalId });
-    else log.info('webhook acknowledged: no change', { tokenOnboarding: token, status, current: result.record.status });
+    // A store that fails here answers 503: the upstream never resends, so polling is what brings
+    // the outcome then (docs/page-api.md#polling).
+    const record = await deps.store.get(token);
+    if (!record) log.info('webhook acknowledged: unknown onboarding, ignored', { tokenOnboarding: token, status });
+    else if (record.status === status) log.info('webhook acknowledged: no change', { tokenOnboarding: token, status, current: record.status });
+    else if (isTerminalStatus(record.status))
+      log.warn('webhook disagrees with the decided status, not applied', { tokenOnboarding: token, status, current: record.status });
+    else {
+      log.info('webhook acknowledged: reading the report from the upstream', { tokenOnboarding: token, status });
+      void deps.reports.checkNow(token, 'webhook').then((upstream) => reportChecked(log, token, status, upstream));
+    }
     return c.json({ received: true }, 200);
   });
 
   return app;
+}
+
+/** The one log line that says how the upstream's report compared with the webhook that asked for it. */
+function reportChecked(log: Logger, token: string, hint: OnboardingStatus, upstream: OnboardingStatus | null): void {
+  const check = hintCheck(hint, upstream);
+  if (check === 'confirmed') log.info('webhook confirmed by the upstream', { tokenOnboarding: token, status: hint });
+  else if (check === 'disagrees') log.warn('webhook disagrees with the upstream, not applied', { tokenOnboarding: token, status: hint, upstream });
 }
