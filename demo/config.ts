@@ -24,6 +24,8 @@ export interface StartConfig {
   allowedOrigins: string[];
   imageMaxBytes: number;
   rateLimit: number;
+  /** `ONBOARDING_CREATIONS_PER_CLIENT`: creations under way at once per client address and per session (0: off; default 4). */
+  creationsPerClient: number;
   port: number;
   host: string;
   /** `ONBOARDING_STORE`: `sqlite:<path>`, `redis://...` / `rediss://...` or `memory` (default `sqlite:./data/onboarding-kit.db`). */
@@ -108,6 +110,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     64 * 1024 * 1024,
   );
   const rateLimit = integer('ONBOARDING_RATE_LIMIT', COMPANION_DEFAULTS.rateLimit, 0, 1_000_000);
+  const creationsPerClient = integer('ONBOARDING_CREATIONS_PER_CLIENT', COMPANION_DEFAULTS.creationsPerClient, 0, 1_000_000);
   const port = integer('PORT', 8787, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
   const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
@@ -141,6 +144,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       allowedOrigins,
       imageMaxBytes,
       rateLimit,
+      creationsPerClient,
       port,
       host,
       store,

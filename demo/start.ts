@@ -114,6 +114,7 @@ const companion = createCompanion({
   allowedOrigins: config.allowedOrigins,
   imageMaxBytes: config.imageMaxBytes,
   rateLimit: config.rateLimit,
+  creations: { perClient: config.creationsPerClient },
   store,
   logger,
   ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),

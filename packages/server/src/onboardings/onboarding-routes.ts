@@ -18,6 +18,7 @@ import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { OnboardingRecord, Store } from '../store/index.js';
 import {
+  bodyArriving,
   clientGone,
   KeepAliveTick,
   PerKeyLimit,
@@ -102,9 +103,11 @@ function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboa
       try {
         const slot = await onboardings.claim(creator, key);
         try {
-          // A turn before the body is read: the creations past the limit wait with their bytes unread
+          // Only a body that is arriving joins the line (transport/body-arrival.ts). A turn before the
+          // body is read: the creations past the limit wait with their bytes unread
           // (transport/admission.ts); the turn ends once the upstream has answered and the images are
           // gone, or as soon as the body falls behind its pace.
+          await bodyArriving(c, pace, CREATION_BODY.what);
           const release = await deps.admission.enter(clientGone(c));
           try {
             return await createWithTurn(c, creator, slot, key, release);

@@ -14,6 +14,7 @@ export {
   overrideAnswerHeader,
   presetAnswerHeader,
 } from './answer-header.js';
+export { bodyArriving } from './body-arrival.js';
 export { BodyBuffers } from './body-buffers.js';
 export { type BodyPace } from './body-pace.js';
 export { clientGone, isClientAbort } from './client-gone.js';
