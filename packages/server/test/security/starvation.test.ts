@@ -7,6 +7,7 @@
  *   beside them are answered 201;
  * - from one address, at most `perClient` creations run at once, so a single attacker cannot
  *   take every turn even with a pace slow enough to keep them;
+ * - an upload that starts at a good pace and then trickles keeps its turn for one window only;
  * - a creation on a session whose claim is taken is refused before its body is read, and an
  *   upload given up for its pace gives its session back, so the person loses nothing.
  * Short pace windows keep the whole suite within seconds.
@@ -173,6 +174,8 @@ test('40 uploads trickling a byte a second and 8 stalled after their headers, fr
     }
     // Every attacker's request is in before the genuine ones.
     await until("every attacker's request is in", () => arrived === 48 + 53);
+    // None of them holds a turn or a place in the line: their bodies never started arriving.
+    assert.deepEqual(served.app.creations(), { active: 0, waiting: 0 });
 
     const genuine = sessions.slice(48).map((s, i) => genuineCreation(served.url, `127.0.1.${i + 1}`, s.clientSecret));
     const answers = await within('five genuine creations under attack', 8_000, Promise.all(genuine.map((g) => g.answer)));
@@ -267,6 +270,29 @@ test('a second creation on a session whose claim is taken is refused before its 
     const retried = await within('the retry', 3_000, genuineCreation(served.url, '127.0.0.20', session!.clientSecret).answer);
     assert.equal(retried.status, 201);
     assert.equal(up.count(CREATION), before + 1);
+  } finally {
+    for (const o of open) o.close();
+    await served.close();
+  }
+});
+
+test('an upload that starts at a good pace and then trickles keeps its turn for one window only: 408, and the turn goes on', async () => {
+  const served = await serve({ concurrent: 1, graceMs: 300, minBytesPerS: 1_000, bodyTimeoutMs: 10_000 });
+  const open: RawRequest[] = [];
+  try {
+    // A first window's worth (300 bytes) at once: it joins the line and takes the one turn.
+    const slow = slowUpload(served.url, '127.0.0.30');
+    slow.socket.write(' '.repeat(400));
+    open.push(slow.trickleBytes());
+    await until('the slow upload holds the turn', () => served.app.creations().active === 1);
+    const genuine = genuineCreation(served.url, '127.0.0.31');
+    open.push(genuine);
+    const refused = await within('the slow upload given up', 3_000, slow.answer);
+    assert.equal(refused.status, 408);
+    assert.equal(refused.body.error?.code, 'upload_too_slow');
+    assert.match(refused.body.error!.message, /slower than 1000 bytes per second/);
+    assert.equal((await within('the genuine creation after it', 3_000, genuine.answer)).status, 201);
+    assert.deepEqual(served.app.creations(), { active: 0, waiting: 0 });
   } finally {
     for (const o of open) o.close();
     await served.close();
