@@ -82,7 +82,7 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
 const PER_CLIENT_RETRY_AFTER_S = 1;
 
 function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboardings: OnboardingService): void {
-  const pace: BodyPace = { bodyTimeoutMs: deps.creations.bodyTimeoutMs, minBytesPerS: deps.creations.minBytesPerS, graceMs: deps.creations.graceMs };
+  const pace: BodyPace = deps.creations;
   const perClient = new PerKeyLimit(deps.creations.perClient);
   /** One more creation under way under `key`, or 429 at once. */
   const enterPerClient = (key: string, who: string) => {
@@ -94,37 +94,41 @@ function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboa
   };
 
   app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
-    // Everything up to the turn is checked before the body is read, so a refusal costs no upload.
+    // Everything up to the turn is decided before the body is read, so a refusal costs no upload,
+    // and a second creation on a session never waits for a body.
     const leaveAddress = enterPerClient(`address:${deps.clientAddress(c)}`, 'from this address');
+    let leaveSession: (() => void) | undefined;
     try {
       const creator = await onboardings.creator(bearer(requestHeader(c, 'authorization')));
       const key = idempotencyKey(c);
-      const leaveSession = creator.session ? enterPerClient(`session:${creator.session.id}`, 'on this session') : undefined;
-      try {
-        const slot = await onboardings.claim(creator, key);
-        try {
-          // Only a body that is arriving joins the line (transport/body-arrival.ts). A turn before the
-          // body is read: the creations past the limit wait with their bytes unread
-          // (transport/admission.ts); the turn ends once the upstream has answered and the images are
-          // gone, or as soon as the body falls behind its pace.
-          await bodyArriving(c, pace, CREATION_BODY.what);
-          const release = await deps.admission.enter(clientGone(c));
-          try {
-            return await createWithTurn(c, creator, slot, key, release);
-          } finally {
-            release();
-          }
-        } catch (error) {
-          await onboardings.abandon(slot);
-          throw error;
-        }
-      } finally {
-        leaveSession?.();
-      }
+      if (creator.session) leaveSession = enterPerClient(`session:${creator.session.id}`, 'on this session');
+      const slot = await onboardings.claim(creator, key);
+      return await createClaimed(c, creator, slot, key);
     } finally {
+      leaveSession?.();
       leaveAddress();
     }
   });
+
+  /** A creation that holds its claim: whatever fails before it goes upstream gives the claim back. */
+  async function createClaimed(c: Context<CompanionEnv>, creator: Creator, slot: Slot, key: string | undefined) {
+    try {
+      // Only a body that is arriving joins the line (transport/body-arrival.ts). A turn before the
+      // body is read: the creations past the limit wait with their bytes unread
+      // (transport/admission.ts); the turn ends once the upstream has answered and the images are
+      // gone, or as soon as the body falls behind its pace.
+      await bodyArriving(c, pace, CREATION_BODY.what);
+      const release = await deps.admission.enter(clientGone(c));
+      try {
+        return await createWithTurn(c, creator, slot, key, release);
+      } finally {
+        release();
+      }
+    } catch (error) {
+      await onboardings.abandon(slot);
+      throw error;
+    }
+  }
 
   async function createWithTurn(c: Context<CompanionEnv>, creator: Creator, slot: Slot, key: string | undefined, release: () => void) {
     // The images stay where they arrived, views of the one body buffer, checked there and sent
