@@ -3,7 +3,8 @@
  * claims its session before its body is read, and only the claim's holder goes upstream. Pinned
  * here: a second creation while the first is at the upstream never goes upstream (session_used,
  * or idempotency_in_progress with the first's key), a replay after it is answered with the same
- * onboarding, and a claim whose creation never finished lapses after `CREATION_HOLD_MS`, not before.
+ * onboarding, a claim whose creation never finished lapses after `CREATION_HOLD_MS`, not before,
+ * and a creation refused before it went upstream gives its claim back.
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -152,6 +153,35 @@ test('a claim whose creation never finished blocks the session until CREATION_HO
     assert.equal(up.count(CREATION), before + 2);
   } finally {
     hold.stop();
+    await app.close();
+  }
+});
+
+test('a creation refused after it claimed its session (its body unreadable, too large, of the wrong type or not the session’s person) gives the session back at once', async () => {
+  const { app } = testCompanion(up, { apiKeys: [API_KEY], imageMaxBytes: 2048 });
+  try {
+    const res = await postJson(app, '/v1/sessions', { reference: 'person-2', cpf: '529.982.247-25' }, { authorization: `Bearer ${API_KEY}` });
+    const session = (await res.json()) as CreateSessionResponse;
+    const before = up.count(CREATION);
+    const auth = { authorization: `Bearer ${session.clientSecret}` };
+    // One after another: each finds the session free again.
+    const refusals: Array<[() => Promise<Response>, number, string]> = [
+      [() => postJson(app, '/v1/onboardings', '{"cpf":', auth), 400, 'invalid_json'],
+      [() => postJson(app, '/v1/onboardings', createBody({ pad: 'x'.repeat(200 * 1024) }), auth), 413, 'payload_too_large'],
+      [
+        async () => app.request('/v1/onboardings', { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: '{}' }),
+        415,
+        'unsupported_media_type',
+      ],
+      [() => create(app, session.clientSecret, createBody({ cpf: '111.444.777-35' })), 400, 'session_mismatch'],
+    ];
+    for (const [send, status, code] of refusals) {
+      const r = await refusal(await send());
+      assert.deepEqual([r.status, r.code], [status, code]);
+    }
+    assert.equal(up.count(CREATION), before);
+    assert.equal((await create(app, session.clientSecret)).status, 201, 'the session was still free');
+  } finally {
     await app.close();
   }
 });
