@@ -140,7 +140,7 @@ function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboa
     const body = await readBodyBytes(c, limit, { ...CREATION_BODY, pace, ...(buffers && { buffers }) });
     let upstreamBody: EncodedJson | undefined;
     try {
-      return await createFromBody(c, creator, slot, key, release, body, (encoded) => (upstreamBody = encoded));
+      return await createFromBody(c, deps, onboardings, { creator, slot, key, release }, body, (encoded) => (upstreamBody = encoded));
     } finally {
       if (buffers) {
         if (upstreamBody) void upstreamBody.released.then(() => buffers.give(body));
@@ -148,38 +148,46 @@ function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboa
       }
     }
   }
+}
 
-  async function createFromBody(
-    c: Context<CompanionEnv>,
-    creator: Creator,
-    slot: Slot,
-    key: string | undefined,
-    release: () => void,
-    body: Uint8Array,
-    sending: (encoded: EncodedJson) => void,
-  ) {
-    const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
-    if (!validation.ok) {
-      const { code, message, field } = validation.error;
-      throw new DomainError(code, message, field ? { field } : {});
-    }
-    const outcome = await onboardings.create({
-      ...creator,
-      slot,
-      valid: validation.value,
-      ...(key && { idempotencyKey: key }),
-      log: c.get('log'),
-      sending,
-      upstreamDone: release,
-    });
-    if (outcome.kind === 'replayed') {
-      c.header('Idempotent-Replayed', 'true');
-      return c.json(outcome.answer, 200);
-    }
-    // The request's own line tells of the creation: one line per creation.
-    addToRequestLine(c, outcome.logFields);
-    return c.json(outcome.answer, 201);
+/** What a creation holds once it has its turn. */
+interface Held {
+  creator: Creator;
+  slot: Slot;
+  key: string | undefined;
+  /** Ends the turn (once the upstream has answered). */
+  release: () => void;
+}
+
+async function createFromBody(
+  c: Context<CompanionEnv>,
+  deps: OnboardingRouteDeps,
+  onboardings: OnboardingService,
+  { creator, slot, key, release }: Held,
+  body: Uint8Array,
+  sending: (encoded: EncodedJson) => void,
+) {
+  const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
+  if (!validation.ok) {
+    const { code, message, field } = validation.error;
+    throw new DomainError(code, message, field ? { field } : {});
   }
+  const outcome = await onboardings.create({
+    ...creator,
+    slot,
+    valid: validation.value,
+    ...(key && { idempotencyKey: key }),
+    log: c.get('log'),
+    sending,
+    upstreamDone: release,
+  });
+  if (outcome.kind === 'replayed') {
+    c.header('Idempotent-Replayed', 'true');
+    return c.json(outcome.answer, 200);
+  }
+  // The request's own line tells of the creation: one line per creation.
+  addToRequestLine(c, outcome.logFields);
+  return c.json(outcome.answer, 201);
 }
 
 function mountReads(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, authorise: Authorise): void {

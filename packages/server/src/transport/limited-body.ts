@@ -49,10 +49,7 @@ export function readLimitedIncoming(
     };
     const cleanup = () => {
       watch?.stop();
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-      incoming.off('close', onClose);
+      off();
     };
     const onData = (chunk: Buffer) => {
       const alone = soleListener(incoming);
@@ -98,14 +95,27 @@ export function readLimitedIncoming(
         cleanup();
         releaseHeld();
         sized?.fill(0);
-        incoming.pause();
         resolve({ ok: false, slow });
       });
-    incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('error', onError);
-    incoming.once('close', onClose);
+    const off = listenTo(incoming, { onData, onEnd, onError, onClose });
   });
+}
+
+/** Listens to a body's events; returns what stops listening. */
+function listenTo(
+  incoming: IncomingMessage,
+  on: { onData: (chunk: Buffer) => void; onEnd: () => void; onError: (error: Error) => void; onClose: () => void },
+): () => void {
+  incoming.on('data', on.onData);
+  incoming.once('end', on.onEnd);
+  incoming.once('error', on.onError);
+  incoming.once('close', on.onClose);
+  return () => {
+    incoming.off('data', on.onData);
+    incoming.off('end', on.onEnd);
+    incoming.off('error', on.onError);
+    incoming.off('close', on.onClose);
+  };
 }
 
 /** Whether the one `data` listener is ours: only then may a chunk be wiped and freed after it. */
