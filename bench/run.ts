@@ -4,7 +4,7 @@
  * the process exits 0 whenever the report could be written.
  *
  *   BENCH_NO_BUILD=1   measure the built output (the element's files, the servers' dist/) as it is, even when stale
- *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face); BENCHMARKS.md is left alone
+ *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face, starvation); BENCHMARKS.md is left alone
  *   BENCH_CAPTURE=main-thread   in the capture section, only the per-engine main-thread watch
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +25,7 @@ import { DEFAULT_COMPANION, measureCompanion } from './sections/companion.js';
 import { DEFAULT_E2E, measureE2e } from './sections/e2e.js';
 import { DEFAULT_FACE, measureFace } from './sections/face.js';
 import { DEFAULT_RELAY, measureRelay } from './sections/relay.js';
+import { DEFAULT_STARVATION, measureStarvation } from './sections/starvation.js';
 import { DEFAULT_STORES, measureStores } from './sections/stores.js';
 
 const started = performance.now();
@@ -111,6 +112,7 @@ await section('e2e', '5. End to end in Chromium: send click to outcome', 45, 180
 });
 await section('stores', '6. Stores: memory, SQLite, Redis', 60, 150, () => measureStores(DEFAULT_STORES));
 await section('face', '7. Face check on the selfie', 40, 150, async () => measureFace(await getBrowser(), DEFAULT_FACE));
+await section('starvation', '8. Creations under slow uploads', 60, 150, () => measureStarvation(DEFAULT_STARVATION));
 
 await browser?.close().catch(() => undefined);
 const wallSeconds = elapsed();

@@ -26,6 +26,8 @@ export interface StartConfig {
   rateLimit: number;
   /** `ONBOARDING_TRUSTED_PROXIES`: proxies of your own in front of the companion, whose `X-Forwarded-For` names the client (default 0). */
   trustedProxies: number;
+  /** `ONBOARDING_CREATIONS_PER_CLIENT`: creations under way at once per client address and per session (0: off; default 4). */
+  creationsPerClient: number;
   port: number;
   host: string;
   /** `ONBOARDING_STORE`: `sqlite:<path>`, `redis://...` / `rediss://...` or `memory` (default `sqlite:./data/onboarding-kit.db`). */
@@ -111,6 +113,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   );
   const rateLimit = integer('ONBOARDING_RATE_LIMIT', COMPANION_DEFAULTS.rateLimit, 0, 1_000_000);
   const trustedProxies = integer('ONBOARDING_TRUSTED_PROXIES', COMPANION_DEFAULTS.trustedProxies, 0, 16);
+  const creationsPerClient = integer('ONBOARDING_CREATIONS_PER_CLIENT', COMPANION_DEFAULTS.creationsPerClient, 0, 1_000_000);
   const port = integer('PORT', 8787, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
   const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
@@ -145,6 +148,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       imageMaxBytes,
       rateLimit,
       trustedProxies,
+      creationsPerClient,
       port,
       host,
       store,

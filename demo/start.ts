@@ -115,6 +115,7 @@ const companion = createCompanion({
   imageMaxBytes: config.imageMaxBytes,
   rateLimit: config.rateLimit,
   trustedProxies: config.trustedProxies,
+  creations: { perClient: config.creationsPerClient },
   store,
   logger,
   ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),

@@ -235,6 +235,7 @@ export async function measureCompanion(images: Images | undefined, settings: Com
       baseUrl: sandbox.url,
       ...CREDENTIALS,
       rateLimit: 0,
+      creations: { perClient: 0 },
       poll: { firstDelayMs: 3_600_000 },
     });
     proxy = await startServer('proxy', { target: sandbox.url });

@@ -42,6 +42,7 @@ async function startStack(demoDir: string): Promise<Stack> {
       HOST: '127.0.0.1',
       SANDBOX_PROCESSING_MS: '0',
       ONBOARDING_RATE_LIMIT: '0',
+      ONBOARDING_CREATIONS_PER_CLIENT: '0',
       ONBOARDING_DEMO_DIR: demoDir,
       ONBOARDING_STORE: 'memory',
     },

@@ -307,7 +307,7 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
   const companion = async (extra: Record<string, unknown> = {}) => {
     const c = await startServer(
       'companion',
-      { baseUrl: sandbox!.url, ...CREDENTIALS, rateLimit: 0, poll: { firstDelayMs: 3_600_000 }, ...extra },
+      { baseUrl: sandbox!.url, ...CREDENTIALS, rateLimit: 0, creations: { perClient: 0 }, poll: { firstDelayMs: 3_600_000 }, ...extra },
       { openFiles: CHILD_OPEN_FILES },
     );
     children.push(c);

@@ -62,6 +62,7 @@ export async function measureStores(settings: StoreSettings): Promise<SectionRes
       baseUrl: sandbox!.url,
       ...CREDENTIALS,
       rateLimit: 0,
+      creations: { perClient: 0 },
       poll: { firstDelayMs: 3_600_000 },
       storeUrl,
       ...(redisPrefix && { redisPrefix }),

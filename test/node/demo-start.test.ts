@@ -92,6 +92,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
     imageMaxBytes: 4194304,
     rateLimit: 30,
     trustedProxies: 0,
+    creationsPerClient: 4,
     port: 8787,
     host: '127.0.0.1',
     store: 'sqlite:./data/onboarding-kit.db',
@@ -109,6 +110,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
     ONBOARDING_ALLOWED_ORIGINS: 'https://a.example, https://b.example:8443/',
     ONBOARDING_RATE_LIMIT: '0',
     ONBOARDING_TRUSTED_PROXIES: '1',
+    ONBOARDING_CREATIONS_PER_CLIENT: '0',
     PORT: '9000',
   });
   assert.ok(real.ok);
@@ -116,6 +118,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
   assert.deepEqual(real.config.allowedOrigins, ['https://a.example', 'https://b.example:8443']);
   assert.equal(real.config.rateLimit, 0);
   assert.equal(real.config.trustedProxies, 1);
+  assert.equal(real.config.creationsPerClient, 0);
   assert.equal(real.config.port, 9000);
 
   const missing = readConfig({ ONBOARDING_BASE_URL: 'https://api.example.com' });

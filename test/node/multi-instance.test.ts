@@ -102,6 +102,7 @@ test('two companions on one Redis: a webhook to A reaches a stream on B; 200 onb
     ONBOARDING_STORE: redis.url,
     ONBOARDING_REDIS_PREFIX: prefix,
     ONBOARDING_RATE_LIMIT: '0',
+    ONBOARDING_CREATIONS_PER_CLIENT: '0',
     // A killed instance's polling leases lapse after 2 s instead of 30 s: the test need not wait.
     ONBOARDING_POLL_LEASE_MS: '2000',
   };

@@ -40,9 +40,15 @@ test('every planted non-constant-time comparison is reported', () => {
     // A second timingSafeEqual, outside the helpers.
     [SERVER_FILE, "import { timingSafeEqual } from 'node:crypto';\nconst ok = timingSafeEqual(a, b);\n"],
     // Case-folded comparisons of a MAC or a secret, the secret reached through an await.
-    [SIGNATURE_FILE, "for (const mac of parsed.v1) if (toHex(await subtle().sign('HMAC', signKey, message)) === mac.toLowerCase()) ok = true;\n"],
-    [SIGNATURE_FILE, "if (toHex(await subtle().sign('HMAC', await hmacKey(secret, 'sign'), message)) === given.toLowerCase()) ok = true;\n"],
-    [SERVER_FILE, "if (presentedSignature.toUpperCase() !== expected.toUpperCase()) throw unauthorized();\n"],
+    [
+      SIGNATURE_FILE,
+      "for (const mac of parsed.v1) if (toHex(await subtle().sign('HMAC', signKey, message)) === mac.toLowerCase()) ok = true;\n",
+    ],
+    [
+      SIGNATURE_FILE,
+      "if (toHex(await subtle().sign('HMAC', await hmacKey(secret, 'sign'), message)) === given.toLowerCase()) ok = true;\n",
+    ],
+    [SERVER_FILE, 'if (presentedSignature.toUpperCase() !== expected.toUpperCase()) throw unauthorized();\n'],
   ];
   for (const [file, text] of planted) {
     const problems = secretCompareProblemsIn(file, text);
@@ -70,7 +76,10 @@ test('comparisons that involve no secret value are left alone', () => {
     ],
     ['packages/server/src/upstream/access-tokens.ts', 'if (this.current && this.current.value !== stale) return this.current.value;\n'],
     ['packages/sandbox/src/query.ts', "const same = hashOf('image1') === hashOf('image2');\n"],
-    ['packages/server/src/transport/request-header.ts', "if (name.toLowerCase() === wanted.toLowerCase()) return value;\nif (scheme.toLowerCase() === 'bearer') ok();\n"],
+    [
+      'packages/server/src/transport/request-header.ts',
+      "if (name.toLowerCase() === wanted.toLowerCase()) return value;\nif (scheme.toLowerCase() === 'bearer') ok();\n",
+    ],
     [
       SERVER_HELPER,
       "import { timingSafeEqual } from 'node:crypto';\nexport function secretEquals(presented, expected) {\n  return timingSafeEqual(a, b) && presented !== undefined;\n}\n",

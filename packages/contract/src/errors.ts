@@ -32,6 +32,7 @@ export const API_ERRORS = {
   invalid_image: { status: 400, message: 'An image is not a JPEG or PNG in pure base64.' },
   image_too_large: { status: 413, message: 'An image is larger than the size limit.' },
   payload_too_large: { status: 413, message: 'The body is larger than the limit of its route.' },
+  upload_too_slow: { status: 408, message: 'The upload arrived too slowly or did not finish in time; try again on a steadier connection.' },
   not_found: { status: 404, message: 'No such route.' },
   unauthorized: { status: 401, otherStatuses: [403], message: 'A valid key is required.' },
   rate_limited: { status: 429, message: 'Too many requests from this address; try again later.' },

@@ -35,8 +35,23 @@ export interface CompanionOptions {
    * `waiting` (default 16 times `concurrent`), and past that a creation is refused with 503
    * `busy`. Bounds the memory bodies take to `concurrent` of them; each turn lasts the upstream's
    * creation time, so raise `concurrent` for a slow upstream with many creations at once.
+   *
+   * A creation joins the line only once its body is arriving (one window's worth, or all of a
+   * smaller body, within one window of its headers), and keeps its turn only while the body
+   * arrives at a useful rate: all of it within `bodyTimeoutMs` (default 60 s), and at least
+   * `minBytesPerS` (default 4 KiB/s) in every window of `graceMs` (default 2 s) from the first;
+   * else 408 `upload_too_slow`, the connection is closed and the session's claim given back. At most `perClient` creations (default 4; 0 turns it off) run at
+   * once from one client address (`clientAddress`) and on one session; one more is refused with
+   * 429 `rate_limited` before anything is read.
    */
-  creations?: { concurrent?: number; waiting?: number };
+  creations?: {
+    concurrent?: number;
+    waiting?: number;
+    bodyTimeoutMs?: number;
+    minBytesPerS?: number;
+    graceMs?: number;
+    perClient?: number;
+  };
   /** Onboarding creations per minute per client address; 0 turns it off (default 30). */
   rateLimit?: number;
   /**

@@ -187,6 +187,11 @@ test('creations: bad limits are refused at start', () => {
   assert.throws(() => createCompanion({ ...base, creations: { concurrent: 0 } }), CompanionConfigError);
   assert.throws(() => createCompanion({ ...base, creations: { concurrent: 1.5 } }), CompanionConfigError);
   assert.throws(() => createCompanion({ ...base, creations: { waiting: -1 } }), CompanionConfigError);
+  for (const name of ['bodyTimeoutMs', 'minBytesPerS', 'graceMs', 'perClient'] as const) {
+    for (const bad of [name === 'perClient' ? -1 : 0, 1.5]) {
+      assert.throws(() => createCompanion({ ...base, creations: { [name]: bad } }), CompanionConfigError, `${name} ${bad}`);
+    }
+  }
   const defaults = createCompanion({ ...base, logger: createJsonLogger({ sink: () => {} }) });
   assert.deepEqual(defaults.creations(), { active: 0, waiting: 0 });
   void defaults.close();

@@ -42,6 +42,10 @@ test('an option left out gets its default', () => {
   assert.equal(c.creations.concurrent, COMPANION_DEFAULTS.creationsConcurrent());
   assert.ok(c.creations.concurrent >= 4);
   assert.equal(c.creations.waiting, 16 * c.creations.concurrent);
+  assert.equal(c.creations.bodyTimeoutMs, COMPANION_DEFAULTS.creationBodyTimeoutMs);
+  assert.equal(c.creations.minBytesPerS, COMPANION_DEFAULTS.creationBodyMinBytesPerS);
+  assert.equal(c.creations.graceMs, COMPANION_DEFAULTS.creationBodyGraceMs);
+  assert.equal(c.creations.perClient, COMPANION_DEFAULTS.creationsPerClient);
   assert.equal(c.imageMaxBytes, DEFAULT_IMAGE_MAX_BYTES);
   assert.deepEqual(c.documentFileTypes, { documentFront: 'OTHER', documentBack: 'OTHER', selfie: 'OTHER' });
   assert.equal(c.rateLimit, 30);
@@ -73,14 +77,21 @@ test('an option given wins, and what derives from it follows', () => {
     poll: { leaseMs: 200 },
     resumePolling: false,
     upstream: { timeoutMs: 2_000 },
-    creations: { concurrent: 2 },
+    creations: { concurrent: 2, graceMs: 500 },
     sse: { retryMs: 10 },
     documentFileTypes: { selfie: 'SELFIE' },
   });
   assert.equal(c.sessionsRequired, true);
   assert.deepEqual(c.poll, { timings: { maxDurationMs: 5_000, leaseMs: 200 }, takeOver: false });
   assert.equal(c.shutdownGraceMs, 3_000);
-  assert.deepEqual(c.creations, { concurrent: 2, waiting: 32 });
+  assert.deepEqual(c.creations, {
+    concurrent: 2,
+    waiting: 32,
+    bodyTimeoutMs: COMPANION_DEFAULTS.creationBodyTimeoutMs,
+    minBytesPerS: COMPANION_DEFAULTS.creationBodyMinBytesPerS,
+    graceMs: 500,
+    perClient: COMPANION_DEFAULTS.creationsPerClient,
+  });
   assert.deepEqual(c.sse, { keepAliveMs: 15_000, retryMs: 10 });
   assert.equal(c.documentFileTypes.selfie, 'SELFIE');
   assert.deepEqual(c.secrets, ['upstream-secret', 'webhook-key-of-at-least-32-characters', 'a'.repeat(16), API_KEY, 's'.repeat(32), 't'.repeat(32)]);

@@ -108,6 +108,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     webhookKey: IT_WEBHOOK_KEY,
     logger: createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' }),
     rateLimit: 0,
+    // Tests send many creations at once from 127.0.0.1; the limit is pinned by its own tests.
+    creations: { perClient: 0 },
     // Every page of every engine comes from 127.0.0.1: per-address limits (the hand-off's ten code
     // claims a minute) would be shared by tests running at once. Each namespace is its own client.
     clientAddress: (c) => {
@@ -224,6 +226,7 @@ export function companionOn(stack: Pick<Stack, 'sandboxUrl'>, over: Partial<Comp
     webhookKey: IT_WEBHOOK_KEY,
     logger: createJsonLogger({ sink: (l) => logs.push(l), level: 'debug' }),
     rateLimit: 0,
+    creations: { perClient: 0 },
     ...over,
   });
   return { app, logs };

@@ -14,7 +14,7 @@ import {
   realState,
 } from '../onboarding-flow/test-helpers.js';
 import { SubmissionController } from './submission-controller.js';
-import { uploadErrorMessage, uploadErrorRole } from './upload-errors.js';
+import { uploadErrorIsRetryable, uploadErrorMessage, uploadErrorRole } from './upload-errors.js';
 import { jpeg, mountHost, recordEvents, testContext } from './test-helpers.js';
 
 async function photo(colour: string): Promise<string> {
@@ -198,6 +198,9 @@ describe('upload error messages', () => {
     expect(uploadErrorMessage(error('http_error', 429), en)).to.equal(en.upload.errors.rate_limited);
     // The companion's creations are all taken (503 busy, Retry-After): a wait, not the service's trouble.
     expect(uploadErrorMessage(error('busy', 503), en)).to.equal(en.upload.errors.busy);
+    // The companion gave up on an upload that arrived too slowly: the connection is what to fix, and nothing was lost.
+    expect(uploadErrorMessage(error('upload_too_slow', 408), en)).to.equal(en.upload.errors.timeout);
+    expect(uploadErrorIsRetryable(error('upload_too_slow', 408))).to.equal(true);
     expect(uploadErrorMessage(error('generic', 400), en)).to.equal(en.upload.errors.generic);
     expect(uploadErrorMessage(error('something_new', 400), en)).to.equal(en.upload.errors.generic);
   });

@@ -30,6 +30,8 @@ export function uploadErrorMessage(error: CompanionError, m: Messages): string {
   if (code === 'session_handed_off') return m.session.handedOff;
   if (code in errors && code !== 'generic' && code !== 'upstream') return errors[code as keyof typeof errors];
   if (code.startsWith('upstream_') || error.status >= 500) return errors.upstream;
+  // 408 `upload_too_slow`: the photos reached the companion too slowly, which a steadier connection mends.
+  if (error.status === 408) return errors.timeout;
   if (error.status === 413) return errors.payload_too_large;
   if (error.status === 429) return errors.rate_limited;
   return errors.generic;

@@ -75,6 +75,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
       ...(s.sessions && { sessions: s.sessions }),
       sessionsRequired: config.sessionsRequired,
       admission: s.admission,
+      creations: config.creations,
       bodyBuffers: s.bodyBuffers,
       imageMaxBytes: config.imageMaxBytes,
       documentFileTypes: config.documentFileTypes,

@@ -14,7 +14,12 @@ export function checkOptions(o: CompanionOptions): void {
   }
   for (const key of ['client', 'secret', 'webhookKey'] as const)
     if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
-  if (o.environment === 'production' && typeof o.webhookKey === 'string' && o.webhookKey && o.webhookKey.length < OPTION_LIMITS.webhookKeyMinLength)
+  if (
+    o.environment === 'production' &&
+    typeof o.webhookKey === 'string' &&
+    o.webhookKey &&
+    o.webhookKey.length < OPTION_LIMITS.webhookKeyMinLength
+  )
     problems.push(`webhookKey must have at least ${OPTION_LIMITS.webhookKeyMinLength} characters in production`);
   if (o.adminKey !== undefined && o.adminKey.length < OPTION_LIMITS.adminKeyMinLength)
     problems.push(`adminKey must have at least ${OPTION_LIMITS.adminKeyMinLength} characters`);
@@ -46,6 +51,13 @@ export function checkOptions(o: CompanionOptions): void {
     problems.push('creations.concurrent must be a whole number of at least 1');
   if (o.creations?.waiting !== undefined && !(Number.isInteger(o.creations.waiting) && o.creations.waiting >= 0))
     problems.push('creations.waiting must be a whole number, 0 for none');
+  for (const name of ['bodyTimeoutMs', 'minBytesPerS', 'graceMs'] as const) {
+    const value = o.creations?.[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+      problems.push(`creations.${name} must be a whole number of at least 1`);
+  }
+  if (o.creations?.perClient !== undefined && !(Number.isInteger(o.creations.perClient) && o.creations.perClient >= 0))
+    problems.push('creations.perClient must be a whole number, 0 for off');
   // A lease that outlives its instance longer delays the takeover of its onboardings just as long.
   const lease = OPTION_LIMITS.pollLeaseMs;
   if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= lease.min && o.poll.leaseMs <= lease.max))

@@ -49,6 +49,14 @@ export const COMPANION_DEFAULTS = {
   creationsConcurrent: () => Math.max(4, 4 * availableParallelism()),
   /** Creations that may wait for a turn, per turn. */
   creationsWaitingPerTurn: 16,
+  /** Longest time a creation's body may take to arrive once it has a turn; then 408 `upload_too_slow`. */
+  creationBodyTimeoutMs: 60 * SECOND_MS,
+  /** Least a creation's body must bring per second, measured over each window of `creationBodyGraceMs`; else 408. */
+  creationBodyMinBytesPerS: 4 * 1024,
+  /** The first window a body gets before its rate is judged, and the length of each window after it. */
+  creationBodyGraceMs: 2 * SECOND_MS,
+  /** Creations at once from one client address, and on one session. */
+  creationsPerClient: 4,
   /** The largest creation body kept for reuse between turns (the usual body is a few MB; a larger one gets its own). */
   keptBodyMaxBytes: 8 * 1024 * 1024,
   /** The upstream client's timeout per call. */

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { loadBrand, type Brand } from '../hosted/brand.js';
 import { defaultElementDir } from '../hosted/hosted-assets.js';
 import { createJsonLogger, type Logger } from '../logger.js';
-import { clientAddressResolver } from '../transport/index.js';
+import { clientAddressResolver, type BodyPace } from '../transport/index.js';
 import type { CompanionOptions, Environment } from '../options.js';
 import type { PollTimings } from '../relay/poller.js';
 import type { Timers } from '../relay/timers.js';
@@ -48,7 +48,8 @@ export interface CompanionConfig {
   readonly maxAgeMs: number;
   readonly sse: { readonly keepAliveMs: number; readonly retryMs: number };
   readonly shutdownGraceMs: number;
-  readonly creations: { readonly concurrent: number; readonly waiting: number };
+  /** Turns (transport/admission.ts), the pace a body keeps its turn at (transport/body-pace.ts), creations at once per client. */
+  readonly creations: { readonly concurrent: number; readonly waiting: number; readonly perClient: number } & Readonly<BodyPace>;
   /** Creation bodies up to this size are kept between turns for reuse. */
   readonly keptBodyMaxBytes: number;
   readonly allowedOrigins: readonly string[];
@@ -107,7 +108,14 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
     shutdownGraceMs:
       o.shutdownGraceMs ??
       (o.upstream?.timeoutMs ?? COMPANION_DEFAULTS.upstreamTimeoutMs) + COMPANION_DEFAULTS.shutdownGraceBeyondUpstreamMs,
-    creations: { concurrent, waiting: o.creations?.waiting ?? concurrent * COMPANION_DEFAULTS.creationsWaitingPerTurn },
+    creations: {
+      concurrent,
+      waiting: o.creations?.waiting ?? concurrent * COMPANION_DEFAULTS.creationsWaitingPerTurn,
+      bodyTimeoutMs: o.creations?.bodyTimeoutMs ?? COMPANION_DEFAULTS.creationBodyTimeoutMs,
+      minBytesPerS: o.creations?.minBytesPerS ?? COMPANION_DEFAULTS.creationBodyMinBytesPerS,
+      graceMs: o.creations?.graceMs ?? COMPANION_DEFAULTS.creationBodyGraceMs,
+      perClient: o.creations?.perClient ?? COMPANION_DEFAULTS.creationsPerClient,
+    },
     keptBodyMaxBytes: COMPANION_DEFAULTS.keptBodyMaxBytes,
     allowedOrigins: o.allowedOrigins ?? [],
     imageMaxBytes: o.imageMaxBytes ?? COMPANION_DEFAULTS.imageMaxBytes,

@@ -18,19 +18,22 @@ import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { OnboardingRecord, Store } from '../store/index.js';
 import {
+  bodyArriving,
   clientGone,
   KeepAliveTick,
+  PerKeyLimit,
   readBodyBytes,
   requestHeader,
   sendEventStream,
   type Admission,
   type BodyBuffers,
+  type BodyPace,
 } from '../transport/index.js';
 import type { EncodedJson, UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { validateCreationBytes } from './creation-body.js';
 import { OnboardingEvents, type OnboardingEventDeps } from './onboarding-events.js';
-import { OnboardingService, type Creator } from './onboarding-service.js';
+import { OnboardingService, type Creator, type Slot } from './onboarding-service.js';
 import { toState } from './onboarding-state.js';
 
 export interface OnboardingRouteDeps {
@@ -53,6 +56,8 @@ export interface OnboardingRouteDeps {
   sessionsRequired?: boolean;
   /** Turns for creations: how many hold a body at once, how many may wait (transport/admission.ts). */
   admission: Admission;
+  /** The pace a body keeps its turn at (transport/body-pace.ts), and creations at once per client address and per session. */
+  creations: BodyPace & { perClient: number };
   /** Where creation bodies are read into, used again once the upstream is done with them (transport/body-buffers.ts). */
   bodyBuffers?: BodyBuffers;
 }
@@ -73,33 +78,69 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   return app;
 }
 
-function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboardings: OnboardingService): void {
-  app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
-    // Checked before the body is read, so a refusal costs no upload.
-    const creator = await onboardings.creator(bearer(requestHeader(c, 'authorization')));
-    const key = idempotencyKey(c);
+/** Seconds a creation refused for too many at once from its client is told to wait. */
+const PER_CLIENT_RETRY_AFTER_S = 1;
 
-    // A turn before the body is read: the creations past the limit wait with their bytes unread
-    // (transport/admission.ts); the turn ends once the upstream has answered and the images are gone.
-    const release = await deps.admission.enter(clientGone(c));
+function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboardings: OnboardingService): void {
+  const pace: BodyPace = deps.creations;
+  const perClient = new PerKeyLimit(deps.creations.perClient);
+  /** One more creation under way under `key`, or 429 at once. */
+  const enterPerClient = (key: string, who: string) => {
+    const leave = perClient.enter([key]);
+    if (leave) return leave;
+    throw new DomainError('rate_limited', `Too many onboardings are being created at once ${who}; wait for them to finish.`, {
+      retryAfterS: PER_CLIENT_RETRY_AFTER_S,
+    });
+  };
+
+  app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
+    // Everything up to the turn is decided before the body is read, so a refusal costs no upload,
+    // and a second creation on a session never waits for a body.
+    const leaveAddress = enterPerClient(`address:${deps.clientAddress(c)}`, 'from this address');
+    let leaveSession: (() => void) | undefined;
     try {
-      return await createWithTurn(c, creator, key, release);
+      const creator = await onboardings.creator(bearer(requestHeader(c, 'authorization')));
+      const key = idempotencyKey(c);
+      if (creator.session) leaveSession = enterPerClient(`session:${creator.session.id}`, 'on this session');
+      const slot = await onboardings.claim(creator, key);
+      return await createClaimed(c, creator, slot, key);
     } finally {
-      release();
+      leaveSession?.();
+      leaveAddress();
     }
   });
 
-  async function createWithTurn(c: Context<CompanionEnv>, creator: Creator, key: string | undefined, release: () => void) {
+  /** A creation that holds its claim: whatever fails before it goes upstream gives the claim back. */
+  async function createClaimed(c: Context<CompanionEnv>, creator: Creator, slot: Slot, key: string | undefined) {
+    try {
+      // Only a body that is arriving joins the line (transport/body-arrival.ts). A turn before the
+      // body is read: the creations past the limit wait with their bytes unread
+      // (transport/admission.ts); the turn ends once the upstream has answered and the images are
+      // gone, or as soon as the body falls behind its pace.
+      await bodyArriving(c, pace, CREATION_BODY.what);
+      const release = await deps.admission.enter(clientGone(c));
+      try {
+        return await createWithTurn(c, creator, slot, key, release);
+      } finally {
+        release();
+      }
+    } catch (error) {
+      await onboardings.abandon(slot);
+      throw error;
+    }
+  }
+
+  async function createWithTurn(c: Context<CompanionEnv>, creator: Creator, slot: Slot, key: string | undefined, release: () => void) {
     // The images stay where they arrived, views of the one body buffer, checked there and sent
     // upstream from there: no string, no decoded copy, no second buffer. That buffer goes back
     // (wiped) once nothing reads it: at once when nothing went upstream, else when the upstream
     // request has been written out.
     const limit = maxCreateBodyBytes(deps.imageMaxBytes);
     const buffers = deps.bodyBuffers;
-    const body = await readBodyBytes(c, limit, { ...CREATION_BODY, ...(buffers && { buffers }) });
+    const body = await readBodyBytes(c, limit, { ...CREATION_BODY, pace, ...(buffers && { buffers }) });
     let upstreamBody: EncodedJson | undefined;
     try {
-      return await createFromBody(c, creator, key, release, body, (encoded) => (upstreamBody = encoded));
+      return await createFromBody(c, deps, onboardings, { creator, slot, key, release }, body, (encoded) => (upstreamBody = encoded));
     } finally {
       if (buffers) {
         if (upstreamBody) void upstreamBody.released.then(() => buffers.give(body));
@@ -107,36 +148,46 @@ function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboa
       }
     }
   }
+}
 
-  async function createFromBody(
-    c: Context<CompanionEnv>,
-    creator: Creator,
-    key: string | undefined,
-    release: () => void,
-    body: Uint8Array,
-    sending: (encoded: EncodedJson) => void,
-  ) {
-    const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
-    if (!validation.ok) {
-      const { code, message, field } = validation.error;
-      throw new DomainError(code, message, field ? { field } : {});
-    }
-    const outcome = await onboardings.create({
-      ...creator,
-      valid: validation.value,
-      ...(key && { idempotencyKey: key }),
-      log: c.get('log'),
-      sending,
-      upstreamDone: release,
-    });
-    if (outcome.kind === 'replayed') {
-      c.header('Idempotent-Replayed', 'true');
-      return c.json(outcome.answer, 200);
-    }
-    // The request's own line tells of the creation: one line per creation.
-    addToRequestLine(c, outcome.logFields);
-    return c.json(outcome.answer, 201);
+/** What a creation holds once it has its turn. */
+interface Held {
+  creator: Creator;
+  slot: Slot;
+  key: string | undefined;
+  /** Ends the turn (once the upstream has answered). */
+  release: () => void;
+}
+
+async function createFromBody(
+  c: Context<CompanionEnv>,
+  deps: OnboardingRouteDeps,
+  onboardings: OnboardingService,
+  { creator, slot, key, release }: Held,
+  body: Uint8Array,
+  sending: (encoded: EncodedJson) => void,
+) {
+  const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
+  if (!validation.ok) {
+    const { code, message, field } = validation.error;
+    throw new DomainError(code, message, field ? { field } : {});
   }
+  const outcome = await onboardings.create({
+    ...creator,
+    slot,
+    valid: validation.value,
+    ...(key && { idempotencyKey: key }),
+    log: c.get('log'),
+    sending,
+    upstreamDone: release,
+  });
+  if (outcome.kind === 'replayed') {
+    c.header('Idempotent-Replayed', 'true');
+    return c.json(outcome.answer, 200);
+  }
+  // The request's own line tells of the creation: one line per creation.
+  addToRequestLine(c, outcome.logFields);
+  return c.json(outcome.answer, 201);
 }
 
 function mountReads(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, authorise: Authorise): void {

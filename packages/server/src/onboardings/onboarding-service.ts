@@ -45,6 +45,8 @@ export interface Creator {
 }
 
 export interface CreationRequest extends Creator {
+  /** What the creation took before its body was read (`claim`). */
+  slot: Slot;
   valid: ValidCreateOnboardingBytes;
   idempotencyKey?: string;
   /** The request's logger. */
@@ -59,10 +61,16 @@ export type CreationOutcome =
   | { kind: 'created'; answer: CreateOnboardingResponse; logFields: LogFields }
   | { kind: 'replayed'; answer: CreateOnboardingResponse };
 
-/** What a creation holds while the upstream works: the session it claimed, or the key it reserved. */
-interface Slot {
+/**
+ * What a creation holds: the session it claimed before its body was read (or, with the key of the
+ * session's onboarding, the replay to check once it is read), the key it reserved without a
+ * session, and whether it went upstream (from then on, only the upstream's answer gives the claim back).
+ */
+export interface Slot {
   claimed?: SessionRecord;
+  replayToCheck?: boolean;
   reservedKey?: string;
+  sent?: boolean;
 }
 
 type UpstreamCreated = Awaited<ReturnType<UpstreamClient['createOnboarding']>>;
@@ -95,44 +103,70 @@ export class OnboardingService {
     return { session, caller };
   }
 
-  async create(request: CreationRequest): Promise<CreationOutcome> {
-    const { valid, session } = request;
-    const taxId = maskTaxId(valid.taxId.value);
-    if (session) checkAgainstSession(valid, session);
-    const slot = await this.takeSlot(request);
-    if ('replayed' in slot) return slot.replayed;
-    const created = await this.createUpstream(request, slot, taxId);
-    return this.recordCreated(request, slot, created, taxId);
+  /**
+   * One onboarding per session, taken before the body is read: the session's claim (a refusal
+   * costs no upload, and a second creation on the session never reads its body), or with the key
+   * of the session's onboarding, a replay to check against the body. Whatever fails before the
+   * creation goes upstream gives the claim back (`abandon`).
+   */
+  async claim(creator: Creator, key: string | undefined): Promise<Slot> {
+    const { session, caller } = creator;
+    if (!session) return {};
+    const claim = await this.deps.sessions!.claim(session, { ...(key && { idempotencyKey: key }), ...(caller && { caller }) });
+    if (claim.kind === 'claimed') return { claimed: claim.session };
+    return { replayToCheck: true };
   }
 
-  /** One onboarding per session, or per Idempotency-Key without one: a replay gets the same onboarding. */
-  private async takeSlot(request: CreationRequest): Promise<Slot | { replayed: CreationOutcome }> {
+  /** A creation that failed before it went upstream: its claim, or its key, may be used again at once. */
+  async abandon(slot: Slot): Promise<void> {
+    if (slot.sent) return;
+    slot.sent = true;
+    if (slot.claimed) await this.deps.sessions!.release(slot.claimed);
+    if (slot.reservedKey) await this.deps.store.releaseIdempotencyKey(slot.reservedKey).catch(() => undefined);
+  }
+
+  async create(request: CreationRequest): Promise<CreationOutcome> {
+    const { valid, session, slot } = request;
+    const taxId = maskTaxId(valid.taxId.value);
+    if (session) checkAgainstSession(valid, session);
+    // Computed before the images go: it is what a replay is told apart by.
+    const print = session || request.idempotencyKey ? creationFingerprint(valid) : '';
+    const replayed = await this.checkReplay(request, print);
+    if (replayed) return replayed;
+    const created = await this.createUpstream(request, slot, taxId);
+    return this.recordCreated(request, slot, created, taxId, print);
+  }
+
+  /** With its body read: a replay gets the same onboarding; without a session, the Idempotency-Key is reserved. */
+  private async checkReplay(request: CreationRequest, print: string): Promise<CreationOutcome | undefined> {
     const { store, sessions } = this.deps;
-    const { valid, session, caller, idempotencyKey: key, log } = request;
+    const { valid, session, caller, idempotencyKey: key, log, slot } = request;
     if (session) {
-      const claim = await sessions!.claim(session, {
-        ...(key && { idempotencyKey: key }),
-        fingerprint: creationFingerprint(valid),
-        ...(caller && { caller }),
-      });
-      if (claim.kind === 'replay') return { replayed: await this.replay(claim.tokenOnboarding, valid, log) };
-      return { claimed: claim.session };
+      if (!slot.replayToCheck) return undefined;
+      const claim = await sessions!.claim(session, { ...(key && { idempotencyKey: key }), fingerprint: print, ...(caller && { caller }) });
+      if (claim.kind === 'replay') return this.replay(claim.tokenOnboarding, valid, log);
+      if (claim.kind === 'claimed') slot.claimed = claim.session;
+      return undefined;
     }
-    if (!key) return {};
+    if (!key) return undefined;
     const reservedKey = `onboarding:${key}`;
-    const print = creationFingerprint(valid);
     const held = await store.reserveIdempotencyKey(reservedKey, print, { ttlMs: IDEMPOTENCY_TTL_MS, pendingTtlMs: CREATION_HOLD_MS });
-    if (held.state === 'reserved') return { reservedKey };
+    if (held.state === 'reserved') {
+      slot.reservedKey = reservedKey;
+      return undefined;
+    }
     if (held.fingerprint !== print) throw idempotencyConflict();
     if (held.state === 'pending') throw idempotencyInProgress();
-    return { replayed: await this.replay(held.result, valid, log) };
+    return this.replay(held.result, valid, log);
   }
 
   /** The upstream's creation; when it fails, the slot is given back. */
-  private async createUpstream(request: CreationRequest, { claimed, reservedKey }: Slot, taxId: string) {
+  private async createUpstream(request: CreationRequest, slot: Slot, taxId: string) {
     const { store, sessions } = this.deps;
     const { valid, log } = request;
+    const { claimed, reservedKey } = slot;
     const encoded = upstreamRequest(valid, this.deps.documentFileTypes);
+    slot.sent = true;
     request.sending(encoded);
     try {
       return await this.deps.upstream.createOnboarding(encoded);
@@ -164,12 +198,13 @@ export class OnboardingService {
     { claimed, reservedKey }: Slot,
     created: UpstreamCreated,
     taxId: string,
+    print: string,
   ): Promise<CreationOutcome> {
     const { store, sessions } = this.deps;
     const accessKey = newAccessKey();
     const record = await this.storeRecord(request.log, created, accessKey, claimed);
     if (reservedKey) await store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
-    if (claimed) await sessions!.submitted(claimed, record);
+    if (claimed) await sessions!.submitted(claimed, record, print);
     this.deps.poller.track(created.tokenOnboarding);
     const answer: CreateOnboardingResponse = {
       tokenOnboarding: created.tokenOnboarding,

@@ -55,7 +55,11 @@ export interface SessionServiceOptions {
   retentionMs?: number;
 }
 
-export type ClaimResult = { kind: 'claimed'; session: SessionRecord } | { kind: 'replay'; tokenOnboarding: string };
+export type ClaimResult =
+  | { kind: 'claimed'; session: SessionRecord }
+  | { kind: 'replay'; tokenOnboarding: string }
+  /** The key of the session's onboarding, asked without a body: ask again with the body's fingerprint. */
+  | { kind: 'needs_body' };
 
 const CAS_ATTEMPTS = 5;
 const PURGE_EVERY_MS = HOUR_MS;
@@ -163,11 +167,12 @@ export class SessionService {
   /**
    * Takes the session for one onboarding creation. A creation with the `Idempotency-Key` of the
    * one that made the session's onboarding is a replay (same body) or a conflict; any other is
-   * refused once the session is used or claimed, and every one once it has expired.
+   * refused once the session is used or claimed, and every one once it has expired. Asked before
+   * the creation's body is read (no `fingerprint`), so a refusal costs no upload.
    */
   async claim(
     session: SessionRecord,
-    request: { idempotencyKey?: string; fingerprint: string; caller?: PageCaller },
+    request: { idempotencyKey?: string; fingerprint?: string; caller?: PageCaller },
   ): Promise<ClaimResult> {
     let current: SessionRecord | null = session;
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
@@ -177,14 +182,14 @@ export class SessionService {
       if (request.caller && !holds(current, request.caller)) throw sessionHandedOff();
       const now = this.now();
       const decision = decideClaim(current, request, effectiveStatus(current, now), now, this.#o.claimTimeoutMs);
-      if (decision.kind === 'replay') return decision;
+      if (decision.kind === 'replay' || decision.kind === 'needs_body') return decision;
       if (decision.kind === 'refused') throw CLAIM_REFUSALS[decision.reason]();
       const next: SessionRecord = {
         ...current,
         version: current.version + 1,
         claim: {
           key: request.idempotencyKey ?? `auto_${randomBytes(12).toString('hex')}`,
-          fingerprint: request.fingerprint,
+          ...(request.fingerprint !== undefined && { fingerprint: request.fingerprint }),
           at: new Date(now).toISOString(),
         },
       };
@@ -202,12 +207,15 @@ export class SessionService {
     });
   }
 
-  /** The claimed creation succeeded: the session is `submitted` and the backend is told. */
-  async submitted(claimed: SessionRecord, onboarding: OnboardingRecord): Promise<void> {
+  /**
+   * The claimed creation succeeded: the session is `submitted` (its claim keeps the body's
+   * `fingerprint`, which tells a replay from another body) and the backend is told.
+   */
+  async submitted(claimed: SessionRecord, onboarding: OnboardingRecord, fingerprint: string): Promise<void> {
     const changed = await this.#change(claimed.id, (s) =>
       s.claim?.key === claimed.claim?.key && !s.tokenOnboarding
         ? withEvent(
-            { ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding },
+            { ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding, claim: { ...s.claim!, fingerprint } },
             { type: 'session.submitted', tokenOnboarding: onboarding.tokenOnboarding },
             new Date(this.now()).toISOString(),
           )

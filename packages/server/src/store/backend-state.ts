@@ -51,8 +51,11 @@ export type SessionChangeListener = (sessionId: string) => void;
 export interface SessionClaim {
   /** The creation's Idempotency-Key, or a random one when the page sent none. */
   key: string;
-  /** SHA-256 of the creation's validated body (without images' bytes: their hashes), to tell a replay from another creation. */
-  fingerprint: string;
+  /**
+   * SHA-256 of the creation's validated body (without images' bytes: their hashes), to tell a
+   * replay from another creation; absent while the creation is under way (it claims before its body is read).
+   */
+  fingerprint?: string;
   /** ISO 8601: a claim whose creation never finished may be taken over after the upstream timeout. */
   at: string;
 }

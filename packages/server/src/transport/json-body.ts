@@ -5,10 +5,11 @@
  * `payload_too_large`, 415 `unsupported_media_type`, 400 `invalid_json`.
  */
 import type { BodyBuffers } from './body-buffers.js';
+import type { BodyPace } from './body-pace.js';
 import type { Context } from 'hono';
 import { httpError } from '../http/companion-error.js';
 import { readLimitedBody, readLimitedIncoming } from './limited-body.js';
-import { nodeIncoming } from './node-bindings.js';
+import { nodeIncoming, nodeOutgoing } from './node-bindings.js';
 import { requestHeader } from './request-header.js';
 
 export interface JsonBodyOptions {
@@ -20,6 +21,8 @@ export interface JsonBodyOptions {
   what?: string;
   /** Where a body of declared length is read into (default: a fresh buffer); the caller gives it back. */
   buffers?: BodyBuffers;
+  /** The pace the body must keep (./body-pace.ts); a body that breaks it is 408 `upload_too_slow`. */
+  pace?: BodyPace;
 }
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
@@ -47,8 +50,19 @@ export async function readBodyBytes(c: Context, limit: number, options: JsonBody
   const direct = incoming !== undefined && !incoming.readableDidRead && incoming.listenerCount('data') === 0;
   const buffers = options.buffers;
   const read = direct
-    ? await readLimitedIncoming(incoming, limit, {}, buffers ? (size) => buffers.take(size) : undefined)
-    : await readLimitedBody(c.req.raw, limit);
+    ? await readLimitedIncoming(incoming, limit, {}, buffers ? (size) => buffers.take(size) : undefined, options.pace)
+    : await readLimitedBody(c.req.raw, limit, {}, options.pace);
+  if (!read.ok && read.slow) {
+    // The rest of the body is never read: the connection ends with the answer, not kept for another request.
+    const outgoing = nodeOutgoing(c);
+    if (outgoing) outgoing.shouldKeepAlive = false;
+    throw httpError(
+      'upload_too_slow',
+      read.slow === 'deadline'
+        ? `${what} did not arrive within ${options.pace!.bodyTimeoutMs} ms.`
+        : `${what} arrived slower than ${options.pace!.minBytesPerS} bytes per second.`,
+    );
+  }
   if (!read.ok) throw httpError('payload_too_large', `${what} is larger than ${limit} bytes.`);
   return read.bytes;
 }

@@ -5,9 +5,11 @@
  * send a reset, which can destroy the 413 answer before the client reads it.
  */
 import type { IncomingMessage } from 'node:http';
+import { watchPace, type BodyPace, type PaceBreach } from './body-pace.js';
 import { releaseChunk } from './release-chunk.js';
 
-export type LimitedBody = { ok: true; bytes: Uint8Array } | { ok: false };
+/** `slow`: the body broke its pace (./body-pace.ts) and was given up unread; otherwise it passed the limit. */
+export type LimitedBody = { ok: true; bytes: Uint8Array } | { ok: false; slow?: PaceBreach };
 
 export interface DrainLimits {
   /** Most bytes thrown away after the refusal before giving up on the client (default 256 MiB). */
@@ -27,6 +29,7 @@ export function readLimitedIncoming(
   limit: number,
   drain: DrainLimits = {},
   allocate: (size: number) => Uint8Array = Buffer.allocUnsafe,
+  pace?: BodyPace,
 ): Promise<LimitedBody> {
   const declared = Number(incoming.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limit) {
@@ -45,10 +48,8 @@ export function readLimitedIncoming(
       chunks.length = 0;
     };
     const cleanup = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('error', onError);
-      incoming.off('close', onClose);
+      watch?.stop();
+      off();
     };
     const onData = (chunk: Buffer) => {
       const alone = soleListener(incoming);
@@ -62,6 +63,7 @@ export function readLimitedIncoming(
         return;
       }
       total += chunk.length;
+      watch?.got(chunk.length);
       if (!sized) chunks.push(chunk);
       else {
         sized.set(chunk, total - chunk.length);
@@ -86,11 +88,34 @@ export function readLimitedIncoming(
       releaseHeld();
       reject(new Error('The client closed the connection before the body was complete.'));
     };
-    incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('error', onError);
-    incoming.once('close', onClose);
+    // Given up: what arrived is wiped, and the rest is never read (the route closes the connection).
+    const watch =
+      pace &&
+      watchPace(pace, (slow) => {
+        cleanup();
+        releaseHeld();
+        sized?.fill(0);
+        resolve({ ok: false, slow });
+      });
+    const off = listenTo(incoming, { onData, onEnd, onError, onClose });
   });
+}
+
+/** Listens to a body's events; returns what stops listening. */
+function listenTo(
+  incoming: IncomingMessage,
+  on: { onData: (chunk: Buffer) => void; onEnd: () => void; onError: (error: Error) => void; onClose: () => void },
+): () => void {
+  incoming.on('data', on.onData);
+  incoming.once('end', on.onEnd);
+  incoming.once('error', on.onError);
+  incoming.once('close', on.onClose);
+  return () => {
+    incoming.off('data', on.onData);
+    incoming.off('end', on.onEnd);
+    incoming.off('error', on.onError);
+    incoming.off('close', on.onClose);
+  };
 }
 
 /** Whether the one `data` listener is ours: only then may a chunk be wiped and freed after it. */
@@ -120,7 +145,7 @@ function drainIncoming(incoming: IncomingMessage, limits: DrainLimits): void {
   incoming.resume();
 }
 
-export async function readLimitedBody(req: Request, limit: number, drain: DrainLimits = {}): Promise<LimitedBody> {
+export async function readLimitedBody(req: Request, limit: number, drain: DrainLimits = {}, pace?: BodyPace): Promise<LimitedBody> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   const stream = req.body;
   if (!stream) return { ok: true, bytes: new Uint8Array(0) };
@@ -131,16 +156,30 @@ export async function readLimitedBody(req: Request, limit: number, drain: DrainL
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      chunks.length = 0;
-      void drainRest(reader, drain);
-      return { ok: false };
+  let breached: ((slow: PaceBreach) => void) | undefined;
+  const slow = new Promise<PaceBreach>((resolve) => (breached = resolve));
+  const watch = pace && watchPace(pace, (why) => breached!(why));
+  try {
+    for (;;) {
+      const next = watch ? await Promise.race([reader.read(), slow]) : await reader.read();
+      if (typeof next === 'string') {
+        chunks.length = 0;
+        void reader.cancel().catch(() => {});
+        return { ok: false, slow: next };
+      }
+      const { done, value } = next;
+      if (done) break;
+      watch?.got(value.byteLength);
+      total += value.byteLength;
+      if (total > limit) {
+        chunks.length = 0;
+        void drainRest(reader, drain);
+        return { ok: false };
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    watch?.stop();
   }
   const bytes = new Uint8Array(total);
   let offset = 0;

@@ -20,6 +20,8 @@ export function testCompanion(up: FakeUpstream, over: Partial<CompanionOptions> 
     // The client's own 15 s limit: no ordinary call has to be fast; timeout tests set a short one.
     upstream: { retryDelayMs: 5 },
     rateLimit: 0,
+    // Every app.request comes from one unknown address; the limit is pinned by its own tests.
+    creations: { perClient: 0 },
     // Unit tests drive status through webhooks; polling is tested on its own.
     poll: { firstDelayMs: 60_000 },
     ...over,
