@@ -8,7 +8,9 @@ import {
   DEFAULT_STORE_URL,
   OPTION_LIMITS,
   checkBrandFields,
+  parseApiKeyEntry,
   parseStoreUrl,
+  type ApiKeyInput,
   type BrandField,
   type BrandInput,
 } from '@onboarding-kit/server';
@@ -34,8 +36,11 @@ export interface StartConfig {
   pollLeaseMs?: number;
   /** Embedded sandbox only: its processing time (`SANDBOX_PROCESSING_MS`, default 3000). */
   sandboxProcessingMs?: number;
-  /** `ONBOARDING_API_KEYS`: the integrator's backend keys (`npm start` adds a demo key of its own). */
-  apiKeys: string[];
+  /**
+   * `ONBOARDING_API_KEYS`: the integrator's backend keys, each `<key>` or `<key>:<scope>+<scope>`
+   * (`npm start` adds a demo key of its own, with the scope `sessions`).
+   */
+  apiKeys: ApiKeyInput[];
   /** `ONBOARDING_SESSIONS`: whether a creation needs a session (default `required` in production, else `optional`). */
   sessions: 'required' | 'optional';
   /** `ONBOARDING_NOTIFY_URL` and `ONBOARDING_NOTIFY_SECRET` (several while rotating); unset: the demo's own receiver. */
@@ -117,7 +122,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max)
       : undefined;
   const { store, redisPrefix } = readStore(r);
-  const apiKeys = readSecrets(r, 'ONBOARDING_API_KEYS', 'key');
+  const apiKeys = readApiKeys(r);
 
   const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
   if (sessions !== 'required' && sessions !== 'optional')
@@ -240,6 +245,24 @@ function readSecrets({ errors, get }: Reader, name: string, noun: 'key' | 'secre
   });
   return values;
 }
+
+/** `ONBOARDING_API_KEYS`: `<key>` or `<key>:<scope>+<scope>`, comma separated; the keys checked as any secret, the scopes named. */
+function readApiKeys(r: Reader): ApiKeyInput[] {
+  const name = 'ONBOARDING_API_KEYS';
+  const entries = list(r.get(name));
+  const keys = entries.map((entry, i) => {
+    const parsed = parseApiKeyEntry(entry);
+    if (parsed.ok) return parsed.value;
+    const which = entries.length > 1 ? `key ${i + 1} of ${entries.length}` : 'the key';
+    r.errors.push(`${name}: ${which}: ${parsed.problem}; write <key> or <key>:<scope>+<scope>.`);
+    return entry.slice(0, entry.lastIndexOf(':'));
+  });
+  readSecrets({ ...r, get: (n) => (n === name ? keys.map(apiKeyOf).join(',') : r.get(n)) }, name, 'key');
+  return keys;
+}
+
+/** The key of an `ONBOARDING_API_KEYS` entry, without its scopes. */
+export const apiKeyOf = (input: ApiKeyInput): string => (typeof input === 'string' ? input : input.key);
 
 /** Where notifications go: an integrator's URL with its secrets, or unset for the demo's own receiver. */
 function readNotify(r: Reader): StartConfig['notify'] {

@@ -34,6 +34,7 @@ export const API_ERRORS = {
   payload_too_large: { status: 413, message: 'The body is larger than the limit of its route.' },
   not_found: { status: 404, message: 'No such route.' },
   unauthorized: { status: 401, otherStatuses: [403], message: 'A valid key is required.' },
+  forbidden: { status: 403, message: 'This key is valid but may not use this route.' },
   rate_limited: { status: 429, message: 'Too many requests from this address; try again later.' },
   upstream_refused: { status: 400, message: 'The verification service refused the submitted data.' },
   upstream_error: { status: 502, message: 'The verification service failed.' },

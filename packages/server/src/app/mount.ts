@@ -94,8 +94,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
   const { sessions, keyring, handoff } = s;
   if (!sessions || !keyring || !handoff) return;
-  const backendAuth = requireApiKey(keyring);
-  api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
+  api.route('/sessions', sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions' }) }));
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
@@ -119,7 +118,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
     '/queries',
     queryRoutes({
       upstream: s.upstream,
-      auth: backendAuth,
+      auth: requireApiKey(keyring, { scope: 'queries' }),
       environment: config.environment,
       imageMaxBytes: config.imageMaxBytes,
       ...(config.aliases && { aliases: config.aliases }),
@@ -132,7 +131,9 @@ function mountAdmin(api: Api, config: CompanionConfig, s: CompanionServices): vo
   const { keyring, notifier } = s;
   if (!adminKey && !keyring) return;
   if (notifier) {
-    const adminAuth = keyring ? requireApiKey(keyring, { ...(adminKey && { alsoAccept: adminKey }) }) : requireAdminKey(adminKey!);
+    const adminAuth = keyring
+      ? requireApiKey(keyring, { scope: 'admin', ...(adminKey && { alsoAccept: adminKey }) })
+      : requireAdminKey(adminKey!);
     const outbox = new Hono<CompanionEnv>();
     outbox.use('/notifications', adminAuth);
     outbox.use('/notifications/*', adminAuth);

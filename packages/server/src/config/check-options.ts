@@ -2,6 +2,7 @@
 import { IMAGE_ROLES, isHttpUrl } from '@onboarding-kit/contract';
 import type { CompanionOptions } from '../options.js';
 import { CompanionConfigError } from './config-error.js';
+import { keyOf, scopesProblem } from '../auth/key-scopes.js';
 import { OPTION_LIMITS, sessionsMode } from './defaults.js';
 
 export function checkOptions(o: CompanionOptions): void {
@@ -16,10 +17,14 @@ export function checkOptions(o: CompanionOptions): void {
     if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
   if (o.adminKey !== undefined && o.adminKey.length < OPTION_LIMITS.adminKeyMinLength)
     problems.push(`adminKey must have at least ${OPTION_LIMITS.adminKeyMinLength} characters`);
-  for (const key of o.apiKeys ?? []) {
+  (o.apiKeys ?? []).forEach((input, i) => {
+    const key = keyOf(input);
     if (typeof key !== 'string' || key.length < OPTION_LIMITS.secretMinLength || /\s/.test(key))
       problems.push(`each API key must have at least ${OPTION_LIMITS.secretMinLength} characters and no spaces`);
-  }
+    // The position, never the key: this message reaches logs.
+    const scoped = typeof input === 'object' && input !== null ? scopesProblem(input.scopes) : null;
+    if (scoped) problems.push(`API key #${i + 1}: ${scoped}`);
+  });
   if (o.sessions !== undefined && o.sessions !== 'required' && o.sessions !== 'optional')
     problems.push("sessions must be 'required' or 'optional'");
   if (sessionsMode(o) === 'required' && !o.apiKeys?.length) {

@@ -14,6 +14,7 @@ import type { PollTimings } from '../relay/poller.js';
 import type { Timers } from '../relay/timers.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamClient, UpstreamClientOptions } from '../upstream/upstream-client.js';
+import { keyOf, settleKeyScopes, type ScopedApiKey } from '../auth/key-scopes.js';
 import { checkOptions } from './check-options.js';
 import { COMPANION_DEFAULTS, sessionsMode } from './defaults.js';
 
@@ -31,7 +32,8 @@ export interface CompanionConfig {
   readonly upstream: { readonly client: UpstreamClient } | { readonly options: Omit<UpstreamClientOptions, 'logger'> };
   readonly webhookKey: string;
   readonly adminKey?: string;
-  readonly apiKeys: readonly string[];
+  /** Each API key with its scopes settled (a key given alone: the environment's default). */
+  readonly apiKeys: readonly ScopedApiKey[];
   /** Creations need a session's client secret. */
   readonly sessionsRequired: boolean;
   readonly notify?: CompanionOptions['notify'];
@@ -81,7 +83,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
       o.secret,
       o.webhookKey,
       ...(o.adminKey ? [o.adminKey] : []),
-      ...(o.apiKeys ?? []),
+      ...(o.apiKeys ?? []).map(keyOf),
       ...(o.notify ? (typeof o.notify.secret === 'string' ? [o.notify.secret] : o.notify.secret) : []),
     ],
     upstream: o.upstreamClient
@@ -89,7 +91,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
       : { options: { ...o.upstream, baseUrl: o.baseUrl, client: o.client, secret: o.secret, ...(o.aliases && { aliases: o.aliases }) } },
     webhookKey: o.webhookKey,
     ...(o.adminKey && { adminKey: o.adminKey }),
-    apiKeys: o.apiKeys ?? [],
+    apiKeys: settleKeyScopes(o.apiKeys ?? [], COMPANION_DEFAULTS.apiKeyScopes(o.environment ?? COMPANION_DEFAULTS.environment)),
     sessionsRequired: sessionsMode(o) === 'required',
     ...(o.notify && { notify: o.notify }),
     ...(o.publicUrl && { publicUrl: o.publicUrl }),
