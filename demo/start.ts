@@ -100,6 +100,8 @@ if (embedded) {
     secret: config.secret,
     webhookKey: config.webhookKey,
     webhookUrl: `${served.url}/v1/webhooks`,
+    // Unauthenticated faults and verdicts: mounted only when ONBOARDING_SANDBOX_CONTROL=1 asks.
+    controlApi: config.sandboxControl,
     ...(config.sandboxProcessingMs !== undefined && { processingMs: config.sandboxProcessingMs }),
   });
   root.route('/sandbox', sandbox.app);

@@ -103,6 +103,12 @@ export interface CompanionOptions {
   timers?: Timers;
   /** Call aliases of the product. */
   aliases?: AliasMap;
+  /**
+   * Every address of a host name, for the check of image URLs in queries (any private, loopback,
+   * link-local or unique-local one refuses the URL: docs/backend-api.md#standalone-queries).
+   * Default: the system resolver (`node:dns` lookup, all addresses); tests pass a stub.
+   */
+  resolveHost?: (hostname: string) => Promise<readonly string[]>;
   /** Fine-tuning of the upstream client (timeouts, retries, fetch). */
   upstream?: Omit<UpstreamClientOptions, 'baseUrl' | 'client' | 'secret' | 'aliases' | 'logger'>;
   /** A ready upstream client to use instead of building one (tests, integrators with their own). */

@@ -94,7 +94,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
   const { sessions, keyring, handoff } = s;
   if (!sessions || !keyring || !handoff) return;
-  api.route('/sessions', sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions' }) }));
+  api.route('/sessions', sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions' }), environment: config.environment }));
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
@@ -122,6 +122,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
       environment: config.environment,
       imageMaxBytes: config.imageMaxBytes,
       ...(config.aliases && { aliases: config.aliases }),
+      resolveHost: config.resolveHost,
     }),
   );
 }

@@ -3,7 +3,10 @@ import { IMAGE_ROLES, isHttpUrl } from '@onboarding-kit/contract';
 import type { CompanionOptions } from '../options.js';
 import { CompanionConfigError } from './config-error.js';
 import { keyOf, scopesProblem } from '../auth/key-scopes.js';
+import { plainHttpRefused } from '../net/address-rules.js';
 import { OPTION_LIMITS, sessionsMode } from './defaults.js';
+
+const HTTPS_IN_PRODUCTION = (name: string) => `${name} must be https in production (plain http only on a loopback host)`;
 
 export function checkOptions(o: CompanionOptions): void {
   const problems: string[] = [];
@@ -32,12 +35,14 @@ export function checkOptions(o: CompanionOptions): void {
   }
   if (o.notify !== undefined) {
     if (!isHttpUrl(o.notify.url)) problems.push('notify.url must be an absolute http(s) URL');
+    else if (plainHttpRefused(o.notify.url, o.environment)) problems.push(HTTPS_IN_PRODUCTION('notify.url'));
     const secrets = typeof o.notify.secret === 'string' ? [o.notify.secret] : [...(o.notify.secret ?? [])];
     if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length < OPTION_LIMITS.secretMinLength)) {
       problems.push(`notify.secret must have at least ${OPTION_LIMITS.secretMinLength} characters`);
     }
   }
   if (o.publicUrl !== undefined && !isHttpUrl(o.publicUrl)) problems.push('publicUrl must be an absolute http(s) URL');
+  else if (o.publicUrl !== undefined && plainHttpRefused(o.publicUrl, o.environment)) problems.push(HTTPS_IN_PRODUCTION('publicUrl'));
   if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production')
     problems.push("environment must be 'test' or 'production'");
   if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < OPTION_LIMITS.imageMaxBytesMin)) {

@@ -15,6 +15,7 @@ import type { Timers } from '../relay/timers.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamClient, UpstreamClientOptions } from '../upstream/upstream-client.js';
 import { keyOf, settleKeyScopes, type ScopedApiKey } from '../auth/key-scopes.js';
+import { systemResolveHost, type ResolveHost } from '../queries/image-url-hosts.js';
 import { checkOptions } from './check-options.js';
 import { COMPANION_DEFAULTS, sessionsMode } from './defaults.js';
 
@@ -58,6 +59,8 @@ export interface CompanionConfig {
   readonly clientAddress: (c: Context) => string;
   readonly reportPdf: boolean;
   readonly aliases?: AliasMap;
+  /** Resolves the host names of image URLs before they are checked. */
+  readonly resolveHost: ResolveHost;
 }
 
 /**
@@ -116,5 +119,6 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
     clientAddress: o.clientAddress ?? socketAddress,
     reportPdf: o.reportPdf ?? false,
     ...(o.aliases && { aliases: o.aliases }),
+    resolveHost: o.resolveHost ?? systemResolveHost,
   };
 }
