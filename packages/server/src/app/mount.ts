@@ -94,7 +94,9 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
   const { sessions, keyring, handoff } = s;
   if (!sessions || !keyring || !handoff) return;
-  api.route('/sessions', sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions' }), environment: config.environment }));
+  // The admin key is known here too, with its scopes: it gets 403 naming the scope, like any key without it.
+  const also = config.adminKey ? { alsoAccept: config.adminKey } : {};
+  api.route('/sessions', sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }));
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
@@ -118,7 +120,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
     '/queries',
     queryRoutes({
       upstream: s.upstream,
-      auth: requireApiKey(keyring, { scope: 'queries' }),
+      auth: requireApiKey(keyring, { scope: 'queries', ...also }),
       environment: config.environment,
       imageMaxBytes: config.imageMaxBytes,
       ...(config.aliases && { aliases: config.aliases }),
