@@ -85,7 +85,15 @@ test('the embedded sandbox needs a loopback HOST; ONBOARDING_SANDBOX_CONTROL is 
 test('npm start: the sandbox control routes only with ONBOARDING_SANDBOX_CONTROL=1; a wide HOST with the embedded sandbox stops the start', async () => {
   {
     const wide = startDemo({ HOST: '0.0.0.0', ONBOARDING_STORE: 'memory' });
-    assert.equal(await wide.exited, 1);
+    // A refused start exits within seconds; one still running listens beyond loopback: stopped, and the test fails.
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([wide.exited, new Promise<'running'>((r) => (timer = setTimeout(() => r('running'), 20_000)))]);
+    clearTimeout(timer);
+    if (code === 'running') {
+      wide.child.kill('SIGKILL');
+      assert.fail('npm start kept running on HOST=0.0.0.0 with the embedded sandbox');
+    }
+    assert.equal(code, 1);
     assert.match(wide.output().err, /HOST=0\.0\.0\.0 would expose the embedded sandbox/);
 
     for (const [flag, expected] of [
