@@ -73,13 +73,20 @@ function refusalOf(ip: Uint8Array): AddressRefusal | null {
   return null;
 }
 
-/** The IPv4 address an IPv6 one carries: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`) or NAT64 (`64:ff9b::a.b.c.d`). */
+/**
+ * The IPv4 address an IPv6 one carries: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated
+ * (`::ffff:0:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) or 6to4
+ * (`2002:aabb:ccdd::`): each can reach that IPv4 address.
+ */
 function ipv4Inside(ip: Uint8Array): Uint8Array | undefined {
   const zeros = (from: number, to: number) => ip.subarray(from, to).every((x) => x === 0);
   const mapped = zeros(0, 10) && ip[10] === 0xff && ip[11] === 0xff;
+  const translated = zeros(0, 8) && ip[8] === 0xff && ip[9] === 0xff && zeros(10, 12);
   const compatible = zeros(0, 12) && !zeros(12, 16) && !(zeros(12, 15) && ip[15] === 1);
   const nat64 = ip[0] === 0x00 && ip[1] === 0x64 && ip[2] === 0xff && ip[3] === 0x9b && zeros(4, 12);
-  return mapped || compatible || nat64 ? ip.slice(12) : undefined;
+  if (mapped || translated || compatible || nat64) return ip.slice(12);
+  if (ip[0] === 0x20 && ip[1] === 0x02) return ip.slice(2, 6);
+  return undefined;
 }
 
 /** The 16 bytes of a valid IPv6 text (zone dropped, an embedded IPv4 read as its two groups). */
