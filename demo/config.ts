@@ -8,7 +8,11 @@ import {
   DEFAULT_STORE_URL,
   OPTION_LIMITS,
   checkBrandFields,
+  isLoopbackHost,
+  parseApiKeyEntry,
   parseStoreUrl,
+  plainHttpRefused,
+  type ApiKeyInput,
   type BrandField,
   type BrandInput,
 } from '@onboarding-kit/server';
@@ -36,10 +40,18 @@ export interface StartConfig {
   redisPrefix: string;
   /** `ONBOARDING_POLL_LEASE_MS`: how long a dead instance's polling leases outlive it (100 to 30000; unset: the companion's 30 s). */
   pollLeaseMs?: number;
+  /**
+   * Embedded sandbox only: `ONBOARDING_SANDBOX_CONTROL=1` mounts its unauthenticated control
+   * routes (`/sandbox/__sandbox/*`: faults, decisions); unset, they are not mounted.
+   */
+  sandboxControl: boolean;
   /** Embedded sandbox only: its processing time (`SANDBOX_PROCESSING_MS`, default 3000). */
   sandboxProcessingMs?: number;
-  /** `ONBOARDING_API_KEYS`: the integrator's backend keys (`npm start` adds a demo key of its own). */
-  apiKeys: string[];
+  /**
+   * `ONBOARDING_API_KEYS`: the integrator's backend keys, each `<key>` or `<key>:<scope>+<scope>`
+   * (`npm start` adds a demo key of its own, with the scope `sessions`).
+   */
+  apiKeys: ApiKeyInput[];
   /** `ONBOARDING_SESSIONS`: whether a creation needs a session (default `required` in production, else `optional`). */
   sessions: 'required' | 'optional';
   /** `ONBOARDING_NOTIFY_URL` and `ONBOARDING_NOTIFY_SECRET` (several while rotating); unset: the demo's own receiver. */
@@ -116,6 +128,13 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const creationsPerClient = integer('ONBOARDING_CREATIONS_PER_CLIENT', COMPANION_DEFAULTS.creationsPerClient, 0, 1_000_000);
   const port = integer('PORT', 8787, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
+  const sandboxControl = readFlag(r, 'ONBOARDING_SANDBOX_CONTROL');
+  if (baseUrl === undefined && !isLoopbackHost(host)) {
+    // The embedded sandbox answers with well-known test credentials and stands in for the upstream's verdicts.
+    errors.push(
+      `HOST=${host.slice(0, 60)} would expose the embedded sandbox beyond this machine: keep HOST on a loopback address (127.0.0.1, ::1, localhost), or set ONBOARDING_BASE_URL to a real upstream.`,
+    );
+  }
   const processing = get('SANDBOX_PROCESSING_MS') !== undefined ? integer('SANDBOX_PROCESSING_MS', 3000, 0, 600_000) : undefined;
   const lease = OPTION_LIMITS.pollLeaseMs;
   const pollLeaseMs =
@@ -123,7 +142,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max)
       : undefined;
   const { store, redisPrefix } = readStore(r);
-  const apiKeys = readSecrets(r, 'ONBOARDING_API_KEYS', 'key');
+  const apiKeys = readApiKeys(r);
 
   const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
   if (sessions !== 'required' && sessions !== 'optional')
@@ -132,6 +151,13 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const publicUrl = get('ONBOARDING_PUBLIC_URL');
   if (publicUrl !== undefined && !isHttpUrl(publicUrl))
     errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
+  else if (publicUrl !== undefined && plainHttpRefused(publicUrl, environment))
+    errors.push('ONBOARDING_PUBLIC_URL must be https in production (plain http only on a loopback host).');
+  else if (publicUrl === undefined && environment === 'production' && !isLoopbackHost(host))
+    // Unset, it is the address listened on, over plain http: the sessions' URLs would send people there in clear.
+    errors.push('ONBOARDING_PUBLIC_URL is required in production when HOST is not a loopback address: the https URL people reach the companion at.');
+  if (notify !== undefined && isHttpUrl(notify.url) && plainHttpRefused(notify.url, environment))
+    errors.push('ONBOARDING_NOTIFY_URL must be https in production (plain http only on a loopback host).');
   const brand = readBrand(r);
 
   if (errors.length) return { ok: false, errors };
@@ -154,6 +180,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       store,
       redisPrefix,
       ...(pollLeaseMs !== undefined && { pollLeaseMs }),
+      sandboxControl,
       ...(processing !== undefined && { sandboxProcessingMs: processing }),
       apiKeys,
       sessions: sessions as 'required' | 'optional',
@@ -184,8 +211,7 @@ function readUpstream({ errors, get }: Reader) {
     environment === 'production' &&
     baseUrl !== undefined &&
     isHttpUrl(baseUrl) &&
-    new URL(baseUrl).protocol === 'http:' &&
-    !isLoopbackHost(new URL(baseUrl).hostname)
+    plainHttpRefused(baseUrl, environment)
   ) {
     // Plain http is only for a loopback upstream in tests: anywhere else the credentials would cross the network in clear.
     errors.push('ONBOARDING_BASE_URL must be https in production (plain http only on a loopback address).');
@@ -253,6 +279,24 @@ function readSecrets({ errors, get }: Reader, name: string, noun: 'key' | 'secre
   return values;
 }
 
+/** `ONBOARDING_API_KEYS`: `<key>` or `<key>:<scope>+<scope>`, comma separated; the keys checked as any secret, the scopes named. */
+function readApiKeys(r: Reader): ApiKeyInput[] {
+  const name = 'ONBOARDING_API_KEYS';
+  const entries = list(r.get(name));
+  const keys = entries.map((entry, i) => {
+    const parsed = parseApiKeyEntry(entry);
+    if (parsed.ok) return parsed.value;
+    const which = entries.length > 1 ? `key ${i + 1} of ${entries.length}` : 'the key';
+    r.errors.push(`${name}: ${which}: ${parsed.problem}; write <key> or <key>:<scope>+<scope>.`);
+    return entry.slice(0, entry.lastIndexOf(':'));
+  });
+  readSecrets({ ...r, get: (n) => (n === name ? keys.map(apiKeyOf).join(',') : r.get(n)) }, name, 'key');
+  return keys;
+}
+
+/** The key of an `ONBOARDING_API_KEYS` entry, without its scopes. */
+export const apiKeyOf = (input: ApiKeyInput): string => (typeof input === 'string' ? input : input.key);
+
 /** Where notifications go: an integrator's URL with its secrets, or unset for the demo's own receiver. */
 function readNotify(r: Reader): StartConfig['notify'] {
   const url = r.get('ONBOARDING_NOTIFY_URL');
@@ -302,6 +346,11 @@ function list(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+/** A yes/no variable: `1` or `true` for yes, unset, `0` or `false` for no. */
+function readFlag({ errors, get }: Reader, name: string): boolean {
+  const raw = get(name)?.toLowerCase();
+  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  errors.push(`${name} must be 1 or 0 (got "${raw.slice(0, 20)}").`);
+  return false;
 }

@@ -28,7 +28,7 @@ import {
 } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
 import { createDemoBackend, renderWithSession } from './backend.js';
-import { BRAND_VARIABLES, readConfig } from './config.js';
+import { apiKeyOf, BRAND_VARIABLES, readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
 
 // The demo sets no retention, so the companion keeps its defaults: the store is given them as the companion resolves them.
@@ -62,7 +62,7 @@ const logger = redactingLogger(createJsonLogger(), () => [
   ...(config.adminKey ? [config.adminKey] : []),
   config.store,
   demoApiKey,
-  ...config.apiKeys,
+  ...config.apiKeys.map(apiKeyOf),
   ...(config.notify ? config.notify.secrets : [demoNotifySecret]),
 ]);
 
@@ -100,6 +100,8 @@ if (embedded) {
     secret: config.secret,
     webhookKey: config.webhookKey,
     webhookUrl: `${served.url}/v1/webhooks`,
+    // Unauthenticated faults and verdicts: mounted only when ONBOARDING_SANDBOX_CONTROL=1 asks.
+    controlApi: config.sandboxControl,
     ...(config.sandboxProcessingMs !== undefined && { processingMs: config.sandboxProcessingMs }),
   });
   root.route('/sandbox', sandbox.app);
@@ -120,7 +122,8 @@ const companion = createCompanion({
   logger,
   ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),
   ...(config.adminKey && { adminKey: config.adminKey }),
-  apiKeys: [...config.apiKeys, demoApiKey],
+  // The demo backend only opens sessions: its key can do nothing else.
+  apiKeys: [...config.apiKeys, { key: demoApiKey, scopes: ['sessions'] }],
   sessions: config.sessions,
   notify: config.notify
     ? { url: config.notify.url, secret: config.notify.secrets }

@@ -21,7 +21,7 @@ function start(env: Record<string, string>) {
 }
 
 test('npm start serves the page, the API and the embedded sandbox; a creation reaches APPROVED; SIGTERM exits 0', async () => {
-  const demo = start({ SANDBOX_PROCESSING_MS: '200', ONBOARDING_ADMIN_KEY: '' });
+  const demo = start({ SANDBOX_PROCESSING_MS: '200', ONBOARDING_ADMIN_KEY: '', ONBOARDING_SANDBOX_CONTROL: '1' });
   try {
     const url = await demo.url;
     const page = await fetch(`${url}/`);
@@ -97,6 +97,7 @@ test('configuration: defaults, real upstream requirements, validation', () => {
     host: '127.0.0.1',
     store: 'sqlite:./data/onboarding-kit.db',
     redisPrefix: 'okit:',
+    sandboxControl: false,
     apiKeys: [],
     sessions: 'optional',
     brand: { fields: {} },

@@ -35,6 +35,7 @@ export const API_ERRORS = {
   upload_too_slow: { status: 408, message: 'The upload arrived too slowly or did not finish in time; try again on a steadier connection.' },
   not_found: { status: 404, message: 'No such route.' },
   unauthorized: { status: 401, otherStatuses: [403], message: 'A valid key is required.' },
+  forbidden: { status: 403, message: 'This key is valid but may not use this route.' },
   rate_limited: { status: 429, message: 'Too many requests from this address; try again later.' },
   upstream_refused: { status: 400, message: 'The verification service refused the submitted data.' },
   upstream_error: { status: 502, message: 'The verification service failed.' },

@@ -62,6 +62,8 @@ export {
 } from './hosted/brand.js';
 export { HOSTED_CSP } from './hosted/hosted-routes.js';
 export { ApiKeyring, requireApiKey, API_KEY_MIN_LENGTH, type RequireApiKeyOptions } from './auth/api-keys.js';
+export { API_KEY_SCOPES, parseApiKeyEntry, type ApiKeyInput, type ApiKeyScope } from './auth/key-scopes.js';
+export { isLoopbackHost, plainHttpRefused } from './net/address-rules.js';
 export { verifyNotification, signNotification, type VerifyNotificationOptions } from './notifications/signature.js';
 export type {
   BackendState,

@@ -5,6 +5,7 @@
  */
 import type { AliasMap, ImageRoleName } from '@onboarding-kit/contract';
 import type { Context } from 'hono';
+import type { ApiKeyInput } from './auth/key-scopes.js';
 import type { BrandInput } from './hosted/brand.js';
 import type { Logger } from './logger.js';
 import type { PollTimings } from './relay/poller.js';
@@ -70,14 +71,20 @@ export interface CompanionOptions {
   documentFileTypes?: Partial<Record<ImageRoleName, string>>;
   /** Serves `GET /v1/onboardings/{token}/report.pdf` (default false: the report holds personal data). */
   reportPdf?: boolean;
-  /** Enables the admin routes at `/v1/admin` (absent: off, 404); with `apiKeys` set, one more key they accept. */
+  /**
+   * Enables the admin routes at `/v1/admin` (absent: off, 404); with `apiKeys` set, one more key
+   * they accept. It carries the scopes `admin` and `reports`: it opens every admin route and
+   * neither sessions nor queries.
+   */
   adminKey?: string;
   /**
    * The integrator's backend API keys (docs/backend-api.md#api-keys): each at least 32
    * characters, several at once for rotation; only their hashes are kept. They enable
-   * `/v1/sessions`, `/v1/queries` and the admin routes.
+   * `/v1/sessions`, `/v1/queries` and the admin routes, each route group for the keys with its
+   * scope (`sessions`, `queries`, `reports`, `admin`: docs/backend-api.md#scopes). A key given as
+   * a string has every scope in test and `sessions` only in production.
    */
-  apiKeys?: readonly string[];
+  apiKeys?: readonly ApiKeyInput[];
   /** `required`: creations need a session's client secret (401 without); default `required` in production, else `optional`. */
   sessions?: 'required' | 'optional';
   /**
@@ -123,6 +130,12 @@ export interface CompanionOptions {
   timers?: Timers;
   /** Call aliases of the product. */
   aliases?: AliasMap;
+  /**
+   * Every address of a host name, for the check of image URLs in queries (any private, loopback,
+   * link-local or unique-local one refuses the URL: docs/backend-api.md#standalone-queries).
+   * Default: the system resolver (`node:dns` lookup, all addresses); tests pass a stub.
+   */
+  resolveHost?: (hostname: string) => Promise<readonly string[]>;
   /** Fine-tuning of the upstream client (timeouts, retries, fetch). */
   upstream?: Omit<UpstreamClientOptions, 'baseUrl' | 'client' | 'secret' | 'aliases' | 'logger'>;
   /** A ready upstream client to use instead of building one (tests, integrators with their own). */

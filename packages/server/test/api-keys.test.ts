@@ -175,3 +175,54 @@ describe('admin routes with API keys', () => {
     assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="onboarding-admin"');
   });
 });
+
+describe('scopes', () => {
+  test('ApiKeyring.from keeps each key with its scopes; a key alone gets `unscoped` (default every scope); a key listed twice has both', () => {
+    const ring = ApiKeyring.from([KEY_A, { key: KEY_B, scopes: ['queries', 'sessions'] }, { key: KEY_B, scopes: ['admin'] }], {
+      unscoped: ['sessions'],
+    });
+    assert.equal(ring.size, 2);
+    assert.deepEqual(ring.scopesOf(KEY_A), ['sessions']);
+    assert.deepEqual(ring.scopesOf(KEY_B), ['sessions', 'queries', 'admin'], 'in the catalogue order');
+    assert.equal(ring.scopesOf(`${KEY_A}x`), undefined);
+    assert.equal(ring.scopesOf(undefined), undefined);
+    assert.deepEqual(ApiKeyring.from([KEY_A]).scopesOf(KEY_A), ['sessions', 'queries', 'reports', 'admin']);
+  });
+
+  test('bad scopes stop the start, naming the position and never the key', () => {
+    for (const scopes of [[], ['billing'], ['sessions', 'root'], 'admin', undefined]) {
+      assert.throws(
+        () => ApiKeyring.from([KEY_A, { key: KEY_B, scopes } as never]),
+        (e: unknown) => e instanceof CompanionConfigError && /key #2/.test(e.message) && !e.message.includes(KEY_B),
+        JSON.stringify(scopes),
+      );
+    }
+  });
+
+  test('requireApiKey({ scope }): 403 forbidden naming the scope for a valid key without it, 401 for a wrong key; the admin key has admin and reports', async () => {
+    const ring = ApiKeyring.from([{ key: KEY_A, scopes: ['sessions'] }, { key: KEY_B, scopes: ['queries', 'reports'] }]);
+    for (const [scope, allowed] of [
+      ['sessions', [KEY_A]],
+      ['queries', [KEY_B]],
+      ['reports', [KEY_B, ADMIN_KEY]],
+      ['admin', [ADMIN_KEY]],
+    ] as const) {
+      const app = backend(ring, { scope, alsoAccept: ADMIN_KEY });
+      for (const key of [KEY_A, KEY_B, ADMIN_KEY]) {
+        const res = await ping(app, `Bearer ${key}`);
+        if ((allowed as readonly string[]).includes(key)) {
+          assert.equal(res.status, 200, `${scope}`);
+          continue;
+        }
+        assert.equal(res.status, 403, `${scope}`);
+        const text = await res.text();
+        assert.deepEqual(JSON.parse(text), {
+          error: { code: 'forbidden', message: `This API key does not have the scope "${scope}" this route needs.` },
+        });
+        assert.ok(!text.includes(key));
+      }
+      await expect401(await ping(app, `Bearer ${KEY_A}x`));
+    }
+    assert.throws(() => requireApiKey(ring, { scope: 'root' as never }), /unknown scope/);
+  });
+});

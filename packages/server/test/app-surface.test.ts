@@ -5,6 +5,8 @@ import * as entry from '@onboarding-kit/server';
 import {
   createCompanion,
   CompanionConfigError,
+  type ApiKeyInput,
+  type ApiKeyScope,
   type ApplyResult,
   type ChangeListener,
   type Clock,
@@ -82,6 +84,7 @@ const testCompanion = (over: Partial<CompanionOptions> = {}) =>
 /** The values the package entry exports: what integrators may rely on, and nothing internal. */
 const PUBLIC_VALUES = [
   'API_KEY_MIN_LENGTH',
+  'API_KEY_SCOPES',
   'ApiKeyring',
   'BRAND_LOGO_MAX_BYTES',
   'COMPANION_DEFAULTS',
@@ -107,9 +110,12 @@ const PUBLIC_VALUES = [
   'createJsonLogger',
   'createStore',
   'createUpstreamClient',
+  'isLoopbackHost',
   'listen',
   'loadBrand',
+  'parseApiKeyEntry',
   'parseStoreUrl',
+  'plainHttpRefused',
   'readBrandFile',
   'redactingLogger',
   'requireApiKey',
@@ -125,6 +131,8 @@ const PUBLIC_VALUES = [
  * type added to the entry belongs here too (and in the README), like a value above.
  */
 export type PublicTypes = [
+  ApiKeyInput,
+  ApiKeyScope,
   ApplyResult,
   ChangeListener,
   Clock,

@@ -128,3 +128,32 @@ test('a store opened before its companion gets the retention the companion resol
   assert.deepEqual(storeRetention(given), { finishedMs: c.retentionMs, maxAgeMs: c.maxAgeMs });
   assert.deepEqual(storeRetention(given), { finishedMs: 3_600_000, maxAgeMs: 7_200_000 });
 });
+
+test('API keys: a key alone gets every scope in test and sessions only in production; given scopes stay; bad ones are named by position', () => {
+  const scoped = { key: 'q'.repeat(32), scopes: ['queries', 'reports'] as const };
+  assert.deepEqual(resolveConfig({ ...base, apiKeys: [API_KEY, scoped] }).apiKeys, [
+    { key: API_KEY, scopes: ['sessions', 'queries', 'reports', 'admin'] },
+    { key: scoped.key, scopes: ['queries', 'reports'] },
+  ]);
+  assert.deepEqual(resolveConfig({ ...base, environment: 'production', apiKeys: [API_KEY, scoped] }).apiKeys, [
+    { key: API_KEY, scopes: ['sessions'] },
+    { key: scoped.key, scopes: ['queries', 'reports'] },
+  ]);
+  assert.deepEqual(COMPANION_DEFAULTS.apiKeyScopes('production'), ['sessions']);
+  assert.throws(
+    () => resolveConfig({ ...base, apiKeys: [API_KEY, { key: scoped.key, scopes: ['billing' as never] }] }),
+    (e: unknown) => e instanceof CompanionConfigError && /API key #2: unknown scope "billing"/.test(e.message) && !e.message.includes(scoped.key),
+  );
+  assert.throws(() => resolveConfig({ ...base, apiKeys: [{ key: scoped.key, scopes: [] }] }), /API key #1: at least one scope/);
+});
+
+test('production: the notify and public URLs must be https unless on a loopback host; test takes http', () => {
+  const notify = (url: string) => ({ url, secret: 's'.repeat(32) });
+  const production = { ...base, environment: 'production' as const, apiKeys: [API_KEY] };
+  assert.throws(() => resolveConfig({ ...production, notify: notify('http://backend.example/n') }), /notify\.url must be https in production/);
+  assert.throws(() => resolveConfig({ ...production, publicUrl: 'http://kyc.example' }), /publicUrl must be https in production/);
+  for (const url of ['https://backend.example/n', 'http://127.0.0.1:9/n', 'http://localhost/n', 'http://[::1]/n']) {
+    assert.equal(resolveConfig({ ...production, notify: notify(url), publicUrl: url }).publicUrl, url, url);
+  }
+  assert.equal(resolveConfig({ ...base, publicUrl: 'http://kyc.example' }).publicUrl, 'http://kyc.example');
+});

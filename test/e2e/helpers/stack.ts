@@ -49,6 +49,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ONBOARDING_DEMO_DIR: options.demoDir,
       // Each run starts empty, and never writes into the repository's ./data (npm start's default store).
       ONBOARDING_STORE: 'memory',
+      // The tests decide manual reviews and read the sandbox's stats through its control routes.
+      ONBOARDING_SANDBOX_CONTROL: '1',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

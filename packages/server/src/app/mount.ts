@@ -101,8 +101,9 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
   const { sessions, keyring, handoff } = s;
   if (!sessions || !keyring || !handoff) return;
-  const backendAuth = requireApiKey(keyring);
-  api.route('/sessions', sessionRoutes({ sessions, auth: backendAuth }));
+  // The admin key is known here too, with its scopes: it gets 403 naming the scope, like any key without it.
+  const also = config.adminKey ? { alsoAccept: config.adminKey } : {};
+  api.route('/sessions', sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }));
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
@@ -127,10 +128,11 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
     '/queries',
     queryRoutes({
       upstream: s.upstream,
-      auth: backendAuth,
+      auth: requireApiKey(keyring, { scope: 'queries', ...also }),
       environment: config.environment,
       imageMaxBytes: config.imageMaxBytes,
       ...(config.aliases && { aliases: config.aliases }),
+      resolveHost: config.resolveHost,
     }),
   );
 }
@@ -140,7 +142,9 @@ function mountAdmin(api: Api, config: CompanionConfig, s: CompanionServices): vo
   const { keyring, notifier } = s;
   if (!adminKey && !keyring) return;
   if (notifier) {
-    const adminAuth = keyring ? requireApiKey(keyring, { ...(adminKey && { alsoAccept: adminKey }) }) : requireAdminKey(adminKey!);
+    const adminAuth = keyring
+      ? requireApiKey(keyring, { scope: 'admin', ...(adminKey && { alsoAccept: adminKey }) })
+      : requireAdminKey(adminKey!);
     const outbox = new Hono<CompanionEnv>();
     outbox.use('/notifications', adminAuth);
     outbox.use('/notifications/*', adminAuth);

@@ -2,7 +2,11 @@
 import { IMAGE_ROLES, isHttpUrl } from '@onboarding-kit/contract';
 import type { CompanionOptions } from '../options.js';
 import { CompanionConfigError } from './config-error.js';
+import { keyOf, scopesProblem } from '../auth/key-scopes.js';
+import { plainHttpRefused } from '../net/address-rules.js';
 import { OPTION_LIMITS, sessionsMode } from './defaults.js';
+
+const HTTPS_IN_PRODUCTION = (name: string) => `${name} must be https in production (plain http only on a loopback host)`;
 
 export function checkOptions(o: CompanionOptions): void {
   const problems: string[] = [];
@@ -23,10 +27,14 @@ export function checkOptions(o: CompanionOptions): void {
     problems.push(`webhookKey must have at least ${OPTION_LIMITS.webhookKeyMinLength} characters in production`);
   if (o.adminKey !== undefined && o.adminKey.length < OPTION_LIMITS.adminKeyMinLength)
     problems.push(`adminKey must have at least ${OPTION_LIMITS.adminKeyMinLength} characters`);
-  for (const key of o.apiKeys ?? []) {
+  (o.apiKeys ?? []).forEach((input, i) => {
+    const key = keyOf(input);
     if (typeof key !== 'string' || key.length < OPTION_LIMITS.secretMinLength || /\s/.test(key))
       problems.push(`each API key must have at least ${OPTION_LIMITS.secretMinLength} characters and no spaces`);
-  }
+    // The position, never the key: this message reaches logs.
+    const scoped = typeof input === 'object' && input !== null ? scopesProblem(input.scopes) : null;
+    if (scoped) problems.push(`API key #${i + 1}: ${scoped}`);
+  });
   if (o.sessions !== undefined && o.sessions !== 'required' && o.sessions !== 'optional')
     problems.push("sessions must be 'required' or 'optional'");
   if (sessionsMode(o) === 'required' && !o.apiKeys?.length) {
@@ -34,12 +42,14 @@ export function checkOptions(o: CompanionOptions): void {
   }
   if (o.notify !== undefined) {
     if (!isHttpUrl(o.notify.url)) problems.push('notify.url must be an absolute http(s) URL');
+    else if (plainHttpRefused(o.notify.url, o.environment)) problems.push(HTTPS_IN_PRODUCTION('notify.url'));
     const secrets = typeof o.notify.secret === 'string' ? [o.notify.secret] : [...(o.notify.secret ?? [])];
     if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length < OPTION_LIMITS.secretMinLength)) {
       problems.push(`notify.secret must have at least ${OPTION_LIMITS.secretMinLength} characters`);
     }
   }
   if (o.publicUrl !== undefined && !isHttpUrl(o.publicUrl)) problems.push('publicUrl must be an absolute http(s) URL');
+  else if (o.publicUrl !== undefined && plainHttpRefused(o.publicUrl, o.environment)) problems.push(HTTPS_IN_PRODUCTION('publicUrl'));
   if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production')
     problems.push("environment must be 'test' or 'production'");
   if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < OPTION_LIMITS.imageMaxBytesMin)) {

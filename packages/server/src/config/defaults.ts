@@ -5,6 +5,7 @@
  */
 import { DEFAULT_IMAGE_MAX_BYTES, HANDOFF_LIMITS, SESSION_LIMITS } from '@onboarding-kit/contract';
 import { availableParallelism } from 'node:os';
+import { API_KEY_SCOPES, type ApiKeyScope } from '../auth/key-scopes.js';
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60 * SECOND_MS;
@@ -35,6 +36,13 @@ export const NOTIFY_GIVE_UP_MS = 3 * DAY_MS;
 /** What an option left out becomes (`CompanionOptions`). */
 export const COMPANION_DEFAULTS = {
   environment: 'test',
+  /**
+   * The scopes of an API key given without any (docs/backend-api.md#scopes): in production only
+   * `sessions`, so a leaked key opens no report and spends no query; in test every scope, so one
+   * key serves a whole sandbox setup.
+   */
+  apiKeyScopes: (environment: string | undefined): readonly ApiKeyScope[] =>
+    environment === 'production' ? ['sessions'] : API_KEY_SCOPES,
   /** Whether creations need a session's client secret: in production they do. */
   sessions: (environment: string | undefined): 'required' | 'optional' => (environment === 'production' ? 'required' : 'optional'),
   imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,

@@ -14,6 +14,8 @@ import type { PollTimings } from '../relay/poller.js';
 import type { Timers } from '../relay/timers.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamClient, UpstreamClientOptions } from '../upstream/upstream-client.js';
+import { keyOf, settleKeyScopes, type ScopedApiKey } from '../auth/key-scopes.js';
+import { systemResolveHost, type ResolveHost } from '../queries/image-url-hosts.js';
 import { checkOptions } from './check-options.js';
 import { COMPANION_DEFAULTS, sessionsMode } from './defaults.js';
 
@@ -31,7 +33,8 @@ export interface CompanionConfig {
   readonly upstream: { readonly client: UpstreamClient } | { readonly options: Omit<UpstreamClientOptions, 'logger'> };
   readonly webhookKey: string;
   readonly adminKey?: string;
-  readonly apiKeys: readonly string[];
+  /** Each API key with its scopes settled (a key given alone: the environment's default). */
+  readonly apiKeys: readonly ScopedApiKey[];
   /** Creations need a session's client secret. */
   readonly sessionsRequired: boolean;
   readonly notify?: CompanionOptions['notify'];
@@ -60,6 +63,8 @@ export interface CompanionConfig {
   readonly clientAddress: (c: Context) => string;
   readonly reportPdf: boolean;
   readonly aliases?: AliasMap;
+  /** Resolves the host names of image URLs before they are checked. */
+  readonly resolveHost: ResolveHost;
 }
 
 /**
@@ -85,7 +90,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
       o.secret,
       o.webhookKey,
       ...(o.adminKey ? [o.adminKey] : []),
-      ...(o.apiKeys ?? []),
+      ...(o.apiKeys ?? []).map(keyOf),
       ...(o.notify ? (typeof o.notify.secret === 'string' ? [o.notify.secret] : o.notify.secret) : []),
     ],
     upstream: o.upstreamClient
@@ -93,7 +98,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
       : { options: { ...o.upstream, baseUrl: o.baseUrl, client: o.client, secret: o.secret, ...(o.aliases && { aliases: o.aliases }) } },
     webhookKey: o.webhookKey,
     ...(o.adminKey && { adminKey: o.adminKey }),
-    apiKeys: o.apiKeys ?? [],
+    apiKeys: settleKeyScopes(o.apiKeys ?? [], COMPANION_DEFAULTS.apiKeyScopes(o.environment ?? COMPANION_DEFAULTS.environment)),
     sessionsRequired: sessionsMode(o) === 'required',
     ...(o.notify && { notify: o.notify }),
     ...(o.publicUrl && { publicUrl: o.publicUrl }),
@@ -126,5 +131,6 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
     clientAddress: clientAddressResolver(o.trustedProxies ?? COMPANION_DEFAULTS.trustedProxies, o.clientAddress),
     reportPdf: o.reportPdf ?? false,
     ...(o.aliases && { aliases: o.aliases }),
+    resolveHost: o.resolveHost ?? systemResolveHost,
   };
 }

@@ -13,6 +13,7 @@ import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../transport/index.js';
 import { isUpstreamError, UpstreamError } from '../upstream/upstream-error.js';
+import { refuseInnerImageHosts, type ResolveHost } from './image-url-hosts.js';
 import { ASYNC_CONSULT, maxQueryBodyBytes, UUID, validateQuery } from './query-rules.js';
 
 /** 200 answer of `POST /v1/queries` and `GET /v1/queries/{key}`. */
@@ -32,6 +33,8 @@ export interface QueryRoutesDeps {
   imageMaxBytes: number;
   /** The product's call aliases, so a caller may name a catalog service by its alias too. */
   aliases?: AliasMap;
+  /** How the host names of image URLs are resolved before they are checked (the companion passes `systemResolveHost` unless told otherwise). */
+  resolveHost: ResolveHost;
   /**
    * Told of every asynchronous inspection the upstream accepted, for whoever follows it to its
    * result (a `query.completed` notification). Its failures are logged, never the caller's.
@@ -45,6 +48,8 @@ const ANSWERED = new Set<Outcome['kind']>(['success', 'no-data', 'refused', 'fai
 export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
   if (typeof deps.auth !== 'function')
     throw new TypeError('queryRoutes needs auth (requireApiKey(keyring)): these routes spend upstream credit.');
+  if (typeof deps.resolveHost !== 'function')
+    throw new TypeError('queryRoutes needs resolveHost (systemResolveHost): image URLs are checked before the upstream fetches them.');
   const app = new Hono<CompanionEnv>();
   const query = deps.upstream.query.bind(deps.upstream) as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
   app.use('*', deps.auth);
@@ -75,6 +80,7 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
   app.post('/', async (c) => {
     const body = await readJsonBody(c, maxQueryBodyBytes(deps.imageMaxBytes), { requireJsonType: true, what: 'The query' });
     const { service, fields, key } = validateQuery(body, deps);
+    await refuseInnerImageHosts(fields, deps.resolveHost);
     const outcome = await run(c, service, fields);
     if (key && outcome.ok && deps.onInspectionSubmitted) {
       try {

@@ -29,7 +29,8 @@ export const ASYNC_CONSULT: ServiceId = 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT'
 const REQUEST_FIELD_SET: ReadonlySet<string> = new Set(REQUEST_FIELDS);
 const IMAGE_FIELDS = ['image1', 'image2', 'selfie1'] as const;
 /** Only these two images have a URL form; the selfie has none. */
-const URL_FIELDS: Readonly<Record<string, 'image1' | 'image2'>> = { image1Url: 'image1', image2Url: 'image2' };
+/** The URL form of each image field the upstream fetches itself. */
+export const URL_FIELDS: Readonly<Record<string, 'image1' | 'image2'>> = { image1Url: 'image1', image2Url: 'image2' };
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SERVICE_ID = /^[A-Za-z0-9_.-]{1,100}$/;
 const MAX_TEXT_FIELD = 1024;

@@ -8,6 +8,7 @@ import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { idempotencyKey } from '../idempotency/idempotency-header.js';
 import { fingerprint } from '../idempotency/idempotency-rules.js';
+import { plainHttpRefused } from '../net/address-rules.js';
 import { readJsonBody } from '../transport/index.js';
 import { pageHandoffState } from '../handoff/handoff-rules.js';
 import { pageCaller } from '../handoff/handoff-routes.js';
@@ -18,12 +19,14 @@ export interface SessionRouteDeps {
   sessions: SessionService;
   /** The backend's authentication (an API key). */
   auth: MiddlewareHandler<CompanionEnv>;
+  /** In production a `returnUrl` must be https (plain http only on a loopback host). */
+  environment: string;
 }
 
 const noSuchSession = () => new DomainError('not_found', 'No such session.');
 
 /** `/v1/sessions`: the integrator's backend opens and reads sessions. */
-export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<CompanionEnv> {
+export function sessionRoutes({ sessions, auth, environment }: SessionRouteDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
   app.use('*', auth);
 
@@ -35,6 +38,11 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
       const { code, message, field } = validation.error;
       throw new DomainError(code, message, field ? { field } : {});
     }
+    // The person's browser is sent there at the end, with the session id: not in clear across a network.
+    if (validation.value.returnUrl !== undefined && plainHttpRefused(validation.value.returnUrl, environment))
+      throw new DomainError('invalid_field', 'returnUrl must be https in production (plain http only on a loopback host).', {
+        field: 'returnUrl',
+      });
     const { response, replayed } = await sessions.open(validation.value, {
       ...(key && { idempotencyKey: key }),
       fingerprint: fingerprint(body),
