@@ -109,6 +109,8 @@ export interface Store extends BackendState {
    * so a client that keeps knocking is let in again when the window ends.
    */
   consumeRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** Whether personal data is encrypted at rest (a data key was given); the kit's stores say, a store of one's own may not. */
+  readonly sealsPersonalData?: boolean;
   /** Resolves when the store answers (for health checks). */
   ping(): Promise<void>;
   close?(): Promise<void>;

@@ -5,7 +5,8 @@
  * upstream's verdict and the signed notifications; then the database, its WAL and shared-memory
  * index are readable by their owner only (0600), and none of their bytes holds the CPF, the name
  * or the e-mail the backend put in the session's metadata in plain text. The receiver still gets
- * them: sealing is at rest only.
+ * them: sealing is at rest only. A companion restarted on the file without that key is refused
+ * the session, naming the missing key id and none of the data.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,6 +33,7 @@ let stack: Stack;
 let receiver: Receiver;
 let umask: number;
 let stopped = false;
+let sessionId: string | undefined;
 
 async function stop(): Promise<void> {
   if (stopped) return;
@@ -70,7 +72,7 @@ function assertNothingInPlainText(where: string): void {
       ['CPF digits', CPF_DIGITS],
       ['name', NAME],
       ['e-mail', EMAIL],
-    ])
+    ] as const)
       assert.equal(bytes.includes(value), false, `${where}: ${file} holds the ${what} in plain text`);
   }
 }
@@ -83,6 +85,7 @@ test('after an onboarding, the SQLite file and its WAL are 0600 and hold no CPF,
   });
   assert.equal(opened.status, 201, await opened.clone().text());
   const session = (await opened.json()) as CreateSessionResponse;
+  sessionId = session.id;
 
   const creation = await fetch(`${stack.url}/v1/onboardings`, {
     method: 'POST',
@@ -108,4 +111,26 @@ test('after an onboarding, the SQLite file and its WAL are 0600 and hold no CPF,
   await stop();
   assertNothingInPlainText('after it stopped (WAL checkpointed)');
   for (const file of files()) assert.equal(mode(file), '600', `${file} is readable by its owner only`);
+});
+
+test('restarted on that file without its data key, the companion refuses the session, naming the key id and none of the data', async () => {
+  assert.ok(sessionId, 'the onboarding above ran');
+  await stop();
+  const other = await createStore(`sqlite:${path}`, { dataKey: `2027-05:${Buffer.alloc(32, 0x33).toString('base64')}` });
+  const again = await startStack({ companion: { store: other, apiKeys: [API_KEY] } });
+  try {
+    const res = await fetch(`${again.url}/v1/sessions/${sessionId}`, { headers: { authorization: `Bearer ${API_KEY}` } });
+    const text = await res.text();
+    assert.equal(res.status, 500, text);
+    assert.match(text, /internal_error/);
+    const logged = again.logs.join('\n');
+    assert.match(logged, /data key \\?"2026-11\\?"/, 'the log names the key the record needs');
+    for (const value of [CPF, CPF_DIGITS, NAME, EMAIL, DATA_KEY.slice(8)]) {
+      assert.equal(text.includes(value), false, 'nothing personal in the answer');
+      assert.equal(logged.includes(value), false, 'nothing personal, and no key, in the log');
+    }
+  } finally {
+    await again.close();
+    await other.close?.();
+  }
 });
