@@ -10,10 +10,11 @@ import { HANDOFF_LIMITS, SESSION_LIMITS } from '@onboarding-kit/contract';
 import { COMPANION_DEFAULTS, IDEMPOTENCY_TTL_MS, SESSION_MAX_AGE_MS } from '../src/config/defaults.js';
 
 const HOUR_MS = 3_600_000;
-const doc = (name: string) => readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8').replace(/\s+/g, ' ');
-const serverReadme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-const backend = doc('backend-api.md');
-const page = doc('page-api.md');
+/** A document's text with every run of white space as one space, so a sentence reads the same however it is wrapped. */
+const read = (url: URL) => readFileSync(url, 'utf8').replace(/\s+/g, ' ');
+const serverReadme = read(new URL('../README.md', import.meta.url));
+const backend = read(new URL('../../../docs/backend-api.md', import.meta.url));
+const page = read(new URL('../../../docs/page-api.md', import.meta.url));
 
 /** Every figure `pattern` finds in `text` (its first group, in hours unless `unit` says otherwise); at least one. */
 function figures(text: string, pattern: RegExp, where: string): number[] {
@@ -59,5 +60,11 @@ test('retention: the docs and the defaults agree on how long each kind of data i
 test('retention: the docs and the contract agree on how long hand-off links and sessions live', () => {
   documents(page, /Both live (\d+) minutes \(`HANDOFF_LIMITS\.ttlS`/, HANDOFF_LIMITS.ttlS * 1000, 'page-api hand-off', 60_000);
   documents(backend, /\| `expiresIn` \| seconds, \d+ to (\d+), default/, SESSION_LIMITS.maxExpiresInS * 1000, 'backend-api sessions', 1000);
-  documents(backend, /\| `expiresIn` \| seconds, \d+ to \d+, default (\d+) \|/, SESSION_LIMITS.defaultExpiresInS * 1000, 'backend-api', 1000);
+  documents(
+    backend,
+    /\| `expiresIn` \| seconds, \d+ to \d+, default (\d+) \|/,
+    SESSION_LIMITS.defaultExpiresInS * 1000,
+    'backend-api',
+    1000,
+  );
 });

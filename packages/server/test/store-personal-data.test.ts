@@ -32,7 +32,10 @@ test('data keys: <id>:<base64 of 32 bytes>, comma-separated, first one first; er
     assert.match(r.error, message);
     assert.equal(r.error.includes(secret) || r.error.includes(b64(1)), false, 'no key material in the message');
   }
-  assert.throws(() => sealerFor(`k1:${secret}`), (e: unknown) => e instanceof StoreConfigError && /^ONBOARDING_DATA_KEY: /.test(e.message));
+  assert.throws(
+    () => sealerFor(`k1:${secret}`),
+    (e: unknown) => e instanceof StoreConfigError && /^ONBOARDING_DATA_KEY: /.test(e.message),
+  );
   assert.equal(sealerFor(undefined).sealing, false);
   assert.equal(sealerFor('  ').sealing, false);
 });
@@ -57,7 +60,10 @@ test('sealing: AES-256-GCM, a fresh IV each time, bound to its record; no key le
   const none = new DataSealer();
   assert.equal(await none.seal('{"a":1}', 'outbox:evt_1'), '{"a":1}');
   assert.equal(await none.open('{"a":1}', 'outbox:evt_1', 'notification evt_1'), '{"a":1}');
-  await assert.rejects(none.open(a, 'session:ses_1', 'session ses_1'), /sealed with data key "k1", which this store was not given \(ONBOARDING_DATA_KEY holds no key\)/);
+  await assert.rejects(
+    none.open(a, 'session:ses_1', 'session ses_1'),
+    /sealed with data key "k1", which this store was not given \(ONBOARDING_DATA_KEY holds no key\)/,
+  );
 });
 
 test('sessions: the CPF/CNPJ, name, metadata and returnUrl are split off and joined back; the rest stays plain', () => {
@@ -77,7 +83,17 @@ test('sessions: the CPF/CNPJ, name, metadata and returnUrl are split off and joi
   };
   const { rest, personal } = splitSession(s);
   assert.deepEqual(personal, { taxId: s.taxId, name: 'Maria', metadata: { plan: 'gold' }, returnUrl: s.returnUrl });
-  assert.deepEqual(Object.keys(rest).sort(), ['createdAt', 'documentTypes', 'expiresAt', 'id', 'locale', 'metadata', 'reference', 'status', 'version']);
+  assert.deepEqual(Object.keys(rest).sort(), [
+    'createdAt',
+    'documentTypes',
+    'expiresAt',
+    'id',
+    'locale',
+    'metadata',
+    'reference',
+    'status',
+    'version',
+  ]);
   assert.deepEqual(rest.metadata, {});
   assert.deepEqual(joinSession({ ...rest, sealed: 'pd1.x' }, personal!), s);
   const bare = { ...s, taxId: undefined, name: undefined, returnUrl: undefined, metadata: {} };

@@ -95,7 +95,9 @@ test('after an onboarding, the SQLite file and its WAL are 0600 and hold no CPF,
   assert.equal(creation.status, 201, await creation.clone().text());
 
   const view = async () =>
-    (await (await fetch(`${stack.url}/v1/sessions/${session.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })).json()) as SessionView;
+    (await (
+      await fetch(`${stack.url}/v1/sessions/${session.id}`, { headers: { authorization: `Bearer ${API_KEY}` } })
+    ).json()) as SessionView;
   await until(async () => (await view()).status === 'completed', 'the session completes with the upstream verdict', 30_000);
   assert.equal((await view()).onboarding?.status, 'APPROVED');
   assert.deepEqual((await view()).metadata, { email: EMAIL }, 'the backend reads its metadata back');

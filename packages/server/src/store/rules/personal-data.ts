@@ -20,17 +20,16 @@ export interface DataKey {
   bytes: Uint8Array;
 }
 
-/** The fields of a session that are personal data, sealed together. */
-export const SESSION_PERSONAL_FIELDS = ['taxId', 'name', 'metadata', 'returnUrl'] as const;
-type PersonalField = (typeof SESSION_PERSONAL_FIELDS)[number];
+/** The fields of a session that are personal data, sealed together (`splitSession` and `joinSession` list them). */
+type PersonalField = 'taxId' | 'name' | 'metadata' | 'returnUrl';
 export type SessionPersonalData = Partial<Pick<SessionRecord, PersonalField>>;
 
 /** A sealed value: `pd1.<key id>.<iv>.<ciphertext and tag>`, both base64url (12-byte IV, 16-byte GCM tag). */
-export const SEALED_PREFIX = 'pd1.';
+const SEALED_PREFIX = 'pd1.';
 const SEALED = /^pd1\.([A-Za-z0-9_-]{1,32})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{22,})$/;
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]*={0,2}|[A-Za-z0-9_-]*)$/;
-export const DATA_KEY_BYTES = 32;
+const DATA_KEY_BYTES = 32;
 export const IV_BYTES = 12;
 
 export interface SealedParts {
@@ -78,7 +77,10 @@ export function parseDataKeys(text: string): { ok: true; keys: DataKey[] } | { o
       return { ok: false, error: `${place} must be <id>:<base64 of 32 bytes>, the id 1 to 32 letters, digits, "-" or "_".` };
     const bytes = BASE64.test(raw) ? Buffer.from(raw, raw.includes('-') || raw.includes('_') ? 'base64url' : 'base64') : undefined;
     if (!bytes || bytes.length !== DATA_KEY_BYTES)
-      return { ok: false, error: `${place} (key id "${id}") must hold exactly ${DATA_KEY_BYTES} bytes in base64 (openssl rand -base64 32).` };
+      return {
+        ok: false,
+        error: `${place} (key id "${id}") must hold exactly ${DATA_KEY_BYTES} bytes in base64 (openssl rand -base64 32).`,
+      };
     if (keys.some((k) => k.id === id)) return { ok: false, error: `${place}: key id "${id}" is given twice.` };
     keys.push({ id, bytes: new Uint8Array(bytes) });
   }
