@@ -60,6 +60,48 @@ test('sqlite files: the database, its WAL and shared-memory index are 0600 and a
   }
 });
 
+test('sqlite retention: a purged session leaves no trace in the file or its WAL (freed content is zeroed, the WAL emptied)', async () => {
+  const { dir, remove } = tempDir();
+  try {
+    const path = join(dir, 'state.db');
+    const store = new SqliteStore(path);
+    const at = Date.parse('2030-01-01T00:00:00.000Z');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const cpf = '52998224725';
+    await store.createSession(
+      {
+        id: 'ses_gone',
+        version: 1,
+        reference: 'r',
+        status: 'open',
+        createdAt: iso(at),
+        expiresAt: iso(at + 60_000),
+        taxId: { kind: 'cpf', value: cpf },
+        name: 'Joana Quaresma Bittencourt',
+        documentTypes: [],
+        locale: 'pt-BR',
+        metadata: {},
+      },
+      { client: 'c'.repeat(64), capture: 'd'.repeat(64) },
+    );
+    // The file and its WAL, byte for byte.
+    const bytes = () =>
+      [path, `${path}-wal`]
+        .filter((p) => existsSync(p))
+        .map((p) => readFileSync(p).toString('latin1'))
+        .join('\n');
+    assert.ok(bytes().includes(cpf), 'without a data key the CPF is in the files while the session lives');
+
+    const later = new Date(at + 365 * 86_400_000);
+    assert.equal(await store.purgeBackendState({ sessionsEndedBefore: later, sessionsCreatedBefore: later, outboxBefore: later }), 1);
+    await store.close();
+    assert.equal(bytes().includes(cpf), false, 'the purged CPF is not left in a free page');
+    assert.equal(bytes().includes('Joana Quaresma'), false, 'nor the name');
+  } finally {
+    remove();
+  }
+});
+
 test('sqlite schema: versioned migrations applied once, WAL and synchronous FULL; a newer file is refused', async () => {
   const { dir, remove } = tempDir();
   try {

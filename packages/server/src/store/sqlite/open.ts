@@ -53,6 +53,8 @@ export function openDatabase<T>(
     db.pragma('synchronous = FULL');
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs))}`);
     db.pragma('foreign_keys = ON');
+    // Retention deletes personal data: overwrite what a delete frees, so it does not stay readable in free pages.
+    db.pragma('secure_delete = ON');
     migrate(db, path, options.nowIso);
     if (path !== ':memory:') for (const suffix of SIDE_FILES) ownerOnlyIfPresent(path + suffix);
     return { db, prepared: prepare(db) };
