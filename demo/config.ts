@@ -10,6 +10,7 @@ import {
   checkBrandFields,
   isLoopbackHost,
   parseApiKeyEntry,
+  parseDataKeys,
   parseStoreUrl,
   plainHttpRefused,
   type ApiKeyInput,
@@ -38,6 +39,8 @@ export interface StartConfig {
   store: string;
   /** `ONBOARDING_REDIS_PREFIX`: key prefix in Redis (default `okit:`). */
   redisPrefix: string;
+  /** `ONBOARDING_DATA_KEY`: encrypts personal data in the store, `<id>:<base64 of 32 bytes>[,<id>:<key>...]` (unset: stored as given). */
+  dataKey?: string;
   /** `ONBOARDING_POLL_LEASE_MS`: how long a dead instance's polling leases outlive it (100 to 30000; unset: the companion's 30 s). */
   pollLeaseMs?: number;
   /**
@@ -141,7 +144,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     get('ONBOARDING_POLL_LEASE_MS') !== undefined
       ? integer('ONBOARDING_POLL_LEASE_MS', COMPANION_DEFAULTS.pollLeaseMs, lease.min, lease.max)
       : undefined;
-  const { store, redisPrefix } = readStore(r);
+  const { store, redisPrefix, dataKey } = readStore(r);
   const apiKeys = readApiKeys(r);
 
   const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
@@ -179,6 +182,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       host,
       store,
       redisPrefix,
+      ...(dataKey !== undefined && { dataKey }),
       ...(pollLeaseMs !== undefined && { pollLeaseMs }),
       sandboxControl,
       ...(processing !== undefined && { sandboxProcessingMs: processing }),
@@ -264,7 +268,13 @@ function readStore({ errors, get }: Reader) {
   }
   const redisPrefix = get('ONBOARDING_REDIS_PREFIX') ?? 'okit:';
   if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) errors.push('ONBOARDING_REDIS_PREFIX must be 1 to 64 visible ASCII characters, no spaces.');
-  return { store, redisPrefix };
+  const dataKey = get('ONBOARDING_DATA_KEY');
+  if (dataKey !== undefined) {
+    // Its messages name an entry by its place and id, never its key bytes.
+    const parsed = parseDataKeys(dataKey);
+    if (!parsed.ok) errors.push(`ONBOARDING_DATA_KEY: ${parsed.error}`);
+  }
+  return { store, redisPrefix, dataKey };
 }
 
 /** A comma-separated list of keys or secrets. Its messages never quote one: they count and measure instead. */

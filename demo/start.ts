@@ -61,6 +61,7 @@ const logger = redactingLogger(createJsonLogger(), () => [
   config.webhookKey,
   ...(config.adminKey ? [config.adminKey] : []),
   config.store,
+  ...(config.dataKey ? [config.dataKey, ...config.dataKey.split(',').map((k) => k.slice(k.indexOf(':') + 1).trim())] : []),
   demoApiKey,
   ...config.apiKeys.map(apiKeyOf),
   ...(config.notify ? config.notify.secrets : [demoNotifySecret]),
@@ -69,12 +70,19 @@ const logger = redactingLogger(createJsonLogger(), () => [
 const storeKind = parseStoreUrl(config.store);
 let store: Store;
 try {
-  store = await createStore(config.store, { redisPrefix: config.redisPrefix, retention: DEMO_RETENTION, logger });
+  store = await createStore(config.store, {
+    redisPrefix: config.redisPrefix,
+    retention: DEMO_RETENTION,
+    logger,
+    ...(config.dataKey !== undefined && { dataKey: config.dataKey }),
+  });
 } catch (e) {
   // The store's own messages name the problem (an unwritable folder, a database of a newer kit) and never the URL.
   console.error(`onboarding-kit: the store (ONBOARDING_STORE) could not be opened: ${(e as Error).message}`);
   process.exit(1);
 }
+if (config.environment === 'production' && config.dataKey === undefined)
+  logger.warn('ONBOARDING_DATA_KEY is not set: CPFs, names and notification bodies are stored unencrypted in ONBOARDING_STORE');
 if (storeKind.kind === 'memory')
   logger.warn('ONBOARDING_STORE=memory: every onboarding is lost when this process ends; use sqlite:<path> or redis://... to keep them');
 

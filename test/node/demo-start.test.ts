@@ -148,6 +148,21 @@ test('configuration: defaults, real upstream requirements, validation', () => {
     assert.match(text, pattern);
 });
 
+test('npm start: ONBOARDING_DATA_KEY is checked at start, its messages naming the entry and never the key', () => {
+  const key = Buffer.alloc(32, 7).toString('base64');
+  const good = readConfig({ ONBOARDING_DATA_KEY: `2027-05:${key}, 2026-11:${Buffer.alloc(32, 8).toString('base64')}` });
+  assert.ok(good.ok);
+  assert.match(good.config.dataKey ?? '', /^2027-05:/);
+  const unset = readConfig({});
+  assert.ok(unset.ok);
+  assert.equal(unset.config.dataKey, undefined, 'unset: nothing is encrypted');
+  const short = Buffer.alloc(16, 7).toString('base64');
+  const bad = readConfig({ ONBOARDING_DATA_KEY: `2027-05:${short}` });
+  assert.ok(!bad.ok);
+  assert.match(bad.errors.join('\n'), /ONBOARDING_DATA_KEY: entry 1 \(key id "2027-05"\) must hold exactly 32 bytes/);
+  assert.equal(bad.errors.join('\n').includes(short), false);
+});
+
 test("configuration: the hosted page's brand, by variables or by file, never both; bad values named by their variable", () => {
   const vars = readConfig({
     ONBOARDING_BRAND_NAME: 'Banco Exemplo',

@@ -37,7 +37,8 @@ export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
 export { SqliteStore, type SqliteStoreOptions } from './store/sqlite-store.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis-store.js';
 export { createStore, parseStoreUrl, DEFAULT_STORE_URL, type CreateStoreOptions, type StoreKind } from './store/create-store.js';
-export { StoreUnavailableError, StoreConfigError } from './store/errors.js';
+export { StoreUnavailableError, StoreConfigError, DataKeyError } from './store/errors.js';
+export { parseDataKeys, type DataKey } from './store/rules/personal-data.js';
 export type { PollTimings } from './relay/poller.js';
 export {
   createJsonLogger,

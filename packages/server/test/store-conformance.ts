@@ -5,6 +5,7 @@
  */
 import { describe } from 'node:test';
 import { describeRuleTables } from './store-conformance-tables.js';
+import { describeDataAtRest } from './store-conformance/data-at-rest.js';
 import { describeDevicesAndHandoff } from './store-conformance/devices-and-handoff.js';
 import { harness, type StoreFactory } from './store-conformance/harness.js';
 import { describeIdempotencyKeys } from './store-conformance/idempotency.js';
@@ -43,5 +44,6 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
     describeOutbox(h);
     describeDevicesAndHandoff(h);
     describeRetention(h);
+    describeDataAtRest(h);
   });
 }

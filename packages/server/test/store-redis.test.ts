@@ -20,14 +20,40 @@ const freshPrefix = () => `t-${randomUUID()}:`;
 
 const connect = (prefix: string, options: RedisStoreOptions = {}) => RedisStore.connect(server.url, { prefix, ...options });
 
+/** Every value under `prefix`, whatever its type, as Redis returns it. */
+async function rawValues(prefix: string): Promise<string> {
+  const raw = createClient({ url: server.url });
+  await raw.connect();
+  try {
+    const out: unknown[] = [];
+    for (const key of await raw.keys(`${prefix}*`)) {
+      const type = String(await raw.sendCommand(['TYPE', key]));
+      const read: Record<string, string[]> = {
+        string: ['GET', key],
+        hash: ['HGETALL', key],
+        set: ['SMEMBERS', key],
+        zset: ['ZRANGE', key, '0', '-1', 'WITHSCORES'],
+        list: ['LRANGE', key, '0', '-1'],
+        stream: ['XRANGE', key, '-', '+'],
+      };
+      assert.ok(read[type], `a reader for Redis type ${type}`);
+      out.push(key, await raw.sendCommand(read[type]!));
+    }
+    return JSON.stringify(out);
+  } finally {
+    await raw.close();
+  }
+}
+
 describeStore(
   'redis',
-  async (clock) => {
+  async (clock, options) => {
     const prefix = freshPrefix();
     return {
-      store: await connect(prefix, { now: clock.now }),
+      store: await connect(prefix, { now: clock.now, ...options }),
       // Another client on the same server and prefix: what a second instance behind the load balancer holds.
-      openPeer: () => connect(prefix, { now: clock.now }),
+      openPeer: (peerOptions) => connect(prefix, { now: clock.now, ...(peerOptions ?? options) }),
+      rawState: () => rawValues(prefix),
     };
   },
   { serverClock: true },

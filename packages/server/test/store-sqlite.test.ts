@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,15 +18,88 @@ function tempDir(): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-describeStore('sqlite', async (clock) => {
+describeStore('sqlite', async (clock, options) => {
   const { dir, remove } = tempDir();
   const path = join(dir, 'state.db');
   return {
-    store: new SqliteStore(path, { now: clock.now }),
+    store: new SqliteStore(path, { now: clock.now, ...options }),
     // A second connection on the same file: what a restarted or second process would hold.
-    openPeer: async () => new SqliteStore(path, { now: clock.now }),
+    openPeer: async (peerOptions) => new SqliteStore(path, { now: clock.now, ...(peerOptions ?? options) }),
+    // The bytes on disk, committed pages and WAL frames alike (latin1 keeps each byte one character).
+    rawState: async () =>
+      [path, `${path}-wal`].filter((p) => existsSync(p)).map((p) => readFileSync(p).toString('latin1')).join('\n'),
     cleanup: async () => remove(),
   };
+});
+
+test('sqlite files: the database, its WAL and shared-memory index are 0600 and a new folder 0700, whatever the umask', async () => {
+  const { dir, remove } = tempDir();
+  const umask = process.umask(0o000);
+  try {
+    const path = join(dir, 'fresh', 'state.db');
+    const store = new SqliteStore(path);
+    const at = new Date().toISOString();
+    await store.createSession(
+      { id: 'ses_1', version: 1, reference: 'r', status: 'open', createdAt: at, expiresAt: at, documentTypes: [], locale: 'pt-BR', metadata: {} },
+      { client: 'c'.repeat(64), capture: 'd'.repeat(64) },
+    );
+    const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+    for (const p of [path, `${path}-wal`, `${path}-shm`]) assert.equal(mode(p), '600', `${p} is its owner's only`);
+    assert.equal(mode(join(dir, 'fresh')), '700', 'the folder it created');
+    await store.close();
+
+    // A file left readable by others (by an earlier kit, or a copy) is tightened on open.
+    const old = join(dir, 'old.db');
+    writeFileSync(old, '');
+    chmodSync(old, 0o644);
+    await new SqliteStore(old).close();
+    assert.equal(mode(old), '600');
+  } finally {
+    process.umask(umask);
+    remove();
+  }
+});
+
+test('sqlite retention: a purged session leaves no trace in the file or its WAL (freed content is zeroed, the WAL emptied)', async () => {
+  const { dir, remove } = tempDir();
+  try {
+    const path = join(dir, 'state.db');
+    const store = new SqliteStore(path);
+    const at = Date.parse('2030-01-01T00:00:00.000Z');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const cpf = '52998224725';
+    await store.createSession(
+      {
+        id: 'ses_gone',
+        version: 1,
+        reference: 'r',
+        status: 'open',
+        createdAt: iso(at),
+        expiresAt: iso(at + 60_000),
+        taxId: { kind: 'cpf', value: cpf },
+        name: 'Joana Quaresma Bittencourt',
+        documentTypes: [],
+        locale: 'pt-BR',
+        metadata: {},
+      },
+      { client: 'c'.repeat(64), capture: 'd'.repeat(64) },
+    );
+    // The file and its WAL, byte for byte.
+    const bytes = () =>
+      [path, `${path}-wal`]
+        .filter((p) => existsSync(p))
+        .map((p) => readFileSync(p).toString('latin1'))
+        .join('\n');
+    assert.ok(bytes().includes(cpf), 'without a data key the CPF is in the files while the session lives');
+
+    const later = new Date(at + 365 * 86_400_000);
+    assert.equal(await store.purgeBackendState({ sessionsEndedBefore: later, sessionsCreatedBefore: later, outboxBefore: later }), 1);
+    await store.close();
+    assert.equal(bytes().includes(cpf), false, 'the purged CPF is not left in a free page');
+    assert.equal(bytes().includes('Joana Quaresma'), false, 'nor the name');
+  } finally {
+    remove();
+  }
 });
 
 test('sqlite schema: versioned migrations applied once, WAL and synchronous FULL; a newer file is refused', async () => {

@@ -88,6 +88,11 @@ export interface SessionRecord {
   events?: SessionLogEntry[];
   /** The last event's `seq` (0 or absent: none yet). */
   eventSeq?: number;
+  /**
+   * At rest only, with a data key: `taxId`, `name`, `metadata` and `returnUrl` sealed together
+   * (rules/personal-data.ts). The store opens it before handing the session out, so callers never see it.
+   */
+  sealed?: string;
 }
 
 export type IdempotencyState =

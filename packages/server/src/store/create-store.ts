@@ -27,6 +27,11 @@ export interface CreateStoreOptions {
   /** Redis: see RedisStoreOptions. */
   operationTimeoutMs?: number;
   startTimeoutMs?: number;
+  /**
+   * `ONBOARDING_DATA_KEY`: encrypts personal data at rest, `<id>:<base64 of 32 bytes>[,<id>:<key>...]`
+   * (the first key seals, all open; docs/backend-api.md#personal-data-at-rest). Unset: stored as given.
+   */
+  dataKey?: string;
 }
 
 export type StoreKind = 'sqlite' | 'redis' | 'memory';
@@ -54,15 +59,15 @@ export function parseStoreUrl(url: string): { kind: StoreKind; target: string } 
 
 export async function createStore(url: string, options: CreateStoreOptions = {}): Promise<Store> {
   const { kind, target } = parseStoreUrl(url);
-  const clock = options.now && { now: options.now };
+  const common = { ...(options.now && { now: options.now }), ...(options.dataKey !== undefined && { dataKey: options.dataKey }) };
   switch (kind) {
     case 'memory':
-      return new MemoryStore({ ...clock });
+      return new MemoryStore({ ...common });
     case 'sqlite':
-      return new SqliteStore(target === ':memory:' ? target : resolve(options.cwd ?? process.cwd(), target), { ...clock });
+      return new SqliteStore(target === ':memory:' ? target : resolve(options.cwd ?? process.cwd(), target), { ...common });
     case 'redis': {
       const redis: RedisStoreOptions = {
-        ...clock,
+        ...common,
         ...(options.redisPrefix !== undefined && { prefix: options.redisPrefix }),
         ...(options.retention && { retention: options.retention }),
         ...(options.logger && { logger: options.logger }),

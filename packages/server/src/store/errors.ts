@@ -25,3 +25,20 @@ export class StoreConfigError extends Error {
 export function isStoreUnavailable(e: unknown): e is StoreUnavailableError {
   return e instanceof StoreUnavailableError;
 }
+
+/**
+ * Stored personal data that this store cannot open: sealed with a data key it was not given, or
+ * with a key of that id whose bytes differ (or the stored value was altered). The message names
+ * the key id and the record, never the data.
+ */
+export class DataKeyError extends Error {
+  override readonly name = 'DataKeyError';
+  readonly code = 'data_key';
+
+  constructor(
+    message: string,
+    readonly keyId: string | null,
+  ) {
+    super(message);
+  }
+}

@@ -110,6 +110,8 @@ export interface Store extends BackendState {
    * nothing: it reads the window (its count and when it ends).
    */
   consumeRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** Whether personal data is encrypted at rest (a data key was given); the kit's stores say, a store of one's own may not. */
+  readonly sealsPersonalData?: boolean;
   /** Resolves when the store answers (for health checks). */
   ping(): Promise<void>;
   close?(): Promise<void>;

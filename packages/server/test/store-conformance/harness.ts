@@ -10,16 +10,27 @@ export interface TestClock {
   advance(ms: number): Promise<void>;
 }
 
+/** What a store of the suite is opened with, besides its clock. */
+export interface FixtureOptions {
+  /** The store's `dataKey` (`ONBOARDING_DATA_KEY`'s format). */
+  dataKey?: string;
+}
+
 export interface StoreFixture {
   /** A store on fresh, empty state. */
   store: Store;
-  /** Another instance on the same state (another connection, client or process handle; the same object where there is no other). */
-  openPeer(): Promise<Store>;
+  /**
+   * Another instance on the same state (another connection, client or process handle; the same
+   * object where there is no other, unless `options` are given: then one on the same data).
+   */
+  openPeer(options?: FixtureOptions): Promise<Store>;
+  /** Everything the state holds, as the backend holds it (the file's bytes, every key's values, the maps), as text. */
+  rawState(): Promise<string>;
   /** Frees what the fixture holds (files, keys); stores are closed by the suite. */
   cleanup?(): Promise<void>;
 }
 
-export type StoreFactory = (clock: TestClock) => Promise<StoreFixture>;
+export type StoreFactory = (clock: TestClock, options?: FixtureOptions) => Promise<StoreFixture>;
 
 export const START = Date.parse('2030-01-01T00:00:00.000Z');
 
@@ -37,15 +48,21 @@ function testClock(serverClock: boolean): TestClock {
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 type Backend = Store & BackendState;
-type StoreBody = (s: Store, ctx: { clock: TestClock; peer: () => Promise<Store> }) => Promise<void>;
-type BackendBody = (s: Backend, ctx: { clock: TestClock; peer: () => Promise<Backend> }) => Promise<void>;
+type StoreBody = (
+  s: Store,
+  ctx: { clock: TestClock; peer: (options?: FixtureOptions) => Promise<Store>; rawState: () => Promise<string> },
+) => Promise<void>;
+type BackendBody = (
+  s: Backend,
+  ctx: { clock: TestClock; peer: (options?: FixtureOptions) => Promise<Backend>; rawState: () => Promise<string> },
+) => Promise<void>;
 
 /** One store kind under test, as each part of the suite receives it. */
 export interface Harness {
   /** Runs `body` with a fresh store and its clock; closes every store opened, whatever happens. */
-  withStore(body: StoreBody): Promise<void>;
+  withStore(body: StoreBody, options?: FixtureOptions): Promise<void>;
   /** `withStore`, with the store as the backend's routes use it. */
-  withBackend(body: BackendBody): Promise<void>;
+  withBackend(body: BackendBody, options?: FixtureOptions): Promise<void>;
   /** Leases and rate windows follow the store server's own clock (see ConformanceOptions). */
   serverClock: boolean;
 }
@@ -74,17 +91,17 @@ const BACKEND_METHODS: Array<keyof BackendState> = [
 ];
 
 export function harness(name: string, factory: StoreFactory, serverClock: boolean): Harness {
-  async function withStore(body: StoreBody): Promise<void> {
+  async function withStore(body: StoreBody, options?: FixtureOptions): Promise<void> {
     const clock = testClock(serverClock);
-    const fixture = await factory(clock);
+    const fixture = await factory(clock, options);
     const opened = new Set<Store>([fixture.store]);
-    const peer = async () => {
-      const p = await fixture.openPeer();
+    const peer = async (peerOptions?: FixtureOptions) => {
+      const p = await fixture.openPeer(peerOptions);
       opened.add(p);
       return p;
     };
     try {
-      await body(fixture.store, { clock, peer });
+      await body(fixture.store, { clock, peer, rawState: () => fixture.rawState() });
     } finally {
       for (const s of opened) await s.close?.();
       await fixture.cleanup?.();
@@ -99,7 +116,11 @@ export function harness(name: string, factory: StoreFactory, serverClock: boolea
 
   return {
     withStore,
-    withBackend: (body) => withStore((s, { clock, peer }) => body(backend(s), { clock, peer: async () => backend(await peer()) })),
+    withBackend: (body, options) =>
+      withStore(
+        (s, { clock, peer, rawState }) => body(backend(s), { clock, peer: async (o) => backend(await peer(o)), rawState }),
+        options,
+      ),
     serverClock,
   };
 }

@@ -2,7 +2,8 @@
  * `Store` and `BackendState` written once, on top of a backend's primitives (./primitives.ts):
  * every store is a `SharedStore` given its own primitives, as better-auth's adapters share one
  * factory. What does not depend on where the data lives is here: shaping records, default times,
- * limits, versions, telling listeners, and closing.
+ * limits, versions, telling listeners, sealing personal data (../rules/personal-data.ts), and
+ * closing: backends only ever hold the sealed form.
  */
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type {
@@ -17,12 +18,22 @@ import type {
   SessionSecretKind,
 } from '../backend-state.js';
 import { copyRecord } from '../rules/copies.js';
+import {
+  joinSession,
+  outboxBinding,
+  sealedEntry,
+  sealedSession,
+  sessionBinding,
+  splitSession,
+  type SessionPersonalData,
+} from '../rules/personal-data.js';
 import { reservationTtlMs } from '../rules/idempotency.js';
 import { distinctNames } from '../rules/leases.js';
 import { newOnboarding, onboardingCutoffs, type NewOnboarding } from '../rules/onboardings.js';
 import { applyOutboxUpdate, outboxTry } from '../rules/outbox.js';
 import { atMost, atVersion, purgeCutoffs, secretOpens } from '../rules/sessions.js';
 import type { ApplyResult, ChangeListener, Clock, OnboardingRecord, RateLimitDecision, StatusUpdate, Store } from '../store.js';
+import { DataSealer } from './data-sealer.js';
 import type { StorePrimitives } from './primitives.js';
 
 export class SharedStore implements Store, BackendState {
@@ -33,7 +44,14 @@ export class SharedStore implements Store, BackendState {
     private readonly p: StorePrimitives,
     /** Stamps status times when an update brings none. */
     protected readonly now: Clock,
+    /** Seals personal data before the backend sees it (default: no key, stored as given). */
+    private readonly sealer: DataSealer = new DataSealer(),
   ) {}
+
+  /** Whether personal data is encrypted at rest (a data key was given). */
+  get sealsPersonalData(): boolean {
+    return this.sealer.sealing;
+  }
 
   async create(input: NewOnboarding): Promise<OnboardingRecord> {
     const record = newOnboarding(input);
@@ -89,16 +107,16 @@ export class SharedStore implements Store, BackendState {
   }
 
   async createSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<void> {
-    if (!(await this.p.insertSession(atVersion(record, 1), secrets))) throw new Error(`Session ${record.id} exists already.`);
+    if (!(await this.p.insertSession(await this.sealSession(atVersion(record, 1)), secrets))) throw new Error(`Session ${record.id} exists already.`);
   }
 
-  getSession(id: string): Promise<SessionRecord | null> {
-    return this.p.getSession(id);
+  async getSession(id: string): Promise<SessionRecord | null> {
+    return this.openSession(await this.p.getSession(id));
   }
 
   async findSessionBySecret(kind: SessionSecretKind, secretHash: string): Promise<SessionRecord | null> {
     const id = secretOpens(await this.p.secretOwner(secretHash), kind);
-    return id === null ? null : this.p.getSession(id);
+    return id === null ? null : this.getSession(id);
   }
 
   addSessionSecret(id: string, kind: SessionSecretKind, secretHash: string): Promise<boolean> {
@@ -106,7 +124,7 @@ export class SharedStore implements Store, BackendState {
   }
 
   async replaceSession(next: SessionRecord, expectedVersion: number): Promise<boolean> {
-    const written = await this.p.replaceSession(atVersion(next, expectedVersion + 1), expectedVersion);
+    const written = await this.p.replaceSession(await this.sealSession(atVersion(next, expectedVersion + 1)), expectedVersion);
     if (written) this.p.sessionFeed.emit(next.id);
     return written;
   }
@@ -124,14 +142,14 @@ export class SharedStore implements Store, BackendState {
   }
 
   async listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]> {
-    return atMost(limit) === 0 ? [] : this.p.sessionsByReference(reference, limit);
+    return atMost(limit) === 0 ? [] : this.openAll(await this.p.sessionsByReference(reference, limit));
   }
 
   async listSessionsByStatus(
     status: SessionStatus,
     { limit, expiresBefore }: { limit: number; expiresBefore?: Date },
   ): Promise<SessionRecord[]> {
-    return atMost(limit) === 0 ? [] : this.p.sessionsByStatus(status, limit, expiresBefore?.getTime());
+    return atMost(limit) === 0 ? [] : this.openAll(await this.p.sessionsByStatus(status, limit, expiresBefore?.getTime()));
   }
 
   reserveIdempotencyKey(key: string, fingerprint: string, ttls: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState> {
@@ -150,20 +168,22 @@ export class SharedStore implements Store, BackendState {
     return this.p.addAccessKey(tokenOnboarding, accessKeyHash);
   }
 
-  enqueueNotification(entry: OutboxEntry): Promise<boolean> {
-    return this.p.insertEntry(applyOutboxUpdate(entry, entry));
+  async enqueueNotification(entry: OutboxEntry): Promise<boolean> {
+    const body = await this.sealer.seal(entry.body, outboxBinding(entry.id));
+    return this.p.insertEntry(sealedEntry(applyOutboxUpdate(entry, entry), body));
   }
 
   async dueNotifications(nowMs: number, limit: number): Promise<OutboxEntry[]> {
-    return atMost(limit) === 0 ? [] : this.p.dueEntries(nowMs, limit);
+    return atMost(limit) === 0 ? [] : this.openEntries(await this.p.dueEntries(nowMs, limit));
   }
 
   updateNotification(id: string, update: OutboxUpdate): Promise<boolean> {
     return this.p.updateEntry(id, outboxTry(update));
   }
 
-  getNotification(id: string): Promise<OutboxEntry | null> {
-    return this.p.getEntry(id);
+  async getNotification(id: string): Promise<OutboxEntry | null> {
+    const entry = await this.p.getEntry(id);
+    return entry && this.openEntry(entry);
   }
 
   async listNotifications({
@@ -175,7 +195,7 @@ export class SharedStore implements Store, BackendState {
     failingOnly?: boolean;
     limit: number;
   }): Promise<OutboxEntry[]> {
-    return atMost(limit) === 0 ? [] : this.p.listEntries(state, failingOnly === true, limit);
+    return atMost(limit) === 0 ? [] : this.openEntries(await this.p.listEntries(state, failingOnly === true, limit));
   }
 
   purgeBackendState(cutoffs: BackendPurgeCutoffs): Promise<number> {
@@ -192,6 +212,30 @@ export class SharedStore implements Store, BackendState {
     this.closed = true;
     for (const off of [...this.subscriptions]) off();
     await this.p.close?.();
+  }
+
+  private async sealSession(s: SessionRecord): Promise<SessionRecord> {
+    if (!this.sealer.sealing) return s;
+    const { rest, personal } = splitSession(s);
+    return personal ? sealedSession(rest, await this.sealer.seal(JSON.stringify(personal), sessionBinding(s.id))) : rest;
+  }
+
+  private async openSession(s: SessionRecord | null): Promise<SessionRecord | null> {
+    if (!s?.sealed) return s;
+    const personal = JSON.parse(await this.sealer.open(s.sealed, sessionBinding(s.id), `session ${s.id}`)) as SessionPersonalData;
+    return joinSession(s, personal);
+  }
+
+  private async openAll(list: SessionRecord[]): Promise<SessionRecord[]> {
+    return Promise.all(list.map(async (s) => (await this.openSession(s))!));
+  }
+
+  private async openEntry(entry: OutboxEntry): Promise<OutboxEntry> {
+    return { ...entry, body: await this.sealer.open(entry.body, outboxBinding(entry.id), `notification ${entry.id}`) };
+  }
+
+  private openEntries(list: OutboxEntry[]): Promise<OutboxEntry[]> {
+    return Promise.all(list.map((e) => this.openEntry(e)));
   }
 
   /** Listeners end with the store: closing unsubscribes whoever is left. */

@@ -40,6 +40,13 @@ export class MemoryPrimitives implements StorePrimitives {
 
   constructor(private readonly now: Clock) {}
 
+  /** Every map, as held, in JSON. */
+  snapshot(): string {
+    const all = { records: this.records, leases: this.leases, windows: this.windows, sessions: this.sessions, secrets: this.secrets };
+    const more = { idempotency: this.idempotency, handoffKeys: this.handoffKeys, outbox: this.outbox };
+    return JSON.stringify({ ...all, ...more }, (_key, value: unknown) => (value instanceof Map ? Object.fromEntries(value) : value));
+  }
+
   async putOnboarding(record: OnboardingRecord): Promise<void> {
     this.records.set(record.tokenOnboarding, copyRecord(record));
   }

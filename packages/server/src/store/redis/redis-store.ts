@@ -9,6 +9,7 @@ import type { Logger } from '../../logger.js';
 import { ChangeFeed } from '../core/change-feed.js';
 import type { StorePrimitives } from '../core/primitives.js';
 import { SessionFeed } from '../core/session-feed.js';
+import { sealerFor } from '../core/data-sealer.js';
 import { SharedStore } from '../core/shared-store.js';
 import type { Clock } from '../store.js';
 import { RedisConnection } from './connection.js';
@@ -33,6 +34,8 @@ export interface RedisStoreOptions {
   operationTimeoutMs?: number;
   /** How long `connect` waits for a first connection before returning a store that keeps trying (default 5 s). */
   startTimeoutMs?: number;
+  /** Encrypts personal data at rest (`ONBOARDING_DATA_KEY`'s format, docs/backend-api.md#personal-data-at-rest). */
+  dataKey?: string;
 }
 
 export class RedisStore extends SharedStore {
@@ -45,6 +48,8 @@ export class RedisStore extends SharedStore {
 
   /** Connects to `url` (`redis[s]://[user:password@]host:port[/db]`). Waits up to `startTimeoutMs` for Redis; after that, keeps trying in the background. */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
+    // A malformed key is refused before any connection is made.
+    sealerFor(options.dataKey);
     await RedisConnection.load();
     const store = new RedisStore(url, options);
     await store.#start(options.startTimeoutMs ?? 5_000);
@@ -66,7 +71,7 @@ export class RedisStore extends SharedStore {
       now,
       retention: options.retention,
     };
-    super(redisPrimitives(ctx, feeds), now);
+    super(redisPrimitives(ctx, feeds), now, sealerFor(options.dataKey));
     this.prefix = ctx.keys.prefix;
     this.#conn = conn;
     this.#feed = feeds.feed;

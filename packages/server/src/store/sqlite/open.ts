@@ -1,11 +1,12 @@
 /**
  * Opening a SQLite store's file: created with its folder if needed, in WAL mode, migrated to the
- * latest schema. Durability: `synchronous = FULL`, so every commit is fsynced before the call
+ * latest schema. The file, its WAL and shared-memory index are readable by their owner only
+ * (0600, whatever the umask): they hold personal data. Durability: `synchronous = FULL`, so every commit is fsynced before the call
  * returns. A killed process (SIGKILL) would already lose nothing with NORMAL, since a committed
  * WAL frame is in the operating system's hands; FULL also keeps the last commits through a power
  * cut, at one fsync per write, which the few writes per onboarding easily afford.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type Database from 'libsql';
@@ -36,7 +37,10 @@ export function openDatabase<T>(
 ): { db: Db; prepared: T } {
   let db: Db;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      createOwnerOnly(path);
+    }
     db = new (libsql ??= requireHere('libsql') as typeof Database)(path);
   } catch (e) {
     throw toStoreError(e);
@@ -49,11 +53,39 @@ export function openDatabase<T>(
     db.pragma('synchronous = FULL');
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs))}`);
     db.pragma('foreign_keys = ON');
+    // Retention deletes personal data: overwrite what a delete frees, so it does not stay readable in free pages.
+    db.pragma('secure_delete = ON');
     migrate(db, path, options.nowIso);
+    if (path !== ':memory:') for (const suffix of SIDE_FILES) ownerOnlyIfPresent(path + suffix);
     return { db, prepared: prepare(db) };
   } catch (e) {
     db.close();
     throw toStoreError(e);
+  }
+}
+
+/** SQLite's files beside the database; it creates them with the database's mode, which this makes sure of. */
+const SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
+const OWNER_ONLY = 0o600;
+
+/**
+ * Creates the file before SQLite does (which would follow the umask), or tightens one that exists:
+ * `openSync`'s mode is cut by the umask and never applies to an existing file, `fchmod` is not.
+ */
+function createOwnerOnly(path: string): void {
+  const fd = openSync(path, 'a', OWNER_ONLY);
+  try {
+    fchmodSync(fd, OWNER_ONLY);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function ownerOnlyIfPresent(path: string): void {
+  try {
+    chmodSync(path, OWNER_ONLY);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
 }
 

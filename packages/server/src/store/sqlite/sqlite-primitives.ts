@@ -247,7 +247,7 @@ export class SqlitePrimitives implements StorePrimitives {
 
   async purge({ sessionsEndedBeforeMs: ended, sessionsCreatedBeforeMs: created, outboxBeforeMs }: PurgeCutoffs): Promise<number> {
     const t = this.now();
-    return this.tx(() => {
+    const purged = this.tx(() => {
       this.sql.purgeSecrets.run(ended, created);
       this.sql.purgeHandoffKeys.run(ended, created);
       const sessions = this.sql.purgeSessions.run(ended, created).changes;
@@ -256,6 +256,21 @@ export class SqlitePrimitives implements StorePrimitives {
       this.sql.sweepIdempotency.run(t);
       return sessions + entries;
     });
+    if (purged > 0) this.truncateWal();
+    return purged;
+  }
+
+  /**
+   * What a purge deleted stays in the WAL's earlier frames until they are overwritten: copy the
+   * WAL into the file (where secure_delete has zeroed the freed content) and empty it. Best effort:
+   * a reader holding an old snapshot lets the checkpoint stop short, and the next purge tries again.
+   */
+  private truncateWal(): void {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // The purge itself is committed; a checkpoint that could not run now is retried after the next one.
+    }
   }
 
   async ping(): Promise<void> {

@@ -5,6 +5,7 @@
  * store on the file in that process), so several instances behind a load balancer use the Redis
  * store instead. Opening and durability: ./open.ts.
  */
+import { sealerFor } from '../core/data-sealer.js';
 import { SharedStore } from '../core/shared-store.js';
 import type { Clock } from '../store.js';
 import { takeFeeds } from './file-feeds.js';
@@ -17,6 +18,8 @@ export interface SqliteStoreOptions {
   now?: Clock;
   /** How long a write waits for another connection's transaction before giving up (default 5 s). */
   busyTimeoutMs?: number;
+  /** Encrypts personal data at rest (`ONBOARDING_DATA_KEY`'s format, docs/backend-api.md#personal-data-at-rest). */
+  dataKey?: string;
 }
 
 export class SqliteStore extends SharedStore {
@@ -27,13 +30,14 @@ export class SqliteStore extends SharedStore {
   /** Opens (creating it and its folder if needed) and migrates the database file at `path`. */
   constructor(path: string, options: SqliteStoreOptions = {}) {
     const now = options.now ?? Date.now;
+    const sealer = sealerFor(options.dataKey);
     const { db, prepared: sql } = openDatabase(
       path,
       { busyTimeoutMs: options.busyTimeoutMs ?? 5_000, nowIso: () => new Date(now()).toISOString() },
       prepareStatements,
     );
     const primitives = new SqlitePrimitives(db, sql, takeFeeds(path), now);
-    super(primitives, now);
+    super(primitives, now, sealer);
     this.path = path;
     this.#db = db;
     this.#primitives = primitives;
