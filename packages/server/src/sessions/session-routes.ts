@@ -2,7 +2,7 @@
  * Session routes (docs/backend-api.md#sessions): the backend's, behind an API key, to open and
  * read sessions; and the page's `GET /v1/session`, behind one of the session's page secrets.
  */
-import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract';
+import { SESSION_LIMITS, validateCreateSession, type CaptureExchange } from '@onboarding-kit/contract';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
@@ -65,9 +65,30 @@ export function sessionRoutes({ sessions, auth }: SessionRouteDeps): Hono<Compan
   return app;
 }
 
-/** `/v1/session`: the page reads the session its secret opens (client secret, capture token or a hand-off's device secret), with which device holds it. */
+const SMALL_BODY_BYTES = 1024;
+
+/** `{ captureToken }`, a string of sane length, nothing else. */
+function validateExchange(body: unknown): string {
+  const token = (body as { captureToken?: unknown } | null)?.captureToken;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length !== 1 || typeof token !== 'string')
+    throw new DomainError('invalid_request', 'The exchange must be a JSON object: {"captureToken": ...}.');
+  if (token.length < 16 || token.length > 128) throw new DomainError('invalid_field', 'captureToken must be a string of sane length.', { field: 'captureToken' });
+  return token;
+}
+
+/**
+ * `/v1/session`: the page reads the session its secret opens (client secret, page secret, capture
+ * token or a hand-off's device secret), with which device holds it; the hosted page trades its
+ * capture token for a page secret (`POST /exchange`, without authorisation: the token is the proof).
+ */
 export function pageSessionRoutes({ sessions }: Pick<SessionRouteDeps, 'sessions'>): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
+  app.post('/exchange', async (c) => {
+    const token = validateExchange(await readJsonBody(c, SMALL_BODY_BYTES, { requireJsonType: true, what: 'The exchange' }));
+    const exchanged: CaptureExchange = await sessions.exchangeCapture(token);
+    c.header('Cache-Control', 'no-store');
+    return c.json(exchanged, 201);
+  });
   app.get('/', async (c) => {
     const caller = await pageCaller(c, sessions);
     const now = sessions.now();

@@ -21,11 +21,13 @@ import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js
 import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
-import { newSecrets, newSessionRecord } from './new-session.js';
+import { newPageSecret, newSecrets, newSessionRecord } from './new-session.js';
+import { captureExchanged, pageSecretOpens } from './page-secret-rules.js';
 import {
   CREATION_HOLD_MS,
   HOUR_MS,
   IDEMPOTENCY_TTL_MS,
+  PAGE_READ_GRACE_MS,
   RETENTION_MS,
   SESSION_MAX_AGE_MS,
   SESSION_SWEEP_EVERY_MS,
@@ -53,6 +55,8 @@ export interface SessionServiceOptions {
   sweepEveryMs?: number;
   /** Ended sessions are deleted this long after they ended (default 24 h). */
   retentionMs?: number;
+  /** How long page secrets other than the client secret still open a session once it ended (default 5 min). */
+  pageReadGraceMs?: number;
 }
 
 export type ClaimResult = { kind: 'claimed'; session: SessionRecord } | { kind: 'replay'; tokenOnboarding: string };
@@ -62,6 +66,12 @@ const PURGE_EVERY_MS = HOUR_MS;
 
 const sessionUsed = () =>
   new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
+const captureOpened = () =>
+  new DomainError(
+    'session_used',
+    'This link was opened already: continue where it was first opened, or ask the service provider for a new one.',
+    { status: 410 },
+  );
 const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 const CLAIM_REFUSALS = {
   session_used: sessionUsed,
@@ -71,14 +81,21 @@ const CLAIM_REFUSALS = {
 } as const;
 
 export class SessionService {
-  readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;
+  readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs' | 'pageReadGraceMs'>> &
+    SessionServiceOptions;
   #timer: TimerHandle | undefined;
   #closed = false;
   #sweeping: Promise<void> | undefined;
   #nextPurge = 0;
 
   constructor(options: SessionServiceOptions) {
-    this.#o = { claimTimeoutMs: CREATION_HOLD_MS, sweepEveryMs: SESSION_SWEEP_EVERY_MS, retentionMs: RETENTION_MS, ...options };
+    this.#o = {
+      claimTimeoutMs: CREATION_HOLD_MS,
+      sweepEveryMs: SESSION_SWEEP_EVERY_MS,
+      retentionMs: RETENTION_MS,
+      pageReadGraceMs: PAGE_READ_GRACE_MS,
+      ...options,
+    };
   }
 
   get store(): Store {
@@ -134,10 +151,37 @@ export class SessionService {
   async authenticatePage(secret: string | undefined): Promise<PageCaller | null> {
     if (!secret || secret.length > 512) return null;
     const hash = hashSecret(secret);
-    const kinds: SessionSecretKind[] = ['client', 'capture', 'device'];
+    const kinds: SessionSecretKind[] = ['client', 'capture', 'page', 'device'];
     const found = await Promise.all(kinds.map((kind) => this.#o.store.findSessionBySecret(kind, hash)));
     const i = found.findIndex((s) => s !== null);
-    return i < 0 ? null : { session: found[i]!, kind: kinds[i]!, secret };
+    if (i < 0) return null;
+    const caller: PageCaller = { session: found[i]!, kind: kinds[i]!, secret };
+    return pageSecretOpens(caller.session, caller, this.now(), this.#o.pageReadGraceMs) ? caller : null;
+  }
+
+  /**
+   * `POST /v1/session/exchange`: the hosted page trades its URL's capture token, once, for a page
+   * secret of its own. A second exchange of the same token (a copy of the URL from a history) is
+   * refused, so whoever opened the link first holds the only secret it gives.
+   */
+  async exchangeCapture(captureToken: string): Promise<{ pageSecret: string; sessionId: string }> {
+    const found = await this.#o.store.findSessionBySecret('capture', hashSecret(captureToken));
+    if (!found || !pageSecretOpens(found, { kind: 'capture', secret: captureToken }, this.now(), this.#o.pageReadGraceMs)) {
+      if (found) throw captureOpened();
+      throw new DomainError('not_found', 'No such session link.');
+    }
+    const status = effectiveStatus(found, this.now());
+    if (status === 'expired') throw sessionExpired();
+    if (status !== 'open' || found.tokenOnboarding) throw new DomainError('session_used', undefined, { status: 410 });
+    const pageSecret = newPageSecret(found.id);
+    const changed = await this.#change(found.id, (s) =>
+      captureExchanged(s, captureToken) ? null : { ...s, exchangedCaptures: [...(s.exchangedCaptures ?? []), hashSecret(captureToken)] },
+    );
+    // Another exchange of the token won the race: it alone holds the secret.
+    if (!changed) throw captureOpened();
+    if (!(await this.#o.store.addSessionSecret(found.id, 'page', hashSecret(pageSecret)))) throw new DomainError('not_found', 'No such session link.');
+    this.#o.logger.info('capture link exchanged for a page secret', { sessionId: found.id });
+    return { pageSecret, sessionId: found.id };
   }
 
   /** The base of the companion's public URLs (`ONBOARDING_PUBLIC_URL`, else the origin the request came to). */
