@@ -166,10 +166,7 @@ export class SessionService {
    */
   async exchangeCapture(captureToken: string): Promise<{ pageSecret: string; sessionId: string }> {
     const found = await this.#o.store.findSessionBySecret('capture', hashSecret(captureToken));
-    if (!found || !pageSecretOpens(found, { kind: 'capture', secret: captureToken }, this.now(), this.#o.pageReadGraceMs)) {
-      if (found) throw captureOpened();
-      throw new DomainError('not_found', 'No such session link.');
-    }
+    if (!found) throw new DomainError('not_found', 'No such session link.');
     const status = effectiveStatus(found, this.now());
     if (status === 'expired') throw sessionExpired();
     if (status !== 'open' || found.tokenOnboarding) throw new DomainError('session_used', undefined, { status: 410 });
@@ -177,7 +174,7 @@ export class SessionService {
     const changed = await this.#change(found.id, (s) =>
       captureExchanged(s, captureToken) ? null : { ...s, exchangedCaptures: [...(s.exchangedCaptures ?? []), hashSecret(captureToken)] },
     );
-    // Another exchange of the token won the race: it alone holds the secret.
+    // The token was exchanged before, or by a request racing this one: that one alone holds the secret.
     if (!changed) throw captureOpened();
     if (!(await this.#o.store.addSessionSecret(found.id, 'page', hashSecret(pageSecret)))) throw new DomainError('not_found', 'No such session link.');
     this.#o.logger.info('capture link exchanged for a page secret', { sessionId: found.id });

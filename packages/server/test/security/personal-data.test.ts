@@ -91,7 +91,9 @@ test('a completed session read with its capture token, its page secret or a phon
   // Within the grace the phone still reads its outcome, and nothing of the person.
   const soon = await send('GET', '/v1/session', { key: device });
   assert.equal(soon.status, 200, soon.text);
-  assert.equal((JSON.parse(soon.text) as { status: string }).status, 'completed');
+  const seen = JSON.parse(soon.text) as { status: string; prefill: unknown };
+  assert.equal(seen.status, 'completed');
+  assert.deepEqual(seen.prefill, {}, 'no prefill once the session is not open');
   assertNoPersonalData(soon.text, 'the phone, right after completion');
 
   offset = GRACE_MS + 1_000;
