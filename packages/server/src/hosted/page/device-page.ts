@@ -9,11 +9,13 @@ import { mountFlow, show } from './page-view.js';
 const DEVICE_KEY = 'onboarding-kit:device-session';
 const CAPTURE_KEY = 'onboarding-kit:capture-session';
 
-/** What the session's own page keeps to come back after a reload. */
+/** What the session's own page keeps to come back after a reload (`/capture` speaks the browser's language, the session's page its own). */
 interface KeptCapture {
   secret: string;
   sessionId?: string;
   returnUrl?: string;
+  /** The page's `data-text-*`, in the session's language. */
+  texts?: Record<string, string>;
 }
 
 // sessionStorage throws where storage is blocked: the tab then has no secret to find.
@@ -62,6 +64,7 @@ export function continueAsOrigin(data: DOMStringMap, secret: string): void {
       secret,
       ...(data.sessionId && { sessionId: data.sessionId }),
       ...(data.returnUrl && { returnUrl: data.returnUrl }),
+      texts: Object.fromEntries(Object.entries(data).filter((e): e is [string, string] => e[0].startsWith('text') && e[1] !== undefined)),
     } satisfies KeptCapture),
   );
   show('okit-flow-slot');
@@ -75,7 +78,7 @@ export function devicePage(data: DOMStringMap): void {
   const origin = readCapture();
   if (origin) {
     mountFlow(origin.secret);
-    const back: DOMStringMap = { ...data };
+    const back: DOMStringMap = { ...data, ...origin.texts };
     if (origin.sessionId) back.sessionId = origin.sessionId;
     if (origin.returnUrl) back.returnUrl = origin.returnUrl;
     return followOutcome(back, false);
