@@ -2,7 +2,7 @@
  * Session routes (docs/backend-api.md#sessions): the backend's, behind an API key, to open and
  * read sessions; and the page's `GET /v1/session`, behind one of the session's page secrets.
  */
-import { SESSION_LIMITS, validateCreateSession, type CaptureExchange } from '@onboarding-kit/contract';
+import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
@@ -11,6 +11,7 @@ import { fingerprint } from '../idempotency/idempotency-rules.js';
 import { readJsonBody } from '../transport/index.js';
 import { pageHandoffState } from '../handoff/handoff-rules.js';
 import { pageCaller } from '../handoff/handoff-routes.js';
+import { exchangeCapture } from './capture-service.js';
 import type { SessionService } from './session-service.js';
 import { toPageSession } from './session-view.js';
 
@@ -85,7 +86,8 @@ export function pageSessionRoutes({ sessions }: Pick<SessionRouteDeps, 'sessions
   const app = new Hono<CompanionEnv>();
   app.post('/exchange', async (c) => {
     const token = validateExchange(await readJsonBody(c, SMALL_BODY_BYTES, { requireJsonType: true, what: 'The exchange' }));
-    const exchanged: CaptureExchange = await sessions.exchangeCapture(token);
+    const exchanged = await exchangeCapture(sessions, token);
+    c.get('log').info('capture link exchanged for a page secret', { sessionId: exchanged.sessionId });
     c.header('Cache-Control', 'no-store');
     return c.json(exchanged, 201);
   });

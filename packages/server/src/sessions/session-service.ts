@@ -21,8 +21,8 @@ import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js
 import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
-import { newPageSecret, newSecrets, newSessionRecord } from './new-session.js';
-import { captureExchanged, pageSecretOpens } from './page-secret-rules.js';
+import { newSecrets, newSessionRecord } from './new-session.js';
+import { pageSecretOpens } from './page-secret-rules.js';
 import {
   CREATION_HOLD_MS,
   HOUR_MS,
@@ -66,12 +66,6 @@ const PURGE_EVERY_MS = HOUR_MS;
 
 const sessionUsed = () =>
   new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
-const captureOpened = () =>
-  new DomainError(
-    'session_used',
-    'This link was opened already: continue where it was first opened, or ask the service provider for a new one.',
-    { status: 410 },
-  );
 const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 const CLAIM_REFUSALS = {
   session_used: sessionUsed,
@@ -157,28 +151,6 @@ export class SessionService {
     if (i < 0) return null;
     const caller: PageCaller = { session: found[i]!, kind: kinds[i]!, secret };
     return pageSecretOpens(caller.session, caller, this.now(), this.#o.pageReadGraceMs) ? caller : null;
-  }
-
-  /**
-   * `POST /v1/session/exchange`: the hosted page trades its URL's capture token, once, for a page
-   * secret of its own. A second exchange of the same token (a copy of the URL from a history) is
-   * refused, so whoever opened the link first holds the only secret it gives.
-   */
-  async exchangeCapture(captureToken: string): Promise<{ pageSecret: string; sessionId: string }> {
-    const found = await this.#o.store.findSessionBySecret('capture', hashSecret(captureToken));
-    if (!found) throw new DomainError('not_found', 'No such session link.');
-    const status = effectiveStatus(found, this.now());
-    if (status === 'expired') throw sessionExpired();
-    if (status !== 'open' || found.tokenOnboarding) throw new DomainError('session_used', undefined, { status: 410 });
-    const pageSecret = newPageSecret(found.id);
-    const changed = await this.#change(found.id, (s) =>
-      captureExchanged(s, captureToken) ? null : { ...s, exchangedCaptures: [...(s.exchangedCaptures ?? []), hashSecret(captureToken)] },
-    );
-    // The token was exchanged before, or by a request racing this one: that one alone holds the secret.
-    if (!changed) throw captureOpened();
-    if (!(await this.#o.store.addSessionSecret(found.id, 'page', hashSecret(pageSecret)))) throw new DomainError('not_found', 'No such session link.');
-    this.#o.logger.info('capture link exchanged for a page secret', { sessionId: found.id });
-    return { pageSecret, sessionId: found.id };
   }
 
   /** The base of the companion's public URLs (`ONBOARDING_PUBLIC_URL`, else the origin the request came to). */
