@@ -25,6 +25,8 @@ import { REPO_ROOT, startStack, type RunningStack } from './helpers/stack.js';
 
 const API_KEY = `sk_e2e_${randomBytes(24).toString('hex')}`;
 const CPF = '529.982.247-25';
+/** The session's CPF as the page is shown it. */
+const MASKED_CPF = '***.982.247-**';
 const SIZES = [
   { width: 390, height: 844 },
   { width: 1366, height: 768 },
@@ -140,8 +142,23 @@ test('a person sent to the hosted page completes the flow at 390x844 and lands o
     assert.equal(primary, 'rgb(106, 27, 154)', 'the flow wears the brand colour');
     await shootBoth(page, 'page-fresh');
     await page.setViewportSize(SIZES[0]);
+    // The capture token left the address for a page secret this tab keeps: a reload continues.
+    assert.equal(new URL(page.url()).pathname, '/capture', 'the capture token left the address bar');
+    await page.reload();
+    await flowLocators(page).step('intro').waitFor();
+    assert.equal(new URL(page.url()).pathname, '/capture');
+    // The URL copied from a history opens nothing in another browser.
+    const copy = await recordedContext(browser, { camera: false });
+    try {
+      const again = await copy.page.goto(session.url);
+      assert.equal(again?.status(), 410);
+      assert.match((await copy.page.locator('h1').textContent()) ?? '', /Este link já foi aberto/);
+      assert.equal(await copy.page.locator('onboarding-flow').count(), 0);
+    } finally {
+      await copy.context.close();
+    }
 
-    const outcome = await driveFlow(page, { expectCpf: CPF, source: 'files', jpeg, faceJpeg, shot });
+    const outcome = await driveFlow(page, { expectCpf: MASKED_CPF, source: 'files', jpeg, faceJpeg, shot });
     assert.equal(outcome.status, 'APPROVED');
     // A moment on the outcome: "Redirecionando…" with a link to go at once.
     const banner = page.locator('#okit-banner');
@@ -388,7 +405,7 @@ test("the pages' script on the answers a real hand-off rarely meets: a short cod
     assert.equal(`${back.origin}${back.pathname}`, `${landingUrl}/kyc/done`);
     assert.equal(back.searchParams.get('session'), session.id);
     assert.equal(back.searchParams.get('status'), 'CANCELLED');
-    assert.equal(new URL(page.url()).pathname, new URL(session.url).pathname, 'the page does not leave on its own');
+    assert.equal(new URL(page.url()).pathname, '/capture', 'the page does not leave on its own');
     assert.deepEqual(await recorded.cspViolations(), []);
     assert.deepEqual(recorded.pageErrors, []);
   } finally {

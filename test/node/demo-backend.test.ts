@@ -163,9 +163,9 @@ test('npm start opens a session per visit over its own /v1/sessions and gives th
       assert.equal(viewed.metadata.page, page.replace(/\/$/, ''));
     }
 
-    // A shortcut's session: for the test identity's CPF, locked by the companion.
+    // A shortcut's session: for the test identity's CPF, locked by the companion, shown to the page masked.
     const shortcut = await openFromPage(url, { cpf: APPROVED_CPF, locale: 'pt-BR', page: '/' });
-    assert.equal((await pageSession(url, shortcut)).prefill.cpf?.replace(/\D/g, ''), '52998224725');
+    assert.equal((await pageSession(url, shortcut)).prefill.cpf, '***.982.247-**');
     const invalid = await fetch(`${url}/demo/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readConfig } from '../../demo/config.js';
 import { startDemo } from './helpers/demo-process.js';
 
-const REAL = { ONBOARDING_BASE_URL: 'https://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k' };
+const REAL = { ONBOARDING_BASE_URL: 'https://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k'.repeat(32) };
 
 test('ONBOARDING_API_KEYS: <key> or <key>:<scope>+<scope>; an unknown or empty scope is named, the key never', () => {
   const k1 = 'a'.repeat(32);

@@ -93,10 +93,15 @@ export function isPlainTextField(value: unknown): value is string {
 /**
  * Checks a creation body as the contract demands: CPF/CNPJ check digits, each image pure base64
  * of a JPEG/PNG by its magic bytes and within `imageMaxBytes` decoded. Size is checked before
- * content, so an oversized image is 413 whatever its bytes.
+ * content, so an oversized image is 413 whatever its bytes. `sessionTaxId`, the tax id a session
+ * fixes, stands for a body that names none.
  */
-export function validateCreateOnboarding(body: unknown, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): Validation<ValidCreateOnboarding> {
-  return validateCreation(body, imageMaxBytes, STRING_TEXT);
+export function validateCreateOnboarding(
+  body: unknown,
+  imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES,
+  sessionTaxId?: ValidCreateOnboarding['taxId'],
+): Validation<ValidCreateOnboarding> {
+  return validateCreation(body, imageMaxBytes, STRING_TEXT, sessionTaxId);
 }
 
 /** A valid creation whose images are the ASCII bytes of their base64 text (see `validateCreateOnboardingBytes`). */
@@ -113,8 +118,9 @@ export interface ValidCreateOnboardingBytes extends Omit<ValidCreateOnboarding, 
 export function validateCreateOnboardingBytes(
   body: unknown,
   imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES,
+  sessionTaxId?: ValidCreateOnboarding['taxId'],
 ): Validation<ValidCreateOnboardingBytes> {
-  return validateCreation(body, imageMaxBytes, BYTES_TEXT);
+  return validateCreation(body, imageMaxBytes, BYTES_TEXT, sessionTaxId);
 }
 
 /** How the checks read one image's base64 text, whatever holds it. */
@@ -148,7 +154,7 @@ const BYTES_TEXT: ImageText<Uint8Array> = {
 function validateCreation<
   T,
   V extends { images: Partial<Record<ImageRoleName, { base64: T; mime: 'image/jpeg' | 'image/png'; bytes: number }>> },
->(body: unknown, imageMaxBytes: number, text: ImageText<T>): Validation<V> {
+>(body: unknown, imageMaxBytes: number, text: ImageText<T>, sessionTaxId?: ValidCreateOnboarding['taxId']): Validation<V> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'invalid_request', 'The body must be a JSON object.');
   const b = body as Record<string, unknown>;
 
@@ -162,6 +168,9 @@ function validateCreation<
     if (typeof b.cnpj !== 'string' || !isValidCnpj(b.cnpj))
       return fail(400, 'invalid_cnpj', 'The CNPJ is not valid: check its 14 characters.', 'cnpj');
     taxId = { kind: 'cnpj', value: normalizeCnpj(b.cnpj)! };
+  } else if (sessionTaxId) {
+    // The page of a session that fixes the person holds only a masked tax id: the session's applies.
+    taxId = { ...sessionTaxId };
   } else {
     return fail(400, 'missing_tax_id', 'A cpf or a cnpj is required.', 'cpf');
   }

@@ -106,6 +106,17 @@ export interface PageSession {
   handoff?: PageHandoffState;
 }
 
+/** Body of `POST /v1/session/exchange`: the capture token of a session's `url`, as the hosted page read it from its address. */
+export interface CaptureExchangeRequest {
+  captureToken: string;
+}
+
+/** 201 answer of `POST /v1/session/exchange`: the hosted page's own secret for the session (its Bearer from then on). */
+export interface CaptureExchange {
+  pageSecret: string;
+  sessionId: string;
+}
+
 export const NOTIFICATION_TYPES = ['session.submitted', 'session.completed', 'session.expired', 'query.completed'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 

@@ -114,6 +114,21 @@ export function parseTaxId(input: string): TaxId | null {
   return null;
 }
 
+/**
+ * For a page: the middle digits only (`***.982.247-**`, `**.222.333/0001-**`), as Brazilian public
+ * services show a CPF. Enough for the person to recognise their own, too little to use elsewhere.
+ */
+export function maskTaxIdForPage(input: string): string {
+  const cpf = normalizeCpf(input);
+  if (cpf) return `***.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-**`;
+  const cnpj = normalizeCnpj(input);
+  if (cnpj) return `**.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-**`;
+  return '***';
+}
+
+/** Whether a tax id is one `maskTaxIdForPage` wrote (the page never holds the whole one then). */
+export const isMaskedTaxId = (value: string): boolean => value.includes('*');
+
 /** For logs: keeps the first three and last two digits of a CPF (`529.***.***-25`). */
 export function maskTaxId(input: string): string {
   const cpf = normalizeCpf(input);

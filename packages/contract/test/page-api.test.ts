@@ -13,6 +13,18 @@ const body = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+test("a body without a tax id takes the session's, and one with a tax id keeps its own (the session's rule is the companion's)", () => {
+  const fixed = { kind: 'cpf', value: '11144477735' } as const;
+  const v = validateCreateOnboarding(body({ cpf: undefined }), undefined, fixed);
+  assert.ok(v.ok);
+  assert.deepEqual(v.value.taxId, fixed);
+  const own = validateCreateOnboarding(body(), undefined, fixed);
+  assert.ok(own.ok);
+  assert.deepEqual(own.value.taxId, { kind: 'cpf', value: '52998224725' });
+  const bad = validateCreateOnboarding(body({ cpf: '***.982.247-**' }), undefined, fixed);
+  assert.ok(!bad.ok && bad.error.code === 'invalid_cpf');
+});
+
 test('a good body is normalised', () => {
   const v = validateCreateOnboarding(body());
   assert.ok(v.ok);

@@ -10,6 +10,8 @@ import {
   isValidCpf,
   maskCpfInput,
   maskTaxId,
+  maskTaxIdForPage,
+  isMaskedTaxId,
   normalizeCnpj,
   normalizeCpf,
   onlyDigits,
@@ -117,6 +119,23 @@ test('progressive mask follows what is typed', () => {
   assert.equal(maskCpfInput('529.982.247-25999'), '529.982.247-25');
   assert.equal(maskCpfInput('a5b2c9'), '529');
   fc.assert(fc.property(fc.string(), (s) => assert.equal(onlyDigits(maskCpfInput(s)), onlyDigits(s).slice(0, 11))));
+});
+
+test('masking for a page shows the middle digits only, and says it is masked', () => {
+  assert.equal(maskTaxIdForPage('529.982.247-25'), '***.982.247-**');
+  assert.equal(maskTaxIdForPage('52998224725'), '***.982.247-**');
+  assert.equal(maskTaxIdForPage('11.222.333/0001-81'), '**.222.333/0001-**');
+  assert.equal(maskTaxIdForPage('garbage'), '***');
+  assert.equal(isMaskedTaxId(maskTaxIdForPage('529.982.247-25')), true);
+  assert.equal(isMaskedTaxId('529.982.247-25'), false);
+  // Neither the first three nor the last two digits of a CPF reach a page.
+  fc.assert(
+    fc.property(fc.stringMatching(/^\d{11}$/), (digits) => {
+      const shown = maskTaxIdForPage(digits);
+      if (shown === '***') return;
+      assert.equal(shown, `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**`);
+    }),
+  );
 });
 
 test('masking for logs never shows the middle digits', () => {

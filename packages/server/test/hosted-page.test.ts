@@ -86,7 +86,7 @@ function assertPageHeaders(res: Response): void {
   assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
 }
 
-test('the page of a fresh session: the element bound to the capture token, under the exact CSP, with the brand, and nothing from elsewhere', async () => {
+test('the page of a fresh session: the flow for its script to bind to a page secret (the token nowhere in the page), under the exact CSP, with the brand, and nothing from elsewhere', async () => {
   assert.equal(HOSTED_CSP, EXPECTED_CSP);
   const { app } = companion();
   const s = await openSession(app, { locale: 'es' });
@@ -95,9 +95,12 @@ test('the page of a fresh session: the element bound to the capture token, under
   assertPageHeaders(res);
   const html = await res.text();
   assert.match(html, /<html lang="es">/);
-  const tag = /<onboarding-flow ([^>]*)><\/onboarding-flow>/.exec(html)?.[1];
+  const tag = /<template id="okit-flow"><div class="okit-flow"><onboarding-flow ([^>]*)><\/onboarding-flow>/.exec(html)?.[1];
   assert.ok(tag, html);
-  assert.match(tag, new RegExp(`(^| )session="${s.token}"( |$)`));
+  assert.doesNotMatch(tag, /session=/, 'the script binds the flow to the page secret it gets');
+  assert.ok(!html.includes(s.token), 'the capture token is not in the page (the script reads it from the address)');
+  assert.match(html, /data-page="capture" data-endpoint="\/v1" data-device-path="\/capture"/);
+  assert.match(html, /<h1 tabindex="-1">Abriendo la verificación…<\/h1>/);
   assert.match(tag, /(^| )handoff( |$)/);
   assert.match(tag, /(^| )endpoint="\/"( |$)/);
   assert.match(tag, /(^| )locale="es"( |$)/);
@@ -243,6 +246,92 @@ test('a used session (its onboarding sent) and an expired one: 410 pages in the 
   const text = await expired.text();
   assert.match(text, /<h1>Este link expirou<\/h1>/);
   assert.doesNotMatch(text, /<a /, 'nothing to go back to without a returnUrl');
+});
+
+test('the capture token is traded once for a page secret: the page secret opens the session as its origin, the token then opens nothing, and its page is a 410', async () => {
+  const { app } = companion();
+  const s = await openSession(app, { locale: 'en', name: 'Maria Silva' });
+  const exchange = (captureToken: unknown) =>
+    app.request('/v1/session/exchange', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ captureToken }),
+    });
+  const res = await exchange(s.token);
+  assert.equal(res.status, 201);
+  assert.equal(res.headers.get('cache-control'), 'no-store');
+  const { pageSecret, sessionId } = (await res.json()) as { pageSecret: string; sessionId: string };
+  assert.equal(sessionId, s.id);
+  assert.ok(pageSecret.length >= 40 && pageSecret !== s.token && pageSecret !== s.clientSecret);
+  const read = (secret: string) => app.request('/v1/session', { headers: { authorization: `Bearer ${secret}` } });
+  const page = (await (await read(pageSecret)).json()) as { handoff: unknown; prefill: unknown };
+  assert.deepEqual(page.handoff, { state: 'none', holder: true, origin: true });
+  assert.deepEqual(page.prefill, { cpf: '***.982.247-**', name: 'Maria' });
+  // The token from the address, copied from a history: no second secret, no read, a 410 page.
+  const again = await exchange(s.token);
+  assert.equal(again.status, 410);
+  assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'session_used');
+  assert.equal((await read(s.token)).status, 401);
+  const html = await app.request(s.path);
+  assert.equal(html.status, 410);
+  assertPageHeaders(html);
+  const text = await html.text();
+  assert.match(text, /<h1>This link has already been opened<\/h1>/);
+  assert.doesNotMatch(text, /<script/);
+  // The page secret creates the onboarding as the session's origin.
+  const created = await app.request('/v1/onboardings', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${pageSecret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body({})),
+  });
+  assert.equal(created.status, 201, await created.clone().text());
+  // Unknown tokens and bad bodies.
+  assert.equal((await exchange('A'.repeat(32))).status, 404);
+  assert.equal((await exchange(3)).status, 400);
+  assert.equal((await exchange('short')).status, 400);
+});
+
+test('every page and refusal page says no-referrer in its meta too (a capture URL must never reach returnUrl as a referrer)', async () => {
+  const { app } = companion();
+  const s = await openSession(app, { returnUrl: 'https://app.example/back' });
+  const offer = (await (
+    await app.request('/v1/session/handoff', { method: 'POST', headers: { authorization: `Bearer ${s.token}` } })
+  ).json()) as HandoffOffer;
+  const paths = [s.path, '/capture', '/h', new URL(offer.url).pathname, `/capture/${'Z'.repeat(32)}`];
+  for (const path of paths) {
+    const res = await app.request(path);
+    assert.equal(res.headers.get('referrer-policy'), 'no-referrer', path);
+    const html = await res.text();
+    const metas = [...html.matchAll(/<meta name="referrer" content="([^"]*)">/g)].map((m) => m[1]);
+    assert.deepEqual(metas, ['no-referrer'], path);
+  }
+});
+
+test('an SVG logo is served under its own CSP, sandboxed: opened on its own it runs nothing and loads nothing', async () => {
+  const svg = join(dir, 'csp-logo.svg');
+  writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>');
+  const { app } = companion({ hostedPage: { brand: { name: 'Banco Exemplo', logo: svg } } });
+  const s = await openSession(app);
+  const html = await (await app.request(s.path)).text();
+  const logo = /<img src="(\/capture\/assets\/[0-9a-f]{16}\/logo\.svg)"/.exec(html)?.[1];
+  assert.ok(logo, html);
+  const res = await app.request(logo);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'image/svg+xml');
+  assert.equal(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+});
+
+test('a brand colour is a whole #rgb or #rrggbb: anything after it (CSS of its own) is refused, in every colour field', () => {
+  for (const field of ['color', 'colorOnPrimary', 'background', 'textColor'] as const) {
+    for (const value of ['#000000; } body { background: url(//evil.example/x) } x {', '#fff;color:red', '#0b57a4\n}', '#abc ']) {
+      assert.throws(
+        () => loadBrand({ [field]: value } as never),
+        (e: Error) => e instanceof CompanionConfigError && e.message.includes(`brand.${field} must be a colour`),
+        `${field} ${JSON.stringify(value)}`,
+      );
+    }
+  }
 });
 
 test('the request log never holds a capture or hand-off token: their paths are logged as :token', async () => {

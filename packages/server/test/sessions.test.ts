@@ -109,7 +109,7 @@ test('opening a session: 201 with a client secret, a capture URL of its own secr
     id: s.id,
     status: 'open',
     expiresAt: s.expiresAt,
-    prefill: { cpf: '52998224725', name: 'Maria Silva' },
+    prefill: { cpf: '***.982.247-**', name: 'Maria' },
     documentTypes: ['CNH', 'RG'],
     locale: 'en',
     returnUrl: 'https://app.example/kyc/done',
@@ -170,6 +170,9 @@ test('bad session bodies get the error shape naming the field', async () => {
     [{ reference: 'u', metadata: { plan: 3 } }, 400, 'invalid_field', 'metadata.plan'],
     [{ reference: 'u', locale: 'fr' }, 400, 'invalid_field', 'locale'],
     [{ reference: 'u', returnUrl: 'javascript:alert(1)' }, 400, 'invalid_field', 'returnUrl'],
+    [{ reference: 'u', returnUrl: 'data:text/html,<script>alert(1)</script>' }, 400, 'invalid_field', 'returnUrl'],
+    [{ reference: 'u', returnUrl: 'vbscript:msgbox(1)' }, 400, 'invalid_field', 'returnUrl'],
+    [{ reference: 'u', returnUrl: 'file:///etc/passwd' }, 400, 'invalid_field', 'returnUrl'],
     [{ reference: 'u', documentTypes: [] }, 400, 'invalid_field', 'documentTypes'],
     [{ reference: 'u', surprise: 1 }, 400, 'invalid_field', 'surprise'],
     [[], 400, 'invalid_request'],
@@ -201,6 +204,16 @@ test('Idempotency-Key on session creation: same body -> 200, same session, a new
   assert.notEqual(second.clientSecret, first.clientSecret);
   for (const secret of [first.clientSecret, second.clientSecret])
     assert.equal((await call(app, 'GET', '/v1/session', { key: secret })).status, 200);
+  // The replay's capture URL is its own, and registered: the hosted page can open with it.
+  const captureOf = (r: CreateSessionResponse) => new URL(r.url).pathname.replace('/capture/', '');
+  assert.notEqual(captureOf(second), captureOf(first));
+  for (const token of [captureOf(first), captureOf(second)]) {
+    const page = await call(app, 'GET', '/v1/session', { key: token });
+    assert.equal(page.status, 200);
+    assert.equal(((await page.json()) as PageSession).id, first.id);
+    const exchanged = await call(app, 'POST', '/v1/session/exchange', { body: { captureToken: token } });
+    assert.equal(exchanged.status, 201);
+  }
   // Member order does not make another body.
   const reordered = await call(app, 'POST', '/v1/sessions', {
     key: API_KEY,
@@ -302,6 +315,27 @@ test('a session fixes the person: another CPF, a CNPJ or a document type it does
     201,
   );
   await app.close();
+});
+
+test('a page holding only the masked CPF creates without one: the session\'s own CPF goes upstream', async () => {
+  const app = companion();
+  const s = await openSession(app, { reference: 'user-masked', cpf: CPF_REFUSED, name: 'Maria Silva' });
+  const page = (await (await call(app, 'GET', '/v1/session', { key: s.clientSecret })).json()) as PageSession;
+  assert.deepEqual(page.prefill, { cpf: '***.444.777-**', name: 'Maria' });
+  const before = stack.upstreamCalls.length;
+  const created = await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({}, { name: 'Maria' }) });
+  assert.equal(created.status, 201);
+  const sent = stack.upstreamCalls.slice(before).map((c) => c.body as { cpf?: string; name?: string } | undefined).find((b) => b?.cpf);
+  assert.equal(sent?.cpf, '11144477735', 'the session\'s CPF, whole, went upstream');
+  assert.equal(sent?.name, 'Maria Silva', 'the page sent the first name it was shown: the session\'s whole name went');
+  // Without a session fixing one, a creation still needs its tax id.
+  const open = companion({ sessions: 'optional' });
+  assert.deepEqual(await errorOf(await call(open, 'POST', '/v1/onboardings', { body: body({}) })), {
+    status: 400,
+    code: 'missing_tax_id',
+    field: 'cpf',
+  });
+  await Promise.all([app.close(), open.close()]);
 });
 
 test('an expired session: creation 410 session_expired; the page and backend views say expired', async () => {

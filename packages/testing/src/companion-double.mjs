@@ -13,7 +13,8 @@
  *
  * Sessions (as the integrator's backend opens them, docs/backend-api.md): `GET /v1/session` with
  * `Authorization: Bearer <clientSecret>` (401 for an unknown secret) answers the page's view,
- * with `status: 'expired'` once `expiresAt` has passed. Once a namespace has sessions, a creation
+ * with `status: 'expired'` once `expiresAt` has passed, its prefill masked as the companion masks
+ * it (a creation without a tax id takes the session's). Once a namespace has sessions, a creation
  * needs a session's Bearer (401 without): one onboarding per session, a repeat with the same
  * `Idempotency-Key` and body answers 200 with the same token and a new access key (another body:
  * 409 idempotency_conflict), any other creation 409 session_used; expired: 410 session_expired;
@@ -45,7 +46,7 @@ import { tsImport } from 'tsx/esm/api';
 import { sourceEntryUrl } from './workspace-source.mjs';
 
 const contract = await tsImport(sourceEntryUrl('@onboarding-kit/contract'), import.meta.url);
-const { validateCreateOnboarding, normalizeCpf, DEFAULT_IMAGE_MAX_BYTES, maxCreateBodyBytes } = contract;
+const { validateCreateOnboarding, maskTaxIdForPage, DEFAULT_IMAGE_MAX_BYTES, maxCreateBodyBytes } = contract;
 
 export const COMPANION_PREFIX = '/test-companion/';
 
@@ -119,12 +120,31 @@ function sessionStatus(session) {
   return session.status === 'open' && Date.parse(session.expiresAt) <= Date.now() ? 'expired' : session.status;
 }
 
+/** The person as the companion shows it to a page: while the session is open, the tax id masked and the first name. */
+function pagePrefill(session) {
+  if (sessionStatus(session) !== 'open') return {};
+  const { cpf, cnpj, name } = session.prefill;
+  const first = name?.trim().split(/\s+/)[0];
+  return {
+    ...(cpf && { cpf: maskTaxIdForPage(cpf) }),
+    ...(!cpf && cnpj && { cnpj: maskTaxIdForPage(cnpj) }),
+    ...(first && { name: first }),
+  };
+}
+
+/** The tax id a session fixes, whole, as the companion holds it. */
+function fixedTaxId(session) {
+  if (!session) return undefined;
+  const { cpf, cnpj } = session.prefill;
+  return cpf ? { kind: 'cpf', value: cpf } : cnpj ? { kind: 'cnpj', value: cnpj } : undefined;
+}
+
 function pageSession(session) {
   return {
     id: session.id,
     status: sessionStatus(session),
     expiresAt: session.expiresAt,
-    prefill: { ...session.prefill },
+    prefill: pagePrefill(session),
     documentTypes: [...session.documentTypes],
     locale: session.locale,
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
@@ -245,15 +265,11 @@ function onboardingsApp() {
     } catch {
       return apiError(c, 400, 'invalid_json', 'The body is not JSON.');
     }
-    const check = validateCreateOnboarding(body);
+    const check = validateCreateOnboarding(body, undefined, fixedTaxId(session));
     if (!check.ok) return c.json({ error: check.error }, check.status);
     const print = fingerprint(body);
     if (session) {
-      const fixed = session.prefill.cpf
-        ? { kind: 'cpf', value: session.prefill.cpf }
-        : session.prefill.cnpj
-          ? { kind: 'cnpj', value: session.prefill.cnpj }
-          : null;
+      const fixed = fixedTaxId(session);
       if (fixed && (check.value.taxId.kind !== fixed.kind || check.value.taxId.value !== fixed.value)) {
         return apiError(
           c,
@@ -330,7 +346,7 @@ function onboardingsApp() {
     } else if (idempotencyKey !== null) {
       space.keys.set(idempotencyKey, { fingerprint: print, token });
     }
-    const cpf = normalizeCpf(body.cpf ?? '') ?? '';
+    const cpf = check.value.taxId.kind === 'cpf' ? check.value.taxId.value : '';
     const outcome = cpf in OUTCOMES ? OUTCOMES[cpf] : { status: 'APPROVED' };
     if (outcome) {
       const timer = setTimeout(() => {

@@ -206,6 +206,28 @@ describe('DetailsController', () => {
   });
 });
 
+describe('a tax id the session fixes', () => {
+  it('shows it as the companion sent it and sends it only when whole: a masked one is left for the companion to fill', async () => {
+    const photos = { documentFront: photo('AAAA'), selfie: photo('CCCC') };
+    const masked = await setup({
+      cpf: '11144477735',
+      name: 'Maria',
+      documentTypes: 'CNH',
+      lockedTaxId: { kind: 'cpf', value: '***.982.247-**' },
+    });
+    expect(masked.details.cpf).to.equal('***.982.247-**');
+    expect(masked.details.lockedKind).to.equal('cpf');
+    expect(masked.details.request(photos)).to.deep.equal({
+      name: 'Maria',
+      documentType: 'CNH',
+      images: { documentFront: 'AAAA', selfie: 'CCCC' },
+    });
+    // A companion that sends the whole one (an older one) still gets it back.
+    const whole = await setup({ cpf: '', name: '', documentTypes: 'CNH', lockedTaxId: { kind: 'cpf', value: '52998224725' } });
+    expect(whole.details.request(photos)).to.include({ cpf: '529.982.247-25' });
+  });
+});
+
 describe('CPF and name checks', () => {
   it('names the CPF problem, or none', () => {
     expect(cpfProblem('')).to.equal('errorEmpty');

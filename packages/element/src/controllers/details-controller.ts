@@ -3,13 +3,15 @@
  * (masked as it is typed, with the caret kept in place) and the optional name, and the document
  * type. It holds what the person entered, checks it when a step is submitted (focusing the
  * first field in error), and applies the element's prefills until the person edits a field.
- * A tax id given by the service provider (a session's) is locked: shown, sent, never edited.
+ * A tax id given by the service provider (a session's) is locked: shown, never edited, and sent
+ * unless the companion showed it masked (it then knows the whole one).
  */
 import {
   formatCnpj,
   formatCpf,
   isValidCpf,
   maskCpfInput,
+  isMaskedTaxId,
   isPlainTextField,
   onlyDigits,
   type CreateOnboardingRequest,
@@ -31,7 +33,7 @@ export interface Prefill {
 
 export interface LockedTaxId {
   kind: 'cpf' | 'cnpj';
-  /** Canonical (digits, or the CNPJ's 14 characters). */
+  /** Canonical (digits, or the CNPJ's 14 characters), or masked as the companion shows it (`***.982.247-**`). */
   value: string;
 }
 
@@ -170,7 +172,12 @@ export class DetailsController implements ReactiveController {
       if (photo) images[role] = photo.base64;
     }
     const name = this.#name.trim();
-    const taxId = this.#locked ? { [this.#locked.kind]: formatTaxId(this.#locked) } : { cpf: formatCpf(this.#cpf) };
+    // A session's tax id the page holds masked goes unsent: the companion takes the session's own.
+    const taxId = !this.#locked
+      ? { cpf: formatCpf(this.#cpf) }
+      : isMaskedTaxId(this.#locked.value)
+        ? {}
+        : { [this.#locked.kind]: formatTaxId(this.#locked) };
     return {
       ...taxId,
       ...(name && { name }),

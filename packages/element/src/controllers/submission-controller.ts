@@ -10,7 +10,12 @@
  * already created instead of a refusal (a session yields one onboarding); a new key once the
  * content changed.
  */
-import { validateCreateOnboarding, type CreateOnboardingRequest, type OnboardingState } from '@onboarding-kit/contract';
+import {
+  validateCreateOnboarding,
+  type CreateOnboardingRequest,
+  type OnboardingState,
+  type ValidCreateOnboarding,
+} from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CompanionError, createOnboarding, errorFromApi, watchStatus, type FinalState, type PollOptions } from '../api/index.js';
 import { OnboardingCancelEvent, OnboardingCompleteEvent, OnboardingErrorEvent, OnboardingSubmittedEvent } from '../events.js';
@@ -39,6 +44,8 @@ export interface SubmissionOptions {
   sent(): void;
   /** The client secret of the session the creation is bound to, or null without one. */
   clientSecret?(): string | null;
+  /** The tax id the session fixes, as the page holds it (masked), or null: the creation may then name none. */
+  sessionTaxId?(): ValidCreateOnboarding['taxId'] | null;
 }
 
 /** After this long, the person is told the check takes longer than usual. */
@@ -182,7 +189,7 @@ export class SubmissionController implements ReactiveController {
   async upload(): Promise<void> {
     this.#uploadError = null;
     const body = this.#options.request();
-    const check = validateCreateOnboarding(body, this.#options.maxImageBytes());
+    const check = validateCreateOnboarding(body, this.#options.maxImageBytes(), this.#options.sessionTaxId?.() ?? undefined);
     if (!check.ok) {
       this.#failUpload(errorFromApi(check.status, check.error));
       return;

@@ -242,6 +242,7 @@ export class OnboardingFlow extends LitElement {
       pollOptions: () => this.pollOptions,
       maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES,
       clientSecret: () => this.#session.secret,
+      sessionTaxId: () => (this.#session.session ? lockedTaxIdOf(this.#session.session.prefill) : null),
     },
     request: (photos) => this.#details.request(photos),
   });

@@ -44,7 +44,7 @@ export interface PhotoStepsOptions {
   /** What the capture controller reads of the host beyond the flow's context. */
   capture: Pick<CaptureOptions, 'limits'>;
   /** What the submission controller reads of the host beyond the flow's context. */
-  submission: Pick<SubmissionOptions, 'pollOptions' | 'maxImageBytes' | 'clientSecret'>;
+  submission: Pick<SubmissionOptions, 'pollOptions' | 'maxImageBytes' | 'clientSecret' | 'sessionTaxId'>;
   /** What the person entered, with these photos, as the creation sends it. */
   request(photos: CaptureController['photos']): CreateOnboardingRequest;
 }

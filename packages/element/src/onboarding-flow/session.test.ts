@@ -123,14 +123,16 @@ describe('<onboarding-flow session>', () => {
 
     await consentAfterSession(el, 'Continue');
     const input = cpfInput(el);
-    // The session's CPF replaces the attribute's, locked: read-only for everyone, and said so.
-    expect(input.value).to.equal(CPF.approved);
+    // The session's CPF replaces the attribute's, masked as the companion shows it, locked:
+    // read-only for everyone, and said so.
+    expect(input.value).to.equal('***.982.247-**');
     expect(input.readOnly).to.equal(true);
     expect(input.getAttribute('aria-readonly')).to.equal('true');
     const hint = root(el).getElementById('cpf-hint')!;
     expect(input.getAttribute('aria-describedby')).to.contain('cpf-hint');
     expect(hint.textContent).to.contain('Provided by the service that asked for this verification');
-    expect(root(el).querySelector<HTMLInputElement>('#name')!.value).to.equal('Maria Silva');
+    // The first name only: the companion shows a page no more of the person.
+    expect(root(el).querySelector<HTMLInputElement>('#name')!.value).to.equal('Maria');
     await expect(el).to.be.accessible();
     const shot = await executeServerCommand<string, { name: string }>('screenshot', { name: 'session-locked-cpf' });
     console.log(`locked CPF step: ${shot}`);
@@ -140,7 +142,7 @@ describe('<onboarding-flow session>', () => {
     input.value = '111';
     input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: '1' }));
     await el.updateComplete;
-    expect(input.value).to.equal(CPF.approved);
+    expect(input.value).to.equal('***.982.247-**');
 
     root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
     await waitForStep(el, 'document-type');
@@ -246,7 +248,9 @@ describe('<onboarding-flow session>', () => {
     // One onboarding: the retry was answered with the one the lost answer carried.
     expect(state.onboardings).to.have.length(1);
     expect(state.uploads).to.have.length(1);
-    expect(state.uploads[0]!.body).to.include({ cpf: CPF.approved, name: 'Maria Silva', documentType: 'CNH' });
+    // No CPF: the page holds only the masked one, and the companion takes the session's own.
+    expect(state.uploads[0]!.body).to.include({ name: 'Maria', documentType: 'CNH' });
+    expect(state.uploads[0]!.body.cpf).to.equal(undefined);
     expect(state.sessions).to.deep.equal([{ id: sessionId, status: 'submitted', tokenOnboarding: state.onboardings[0]!.token }]);
     const submitted = events.filter((e) => e.type === 'onboarding-submitted');
     expect(submitted.map((e) => e.detail.tokenOnboarding)).to.deep.equal([state.onboardings[0]!.token]);
@@ -315,13 +319,13 @@ describe('<onboarding-flow session>', () => {
     });
   }
 
-  it('a CNPJ session: the CNPJ is shown locked under its own label and sent as cnpj; a mismatch is told specifically', async function () {
+  it('a CNPJ session: the CNPJ is shown masked and locked under its own label, left for the companion to fill; a mismatch is told specifically', async function () {
     this.timeout(120_000);
     const { el, ns, events } = await mountWithSession({ prefill: { cnpj: '11222333000181' }, documentTypes: ['CNH'] });
     await consentAfterSession(el, 'Continuar');
     expect(root(el).querySelector('label[for=cpf]')!.textContent).to.equal('CNPJ');
     expect(heading(el).textContent).to.equal('Seu CNPJ');
-    expect(cpfInput(el).value).to.equal('11.222.333/0001-81');
+    expect(cpfInput(el).value).to.equal('**.222.333/0001-**');
     expect(cpfInput(el).readOnly).to.equal(true);
     await reviewFromCpf(el, null);
     await controlDouble(ns, {
@@ -342,7 +346,7 @@ describe('<onboarding-flow session>', () => {
     await click(el, 'Enviar');
     await waitForStep(el, 'outcome');
     const { uploads } = await doubleState(ns);
-    expect(uploads[0]!.body.cnpj).to.equal('11.222.333/0001-81');
+    expect(uploads[0]!.body.cnpj).to.equal(undefined);
     expect(uploads[0]!.body.cpf).to.equal(undefined);
   });
 

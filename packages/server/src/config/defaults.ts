@@ -30,6 +30,13 @@ export const SESSION_MAX_AGE_MS = SESSION_LIMITS.maxExpiresInS * SECOND_MS + MAX
 export const CREATION_HOLD_MS = 2 * MINUTE_MS;
 /** How often an instance looks for open sessions past their time, to expire them and tell the backend (15 s). */
 export const SESSION_SWEEP_EVERY_MS = 15 * SECOND_MS;
+/**
+ * How long a page may still read its session once the session ended (5 min): long enough for the
+ * page to show the outcome and take the way back, short enough that a capture URL in a history, a
+ * page secret left in a tab or a phone that was handed the flow no longer opens it. The
+ * integrator's own client secret is not bound by it.
+ */
+export const PAGE_READ_GRACE_MS = 5 * MINUTE_MS;
 /** A notification that could not be delivered is given up this long after its first try (72 h). */
 export const NOTIFY_GIVE_UP_MS = 3 * DAY_MS;
 

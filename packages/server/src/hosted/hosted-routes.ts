@@ -2,8 +2,9 @@
  * The hosted capture page and the hand-off pages (docs/hosted-page.md), served by the companion
  * beside its API, outside `/v1`:
  *
- * - `GET /capture/<token>`: a session's `url`; the flow bound to the capture token, in the
- *   session's locale, with the integrator's brand; at the outcome, back to `returnUrl`.
+ * - `GET /capture/<token>`: a session's `url`; the flow in the session's locale, with the
+ *   integrator's brand, once the page's script traded the token for a page secret (the token is
+ *   then dead: a second GET is a 410 page); at the outcome, back to `returnUrl`.
  * - `GET /h/<token>`: the hand-off link a phone opens from the QR code. The GET claims nothing
  *   (a link scanner or a prefetch would burn the link): the page's script POSTs the claim.
  * - `GET /h`: the short code, typed; `GET /capture`: the capture page of a device after its claim.
@@ -22,6 +23,7 @@ import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { Logger } from '../logger.js';
 import type { SessionService } from '../sessions/session-service.js';
+import { captureExchanged } from '../sessions/page-secret-rules.js';
 import { effectiveStatus } from '../sessions/session-view.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { requestHeader } from '../transport/index.js';
@@ -175,11 +177,17 @@ function mountCapturePage(
     if (status === 'expired') throw new DomainError('session_expired');
     if (status === 'cancelled') throw new DomainError('session_cancelled');
     if (status !== 'open' || session.tokenOnboarding) throw new DomainError('session_used', undefined, { status: 410 });
+    const p: PageContext = { base, locale, brand, assets };
+    // A copy of the link from a history, once the page that opened it holds its secret.
+    if (captureExchanged(session, token)) {
+      pageHeaders(c);
+      const t = PAGE_TEXT[locale];
+      return c.html(messagePage(p, { heading: t.openedHeading, body: t.openedBody }), 410);
+    }
     const version = elementVersion();
     pageHeaders(c);
-    const p: PageContext = { base, locale, brand, assets };
     return c.html(
-      capturePage(p, { elementVersion: version, token, sessionId: session.id, ...(session.returnUrl && { returnUrl: session.returnUrl }) }),
+      capturePage(p, { elementVersion: version, sessionId: session.id, ...(session.returnUrl && { returnUrl: session.returnUrl }) }),
       200,
     );
   });

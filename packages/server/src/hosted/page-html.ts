@@ -70,24 +70,30 @@ function scriptTexts(t: PageText): Html {
 
 const banner = html`<div class="okit-banner" id="okit-banner" role="status" hidden><span data-okit-text></span><a hidden></a></div>`;
 
-/** The element as the pages bind it: `endpoint` is the companion itself, same origin. */
-function flow(p: PageContext, attrs: { session?: string; locale?: PageLocale }): Html {
-  return html`<onboarding-flow endpoint="${p.base}/" handoff${attrs.session ? html` session="${attrs.session}"` : ''}${attrs.locale ? html` locale="${attrs.locale}"` : ''}></onboarding-flow>`;
+/** The element as the pages bind it: `endpoint` is the companion itself, same origin; its secret is set by the script. */
+function flow(p: PageContext, attrs: { locale?: PageLocale }): Html {
+  return html`<onboarding-flow endpoint="${p.base}/" handoff${attrs.locale ? html` locale="${attrs.locale}"` : ''}></onboarding-flow>`;
 }
 
-/** `GET /capture/<token>`: the flow bound to the session's capture token. */
-export function capturePage(p: PageContext, s: { elementVersion: string; token: string; sessionId: string; returnUrl?: string }): Html {
+/**
+ * `GET /capture/<token>`: the session's page. The token is not in it: the script reads it from
+ * the address, trades it for a page secret and mounts the flow with that.
+ */
+export function capturePage(p: PageContext, s: { elementVersion: string; sessionId: string; returnUrl?: string }): Html {
   const t = PAGE_TEXT[p.locale];
-  const body = html`<main id="okit-page" data-page="capture" data-session-id="${s.sessionId}"${s.returnUrl ? html` data-return-url="${s.returnUrl}"` : ''}${scriptTexts(t)}>
-<div class="okit-flow">${flow(p, { session: s.token, locale: p.locale })}</div>
+  const body = html`<main id="okit-page" data-page="capture" data-endpoint="${p.base}/v1" data-device-path="${p.base}/capture" data-session-id="${s.sessionId}"${s.returnUrl ? html` data-return-url="${s.returnUrl}"` : ''}${scriptTexts(t)}>
+${view('okit-opening', t.opening, html``, false)}
+${view('okit-opened', t.openedHeading, html`<p>${t.openedBody}</p>`)}
+${view('okit-open-failed', t.opening, html`<p class="okit-message error">${t.openFailed}</p><div class="okit-actions"><button type="button" id="okit-open-retry">${t.tryAgain}</button></div>`)}
+${deviceFlow(p, true, p.locale)}
 </main>
 ${banner}`;
   return document(p, { title: t.title, body, script: { elementVersion: s.elementVersion } });
 }
 
-/** The device's flow, mounted by the script with the secret it keeps (never in the page). */
-function deviceFlow(p: PageContext, hidden: boolean): Html {
-  return html`<template id="okit-flow"><div class="okit-flow">${flow(p, {})}</div></template>
+/** The flow, mounted by the script with the secret it keeps (never in the page). */
+function deviceFlow(p: PageContext, hidden: boolean, locale?: PageLocale): Html {
+  return html`<template id="okit-flow"><div class="okit-flow">${flow(p, locale ? { locale } : {})}</div></template>
 <div id="okit-flow-slot" data-okit-view${hidden ? html` hidden` : ''}></div>`;
 }
 

@@ -21,6 +21,12 @@ export interface PageText {
   usedBody: string;
   cancelledHeading: string;
   cancelledBody: string;
+  /** The capture link opened a second time (its token is traded for a secret once). */
+  openedHeading: string;
+  openedBody: string;
+  /** The capture page while it trades its link for a secret, and when that fails. */
+  opening: string;
+  openFailed: string;
   backToService: string;
   unavailableHeading: string;
   unavailableBody: string;
@@ -69,6 +75,10 @@ const PT: PageText = {
   usedBody: 'A verificação deste link já foi enviada. Não é preciso fazer de novo.',
   cancelledHeading: 'Este link foi cancelado',
   cancelledBody: 'Este link de verificação não vale mais. Peça um novo link a quem o enviou.',
+  openedHeading: 'Este link já foi aberto',
+  openedBody: 'Por segurança, cada link de verificação abre uma só vez. Continue na aba em que você o abriu, ou peça um novo link a quem o enviou.',
+  opening: 'Abrindo a verificação…',
+  openFailed: 'Não foi possível abrir a verificação. Verifique a internet e tente de novo.',
   backToService: 'Voltar',
   unavailableHeading: 'Página indisponível',
   unavailableBody: 'A página de verificação não está disponível agora. Tente de novo em alguns minutos.',
@@ -112,6 +122,10 @@ const EN: PageText = {
   usedBody: 'The verification of this link has already been sent. There is no need to do it again.',
   cancelledHeading: 'This link was cancelled',
   cancelledBody: 'This verification link is no longer valid. Ask whoever sent it for a new one.',
+  openedHeading: 'This link has already been opened',
+  openedBody: 'For your safety, each verification link opens only once. Continue in the tab where you opened it, or ask whoever sent it for a new link.',
+  opening: 'Opening the verification…',
+  openFailed: 'Could not open the verification. Check your connection and try again.',
   backToService: 'Go back',
   unavailableHeading: 'Page unavailable',
   unavailableBody: 'The verification page is not available right now. Try again in a few minutes.',
@@ -155,6 +169,10 @@ const ES: PageText = {
   usedBody: 'La verificación de este enlace ya fue enviada. No hace falta hacerla de nuevo.',
   cancelledHeading: 'Este enlace fue cancelado',
   cancelledBody: 'Este enlace de verificación ya no vale. Pida un enlace nuevo a quien se lo envió.',
+  openedHeading: 'Este enlace ya fue abierto',
+  openedBody: 'Por seguridad, cada enlace de verificación se abre una sola vez. Continúe en la pestaña donde lo abrió, o pida un nuevo enlace a quien se lo envió.',
+  opening: 'Abriendo la verificación…',
+  openFailed: 'No fue posible abrir la verificación. Verifique su conexión e intente de nuevo.',
   backToService: 'Volver',
   unavailableHeading: 'Página no disponible',
   unavailableBody: 'La página de verificación no está disponible ahora. Inténtelo de nuevo en unos minutos.',

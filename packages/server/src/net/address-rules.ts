@@ -1,5 +1,5 @@
 /**
- * Which network addresses the companion may send something towards (docs/backend-api.md#image-urls):
+ * Which network addresses the companion may send something towards (docs/backend-api.md#standalone-queries):
  * an image URL the upstream fetches must not point inside the integrator's network, and plain
  * http is only for this machine. Pure: the host names are resolved by the caller.
  */

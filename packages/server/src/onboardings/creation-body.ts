@@ -107,14 +107,15 @@ export function validateCreationBytes(
   bytes: Uint8Array,
   imageMaxBytes: number,
   options: JsonBodyOptions = {},
+  sessionTaxId?: ValidCreateOnboardingBytes['taxId'],
 ): Validation<ValidCreateOnboardingBytes> {
   const scanned = scanCreationBody(bytes);
   if (scanned) {
-    const fast = validateCreateOnboardingBytes(scanned, imageMaxBytes);
+    const fast = validateCreateOnboardingBytes(scanned, imageMaxBytes, sessionTaxId);
     if (fast.ok) return fast;
   }
   // The general way decides every refusal (and any body outside the usual shape).
-  const general = validateCreateOnboarding(parseJsonBytes(bytes, options), imageMaxBytes);
+  const general = validateCreateOnboarding(parseJsonBytes(bytes, options), imageMaxBytes, sessionTaxId);
   if (!general.ok) return general;
   const images: ValidCreateOnboardingBytes['images'] = {};
   for (const [role, image] of Object.entries(general.value.images))

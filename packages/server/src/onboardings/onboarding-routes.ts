@@ -167,7 +167,7 @@ async function createFromBody(
   body: Uint8Array,
   sending: (encoded: EncodedJson) => void,
 ) {
-  const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY);
+  const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY, creator.session?.taxId);
   if (!validation.ok) {
     const { code, message, field } = validation.error;
     throw new DomainError(code, message, field ? { field } : {});

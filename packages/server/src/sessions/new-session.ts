@@ -28,3 +28,8 @@ export function newSecrets(id: string): { clientSecret: string; captureToken: st
     captureToken: randomBytes(24).toString('base64url'),
   };
 }
+
+/** The hosted page's secret for a capture token it exchanged (192 random bits, prefixed like a client secret). */
+export function newPageSecret(id: string): string {
+  return `${id}_page_${randomBytes(24).toString('base64url')}`;
+}

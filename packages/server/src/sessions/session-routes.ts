@@ -12,6 +12,7 @@ import { plainHttpRefused } from '../net/address-rules.js';
 import { readJsonBody } from '../transport/index.js';
 import { pageHandoffState } from '../handoff/handoff-rules.js';
 import { pageCaller } from '../handoff/handoff-routes.js';
+import { exchangeCapture } from './capture-service.js';
 import type { SessionService } from './session-service.js';
 import { toPageSession } from './session-view.js';
 
@@ -73,9 +74,31 @@ export function sessionRoutes({ sessions, auth, environment }: SessionRouteDeps)
   return app;
 }
 
-/** `/v1/session`: the page reads the session its secret opens (client secret, capture token or a hand-off's device secret), with which device holds it. */
+const SMALL_BODY_BYTES = 1024;
+
+/** `{ captureToken }`, a string of sane length, nothing else. */
+function validateExchange(body: unknown): string {
+  const token = (body as { captureToken?: unknown } | null)?.captureToken;
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length !== 1 || typeof token !== 'string')
+    throw new DomainError('invalid_request', 'The exchange must be a JSON object: {"captureToken": ...}.');
+  if (token.length < 16 || token.length > 128) throw new DomainError('invalid_field', 'captureToken must be a string of sane length.', { field: 'captureToken' });
+  return token;
+}
+
+/**
+ * `/v1/session`: the page reads the session its secret opens (client secret, page secret, capture
+ * token or a hand-off's device secret), with which device holds it; the hosted page trades its
+ * capture token for a page secret (`POST /exchange`, without authorisation: the token is the proof).
+ */
 export function pageSessionRoutes({ sessions }: Pick<SessionRouteDeps, 'sessions'>): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
+  app.post('/exchange', async (c) => {
+    const token = validateExchange(await readJsonBody(c, SMALL_BODY_BYTES, { requireJsonType: true, what: 'The exchange' }));
+    const exchanged = await exchangeCapture(sessions, token);
+    c.get('log').info('capture link exchanged for a page secret', { sessionId: exchanged.sessionId });
+    c.header('Cache-Control', 'no-store');
+    return c.json(exchanged, 201);
+  });
   app.get('/', async (c) => {
     const caller = await pageCaller(c, sessions);
     const now = sessions.now();

@@ -22,10 +22,12 @@ import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
 import { newSecrets, newSessionRecord } from './new-session.js';
+import { pageSecretOpens } from './page-secret-rules.js';
 import {
   CREATION_HOLD_MS,
   HOUR_MS,
   IDEMPOTENCY_TTL_MS,
+  PAGE_READ_GRACE_MS,
   RETENTION_MS,
   SESSION_MAX_AGE_MS,
   SESSION_SWEEP_EVERY_MS,
@@ -53,6 +55,8 @@ export interface SessionServiceOptions {
   sweepEveryMs?: number;
   /** Ended sessions are deleted this long after they ended (default 24 h). */
   retentionMs?: number;
+  /** How long page secrets other than the client secret still open a session once it ended (default 5 min). */
+  pageReadGraceMs?: number;
 }
 
 export type ClaimResult =
@@ -75,14 +79,21 @@ const CLAIM_REFUSALS = {
 } as const;
 
 export class SessionService {
-  readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs'>> & SessionServiceOptions;
+  readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs' | 'pageReadGraceMs'>> &
+    SessionServiceOptions;
   #timer: TimerHandle | undefined;
   #closed = false;
   #sweeping: Promise<void> | undefined;
   #nextPurge = 0;
 
   constructor(options: SessionServiceOptions) {
-    this.#o = { claimTimeoutMs: CREATION_HOLD_MS, sweepEveryMs: SESSION_SWEEP_EVERY_MS, retentionMs: RETENTION_MS, ...options };
+    this.#o = {
+      claimTimeoutMs: CREATION_HOLD_MS,
+      sweepEveryMs: SESSION_SWEEP_EVERY_MS,
+      retentionMs: RETENTION_MS,
+      pageReadGraceMs: PAGE_READ_GRACE_MS,
+      ...options,
+    };
   }
 
   get store(): Store {
@@ -138,10 +149,12 @@ export class SessionService {
   async authenticatePage(secret: string | undefined): Promise<PageCaller | null> {
     if (!secret || secret.length > 512) return null;
     const hash = hashSecret(secret);
-    const kinds: SessionSecretKind[] = ['client', 'capture', 'device'];
+    const kinds: SessionSecretKind[] = ['client', 'capture', 'page', 'device'];
     const found = await Promise.all(kinds.map((kind) => this.#o.store.findSessionBySecret(kind, hash)));
     const i = found.findIndex((s) => s !== null);
-    return i < 0 ? null : { session: found[i]!, kind: kinds[i]!, secret };
+    if (i < 0) return null;
+    const caller: PageCaller = { session: found[i]!, kind: kinds[i]!, secret };
+    return pageSecretOpens(caller.session, caller, this.now(), this.#o.pageReadGraceMs) ? caller : null;
   }
 
   /** The base of the companion's public URLs (`ONBOARDING_PUBLIC_URL`, else the origin the request came to). */

@@ -5,6 +5,7 @@
 import type { PageSession, SessionStatus, SessionView } from '@onboarding-kit/contract';
 import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord } from '../store/index.js';
+import { pagePrefill } from './person-rules.js';
 
 /** An open session past `expiresAt` is expired, whether or not the sweep has marked it yet. */
 export function effectiveStatus(session: SessionRecord, nowMs: number): SessionStatus {
@@ -43,13 +44,13 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
   return view;
 }
 
+/** The page's view: the person only as `pagePrefill` shows them (sessions/person-rules.ts). */
 export function toPageSession(session: SessionRecord, nowMs: number): PageSession {
-  const prefill: PageSession['prefill'] = {};
-  if (session.taxId) prefill[session.taxId.kind] = session.taxId.value;
-  if (session.name) prefill.name = session.name;
+  const status = effectiveStatus(session, nowMs);
+  const prefill = pagePrefill(session, status);
   return {
     id: session.id,
-    status: effectiveStatus(session, nowMs),
+    status,
     expiresAt: session.expiresAt,
     prefill,
     documentTypes: [...session.documentTypes],

@@ -17,9 +17,10 @@ import type { OnboardingStatus } from '@onboarding-kit/contract';
 
 /**
  * `client`: the element's secret and `capture`: the hosted page's token, both the session's
- * origin; `device`: a secret issued by a hand-off claim to the device that claimed it.
+ * origin; `page`: the secret the hosted page got for its capture token, the origin too;
+ * `device`: a secret issued by a hand-off claim to the device that claimed it.
  */
-export type SessionSecretKind = 'client' | 'capture' | 'device';
+export type SessionSecretKind = 'client' | 'capture' | 'page' | 'device';
 
 /** A hand-off link (docs/page-api.md#hand-off): only the hashes of its token and short code are kept. */
 export interface SessionHandoffOffer {
@@ -84,6 +85,8 @@ export interface SessionRecord {
   endedAt?: string;
   /** The hand-off between devices (absent: never offered). */
   handoff?: SessionHandoff;
+  /** SHA-256 of each capture token already exchanged for a page secret: none is exchanged twice. */
+  exchangedCaptures?: string[];
   /** The latest events, oldest first (bounded; only the latest progress report is kept). */
   events?: SessionLogEntry[];
   /** The last event's `seq` (0 or absent: none yet). */

@@ -1,24 +1,7 @@
 /** `/h/<token>`: the hand-off link, claimed from here once the page is shown (its GET claims nothing). */
 import { continueHere } from './device-page.js';
 import { claim } from './handoff-claim.js';
-import { show } from './page-view.js';
-
-/** `document.prerendering` (speculation rules), not yet in TypeScript's DOM types. */
-type PrerenderingDocument = Document & { prerendering?: boolean };
-
-/** Runs fn once the page is really in front of someone (not prerendered, not in a hidden tab). */
-function whenShown(fn: () => void): void {
-  const ready = () => !(document as PrerenderingDocument).prerendering && document.visibilityState === 'visible';
-  if (ready()) return fn();
-  const check = () => {
-    if (!ready()) return;
-    document.removeEventListener('visibilitychange', check);
-    document.removeEventListener('prerenderingchange', check);
-    fn();
-  };
-  document.addEventListener('visibilitychange', check);
-  document.addEventListener('prerenderingchange', check);
-}
+import { show, whenShown } from './page-view.js';
 
 export function claimPage(data: DOMStringMap): void {
   const token = decodeURIComponent(location.pathname.split('/').pop() || '');

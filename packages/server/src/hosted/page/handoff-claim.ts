@@ -1,5 +1,9 @@
-/** `POST /v1/handoff/claim` (docs/page-api.md#hand-off), by the link's token or the typed code, told apart by outcome. */
-import type { ApiErrorBody, HandoffClaim, HandoffClaimRequest } from '@onboarding-kit/contract';
+/**
+ * The pages' trades of a token for a secret, told apart by outcome: `POST /v1/handoff/claim`
+ * (docs/page-api.md#hand-off), by the link's token or the typed code, and `POST
+ * /v1/session/exchange` (docs/page-api.md#page-secrets), by the capture link's token.
+ */
+import type { ApiErrorBody, CaptureExchange, CaptureExchangeRequest, HandoffClaim, HandoffClaimRequest } from '@onboarding-kit/contract';
 
 type ClaimResult =
   | { kind: 'ok'; secret: string }
@@ -10,10 +14,18 @@ type ClaimResult =
 /** Seconds to wait when a 429 names none. */
 const DEFAULT_RETRY_AFTER_S = 60;
 
-export async function claim(endpoint: string | undefined, body: HandoffClaimRequest): Promise<ClaimResult> {
+export function claim(endpoint: string | undefined, body: HandoffClaimRequest): Promise<ClaimResult> {
+  return tradeForSecret(`${endpoint}/handoff/claim`, body, (answer: Partial<HandoffClaim>) => answer.clientSecret);
+}
+
+export function exchange(endpoint: string | undefined, body: CaptureExchangeRequest): Promise<ClaimResult> {
+  return tradeForSecret(`${endpoint}/session/exchange`, body, (answer: Partial<CaptureExchange>) => answer.pageSecret);
+}
+
+async function tradeForSecret<A>(url: string, body: unknown, secretOf: (answer: A) => unknown): Promise<ClaimResult> {
   let res: Response;
   try {
-    res = await fetch(`${endpoint}/handoff/claim`, {
+    res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -26,8 +38,8 @@ export async function claim(endpoint: string | undefined, body: HandoffClaimRequ
   }
   if (res.ok) {
     try {
-      const answer = (await res.json()) as Partial<HandoffClaim>;
-      if (typeof answer.clientSecret === 'string') return { kind: 'ok', secret: answer.clientSecret };
+      const secret = secretOf((await res.json()) as A);
+      if (typeof secret === 'string') return { kind: 'ok', secret };
     } catch {
       // An answer that is not the claim's: as a failure below.
     }

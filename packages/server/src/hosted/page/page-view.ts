@@ -40,3 +40,20 @@ export function banner(text: string | undefined, link?: { href: string; text: st
   }
   box.hidden = false;
 }
+
+/** `document.prerendering` (speculation rules), not yet in TypeScript's DOM types. */
+type PrerenderingDocument = Document & { prerendering?: boolean };
+
+/** Runs fn once the page is really in front of someone (not prerendered, not in a hidden tab). */
+export function whenShown(fn: () => void): void {
+  const ready = () => !(document as PrerenderingDocument).prerendering && document.visibilityState === 'visible';
+  if (ready()) return fn();
+  const check = () => {
+    if (!ready()) return;
+    document.removeEventListener('visibilitychange', check);
+    document.removeEventListener('prerenderingchange', check);
+    fn();
+  };
+  document.addEventListener('visibilitychange', check);
+  document.addEventListener('prerenderingchange', check);
+}
