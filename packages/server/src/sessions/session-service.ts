@@ -207,7 +207,12 @@ export class SessionService {
     const changed = await this.#change(claimed.id, (s) =>
       s.claim?.key === claimed.claim?.key && !s.tokenOnboarding
         ? withEvent(
-            { ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding },
+            {
+              ...s,
+              status: 'submitted',
+              tokenOnboarding: onboarding.tokenOnboarding,
+              ...(onboarding.keptAnyway && { keptAnyway: onboarding.keptAnyway }),
+            },
             { type: 'session.submitted', tokenOnboarding: onboarding.tokenOnboarding },
             new Date(this.now()).toISOString(),
           )
