@@ -17,7 +17,7 @@ const EVIDENCE_BODY_MAX_BYTES = 8 * 1024;
  * with the caller's own (`{"password": "..."}`, held to the rules of chosen passphrases), or not
  * at all (`{"encrypt": false}`). `generated` says the caller has not seen the passphrase yet.
  */
-export type EvidenceEncryption = { password: string; generated: boolean } | { password?: undefined; generated: false };
+type EvidenceEncryption = { password: string; generated: boolean } | { password?: undefined; generated: false };
 
 const BODY_SHAPE = 'The body must be a JSON object: {}, {"password": "..."} or {"encrypt": false}.';
 
