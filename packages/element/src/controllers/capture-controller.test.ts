@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { html, nothing } from 'lit';
 import type { CaptureRole, FramePixels, PipelineOptions, ProcessedImage, processImage } from '../image/pipeline.js';
-import { imageErrors } from '../messages/image-errors.js';
+import { faceTips, imageErrors } from '../messages/image-errors.js';
 import { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import { en } from '../messages/index.js';
 import { CaptureController } from './capture-controller.js';
@@ -32,7 +32,7 @@ async function setup() {
     limits: () => ({ maxBytes: 500_000 }),
     context: testContext(),
     announce: (text) => announced.push(text),
-    loadPipeline: async () => ({ processImage: fakeProcessImage, imageErrors }),
+    loadPipeline: async () => ({ processImage: fakeProcessImage, imageErrors, faceTips }),
   });
   const input = document.createElement('input');
   input.type = 'file';
@@ -301,7 +301,7 @@ describe('CaptureController', () => {
       expect(rejected.code).to.equal('no-face');
       expect(rejected.canKeep, `refusal ${i + 1}`).to.equal(false);
       expect(rejected.stuck, `refusal ${i + 1}`).to.equal(i === 1);
-      expect(announced.filter((t) => t === en.capture.faceTips).length).to.equal(i);
+      expect(announced.filter((t) => t === faceTips.en).length).to.equal(i);
       const shown = new Uint8Array(await (await fetch(rejected.previewUrl!)).arrayBuffer());
       expect([...shown]).to.deep.equal([...base64ToBytes(image.base64)]);
     }

@@ -17,7 +17,7 @@ import { loadCaptureView } from '../capture-view/load-capture-view.js';
 import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
-import type { imageErrors } from '../messages/image-errors.js';
+import type { faceTips, imageErrors } from '../messages/image-errors.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
@@ -40,7 +40,7 @@ export interface CaptureOptions {
   /** A line for the live region. */
   announce(text: string): void;
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
-  loadPipeline?: () => Promise<{ processImage: typeof processImage; imageErrors: typeof imageErrors }>;
+  loadPipeline?: () => Promise<{ processImage: typeof processImage; imageErrors: typeof imageErrors; faceTips: typeof faceTips }>;
 }
 
 // Loaded on first use: the compression library stays out of the element's first load.
@@ -65,6 +65,8 @@ export class CaptureController implements ReactiveController {
   #taking = false;
   /** The refusal texts, which come with the pipeline (a photo can only be refused once it is loaded). */
   #errorTexts: typeof imageErrors | null = null;
+  /** What else to try for a selfie refused twice for its face (comes with the pipeline too). */
+  #faceTips: typeof faceTips | null = null;
   readonly #face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
@@ -100,6 +102,11 @@ export class CaptureController implements ReactiveController {
   /** Why a photo was refused, in the locale in effect. */
   errorText(code: ImageCheckCode): string {
     return this.#errorTexts?.[this.#options.context.current.locale][code] ?? code;
+  }
+
+  /** What else to try once a selfie was refused twice for its face, in the locale in effect. */
+  faceTipsText(): string {
+    return this.#faceTips?.[this.#options.context.current.locale] ?? '';
   }
 
   /**
@@ -310,6 +317,7 @@ export class CaptureController implements ReactiveController {
         throw error;
       });
       this.#errorTexts = pipeline.imageErrors;
+      this.#faceTips = pipeline.faceTips;
       const { processImage } = pipeline;
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
       // The face check reads the JPEG that would be sent; a refused camera selfie keeps it to offer "use it anyway".
@@ -348,7 +356,7 @@ export class CaptureController implements ReactiveController {
       this.#refusals[role] = refusals;
       const stuck = refusals >= 2 && !mayKeep(role, code);
       this.#shown.reject({ role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck }, showable ? refused : null);
-      if (stuck) this.#options.announce(m.capture.faceTips);
+      if (stuck) this.#options.announce(this.faceTipsText());
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
       if (code === 'compression-failed') {
         this.#host.dispatchEvent(

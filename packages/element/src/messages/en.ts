@@ -85,8 +85,6 @@ export const en: Messages = {
     cameraFailed: 'The camera could not be opened. Try again or choose a photo from your files.',
     keepAnyway: 'Use it anyway',
     keepAnywayHint: 'If the photo looks fine to you, you can use it anyway.',
-    faceTips:
-      'To be sent, the selfie must show your face, and only yours. Tips: take off sunglasses, cap or mask; face the light rather than a window behind you; hold the device at eye level. If the camera does not help, choose a selfie from your files.',
   },
   review: {
     retakeShort: 'Retake',

@@ -86,8 +86,6 @@ export const es: Messages = {
     cameraFailed: 'No se pudo abrir la cámara. Inténtelo de nuevo o elija una foto de sus archivos.',
     keepAnyway: 'Usarla de todos modos',
     keepAnywayHint: 'Si la foto le parece bien, puede usarla de todos modos.',
-    faceTips:
-      'Para enviarla, la selfie debe mostrar su cara, y solo la suya. Consejos: quítese gafas de sol, gorra o mascarilla; póngase de frente a la luz, no de espaldas a una ventana; sostenga el dispositivo a la altura de los ojos. Si la cámara no ayuda, elija una selfie de sus archivos.',
   },
   review: {
     retakeShort: 'Rehacer',

@@ -90,9 +90,6 @@ export const ptBR = {
     cameraFailed: 'Não foi possível abrir a câmera. Tente novamente ou escolha uma foto dos arquivos.',
     keepAnyway: 'Usar mesmo assim',
     keepAnywayHint: 'Se a foto estiver boa para você, pode usá-la mesmo assim.',
-    /** A selfie refused twice for its face (none, or several): it cannot be kept, so the step says what else to try. */
-    faceTips:
-      'Para enviar, a selfie precisa mostrar o seu rosto, e só ele. Dicas: tire óculos escuros, boné ou máscara; fique de frente para a luz, não de costas para uma janela; segure o aparelho na altura dos olhos. Se a câmera não ajudar, escolha uma selfie dos arquivos.',
   },
   review: {
     retakeShort: 'Refazer',

@@ -25,6 +25,8 @@ export interface CaptureView {
   cameraErrorText: (code: CameraError['code']) => string | null;
   /** Why a photo was refused (the texts come with the pipeline). */
   errorText: (code: ImageCheckCode) => string;
+  /** What else to try when a selfie cannot be kept (comes with the pipeline). */
+  faceTips: string;
   camera: { state: CameraState; error: CameraError | null };
   /** The capture view's settings once it is loaded (null: not loaded yet). */
   view: Omit<CaptureViewProps, 'role' | 'busy' | 'onClose' | 'onBack'> | null;
@@ -85,7 +87,7 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
       }
       <p id="capture-error" class="error" part="error" role="alert">${v.errorText(rejected.code)}</p>
       ${rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
-      ${rejected.stuck ? html`<p part="face-tips">${m.faceTips}</p>` : nothing}
+      ${rejected.stuck ? html`<p part="face-tips">${v.faceTips}</p>` : nothing}
     </div>
     <div class="actions" part="actions">
       ${back}
