@@ -303,8 +303,10 @@ export class CaptureController implements ReactiveController {
     this.#refusals = {};
   }
 
-  /** A picked file, or a camera frame's pixels (which the pipeline takes over and closes). */
-  /** `keepAnyway`: the check whose refusal the person overrules. */
+  /**
+   * A picked file, or a camera frame's pixels (which the pipeline takes over and closes);
+   * `keepAnyway`: the check whose refusal the person overrules.
+   */
   async #process(source: Blob | FramePixels, role: CaptureRole, how: { auto?: boolean; keepAnyway?: KeptCheck } = {}): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#shown.clearRejected();
