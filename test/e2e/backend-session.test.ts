@@ -16,7 +16,7 @@ import type { CreateSessionResponse, NotificationEvent, SessionView } from '@onb
 import { SAMPLE_PNG_BASE64 } from '@onboarding-kit/sandbox';
 import { verifyNotification } from '@onboarding-kit/server';
 import { buildDemo, type BuiltDemo } from './helpers/build-demo.js';
-import { launchBrowser, recordedContext, screenshots, writeCardJpeg } from './helpers/browser.js';
+import { launchBrowser, recordedContext, screenshots, writeCardJpeg, writeFaceJpeg } from './helpers/browser.js';
 import { driveFlow, recordFlowEvents } from './helpers/flow.js';
 import { startStack, type RunningStack } from './helpers/stack.js';
 
@@ -34,6 +34,7 @@ let stack: RunningStack;
 let browser: Browser;
 let receiver: Server;
 let jpeg: string;
+let faceJpeg: string;
 const received: Received[] = [];
 
 before(async () => {
@@ -62,6 +63,8 @@ before(async () => {
   browser = await launchBrowser();
   jpeg = join(built.demoDir, '..', 'card.jpg');
   await writeCardJpeg(browser, jpeg);
+  faceJpeg = join(built.demoDir, '..', 'face.jpg');
+  await writeFaceJpeg(browser, faceJpeg);
 });
 
 after(async () => {
@@ -111,7 +114,7 @@ test('a session opened by the backend, completed by the page, told to the backen
       (el as HTMLElement & { session: string }).session = secret;
     }, session.clientSecret);
     // The page is shown the session's CPF masked; the companion sends the whole one.
-    const outcome = await driveFlow(recorded.page, { expectCpf: '***.982.247-**', source: 'camera', shot: (s) => shots.take(s) });
+    const outcome = await driveFlow(recorded.page, { expectCpf: '***.982.247-**', source: 'camera', faceJpeg, shot: (s) => shots.take(s) });
     assert.equal(outcome.status, 'APPROVED');
 
     const completed = await waitFor('session.completed', () =>
@@ -121,6 +124,7 @@ test('a session opened by the backend, completed by the page, told to the backen
     assert.equal(completed.event.data.status, 'completed');
     assert.equal(completed.event.data.onboarding?.status, 'APPROVED');
     assert.equal(completed.event.data.onboarding?.tokenOnboarding, outcome.tokenOnboarding);
+    assert.equal(completed.event.data.onboarding?.keptAnyway, undefined, 'every photo passed its checks');
     assert.deepEqual(completed.event.data.metadata, { plan: 'gold' });
     const submitted = received.findIndex((r) => r.event.type === 'session.submitted' && r.event.data.id === session.id);
     assert.ok(submitted >= 0 && submitted < received.indexOf(completed), 'session.submitted came first');

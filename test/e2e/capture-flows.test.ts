@@ -324,7 +324,7 @@ for (const [framework, path, how] of [
       if (how === 'shortcut') await shortcut(r, CPF.approved);
       const typeCpf = how === 'typed' ? { typeCpf: '52998224725' } : {};
       const expectCpf = how === 'shortcut' ? maskTaxIdForPage(CPF.approved) : CPF.approved;
-      const result = await driveFlow(r.page, { ...typeCpf, expectCpf, source: 'camera', shot });
+      const result = await driveFlow(r.page, { ...typeCpf, expectCpf, source: 'camera', faceJpeg, shot });
       assert.equal(result.status, 'APPROVED');
       // The app's own handler (React onComplete prop / Vue @onboarding-complete) saw the outcome.
       await r.page.locator('#last-outcome[data-status="APPROVED"]').waitFor();

@@ -267,6 +267,7 @@ test('a computer without a camera hands the session to a phone by its QR code; t
     const outcome = await driveFlow(mob, {
       expectCpf: MASKED_CPF,
       source: 'camera',
+      faceJpeg,
       shot: async (step) => {
         await shoot('phone', mob, step);
         // The computer follows: where the person is, and each photo once taken.

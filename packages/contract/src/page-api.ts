@@ -17,6 +17,26 @@ export const IMAGE_ROLES = ['documentFront', 'documentBack', 'selfie'] as const;
 export type ImageRoleName = (typeof IMAGE_ROLES)[number];
 export const REQUIRED_IMAGE_ROLES: readonly ImageRoleName[] = ['documentFront', 'selfie'];
 
+/**
+ * The element's checks of what a photo shows, by the code it reports when one refused a photo
+ * the person then kept anyway. The page declares them itself: the companion records and reports
+ * them, and never re-runs a check.
+ */
+export const KEPT_CHECKS = [
+  'too-small',
+  'blurry',
+  'too-dark',
+  'too-bright',
+  'no-face',
+  'several-faces',
+  'face-too-small',
+  'face-off-center',
+] as const;
+export type KeptCheck = (typeof KEPT_CHECKS)[number];
+
+/** Per image role, the check that refused the photo the person kept anyway (absent: every photo passed). */
+export type KeptAnyway = Partial<Record<ImageRoleName, KeptCheck>>;
+
 /** Body of `POST /v1/onboardings`. */
 export interface CreateOnboardingRequest {
   cpf?: string;
@@ -24,6 +44,8 @@ export interface CreateOnboardingRequest {
   name?: string;
   documentType?: string;
   images: Partial<Record<ImageRoleName, string>>;
+  /** Photos the person kept although a check refused them (docs/page-api.md#photos-kept-anyway). */
+  keptAnyway?: KeptAnyway;
 }
 
 /** 201 answer of `POST /v1/onboardings`. */
@@ -73,6 +95,8 @@ export interface ValidCreateOnboarding {
   name?: string;
   documentType?: string;
   images: Partial<Record<ImageRoleName, { base64: string; mime: 'image/jpeg' | 'image/png'; bytes: number }>>;
+  /** Present only when at least one photo was kept anyway. */
+  keptAnyway?: KeptAnyway;
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; status: 400 | 413; error: ApiError };
@@ -214,6 +238,8 @@ function validateCreation<
     }
     valid[role] = { base64: v, mime, bytes: text.decodedLength(v) };
   }
+  const kept = validateKeptAnyway(b.keptAnyway, valid);
+  if (!kept.ok) return kept;
 
   return {
     ok: true,
@@ -222,6 +248,32 @@ function validateCreation<
       ...(typeof b.name === 'string' && b.name.trim() && { name: b.name.trim() }),
       ...(typeof b.documentType === 'string' && b.documentType.trim() && { documentType: b.documentType.trim() }),
       images: valid,
+      ...(kept.value && { keptAnyway: kept.value }),
     } as unknown as V,
   };
+}
+
+function isKeptCheck(value: unknown): value is KeptCheck {
+  return typeof value === 'string' && (KEPT_CHECKS as readonly string[]).includes(value);
+}
+
+/**
+ * `keptAnyway`: an object naming, for roles whose image the body carries, one of KEPT_CHECKS.
+ * An empty object is the same as none, so the value is absent unless a photo was kept.
+ */
+function validateKeptAnyway(value: unknown, images: Partial<Record<ImageRoleName, unknown>>): Validation<KeptAnyway | undefined> {
+  if (value === undefined || value === null) return { ok: true, value: undefined };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return fail(400, 'invalid_field', 'keptAnyway must be an object of image roles to the check each photo failed.', 'keptAnyway');
+  }
+  const kept: KeptAnyway = {};
+  for (const [role, check] of Object.entries(value as Record<string, unknown>)) {
+    const field = `keptAnyway.${role.slice(0, 40)}`;
+    if (!(IMAGE_ROLES as readonly string[]).includes(role) || images[role as ImageRoleName] === undefined) {
+      return fail(400, 'invalid_field', `${field} names no image of this creation.`, field);
+    }
+    if (!isKeptCheck(check)) return fail(400, 'invalid_field', `${field} must be one of ${KEPT_CHECKS.join(', ')}.`, field);
+    kept[role as ImageRoleName] = check;
+  }
+  return { ok: true, value: Object.keys(kept).length > 0 ? kept : undefined };
 }

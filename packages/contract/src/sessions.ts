@@ -6,7 +6,7 @@
 import type { OnboardingStatus } from './envelope.js';
 import type { PageHandoffState } from './handoff.js';
 import type { ApiErrorCode } from './errors.js';
-import type { Validation } from './page-api.js';
+import type { KeptAnyway, Validation } from './page-api.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
 export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired'] as const;
@@ -78,6 +78,8 @@ export interface SessionOnboarding {
   externalId?: string;
   /** Status changes as the companion saw them; `null` once the companion no longer holds them (retention). */
   history: SessionHistoryEntry[] | null;
+  /** Photos the person kept although a check of the page refused them, by role: the check that failed (absent: none). */
+  keptAnyway?: KeptAnyway;
 }
 
 /** `GET /v1/sessions/{id}`, each entry of the list, and the `data` of session notifications: never a secret. */

@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_IMAGE_MAX_BYTES, isPlainTextField, maxCreateBodyBytes, validateCreateOnboarding } from '@onboarding-kit/contract';
+import {
+  DEFAULT_IMAGE_MAX_BYTES,
+  isPlainTextField,
+  KEPT_CHECKS,
+  maxCreateBodyBytes,
+  validateCreateOnboarding,
+  validateCreateOnboardingBytes,
+} from '@onboarding-kit/contract';
 
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]).toString('base64');
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
@@ -99,4 +106,38 @@ test('isPlainTextField is the creation rule for name and documentType (the eleme
   }
   assert.equal(isPlainTextField(42), false);
   assert.equal(isPlainTextField(undefined), false);
+});
+
+test('keptAnyway names, per image of the creation, the check its photo failed; anything else is refused with its field', () => {
+  const kept = validateCreateOnboarding(body({ keptAnyway: { selfie: 'blurry', documentBack: 'too-dark' } }));
+  assert.ok(kept.ok);
+  assert.deepEqual(kept.value.keptAnyway, { selfie: 'blurry', documentBack: 'too-dark' });
+  const bytes = validateCreateOnboardingBytes(
+    { ...body(), images: { documentFront: Buffer.from(jpeg), selfie: Buffer.from(jpeg) }, keptAnyway: { selfie: 'no-face' } },
+    DEFAULT_IMAGE_MAX_BYTES,
+  );
+  assert.ok(bytes.ok);
+  assert.deepEqual(bytes.value.keptAnyway, { selfie: 'no-face' });
+  for (const none of [undefined, null, {}]) {
+    const v = validateCreateOnboarding(body({ keptAnyway: none }));
+    assert.ok(v.ok);
+    assert.equal('keptAnyway' in v.value, false, JSON.stringify(none));
+  }
+  const refused: [unknown, string][] = [
+    ['blurry', 'keptAnyway'],
+    [['selfie'], 'keptAnyway'],
+    [{ selfie: 'looks-fine' }, 'keptAnyway.selfie'],
+    [{ selfie: true }, 'keptAnyway.selfie'],
+    [{ passport: 'blurry' }, 'keptAnyway.passport'],
+  ];
+  for (const [value, field] of refused) {
+    const v = validateCreateOnboarding(body({ keptAnyway: value }));
+    assert.equal(v.ok, false, JSON.stringify(value));
+    if (!v.ok) assert.deepEqual([v.status, v.error.code, v.error.field], [400, 'invalid_field', field]);
+  }
+  // A role whose image the body does not carry cannot have been kept.
+  const absent = validateCreateOnboarding(body({ images: { documentFront: jpeg, selfie: jpeg }, keptAnyway: { documentBack: 'blurry' } }));
+  assert.equal(absent.ok, false);
+  if (!absent.ok) assert.equal(absent.error.field, 'keptAnyway.documentBack');
+  assert.deepEqual([...KEPT_CHECKS].sort(), ['blurry', 'face-off-center', 'face-too-small', 'no-face', 'several-faces', 'too-bright', 'too-dark', 'too-small']);
 });

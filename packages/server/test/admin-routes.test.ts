@@ -158,6 +158,8 @@ const records: AdminOnboardingRecord[] = [
 ];
 
 const PASSWORD = 'correct horse battery staple';
+/** The archive in the clear, as an operator may still ask for it. */
+const PLAIN = { encrypt: false };
 const PAGE_ACCESS_KEY = randomBytes(32).toString('base64url');
 
 let standIn: StandIn;
@@ -311,7 +313,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       assert.equal(pdf.status, 200);
       assert.deepEqual(await bytesOf(pdf), minimalPdf(`Report ${T.storeUnknown}`));
 
-      const res = await postEvidence(call, T.storeUnknown, {});
+      const res = await postEvidence(call, T.storeUnknown, PLAIN);
       assert.equal(res.status, 200);
       const { files, names } = await readWithZipJs(await bytesOf(res));
       assert.deepEqual(names, ['report.json', 'report.pdf', 'manifest.json']);
@@ -322,7 +324,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
     });
 
     test('a forgotten ERROR gets support.json with the upstream externalId and the archive time', async () => {
-      const { files } = await readWithZipJs(await bytesOf(await postEvidence(call, T.forgottenError)));
+      const { files } = await readWithZipJs(await bytesOf(await postEvidence(call, T.forgottenError, PLAIN)));
       const manifest = assertManifestMatches(files);
       assert.equal(manifest.status, 'ERROR');
       assert.equal(manifest.externalId, 'ext-gone-9');
@@ -411,8 +413,8 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       assert.deepEqual(calls, []);
     });
 
-    test('POST evidence: a plain archive that zip.js, unzip -t and unzip -p open, hashes matching', async () => {
-      const res = await postEvidence(call, T.approved);
+    test('POST evidence with "encrypt": false: a plain archive that zip.js, unzip -t and unzip -p open, hashes matching', async () => {
+      const res = await postEvidence(call, T.approved, PLAIN);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-type'), 'application/zip');
       assert.equal(res.headers.get('content-disposition'), `attachment; filename="evidence-${T.approved}.zip"`);
@@ -446,6 +448,25 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       });
     });
 
+    test('POST evidence without a body, or with {}: AES-256 with a generated passphrase, sent once in Evidence-Password', async () => {
+      const seen = new Set<string>();
+      for (const body of [undefined, {}]) {
+        const res = await postEvidence(call, T.approved, body);
+        assert.equal(res.status, 200);
+        const password = res.headers.get('evidence-password');
+        assert.ok(password && /^[a-km-np-z2-9]{24}$/.test(password), String(password));
+        seen.add(password);
+        const zip = await bytesOf(res);
+        const { files, encrypted } = await readWithZipJs(zip, password);
+        assert.ok(encrypted.every(Boolean));
+        assert.equal(assertManifestMatches(files).encryption, 'AES-256');
+        await assert.rejects(readWithZipJs(zip));
+      }
+      assert.equal(seen.size, 2, 'a new passphrase for each archive');
+      // A chosen passphrase is the caller's own: it is never sent back.
+      assert.equal((await postEvidence(call, T.approved, { password: PASSWORD })).headers.get('evidence-password'), null);
+    });
+
     test('POST evidence with a password: AES-256 entries that 7z opens, a wrong password fails in 7z and zip.js', async () => {
       const res = await postEvidence(call, T.error, { password: PASSWORD });
       assert.equal(res.status, 200);
@@ -471,7 +492,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
     });
 
     test('POST evidence for ERROR adds support.json with externalId, time, environment, service, token', async () => {
-      const zip = await bytesOf(await postEvidence(call, T.error, {}));
+      const zip = await bytesOf(await postEvidence(call, T.error, PLAIN));
       const { files } = await readWithZipJs(zip);
       assertManifestMatches(files);
       const support = jsonOf<SupportRequest>(files.get('support.json'));
@@ -485,7 +506,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
     });
 
     test('POST evidence while the store lags behind the upstream takes the upstream decision and externalId', async () => {
-      const { files } = await readWithZipJs(await bytesOf(await postEvidence(call, T.lagging)));
+      const { files } = await readWithZipJs(await bytesOf(await postEvidence(call, T.lagging, PLAIN)));
       const manifest = assertManifestMatches(files);
       assert.equal(manifest.status, 'ERROR');
       assert.equal(manifest.externalId, 'ext-lag-7');
@@ -493,7 +514,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
     });
 
     test('POST evidence when the upstream report 500s: the archive is still made, the gap recorded', async () => {
-      const res = await postEvidence(call, T.report500, {});
+      const res = await postEvidence(call, T.report500, PLAIN);
       assert.equal(res.status, 200);
       const zip = await bytesOf(res);
       const { files } = await readWithZipJs(zip);
@@ -509,7 +530,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
         [T.pdfHtml, 'the upstream answer does not start with %PDF'],
         [T.pdf403, 'PDF unavailable upstream: HTTP 403'],
       ] as const) {
-        const { files } = await readWithZipJs(await bytesOf(await postEvidence(call, token)));
+        const { files } = await readWithZipJs(await bytesOf(await postEvidence(call, token, PLAIN)));
         assert.ok(!files.has('report.pdf'));
         assert.ok(files.has('report.json'));
         assert.deepEqual(assertManifestMatches(files).gaps, [{ name: 'report.pdf', reason }]);
@@ -523,12 +544,14 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
 
     test('POST evidence refuses bad bodies and short passwords with 400 before anything goes upstream', async () => {
       const calls = await upstreamCalls(async () => {
-        for (const password of ['', 'short', '12345678901', 42, null]) {
+        for (const password of ['', 'short', '12345678901', 'twelve chars ok', 'Administrator!2024', 'aaaaaaaaaaaaaaaaaaaa', 42, null]) {
           const error = await expectError(await postEvidence(call, T.approved, { password }), 400, 'invalid_password');
           assert.equal(error.field, 'password');
         }
         await expectError(await postEvidence(call, T.approved, undefined, { raw: '{"password": ' }), 400, 'invalid_json');
         await expectError(await postEvidence(call, T.approved, undefined, { raw: '["x"]' }), 400, 'invalid_request');
+        await expectError(await postEvidence(call, T.approved, { encrypt: 'no' }), 400, 'invalid_request');
+        await expectError(await postEvidence(call, T.approved, { encrypt: false, password: PASSWORD }), 400, 'invalid_request');
         await expectError(
           await postEvidence(call, T.approved, undefined, { raw: JSON.stringify({ password: 'x'.repeat(9000) }) }),
           413,

@@ -17,7 +17,7 @@ import { minimalPdf, generatedPdfChunks } from './admin-standin.js';
 import { readWithZipJs, sha256, unzipTest, withArchiveFile } from './admin-archive-tools.js';
 import { eventually } from '@onboarding-kit/testing/deadline';
 
-const PASSWORD = 'twelve chars ok';
+const PASSWORD = 'sixteen chars, and then some';
 
 /** A source stream over chunks that records whether it was cancelled and can fail after `failAfter` chunks. */
 function source(chunks: Iterable<Uint8Array>, failAfter = Infinity) {
@@ -61,8 +61,11 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-test('passwords: empty, short and non-string are refused at once with the companion error (400 invalid_password)', () => {
-  for (const password of ['', 'a', '12345678901', '😀'.repeat(11)]) {
+const ANIMALS = '🐱🐶🦊🐻🐼🐨🐯🦁🐮🐷🐸🐵🐔🐧🐦🐤';
+
+test('passwords: empty, short, weak and non-string are refused at once with the companion error (400 invalid_password)', () => {
+  // Fifteen animals are 30 UTF-16 units but 15 characters: counted as code points, too short.
+  for (const password of ['', 'a', '12345678901', '😀'.repeat(11), 'twelve chars ok', [...ANIMALS].slice(0, 15).join(''), '😀'.repeat(16)]) {
     assert.throws(
       () => buildEvidenceArchive(input(), { password }),
       (e: unknown) => {
@@ -77,8 +80,8 @@ test('passwords: empty, short and non-string are refused at once with the compan
   }
   assert.throws(() => assertEvidencePassword(123), CompanionError);
   assert.throws(() => assertEvidencePassword('x'.repeat(1025)), CompanionError);
-  assert.doesNotThrow(() => assertEvidencePassword('123456789012'));
-  assert.doesNotThrow(() => assertEvidencePassword('😀'.repeat(12)));
+  assert.doesNotThrow(() => assertEvidencePassword(PASSWORD));
+  assert.doesNotThrow(() => assertEvidencePassword(ANIMALS));
 });
 
 test('layout: report stripped, PDF, history in order, manifest last with matching hashes', async () => {

@@ -18,7 +18,7 @@ export interface DriveOptions {
   source: PhotoSource;
   /** A real JPEG of the document for the file picker (sources with files). */
   jpeg?: string;
-  /** A real selfie JPEG (writeFaceJpeg) for the selfie step's file picker (sources with files). */
+  /** A real selfie JPEG (writeFaceJpeg) for the selfie step's file picker (every source: the camera's card is no face). */
   faceJpeg?: string;
   shot(step: string): Promise<void>;
   /** Runs once the processing step shows (e.g. a reviewer's decision). */
@@ -85,10 +85,11 @@ const FACE_REFUSAL =
   /could not find a face|more than one face|face is too far|face is outside|encontramos um rosto|mais de um rosto|rosto está|encontramos una cara|más de una cara|la cara está/i;
 
 /**
- * The selfie from Chromium's fake camera, which shows the card: the face check refuses it; "use
- * it anyway" is offered only once the same step was refused a second time in a row, and keeps it.
+ * The selfie from Chromium's fake camera, which shows the card: the face check refuses it. Refused
+ * a second time in a row it still cannot be kept ("use it anyway" is never offered for a selfie
+ * without a face): the step shows tips and the file picker, which takes the real face instead.
  */
-async function keepSelfieRefusedTwice(page: Page, shot: (step: string) => Promise<void>): Promise<void> {
+async function selfieRefusedTwiceThenFile(page: Page, shot: (step: string) => Promise<void>, faceJpeg: string | undefined): Promise<void> {
   const { flow, primary } = flowLocators(page);
   const error = flow.locator('#capture-error');
   const keep = flow.locator('[part~="keep-anyway"]');
@@ -101,10 +102,14 @@ async function keepSelfieRefusedTwice(page: Page, shot: (step: string) => Promis
   await waitForLiveCamera(page);
   await shot('selfie-camera-again');
   await flow.locator('[part~="shutter"]').click();
-  await keep.waitFor({ timeout: 30_000 });
+  await flow.locator('[part~="face-tips"]').waitFor({ timeout: 30_000 });
   assert.match((await error.textContent()) ?? '', FACE_REFUSAL, 'the card is refused as a selfie again');
+  assert.equal(await keep.count(), 0, 'no "use it anyway" for a selfie without a face');
   await shot('selfie-camera-refused-twice');
-  await keep.click();
+  assert.ok(faceJpeg, 'a selfie JPEG for the file picker the refused selfie offers');
+  await flow.locator('input[type=file]:not([capture])').setInputFiles(faceJpeg);
+  // The refusal stays until the file is checked: the preview is what says it was.
+  await flow.locator('img[part~="preview"]').waitFor({ timeout: 30_000 });
 }
 
 export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {
@@ -142,7 +147,7 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
         .locator('[part~="shutter"]')
         .click({ timeout: 2_000 })
         .catch(() => undefined);
-      if (name === 'selfie') await keepSelfieRefusedTwice(page, options.shot);
+      if (name === 'selfie') await selfieRefusedTwiceThenFile(page, options.shot, options.faceJpeg);
     } else {
       if (options.source === 'denied-camera-then-files') {
         await flow.locator('[data-capture-start]').click();
@@ -177,11 +182,9 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
   const submitted = events.find((e) => e.type === 'onboarding-submitted');
   assert.ok(submitted?.detail, 'onboarding-submitted was dispatched');
   const selfie = events.find((e) => e.type === 'onboarding-capture' && e.detail?.role === 'selfie');
-  assert.equal(
-    selfie?.detail?.keptAnyway,
-    options.source === 'camera' ? true : undefined,
-    'the selfie was kept anyway only when it came from the camera (the card)',
-  );
+  assert.ok(selfie, 'the selfie was captured');
+  // The camera's card is no face: never kept anyway, the file's face passed instead.
+  assert.equal(selfie.detail?.keptAnyway, undefined, 'the selfie was not kept anyway');
   return {
     status: (await outcome.getAttribute('data-status')) ?? '',
     text: ((await step('outcome').textContent()) ?? '').replace(/\s+/g, ' '),

@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { html, nothing } from 'lit';
 import type { CaptureRole, FramePixels, PipelineOptions, ProcessedImage, processImage } from '../image/pipeline.js';
-import { imageErrors } from '../messages/image-errors.js';
+import { faceTips, imageErrors } from '../messages/image-errors.js';
 import { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import { en } from '../messages/index.js';
 import { CaptureController } from './capture-controller.js';
@@ -32,7 +32,7 @@ async function setup() {
     limits: () => ({ maxBytes: 500_000 }),
     context: testContext(),
     announce: (text) => announced.push(text),
-    loadPipeline: async () => ({ processImage: fakeProcessImage, imageErrors }),
+    loadPipeline: async () => ({ processImage: fakeProcessImage, imageErrors, faceTips }),
   });
   const input = document.createElement('input');
   input.type = 'file';
@@ -178,6 +178,7 @@ describe('CaptureController', () => {
       code: 'not-an-image',
       previewUrl: null,
       canKeep: false,
+      stuck: false,
     });
     await pick(input, await jpeg());
     await calledTimes(calls, 3);
@@ -275,13 +276,17 @@ describe('CaptureController', () => {
     await calledTimes(calls, 3);
     expect(calls[2]!.source).to.equal(refusedJpegs[1]);
     expect(calls[2]!.options.keepAnyway).to.equal(true);
+    // Kept with the check it failed, which the creation reports to the backend.
+    calls[2]!.result.resolve(await processedImage('documentFront'));
+    for (let i = 0; i < 50 && !capture.photos.documentFront; i++) await settle();
+    expect(capture.photos.documentFront?.keptAnyway).to.equal(true);
+    expect(capture.photos.documentFront?.keptCheck).to.equal('blurry');
   });
 
-  it('a camera selfie refused by the face check (no face) is shown from the JPEG that was checked, and after a second refusal kept anyway from it', async function () {
+  it('a camera selfie refused by the face check (no face) is shown from the JPEG that was checked; refused twice it can never be kept: tips, announced, instead', async function () {
     this.timeout(30_000);
-    const { capture, calls, state, events } = await setup();
+    const { capture, calls, state, announced } = await setup();
     state.role = 'selfie';
-    const checked: ProcessedImage[] = [];
     for (let i = 0; i < 2; i++) {
       await capture.openCamera();
       const taking = capture.takePhoto();
@@ -289,27 +294,46 @@ describe('CaptureController', () => {
       expect(calls[i]!.source).to.not.be.instanceOf(Blob);
       // The pipeline passes the frame (a plain grey JPEG): the face check finds no face in it.
       const image = await processedImage('selfie', '#888');
-      checked.push(image);
       calls[i]!.result.resolve(image);
       await taking;
       (calls[i]!.source as FramePixels).close();
       const rejected = capture.rejectedFor('selfie')!;
       expect(rejected.code).to.equal('no-face');
-      expect(rejected.canKeep).to.equal(i === 1);
+      expect(rejected.canKeep, `refusal ${i + 1}`).to.equal(false);
+      expect(rejected.stuck, `refusal ${i + 1}`).to.equal(i === 1);
+      expect(announced.filter((t) => t === faceTips.en).length).to.equal(i);
       const shown = new Uint8Array(await (await fetch(rejected.previewUrl!)).arrayBuffer());
       expect([...shown]).to.deep.equal([...base64ToBytes(image.base64)]);
     }
+    // Nothing keeps it, not even a call the page makes itself.
+    capture.keepAnyway();
+    for (let i = 0; i < 5; i++) await settle();
+    expect(calls.length).to.equal(2);
+    expect(capture.photos.selfie).to.equal(undefined);
+  });
+
+  it('a selfie kept anyway for its blur is still checked for a face: without one it is refused again, not kept', async function () {
+    this.timeout(30_000);
+    const { capture, calls, state, events } = await setup();
+    state.role = 'selfie';
+    for (let i = 0; i < 2; i++) {
+      await capture.openCamera();
+      const taking = capture.takePhoto();
+      await calledTimes(calls, i + 1);
+      calls[i]!.result.reject(Object.assign(new Error('blurry'), { code: 'blurry', image: await jpeg('#888') }));
+      await taking;
+      (calls[i]!.source as FramePixels).close();
+      expect(capture.rejectedFor('selfie')!.canKeep).to.equal(i === 1);
+    }
     capture.keepAnyway();
     await calledTimes(calls, 3);
-    const kept = calls[2]!;
-    expect(kept.source).to.be.instanceOf(Blob);
-    expect([...new Uint8Array(await (kept.source as Blob).arrayBuffer())]).to.deep.equal([...base64ToBytes(checked[1]!.base64)]);
-    expect(kept.options.keepAnyway).to.equal(true);
-    kept.result.resolve(await processedImage('selfie', '#888'));
-    await calledTimes(calls, 3);
-    for (let i = 0; i < 50 && !capture.photos.selfie; i++) await settle();
-    expect(capture.photos.selfie?.keptAnyway).to.equal(true);
-    expect(events.some((e) => e.type === 'onboarding-capture' && e.detail.keptAnyway === true)).to.equal(true);
+    expect(calls[2]!.options.keepAnyway).to.equal(true);
+    calls[2]!.result.resolve(await processedImage('selfie', '#888'));
+    for (let i = 0; i < 50 && !capture.rejectedFor('selfie')?.stuck; i++) await settle();
+    const rejected = capture.rejectedFor('selfie')!;
+    expect([rejected.code, rejected.canKeep, rejected.stuck]).to.deep.equal(['no-face', false, true]);
+    expect(capture.photos.selfie).to.equal(undefined);
+    expect(events.some((e) => e.type === 'onboarding-capture')).to.equal(false);
   });
 
   skipIn(['webkit'], NOT_IN.cameraDenial)('a camera that cannot open fires onboarding-error with a localised message', async function () {

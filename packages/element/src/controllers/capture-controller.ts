@@ -6,7 +6,7 @@
  * page moves the element). A pipeline result that arrives after the step was left or another
  * photo was started is discarded.
  */
-import { base64ToBytes } from '@onboarding-kit/contract';
+import { base64ToBytes, type KeptCheck } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CameraController } from '../camera/camera-controller.js';
 import type { FramePixels } from '../camera/capture-frame.js';
@@ -17,12 +17,12 @@ import { loadCaptureView } from '../capture-view/load-capture-view.js';
 import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
-import type { imageErrors } from '../messages/image-errors.js';
+import type { faceTips, imageErrors } from '../messages/image-errors.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
-import { KEEPABLE, failureReason, imageCheckCode, isBlobSource, refusedFrame } from './photo-refusal.js';
+import { KEEPABLE, SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, mayKeep, refusedFrame } from './photo-refusal.js';
 import { SelfieFaceCheck } from './selfie-face-check.js';
 
 export interface PipelineLimits {
@@ -40,7 +40,7 @@ export interface CaptureOptions {
   /** A line for the live region. */
   announce(text: string): void;
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
-  loadPipeline?: () => Promise<{ processImage: typeof processImage; imageErrors: typeof imageErrors }>;
+  loadPipeline?: () => Promise<{ processImage: typeof processImage; imageErrors: typeof imageErrors; faceTips: typeof faceTips }>;
 }
 
 // Loaded on first use: the compression library stays out of the element's first load.
@@ -65,6 +65,8 @@ export class CaptureController implements ReactiveController {
   #taking = false;
   /** The refusal texts, which come with the pipeline (a photo can only be refused once it is loaded). */
   #errorTexts: typeof imageErrors | null = null;
+  /** What else to try for a selfie refused twice for its face (comes with the pipeline too). */
+  #faceTips: typeof faceTips | null = null;
   readonly #face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
@@ -100,6 +102,11 @@ export class CaptureController implements ReactiveController {
   /** Why a photo was refused, in the locale in effect. */
   errorText(code: ImageCheckCode): string {
     return this.#errorTexts?.[this.#options.context.current.locale][code] ?? code;
+  }
+
+  /** What else to try once a selfie was refused twice for its face, in the locale in effect. */
+  faceTipsText(): string {
+    return this.#faceTips?.[this.#options.context.current.locale] ?? '';
   }
 
   /**
@@ -231,12 +238,13 @@ export class CaptureController implements ReactiveController {
     }
   }
 
-  /** Keeps the refused photo of the visible step (offered after two refusals in a row). */
+  /** Keeps the refused photo of the visible step (offered after two refusals in a row, never for a selfie without a face). */
   keepAnyway(): void {
     const role = this.#options.activeRole();
     const source = this.#shown.rejectedSource;
-    if (!role || !source || !this.rejectedFor(role)?.canKeep) return;
-    void this.#process(source, role, { keepAnyway: true });
+    const rejected = role ? this.rejectedFor(role) : null;
+    if (!role || !source || !rejected?.canKeep) return;
+    void this.#process(source, role, { keepAnyway: rejected.code as KeptCheck });
   }
 
   /** The `change` of the file input: checks the picked file as the visible step's photo. */
@@ -295,8 +303,11 @@ export class CaptureController implements ReactiveController {
     this.#refusals = {};
   }
 
-  /** A picked file, or a camera frame's pixels (which the pipeline takes over and closes). */
-  async #process(source: Blob | FramePixels, role: CaptureRole, how: { auto?: boolean; keepAnyway?: boolean } = {}): Promise<void> {
+  /**
+   * A picked file, or a camera frame's pixels (which the pipeline takes over and closes);
+   * `keepAnyway`: the check whose refusal the person overrules.
+   */
+  async #process(source: Blob | FramePixels, role: CaptureRole, how: { auto?: boolean; keepAnyway?: KeptCheck } = {}): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#shown.clearRejected();
     this.#setChecking(true);
@@ -308,23 +319,22 @@ export class CaptureController implements ReactiveController {
         throw error;
       });
       this.#errorTexts = pipeline.imageErrors;
+      this.#faceTips = pipeline.faceTips;
       const { processImage } = pipeline;
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
       // The face check reads the JPEG that would be sent; a refused camera selfie keeps it to offer "use it anyway".
-      const jpeg =
-        role === 'selfie' && !how.keepAnyway
-          ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime })
-          : null;
+      // A selfie kept anyway is checked too: being kept for its blur must not let a faceless one through.
+      const jpeg = role === 'selfie' ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime }) : null;
       const face = jpeg ? await this.#face.verdict(jpeg) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);
         return;
       }
-      if (face && face !== 'ok') {
+      if (face && face !== 'ok' && (!how.keepAnyway || SELFIE_NEVER_KEPT.has(face))) {
         URL.revokeObjectURL(image.previewUrl);
         throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face, image: jpeg });
       }
-      this.#shown.accept(role, how.keepAnyway ? { ...image, keptAnyway: true } : image);
+      this.#shown.accept(role, how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image);
       delete this.#refusals[role];
       this.#options.announce(how.keepAnyway ? m.capture.kept : m.capture.accepted);
       this.#host.dispatchEvent(
@@ -346,7 +356,9 @@ export class CaptureController implements ReactiveController {
       const showable = code !== 'not-an-image' && code !== 'unsupported-type' && refused !== null && /^image\//.test(refused.type);
       const refusals = KEEPABLE.has(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
       this.#refusals[role] = refusals;
-      this.#shown.reject({ role, code, canKeep: refusals >= 2 }, showable ? refused : null);
+      const stuck = refusals >= 2 && !mayKeep(role, code);
+      this.#shown.reject({ role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck }, showable ? refused : null);
+      if (stuck) this.#options.announce(this.faceTipsText());
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
       if (code === 'compression-failed') {
         this.#host.dispatchEvent(

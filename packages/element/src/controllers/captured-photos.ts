@@ -4,7 +4,7 @@
  * is out of the document (a page moving the element), to be recreated when it comes back.
  * `onChange` is the host's requestUpdate.
  */
-import { base64ToBytes } from '@onboarding-kit/contract';
+import { base64ToBytes, type KeptCheck } from '@onboarding-kit/contract';
 import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
 
 export interface RejectedPhoto {
@@ -14,10 +14,15 @@ export interface RejectedPhoto {
   previewUrl: string | null;
   /** Refused twice or more for what it shows: the person may keep it anyway. */
   canKeep: boolean;
+  /** Refused twice or more for what nobody may keep (a selfie without a face): the step offers what else to try. */
+  stuck: boolean;
 }
 
-/** A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice. */
-export type CapturedPhoto = ProcessedImage & { keptAnyway?: true };
+/**
+ * A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice,
+ * `keptCheck` the check that refused it (what the creation reports to the backend).
+ */
+export type CapturedPhoto = ProcessedImage & { keptAnyway?: true; keptCheck?: KeptCheck };
 
 export class CapturedPhotos {
   readonly #onChange: () => void;

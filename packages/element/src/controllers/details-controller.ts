@@ -15,6 +15,8 @@ import {
   isPlainTextField,
   onlyDigits,
   type CreateOnboardingRequest,
+  type KeptAnyway,
+  type KeptCheck,
 } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import type { CaptureRole, ProcessedImage } from '../image/pipeline.js';
@@ -164,12 +166,17 @@ export class DetailsController implements ReactiveController {
     this.#host.requestUpdate();
   }
 
-  /** The body of `POST /onboardings` with these photos (those the chosen document needs). */
-  request(photos: Partial<Record<CaptureRole, ProcessedImage>>): CreateOnboardingRequest {
+  /**
+   * The body of `POST /onboardings` with these photos (those the chosen document needs), and for
+   * each one kept anyway the check that refused it, so the backend learns of it.
+   */
+  request(photos: Partial<Record<CaptureRole, ProcessedImage & { keptCheck?: KeptCheck }>>): CreateOnboardingRequest {
     const images: CreateOnboardingRequest['images'] = {};
+    const kept: KeptAnyway = {};
     for (const role of rolesFor(this.#documentType)) {
       const photo = photos[role];
       if (photo) images[role] = photo.base64;
+      if (photo?.keptCheck) kept[role] = photo.keptCheck;
     }
     const name = this.#name.trim();
     // A session's tax id the page holds masked goes unsent: the companion takes the session's own.
@@ -183,6 +190,7 @@ export class DetailsController implements ReactiveController {
       ...(name && { name }),
       ...(this.#documentType && { documentType: this.#documentType }),
       images,
+      ...(Object.keys(kept).length > 0 && { keptAnyway: kept }),
     };
   }
 

@@ -18,5 +18,5 @@ export function sameRequest(a: CreateOnboardingRequest, b: CreateOnboardingReque
   const fields = ['cpf', 'cnpj', 'name', 'documentType'] as const;
   if (fields.some((f) => a[f] !== b[f])) return false;
   const roles = new Set([...Object.keys(a.images), ...Object.keys(b.images)]) as Set<keyof CreateOnboardingRequest['images']>;
-  return [...roles].every((role) => a.images[role] === b.images[role]);
+  return [...roles].every((role) => a.images[role] === b.images[role] && a.keptAnyway?.[role] === b.keptAnyway?.[role]);
 }

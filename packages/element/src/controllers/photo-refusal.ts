@@ -3,21 +3,26 @@
  * refused camera frame's JPEG, and the chain of causes the page is told. Everything is duck-typed
  * so that ImageCheckError (and the pipeline module with its compression library) stays lazy.
  */
+import { KEPT_CHECKS } from '@onboarding-kit/contract';
 import type { FramePixels } from '../camera/capture-frame.js';
-import type { ImageCheckCode } from '../image/pipeline.js';
+import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import type { imageErrors } from '../messages/image-errors.js';
 
-/** Refusals a person may overrule: about what the picture shows, not about the file. */
-export const KEEPABLE = new Set<ImageCheckCode>([
-  'too-small',
-  'blurry',
-  'too-dark',
-  'too-bright',
-  'no-face',
-  'several-faces',
-  'face-too-small',
-  'face-off-center',
-]);
+/** Refusals a person may overrule: about what the picture shows, not about the file (the checks a creation may declare kept). */
+export const KEEPABLE: ReadonlySet<ImageCheckCode> = new Set<ImageCheckCode>(KEPT_CHECKS);
+
+/**
+ * Selfie refusals nobody may overrule: with no face, or more than one, a reviewer has no face of
+ * this person to match against the document, which is what a selfie is for. Blur, exposure, a
+ * face too small or off the oval still show one face, which a reviewer can judge (and is told
+ * the photo was kept anyway).
+ */
+export const SELFIE_NEVER_KEPT = new Set<ImageCheckCode>(['no-face', 'several-faces']);
+
+/** Whether the person may keep a photo of `role` refused for `code`, once refused twice in a row. */
+export function mayKeep(role: CaptureRole, code: ImageCheckCode): boolean {
+  return KEEPABLE.has(code) && !(role === 'selfie' && SELFIE_NEVER_KEPT.has(code));
+}
 
 /** The error's message and its cause's, e.g. "The image could not be prepared (TypeError: ...)". */
 export function failureReason(error: unknown): string {

@@ -33,7 +33,7 @@ import { defaultImageWorkerURL } from './worker-url.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 export { ImageCheckError };
-export { imageErrors } from '../messages/image-errors.js';
+export { faceTips, imageErrors } from '../messages/image-errors.js';
 export type { ImageCheckCode } from './image-error.js';
 export { DEFAULT_THRESHOLDS } from './prepare.js';
 export type { CaptureRole, FramePixels, ProcessedBy };

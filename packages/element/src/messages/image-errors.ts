@@ -49,3 +49,15 @@ export const imageErrors: Record<OnboardingLocale, Record<ImageCheckCode, string
     'face-off-center': 'La cara está fuera del óvalo. Centre la cara en el óvalo y tome otra.',
   },
 };
+
+/**
+ * What else to try when a selfie was refused twice for its face (none, or several), which can
+ * never be kept: shown and announced in place of "use it anyway". It travels with the pipeline
+ * too, since only a checked selfie can be refused.
+ */
+export const faceTips: Record<OnboardingLocale, string> = {
+  'pt-BR':
+    'Para enviar, a selfie precisa mostrar o seu rosto, e só ele. Dicas: tire óculos escuros, boné ou máscara; fique de frente para a luz, não de costas para uma janela; segure o aparelho na altura dos olhos. Se a câmera não ajudar, escolha uma selfie dos arquivos.',
+  en: 'To be sent, the selfie must show your face, and only yours. Tips: take off sunglasses, cap or mask; face the light rather than a window behind you; hold the device at eye level. If the camera does not help, choose a selfie from your files.',
+  es: 'Para enviarla, la selfie debe mostrar su cara, y solo la suya. Consejos: quítese gafas de sol, gorra o mascarilla; póngase de frente a la luz, no de espaldas a una ventana; sostenga el dispositivo a la altura de los ojos. Si la cámara no ayuda, elija una selfie de sus archivos.',
+};

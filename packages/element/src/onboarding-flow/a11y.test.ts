@@ -16,6 +16,7 @@ import {
   blurryJpeg,
   captureView,
   cardJpeg,
+  faceJpeg,
   chooseType,
   cleanupListeners,
   click,
@@ -233,18 +234,19 @@ describe('<onboarding-flow> accessibility: axe on every step and state', () => {
     await waitForStep(el, 'selfie');
     await walk.check('selfie, camera closed', el);
 
-    // A card is no face: refused; refused again, the person may keep it.
+    // A card is no face: refused; refused again, it cannot be kept: tips and the file picker instead.
     await pickFile(el, await cardJpeg('selfie.jpg'));
     expect(errorText(el)).to.match(/Não encontramos um rosto|rosto/);
     await walk.check('selfie, face refusal', el);
     await click(el, 'Tirar outra foto');
     await pickFile(el, await cardJpeg('selfie2.jpg'));
-    expect(hasButton(el, 'Usar mesmo assim')).to.equal(true);
-    await walk.check('selfie, face refused twice, "Usar mesmo assim"', el);
-    await click(el, 'Usar mesmo assim');
-    await waitFor(() => !!preview(el), 'the kept selfie was never accepted', 25_000);
+    expect(hasButton(el, 'Usar mesmo assim')).to.equal(false);
+    expect(root(el).querySelector('[part~=face-tips]')).to.not.equal(null);
+    await walk.check('selfie, face refused twice, tips', el);
+    await pickFile(el, await faceJpeg());
+    await waitFor(() => !!preview(el), 'the selfie from the file was never accepted', 25_000);
     await el.updateComplete;
-    await walk.check('selfie, kept anyway', el);
+    await walk.check('selfie, accepted', el);
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     await walk.check('review', el);
@@ -252,8 +254,8 @@ describe('<onboarding-flow> accessibility: axe on every step and state', () => {
       ...expected,
       'selfie, camera closed',
       'selfie, face refusal',
-      'selfie, face refused twice, "Usar mesmo assim"',
-      'selfie, kept anyway',
+      'selfie, face refused twice, tips',
+      'selfie, accepted',
       'review',
     ]);
   });

@@ -11,6 +11,10 @@ import {
   liveCamera,
   hasButton,
   errorText,
+  blurryJpeg,
+  cardJpeg,
+  faceJpeg,
+  pickFile,
   takePhoto,
   chooseType,
   cleanupListeners,
@@ -31,6 +35,56 @@ import {
 } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
+
+const FACE_TIPS =
+  'Para enviar, a selfie precisa mostrar o seu rosto, e só ele. Dicas: tire óculos escuros, boné ou máscara; fique de frente para a luz, não de costas para uma janela; segure o aparelho na altura dos olhos. Se a câmera não ajudar, escolha uma selfie dos arquivos.';
+
+describe('<onboarding-flow> a photo kept anyway', () => {
+  it('a blurry document kept after two refusals is announced as kept, never as accepted, and the creation tells the companion which check it failed', async function () {
+    this.timeout(90_000);
+    const { el, ns, events } = await mount({ companion: 'real' });
+    await passIntro(el);
+    await passConsent(el);
+    await passCpf(el, CPF.approved, 'Maria Silva');
+    await chooseType(el, 'CNH');
+    await pickFile(el, await blurryJpeg());
+    expect(hasButton(el, 'Usar mesmo assim'), 'no "use anyway" after one refusal').to.equal(false);
+    await click(el, 'Tirar outra foto');
+    await pickFile(el, await blurryJpeg());
+    expect(root(el).querySelector('[part~=face-tips]'), 'the face tips are for selfies').to.equal(null);
+    await click(el, 'Usar mesmo assim');
+    await waitFor(() => !!preview(el), 'the kept photo was never accepted', 25_000);
+    // Kept, not judged readable: neither the step nor what is announced calls it accepted.
+    expect([...root(el).querySelectorAll('[part~=body] p')].map((p) => p.textContent)).to.include(
+      'Foto mantida como está. Se não estiver legível, a análise pode pedir outra.',
+    );
+    await waitFor(
+      () => root(el).querySelector('[role=status][aria-atomic]')!.textContent!.includes('Foto mantida como está'),
+      'the kept photo was not announced as kept',
+    );
+    expect(text(el)).to.not.contain('Foto aceita');
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'document-back');
+    await pickFile(el, await cardJpeg());
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'selfie');
+    await pickFile(el, await faceJpeg());
+    expect(preview(el), errorText(el)).to.exist;
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'review');
+    await click(el, 'Enviar');
+    await waitForStep(el, 'outcome');
+
+    const body = (await realRecord(ns)).uploads[0]!.body as { keptAnyway?: unknown; images: Record<string, string> };
+    expect(body.keptAnyway).to.deep.equal({ documentFront: 'blurry' });
+    const captures = events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail as { role: string; keptAnyway?: true });
+    expect(captures.map((d) => [d.role, d.keptAnyway ?? false])).to.deep.equal([
+      ['documentFront', true],
+      ['documentBack', false],
+      ['selfie', false],
+    ]);
+  });
+});
 
 describe('<onboarding-flow> happy path with the fake camera', () => {
   onlyIn(['chromium'], NOT_IN.cardCamera)(
@@ -82,7 +136,7 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
       expect(getComputedStyle(video).transform).to.equal('matrix(-1, 0, 0, 1, 0, 0)');
       expect(captureView(el)!.shadowRoot!.querySelector('[part=guide]')!.classList.contains('oval')).to.equal(true);
       await expect(captureView(el)!).to.be.accessible();
-      // The fake camera shows a card, not a face: refused; refused again, the person may keep it.
+      // The fake camera shows a card, not a face: refused; refused again, it still cannot be kept.
       await takePhoto(el);
       expect(errorText(el)).to.match(/Não encontramos um rosto/);
       expect(hasButton(el, 'Usar mesmo assim'), 'no "use anyway" after one refusal').to.equal(false);
@@ -90,17 +144,18 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
       await liveCamera(el);
       await takePhoto(el);
       expect(errorText(el)).to.match(/Não encontramos um rosto/);
-      await click(el, 'Usar mesmo assim');
-      await waitFor(() => !!preview(el), 'the kept selfie was never accepted', 25_000);
-      // Kept, not judged readable: neither the step nor what is announced calls it accepted.
-      expect([...root(el).querySelectorAll('[part~=body] p')].map((p) => p.textContent)).to.include(
-        'Foto mantida como está. Se não estiver legível, a análise pode pedir outra.',
-      );
+      // A selfie without a face is never kept: what else to try instead, shown and announced, and the file picker.
+      expect(hasButton(el, 'Usar mesmo assim'), 'no "use anyway" for a selfie without a face').to.equal(false);
+      expect(root(el).querySelector('[part~=keep-anyway]')).to.equal(null);
+      expect(root(el).querySelector('[part~=face-tips]')!.textContent).to.equal(FACE_TIPS);
       await waitFor(
-        () => root(el).querySelector('[role=status][aria-atomic]')!.textContent!.includes('Foto mantida como está'),
-        'the kept photo was not announced as kept',
+        () => root(el).querySelector('[role=status][aria-atomic]')!.textContent!.includes(FACE_TIPS),
+        'the tips were not announced',
       );
-      expect(text(el)).to.not.contain('Foto aceita');
+      await expect(el).to.be.accessible();
+      // The refusal shows until the picked file is checked: wait for the preview itself.
+      await pickFile(el, await faceJpeg());
+      await waitFor(() => !!preview(el), `the selfie from the file was never accepted: ${errorText(el)}`, 25_000);
       await click(el, 'Usar esta foto');
       await waitForStep(el, 'review');
       expect(root(el).querySelectorAll('img[part~=thumbnail]').length).to.equal(3);
@@ -137,15 +192,14 @@ describe('<onboarding-flow> happy path with the fake camera', () => {
       expect(names.filter((n) => n === 'onboarding-capture')).to.have.length(3);
       const captures = events.filter((e) => e.type === 'onboarding-capture').map((e) => e.detail);
       expect(captures.map((d) => d.role)).to.deep.equal(['documentFront', 'documentBack', 'selfie']);
+      // Every photo passed its checks: nothing kept anyway, nothing to report.
+      expect(body).to.not.have.property('keptAnyway');
       for (const d of captures) {
-        // The selfie was kept after two refusals: the integrator is told.
-        const kept = d.role === 'selfie' ? ['keptAnyway'] : [];
-        expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', ...kept, 'processedBy', 'processedIn', 'role', 'width']);
-        if (kept.length) expect(d.keptAnyway).to.equal(true);
+        expect(Object.keys(d).sort()).to.deep.equal(['bytes', 'height', 'processedBy', 'processedIn', 'role', 'width']);
         expect(d.bytes).to.be.greaterThan(1000);
         // Every engine under test has OffscreenCanvas: the worker answered, nothing fell back.
         expect(d.processedIn).to.equal('worker');
-        // Camera frames are encoded once by the element's own encode; the library is for files over the byte cap.
+        // Camera frames (and a file within the byte cap) are encoded once by the element's own encode; the library is for files over it.
         expect(d.processedBy).to.equal('own');
       }
       const token = state.onboardings[0]!.token;

@@ -328,11 +328,12 @@ describe('<onboarding-flow> text at 200%', () => {
     await pickFile(el, await photoFor(el));
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'selfie');
-    // A card is no face: refused twice, then "Usar mesmo assim" is offered.
+    // A card is no face: refused twice, it cannot be kept; the tips and the file picker are offered instead.
     await pickFile(el, await cardJpeg('selfie.jpg'));
     await click(el, 'Tirar outra foto');
     await pickFile(el, await cardJpeg('selfie2.jpg'));
-    expect(hasButton(el, 'Usar mesmo assim')).to.equal(true);
+    expect(hasButton(el, 'Usar mesmo assim')).to.equal(false);
+    expect(root(el).querySelector('[part~=face-tips]')).to.not.equal(null);
     await walk.check('selfie, refused twice', { shots: true });
     await click(el, 'Tirar outra foto');
     await pickFile(el, await photoFor(el));

@@ -20,11 +20,13 @@ export interface CaptureView {
   acceptedUrl: string | null;
   /** That photo was kept anyway, refused by the checks: nothing may call it accepted. */
   keptAnyway: boolean;
-  rejected: { code: ImageCheckCode; previewUrl: string | null; canKeep: boolean } | null;
+  rejected: { code: ImageCheckCode; previewUrl: string | null; canKeep: boolean; stuck: boolean } | null;
   /** Why the camera cannot be used (the texts come with the capture view). */
   cameraErrorText: (code: CameraError['code']) => string | null;
   /** Why a photo was refused (the texts come with the pipeline). */
   errorText: (code: ImageCheckCode) => string;
+  /** What else to try when a selfie cannot be kept (comes with the pipeline). */
+  faceTips: string;
   camera: { state: CameraState; error: CameraError | null };
   /** The capture view's settings once it is loaded (null: not loaded yet). */
   view: Omit<CaptureViewProps, 'role' | 'busy' | 'onClose' | 'onBack'> | null;
@@ -70,7 +72,10 @@ function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): Templ
   `;
 }
 
-/** The refused photo with its reason, to take again (or, refused twice, to keep anyway). */
+/**
+ * The refused photo with its reason, to take again (or, refused twice, to keep anyway; a selfie
+ * refused twice for its face cannot be kept: tips and the file picker instead).
+ */
 function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>, back: TemplateResult): TemplateResult {
   const m = v.m.capture;
   return html`
@@ -82,11 +87,13 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
       }
       <p id="capture-error" class="error" part="error" role="alert">${v.errorText(rejected.code)}</p>
       ${rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
+      ${rejected.stuck ? html`<p part="face-tips">${v.faceTips}</p>` : nothing}
     </div>
     <div class="actions" part="actions">
       ${back}
       ${rejected.canKeep ? html`<button type="button" part="button keep-anyway" ?disabled=${v.checking} @click=${v.onKeep}>${m.keepAnyway}</button>` : nothing}
       <button type="button" class="primary" part="button button-primary" @click=${v.onRetake}>${m.retake}</button>
+      ${rejected.stuck ? filePickers(v) : nothing}
     </div>
   `;
 }

@@ -1,4 +1,5 @@
 /** What the admin routes need from the companion: its settings, its upstream client and its store. */
+import type { KeptAnyway } from '@onboarding-kit/contract';
 import type { EvidenceHistoryEntry } from '../evidence/manifest.js';
 import type { ApiKeyring } from '../auth/api-keys.js';
 
@@ -9,6 +10,7 @@ export interface AdminOnboardingRecord {
   updatedAt: string;
   externalId?: string;
   history: EvidenceHistoryEntry[];
+  keptAnyway?: KeptAnyway;
 }
 
 export interface AdminDeps {

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { isTerminalStatus, parseOnboardingReport } from '@onboarding-kit/contract';
 import type { EvidenceInput } from '../evidence/archive.js';
-import { assertEvidencePassword } from '../evidence/password.js';
+import { assertEvidencePassword, newEvidencePassword } from '../evidence/password.js';
 import { peekPdf, pdfPeekReason } from '../evidence/pdf-stream.js';
 import { DomainError } from '../errors/domain-error.js';
 import { readJsonBody } from '../transport/index.js';
@@ -12,17 +12,28 @@ import { isUnknownUpstream, isUpstreamTimeout, upstreamFailure, upstreamGapReaso
 /** A password body is tiny; anything larger is not one. */
 const EVIDENCE_BODY_MAX_BYTES = 8 * 1024;
 
-/** `{}`, `{"password": "..."}` or no body at all. */
-export async function readEvidenceOptions(c: Context): Promise<{ password?: string }> {
+/**
+ * How the archive is encrypted: with a passphrase generated here (no body, or `{}`: the default),
+ * with the caller's own (`{"password": "..."}`, held to the rules of chosen passphrases), or not
+ * at all (`{"encrypt": false}`). `generated` says the caller has not seen the passphrase yet.
+ */
+type EvidenceEncryption = { password: string; generated: boolean } | { password?: undefined; generated: false };
+
+const BODY_SHAPE = 'The body must be a JSON object: {}, {"password": "..."} or {"encrypt": false}.';
+
+export async function readEvidenceOptions(c: Context): Promise<EvidenceEncryption> {
   const body = await readJsonBody(c, EVIDENCE_BODY_MAX_BYTES, { optional: true });
-  if (body === undefined) return {};
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new DomainError('invalid_request', 'The body must be a JSON object: {} or {"password": "..."}.');
+  if (body === undefined) return { password: newEvidencePassword(), generated: true };
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new DomainError('invalid_request', BODY_SHAPE);
+  const { password, encrypt } = body as { password?: unknown; encrypt?: unknown };
+  if (encrypt !== undefined && typeof encrypt !== 'boolean') throw new DomainError('invalid_request', BODY_SHAPE, { field: 'encrypt' });
+  if (encrypt === false) {
+    if (password !== undefined) throw new DomainError('invalid_request', 'Send either a password or "encrypt": false, not both.', { field: 'encrypt' });
+    return { generated: false };
   }
-  if (!('password' in body) || body.password === undefined) return {};
-  const { password } = body;
+  if (password === undefined) return { password: newEvidencePassword(), generated: true };
   assertEvidencePassword(password);
-  return { password };
+  return { password, generated: false };
 }
 
 /**
@@ -74,6 +85,7 @@ export async function gatherEvidence(deps: AdminDeps, token: string, record: Adm
     pdf: pdf.ok ? pdf.stream : undefined,
     ...(!pdf.ok && { pdfError: pdf.reason }),
     history: record ? record.history : null,
+    ...(record && { keptAnyway: record.keptAnyway ?? {} }),
     status,
     // The onboarding flow is what the upstream's support is asked about.
     service: 'onboarding',

@@ -65,7 +65,7 @@ export function createOnboardingRoutes(deps: AdminDeps): Hono<CompanionEnv> {
 
   app.post('/:token/evidence', async (c) => {
     // Bad bodies are refused before the store or the upstream is asked anything.
-    const { password } = await readEvidenceOptions(c);
+    const { password, generated } = await readEvidenceOptions(c);
     const token = c.req.param('token');
     const input = await gatherEvidence(deps, token, await lookup(token));
     const archive = buildEvidenceArchive(input, { signal: c.req.raw.signal, ...(password !== undefined && { password }) });
@@ -75,6 +75,8 @@ export function createOnboardingRoutes(deps: AdminDeps): Hono<CompanionEnv> {
         'Content-Disposition': `attachment; filename="evidence-${fileSafe(token)}.zip"`,
         'Cache-Control': 'no-store',
         'X-Content-Type-Options': 'nosniff',
+        // The one time the caller learns a generated passphrase: the companion keeps no copy.
+        ...(generated && { 'Evidence-Password': password }),
       },
     });
   });

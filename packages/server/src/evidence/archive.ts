@@ -4,7 +4,7 @@
  * flows from its source through the hash and zip.js to the output one chunk at a time, so the
  * archive of a 96 MiB PDF needs no more memory than that of a small one.
  */
-import { stripNonContract } from '@onboarding-kit/contract';
+import { stripNonContract, type KeptAnyway } from '@onboarding-kit/contract';
 import { assertEvidencePassword } from './password.js';
 import { measureBytes, measuringStream } from './measure.js';
 import {
@@ -39,10 +39,12 @@ export interface EvidenceInput {
   status: string;
   /** The upstream service involved, named in `support.json` for an ERROR. */
   service?: string;
+  /** The photos kept anyway as the creation declared them (`{}`: none); absent when this companion has no record of the onboarding. */
+  keptAnyway?: KeptAnyway;
 }
 
 export interface EvidenceOptions {
-  /** Encrypts every entry with AES-256 (at least 12 characters). */
+  /** Encrypts every entry with AES-256 (a passphrase that passes the rules of ./passphrase-rules.ts). */
   password?: string;
   /** When the archive is produced; defaults to now. */
   now?: Date;
@@ -152,6 +154,7 @@ async function writeArchive(
     ...(input.createdAt && { createdAt: input.createdAt }),
     archivedAt,
     kitVersion: input.kitVersion,
+    ...(input.keptAnyway && { keptAnyway: { ...input.keptAnyway } }),
     encryption: options.password !== undefined ? 'AES-256' : 'none',
     files,
     gaps,

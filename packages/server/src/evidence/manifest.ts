@@ -1,4 +1,5 @@
 /** The JSON documents of an evidence archive besides the upstream's own report. */
+import type { KeptAnyway } from '@onboarding-kit/contract';
 import type { Measured } from './measure.js';
 
 export type HistorySource = 'creation' | 'webhook' | 'poll';
@@ -37,6 +38,11 @@ export interface EvidenceManifest {
   /** When this archive was produced. */
   archivedAt: string;
   kitVersion: string;
+  /**
+   * Photos the person kept although a check of the page refused them, by role: the check that
+   * failed (`{}`: none). Absent when this companion has no record of the onboarding.
+   */
+  keptAnyway?: KeptAnyway;
   /** `AES-256` when every entry is encrypted with the archive password. */
   encryption: 'AES-256' | 'none';
   /** Every other entry, in archive order, with its size in bytes and lowercase hex SHA-256. */

@@ -1,20 +1,21 @@
-/** The password rule of encrypted evidence archives. */
+/** The password of encrypted evidence archives: the rules (./passphrase-rules.ts) as the companion's refusal, and a generated one. */
+import { randomBytes } from 'node:crypto';
 import { httpError } from '../http/companion-error.js';
+import { chosenPassphraseRule, generatePassphrase, PASSPHRASE_RULE_TEXT } from './passphrase-rules.js';
 
-/** Shortest password accepted for an encrypted archive (characters, counted as code points). */
-export const MIN_EVIDENCE_PASSWORD_LENGTH = 12;
-/** Longest password accepted: far beyond any passphrase, short enough that nobody can abuse it. */
-export const MAX_EVIDENCE_PASSWORD_LENGTH = 1024;
-
-const refuse = (message: string) => httpError('invalid_password', message, { field: 'password' });
+export { MAX_PASSPHRASE_LENGTH as MAX_EVIDENCE_PASSWORD_LENGTH, MIN_CHOSEN_PASSPHRASE_LENGTH as MIN_EVIDENCE_PASSWORD_LENGTH } from './passphrase-rules.js';
 
 /**
- * Throws a 400 `invalid_password` `CompanionError` (field `password`) unless `password` is a
- * string of 12 to 1024 characters; nothing is produced then. The message never repeats the password.
+ * Throws a 400 `invalid_password` `CompanionError` (field `password`) unless `password` passes
+ * the rules of chosen passphrases; nothing is produced then. The message names the rule broken
+ * and never repeats the password.
  */
 export function assertEvidencePassword(password: unknown): asserts password is string {
-  if (typeof password !== 'string') throw refuse('password must be a string.');
-  const length = [...password].length;
-  if (length < MIN_EVIDENCE_PASSWORD_LENGTH) throw refuse(`password must have at least ${MIN_EVIDENCE_PASSWORD_LENGTH} characters.`);
-  if (length > MAX_EVIDENCE_PASSWORD_LENGTH) throw refuse(`password must have at most ${MAX_EVIDENCE_PASSWORD_LENGTH} characters.`);
+  const rule = chosenPassphraseRule(password);
+  if (rule) throw httpError('invalid_password', PASSPHRASE_RULE_TEXT[rule], { field: 'password' });
+}
+
+/** A new passphrase from the operating system's CSPRNG (24 characters, 120 bits). */
+export function newEvidencePassword(): string {
+  return generatePassphrase((n) => randomBytes(n));
 }

@@ -1,6 +1,6 @@
 /**
  * A creation's body read once and checked where it lies: the usual body (a JSON object of plain
- * strings, `images` an object of base64 strings) is scanned over its bytes, its images kept as
+ * strings, `images` an object of base64 strings, `keptAnyway` one of plain strings) is scanned over its bytes, its images kept as
  * views of the body (no string, no decoded copy) and checked by the contract's byte form of the
  * creation checks (`validateCreateOnboardingBytes`, same checks, same order). Anything else (an
  * escape, a number, a refusal of any kind) goes the general way, `JSON.parse` and
@@ -20,8 +20,9 @@ const BACKSLASH = 0x5c;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The body as an object when it is a JSON object whose members are strings without escapes, and
- * `images` an object of such strings (kept as byte views); `undefined` for any other body.
+ * The body as an object when it is a JSON object whose members are strings without escapes,
+ * `images` an object of such strings (kept as byte views) and `keptAnyway` an object of such
+ * strings (decoded); `undefined` for any other body.
  */
 export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undefined {
   const n = b.length;
@@ -97,7 +98,9 @@ export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undef
     }
   };
   ws();
-  const body = object<unknown>((key) => (key === 'images' && b[i] === 0x7b ? object(raw) : text()));
+  const body = object<unknown>((key) =>
+    key === 'images' && b[i] === 0x7b ? object(raw) : key === 'keptAnyway' && b[i] === 0x7b ? object(text) : text(),
+  );
   ws();
   return body && i === n ? body : undefined;
 }

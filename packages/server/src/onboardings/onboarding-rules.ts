@@ -54,6 +54,7 @@ export function creationFingerprint(valid: ValidCreateOnboardingBytes): string {
     name: valid.name,
     documentType: valid.documentType,
     images: Object.fromEntries(Object.entries(valid.images).map(([role, img]) => [role, textFingerprint(img.base64)])),
+    keptAnyway: valid.keptAnyway,
   });
 }
 

@@ -204,7 +204,7 @@ export class OnboardingService {
   ): Promise<CreationOutcome> {
     const { store, sessions } = this.deps;
     const accessKey = newAccessKey();
-    const record = await this.storeRecord(request.log, created, accessKey, claimed);
+    const record = await this.storeRecord(request, created, accessKey, claimed);
     if (reservedKey) await store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
     if (claimed) await sessions!.submitted(claimed, record, print);
     this.deps.poller.track(created.tokenOnboarding);
@@ -222,7 +222,7 @@ export class OnboardingService {
   }
 
   private async storeRecord(
-    log: Logger,
+    { log, valid }: CreationRequest,
     created: UpstreamCreated,
     accessKey: string,
     claimed: SessionRecord | undefined,
@@ -240,6 +240,7 @@ export class OnboardingService {
         createdAt: new Date().toISOString(),
         accessKeyHash: hashSecret(accessKey),
         ...(claimed && { sessionId: claimed.id }),
+        ...(valid.keptAnyway && { keptAnyway: valid.keptAnyway }),
       });
     } catch (error) {
       // The one trace an operator has to reconcile the orphan with the upstream's own records.

@@ -228,7 +228,13 @@ export class SessionService {
     const changed = await this.#change(claimed.id, (s) =>
       s.claim?.key === claimed.claim?.key && !s.tokenOnboarding
         ? withEvent(
-            { ...s, status: 'submitted', tokenOnboarding: onboarding.tokenOnboarding, claim: { ...s.claim!, fingerprint } },
+            {
+              ...s,
+              status: 'submitted',
+              tokenOnboarding: onboarding.tokenOnboarding,
+              claim: { ...s.claim!, fingerprint },
+              ...(onboarding.keptAnyway && { keptAnyway: onboarding.keptAnyway }),
+            },
             { type: 'session.submitted', tokenOnboarding: onboarding.tokenOnboarding },
             new Date(this.now()).toISOString(),
           )

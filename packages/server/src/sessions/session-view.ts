@@ -24,12 +24,14 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
   };
   if (session.tokenOnboarding) {
+    const kept = session.keptAnyway ?? onboarding?.keptAnyway;
     if (onboarding) {
       view.onboarding = {
         tokenOnboarding: session.tokenOnboarding,
         status: onboarding.status,
         ...(onboarding.externalId && { externalId: onboarding.externalId }),
         history: onboarding.history.map((h) => ({ ...h })),
+        ...(kept && { keptAnyway: { ...kept } }),
       };
     } else {
       // The onboarding's own record is gone (retention): the outcome kept with the session remains.
@@ -38,6 +40,7 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
         status: session.outcome?.status ?? 'IN_PROCESS',
         ...(session.outcome?.externalId && { externalId: session.outcome.externalId }),
         history: null,
+        ...(kept && { keptAnyway: { ...kept } }),
       };
     }
   }

@@ -12,7 +12,7 @@
  * - Like every store operation, these reject with `StoreUnavailableError` when the store cannot be
  *   reached, and their outcome is then unknown.
  */
-import type { NotificationType, SessionEvent, SessionStatus } from '@onboarding-kit/contract';
+import type { KeptAnyway, NotificationType, SessionEvent, SessionStatus } from '@onboarding-kit/contract';
 import type { OnboardingStatus } from '@onboarding-kit/contract';
 
 /**
@@ -79,6 +79,8 @@ export interface SessionRecord {
   claim?: SessionClaim;
   /** The onboarding the session produced. */
   tokenOnboarding?: string;
+  /** Its photos kept anyway (as its creation declared them), kept with the session so they outlive the onboarding's own retention. */
+  keptAnyway?: KeptAnyway;
   /** Its final state, kept with the session so it outlives the onboarding's own retention. */
   outcome?: { status: OnboardingStatus; externalId?: string; at: string };
   /** When the session became `completed` or `expired` (ISO 8601); drives retention. */

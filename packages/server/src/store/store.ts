@@ -8,7 +8,7 @@
  * (./errors.ts), never hangs and never crashes the process; the store recovers by itself. Such a
  * rejection does not say the operation did not happen: its outcome is unknown (see the error).
  */
-import type { OnboardingStatus } from '@onboarding-kit/contract';
+import type { KeptAnyway, OnboardingStatus } from '@onboarding-kit/contract';
 import type { BackendState } from './backend-state.js';
 
 export type StatusSource = 'creation' | 'webhook' | 'poll';
@@ -35,6 +35,8 @@ export interface OnboardingRecord {
   sessionId?: string;
   /** Hashes of further access keys issued by idempotent replays of the creation; each opens the onboarding as `accessKeyHash` does. */
   moreAccessKeyHashes?: string[];
+  /** Photos the person kept although a check of the page refused them, as the creation declared them. */
+  keptAnyway?: KeptAnyway;
 }
 
 export interface StatusUpdate {

@@ -1,4 +1,4 @@
-/** What the backend adds to an onboarding record: the session id it belongs to, and the access keys of replays. */
+/** What the backend adds to an onboarding record: the session id it belongs to, the access keys of replays, the photos kept anyway. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { START, iso, sha, create, type Harness } from './harness.js';
@@ -36,6 +36,23 @@ export function describeOnboardingSessions({ withBackend }: Harness): void {
       assert.equal(again.sessionId, undefined);
       assert.equal((await b.get('tok-ses'))!.moreAccessKeyHashes, undefined);
       assert.equal((await b.get('tok-ses'))!.sessionId, undefined);
+    });
+  });
+
+  test('onboardings: the photos kept anyway round-trip, survive a status change, and are absent when none was', async () => {
+    await withBackend(async (a, { peer }) => {
+      const b = await peer();
+      const created = await create(a, 'tok-kept', iso(START), { keptAnyway: { selfie: 'blurry', documentBack: 'too-dark' } });
+      assert.deepEqual(created.keptAnyway, { selfie: 'blurry', documentBack: 'too-dark' });
+      const read = (await b.get('tok-kept'))!;
+      assert.deepEqual(read.keptAnyway, { selfie: 'blurry', documentBack: 'too-dark' });
+      read.keptAnyway!.selfie = 'too-bright';
+      assert.equal((await a.get('tok-kept'))!.keptAnyway?.selfie, 'blurry', 'editing what was read changes nothing stored');
+      const approved = (await b.applyStatus('tok-kept', { status: 'APPROVED', source: 'poll' }))!;
+      assert.deepEqual(approved.record.keptAnyway, { selfie: 'blurry', documentBack: 'too-dark' });
+      assert.deepEqual((await a.get('tok-kept'))!.keptAnyway, { selfie: 'blurry', documentBack: 'too-dark' });
+      await create(a, 'tok-clean', iso(START));
+      assert.equal('keptAnyway' in (await b.get('tok-clean'))!, false);
     });
   });
 }

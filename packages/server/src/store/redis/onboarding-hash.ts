@@ -1,5 +1,5 @@
 /** An onboarding as a Redis hash and back (key names: ./keys.ts). */
-import type { OnboardingStatus } from '@onboarding-kit/contract';
+import type { KeptAnyway, OnboardingStatus } from '@onboarding-kit/contract';
 import type { OnboardingRecord } from '../store.js';
 
 /** Fields of the access keys added by replays; the value orders them (HLEN at insertion only grows). */
@@ -17,6 +17,7 @@ export function toHash(r: OnboardingRecord): Record<string, string> {
   if (r.externalId !== undefined) fields.externalId = r.externalId;
   if (r.finishedAt !== undefined) fields.finishedAt = r.finishedAt;
   if (r.sessionId !== undefined) fields.sessionId = r.sessionId;
+  if (r.keptAnyway !== undefined) fields.keptAnyway = JSON.stringify(r.keptAnyway);
   // Values 1..n sit below any HLEN a later addition gets, so the order of issue holds.
   (r.moreAccessKeyHashes ?? []).forEach((h, i) => (fields[MORE_KEY_FIELD + h] = String(i + 1)));
   return fields;
@@ -41,6 +42,7 @@ export function fromHash(h: Record<string, string>): OnboardingRecord | null {
     ...(h.finishedAt !== undefined && { finishedAt: h.finishedAt }),
     ...(h.sessionId !== undefined && { sessionId: h.sessionId }),
     ...(more.length > 0 && { moreAccessKeyHashes: more }),
+    ...(h.keptAnyway !== undefined && { keptAnyway: JSON.parse(h.keptAnyway) as KeptAnyway }),
   };
 }
 

@@ -9,6 +9,7 @@ export const copyRecord = (r: OnboardingRecord): OnboardingRecord => ({
   ...r,
   history: r.history.map((h) => ({ ...h })),
   ...(r.moreAccessKeyHashes && { moreAccessKeyHashes: [...r.moreAccessKeyHashes] }),
+  ...(r.keptAnyway && { keptAnyway: { ...r.keptAnyway } }),
 });
 
 /** Sessions travel as JSON in the shared stores, where a property set to `undefined` vanishes: every store copies them that way. */

@@ -1,4 +1,5 @@
 /** SQLite rows to records and back, and the reads a decision starts from. */
+import type { KeptAnyway } from '@onboarding-kit/contract';
 import type { OutboxEntry, OutboxState, SessionRecord } from '../backend-state.js';
 import type { HeldKey } from '../rules/idempotency.js';
 import type { Lease } from '../rules/leases.js';
@@ -15,6 +16,7 @@ interface OnboardingRow {
   access_key_hash: string;
   finished_at: string | null;
   session_id: string | null;
+  kept_anyway: string | null;
 }
 
 export interface SessionRow {
@@ -48,6 +50,7 @@ function toOnboarding(row: OnboardingRow, history: StatusEvent[], more: string[]
     ...(row.finished_at !== null && { finishedAt: row.finished_at }),
     ...(row.session_id !== null && { sessionId: row.session_id }),
     ...(more.length > 0 && { moreAccessKeyHashes: more }),
+    ...(row.kept_anyway !== null && { keptAnyway: JSON.parse(row.kept_anyway) as KeptAnyway }),
   };
 }
 

@@ -118,6 +118,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX handoff_keys_session ON handoff_keys (session_id);
     `,
   },
+  {
+    // The photos kept anyway, as the creation declared them: a JSON object, NULL when none was.
+    version: 4,
+    sql: `
+      ALTER TABLE onboardings ADD COLUMN kept_anyway TEXT;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

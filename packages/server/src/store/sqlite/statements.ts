@@ -15,10 +15,10 @@ export interface Statement {
 const SQL = {
   ping: 'SELECT 1 AS ok',
   getOnboarding:
-    'SELECT token, status, created_at, updated_at, external_id, access_key_hash, finished_at, session_id FROM onboardings WHERE token = ?',
+    'SELECT token, status, created_at, updated_at, external_id, access_key_hash, finished_at, session_id, kept_anyway FROM onboardings WHERE token = ?',
   getHistory: 'SELECT status, at, source FROM status_history WHERE token = ? ORDER BY seq',
-  insertOnboarding: `INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, external_id, access_key_hash, finished_at, finished_ms, session_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insertOnboarding: `INSERT INTO onboardings (token, status, created_at, created_ms, updated_at, external_id, access_key_hash, finished_at, finished_ms, session_id, kept_anyway)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   insertHistory: 'INSERT INTO status_history (token, seq, status, at, source) VALUES (?, ?, ?, ?, ?)',
   deleteOnboarding: 'DELETE FROM onboardings WHERE token = ?',
   deleteHistory: 'DELETE FROM status_history WHERE token = ?',

@@ -24,6 +24,7 @@ export function writeOnboarding(sql: Statements, r: OnboardingRecord): void {
     r.finishedAt ?? null,
     r.finishedAt ? msOf(r.finishedAt) : null,
     r.sessionId ?? null,
+    r.keptAnyway ? JSON.stringify(r.keptAnyway) : null,
   );
   r.history.forEach((h, seq) => sql.insertHistory.run(r.tokenOnboarding, seq, h.status, h.at, h.source));
   for (const hash of r.moreAccessKeyHashes ?? []) sql.insertAccessKey.run(r.tokenOnboarding, hash);
