@@ -158,7 +158,9 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     errors.push('ONBOARDING_PUBLIC_URL must be https in production (plain http only on a loopback host).');
   else if (publicUrl === undefined && environment === 'production' && !isLoopbackHost(host))
     // Unset, it is the address listened on, over plain http: the sessions' URLs would send people there in clear.
-    errors.push('ONBOARDING_PUBLIC_URL is required in production when HOST is not a loopback address: the https URL people reach the companion at.');
+    errors.push(
+      'ONBOARDING_PUBLIC_URL is required in production when HOST is not a loopback address: the https URL people reach the companion at.',
+    );
   if (notify !== undefined && isHttpUrl(notify.url) && plainHttpRefused(notify.url, environment))
     errors.push('ONBOARDING_NOTIFY_URL must be https in production (plain http only on a loopback host).');
   const brand = readBrand(r);
@@ -211,12 +213,7 @@ function readUpstream({ errors, get }: Reader) {
     errors.push(`ONBOARDING_ENVIRONMENT must be "test" or "production" (got "${environment.slice(0, 40)}").`);
   if (environment === 'production' && baseUrl === undefined)
     errors.push('ONBOARDING_ENVIRONMENT=production needs ONBOARDING_BASE_URL: the embedded sandbox is for development only.');
-  if (
-    environment === 'production' &&
-    baseUrl !== undefined &&
-    isHttpUrl(baseUrl) &&
-    plainHttpRefused(baseUrl, environment)
-  ) {
+  if (environment === 'production' && baseUrl !== undefined && isHttpUrl(baseUrl) && plainHttpRefused(baseUrl, environment)) {
     // Plain http is only for a loopback upstream in tests: anywhere else the credentials would cross the network in clear.
     errors.push('ONBOARDING_BASE_URL must be https in production (plain http only on a loopback address).');
   }

@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { readConfig } from '../../demo/config.js';
 import { startDemo } from './helpers/demo-process.js';
 
-const REAL = { ONBOARDING_BASE_URL: 'https://api.example.com', ONBOARDING_CLIENT: 'c', ONBOARDING_SECRET: 's', ONBOARDING_WEBHOOK_KEY: 'k'.repeat(32) };
+const REAL = {
+  ONBOARDING_BASE_URL: 'https://api.example.com',
+  ONBOARDING_CLIENT: 'c',
+  ONBOARDING_SECRET: 's',
+  ONBOARDING_WEBHOOK_KEY: 'k'.repeat(32),
+};
 
 test('ONBOARDING_API_KEYS: <key> or <key>:<scope>+<scope>; an unknown or empty scope is named, the key never', () => {
   const k1 = 'a'.repeat(32);
@@ -56,15 +61,21 @@ test('production refuses http:// for ONBOARDING_NOTIFY_URL and ONBOARDING_PUBLIC
       host,
     );
   assert.ok(
-    readConfig({ ...REAL, ONBOARDING_NOTIFY_URL: 'http://backend.example/n', ONBOARDING_NOTIFY_SECRET: secret, ONBOARDING_PUBLIC_URL: 'http://kyc.example' })
-      .ok,
+    readConfig({
+      ...REAL,
+      ONBOARDING_NOTIFY_URL: 'http://backend.example/n',
+      ONBOARDING_NOTIFY_SECRET: secret,
+      ONBOARDING_PUBLIC_URL: 'http://kyc.example',
+    }).ok,
     'plain http is fine in test',
   );
   // Unset, the public URL is the address listened on, over http: required once that is not loopback.
   const wide = readConfig({ ...REAL, ONBOARDING_ENVIRONMENT: 'production', HOST: '0.0.0.0' });
   assert.ok(!wide.ok);
   assert.match(wide.errors.join('\n'), /ONBOARDING_PUBLIC_URL is required in production when HOST is not a loopback address/);
-  assert.ok(readConfig({ ...REAL, ONBOARDING_ENVIRONMENT: 'production', HOST: '0.0.0.0', ONBOARDING_PUBLIC_URL: 'https://kyc.example' }).ok);
+  assert.ok(
+    readConfig({ ...REAL, ONBOARDING_ENVIRONMENT: 'production', HOST: '0.0.0.0', ONBOARDING_PUBLIC_URL: 'https://kyc.example' }).ok,
+  );
 });
 
 test('the embedded sandbox needs a loopback HOST; ONBOARDING_SANDBOX_CONTROL is 1 or 0', () => {
@@ -100,7 +111,7 @@ test('npm start: the sandbox control routes only with ONBOARDING_SANDBOX_CONTROL
       ['', 404],
       ['1', 200],
     ] as const) {
-      const demo = startDemo({ ONBOARDING_STORE: 'memory', ONBOARDING_SANDBOX_CONTROL: flag});
+      const demo = startDemo({ ONBOARDING_STORE: 'memory', ONBOARDING_SANDBOX_CONTROL: flag });
       try {
         const url = await demo.url;
         assert.equal((await fetch(`${url}/sandbox/__sandbox/stats`)).status, expected, `flag "${flag}"`);

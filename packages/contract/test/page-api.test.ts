@@ -139,5 +139,14 @@ test('keptAnyway names, per image of the creation, the check its photo failed; a
   const absent = validateCreateOnboarding(body({ images: { documentFront: jpeg, selfie: jpeg }, keptAnyway: { documentBack: 'blurry' } }));
   assert.equal(absent.ok, false);
   if (!absent.ok) assert.equal(absent.error.field, 'keptAnyway.documentBack');
-  assert.deepEqual([...KEPT_CHECKS].sort(), ['blurry', 'face-off-center', 'face-too-small', 'no-face', 'several-faces', 'too-bright', 'too-dark', 'too-small']);
+  assert.deepEqual([...KEPT_CHECKS].sort(), [
+    'blurry',
+    'face-off-center',
+    'face-too-small',
+    'no-face',
+    'several-faces',
+    'too-bright',
+    'too-dark',
+    'too-small',
+  ]);
 });

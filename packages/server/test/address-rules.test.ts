@@ -56,7 +56,17 @@ test('inner addresses in every spelling are refused with their kind; public ones
 });
 
 test('isLoopbackHost: 127/8, ::1, localhost and names under .localhost, nothing else', () => {
-  for (const host of ['127.0.0.1', '127.9.9.9', '::1', '[::1]', 'localhost', 'LOCALHOST', 'localhost.', 'app.localhost', '[::ffff:127.0.0.1]'])
+  for (const host of [
+    '127.0.0.1',
+    '127.9.9.9',
+    '::1',
+    '[::1]',
+    'localhost',
+    'LOCALHOST',
+    'localhost.',
+    'app.localhost',
+    '[::ffff:127.0.0.1]',
+  ])
     assert.ok(isLoopbackHost(host), host);
   for (const host of ['0.0.0.0', '::', '10.0.0.1', 'localhost.example', 'example.com', '128.0.0.1', 'notlocalhost'])
     assert.ok(!isLoopbackHost(host), host);

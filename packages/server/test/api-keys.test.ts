@@ -200,7 +200,10 @@ describe('scopes', () => {
   });
 
   test('requireApiKey({ scope }): 403 forbidden naming the scope for a valid key without it, 401 for a wrong key; the admin key has admin and reports', async () => {
-    const ring = ApiKeyring.from([{ key: KEY_A, scopes: ['sessions'] }, { key: KEY_B, scopes: ['queries', 'reports'] }]);
+    const ring = ApiKeyring.from([
+      { key: KEY_A, scopes: ['sessions'] },
+      { key: KEY_B, scopes: ['queries', 'reports'] },
+    ]);
     for (const [scope, allowed] of [
       ['sessions', [KEY_A]],
       ['queries', [KEY_B]],

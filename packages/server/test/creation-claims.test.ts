@@ -113,7 +113,10 @@ test('two creations sent at once on one session: exactly one goes upstream', asy
   try {
     const session = await openSession(app);
     const before = up.count(CREATION);
-    const answers = await Promise.all([create(app, session.clientSecret), create(app, session.clientSecret, createBody({ name: 'Joana Souza' }))]);
+    const answers = await Promise.all([
+      create(app, session.clientSecret),
+      create(app, session.clientSecret, createBody({ name: 'Joana Souza' })),
+    ]);
     assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409]);
     assert.equal(up.count(CREATION), before + 1);
   } finally {
@@ -160,7 +163,12 @@ test('a claim whose creation never finished blocks the session until CREATION_HO
 test('a creation refused after it claimed its session (its body unreadable, too large, of the wrong type or not the session’s person) gives the session back at once', async () => {
   const { app } = testCompanion(up, { apiKeys: [API_KEY], imageMaxBytes: 2048 });
   try {
-    const res = await postJson(app, '/v1/sessions', { reference: 'person-2', cpf: '529.982.247-25' }, { authorization: `Bearer ${API_KEY}` });
+    const res = await postJson(
+      app,
+      '/v1/sessions',
+      { reference: 'person-2', cpf: '529.982.247-25' },
+      { authorization: `Bearer ${API_KEY}` },
+    );
     const session = (await res.json()) as CreateSessionResponse;
     const before = up.count(CREATION);
     const auth = { authorization: `Bearer ${session.clientSecret}` };

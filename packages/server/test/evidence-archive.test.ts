@@ -65,7 +65,15 @@ const ANIMALS = '🐱🐶🦊🐻🐼🐨🐯🦁🐮🐷🐸🐵🐔🐧🐦�
 
 test('passwords: empty, short, weak and non-string are refused at once with the companion error (400 invalid_password)', () => {
   // Fifteen animals are 30 UTF-16 units but 15 characters: counted as code points, too short.
-  for (const password of ['', 'a', '12345678901', '😀'.repeat(11), 'twelve chars ok', [...ANIMALS].slice(0, 15).join(''), '😀'.repeat(16)]) {
+  for (const password of [
+    '',
+    'a',
+    '12345678901',
+    '😀'.repeat(11),
+    'twelve chars ok',
+    [...ANIMALS].slice(0, 15).join(''),
+    '😀'.repeat(16),
+  ]) {
     assert.throws(
       () => buildEvidenceArchive(input(), { password }),
       (e: unknown) => {

@@ -31,7 +31,10 @@ function app(store: MemoryStore, notifier?: Notifier, reports: Pick<StatusPoller
     await next();
   });
   a.onError(companionErrorHandler({ logger: silentLogger, environment: 'test' }));
-  a.route('/v1/webhooks', webhookRoutes({ store, webhookKey: KEY, reports, clientAddress: () => '127.0.0.1', ...(notifier && { notifier }) }));
+  a.route(
+    '/v1/webhooks',
+    webhookRoutes({ store, webhookKey: KEY, reports, clientAddress: () => '127.0.0.1', ...(notifier && { notifier }) }),
+  );
   return a;
 }
 

@@ -18,7 +18,13 @@ import {
 import { resolveConfig, storeRetention } from '../src/config/resolve-config.js';
 import { silentLogger } from '../src/logger.js';
 
-const base = { baseUrl: 'http://127.0.0.1:1', client: 'c', secret: 'upstream-secret', webhookKey: 'webhook-key-of-at-least-32-characters', logger: silentLogger };
+const base = {
+  baseUrl: 'http://127.0.0.1:1',
+  client: 'c',
+  secret: 'upstream-secret',
+  webhookKey: 'webhook-key-of-at-least-32-characters',
+  logger: silentLogger,
+};
 const API_KEY = 'k'.repeat(32);
 
 test('the durations: 24 h retention and idempotency, 48 h for any onboarding, 96 h for a session, 72 h for a notification', () => {
@@ -94,7 +100,14 @@ test('an option given wins, and what derives from it follows', () => {
   });
   assert.deepEqual(c.sse, { keepAliveMs: 15_000, retryMs: 10 });
   assert.equal(c.documentFileTypes.selfie, 'SELFIE');
-  assert.deepEqual(c.secrets, ['upstream-secret', 'webhook-key-of-at-least-32-characters', 'a'.repeat(16), API_KEY, 's'.repeat(32), 't'.repeat(32)]);
+  assert.deepEqual(c.secrets, [
+    'upstream-secret',
+    'webhook-key-of-at-least-32-characters',
+    'a'.repeat(16),
+    API_KEY,
+    's'.repeat(32),
+    't'.repeat(32),
+  ]);
   assert.equal(resolveConfig({ ...base, environment: 'production', apiKeys: [API_KEY], sessions: 'optional' }).sessionsRequired, false);
   assert.equal(resolveConfig({ ...base, shutdownGraceMs: 0 }).shutdownGraceMs, 0);
 });
@@ -142,7 +155,8 @@ test('API keys: a key alone gets every scope in test and sessions only in produc
   assert.deepEqual(COMPANION_DEFAULTS.apiKeyScopes('production'), ['sessions']);
   assert.throws(
     () => resolveConfig({ ...base, apiKeys: [API_KEY, { key: scoped.key, scopes: ['billing' as never] }] }),
-    (e: unknown) => e instanceof CompanionConfigError && /API key #2: unknown scope "billing"/.test(e.message) && !e.message.includes(scoped.key),
+    (e: unknown) =>
+      e instanceof CompanionConfigError && /API key #2: unknown scope "billing"/.test(e.message) && !e.message.includes(scoped.key),
   );
   assert.throws(() => resolveConfig({ ...base, apiKeys: [{ key: scoped.key, scopes: [] }] }), /API key #1: at least one scope/);
 });
@@ -150,7 +164,10 @@ test('API keys: a key alone gets every scope in test and sessions only in produc
 test('production: the notify and public URLs must be https unless on a loopback host; test takes http', () => {
   const notify = (url: string) => ({ url, secret: 's'.repeat(32) });
   const production = { ...base, environment: 'production' as const, apiKeys: [API_KEY] };
-  assert.throws(() => resolveConfig({ ...production, notify: notify('http://backend.example/n') }), /notify\.url must be https in production/);
+  assert.throws(
+    () => resolveConfig({ ...production, notify: notify('http://backend.example/n') }),
+    /notify\.url must be https in production/,
+  );
   assert.throws(() => resolveConfig({ ...production, publicUrl: 'http://kyc.example' }), /publicUrl must be https in production/);
   for (const url of ['https://backend.example/n', 'http://127.0.0.1:9/n', 'http://localhost/n', 'http://[::1]/n']) {
     assert.equal(resolveConfig({ ...production, notify: notify(url), publicUrl: url }).publicUrl, url, url);

@@ -37,7 +37,8 @@ test('a page is shown the masked tax id and the first name while the session is 
 });
 
 test("a creation that left the first name it was shown, or sent none, takes the session's whole name; a changed one stays", () => {
-  const valid = (name?: string) => ({ taxId: { kind: 'cpf', value: '52998224725' }, images: {}, ...(name && { name }) }) as ValidCreateOnboardingBytes;
+  const valid = (name?: string) =>
+    ({ taxId: { kind: 'cpf', value: '52998224725' }, images: {}, ...(name && { name }) }) as ValidCreateOnboardingBytes;
   assert.equal(withSessionName(valid('Maria'), session()).name, '  Maria   da Silva ');
   assert.equal(withSessionName(valid(), session()).name, '  Maria   da Silva ');
   assert.equal(withSessionName(valid('Mariana Souza'), session()).name, 'Mariana Souza');
@@ -47,7 +48,11 @@ test("a creation that left the first name it was shown, or sent none, takes the 
 test('page secrets open a session until the grace after it ended; the client secret always; an exchanged capture token never', () => {
   const grace = 300_000;
   const ended = Date.parse('2026-01-01T00:30:00.000Z');
-  const done = session({ status: 'completed', endedAt: new Date(ended).toISOString(), exchangedCaptures: [hashSecret('captured-token-1234')] });
+  const done = session({
+    status: 'completed',
+    endedAt: new Date(ended).toISOString(),
+    exchangedCaptures: [hashSecret('captured-token-1234')],
+  });
   for (const kind of ['capture', 'page', 'device'] as const) {
     assert.equal(pageSecretOpens(done, { kind, secret: 'other-secret-5678' }, ended + grace - 1, grace), true, kind);
     assert.equal(pageSecretOpens(done, { kind, secret: 'other-secret-5678' }, ended + grace, grace), false, kind);
@@ -56,5 +61,8 @@ test('page secrets open a session until the grace after it ended; the client sec
   assert.equal(pageSecretOpens(session(), { kind: 'device', secret: 'd' }, ended + 10 * grace, grace), true, 'an open session');
   assert.equal(captureExchanged(done, 'captured-token-1234'), true);
   assert.equal(captureExchanged(done, 'captured-token-12345'), false);
-  assert.equal(pageSecretOpens(session({ exchangedCaptures: done.exchangedCaptures! }), { kind: 'capture', secret: 'captured-token-1234' }, 0, grace), false);
+  assert.equal(
+    pageSecretOpens(session({ exchangedCaptures: done.exchangedCaptures! }), { kind: 'capture', secret: 'captured-token-1234' }, 0, grace),
+    false,
+  );
 });

@@ -317,7 +317,7 @@ test('a session fixes the person: another CPF, a CNPJ or a document type it does
   await app.close();
 });
 
-test('a page holding only the masked CPF creates without one: the session\'s own CPF goes upstream', async () => {
+test("a page holding only the masked CPF creates without one: the session's own CPF goes upstream", async () => {
   const app = companion();
   const s = await openSession(app, { reference: 'user-masked', cpf: CPF_REFUSED, name: 'Maria Silva' });
   const page = (await (await call(app, 'GET', '/v1/session', { key: s.clientSecret })).json()) as PageSession;
@@ -325,9 +325,12 @@ test('a page holding only the masked CPF creates without one: the session\'s own
   const before = stack.upstreamCalls.length;
   const created = await call(app, 'POST', '/v1/onboardings', { key: s.clientSecret, body: body({}, { name: 'Maria' }) });
   assert.equal(created.status, 201);
-  const sent = stack.upstreamCalls.slice(before).map((c) => c.body as { cpf?: string; name?: string } | undefined).find((b) => b?.cpf);
-  assert.equal(sent?.cpf, '11144477735', 'the session\'s CPF, whole, went upstream');
-  assert.equal(sent?.name, 'Maria Silva', 'the page sent the first name it was shown: the session\'s whole name went');
+  const sent = stack.upstreamCalls
+    .slice(before)
+    .map((c) => c.body as { cpf?: string; name?: string } | undefined)
+    .find((b) => b?.cpf);
+  assert.equal(sent?.cpf, '11144477735', "the session's CPF, whole, went upstream");
+  assert.equal(sent?.name, 'Maria Silva', "the page sent the first name it was shown: the session's whole name went");
   // Without a session fixing one, a creation still needs its tax id.
   const open = companion({ sessions: 'optional' });
   assert.deepEqual(await errorOf(await call(open, 'POST', '/v1/onboardings', { body: body({}) })), {

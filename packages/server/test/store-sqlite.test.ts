@@ -27,7 +27,10 @@ describeStore('sqlite', async (clock, options) => {
     openPeer: async (peerOptions) => new SqliteStore(path, { now: clock.now, ...(peerOptions ?? options) }),
     // The bytes on disk, committed pages and WAL frames alike (latin1 keeps each byte one character).
     rawState: async () =>
-      [path, `${path}-wal`].filter((p) => existsSync(p)).map((p) => readFileSync(p).toString('latin1')).join('\n'),
+      [path, `${path}-wal`]
+        .filter((p) => existsSync(p))
+        .map((p) => readFileSync(p).toString('latin1'))
+        .join('\n'),
     cleanup: async () => remove(),
   };
 });
@@ -40,7 +43,17 @@ test('sqlite files: the database, its WAL and shared-memory index are 0600 and a
     const store = new SqliteStore(path);
     const at = new Date().toISOString();
     await store.createSession(
-      { id: 'ses_1', version: 1, reference: 'r', status: 'open', createdAt: at, expiresAt: at, documentTypes: [], locale: 'pt-BR', metadata: {} },
+      {
+        id: 'ses_1',
+        version: 1,
+        reference: 'r',
+        status: 'open',
+        createdAt: at,
+        expiresAt: at,
+        documentTypes: [],
+        locale: 'pt-BR',
+        metadata: {},
+      },
       { client: 'c'.repeat(64), capture: 'd'.repeat(64) },
     );
     const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);

@@ -85,7 +85,9 @@ test("a webhook is answered at once, the upstream's report is read and applied w
   await seed(store, 't-apply');
   up.reportStatus.set('t-apply', { status: 'APPROVED', externalId: 'ext-upstream' });
   assert.deepEqual(
-    await answer(await webhook(app, { tokenOnboarding: 't-apply', status: 'APPROVED', externalId: 'ext-forged', fields: {}, services: [] })),
+    await answer(
+      await webhook(app, { tokenOnboarding: 't-apply', status: 'APPROVED', externalId: 'ext-forged', fields: {}, services: [] }),
+    ),
     { status: 200, body: { received: true } },
   );
   assert.deepEqual(
@@ -133,7 +135,10 @@ test("a report the upstream fails to give leaves the onboarding as it was: the w
   up.override('/api/onboarding/report/t-down', () => ({ status: 503, raw: 'busy' }));
   try {
     assert.equal((await webhook(app, { tokenOnboarding: 't-down', status: 'REFUSED' })).status, 200);
-    await until(() => logs.some((l) => l.msg === 'report read failed; polling brings the outcome' && l.tokenOnboarding === 't-down'), 'the failed read logged');
+    await until(
+      () => logs.some((l) => l.msg === 'report read failed; polling brings the outcome' && l.tokenOnboarding === 't-down'),
+      'the failed read logged',
+    );
     assert.equal((await store.get('t-down'))!.status, 'IN_PROCESS');
     assert.deepEqual(
       (await branchLogsOf(logs, 't-down', 1)).map((l) => l.msg),

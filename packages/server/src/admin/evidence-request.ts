@@ -28,7 +28,8 @@ export async function readEvidenceOptions(c: Context): Promise<EvidenceEncryptio
   const { password, encrypt } = body as { password?: unknown; encrypt?: unknown };
   if (encrypt !== undefined && typeof encrypt !== 'boolean') throw new DomainError('invalid_request', BODY_SHAPE, { field: 'encrypt' });
   if (encrypt === false) {
-    if (password !== undefined) throw new DomainError('invalid_request', 'Send either a password or "encrypt": false, not both.', { field: 'encrypt' });
+    if (password !== undefined)
+      throw new DomainError('invalid_request', 'Send either a password or "encrypt": false, not both.', { field: 'encrypt' });
     return { generated: false };
   }
   if (password === undefined) return { password: newEvidencePassword(), generated: true };

@@ -103,7 +103,10 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
   if (!sessions || !keyring || !handoff) return;
   // The admin key is known here too, with its scopes: it gets 403 naming the scope, like any key without it.
   const also = config.adminKey ? { alsoAccept: config.adminKey } : {};
-  api.route('/sessions', sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }));
+  api.route(
+    '/sessions',
+    sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }),
+  );
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {

@@ -13,15 +13,7 @@ import { httpError } from '../http/companion-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { requestHeader } from '../transport/index.js';
 import { OPTION_LIMITS } from '../config/defaults.js';
-import {
-  ADMIN_KEY_SCOPES,
-  API_KEY_SCOPES,
-  isApiKeyScope,
-  keyOf,
-  scopesProblem,
-  type ApiKeyInput,
-  type ApiKeyScope,
-} from './key-scopes.js';
+import { ADMIN_KEY_SCOPES, API_KEY_SCOPES, isApiKeyScope, keyOf, scopesProblem, type ApiKeyInput, type ApiKeyScope } from './key-scopes.js';
 
 /** Shorter keys are guessable offline from a leaked hash. */
 export const API_KEY_MIN_LENGTH = OPTION_LIMITS.secretMinLength;
@@ -97,7 +89,8 @@ export function requireApiKey(keyring: ApiKeyring, options: RequireApiKeyOptions
   if (!(keyring instanceof ApiKeyring)) throw new TypeError('requireApiKey needs an ApiKeyring (ApiKeyring.from(keys)).');
   const { scope, alsoAccept: extra } = options;
   if (extra !== undefined && !extra) throw new TypeError('requireApiKey: alsoAccept must be a non-empty key when given.');
-  if (scope !== undefined && !isApiKeyScope(scope)) throw new TypeError(`requireApiKey: unknown scope (known: ${API_KEY_SCOPES.join(', ')}).`);
+  if (scope !== undefined && !isApiKeyScope(scope))
+    throw new TypeError(`requireApiKey: unknown scope (known: ${API_KEY_SCOPES.join(', ')}).`);
   return async (c, next) => {
     const presented = bearer(requestHeader(c, 'authorization'));
     const ringScopes = keyring.scopesOf(presented);

@@ -48,8 +48,7 @@ export const COMPANION_DEFAULTS = {
    * `sessions`, so a leaked key opens no report and spends no query; in test every scope, so one
    * key serves a whole sandbox setup.
    */
-  apiKeyScopes: (environment: string | undefined): readonly ApiKeyScope[] =>
-    environment === 'production' ? ['sessions'] : API_KEY_SCOPES,
+  apiKeyScopes: (environment: string | undefined): readonly ApiKeyScope[] => (environment === 'production' ? ['sessions'] : API_KEY_SCOPES),
   /** Whether creations need a session's client secret: in production they do. */
   sessions: (environment: string | undefined): 'required' | 'optional' => (environment === 'production' ? 'required' : 'optional'),
   imageMaxBytes: DEFAULT_IMAGE_MAX_BYTES,

@@ -3,7 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { httpError } from '../http/companion-error.js';
 import { chosenPassphraseRule, generatePassphrase, PASSPHRASE_RULE_TEXT } from './passphrase-rules.js';
 
-export { MAX_PASSPHRASE_LENGTH as MAX_EVIDENCE_PASSWORD_LENGTH, MIN_CHOSEN_PASSPHRASE_LENGTH as MIN_EVIDENCE_PASSWORD_LENGTH } from './passphrase-rules.js';
+export {
+  MAX_PASSPHRASE_LENGTH as MAX_EVIDENCE_PASSWORD_LENGTH,
+  MIN_CHOSEN_PASSPHRASE_LENGTH as MIN_EVIDENCE_PASSWORD_LENGTH,
+} from './passphrase-rules.js';
 
 /**
  * Throws a 400 `invalid_password` `CompanionError` (field `password`) unless `password` passes

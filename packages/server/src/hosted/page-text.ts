@@ -76,7 +76,8 @@ const PT: PageText = {
   cancelledHeading: 'Este link foi cancelado',
   cancelledBody: 'Este link de verificação não vale mais. Peça um novo link a quem o enviou.',
   openedHeading: 'Este link já foi aberto',
-  openedBody: 'Por segurança, cada link de verificação abre uma só vez. Continue na aba em que você o abriu, ou peça um novo link a quem o enviou.',
+  openedBody:
+    'Por segurança, cada link de verificação abre uma só vez. Continue na aba em que você o abriu, ou peça um novo link a quem o enviou.',
   opening: 'Abrindo a verificação…',
   openFailed: 'Não foi possível abrir a verificação. Verifique a internet e tente de novo.',
   backToService: 'Voltar',
@@ -123,7 +124,8 @@ const EN: PageText = {
   cancelledHeading: 'This link was cancelled',
   cancelledBody: 'This verification link is no longer valid. Ask whoever sent it for a new one.',
   openedHeading: 'This link has already been opened',
-  openedBody: 'For your safety, each verification link opens only once. Continue in the tab where you opened it, or ask whoever sent it for a new link.',
+  openedBody:
+    'For your safety, each verification link opens only once. Continue in the tab where you opened it, or ask whoever sent it for a new link.',
   opening: 'Opening the verification…',
   openFailed: 'Could not open the verification. Check your connection and try again.',
   backToService: 'Go back',
@@ -170,7 +172,8 @@ const ES: PageText = {
   cancelledHeading: 'Este enlace fue cancelado',
   cancelledBody: 'Este enlace de verificación ya no vale. Pida un enlace nuevo a quien se lo envió.',
   openedHeading: 'Este enlace ya fue abierto',
-  openedBody: 'Por seguridad, cada enlace de verificación se abre una sola vez. Continúe en la pestaña donde lo abrió, o pida un nuevo enlace a quien se lo envió.',
+  openedBody:
+    'Por seguridad, cada enlace de verificación se abre una sola vez. Continúe en la pestaña donde lo abrió, o pida un nuevo enlace a quien se lo envió.',
   opening: 'Abriendo la verificación…',
   openFailed: 'No fue posible abrir la verificación. Verifique su conexión e intente de nuevo.',
   backToService: 'Volver',

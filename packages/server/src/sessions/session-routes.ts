@@ -81,7 +81,8 @@ function validateExchange(body: unknown): string {
   const token = (body as { captureToken?: unknown } | null)?.captureToken;
   if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length !== 1 || typeof token !== 'string')
     throw new DomainError('invalid_request', 'The exchange must be a JSON object: {"captureToken": ...}.');
-  if (token.length < 16 || token.length > 128) throw new DomainError('invalid_field', 'captureToken must be a string of sane length.', { field: 'captureToken' });
+  if (token.length < 16 || token.length > 128)
+    throw new DomainError('invalid_field', 'captureToken must be a string of sane length.', { field: 'captureToken' });
   return token;
 }
 

@@ -71,7 +71,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
     // the outcome then (docs/page-api.md#polling).
     const record = await deps.store.get(token);
     if (!record) log.info('webhook acknowledged: unknown onboarding, ignored', { tokenOnboarding: token, status });
-    else if (record.status === status) log.info('webhook acknowledged: no change', { tokenOnboarding: token, status, current: record.status });
+    else if (record.status === status)
+      log.info('webhook acknowledged: no change', { tokenOnboarding: token, status, current: record.status });
     else if (isTerminalStatus(record.status))
       log.warn('webhook disagrees with the decided status, not applied', { tokenOnboarding: token, status, current: record.status });
     else {
@@ -88,5 +89,6 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
 function reportChecked(log: Logger, token: string, hint: OnboardingStatus, upstream: OnboardingStatus | null): void {
   const check = hintCheck(hint, upstream);
   if (check === 'confirmed') log.info('webhook confirmed by the upstream', { tokenOnboarding: token, status: hint });
-  else if (check === 'disagrees') log.warn('webhook disagrees with the upstream, not applied', { tokenOnboarding: token, status: hint, upstream });
+  else if (check === 'disagrees')
+    log.warn('webhook disagrees with the upstream, not applied', { tokenOnboarding: token, status: hint, upstream });
 }

@@ -34,10 +34,12 @@ before(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      void verifyNotification(new Uint8Array(raw), req.headers['onboarding-signature'] as string | undefined, NOTIFY_SECRET).then((verified) => {
-        received.push({ event: JSON.parse(raw.toString('utf8')) as NotificationEvent<SessionView>, verified });
-        res.writeHead(verified ? 200 : 400).end();
-      });
+      void verifyNotification(new Uint8Array(raw), req.headers['onboarding-signature'] as string | undefined, NOTIFY_SECRET).then(
+        (verified) => {
+          received.push({ event: JSON.parse(raw.toString('utf8')) as NotificationEvent<SessionView>, verified });
+          res.writeHead(verified ? 200 : 400).end();
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

@@ -128,8 +128,7 @@ describe('scopes: a key opens its own route groups and nothing else', () => {
         if (route.scope === scope) {
           assert.notEqual(res.status, 403, `${scope} key on ${route.path}`);
           await res.body?.cancel();
-        }
-        else await expectForbidden(res, route.scope, key, `${scope} key on ${route.method} ${route.path}`);
+        } else await expectForbidden(res, route.scope, key, `${scope} key on ${route.method} ${route.path}`);
       }
     }
     for (const route of ROUTES) {
@@ -137,8 +136,7 @@ describe('scopes: a key opens its own route groups and nothing else', () => {
       if (route.scope === 'admin' || route.scope === 'reports') {
         assert.notEqual(res.status, 403, `admin key on ${route.path}`);
         await res.body?.cancel();
-      }
-      else await expectForbidden(res, route.scope, ADMIN_KEY, `admin key on ${route.method} ${route.path}`);
+      } else await expectForbidden(res, route.scope, ADMIN_KEY, `admin key on ${route.method} ${route.path}`);
     }
     assert.equal((await call(companion.url, REPORTS_KEY, 'GET', `/v1/admin/onboardings/${TOKEN}`)).status, 200);
     assert.equal((await call(companion.url, ADMIN_KEY, 'GET', `/v1/admin/customers?documentKey=${CPF}`)).status, 200);
@@ -260,7 +258,11 @@ describe('production refuses plain http beyond this machine', () => {
       (e: unknown) => e instanceof CompanionConfigError && /publicUrl must be https in production/.test(e.message),
     );
     // Loopback never crosses a network: a local receiver or proxy may stay on http.
-    const local = await serve({ ...production, notify: { url: 'http://127.0.0.1:9/n', secret: NOTIFY_SECRET }, publicUrl: 'http://[::1]:8787' });
+    const local = await serve({
+      ...production,
+      notify: { url: 'http://127.0.0.1:9/n', secret: NOTIFY_SECRET },
+      publicUrl: 'http://[::1]:8787',
+    });
     await local.close();
   });
 

@@ -32,7 +32,10 @@ before(async () => {
 });
 after(() => up.close());
 
-async function serve(creations: NonNullable<CompanionOptions['creations']>, over: Partial<CompanionOptions> = {}): Promise<ServedCompanion> {
+async function serve(
+  creations: NonNullable<CompanionOptions['creations']>,
+  over: Partial<CompanionOptions> = {},
+): Promise<ServedCompanion> {
   return serveCompanion({
     port: 0,
     baseUrl: up.url,
@@ -70,7 +73,9 @@ class RawRequest {
         const end = text.indexOf('\r\n\r\n');
         if (end < 0) return null;
         const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
         const length = Number(headers['content-length'] ?? NaN);
         const rest = Buffer.concat(chunks).subarray(Buffer.byteLength(text.slice(0, end + 4), 'latin1'));
         if (!Number.isFinite(length) || rest.length < length) return null;
@@ -128,7 +133,12 @@ function slowUpload(url: string, from: string, secret?: string): RawRequest {
 
 function genuineCreation(url: string, from: string, secret?: string, body: unknown = createBody()): RawRequest {
   const bytes = Buffer.from(JSON.stringify(body));
-  return new RawRequest(url, from, head(url, bytes.length, { Connection: 'close', ...(secret && { Authorization: `Bearer ${secret}` }) }), bytes);
+  return new RawRequest(
+    url,
+    from,
+    head(url, bytes.length, { Connection: 'close', ...(secret && { Authorization: `Bearer ${secret}` }) }),
+    bytes,
+  );
 }
 
 async function openSessions(url: string, n: number): Promise<CreateSessionResponse[]> {
@@ -195,7 +205,11 @@ test('40 uploads trickling a byte a second and 8 stalled after their headers, fr
     assert.deepEqual(served.app.creations(), { active: 0, waiting: 0 });
 
     // A stalled upload gave its session back: the person sends again and loses nothing.
-    const again = await within('a creation on a stalled upload’s session', 5_000, genuineCreation(served.url, '127.0.0.10', sessions[0]!.clientSecret).answer);
+    const again = await within(
+      'a creation on a stalled upload’s session',
+      5_000,
+      genuineCreation(served.url, '127.0.0.10', sessions[0]!.clientSecret).answer,
+    );
     assert.equal(again.status, 201);
   } finally {
     for (const a of attackers) a.close();

@@ -113,7 +113,11 @@ test('an onboarding the upstream approved, its webhook lost, gets a forged REFUS
     await until(() => completedFor(o.sessionId).length > 0, 'session.completed', 10_000);
     const [completed] = completedFor(o.sessionId);
     assert.equal(completed!.verified, true);
-    assert.equal((JSON.parse(completed!.body) as { data: SessionView }).data.onboarding?.status, 'APPROVED', "the integrator's notification");
+    assert.equal(
+      (JSON.parse(completed!.body) as { data: SessionView }).data.onboarding?.status,
+      'APPROVED',
+      "the integrator's notification",
+    );
 
     const warned = logLines().filter((l) => l.msg === 'webhook disagrees with the upstream, not applied');
     assert.equal(warned.length, 1);
@@ -130,12 +134,19 @@ test('an onboarding the upstream approved, its webhook lost, gets a forged REFUS
 test('a forged verdict before the upstream decides changes nothing; the upstream decision that follows is applied', async () => {
   const o = await usedSession('attack-early', TEST_IDENTITIES.cpfManualReview);
   for (const status of ['REFUSED', 'ERROR', 'APPROVED', 'IN_PROCESS']) assert.equal((await forge(o.tokenOnboarding, status)).status, 200);
-  await waitUntil(() => logLines().filter((l) => l.msg === 'webhook disagrees with the upstream, not applied' && l.tokenOnboarding === o.tokenOnboarding).length >= 1);
+  await waitUntil(
+    () =>
+      logLines().filter((l) => l.msg === 'webhook disagrees with the upstream, not applied' && l.tokenOnboarding === o.tokenOnboarding)
+        .length >= 1,
+  );
   // Let every read the forgeries caused finish before looking.
   await new Promise((r) => setTimeout(r, 300));
   const held = (await stack.app.store.get(o.tokenOnboarding))!;
   assert.equal(held.status, 'IN_PROCESS');
-  assert.deepEqual(held.history.map((h) => h.status), ['IN_PROCESS']);
+  assert.deepEqual(
+    held.history.map((h) => h.status),
+    ['IN_PROCESS'],
+  );
   assert.equal((await backendView(o.sessionId)).status, 'submitted');
   assert.equal(completedFor(o.sessionId).length, 0, 'no session.completed went out');
 
@@ -150,7 +161,8 @@ test('a wrong key repeated from one address gets 429 with Retry-After past the l
   const o = await usedSession('attack-guess', TEST_IDENTITIES.cpfManualReview);
   const report = JSON.stringify({ tokenOnboarding: o.tokenOnboarding, status: 'IN_PROCESS' });
   // Right keys from an address are never counted against it.
-  for (let i = 0; i < 15; i++) assert.equal((await postFrom('127.0.0.3', '/v1/webhooks', { 'id-service-token': IT_WEBHOOK_KEY }, report)).status, 200);
+  for (let i = 0; i < 15; i++)
+    assert.equal((await postFrom('127.0.0.3', '/v1/webhooks', { 'id-service-token': IT_WEBHOOK_KEY }, report)).status, 200);
   const guesses = [];
   for (let i = 0; i < 12; i++) guesses.push(await postFrom('127.0.0.3', '/v1/webhooks', { 'id-service-token': `guess-${i}` }, report));
   assert.deepEqual(

@@ -107,7 +107,8 @@ export class SharedStore implements Store, BackendState {
   }
 
   async createSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<void> {
-    if (!(await this.p.insertSession(await this.sealSession(atVersion(record, 1)), secrets))) throw new Error(`Session ${record.id} exists already.`);
+    if (!(await this.p.insertSession(await this.sealSession(atVersion(record, 1)), secrets)))
+      throw new Error(`Session ${record.id} exists already.`);
   }
 
   async getSession(id: string): Promise<SessionRecord | null> {
