@@ -150,19 +150,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const sessions = get('ONBOARDING_SESSIONS') ?? COMPANION_DEFAULTS.sessions(environment);
   if (sessions !== 'required' && sessions !== 'optional')
     errors.push(`ONBOARDING_SESSIONS must be "required" or "optional" (got "${sessions.slice(0, 40)}").`);
-  const notify = readNotify(r);
-  const publicUrl = get('ONBOARDING_PUBLIC_URL');
-  if (publicUrl !== undefined && !isHttpUrl(publicUrl))
-    errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
-  else if (publicUrl !== undefined && plainHttpRefused(publicUrl, environment))
-    errors.push('ONBOARDING_PUBLIC_URL must be https in production (plain http only on a loopback host).');
-  else if (publicUrl === undefined && environment === 'production' && !isLoopbackHost(host))
-    // Unset, it is the address listened on, over plain http: the sessions' URLs would send people there in clear.
-    errors.push(
-      'ONBOARDING_PUBLIC_URL is required in production when HOST is not a loopback address: the https URL people reach the companion at.',
-    );
-  if (notify !== undefined && isHttpUrl(notify.url) && plainHttpRefused(notify.url, environment))
-    errors.push('ONBOARDING_NOTIFY_URL must be https in production (plain http only on a loopback host).');
+  const { notify, publicUrl } = readAddresses(r, environment, host);
   const brand = readBrand(r);
 
   if (errors.length) return { ok: false, errors };
@@ -195,6 +183,25 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       brand,
     },
   };
+}
+
+/** Where notifications go and where people reach the companion: https in production, except on a loopback host. */
+function readAddresses(r: Reader, environment: string, host: string): { notify: StartConfig['notify']; publicUrl: string | undefined } {
+  const { errors, get } = r;
+  const notify = readNotify(r);
+  const publicUrl = get('ONBOARDING_PUBLIC_URL');
+  if (publicUrl !== undefined && !isHttpUrl(publicUrl))
+    errors.push(`ONBOARDING_PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl.slice(0, 80)}").`);
+  else if (publicUrl !== undefined && plainHttpRefused(publicUrl, environment))
+    errors.push('ONBOARDING_PUBLIC_URL must be https in production (plain http only on a loopback host).');
+  else if (publicUrl === undefined && environment === 'production' && !isLoopbackHost(host))
+    // Unset, it is the address listened on, over plain http: the sessions' URLs would send people there in clear.
+    errors.push(
+      'ONBOARDING_PUBLIC_URL is required in production when HOST is not a loopback address: the https URL people reach the companion at.',
+    );
+  if (notify !== undefined && isHttpUrl(notify.url) && plainHttpRefused(notify.url, environment))
+    errors.push('ONBOARDING_NOTIFY_URL must be https in production (plain http only on a loopback host).');
+  return { notify, publicUrl };
 }
 
 /** The upstream: the embedded sandbox unless ONBOARDING_BASE_URL names a real one, whose credentials are then required. */

@@ -128,7 +128,10 @@ export function secretCompareProblemsIn(relPath: string, text: string): SecretCo
         else if (name) {
           const folded = caseFolded(left) ?? caseFolded(right);
           const how = folded ? ` case-folded (.${folded}())` : '';
-          report(node, `compares the secret-named "${name}"${how} with ${node.operatorToken.getText(source)}: use the constant-time helper`);
+          report(
+            node,
+            `compares the secret-named "${name}"${how} with ${node.operatorToken.getText(source)}: use the constant-time helper`,
+          );
         }
       }
     }

@@ -139,7 +139,11 @@ interface Run {
 type Memory = { rss: number; heapUsed: number; external: number; openStreams: number };
 
 /** The sandbox's manual review approves `o` (its control API), so the webhook that follows is confirmed by the report. */
-export async function decide(agent: ReturnType<typeof keepAliveAgent>, sandbox: ServerChild, o: { tokenOnboarding: string }): Promise<void> {
+export async function decide(
+  agent: ReturnType<typeof keepAliveAgent>,
+  sandbox: ServerChild,
+  o: { tokenOnboarding: string },
+): Promise<void> {
   const res = await send(
     agent,
     `${sandbox.url}/__sandbox/onboardings/${encodeURIComponent(o.tokenOnboarding)}/decision`,

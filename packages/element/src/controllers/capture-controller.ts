@@ -63,10 +63,8 @@ export class CaptureController implements ReactiveController {
   #canSwitch = false;
   /** A frame is being grabbed from the camera. */
   #taking = false;
-  /** The refusal texts, which come with the pipeline (a photo can only be refused once it is loaded). */
-  #errorTexts: typeof imageErrors | null = null;
-  /** What else to try for a selfie refused twice for its face (comes with the pipeline too). */
-  #faceTips: typeof faceTips | null = null;
+  /** The refusal texts and the face tips, which come with the pipeline (a photo can only be refused once it is loaded). */
+  #texts: { imageErrors: typeof imageErrors; faceTips: typeof faceTips } | null = null;
   readonly #face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
@@ -101,12 +99,12 @@ export class CaptureController implements ReactiveController {
 
   /** Why a photo was refused, in the locale in effect. */
   errorText(code: ImageCheckCode): string {
-    return this.#errorTexts?.[this.#options.context.current.locale][code] ?? code;
+    return this.#texts?.imageErrors[this.#options.context.current.locale][code] ?? code;
   }
 
   /** What else to try once a selfie was refused twice for its face, in the locale in effect. */
   faceTipsText(): string {
-    return this.#faceTips?.[this.#options.context.current.locale] ?? '';
+    return this.#texts?.faceTips[this.#options.context.current.locale] ?? '';
   }
 
   /**
@@ -303,10 +301,7 @@ export class CaptureController implements ReactiveController {
     this.#refusals = {};
   }
 
-  /**
-   * A picked file, or a camera frame's pixels (which the pipeline takes over and closes);
-   * `keepAnyway`: the check whose refusal the person overrules.
-   */
+  /** A picked file, or a camera frame's pixels (the pipeline takes them over); `keepAnyway`: the check the person overrules. */
   async #process(source: Blob | FramePixels, role: CaptureRole, how: { auto?: boolean; keepAnyway?: KeptCheck } = {}): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#shown.clearRejected();
@@ -318,12 +313,10 @@ export class CaptureController implements ReactiveController {
         if (!isBlobSource(source)) source.close();
         throw error;
       });
-      this.#errorTexts = pipeline.imageErrors;
-      this.#faceTips = pipeline.faceTips;
+      this.#texts = pipeline;
       const { processImage } = pipeline;
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
-      // The face check reads the JPEG that would be sent; a refused camera selfie keeps it to offer "use it anyway".
-      // A selfie kept anyway is checked too: being kept for its blur must not let a faceless one through.
+      // The face check reads the JPEG that would be sent, even of a selfie kept anyway: kept for its blur, it must still show a face.
       const jpeg = role === 'selfie' ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime }) : null;
       const face = jpeg ? await this.#face.verdict(jpeg) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
@@ -350,7 +343,7 @@ export class CaptureController implements ReactiveController {
       );
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
-      const code = imageCheckCode(error, this.#errorTexts);
+      const code = imageCheckCode(error, this.#texts?.imageErrors ?? null);
       // A refused camera frame comes back as a JPEG (the pipeline's ImageCheckError.image); a file is its own.
       const refused = isBlobSource(source) ? source : refusedFrame(error);
       const showable = code !== 'not-an-image' && code !== 'unsupported-type' && refused !== null && /^image\//.test(refused.type);

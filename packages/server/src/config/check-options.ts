@@ -18,6 +18,26 @@ export function checkOptions(o: CompanionOptions): void {
   }
   for (const key of ['client', 'secret', 'webhookKey'] as const)
     if (typeof o[key] !== 'string' || !o[key]) problems.push(`${key} is required`);
+  problems.push(...keyAndUrlProblems(o));
+  if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production')
+    problems.push("environment must be 'test' or 'production'");
+  problems.push(...limitProblems(o));
+  for (const origin of o.allowedOrigins ?? []) {
+    try {
+      if (new URL(origin).origin !== origin.replace(/\/+$/, ''))
+        problems.push(`allowed origin "${origin}" must be scheme://host[:port] only`);
+    } catch {
+      problems.push(`allowed origin "${origin}" is not a URL`);
+    }
+  }
+  for (const role of Object.keys(o.documentFileTypes ?? {}))
+    if (!(IMAGE_ROLES as readonly string[]).includes(role)) problems.push(`documentFileTypes has an unknown role "${role}"`);
+  if (problems.length) throw new CompanionConfigError(`Invalid companion options: ${problems.join('; ')}.`);
+}
+
+/** The keys and the addresses the companion sends to or names: their lengths, scopes, and https in production. */
+function keyAndUrlProblems(o: CompanionOptions): string[] {
+  const problems: string[] = [];
   if (
     o.environment === 'production' &&
     typeof o.webhookKey === 'string' &&
@@ -50,8 +70,12 @@ export function checkOptions(o: CompanionOptions): void {
   }
   if (o.publicUrl !== undefined && !isHttpUrl(o.publicUrl)) problems.push('publicUrl must be an absolute http(s) URL');
   else if (o.publicUrl !== undefined && plainHttpRefused(o.publicUrl, o.environment)) problems.push(HTTPS_IN_PRODUCTION('publicUrl'));
-  if (o.environment !== undefined && o.environment !== 'test' && o.environment !== 'production')
-    problems.push("environment must be 'test' or 'production'");
+  return problems;
+}
+
+/** The numeric limits: whole numbers within their bounds. */
+function limitProblems(o: CompanionOptions): string[] {
+  const problems: string[] = [];
   if (o.imageMaxBytes !== undefined && (!Number.isInteger(o.imageMaxBytes) || o.imageMaxBytes < OPTION_LIMITS.imageMaxBytesMin)) {
     problems.push(`imageMaxBytes must be an integer of at least ${OPTION_LIMITS.imageMaxBytesMin}`);
   }
@@ -83,15 +107,5 @@ export function checkOptions(o: CompanionOptions): void {
   if (o.trustedProxies !== undefined && !(Number.isInteger(o.trustedProxies) && o.trustedProxies >= 0))
     problems.push('trustedProxies must be a whole number, 0 for none');
   if (o.shutdownGraceMs !== undefined && !(o.shutdownGraceMs >= 0)) problems.push('shutdownGraceMs must be 0 or more');
-  for (const origin of o.allowedOrigins ?? []) {
-    try {
-      if (new URL(origin).origin !== origin.replace(/\/+$/, ''))
-        problems.push(`allowed origin "${origin}" must be scheme://host[:port] only`);
-    } catch {
-      problems.push(`allowed origin "${origin}" is not a URL`);
-    }
-  }
-  for (const role of Object.keys(o.documentFileTypes ?? {}))
-    if (!(IMAGE_ROLES as readonly string[]).includes(role)) problems.push(`documentFileTypes has an unknown role "${role}"`);
-  if (problems.length) throw new CompanionConfigError(`Invalid companion options: ${problems.join('; ')}.`);
+  return problems;
 }

@@ -22,6 +22,7 @@ import { handoffKeyHash, holds, isOrigin, offerState, sessionHandedOff, withEven
 import { countOffer } from './attempt-limits.js';
 import { COMPANION_DEFAULTS } from '../config/defaults.js';
 import type { SessionService } from '../sessions/session-service.js';
+import { sessionExpired } from '../sessions/session-refusals.js';
 import { effectiveStatus } from '../sessions/session-view.js';
 import { claimLive } from '../store/index.js';
 
@@ -196,8 +197,7 @@ export class HandoffService {
   #requireUnsent(s: SessionRecord): void {
     const now = this.#sessions.now();
     const status = effectiveStatus(s, now);
-    if (status === 'expired')
-      throw new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
+    if (status === 'expired') throw sessionExpired();
     if (status !== 'open' || s.tokenOnboarding || claimLive(s, now, this.#sessions.claimTimeoutMs)) throw alreadySent();
   }
 }

@@ -1,7 +1,8 @@
 /** What a session starts with: its record, and the secrets handed out once for it. */
 import { randomBytes } from 'node:crypto';
-import type { ValidCreateSession } from '@onboarding-kit/contract';
+import type { CreateSessionResponse, ValidCreateSession } from '@onboarding-kit/contract';
 import type { SessionRecord } from '../store/backend-state.js';
+import { effectiveStatus } from './session-view.js';
 
 /** An open session for the validated request, created at `now` (ms). */
 export function newSessionRecord(valid: ValidCreateSession, now: number): SessionRecord {
@@ -32,4 +33,21 @@ export function newSecrets(id: string): { clientSecret: string; captureToken: st
 /** The hosted page's secret for a capture token it exchanged (192 random bits, prefixed like a client secret). */
 export function newPageSecret(id: string): string {
   return `${id}_page_${randomBytes(24).toString('base64url')}`;
+}
+
+/** What the backend is answered when it opens a session: the secrets, shown this once, and the hosted page's `url` under `base`. */
+export function sessionResponse(
+  base: string,
+  now: number,
+  session: SessionRecord,
+  secrets: { clientSecret: string; captureToken: string },
+): CreateSessionResponse {
+  return {
+    id: session.id,
+    clientSecret: secrets.clientSecret,
+    url: `${base}/capture/${secrets.captureToken}`,
+    status: effectiveStatus(session, now),
+    expiresAt: session.expiresAt,
+    reference: session.reference,
+  };
 }

@@ -12,7 +12,6 @@ import {
   type SessionView,
   type ValidCreateSession,
 } from '@onboarding-kit/contract';
-import { DomainError } from '../errors/domain-error.js';
 import { hashSecret } from '../auth/access-key.js';
 import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idempotency-rules.js';
 import type { Logger } from '../logger.js';
@@ -21,8 +20,9 @@ import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js
 import type { OnboardingRecord, Store } from '../store/index.js';
 import { holds, sessionHandedOff, withEvent, type PageCaller } from '../handoff/handoff-rules.js';
 import { effectiveStatus, toSessionView } from './session-view.js';
-import { newSecrets, newSessionRecord } from './new-session.js';
+import { newSecrets, newSessionRecord, sessionResponse } from './new-session.js';
 import { pageSecretOpens } from './page-secret-rules.js';
+import { CLAIM_REFUSALS, sessionExpired, sessionUsed } from './session-refusals.js';
 import {
   CREATION_HOLD_MS,
   HOUR_MS,
@@ -67,16 +67,6 @@ export type ClaimResult =
 
 const CAS_ATTEMPTS = 5;
 const PURGE_EVERY_MS = HOUR_MS;
-
-const sessionUsed = () =>
-  new DomainError('session_used', 'This session has already been used for an onboarding; the service provider must open a new one.');
-const sessionExpired = () => new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
-const CLAIM_REFUSALS = {
-  session_used: sessionUsed,
-  session_expired: sessionExpired,
-  idempotency_conflict: idempotencyConflict,
-  idempotency_in_progress: idempotencyInProgress,
-} as const;
 
 export class SessionService {
   readonly #o: Required<Pick<SessionServiceOptions, 'claimTimeoutMs' | 'sweepEveryMs' | 'retentionMs' | 'pageReadGraceMs'>> &
@@ -128,7 +118,7 @@ export class SessionService {
       await store.createSession(record, { client: hashSecret(secrets.clientSecret), capture: hashSecret(secrets.captureToken) });
       if (scope) await store.completeIdempotencyKey(scope, record.id, IDEMPOTENCY_TTL_MS);
       this.#o.logger.info('session opened', { sessionId: record.id, expiresAt: record.expiresAt });
-      return { response: this.#response(record, secrets, request.origin), replayed: false };
+      return { response: sessionResponse(this.publicBase(request.origin), this.now(), record, secrets), replayed: false };
     } catch (error) {
       if (scope) await store.releaseIdempotencyKey(scope).catch(() => undefined);
       throw error;
@@ -398,17 +388,6 @@ export class SessionService {
     ) {
       throw idempotencyConflict();
     }
-    return this.#response(session, secrets, origin);
-  }
-
-  #response(session: SessionRecord, secrets: { clientSecret: string; captureToken: string }, origin: string): CreateSessionResponse {
-    return {
-      id: session.id,
-      clientSecret: secrets.clientSecret,
-      url: `${this.publicBase(origin)}/capture/${secrets.captureToken}`,
-      status: effectiveStatus(session, this.now()),
-      expiresAt: session.expiresAt,
-      reference: session.reference,
-    };
+    return sessionResponse(this.publicBase(origin), this.now(), session, secrets);
   }
 }
