@@ -81,8 +81,6 @@ try {
   console.error(`onboarding-kit: the store (ONBOARDING_STORE) could not be opened: ${(e as Error).message}`);
   process.exit(1);
 }
-if (config.environment === 'production' && config.dataKey === undefined)
-  logger.warn('ONBOARDING_DATA_KEY is not set: CPFs, names and notification bodies are stored unencrypted in ONBOARDING_STORE');
 if (storeKind.kind === 'memory')
   logger.warn('ONBOARDING_STORE=memory: every onboarding is lost when this process ends; use sqlite:<path> or redis://... to keep them');
 

@@ -49,6 +49,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
   ]);
   upstream = 'client' in config.upstream ? config.upstream.client : createUpstreamClient({ ...config.upstream.options, logger });
   const store: Store = config.store ?? new MemoryStore();
+  warnIfUnsealed(config, store, logger);
   const timers = config.timers ?? realTimers;
   const keyring = config.apiKeys.length ? ApiKeyring.from(config.apiKeys) : undefined;
   const notifier = config.notify
@@ -117,4 +118,12 @@ export function buildServices(config: CompanionConfig): CompanionServices {
       ...(config.timers && { timers: config.timers }),
     }),
   };
+}
+
+/** Not refused: a store on an encrypted disk may be protection enough, and that is the operator's call. */
+function warnIfUnsealed(config: CompanionConfig, store: Store, logger: Logger): void {
+  if (config.environment === 'production' && store.sealsPersonalData !== true)
+    logger.warn(
+      'the store keeps personal data unencrypted: open it with a dataKey (ONBOARDING_DATA_KEY) to seal CPFs, names and notification bodies at rest',
+    );
 }

@@ -136,3 +136,26 @@ test('restarted on that file without its data key, the companion refuses the ses
     await other.close?.();
   }
 });
+
+test('a production companion whose store seals nothing says so at start; one with a data key does not', async () => {
+  const { createCompanion, MemoryStore } = await import('@onboarding-kit/server');
+  const { logLines } = await import('../helpers/log-lines.js');
+  const options = {
+    baseUrl: 'http://127.0.0.1:9',
+    client: 'c',
+    secret: 's',
+    webhookKey: 'w'.repeat(32),
+    environment: 'production' as const,
+    apiKeys: [API_KEY],
+  };
+  const warned = (lines: ReturnType<typeof logLines>) =>
+    lines.lines().some((l) => l.level === 'warn' && /personal data unencrypted/.test(String(l.msg)));
+  const plain = logLines();
+  const open = createCompanion({ ...options, store: new MemoryStore(), logger: plain.logger });
+  await open.close();
+  assert.ok(warned(plain), 'no warning for a store that keeps personal data in clear');
+  const sealedLog = logLines();
+  const sealed = createCompanion({ ...options, store: new MemoryStore({ dataKey: DATA_KEY }), logger: sealedLog.logger });
+  await sealed.close();
+  assert.ok(!warned(sealedLog), 'a warning although the store seals personal data');
+});
