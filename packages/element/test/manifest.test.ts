@@ -102,6 +102,7 @@ test('CSS parts, CSS custom properties and slots, each described', () => {
     'capture-switch',
     'capture-view',
     'error',
+    'face-tips',
     'guide',
     'handoff',
     'handoff-code',
