@@ -14,6 +14,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 import type { StackRecord } from '@onboarding-kit/testing/stack-plugin';
 import { ONBOARDING_EVENTS } from '../event-names.js';
+import { canvasFiltersWork, degradedCard } from '../image/test-helpers.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 import './onboarding-flow.js';
 
@@ -386,8 +387,15 @@ export async function photoFor(el: OnboardingFlow): Promise<File> {
   return stepOf(el) === 'selfie' ? faceJpeg() : cardJpeg();
 }
 
-/** The same picture blurred hard: a real photo that the focus check must refuse. */
+/**
+ * The same picture blurred hard: a real photo that the focus check must refuse. Where the canvas
+ * ignores `filter` (WebKitGTK), the card is blurred by scaling instead, so every engine refuses it.
+ */
 export async function blurryJpeg(): Promise<File> {
+  if (!canvasFiltersWork()) {
+    const blob = await degradedCard('blurry').convertToBlob({ type: 'image/jpeg', quality: 0.92 });
+    return new File([blob], 'blurry.jpg', { type: 'image/jpeg' });
+  }
   const { width, height, rgba } = renderCardPictureRgba();
   const sharp = new OffscreenCanvas(width, height);
   sharp.getContext('2d')!.putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
