@@ -59,6 +59,9 @@ async function thumbnailsShown(el: HTMLElement): Promise<void> {
   await Promise.all(
     [...el.shadowRoot!.querySelectorAll<HTMLImageElement>('img[part~=thumbnail]')].map((img) => img.decode().catch(() => undefined)),
   );
+  // Decoded is not yet painted: WebKitGTK composites a frame or more later, and left one thumbnail blank in screenshots.
+  for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
 async function shot(name: string): Promise<void> {
