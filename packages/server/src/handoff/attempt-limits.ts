@@ -4,23 +4,18 @@
  * The windows live in the store, so every instance on it counts against the same budget.
  */
 import { HANDOFF_LIMITS } from '@onboarding-kit/contract';
-import { DomainError } from '../errors/domain-error.js';
+import type { DomainError } from '../errors/domain-error.js';
+import { rateLimited } from '../errors/rate-limited.js';
 import type { Store } from '../store/index.js';
 
-export type AttemptCounters = Pick<Store, 'consumeRateLimit'>;
-
 const MINUTE_MS = 60_000;
+
+export type AttemptCounters = Pick<Store, 'consumeRateLimit'>;
 
 /** The budget of all addresses together: a key no client address can take (addresses never start with `*`). */
 const CODE_BUDGET_KEY = 'handoff:*';
 const codeAttemptKey = (address: string): string => `handoff:${address}`;
 const offerKey = (sessionId: string): string => `handoff-offer:${sessionId}`;
-
-/** A 429 whose Retry-After is the refusing window's end, in whole seconds (at least 1). */
-function rateLimited(what: string, retryAfterMs: number): DomainError {
-  const retryAfterS = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new DomainError('rate_limited', `${what}; try again in ${retryAfterS} s.`, { retryAfterS });
-}
 
 /**
  * Counts one short-code attempt, right or wrong, from `address`: null when it may go on, else the

@@ -5,7 +5,8 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import type { CompanionEnv } from '../http/env.js';
-import { httpError } from '../http/companion-error.js';
+import { rateLimited } from '../errors/rate-limited.js';
+import { fromDomain } from '../http/companion-error.js';
 import type { Store } from '../store/index.js';
 
 export interface RateLimitOptions {
@@ -24,9 +25,9 @@ export function rateLimit(options: RateLimitOptions): MiddlewareHandler<Companio
     if (options.limit <= 0) return next();
     const decision = await options.counters.consumeRateLimit(`create:${options.clientAddress(c)}`, options.limit, windowMs);
     if (!decision.allowed) {
-      const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
       c.get('log')?.warn('rate limited', { limit: options.limit });
-      throw httpError('rate_limited', `Too many onboardings from this address; try again in ${retryAfter} s.`, { retryAfterS: retryAfter });
+      // Rendered by itself: the middleware also runs under hosts without the companion's onError.
+      throw fromDomain(rateLimited('Too many onboardings from this address', decision.retryAfterMs));
     }
     return next();
   };

@@ -6,6 +6,7 @@
  * can neither pick an address nor spoil the one a proxy appended. An IPv6 address is counted by
  * its /64, the block one subscriber usually holds whole.
  */
+import { ipLiteral } from '../net/address-rules.js';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
 import { socketAddress } from './node-bindings.js';
@@ -26,9 +27,9 @@ export function parseAddress(raw: string): string | null {
   const version = isIP(a);
   if (version === 4) return a;
   if (version !== 6) return null;
-  const g = ipv6Groups(a);
+  const b = ipLiteral(a)!;
   // An IPv4-mapped address (a dual-stack socket's view of an IPv4 client) is that IPv4 address.
-  return g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff ? [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join('.') : a;
+  return b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff ? [...b.subarray(12)].join('.') : a;
 }
 
 /** The `hops`-th entry from the right of a comma-separated header, or undefined when it has fewer. */
@@ -72,30 +73,14 @@ export function clientAddressFrom(sources: AddressSources, trustedProxies: numbe
   return socket;
 }
 
-/** An IPv6 address's eight groups, as numbers. */
-function ipv6Groups(address: string): number[] {
-  let a = address;
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(a);
-  if (dotted) {
-    const [b0, b1, b2, b3] = dotted.slice(1).map(Number) as [number, number, number, number];
-    a = `${a.slice(0, dotted.index)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
-  }
-  const [head, tail] = a.includes('::') ? (a.split('::') as [string, string]) : [a, undefined];
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...middle, ...right].map((g) => parseInt(g, 16));
-}
-
 /** What a per-address limit counts: an IPv6 address by its /64 (`2001:db8:0:1::/64`), anything else as it is. */
 export function addressBucket(address: string): string {
   const plain = parseAddress(address);
   if (plain === null) return address;
   if (isIP(plain) === 4) return plain;
-  return `${ipv6Groups(plain)
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(':')}::/64`;
+  const bytes = ipLiteral(plain)!;
+  const groups = [0, 2, 4, 6].map((i) => ((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  return `${groups.join(':')}::/64`;
 }
 
 /** The companion's `clientAddress`: an integrator's function when given, else the socket behind `trustedProxies` proxies; IPv6 by its /64 either way. */

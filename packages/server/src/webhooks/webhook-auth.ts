@@ -7,6 +7,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { secretEquals } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
+import { rateLimited } from '../errors/rate-limited.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { Store } from '../store/index.js';
 import { requestHeader } from '../transport/index.js';
@@ -38,10 +39,8 @@ export function webhookAuth(options: WebhookAuthOptions): MiddlewareHandler<Comp
       log.warn('webhook refused: missing or wrong id-service-token', { failures: window.count, limit });
       throw new DomainError('unauthorized', 'Missing or wrong id-service-token.');
     }
-    const retryAfterS = Math.max(1, Math.ceil(window.retryAfterMs / 1000));
-    log.warn('webhook refused: too many failed authentications from this address', { limit, retryAfterS });
-    throw new DomainError('rate_limited', `Too many failed webhook authentications from this address; try again in ${retryAfterS} s.`, {
-      retryAfterS,
-    });
+    const refusal = rateLimited('Too many failed webhook authentications from this address', window.retryAfterMs);
+    log.warn('webhook refused: too many failed authentications from this address', { limit, retryAfterS: refusal.retryAfterS });
+    throw refusal;
   };
 }
