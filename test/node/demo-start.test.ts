@@ -101,6 +101,8 @@ test('configuration: defaults, real upstream requirements, validation', () => {
     apiKeys: [],
     sessions: 'optional',
     brand: { fields: {} },
+    logFormat: 'json',
+    logLevel: 'info',
   });
   const real = readConfig({
     ONBOARDING_BASE_URL: 'https://api.example.com/',
