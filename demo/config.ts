@@ -4,13 +4,11 @@
  * each variable), for the runner that adds the demo: the embedded sandbox unless an upstream is
  * named, a demo API key and notification receiver of its own. Pure: no I/O, so it is testable.
  */
-import { readEnvConfig, SANDBOX_CREDENTIALS, type EnvConfig, type EnvConfigResult } from '@onboarding-kit/server';
+import { readEnvConfig, SANDBOX_CREDENTIALS, type EnvConfigResult } from '@onboarding-kit/server';
 
 export { apiKeyOf, BRAND_VARIABLES } from '@onboarding-kit/server';
 
-/** Unset `notify`: the demo's own receiver gets the notifications. */
-export type StartConfig = EnvConfig;
-
+/** Unset `notify` in the configuration: the demo's own receiver gets the notifications. */
 export type ConfigResult = EnvConfigResult;
 
 /** The sandbox's own defaults, used when it is embedded and nothing else is configured. */
