@@ -56,7 +56,7 @@ const demoApiKey = randomBytes(32).toString('base64url');
 const ownReceiver = config.notify === undefined;
 const demoNotifySecret = randomBytes(32).toString('base64url');
 // The store, the HTTP layer and the shutdown log before the companion exists: redacted the same way from the start.
-const logger = redactingLogger(createJsonLogger(), () => [
+const logger = redactingLogger(createJsonLogger({ format: config.logFormat, level: config.logLevel }), () => [
   config.secret,
   config.webhookKey,
   ...(config.adminKey ? [config.adminKey] : []),

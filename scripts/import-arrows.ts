@@ -26,6 +26,13 @@ export const ARROWS: Record<string, readonly string[]> = {
   react: ['element', 'contract'],
 };
 const TESTING = 'testing';
+/**
+ * Arrows open to one folder of a package only: `onboarding-companion` (packages/server/src/cli/)
+ * loads the sandbox, an optional peer, when ONBOARDING_UPSTREAM=sandbox asks for it.
+ */
+export const FOLDER_ARROWS: Record<string, readonly string[]> = {
+  'packages/server/src/cli/': ['sandbox'],
+};
 
 const SOURCE = /\.(?:[cm]?[jt]s|tsx|vue)$/;
 const SKIPPED_DIRS = new Set(['artifacts']);
@@ -106,6 +113,8 @@ function nameProblem(relPath: string, target: string, subpath: string): string |
   if (target === TESTING) {
     return isTestFile(relPath) ? undefined : `shipped code of ${from} must not import @onboarding-kit/testing (only its tests may)`;
   }
+  const folder = Object.keys(FOLDER_ARROWS).find((prefix) => relPath.split(sep).join('/').startsWith(prefix));
+  if (folder && FOLDER_ARROWS[folder]!.includes(target)) return undefined;
   const allowed = ARROWS[from];
   if (!allowed) return `${from} is not in the arrows table of scripts/import-arrows.ts`;
   return allowed.includes(target)

@@ -28,7 +28,7 @@ test('npm start serves the page, the API and the embedded sandbox; a creation re
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(await page.text(), /<html/i);
-    assert.deepEqual(await (await fetch(`${url}/v1/health`)).json(), { ok: true });
+    assert.deepEqual(await (await fetch(`${url}/v1/health`)).json(), { status: 'ok', ok: true });
     // The demo backend's own API key turns the admin routes on; nothing the test holds opens them.
     assert.equal((await fetch(`${url}/v1/admin/onboardings/x`)).status, 401, 'no admin key: the admin routes want an API key');
     assert.equal((await fetch(`${url}/v1/admin/onboardings/x`, { headers: { authorization: `Bearer ${'x'.repeat(43)}` } })).status, 401);
@@ -101,6 +101,8 @@ test('configuration: defaults, real upstream requirements, validation', () => {
     apiKeys: [],
     sessions: 'optional',
     brand: { fields: {} },
+    logFormat: 'json',
+    logLevel: 'info',
   });
   const real = readConfig({
     ONBOARDING_BASE_URL: 'https://api.example.com/',

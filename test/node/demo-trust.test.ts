@@ -118,7 +118,7 @@ test('npm start: the sandbox control routes only with ONBOARDING_SANDBOX_CONTROL
         const reset = await fetch(`${url}/sandbox/__sandbox/reset`, { method: 'POST' });
         assert.equal(reset.status, expected, `flag "${flag}"`);
         // The upstream API itself is there either way: the companion reaches it.
-        assert.deepEqual(await (await fetch(`${url}/v1/health`)).json(), { ok: true });
+        assert.deepEqual(await (await fetch(`${url}/v1/health`)).json(), { status: 'ok', ok: true });
       } finally {
         demo.child.kill('SIGKILL');
         await demo.exited;

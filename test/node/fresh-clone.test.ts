@@ -90,7 +90,7 @@ test('on a fresh clone, npm start builds what is missing, says so, and serves th
     const bundle = await fetch(`${url}/element/onboarding-flow.bundle.js`);
     assert.equal(bundle.status, 200, 'the page can load the element it names');
     await bundle.arrayBuffer();
-    assert.deepEqual(await (await fetch(`${url}/v1/health`)).json(), { ok: true });
+    assert.deepEqual(await (await fetch(`${url}/v1/health`)).json(), { status: 'ok', ok: true });
   } finally {
     await first.stop();
   }

@@ -17,6 +17,15 @@ export type { CompanionOptions, Environment } from './options.js';
 export { CompanionConfigError } from './config/config-error.js';
 export { COMPANION_DEFAULTS, OPTION_LIMITS } from './config/defaults.js';
 export { storeRetention } from './config/resolve-config.js';
+export {
+  readEnvConfig,
+  apiKeyOf,
+  BRAND_VARIABLES,
+  SANDBOX_CREDENTIALS,
+  type EnvConfig,
+  type EnvConfigResult,
+  type EnvRunner,
+} from './config/env-config.js';
 export { CompanionError, type CompanionErrorDetails } from './http/companion-error.js';
 export type { CompanionEnv } from './http/env.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './upstream/upstream-client.js';
@@ -47,6 +56,7 @@ export {
   type Logger,
   type LogFields,
   type LogLevel,
+  type LogFormat,
   type JsonLoggerOptions,
 } from './logger.js';
 export { KIT_VERSION } from './version.js';

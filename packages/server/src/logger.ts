@@ -7,6 +7,8 @@ import { maskTaxId } from '@onboarding-kit/contract';
 import { writeSync } from 'node:fs';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** `json`: one JSON object per line (time, level, msg, fields); `text`: the same, as `time LEVEL msg key=value...` for a terminal. */
+export type LogFormat = 'json' | 'text';
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {
@@ -26,6 +28,8 @@ export interface JsonLoggerOptions {
   base?: LogFields;
   /** Exact values that must never appear (client secret, webhook key...), replaced wherever seen. */
   secrets?: () => Iterable<string>;
+  /** How a line is written (default `json`); redaction is the same either way. */
+  format?: LogFormat;
 }
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -95,7 +99,23 @@ function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unk
 }
 
 export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
-  return new JsonLogger(options.base ?? {}, options.sink ?? writeToStdout, LEVELS[options.level ?? 'info'], options.secrets);
+  const sink = options.sink ?? writeToStdout;
+  return new JsonLogger(
+    options.base ?? {},
+    options.format === 'text' ? (line) => sink(textLine(line)) : sink,
+    LEVELS[options.level ?? 'info'],
+    options.secrets,
+  );
+}
+
+/** A redacted JSON line as `time LEVEL msg key=value ...`: strings bare when they hold no space or quote, anything else as JSON. */
+function textLine(json: string): string {
+  const { time, level, msg, ...fields } = JSON.parse(json) as { time: string; level: string; msg: string } & LogFields;
+  let out = `${time} ${level.toUpperCase().padEnd(5)} ${msg}`;
+  for (const [key, value] of Object.entries(fields)) {
+    out += ` ${key}=${typeof value === 'string' && /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)}`;
+  }
+  return out;
 }
 
 /**

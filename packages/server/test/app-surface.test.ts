@@ -88,6 +88,7 @@ const PUBLIC_VALUES = [
   'API_KEY_SCOPES',
   'ApiKeyring',
   'BRAND_LOGO_MAX_BYTES',
+  'BRAND_VARIABLES',
   'COMPANION_DEFAULTS',
   'CompanionConfigError',
   'CompanionError',
@@ -101,10 +102,12 @@ const PUBLIC_VALUES = [
   'MemoryStore',
   'OPTION_LIMITS',
   'RedisStore',
+  'SANDBOX_CREDENTIALS',
   'SqliteStore',
   'StoreConfigError',
   'StoreUnavailableError',
   'UpstreamError',
+  'apiKeyOf',
   'buildEvidenceArchive',
   'checkBrandFields',
   'closeOnSignals',
@@ -120,6 +123,7 @@ const PUBLIC_VALUES = [
   'parseStoreUrl',
   'plainHttpRefused',
   'readBrandFile',
+  'readEnvConfig',
   'redactingLogger',
   'requireApiKey',
   'serveCompanion',
@@ -220,7 +224,7 @@ test('health, unknown routes, security headers and request ids', async () => {
   const { app } = testCompanion();
   const health = await app.request(`${API_PREFIX}/health`);
   assert.equal(health.status, 200);
-  assert.deepEqual(await health.json(), { ok: true });
+  assert.deepEqual(await health.json(), { status: 'ok', ok: true });
   assert.equal(health.headers.get('x-content-type-options'), 'nosniff');
   assert.ok(health.headers.get('x-frame-options'));
   assert.ok(health.headers.get('strict-transport-security'));

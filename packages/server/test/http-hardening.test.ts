@@ -153,7 +153,7 @@ test('what the HTTP layer refuses before any route carries the error shape', asy
     // HTTP/1.0 has no Host: simple health checkers still get their answer.
     const old = await raw(served.url, 'GET /v1/health HTTP/1.0\r\n\r\n');
     assert.match(old.headers, /^HTTP\/1\.1 200/);
-    assert.deepEqual(JSON.parse(old.body), { ok: true });
+    assert.deepEqual(JSON.parse(old.body), { status: 'ok', ok: true });
     assert.deepEqual(
       lines().filter((l) => l.level === 'error'),
       [],

@@ -213,14 +213,14 @@ test('closeOnSignals: the first signal shuts down and exits 0; a second one exit
 test('health: 503 {ok:false, store:"unavailable"} while the store does not answer, back to 200 by itself; 503 while stopping', async () => {
   const store = new MemoryStore();
   const { app } = testCompanion(up, { store });
-  assert.deepEqual(await (await app.request('/v1/health')).json(), { ok: true });
+  assert.deepEqual(await (await app.request('/v1/health')).json(), { status: 'ok', ok: true });
   const ping = store.ping;
   store.ping = async () => {
     throw new StoreUnavailableError('down');
   };
   const down = await app.request('/v1/health');
   assert.equal(down.status, 503);
-  assert.deepEqual(await down.json(), { ok: false, store: 'unavailable' });
+  assert.deepEqual(await down.json(), { status: 'unavailable', ok: false, store: 'unavailable' });
   store.ping = ping;
   assert.equal((await app.request('/v1/health')).status, 200);
   const o = await created(app, createBody());
@@ -228,6 +228,6 @@ test('health: 503 {ok:false, store:"unavailable"} while the store does not answe
   const closing = app.close();
   const stopping = await app.request('/v1/health');
   assert.equal(stopping.status, 503);
-  assert.deepEqual(await stopping.json(), { ok: false, stopping: true });
+  assert.deepEqual(await stopping.json(), { status: 'stopping', ok: false, stopping: true });
   await closing;
 });

@@ -38,7 +38,7 @@ test('Redis stops answering: 503s, never a 2xx for an unstored webhook, no crash
     process.kill(redis.pid, 'SIGSTOP');
     const health = await app.request('/v1/health');
     assert.equal(health.status, 503);
-    assert.deepEqual(await health.json(), { ok: false, store: 'unavailable' });
+    assert.deepEqual(await health.json(), { status: 'unavailable', ok: false, store: 'unavailable' });
     const refused = await webhook(app, { tokenOnboarding: o.tokenOnboarding, status: 'APPROVED' });
     assert.equal(refused.status, 503, 'a webhook that could not be stored is not acknowledged');
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'store_unavailable');

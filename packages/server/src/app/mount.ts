@@ -8,7 +8,10 @@ import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
 import { createAdminRoutes } from '../admin/admin-routes.js';
 import { requireAdminKey } from '../admin/auth.js';
+import { COMPANION_DEFAULTS } from '../config/defaults.js';
 import type { CompanionConfig } from '../config/resolve-config.js';
+import { healthRoutes } from '../health/health-routes.js';
+import { UpstreamReadiness } from '../health/upstream-readiness.js';
 import { HostedAssets } from '../hosted/hosted-assets.js';
 import { hostedRoutes } from '../hosted/hosted-routes.js';
 import { defaultAnswerHeader } from '../transport/index.js';
@@ -40,27 +43,26 @@ export function mountRoutes(app: Hono<CompanionEnv>, config: CompanionConfig, se
     await next();
     defaultAnswerHeader(c, 'Cache-Control', 'no-store');
   });
-  mountHealth(api, services.store, stopping);
+  // For load balancers and supervisors (docs/page-api.md#health): no authentication.
+  api.route(
+    '/',
+    healthRoutes({
+      store: services.store,
+      stopping,
+      upstream: new UpstreamReadiness({
+        upstream: services.upstream,
+        cacheMs: COMPANION_DEFAULTS.readyUpstreamCacheMs,
+        waitMs: COMPANION_DEFAULTS.readyUpstreamWaitMs,
+        logger,
+      }),
+    }),
+  );
   mountPageApi(api, config, services);
   mountBackend(app, api, config, services);
   mountAdmin(api, config, services);
 }
 
 type Api = Hono<CompanionEnv, BlankSchema, typeof API_PREFIX>;
-
-/** For load balancers (docs/page-api.md#health): 503 while the store does not answer or the instance is stopping. */
-function mountHealth(api: Api, store: Store, stopping: () => boolean): void {
-  api.get('/health', async (c) => {
-    if (stopping()) return c.json({ ok: false, stopping: true }, 503);
-    try {
-      await store.ping();
-    } catch (error) {
-      c.get('log').warn('health: store unavailable', { error });
-      return c.json({ ok: false, store: 'unavailable' }, 503);
-    }
-    return c.json({ ok: true });
-  });
-}
 
 function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): void {
   api.route(

@@ -88,6 +88,13 @@ export const COMPANION_DEFAULTS = {
   handoffCodeAttemptsPerMinute: 50,
   /** Hand-off offers (links with their codes) one session may make within a link's life. */
   handoffOffersPerSession: 5,
+  /**
+   * How long `GET /v1/ready` reuses its last upstream check (an access token obtained or not), so
+   * that probing it often, by a balancer or anyone, costs the upstream's token route nothing more.
+   */
+  readyUpstreamCacheMs: 10 * SECOND_MS,
+  /** How long `GET /v1/ready` waits for an upstream check under way before answering 503 `timeout` (the check goes on). */
+  readyUpstreamWaitMs: 5 * SECOND_MS,
   /** Failed webhook authentications allowed per client address and window, before it gets 429. */
   webhookAuthFailures: { limit: 10, windowMs: MINUTE_MS },
 } as const;

@@ -50,6 +50,11 @@ export interface UpstreamClient {
   customers(documentKey: string): Promise<CustomerRecord[]>;
   /** Values that must never be logged (the secret and the access token held now). */
   secrets(): string[];
+  /**
+   * A valid access token: the one held, or a new one (`POST /api/token-generate`). The readiness
+   * check calls it; a client without it is reported `unchecked` there.
+   */
+  accessToken?(): Promise<string>;
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -66,6 +71,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const t = calls.tokens.peek();
       return t ? [options.secret, t] : [options.secret];
     },
+    accessToken: () => calls.tokens.get(),
   };
 }
 
