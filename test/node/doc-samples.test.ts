@@ -52,7 +52,7 @@ test('the extractor finds fenced blocks, indented ones too, and the classifier f
     '<p>',
     '```',
   ].join('\n');
-  const found = extractBlocks('x.md', doc);
+  const found = extractBlocks('README.md', doc);
   assert.deepEqual(
     found.map((b) => [b.line, b.info, b.code]),
     [
