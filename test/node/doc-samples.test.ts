@@ -68,6 +68,7 @@ test('the extractor finds fenced blocks, indented ones too, and the classifier f
   assert.deepEqual(classifyBlock('ts'), { kind: 'script', lang: 'ts' });
   assert.deepEqual(classifyBlock('js receiver'), { kind: 'receiver', lang: 'js', path: '/' });
   assert.deepEqual(classifyBlock('ts server /v1/health'), { kind: 'server', lang: 'ts', path: '/v1/health' });
+  assert.deepEqual(classifyBlock('sh server /v1/health'), { kind: 'server', lang: 'sh', path: '/v1/health' });
   assert.deepEqual(classifyBlock('tsx no-run: a JSX fragment'), { kind: 'no-run', reason: 'a JSX fragment' });
   for (const info of ['', 'html', 'tsx', 'vue', 'css', 'js no-run', 'js no-run:', 'js server', 'sh receiver', 'json no-run-ish', 'python'])
     assert.equal(classifyBlock(info).kind, 'unclassified', info);
@@ -150,7 +151,8 @@ describe('the samples run against a real companion', { concurrency: 3 }, () => {
   async function envFor(port?: number): Promise<Record<string, string>> {
     const session = await openSession();
     return {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      // The packages' bins, as `npm install` puts them on an npm script's PATH.
+      PATH: `${REPO_ROOT}node_modules/.bin:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: process.env.HOME ?? '/tmp',
       ONBOARDING_URL: stack.url,
       ONBOARDING_API_KEY: IT_API_KEY,
@@ -210,9 +212,9 @@ describe('the samples run against a real companion', { concurrency: 3 }, () => {
       const post = async (event: object, secret = NOTIFY_SECRET) => {
         const body = JSON.stringify(event);
         const signature = await signNotification(body, [secret], Math.floor(Date.now() / 1000));
-        return (
-          await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'onboarding-signature': signature }, body })
-        ).status;
+        const headers = { 'content-type': 'application/json', 'onboarding-signature': signature };
+        // 0: no answer at all (the process died).
+        return (await fetch(url, { method: 'POST', headers, body }).catch(() => undefined))?.status ?? 0;
       };
       const event = (id: string, type: string, data: object) => ({
         id,

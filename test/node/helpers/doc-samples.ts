@@ -10,7 +10,7 @@
  * | `sh`, `bash`                    | commands                                       | run with bash   |
  * | `js`, `mjs`, `ts`               | a script                                       | run with node   |
  * | `js receiver [<path>]`, `ts receiver [<path>]` | a notification receiver listening on `$PORT` (or a module whose default export has `fetch`), at `<path>` (default `/`) | started, sent signed notifications: 2xx for good ones, 4xx for a bad signature, 5xx when its handler throws |
- * | `js server <path>`, `ts server <path>` | a server listening on `$PORT`           | started, `GET <path>` must answer below 400 |
+ * | `js server <path>`, `ts server <path>`, `sh server <path>` | a server listening on `$PORT` (`$HOST` 127.0.0.1) | started, `GET <path>` must answer below 400, then stopped |
  * | `<lang> no-run: <reason>`       | a fragment that cannot run alone (markup, JSX, a bundler config) | not run; the reason is listed |
  *
  * Any other block (no language, `html`, `tsx`, `vue`, `css`, an unknown word, `no-run` without a
@@ -32,7 +32,7 @@ export type SampleKind =
   | { kind: 'shell' }
   | { kind: 'script'; lang: 'js' | 'ts' }
   | { kind: 'receiver'; lang: 'js' | 'ts'; path: string }
-  | { kind: 'server'; lang: 'js' | 'ts'; path: string }
+  | { kind: 'server'; lang: 'js' | 'ts' | 'sh'; path: string }
   | { kind: 'no-run'; reason: string }
   | { kind: 'unclassified'; why: string };
 
@@ -75,7 +75,11 @@ export function classifyBlock(info: string): SampleKind {
   if (lang === '')
     return { kind: 'unclassified', why: 'no language: name one (`text` for an output, `sh`, `js`...) or mark it `no-run: <why>`' };
   if (SHAPES.has(lang) && rest === '') return { kind: 'shape' };
-  if (SHELLS.has(lang) && rest === '') return { kind: 'shell' };
+  if (SHELLS.has(lang)) {
+    if (rest === '') return { kind: 'shell' };
+    const server = /^server\s+(\/\S*)$/.exec(rest);
+    if (server) return { kind: 'server', lang: 'sh', path: server[1]! };
+  }
   const script = SCRIPTS[lang];
   if (script) {
     if (rest === '') return { kind: 'script', lang: script };

@@ -104,7 +104,7 @@ export async function runShell(code: string, env: Record<string, string>): Promi
   }
 }
 
-const extension = (lang: 'js' | 'ts') => (lang === 'ts' ? 'mts' : 'mjs');
+const extension = (lang: 'js' | 'ts' | 'sh') => ({ js: 'mjs', ts: 'mts', sh: 'sh' })[lang];
 
 function nodeArgs(file: string): string[] {
   return ['--conditions=source', '--import', 'tsx', file];
@@ -137,7 +137,7 @@ export interface RunningSample {
  */
 export async function startServer(
   code: string,
-  lang: 'js' | 'ts',
+  lang: 'js' | 'ts' | 'sh',
   port: number,
   env: Record<string, string>,
   readyPath = '/',
@@ -158,7 +158,9 @@ export async function startServer(
       ].join('\n'),
     );
   }
-  const child = spawn(process.execPath, nodeArgs(entry), { cwd: dir, env: { ...env, PORT: String(port) }, detached: true });
+  if (lang === 'sh') writeFileSync(file, `set -euo pipefail\n${code}\n`);
+  const command = lang === 'sh' ? (['bash', [file]] as const) : ([process.execPath, nodeArgs(entry)] as const);
+  const child = spawn(command[0], command[1], { cwd: dir, env: { ...env, PORT: String(port) }, detached: true });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
