@@ -16,15 +16,16 @@ import { IT_API_KEY, IT_CLIENT, IT_SECRET, IT_WEBHOOK_KEY, startStack, type Stac
 import { createBody } from '../../packages/server/test/helpers/fixtures.js';
 import { readConfig } from '../../demo/config.js';
 import { classifyBlock, extractBlocks, isSampleDoc, type DocBlock, type SampleKind } from './helpers/doc-samples.js';
-import { freePort, REPO_ROOT, runScript, runShell, startServer, type RunningSample } from './helpers/sample-runner.js';
+import { freePort, REPO_ROOT, runScript, runShell, sampleDir, startServer, type RunningSample } from './helpers/sample-runner.js';
 
 const NOTIFY_SECRET = 'doc-samples-notify-secret-0123456789abcdef';
+const ADMIN_KEY = 'doc-samples-admin-key-0123456789';
 
 function sampleDocs(): string[] {
   const found = ['README.md'];
   for (const name of readdirSync(`${REPO_ROOT}docs`)) found.push(`docs/${name}`);
   for (const pkg of readdirSync(`${REPO_ROOT}packages`)) {
-    if (readdirSync(`${REPO_ROOT}packages/${pkg}`).includes('README.md')) found.push(`packages/${pkg}/README.md`);
+    for (const name of readdirSync(`${REPO_ROOT}packages/${pkg}`)) found.push(`packages/${pkg}/${name}`);
   }
   return found.filter(isSampleDoc).sort();
 }
@@ -122,12 +123,14 @@ describe('the samples run against a real companion', { concurrency: 3 }, () => {
     stack = await startStack({
       companion: {
         apiKeys: [IT_API_KEY],
+        adminKey: ADMIN_KEY,
         notify: { url: `http://127.0.0.1:${(relay.address() as AddressInfo).port}/`, secret: NOTIFY_SECRET },
       },
     });
   });
 
   after(async () => {
+    for (const { cleanup } of shellDirs.values()) cleanup();
     await stack.close();
     relay.closeAllConnections();
     await new Promise((resolve) => relay.close(resolve));
@@ -148,6 +151,28 @@ describe('the samples run against a real companion', { concurrency: 3 }, () => {
     return (await res.json()) as { id: string; clientSecret: string };
   }
 
+  /** An onboarding the sandbox decided (its report and PDF final), for the admin samples (`$TOKEN`). */
+  let decided: Promise<string> | undefined;
+  function decidedOnboarding(): Promise<string> {
+    decided ??= (async () => {
+      const res = await fetch(`${stack.url}/v1/onboardings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(createBody()),
+      });
+      assert.equal(res.status, 201);
+      const { tokenOnboarding, accessKey } = (await res.json()) as { tokenOnboarding: string; accessKey: string };
+      for (const deadline = Date.now() + 20_000; ; ) {
+        const read = await fetch(`${stack.url}/v1/onboardings/${tokenOnboarding}`, { headers: { authorization: `Bearer ${accessKey}` } });
+        const state = (await read.json()) as { status: string };
+        if (state.status !== 'IN_PROCESS') return tokenOnboarding;
+        assert.ok(Date.now() < deadline, `the onboarding was never decided: ${JSON.stringify(state)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    return decided;
+  }
+
   async function envFor(port?: number): Promise<Record<string, string>> {
     const session = await openSession();
     return {
@@ -158,6 +183,8 @@ describe('the samples run against a real companion', { concurrency: 3 }, () => {
       ONBOARDING_API_KEY: IT_API_KEY,
       ONBOARDING_NOTIFY_SECRET: NOTIFY_SECRET,
       SESSION_ID: session.id,
+      ONBOARDING_ADMIN_KEY: ADMIN_KEY,
+      TOKEN: await decidedOnboarding(),
       // A companion of the sample's own (packages/server/README.md's quick start) on the same sandbox.
       ONBOARDING_BASE_URL: stack.sandboxUrl,
       ONBOARDING_CLIENT: IT_CLIENT,
@@ -239,12 +266,23 @@ describe('the samples run against a real companion', { concurrency: 3 }, () => {
     }
   }
 
+  /** The shell samples of one document run one after the other, in one directory. */
+  const shellDirs = new Map<string, { dir: string; cleanup(): void; turn: Promise<unknown> }>();
+  function inDocumentTurn<T>(file: string, run: (dir: string) => Promise<T>): Promise<T> {
+    let doc = shellDirs.get(file);
+    if (!doc) shellDirs.set(file, (doc = { ...sampleDir(), turn: Promise.resolve() }));
+    const { dir } = doc;
+    const turn = doc.turn.then(() => run(dir));
+    doc.turn = turn.catch(() => undefined);
+    return turn;
+  }
+
   for (const { block, sample } of blocks) {
     const name = `${where(block)} (${block.info})`;
     if (sample.kind === 'shell') {
       it(name, async () => {
         const env = await envFor();
-        const out = await runShell(block.code, env);
+        const out = await inDocumentTurn(block.file, (dir) => runShell(block.code, env, dir));
         assert.equal(out.code, 0, failure('the shell sample', out));
         const set = Object.fromEntries(Object.entries(out.vars).filter(([k, v]) => env[k] !== v));
         if (Object.keys(set).length > 0) {

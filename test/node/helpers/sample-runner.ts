@@ -15,6 +15,8 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const NPM_CHECK = fileURLToPath(new URL('./npm-check.mjs', import.meta.url));
 const SAMPLES_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'doc-samples');
 const RUN_TIMEOUT_MS = 30_000;
+/** No input: a command that would ask (an overwrite prompt) reads an end of file instead of waiting. */
+const STDIO: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
 
 interface RunResult {
   code: number | null;
@@ -22,8 +24,8 @@ interface RunResult {
   stderr: string;
 }
 
-/** A fresh directory for one sample, removed by `cleanup`. */
-function sampleDir(): { dir: string; cleanup(): void } {
+/** A fresh directory for one sample (or for the shell samples of one document), removed by `cleanup`. */
+export function sampleDir(): { dir: string; cleanup(): void } {
   mkdirSync(SAMPLES_DIR, { recursive: true });
   const dir = mkdtempSync(join(SAMPLES_DIR, 'sample-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -82,14 +84,27 @@ function shellScript(code: string): string {
   ].join('\n');
 }
 
-/** Runs a shell sample; `vars` are the `ONBOARDING_*` variables it ended with. */
-export async function runShell(code: string, env: Record<string, string>): Promise<RunResult & { vars: Record<string, string> }> {
+/**
+ * Runs a shell sample in `cwd`, where the shell samples before it in its document ran (a document
+ * is followed in one terminal: a block may read the file an earlier one saved); `vars` are the
+ * `ONBOARDING_*` variables it ended with.
+ */
+export async function runShell(
+  code: string,
+  env: Record<string, string>,
+  cwd: string,
+): Promise<RunResult & { vars: Record<string, string> }> {
   const { dir, cleanup } = sampleDir();
   try {
     const file = join(dir, 'sample.sh');
     const varsOut = join(dir, 'vars');
     writeFileSync(file, shellScript(code));
-    const child = spawn('bash', [file], { cwd: dir, env: { ...env, VARS_OUT: varsOut, DOC_REPO_ROOT: REPO_ROOT }, detached: true });
+    const child = spawn('bash', [file], {
+      cwd,
+      env: { ...env, VARS_OUT: varsOut, DOC_REPO_ROOT: REPO_ROOT },
+      detached: true,
+      stdio: STDIO,
+    });
     const result = await collect(child, RUN_TIMEOUT_MS);
     const vars: Record<string, string> = {};
     if (result.code === 0) {
@@ -116,7 +131,7 @@ export async function runScript(code: string, lang: 'js' | 'ts', env: Record<str
   try {
     const file = join(dir, `sample.${extension(lang)}`);
     writeFileSync(file, code);
-    return await collect(spawn(process.execPath, nodeArgs(file), { cwd: dir, env, detached: true }), RUN_TIMEOUT_MS);
+    return await collect(spawn(process.execPath, nodeArgs(file), { cwd: dir, env, detached: true, stdio: STDIO }), RUN_TIMEOUT_MS);
   } finally {
     cleanup();
   }
@@ -160,7 +175,7 @@ export async function startServer(
   }
   if (lang === 'sh') writeFileSync(file, `set -euo pipefail\n${code}\n`);
   const command = lang === 'sh' ? (['bash', [file]] as const) : ([process.execPath, nodeArgs(entry)] as const);
-  const child = spawn(command[0], command[1], { cwd: dir, env: { ...env, PORT: String(port) }, detached: true });
+  const child = spawn(command[0], command[1], { cwd: dir, env: { ...env, PORT: String(port) }, detached: true, stdio: STDIO });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
