@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const NPM_CHECK = fileURLToPath(new URL('./npm-check.mjs', import.meta.url));
+const NPM_CHECK = fileURLToPath(new URL('../../../scripts/doc-sample-npm.mjs', import.meta.url));
 const SAMPLES_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'doc-samples');
 const RUN_TIMEOUT_MS = 30_000;
 /** No input: a command that would ask (an overwrite prompt) reads an end of file instead of waiting. */
@@ -70,7 +70,7 @@ function kill(child: ChildProcess): void {
 
 /**
  * The shell around a shell sample: strict mode, `curl` failing on an HTTP error (a sample's
- * `curl -s` alone exits 0 on a 404), `npm` checked rather than run (helpers/npm-check.mjs), and
+ * `curl -s` alone exits 0 on a 404), `npm` checked rather than run (scripts/doc-sample-npm.mjs), and
  * the `ONBOARDING_*` variables the sample leaves written to `$VARS_OUT` for the caller to check.
  */
 function shellScript(code: string): string {
