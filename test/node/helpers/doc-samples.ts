@@ -94,7 +94,7 @@ export function classifyBlock(info: string): SampleKind {
   };
 }
 
-/** The documents whose samples an integrator copies: README.md, docs/*.md and each package's own documents (its README.md, the server's ADMIN.md). */
+/** The documents whose samples an integrator copies: README.md, docs/*.md and each package's own documents (packages/element/README.md, packages/server/ADMIN.md...). */
 export function isSampleDoc(path: string): boolean {
   return path === 'README.md' || /^docs\/[^/]+\.md$/.test(path) || /^packages\/[^/]+\/[^/]+\.md$/.test(path);
 }
