@@ -12,14 +12,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signNotification } from '@onboarding-kit/server';
-import { IT_API_KEY, IT_CLIENT, IT_SECRET, IT_WEBHOOK_KEY, startStack, type Stack } from './helpers/stack.js';
-import { createBody } from '../../packages/server/test/helpers/fixtures.js';
+import { IT_API_KEY, IT_CLIENT, IT_SECRET, IT_WEBHOOK_KEY, SAMPLE_PNG_BASE64, startStack, type Stack } from './helpers/stack.js';
 import { readConfig } from '../../demo/config.js';
 import { classifyBlock, extractBlocks, isSampleDoc, type DocBlock, type SampleKind } from './helpers/doc-samples.js';
 import { freePort, REPO_ROOT, runScript, runShell, sampleDir, startServer, type RunningSample } from './helpers/sample-runner.js';
 
 const NOTIFY_SECRET = 'doc-samples-notify-secret-0123456789abcdef';
 const ADMIN_KEY = 'doc-samples-admin-key-0123456789';
+/** What the element sends to create an onboarding (docs/page-api.md), with the sandbox's test picture. */
+const createBody = () => ({
+  cpf: '529.982.247-25',
+  name: 'Maria Silva',
+  documentType: 'CNH',
+  images: { documentFront: SAMPLE_PNG_BASE64, documentBack: SAMPLE_PNG_BASE64, selfie: SAMPLE_PNG_BASE64 },
+});
 
 function sampleDocs(): string[] {
   const found = ['README.md'];
