@@ -50,8 +50,8 @@ export interface CallSpec {
   options?: RequestOptions | undefined;
 }
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 2;
 
 /** Why a try's own timer aborted it, told apart from the caller's signal. */
 class TryTimeout extends Error {}
