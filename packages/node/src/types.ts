@@ -64,9 +64,7 @@ export interface SessionOnboarding {
   /** `null` once the onboarding's own record is gone (retention). */
   history: SessionHistoryEntry[] | null;
   keptAnyway?: KeptAnyway;
-  /** Why the upstream refused, where its report says so. */
-  refusal?: { reasons: string[]; [member: string]: unknown };
-  /** The report's `services` member, as the upstream sent it. */
+  /** The `services` member of the upstream's report that brought the final status, as the upstream sent it (its shape is not shown: read it as received). */
   services?: unknown;
 }
 
@@ -151,8 +149,10 @@ export interface QueryRecord {
   createdAt: string;
   completedAt?: string;
   key?: string;
-  /** The outcome as `POST` answered it, or as the inspection finished. */
-  result?: QueryOutcome;
+  /** The outcome as `POST` answered it, or as the inspection finished; absent while pending, for an inspection given up, and once retention erased it. */
+  result?: QueryOutcome & { key?: string };
+  /** When retention erased `result`. */
+  resultErasedAt?: string;
 }
 
 /** The upstream's report of one onboarding (`GET /v1/admin/onboardings/{token}`), non-contract members removed. */
@@ -172,14 +172,16 @@ export const NOTIFICATION_TYPES = [
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
-/** `data` of `query.completed`. */
-export interface QueryCompletedData extends QueryOutcome {
+/** `data` of `query.completed`: the request, then its outcome (whose members are absent for an inspection the companion gave up on). */
+export type QueryCompletedData = Partial<QueryOutcome> & {
   /** The `id` (`qry_…`) that `POST /v1/queries` answered. */
   requestId: string;
   service: string;
+  /** How the request ended. */
+  status?: 'completed' | 'failed';
   /** The inspection's key. */
   key?: string;
-}
+};
 
 interface NotificationOf<T extends NotificationType, D> {
   /** `evt_…`: the same event may arrive more than once; dedupe by it. */

@@ -19,7 +19,7 @@ type Fits<A, B> = [A] extends [B] ? true : false;
 
 /** Members of the agreed shapes of issue 30 that the contract of this tree does not declare (docs/backend-api.md). */
 type PendingSessionView = 'redactedAt';
-type PendingSessionOnboarding = 'refusal' | 'services';
+type PendingSessionOnboarding = 'services';
 
 // Equal in both directions.
 export const sameErrorCodes: Equal<S.ApiErrorCode, C.ApiErrorCode> = true;
