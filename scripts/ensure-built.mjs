@@ -30,6 +30,7 @@ const OUTPUTS = [
   'packages/react/dist/index.js',
   'packages/server/dist/index.js',
   'packages/server/dist/page/hosted-page.js',
+  'packages/node/dist/index.js',
   'packages/contract/dist/index.js',
   'packages/sandbox/dist/index.js',
 ];

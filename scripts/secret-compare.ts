@@ -3,7 +3,8 @@
  * `auth/access-key.ts` (`secretEquals`, `keyMatches`) and the sandbox's `auth/safe-equal.ts`
  * (`safeEqual`). An `===` on a secret answers sooner the earlier the first wrong character comes,
  * which lets a caller guess a key one character at a time (docs/upstream-api.md, rule 9). The
- * rules, read from the syntax tree of the shipped code of both packages:
+ * rules, read from the syntax tree of the shipped code of both packages and of the backend SDK
+ * (packages/node, which compares notification MACs with Web Crypto's `verify` and has no helper):
  *
  * - `timingSafeEqual` appears in the helper files only (anywhere else is a second, unreviewed
  *   comparison), and each helper file calls it.
@@ -27,7 +28,7 @@ const walk = (dir: string) => sourceFiles(dir, (name) => /\.(?:[cm]?ts|tsx)$/.te
 /** The helper files, relative to the repository root. */
 export const HELPERS = ['packages/server/src/auth/access-key.ts', 'packages/sandbox/src/auth/safe-equal.ts'];
 /** Shipped code that handles secrets. */
-export const SCANNED_DIRS = ['packages/server/src', 'packages/sandbox/src'];
+export const SCANNED_DIRS = ['packages/server/src', 'packages/sandbox/src', 'packages/node/src'];
 
 /**
  * Names that hold a secret or something derived from one. `tokenOnboarding` (an identifier the

@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '@onboarding-kit/server';
-import { verifyNotification } from '@onboarding-kit/server/verify';
+import { constructEvent, SignatureVerificationError } from '@onboarding-kit/node';
 import { createDemoBackend, renderWithSession, type ReceivedNotification } from '../../demo/backend.js';
 import { DEMO_CSP } from '../../demo/csp.js';
 import { startDemo, stopDemo, type DemoProcess } from './helpers/demo-process.js';
@@ -293,14 +293,14 @@ test("with ONBOARDING_NOTIFY_URL the notifications go to the integrator's receiv
   const receiver: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    if (!(await verifyNotification(raw, req.headers['onboarding-signature'] as string | undefined, secret))) {
+    try {
+      got.push((await constructEvent(Buffer.concat(chunks), req.headers['onboarding-signature'], secret)) as (typeof got)[number]);
+      res.writeHead(204).end();
+    } catch (error) {
+      if (!(error instanceof SignatureVerificationError)) throw error;
       refused++;
       res.writeHead(400).end();
-      return;
     }
-    got.push(JSON.parse(raw));
-    res.writeHead(204).end();
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const { port } = receiver.address() as { port: number };
