@@ -8,7 +8,8 @@
  * failed import). Screenshots: test/artifacts/<engine>/missing-file/.
  * In Chromium also: an HTML page served in the file's place (a catch-all route) is the page's
  * fault too; a file lost to a dropped connection keeps the connection's words with no console
- * line, and its Retry, back online, brings the steps.
+ * line, and its Retry, back online, brings the steps; an image worker the page does not serve
+ * leaves the photos to the page and is named in the console once, however many photos follow.
  */
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +21,7 @@ import { selectedEngines } from '@onboarding-kit/testing/engines';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import type { Page } from 'playwright-core';
-import { BUNDLE_FILE, PHOTO_STEPS_FILE } from '../vite.config.js';
+import { BUNDLE_FILE, IMAGE_WORKER_FILE, PHOTO_STEPS_FILE } from '../vite.config.js';
 import { HOSTING_MANIFEST } from '../src/lazy/load-failure.js';
 import { ptBR } from '../src/messages/pt-BR.js';
 import { en } from '../src/messages/en.js';
@@ -196,5 +197,52 @@ test('chromium: a lazy file lost to a dropped connection is the connection\'s (t
   } finally {
     await online.close();
     await full.remove();
+  }
+});
+
+/** A document-like PNG (sharp text and bars, mid exposure) drawn by the page's canvas. */
+async function cardPng(p: Page): Promise<Buffer> {
+  const bytes = await p.evaluate(async () => {
+    const canvas = Object.assign(document.createElement('canvas'), { width: 1280, height: 720 });
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#707070';
+    ctx.fillRect(0, 0, 1280, 720);
+    ctx.fillStyle = '#e8e8e8';
+    ctx.fillRect(190, 80, 900, 560);
+    ctx.fillStyle = '#202020';
+    ctx.font = 'bold 44px sans-serif';
+    for (let line = 0; line < 6; line++) ctx.fillText(`DOCUMENTO ${line} 529.982.247-25`, 240, 170 + line * 80);
+    for (let x = 240; x < 1040; x += 24) ctx.fillRect(x, 600, 12, 24);
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+    return Array.from(new Uint8Array(await blob.arrayBuffer()));
+  });
+  return Buffer.from(bytes);
+}
+
+test('chromium: an image worker the page does not serve: photos are still prepared (on the page), and the developer is told once', async () => {
+  const noWorker = await hostedFromManifest(dist, [IMAGE_WORKER_FILE]);
+  const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noWorker.dir } });
+  try {
+    await chromiumPage(async (p, consoleErrors) => {
+      await p.goto(`${page.url}/shop/`);
+      await walkToFirstPhoto(p);
+      const flow = p.locator('onboarding-flow');
+      const png = await cardPng(p);
+      const preview = flow.locator('img[part=preview]');
+      for (const name of ['first.png', 'second.png']) {
+        await flow.locator('input[type=file]').setInputFiles({ name, mimeType: 'image/png', buffer: png });
+        await preview.waitFor();
+        const told = consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST));
+        assert.equal(told.length, 1, consoleErrors.join('\n'));
+        assert.ok(told[0]!.includes(`${page.url}/kit/${IMAGE_WORKER_FILE}`), told[0]);
+        if (name === 'first.png') {
+          await flow.getByRole('button', { name: ptBR.capture.retake }).click();
+          await preview.waitFor({ state: 'detached' });
+        }
+      }
+    });
+  } finally {
+    await page.close();
+    await noWorker.remove();
   }
 });
