@@ -110,13 +110,18 @@ for (const engine of selectedEngines()) {
         assert.ok(server.requests.filter((r) => r === `GET /kit/${PHOTO_STEPS_FILE}`).length > asked, 'the Retry asked for the file again');
       }
 
+      // Nothing else went wrong: no uncaught error, no CSP violation (Firefox reports the 404's own
+      // refusal of the file as an engine error: it names the missing file).
       const { errors, csp } = await d.errors();
-      assert.deepEqual({ errors, csp }, { errors: [], csp: [] });
+      assert.deepEqual({ errors: errors.filter((e) => !e.includes(url)), csp }, { errors: [], csp: [] });
     } finally {
       await d.close();
     }
   });
 }
+
+/** The tests below need Playwright's Chromium: they run when ENGINES picks it. */
+const inChromium = selectedEngines().includes('chromium') ? test : test.skip;
 
 /** Chromium through Playwright, for what the engine-neutral driver cannot do (go offline, read the console as it comes). */
 async function chromiumPage(run: (p: Page, consoleErrors: string[]) => Promise<void>): Promise<void> {
@@ -147,7 +152,7 @@ async function walkToFirstPhoto(p: Page): Promise<void> {
   await flow.locator('section[data-step="document-front"]').waitFor();
 }
 
-test('chromium: an HTML page served in place of a lazy file (a catch-all route) is the page\'s fault too', async () => {
+inChromium('chromium: an HTML page served in place of a lazy file (a catch-all route) is the page\'s fault too', async () => {
   const html = '<!doctype html><html><head><title>Loja</title></head><body>Página não encontrada</body></html>';
   const full = await hostedFromManifest(dist);
   const spa = await serveStatic({ pages: { '/shop/': PAGE, [`/kit/${PHOTO_STEPS_FILE}`]: html }, mount: { prefix: '/kit/', dir: full.dir } });
@@ -169,7 +174,7 @@ test('chromium: an HTML page served in place of a lazy file (a catch-all route) 
   }
 });
 
-test('chromium: a lazy file lost to a dropped connection is the connection\'s (the old words, no console line), and Retry brings it once back online', async () => {
+inChromium('chromium: a lazy file lost to a dropped connection is the connection\'s (the old words, no console line), and Retry brings it once back online', async () => {
   const full = await hostedFromManifest(dist);
   const english = PAGE.replaceAll('pt-BR', 'en');
   const online = await serveStatic({ pages: { '/shop/': english }, mount: { prefix: '/kit/', dir: full.dir } });
@@ -219,7 +224,7 @@ async function cardPng(p: Page): Promise<Buffer> {
   return Buffer.from(bytes);
 }
 
-test('chromium: an image worker the page does not serve: photos are still prepared (on the page), and the developer is told once', async () => {
+inChromium('chromium: an image worker the page does not serve: photos are still prepared (on the page), and the developer is told once', async () => {
   const noWorker = await hostedFromManifest(dist, [IMAGE_WORKER_FILE]);
   const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noWorker.dir } });
   try {
