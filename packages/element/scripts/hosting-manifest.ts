@@ -26,7 +26,7 @@ export const HOSTING_MANIFEST_FILE = 'hosting-manifest.json';
 export type HostedKind = 'module script' | 'classic script' | 'module' | 'worker';
 
 /** What each hosted file is, in the order a person's walk through the flow first asks for it. */
-export const HOSTED_FILES: readonly { file: string; kind: HostedKind; loaded: string }[] = [
+const HOSTED_FILES: readonly { file: string; kind: HostedKind; loaded: string }[] = [
   { file: BUNDLE_FILE, kind: 'module script', loaded: 'by <script type="module" src> (the module form)' },
   { file: IIFE_FILE, kind: 'classic script', loaded: 'by <script src> (the classic form)' },
   { file: CONSENT_TEXT_FILE, kind: 'module', loaded: 'when the element connects (the full consent text)' },

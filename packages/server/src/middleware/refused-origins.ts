@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 /** One warning per origin per this long. */
 export const REFUSED_ORIGIN_WINDOW_MS = 10 * 60_000;
 /** The origins remembered at once; past it, the one told longest ago is forgotten. */
-export const REFUSED_ORIGINS_REMEMBERED = 1_000;
+const REFUSED_ORIGINS_REMEMBERED = 1_000;
 /** An origin is a scheme, a host and a port: anything longer is cut in the log line. */
 const ORIGIN_LOGGED_CHARS = 200;
 
