@@ -1,7 +1,7 @@
 /**
- * Both script-tag forms in real Chromium, served by a real HTTP server under a strict
- * Content-Security-Policy (the one docs/distribution.md recommends): the element registers,
- * renders with its styles, the first load is the one script, and the first processed photo
+ * Both script-tag forms in real Chromium, served by a real HTTP server (only the files
+ * dist/hosting-manifest.json lists) under a strict Content-Security-Policy (the one
+ * docs/distribution.md recommends): the element registers, renders with its styles, the first load is the one script, and the first processed photo
  * fetches the pipeline module and the image worker from beside the script (the page lives in
  * another directory), the worker prepares the photo, with no CSP violation and nothing off-host;
  * the selfie step then fetches the face detector from beside the script, and it accepts a face.
@@ -20,7 +20,7 @@ import {
   PHOTO_STEPS_FILE,
   PIPELINE_FILE,
 } from '../vite.config.js';
-import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
+import { buildDistIntoTemp, hostedFromManifest, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
 
@@ -47,13 +47,16 @@ const PAGES = {
 };
 
 let dist: BuiltDist;
+let hosted: { dir: string; remove(): Promise<void> };
 let server: StaticServer;
 let browser: Browser;
 before(async () => {
   dist = await buildDistIntoTemp();
+  // Served as a page following dist/hosting-manifest.json hosts it: those files and nothing else.
+  hosted = await hostedFromManifest(dist);
   server = await serveStatic({
     pages: PAGES,
-    mount: { prefix: '/kit/', dir: dist.dir },
+    mount: { prefix: '/kit/', dir: hosted.dir },
     headers: { 'content-security-policy': STRICT_CSP },
   });
   browser = await launchChromium();
@@ -61,6 +64,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+  await hosted?.remove();
   await dist?.remove();
 });
 

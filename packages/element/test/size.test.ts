@@ -24,8 +24,13 @@ import { FRAME_REGION_KEY } from '../src/camera/frame-region.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
-/** First load of a script-tag form (intro, consent and data steps), minified + gzip (level 9). */
-const FIRST_LOAD_BUDGET = 25 * 1024;
+/**
+ * First load of a script-tag form (intro, consent and data steps), minified + gzip (level 9).
+ * Half a kilobyte above 25 KB: what tells a person that a file the page does not serve is the
+ * page's fault (its words in three languages, the check, the console line) must be in the
+ * first load, since the photo steps are the file most often left out.
+ */
+const FIRST_LOAD_BUDGET = 25.5 * 1024;
 
 /**
  * Code of the photo steps, found in none of the first loads: the capture step's start button,

@@ -14,4 +14,5 @@ export const loadCaptureView: () => Promise<typeof cameraErrorTexts> = lazyOnce(
     module.defineCaptureView({ LitElement, html, svg, css, nothing, cssProperty });
     return module.cameraErrorTexts;
   }),
+  'capture-view',
 );

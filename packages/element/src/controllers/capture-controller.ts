@@ -15,6 +15,7 @@ import { cropRect } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
 import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
+import { loadPipeline } from './load-pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import type { faceTips, imageErrors } from '../messages/image-errors.js';
@@ -42,9 +43,6 @@ export interface CaptureOptions {
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
   loadPipeline?: () => Promise<{ processImage: typeof processImage; imageErrors: typeof imageErrors; faceTips: typeof faceTips }>;
 }
-
-// Loaded on first use: the compression library stays out of the element's first load.
-const loadPipeline = () => import('../image/pipeline.js');
 
 export class CaptureController implements ReactiveController {
   /** Opened only on request, stopped on every step change. */

@@ -8,7 +8,7 @@ export type FaceDetectorModule = typeof import('./face-detector.js');
  * The face detector (`onboarding-flow.face.js` beside the script-tag bundles, a chunk of the npm
  * build), fetched once on the selfie step; a failed fetch is tried again on the next call.
  */
-export const loadFaceDetector: () => Promise<FaceDetectorModule> = lazyOnce(() => import('./face-detector.js'));
+export const loadFaceDetector: () => Promise<FaceDetectorModule> = lazyOnce(() => import('./face-detector.js'), 'face');
 
 /** Thrown by judgeSelfieBlob when the detector cannot be loaded: the caller falls back to the other checks and says so. */
 export class FaceDetectorUnavailableError extends Error {

@@ -15,4 +15,5 @@ export const loadHandoff: () => Promise<HandoffKit> = lazyOnce(() =>
     module.defineHandoffPanel({ LitElement, html, svg, css, nothing });
     return module;
   }),
+  'handoff',
 );

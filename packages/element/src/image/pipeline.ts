@@ -30,6 +30,7 @@ import {
   type ProcessedBy,
 } from './prepare.js';
 import { defaultImageWorkerURL } from './worker-url.js';
+import { classifyFileFailure } from '../lazy/report-load-failure.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 export { ImageCheckError };
@@ -153,7 +154,11 @@ function workerSlot(url: string): WorkerSlot {
     else waiting.reject(fromFailure(url, answer.error));
   });
   // The script did not load or evaluate (404, refused by the page's policy, no module workers).
-  worker.addEventListener('error', (event) => fail(`${url} could not run: ${event.message || 'the script did not load'}`));
+  worker.addEventListener('error', (event) => {
+    // No message: the script never ran, which the page's developer must hear of if the page does not serve it.
+    if (!event.message) void classifyFileFailure('image-worker', url);
+    fail(`${url} could not run: ${event.message || 'the script did not load'}`);
+  });
   worker.addEventListener('messageerror', () => fail(`${url} sent a message that could not be read`));
   workers.set(url, slot);
   return slot;

@@ -12,6 +12,7 @@ export const en: Messages = {
     announceStep: (heading, current, total) => `Step ${current} of ${total}: ${heading}`,
     partLoading: 'Preparing this step…',
     partFailed: 'This step could not be loaded. Check your internet connection and try again.',
+    partMissing: 'This page could not load part of the verification. Tell the site; it is not your internet.',
   },
   intro: {
     heading: 'Before you start',

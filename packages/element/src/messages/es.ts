@@ -12,6 +12,7 @@ export const es: Messages = {
     announceStep: (heading, current, total) => `Paso ${current} de ${total}: ${heading}`,
     partLoading: 'Preparando este paso…',
     partFailed: 'No se pudo cargar este paso. Revise su conexión a internet e inténtelo de nuevo.',
+    partMissing: 'Esta página no pudo cargar una parte de la verificación. Avise al sitio; no es su internet.',
   },
   intro: {
     heading: 'Antes de empezar',

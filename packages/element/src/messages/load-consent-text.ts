@@ -6,4 +6,5 @@ export type ConsentTextCatalog = typeof consentText;
 /** The full consent text, fetched once; a failed fetch is tried again on the next call. */
 export const loadConsentText: () => Promise<ConsentTextCatalog> = lazyOnce(() =>
   import('./consent-text.js').then((module) => module.consentText),
+  'consent-text',
 );

@@ -13,6 +13,8 @@ export const ptBR = {
     announceStep: (heading: string, current: number, total: number): string => `Etapa ${current} de ${total}: ${heading}`,
     partLoading: 'Preparando esta etapa…',
     partFailed: 'Não foi possível carregar esta etapa. Verifique sua internet e tente novamente.',
+    /** A file of the element the page does not serve: the site's fault, never the person's connection. */
+    partMissing: 'Esta página não conseguiu carregar uma parte da verificação. Avise o site; não é a sua internet.',
   },
   intro: {
     heading: 'Antes de começar',

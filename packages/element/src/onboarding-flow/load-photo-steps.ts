@@ -37,6 +37,7 @@ export const loadPhotoSteps: () => Promise<PhotoSteps> = lazyOnce(() =>
     });
     return module;
   }),
+  'photo-steps',
 );
 
 /**

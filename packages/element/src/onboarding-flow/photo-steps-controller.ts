@@ -20,6 +20,8 @@ import { readKept } from '../controllers/kept-onboarding.js';
 import type { SubmissionController, SubmissionOptions } from '../controllers/submission-controller.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { pendingStep } from '../steps/session-step.js';
+import type { LoadFailure } from '../lazy/load-failure.js';
+import { loadFailureOf } from '../messages/lazy-once.js';
 import type { FlowContextSource } from './flow-context.js';
 import type { LazyTextsController } from './lazy-texts.js';
 import { loadPhotoSteps, type ControllerSlot, type PhotoSteps } from './load-photo-steps.js';
@@ -63,6 +65,8 @@ export class PhotoStepsController implements ReactiveController {
   #loading = false;
   /** The step the person was on when the photo steps last failed to load (null: no failure). */
   #failedAt: OnboardingStep | null = null;
+  /** Whose fault the last failure was: the connection's, or the page's that does not serve the file. */
+  #failure: LoadFailure = 'offline';
   /** What waits for the photo steps: run once they are loaded. */
   #waiting: (() => void)[] = [];
   /** The storage key last looked at for a wait to resume. */
@@ -122,8 +126,9 @@ export class PhotoStepsController implements ReactiveController {
         this.#failedAt = null;
         if (!this.#module) this.#loaded(module);
       },
-      () => {
+      (error: unknown) => {
         this.#loading = false;
+        this.#failure = loadFailureOf(error);
         this.#failedAt = this.#options.nav.step;
         this.#host.requestUpdate();
       },
@@ -170,7 +175,7 @@ export class PhotoStepsController implements ReactiveController {
       nav.presentStep();
       this.load();
     };
-    if (!this.#module) return pendingStep({ m, failed: this.failed, onRetry: retry });
+    if (!this.#module) return pendingStep({ m, failed: this.failed ? this.#failure : null, onRetry: retry });
     return this.#module.renderPhotoStep({
       ...view,
       m,

@@ -2,6 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SessionProblem } from '../controllers/session-controller.js';
 import type { Messages } from '../messages/index.js';
+import type { LoadFailure } from '../lazy/load-failure.js';
 
 export interface SessionStepView {
   m: Messages;
@@ -50,8 +51,11 @@ export function sessionHeading(m: Messages, problem: SessionProblem | null): str
 
 export interface PendingStepView {
   m: Messages;
-  /** The steps' file could not be loaded (offline, not hosted): say so, with a Retry. */
-  failed: boolean;
+  /**
+   * The steps' file could not be loaded: the connection dropped (`offline`), or the page does not
+   * serve it (`missing`: the person is told the site is at fault, not their internet). A Retry either way.
+   */
+  failed: LoadFailure | null;
   onRetry: () => void;
 }
 
@@ -68,7 +72,7 @@ export function pendingStep(v: PendingStepView): TemplateResult {
   }
   return html`
     <div part="body">
-      <p class="error" part="error" role="alert" data-part-failed>${m.flow.partFailed}</p>
+      <p class="error" part="error" role="alert" data-part-failed=${v.failed}>${v.failed === 'missing' ? m.flow.partMissing : m.flow.partFailed}</p>
     </div>
     <div class="actions" part="actions">
       <button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.session.retry}</button>

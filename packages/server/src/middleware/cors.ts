@@ -6,6 +6,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { appendAnswerHeader, overrideAnswerHeader, requestHeader } from '../transport/index.js';
 import type { CompanionEnv } from '../http/env.js';
+import { RefusedOrigins } from './refused-origins.js';
 
 export class CorsPolicy {
   private readonly allowed: ReadonlySet<string>;
@@ -40,13 +41,21 @@ export class CorsPolicy {
   }
 }
 
-/** The same policy as a middleware of its own (for an app that does not use ./request-frame.ts). */
+/**
+ * The same policy as a middleware of its own (for an app that does not use ./request-frame.ts),
+ * a refused preflight warned of on the request's logger (./request-log.ts sets it) as there.
+ */
 export function corsAllowlist(allowedOrigins: readonly string[]): MiddlewareHandler<CompanionEnv> {
   const policy = new CorsPolicy(allowedOrigins);
+  const refused = new RefusedOrigins();
   return async (c, next) => {
     const origin = requestHeader(c, 'origin');
     const allowed = policy.allows(origin) ? origin : undefined;
-    if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) return policy.preflight(c, allowed);
+    if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) {
+      const log = c.get('log') as CompanionEnv['Variables']['log'] | undefined;
+      if (origin !== undefined && !allowed && log) refused.warn(log, origin, c.req.path, allowedOrigins.length);
+      return policy.preflight(c, allowed);
+    }
     await next();
     policy.onAnswer(c, allowed);
   };

@@ -4,8 +4,9 @@
  * client's `X-Request-Id` when it is a plain token of at most 255 characters, else a random UUID;
  * echoed in the answer), its logger and its request log line (./request-log.ts), the security
  * headers on every answer (the set of Hono's `secureHeaders()` defaults, made once), and CORS for
- * the allowlist (./cors.ts). The steps run in the order the five middlewares ran: after the
- * handler, CORS first, then the security headers, then the log line.
+ * the allowlist (./cors.ts), a refused preflight warned of (./refused-origins.ts). The steps run
+ * in the order the five middlewares ran: after the handler, CORS first, then the security
+ * headers, then the log line.
  */
 import type { MiddlewareHandler } from 'hono';
 import { enforceAnswerHeaders, enforcedHeaders, presetAnswerHeader, requestHeader } from '../transport/index.js';
@@ -13,6 +14,7 @@ import type { CompanionEnv } from '../http/env.js';
 import type { InFlight } from '../lifecycle/in-flight.js';
 import type { Logger } from '../logger.js';
 import { CorsPolicy } from './cors.js';
+import { RefusedOrigins } from './refused-origins.js';
 import { logRequest } from './request-log.js';
 
 /** Hono's `secureHeaders()` defaults (hono/secure-headers), in its order. */
@@ -44,6 +46,7 @@ export interface RequestFrameOptions {
 export function requestFrame(options: RequestFrameOptions): MiddlewareHandler<CompanionEnv> {
   const { inFlight, logger } = options;
   const cors = new CorsPolicy(options.allowedOrigins);
+  const refused = new RefusedOrigins();
   return async (c, next) => {
     inFlight.enter();
     try {
@@ -56,9 +59,10 @@ export function requestFrame(options: RequestFrameOptions): MiddlewareHandler<Co
       c.set('log', log);
       const origin = requestHeader(c, 'origin');
       const allowed = cors.allows(origin);
-      if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method'))
+      if (c.req.method === 'OPTIONS' && requestHeader(c, 'access-control-request-method')) {
+        if (!allowed && origin !== undefined) refused.warn(log, origin, c.req.path, options.allowedOrigins.length);
         c.res = cors.preflight(c, allowed ? origin : undefined);
-      else {
+      } else {
         await next();
         cors.onAnswer(c, allowed ? origin : undefined);
       }
