@@ -5,7 +5,14 @@
  * details a client needs. It knows no HTTP framework: the one `onError` (http/error-handler.ts)
  * answers it with the catalogue's status.
  */
-import { API_ERRORS, isApiErrorCode, isApiErrorStatus, type ApiErrorCode, type ApiErrorStatus } from '@onboarding-kit/contract';
+import {
+  API_ERRORS,
+  isApiErrorCode,
+  isApiErrorStatus,
+  type ApiErrorCode,
+  type ApiErrorStatus,
+  type UpstreamFailure,
+} from '@onboarding-kit/contract';
 import { refusalBody, refusalHeaders } from './error-answer.js';
 
 export interface DomainErrorDetails<C extends ApiErrorCode = ApiErrorCode> {
@@ -13,6 +20,8 @@ export interface DomainErrorDetails<C extends ApiErrorCode = ApiErrorCode> {
   field?: string;
   /** The upstream's identifier of a failed call, for support. */
   externalId?: string;
+  /** Why the upstream failed, as its audience may see it (errors/from-upstream.ts). */
+  upstream?: UpstreamFailure;
   /** Seconds after which the same request may succeed. */
   retryAfterS?: number;
   /** The realm of the credentials the request lacks. */
@@ -30,6 +39,7 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
   readonly status: ApiErrorStatus<C>;
   readonly field?: string;
   readonly externalId?: string;
+  readonly upstream?: UpstreamFailure;
   readonly retryAfterS?: number;
   readonly realm?: string;
 
@@ -43,6 +53,7 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
     this.status = status;
     if (details.field) this.field = details.field;
     if (details.externalId) this.externalId = details.externalId;
+    if (details.upstream) this.upstream = { ...details.upstream };
     if (details.retryAfterS !== undefined) this.retryAfterS = details.retryAfterS;
     if (details.realm) this.realm = details.realm;
   }
