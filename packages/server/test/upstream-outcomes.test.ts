@@ -11,6 +11,10 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCompanion, createJsonLogger, listen, SqliteStore } from '@onboarding-kit/server';
 import { body, IT_CLIENT, IT_SECRET, startStack, TEST_IDENTITIES, type Stack } from '@onboarding-kit/testing/stack';
 import type { ApiErrorBody, CreateSessionResponse, NotificationEvent, SessionView, UpstreamFailure } from '@onboarding-kit/contract';
 import { startReceiver, until, type Receiver } from './helpers/notify-receiver.js';
@@ -234,4 +238,49 @@ test('a production companion names production on every notification', async () =
     await prod.close();
     await prodReceiver.close();
   }
+});
+
+test("a session completed by the sweep (its status applied where no session follows it) still keeps the report's services", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'okit-outcomes-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'state.db');
+  const sweepReceiver = await startReceiver(NOTIFY_SECRET);
+  t.after(() => sweepReceiver.close());
+  // The sandbox's webhooks reach this instance, which opens no sessions: the status it applies completes none.
+  const webhookTarget = await startStack({ companion: { store: new SqliteStore(file) } });
+  t.after(() => webhookTarget.close());
+  // The instance that opens the session neither polls nor takes polling over: only its session sweep sees the outcome.
+  const app = createCompanion({
+    baseUrl: webhookTarget.sandboxUrl,
+    client: IT_CLIENT,
+    secret: IT_SECRET,
+    webhookKey: 'it-webhook-key-1a2b3c4d5e6f7a8b9c0d',
+    store: new SqliteStore(file),
+    apiKeys: [API_KEY],
+    notify: { url: sweepReceiver.url, secret: NOTIFY_SECRET },
+    poll: { firstDelayMs: 600_000 },
+    resumePolling: false,
+    rateLimit: 0,
+    creations: { perClient: 0 },
+    logger: createJsonLogger({ sink: () => {}, level: 'error' }),
+  });
+  const server = await listen((req, env) => app.fetch(req, env as never), { port: 0 });
+  t.after(async () => {
+    await app.close();
+    await server.close();
+  });
+
+  const s = await openSession(server.url, API_KEY, 'outcomes-sweep');
+  const res = await fetch(`${server.url}/v1/onboardings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${s.clientSecret}` },
+    body: JSON.stringify(body({ cpf: TEST_IDENTITIES.cpfRefused })),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  await until(() => sweepReceiver.received.some((r) => r.type === 'session.completed'), 'session.completed by the sweep', 30_000);
+  const completed = JSON.parse(sweepReceiver.received.find((r) => r.type === 'session.completed')!.body) as NotificationEvent<SessionView>;
+  assert.equal(completed.data.onboarding?.status, 'REFUSED');
+  assert.ok(Array.isArray(completed.data.onboarding?.services), 'the report was read again for the services');
+  const view = (await (await call(server.url, `/v1/sessions/${s.id}`)).json()) as SessionView;
+  assert.deepEqual(view.onboarding?.services, completed.data.onboarding?.services);
 });
