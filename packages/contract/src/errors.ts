@@ -114,7 +114,3 @@ export interface UpstreamFailure {
    */
   message?: string;
 }
-
-export function isUpstreamFailureType(value: unknown): value is UpstreamFailureType {
-  return typeof value === 'string' && (UPSTREAM_FAILURE_TYPES as readonly string[]).includes(value);
-}

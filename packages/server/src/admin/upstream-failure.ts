@@ -46,7 +46,7 @@ export function isUpstreamTimeout(error: unknown, depth = 0): boolean {
  * What the operator may read of the upstream's own answer: all the companion's `UpstreamError`
  * carries (its message made safe by the upstream client), else the type and the HTTP status alone.
  */
-export function upstreamFailureDetail(error: unknown): UpstreamFailure {
+function upstreamFailureDetail(error: unknown): UpstreamFailure {
   if (isUpstreamError(error)) return upstreamFailureOf(error, 'backend');
   const status = upstreamHttpStatus(error);
   if (isUpstreamTimeout(error)) return { type: 'unavailable', ...(status !== undefined && { status }) };
