@@ -381,6 +381,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
     test('report.pdf that is not a PDF, or refused upstream, is 502', async () => {
       const notPdf = await expectError(await call(`/onboardings/${T.pdfHtml}/report.pdf`), 502, 'upstream_error');
       assert.match(String(notPdf.message), /%PDF/);
+      assert.deepEqual(notPdf.upstream, { type: 'unknown' }, 'every upstream_* answer says why, as far as it knows');
       await expectError(await call(`/onboardings/${T.pdf403}/report.pdf`), 502, 'upstream_error');
     });
 

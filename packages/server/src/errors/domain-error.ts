@@ -53,7 +53,9 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
     this.status = status;
     if (details.field) this.field = details.field;
     if (details.externalId) this.externalId = details.externalId;
-    if (details.upstream) this.upstream = { ...details.upstream };
+    // Every upstream_* answer says why, even one the companion found wanting itself (a "PDF" that is none).
+    const upstream = details.upstream ?? (code.startsWith('upstream_') ? { type: typeOfCode(code) } : undefined);
+    if (upstream) this.upstream = { ...upstream };
     if (details.retryAfterS !== undefined) this.retryAfterS = details.retryAfterS;
     if (details.realm) this.realm = details.realm;
   }
@@ -68,6 +70,11 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
       headers: { ...refusalHeaders(this), 'Cache-Control': 'no-store' },
     });
   }
+}
+
+/** The type an upstream_* refusal has when the thrower knows nothing more of the upstream's answer. */
+function typeOfCode(code: ApiErrorCode): UpstreamFailure['type'] {
+  return code === 'upstream_timeout' || code === 'upstream_unavailable' ? 'unavailable' : 'unknown';
 }
 
 export function isDomainError(error: unknown): error is DomainError {
