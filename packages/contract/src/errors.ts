@@ -85,3 +85,32 @@ export function isApiErrorStatus(code: ApiErrorCode, status: number): boolean {
   const entry: ApiErrorEntry = API_ERRORS[code];
   return entry.status === status || (entry.otherStatuses?.includes(status) ?? false);
 }
+
+/**
+ * Why the upstream failed a call, as far as its answer tells (docs/page-api.md#upstream-failures):
+ * `credentials`: its token endpoint refused the companion's client and secret, or refused a fresh
+ * token again; `product`: the service is not enabled for the product, or the product is inactive
+ * or not found (in-body 401); `permission`: a dedicated endpoint answered 403; `unavailable`: no
+ * answer, a network failure, HTTP 408/429/5xx or an in-body 5xx; `unknown`: anything else, the
+ * upstream's refusal of the submitted data included.
+ */
+export const UPSTREAM_FAILURE_TYPES = ['credentials', 'product', 'permission', 'unavailable', 'unknown'] as const;
+export type UpstreamFailureType = (typeof UPSTREAM_FAILURE_TYPES)[number];
+
+/**
+ * The `upstream` member of an `upstream_*` error body: the failure's type, and for the backend's
+ * and the operator's routes what the upstream itself answered. A page (a person's browser) gets the
+ * type only.
+ */
+export interface UpstreamFailure {
+  type: UpstreamFailureType;
+  /** The HTTP status of the upstream's answer, when there was one. */
+  status?: number;
+  /** The upstream's own `status.code`, as text, when it sent one. */
+  code?: string;
+  /**
+   * The upstream's own `status.message`, when it sent one: control characters removed, tax ids,
+   * e-mail addresses, tokens and the companion's credentials masked, at most 200 characters.
+   */
+  message?: string;
+}

@@ -5,7 +5,7 @@
  */
 import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes } from './base64.js';
 import type { OnboardingStatus } from './envelope.js';
-import type { ApiErrorCode } from './errors.js';
+import type { ApiErrorCode, UpstreamFailure } from './errors.js';
 import { isAcceptedImageType, sniffBase64, SNIFF_BYTES, type SniffedType } from './image.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
@@ -73,6 +73,8 @@ export interface ApiError {
   message: string;
   field?: string;
   externalId?: string;
+  /** On `upstream_*` answers: why the upstream failed (docs/page-api.md#upstream-failures). */
+  upstream?: UpstreamFailure;
 }
 
 /** Every companion error: `{"error": {...}}` with a real HTTP status. */

@@ -80,6 +80,13 @@ export interface SessionOnboarding {
   history: SessionHistoryEntry[] | null;
   /** Photos the person kept although a check of the page refused them, by role: the check that failed (absent: none). */
   keptAnyway?: KeptAnyway;
+  /**
+   * The `services` member of the upstream's report that brought the final status, exactly as the
+   * upstream sent it (docs/backend-api.md#the-reports-services). Not part of the upstream's
+   * contract: its shape is not shown, so read it as received and never rely on a member of it.
+   * Absent until the final status, and when the report had none.
+   */
+  services?: unknown;
 }
 
 /** `GET /v1/sessions/{id}`, each entry of the list, and the `data` of session notifications: never a secret. */
@@ -127,6 +134,8 @@ export interface NotificationEvent<T = unknown> {
   id: string;
   type: NotificationType;
   createdAt: string;
+  /** The sending companion's `ONBOARDING_ENVIRONMENT`: a receiver shared by both keeps test events apart. */
+  environment: 'test' | 'production';
   data: T;
 }
 

@@ -31,3 +31,16 @@ function strip(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * The onboarding report (docs/upstream-api.md#onboarding-report) with non-contract fields and nulls
+ * removed as `stripNonContract` does, except its own top-level `services` member, kept exactly as
+ * the upstream sent it: in a service envelope `services` is internal metadata, but the report
+ * names it as one of its four members. Its inside is not shown, so nothing in it is read or removed.
+ */
+export function stripReport<T>(report: T): T {
+  const stripped = strip(report);
+  if (!report || typeof report !== 'object' || Array.isArray(report) || !stripped || typeof stripped !== 'object') return stripped as T;
+  const services = (report as Record<string, unknown>).services;
+  return (services === undefined || services === null ? stripped : { ...stripped, services }) as T;
+}

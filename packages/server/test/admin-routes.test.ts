@@ -230,7 +230,12 @@ async function expectError(res: Response, status: number, code: string): Promise
   assert.equal(typeof body.error.message, 'string');
   assert.deepEqual(Object.keys(body).sort(), ['error']);
   for (const key of Object.keys(body.error))
-    assert.ok(['code', 'message', 'field', 'externalId'].includes(key), `unexpected error member ${key}`);
+    assert.ok(['code', 'message', 'field', 'externalId', 'upstream'].includes(key), `unexpected error member ${key}`);
+  if (body.error.upstream !== undefined) {
+    assert.match(code, /^upstream_/, 'only upstream failures carry `upstream`');
+    for (const key of Object.keys(body.error.upstream as object))
+      assert.ok(['type', 'status', 'code', 'message'].includes(key), `unexpected upstream member ${key}`);
+  }
   return body.error;
 }
 
@@ -290,7 +295,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       assert.deepEqual(calls, []);
     });
 
-    test('GET /onboardings/:token answers the upstream report without non-contract fields or nulls', async () => {
+    test('GET /onboardings/:token answers the upstream report without non-contract fields or nulls, its services member as sent', async () => {
       const res = await call(`/onboardings/${T.approved}`);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('cache-control'), 'no-store');
@@ -298,6 +303,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
         tokenOnboarding: T.approved,
         status: 'APPROVED',
         fields: { name: 'Maria Silva', cpf: '52998224725', documents: [{ type: 'CNH' }] },
+        services: [{ service: 'SERVICE_OCR', enabled: true }],
       });
     });
 
@@ -308,6 +314,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
         tokenOnboarding: T.storeUnknown,
         status: 'APPROVED',
         fields: { name: 'Maria Silva', cpf: '52998224725', documents: [{ type: 'CNH' }] },
+        services: [{ service: 'SERVICE_OCR', enabled: true }],
       });
       const pdf = await call(`/onboardings/${T.storeUnknown}/report.pdf`);
       assert.equal(pdf.status, 200);
@@ -353,9 +360,11 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
       assert.equal((await call(`/onboardings/${T.forgotten500}/report.pdf`)).status, 200);
     });
 
-    test('upstream failures are 502 upstream_error and 504 upstream_timeout, without upstream details', async () => {
+    test('upstream failures are 502 upstream_error and 504 upstream_timeout, with the upstream status but nothing of its body', async () => {
       const e502 = await expectError(await call(`/onboardings/${T.report500}`), 502, 'upstream_error');
       assert.match(String(e502.message), /HTTP 500/);
+      assert.equal((e502.upstream as { type: string; status: number }).type, 'unavailable');
+      assert.equal((e502.upstream as { type: string; status: number }).status, 500);
       await expectError(await impatient(`/onboardings/${T.slow}`), 504, 'upstream_timeout');
       await expectError(await impatient(`/onboardings/${T.slow}/report.pdf`), 504, 'upstream_timeout');
     });
@@ -372,6 +381,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
     test('report.pdf that is not a PDF, or refused upstream, is 502', async () => {
       const notPdf = await expectError(await call(`/onboardings/${T.pdfHtml}/report.pdf`), 502, 'upstream_error');
       assert.match(String(notPdf.message), /%PDF/);
+      assert.deepEqual(notPdf.upstream, { type: 'unknown' }, 'every upstream_* answer says why, as far as it knows');
       await expectError(await call(`/onboardings/${T.pdf403}/report.pdf`), 502, 'upstream_error');
     });
 
@@ -439,6 +449,7 @@ for (const [mode, { call, impatient }] of Object.entries(modes)) {
         tokenOnboarding: T.approved,
         status: 'APPROVED',
         fields: { name: 'Maria Silva', cpf: '52998224725', documents: [{ type: 'CNH' }] },
+        services: [{ service: 'SERVICE_OCR', enabled: true }],
       });
       assert.deepEqual(jsonOf(files.get('status-history.json')), records[0]!.history);
 

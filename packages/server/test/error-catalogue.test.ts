@@ -34,7 +34,11 @@ test('the one onError answers every code of the catalogue with each of its statu
       const res = await throwing(() => new DomainError(code, undefined, { status: status as never })).request('/');
       assert.equal(res.status, status, `${code} ${status}`);
       assert.equal(res.headers.get('cache-control'), 'no-store');
-      assert.deepEqual(await res.json(), { error: { code, message: entry.message } });
+      // Every upstream_* answer says why the upstream failed, as far as the thrower knows (docs/page-api.md#upstream-failures).
+      const upstream = code.startsWith('upstream_')
+        ? { upstream: { type: code === 'upstream_timeout' || code === 'upstream_unavailable' ? 'unavailable' : 'unknown' } }
+        : {};
+      assert.deepEqual(await res.json(), { error: { code, message: entry.message, ...upstream } });
     }
   }
 });

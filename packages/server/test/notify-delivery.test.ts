@@ -36,6 +36,7 @@ function logs() {
 function notifier(store: NotifierOptions['store'], url: string, extra: Partial<NotifierOptions> = {}) {
   const { lines, logger } = logs();
   const n = new Notifier({
+    environment: 'test',
     store,
     url,
     secret: SECRET,
@@ -66,6 +67,7 @@ test('a 500 then a 200: delivered once, after one retry, with the same body and 
     id,
     type: 'session.completed',
     createdAt: JSON.parse(first!.body).createdAt,
+    environment: 'test',
     data: { id: 'ses_1', status: 'completed' },
   });
   for (const r of receiver.received) {

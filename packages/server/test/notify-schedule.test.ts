@@ -68,6 +68,7 @@ test('retries after 1 s, doubling to one hour between tries, for 3 days; then fa
   };
   // Scans and lease renewals far apart, so the clock jumps from one try to the next.
   const n = new Notifier({
+    environment: 'test',
     store,
     url: 'https://backend.example/hooks',
     secret: SECRET,
@@ -108,6 +109,7 @@ test('give-up, listed as failed, replayed, delivered once', async (t) => {
   let clock = Date.UTC(2026, 10, 23, 12);
   const timers: Timers = { ...realTimers, now: () => clock };
   const n = new Notifier({
+    environment: 'test',
     store,
     url: receiver.url,
     secret: SECRET,
@@ -187,7 +189,7 @@ test('give-up, listed as failed, replayed, delivered once', async (t) => {
 
 test('the admin routes refuse bad filters and unknown ids in the error shape', async () => {
   const store = new MemoryStore();
-  const n = new Notifier({ store, url: 'https://backend.example/hooks', secret: SECRET, logger: quiet(), deliver: false });
+  const n = new Notifier({ environment: 'test', store, url: 'https://backend.example/hooks', secret: SECRET, logger: quiet(), deliver: false });
   const app = new Hono().route('/v1/admin', notificationAdminRoutes({ notifier: n }));
   const call = async (path: string, init?: RequestInit) => {
     const res = await app.request(path, init);

@@ -59,6 +59,7 @@ const ENVELOPE = {
 test('a standalone envelope is queued as query.completed with its outcome, externalId and key, once per key', async () => {
   const store = new MemoryStore();
   const notifier = new Notifier({
+    environment: 'test',
     store,
     url: 'https://backend.example/hooks',
     secret: 'x'.repeat(32),
@@ -89,6 +90,7 @@ test('a standalone envelope is queued as query.completed with its outcome, exter
 test('without a key the externalId makes the id; with neither, each webhook is its own event with its own order', async () => {
   const store = new MemoryStore();
   const notifier = new Notifier({
+    environment: 'test',
     store,
     url: 'https://backend.example/hooks',
     secret: 'x'.repeat(32),
@@ -120,6 +122,7 @@ test('a store that cannot queue the event answers 503, so the acknowledgement ne
     throw new StoreUnavailableError('down');
   };
   const notifier = new Notifier({
+    environment: 'test',
     store,
     url: 'https://backend.example/hooks',
     secret: 'x'.repeat(32),
@@ -142,6 +145,7 @@ test('without a notifier a standalone envelope is acknowledged and nothing is qu
 test('onboarding reports are not notifications of their own: they change the onboarding only', async () => {
   const store = new MemoryStore();
   const notifier = new Notifier({
+    environment: 'test',
     store,
     url: 'https://backend.example/hooks',
     secret: 'x'.repeat(32),

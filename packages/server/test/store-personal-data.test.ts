@@ -99,3 +99,26 @@ test('sessions: the CPF/CNPJ, name, metadata and returnUrl are split off and joi
   const bare = { ...s, taxId: undefined, name: undefined, returnUrl: undefined, metadata: {} };
   assert.equal(splitSession(bare).personal, null, 'nothing to seal');
 });
+
+test("sessions: the upstream report's services of the outcome are sealed with the prefill and joined back as they were", () => {
+  const services = [{ service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', status: 'REFUSED', message: 'Maria Silva, 529.982.247-25' }];
+  const s: SessionRecord = {
+    id: 'ses_2',
+    version: 4,
+    reference: 'user-2',
+    status: 'completed',
+    createdAt: '2030-01-01T00:00:00.000Z',
+    expiresAt: '2030-01-01T00:30:00.000Z',
+    documentTypes: [],
+    locale: 'pt-BR',
+    metadata: {},
+    tokenOnboarding: '3f1c9a1e-1111-4222-8333-944455556666',
+    outcome: { status: 'REFUSED', at: '2030-01-01T00:10:00.000Z' },
+    reportServices: services,
+  };
+  const { rest, personal } = splitSession(s);
+  assert.deepEqual(personal, { reportServices: services });
+  assert.equal('reportServices' in rest, false);
+  assert.ok(!JSON.stringify(rest).includes('529.982.247-25'), 'nothing of it in the plain part');
+  assert.deepEqual(joinSession({ ...rest, sealed: 'pd1.x' }, personal!), s);
+});

@@ -92,13 +92,15 @@ test('a 401 storm renews exactly once and repeats each call once', async () => {
   assert.equal(up.count('/api/onboarding/report/') - reportsBefore, 40, 'each call: one 401, one repeat');
 });
 
-test('a second 401 after renewal is not repeated again', async () => {
+test('a second 401 after renewal is not repeated again: the credentials failed, not the query', async () => {
   const c = client();
   up.override('/api/service-api', () => ({ status: 401, json: { status: { code: 401, message: 'Unauthorized' } } }));
   try {
     const before = up.count('/api/service-api');
-    const outcome = await c.query('SERVICE_PEP', { cpf: '52998224725' });
-    assert.equal(outcome.kind, 'unauthorized');
+    await assert.rejects(
+      c.query('SERVICE_PEP', { cpf: '52998224725' }),
+      (e: unknown) => e instanceof UpstreamError && e.kind === 'unauthorized' && e.type === 'credentials' && e.httpStatus === 401,
+    );
     assert.equal(up.count('/api/service-api') - before, 2);
   } finally {
     up.override('/api/service-api', undefined);

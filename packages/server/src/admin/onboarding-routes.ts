@@ -5,7 +5,7 @@
  * history, the creation time) is then marked absent, never made up.
  */
 import { Hono } from 'hono';
-import { stripNonContract } from '@onboarding-kit/contract';
+import { stripReport } from '@onboarding-kit/contract';
 import { buildEvidenceArchive } from '../evidence/archive.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
@@ -39,7 +39,7 @@ export function createOnboardingRoutes(deps: AdminDeps): Hono<CompanionEnv> {
     });
     if (!report || typeof report !== 'object') throw new DomainError('upstream_error', 'The upstream report is not a JSON object.');
     c.header('Cache-Control', 'no-store');
-    return c.json(stripNonContract(report));
+    return c.json(stripReport(report));
   });
 
   app.get('/:token/report.pdf', async (c) => {

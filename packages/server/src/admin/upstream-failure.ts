@@ -1,11 +1,15 @@
 /**
  * Upstream failures as the operator sees them: 504 `upstream_timeout` for a timeout, 502
- * `upstream_error` otherwise, with a fixed message (docs/page-api.md#admin-routes). Whatever the
- * upstream or the client said (URLs, tokens, bodies) never reaches the operator's error body
- * (docs/upstream-api.md, rule 9). The admin routes take any upstream client, so failures are
- * recognised by their shape.
+ * `upstream_error` otherwise, with a fixed message and the `upstream` member
+ * (docs/page-api.md#admin-routes, docs/page-api.md#upstream-failures). Of what the upstream said,
+ * only its status, code and safe message reach the operator's error body; URLs, tokens and bodies
+ * never do (docs/upstream-api.md, rule 9). The admin routes take any upstream client, so failures
+ * are recognised by their shape.
  */
+import type { UpstreamFailure } from '@onboarding-kit/contract';
 import { DomainError } from '../errors/domain-error.js';
+import { upstreamFailureOf } from '../errors/from-upstream.js';
+import { failureType, isUpstreamError } from '../upstream/upstream-error.js';
 
 /** Reads a numeric HTTP status an upstream error may carry (`status`, `httpStatus`, `response.status`). */
 export function upstreamHttpStatus(error: unknown, depth = 0): number | undefined {
@@ -38,11 +42,23 @@ export function isUpstreamTimeout(error: unknown, depth = 0): boolean {
   return isUpstreamTimeout(e.cause, depth + 1);
 }
 
-/** The operator-facing error for an upstream failure: 504 for a timeout, 502 otherwise. */
-export function upstreamFailure(error: unknown, what: string): DomainError {
-  if (isUpstreamTimeout(error)) return new DomainError('upstream_timeout', `The upstream did not answer in time (${what}).`);
+/**
+ * What the operator may read of the upstream's own answer: all the companion's `UpstreamError`
+ * carries (its message made safe by the upstream client), else the type and the HTTP status alone.
+ */
+function upstreamFailureDetail(error: unknown): UpstreamFailure {
+  if (isUpstreamError(error)) return upstreamFailureOf(error, 'backend');
   const status = upstreamHttpStatus(error);
-  return new DomainError('upstream_error', `The upstream failed (${what}${status ? `: HTTP ${status}` : ''}).`);
+  if (isUpstreamTimeout(error)) return { type: 'unavailable', ...(status !== undefined && { status }) };
+  return { type: status === undefined ? 'unknown' : failureType('failed', '', status), ...(status !== undefined && { status }) };
+}
+
+/** The operator-facing error for an upstream failure: 504 for a timeout, 502 otherwise, with the `upstream` member. */
+export function upstreamFailure(error: unknown, what: string): DomainError {
+  const upstream = upstreamFailureDetail(error);
+  if (isUpstreamTimeout(error)) return new DomainError('upstream_timeout', `The upstream did not answer in time (${what}).`, { upstream, cause: error });
+  const status = upstreamHttpStatus(error);
+  return new DomainError('upstream_error', `The upstream failed (${what}${status ? `: HTTP ${status}` : ''}).`, { upstream, cause: error });
 }
 
 /**

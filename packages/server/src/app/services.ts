@@ -52,17 +52,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
   warnIfUnsealed(config, store, logger);
   const timers = config.timers ?? realTimers;
   const keyring = config.apiKeys.length ? ApiKeyring.from(config.apiKeys) : undefined;
-  const notifier = config.notify
-    ? new Notifier({
-        store,
-        url: config.notify.url,
-        secret: config.notify.secret,
-        logger,
-        timers,
-        ...(config.notify.timeoutMs !== undefined && { timeoutMs: config.notify.timeoutMs }),
-        ...(config.notify.fetch && { fetch: config.notify.fetch }),
-      })
-    : undefined;
+  const notifier = buildNotifier(config, store, logger, timers);
   // Sessions need API keys to be opened; the service also sweeps the outbox's old entries.
   const sessions =
     keyring || notifier
@@ -71,12 +61,13 @@ export function buildServices(config: CompanionConfig): CompanionServices {
           timers,
           logger,
           retentionMs: config.retentionMs,
+          readReport: (t) => upstream.report(t),
           ...(notifier && { notifier }),
           ...(config.publicUrl && { publicUrl: config.publicUrl }),
         })
       : undefined;
   // Status changes, wherever they are applied, complete the session of their onboarding.
-  const followedStore: Store = sessions ? withStatusHook(store, (record) => sessions.onboardingChanged(record), logger) : store;
+  const followedStore: Store = sessions ? withStatusHook(store, (record, update) => sessions.onboardingChanged(record, { services: update.services }), logger) : store;
   const client = upstream;
   // A shared store may hold onboardings created elsewhere or before this process: the poller takes over those nobody polls.
   const poller = new StatusPoller({
@@ -118,6 +109,20 @@ export function buildServices(config: CompanionConfig): CompanionServices {
       ...(config.timers && { timers: config.timers }),
     }),
   };
+}
+
+function buildNotifier(config: CompanionConfig, store: Store, logger: Logger, timers: Timers): Notifier | undefined {
+  if (!config.notify) return undefined;
+  return new Notifier({
+    store,
+    url: config.notify.url,
+    secret: config.notify.secret,
+    environment: config.environment,
+    logger,
+    timers,
+    ...(config.notify.timeoutMs !== undefined && { timeoutMs: config.notify.timeoutMs }),
+    ...(config.notify.fetch && { fetch: config.notify.fetch }),
+  });
 }
 
 /** Not refused: a store on an encrypted disk may be protection enough, and that is the operator's call. */

@@ -5,7 +5,14 @@
  * details a client needs. It knows no HTTP framework: the one `onError` (http/error-handler.ts)
  * answers it with the catalogue's status.
  */
-import { API_ERRORS, isApiErrorCode, isApiErrorStatus, type ApiErrorCode, type ApiErrorStatus } from '@onboarding-kit/contract';
+import {
+  API_ERRORS,
+  isApiErrorCode,
+  isApiErrorStatus,
+  type ApiErrorCode,
+  type ApiErrorStatus,
+  type UpstreamFailure,
+} from '@onboarding-kit/contract';
 import { refusalBody, refusalHeaders } from './error-answer.js';
 
 export interface DomainErrorDetails<C extends ApiErrorCode = ApiErrorCode> {
@@ -13,6 +20,8 @@ export interface DomainErrorDetails<C extends ApiErrorCode = ApiErrorCode> {
   field?: string;
   /** The upstream's identifier of a failed call, for support. */
   externalId?: string;
+  /** Why the upstream failed, as its audience may see it (errors/from-upstream.ts). */
+  upstream?: UpstreamFailure;
   /** Seconds after which the same request may succeed. */
   retryAfterS?: number;
   /** The realm of the credentials the request lacks. */
@@ -30,6 +39,7 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
   readonly status: ApiErrorStatus<C>;
   readonly field?: string;
   readonly externalId?: string;
+  readonly upstream?: UpstreamFailure;
   readonly retryAfterS?: number;
   readonly realm?: string;
 
@@ -43,6 +53,9 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
     this.status = status;
     if (details.field) this.field = details.field;
     if (details.externalId) this.externalId = details.externalId;
+    // Every upstream_* answer says why, even one the companion found wanting itself (a "PDF" that is none).
+    const upstream = details.upstream ?? (code.startsWith('upstream_') ? { type: typeOfCode(code) } : undefined);
+    if (upstream) this.upstream = { ...upstream };
     if (details.retryAfterS !== undefined) this.retryAfterS = details.retryAfterS;
     if (details.realm) this.realm = details.realm;
   }
@@ -57,6 +70,11 @@ export class DomainError<C extends ApiErrorCode = ApiErrorCode> extends Error {
       headers: { ...refusalHeaders(this), 'Cache-Control': 'no-store' },
     });
   }
+}
+
+/** The type an upstream_* refusal has when the thrower knows nothing more of the upstream's answer. */
+function typeOfCode(code: ApiErrorCode): UpstreamFailure['type'] {
+  return code === 'upstream_timeout' || code === 'upstream_unavailable' ? 'unavailable' : 'unknown';
 }
 
 export function isDomainError(error: unknown): error is DomainError {

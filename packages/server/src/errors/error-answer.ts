@@ -3,20 +3,27 @@
  * own handler through `getResponse()`): the error shape of the contract, the catalogue's status,
  * and the retry and realm hints as their headers.
  */
-import type { ApiErrorBody, ApiErrorCode } from '@onboarding-kit/contract';
+import type { ApiErrorBody, ApiErrorCode, UpstreamFailure } from '@onboarding-kit/contract';
 
 interface Refusal {
   readonly code: ApiErrorCode;
   readonly message: string;
   readonly field?: string;
   readonly externalId?: string;
+  readonly upstream?: UpstreamFailure;
   readonly retryAfterS?: number;
   readonly realm?: string;
 }
 
 export function refusalBody(r: Refusal): ApiErrorBody {
   return {
-    error: { code: r.code, message: r.message, ...(r.field && { field: r.field }), ...(r.externalId && { externalId: r.externalId }) },
+    error: {
+      code: r.code,
+      message: r.message,
+      ...(r.field && { field: r.field }),
+      ...(r.externalId && { externalId: r.externalId }),
+      ...(r.upstream && { upstream: { ...r.upstream } }),
+    },
   };
 }
 

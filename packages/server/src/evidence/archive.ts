@@ -4,7 +4,7 @@
  * flows from its source through the hash and zip.js to the output one chunk at a time, so the
  * archive of a 96 MiB PDF needs no more memory than that of a small one.
  */
-import { stripNonContract, type KeptAnyway } from '@onboarding-kit/contract';
+import { stripReport, type KeptAnyway } from '@onboarding-kit/contract';
 import { assertEvidencePassword } from './password.js';
 import { measureBytes, measuringStream } from './measure.js';
 import {
@@ -165,7 +165,7 @@ async function writeArchive(
 
 async function addReport(entries: ArchiveEntries, input: EvidenceInput): Promise<void> {
   if (input.report !== undefined) {
-    await entries.addBytes('report.json', json(stripNonContract(input.report)));
+    await entries.addBytes('report.json', json(stripReport(input.report)));
   } else {
     entries.gap({ name: 'report.json', reason: input.reportError ?? 'report unavailable upstream' });
   }

@@ -1,10 +1,10 @@
 /**
  * The companion's one HTTP error. Every failure a route answers leaves as a `CompanionError`,
- * rendered as `{"error": {code, message, field?, externalId?}}` with a real HTTP status
+ * rendered as `{"error": {code, message, field?, externalId?, upstream?}}` with a real HTTP status
  * (docs/page-api.md#error-shape): services and routes throw a `DomainError` (errors/domain-error.ts)
  * that the one `onError` turns into it, with the status of the contract's catalogue (`API_ERRORS`).
  */
-import type { ApiError, ApiErrorCode } from '@onboarding-kit/contract';
+import type { ApiError, ApiErrorCode, UpstreamFailure } from '@onboarding-kit/contract';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorDetails } from '../errors/domain-error.js';
@@ -15,6 +15,8 @@ export interface CompanionErrorDetails {
   field?: string;
   /** The upstream's identifier of a failed call, for support. */
   externalId?: string;
+  /** Why the upstream failed (`upstream_*` codes). */
+  upstream?: UpstreamFailure;
   /** Headers of the answer (`Retry-After`, `WWW-Authenticate`). */
   headers?: Record<string, string>;
   /** For the log only; never rendered. */
@@ -35,6 +37,7 @@ export class CompanionError extends HTTPException {
   readonly code: ApiErrorCode | (string & {});
   readonly field?: string;
   readonly externalId?: string;
+  readonly upstream?: UpstreamFailure;
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(status: ContentfulStatusCode, code: ApiErrorCode | (string & {}), message: string, details: CompanionErrorDetails = {}) {
@@ -42,6 +45,7 @@ export class CompanionError extends HTTPException {
     this.code = code;
     if (details.field) this.field = details.field;
     if (details.externalId) this.externalId = details.externalId;
+    if (details.upstream) this.upstream = { ...details.upstream };
     this.headers = { ...details.headers };
   }
 
@@ -49,6 +53,7 @@ export class CompanionError extends HTTPException {
     const error: CompanionErrorBody['error'] = { code: this.code, message: this.message };
     if (this.field) error.field = this.field;
     if (this.externalId) error.externalId = this.externalId;
+    if (this.upstream) error.upstream = { ...this.upstream };
     return { error };
   }
 
@@ -63,6 +68,7 @@ export function fromDomain(error: DomainError): CompanionError {
   return new CompanionError(error.status as ContentfulStatusCode, error.code, error.message, {
     ...(error.field && { field: error.field }),
     ...(error.externalId && { externalId: error.externalId }),
+    ...(error.upstream && { upstream: error.upstream }),
     headers: refusalHeaders(error),
     ...(error.cause !== undefined && { cause: error.cause }),
   });

@@ -11,7 +11,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from '../logger.js';
 import { isStoreUnavailable } from '../store/index.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
-import { isDomainError } from '../errors/domain-error.js';
+import { isDomainError, type DomainError } from '../errors/domain-error.js';
 import { fromUpstream } from '../errors/from-upstream.js';
 import { CompanionError, fromDomain, httpError } from './companion-error.js';
 import type { CompanionEnv } from './env.js';
@@ -56,12 +56,19 @@ export const notFoundHandler: NotFoundHandler = (c) => renderError(c, httpError(
 
 function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHandlerDeps): CompanionError {
   if (error instanceof CompanionError) return error;
-  if (isDomainError(error)) return fromDomain(error);
+  if (isDomainError(error)) {
+    if (error.upstream) logUpstreamFailure(c, deps, error);
+    return fromDomain(error);
+  }
   // The client went away mid-request (closed tab, lost network): nothing failed here and nobody reads
   // the answer. The request log records it at info level (middleware/request-log.ts), never as a 5xx.
   if (isClientAbort(c)) return httpError('client_closed_request');
-  // Routes map upstream failures themselves; one that slips through still gets the upstream answer.
-  if (isUpstreamError(error)) return fromDomain(fromUpstream(error, deps.environment));
+  // Routes map upstream failures themselves; one that slips through still gets the upstream answer, as a page would.
+  if (isUpstreamError(error)) {
+    const mapped = fromUpstream(error, deps.environment);
+    logUpstreamFailure(c, deps, mapped);
+    return fromDomain(mapped);
+  }
   // A host's own middleware chose its status; only its code comes from here.
   if (error instanceof HTTPException && error.status < 500) {
     return new CompanionError(error.status, REFUSAL_CODES[error.status] ?? 'invalid_request', 'The request was refused.');
@@ -76,4 +83,22 @@ function asCompanionError(error: Error, c: Context<CompanionEnv>, deps: ErrorHan
   }
   log.error('unexpected error', { error });
   return httpError('internal_error', `Internal error; quote request id ${c.get('requestId') ?? 'unknown'} to support.`);
+}
+
+/**
+ * Every answer that carries an upstream failure is logged at warn with what the upstream answered
+ * (its HTTP status and own code, the call, the type), so the log says more than the companion's
+ * own 5xx. Its message stays out: it may echo what was sent, and the backend's answer holds it.
+ */
+function logUpstreamFailure(c: Context<CompanionEnv>, deps: ErrorHandlerDeps, error: DomainError): void {
+  const log = c.get('log') ?? deps.logger;
+  const cause = isUpstreamError(error.cause) ? error.cause : undefined;
+  log.warn('upstream failure', {
+    code: error.code,
+    upstreamType: cause?.type ?? error.upstream?.type,
+    ...(cause && { op: cause.operation, kind: cause.kind }),
+    ...((cause?.httpStatus ?? error.upstream?.status) !== undefined && { upstreamStatus: cause?.httpStatus ?? error.upstream?.status }),
+    ...((cause?.code ?? error.upstream?.code) !== undefined && { upstreamCode: cause?.code ?? error.upstream?.code }),
+    ...(error.externalId && { externalId: error.externalId }),
+  });
 }

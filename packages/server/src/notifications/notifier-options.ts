@@ -26,6 +26,8 @@ export interface NotifierOptions {
   /** `ONBOARDING_NOTIFY_SECRET`; several during a rotation, each adding a `v1` signature. */
   secret: string | readonly string[];
   logger: Logger;
+  /** The companion's `environment`, written on every event (docs/backend-api.md#notifications). */
+  environment: 'test' | 'production';
   /** One try's limit, connection to last byte of the answer's head (default 10 s). */
   timeoutMs?: number;
   /** Tries under way at once, across all order keys (default 4). */

@@ -72,6 +72,8 @@ export class Notifier {
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.owner = options.owner ?? `notifier-${randomHex(8)}`;
     this.#cfg = notifierConfig(options);
+    if (options.environment !== 'test' && options.environment !== 'production')
+      throw new RangeError('a notifier needs the environment its events name: test or production');
     if (options.deliver !== false) this.#leaseTimer = this.#timers.setTimeout(() => this.#leaseStep(), 0);
   }
 
@@ -90,7 +92,7 @@ export class Notifier {
       throw new RangeError(`a notification id has 1 to ${MAX_ID_LENGTH} characters`);
     const nowMs = this.#timers.now();
     const createdAt = new Date(nowMs).toISOString();
-    const event: NotificationEvent<T> = { id, type: input.type, createdAt, data: input.data };
+    const event: NotificationEvent<T> = { id, type: input.type, createdAt, environment: this.#o.environment, data: input.data };
     const entry: OutboxEntry = {
       id,
       type: input.type,

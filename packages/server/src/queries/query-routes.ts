@@ -12,7 +12,7 @@ import { fromUpstream } from '../errors/from-upstream.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../transport/index.js';
-import { isUpstreamError, UpstreamError } from '../upstream/upstream-error.js';
+import { isUpstreamError, outcomeFailureType, UpstreamError } from '../upstream/upstream-error.js';
 import { refuseInnerImageHosts, type ResolveHost } from './image-url-hosts.js';
 import { ASYNC_CONSULT, maxQueryBodyBytes, UUID, validateQuery } from './query-rules.js';
 
@@ -60,7 +60,7 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
     try {
       outcome = await query(service, fields);
     } catch (error) {
-      if (isUpstreamError(error)) throw fromUpstream(error, deps.environment);
+      if (isUpstreamError(error)) throw fromUpstream(error, deps.environment, 'backend');
       throw error;
     }
     // The externalId is what the upstream's support asks for (docs/upstream-api.md, rule 2).
@@ -68,12 +68,16 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
     if (ANSWERED.has(outcome.kind)) return outcome;
     // ERROR, an in-body 500, a non-envelope answer or the upstream refusing the companion itself.
     const kind = outcome.kind === 'unauthorized' ? 'unauthorized' : 'failed';
+    const op = `POST /api/service-api ${service}`;
     throw fromUpstream(
-      new UpstreamError(kind, `POST /api/service-api ${service}`, `The upstream reported a technical failure (${outcome.kind}).`, {
+      new UpstreamError(kind, op, `The upstream reported a technical failure (${outcome.kind}).`, {
         ...(outcome.code !== undefined && { code: outcome.code }),
+        ...(outcome.message !== undefined && { upstreamMessage: outcome.message }),
         ...(outcome.externalId && { externalId: outcome.externalId }),
+        type: outcomeFailureType(outcome, op),
       }),
       deps.environment,
+      'backend',
     );
   }
 

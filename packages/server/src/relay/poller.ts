@@ -142,8 +142,9 @@ export class StatusPoller {
     try {
       const current = await this.deps.store.get(token);
       if (!current || isTerminalStatus(current.status)) return null;
-      const { status, externalId } = await this.deps.report(token);
-      if (status !== current.status) await this.deps.store.applyStatus(token, { status, source, ...(externalId && { externalId }) });
+      const { status, externalId, services } = await this.deps.report(token);
+      if (status !== current.status)
+        await this.deps.store.applyStatus(token, { status, source, ...(externalId && { externalId }), ...(services != null && { services }) });
       if (isTerminalStatus(status)) this.stop(token);
       return status;
     } catch (error) {
@@ -231,10 +232,15 @@ export class StatusPoller {
     try {
       const current = await this.deps.store.get(token);
       if (!current || isTerminalStatus(current.status)) return this.stop(token);
-      const { status, externalId } = await this.deps.report(token);
+      const { status, externalId, services } = await this.deps.report(token);
       // Applied even if this instance lost the lease meanwhile: status updates are idempotent and monotonic.
       if (status !== current.status)
-        await this.deps.store.applyStatus(token, { status, source: 'poll', ...(externalId && { externalId }) });
+        await this.deps.store.applyStatus(token, {
+          status,
+          source: 'poll',
+          ...(externalId && { externalId }),
+          ...(services != null && { services }),
+        });
       if (isTerminalStatus(status)) return this.stop(token);
     } catch (error) {
       if (!this.closed) this.deps.logger.warn('poll failed; will retry', { tokenOnboarding: token, error });

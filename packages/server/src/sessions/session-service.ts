@@ -33,6 +33,7 @@ import {
   SESSION_SWEEP_EVERY_MS,
 } from '../config/defaults.js';
 import { claimLive, decideClaim } from '../store/index.js';
+import { completionReport, type ReadReport, type ReportExtras } from './completion-report.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
 export interface SessionNotifier {
@@ -57,6 +58,8 @@ export interface SessionServiceOptions {
   retentionMs?: number;
   /** How long page secrets other than the client secret still open a session once it ended (default 5 min). */
   pageReadGraceMs?: number;
+  /** Reads an onboarding's report for a completion that came without it (sessions/completion-report.ts). */
+  readReport?: ReadReport;
 }
 
 export type ClaimResult =
@@ -242,10 +245,11 @@ export class SessionService {
     if (isTerminalStatus(onboarding.status)) await this.onboardingChanged(onboarding);
   }
 
-  /** Every status change of an onboarding: a terminal one completes its session. */
-  async onboardingChanged(record: OnboardingRecord): Promise<void> {
+  /** Every status change of an onboarding: a terminal one completes its session, which keeps its report's `services`. */
+  async onboardingChanged(record: OnboardingRecord, report?: ReportExtras): Promise<void> {
     if (!record.sessionId || !isTerminalStatus(record.status)) return;
     const at = record.finishedAt ?? record.updatedAt;
+    const services = (report ?? (await completionReport(record, this.#o)))?.services ?? undefined;
     const changed = await this.#change(record.sessionId, (s) =>
       s.tokenOnboarding === record.tokenOnboarding && s.status === 'submitted'
         ? withEvent(
@@ -253,6 +257,7 @@ export class SessionService {
               ...s,
               status: 'completed',
               outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at },
+              ...(services !== undefined && { reportServices: services }),
               endedAt: new Date(this.now()).toISOString(),
             },
             {

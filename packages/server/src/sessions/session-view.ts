@@ -32,6 +32,7 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
         ...(onboarding.externalId && { externalId: onboarding.externalId }),
         history: onboarding.history.map((h) => ({ ...h })),
         ...(kept && { keptAnyway: { ...kept } }),
+        ...(session.reportServices !== undefined && { services: session.reportServices }),
       };
     } else {
       // The onboarding's own record is gone (retention): the outcome kept with the session remains.
@@ -41,6 +42,7 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
         ...(session.outcome?.externalId && { externalId: session.outcome.externalId }),
         history: null,
         ...(kept && { keptAnyway: { ...kept } }),
+        ...(session.reportServices !== undefined && { services: session.reportServices }),
       };
     }
   }

@@ -83,6 +83,11 @@ export interface SessionRecord {
   keptAnyway?: KeptAnyway;
   /** Its final state, kept with the session so it outlives the onboarding's own retention. */
   outcome?: { status: OnboardingStatus; externalId?: string; at: string };
+  /**
+   * The `services` member of the upstream report that brought the final status, as the upstream
+   * sent it (docs/backend-api.md#the-reports-services). Personal data: sealed with the prefill.
+   */
+  reportServices?: unknown;
   /** When the session became `completed` or `expired` (ISO 8601); drives retention. */
   endedAt?: string;
   /** The hand-off between devices (absent: never offered). */
@@ -94,7 +99,7 @@ export interface SessionRecord {
   /** The last event's `seq` (0 or absent: none yet). */
   eventSeq?: number;
   /**
-   * At rest only, with a data key: `taxId`, `name`, `metadata` and `returnUrl` sealed together
+   * At rest only, with a data key: `taxId`, `name`, `metadata`, `returnUrl` and `reportServices` sealed together
    * (rules/personal-data.ts). The store opens it before handing the session out, so callers never see it.
    */
   sealed?: string;

@@ -2,6 +2,7 @@
 export type {
   Store,
   OnboardingRecord,
+  StatusUpdate,
 } from './store.js';
 export { MemoryStore } from './memory/memory-store.js';
 export { SqliteStore } from './sqlite/sqlite-store.js';

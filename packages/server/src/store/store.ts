@@ -45,6 +45,12 @@ export interface StatusUpdate {
   externalId?: string;
   /** Defaults to now. */
   at?: string;
+  /**
+   * The `services` member of the upstream report that brought this status. Never kept on the
+   * onboarding (whose record holds no personal data): the status hook hands it to the session,
+   * which keeps it sealed (sessions/status-hook.ts).
+   */
+  services?: unknown;
 }
 
 export interface ApplyResult {

@@ -32,10 +32,12 @@ export async function readJson(op: string, res: Response, opts: { tolerateNonJso
   }
 }
 
-function envelopeOf(body: unknown): { code?: number; externalId?: string } {
-  const b = body as { status?: { code?: unknown }; externalId?: unknown } | null;
+/** What an error body of the upstream says of itself: `{status:{code,message}}`, perhaps an `externalId`. */
+export function envelopeOf(body: unknown): { code?: number; upstreamMessage?: string; externalId?: string } {
+  const b = body as { status?: { code?: unknown; message?: unknown }; externalId?: unknown } | null;
   return {
     ...(typeof b?.status?.code === 'number' && { code: b.status.code }),
+    ...(typeof b?.status?.message === 'string' && { upstreamMessage: b.status.message }),
     ...(typeof b?.externalId === 'string' && { externalId: b.externalId }),
   };
 }
@@ -72,6 +74,9 @@ export function envelopeFailure(op: string, body: unknown, httpStatus: number): 
   throw new UpstreamError(kinds[outcome.kind] ?? 'failed', op, `The upstream reported a failure (${outcome.kind}).`, {
     httpStatus,
     ...(outcome.code !== undefined && { code: outcome.code }),
+    ...(outcome.message !== undefined && { upstreamMessage: outcome.message }),
     ...(outcome.externalId && { externalId: outcome.externalId }),
+    // A service the product does not enable is the product's doing, whatever code it came with.
+    ...(outcome.kind === 'no-access' && { type: 'product' as const }),
   });
 }

@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { AccessTokens, type IssuedToken } from './access-tokens.js';
 import { EncodedJson } from './encoded-json.js';
 import { nodeTransport, type Transport } from './node-transport.js';
-import { httpError, readJson, transportError } from './upstream-answers.js';
+import { envelopeOf, httpError, readJson, transportError } from './upstream-answers.js';
 import { UpstreamError } from './upstream-error.js';
 import type { UpstreamClientOptions } from './upstream-options.js';
 
@@ -141,10 +141,10 @@ async function generateToken(ctx: CallContext, client: string, secret: string): 
       'unauthorized',
       op.name,
       'The upstream refused the companion credentials (check client and secret for this environment).',
-      { httpStatus: res.status },
-    );
+      { httpStatus: res.status, ...envelopeOf(body), type: 'credentials' },
+    ).maskCredentials([client, secret]);
   }
-  if (!res.ok) throw httpError(op.name, res.status, body);
+  if (!res.ok) throw httpError(op.name, res.status, body).maskCredentials([client, secret]);
   const b = body as { access_token?: unknown; expires_in?: unknown } | null;
   if (typeof b?.access_token !== 'string' || !b.access_token)
     throw new UpstreamError('invalid_response', op.name, 'The token answer carries no access_token.', { httpStatus: res.status });

@@ -23,7 +23,7 @@ import {
 } from '@onboarding-kit/contract';
 import type { EncodedJson } from './encoded-json.js';
 import type { ServiceFields } from './service-fields.js';
-import { envelopeFailure, httpError, readJson } from './upstream-answers.js';
+import { envelopeFailure, envelopeOf, httpError, readJson } from './upstream-answers.js';
 import { createUpstreamCalls, type Operation, type UpstreamCalls } from './upstream-calls.js';
 import { UpstreamError } from './upstream-error.js';
 import type { UpstreamClientOptions } from './upstream-options.js';
@@ -33,7 +33,10 @@ export type { UpstreamClientOptions } from './upstream-options.js';
 export { EncodedJson } from './encoded-json.js';
 
 export interface UpstreamClient {
-  /** Runs a standalone query and returns its classified outcome, non-contract fields removed. */
+  /**
+   * Runs a standalone query and returns its classified outcome, non-contract fields removed; an
+   * `UpstreamError` when the upstream did not answer, or refused a fresh access token.
+   */
   query<S extends ServiceId>(service: S, fields: ServiceFields<S>): Promise<Outcome>;
   /**
    * A service the catalog does not list (the catalog is not complete; a product alias such as
@@ -61,12 +64,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const calls = createUpstreamCalls(options);
   const pdfTimeoutMs = options.pdfTimeoutMs ?? 60_000;
   const aliases = options.aliases ?? {};
+  // The upstream may echo what it was sent: its messages never carry the credentials or the token on.
+  const masked = <T>(call: Promise<T>): Promise<T> =>
+    call.catch((e: unknown) => {
+      const token = calls.tokens.peek();
+      throw e instanceof UpstreamError ? e.maskCredentials([options.client, options.secret, ...(token ? [token] : [])]) : e;
+    });
   return {
-    query: (service: string, fields: Readonly<Record<string, string | undefined>>) => query(calls, aliases, service, fields),
-    createOnboarding: (request) => createOnboarding(calls, request),
-    report: (tokenOnboarding) => report(calls, tokenOnboarding),
-    reportPdf: (tokenOnboarding) => reportPdf(calls, pdfTimeoutMs, tokenOnboarding),
-    customers: (documentKey) => customers(calls, documentKey),
+    query: (service: string, fields: Readonly<Record<string, string | undefined>>) => masked(query(calls, aliases, service, fields)),
+    createOnboarding: (request) => masked(createOnboarding(calls, request)),
+    report: (tokenOnboarding) => masked(report(calls, tokenOnboarding)),
+    reportPdf: (tokenOnboarding) => masked(reportPdf(calls, pdfTimeoutMs, tokenOnboarding)),
+    customers: (documentKey) => masked(customers(calls, documentKey)),
     secrets() {
       const t = calls.tokens.peek();
       return t ? [options.secret, t] : [options.secret];
@@ -97,6 +106,14 @@ async function query(
   const op = calls.json({ method: 'POST', path: '/api/service-api', name: `POST /api/service-api ${service}`, body, retrySafe: false });
   const res = await calls.authorised(op);
   const envelope = await readJson(op.name, res, { tolerateNonJson: true });
+  // A real 401 that a fresh token did not cure is the credentials (a token of another environment), not this query's answer.
+  if (res.status === 401) {
+    throw new UpstreamError('unauthorized', op.name, 'The upstream refused a fresh access token.', {
+      httpStatus: 401,
+      ...envelopeOf(envelope),
+      type: 'credentials',
+    });
+  }
   return classify(envelope as ServiceEnvelope | null, res.status);
 }
 
