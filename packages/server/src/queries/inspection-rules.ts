@@ -4,7 +4,7 @@
  * next, the view `GET /v1/queries/{id}` answers and the `query.completed` event it sends.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Outcome } from '@onboarding-kit/contract';
+import type { Outcome, QueryCompletedData, QueryRequestView } from '@onboarding-kit/contract';
 import type { QueryRequestRecord } from '../store/backend-state.js';
 import type { NotifyInput } from '../notifications/outbox.js';
 
@@ -56,20 +56,6 @@ export const nextCheckDelay = (checks: number, s: Pick<InspectionChecks, 'firstD
 export const givenUp = (r: Pick<QueryRequestRecord, 'createdAt'>, nowMs: number, s: Pick<InspectionChecks, 'giveUpAfterMs'>): boolean =>
   nowMs - Date.parse(r.createdAt) >= s.giveUpAfterMs;
 
-/** 200 answer of `GET /v1/queries/{id}`. */
-export interface QueryRequestView {
-  id: string;
-  service: string;
-  status: QueryRequestRecord['status'];
-  createdAt: string;
-  completedAt?: string;
-  key?: string;
-  /** The outcome as `POST /v1/queries` answered it, or as the inspection finished; absent while pending and once erased. */
-  result?: Record<string, unknown>;
-  /** When retention erased the result. */
-  resultErasedAt?: string;
-}
-
 export const queryRequestView = (r: QueryRequestRecord): QueryRequestView => ({
   id: r.id,
   service: r.service,
@@ -77,17 +63,9 @@ export const queryRequestView = (r: QueryRequestRecord): QueryRequestView => ({
   createdAt: r.createdAt,
   ...(r.completedAt !== undefined && { completedAt: r.completedAt }),
   ...(r.key !== undefined && { key: r.key }),
-  ...(r.outcome !== undefined && { result: r.outcome }),
+  ...(r.outcome !== undefined && { result: r.outcome as unknown as NonNullable<QueryRequestView['result']> }),
   ...(r.outcomeErasedAt !== undefined && { resultErasedAt: r.outcomeErasedAt }),
 });
-
-/** `query.completed` data: the request, then the outcome as answered. */
-export type QueryCompletedData = {
-  requestId: string;
-  service: string;
-  status: 'completed' | 'failed';
-  key?: string;
-} & Partial<Outcome>;
 
 /**
  * The `query.completed` event of an ended request: one id per request, so however often the

@@ -7,7 +7,7 @@
  * "no data" included (docs/upstream-api.md, rules 1 and 2), non-contract members removed (rule
  * 6); a technical failure is the error shape with 502/503/504 and the upstream's `externalId`.
  */
-import type { AliasMap, Outcome } from '@onboarding-kit/contract';
+import type { AliasMap, Outcome, QueryAnswer, QueryRequestView } from '@onboarding-kit/contract';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { fromUpstream } from '../errors/from-upstream.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -15,17 +15,11 @@ import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../transport/index.js';
 import { isUpstreamError, UpstreamError } from '../upstream/upstream-error.js';
 import { refuseInnerImageHosts, type ResolveHost } from './image-url-hosts.js';
-import { QUERY_ID, queryRequestView, type QueryRequestView } from './inspection-rules.js';
+import { QUERY_ID, queryRequestView } from './inspection-rules.js';
 import { ASYNC_CONSULT, maxQueryBodyBytes, UUID, validateQuery } from './query-rules.js';
 import type { QueryService } from './query-service.js';
 
-/** 200 answer of `POST /v1/queries` and `GET /v1/queries/{key}`. */
-export type QueryAnswer = Outcome & {
-  /** The inspection's key, to consult it later (asynchronous inspections only). */
-  key?: string;
-  /** The request's id (`qry_...`), for `GET /v1/queries/{id}` and the `query.completed` it may send (`POST` only). */
-  id?: string;
-};
+export type { QueryAnswer } from '@onboarding-kit/contract';
 
 export interface QueryRoutesDeps {
   /** The companion's upstream client (`UpstreamClient` fits). */
