@@ -7,13 +7,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Outcome, QueryCompletedData, QueryRequestView } from '@onboarding-kit/contract';
 import type { QueryRequestRecord } from '../store/backend-state.js';
 import type { NotifyInput } from '../notifications/outbox.js';
+import { UUID } from './query-rules.js';
 
 /**
  * The upstream shows only `APPROVED` as an inspection's status (docs/upstream-api.md#asynchronous-document-inspection);
  * its pending value is not shown. The kit takes the upstream's own in-process word of onboardings
  * for it: an inspection whose status is absent or this word is still running, any other status ended it.
  */
-export const INSPECTION_RUNNING = 'IN_PROCESS';
+const INSPECTION_RUNNING = 'IN_PROCESS';
 
 /** `qry_` and 128 random bits in hex. */
 export const newQueryId = (): string => `qry_${randomBytes(16).toString('hex')}`;
@@ -87,12 +88,15 @@ export function queryCompletedEvent(r: QueryRequestRecord & { status: 'completed
   };
 }
 
-/** The inspection key an envelope webhook names (its result's `key`, else a top-level one), UUID-shaped, or undefined. */
+/**
+ * The inspection key an envelope webhook names (its result's `key`, else a top-level one),
+ * UUID-shaped, as written: a key the upstream echoes in another case finds no request, and the
+ * schedule consults that inspection anyway.
+ */
 export function hintedKey(result: unknown, body: unknown): string | undefined {
-  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   for (const holder of [result, body]) {
     const key = holder && typeof holder === 'object' ? (holder as Record<string, unknown>).key : undefined;
-    if (typeof key === 'string' && UUID.test(key)) return key.toLowerCase();
+    if (typeof key === 'string' && UUID.test(key)) return key;
   }
   return undefined;
 }

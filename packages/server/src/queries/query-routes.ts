@@ -78,9 +78,8 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
     const { service, fields, key, notify } = validateQuery(body, deps);
     await refuseInnerImageHosts(fields, deps.resolveHost);
     const outcome = await run(c, service, fields);
-    const recordKey = key?.toLowerCase();
-    const request = await deps.requests.answered({ service, ...(recordKey && { key: recordKey }), outcome, notify });
-    c.get('log')?.info('query request recorded', { requestId: request.id, status: request.status, ...(recordKey && { key: recordKey }) });
+    const request = await deps.requests.answered({ service, ...(key && { key }), outcome, notify });
+    c.get('log')?.info('query request recorded', { requestId: request.id, status: request.status, ...(key && { key }) });
     c.header('Cache-Control', 'no-store');
     return c.json<QueryAnswer>({ ...outcome, ...(key && { key }), id: request.id }, 200);
   });

@@ -26,7 +26,7 @@ import {
   type InspectionChecks,
 } from './inspection-rules.js';
 
-export const QUERIES_LEASE = 'queries';
+const QUERIES_LEASE = 'queries';
 /** Due inspections consulted per round. */
 const ROUND = 50;
 /** Retention runs at most this often. */
