@@ -11,7 +11,6 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NotificationEvent } from '@onboarding-kit/contract';
 import { IT_WEBHOOK_KEY, SAMPLE_PNG_BASE64, startStack, type Stack, type StackOptions } from '@onboarding-kit/testing/stack';
-import type { SandboxClock } from '@onboarding-kit/sandbox';
 import type { Timers } from '../src/relay/timers.js';
 import { startReceiver, until, type Receiver } from './helpers/notify-receiver.js';
 
@@ -160,7 +159,7 @@ describe('asynchronous inspections', () => {
   test('forged envelopes with the right webhook key: an unknown key, or a finish the upstream contradicts, send nothing', async () => {
     // The sandbox's clock stands still: the inspection runs until the test moves it; its own webhook comes late.
     let sandboxNow = Date.now();
-    const clock: SandboxClock = {
+    const clock: NonNullable<NonNullable<StackOptions['sandbox']>['clock']> = {
       now: () => sandboxNow,
       setTimeout: (fn, ms) => setTimeout(fn, ms),
       clearTimeout: (h) => clearTimeout(h as never),
