@@ -182,7 +182,7 @@ describe('asynchronous inspections', () => {
     assert.equal((await read(stack, answer.id)).status, 'pending', 'the request is still pending');
     assert.ok(stack.logs.some((l) => l.includes('no query request has this inspection key')));
 
-    // The inspection really ends: the same hint now finds the upstream agreeing.
+    // The inspection really ends: the same hint then finds the upstream agreeing.
     sandboxNow += 1_000;
     await forge(stack, claimsApproved);
     await until(() => eventsFor(answer.id).length > 0, 'query.completed after the inspection ended', 5_000);

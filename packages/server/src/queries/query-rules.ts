@@ -48,7 +48,7 @@ interface ValidQuery {
   fields: Record<string, string>;
   /** Set for an asynchronous inspection. */
   key?: string;
-  /** The caller asks for `query.completed` even when it gets the answer now. */
+  /** The caller asks for `query.completed` even when the answer comes at once. */
   notify: boolean;
 }
 

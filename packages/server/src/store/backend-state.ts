@@ -253,7 +253,7 @@ export interface BackendState {
   getQueryRequest(id: string): Promise<QueryRequestRecord | null>;
   /** The newest request of an inspection key, or null. */
   findQueryRequestByKey(key: string): Promise<QueryRequestRecord | null>;
-  /** Ends a pending request: true for the one call that ended it, false when it was not pending (or is unknown). */
+  /** Ends a pending request: true for the one call that ended it, false when it is not pending (or is unknown). */
   finishQueryRequest(id: string, end: QueryRequestEnd): Promise<boolean>;
   /** Sets a pending request's next consultation; false when it is not pending. */
   rescheduleQueryRequest(id: string, nextCheckMs: number, checks: number): Promise<boolean>;

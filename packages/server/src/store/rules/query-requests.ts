@@ -30,7 +30,7 @@ export function endQuery(current: StoredQueryRequest | undefined | null, end: St
   return { ...rest, status: end.status, completedAt: end.completedAt, ...(end.outcome !== undefined && { outcome: end.outcome }) };
 }
 
-/** A pending request consulted again later; null when it is no longer pending. */
+/** A pending request consulted again later; null unless it is pending. */
 export function rescheduled(current: StoredQueryRequest | undefined | null, nextCheckMs: number, checks: number): StoredQueryRequest | null {
   if (!current || current.status !== 'pending') return null;
   return { ...current, nextCheckMs, checks };
