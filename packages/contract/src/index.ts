@@ -10,3 +10,4 @@ export * from './errors.js';
 export * from './page-api.js';
 export * from './sessions.js';
 export * from './handoff.js';
+export * from './queries.js';

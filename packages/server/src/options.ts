@@ -9,6 +9,7 @@ import type { ApiKeyInput } from './auth/key-scopes.js';
 import type { BrandInput } from './hosted/brand.js';
 import type { Logger } from './logger.js';
 import type { PollTimings } from './relay/poller.js';
+import type { InspectionChecks } from './queries/inspection-rules.js';
 import type { Timers } from './relay/timers.js';
 import type { Store } from './store/index.js';
 import type { UpstreamClient, UpstreamClientOptions } from './upstream/upstream-client.js';
@@ -116,6 +117,13 @@ export interface CompanionOptions {
   logger?: Logger;
   /** Polling fallback timings and the polling lease. */
   poll?: Partial<PollTimings>;
+  /**
+   * Pending asynchronous inspections (docs/backend-api.md#asynchronous-inspections): the first
+   * consultation's wait after the submission (default 5 s), the longest wait between two (5 min,
+   * doubling from the first), when a pending one is given up as `failed` (24 h after submission)
+   * and how often due ones are looked for (5 s).
+   */
+  inspectionChecks?: Partial<InspectionChecks>;
   /** Take over the store's IN_PROCESS onboardings that no live instance polls: after a restart, or when another instance died (default true). */
   resumePolling?: boolean;
   /** On `close()`, how long requests in flight may still run before the store is closed anyway (default: the upstream timeout + 1 s). */

@@ -1,6 +1,7 @@
 /**
- * A finished standalone query arriving by webhook becomes a `query.completed` notification, stored
- * before the upstream gets its 2xx, once however often the upstream repeats it.
+ * A finished standalone query arriving by webhook is a hint: the pending request of the key it
+ * names is consulted at the upstream, and only what the upstream answers ends it, with one
+ * `query.completed` however often the upstream (or anyone with the webhook key) repeats it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,10 @@ import type { CompanionEnv } from '../src/http/env.js';
 import { Notifier } from '../src/notifications/outbox.js';
 import { StatusPoller } from '../src/relay/poller.js';
 import { webhookRoutes } from '../src/webhooks/webhook-routes.js';
+import type { Outcome } from '@onboarding-kit/contract';
+import { INSPECTION_CHECKS } from '../src/config/defaults.js';
+import { QueryService } from '../src/queries/query-service.js';
+import { until } from './helpers/notify-receiver.js';
 
 const KEY = 'notify-webhook-key-0123456789';
 
@@ -24,7 +29,11 @@ function approvingPoller(store: MemoryStore) {
   });
 }
 
-function app(store: MemoryStore, notifier?: Notifier, reports: Pick<StatusPoller, 'checkNow'> = approvingPoller(store)) {
+function app(
+  store: MemoryStore,
+  queries?: QueryService,
+  reports: Pick<StatusPoller, 'checkNow'> = approvingPoller(store),
+) {
   const a = new Hono<CompanionEnv>();
   a.use(async (c, next) => {
     c.set('log', silentLogger);
@@ -33,7 +42,7 @@ function app(store: MemoryStore, notifier?: Notifier, reports: Pick<StatusPoller
   a.onError(companionErrorHandler({ logger: silentLogger, environment: 'test' }));
   a.route(
     '/v1/webhooks',
-    webhookRoutes({ store, webhookKey: KEY, reports, clientAddress: () => '127.0.0.1', ...(notifier && { notifier }) }),
+    webhookRoutes({ store, webhookKey: KEY, reports, clientAddress: () => '127.0.0.1', ...(queries && { queries }) }),
   );
   return a;
 }
@@ -49,117 +58,113 @@ function queued(store: MemoryStore) {
   return store.dueNotifications(Number.MAX_SAFE_INTEGER, 100);
 }
 
-const ENVELOPE = {
-  status: { code: 200, message: 'OK' },
-  result: { score: 91 },
+const KEY_1 = '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+const envelope = (key: string, status = 'APPROVED') => ({
+  status: { code: 200, message: 'Success' },
+  result: { key, status },
   externalId: 'ext-77',
-  key: '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
-};
+});
+const consulted = (status: string): Outcome => ({ kind: 'success', ok: true, retryable: false, result: { key: KEY_1, status } });
 
-test('a standalone envelope is queued as query.completed with its outcome, externalId and key, once per key', async () => {
-  const store = new MemoryStore();
-  const notifier = new Notifier({
-    environment: 'test',
+function service(store: MemoryStore, consult: (key: string) => Promise<Outcome>) {
+  const notifier = new Notifier({ environment: 'test', store, url: 'https://backend.example/hooks', secret: 'x'.repeat(32), logger: silentLogger, deliver: false });
+  const queries = new QueryService({
     store,
-    url: 'https://backend.example/hooks',
-    secret: 'x'.repeat(32),
+    consult,
+    notifier,
     logger: silentLogger,
-    deliver: false,
+    checks: INSPECTION_CHECKS,
+    retentionMs: 60_000,
+    maxAgeMs: 120_000,
   });
-  const a = app(store, notifier);
+  return { notifier, queries };
+}
 
+test('an envelope naming a pending inspection: consulted at the upstream, one query.completed however often it comes', async () => {
+  const store = new MemoryStore();
+  let consultations = 0;
+  const { notifier, queries } = service(store, async () => {
+    consultations++;
+    return consulted('APPROVED');
+  });
+  const request = await queries.answered({
+    service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+    key: KEY_1,
+    outcome: consulted('IN_PROCESS'),
+    notify: false,
+  });
+  const a = app(store, queries);
   for (let i = 0; i < 3; i++) {
-    const res = await post(a, ENVELOPE);
+    const res = await post(a, envelope(KEY_1));
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { received: true });
+    await until(async () => (await store.getQueryRequest(request.id))?.status === 'completed', 'the request completed');
   }
   const entries = await queued(store);
   assert.equal(entries.length, 1, 'a repeated webhook queues one event');
-  const [entry] = entries;
-  assert.equal(entry!.type, 'query.completed');
-  assert.match(entry!.id, /^evt_[0-9a-f]{32}$/);
-  const event = JSON.parse(entry!.body) as { id: string; type: string; data: Record<string, unknown> };
-  assert.equal(event.id, entry!.id);
+  assert.equal(consultations, 1, 'an ended request is not consulted again');
+  const event = JSON.parse(entries[0]!.body) as { type: string; data: Record<string, unknown> };
+  assert.equal(event.type, 'query.completed');
   assert.deepEqual(
-    { kind: event.data.kind, ok: event.data.ok, result: event.data.result, externalId: event.data.externalId, key: event.data.key },
-    { kind: 'success', ok: true, result: { score: 91 }, externalId: 'ext-77', key: ENVELOPE.key },
+    { requestId: event.data.requestId, service: event.data.service, key: event.data.key, status: event.data.status },
+    { requestId: request.id, service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', key: KEY_1, status: 'completed' },
   );
+  await queries.close();
   await notifier.close();
 });
 
-test('without a key the externalId makes the id; with neither, each webhook is its own event with its own order', async () => {
+test('an envelope the upstream contradicts, one naming no known key, and one without a key queue nothing', async () => {
   const store = new MemoryStore();
-  const notifier = new Notifier({
-    environment: 'test',
-    store,
-    url: 'https://backend.example/hooks',
-    secret: 'x'.repeat(32),
-    logger: silentLogger,
-    deliver: false,
+  const { notifier, queries } = service(store, async () => consulted('IN_PROCESS'));
+  const request = await queries.answered({
+    service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+    key: KEY_1,
+    outcome: consulted('IN_PROCESS'),
+    notify: false,
   });
-  const a = app(store, notifier);
-  const refused = { status: { code: 200, message: 'OK' }, onboardingStatus: 'REFUSED', externalId: 'ext-r' };
-  await post(a, refused);
-  await post(a, refused);
-  const anonymous = { status: { code: 500, message: 'Falha' }, result: {} };
-  await post(a, anonymous);
-  await post(a, anonymous);
-
-  const entries = await queued(store);
-  assert.equal(entries.length, 3);
-  const byExternal = entries.filter((e) => (JSON.parse(e.body) as { data: { externalId?: string } }).data.externalId === 'ext-r');
-  assert.equal(byExternal.length, 1);
-  assert.equal((JSON.parse(byExternal[0]!.body) as { data: { kind: string } }).data.kind, 'refused');
-  const others = entries.filter((e) => e !== byExternal[0]);
-  assert.notEqual(others[0]!.id, others[1]!.id);
-  assert.notEqual(others[0]!.orderKey, others[1]!.orderKey, 'unrelated queries do not wait for each other');
+  const a = app(store, queries);
+  assert.equal((await post(a, envelope(KEY_1))).status, 200);
+  await until(async () => ((await store.getQueryRequest(request.id))?.checks ?? 0) > 0, 'the consultation');
+  assert.equal((await store.getQueryRequest(request.id))!.status, 'pending');
+  assert.equal((await post(a, envelope('00000000-0000-4000-8000-000000000000'))).status, 200);
+  assert.equal((await post(a, { status: { code: 200, message: 'OK' }, result: { score: 91 }, externalId: 'ext-1' })).status, 200);
+  assert.deepEqual(await queued(store), []);
+  await queries.close();
   await notifier.close();
 });
 
-test('a store that cannot queue the event answers 503, so the acknowledgement never outruns the outbox', async () => {
+test('a store that cannot find the request answers 503, so the upstream may deliver again', async () => {
   const store = new MemoryStore();
-  store.enqueueNotification = async () => {
+  const { notifier, queries } = service(store, async () => consulted('APPROVED'));
+  store.findQueryRequestByKey = async () => {
     throw new StoreUnavailableError('down');
   };
-  const notifier = new Notifier({
-    environment: 'test',
-    store,
-    url: 'https://backend.example/hooks',
-    secret: 'x'.repeat(32),
-    logger: silentLogger,
-    deliver: false,
-  });
-  const res = await post(app(store, notifier), ENVELOPE);
+  const res = await post(app(store, queries), envelope(KEY_1));
   assert.equal(res.status, 503);
   assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'store_unavailable');
+  await queries.close();
   await notifier.close();
 });
 
-test('without a notifier a standalone envelope is acknowledged and nothing is queued, as before', async () => {
+test('without query requests (no API keys) a standalone envelope is acknowledged and nothing is queued', async () => {
   const store = new MemoryStore();
-  const res = await post(app(store), ENVELOPE);
+  const res = await post(app(store), envelope(KEY_1));
   assert.equal(res.status, 200);
   assert.deepEqual(await queued(store), []);
 });
 
 test('onboarding reports are not notifications of their own: they change the onboarding only', async () => {
   const store = new MemoryStore();
-  const notifier = new Notifier({
-    environment: 'test',
-    store,
-    url: 'https://backend.example/hooks',
-    secret: 'x'.repeat(32),
-    logger: silentLogger,
-    deliver: false,
-  });
+  const { notifier, queries } = service(store, async () => consulted('APPROVED'));
   await store.create({ tokenOnboarding: 't-1', status: 'IN_PROCESS', createdAt: new Date().toISOString(), accessKeyHash: 'x'.repeat(64) });
   const poller = approvingPoller(store);
-  const res = await post(app(store, notifier, poller), { tokenOnboarding: 't-1', status: 'APPROVED', fields: {}, services: [] });
+  const res = await post(app(store, queries, poller), { tokenOnboarding: 't-1', status: 'APPROVED', fields: {}, services: [] });
   assert.equal(res.status, 200);
   // The upstream's report, read because of the webhook, is what changes the onboarding.
   await poller.checkNow('t-1', 'webhook');
   assert.equal((await store.get('t-1'))!.status, 'APPROVED');
   assert.deepEqual(await queued(store), []);
   await poller.close();
+  await queries.close();
   await notifier.close();
 });

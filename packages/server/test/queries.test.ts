@@ -26,6 +26,9 @@ import { companionErrorHandler, notFoundHandler } from '../src/http/error-handle
 import { silentLogger } from '../src/logger.js';
 import { queryRoutes, type QueryAnswer, type QueryRoutesDeps } from '../src/queries/query-routes.js';
 import { maxQueryBodyBytes } from '../src/queries/query-rules.js';
+import { QueryService } from '../src/queries/query-service.js';
+import { INSPECTION_CHECKS } from '../src/config/defaults.js';
+import { MemoryStore } from '../src/store/index.js';
 import { serveOnSocket } from './admin-standin.js';
 import { FAKE_CLIENT, FAKE_SECRET, startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 
@@ -33,6 +36,18 @@ const API_KEY = `ak_${randomBytes(24).toString('base64url')}`;
 const CPF = '529.982.247-25';
 const CPF_DIGITS = '52998224725';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Records requests in a store of its own; its schedule is not started (tests/query-requests.test.ts drives it). */
+function requests(upstream: UpstreamClient): QueryService {
+  return new QueryService({
+    store: new MemoryStore(),
+    consult: (key) => upstream.query('SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT' as never, { key } as never),
+    logger: silentLogger,
+    checks: INSPECTION_CHECKS,
+    retentionMs: 60_000,
+    maxAgeMs: 120_000,
+  });
+}
 
 function host(upstream: UpstreamClient, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES, over: Partial<QueryRoutesDeps> = {}): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
@@ -47,6 +62,7 @@ function host(upstream: UpstreamClient, imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES,
       imageMaxBytes,
       // A documentation address (public by the rules): no test asks a real resolver.
       resolveHost: async () => ['203.0.113.10'],
+      requests: requests(upstream),
       ...over,
     }),
   );
@@ -422,35 +438,33 @@ test('queryRoutes refuses to be built without auth', () => {
   );
 });
 
-test('an accepted asynchronous inspection is handed to onInspectionSubmitted; a failing follow-up never fails the query', async () => {
-  const seen: { key: string; service: string; kind: string }[] = [];
+test('every answered query is recorded under the id it answers; GET /v1/queries/{id} reads it back, refusals included', async () => {
   const upstream = createUpstreamClient({ baseUrl: stack.sandboxUrl, client: IT_CLIENT, secret: IT_SECRET });
-  const followed = host(upstream, DEFAULT_IMAGE_MAX_BYTES, {
-    onInspectionSubmitted: ({ key, service, outcome }) => void seen.push({ key, service, kind: outcome.kind }),
-  });
-  const failing = host(upstream, DEFAULT_IMAGE_MAX_BYTES, {
-    onInspectionSubmitted: () => Promise.reject(new Error('follow-up store down')),
-  });
-  const req = (on: Hono<CompanionEnv>, body: unknown) =>
+  const recorded = host(upstream);
+  const call = (method: string, path: string, body?: unknown) =>
     Promise.resolve(
-      on.request('/v1/queries', {
-        method: 'POST',
+      recorded.request(path, {
+        method,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
-        body: JSON.stringify(body),
+        ...(body !== undefined && { body: JSON.stringify(body) }),
       }),
     );
-  const inspection = {
-    service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
-    image1: SAMPLE_PNG_BASE64,
-    image2: SAMPLE_PNG_BASE64,
-    selfie1: SAMPLE_PNG_BASE64,
-  };
-  const submitted = await answer(await req(followed, inspection));
-  assert.deepEqual(seen, [{ key: submitted.key, service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', kind: 'success' }]);
-  // Not an inspection, or refused: nothing to follow.
-  await answer(await req(followed, { service: 'SERVICE_PEP', cpf: CPF }));
-  await answer(await req(followed, { ...inspection, image1: SAMPLE_PNG_BASE64.slice(0, 8) }));
-  assert.equal(seen.length, 1);
-  const stillAnswered = await answer(await req(failing, inspection));
-  assert.equal(stillAnswered.kind, 'success');
+  const pep = await answer(await call('POST', '/v1/queries', { service: 'SERVICE_PEP', cpf: CPF }));
+  assert.match(pep.id!, /^qry_[0-9a-f]{32}$/);
+  const read = (await (await call('GET', `/v1/queries/${pep.id}`)).json()) as Record<string, unknown>;
+  const { id: _id, ...outcome } = pep;
+  assert.deepEqual(read, { id: pep.id, service: 'SERVICE_PEP', status: 'completed', createdAt: read.createdAt, completedAt: read.createdAt, result: outcome });
+  const refused = await answer(
+    await call('POST', '/v1/queries', {
+      service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+      image1: SAMPLE_PNG_BASE64.slice(0, 8),
+      image2: SAMPLE_PNG_BASE64,
+      selfie1: SAMPLE_PNG_BASE64,
+    }),
+  );
+  assert.notEqual(refused.id, pep.id);
+  assert.equal(((await (await call('GET', `/v1/queries/${refused.id}`)).json()) as { status: string }).status, 'completed');
+  await expectError(await call('GET', `/v1/queries/qry_${'0'.repeat(32)}`), 404, 'not_found');
+  await expectError(await call('GET', '/v1/queries/qry_nope'), 404, 'not_found');
+  await expectError(await call('POST', '/v1/queries', { service: 'SERVICE_PEP', cpf: CPF, notify: 'yes' }), 400, 'invalid_field');
 });

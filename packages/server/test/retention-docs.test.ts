@@ -38,6 +38,10 @@ test('retention: the docs and the defaults agree on how long each kind of data i
   assert.doesNotMatch(backend + page + serverReadme, /\b7 days\b/, 'no other notification retention left in the docs');
 
   documents(backend, /Sessions are deleted (\d+) h after they end/, finished, 'backend-api Retention');
+  documents(backend, /Standalone query requests keep their result (\d+) h after they end/, finished, 'backend-api Retention');
+  documents(backend, /and are deleted (\d+) h after their creation/, maxAge, 'backend-api Retention');
+  documents(backend, /erased (\d+) h after the request completed or failed/, finished, 'backend-api queries');
+  documents(backend, /the request itself is deleted (\d+) h after its creation/, maxAge, 'backend-api queries');
   documents(backend, /any session (\d+) h after its creation/, SESSION_MAX_AGE_MS, 'backend-api Retention');
   documents(backend, /(\d+) h at most for a session/, SESSION_MAX_AGE_MS, 'backend-api Personal data at rest');
   documents(backend, /idempotency keys after (\d+) h/, IDEMPOTENCY_TTL_MS, 'backend-api Retention');

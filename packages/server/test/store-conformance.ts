@@ -13,6 +13,7 @@ import { describeLeasesAndRates } from './store-conformance/leases-and-rates.js'
 import { describeOnboardingSessions } from './store-conformance/onboarding-sessions.js';
 import { describeOnboardings } from './store-conformance/onboardings.js';
 import { describeOutbox } from './store-conformance/outbox.js';
+import { describeQueryRequests } from './store-conformance/query-requests.js';
 import { describeRetention } from './store-conformance/retention.js';
 import { describeSessions } from './store-conformance/sessions.js';
 
@@ -42,6 +43,7 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
     describeIdempotencyKeys(h);
     describeOnboardingSessions(h);
     describeOutbox(h);
+    describeQueryRequests(h);
     describeDevicesAndHandoff(h);
     describeRetention(h);
     describeDataAtRest(h);

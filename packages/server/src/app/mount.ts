@@ -94,15 +94,15 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
       webhookKey: config.webhookKey,
       reports: s.poller,
       clientAddress: config.clientAddress,
-      ...(s.notifier && { notifier: s.notifier }),
+      ...(s.queries && { queries: s.queries }),
     }),
   );
 }
 
 /** The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret. */
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
-  const { sessions, keyring, handoff } = s;
-  if (!sessions || !keyring || !handoff) return;
+  const { sessions, keyring, handoff, queries } = s;
+  if (!sessions || !keyring || !handoff || !queries) return;
   // The admin key is known here too, with its scopes: it gets 403 naming the scope, like any key without it.
   const also = config.adminKey ? { alsoAccept: config.adminKey } : {};
   api.route(
@@ -138,6 +138,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
       imageMaxBytes: config.imageMaxBytes,
       ...(config.aliases && { aliases: config.aliases }),
       resolveHost: config.resolveHost,
+      requests: queries,
     }),
   );
 }

@@ -4,6 +4,7 @@
  * creation turns and the retention sweep. Polling, the session sweep and the retention sweep run
  * from here on.
  */
+import type { Outcome } from '@onboarding-kit/contract';
 import { Admission, BodyBuffers } from '../transport/index.js';
 import { ApiKeyring } from '../auth/api-keys.js';
 import { InFlight } from '../lifecycle/in-flight.js';
@@ -14,6 +15,8 @@ import { StatusPoller } from '../relay/poller.js';
 import { StreamRegistry } from '../relay/stream-registry.js';
 import { realTimers, type Timers } from '../relay/timers.js';
 import { HandoffService } from '../handoff/handoff-service.js';
+import { QueryService } from '../queries/query-service.js';
+import { ASYNC_CONSULT } from '../queries/query-rules.js';
 import { SessionService } from '../sessions/session-service.js';
 import { withStatusHook } from '../sessions/status-hook.js';
 import { MemoryStore, type Store } from '../store/index.js';
@@ -32,6 +35,8 @@ export interface CompanionServices {
   readonly sessions?: SessionService;
   /** With sessions and API keys: the hand-off between devices. */
   readonly handoff?: HandoffService;
+  /** With API keys: standalone query requests, and asynchronous inspections followed to their end. */
+  readonly queries?: QueryService;
   readonly poller: StatusPoller;
   readonly streams: StreamRegistry;
   readonly inFlight: InFlight;
@@ -94,6 +99,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(notifier && { notifier }),
     ...(sessions && { sessions }),
     ...(handoff && { handoff }),
+    ...(keyring && { queries: queryService(config, { store, upstream: client, logger, timers, ...(notifier && { notifier }) }) }),
     poller,
     streams: new StreamRegistry(),
     inFlight: new InFlight(),
@@ -123,6 +129,27 @@ function buildNotifier(config: CompanionConfig, store: Store, logger: Logger, ti
     ...(config.notify.timeoutMs !== undefined && { timeoutMs: config.notify.timeoutMs }),
     ...(config.notify.fetch && { fetch: config.notify.fetch }),
   });
+}
+
+/** Standalone query requests, their inspections consulted through the upstream's consult service; its schedule started. */
+function queryService(
+  config: CompanionConfig,
+  deps: { store: Store; upstream: UpstreamClient; logger: Logger; timers: Timers; notifier?: Notifier },
+): QueryService {
+  // The consult service's fields are its key only; the client's catalog typing asks for every field of every service.
+  const query = deps.upstream.query as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
+  const service = new QueryService({
+    store: deps.store,
+    consult: (key) => query(ASYNC_CONSULT, { key }),
+    ...(deps.notifier && { notifier: deps.notifier }),
+    logger: deps.logger,
+    timers: deps.timers,
+    checks: config.inspectionChecks,
+    retentionMs: config.retentionMs,
+    maxAgeMs: config.maxAgeMs,
+  });
+  service.start();
+  return service;
 }
 
 /** Not refused: a store on an encrypted disk may be protection enough, and that is the operator's call. */

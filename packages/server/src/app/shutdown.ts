@@ -1,6 +1,6 @@
 /**
- * The companion's shutdown, in its order: the retention sweep stops; sessions and notifications
- * stop; open event streams end with a `retry:` hint; polling leases are given up (other instances
+ * The companion's shutdown, in its order: the retention sweep stops; sessions, query requests
+ * and notifications stop; open event streams end with a `retry:` hint; polling leases are given up (other instances
  * take the onboardings over); requests in flight get up to the grace period; then the store
  * closes. Started once: a second `close()` returns the same promise.
  */
@@ -25,9 +25,10 @@ export class Shutdown {
   }
 
   async #run(graceMs: number): Promise<void> {
-    const { sweep, sessions, notifier, streams, poller, inFlight, store, logger } = this.services;
+    const { sweep, sessions, queries, notifier, streams, poller, inFlight, store, logger } = this.services;
     sweep.close();
     await sessions?.close();
+    await queries?.close();
     await notifier?.close();
     streams.closeAll(this.timing.retryMs);
     await poller.close();

@@ -37,6 +37,17 @@ export const SESSION_SWEEP_EVERY_MS = 15 * SECOND_MS;
  * integrator's own client secret is not bound by it.
  */
 export const PAGE_READ_GRACE_MS = 5 * MINUTE_MS;
+/**
+ * Pending asynchronous inspections (docs/backend-api.md#asynchronous-inspections): the upstream is
+ * first consulted 5 s after the submission, then after doubling waits up to 5 min; a pending one
+ * is looked for every 5 s, and given up (`failed`) 24 h after its submission.
+ */
+export const INSPECTION_CHECKS = {
+  firstDelayMs: 5 * SECOND_MS,
+  maxDelayMs: 5 * MINUTE_MS,
+  giveUpAfterMs: DAY_MS,
+  everyMs: 5 * SECOND_MS,
+} as const;
 /** A notification that could not be delivered is given up this long after its first try (72 h). */
 export const NOTIFY_GIVE_UP_MS = 3 * DAY_MS;
 

@@ -11,13 +11,14 @@ import { createJsonLogger, type Logger } from '../logger.js';
 import { clientAddressResolver, type BodyPace } from '../transport/index.js';
 import type { CompanionOptions, Environment } from '../options.js';
 import type { PollTimings } from '../relay/poller.js';
+import type { InspectionChecks } from '../queries/inspection-rules.js';
 import type { Timers } from '../relay/timers.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamClient, UpstreamClientOptions } from '../upstream/upstream-client.js';
 import { keyOf, settleKeyScopes, type ScopedApiKey } from '../auth/key-scopes.js';
 import { systemResolveHost, type ResolveHost } from '../queries/image-url-hosts.js';
 import { checkOptions } from './check-options.js';
-import { COMPANION_DEFAULTS, sessionsMode } from './defaults.js';
+import { COMPANION_DEFAULTS, INSPECTION_CHECKS, sessionsMode } from './defaults.js';
 
 export interface CompanionConfig {
   readonly environment: Environment;
@@ -47,6 +48,8 @@ export interface CompanionConfig {
   /** The clock and timers tests inject (absent: the real ones). */
   readonly timers?: Timers;
   readonly poll: { readonly timings: Partial<PollTimings>; readonly takeOver: boolean };
+  /** Consultations of pending asynchronous inspections. */
+  readonly inspectionChecks: Readonly<InspectionChecks>;
   readonly retentionMs: number;
   readonly maxAgeMs: number;
   readonly sse: { readonly keepAliveMs: number; readonly retryMs: number };
@@ -107,6 +110,7 @@ export function resolveConfig(options: CompanionOptions): CompanionConfig {
     ...(o.store && { store: o.store }),
     ...(o.timers && { timers: o.timers }),
     poll: { timings: { maxDurationMs: maxAgeMs, ...o.poll }, takeOver: o.resumePolling !== false },
+    inspectionChecks: { ...INSPECTION_CHECKS, ...o.inspectionChecks },
     retentionMs,
     maxAgeMs,
     sse: { keepAliveMs: o.sse?.keepAliveMs ?? COMPANION_DEFAULTS.keepAliveMs, retryMs: o.sse?.retryMs ?? COMPANION_DEFAULTS.retryMs },

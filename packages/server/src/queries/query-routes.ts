@@ -1,12 +1,13 @@
 /**
  * Standalone queries for the integrator's backend (docs/backend-api.md#standalone-queries):
- * `POST /` runs one service of the upstream's service-api with the companion's own token, `GET
- * /:key` consults an asynchronous document inspection. Whenever the upstream answered, the caller
- * gets 200 with the classified outcome, refusals and "no data" included (docs/upstream-api.md,
- * rules 1 and 2), non-contract members removed (rule 6); a technical failure is the error shape
- * with 502/503/504 and the upstream's `externalId`.
+ * `POST /` runs one service of the upstream's service-api with the companion's own token and
+ * answers the request's id beside the outcome, `GET /qry_...` reads a request back (an
+ * asynchronous inspection's included), `GET /:key` consults an inspection by its key at once.
+ * Whenever the upstream answered, the caller gets 200 with the classified outcome, refusals and
+ * "no data" included (docs/upstream-api.md, rules 1 and 2), non-contract members removed (rule
+ * 6); a technical failure is the error shape with 502/503/504 and the upstream's `externalId`.
  */
-import type { AliasMap, Outcome } from '@onboarding-kit/contract';
+import type { AliasMap, Outcome, QueryAnswer, QueryRequestView } from '@onboarding-kit/contract';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { fromUpstream } from '../errors/from-upstream.js';
 import { DomainError } from '../errors/domain-error.js';
@@ -14,13 +15,11 @@ import type { CompanionEnv } from '../http/env.js';
 import { readJsonBody } from '../transport/index.js';
 import { isUpstreamError, outcomeFailureType, UpstreamError } from '../upstream/upstream-error.js';
 import { refuseInnerImageHosts, type ResolveHost } from './image-url-hosts.js';
+import { QUERY_ID, queryRequestView } from './inspection-rules.js';
 import { ASYNC_CONSULT, maxQueryBodyBytes, UUID, validateQuery } from './query-rules.js';
+import type { QueryService } from './query-service.js';
 
-/** 200 answer of `POST /v1/queries` and `GET /v1/queries/{key}`. */
-export type QueryAnswer = Outcome & {
-  /** The inspection's key, to consult it later (asynchronous inspections only). */
-  key?: string;
-};
+export type { QueryAnswer } from '@onboarding-kit/contract';
 
 export interface QueryRoutesDeps {
   /** The companion's upstream client (`UpstreamClient` fits). */
@@ -35,11 +34,8 @@ export interface QueryRoutesDeps {
   aliases?: AliasMap;
   /** How the host names of image URLs are resolved before they are checked (the companion passes `systemResolveHost` unless told otherwise). */
   resolveHost: ResolveHost;
-  /**
-   * Told of every asynchronous inspection the upstream accepted, for whoever follows it to its
-   * result (a `query.completed` notification). Its failures are logged, never the caller's.
-   */
-  onInspectionSubmitted?: (submission: { key: string; service: string; outcome: Outcome }) => void | Promise<void>;
+  /** Records every answered query and follows asynchronous inspections to their end. */
+  requests: Pick<QueryService, 'answered' | 'get'>;
 }
 
 /** Outcomes that are the upstream's answer to this query, whatever it says. The rest is technical. */
@@ -83,22 +79,23 @@ export function queryRoutes(deps: QueryRoutesDeps): Hono<CompanionEnv> {
 
   app.post('/', async (c) => {
     const body = await readJsonBody(c, maxQueryBodyBytes(deps.imageMaxBytes), { requireJsonType: true, what: 'The query' });
-    const { service, fields, key } = validateQuery(body, deps);
+    const { service, fields, key, notify } = validateQuery(body, deps);
     await refuseInnerImageHosts(fields, deps.resolveHost);
     const outcome = await run(c, service, fields);
-    if (key && outcome.ok && deps.onInspectionSubmitted) {
-      try {
-        await deps.onInspectionSubmitted({ key, service, outcome });
-      } catch (error) {
-        c.get('log')?.error('inspection follow-up failed', { key, service, error });
-      }
-    }
+    const request = await deps.requests.answered({ service, ...(key && { key }), outcome, notify });
+    c.get('log')?.info('query request recorded', { requestId: request.id, status: request.status, ...(key && { key }) });
     c.header('Cache-Control', 'no-store');
-    return c.json<QueryAnswer>(key ? { ...outcome, key } : outcome, 200);
+    return c.json<QueryAnswer>({ ...outcome, ...(key && { key }), id: request.id }, 200);
   });
 
   app.get('/:key', async (c) => {
     const key = c.req.param('key');
+    if (key.startsWith('qry_')) {
+      const request = QUERY_ID.test(key) ? await deps.requests.get(key) : null;
+      if (!request) throw new DomainError('not_found', 'No query request has this id (it may have been deleted by retention).');
+      c.header('Cache-Control', 'no-store');
+      return c.json<QueryRequestView>(queryRequestView(request), 200);
+    }
     if (!UUID.test(key)) throw new DomainError('invalid_field', 'The key must be the UUID-shaped key of an inspection.', { field: 'key' });
     const outcome = await run(c, ASYNC_CONSULT, { key });
     c.header('Cache-Control', 'no-store');

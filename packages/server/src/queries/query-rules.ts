@@ -48,6 +48,8 @@ interface ValidQuery {
   fields: Record<string, string>;
   /** Set for an asynchronous inspection. */
   key?: string;
+  /** The caller asks for `query.completed` even when the answer comes at once. */
+  notify: boolean;
 }
 
 const invalid = (field: string, message: string) => new DomainError('invalid_field', message, { field });
@@ -57,7 +59,8 @@ export function validateQuery(body: unknown, deps: { imageMaxBytes: number; alia
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw new DomainError('invalid_request', 'The query must be a JSON object: {"service": "...", ...fields}.');
   }
-  const { service, ...rest } = body as Record<string, unknown>;
+  const { service, notify, ...rest } = body as Record<string, unknown>;
+  if (notify !== undefined && typeof notify !== 'boolean') throw invalid('notify', 'notify must be true or false.');
   if (service === undefined || service === null || service === '')
     throw new DomainError('missing_field', 'service is required.', { field: 'service' });
   if (typeof service !== 'string' || !SERVICE_ID.test(service))
@@ -95,7 +98,7 @@ export function validateQuery(body: unknown, deps: { imageMaxBytes: number; alia
     );
     if (missing) throw new DomainError('missing_field', `${missing} is required by ${id}.`, { field: missing });
   }
-  return { service, fields, ...(key && { key }) };
+  return { service, fields, ...(key && { key }), notify: notify === true };
 }
 
 /** Catalog services: only their fields (or the URL form of their images), checked where the catalog says how. */

@@ -142,6 +142,45 @@ export interface OutboxUpdate {
   deliveredAt?: string;
 }
 
+/** Where a standalone query request stands (docs/backend-api.md#standalone-queries). */
+export type QueryRequestStatus = 'pending' | 'completed' | 'failed';
+
+/**
+ * One `POST /v1/queries` the companion answered with an id (`qry_...`): synchronous queries are
+ * stored completed; an asynchronous inspection stays pending until its consultation finishes it.
+ */
+export interface QueryRequestRecord {
+  id: string;
+  /** The service as the caller named it. */
+  service: string;
+  status: QueryRequestStatus;
+  createdAt: string;
+  completedAt?: string;
+  /** The inspection's key (asynchronous inspections only). */
+  key?: string;
+  /** The outcome as answered or as the inspection finished (sealed at rest); absent while pending and once retention erased it. */
+  outcome?: Record<string, unknown>;
+  /** When retention erased the outcome. */
+  outcomeErasedAt?: string;
+  /** Pending only: when the upstream is next consulted (ms since the epoch), and how many consultations were made. */
+  nextCheckMs?: number;
+  checks?: number;
+}
+
+/** How a pending request ends. */
+export interface QueryRequestEnd {
+  status: 'completed' | 'failed';
+  completedAt: string;
+  outcome?: Record<string, unknown>;
+}
+
+export interface QueryPurgeCutoffs {
+  /** Outcomes of requests completed (or failed) before this are erased; the request itself stays. */
+  outcomesCompletedBefore: Date;
+  /** Requests created before this are deleted whole. */
+  createdBefore: Date;
+}
+
 export interface BackendPurgeCutoffs {
   /** Sessions that ended (completed, expired) before this. */
   sessionsEndedBefore: Date;
@@ -213,4 +252,18 @@ export interface BackendState {
 
   /** Deletes ended sessions, old sessions (with their secrets and hand-off keys) and settled outbox entries; returns how many records went. */
   purgeBackendState(cutoffs: BackendPurgeCutoffs): Promise<number>;
+
+  /** Stores a new query request; false (nothing changed) when its id exists. A key names its newest request. */
+  insertQueryRequest(record: QueryRequestRecord): Promise<boolean>;
+  getQueryRequest(id: string): Promise<QueryRequestRecord | null>;
+  /** The newest request of an inspection key, or null. */
+  findQueryRequestByKey(key: string): Promise<QueryRequestRecord | null>;
+  /** Ends a pending request: true for the one call that ended it, false when it is not pending (or is unknown). */
+  finishQueryRequest(id: string, end: QueryRequestEnd): Promise<boolean>;
+  /** Sets a pending request's next consultation; false when it is not pending. */
+  rescheduleQueryRequest(id: string, nextCheckMs: number, checks: number): Promise<boolean>;
+  /** Pending requests whose next consultation is due at `nowMs`, soonest first, at most `limit`. */
+  dueQueryRequests(nowMs: number, limit: number): Promise<QueryRequestRecord[]>;
+  /** Erases old outcomes and deletes old requests (rules/query-requests.ts); returns how many records were touched. */
+  purgeQueryRequests(cutoffs: QueryPurgeCutoffs): Promise<number>;
 }

@@ -3,9 +3,11 @@
  * `id-service-token` header is checked constant-time before anything is read, failed checks are
  * limited per address, and both payload shapes are accepted. An onboarding's status in a webhook
  * is a hint, never the verdict: the onboarding's report is read from the upstream and what the
- * upstream says is applied; a webhook that disagrees changes nothing and is logged. The answer
- * comes right away: the read runs after it (docs/upstream-api.md, rule 7), and when it fails
- * polling brings the outcome.
+ * upstream says is applied; a webhook that disagrees changes nothing and is logged. A finished
+ * standalone query is a hint too: the pending inspection of the key it names is consulted at the
+ * upstream, and only the upstream's answer ends it (queries/query-service.ts). The answer comes
+ * right away: the read runs after it (docs/upstream-api.md, rule 7), and when it fails polling
+ * brings the outcome.
  */
 import { isTerminalStatus, parseWebhook, type OnboardingStatus } from '@onboarding-kit/contract';
 import type { Context } from 'hono';
@@ -15,11 +17,11 @@ import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import type { Logger } from '../logger.js';
 import { readJsonBody } from '../transport/index.js';
-import type { NotifyInput } from '../notifications/outbox.js';
+import type { QueryService } from '../queries/query-service.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { Store } from '../store/index.js';
 import { webhookAuth } from './webhook-auth.js';
-import { hintCheck, queryCompleted, withUnknownStatus } from './webhook-rules.js';
+import { hintCheck, withUnknownStatus } from './webhook-rules.js';
 
 export interface WebhookRouteDeps {
   store: Store;
@@ -30,8 +32,8 @@ export interface WebhookRouteDeps {
   clientAddress: (c: Context) => string;
   /** Largest webhook body accepted (default 2 MiB). */
   maxBytes?: number;
-  /** When set, a finished standalone query becomes a `query.completed` notification (docs/backend-api.md#notifications). */
-  notifier?: { notify(input: NotifyInput): Promise<unknown> };
+  /** When set, a finished standalone query hints at the pending inspection of its key (docs/backend-api.md#asynchronous-inspections). */
+  queries?: Pick<QueryService, 'hint'>;
 }
 
 export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
@@ -57,14 +59,13 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono<CompanionEnv> {
 
     const { tokenOnboarding: token, status, externalId } = parsed;
     if (!token || !status) {
-      // A finished standalone query: nothing of ours to update.
       log.info('webhook acknowledged: standalone query', {
         kind: parsed.kind,
         outcome: parsed.kind === 'query' ? parsed.outcome.kind : undefined,
         externalId,
       });
-      // Queued before the 2xx, since the upstream never resends; a store failure answers 503 like any other.
-      if (deps.notifier && parsed.kind === 'query') await deps.notifier.notify(queryCompleted(parsed, body));
+      // A store that fails finding the request answers 503; the schedule consults pending inspections anyway.
+      if (deps.queries && parsed.kind === 'query') await deps.queries.hint(parsed.outcome.result, body, log);
       return c.json({ received: true }, 200);
     }
     // A store that fails here answers 503: the upstream never resends, so polling is what brings

@@ -1,33 +1,10 @@
 /**
- * What the upstream's webhooks become (docs/page-api.md#upstream-webhooks): a finished standalone
- * query as its `query.completed` notification, a report with a status the contract does not
- * know as a bounded log entry, an onboarding's status as a hint checked against the upstream's
- * report, and a failed authentication as one counted against its address.
+ * What the upstream's webhooks become (docs/page-api.md#upstream-webhooks): a report with a
+ * status the contract does not know as a bounded log entry, an onboarding's status as a hint
+ * checked against the upstream's report, and a failed authentication as one counted against its
+ * address. A finished standalone query's hint is queries/inspection-rules.ts `hintedKey`.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import type { OnboardingStatus, QueryWebhook } from '@onboarding-kit/contract';
-import type { NotifyInput } from '../notifications/outbox.js';
-
-/**
- * The `query.completed` event of a standalone envelope: its classified outcome, with the inspection's
- * `key` when the envelope names one. Its id follows from the key (else the externalId), so the same
- * webhook delivered twice queues one notification; an envelope with neither gets a random id.
- */
-export function queryCompleted(parsed: QueryWebhook, body: unknown): NotifyInput {
-  const rawKey = (body as Record<string, unknown>).key;
-  const key = typeof rawKey === 'string' && rawKey && rawKey.length <= 128 ? rawKey : undefined;
-  const { externalId } = parsed;
-  // The shape `POST /v1/queries` answers, so one reader serves the synchronous and the asynchronous result.
-  const data = { ...parsed.outcome, ...(externalId && { externalId }), ...(key && { key }) };
-  const basis = key ? `key:${key}` : externalId ? `externalId:${externalId}` : undefined;
-  if (!basis) {
-    // Unrelated queries never wait for each other: each has its own order key.
-    const id = `evt_${randomUUID().replaceAll('-', '')}`;
-    return { id, type: 'query.completed', orderKey: id, data };
-  }
-  const id = `evt_${createHash('sha256').update(`query.completed:${basis}`).digest('hex').slice(0, 32)}`;
-  return { id, type: 'query.completed', orderKey: `query:${basis}`, data };
-}
+import type { OnboardingStatus } from '@onboarding-kit/contract';
 
 /** An onboarding report whose `status` is a string outside the contract's statuses (for the log: token and a bounded status). */
 export function withUnknownStatus(body: unknown): { tokenOnboarding: string; status: string } | null {

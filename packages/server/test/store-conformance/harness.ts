@@ -88,6 +88,13 @@ const BACKEND_METHODS: Array<keyof BackendState> = [
   'subscribeSession',
   'putHandoffKey',
   'findHandoffSession',
+  'insertQueryRequest',
+  'getQueryRequest',
+  'findQueryRequestByKey',
+  'finishQueryRequest',
+  'rescheduleQueryRequest',
+  'dueQueryRequests',
+  'purgeQueryRequests',
 ];
 
 export function harness(name: string, factory: StoreFactory, serverClock: boolean): Harness {

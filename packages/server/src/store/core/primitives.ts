@@ -11,6 +11,7 @@
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type { IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind } from '../backend-state.js';
 import type { OnboardingCutoffs } from '../rules/onboardings.js';
+import type { QueryCutoffs, StoredQueryEnd, StoredQueryRequest } from '../rules/query-requests.js';
 import type { PurgeCutoffs, SecretOwner } from '../rules/sessions.js';
 import type { OnboardingRecord, RateLimitDecision, StatusUpdate } from '../store.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -71,6 +72,20 @@ export interface StorePrimitives {
   listEntries(state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]>;
   /** Deletes purged sessions with their secrets and hand-off keys, and settled entries; returns how many records went. */
   purge(cutoffs: PurgeCutoffs): Promise<number>;
+
+  /** Stores a request unless its id exists, and points its key (if any) at it. */
+  insertQuery(record: StoredQueryRequest): Promise<boolean>;
+  getQuery(id: string): Promise<StoredQueryRequest | null>;
+  /** The request the key was last pointed at. */
+  queryByKey(key: string): Promise<StoredQueryRequest | null>;
+  /** rules/query-requests.ts `endQuery`, read and written in one step. */
+  endQuery(id: string, end: StoredQueryEnd): Promise<boolean>;
+  /** rules/query-requests.ts `rescheduled`, read and written in one step. */
+  rescheduleQuery(id: string, nextCheckMs: number, checks: number): Promise<boolean>;
+  /** `queryDue` ones, soonest first. */
+  dueQueries(nowMs: number, limit: number): Promise<StoredQueryRequest[]>;
+  /** `outcomeErased` ones lose their outcome (stamped `at`), `queryDeleted` ones go whole; returns how many records were touched. */
+  purgeQueries(cutoffs: QueryCutoffs, at: string): Promise<number>;
 
   ping(): Promise<void>;
   close?(): Promise<void>;

@@ -13,6 +13,9 @@ import type {
   OutboxEntry,
   OutboxState,
   OutboxUpdate,
+  QueryPurgeCutoffs,
+  QueryRequestEnd,
+  QueryRequestRecord,
   SessionChangeListener,
   SessionRecord,
   SessionSecretKind,
@@ -21,6 +24,7 @@ import { copyRecord } from '../rules/copies.js';
 import {
   joinSession,
   outboxBinding,
+  queryBinding,
   sealedEntry,
   sealedSession,
   sessionBinding,
@@ -31,6 +35,7 @@ import { reservationTtlMs } from '../rules/idempotency.js';
 import { distinctNames } from '../rules/leases.js';
 import { newOnboarding, onboardingCutoffs, type NewOnboarding } from '../rules/onboardings.js';
 import { applyOutboxUpdate, outboxTry } from '../rules/outbox.js';
+import { queryCutoffs, type StoredQueryRequest } from '../rules/query-requests.js';
 import { atMost, atVersion, purgeCutoffs, secretOpens } from '../rules/sessions.js';
 import type { ApplyResult, ChangeListener, Clock, OnboardingRecord, RateLimitDecision, StatusUpdate, Store } from '../store.js';
 import { DataSealer } from './data-sealer.js';
@@ -203,6 +208,43 @@ export class SharedStore implements Store, BackendState {
     return this.p.purge(purgeCutoffs(cutoffs));
   }
 
+  async insertQueryRequest(record: QueryRequestRecord): Promise<boolean> {
+    const { outcome, ...rest } = record;
+    const stored: StoredQueryRequest =
+      outcome === undefined ? rest : { ...rest, outcome: await this.sealer.seal(JSON.stringify(outcome), queryBinding(record.id)) };
+    return this.p.insertQuery(stored);
+  }
+
+  async getQueryRequest(id: string): Promise<QueryRequestRecord | null> {
+    return this.openQuery(await this.p.getQuery(id));
+  }
+
+  async findQueryRequestByKey(key: string): Promise<QueryRequestRecord | null> {
+    return this.openQuery(await this.p.queryByKey(key));
+  }
+
+  async finishQueryRequest(id: string, end: QueryRequestEnd): Promise<boolean> {
+    const { outcome, ...rest } = end;
+    return this.p.endQuery(
+      id,
+      outcome === undefined ? rest : { ...rest, outcome: await this.sealer.seal(JSON.stringify(outcome), queryBinding(id)) },
+    );
+  }
+
+  rescheduleQueryRequest(id: string, nextCheckMs: number, checks: number): Promise<boolean> {
+    return this.p.rescheduleQuery(id, nextCheckMs, checks);
+  }
+
+  async dueQueryRequests(nowMs: number, limit: number): Promise<QueryRequestRecord[]> {
+    if (atMost(limit) === 0) return [];
+    const due = await this.p.dueQueries(nowMs, limit);
+    return Promise.all(due.map(async (r) => (await this.openQuery(r))!));
+  }
+
+  purgeQueryRequests(cutoffs: QueryPurgeCutoffs): Promise<number> {
+    return this.p.purgeQueries(queryCutoffs(cutoffs), new Date(this.now()).toISOString());
+  }
+
   ping(): Promise<void> {
     return this.p.ping();
   }
@@ -237,6 +279,14 @@ export class SharedStore implements Store, BackendState {
 
   private openEntries(list: OutboxEntry[]): Promise<OutboxEntry[]> {
     return Promise.all(list.map((e) => this.openEntry(e)));
+  }
+
+  private async openQuery(r: StoredQueryRequest | null): Promise<QueryRequestRecord | null> {
+    if (!r) return null;
+    const { outcome, ...rest } = r;
+    if (outcome === undefined) return rest;
+    const opened = await this.sealer.open(outcome, queryBinding(r.id), `query request ${r.id}`);
+    return { ...rest, outcome: JSON.parse(opened) as Record<string, unknown> };
   }
 
   /** Listeners end with the store: closing unsubscribes whoever is left. */

@@ -6,6 +6,19 @@ import { completeKey, releaseFrees, reserveKey, type HeldKey } from '../rules/id
 import { acquireLease, releaseLease, renewLease, type Lease } from '../rules/leases.js';
 import { onboardingExpired, withAccessKey, type OnboardingCutoffs } from '../rules/onboardings.js';
 import { applyOutboxUpdate, isDue, listed, outboxSettledBefore, queueOrder, type Queued } from '../rules/outbox.js';
+import {
+  copyQuery,
+  endQuery,
+  outcomeErased,
+  queryDeleted,
+  queryDue,
+  rescheduled,
+  soonestCheckFirst,
+  withoutOutcome,
+  type QueryCutoffs,
+  type StoredQueryEnd,
+  type StoredQueryRequest,
+} from '../rules/query-requests.js';
 import { consumeRate, type RateWindow } from '../rules/rate-window.js';
 import { msOf } from '../rules/iso-time.js';
 import {
@@ -35,6 +48,8 @@ export class MemoryPrimitives implements StorePrimitives {
   private readonly idempotency = new Map<string, HeldKey>();
   private readonly handoffKeys = new Map<string, HandoffKey>();
   private readonly outbox = new Map<string, Queued>();
+  private readonly queries = new Map<string, { r: StoredQueryRequest; seq: number }>();
+  private readonly queryKeys = new Map<string, string>();
   private seq = 0;
   private nextSweep = 0;
 
@@ -43,7 +58,13 @@ export class MemoryPrimitives implements StorePrimitives {
   /** Every map, as held, in JSON. */
   snapshot(): string {
     const all = { records: this.records, leases: this.leases, windows: this.windows, sessions: this.sessions, secrets: this.secrets };
-    const more = { idempotency: this.idempotency, handoffKeys: this.handoffKeys, outbox: this.outbox };
+    const more = {
+      idempotency: this.idempotency,
+      handoffKeys: this.handoffKeys,
+      outbox: this.outbox,
+      queries: this.queries,
+      queryKeys: this.queryKeys,
+    };
     return JSON.stringify({ ...all, ...more }, (_key, value: unknown) => (value instanceof Map ? Object.fromEntries(value) : value));
   }
 
@@ -202,7 +223,59 @@ export class MemoryPrimitives implements StorePrimitives {
     return gone.size + settled.length;
   }
 
+  async insertQuery(record: StoredQueryRequest): Promise<boolean> {
+    if (this.queries.has(record.id)) return false;
+    this.queries.set(record.id, { r: copyQuery(record), seq: ++this.seq });
+    if (record.key !== undefined) this.queryKeys.set(record.key, record.id);
+    return true;
+  }
+
+  async getQuery(id: string): Promise<StoredQueryRequest | null> {
+    const held = this.queries.get(id);
+    return held ? copyQuery(held.r) : null;
+  }
+
+  async queryByKey(key: string): Promise<StoredQueryRequest | null> {
+    const id = this.queryKeys.get(key);
+    return id === undefined ? null : this.getQuery(id);
+  }
+
+  async endQuery(id: string, end: StoredQueryEnd): Promise<boolean> {
+    return this.writeQuery(id, (r) => endQuery(r, end));
+  }
+
+  async rescheduleQuery(id: string, nextCheckMs: number, checks: number): Promise<boolean> {
+    return this.writeQuery(id, (r) => rescheduled(r, nextCheckMs, checks));
+  }
+
+  async dueQueries(nowMs: number, limit: number): Promise<StoredQueryRequest[]> {
+    return [...this.queries.values()]
+      .filter(({ r }) => queryDue(r, nowMs))
+      .sort(soonestCheckFirst)
+      .slice(0, limit)
+      .map(({ r }) => copyQuery(r));
+  }
+
+  async purgeQueries(cutoffs: QueryCutoffs, at: string): Promise<number> {
+    const deleted = deleteWhere(this.queries, ({ r }) => queryDeleted(r, cutoffs));
+    deleteWhere(this.queryKeys, (id) => !this.queries.has(id));
+    let erased = 0;
+    for (const held of this.queries.values()) {
+      if (!outcomeErased(held.r, cutoffs)) continue;
+      held.r = withoutOutcome(held.r, at);
+      erased++;
+    }
+    return deleted.length + erased;
+  }
+
   async ping(): Promise<void> {}
+
+  private writeQuery(id: string, decide: (r: StoredQueryRequest) => StoredQueryRequest | null): boolean {
+    const held = this.queries.get(id);
+    const next = held ? decide(held.r) : null;
+    if (held && next) held.r = copyQuery(next);
+    return next !== null;
+  }
 
   /** A hash already issued keeps its first owner. */
   private addSecret(sessionId: string, kind: SessionSecretKind, hash: string): void {

@@ -8,7 +8,8 @@
  * - `lease:<name>`: the owner id, with the lease's TTL. `rate:<key>`: a window's counter, with
  *   the window's TTL. `idempotency:<key>`: hash of `fingerprint` and, once completed, `result`;
  *   its TTL is the reservation's and then the result's.
- * - sessions, their secrets and hand-off keys: ./sessions.ts; the outbox: ./outbox.ts.
+ * - sessions, their secrets and hand-off keys: ./sessions.ts; the outbox: ./outbox.ts; standalone
+ *   query requests: ./query-requests.ts.
  * - channels `changes` (every status change, with the record, published by the script that
  *   applies it) and `session-changes` (`<instance id> <session id>` for every session written).
  *   Each instance subscribes once to each and fans the news out to its own listeners, so

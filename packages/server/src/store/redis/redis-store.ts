@@ -18,6 +18,7 @@ import { RedisKeys } from './keys.js';
 import { fromHash } from './onboarding-hash.js';
 import { onboardingPrimitives } from './onboardings.js';
 import { outboxPrimitives } from './outbox.js';
+import { queryPrimitives } from './query-requests.js';
 import { sessionPrimitives } from './sessions.js';
 import { ttlPrimitives } from './ttl-keys.js';
 
@@ -138,6 +139,7 @@ function redisPrimitives(ctx: RedisContext, feeds: Pick<StorePrimitives, 'feed' 
     ...ttlPrimitives(ctx),
     ...sessions,
     ...outbox,
+    ...queryPrimitives(ctx),
     async purge(cutoffs) {
       return (await purgeSessions(cutoffs)) + (await purgeEntries(cutoffs.outboxBeforeMs));
     },

@@ -10,6 +10,8 @@
  *   (whose inside is not shown, so it is taken to hold the person) are sealed together in `sealed`; what the
  *   store indexes or the routes match on (id, `reference`, status, times, hashes) stays plain;
  * - a notification in the outbox: its whole body (the session view, a query's result);
+ * - a standalone query request: its outcome (the upstream's answer about a person or company);
+ *   its id, service, key, status and times stay plain;
  * - onboardings, status history, idempotency keys, leases, rate windows and hand-off keys hold
  *   tokens, hashes, statuses and times only: nothing to seal.
  */
@@ -61,6 +63,7 @@ export const sealedKeyId = (text: string): string | null => SEALED.exec(text)?.[
  */
 export const sessionBinding = (id: string): string => `session:${id}`;
 export const outboxBinding = (id: string): string => `outbox:${id}`;
+export const queryBinding = (id: string): string => `query:${id}`;
 
 /**
  * `ONBOARDING_DATA_KEY`: `<id>:<base64 of 32 bytes>[,<id>:<base64>...]`; the first key seals,

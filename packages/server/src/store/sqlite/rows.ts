@@ -4,6 +4,7 @@ import type { OutboxEntry, OutboxState, SessionRecord } from '../backend-state.j
 import type { HeldKey } from '../rules/idempotency.js';
 import type { Lease } from '../rules/leases.js';
 import type { HandoffKey } from '../rules/sessions.js';
+import type { StoredQueryRequest } from '../rules/query-requests.js';
 import type { OnboardingRecord, StatusEvent } from '../store.js';
 import type { Statements } from './statements.js';
 
@@ -107,4 +108,21 @@ export function readHeldKey(sql: Statements, key: string): HeldKey | undefined {
 export function readHandoffKey(sql: Statements, hash: string): HandoffKey | undefined {
   const row = sql.getHandoffKey.get(hash) as { session_id: string; live_until_ms: number } | undefined;
   return row && { sessionId: row.session_id, liveUntilMs: row.live_until_ms };
+}
+
+export interface QueryRow {
+  body: string;
+  outcome: string | null;
+}
+
+/** The outcome lives in its own column, which retention empties; the body holds the rest. */
+export function queryBody(r: StoredQueryRequest): string {
+  const { outcome: _outcome, ...rest } = r;
+  return JSON.stringify(rest);
+}
+
+export function readQuery(row: QueryRow | undefined): StoredQueryRequest | null {
+  if (!row) return null;
+  const rest = JSON.parse(row.body) as StoredQueryRequest;
+  return row.outcome === null ? rest : { ...rest, outcome: row.outcome };
 }

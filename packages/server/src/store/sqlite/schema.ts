@@ -125,6 +125,27 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE onboardings ADD COLUMN kept_anyway TEXT;
     `,
   },
+  {
+    // Standalone query requests ("query requests" migration): the JSON body beside the columns
+    // they are found by; the outcome (sealed at rest) in its own column, which retention sets to NULL.
+    version: 5,
+    sql: `
+      CREATE TABLE query_requests (
+        id TEXT PRIMARY KEY,
+        inspection_key TEXT,
+        status TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        completed_ms INTEGER,
+        next_check_ms INTEGER,
+        body TEXT NOT NULL,
+        outcome TEXT
+      );
+      CREATE INDEX query_requests_key ON query_requests (inspection_key, created_ms) WHERE inspection_key IS NOT NULL;
+      CREATE INDEX query_requests_due ON query_requests (next_check_ms) WHERE status = 'pending';
+      CREATE INDEX query_requests_outcome ON query_requests (completed_ms) WHERE outcome IS NOT NULL;
+      CREATE INDEX query_requests_created ON query_requests (created_ms);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -10,6 +10,14 @@ import { completeKey, releaseFrees, reserveKey } from '../rules/idempotency.js';
 import { msOf } from '../rules/iso-time.js';
 import { acquireLease, releaseLease, renewLease } from '../rules/leases.js';
 import type { OnboardingCutoffs } from '../rules/onboardings.js';
+import {
+  endQuery,
+  rescheduled,
+  withoutOutcome,
+  type QueryCutoffs,
+  type StoredQueryEnd,
+  type StoredQueryRequest,
+} from '../rules/query-requests.js';
 import { consumeRate } from '../rules/rate-window.js';
 import { mayPointHandoffKey, versionMatches, type PurgeCutoffs, type SecretOwner } from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
@@ -23,14 +31,16 @@ import {
   readHeldKey,
   readLease,
   readOnboarding,
+  readQuery,
   sessionBody,
   toOutboxEntry,
   toSession,
   type OutboxRow,
+  type QueryRow,
   type SessionRow,
 } from './rows.js';
 import type { Db, Statements } from './statements.js';
-import { insertOutboxRow, updateOutboxRow, writeOnboarding } from './writes.js';
+import { insertOutboxRow, insertQueryRow, replaceQueryRow, updateOutboxRow, writeOnboarding } from './writes.js';
 
 const endedMs = (s: SessionRecord): number | null => (s.endedAt ? msOf(s.endedAt) : null);
 
@@ -258,6 +268,50 @@ export class SqlitePrimitives implements StorePrimitives {
     });
     if (purged > 0) this.truncateWal();
     return purged;
+  }
+
+  async insertQuery(r: StoredQueryRequest): Promise<boolean> {
+    return this.run(() => insertQueryRow(this.sql, r));
+  }
+
+  async getQuery(id: string): Promise<StoredQueryRequest | null> {
+    return this.run(() => readQuery(this.sql.getQuery.get(id) as QueryRow | undefined));
+  }
+
+  async queryByKey(key: string): Promise<StoredQueryRequest | null> {
+    return this.run(() => readQuery(this.sql.queryByKey.get(key) as QueryRow | undefined));
+  }
+
+  async endQuery(id: string, end: StoredQueryEnd): Promise<boolean> {
+    return this.writeQuery(id, (r) => endQuery(r, end));
+  }
+
+  async rescheduleQuery(id: string, nextCheckMs: number, checks: number): Promise<boolean> {
+    return this.writeQuery(id, (r) => rescheduled(r, nextCheckMs, checks));
+  }
+
+  async dueQueries(nowMs: number, limit: number): Promise<StoredQueryRequest[]> {
+    return this.run(() => (this.sql.dueQueries.all(nowMs, limit) as QueryRow[]).map((row) => readQuery(row)!));
+  }
+
+  async purgeQueries({ outcomesCompletedBeforeMs, createdBeforeMs }: QueryCutoffs, at: string): Promise<number> {
+    const touched = this.tx(() => {
+      const deleted = this.sql.deleteQueries.run(createdBeforeMs).changes;
+      const erasable = (this.sql.erasableQueries.all(outcomesCompletedBeforeMs) as QueryRow[]).map((row) => readQuery(row)!);
+      for (const r of erasable) replaceQueryRow(this.sql, withoutOutcome(r, at));
+      return deleted + erasable.length;
+    });
+    if (touched > 0) this.truncateWal();
+    return touched;
+  }
+
+  private writeQuery(id: string, decide: (r: StoredQueryRequest) => StoredQueryRequest | null): boolean {
+    return this.tx(() => {
+      const current = readQuery(this.sql.getQuery.get(id) as QueryRow | undefined);
+      const next = current ? decide(current) : null;
+      if (next) replaceQueryRow(this.sql, next);
+      return next !== null;
+    });
   }
 
   /**

@@ -76,6 +76,16 @@ const SQL = {
   getNotification: `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ?`,
   listNotifications: `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE state = ?1 AND (?2 = 0 OR attempts > 0) ORDER BY created_ms DESC, seq DESC LIMIT ?3`,
   purgeOutbox: "DELETE FROM outbox WHERE state <> 'pending' AND changed_ms < ?",
+
+  insertQuery: `INSERT INTO query_requests (id, inspection_key, status, created_ms, completed_ms, next_check_ms, body, outcome)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+  getQuery: 'SELECT body, outcome FROM query_requests WHERE id = ?',
+  // A key names its newest request (rowid breaks ties of one millisecond).
+  queryByKey: 'SELECT body, outcome FROM query_requests WHERE inspection_key = ? ORDER BY created_ms DESC, rowid DESC LIMIT 1',
+  replaceQuery: 'UPDATE query_requests SET status = ?1, completed_ms = ?2, next_check_ms = ?3, body = ?4, outcome = ?5 WHERE id = ?6',
+  dueQueries: `SELECT body, outcome FROM query_requests WHERE status = 'pending' AND next_check_ms <= ?1 ORDER BY next_check_ms, rowid LIMIT ?2`,
+  deleteQueries: 'DELETE FROM query_requests WHERE created_ms < ?',
+  erasableQueries: 'SELECT body, outcome FROM query_requests WHERE outcome IS NOT NULL AND completed_ms < ?',
 };
 
 export type Statements = Record<keyof typeof SQL, Statement>;

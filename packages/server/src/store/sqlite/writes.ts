@@ -5,7 +5,9 @@
 import type { OutboxEntry, OutboxUpdate } from '../backend-state.js';
 import { msOf } from '../rules/iso-time.js';
 import { outboxChangedMs } from '../rules/outbox.js';
+import type { StoredQueryRequest } from '../rules/query-requests.js';
 import type { OnboardingRecord } from '../store.js';
+import { queryBody } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** Replaces the onboarding's rows with `r`'s. */
@@ -66,4 +68,27 @@ export function updateOutboxRow(sql: Statements, id: string, u: OutboxUpdate): b
       id,
     ).changes === 1
   );
+}
+
+const optionalMsOf = (iso: string | undefined): number | null => (iso ? msOf(iso) : null);
+
+/** False when a request with this id exists. */
+export function insertQueryRow(sql: Statements, r: StoredQueryRequest): boolean {
+  return (
+    sql.insertQuery.run(
+      r.id,
+      r.key ?? null,
+      r.status,
+      msOf(r.createdAt),
+      optionalMsOf(r.completedAt),
+      r.nextCheckMs ?? null,
+      queryBody(r),
+      r.outcome ?? null,
+    ).changes === 1
+  );
+}
+
+/** Writes `r` over its row. */
+export function replaceQueryRow(sql: Statements, r: StoredQueryRequest): void {
+  sql.replaceQuery.run(r.status, optionalMsOf(r.completedAt), r.nextCheckMs ?? null, queryBody(r), r.outcome ?? null, r.id);
 }
