@@ -15,6 +15,7 @@ import { StreamRegistry } from '../relay/stream-registry.js';
 import { realTimers, type Timers } from '../relay/timers.js';
 import { HandoffService } from '../handoff/handoff-service.js';
 import { SessionService } from '../sessions/session-service.js';
+import { LifecycleService } from '../sessions/lifecycle-service.js';
 import { withStatusHook } from '../sessions/status-hook.js';
 import { MemoryStore, type Store } from '../store/index.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client.js';
@@ -32,6 +33,8 @@ export interface CompanionServices {
   readonly sessions?: SessionService;
   /** With sessions and API keys: the hand-off between devices. */
   readonly handoff?: HandoffService;
+  /** With sessions and API keys: cancelling, redacting and listing sessions. */
+  readonly lifecycle?: LifecycleService;
   readonly poller: StatusPoller;
   readonly streams: StreamRegistry;
   readonly inFlight: InFlight;
@@ -92,6 +95,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     sessions && keyring
       ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
       : undefined;
+  const lifecycle = sessions && keyring ? new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) : undefined;
   sessions?.start();
   return {
     logger,
@@ -103,6 +107,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(notifier && { notifier }),
     ...(sessions && { sessions }),
     ...(handoff && { handoff }),
+    ...(lifecycle && { lifecycle }),
     poller,
     streams: new StreamRegistry(),
     inFlight: new InFlight(),

@@ -88,6 +88,9 @@ const BACKEND_METHODS: Array<keyof BackendState> = [
   'subscribeSession',
   'putHandoffKey',
   'findHandoffSession',
+  'listSessions',
+  'revokeSessionAccess',
+  'redactNotification',
 ];
 
 export function harness(name: string, factory: StoreFactory, serverClock: boolean): Harness {

@@ -125,6 +125,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE onboardings ADD COLUMN kept_anyway TEXT;
     `,
   },
+  {
+    // GET /v1/sessions pages newest first by (created_ms, id), with or without a reference or a
+    // status: one index per shape, so a page reads only its own rows.
+    version: 5,
+    sql: `
+      CREATE INDEX sessions_listing ON sessions (created_ms, id);
+      CREATE INDEX sessions_reference_listing ON sessions (reference, created_ms, id);
+      CREATE INDEX sessions_status_listing ON sessions (status, created_ms, id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
