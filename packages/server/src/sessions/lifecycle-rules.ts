@@ -1,5 +1,5 @@
 /**
- * A session's end at the backend's request (docs/backend-api.md#cancel-a-session), as pure
+ * A session's end at the backend's request (docs/backend-api.md#post-v1sessionsidcancel-api-key-scope-sessions), as pure
  * functions: which sessions a cancellation takes, what it writes, and the one id of each session
  * notification (a repeat of an event, from any instance, queues nothing).
  */

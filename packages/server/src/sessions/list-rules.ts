@@ -1,5 +1,5 @@
 /**
- * `GET /v1/sessions`'s query (docs/backend-api.md#list-sessions): each parameter checked, every
+ * `GET /v1/sessions`'s query (docs/backend-api.md#get-v1sessions-api-key-scope-sessions): each parameter checked, every
  * refusal naming its parameter, and the page cursor: an opaque string for the caller, for the
  * companion the position (creation time, id) of a page's last session, checked on the way back in.
  */

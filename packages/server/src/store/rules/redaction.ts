@@ -1,5 +1,5 @@
 /**
- * What `POST /v1/sessions/{id}/redact` leaves of a session (docs/backend-api.md#redact-a-session):
+ * What `POST /v1/sessions/{id}/redact` leaves of a session (docs/backend-api.md#post-v1sessionsidredact-api-key-scope-sessions):
  * a skeleton for audit, written as a list of what is KEPT, so a field added later holds no
  * personal data by mistake after a redaction. Pure: the session service applies it by
  * compare-and-set, and every store writes what it returns.
