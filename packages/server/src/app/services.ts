@@ -95,7 +95,6 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     sessions && keyring
       ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
       : undefined;
-  const lifecycle = sessions && keyring ? new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) : undefined;
   sessions?.start();
   return {
     logger,
@@ -107,7 +106,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(notifier && { notifier }),
     ...(sessions && { sessions }),
     ...(handoff && { handoff }),
-    ...(lifecycle && { lifecycle }),
+    ...(sessions && keyring && { lifecycle: new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) }),
     poller,
     streams: new StreamRegistry(),
     inFlight: new InFlight(),
