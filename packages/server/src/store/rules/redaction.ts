@@ -56,10 +56,6 @@ export function redactedOnboarding(r: OnboardingRecord): OnboardingRecord {
   };
 }
 
-/** Whether an onboarding still holds what `redactedOnboarding` erases. */
-export const onboardingNeedsRedaction = (r: OnboardingRecord): boolean =>
-  JSON.stringify(r) !== JSON.stringify(redactedOnboarding(r));
-
 type ViewLike = Partial<SessionView>;
 
 /** A session view as a redacted session shows it (the same list of what is kept). */
