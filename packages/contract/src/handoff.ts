@@ -90,7 +90,8 @@ export type SessionEvent =
   | { type: 'capture.progress'; step: string; photos: HandoffRole[] }
   | { type: 'session.submitted'; tokenOnboarding: string }
   | { type: 'session.completed'; tokenOnboarding: string; status: 'APPROVED' | 'REFUSED' | 'ERROR'; externalId?: string }
-  | { type: 'session.expired' };
+  | { type: 'session.expired' }
+  | { type: 'session.cancelled' };
 
 export type SessionEventType = SessionEvent['type'];
 

@@ -9,7 +9,7 @@ import type { ApiErrorCode } from './errors.js';
 import type { KeptAnyway, Validation } from './page-api.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
-export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired'] as const;
+export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired', 'cancelled'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const SESSION_LIMITS = {
@@ -23,8 +23,10 @@ export const SESSION_LIMITS = {
   documentTypesMax: 10,
   /** Largest `POST /v1/sessions` body. */
   maxBodyBytes: 16 * 1024,
-  /** `GET /v1/sessions?reference=` answers at most this many, newest first. */
+  /** `GET /v1/sessions` answers at most this many per page, newest first. */
   listMax: 100,
+  /** `GET /v1/sessions` answers this many per page when `limit` is absent. */
+  listDefault: 20,
 } as const;
 
 export const SESSION_LOCALES = ['pt-BR', 'en', 'es'] as const;
@@ -99,6 +101,14 @@ export interface SessionView {
   metadata: Record<string, string>;
   returnUrl?: string;
   onboarding?: SessionOnboarding;
+  /** When `POST /v1/sessions/{id}/redact` erased the session's personal data (absent: never redacted). */
+  redactedAt?: string;
+}
+
+/** `GET /v1/sessions`: a page of sessions, newest first; `nextCursor` asks for the next page (null: none). */
+export interface SessionList {
+  data: SessionView[];
+  nextCursor: string | null;
 }
 
 /** `GET /v1/session`, read by the page with its client secret. */
@@ -126,7 +136,14 @@ export interface CaptureExchange {
   sessionId: string;
 }
 
-export const NOTIFICATION_TYPES = ['session.submitted', 'session.completed', 'session.expired', 'query.completed'] as const;
+export const NOTIFICATION_TYPES = [
+  'session.submitted',
+  'session.completed',
+  'session.expired',
+  'session.cancelled',
+  'session.redacted',
+  'query.completed',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /** What the companion POSTs to `ONBOARDING_NOTIFY_URL`; receivers dedupe by `id`. */

@@ -369,19 +369,24 @@ test('sessions required (the production default): creation without a session is 
   await optional.close();
 });
 
-test('GET /v1/sessions?reference=: that reference only, newest first, never a secret; the reference is required', async () => {
+test('GET /v1/sessions?reference=: that reference only, newest first (one millisecond by id), never a secret', async () => {
   const app = companion();
-  const ids = [];
-  for (let i = 0; i < 3; i++) ids.push((await openSession(app, { reference: 'user-list', metadata: { n: String(i) } })).id);
+  const opened: Array<{ id: string; at: number }> = [];
+  for (let i = 0; i < 3; i++) {
+    const s = await openSession(app, { reference: 'user-list', metadata: { n: String(i) } });
+    const view = (await (await call(app, 'GET', `/v1/sessions/${s.id}`, { key: API_KEY })).json()) as SessionView;
+    opened.push({ id: s.id, at: Date.parse(view.createdAt) });
+  }
   await openSession(app, { reference: 'user-else' });
   const res = await call(app, 'GET', '/v1/sessions?reference=user-list', { key: API_KEY });
   assert.equal(res.status, 200);
   const { data } = (await res.json()) as { data: SessionView[] };
   assert.deepEqual(
     data.map((v) => v.id),
-    ids.reverse(),
+    opened.sort((x, y) => y.at - x.at || (x.id < y.id ? 1 : -1)).map((o) => o.id),
   );
-  assert.deepEqual(await errorOf(await call(app, 'GET', '/v1/sessions', { key: API_KEY })), {
+  assert.ok(!JSON.stringify(data).includes('secret'), 'no secret in a listing');
+  assert.deepEqual(await errorOf(await call(app, 'GET', '/v1/sessions?reference=', { key: API_KEY })), {
     status: 400,
     code: 'invalid_field',
     field: 'reference',

@@ -10,6 +10,7 @@ import { describeDevicesAndHandoff } from './store-conformance/devices-and-hando
 import { harness, type StoreFactory } from './store-conformance/harness.js';
 import { describeIdempotencyKeys } from './store-conformance/idempotency.js';
 import { describeLeasesAndRates } from './store-conformance/leases-and-rates.js';
+import { describeLifecycle } from './store-conformance/lifecycle.js';
 import { describeOnboardingSessions } from './store-conformance/onboarding-sessions.js';
 import { describeOnboardings } from './store-conformance/onboardings.js';
 import { describeOutbox } from './store-conformance/outbox.js';
@@ -47,5 +48,6 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
     describeDevicesAndHandoff(h);
     describeRetention(h);
     describeDataAtRest(h);
+    describeLifecycle(h);
   });
 }

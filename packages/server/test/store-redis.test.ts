@@ -405,3 +405,43 @@ test('redis: a session whose key Redis already expired leaves the lists and the 
     await store.close();
   }
 });
+
+test('redis listing: sessions written before the listing index existed are put in it once, on the first listing; expired ones leave it', async () => {
+  const prefix = freshPrefix();
+  const store = await connect(prefix);
+  const raw = createClient({ url: server.url });
+  await raw.connect();
+  const now = Date.now();
+  const session = (id: string, createdMs: number) => ({
+    id,
+    version: 1,
+    reference: 'user-old',
+    status: 'open' as const,
+    createdAt: new Date(createdMs).toISOString(),
+    expiresAt: new Date(createdMs + 3600_000).toISOString(),
+    documentTypes: [],
+    locale: 'en',
+    metadata: {},
+  });
+  try {
+    for (let i = 0; i < 3; i++) await store.createSession(session(`ses_old_${i}`, now + i), { client: `${i}`.repeat(64), capture: `${i + 5}`.repeat(64) });
+    // What a store written by an earlier kit holds: no listing index, nothing marking it filled.
+    await raw.del([`${prefix}sessions:listing`, `${prefix}sessions:listing-ready`]);
+    assert.deepEqual(
+      (await store.listSessions({ limit: 10 })).map((s) => s.id),
+      ['ses_old_2', 'ses_old_1', 'ses_old_0'],
+    );
+    assert.equal(await raw.get(`${prefix}sessions:listing-ready`), '1');
+    assert.equal(await raw.zCard(`${prefix}sessions:listing`), 3);
+    // Redis expiring a session's key leaves its entry behind: the next listing drops it.
+    await raw.del(`${prefix}session:ses_old_1`);
+    assert.deepEqual(
+      (await store.listSessions({ limit: 10 })).map((s) => s.id),
+      ['ses_old_2', 'ses_old_0'],
+    );
+    assert.equal(await raw.zCard(`${prefix}sessions:listing`), 2);
+  } finally {
+    await raw.close();
+    await store.close();
+  }
+});

@@ -5,8 +5,8 @@ export interface DoubleSessionInit {
   clientSecret: string;
   /** Default: a random `ses_...`. */
   id?: string;
-  /** Default `open`; `submitted` or `completed` make it used, `expired` expired. */
-  status?: 'open' | 'submitted' | 'completed' | 'expired';
+  /** Default `open`; `submitted` or `completed` make it used, `expired` expired, `cancelled` cancelled (410 `session_cancelled`). */
+  status?: 'open' | 'submitted' | 'completed' | 'expired' | 'cancelled';
   /** ISO time; default 30 minutes from now. */
   expiresAt?: string;
   prefill?: { cpf?: string; cnpj?: string; name?: string };

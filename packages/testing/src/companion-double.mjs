@@ -18,6 +18,7 @@
  * needs a session's Bearer (401 without): one onboarding per session, a repeat with the same
  * `Idempotency-Key` and body answers 200 with the same token and a new access key (another body:
  * 409 idempotency_conflict), any other creation 409 session_used; expired: 410 session_expired;
+ * cancelled (`status: 'cancelled'`): 410 session_cancelled on the read and on a creation;
  * another CPF/CNPJ or a document type the session does not offer: 400 session_mismatch. Without
  * sessions an `Idempotency-Key` is honoured the same way, per key.
  *
@@ -302,6 +303,8 @@ function onboardingsApp() {
       }
       if (sessionStatus(session) === 'expired')
         return apiError(c, 410, 'session_expired', 'This session has expired; the service provider must open a new one.');
+      if (session.status === 'cancelled')
+        return apiError(c, 410, 'session_cancelled', 'This session was cancelled by the service provider; it must open a new one.');
       if (claim || session.status !== 'open')
         return apiError(
           c,
@@ -417,6 +420,8 @@ function sessionApp() {
       c.header('WWW-Authenticate', 'Bearer realm="onboarding-session"');
       return apiError(c, 401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.');
     }
+    if (session.status === 'cancelled')
+      return apiError(c, 410, 'session_cancelled', 'This session was cancelled by the service provider; it must open a new one.');
     return c.json(pageSession(session));
   });
   return app;

@@ -26,6 +26,13 @@ describe('session rules', () => {
     expect(problemOfSession(session({ expiresAt: '2026-11-23T12:00:00Z' }), NOW)).to.equal('expired');
     expect(problemOfSession(session({ status: 'submitted' }), NOW)).to.equal('used');
     expect(problemOfSession(session({ status: 'completed' }), NOW)).to.equal('used');
+    expect(problemOfSession(session({ status: 'cancelled' }), NOW)).to.equal('cancelled');
+  });
+
+  it('a session the service provider cancelled: 410 session_cancelled is its own problem, and ends an upload for good', () => {
+    expect(sessionProblem(error(410, 'session_cancelled'))).to.equal('cancelled');
+    expect(uploadErrorIsFinal(error(410, 'session_cancelled'))).to.equal(true);
+    expect(uploadErrorIsRetryable(error(410, 'session_cancelled'))).to.equal(false);
   });
 
   it('a failed read: 401 is an unknown secret, 410 expired, 409 used, anything else worth retrying', () => {

@@ -14,10 +14,11 @@ import { LatestRun } from './latest-run.js';
 /**
  * Why a session cannot be used: `invalid` (the companion knows no session for this secret),
  * `expired`, `used` (it already produced an onboarding), `unavailable` (it could not be read:
- * network trouble, a server error; worth trying again), or `handedOff` (this device was handed
- * the session, and the page that opened it took it back).
+ * network trouble, a server error; worth trying again), `handedOff` (this device was handed
+ * the session, and the page that opened it took it back), or `cancelled` (the service provider
+ * cancelled it).
  */
-export type SessionProblem = 'invalid' | 'expired' | 'used' | 'unavailable' | 'handedOff';
+export type SessionProblem = 'invalid' | 'expired' | 'used' | 'unavailable' | 'handedOff' | 'cancelled';
 
 /** `none`: no session attribute, the flow works as without sessions. */
 export type SessionState = 'none' | 'loading' | 'ready' | 'failed';
@@ -29,6 +30,7 @@ const SESSION_ERROR_CODES: Record<SessionProblem, string> = {
   used: 'session_used',
   unavailable: 'session_unavailable',
   handedOff: 'session_handed_off',
+  cancelled: 'session_cancelled',
 };
 
 export interface SessionOptions {
@@ -45,6 +47,7 @@ export interface SessionOptions {
 
 export function sessionProblem(error: CompanionError): SessionProblem {
   if (error.code === 'session_handed_off') return 'handedOff';
+  if (error.code === 'session_cancelled') return 'cancelled';
   if (error.status === 401 || error.status === 403 || error.status === 404) return 'invalid';
   if (error.status === 410 || error.code === 'session_expired') return 'expired';
   if (error.status === 409 || error.code === 'session_used') return 'used';
@@ -57,6 +60,7 @@ export function sessionProblem(error: CompanionError): SessionProblem {
  */
 export function problemOfSession(session: PageSession, nowMs: number): SessionProblem | null {
   if (session.status === 'expired') return 'expired';
+  if (session.status === 'cancelled') return 'cancelled';
   if (session.handoff?.state === 'claimed' && !session.handoff.holder) return null;
   if (session.status !== 'open') return 'used';
   // The companion sweeps expired sessions on its own schedule; the clock here already knows.

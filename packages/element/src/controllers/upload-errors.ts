@@ -7,7 +7,7 @@ import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
 
 /** Errors after which nothing this page can send will be accepted: the session is spent, gone or unknown. */
-const SESSION_ENDED = new Set(['session_used', 'session_expired', 'session_invalid', 'session_handed_off']);
+const SESSION_ENDED = new Set(['session_used', 'session_expired', 'session_cancelled', 'session_invalid', 'session_handed_off']);
 
 /** Whether a failed upload ended the flow for this page (no retry, no way back to the photos). */
 export function uploadErrorIsFinal(error: CompanionError): boolean {
@@ -27,6 +27,7 @@ export function uploadErrorMessage(error: CompanionError, m: Messages): string {
   // The session's own words: the link is what the person has to replace, whenever it failed.
   if (code === 'session_invalid') return m.session.invalid;
   if (code === 'session_expired') return m.session.expired;
+  if (code === 'session_cancelled') return m.session.cancelled;
   if (code === 'session_handed_off') return m.session.handedOff;
   if (code in errors && code !== 'generic' && code !== 'upstream') return errors[code as keyof typeof errors];
   if (code.startsWith('upstream_') || error.status >= 500) return errors.upstream;

@@ -95,7 +95,7 @@ export class HandoffLink {
           if (!reachable) this.#announce(this.#options.texts().offline);
         },
         ended: (code) => {
-          if (code === 'session_expired') this.#end();
+          if (code === 'session_expired' || code === 'session_cancelled') this.#end();
         },
       },
       signal,
@@ -145,7 +145,7 @@ export class HandoffLink {
         this.#apply({ type: 'handoff.claimed' });
         return;
       }
-      if (code === 'session_expired') return this.#end();
+      if (code === 'session_expired' || code === 'session_cancelled') return this.#end();
       this.phase = 'failed';
       this.error = code === 'session_used' ? t.sent : t.offerFailed;
       this.#options.changed();
@@ -255,6 +255,7 @@ export class HandoffLink {
         };
         break;
       case 'session.expired':
+      case 'session.cancelled':
         return this.#end();
       default:
         return;

@@ -2,7 +2,7 @@
  * The session's live events (`GET /v1/session/events`, docs/page-api.md#hand-off), read with
  * fetch (EventSource cannot send the Authorization header). A dropped stream is opened again
  * with `Last-Event-ID`, after a wait that grows with each failure; the stream's own end (after
- * `session.completed` or `session.expired`, and for a device after `handoff.reclaimed`) and an
+ * `session.completed`, `session.expired` or `session.cancelled`, and for a device after `handoff.reclaimed`) and an
  * answer that will not change (401, 403, 404, 409, 410) stop it. Part of the lazily loaded
  * hand-off file.
  */
@@ -26,7 +26,7 @@ export const SETTLE_MS = 200;
 const retryDelay = (failures: number): number => Math.min(15_000, 1000 * 2 ** Math.max(0, failures - 1));
 
 /** Events after which the companion ends the stream (for a device also `handoff.reclaimed`). */
-const FINAL: readonly string[] = ['session.completed', 'session.expired'];
+const FINAL: readonly string[] = ['session.completed', 'session.expired', 'session.cancelled'];
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

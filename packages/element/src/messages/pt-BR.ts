@@ -149,6 +149,9 @@ export const ptBR = {
     /** This device lost the session: the page that opened it took it back. */
     handedOffHeading: 'A verificação continuou no outro aparelho',
     handedOff: 'Ela voltou para o aparelho em que foi aberta e segue por lá. Você pode fechar esta página.',
+    /** The service provider cancelled the session. */
+    cancelledHeading: 'Esta verificação foi cancelada',
+    cancelled: 'Quem pediu esta verificação a cancelou, e este link não vale mais. Se ainda precisar se verificar, peça um novo link a quem enviou este.',
     retry: 'Tentar novamente',
   },
   processing: {

@@ -165,6 +165,21 @@ describe('<onboarding-flow session>', () => {
     expect(heading(el).textContent).to.equal('Before you start');
   });
 
+  it('a session the service provider cancelled: its own heading and words, onboarding-error session_cancelled, no way into the flow', async function () {
+    this.timeout(30_000);
+    const { el, events } = await mountWithSession({ status: 'cancelled' });
+    await waitFor(() => !!sessionError(el), `no session error: ${text(el).slice(0, 300)}`);
+    const error = sessionError(el)!;
+    expect(error.getAttribute('data-session-problem')).to.equal('cancelled');
+    expect(error.getAttribute('role')).to.equal('alert');
+    expect(error.textContent).to.contain('Quem pediu esta verificação a cancelou');
+    expect(heading(el).textContent).to.equal('Esta verificação foi cancelada');
+    expect(intro(el)).to.equal(null);
+    expect(root(el).querySelectorAll('button')).to.have.length(0);
+    expect(errorCodes(events)).to.deep.equal(['session_cancelled']);
+    await expect(el).to.be.accessible();
+  });
+
   for (const [name, setup, code, message] of [
     ['an unknown secret (401)', null, 'session_invalid', 'Este link de verificação não é válido'],
     [

@@ -52,7 +52,7 @@ export interface DoubleControl {
 export interface DoubleSession {
   clientSecret: string;
   id?: string;
-  status?: 'open' | 'submitted' | 'completed' | 'expired';
+  status?: 'open' | 'submitted' | 'completed' | 'expired' | 'cancelled';
   expiresAt?: string;
   prefill?: { cpf?: string; cnpj?: string; name?: string };
   documentTypes?: string[];

@@ -46,7 +46,9 @@ export function sessionHeading(m: Messages, problem: SessionProblem | null): str
       ? s.unavailableHeading
       : problem === 'handedOff'
         ? s.handedOffHeading
-        : s.failedHeading;
+        : problem === 'cancelled'
+          ? s.cancelledHeading
+          : s.failedHeading;
 }
 
 export interface PendingStepView {

@@ -101,13 +101,13 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
 
 /** The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret. */
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
-  const { sessions, keyring, handoff, queries } = s;
-  if (!sessions || !keyring || !handoff || !queries) return;
+  const { sessions, keyring, handoff, queries, lifecycle } = s;
+  if (!sessions || !keyring || !handoff || !queries || !lifecycle) return;
   // The admin key is known here too, with its scopes: it gets 403 naming the scope, like any key without it.
   const also = config.adminKey ? { alsoAccept: config.adminKey } : {};
   api.route(
     '/sessions',
-    sessionRoutes({ sessions, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }),
+    sessionRoutes({ sessions, lifecycle, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }),
   );
   api.route('/session', pageSessionRoutes({ sessions }));
   // The hand-off between devices (docs/page-api.md#hand-off).

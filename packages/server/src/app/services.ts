@@ -18,6 +18,7 @@ import { HandoffService } from '../handoff/handoff-service.js';
 import { QueryService } from '../queries/query-service.js';
 import { ASYNC_CONSULT } from '../queries/query-rules.js';
 import { SessionService } from '../sessions/session-service.js';
+import { LifecycleService } from '../sessions/lifecycle-service.js';
 import { withStatusHook } from '../sessions/status-hook.js';
 import { MemoryStore, type Store } from '../store/index.js';
 import { createUpstreamClient, type UpstreamClient } from '../upstream/upstream-client.js';
@@ -37,6 +38,8 @@ export interface CompanionServices {
   readonly handoff?: HandoffService;
   /** With API keys: standalone query requests, and asynchronous inspections followed to their end. */
   readonly queries?: QueryService;
+  /** With sessions and API keys: cancelling, redacting and listing sessions. */
+  readonly lifecycle?: LifecycleService;
   readonly poller: StatusPoller;
   readonly streams: StreamRegistry;
   readonly inFlight: InFlight;
@@ -100,6 +103,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(sessions && { sessions }),
     ...(handoff && { handoff }),
     ...(keyring && { queries: queryService(config, { store, upstream: client, logger, timers, ...(notifier && { notifier }) }) }),
+    ...(sessions && keyring && { lifecycle: new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) }),
     poller,
     streams: new StreamRegistry(),
     inFlight: new InFlight(),

@@ -19,6 +19,7 @@ import type { ClaimInput, HandoffService } from './handoff-service.js';
 import type { SessionService } from '../sessions/session-service.js';
 import { toPageSession } from '../sessions/session-view.js';
 import { SessionEvents, type SessionEventDeps } from './session-events.js';
+import { sessionCancelled } from '../sessions/session-refusals.js';
 
 export interface HandoffRouteDeps {
   sessions: SessionService;
@@ -44,12 +45,14 @@ const unauthorized = () =>
   });
 
 /**
- * The page behind the request's Bearer: 401 for an unknown secret, 409 `session_handed_off` for a
- * device that no longer holds its session (the origin took it back, or handed it on again).
+ * The page behind the request's Bearer: 401 for an unknown secret, 410 `session_cancelled` once the
+ * backend cancelled the session, 409 `session_handed_off` for a device that no longer holds its
+ * session (the origin took it back, or handed it on again).
  */
 export async function pageCaller(c: Context, sessions: SessionService): Promise<PageCaller> {
   const caller = await sessions.authenticatePage(bearer(requestHeader(c, 'authorization')));
   if (!caller) throw unauthorized();
+  if (caller.session.status === 'cancelled') throw sessionCancelled();
   if (!stillValid(caller.session, caller)) throw sessionHandedOff();
   return caller;
 }

@@ -22,7 +22,7 @@ import { handoffKeyHash, holds, isOrigin, offerState, sessionHandedOff, withEven
 import { countOffer } from './attempt-limits.js';
 import { COMPANION_DEFAULTS } from '../config/defaults.js';
 import type { SessionService } from '../sessions/session-service.js';
-import { sessionExpired } from '../sessions/session-refusals.js';
+import { sessionCancelled, sessionExpired } from '../sessions/session-refusals.js';
 import { effectiveStatus } from '../sessions/session-view.js';
 import { claimLive } from '../store/index.js';
 
@@ -124,6 +124,7 @@ export class HandoffService {
       if (state === 'withdrawn') throw handoffInvalid();
       const status = effectiveStatus(s, now);
       if (status === 'expired') throw handoffExpired();
+      if (status === 'cancelled') throw sessionCancelled();
       if (s.tokenOnboarding || status !== 'open' || claimLive(s, now, this.#sessions.claimTimeoutMs)) throw handoffUsed();
       return state === 'expired';
     };
@@ -198,6 +199,7 @@ export class HandoffService {
     const now = this.#sessions.now();
     const status = effectiveStatus(s, now);
     if (status === 'expired') throw sessionExpired();
+    if (status === 'cancelled') throw sessionCancelled();
     if (status !== 'open' || s.tokenOnboarding || claimLive(s, now, this.#sessions.claimTimeoutMs)) throw alreadySent();
   }
 }

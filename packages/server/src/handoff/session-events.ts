@@ -2,7 +2,7 @@
  * A session's event stream (`GET /v1/session/events`, docs/page-api.md#hand-off): the session's
  * log after the page's `Last-Event-ID` (all of it on a first connection, so a reloaded page finds
  * the current state), then each new entry as the store tells of a change, from whichever instance
- * made it. Ends once the session is completed or expired, or when this device no longer holds it.
+ * made it. Ends once the session is completed, expired or cancelled, or when this device no longer holds it.
  * A pending link, or the session itself, lapsing while watched is marked here (once, whichever
  * instance's stream comes first), so both pages hear of it.
  */
@@ -57,7 +57,8 @@ export class SessionEvents extends EventStream<SessionEventDeps> {
       this.write(`event: ${entry.event.type}\ndata: ${JSON.stringify(entry.event)}\nid: ${entry.seq}\n\n`);
       this.sent = entry.seq;
     }
-    if (session.status === 'completed' || session.status === 'expired' || !stillValid(session, this.caller)) return true;
+    if (session.status === 'completed' || session.status === 'expired' || session.status === 'cancelled' || !stillValid(session, this.caller))
+      return true;
     timers.clearTimeout(this.due);
     this.due = scheduleLapse(session, sessions.now(), timers, () => {
       void Promise.all([handoff.expireOfferIfDue(id), sessions.expireIfDue(session)]).catch(() => this.poke());

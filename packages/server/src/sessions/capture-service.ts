@@ -10,7 +10,7 @@ import { DomainError } from '../errors/domain-error.js';
 import { newPageSecret } from './new-session.js';
 import { captureExchanged } from './page-secret-rules.js';
 import type { SessionService } from './session-service.js';
-import { sessionExpired } from './session-refusals.js';
+import { sessionCancelled, sessionExpired } from './session-refusals.js';
 import { effectiveStatus } from './session-view.js';
 
 const noSuchLink = () => new DomainError('not_found', 'No such session link.');
@@ -27,6 +27,7 @@ export async function exchangeCapture(sessions: SessionService, captureToken: st
   if (!found) throw noSuchLink();
   const status = effectiveStatus(found, sessions.now());
   if (status === 'expired') throw sessionExpired();
+  if (status === 'cancelled') throw sessionCancelled();
   if (status !== 'open' || found.tokenOnboarding) throw new DomainError('session_used', undefined, { status: 410 });
   const changed = await sessions.change(found.id, (s) =>
     captureExchanged(s, captureToken) ? null : { ...s, exchangedCaptures: [...(s.exchangedCaptures ?? []), hashSecret(captureToken)] },

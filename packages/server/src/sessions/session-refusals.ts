@@ -11,10 +11,14 @@ export const sessionUsed = (): DomainError =>
 export const sessionExpired = (): DomainError =>
   new DomainError('session_expired', 'This session has expired; the service provider must open a new one.');
 
+export const sessionCancelled = (): DomainError =>
+  new DomainError('session_cancelled', 'This session was cancelled by the service provider; it must open a new one.');
+
 /** The domain error of each refusal the store's claim rule gives. */
 export const CLAIM_REFUSALS = {
   session_used: sessionUsed,
   session_expired: sessionExpired,
+  session_cancelled: sessionCancelled,
   idempotency_conflict: idempotencyConflict,
   idempotency_in_progress: idempotencyInProgress,
 } as const;

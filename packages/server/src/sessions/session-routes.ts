@@ -1,23 +1,27 @@
 /**
- * Session routes (docs/backend-api.md#sessions): the backend's, behind an API key, to open and
- * read sessions; and the page's `GET /v1/session`, behind one of the session's page secrets.
+ * Session routes (docs/backend-api.md#sessions): the backend's, behind an API key, to open, read,
+ * list, cancel and redact sessions; and the page's `GET /v1/session`, behind one of the session's page secrets.
  */
 import { SESSION_LIMITS, validateCreateSession } from '@onboarding-kit/contract';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { DomainError } from '../errors/domain-error.js';
 import type { CompanionEnv } from '../http/env.js';
 import { idempotencyKey } from '../idempotency/idempotency-header.js';
 import { fingerprint } from '../idempotency/idempotency-rules.js';
 import { plainHttpRefused } from '../net/address-rules.js';
-import { readJsonBody } from '../transport/index.js';
+import { parseJsonBytes, readBodyBytes, readJsonBody } from '../transport/index.js';
 import { pageHandoffState } from '../handoff/handoff-rules.js';
 import { pageCaller } from '../handoff/handoff-routes.js';
 import { exchangeCapture } from './capture-service.js';
 import type { SessionService } from './session-service.js';
+import type { LifecycleService } from './lifecycle-service.js';
+import { parseListQuery } from './list-rules.js';
 import { toPageSession } from './session-view.js';
 
 export interface SessionRouteDeps {
   sessions: SessionService;
+  /** Cancel, redact, list. */
+  lifecycle: LifecycleService;
   /** The backend's authentication (an API key). */
   auth: MiddlewareHandler<CompanionEnv>;
   /** In production a `returnUrl` must be https (plain http only on a loopback host). */
@@ -27,7 +31,7 @@ export interface SessionRouteDeps {
 const noSuchSession = () => new DomainError('not_found', 'No such session.');
 
 /** `/v1/sessions`: the integrator's backend opens and reads sessions. */
-export function sessionRoutes({ sessions, auth, environment }: SessionRouteDeps): Hono<CompanionEnv> {
+export function sessionRoutes({ sessions, lifecycle, auth, environment }: SessionRouteDeps): Hono<CompanionEnv> {
   const app = new Hono<CompanionEnv>();
   app.use('*', auth);
 
@@ -54,15 +58,22 @@ export function sessionRoutes({ sessions, auth, environment }: SessionRouteDeps)
   });
 
   app.get('/', async (c) => {
-    const reference = c.req.query('reference');
-    if (reference === undefined || reference.length < 1 || reference.length > SESSION_LIMITS.referenceMaxLength) {
-      throw new DomainError(
-        'invalid_field',
-        `reference is required: GET /v1/sessions?reference=<1 to ${SESSION_LIMITS.referenceMaxLength} characters>.`,
-        { field: 'reference' },
-      );
+    const parsed = parseListQuery(c.req.query());
+    if (!parsed.ok) {
+      const { code, message, field } = parsed.error;
+      throw new DomainError(code, message, field ? { field } : {});
     }
-    return c.json({ data: await sessions.listByReference(reference, SESSION_LIMITS.listMax) });
+    return c.json(await lifecycle.list(parsed.value.query, parsed.value.limit));
+  });
+
+  app.post('/:id/cancel', async (c) => {
+    await emptyBody(c);
+    return c.json(await lifecycle.cancel(c.req.param('id')));
+  });
+
+  app.post('/:id/redact', async (c) => {
+    await emptyBody(c);
+    return c.json(await lifecycle.redact(c.req.param('id')));
   });
 
   app.get('/:id', async (c) => {
@@ -75,6 +86,15 @@ export function sessionRoutes({ sessions, auth, environment }: SessionRouteDeps)
 }
 
 const SMALL_BODY_BYTES = 1024;
+
+/** A lifecycle call carries no body, or `{}`. */
+async function emptyBody(c: Context<CompanionEnv>): Promise<void> {
+  const bytes = await readBodyBytes(c, SMALL_BODY_BYTES, { what: 'The body' });
+  if (bytes.length === 0) return;
+  const body = parseJsonBytes(bytes);
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length > 0)
+    throw new DomainError('invalid_request', 'This call takes no body, or {}.');
+}
 
 /** `{ captureToken }`, a string of sane length, nothing else. */
 function validateExchange(body: unknown): string {

@@ -4,7 +4,7 @@
  * compare-and-set on its version, so instances racing to claim, submit, complete or expire one
  * session cannot both win; each change that matters to the backend queues a notification after it.
  */
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   isTerminalStatus,
   type CreateSessionResponse,
@@ -34,6 +34,8 @@ import {
 } from '../config/defaults.js';
 import { claimLive, decideClaim } from '../store/index.js';
 import { completionReport, type ReadReport, type ReportExtras } from './completion-report.js';
+import { redactedOnboarding } from '../store/rules/redaction.js';
+import { sessionEventId, type SessionNotificationType } from './lifecycle-rules.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
 export interface SessionNotifier {
@@ -165,11 +167,6 @@ export class SessionService {
     return session ? this.#view(session) : null;
   }
 
-  async listByReference(reference: string, limit: number): Promise<SessionView[]> {
-    const sessions = await this.#o.store.listSessionsByReference(reference, limit);
-    return Promise.all(sessions.map((s) => this.#view(s)));
-  }
-
   /**
    * Takes the session for one onboarding creation. A creation with the `Idempotency-Key` of the
    * one that made the session's onboarding is a replay (same body) or a conflict; any other is
@@ -256,21 +253,23 @@ export class SessionService {
             {
               ...s,
               status: 'completed',
-              outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at },
-              ...(services !== undefined && { reportServices: services }),
+              outcome: { status: record.status, ...(record.externalId && !s.redactedAt && { externalId: record.externalId }), at },
+              ...(services !== undefined && !s.redactedAt && { reportServices: services }),
               endedAt: new Date(this.now()).toISOString(),
             },
             {
               type: 'session.completed',
               tokenOnboarding: record.tokenOnboarding,
               status: record.status as 'APPROVED' | 'REFUSED' | 'ERROR',
-              ...(record.externalId && { externalId: record.externalId }),
+              ...(record.externalId && !s.redactedAt && { externalId: record.externalId }),
             },
             new Date(this.now()).toISOString(),
           )
         : null,
     );
     if (changed) {
+      // What the upstream sent after a redaction is erased as it lands.
+      if (changed.redactedAt) await this.#o.store.redactOnboarding(record.tokenOnboarding, redactedOnboarding);
       this.#o.logger.info('session completed', { sessionId: changed.id, status: record.status });
       await this.#notify('session.completed', changed, record);
     }
@@ -368,17 +367,16 @@ export class SessionService {
   }
 
   async #notify(
-    type: Extract<NotificationType, `session.${string}`>,
+    type: SessionNotificationType,
     session: SessionRecord,
     onboarding: OnboardingRecord | null,
   ): Promise<void> {
     const { notifier } = this.#o;
     if (!notifier) return;
     const data = await this.#view(session, onboarding);
-    // One id per session and event type: a repeat (two instances, a sweep after a hook) queues nothing.
-    const id = `evt_${createHash('sha256').update(`${session.id}:${type}`).digest('hex').slice(0, 32)}`;
     try {
-      await notifier.notify({ id, type, orderKey: session.id, data });
+      // A repeat (two instances, a sweep after a hook) queues nothing: one id per session and type.
+      await notifier.notify({ id: sessionEventId(session.id, type), type, orderKey: session.id, data });
     } catch (error) {
       this.#o.logger.error('notification not queued', { sessionId: session.id, type, error });
     }

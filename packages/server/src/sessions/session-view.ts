@@ -6,6 +6,7 @@ import type { PageSession, SessionStatus, SessionView } from '@onboarding-kit/co
 import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord } from '../store/index.js';
 import { pagePrefill } from './person-rules.js';
+import { redactedView } from '../store/rules/redaction.js';
 
 /** An open session past `expiresAt` is expired, whether or not the sweep has marked it yet. */
 export function effectiveStatus(session: SessionRecord, nowMs: number): SessionStatus {
@@ -46,7 +47,7 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
       };
     }
   }
-  return view;
+  return session.redactedAt ? redactedView(view, session.redactedAt) : view;
 }
 
 /** The page's view: the person only as `pagePrefill` shows them (sessions/person-rules.ts). */

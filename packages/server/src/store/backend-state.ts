@@ -88,7 +88,7 @@ export interface SessionRecord {
    * sent it (docs/backend-api.md#the-reports-services). Personal data: sealed with the prefill.
    */
   reportServices?: unknown;
-  /** When the session became `completed` or `expired` (ISO 8601); drives retention. */
+  /** When the session became `completed`, `expired` or `cancelled` (ISO 8601); drives retention. */
   endedAt?: string;
   /** The hand-off between devices (absent: never offered). */
   handoff?: SessionHandoff;
@@ -98,11 +98,30 @@ export interface SessionRecord {
   events?: SessionLogEntry[];
   /** The last event's `seq` (0 or absent: none yet). */
   eventSeq?: number;
+  /** When the session's personal data was erased (rules/redaction.ts); absent: never. */
+  redactedAt?: string;
   /**
    * At rest only, with a data key: `taxId`, `name`, `metadata`, `returnUrl` and `reportServices` sealed together
    * (rules/personal-data.ts). The store opens it before handing the session out, so callers never see it.
    */
   sealed?: string;
+}
+
+/** Where a session sits in `GET /v1/sessions` (rules/session-list.ts). */
+export interface SessionPosition {
+  createdMs: number;
+  id: string;
+}
+
+/** A listing as a store runs it: every bound exclusive, `limit` above zero. */
+export interface SessionQuery {
+  reference?: string;
+  status?: SessionStatus;
+  createdAfterMs?: number;
+  createdBeforeMs?: number;
+  /** The last position of the previous page: only sessions listed after it. */
+  after?: SessionPosition;
+  limit: number;
 }
 
 export type IdempotencyState =
@@ -224,6 +243,19 @@ export interface BackendState {
   findHandoffSession(hash: string): Promise<SessionRecord | null>;
   /** Sessions of one `reference`, newest first, at most `limit`. */
   listSessionsByReference(reference: string, limit: number): Promise<SessionRecord[]>;
+  /** The sessions a query lists, in listing order (rules/session-list.ts), at most `query.limit`. */
+  listSessions(query: SessionQuery): Promise<SessionRecord[]>;
+  /**
+   * Deletes every secret and hand-off key of a session, so no page opens it again; the session
+   * itself stays. Then whatever the deletion left in the store's files is cleaned away.
+   */
+  revokeSessionAccess(id: string): Promise<void>;
+  /**
+   * Rewrites a queued or settled notification's body with `redact(body)` (its state, tries and
+   * order unchanged); false for an unknown id.
+   */
+  redactNotification(id: string, redact: (entry: OutboxEntry) => string): Promise<boolean>;
+
   /** Sessions in `status`, oldest `expiresAt` first; with `expiresBefore`, only those expiring before it. */
   listSessionsByStatus(status: SessionStatus, options: { limit: number; expiresBefore?: Date }): Promise<SessionRecord[]>;
 

@@ -92,6 +92,11 @@ export interface Store extends BackendState {
   subscribe(tokenOnboarding: string, listener: ChangeListener): () => void;
   /** Tokens still IN_PROCESS (for a poller resuming after a restart). */
   listInProcess(): Promise<string[]>;
+  /**
+   * Replaces an onboarding's record with `redact(record)` (rules/redaction.ts), its listeners not
+   * told; false for an unknown token.
+   */
+  redactOnboarding(tokenOnboarding: string, redact: (record: OnboardingRecord) => OnboardingRecord): Promise<boolean>;
   /** Deletes onboardings finished before `finishedBefore`, and any created before `createdBefore`. Returns how many. */
   expire(cutoffs: { finishedBefore: Date; createdBefore: Date }): Promise<number>;
   /**

@@ -95,6 +95,9 @@ const BACKEND_METHODS: Array<keyof BackendState> = [
   'rescheduleQueryRequest',
   'dueQueryRequests',
   'purgeQueryRequests',
+  'listSessions',
+  'revokeSessionAccess',
+  'redactNotification',
 ];
 
 export function harness(name: string, factory: StoreFactory, serverClock: boolean): Harness {

@@ -9,7 +9,15 @@
  * updates hold only the fields a try sets.
  */
 import type { SessionStatus } from '@onboarding-kit/contract';
-import type { IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind } from '../backend-state.js';
+import type {
+  IdempotencyState,
+  OutboxEntry,
+  OutboxState,
+  OutboxUpdate,
+  SessionQuery,
+  SessionRecord,
+  SessionSecretKind,
+} from '../backend-state.js';
 import type { OnboardingCutoffs } from '../rules/onboardings.js';
 import type { QueryCutoffs, StoredQueryEnd, StoredQueryRequest } from '../rules/query-requests.js';
 import type { PurgeCutoffs, SecretOwner } from '../rules/sessions.js';
@@ -56,6 +64,10 @@ export interface StorePrimitives {
   sessionsByReference(reference: string, limit: number): Promise<SessionRecord[]>;
   /** Soonest to expire first, only those expiring before `expiresBeforeMs` when given. */
   sessionsByStatus(status: SessionStatus, limit: number, expiresBeforeMs: number | undefined): Promise<SessionRecord[]>;
+  /** rules/session-list.ts `pageOf` over every session held, `limit` above zero. */
+  sessionsPage(query: SessionQuery): Promise<SessionRecord[]>;
+  /** Deletes the session's secrets and the hand-off keys pointing at it (the session stays). */
+  revokeSessionAccess(id: string): Promise<void>;
 
   /** rules/idempotency.ts, with the reservation's time to live already chosen. */
   reserveKey(key: string, fingerprint: string, reservationTtlMs: number): Promise<IdempotencyState>;
@@ -68,6 +80,8 @@ export interface StorePrimitives {
   dueEntries(nowMs: number, limit: number): Promise<OutboxEntry[]>;
   updateEntry(id: string, update: OutboxUpdate): Promise<boolean>;
   getEntry(id: string): Promise<OutboxEntry | null>;
+  /** Replaces an entry's body (already sealed), nothing else; false for an unknown id. */
+  rewriteEntryBody(id: string, body: string): Promise<boolean>;
   /** Entries a listing shows (rules/outbox.ts `listed`), newest first. */
   listEntries(state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]>;
   /** Deletes purged sessions with their secrets and hand-off keys, and settled entries; returns how many records went. */
@@ -86,6 +100,8 @@ export interface StorePrimitives {
   dueQueries(nowMs: number, limit: number): Promise<StoredQueryRequest[]>;
   /** `outcomeErased` ones lose their outcome (stamped `at`), `queryDeleted` ones go whole; returns how many records were touched. */
   purgeQueries(cutoffs: QueryCutoffs, at: string): Promise<number>;
+  /** Removes what deleted or rewritten records left in the backend's files (SQLite: the WAL's earlier frames); absent where nothing lingers. */
+  compact?(): Promise<void>;
 
   ping(): Promise<void>;
   close?(): Promise<void>;

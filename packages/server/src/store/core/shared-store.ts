@@ -17,6 +17,7 @@ import type {
   QueryRequestEnd,
   QueryRequestRecord,
   SessionChangeListener,
+  SessionQuery,
   SessionRecord,
   SessionSecretKind,
 } from '../backend-state.js';
@@ -156,6 +157,29 @@ export class SharedStore implements Store, BackendState {
     { limit, expiresBefore }: { limit: number; expiresBefore?: Date },
   ): Promise<SessionRecord[]> {
     return atMost(limit) === 0 ? [] : this.openAll(await this.p.sessionsByStatus(status, limit, expiresBefore?.getTime()));
+  }
+
+  async listSessions(query: SessionQuery): Promise<SessionRecord[]> {
+    return atMost(query.limit) === 0 ? [] : this.openAll(await this.p.sessionsPage(query));
+  }
+
+  async revokeSessionAccess(id: string): Promise<void> {
+    await this.p.revokeSessionAccess(id);
+    await this.p.compact?.();
+  }
+
+  async redactNotification(id: string, redact: (entry: OutboxEntry) => string): Promise<boolean> {
+    const stored = await this.p.getEntry(id);
+    if (!stored) return false;
+    const body = await this.sealer.seal(redact(await this.openEntry(stored)), outboxBinding(id));
+    return this.p.rewriteEntryBody(id, body);
+  }
+
+  async redactOnboarding(token: string, redact: (record: OnboardingRecord) => OnboardingRecord): Promise<boolean> {
+    const record = await this.p.getOnboarding(token);
+    if (!record) return false;
+    await this.p.putOnboarding(redact(record));
+    return true;
   }
 
   reserveIdempotencyKey(key: string, fingerprint: string, ttls: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState> {

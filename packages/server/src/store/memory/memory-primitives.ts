@@ -1,6 +1,14 @@
 /** The memory backend's primitives (../core/primitives.ts): maps, each operation decided by the rules in one synchronous step. */
 import type { SessionStatus } from '@onboarding-kit/contract';
-import type { IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind } from '../backend-state.js';
+import type {
+  IdempotencyState,
+  OutboxEntry,
+  OutboxState,
+  OutboxUpdate,
+  SessionQuery,
+  SessionRecord,
+  SessionSecretKind,
+} from '../backend-state.js';
 import { copyRecord, copySession } from '../rules/copies.js';
 import { completeKey, releaseFrees, reserveKey, type HeldKey } from '../rules/idempotency.js';
 import { acquireLease, releaseLease, renewLease, type Lease } from '../rules/leases.js';
@@ -31,6 +39,7 @@ import {
   type SecretOwner,
 } from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
+import { pageOf } from '../rules/session-list.js';
 import { ChangeFeed } from '../core/change-feed.js';
 import type { StorePrimitives } from '../core/primitives.js';
 import { SessionFeed } from '../core/session-feed.js';
@@ -169,6 +178,18 @@ export class MemoryPrimitives implements StorePrimitives {
     return this.sessionsWhere((s) => s.status === status && msOf(s.expiresAt) < cutoff, soonestExpiryFirst, limit);
   }
 
+  async sessionsPage(query: SessionQuery): Promise<SessionRecord[]> {
+    return pageOf(
+      [...this.sessions.values()].map(({ s }) => s),
+      query,
+    ).map(copySession);
+  }
+
+  async revokeSessionAccess(id: string): Promise<void> {
+    deleteWhere(this.secrets, (owner) => owner.sessionId === id);
+    deleteWhere(this.handoffKeys, (key) => key.sessionId === id);
+  }
+
   async reserveKey(key: string, fingerprint: string, reservationTtlMs: number): Promise<IdempotencyState> {
     const { answer, write } = reserveKey(this.idempotency.get(key), fingerprint, reservationTtlMs, this.now());
     if (write) this.idempotency.set(key, write);
@@ -202,6 +223,12 @@ export class MemoryPrimitives implements StorePrimitives {
   async getEntry(id: string): Promise<OutboxEntry | null> {
     const queued = this.outbox.get(id);
     return queued ? { ...queued.entry } : null;
+  }
+
+  async rewriteEntryBody(id: string, body: string): Promise<boolean> {
+    const queued = this.outbox.get(id);
+    if (queued) queued.entry = { ...queued.entry, body };
+    return queued !== undefined;
   }
 
   async listEntries(state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]> {

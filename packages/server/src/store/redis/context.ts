@@ -2,6 +2,7 @@
 import type { RedisConnection } from './connection.js';
 import type { RedisKeys } from './keys.js';
 import type { Clock } from '../store.js';
+import { msOf } from '../rules/iso-time.js';
 
 export interface RedisContext {
   conn: RedisConnection;
@@ -16,3 +17,8 @@ export interface RedisContext {
 
 /** Members read per round trip when a list must skip some, and records deleted per transaction. */
 export const PAGE = 200;
+
+/** The id in an index member `<seq>:<id>`. */
+export const idOf = (member: string): string => member.slice(member.indexOf(':') + 1);
+/** A time as a script takes it: ms since the epoch, or '' for none. */
+export const optionalMs = (iso: string | undefined): string => (iso === undefined ? '' : String(msOf(iso)));

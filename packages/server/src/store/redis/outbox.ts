@@ -9,12 +9,11 @@ import type { OutboxEntry, OutboxState, OutboxUpdate } from '../backend-state.js
 import { msOf } from '../rules/iso-time.js';
 import { applyOutboxUpdate, isDue, listed, outboxBase, outboxChangedMs, outboxTry } from '../rules/outbox.js';
 import type { StorePrimitives } from '../core/primitives.js';
-import { PAGE, type RedisContext } from './context.js';
+import { PAGE, idOf, optionalMs, type RedisContext } from './context.js';
 import type { RedisKeys } from './keys.js';
-import { ENQUEUE, OUTBOX_STATES, PURGE_OUTBOX, UPDATE_OUTBOX } from './scripts/outbox-scripts.js';
-import { idOf, optionalMs } from './sessions.js';
+import { ENQUEUE, OUTBOX_STATES, PURGE_OUTBOX, REWRITE_OUTBOX_BODY, UPDATE_OUTBOX } from './scripts/outbox-scripts.js';
 
-type OutboxPrimitives = Pick<StorePrimitives, 'insertEntry' | 'dueEntries' | 'updateEntry' | 'getEntry' | 'listEntries'> & {
+type OutboxPrimitives = Pick<StorePrimitives, 'insertEntry' | 'dueEntries' | 'updateEntry' | 'getEntry' | 'rewriteEntryBody' | 'listEntries'> & {
   /** Deletes settled entries last changed before the cutoff; returns how many. */
   purgeEntries(outboxBeforeMs: number): Promise<number>;
 };
@@ -117,6 +116,10 @@ export function outboxPrimitives(ctx: RedisContext): OutboxPrimitives {
 
     async getEntry(id: string): Promise<OutboxEntry | null> {
       return (await conn.op(() => readEntries(ctx, [id])))[0] ?? null;
+    },
+
+    async rewriteEntryBody(id: string, body: string): Promise<boolean> {
+      return Number(await conn.run(REWRITE_OUTBOX_BODY, [keys.k(`outbox:${id}`)], [body])) === 1;
     },
 
     listEntries: (state, failingOnly, limit) => listEntries(ctx, state, failingOnly, limit),

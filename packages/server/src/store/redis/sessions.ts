@@ -12,7 +12,7 @@
  *   purge deletes with it). Both expire with the session.
  * - sorted sets of members: `sessions:reference:<reference>` and `sessions:created` by creation
  *   time (ms), `sessions:status:<status>` by expiry, `sessions:ended` by end time; counter
- *   `sessions:seq`. A member whose session Redis expired is dropped by the next read that meets it
+ *   `sessions:seq`; `sessions:listing`, the listing's own index (./session-listing.ts). A member whose session Redis expired is dropped by the next read that meets it
  *   (lists) or by the purge (created, ended). A reference's set expires with its latest session,
  *   since one reference may never be listed again.
  *
@@ -25,7 +25,7 @@ import { msOf } from '../rules/iso-time.js';
 import { SESSION_MAX_AGE_MS } from '../../config/defaults.js';
 import type { PurgeCutoffs, SecretOwner } from '../rules/sessions.js';
 import type { StorePrimitives } from '../core/primitives.js';
-import { PAGE, type RedisContext } from './context.js';
+import { PAGE, idOf, optionalMs, type RedisContext } from './context.js';
 import {
   ADD_SECRET,
   CREATE_SESSION,
@@ -33,7 +33,9 @@ import {
   PURGE_SESSION,
   PUT_HANDOFF_KEY,
   REPLACE_SESSION,
+  REVOKE_SESSION_ACCESS,
 } from './scripts/session-scripts.js';
+import { sessionsPage } from './session-listing.js';
 
 /**
  * How long a session outlives its expiry in Redis: the routes still answer `expired` for it, and
@@ -41,8 +43,6 @@ import {
  */
 const SESSION_GRACE_MS = SESSION_MAX_AGE_MS;
 
-export const idOf = (member: string): string => member.slice(member.indexOf(':') + 1);
-export const optionalMs = (iso: string | undefined): string => (iso === undefined ? '' : String(msOf(iso)));
 
 type SessionPrimitives = Pick<
   StorePrimitives,
@@ -55,6 +55,8 @@ type SessionPrimitives = Pick<
   | 'findHandoffSession'
   | 'sessionsByReference'
   | 'sessionsByStatus'
+  | 'sessionsPage'
+  | 'revokeSessionAccess'
 > & {
   /** Deletes the sessions the cutoffs name, with their secrets and hand-off keys; returns how many. */
   purgeSessions(cutoffs: PurgeCutoffs): Promise<number>;
@@ -180,6 +182,12 @@ export function sessionPrimitives(ctx: RedisContext): SessionPrimitives {
         false,
         limit,
       );
+    },
+
+    sessionsPage: (query) => sessionsPage(ctx, query),
+
+    async revokeSessionAccess(id: string): Promise<void> {
+      await conn.run(REVOKE_SESSION_ACCESS, [], [prefix, id]);
     },
 
     purgeSessions: (cutoffs) => purgeSessions(ctx, cutoffs),

@@ -14,7 +14,10 @@ export type ClaimDecision =
   /** The key of the creation that made the onboarding, its body not read yet: only the body tells a replay from a conflict. */
   | { kind: 'needs_body' }
   | { kind: 'replay'; tokenOnboarding: string }
-  | { kind: 'refused'; reason: 'session_used' | 'session_expired' | 'idempotency_conflict' | 'idempotency_in_progress' };
+  | {
+      kind: 'refused';
+      reason: 'session_used' | 'session_expired' | 'session_cancelled' | 'idempotency_conflict' | 'idempotency_in_progress';
+    };
 
 /**
  * What a creation request gets from a session: with the `Idempotency-Key` of the creation that
@@ -39,7 +42,8 @@ export function decideClaim(
     if (request.fingerprint === undefined) return { kind: 'needs_body' };
     return sameBody ? { kind: 'replay', tokenOnboarding: s.tokenOnboarding } : { kind: 'refused', reason: 'idempotency_conflict' };
   }
-  if (status !== 'open') return { kind: 'refused', reason: status === 'expired' ? 'session_expired' : 'session_used' };
+  if (status === 'expired' || status === 'cancelled') return { kind: 'refused', reason: `session_${status}` };
+  if (status !== 'open') return { kind: 'refused', reason: 'session_used' };
   if (claimLive(s, nowMs, claimTimeoutMs)) {
     if (!sameKey) return { kind: 'refused', reason: 'session_used' };
     return { kind: 'refused', reason: request.fingerprint === undefined || sameBody ? 'idempotency_in_progress' : 'idempotency_conflict' };

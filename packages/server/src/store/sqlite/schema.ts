@@ -146,6 +146,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX query_requests_created ON query_requests (created_ms);
     `,
   },
+  {
+    // GET /v1/sessions pages newest first by (created_ms, id), with or without a reference or a
+    // status: one index per shape, so a page reads only its own rows.
+    version: 6,
+    sql: `
+      CREATE INDEX sessions_listing ON sessions (created_ms, id);
+      CREATE INDEX sessions_reference_listing ON sessions (reference, created_ms, id);
+      CREATE INDEX sessions_status_listing ON sessions (status, created_ms, id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -4,7 +4,15 @@
  * processes) each decide on the state the other left; the rules of ../rules/ decide.
  */
 import type { SessionStatus } from '@onboarding-kit/contract';
-import type { IdempotencyState, OutboxEntry, OutboxState, OutboxUpdate, SessionRecord, SessionSecretKind } from '../backend-state.js';
+import type {
+  IdempotencyState,
+  OutboxEntry,
+  OutboxState,
+  OutboxUpdate,
+  SessionQuery,
+  SessionRecord,
+  SessionSecretKind,
+} from '../backend-state.js';
 import { StoreUnavailableError } from '../errors.js';
 import { completeKey, releaseFrees, reserveKey } from '../rules/idempotency.js';
 import { msOf } from '../rules/iso-time.js';
@@ -41,6 +49,7 @@ import {
 } from './rows.js';
 import type { Db, Statements } from './statements.js';
 import { insertOutboxRow, insertQueryRow, replaceQueryRow, updateOutboxRow, writeOnboarding } from './writes.js';
+import { ListingStatements, listingQuery } from './session-listing.js';
 
 const endedMs = (s: SessionRecord): number | null => (s.endedAt ? msOf(s.endedAt) : null);
 
@@ -50,6 +59,7 @@ export class SqlitePrimitives implements StorePrimitives {
   private readonly dropFeeds: () => void;
   private closed = false;
   private nextSweep = 0;
+  private readonly listings: ListingStatements;
 
   constructor(
     private readonly db: Db,
@@ -60,6 +70,7 @@ export class SqlitePrimitives implements StorePrimitives {
     this.feed = feeds.feed;
     this.sessionFeed = feeds.sessionFeed;
     this.dropFeeds = feeds.drop;
+    this.listings = new ListingStatements(db);
   }
 
   async putOnboarding(r: OnboardingRecord): Promise<void> {
@@ -211,6 +222,18 @@ export class SqlitePrimitives implements StorePrimitives {
     );
   }
 
+  async sessionsPage(q: SessionQuery): Promise<SessionRecord[]> {
+    const { shape, sql, params } = listingQuery(q);
+    return this.run(() => (this.listings.statement(shape, sql).all(...params) as SessionRow[]).map((row) => toSession(row)!));
+  }
+
+  async revokeSessionAccess(id: string): Promise<void> {
+    this.tx(() => {
+      this.sql.revokeSecrets.run(id);
+      this.sql.revokeHandoffKeys.run(id);
+    });
+  }
+
   async reserveKey(key: string, fingerprint: string, reservationTtlMs: number): Promise<IdempotencyState> {
     const t = this.now();
     return this.tx(() => {
@@ -249,6 +272,10 @@ export class SqlitePrimitives implements StorePrimitives {
   async getEntry(id: string): Promise<OutboxEntry | null> {
     const row = this.run(() => this.sql.getNotification.get(id) as OutboxRow | undefined);
     return row ? toOutboxEntry(row) : null;
+  }
+
+  async rewriteEntryBody(id: string, body: string): Promise<boolean> {
+    return this.run(() => this.sql.rewriteNotificationBody.run(body, id).changes === 1);
   }
 
   async listEntries(state: OutboxState, failingOnly: boolean, limit: number): Promise<OutboxEntry[]> {
@@ -312,6 +339,10 @@ export class SqlitePrimitives implements StorePrimitives {
       if (next) replaceQueryRow(this.sql, next);
       return next !== null;
     });
+  }
+
+  async compact(): Promise<void> {
+    this.run(() => this.truncateWal());
   }
 
   /**

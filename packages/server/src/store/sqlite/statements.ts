@@ -60,6 +60,8 @@ const SQL = {
   getHandoffSession: `SELECT version, body FROM sessions WHERE id = coalesce((SELECT session_id FROM handoff_keys WHERE hash = ?), '')`,
   putHandoffKey: `INSERT INTO handoff_keys (hash, session_id, live_until_ms) VALUES (?1, ?2, ?3)
     ON CONFLICT (hash) DO UPDATE SET session_id = excluded.session_id, live_until_ms = excluded.live_until_ms`,
+  revokeSecrets: 'DELETE FROM session_secrets WHERE session_id = ?',
+  revokeHandoffKeys: 'DELETE FROM handoff_keys WHERE session_id = ?',
   purgeHandoffKeys: 'DELETE FROM handoff_keys WHERE session_id IN (SELECT id FROM sessions WHERE ended_ms < ?1 OR created_ms < ?2)',
 
   getIdempotency: 'SELECT fingerprint, result, expires_ms FROM idempotency_keys WHERE key = ?',
@@ -74,6 +76,7 @@ const SQL = {
   updateNotification: `UPDATE outbox SET state = ?1, attempts = ?2, next_attempt_ms = ?3, last_attempt_at = ?4, last_error = ?5, delivered_at = ?6,
     changed_ms = COALESCE(?7, created_ms) WHERE id = ?8`,
   getNotification: `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE id = ?`,
+  rewriteNotificationBody: 'UPDATE outbox SET body = ? WHERE id = ?',
   listNotifications: `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE state = ?1 AND (?2 = 0 OR attempts > 0) ORDER BY created_ms DESC, seq DESC LIMIT ?3`,
   purgeOutbox: "DELETE FROM outbox WHERE state <> 'pending' AND changed_ms < ?",
 

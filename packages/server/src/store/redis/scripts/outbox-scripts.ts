@@ -55,3 +55,13 @@ for i = 2, 6 do redis.call('ZREM', KEYS[i], member) end
 if cur[1] ~= member then return 0 end
 return redis.call('DEL', KEYS[1])
 `);
+
+/** Replaces an entry's body in its `base` (which holds strings only), nothing else. KEYS: 1 entry. ARGV: 1 body. Returns 0 for an unknown entry. */
+export const REWRITE_OUTBOX_BODY = lua(`
+local base = redis.call('HGET', KEYS[1], 'base')
+if not base then return 0 end
+local b = cjson.decode(base)
+b.body = ARGV[1]
+redis.call('HSET', KEYS[1], 'base', cjson.encode(b))
+return 1
+`);

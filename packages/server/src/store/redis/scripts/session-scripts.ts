@@ -14,6 +14,18 @@ local function status_key(status) return P .. 'sessions:status:' .. status end
 local function reference_key(reference) return P .. 'sessions:reference:' .. reference end
 local function handoff_key(hash) return P .. 'handoff:' .. hash end
 local function handoffs_key(id) return P .. 'session-handoff:' .. id end
+local function listing_member(created_ms, id) return string.format('%015.0f', tonumber(created_ms)) .. ':' .. id end
+local function revoke_access(id)
+  local suffix = ':' .. id
+  for _, h in ipairs(redis.call('SMEMBERS', secrets_key(id))) do
+    local owner = redis.call('GET', secret_key(h))
+    if owner and string.sub(owner, -#suffix) == suffix then redis.call('DEL', secret_key(h)) end
+  end
+  for _, h in ipairs(redis.call('SMEMBERS', handoffs_key(id))) do
+    if redis.call('HGET', handoff_key(h), 'session') == id then redis.call('DEL', handoff_key(h)) end
+  end
+  redis.call('DEL', secrets_key(id), handoffs_key(id))
+end
 local function expire_secrets(id, at)
   redis.call('PEXPIREAT', secrets_key(id), at)
   for _, h in ipairs(redis.call('SMEMBERS', secrets_key(id))) do redis.call('PEXPIREAT', secret_key(h), at) end
@@ -56,6 +68,7 @@ redis.call('ZADD', reference_key(ARGV[4]), ARGV[6], member)
 outlive(reference_key(ARGV[4]), ARGV[9])
 redis.call('ZADD', status_key(ARGV[5]), ARGV[7], member)
 redis.call('ZADD', P .. 'sessions:created', ARGV[6], member)
+redis.call('ZADD', P .. 'sessions:listing', 0, listing_member(ARGV[6], id))
 if ARGV[8] ~= '' then redis.call('ZADD', P .. 'sessions:ended', ARGV[8], member) end
 add_secret(id, 'client', ARGV[10], ARGV[9])
 add_secret(id, 'capture', ARGV[11], ARGV[9])
@@ -140,19 +153,34 @@ local due = (created and tonumber(created) < tonumber(ARGV[4])) or (ended and to
 if not due then return 0 end
 redis.call('ZREM', P .. 'sessions:created', member)
 redis.call('ZREM', P .. 'sessions:ended', member)
+if created then redis.call('ZREM', P .. 'sessions:listing', listing_member(created, id)) end
 local key = session_key(id)
 local cur = redis.call('HMGET', key, 'member', 'reference', 'status')
 if cur[1] ~= member then return 0 end
 redis.call('ZREM', reference_key(cur[2]), member)
 redis.call('ZREM', status_key(cur[3]), member)
-local suffix = ':' .. id
-for _, h in ipairs(redis.call('SMEMBERS', secrets_key(id))) do
-  local owner = redis.call('GET', secret_key(h))
-  if owner and string.sub(owner, -#suffix) == suffix then redis.call('DEL', secret_key(h)) end
+revoke_access(id)
+redis.call('DEL', key)
+return 1
+`);
+
+/** Deletes a session's secrets and the hand-off keys pointing at it; the session stays. ARGV: 1 prefix, 2 id. */
+export const REVOKE_SESSION_ACCESS = lua(`${SESSION_KEYS}
+revoke_access(ARGV[2])
+return 1
+`);
+
+/**
+ * Puts every session of `sessions:created` in the listing index (sessions written before the
+ * index existed), once: `sessions:listing-ready` then says it is done. ARGV: 1 prefix.
+ */
+export const FILL_LISTING = lua(`${SESSION_KEYS}
+if redis.call('EXISTS', P .. 'sessions:listing-ready') == 1 then return 0 end
+local all = redis.call('ZRANGE', P .. 'sessions:created', 0, -1, 'WITHSCORES')
+for i = 1, #all, 2 do
+  local m = all[i]
+  redis.call('ZADD', P .. 'sessions:listing', 0, listing_member(all[i + 1], string.sub(m, string.find(m, ':', 1, true) + 1)))
 end
-for _, h in ipairs(redis.call('SMEMBERS', handoffs_key(id))) do
-  if redis.call('HGET', handoff_key(h), 'session') == id then redis.call('DEL', handoff_key(h)) end
-end
-redis.call('DEL', secrets_key(id), handoffs_key(id), key)
+redis.call('SET', P .. 'sessions:listing-ready', '1')
 return 1
 `);
