@@ -75,7 +75,7 @@ export const ERROR_BODY_SCHEMA = object(
 
 /** The headers error answers share, for `components.headers`. */
 export const ERROR_HEADERS: Record<string, Json> = {
-  RequestId: header('The request id; the same id is on the companion\'s log lines for this request.'),
+  RequestId: { ...header('The request id; the same id is on the companion\'s log lines for this request.'), required: true },
   WwwAuthenticate: header('`Bearer realm="..."`: the credentials the route needs.'),
   RetryAfter: header('Seconds after which the same request may succeed (the end of the refusing window for a 429).', { type: 'integer', minimum: 1 }),
 };

@@ -16,6 +16,7 @@ const pageHeaders = {
 const html = (description: string): Json => ({ description, headers: pageHeaders, content: { 'text/html': { schema: string() } } });
 
 const unavailable = html('The element or the page\'s script is not built on this companion (`page_unavailable`); `Retry-After: 60`.');
+const failed = html('A bug (`internal_error`), as a page that quotes the request id.');
 
 /** A page of the hand-off, the same for every visitor: it claims nothing on its GET. */
 function devicePage(operationId: string, summary: string, parameters: Json[] = []): Operation {
@@ -25,7 +26,7 @@ function devicePage(operationId: string, summary: string, parameters: Json[] = [
     tags,
     security: [],
     parameters,
-    responses: { '200': html('The page.'), '503': unavailable },
+    responses: { '200': html('The page.'), '500': failed, '503': unavailable },
   };
 }
 
@@ -45,6 +46,7 @@ export const HOSTED_PATHS: PathItems = {
         '200': html('The capture page.'),
         '404': html('No session has this token.'),
         '410': html('The session was used, expired or cancelled, or this link was opened already.'),
+        '500': failed,
         '503': unavailable,
       },
     },
@@ -81,6 +83,7 @@ export const HOSTED_PATHS: PathItems = {
       responses: {
         '200': { description: 'The file.', headers: immutable, content: { 'text/javascript': {} } },
         '404': html('No such file, or another version.'),
+        '500': failed,
         '503': unavailable,
       },
     },

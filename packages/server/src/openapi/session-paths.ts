@@ -8,6 +8,10 @@ const security = [{ apiKey: ['sessions'] }];
 const tags = ['Sessions'];
 const keyRefusals = [refusal('unauthorized', 'no API key, or a wrong one'), refusal('forbidden', 'a key without the scope `sessions`')];
 const sessionId = pathParameter('id', 'The session\'s id (`ses_…`).');
+const instant = { anyOf: [dateTime(), string({ format: 'date' })] };
+/** Cancel and redact take no body, or `{}`. */
+const emptyBody = jsonBody({ type: 'object', maxProperties: 0 }, 'Nothing, or `{}`.', false);
+const bodyRefusals = [refusal('invalid_json'), refusal('invalid_request', 'a body other than `{}`'), refusal('payload_too_large')];
 
 export const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -53,14 +57,14 @@ export const SESSION_PATHS: PathItems = {
       parameters: [
         queryParameter('reference', 'Only the sessions of this reference.', string({ minLength: 1, maxLength: SESSION_LIMITS.referenceMaxLength })),
         queryParameter('status', 'Only sessions with this status.', string({ enum: SESSION_STATUS_VALUES })),
-        queryParameter('createdAfter', 'Only sessions created after this time (ISO 8601).', dateTime()),
-        queryParameter('createdBefore', 'Only sessions created before this time (ISO 8601).', dateTime()),
-        queryParameter('limit', 'Sessions per page.', { type: 'integer', minimum: 1, maximum: 100, default: 20 }),
+        queryParameter('createdAfter', 'Only sessions created after this time: an ISO 8601 date or date-time.', instant),
+        queryParameter('createdBefore', 'Only sessions created before this time: an ISO 8601 date or date-time.', instant),
+        queryParameter('limit', 'Sessions per page.', { type: 'integer', minimum: 1, maximum: SESSION_LIMITS.listMax, default: 20 }),
         queryParameter('cursor', 'The `nextCursor` of the previous page (opaque).', string()),
       ],
       responses: {
         '200': jsonAnswer('One page of sessions.', ref('SessionList')),
-        ...errorResponses(refusal('invalid_field', 'a query parameter (named in `field`) is not valid'), ...keyRefusals, 'store_unavailable'),
+        ...errorResponses(refusal('invalid_field', 'a query parameter (named in `field`) is not valid, or a `cursor` this companion did not give'), ...keyRefusals, 'store_unavailable'),
       },
     },
   },
@@ -86,12 +90,14 @@ export const SESSION_PATHS: PathItems = {
       tags,
       security,
       parameters: [sessionId],
+      requestBody: emptyBody,
       responses: {
         '200': jsonAnswer('The cancelled session.', ref('SessionView')),
         ...errorResponses(
+          ...bodyRefusals,
           ...keyRefusals,
           refusal('not_found', 'no such session'),
-          refusal('session_used', 'the session is submitted, completed or expired'),
+          refusal('session_used', 'the session is submitted, completed or expired, or its onboarding is being created'),
           'store_unavailable',
         ),
       },
@@ -106,9 +112,10 @@ export const SESSION_PATHS: PathItems = {
       tags,
       security,
       parameters: [sessionId],
+      requestBody: emptyBody,
       responses: {
         '200': jsonAnswer('The redacted session, with `redactedAt`.', ref('SessionView')),
-        ...errorResponses(...keyRefusals, refusal('not_found', 'no such session'), 'store_unavailable'),
+        ...errorResponses(...bodyRefusals, ...keyRefusals, refusal('not_found', 'no such session'), 'store_unavailable'),
       },
     },
   },
