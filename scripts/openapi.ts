@@ -6,7 +6,7 @@
 //   npm run openapi -- --check  exit 1 when docs/openapi.json is not what the module produces
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openApiText } from '../packages/server/src/openapi/document.js';
+import { openApiText } from '@onboarding-kit/server/openapi';
 
 const target = fileURLToPath(new URL('../docs/openapi.json', import.meta.url));
 const text = openApiText();

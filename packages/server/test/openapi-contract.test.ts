@@ -65,7 +65,7 @@ const errorCode = (a: CheckedAnswer): string => (a.json as { error: { code: stri
 
 async function openSession(extra: Record<string, unknown> = {}): Promise<{ id: string; clientSecret: string; url: string }> {
   const a = await call('POST', '/v1/sessions', 201, { bearer: API_KEY, json: { reference: 'user-contract', cpf: CPF, ...extra } });
-  return a.json;
+  return a.json as { id: string; clientSecret: string; url: string };
 }
 
 async function untilNotified(type: string, sessionId?: string): Promise<void> {

@@ -22,8 +22,9 @@ import {
 import { createCompanion } from '@onboarding-kit/server';
 import { openApiDocument, openApiText } from '../src/openapi/document.js';
 import { FAKE_CLIENT, FAKE_SECRET } from './helpers/fake-upstream.js';
+import type { Loose } from './helpers/openapi-answers.js';
 
-type Json = Record<string, any>;
+type Json = Loose;
 const doc = openApiDocument() as Json;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { KIT_VERSION } from '../version.js';
 import { ADMIN_PATHS } from './admin-paths.js';
-import { SCHEMAS, SECURITY_SCHEMES } from './components.js';
+import { SCHEMAS } from './components.js';
+import { SECURITY_SCHEMES } from './security-schemes.js';
 import { ERROR_HEADERS, internalErrorResponse } from './error-responses.js';
 import { HOSTED_PATHS } from './hosted-paths.js';
 import type { Json, PathItems } from './kit.js';

@@ -3,7 +3,7 @@
  * (docs/backend-api.md#notifications), as OpenAPI `webhooks`: one per event type, each body the
  * event envelope with its `type` and `data` narrowed.
  */
-import { NOTIFICATION_TYPE_VALUES } from './components.js';
+import { NOTIFICATION_TYPE_VALUES } from './enumerations.js';
 import { jsonBody, ref, type Json, type Operation } from './kit.js';
 
 const WHEN: Record<string, { summary: string; data: Json }> = {

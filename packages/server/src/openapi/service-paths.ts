@@ -1,4 +1,4 @@
-/** Liveness, readiness and this document (docs/page-api.md#health, docs/deploy.md): no authorisation. */
+/** Liveness, readiness and this document (docs/page-api.md#health): no authorisation. */
 import { errorResponses } from './error-responses.js';
 import { header, jsonAnswer, ref, REQUEST_ID_HEADER, type PathItems } from './kit.js';
 

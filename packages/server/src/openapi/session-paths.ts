@@ -1,7 +1,7 @@
 /** `/v1/sessions`: the integrator's backend opens, reads, lists, cancels and redacts sessions (docs/backend-api.md#sessions). */
 import { SESSION_LIMITS } from '@onboarding-kit/contract';
 import { errorResponses, refusal } from './error-responses.js';
-import { SESSION_STATUS_VALUES } from './components.js';
+import { SESSION_STATUS_VALUES } from './enumerations.js';
 import { dateTime, header, jsonAnswer, jsonBody, pathParameter, queryParameter, ref, string, type PathItems } from './kit.js';
 
 const security = [{ apiKey: ['sessions'] }];

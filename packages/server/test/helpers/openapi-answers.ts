@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
-type Json = Record<string, any>;
+/** A parsed JSON value, read by tests member by member. */
+export type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Loose;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 export interface DocumentedOperation {
@@ -25,10 +27,11 @@ export interface DocumentedOperation {
 export interface CheckedAnswer {
   status: number;
   headers: Headers;
-  json?: any;
+  /** The JSON body (`{}` for an answer of another type). */
+  json: Loose;
   text?: string;
   bytes?: Uint8Array;
-  events?: { event: string; data: any }[];
+  events?: { event: string; data: Loose }[];
 }
 
 export class OpenApiAnswers {
@@ -105,7 +108,7 @@ export class OpenApiAnswers {
       assert.fail(`${where}, ${raw ? `expected ${expect}` : 'a status the document does not name'}: ${text.slice(0, 500)}`);
     }
     const response = this.resolve(raw);
-    const answer: CheckedAnswer = { status: res.status, headers: res.headers };
+    const answer: CheckedAnswer = { status: res.status, headers: res.headers, json: {} };
     const content = response.content as Json | undefined;
     if (!content) {
       assert.equal((await res.arrayBuffer()).byteLength, 0, `${where}: the document gives no body`);
@@ -115,7 +118,7 @@ export class OpenApiAnswers {
       const media = content[type] as Json;
       const key = `${id} ${res.status} ${type}`;
       if (type === 'application/json') {
-        answer.json = await res.json();
+        answer.json = (await res.json()) as Loose;
         if (media.schema) this.validate(key, media.schema, answer.json, where);
       } else if (type === 'text/event-stream') {
         answer.events = await readEvents(res, options.events ?? 1);
@@ -142,20 +145,20 @@ export class OpenApiAnswers {
   }
 
   /** A notification the companion sent, checked against the document's `webhooks`. */
-  checkNotification(body: string): { type: string; data: any } {
+  checkNotification(body: string): { type: string; data: Loose } {
     const event = JSON.parse(body) as { type: string; data: unknown };
     const webhook = this.#doc.webhooks?.[event.type]?.post as Json | undefined;
     assert.ok(webhook, `the document has no webhook ${event.type}`);
     const schema = webhook.requestBody.content['application/json'].schema as Json;
     this.validate(`webhook ${event.type}`, schema, event, `the notification ${event.type}`);
-    return event as { type: string; data: any };
+    return event as { type: string; data: Loose };
   }
 }
 
 /** Reads `count` events of a stream (or all of it if it ends first), then lets it go. */
-async function readEvents(res: Response, count: number): Promise<{ event: string; data: any }[]> {
+async function readEvents(res: Response, count: number): Promise<{ event: string; data: Loose }[]> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: { event: string; data: any }[] = [];
+  const events: { event: string; data: Loose }[] = [];
   let buffer = '';
   const deadline = setTimeout(() => void reader.cancel(), 20_000);
   try {
@@ -169,7 +172,7 @@ async function readEvents(res: Response, count: number): Promise<{ event: string
         buffer = buffer.slice(i + 2);
         const event = /^event: (.*)$/m.exec(block)?.[1];
         const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data !== undefined) events.push({ event, data: JSON.parse(data) });
+        if (event && data !== undefined) events.push({ event, data: JSON.parse(data) as Loose });
       }
     }
   } finally {
