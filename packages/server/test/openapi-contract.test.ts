@@ -58,7 +58,9 @@ async function call(method: string, path: string, expect: number, c: Call = {}):
     payload = JSON.stringify(c.json);
   } else if (c.raw !== undefined) payload = c.raw;
   const res = await fetch(`${stack.url}${path}`, { method, headers, ...(payload !== undefined && { body: payload }) });
-  return answers.check(method, path, res, expect, c.events ? { events: c.events } : {});
+  const answer = await answers.check(method, path, res, expect, c.events ? { events: c.events } : {});
+  if (c.json !== undefined && expect < 300) answers.checkRequest(method, path, c.json);
+  return answer;
 }
 
 const errorCode = (a: CheckedAnswer): string => (a.json as { error: { code: string } }).error.code;

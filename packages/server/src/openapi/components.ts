@@ -174,16 +174,23 @@ export const SCHEMAS: Record<string, Json> = {
       },
     ],
   },
-  Health: object({ status: { const: 'ok' } }, ['status']),
+  Health: object(
+    {
+      status: string({ enum: ['ok', 'stopping', 'unavailable'], description: '`ok`; `stopping` once a shutdown began; `unavailable` while the store does not answer.' }),
+      ok: { type: 'boolean', description: 'Whether `status` is `ok`, for load balancers that read a boolean.' },
+      stopping: { const: true },
+      store: { const: 'unavailable' },
+    },
+    ['status', 'ok'],
+  ),
   Readiness: object(
     {
-      status: string({ enum: ['ready', 'unready'], description: '`ready` when every check is `ok`.' }),
+      status: string({ description: '`ready` when every check is `ok`; otherwise what keeps the instance from serving (`stopping`, `unavailable`).' }),
       checks: {
         type: 'object',
-        required: ['store', 'upstream'],
         properties: { store: string(), upstream: string() },
         additionalProperties: string(),
-        description: 'Each check, `ok` or what failed.',
+        description: 'Each check, `ok` or what failed (`store`: the store answers; `upstream`: an upstream token is obtainable); empty while stopping.',
       },
     },
     ['status', 'checks'],

@@ -12,8 +12,8 @@ export const SERVICE_PATHS: PathItems = {
       tags,
       security: [],
       responses: {
-        '200': jsonAnswer('Alive.', ref('Health')),
-        '503': jsonAnswer('Stopping: the instance is shutting down.', { type: 'object', required: ['status'], properties: { status: { type: 'string' } } }),
+        '200': jsonAnswer('Alive: `{"status": "ok", "ok": true}`.', ref('Health')),
+        '503': jsonAnswer('Stopping, or the store does not answer.', ref('Health')),
         ...errorResponses(),
       },
     },

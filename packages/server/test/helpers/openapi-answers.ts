@@ -144,6 +144,14 @@ export class OpenApiAnswers {
     return answer;
   }
 
+  /** A JSON request body that succeeded, checked against the operation's `requestBody`: the document must accept what the companion does. */
+  checkRequest(method: string, url: string, body: unknown): void {
+    const { id, op, path } = this.operation(method, url);
+    const schema = (op.requestBody as Json | undefined)?.content?.['application/json']?.schema as Json | undefined;
+    assert.ok(schema, `${method.toUpperCase()} ${path} (${id}) documents no JSON body, yet took one`);
+    this.validate(`${id} request`, schema, body, `the body the companion took on ${method.toUpperCase()} ${path}`);
+  }
+
   /** A notification the companion sent, checked against the document's `webhooks`. */
   checkNotification(body: string): { type: string; data: Loose } {
     const event = JSON.parse(body) as { type: string; data: unknown };
