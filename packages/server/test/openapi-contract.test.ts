@@ -290,6 +290,10 @@ test('standalone queries: a synchronous one, an asynchronous inspection, and the
   assert.equal(read.json.id, pep.json.id);
   assert.equal(read.json.status, 'completed');
   assert.equal(errorCode(await call('GET', '/v1/queries/qry_unknown', 404, { bearer: API_KEY })), 'not_found');
+  // Asked for, a synchronous answer is told to the backend too.
+  const told = await call('POST', '/v1/queries', 200, { bearer: API_KEY, json: { service: 'SERVICE_PEP', cpf: CPF, notify: true } });
+  await untilNotified('query.completed');
+  assert.ok(receiver.delivered().some((r) => r.type === 'query.completed' && JSON.parse(r.body).data.requestId === told.json.id));
 });
 
 test('session lifecycle: cancel an open session, redact a completed one; refusals', async () => {

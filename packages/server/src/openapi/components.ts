@@ -64,9 +64,10 @@ export const SCHEMAS: Record<string, Json> = {
     required: ['service'],
     properties: {
       service: string({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'A catalog service id, a product alias, or an id the catalog does not know (sent as given).' }),
+      notify: { type: 'boolean', default: false, description: '`true`: a `query.completed` for a synchronous answer too (by default only an asynchronous inspection\'s end sends one). Not sent upstream.' },
     },
     additionalProperties: string({ description: 'The service\'s request fields (docs/upstream-api.md#request-fields), every one a string.' }),
-    maxProperties: 33,
+    maxProperties: 34,
   },
   QueryAnswer: object(
     {
@@ -89,25 +90,28 @@ export const SCHEMAS: Record<string, Json> = {
       createdAt: dateTime(),
       completedAt: dateTime(),
       key: string({ format: 'uuid' }),
+      resultErasedAt: dateTime('When retention erased `result`.'),
       result: {
         type: 'object',
         required: ['kind', 'ok', 'retryable'],
         properties: outcomeMembers(OUTCOME_KINDS),
-        description: 'The outcome as `POST /v1/queries` answered it, or as the inspection finished.',
+        description: 'The outcome as `POST /v1/queries` answered it, or as the inspection finished; absent while pending, for an inspection given up, and once erased.',
       },
     },
     ['id', 'service', 'status', 'createdAt'],
   ),
   QueryCompleted: {
     type: 'object',
-    required: ['requestId', 'service', 'key', 'kind', 'ok', 'retryable'],
+    required: ['requestId', 'service', 'status'],
     properties: {
       requestId: string({ pattern: '^qry_', description: 'The `id` that `POST /v1/queries` answered.' }),
-      service: string({ description: 'The upstream service name.' }),
-      key: string({ description: 'The inspection key.' }),
+      service: string({ description: 'The service as the caller named it.' }),
+      status: string({ enum: ['completed', 'failed'], description: '`failed` for an inspection given up or a consultation that failed.' }),
+      key: string({ description: 'The inspection key (asynchronous inspections only).' }),
       ...outcomeMembers(OUTCOME_KINDS),
     },
     additionalProperties: false,
+    description: 'The request, then its outcome (absent for an inspection given up).',
   },
   CustomerRecord: {
     type: 'object',

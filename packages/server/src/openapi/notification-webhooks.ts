@@ -13,7 +13,7 @@ const WHEN: Record<string, { summary: string; data: Json }> = {
   'session.cancelled': { summary: 'The backend cancelled the session', data: ref('SessionView') },
   'session.redacted': { summary: 'The backend erased the session\'s personal data', data: ref('SessionView') },
   'query.completed': {
-    summary: 'An asynchronous inspection finished, or a query asked with `notify: true` was answered',
+    summary: 'An asynchronous inspection finished (or was given up: `status: failed`), or a query asked with `notify: true` was answered',
     data: ref('QueryCompleted'),
   },
 };
