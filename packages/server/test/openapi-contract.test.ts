@@ -279,6 +279,15 @@ test('standalone queries: a synchronous one, an asynchronous inspection, and the
   assert.equal(pep.json.kind, 'success');
   assert.equal(errorCode(await call('POST', '/v1/queries', 400, { bearer: API_KEY, json: { cpf: CPF } })), 'missing_field');
   assert.equal(errorCode(await call('POST', '/v1/queries', 401, { json: { service: 'SERVICE_PEP', cpf: CPF } })), 'unauthorized');
+  // A technical failure upstream is the error shape, with what the upstream said of it.
+  stack.sandbox.setFaults({ errorRate: 1 });
+  try {
+    const failed = await call('POST', '/v1/queries', 502, { bearer: API_KEY, json: { service: 'SERVICE_PEP', cpf: CPF } });
+    assert.equal(errorCode(failed), 'upstream_error');
+    assert.equal(typeof failed.json.error.upstream?.type, 'string');
+  } finally {
+    stack.sandbox.resetFaults();
+  }
   const inspection = await call('POST', '/v1/queries', 200, {
     bearer: API_KEY,
     json: { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', image1: IMAGE, image2: IMAGE, selfie1: IMAGE },

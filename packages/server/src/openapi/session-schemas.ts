@@ -29,12 +29,6 @@ const sessionOnboarding = object(
       oneOf: [{ type: 'array', items: ref('SessionHistoryEntry') }, { type: 'null' }],
     },
     keptAnyway: ref('KeptAnyway'),
-    refusal: {
-      type: 'object',
-      description: 'Why the upstream refused, where its report gives reasons.',
-      properties: { reasons: { type: 'array', items: string() } },
-      required: ['reasons'],
-    },
     services: { description: 'The report\'s `services` member, as the upstream sent it.' },
   },
   ['tokenOnboarding', 'status', 'history'],
