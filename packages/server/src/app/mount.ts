@@ -21,6 +21,7 @@ import { companionErrorHandler, notFoundHandler } from '../http/error-handler.js
 import { requestFrame } from '../middleware/request-frame.js';
 import { notificationAdminRoutes } from '../notifications/notification-routes.js';
 import { onboardingRoutes } from '../onboardings/onboarding-routes.js';
+import { openApiRoutes } from '../openapi/openapi-routes.js';
 import { queryRoutes } from '../queries/query-routes.js';
 import { webhookRoutes } from '../webhooks/webhook-routes.js';
 import { handoffClaimRoutes, handoffPageRoutes } from '../handoff/handoff-routes.js';
@@ -57,6 +58,8 @@ export function mountRoutes(app: Hono<CompanionEnv>, config: CompanionConfig, se
       }),
     }),
   );
+  // The API's own description (docs/openapi.json), open to anyone like the health check.
+  api.route('/', openApiRoutes());
   mountPageApi(api, config, services);
   mountBackend(app, api, config, services);
   mountAdmin(api, config, services);

@@ -15,8 +15,7 @@ import {
   type QueryCutoffs,
   type StoredQueryRequest,
 } from '../rules/query-requests.js';
-import { PAGE, type RedisContext } from './context.js';
-import { optionalMs } from './sessions.js';
+import { optionalMs, PAGE, type RedisContext } from './context.js';
 import { DELETE_QUERY, ERASE_QUERY_OUTCOME, INSERT_QUERY, WRITE_PENDING_QUERY } from './scripts/query-scripts.js';
 
 type QueryPrimitives = Pick<
