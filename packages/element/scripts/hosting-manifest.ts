@@ -48,8 +48,8 @@ export interface HostingManifest {
 
 const ABOUT =
   'Every file a page that loads <onboarding-flow> by script tag serves, all in the directory of the script ' +
-  '(the element fetches the others from beside it). A page using one form may leave out the other form\'s script; ' +
-  'the .map files are optional. `integrity` is the file\'s Subresource Integrity hash (for <script integrity>).';
+  "(the element fetches the others from beside it). A page using one form may leave out the other form's script; " +
+  "the .map files are optional. `integrity` is the file's Subresource Integrity hash (for <script integrity>).";
 
 /** Reads the built files in `outDir` and writes the manifest beside them. */
 export async function writeHostingManifest(outDir: string): Promise<HostingManifest> {

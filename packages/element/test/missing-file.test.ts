@@ -152,10 +152,13 @@ async function walkToFirstPhoto(p: Page): Promise<void> {
   await flow.locator('section[data-step="document-front"]').waitFor();
 }
 
-inChromium('chromium: an HTML page served in place of a lazy file (a catch-all route) is the page\'s fault too', async () => {
+inChromium("chromium: an HTML page served in place of a lazy file (a catch-all route) is the page's fault too", async () => {
   const html = '<!doctype html><html><head><title>Loja</title></head><body>Página não encontrada</body></html>';
   const full = await hostedFromManifest(dist);
-  const spa = await serveStatic({ pages: { '/shop/': PAGE, [`/kit/${PHOTO_STEPS_FILE}`]: html }, mount: { prefix: '/kit/', dir: full.dir } });
+  const spa = await serveStatic({
+    pages: { '/shop/': PAGE, [`/kit/${PHOTO_STEPS_FILE}`]: html },
+    mount: { prefix: '/kit/', dir: full.dir },
+  });
   try {
     await chromiumPage(async (p, consoleErrors) => {
       await p.goto(`${spa.url}/shop/`);
@@ -174,36 +177,39 @@ inChromium('chromium: an HTML page served in place of a lazy file (a catch-all r
   }
 });
 
-inChromium('chromium: a lazy file lost to a dropped connection is the connection\'s (the old words, no console line), and Retry brings it once back online', async () => {
-  const full = await hostedFromManifest(dist);
-  const english = PAGE.replaceAll('pt-BR', 'en');
-  const online = await serveStatic({ pages: { '/shop/': english }, mount: { prefix: '/kit/', dir: full.dir } });
-  try {
-    await chromiumPage(async (p, consoleErrors) => {
-      await p.goto(`${online.url}/shop/`);
-      await p.locator('onboarding-flow section[data-step="intro"]').waitFor();
-      // The script and the consent text are in; the photo steps, fetched once the intro is left, are not.
-      await p.context().setOffline(true);
-      await walkToFirstPhoto(p);
-      const alert = p.locator('onboarding-flow [data-part-failed]');
-      await alert.waitFor();
-      assert.equal(await alert.getAttribute('data-part-failed'), 'offline');
-      assert.equal((await alert.textContent())?.trim(), en.flow.partFailed);
-      assert.deepEqual(
-        consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST)),
-        [],
-      );
+inChromium(
+  "chromium: a lazy file lost to a dropped connection is the connection's (the old words, no console line), and Retry brings it once back online",
+  async () => {
+    const full = await hostedFromManifest(dist);
+    const english = PAGE.replaceAll('pt-BR', 'en');
+    const online = await serveStatic({ pages: { '/shop/': english }, mount: { prefix: '/kit/', dir: full.dir } });
+    try {
+      await chromiumPage(async (p, consoleErrors) => {
+        await p.goto(`${online.url}/shop/`);
+        await p.locator('onboarding-flow section[data-step="intro"]').waitFor();
+        // The script and the consent text are in; the photo steps, fetched once the intro is left, are not.
+        await p.context().setOffline(true);
+        await walkToFirstPhoto(p);
+        const alert = p.locator('onboarding-flow [data-part-failed]');
+        await alert.waitFor();
+        assert.equal(await alert.getAttribute('data-part-failed'), 'offline');
+        assert.equal((await alert.textContent())?.trim(), en.flow.partFailed);
+        assert.deepEqual(
+          consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST)),
+          [],
+        );
 
-      await p.context().setOffline(false);
-      await p.locator('onboarding-flow').getByRole('button', { name: en.session.retry }).click();
-      await p.locator('onboarding-flow section[data-step="document-front"] input[type=file]').waitFor({ state: 'attached' });
-      assert.equal(await alert.count(), 0);
-    });
-  } finally {
-    await online.close();
-    await full.remove();
-  }
-});
+        await p.context().setOffline(false);
+        await p.locator('onboarding-flow').getByRole('button', { name: en.session.retry }).click();
+        await p.locator('onboarding-flow section[data-step="document-front"] input[type=file]').waitFor({ state: 'attached' });
+        assert.equal(await alert.count(), 0);
+      });
+    } finally {
+      await online.close();
+      await full.remove();
+    }
+  },
+);
 
 /** A document-like PNG (sharp text and bars, mid exposure) drawn by the page's canvas. */
 async function cardPng(p: Page): Promise<Buffer> {
@@ -224,30 +230,33 @@ async function cardPng(p: Page): Promise<Buffer> {
   return Buffer.from(bytes);
 }
 
-inChromium('chromium: an image worker the page does not serve: photos are still prepared (on the page), and the developer is told once', async () => {
-  const noWorker = await hostedFromManifest(dist, [IMAGE_WORKER_FILE]);
-  const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noWorker.dir } });
-  try {
-    await chromiumPage(async (p, consoleErrors) => {
-      await p.goto(`${page.url}/shop/`);
-      await walkToFirstPhoto(p);
-      const flow = p.locator('onboarding-flow');
-      const png = await cardPng(p);
-      const preview = flow.locator('img[part=preview]');
-      for (const name of ['first.png', 'second.png']) {
-        await flow.locator('input[type=file]').setInputFiles({ name, mimeType: 'image/png', buffer: png });
-        await preview.waitFor();
-        const told = consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST));
-        assert.equal(told.length, 1, consoleErrors.join('\n'));
-        assert.ok(told[0]!.includes(`${page.url}/kit/${IMAGE_WORKER_FILE}`), told[0]);
-        if (name === 'first.png') {
-          await flow.getByRole('button', { name: ptBR.capture.retake }).click();
-          await preview.waitFor({ state: 'detached' });
+inChromium(
+  'chromium: an image worker the page does not serve: photos are still prepared (on the page), and the developer is told once',
+  async () => {
+    const noWorker = await hostedFromManifest(dist, [IMAGE_WORKER_FILE]);
+    const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noWorker.dir } });
+    try {
+      await chromiumPage(async (p, consoleErrors) => {
+        await p.goto(`${page.url}/shop/`);
+        await walkToFirstPhoto(p);
+        const flow = p.locator('onboarding-flow');
+        const png = await cardPng(p);
+        const preview = flow.locator('img[part=preview]');
+        for (const name of ['first.png', 'second.png']) {
+          await flow.locator('input[type=file]').setInputFiles({ name, mimeType: 'image/png', buffer: png });
+          await preview.waitFor();
+          const told = consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST));
+          assert.equal(told.length, 1, consoleErrors.join('\n'));
+          assert.ok(told[0]!.includes(`${page.url}/kit/${IMAGE_WORKER_FILE}`), told[0]);
+          if (name === 'first.png') {
+            await flow.getByRole('button', { name: ptBR.capture.retake }).click();
+            await preview.waitFor({ state: 'detached' });
+          }
         }
-      }
-    });
-  } finally {
-    await page.close();
-    await noWorker.remove();
-  }
-});
+      });
+    } finally {
+      await page.close();
+      await noWorker.remove();
+    }
+  },
+);

@@ -45,7 +45,14 @@ test('an inspection still running past its time is given up: failed, no result, 
   let now = Date.parse('2030-01-01T00:00:00.000Z');
   const timers: Timers = { now: () => now, setTimeout: () => ({}), clearTimeout: () => {} };
   const store = new MemoryStore({ now: () => now });
-  const notifier = new Notifier({ environment: 'test', store, url: 'https://backend.example/hooks', secret: 'x'.repeat(32), logger: silentLogger, deliver: false });
+  const notifier = new Notifier({
+    environment: 'test',
+    store,
+    url: 'https://backend.example/hooks',
+    secret: 'x'.repeat(32),
+    logger: silentLogger,
+    deliver: false,
+  });
   let consultations = 0;
   const queries = new QueryService({
     store,

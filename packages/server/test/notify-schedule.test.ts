@@ -189,7 +189,14 @@ test('give-up, listed as failed, replayed, delivered once', async (t) => {
 
 test('the admin routes refuse bad filters and unknown ids in the error shape', async () => {
   const store = new MemoryStore();
-  const n = new Notifier({ environment: 'test', store, url: 'https://backend.example/hooks', secret: SECRET, logger: quiet(), deliver: false });
+  const n = new Notifier({
+    environment: 'test',
+    store,
+    url: 'https://backend.example/hooks',
+    secret: SECRET,
+    logger: quiet(),
+    deliver: false,
+  });
   const app = new Hono().route('/v1/admin', notificationAdminRoutes({ notifier: n }));
   const call = async (path: string, init?: RequestInit) => {
     const res = await app.request(path, init);

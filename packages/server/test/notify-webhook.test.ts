@@ -29,11 +29,7 @@ function approvingPoller(store: MemoryStore) {
   });
 }
 
-function app(
-  store: MemoryStore,
-  queries?: QueryService,
-  reports: Pick<StatusPoller, 'checkNow'> = approvingPoller(store),
-) {
+function app(store: MemoryStore, queries?: QueryService, reports: Pick<StatusPoller, 'checkNow'> = approvingPoller(store)) {
   const a = new Hono<CompanionEnv>();
   a.use(async (c, next) => {
     c.set('log', silentLogger);
@@ -67,7 +63,14 @@ const envelope = (key: string, status = 'APPROVED') => ({
 const consulted = (status: string): Outcome => ({ kind: 'success', ok: true, retryable: false, result: { key: KEY_1, status } });
 
 function service(store: MemoryStore, consult: (key: string) => Promise<Outcome>) {
-  const notifier = new Notifier({ environment: 'test', store, url: 'https://backend.example/hooks', secret: 'x'.repeat(32), logger: silentLogger, deliver: false });
+  const notifier = new Notifier({
+    environment: 'test',
+    store,
+    url: 'https://backend.example/hooks',
+    secret: 'x'.repeat(32),
+    logger: silentLogger,
+    deliver: false,
+  });
   const queries = new QueryService({
     store,
     consult,

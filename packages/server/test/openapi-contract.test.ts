@@ -105,20 +105,37 @@ test('sessions: open, replay, read; refusals by key, scope, body and id', async 
   const again = await call('POST', '/v1/sessions', 200, { bearer: API_KEY, json: { reference: 'user-replay' }, headers: idem });
   assert.equal(again.json.id, first.json.id);
   assert.equal(again.headers.get('idempotent-replayed'), 'true');
-  assert.equal(errorCode(await call('POST', '/v1/sessions', 409, { bearer: API_KEY, json: { reference: 'other' }, headers: idem })), 'idempotency_conflict');
+  assert.equal(
+    errorCode(await call('POST', '/v1/sessions', 409, { bearer: API_KEY, json: { reference: 'other' }, headers: idem })),
+    'idempotency_conflict',
+  );
   assert.equal(errorCode(await call('POST', '/v1/sessions', 401, { json: { reference: 'x' } })), 'unauthorized');
   const unknownMember = await call('POST', '/v1/sessions', 400, { bearer: API_KEY, json: { reference: 'x', plan: 'gold' } });
   assert.deepEqual([errorCode(unknownMember), unknownMember.json.error.field], ['invalid_field', 'plan']);
-  assert.equal(errorCode(await call('POST', '/v1/sessions', 400, { bearer: API_KEY, json: { reference: 'x', cpf: '111.111.111-11' } })), 'invalid_cpf');
-  assert.equal(errorCode(await call('POST', '/v1/sessions', 400, { bearer: API_KEY, raw: '{"reference":', headers: { 'content-type': 'application/json' } })), 'invalid_json');
-  assert.equal(errorCode(await call('POST', '/v1/sessions', 415, { bearer: API_KEY, raw: '{}', headers: { 'content-type': 'text/plain' } })), 'unsupported_media_type');
+  assert.equal(
+    errorCode(await call('POST', '/v1/sessions', 400, { bearer: API_KEY, json: { reference: 'x', cpf: '111.111.111-11' } })),
+    'invalid_cpf',
+  );
+  assert.equal(
+    errorCode(
+      await call('POST', '/v1/sessions', 400, { bearer: API_KEY, raw: '{"reference":', headers: { 'content-type': 'application/json' } }),
+    ),
+    'invalid_json',
+  );
+  assert.equal(
+    errorCode(await call('POST', '/v1/sessions', 415, { bearer: API_KEY, raw: '{}', headers: { 'content-type': 'text/plain' } })),
+    'unsupported_media_type',
+  );
 
   const view = await call('GET', `/v1/sessions/${s.id}`, 200, { bearer: API_KEY });
   assert.deepEqual(view.json.metadata, { plan: 'gold' });
   assert.equal(errorCode(await call('GET', '/v1/sessions/ses_unknown', 404, { bearer: API_KEY })), 'not_found');
   assert.equal(errorCode(await call('GET', `/v1/sessions/${s.id}`, 401, { bearer: 'wrong' })), 'unauthorized');
   // A key without the scope `queries` is refused by name of the scope.
-  assert.equal(errorCode(await call('POST', '/v1/queries', 403, { bearer: SESSIONS_ONLY_KEY, json: { service: 'SERVICE_PEP', cpf: CPF } })), 'forbidden');
+  assert.equal(
+    errorCode(await call('POST', '/v1/queries', 403, { bearer: SESSIONS_ONLY_KEY, json: { service: 'SERVICE_PEP', cpf: CPF } })),
+    'forbidden',
+  );
 });
 
 test('sessions: the list pages with a cursor and filters', async () => {
@@ -127,7 +144,9 @@ test('sessions: the list pages with a cursor and filters', async () => {
   const page = await call('GET', `/v1/sessions?reference=${reference}&limit=2`, 200, { bearer: API_KEY });
   assert.equal(page.json.data.length, 2);
   assert.equal(typeof page.json.nextCursor, 'string');
-  const rest = await call('GET', `/v1/sessions?reference=${reference}&limit=2&cursor=${encodeURIComponent(page.json.nextCursor)}`, 200, { bearer: API_KEY });
+  const rest = await call('GET', `/v1/sessions?reference=${reference}&limit=2&cursor=${encodeURIComponent(page.json.nextCursor)}`, 200, {
+    bearer: API_KEY,
+  });
   assert.equal(rest.json.data.length, 1);
   assert.equal(rest.json.nextCursor, null);
   await call('GET', '/v1/sessions?status=open&createdAfter=2000-01-01&limit=5', 200, { bearer: API_KEY });
@@ -198,7 +217,10 @@ test('an onboarding on a session: creation, reads, its events, its PDF; refusals
   const s = flow.session ?? (await openSession());
   assert.equal(errorCode(await call('POST', '/v1/onboardings', 400, { json: body({ cpf: '111.111.111-11' }) })), 'invalid_cpf');
   assert.equal(errorCode(await call('POST', '/v1/onboardings', 400, { json: { images: {} } })), 'missing_tax_id');
-  assert.equal(errorCode(await call('POST', '/v1/onboardings', 415, { raw: '{}', headers: { 'content-type': 'text/plain' } })), 'unsupported_media_type');
+  assert.equal(
+    errorCode(await call('POST', '/v1/onboardings', 415, { raw: '{}', headers: { 'content-type': 'text/plain' } })),
+    'unsupported_media_type',
+  );
   assert.equal(errorCode(await call('POST', '/v1/onboardings', 401, { bearer: 'not-a-secret', json: body() })), 'unauthorized');
   const mismatch = await call('POST', '/v1/onboardings', 400, { bearer: s.clientSecret, json: body({ cpf: '111.444.777-35' }) });
   assert.equal(errorCode(mismatch), 'session_mismatch');
@@ -313,7 +335,10 @@ test('session lifecycle: cancel an open session, redact a completed one; refusal
   assert.equal(errorCode(await call('GET', '/v1/session', 410, { bearer: open.clientSecret })), 'session_cancelled');
   assert.equal(errorCode(await call('POST', '/v1/onboardings', 410, { bearer: open.clientSecret, json: body() })), 'session_cancelled');
   assert.equal(errorCode(await call('POST', '/v1/sessions/ses_unknown/cancel', 404, { bearer: API_KEY })), 'not_found');
-  assert.equal(errorCode(await call('POST', `/v1/sessions/${open.id}/cancel`, 400, { bearer: API_KEY, json: { reason: 'x' } })), 'invalid_request');
+  assert.equal(
+    errorCode(await call('POST', `/v1/sessions/${open.id}/cancel`, 400, { bearer: API_KEY, json: { reason: 'x' } })),
+    'invalid_request',
+  );
   const used = flow.session;
   assert.ok(used, 'the completed session of the flow above');
   assert.equal(errorCode(await call('POST', `/v1/sessions/${used.id}/cancel`, 409, { bearer: API_KEY })), 'session_used');
@@ -326,7 +351,7 @@ test('session lifecycle: cancel an open session, redact a completed one; refusal
   await untilNotified('session.redacted', used.id);
 });
 
-test('every notification the companion sent is valid for the document\'s webhooks', async () => {
+test("every notification the companion sent is valid for the document's webhooks", async () => {
   await untilNotified('session.completed');
   const types = new Set<string>();
   for (const r of receiver.delivered()) {
@@ -337,7 +362,9 @@ test('every notification the companion sent is valid for the document\'s webhook
 });
 
 test('every operation of the document was called and answered as documented', () => {
-  const missing = answers.operations.filter((o) => !answers.exercised.has(o.id)).map((o) => `${o.method.toUpperCase()} ${o.path} (${o.id})`);
+  const missing = answers.operations
+    .filter((o) => !answers.exercised.has(o.id))
+    .map((o) => `${o.method.toUpperCase()} ${o.path} (${o.id})`);
   assert.deepEqual(missing, [], `operations no call exercised: ${missing.join(', ')}`);
   assert.equal(answers.exercised.size, answers.operations.length);
 });

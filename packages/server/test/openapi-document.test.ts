@@ -75,7 +75,8 @@ test('every schema compiles as JSON Schema 2020-12, and every $ref resolves', ()
   addFormats.default(ajv);
   ajv.addVocabulary(['components', 'x-error-catalogue']);
   ajv.addSchema({ $id: 'openapi.json', components: { schemas: doc.components.schemas } });
-  for (const name of Object.keys(doc.components.schemas)) assert.doesNotThrow(() => ajv.getSchema(`openapi.json#/components/schemas/${name}`), name);
+  for (const name of Object.keys(doc.components.schemas))
+    assert.doesNotThrow(() => ajv.getSchema(`openapi.json#/components/schemas/${name}`), name);
   const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
   assert.ok(refs.length > 100);
   for (const ref of new Set(refs)) resolve(doc, { $ref: ref });
@@ -85,7 +86,10 @@ test('operation ids are unique, and every operation documents its bug answer', (
   const ids = operations().map(({ op }) => op.operationId as string);
   assert.equal(new Set(ids).size, ids.length);
   for (const { path, method, op } of operations()) {
-    assert.ok(Object.keys(op.responses).some((s) => /^2/.test(s)), `${method} ${path} has a success answer`);
+    assert.ok(
+      Object.keys(op.responses).some((s) => /^2/.test(s)),
+      `${method} ${path} has a success answer`,
+    );
   }
   for (const { path, method, op } of operations().filter(({ path: p }) => p.startsWith('/v1/')))
     assert.ok(op.responses['500'], `${method.toUpperCase()} ${path} documents 500 internal_error`);

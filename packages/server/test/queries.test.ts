@@ -453,7 +453,14 @@ test('every answered query is recorded under the id it answers; GET /v1/queries/
   assert.match(pep.id!, /^qry_[0-9a-f]{32}$/);
   const read = (await (await call('GET', `/v1/queries/${pep.id}`)).json()) as Record<string, unknown>;
   const { id: _id, ...outcome } = pep;
-  assert.deepEqual(read, { id: pep.id, service: 'SERVICE_PEP', status: 'completed', createdAt: read.createdAt, completedAt: read.createdAt, result: outcome });
+  assert.deepEqual(read, {
+    id: pep.id,
+    service: 'SERVICE_PEP',
+    status: 'completed',
+    createdAt: read.createdAt,
+    completedAt: read.createdAt,
+    result: outcome,
+  });
   const refused = await answer(
     await call('POST', '/v1/queries', {
       service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',

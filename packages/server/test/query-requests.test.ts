@@ -17,7 +17,12 @@ import { startReceiver, until, type Receiver } from './helpers/notify-receiver.j
 const API_KEY = 'sk_test_queries_0123456789abcdef0123456789';
 const SECRET = 'whsec_test_queries_0123456789abcdef012345';
 const CPF = '529.982.247-25';
-const INSPECTION = { service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', image1: SAMPLE_PNG_BASE64, image2: SAMPLE_PNG_BASE64, selfie1: SAMPLE_PNG_BASE64 };
+const INSPECTION = {
+  service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
+  image1: SAMPLE_PNG_BASE64,
+  image2: SAMPLE_PNG_BASE64,
+  selfie1: SAMPLE_PNG_BASE64,
+};
 /** Consultations only when a test asks for them: a schedule far away. */
 const NO_SCHEDULE = { firstDelayMs: 600_000, everyMs: 600_000 };
 
@@ -110,7 +115,14 @@ describe('synchronous queries', () => {
     assert.deepEqual(eventsFor(answer.id), []);
     const view = await read(stack, answer.id);
     const { id: _id, ...outcome } = answer;
-    assert.deepEqual(view, { id: answer.id, service: 'SERVICE_PEP', status: 'completed', createdAt: view.createdAt, completedAt: view.createdAt, result: outcome });
+    assert.deepEqual(view, {
+      id: answer.id,
+      service: 'SERVICE_PEP',
+      status: 'completed',
+      createdAt: view.createdAt,
+      completedAt: view.createdAt,
+      result: outcome,
+    });
   });
 
   test('notify: true sends one query.completed with the answer, and the upstream webhook adds none', async () => {
@@ -134,7 +146,13 @@ describe('asynchronous inspections', () => {
     assert.match(answer.key!, /^[0-9a-f-]{36}$/);
     assert.equal((answer.result as { status: string }).status, 'IN_PROCESS');
     const pending = await read(stack, answer.id);
-    assert.deepEqual(pending, { id: answer.id, service: INSPECTION.service, status: 'pending', createdAt: pending.createdAt, key: answer.key });
+    assert.deepEqual(pending, {
+      id: answer.id,
+      service: INSPECTION.service,
+      status: 'pending',
+      createdAt: pending.createdAt,
+      key: answer.key,
+    });
 
     await until(() => eventsFor(answer.id).length > 0, 'query.completed of the inspection', 8_000);
     const [event] = eventsFor(answer.id);

@@ -128,13 +128,23 @@ test('list query: defaults, bounds and a cursor that round-trips; anything else 
   assert.deepEqual(parseListQuery({}), { ok: true, value: { limit: 20, query: { limit: 21 } } });
   const cursor = encodeCursor({ createdMs: NOW, id: ID });
   assert.deepEqual(decodeCursor(cursor), { createdMs: NOW, id: ID });
-  assert.deepEqual(parseListQuery({ reference: 'r', status: 'cancelled', createdAfter: '2030-01-01', createdBefore: AT, limit: '100', cursor }), {
-    ok: true,
-    value: {
-      limit: 100,
-      query: { reference: 'r', status: 'cancelled', createdAfterMs: NOW, createdBeforeMs: NOW, after: { createdMs: NOW, id: ID }, limit: 101 },
+  assert.deepEqual(
+    parseListQuery({ reference: 'r', status: 'cancelled', createdAfter: '2030-01-01', createdBefore: AT, limit: '100', cursor }),
+    {
+      ok: true,
+      value: {
+        limit: 100,
+        query: {
+          reference: 'r',
+          status: 'cancelled',
+          createdAfterMs: NOW,
+          createdBeforeMs: NOW,
+          after: { createdMs: NOW, id: ID },
+          limit: 101,
+        },
+      },
     },
-  });
+  );
   for (const [params, field] of [
     [{ limit: '0' }, 'limit'],
     [{ limit: '1e2' }, 'limit'],
@@ -161,7 +171,13 @@ test('an outcome that lands after the redaction loses its externalId as it lands
   const followed = withStatusHook(store, (r) => sessions.onboardingChanged(r), silentLogger);
   const now = new Date().toISOString();
   await store.createSession(
-    record({ createdAt: now, expiresAt: new Date(Date.now() + 60_000).toISOString(), status: 'submitted', tokenOnboarding: 'tok-late', metadata: { email: 'm@example.com' } }),
+    record({
+      createdAt: now,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      status: 'submitted',
+      tokenOnboarding: 'tok-late',
+      metadata: { email: 'm@example.com' },
+    }),
     { client: 'c'.repeat(64), capture: 'd'.repeat(64) },
   );
   await store.create({ tokenOnboarding: 'tok-late', status: 'IN_PROCESS', createdAt: now, accessKeyHash: 'e'.repeat(64), sessionId: ID });

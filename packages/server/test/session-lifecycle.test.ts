@@ -133,7 +133,10 @@ test('cancel: an open session becomes cancelled (200, again 200); the page, its 
   await until('session.cancelled delivered', () => eventsOf(s.id, 'session.cancelled').length === 1);
   const [event] = eventsOf(s.id, 'session.cancelled');
   assert.equal(event!.data.status, 'cancelled');
-  assert.ok(receiver.delivered().every((r) => r.verified), 'every notification signed');
+  assert.ok(
+    receiver.delivered().every((r) => r.verified),
+    'every notification signed',
+  );
   assert.equal(((await (await call('GET', `/v1/sessions/${s.id}`, { key: API_KEY })).json()) as SessionView).status, 'cancelled');
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(eventsOf(s.id, 'session.cancelled').length, 1, 'one notification, however often cancelled');
@@ -147,7 +150,10 @@ test('cancel: a used session is 409 session_used, an unknown one 404; a body oth
     body: JSON.stringify(body({ cpf: CPF })),
   });
   assert.equal(created.status, 201, await created.clone().text());
-  assert.deepEqual(await errorOf(await call('POST', `/v1/sessions/${s.id}/cancel`, { key: API_KEY })), { status: 409, code: 'session_used' });
+  assert.deepEqual(await errorOf(await call('POST', `/v1/sessions/${s.id}/cancel`, { key: API_KEY })), {
+    status: 409,
+    code: 'session_used',
+  });
   assert.deepEqual(await errorOf(await call('POST', `/v1/sessions/ses_${'0'.repeat(32)}/cancel`, { key: API_KEY })), {
     status: 404,
     code: 'not_found',
@@ -244,7 +250,9 @@ test('list: newest first, page by page through nextCursor, filtered by reference
   const views = await Promise.all(
     opened.map(async (id) => (await (await call('GET', `/v1/sessions/${id}`, { key: API_KEY })).json()) as SessionView),
   );
-  const newestFirst = [...views].sort((x, y) => Date.parse(y.createdAt) - Date.parse(x.createdAt) || (x.id < y.id ? 1 : -1)).map((v) => v.id);
+  const newestFirst = [...views]
+    .sort((x, y) => Date.parse(y.createdAt) - Date.parse(x.createdAt) || (x.id < y.id ? 1 : -1))
+    .map((v) => v.id);
 
   const seen: string[] = [];
   let cursor: string | null = null;
@@ -263,7 +271,9 @@ test('list: newest first, page by page through nextCursor, filtered by reference
   assert.deepEqual(seen, newestFirst);
   assert.equal(pages, 3);
 
-  const cancelled = (await (await call('GET', `/v1/sessions?reference=${reference}&status=cancelled`, { key: API_KEY })).json()) as SessionList;
+  const cancelled = (await (
+    await call('GET', `/v1/sessions?reference=${reference}&status=cancelled`, { key: API_KEY })
+  ).json()) as SessionList;
   assert.deepEqual(
     cancelled.data.map((v) => v.id),
     [opened[1]],
@@ -271,8 +281,14 @@ test('list: newest first, page by page through nextCursor, filtered by reference
   assert.equal(cancelled.nextCursor, null);
   const from = encodeURIComponent(new Date(Date.parse(views[0]!.createdAt) - 1).toISOString());
   const all = (await (await call('GET', `/v1/sessions?createdAfter=${from}&limit=100`, { key: API_KEY })).json()) as SessionList;
-  for (const id of opened) assert.ok(all.data.some((v) => v.id === id), 'no filter but the time: every session since');
-  const none = (await (await call('GET', `/v1/sessions?reference=${reference}&createdBefore=2000-01-01`, { key: API_KEY })).json()) as SessionList;
+  for (const id of opened)
+    assert.ok(
+      all.data.some((v) => v.id === id),
+      'no filter but the time: every session since',
+    );
+  const none = (await (
+    await call('GET', `/v1/sessions?reference=${reference}&createdBefore=2000-01-01`, { key: API_KEY })
+  ).json()) as SessionList;
   assert.deepEqual(none, { data: [], nextCursor: null });
   const firstDefault = (await (await call('GET', '/v1/sessions', { key: API_KEY })).json()) as SessionList;
   assert.ok(firstDefault.data.length <= 20 && firstDefault.data.length > 0, 'the default page');
@@ -288,5 +304,9 @@ test('list: newest first, page by page through nextCursor, filtered by reference
     [`cursor=${Buffer.from(`c1:1:ses_${'0'.repeat(31)}`).toString('base64url')}`, 'cursor'],
     ['reference=', 'reference'],
   ] as const)
-    assert.deepEqual(await errorOf(await call('GET', `/v1/sessions?${query}`, { key: API_KEY })), { status: 400, code: 'invalid_field', field }, query);
+    assert.deepEqual(
+      await errorOf(await call('GET', `/v1/sessions?${query}`, { key: API_KEY })),
+      { status: 400, code: 'invalid_field', field },
+      query,
+    );
 });

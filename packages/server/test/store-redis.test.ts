@@ -424,7 +424,8 @@ test('redis listing: sessions written before the listing index existed are put i
     metadata: {},
   });
   try {
-    for (let i = 0; i < 3; i++) await store.createSession(session(`ses_old_${i}`, now + i), { client: `${i}`.repeat(64), capture: `${i + 5}`.repeat(64) });
+    for (let i = 0; i < 3; i++)
+      await store.createSession(session(`ses_old_${i}`, now + i), { client: `${i}`.repeat(64), capture: `${i + 5}`.repeat(64) });
     // What a store written by an earlier kit holds: no listing index, nothing marking it filled.
     await raw.del([`${prefix}sessions:listing`, `${prefix}sessions:listing-ready`]);
     assert.deepEqual(

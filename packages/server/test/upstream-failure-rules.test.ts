@@ -6,7 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stripReport, UPSTREAM_FAILURE_TYPES } from '@onboarding-kit/contract';
-import { failureType, outcomeFailureType, safeUpstreamMessage, UpstreamError, UPSTREAM_MESSAGE_MAX } from '../src/upstream/upstream-error.js';
+import {
+  failureType,
+  outcomeFailureType,
+  safeUpstreamMessage,
+  UpstreamError,
+  UPSTREAM_MESSAGE_MAX,
+} from '../src/upstream/upstream-error.js';
 import { fromUpstream, upstreamFailureOf } from '../src/errors/from-upstream.js';
 
 test('the type: token endpoint refusals are credentials, 403 permission, in-body 401 product, no answer and 5xx unavailable', () => {
@@ -65,9 +71,16 @@ test('credentials the upstream echoed are masked; a page sees the type alone, a 
   assert.equal(backend.upstream?.message, 'Unauthorized client [masked] secret [masked]');
 });
 
-test("the report keeps its own services member as sent, and loses the other non-contract members and nulls", () => {
+test('the report keeps its own services member as sent, and loses the other non-contract members and nulls', () => {
   const services = [{ service: 'SERVICE_OCR', enabled: true, nextStep: null }];
-  const report = { tokenOnboarding: 't', status: 'REFUSED', fields: { name: 'M', valid: true, x: null }, services, nextStep: 'END', extra: null };
+  const report = {
+    tokenOnboarding: 't',
+    status: 'REFUSED',
+    fields: { name: 'M', valid: true, x: null },
+    services,
+    nextStep: 'END',
+    extra: null,
+  };
   assert.deepEqual(stripReport(report), { tokenOnboarding: 't', status: 'REFUSED', fields: { name: 'M' }, services });
   assert.deepEqual(stripReport({ tokenOnboarding: 't', status: 'APPROVED', services: null }), { tokenOnboarding: 't', status: 'APPROVED' });
   assert.deepEqual(stripReport({ result: { services: 1 } }), { result: {} }, 'only the top-level member is the report’s own');

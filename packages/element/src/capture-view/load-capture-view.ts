@@ -9,10 +9,11 @@ import type { cameraErrorTexts } from './camera-error-texts.js';
  * handing it the element's own Lit so the lazy file carries no copy of it. Resolves with the
  * camera's error texts, which come with it.
  */
-export const loadCaptureView: () => Promise<typeof cameraErrorTexts> = lazyOnce(() =>
-  import('./capture-view.js').then((module) => {
-    module.defineCaptureView({ LitElement, html, svg, css, nothing, cssProperty });
-    return module.cameraErrorTexts;
-  }),
+export const loadCaptureView: () => Promise<typeof cameraErrorTexts> = lazyOnce(
+  () =>
+    import('./capture-view.js').then((module) => {
+      module.defineCaptureView({ LitElement, html, svg, css, nothing, cssProperty });
+      return module.cameraErrorTexts;
+    }),
   'capture-view',
 );

@@ -5,4 +5,7 @@ import { lazyOnce } from '../messages/lazy-once.js';
  * npm build), loaded on the first photo so that the compression library stays out of the
  * element's first load; a failed load is tried again on the next photo.
  */
-export const loadPipeline: () => Promise<typeof import('../image/pipeline.js')> = lazyOnce(() => import('../image/pipeline.js'), 'pipeline');
+export const loadPipeline: () => Promise<typeof import('../image/pipeline.js')> = lazyOnce(
+  () => import('../image/pipeline.js'),
+  'pipeline',
+);

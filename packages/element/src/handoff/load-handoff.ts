@@ -10,10 +10,11 @@ export type HandoffKit = typeof HandoffPanelModule;
  * Loads the hand-off file once (from beside the script in the script-tag forms; a failed load is
  * tried again next time) and defines `<onboarding-handoff-panel>` with the element's own Lit.
  */
-export const loadHandoff: () => Promise<HandoffKit> = lazyOnce(() =>
-  import('./handoff-panel.js').then((module) => {
-    module.defineHandoffPanel({ LitElement, html, svg, css, nothing });
-    return module;
-  }),
+export const loadHandoff: () => Promise<HandoffKit> = lazyOnce(
+  () =>
+    import('./handoff-panel.js').then((module) => {
+      module.defineHandoffPanel({ LitElement, html, svg, css, nothing });
+      return module;
+    }),
   'handoff',
 );

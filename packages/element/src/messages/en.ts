@@ -142,7 +142,8 @@ export const en: Messages = {
     handedOffHeading: 'The verification continued on the other device',
     handedOff: 'It went back to the device it was opened on and goes on there. You can close this page.',
     cancelledHeading: 'This verification was cancelled',
-    cancelled: 'Whoever asked for this verification cancelled it, and this link is no longer valid. If you still need to verify, ask whoever sent it for a new link.',
+    cancelled:
+      'Whoever asked for this verification cancelled it, and this link is no longer valid. If you still need to verify, ask whoever sent it for a new link.',
     retry: 'Try again',
   },
   processing: {

@@ -143,7 +143,8 @@ export const es: Messages = {
     handedOffHeading: 'La verificación continuó en el otro dispositivo',
     handedOff: 'Volvió al dispositivo donde se abrió y sigue allí. Esta página ya se puede cerrar.',
     cancelledHeading: 'Esta verificación fue cancelada',
-    cancelled: 'Quien pidió esta verificación la canceló, y este enlace ya no vale. Si aún necesita verificarse, pida un enlace nuevo a quien le envió este.',
+    cancelled:
+      'Quien pidió esta verificación la canceló, y este enlace ya no vale. Si aún necesita verificarse, pida un enlace nuevo a quien le envió este.',
     retry: 'Intentar de nuevo',
   },
   processing: {

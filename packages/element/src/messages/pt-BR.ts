@@ -151,7 +151,8 @@ export const ptBR = {
     handedOff: 'Ela voltou para o aparelho em que foi aberta e segue por lá. Você pode fechar esta página.',
     /** The service provider cancelled the session. */
     cancelledHeading: 'Esta verificação foi cancelada',
-    cancelled: 'Quem pediu esta verificação a cancelou, e este link não vale mais. Se ainda precisar se verificar, peça um novo link a quem enviou este.',
+    cancelled:
+      'Quem pediu esta verificação a cancelou, e este link não vale mais. Se ainda precisar se verificar, peça um novo link a quem enviou este.',
     retry: 'Tentar novamente',
   },
   processing: {

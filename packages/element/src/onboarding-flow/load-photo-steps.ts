@@ -19,24 +19,25 @@ export type PhotoSteps = typeof PhotoStepsModule;
  * Loads the photo steps once (from beside the script in the script-tag forms; a failed load is
  * forgotten, so the next call, a Retry, tries again) and hands them the element's Lit and events.
  */
-export const loadPhotoSteps: () => Promise<PhotoSteps> = lazyOnce(() =>
-  import('./photo-steps.js').then((module) => {
-    module.provideKit({
-      LitElement,
-      html,
-      svg,
-      css,
-      nothing,
-      cssProperty,
-      OnboardingCaptureEvent,
-      OnboardingSubmittedEvent,
-      OnboardingCompleteEvent,
-      OnboardingErrorEvent,
-      OnboardingCancelEvent,
-      CompanionError,
-    });
-    return module;
-  }),
+export const loadPhotoSteps: () => Promise<PhotoSteps> = lazyOnce(
+  () =>
+    import('./photo-steps.js').then((module) => {
+      module.provideKit({
+        LitElement,
+        html,
+        svg,
+        css,
+        nothing,
+        cssProperty,
+        OnboardingCaptureEvent,
+        OnboardingSubmittedEvent,
+        OnboardingCompleteEvent,
+        OnboardingErrorEvent,
+        OnboardingCancelEvent,
+        CompanionError,
+      });
+      return module;
+    }),
   'photo-steps',
 );
 

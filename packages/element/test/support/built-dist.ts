@@ -30,7 +30,10 @@ export async function buildDistIntoTemp(): Promise<BuiltDist> {
  * A directory holding only the files dist/hosting-manifest.json lists (less `leftOut`), as a page
  * that follows the manifest hosts them: what a script-tag page serves, and nothing more.
  */
-export async function hostedFromManifest(dist: BuiltDist, leftOut: readonly string[] = []): Promise<{ dir: string; remove(): Promise<void> }> {
+export async function hostedFromManifest(
+  dist: BuiltDist,
+  leftOut: readonly string[] = [],
+): Promise<{ dir: string; remove(): Promise<void> }> {
   const manifest = JSON.parse(await dist.read(HOSTING_MANIFEST_FILE)) as HostingManifest;
   const dir = await mkdtemp(join(tmpdir(), 'onboarding-hosted-'));
   for (const { file } of manifest.files) if (!leftOut.includes(file)) await copyFile(join(dist.dir, file), join(dir, file));

@@ -56,7 +56,8 @@ function upstreamFailureDetail(error: unknown): UpstreamFailure {
 /** The operator-facing error for an upstream failure: 504 for a timeout, 502 otherwise, with the `upstream` member. */
 export function upstreamFailure(error: unknown, what: string): DomainError {
   const upstream = upstreamFailureDetail(error);
-  if (isUpstreamTimeout(error)) return new DomainError('upstream_timeout', `The upstream did not answer in time (${what}).`, { upstream, cause: error });
+  if (isUpstreamTimeout(error))
+    return new DomainError('upstream_timeout', `The upstream did not answer in time (${what}).`, { upstream, cause: error });
   const status = upstreamHttpStatus(error);
   return new DomainError('upstream_error', `The upstream failed (${what}${status ? `: HTTP ${status}` : ''}).`, { upstream, cause: error });
 }

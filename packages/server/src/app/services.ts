@@ -75,7 +75,9 @@ export function buildServices(config: CompanionConfig): CompanionServices {
         })
       : undefined;
   // Status changes, wherever they are applied, complete the session of their onboarding.
-  const followedStore: Store = sessions ? withStatusHook(store, (record, update) => sessions.onboardingChanged(record, { services: update.services }), logger) : store;
+  const followedStore: Store = sessions
+    ? withStatusHook(store, (record, update) => sessions.onboardingChanged(record, { services: update.services }), logger)
+    : store;
   const client = upstream;
   // A shared store may hold onboardings created elsewhere or before this process: the poller takes over those nobody polls.
   const poller = new StatusPoller({

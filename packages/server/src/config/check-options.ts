@@ -97,7 +97,8 @@ function limitProblems(o: CompanionOptions): string[] {
   if (o.poll?.leaseMs !== undefined && !(o.poll.leaseMs >= lease.min && o.poll.leaseMs <= lease.max))
     problems.push(`poll.leaseMs must be from ${lease.min} to ${lease.max}`);
   for (const [name, value] of Object.entries(o.inspectionChecks ?? {}))
-    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) problems.push(`inspectionChecks.${name} must be a whole number of ms, at least 1`);
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+      problems.push(`inspectionChecks.${name} must be a whole number of ms, at least 1`);
   const ttl = OPTION_LIMITS.handoffTtlMs;
   if (o.handoff?.ttlMs !== undefined && !(Number.isInteger(o.handoff.ttlMs) && o.handoff.ttlMs >= ttl.min && o.handoff.ttlMs <= ttl.max))
     problems.push(`handoff.ttlMs must be a whole number from ${ttl.min} to ${ttl.max}`);

@@ -57,7 +57,12 @@ export class SessionEvents extends EventStream<SessionEventDeps> {
       this.write(`event: ${entry.event.type}\ndata: ${JSON.stringify(entry.event)}\nid: ${entry.seq}\n\n`);
       this.sent = entry.seq;
     }
-    if (session.status === 'completed' || session.status === 'expired' || session.status === 'cancelled' || !stillValid(session, this.caller))
+    if (
+      session.status === 'completed' ||
+      session.status === 'expired' ||
+      session.status === 'cancelled' ||
+      !stillValid(session, this.caller)
+    )
       return true;
     timers.clearTimeout(this.due);
     this.due = scheduleLapse(session, sessions.now(), timers, () => {

@@ -4,7 +4,18 @@
  */
 import { errorResponses, refusal } from './error-responses.js';
 import { PDF_CONTENT } from './onboarding-paths.js';
-import { header, jsonAnswer, jsonBody, object, pathParameter, queryParameter, ref, REQUEST_ID_HEADER, string, type PathItems } from './kit.js';
+import {
+  header,
+  jsonAnswer,
+  jsonBody,
+  object,
+  pathParameter,
+  queryParameter,
+  ref,
+  REQUEST_ID_HEADER,
+  string,
+  type PathItems,
+} from './kit.js';
 
 const keyRefusals = (scope: string) => [
   refusal('unauthorized', 'no key, or a wrong one'),
@@ -20,11 +31,11 @@ export const ADMIN_PATHS: PathItems = {
   '/v1/admin/onboardings/{token}': {
     get: {
       operationId: 'retrieveReport',
-      summary: 'The upstream\'s full report of an onboarding',
+      summary: "The upstream's full report of an onboarding",
       ...reports,
       parameters: [token],
       responses: {
-        '200': jsonAnswer('The upstream\'s report, non-contract members and nulls removed.', ref('UpstreamReport')),
+        '200': jsonAnswer("The upstream's report, non-contract members and nulls removed.", ref('UpstreamReport')),
         ...errorResponses(...keyRefusals('reports'), unknownToken, ...upstreamFailures, 'store_unavailable'),
       },
     },
@@ -32,12 +43,12 @@ export const ADMIN_PATHS: PathItems = {
   '/v1/admin/onboardings/{token}/report.pdf': {
     get: {
       operationId: 'retrieveReportPdf',
-      summary: 'The upstream\'s PDF report of an onboarding',
+      summary: "The upstream's PDF report of an onboarding",
       ...reports,
       parameters: [token],
       responses: {
         '200': {
-          description: 'The upstream\'s PDF, streamed, checked to start with `%PDF`.',
+          description: "The upstream's PDF, streamed, checked to start with `%PDF`.",
           headers: { 'X-Request-Id': REQUEST_ID_HEADER, 'Content-Disposition': header('`attachment; filename="report-<token>.pdf"`') },
           content: PDF_CONTENT,
         },
@@ -50,7 +61,7 @@ export const ADMIN_PATHS: PathItems = {
       operationId: 'createEvidenceArchive',
       summary: 'A zip of the report, the PDF, the status history and a manifest, for audits',
       description:
-        'AES-256 with a passphrase generated here (returned once, in `Evidence-Password`) unless the body chooses one or asks for none. The archive\'s format is in packages/server/ADMIN.md.',
+        "AES-256 with a passphrase generated here (returned once, in `Evidence-Password`) unless the body chooses one or asks for none. The archive's format is in packages/server/ADMIN.md.",
       ...reports,
       parameters: [token],
       requestBody: jsonBody(ref('EvidenceRequest'), 'Optional; at most 8 KiB.', false),
@@ -80,12 +91,15 @@ export const ADMIN_PATHS: PathItems = {
   '/v1/admin/customers': {
     get: {
       operationId: 'lookupCustomers',
-      summary: 'The upstream\'s customer lookup by CPF or CNPJ',
+      summary: "The upstream's customer lookup by CPF or CNPJ",
       tags: ['Reports'],
       ...admin,
       parameters: [queryParameter('documentKey', 'A CPF or CNPJ (check digits verified before anything goes upstream).', string(), true)],
       responses: {
-        '200': jsonAnswer('The upstream\'s customer records, non-contract members removed.', { type: 'array', items: ref('CustomerRecord') }),
+        '200': jsonAnswer("The upstream's customer records, non-contract members removed.", {
+          type: 'array',
+          items: ref('CustomerRecord'),
+        }),
         ...errorResponses(
           refusal('missing_tax_id', 'no `documentKey`'),
           refusal('invalid_field', '`documentKey` is not a valid CPF or CNPJ'),
@@ -103,7 +117,11 @@ export const ADMIN_PATHS: PathItems = {
       tags: ['Notifications'],
       ...admin,
       parameters: [
-        queryParameter('state', '`failing`: still retried after at least one failed try.', string({ enum: ['failing', 'failed', 'pending', 'delivered'], default: 'failing' })),
+        queryParameter(
+          'state',
+          '`failing`: still retried after at least one failed try.',
+          string({ enum: ['failing', 'failed', 'pending', 'delivered'], default: 'failing' }),
+        ),
         queryParameter('limit', 'Entries at most.', { type: 'integer', minimum: 1, maximum: 200, default: 50 }),
       ],
       responses: {
@@ -116,10 +134,10 @@ export const ADMIN_PATHS: PathItems = {
     post: {
       operationId: 'replayNotification',
       summary: 'Queue a notification again, whatever its state',
-      description: 'It becomes `pending`, due now, `attempts` 0, with a new retry schedule, in its place in its session\'s order. No body.',
+      description: "It becomes `pending`, due now, `attempts` 0, with a new retry schedule, in its place in its session's order. No body.",
       tags: ['Notifications'],
       ...admin,
-      parameters: [pathParameter('id', 'The event\'s id (`evt_…`).')],
+      parameters: [pathParameter('id', "The event's id (`evt_…`).")],
       responses: {
         '202': jsonAnswer('The entry as listed.', object({ data: ref('NotificationSummary') }, ['data'])),
         ...errorResponses(refusal('not_found', 'no such notification'), ...keyRefusals('admin'), 'store_unavailable'),

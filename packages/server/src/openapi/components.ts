@@ -13,10 +13,13 @@ import { SESSION_SCHEMAS } from './session-schemas.js';
 const outcomeMembers = (kinds: readonly string[]): Record<string, Json> => ({
   kind: string({ enum: [...kinds], description: 'The classification (docs/upstream-api.md#errors-and-classification).' }),
   ok: { type: 'boolean', description: 'True for `success` and `no-data`: the query was processed.' },
-  code: { type: 'integer', description: 'The upstream\'s `status.code`, when it sent one.' },
-  message: string({ description: 'The upstream\'s `status.message`, when it sent one (the reason of `no-data`).' }),
-  externalId: string({ description: 'The upstream\'s identifier of the query, when it sent one.' }),
-  result: { type: 'object', description: 'The business data, non-contract members and nulls removed (`{}` for `no-data`); absent for failures.' },
+  code: { type: 'integer', description: "The upstream's `status.code`, when it sent one." },
+  message: string({ description: "The upstream's `status.message`, when it sent one (the reason of `no-data`)." }),
+  externalId: string({ description: "The upstream's identifier of the query, when it sent one." }),
+  result: {
+    type: 'object',
+    description: 'The business data, non-contract members and nulls removed (`{}` for `no-data`); absent for failures.',
+  },
   retryable: { type: 'boolean', description: 'Whether the same query could answer otherwise later; a refusal never does.' },
 });
 
@@ -24,7 +27,10 @@ export const SCHEMAS: Record<string, Json> = {
   ErrorCode: errorCodeSchema(),
   ErrorBody: ERROR_BODY_SCHEMA,
   UpstreamFailure: UPSTREAM_FAILURE_SCHEMA,
-  OnboardingStatus: string({ enum: [...ONBOARDING_STATUSES], description: 'The upstream\'s status of an onboarding; only `IN_PROCESS` is not final.' }),
+  OnboardingStatus: string({
+    enum: [...ONBOARDING_STATUSES],
+    description: "The upstream's status of an onboarding; only `IN_PROCESS` is not final.",
+  }),
   ...SESSION_SCHEMAS,
   CreateOnboardingRequest: object(
     {
@@ -33,7 +39,9 @@ export const SCHEMAS: Record<string, Json> = {
       name: string({ maxLength: 200, description: TEXT_RULES }),
       documentType: string({ maxLength: 200, description: `${TEXT_RULES} Checked, not sent upstream.` }),
       images: object(
-        Object.fromEntries(IMAGE_ROLES.map((role) => [role, string({ description: 'Pure base64 of a JPEG or PNG, at most `imageMaxBytes` decoded.' })])),
+        Object.fromEntries(
+          IMAGE_ROLES.map((role) => [role, string({ description: 'Pure base64 of a JPEG or PNG, at most `imageMaxBytes` decoded.' })]),
+        ),
         ['documentFront', 'selfie'],
       ),
       keptAnyway: ref('KeptAnyway'),
@@ -44,8 +52,8 @@ export const SCHEMAS: Record<string, Json> = {
     {
       tokenOnboarding: string(),
       status: ref('OnboardingStatus'),
-      dateHourProcess: string({ description: 'The upstream\'s own time of the creation, when it sent one.' }),
-      accessKey: string({ description: 'This page\'s Bearer for every later read of the onboarding; only its hash is kept.' }),
+      dateHourProcess: string({ description: "The upstream's own time of the creation, when it sent one." }),
+      accessKey: string({ description: "This page's Bearer for every later read of the onboarding; only its hash is kept." }),
     },
     ['tokenOnboarding', 'status', 'accessKey'],
   ),
@@ -55,7 +63,7 @@ export const SCHEMAS: Record<string, Json> = {
       status: ref('OnboardingStatus'),
       updatedAt: dateTime('When the status last changed.'),
       externalId: string(),
-      message: string({ description: 'The upstream\'s reason, when it gave one.' }),
+      message: string({ description: "The upstream's reason, when it gave one." }),
     },
     ['tokenOnboarding', 'status', 'updatedAt'],
   ),
@@ -63,25 +71,33 @@ export const SCHEMAS: Record<string, Json> = {
     type: 'object',
     required: ['service'],
     properties: {
-      service: string({ pattern: '^[A-Za-z0-9_.-]{1,100}$', description: 'A catalog service id, a product alias, or an id the catalog does not know (sent as given).' }),
-      notify: { type: 'boolean', default: false, description: '`true`: a `query.completed` for a synchronous answer too (by default only an asynchronous inspection\'s end sends one). Not sent upstream.' },
+      service: string({
+        pattern: '^[A-Za-z0-9_.-]{1,100}$',
+        description: 'A catalog service id, a product alias, or an id the catalog does not know (sent as given).',
+      }),
+      notify: {
+        type: 'boolean',
+        default: false,
+        description:
+          "`true`: a `query.completed` for a synchronous answer too (by default only an asynchronous inspection's end sends one). Not sent upstream.",
+      },
     },
-    additionalProperties: string({ description: 'The service\'s request fields (docs/upstream-api.md#request-fields), every one a string.' }),
+    additionalProperties: string({
+      description: "The service's request fields (docs/upstream-api.md#request-fields), every one a string.",
+    }),
     maxProperties: 34,
   },
   QueryAnswer: object(
     {
-      id: string({ pattern: '^qry_', description: 'This query\'s id, for `GET /v1/queries/{id}` and `query.completed`.' }),
+      id: string({ pattern: '^qry_', description: "This query's id, for `GET /v1/queries/{id}` and `query.completed`." }),
       ...outcomeMembers(ANSWER_KINDS),
-      key: string({ format: 'uuid', description: 'Asynchronous inspections only: the inspection\'s key.' }),
+      key: string({ format: 'uuid', description: "Asynchronous inspections only: the inspection's key." }),
     },
     ['id', 'kind', 'ok', 'retryable'],
   ),
-  InspectionConsult: object(
-    { ...outcomeMembers(ANSWER_KINDS), key: string({ format: 'uuid' }) },
-    ['kind', 'ok', 'retryable', 'key'],
-    { description: 'The upstream\'s answer to the consultation of an asynchronous inspection; `result.status` tells whether it is done.' },
-  ),
+  InspectionConsult: object({ ...outcomeMembers(ANSWER_KINDS), key: string({ format: 'uuid' }) }, ['kind', 'ok', 'retryable', 'key'], {
+    description: "The upstream's answer to the consultation of an asynchronous inspection; `result.status` tells whether it is done.",
+  }),
   QueryRecord: object(
     {
       id: string({ pattern: '^qry_' }),
@@ -95,7 +111,8 @@ export const SCHEMAS: Record<string, Json> = {
         type: 'object',
         required: ['kind', 'ok', 'retryable'],
         properties: outcomeMembers(OUTCOME_KINDS),
-        description: 'The outcome as `POST /v1/queries` answered it, or as the inspection finished; absent while pending, for an inspection given up, and once erased.',
+        description:
+          'The outcome as `POST /v1/queries` answered it, or as the inspection finished; absent while pending, for an inspection given up, and once erased.',
       },
     },
     ['id', 'service', 'status', 'createdAt'],
@@ -131,12 +148,15 @@ export const SCHEMAS: Record<string, Json> = {
     type: 'object',
     required: ['tokenOnboarding', 'status'],
     properties: { tokenOnboarding: string(), status: string(), externalId: string(), fields: {}, services: {} },
-    description: 'The upstream\'s onboarding report (docs/upstream-api.md#onboarding-report), non-contract members and nulls removed.',
+    description: "The upstream's onboarding report (docs/upstream-api.md#onboarding-report), non-contract members and nulls removed.",
   },
   EvidenceRequest: {
     oneOf: [
       object({}, [], { description: 'A passphrase generated by the companion (also: no body).' }),
-      object({ password: string({ minLength: 16, maxLength: 1024, description: 'The caller\'s own passphrase; an entropy check applies.' }) }, ['password']),
+      object(
+        { password: string({ minLength: 16, maxLength: 1024, description: "The caller's own passphrase; an entropy check applies." }) },
+        ['password'],
+      ),
       object({ encrypt: { const: false } }, ['encrypt'], { description: 'No encryption.' }),
     ],
   },
@@ -145,7 +165,7 @@ export const SCHEMAS: Record<string, Json> = {
       id: string({ pattern: '^evt_', description: 'Receivers dedupe by it.' }),
       type: string({ enum: NOTIFICATION_TYPE_VALUES }),
       createdAt: dateTime(),
-      environment: string({ enum: ['test', 'production'], description: 'The companion\'s `environment`.' }),
+      environment: string({ enum: ['test', 'production'], description: "The companion's `environment`." }),
       data: { description: 'By `type`: the session view, or the finished query.' },
     },
     ['id', 'type', 'createdAt', 'environment', 'data'],
@@ -159,7 +179,9 @@ export const SCHEMAS: Record<string, Json> = {
       attempts: { type: 'integer', minimum: 0 },
       createdAt: dateTime(),
       lastAttemptAt: { oneOf: [dateTime(), { type: 'null' }] },
-      lastError: { oneOf: [string({ description: '`HTTP 500`, `timeout`, `connection refused`, `network error (…)`.' }), { type: 'null' }] },
+      lastError: {
+        oneOf: [string({ description: '`HTTP 500`, `timeout`, `connection refused`, `network error (…)`.' }), { type: 'null' }],
+      },
       nextAttemptAt: { oneOf: [dateTime(), { type: 'null' }], description: 'Pending entries only.' },
       deliveredAt: { oneOf: [dateTime(), { type: 'null' }] },
       event: ref('NotificationEvent'),
@@ -170,7 +192,11 @@ export const SCHEMAS: Record<string, Json> = {
     description:
       'Either shape the upstream sends (docs/upstream-api.md#webhooks): an onboarding report, or a service envelope of a finished standalone query. A report with a status the contract does not know is acknowledged and changes nothing.',
     anyOf: [
-      { type: 'object', required: ['tokenOnboarding', 'status'], properties: { tokenOnboarding: string(), status: string(), externalId: string() } },
+      {
+        type: 'object',
+        required: ['tokenOnboarding', 'status'],
+        properties: { tokenOnboarding: string(), status: string(), externalId: string() },
+      },
       {
         type: 'object',
         required: ['status'],
@@ -180,7 +206,10 @@ export const SCHEMAS: Record<string, Json> = {
   },
   Health: object(
     {
-      status: string({ enum: ['ok', 'stopping', 'unavailable'], description: '`ok`; `stopping` once a shutdown began; `unavailable` while the store does not answer.' }),
+      status: string({
+        enum: ['ok', 'stopping', 'unavailable'],
+        description: '`ok`; `stopping` once a shutdown began; `unavailable` while the store does not answer.',
+      }),
       ok: { type: 'boolean', description: 'Whether `status` is `ok`, for load balancers that read a boolean.' },
       stopping: { const: true },
       store: { const: 'unavailable' },
@@ -189,12 +218,15 @@ export const SCHEMAS: Record<string, Json> = {
   ),
   Readiness: object(
     {
-      status: string({ description: '`ready` when every check is `ok`; otherwise what keeps the instance from serving (`stopping`, `unavailable`).' }),
+      status: string({
+        description: '`ready` when every check is `ok`; otherwise what keeps the instance from serving (`stopping`, `unavailable`).',
+      }),
       checks: {
         type: 'object',
         properties: { store: string(), upstream: string() },
         additionalProperties: string(),
-        description: 'Each check, `ok` or what failed (`store`: the store answers; `upstream`: an upstream token is obtainable); empty while stopping.',
+        description:
+          'Each check, `ok` or what failed (`store`: the store answers; `upstream`: an upstream token is obtainable); empty while stopping.',
       },
     },
     ['status', 'checks'],

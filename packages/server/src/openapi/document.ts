@@ -31,11 +31,11 @@ const DESCRIPTION = `The companion of onboarding-kit: the page API (the \`<onboa
 Guides: docs/page-api.md, docs/backend-api.md, docs/hosted-page.md.`;
 
 const TAGS: Json[] = [
-  { name: 'Sessions', description: 'The integrator\'s backend opens and follows sessions (API key, scope `sessions`).' },
+  { name: 'Sessions', description: "The integrator's backend opens and follows sessions (API key, scope `sessions`)." },
   { name: 'Page session', description: 'A page reads its session (page secret).' },
   { name: 'Hand-off', description: 'A session handed from one device to another.' },
   { name: 'Onboardings', description: 'The page creates the onboarding and follows its status.' },
-  { name: 'Queries', description: 'The upstream\'s standalone services (API key, scope `queries`).' },
+  { name: 'Queries', description: "The upstream's standalone services (API key, scope `queries`)." },
   { name: 'Reports', description: 'Reports, PDFs, evidence and customers for any token (scopes `reports`, `admin`).' },
   { name: 'Notifications', description: 'The signed notifications, and their outbox (scope `admin`).' },
   { name: 'Upstream', description: 'Called by the upstream.' },

@@ -29,6 +29,14 @@ export const OUTCOME_KINDS = Object.keys({
 } satisfies Record<OutcomeKind, true>);
 
 /** The kinds a query answers with 200: the upstream's answer to the query, whatever it says (the rest is an error answer). */
-export const ANSWER_KINDS: readonly OutcomeKind[] = ['success', 'no-data', 'refused', 'failed', 'no-access', 'missing-image', 'face-not-found'];
+export const ANSWER_KINDS: readonly OutcomeKind[] = [
+  'success',
+  'no-data',
+  'refused',
+  'failed',
+  'no-access',
+  'missing-image',
+  'face-not-found',
+];
 
-export const TEXT_RULES = 'Plain text: letters, digits, spaces and `.,\'’()/-`.';
+export const TEXT_RULES = "Plain text: letters, digits, spaces and `.,'’()/-`.";

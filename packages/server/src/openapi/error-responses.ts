@@ -4,7 +4,14 @@
  * error answers are the catalogue codes it names, grouped by the status the catalogue answers
  * them with (or one of their other statuses, which the catalogue must allow).
  */
-import { API_ERROR_CODES, API_ERRORS, isApiErrorStatus, type ApiErrorCode, type ApiErrorEntry, type ApiErrorStatus } from '@onboarding-kit/contract';
+import {
+  API_ERROR_CODES,
+  API_ERRORS,
+  isApiErrorStatus,
+  type ApiErrorCode,
+  type ApiErrorEntry,
+  type ApiErrorStatus,
+} from '@onboarding-kit/contract';
 import { header, headerRef, jsonContent, object, ref, REQUEST_ID_HEADER, string, type Json } from './kit.js';
 
 /** One refusal an operation can answer: a catalogue code, the status it is answered with, and when. */
@@ -47,11 +54,11 @@ export const UPSTREAM_FAILURE_SCHEMA = object(
     type: string({
       enum: ['credentials', 'product', 'permission', 'unavailable', 'unknown'],
       description:
-        'What failed: the companion\'s upstream credentials, the product (inactive, or the service not enabled), a permission the account lacks, the upstream being unreachable, or something else.',
+        "What failed: the companion's upstream credentials, the product (inactive, or the service not enabled), a permission the account lacks, the upstream being unreachable, or something else.",
     }),
     status: { type: 'integer', description: 'The HTTP status the upstream answered, when it answered.' },
-    code: string({ description: 'The upstream\'s own code, when it sent one.' }),
-    message: string({ description: 'The upstream\'s own message, when it sent one.' }),
+    code: string({ description: "The upstream's own code, when it sent one." }),
+    message: string({ description: "The upstream's own message, when it sent one." }),
   },
   ['type'],
 );
@@ -64,7 +71,7 @@ export const ERROR_BODY_SCHEMA = object(
         code: ref('ErrorCode'),
         message: string({ description: 'English text for a developer or a log; never a secret, a token or personal data.' }),
         field: string({ description: 'The request member at fault (`cpf`, `images.selfie`, `Idempotency-Key`...).' }),
-        externalId: string({ description: 'The upstream\'s identifier of a failed call, to quote to its support.' }),
+        externalId: string({ description: "The upstream's identifier of a failed call, to quote to its support." }),
         upstream: ref('UpstreamFailure'),
       },
       ['code', 'message'],
@@ -75,9 +82,12 @@ export const ERROR_BODY_SCHEMA = object(
 
 /** The headers error answers share, for `components.headers`. */
 export const ERROR_HEADERS: Record<string, Json> = {
-  RequestId: { ...header('The request id; the same id is on the companion\'s log lines for this request.'), required: true },
+  RequestId: { ...header("The request id; the same id is on the companion's log lines for this request."), required: true },
   WwwAuthenticate: header('`Bearer realm="..."`: the credentials the route needs.'),
-  RetryAfter: header('Seconds after which the same request may succeed (the end of the refusing window for a 429).', { type: 'integer', minimum: 1 }),
+  RetryAfter: header('Seconds after which the same request may succeed (the end of the refusing window for a 429).', {
+    type: 'integer',
+    minimum: 1,
+  }),
 };
 
 const STATUS_HEADERS: Partial<Record<number, Record<string, Json>>> = {

@@ -9,13 +9,13 @@ const tags = ['Hosted pages'];
 
 const pageHeaders = {
   'X-Request-Id': REQUEST_ID_HEADER,
-  'Content-Security-Policy': header('The hosted pages\' strict policy (`HOSTED_CSP`).'),
+  'Content-Security-Policy': header("The hosted pages' strict policy (`HOSTED_CSP`)."),
   'Referrer-Policy': header('`no-referrer`: a token is in the path.'),
 };
 
 const html = (description: string): Json => ({ description, headers: pageHeaders, content: { 'text/html': { schema: string() } } });
 
-const unavailable = html('The element or the page\'s script is not built on this companion (`page_unavailable`); `Retry-After: 60`.');
+const unavailable = html("The element or the page's script is not built on this companion (`page_unavailable`); `Retry-After: 60`.");
 const failed = html('A bug (`internal_error`), as a page that quotes the request id.');
 
 /** A page of the hand-off, the same for every visitor: it claims nothing on its GET. */
@@ -30,18 +30,18 @@ function devicePage(operationId: string, summary: string, parameters: Json[] = [
   };
 }
 
-const version = pathParameter('version', 'The files\' version: a hash of their content.', string({ pattern: '^[0-9a-f]+$' }));
-const file = pathParameter('file', 'The file\'s name.');
+const version = pathParameter('version', "The files' version: a hash of their content.", string({ pattern: '^[0-9a-f]+$' }));
+const file = pathParameter('file', "The file's name.");
 const immutable = { 'X-Request-Id': REQUEST_ID_HEADER, 'Cache-Control': header('`public, max-age=31536000, immutable`.') };
 
 export const HOSTED_PATHS: PathItems = {
   '/capture/{token}': {
     get: {
       operationId: 'openCapturePage',
-      summary: 'A session\'s `url`: the capture flow, with the integrator\'s brand, in the session\'s locale',
+      summary: "A session's `url`: the capture flow, with the integrator's brand, in the session's locale",
       tags,
       security: [],
-      parameters: [pathParameter('token', 'The session\'s capture token.')],
+      parameters: [pathParameter('token', "The session's capture token.")],
       responses: {
         '200': html('The capture page.'),
         '404': html('No session has this token.'),
@@ -52,14 +52,16 @@ export const HOSTED_PATHS: PathItems = {
     },
   },
   '/capture': { get: devicePage('openDeviceCapturePage', 'The capture page of a device after its hand-off claim') },
-  '/h': { get: devicePage('openHandoffCodePage', 'Where a hand-off\'s short code is typed') },
+  '/h': { get: devicePage('openHandoffCodePage', "Where a hand-off's short code is typed") },
   '/h/{token}': {
-    get: devicePage('openHandoffLinkPage', 'The hand-off link a phone opens from the QR code', [pathParameter('token', 'The hand-off link\'s token.')]),
+    get: devicePage('openHandoffLinkPage', 'The hand-off link a phone opens from the QR code', [
+      pathParameter('token', "The hand-off link's token."),
+    ]),
   },
   '/capture/assets/{version}/{file}': {
     get: {
       operationId: 'retrievePageAsset',
-      summary: 'A file of the hosted pages: their script, stylesheet, or the brand\'s logo',
+      summary: "A file of the hosted pages: their script, stylesheet, or the brand's logo",
       tags,
       security: [],
       parameters: [version, file],
@@ -76,7 +78,7 @@ export const HOSTED_PATHS: PathItems = {
   '/capture/element/{version}/{file}': {
     get: {
       operationId: 'retrieveElementAsset',
-      summary: 'A file of the element\'s build, for the hosted pages',
+      summary: "A file of the element's build, for the hosted pages",
       tags,
       security: [],
       parameters: [version, file],

@@ -7,11 +7,11 @@ import { NOTIFICATION_TYPE_VALUES } from './enumerations.js';
 import { jsonBody, ref, type Json, type Operation } from './kit.js';
 
 const WHEN: Record<string, { summary: string; data: Json }> = {
-  'session.submitted': { summary: 'The page created the session\'s onboarding', data: ref('SessionView') },
+  'session.submitted': { summary: "The page created the session's onboarding", data: ref('SessionView') },
   'session.completed': { summary: 'The onboarding reached its final status (`externalId` on `ERROR`)', data: ref('SessionView') },
   'session.expired': { summary: 'An open session passed `expiresAt` with no onboarding', data: ref('SessionView') },
   'session.cancelled': { summary: 'The backend cancelled the session', data: ref('SessionView') },
-  'session.redacted': { summary: 'The backend erased the session\'s personal data', data: ref('SessionView') },
+  'session.redacted': { summary: "The backend erased the session's personal data", data: ref('SessionView') },
   'query.completed': {
     summary: 'An asynchronous inspection finished (or was given up: `status: failed`), or a query asked with `notify: true` was answered',
     data: ref('QueryCompleted'),
@@ -33,9 +33,13 @@ function notification(type: string): Operation {
   return {
     operationId: `notify.${type}`,
     summary: when.summary,
-    description: 'At least once (dedupe by `id`), the same bytes on every try, in order per session; retried for 3 days until a 2xx within 10 s.',
+    description:
+      'At least once (dedupe by `id`), the same bytes on every try, in order per session; retried for 3 days until a 2xx within 10 s.',
     tags: ['Notifications'],
-    parameters: [SIGNATURE, { name: 'User-Agent', in: 'header', required: false, description: '`onboarding-kit/<version>`.', schema: { type: 'string' } }],
+    parameters: [
+      SIGNATURE,
+      { name: 'User-Agent', in: 'header', required: false, description: '`onboarding-kit/<version>`.', schema: { type: 'string' } },
+    ],
     requestBody: jsonBody({
       allOf: [ref('NotificationEvent'), { properties: { type: { const: type }, data: when.data } }],
     }),

@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY, REPLAYED } from './session-paths.js';
 import { eventStream, header, jsonAnswer, jsonBody, pathParameter, ref, REQUEST_ID_HEADER, type Json, type PathItems } from './kit.js';
 
 const tags = ['Onboardings'];
-const token = pathParameter('tokenOnboarding', 'The onboarding\'s token: 1-128 of `A-Z a-z 0-9 . _ ~ -`.');
+const token = pathParameter('tokenOnboarding', "The onboarding's token: 1-128 of `A-Z a-z 0-9 . _ ~ -`.");
 const unknown = refusal('not_found', 'an unknown token, a missing or a wrong access key: the same answer');
 const upstreamFailures = [
   refusal('upstream_refused', 'the upstream refused the data'),
@@ -21,13 +21,13 @@ export const ONBOARDING_PATHS: PathItems = {
       operationId: 'createOnboarding',
       summary: 'The page creates the onboarding with its photos',
       description:
-        'With a session\'s page secret as Bearer (required when `ONBOARDING_SESSIONS=required`, the default in production), or none. Validated entirely before anything goes upstream; the checks and their order are in docs/page-api.md#create-an-onboarding.',
+        "With a session's page secret as Bearer (required when `ONBOARDING_SESSIONS=required`, the default in production), or none. Validated entirely before anything goes upstream; the checks and their order are in docs/page-api.md#create-an-onboarding.",
       tags,
       security: [{ pageSecret: [] }, {}],
       parameters: [IDEMPOTENCY_KEY],
       requestBody: jsonBody(ref('CreateOnboardingRequest')),
       responses: {
-        '201': jsonAnswer('The onboarding, with this page\'s access key.', ref('CreateOnboardingResponse')),
+        '201': jsonAnswer("The onboarding, with this page's access key.", ref('CreateOnboardingResponse')),
         '200': jsonAnswer('An idempotent replay: the same onboarding, with a new `accessKey`.', ref('CreateOnboardingResponse'), REPLAYED),
         ...errorResponses(
           'invalid_json',
@@ -44,7 +44,7 @@ export const ONBOARDING_PATHS: PathItems = {
           'image_too_large',
           'payload_too_large',
           'unsupported_media_type',
-          refusal('session_used', 'the session\'s onboarding was created or is being created'),
+          refusal('session_used', "the session's onboarding was created or is being created"),
           refusal('session_handed_off', 'another device holds the session'),
           refusal('idempotency_conflict'),
           refusal('idempotency_in_progress'),
@@ -61,12 +61,12 @@ export const ONBOARDING_PATHS: PathItems = {
   '/v1/onboardings/{tokenOnboarding}': {
     get: {
       operationId: 'retrieveOnboarding',
-      summary: 'The page reads the onboarding\'s status',
+      summary: "The page reads the onboarding's status",
       tags,
       security: [{ accessKey: [] }],
       parameters: [token],
       responses: {
-        '200': jsonAnswer('The onboarding\'s state.', ref('OnboardingState')),
+        '200': jsonAnswer("The onboarding's state.", ref('OnboardingState')),
         ...errorResponses(unknown, 'store_unavailable'),
       },
     },
@@ -74,7 +74,7 @@ export const ONBOARDING_PATHS: PathItems = {
   '/v1/onboardings/{tokenOnboarding}/events': {
     get: {
       operationId: 'followOnboarding',
-      summary: 'Server-Sent Events of the onboarding\'s status',
+      summary: "Server-Sent Events of the onboarding's status",
       description: 'A `retry:` hint, the current state, then one `status` event per change; ends after a final status.',
       tags,
       security: [{ accessKey: [] }],
@@ -88,14 +88,14 @@ export const ONBOARDING_PATHS: PathItems = {
   '/v1/onboardings/{tokenOnboarding}/report.pdf': {
     get: {
       operationId: 'retrieveOnboardingPdf',
-      summary: 'The page downloads the upstream\'s PDF report (only with `reportPdf: true`)',
+      summary: "The page downloads the upstream's PDF report (only with `reportPdf: true`)",
       description: 'Without `reportPdf` the route does not exist: `404 not_found`, as for any unknown route.',
       tags,
       security: [{ accessKey: [] }],
       parameters: [token],
       responses: {
         '200': {
-          description: 'The upstream\'s PDF, streamed, checked to start with `%PDF-`.',
+          description: "The upstream's PDF, streamed, checked to start with `%PDF-`.",
           headers: { 'X-Request-Id': REQUEST_ID_HEADER, 'Content-Disposition': header('`attachment; filename="onboarding-<token>.pdf"`') },
           content: PDF_CONTENT,
         },

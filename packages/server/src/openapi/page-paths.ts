@@ -9,7 +9,7 @@ const security = [{ pageSecret: [] }];
 const tags = ['Page session'];
 const unknownSecret = refusal('unauthorized', 'no page secret, or one that opens no session (realm `onboarding-session`)');
 const handedOff = refusal('session_handed_off', 'another device holds the session');
-const notOrigin = refusal('unauthorized', 'a page that is not the session\'s origin', 403);
+const notOrigin = refusal('unauthorized', "a page that is not the session's origin", 403);
 const cancelled = refusal('session_cancelled', 'the session was cancelled');
 const pageRefusals: Refusal[] = [unknownSecret, handedOff];
 const STORE = refusal('store_unavailable');
@@ -35,7 +35,7 @@ export const PAGE_PATHS: PathItems = {
       security: [],
       requestBody: jsonBody(ref('CaptureExchangeRequest')),
       responses: {
-        '201': jsonAnswer('The hosted page\'s own secret for the session.', ref('CaptureExchange')),
+        '201': jsonAnswer("The hosted page's own secret for the session.", ref('CaptureExchange')),
         ...errorResponses(
           'invalid_json',
           refusal('invalid_request', 'not `{"captureToken": ...}`'),
@@ -93,7 +93,10 @@ export const PAGE_PATHS: PathItems = {
       security,
       requestBody: jsonBody(ref('SessionProgressReport')),
       responses: {
-        '204': { description: 'Kept (the latest report only) and streamed as `capture.progress`.', headers: { 'X-Request-Id': REQUEST_ID_HEADER } },
+        '204': {
+          description: 'Kept (the latest report only) and streamed as `capture.progress`.',
+          headers: { 'X-Request-Id': REQUEST_ID_HEADER },
+        },
         ...errorResponses(
           ...pageRefusals,
           'invalid_json',
@@ -114,9 +117,17 @@ export const PAGE_PATHS: PathItems = {
         'A reload resumes: the stream first replays the events kept (with `Last-Event-ID`, only the later ones). Ends after `session.completed`, `session.expired` or, for a device, `handoff.reclaimed`.',
       tags: ['Hand-off'],
       security,
-      parameters: [{ name: 'Last-Event-ID', in: 'header', required: false, description: 'Replay only the events after this id.', schema: { type: 'string', pattern: '^[0-9]+$' } }],
+      parameters: [
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'Replay only the events after this id.',
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+        },
+      ],
       responses: {
-        '200': eventStream('The session\'s events; `id:` is a per-session sequence number.', { '*': ref('SessionEvent') }),
+        '200': eventStream("The session's events; `id:` is a per-session sequence number.", { '*': ref('SessionEvent') }),
         ...errorResponses(...pageRefusals, STORE),
       },
     },
@@ -124,12 +135,12 @@ export const PAGE_PATHS: PathItems = {
   '/v1/handoff/claim': {
     post: {
       operationId: 'claimHandoff',
-      summary: 'A device claims a hand-off with the link\'s token or the short code',
+      summary: "A device claims a hand-off with the link's token or the short code",
       tags: ['Hand-off'],
       security: [],
       requestBody: jsonBody(ref('HandoffClaimRequest')),
       responses: {
-        '200': jsonAnswer('This device\'s own page secret for the session.', ref('HandoffClaim')),
+        '200': jsonAnswer("This device's own page secret for the session.", ref('HandoffClaim')),
         ...errorResponses(
           'invalid_json',
           refusal('invalid_request', 'the body is not a JSON object'),

@@ -38,14 +38,19 @@ export const SERVICE_PATHS: PathItems = {
       description: 'The same bytes as `docs/openapi.json` of the release. Cacheable; `If-None-Match` with its `ETag` answers 304.',
       tags,
       security: [],
-      parameters: [{ name: 'If-None-Match', in: 'header', required: false, description: 'An `ETag` answered before.', schema: { type: 'string' } }],
+      parameters: [
+        { name: 'If-None-Match', in: 'header', required: false, description: 'An `ETag` answered before.', schema: { type: 'string' } },
+      ],
       responses: {
         '200': jsonAnswer(
           'The OpenAPI 3.1 document of the companion.',
           { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' } } },
-          { ETag: header('The document\'s hash.'), 'Cache-Control': header('Public, for an hour.') },
+          { ETag: header("The document's hash."), 'Cache-Control': header('Public, for an hour.') },
         ),
-        '304': { description: 'The document has not changed.', headers: { 'X-Request-Id': REQUEST_ID_HEADER, ETag: header('The document\'s hash.') } },
+        '304': {
+          description: 'The document has not changed.',
+          headers: { 'X-Request-Id': REQUEST_ID_HEADER, ETag: header("The document's hash.") },
+        },
         ...errorResponses(),
       },
     },

@@ -7,7 +7,7 @@ import { dateTime, header, jsonAnswer, jsonBody, pathParameter, queryParameter, 
 const security = [{ apiKey: ['sessions'] }];
 const tags = ['Sessions'];
 const keyRefusals = [refusal('unauthorized', 'no API key, or a wrong one'), refusal('forbidden', 'a key without the scope `sessions`')];
-const sessionId = pathParameter('id', 'The session\'s id (`ses_…`).');
+const sessionId = pathParameter('id', "The session's id (`ses_…`).");
 const instant = { anyOf: [dateTime(), string({ format: 'date' })] };
 /** Cancel and redact take no body, or `{}`. */
 const emptyBody = jsonBody({ type: 'object', maxProperties: 0 }, 'Nothing, or `{}`.', false);
@@ -17,7 +17,8 @@ export const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: '1-255 visible ASCII characters, kept 24 h: a repeat with the same body answers 200 with the same object (new secrets) and `Idempotent-Replayed: true`.',
+  description:
+    '1-255 visible ASCII characters, kept 24 h: a repeat with the same body answers 200 with the same object (new secrets) and `Idempotent-Replayed: true`.',
   schema: string({ pattern: '^[\\x21-\\x7e]{1,255}$' }),
 };
 export const REPLAYED = { 'Idempotent-Replayed': header('`true` on an idempotent replay.', { const: 'true' }) };
@@ -32,12 +33,19 @@ export const SESSION_PATHS: PathItems = {
       parameters: [IDEMPOTENCY_KEY],
       requestBody: jsonBody(ref('CreateSessionRequest')),
       responses: {
-        '201': jsonAnswer('The session, with the page\'s client secret and the hosted page\'s `url`.', ref('CreateSessionResponse')),
-        '200': jsonAnswer('An idempotent replay: the same session, with a new `clientSecret` and `url`.', ref('CreateSessionResponse'), REPLAYED),
+        '201': jsonAnswer("The session, with the page's client secret and the hosted page's `url`.", ref('CreateSessionResponse')),
+        '200': jsonAnswer(
+          'An idempotent replay: the same session, with a new `clientSecret` and `url`.',
+          ref('CreateSessionResponse'),
+          REPLAYED,
+        ),
         ...errorResponses(
           refusal('invalid_json'),
           refusal('invalid_request', 'the body is not a JSON object; both `cpf` and `cnpj`'),
-          refusal('invalid_field', 'a member (named in `field`) is not valid or not known; a bad `Idempotency-Key`; `returnUrl` not https in production'),
+          refusal(
+            'invalid_field',
+            'a member (named in `field`) is not valid or not known; a bad `Idempotency-Key`; `returnUrl` not https in production',
+          ),
           'invalid_cpf',
           'invalid_cnpj',
           ...keyRefusals,
@@ -55,7 +63,11 @@ export const SESSION_PATHS: PathItems = {
       tags,
       security,
       parameters: [
-        queryParameter('reference', 'Only the sessions of this reference.', string({ minLength: 1, maxLength: SESSION_LIMITS.referenceMaxLength })),
+        queryParameter(
+          'reference',
+          'Only the sessions of this reference.',
+          string({ minLength: 1, maxLength: SESSION_LIMITS.referenceMaxLength }),
+        ),
         queryParameter('status', 'Only sessions with this status.', string({ enum: SESSION_STATUS_VALUES })),
         queryParameter('createdAfter', 'Only sessions created after this time: an ISO 8601 date or date-time.', instant),
         queryParameter('createdBefore', 'Only sessions created before this time: an ISO 8601 date or date-time.', instant),
@@ -64,7 +76,11 @@ export const SESSION_PATHS: PathItems = {
       ],
       responses: {
         '200': jsonAnswer('One page of sessions.', ref('SessionList')),
-        ...errorResponses(refusal('invalid_field', 'a query parameter (named in `field`) is not valid, or a `cursor` this companion did not give'), ...keyRefusals, 'store_unavailable'),
+        ...errorResponses(
+          refusal('invalid_field', 'a query parameter (named in `field`) is not valid, or a `cursor` this companion did not give'),
+          ...keyRefusals,
+          'store_unavailable',
+        ),
       },
     },
   },
@@ -86,7 +102,7 @@ export const SESSION_PATHS: PathItems = {
       operationId: 'cancelSession',
       summary: 'Cancel an open session',
       description:
-        'An `open` session becomes `cancelled` and `session.cancelled` is sent; cancelling a cancelled session answers it again. The page\'s routes then answer `410 session_cancelled`. No body, or `{}`.',
+        "An `open` session becomes `cancelled` and `session.cancelled` is sent; cancelling a cancelled session answers it again. The page's routes then answer `410 session_cancelled`. No body, or `{}`.",
       tags,
       security,
       parameters: [sessionId],
@@ -106,9 +122,9 @@ export const SESSION_PATHS: PathItems = {
   '/v1/sessions/{id}/redact': {
     post: {
       operationId: 'redactSession',
-      summary: 'Erase a session\'s personal data',
+      summary: "Erase a session's personal data",
       description:
-        'Erases the tax id, name, prefill, metadata values and the onboarding\'s personal parts in every store, keeping a skeleton for audit (id, reference, status, times, the onboarding\'s token and status, `redactedAt`). An open session is cancelled first. Sends `session.redacted` once; a second redact answers the same view.',
+        "Erases the tax id, name, prefill, metadata values and the onboarding's personal parts in every store, keeping a skeleton for audit (id, reference, status, times, the onboarding's token and status, `redactedAt`). An open session is cancelled first. Sends `session.redacted` once; a second redact answers the same view.",
       tags,
       security,
       parameters: [sessionId],

@@ -13,23 +13,21 @@ import {
 import { SESSION_STATUS_VALUES, TEXT_RULES } from './enumerations.js';
 import { dateTime, object, ref, string, type Json } from './kit.js';
 
-const keptAnyway = object(
-  Object.fromEntries(IMAGE_ROLES.map((role) => [role, string({ enum: [...KEPT_CHECKS] })])),
-  [],
-  { description: 'Per image role, the check that refused the photo the person kept anyway (docs/page-api.md#photos-kept-anyway).' },
-);
+const keptAnyway = object(Object.fromEntries(IMAGE_ROLES.map((role) => [role, string({ enum: [...KEPT_CHECKS] })])), [], {
+  description: 'Per image role, the check that refused the photo the person kept anyway (docs/page-api.md#photos-kept-anyway).',
+});
 
 const sessionOnboarding = object(
   {
     tokenOnboarding: string(),
     status: ref('OnboardingStatus'),
-    externalId: string({ description: 'The upstream\'s identifier, for support (always looked for on `ERROR`).' }),
+    externalId: string({ description: "The upstream's identifier, for support (always looked for on `ERROR`)." }),
     history: {
-      description: 'Status changes as the companion saw them; `null` once retention deleted the onboarding\'s own record.',
+      description: "Status changes as the companion saw them; `null` once retention deleted the onboarding's own record.",
       oneOf: [{ type: 'array', items: ref('SessionHistoryEntry') }, { type: 'null' }],
     },
     keptAnyway: ref('KeptAnyway'),
-    services: { description: 'The report\'s `services` member, as the upstream sent it.' },
+    services: { description: "The report's `services` member, as the upstream sent it." },
   },
   ['tokenOnboarding', 'status', 'history'],
 );
@@ -39,19 +37,24 @@ const sessionEventVariants: Json[] = [
   object({ type: { const: 'handoff.claimed' } }, ['type']),
   object({ type: { const: 'handoff.expired' } }, ['type']),
   object({ type: { const: 'handoff.reclaimed' } }, ['type']),
-  object(
-    { type: { const: 'capture.progress' }, step: string({ enum: [...HANDOFF_PROGRESS_STEPS] }), photos: ref('HandoffPhotos') },
-    ['type', 'step', 'photos'],
-  ),
+  object({ type: { const: 'capture.progress' }, step: string({ enum: [...HANDOFF_PROGRESS_STEPS] }), photos: ref('HandoffPhotos') }, [
+    'type',
+    'step',
+    'photos',
+  ]),
   object({ type: { const: 'session.submitted' }, tokenOnboarding: string() }, ['type', 'tokenOnboarding']),
   object(
-    { type: { const: 'session.completed' }, tokenOnboarding: string(), status: string({ enum: [...TERMINAL_STATUSES] }), externalId: string() },
+    {
+      type: { const: 'session.completed' },
+      tokenOnboarding: string(),
+      status: string({ enum: [...TERMINAL_STATUSES] }),
+      externalId: string(),
+    },
     ['type', 'tokenOnboarding', 'status'],
   ),
   object({ type: { const: 'session.expired' } }, ['type']),
   object({ type: { const: 'session.cancelled' } }, ['type']),
 ];
-
 
 export const SESSION_SCHEMAS: Record<string, Json> = {
   SessionStatus: string({
@@ -62,7 +65,11 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
   KeptAnyway: keptAnyway,
   CreateSessionRequest: object(
     {
-      reference: string({ minLength: 1, maxLength: SESSION_LIMITS.referenceMaxLength, description: 'The integrator\'s id for the person, printable characters.' }),
+      reference: string({
+        minLength: 1,
+        maxLength: SESSION_LIMITS.referenceMaxLength,
+        description: "The integrator's id for the person, printable characters.",
+      }),
       cpf: string({ description: 'Check digits verified; punctuation allowed. Fixes the person. Not with `cnpj`.' }),
       cnpj: string({ description: 'Check digits verified. Fixes the company. Not with `cpf`.' }),
       name: string({ minLength: 1, maxLength: 200, description: TEXT_RULES }),
@@ -74,7 +81,11 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
         description: 'Document types offered, in this order (`CNH`, `RG`, `PASSPORT`...), upper-cased.',
       },
       locale: string({ enum: [...SESSION_LOCALES], default: 'pt-BR' }),
-      returnUrl: string({ format: 'uri', maxLength: 2048, description: 'Absolute http(s) URL; https in production (plain http only on a loopback host).' }),
+      returnUrl: string({
+        format: 'uri',
+        maxLength: 2048,
+        description: 'Absolute http(s) URL; https in production (plain http only on a loopback host).',
+      }),
       expiresIn: {
         type: 'integer',
         minimum: SESSION_LIMITS.minExpiresInS,
@@ -96,7 +107,7 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
   CreateSessionResponse: object(
     {
       id: string({ pattern: '^ses_' }),
-      clientSecret: string({ description: 'The page\'s Bearer for this session; goes to the page only. Only its hash is kept.' }),
+      clientSecret: string({ description: "The page's Bearer for this session; goes to the page only. Only its hash is kept." }),
       url: string({ format: 'uri', description: 'The hosted capture page of this session (`<publicUrl>/capture/<token>`).' }),
       status: ref('SessionStatus'),
       expiresAt: dateTime(),
@@ -119,10 +130,10 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
       metadata: { type: 'object', additionalProperties: string() },
       returnUrl: string({ format: 'uri' }),
       onboarding: ref('SessionOnboarding'),
-      redactedAt: dateTime('When the session\'s personal data was erased (`POST /v1/sessions/{id}/redact`).'),
+      redactedAt: dateTime("When the session's personal data was erased (`POST /v1/sessions/{id}/redact`)."),
     },
     ['id', 'reference', 'status', 'createdAt', 'expiresAt', 'metadata'],
-    { description: 'The backend\'s view of a session: never a secret.' },
+    { description: "The backend's view of a session: never a secret." },
   ),
   SessionList: object(
     {
@@ -136,7 +147,7 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
       state: string({ enum: ['none', 'pending', 'claimed'] }),
       holder: { type: 'boolean', description: 'Whether this page captures and submits.' },
       origin: { type: 'boolean', description: 'Whether this page may offer a hand-off or take the session back.' },
-      expiresAt: dateTime('The pending link\'s expiry.'),
+      expiresAt: dateTime("The pending link's expiry."),
     },
     ['state', 'holder', 'origin'],
   ),
@@ -146,7 +157,11 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
       status: ref('SessionStatus'),
       expiresAt: dateTime(),
       prefill: object(
-        { cpf: string({ description: 'Masked: `***.982.247-**`.' }), cnpj: string({ description: 'Masked.' }), name: string({ description: 'The first name.' }) },
+        {
+          cpf: string({ description: 'Masked: `***.982.247-**`.' }),
+          cnpj: string({ description: 'Masked.' }),
+          name: string({ description: 'The first name.' }),
+        },
         [],
         { description: 'Only while the session is open and unused; `{}` otherwise.' },
       ),
@@ -160,7 +175,10 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
   ),
   CaptureExchangeRequest: object({ captureToken: string({ minLength: 16, maxLength: 128 }) }, ['captureToken']),
   CaptureExchange: object(
-    { pageSecret: string({ description: 'The hosted page\'s Bearer from then on, as the session\'s origin.' }), sessionId: string({ pattern: '^ses_' }) },
+    {
+      pageSecret: string({ description: "The hosted page's Bearer from then on, as the session's origin." }),
+      sessionId: string({ pattern: '^ses_' }),
+    },
     ['pageSecret', 'sessionId'],
   ),
   HandoffOffer: object(
@@ -179,7 +197,7 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
     ],
   },
   HandoffClaim: object(
-    { clientSecret: string({ description: 'This device\'s own page secret for the session.' }), sessionId: string({ pattern: '^ses_' }) },
+    { clientSecret: string({ description: "This device's own page secret for the session." }), sessionId: string({ pattern: '^ses_' }) },
     ['clientSecret', 'sessionId'],
   ),
   HandoffPhotos: { type: 'array', maxItems: HANDOFF_ROLES.length, uniqueItems: true, items: string({ enum: [...HANDOFF_ROLES] }) },

@@ -6,9 +6,9 @@ export const WEBHOOK_PATHS: PathItems = {
   '/v1/webhooks': {
     post: {
       operationId: 'receiveUpstreamWebhook',
-      summary: 'The upstream tells of an onboarding\'s status or a finished standalone query',
+      summary: "The upstream tells of an onboarding's status or a finished standalone query",
       description:
-        'A hint, never the verdict: for an onboarding in process the companion answers at once, then reads the upstream\'s report and applies what it says. A finished standalone query becomes `query.completed`. The body is read whatever its content type.',
+        "A hint, never the verdict: for an onboarding in process the companion answers at once, then reads the upstream's report and applies what it says. A finished standalone query becomes `query.completed`. The body is read whatever its content type.",
       tags: ['Upstream'],
       security: [{ webhookToken: [] }],
       requestBody: jsonBody(ref('UpstreamWebhook'), 'At most 2 MiB.'),

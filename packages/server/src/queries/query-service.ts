@@ -207,7 +207,10 @@ export class QueryService {
    * Queues the event before the request is marked ended: a crash in between leaves it pending, and
    * the next consultation queues the same event id again, which the outbox takes once.
    */
-  async #end(request: QueryRequestRecord, end: Required<Pick<QueryRequestRecord, 'completedAt'>> & { status: 'completed' | 'failed'; outcome?: Record<string, unknown> }): Promise<boolean> {
+  async #end(
+    request: QueryRequestRecord,
+    end: Required<Pick<QueryRequestRecord, 'completedAt'>> & { status: 'completed' | 'failed'; outcome?: Record<string, unknown> },
+  ): Promise<boolean> {
     const current = await this.#o.store.getQueryRequest(request.id);
     if (current?.status !== 'pending') return false;
     const { nextCheckMs: _n, ...rest } = current;

@@ -144,7 +144,12 @@ export class StatusPoller {
       if (!current || isTerminalStatus(current.status)) return null;
       const { status, externalId, services } = await this.deps.report(token);
       if (status !== current.status)
-        await this.deps.store.applyStatus(token, { status, source, ...(externalId && { externalId }), ...(services != null && { services }) });
+        await this.deps.store.applyStatus(token, {
+          status,
+          source,
+          ...(externalId && { externalId }),
+          ...(services != null && { services }),
+        });
       if (isTerminalStatus(status)) this.stop(token);
       return status;
     } catch (error) {

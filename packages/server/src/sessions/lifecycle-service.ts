@@ -11,7 +11,13 @@ import type { SessionRecord } from '../store/backend-state.js';
 import { redactedEventBody, redactedOnboarding, redactedSession } from '../store/rules/redaction.js';
 import { positionOf } from '../store/rules/session-list.js';
 import type { SessionQuery } from '../store/backend-state.js';
-import { cancelledSession, decideCancel, SESSION_NOTIFICATION_TYPES, sessionEventId, type SessionNotificationType } from './lifecycle-rules.js';
+import {
+  cancelledSession,
+  decideCancel,
+  SESSION_NOTIFICATION_TYPES,
+  sessionEventId,
+  type SessionNotificationType,
+} from './lifecycle-rules.js';
 import { encodeCursor } from './list-rules.js';
 import type { SessionNotifier, SessionService } from './session-service.js';
 import { sessionUsed } from './session-refusals.js';
@@ -26,7 +32,10 @@ export interface LifecycleServiceOptions {
 const SESSION_ID = /^ses_[0-9a-f]{32}$/;
 const noSuchSession = () => new DomainError('not_found', 'No such session.');
 const creationUnderWay = () =>
-  new DomainError('session_used', 'An onboarding is being created in this session: its outcome decides the session. Ask again in a minute.');
+  new DomainError(
+    'session_used',
+    'An onboarding is being created in this session: its outcome decides the session. Ask again in a minute.',
+  );
 
 export class LifecycleService {
   constructor(private readonly o: LifecycleServiceOptions) {}

@@ -32,7 +32,9 @@ const refused = (field: string, message: string): Validation<never> => ({
 function instant(value: string | undefined, field: string): Validation<number | undefined> {
   if (value === undefined) return { ok: true, value: undefined };
   const ms = ISO_8601.test(value) ? Date.parse(value) : NaN;
-  return Number.isFinite(ms) ? { ok: true, value: ms } : refused(field, `${field} must be an ISO 8601 date or date-time (2030-01-31T12:00:00Z).`);
+  return Number.isFinite(ms)
+    ? { ok: true, value: ms }
+    : refused(field, `${field} must be an ISO 8601 date or date-time (2030-01-31T12:00:00Z).`);
 }
 
 /** The store's query for `GET /v1/sessions?...`, asking for one session more than the page, which tells whether another page follows. */

@@ -366,11 +366,7 @@ export class SessionService {
     throw new Error(`session ${id}: too many concurrent changes`);
   }
 
-  async #notify(
-    type: SessionNotificationType,
-    session: SessionRecord,
-    onboarding: OnboardingRecord | null,
-  ): Promise<void> {
+  async #notify(type: SessionNotificationType, session: SessionRecord, onboarding: OnboardingRecord | null): Promise<void> {
     const { notifier } = this.#o;
     if (!notifier) return;
     const data = await this.#view(session, onboarding);

@@ -91,7 +91,10 @@ export class OpenApiAnswers {
 
   validate(key: string, schema: Json, value: unknown, what: string): void {
     const validate = this.validator(key, schema);
-    assert.ok(validate(value), `${what} is not valid for the document: ${JSON.stringify(validate.errors, null, 1)}\n${JSON.stringify(value)?.slice(0, 2000)}`);
+    assert.ok(
+      validate(value),
+      `${what} is not valid for the document: ${JSON.stringify(validate.errors, null, 1)}\n${JSON.stringify(value)?.slice(0, 2000)}`,
+    );
   }
 
   /**

@@ -35,7 +35,11 @@ export function describeLifecycle({ withBackend }: Harness): void {
       assert.deepEqual(await list({ status: 'open' }), [sid(5), sid(4), sid(1)]);
       assert.deepEqual(await list({ reference: 'ref-a', status: 'open' }), [sid(5), sid(1)]);
       assert.deepEqual(await list({ status: 'cancelled' }), [sid(6)]);
-      assert.deepEqual(await list({ createdAfterMs: START, createdBeforeMs: START + 3_000 }), [sid(5), sid(4), sid(3), sid(2)], 'both bounds exclusive');
+      assert.deepEqual(
+        await list({ createdAfterMs: START, createdBeforeMs: START + 3_000 }),
+        [sid(5), sid(4), sid(3), sid(2)],
+        'both bounds exclusive',
+      );
       assert.deepEqual(await list({ reference: 'ref-a', createdAfterMs: START + 1_000, createdBeforeMs: START + 3_000 }), [sid(5), sid(3)]);
       assert.deepEqual(await list({ createdBeforeMs: START }), []);
       assert.deepEqual(await list({ reference: 'nobody' }), []);
@@ -108,7 +112,13 @@ export function describeLifecycle({ withBackend }: Harness): void {
       const b = await peer();
       await a.enqueueNotification(entry('evt_r1', { body: '{"id":"evt_r1","data":{"metadata":{"email":"x@example.com"}}}' }));
       await a.enqueueNotification(entry('evt_r2', { createdAt: iso(START + 1) }));
-      await a.updateNotification('evt_r1', { state: 'pending', attempts: 2, nextAttemptMs: START, lastAttemptAt: iso(START), lastError: 'HTTP 500' });
+      await a.updateNotification('evt_r1', {
+        state: 'pending',
+        attempts: 2,
+        nextAttemptMs: START,
+        lastAttemptAt: iso(START),
+        lastError: 'HTTP 500',
+      });
       const seen: string[] = [];
       assert.equal(
         await b.redactNotification('evt_r1', (e) => {
@@ -157,7 +167,9 @@ export function describeLifecycle({ withBackend }: Harness): void {
       await a.createSession(full, secretsOf('ses_pd'));
       await create(a, 'tok-pd', iso(START), { externalId: `ext-${EMAIL}`, sessionId: 'ses_pd' });
       const view = { id: 'ses_pd', reference: 'user-8812', status: 'completed', metadata: { email: EMAIL }, returnUrl: full.returnUrl };
-      await a.enqueueNotification(entry('evt_pd', { orderKey: 'ses_pd', body: JSON.stringify({ id: 'evt_pd', type: 'session.completed', data: view }) }));
+      await a.enqueueNotification(
+        entry('evt_pd', { orderKey: 'ses_pd', body: JSON.stringify({ id: 'evt_pd', type: 'session.completed', data: view }) }),
+      );
       assert.ok((await rawState()).includes(EMAIL), 'the plain state holds the data before');
 
       const current = (await a.getSession('ses_pd'))!;

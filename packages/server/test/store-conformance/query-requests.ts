@@ -115,7 +115,10 @@ export function describeQueryRequests({ withBackend }: Harness): void {
       assert.equal(erased.outcome, undefined, 'its outcome erased');
       assert.equal(erased.status, 'completed');
       assert.equal(typeof erased.outcomeErasedAt, 'string', 'and when');
-      assert.deepEqual(await a.getQueryRequest('qry_fresh'), completed('qry_fresh', { createdAt: iso(START + 5_000), completedAt: iso(START + 5_000) }));
+      assert.deepEqual(
+        await a.getQueryRequest('qry_fresh'),
+        completed('qry_fresh', { createdAt: iso(START + 5_000), completedAt: iso(START + 5_000) }),
+      );
       assert.deepEqual(await a.getQueryRequest('qry_pending'), pending('qry_pending', { createdAt: iso(START + 1_000) }));
       assert.equal(await a.purgeQueryRequests({ outcomesCompletedBefore: new Date(START + 2_000), createdBefore: new Date(START) }), 0);
 

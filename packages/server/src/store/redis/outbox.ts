@@ -13,7 +13,10 @@ import { PAGE, idOf, optionalMs, type RedisContext } from './context.js';
 import type { RedisKeys } from './keys.js';
 import { ENQUEUE, OUTBOX_STATES, PURGE_OUTBOX, REWRITE_OUTBOX_BODY, UPDATE_OUTBOX } from './scripts/outbox-scripts.js';
 
-type OutboxPrimitives = Pick<StorePrimitives, 'insertEntry' | 'dueEntries' | 'updateEntry' | 'getEntry' | 'rewriteEntryBody' | 'listEntries'> & {
+type OutboxPrimitives = Pick<
+  StorePrimitives,
+  'insertEntry' | 'dueEntries' | 'updateEntry' | 'getEntry' | 'rewriteEntryBody' | 'listEntries'
+> & {
   /** Deletes settled entries last changed before the cutoff; returns how many. */
   purgeEntries(outboxBeforeMs: number): Promise<number>;
 };

@@ -7,14 +7,7 @@
  */
 import type { StorePrimitives } from '../core/primitives.js';
 import { msOf } from '../rules/iso-time.js';
-import {
-  endQuery,
-  queryDue,
-  rescheduled,
-  withoutOutcome,
-  type QueryCutoffs,
-  type StoredQueryRequest,
-} from '../rules/query-requests.js';
+import { endQuery, queryDue, rescheduled, withoutOutcome, type QueryCutoffs, type StoredQueryRequest } from '../rules/query-requests.js';
 import { optionalMs, PAGE, type RedisContext } from './context.js';
 import { DELETE_QUERY, ERASE_QUERY_OUTCOME, INSERT_QUERY, WRITE_PENDING_QUERY } from './scripts/query-scripts.js';
 
@@ -47,11 +40,7 @@ async function read(ctx: RedisContext, id: string): Promise<StoredQueryRequest |
 }
 
 /** Reads, lets the rule decide, and writes only if the request is still pending. */
-async function writePending(
-  ctx: RedisContext,
-  id: string,
-  decide: (r: StoredQueryRequest) => StoredQueryRequest | null,
-): Promise<boolean> {
+async function writePending(ctx: RedisContext, id: string, decide: (r: StoredQueryRequest) => StoredQueryRequest | null): Promise<boolean> {
   const { conn } = ctx;
   const k = queryKeys(ctx);
   const next = await conn.op(async () => {
@@ -95,7 +84,11 @@ async function purgeQueries(ctx: RedisContext, { outcomesCompletedBeforeMs, crea
       held.slice(i, i + PAGE).map(async (id) => {
         const r = await conn.op(() => read(ctx, id));
         if (!r) return 0;
-        return conn.run(ERASE_QUERY_OUTCOME, [k.request(id), k.outcomes], [id, String(outcomesCompletedBeforeMs), bodyOf(withoutOutcome(r, at))]);
+        return conn.run(
+          ERASE_QUERY_OUTCOME,
+          [k.request(id), k.outcomes],
+          [id, String(outcomesCompletedBeforeMs), bodyOf(withoutOutcome(r, at))],
+        );
       }),
     );
     touched += flags.filter((f) => Number(f) === 1).length;

@@ -48,7 +48,10 @@ async function allSessions(ctx: RedisContext, q: SessionQuery): Promise<SessionR
   while (out.length < q.limit) {
     const members = await conn.client.zRange(key, max, range.min, { BY: 'LEX', REV: true, LIMIT: { offset: 0, count: PAGE } });
     if (members.length === 0) break;
-    const found = await bodies(ctx, members.map((m) => positionOfMember(m).id));
+    const found = await bodies(
+      ctx,
+      members.map((m) => positionOfMember(m).id),
+    );
     const lapsed = members.filter((_, i) => !found[i]);
     if (lapsed.length > 0) await conn.client.zRem(key, lapsed);
     for (const s of found) if (s && listedBy(s, q) && out.length < q.limit) out.push(s);
@@ -61,10 +64,15 @@ async function allSessions(ctx: RedisContext, q: SessionQuery): Promise<SessionR
 async function referenceSessions(ctx: RedisContext, q: SessionQuery & { reference: string }): Promise<SessionRecord[]> {
   const { conn, keys } = ctx;
   const key = keys.k(`sessions:reference:${q.reference}`);
-  const scored = await conn.client.zRangeWithScores(key, q.createdBeforeMs === undefined ? '+inf' : `(${q.createdBeforeMs}`, q.createdAfterMs === undefined ? '-inf' : `(${q.createdAfterMs}`, {
-    BY: 'SCORE',
-    REV: true,
-  });
+  const scored = await conn.client.zRangeWithScores(
+    key,
+    q.createdBeforeMs === undefined ? '+inf' : `(${q.createdBeforeMs}`,
+    q.createdAfterMs === undefined ? '-inf' : `(${q.createdAfterMs}`,
+    {
+      BY: 'SCORE',
+      REV: true,
+    },
+  );
   const candidates = scored
     .map(({ value, score }) => ({ member: value, p: { createdMs: score, id: idOf(value) } }))
     .filter(({ p }) => q.after === undefined || listedAfter(p, q.after))

@@ -43,7 +43,6 @@ import { sessionsPage } from './session-listing.js';
  */
 const SESSION_GRACE_MS = SESSION_MAX_AGE_MS;
 
-
 type SessionPrimitives = Pick<
   StorePrimitives,
   | 'insertSession'

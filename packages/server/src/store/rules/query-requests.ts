@@ -31,7 +31,11 @@ export function endQuery(current: StoredQueryRequest | undefined | null, end: St
 }
 
 /** A pending request consulted again later; null unless it is pending. */
-export function rescheduled(current: StoredQueryRequest | undefined | null, nextCheckMs: number, checks: number): StoredQueryRequest | null {
+export function rescheduled(
+  current: StoredQueryRequest | undefined | null,
+  nextCheckMs: number,
+  checks: number,
+): StoredQueryRequest | null {
   if (!current || current.status !== 'pending') return null;
   return { ...current, nextCheckMs, checks };
 }
