@@ -37,10 +37,7 @@ export const keptAnywayFits: Fits<C.KeptAnyway, S.KeptAnyway> = true;
 
 // And the SDK declares nothing the contract lacks.
 export const noExtraViewMember: Equal<Exclude<keyof S.SessionView, keyof C.SessionView>, never> = true;
-export const noExtraOnboardingMember: Equal<
-  Exclude<keyof S.SessionOnboarding, keyof C.SessionOnboarding>,
-  never
-> = true;
+export const noExtraOnboardingMember: Equal<Exclude<keyof S.SessionOnboarding, keyof C.SessionOnboarding>, never> = true;
 export const noExtraCreatedMember: Equal<keyof S.CreatedSession, keyof C.CreateSessionResponse> = true;
 export const noExtraOutcomeMember: Equal<keyof S.QueryOutcome, keyof C.Outcome> = true;
 
