@@ -155,6 +155,8 @@ export function describeLifecycle({ withBackend }: Harness): void {
       const CPF = '52998224725';
       const NAME = 'Maria Aparecida Quaresma';
       const EMAIL = 'maria.quaresma@example.com';
+      // The report's services member, opaque, may name the person too.
+      const SERVICE_TRACE = 'services-trace-of-maria-quaresma';
       const full = session('ses_pd', {
         taxId: { kind: 'cpf', value: CPF },
         name: NAME,
@@ -163,14 +165,23 @@ export function describeLifecycle({ withBackend }: Harness): void {
         tokenOnboarding: 'tok-pd',
         status: 'completed',
         outcome: { status: 'APPROVED', externalId: `ext-${EMAIL}`, at: iso(START) },
+        reportServices: [{ name: 'SERVICE_FACEMATCH', detail: SERVICE_TRACE }],
       });
       await a.createSession(full, secretsOf('ses_pd'));
       await create(a, 'tok-pd', iso(START), { externalId: `ext-${EMAIL}`, sessionId: 'ses_pd' });
-      const view = { id: 'ses_pd', reference: 'user-8812', status: 'completed', metadata: { email: EMAIL }, returnUrl: full.returnUrl };
+      const view = {
+        id: 'ses_pd',
+        reference: 'user-8812',
+        status: 'completed',
+        metadata: { email: EMAIL },
+        returnUrl: full.returnUrl,
+        onboarding: { tokenOnboarding: 'tok-pd', status: 'APPROVED', history: [], services: full.reportServices },
+      };
       await a.enqueueNotification(
         entry('evt_pd', { orderKey: 'ses_pd', body: JSON.stringify({ id: 'evt_pd', type: 'session.completed', data: view }) }),
       );
       assert.ok((await rawState()).includes(EMAIL), 'the plain state holds the data before');
+      assert.ok((await rawState()).includes(SERVICE_TRACE), "the plain state holds the report's services before");
 
       const current = (await a.getSession('ses_pd'))!;
       assert.equal(await a.replaceSession({ ...redactedSession(current, iso(START + 9)), version: 2 }, 1), true);
@@ -178,7 +189,8 @@ export function describeLifecycle({ withBackend }: Harness): void {
       await a.redactNotification('evt_pd', (e) => redactedEventBody(e, iso(START + 9)));
       await a.revokeSessionAccess('ses_pd');
       const raw = await rawState();
-      for (const value of [CPF, NAME, EMAIL]) assert.equal(raw.includes(value), false, `${value} is gone from the stored state`);
+      for (const value of [CPF, NAME, EMAIL, SERVICE_TRACE])
+        assert.equal(raw.includes(value), false, `${value} is gone from the stored state`);
       assert.equal((await a.getSession('ses_pd'))?.redactedAt, iso(START + 9));
       assert.equal((await a.getNotification('evt_pd'))?.state, 'pending', 'the notification still goes, redacted');
     });
