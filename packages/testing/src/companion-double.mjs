@@ -506,7 +506,7 @@ export function createCompanionDoubleApp() {
   });
   app.route('/test-companion/:ns/v1/onboardings', onboardingsApp());
   app.route('/test-companion/:ns/v1/session', sessionApp());
-  app.get('/test-companion/:ns/v1/health', (c) => c.json({ ok: true }));
+  app.get('/test-companion/:ns/v1/health', (c) => c.json({ status: 'ok', ok: true }));
   app.route('/test-companion/:ns/__control', controlApp());
   app.notFound((c) => apiError(c, 404, 'not_found', 'No such route.'));
   app.onError((error, c) => apiError(c, 500, 'internal_error', String(error?.message ?? error)));
