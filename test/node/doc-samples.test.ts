@@ -15,16 +15,7 @@ import { signNotification } from '@onboarding-kit/server';
 import { IT_API_KEY, IT_CLIENT, IT_SECRET, IT_WEBHOOK_KEY, SAMPLE_PNG_BASE64, startStack, type Stack } from './helpers/stack.js';
 import { readConfig } from '../../demo/config.js';
 import { classifyBlock, extractBlocks, isSampleDoc, type DocBlock, type SampleKind } from './helpers/doc-samples.js';
-import {
-  freePort,
-  packageBinDir,
-  REPO_ROOT,
-  runScript,
-  runShell,
-  sampleDir,
-  startServer,
-  type RunningSample,
-} from './helpers/sample-runner.js';
+import { freePort, REPO_ROOT, runScript, runShell, sampleDir, startServer, type RunningSample } from './helpers/sample-runner.js';
 
 const NOTIFY_SECRET = 'doc-samples-notify-secret-0123456789abcdef';
 const ADMIN_KEY = 'doc-samples-admin-key-0123456789';
@@ -202,7 +193,7 @@ describe('the samples run against a real companion', { concurrency: 3 }, () => {
     const session = await openSession();
     return {
       // The packages' bins, as `npm install` puts them on an npm script's PATH.
-      PATH: `${packageBinDir()}:${REPO_ROOT}node_modules/.bin:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      PATH: `${REPO_ROOT}node_modules/.bin:${process.env.PATH ?? '/usr/bin:/bin'}`,
       HOME: process.env.HOME ?? '/tmp',
       ONBOARDING_URL: stack.url,
       ONBOARDING_API_KEY: IT_API_KEY,

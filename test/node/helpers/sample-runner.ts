@@ -6,7 +6,7 @@
  * they resolve for someone who installed them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,29 +22,6 @@ interface RunResult {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/**
- * A directory of the workspace packages' bins, as `npm install` would link them. npm links a
- * workspace's bin only when its target exists at install time, and `npm ci` runs before the build.
- */
-export function packageBinDir(): string {
-  const dir = join(SAMPLES_DIR, 'bin');
-  mkdirSync(dir, { recursive: true });
-  for (const pkg of readdirSync(join(REPO_ROOT, 'packages'))) {
-    let manifest: { bin?: Record<string, string> };
-    try {
-      manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', pkg, 'package.json'), 'utf8')) as typeof manifest;
-    } catch {
-      continue;
-    }
-    for (const [name, target] of Object.entries(manifest.bin ?? {})) {
-      const shim = join(dir, name);
-      writeFileSync(shim, `#!/bin/sh\nexec node ${JSON.stringify(join(REPO_ROOT, 'packages', pkg, target))} "$@"\n`);
-      chmodSync(shim, 0o755);
-    }
-  }
-  return dir;
 }
 
 /** A fresh directory for one sample (or for the shell samples of one document), removed by `cleanup`. */
