@@ -55,7 +55,7 @@ async function pick(input: HTMLInputElement, blob: Blob, name = 'photo.jpg'): Pr
  * Waits until the pipeline has been called `count` times: by the clock, not by turns of the event
  * loop (a camera's next frame can take a while on a loaded machine, WebKit's especially).
  */
-async function calledTimes(calls: PipelineCall[], count: number, withinMs = 10_000): Promise<void> {
+async function calledTimes(calls: PipelineCall[], count: number, withinMs = 20_000): Promise<void> {
   const deadline = performance.now() + withinMs;
   while (calls.length < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(calls).to.have.length(count);
