@@ -14,7 +14,7 @@ import { cameraError } from '../camera/camera-error.js';
 import { cropRect } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
-import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
+import type { CaptureRole, processImage } from '../image/pipeline.js';
 import { loadPipeline } from './load-pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
@@ -23,7 +23,8 @@ import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
-import { KEEPABLE, SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, mayKeep, refusedFrame } from './photo-refusal.js';
+import { SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, isKeepable, mayKeep, refusalText, refusedFrame, showableRefusal, type RefusalCode } from './photo-refusal.js';
+import { PART_MISSING, isPartMissing } from '../lazy/part-missing.js';
 import { SelfieFaceCheck } from './selfie-face-check.js';
 
 export interface PipelineLimits {
@@ -96,8 +97,8 @@ export class CaptureController implements ReactiveController {
   }
 
   /** Why a photo was refused, in the locale in effect. */
-  errorText(code: ImageCheckCode): string {
-    return this.#texts?.imageErrors[this.#options.context.current.locale][code] ?? code;
+  errorText(code: RefusalCode): string {
+    return refusalText(code, this.#texts?.imageErrors ?? null, this.#options.context.current);
   }
 
   /** What else to try once a selfie was refused twice for its face, in the locale in effect. */
@@ -112,8 +113,8 @@ export class CaptureController implements ReactiveController {
    */
   cameraErrorText(code: CameraErrorCode): string | null {
     const { locale, messages } = this.#options.context.current;
-    if (this.#cameraTexts) return this.#cameraTexts[locale][code];
-    return this.#viewLoading ? null : messages.capture.cameraFailed;
+    if (this.#cameraTexts && code !== PART_MISSING) return this.#cameraTexts[locale][code];
+    return this.#viewLoading ? null : code === PART_MISSING ? messages.flow.partMissing : messages.capture.cameraFailed;
   }
 
   /** Whether a photo is being checked and compressed. */
@@ -180,7 +181,7 @@ export class CaptureController implements ReactiveController {
     if (loaded === true) {
       this.#viewReady = true;
       this.#host.requestUpdate();
-    } else if (this.camera.state === 'live') this.camera.fail(cameraError('unknown', loaded));
+    } else if (this.camera.state === 'live') this.camera.fail(cameraError(isPartMissing(loaded) ? PART_MISSING : 'unknown', loaded));
     if (this.camera.state === 'live') void this.#checkSwitch(attempt);
     const error = this.camera.error;
     if (this.camera.state === 'error' && error) {
@@ -344,11 +345,10 @@ export class CaptureController implements ReactiveController {
       const code = imageCheckCode(error, this.#texts?.imageErrors ?? null);
       // A refused camera frame comes back as a JPEG (the pipeline's ImageCheckError.image); a file is its own.
       const refused = isBlobSource(source) ? source : refusedFrame(error);
-      const showable = code !== 'not-an-image' && code !== 'unsupported-type' && refused !== null && /^image\//.test(refused.type);
-      const refusals = KEEPABLE.has(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
+      const refusals = isKeepable(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
       this.#refusals[role] = refusals;
       const stuck = refusals >= 2 && !mayKeep(role, code);
-      this.#shown.reject({ role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck }, showable ? refused : null);
+      this.#shown.reject({ role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck }, showableRefusal(code, refused) ? refused : null);
       if (stuck) this.#options.announce(this.faceTipsText());
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
       if (code === 'compression-failed') {

@@ -26,8 +26,8 @@ export interface PhotoStepContext {
   heading: (step: OnboardingStep) => string;
   locale: OnboardingLocale;
   autoCapture: boolean;
-  /** "Continue on your phone" (the `handoff` attribute), or null. */
-  handoff: { noCamera: boolean; open: () => void } | null;
+  /** "Continue on your phone" (the `handoff` attribute), or null; `missing`: the page does not serve its file. */
+  handoff: { noCamera: boolean; missing: boolean; open: () => void } | null;
   documentType: string | null;
   /** The tax id was given by the session (it cannot be corrected here). */
   lockedTaxId: boolean;
@@ -95,7 +95,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     taking: capture.taking,
     checking: capture.checking,
     cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
-    handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: handoff.open } : null,
+    handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', missing: handoff.missing, onOpen: handoff.open } : null,
     onBack: () => nav.back(),
     onOpenCamera: () => void capture.openCamera(),
     onCloseCamera: () => capture.closeCamera(),

@@ -9,7 +9,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CameraError, CameraState } from '../camera/camera-controller.js';
 import type { CaptureViewProps } from '../capture-view/capture-view.js';
-import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
+import type { CaptureRole } from '../image/pipeline.js';
+import type { RefusalCode } from '../controllers/photo-refusal.js';
 import type { Messages } from '../messages/index.js';
 import { backButton } from './shared.js';
 
@@ -20,11 +21,11 @@ export interface CaptureView {
   acceptedUrl: string | null;
   /** That photo was kept anyway, refused by the checks: nothing may call it accepted. */
   keptAnyway: boolean;
-  rejected: { code: ImageCheckCode; previewUrl: string | null; canKeep: boolean; stuck: boolean } | null;
+  rejected: { code: RefusalCode; previewUrl: string | null; canKeep: boolean; stuck: boolean } | null;
   /** Why the camera cannot be used (the texts come with the capture view). */
   cameraErrorText: (code: CameraError['code']) => string | null;
   /** Why a photo was refused (the texts come with the pipeline). */
-  errorText: (code: ImageCheckCode) => string;
+  errorText: (code: RefusalCode) => string;
   /** What else to try when a selfie cannot be kept (comes with the pipeline). */
   faceTips: string;
   camera: { state: CameraState; error: CameraError | null };
@@ -39,7 +40,7 @@ export interface CaptureView {
    * "Continue on your phone" (the `handoff` attribute, on the page that opened the session), or
    * null; `first`: no camera was found here, so it leads, as the step's main action.
    */
-  handoff: { first: boolean; onOpen: () => void } | null;
+  handoff: { first: boolean; missing: boolean; onOpen: () => void } | null;
   onBack: () => void;
   onOpenCamera: () => void;
   onCloseCamera: () => void;
@@ -118,6 +119,7 @@ function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
           ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>`
           : nothing
       }
+      ${v.handoff?.missing ? html`<p class="error" part="error" role="alert" data-part-failed="missing">${v.m.flow.partMissing}</p>` : nothing}
     </div>
     <div class="actions" part="actions">
       ${lead ? phone : nothing} ${back}

@@ -13,6 +13,8 @@ export interface ConsentView {
   error: boolean;
   /** The full text behind "Ler detalhes", in the locale in effect; null until it has loaded. */
   full: ConsentTextCatalog['pt-BR'] | null;
+  /** The page does not serve the full text's file (opening the disclosure again tries again). */
+  missing: boolean;
   onChange: (e: Event) => void;
   onSubmit: (e: SubmitEvent) => void;
   onDecline: () => void;
@@ -45,7 +47,9 @@ export function consentStep(v: ConsentView): TemplateResult {
               <h3>${v.full.rightsTitle}</h3>
               <p>${v.full.rights}</p>
             `
-            : nothing
+            : v.missing
+              ? html`<p class="error" part="error" role="alert" data-part-failed="missing">${v.m.flow.partMissing}</p>`
+              : nothing
         }
       </details>
       <slot name="consent-extra"></slot>
