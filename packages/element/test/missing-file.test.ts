@@ -14,6 +14,8 @@
  * the full consent text), is the page's fault in the same words, in the part of the step that
  * needed it, in each engine and each locale; trying again (another photo, the camera again,
  * the disclosure opened again) asks for the file again and tells the developer no second time.
+ * In Chromium also: a face detector the page does not serve is said on the selfie step, whose
+ * photo is still taken and checked without it.
  */
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +28,15 @@ import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-s
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import type { Page } from 'playwright-core';
 import { tmpdir } from 'node:os';
-import { BUNDLE_FILE, CAPTURE_VIEW_FILE, CONSENT_TEXT_FILE, IMAGE_WORKER_FILE, PHOTO_STEPS_FILE, PIPELINE_FILE } from '../vite.config.js';
+import {
+  BUNDLE_FILE,
+  CAPTURE_VIEW_FILE,
+  CONSENT_TEXT_FILE,
+  FACE_FILE,
+  IMAGE_WORKER_FILE,
+  PHOTO_STEPS_FILE,
+  PIPELINE_FILE,
+} from '../vite.config.js';
 import { HOSTING_MANIFEST } from '../src/lazy/load-failure.js';
 import { ptBR } from '../src/messages/pt-BR.js';
 import { en } from '../src/messages/en.js';
@@ -407,3 +417,36 @@ async function waitUntil(ok: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 50 && !ok(); i++) await new Promise((r) => setTimeout(r, 100));
   assert.ok(ok(), what);
 }
+
+inChromium("chromium: a face detector the page does not serve is the page's fault, said on the selfie step, whose photo is still taken", async () => {
+  const noFace = await hostedFromManifest(dist, [FACE_FILE]);
+  const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noFace.dir } });
+  const shots = join(ARTIFACTS, 'chromium', 'missing-file');
+  await mkdir(shots, { recursive: true });
+  try {
+    await chromiumPage(async (p, consoleErrors) => {
+      await p.goto(`${page.url}/shop/`);
+      await walkToFirstPhoto(p);
+      const flow = p.locator('onboarding-flow');
+      const png = await cardPng(p);
+      await flow.locator('input[type=file]').setInputFiles({ name: 'passaporte.png', mimeType: 'image/png', buffer: png });
+      await flow.getByRole('button', { name: ptBR.capture.usePhoto }).click();
+      await flow.locator('section[data-step="selfie"]').waitFor();
+      const alert = flow.locator('[data-part-failed="missing"]');
+      await alert.waitFor();
+      await p.screenshot({ path: join(shots, '05-face-missing.png') });
+      assert.equal(await alert.getAttribute('role'), 'alert');
+      assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
+      // The selfie is still taken, checked for exposure and focus only; the words stay with it.
+      await flow.locator('input[type=file]').setInputFiles({ name: 'selfie.png', mimeType: 'image/png', buffer: png });
+      await flow.locator('img[part=preview]').waitFor();
+      assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
+      const told = consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST));
+      assert.equal(told.length, 1, consoleErrors.join('\n'));
+      assert.ok(told[0]!.includes(`${page.url}/kit/${FACE_FILE}`), told[0]);
+    });
+  } finally {
+    await page.close();
+    await noFace.remove();
+  }
+});

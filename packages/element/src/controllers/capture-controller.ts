@@ -64,7 +64,8 @@ export class CaptureController implements ReactiveController {
   #taking = false;
   /** The refusal texts and the face tips, which come with the pipeline (a photo can only be refused once it is loaded). */
   #texts: { imageErrors: typeof imageErrors; faceTips: typeof faceTips } | null = null;
-  readonly #face: SelfieFaceCheck;
+  /** The selfie's face check (whether the page serves the detector's file). */
+  readonly face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
   readonly #pipeline = new LatestRun();
@@ -78,7 +79,7 @@ export class CaptureController implements ReactiveController {
     this.#options = options;
     this.camera = new CameraController(host);
     this.#shown = new CapturedPhotos(() => host.requestUpdate());
-    this.#face = new SelfieFaceCheck(host);
+    this.face = new SelfieFaceCheck(host);
     host.addController(this);
   }
 
@@ -148,7 +149,7 @@ export class CaptureController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    if (this.#options.activeRole() === 'selfie') this.#face.preload();
+    if (this.#options.activeRole() === 'selfie') this.face.preload();
     this.camera.attach(this.#options.activeRole() ? this.#host.renderRoot.querySelector('video') : null);
   }
 
@@ -317,7 +318,7 @@ export class CaptureController implements ReactiveController {
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
       // The face check reads the JPEG that would be sent, even of a selfie kept anyway: kept for its blur, it must still show a face.
       const jpeg = role === 'selfie' ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime }) : null;
-      const face = jpeg ? await this.#face.verdict(jpeg) : null;
+      const face = jpeg ? await this.face.verdict(jpeg) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);
         return;

@@ -16,7 +16,7 @@ export class LazyTextsController implements ReactiveController {
   readonly #host: ReactiveElement;
   #consent: ConsentTextCatalog | null = null;
   #afterSend: AfterSendCatalog | null = null;
-  /** The texts whose last fetch failed because the page does not serve their file. */
+  /** The texts a fetch of which failed because the page does not serve their file (shown instead once they load). */
   readonly missing = new Set<LazyText>();
 
   constructor(host: ReactiveElement) {
@@ -42,7 +42,7 @@ export class LazyTextsController implements ReactiveController {
         this.#consent = text;
         this.#host.requestUpdate();
       },
-      (error: unknown) => this.#settled('consent', error),
+      (error: unknown) => this.#failed('consent', error),
     );
   }
 
@@ -54,14 +54,14 @@ export class LazyTextsController implements ReactiveController {
         this.#afterSend = catalog;
         this.#host.requestUpdate();
       },
-      (error: unknown) => this.#settled('afterSend', error),
+      (error: unknown) => this.#failed('afterSend', error),
     );
   }
 
-  /** A fetch of `text` failed: whether the page is at fault is kept for the steps to say (a success needs no clearing: the text shows). */
-  #settled(text: LazyText, error: unknown): void {
-    if (loadFailureOf(error) === 'missing') this.missing.add(text);
-    else this.missing.delete(text);
+  /** A fetch of `text` failed: the page's fault is kept for the steps to say (the connection's, tried again unsaid). */
+  #failed(text: LazyText, error: unknown): void {
+    if (loadFailureOf(error) !== 'missing') return;
+    this.missing.add(text);
     this.#host.requestUpdate();
   }
 }

@@ -33,6 +33,8 @@ export interface PhotoStepContext {
   lockedTaxId: boolean;
   /** The waiting and outcome texts, once loaded. */
   afterSend: AfterSendMessages | null;
+  /** The page does not serve the waiting and outcome texts' file. */
+  afterSendMissing: boolean;
   copyNotice: 'copied' | 'copyFailed' | null;
   onCopy: (code: string) => void;
   /** A session's backend is told the outcome: the person may close the page while waiting. */
@@ -78,6 +80,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     rejected: capture.rejectedFor(role),
     errorText: (code) => capture.errorText(code),
     faceTips: capture.faceTipsText(),
+    faceMissing: role === 'selfie' && capture.face.missing,
     cameraErrorText: (code) => capture.cameraErrorText(code),
     camera: { state: capture.camera.state, error: capture.camera.error },
     view: capture.viewReady
@@ -148,6 +151,7 @@ function renderProcessingStep(c: PhotoStepContext): TemplateResult {
   return processingStep({
     m,
     t: c.afterSend,
+    textsMissing: c.afterSendMissing,
     status: submission.liveStatus?.status ?? 'IN_PROCESS',
     error: submission.processingProblem,
     reference: submission.tokenOnboarding,
@@ -166,6 +170,7 @@ function renderOutcomeStep(c: PhotoStepContext): TemplateResult {
     ? outcomeStep({
         m: c.m,
         t: c.afterSend,
+        textsMissing: c.afterSendMissing,
         outcome,
         copyNotice: c.copyNotice,
         onCopy: c.onCopy,

@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Messages } from '../messages/index.js';
 import type { ConsentTextCatalog } from '../messages/load-consent-text.js';
-import { backButton, submitButton } from './shared.js';
+import { backButton, partMissing, submitButton } from './shared.js';
 
 export interface ConsentView {
   m: Messages;
@@ -48,7 +48,7 @@ export function consentStep(v: ConsentView): TemplateResult {
               <p>${v.full.rights}</p>
             `
             : v.missing
-              ? html`<p class="error" part="error" role="alert" data-part-failed="missing">${v.m.flow.partMissing}</p>`
+              ? partMissing(v.m)
               : nothing
         }
       </details>
