@@ -64,7 +64,6 @@ export class CaptureController implements ReactiveController {
   #taking = false;
   /** The refusal texts and the face tips, which come with the pipeline (a photo can only be refused once it is loaded). */
   #texts: { imageErrors: typeof imageErrors; faceTips: typeof faceTips } | null = null;
-  /** The selfie's face check (whether the page serves the detector's file). */
   readonly face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
