@@ -21,16 +21,26 @@ export const ELEMENT_DIST = join(ELEMENT_DIR, 'dist');
 const FIRST_LOAD_BUDGET = 25.5 * 1024;
 const FIRST_LOAD_TARGET = 'first load <= 25.5 KB min+gzip';
 
-/** The files the element's build must have produced (the ES module chunk names are hashed). */
-const REQUIRED = [
-  'onboarding-flow.bundle.js',
-  'onboarding-flow.iife.js',
-  'onboarding-flow.photo-steps.js',
-  'onboarding-flow.capture-view.js',
-  'onboarding-flow.pipeline.js',
-  'onboarding-flow.image-worker.js',
-  'index.js',
-];
+/** The element's list of the files it loads from beside its script, written by its build. */
+const HOSTING_MANIFEST = 'hosting-manifest.json';
+
+/**
+ * The files the element's build must have produced: every file its hosting manifest lists, and
+ * the npm build's entry (its ES module chunk names are hashed); a reason instead when the
+ * manifest is not there or not readable.
+ */
+async function requiredFiles(): Promise<string[] | { reason: string }> {
+  let manifest: { files?: { file?: unknown }[] };
+  try {
+    manifest = JSON.parse(await readFile(join(ELEMENT_DIST, HOSTING_MANIFEST), 'utf8'));
+  } catch (error) {
+    return { reason: `dist/${HOSTING_MANIFEST} is missing or unreadable, the element is not built (${reason(error)})` };
+  }
+  const listed = Array.isArray(manifest.files) ? manifest.files.map((entry) => entry.file) : [];
+  if (listed.length === 0 || !listed.every((file): file is string => typeof file === 'string'))
+    return { reason: `dist/${HOSTING_MANIFEST} lists no files: the element's build is incomplete` };
+  return [HOSTING_MANIFEST, ...listed, 'index.js'];
+}
 
 interface Size {
   raw: number;
@@ -69,8 +79,10 @@ const isTestFile = (name: string) => /\.(test|spec)\.ts$|^test-helpers\.ts$/.tes
 
 /** Why the dist must be rebuilt, or null when it is there and newer than every input. */
 async function distStaleness(): Promise<string | null> {
+  const required = await requiredFiles();
+  if (!Array.isArray(required)) return required.reason;
   let oldestOutput = Infinity;
-  for (const file of REQUIRED) {
+  for (const file of required) {
     try {
       oldestOutput = Math.min(oldestOutput, (await stat(join(ELEMENT_DIST, file))).mtimeMs);
     } catch {

@@ -11,7 +11,9 @@ export type CameraErrorCode =
   | 'insecure-context'
   | 'unsupported'
   | 'aborted'
-  | 'unknown';
+  | 'unknown'
+  /** The capture view's file is not served by the page (lazy/part-missing.ts). */
+  | 'part-missing';
 
 export class CameraError extends Error {
   readonly code: CameraErrorCode;
@@ -48,6 +50,7 @@ const MESSAGES: Readonly<Record<CameraErrorCode, string>> = {
   unsupported: 'This browser cannot use the camera',
   aborted: 'The camera stopped',
   unknown: 'The camera failed',
+  'part-missing': "The camera's view could not be loaded: the page does not serve its file",
 };
 
 function errorName(error: unknown): string | undefined {

@@ -4,7 +4,8 @@
  */
 import type { CameraErrorCode } from '../camera/camera-error.js';
 
-export const cameraErrorTexts: Record<'pt-BR' | 'en' | 'es', Record<CameraErrorCode, string>> = {
+// No words for 'part-missing': these travel with the very file that is missing (the flow's own say it).
+export const cameraErrorTexts: Record<'pt-BR' | 'en' | 'es', Record<Exclude<CameraErrorCode, 'part-missing'>, string>> = {
   'pt-BR': {
     denied:
       'O acesso à câmera foi negado. Permita a câmera nas configurações do navegador e tente novamente, ou escolha uma foto dos arquivos.',

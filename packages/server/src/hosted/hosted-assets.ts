@@ -5,20 +5,21 @@
  * - the page's own: its script (built from src/hosted/page/ into dist/page/), its stylesheet
  *   (with the brand) and the brand's logo, under `/capture/assets/<hash>/`, the hash of their
  *   content;
- * - the element's script-tag files (the bundle and the files it loads from beside itself: the
- *   image pipeline and worker, the capture view, the face detector, the consent and outcome
- *   texts), read once from the element's build under `/capture/element/<hash>/`, the hash of
- *   all of them, so the lazy files resolve beside the bundle under the same version.
+ * - the element's script-tag files (the bundle and the files it loads from beside itself, as the
+ *   element's hosting manifest lists them), read once from the element's build under
+ *   `/capture/element/<hash>/`, the hash of all of them, so the lazy files resolve beside the
+ *   bundle under the same version.
  *
  * A path names its content, so every answer is cached for a year as immutable; a new build or a
  * new brand is a new path.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Brand } from './brand.js';
+import { HOSTING_MANIFEST, moduleFormFiles } from './element-manifest.js';
 import { PAGE_SCRIPT_DIR, PAGE_SCRIPT_FILE } from './page-script-file.js';
 import { pageStylesheet } from './page-style.js';
 
@@ -29,8 +30,6 @@ export interface Asset {
 
 /** The element's bundle, the one file a page names; the others are loaded from beside it. */
 export const ELEMENT_BUNDLE = 'onboarding-flow.bundle.js';
-/** The script-tag files of the element's build, less the classic-script form (the page loads the module). */
-const ELEMENT_FILE = /^onboarding-flow\.(?!iife\.)[\w-]+\.js$/;
 export const PAGE_STYLE_FILE = 'hosted-page.css';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -124,15 +123,23 @@ export class HostedAssets {
     const dir = this.#elementDir;
     if (!dir)
       throw new BuildMissing('the element is not installed: add @onboarding-kit/element, or set hostedPage.elementDir to its built files');
-    let names: string[];
+    const manifest = bytesOf(join(dir, HOSTING_MANIFEST));
+    if (!manifest)
+      throw new BuildMissing(`the element's list of files (${HOSTING_MANIFEST}) is not in ${dir}: build the element (npm run build)`);
+    let names: string[] | null;
     try {
-      names = readdirSync(dir).filter((f) => ELEMENT_FILE.test(f));
+      names = moduleFormFiles(JSON.parse(new TextDecoder().decode(manifest)));
     } catch {
-      names = [];
+      names = null;
     }
-    if (!names.includes(ELEMENT_BUNDLE))
-      throw new BuildMissing(`the element's bundle (${ELEMENT_BUNDLE}) is not in ${dir}: build the element (npm run build)`);
-    const files = new Map<string, Asset>(names.map((name) => [name, { bytes: new Uint8Array(readFileSync(join(dir, name))), type: JS }]));
+    if (!names?.includes(ELEMENT_BUNDLE))
+      throw new BuildMissing(`${join(dir, HOSTING_MANIFEST)} does not list the element's bundle (${ELEMENT_BUNDLE}): build the element again (npm run build)`);
+    const files = new Map<string, Asset>();
+    for (const name of names) {
+      const bytes = bytesOf(join(dir, name));
+      if (!bytes) throw new BuildMissing(`${name}, listed in ${HOSTING_MANIFEST}, is not in ${dir}: build the element again (npm run build)`);
+      files.set(name, { bytes, type: JS });
+    }
     this.#element = { version: versionOf(files), files };
     return this.#element;
   }
