@@ -278,10 +278,7 @@ inChromium(
 );
 
 /** A 1×1 PNG: the file a person picks (never read: the pipeline that would read it is missing). */
-const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 /** The walk to the first photo step through the engine-neutral driver (the page's locale's words). */
 async function driveToFirstPhoto(d: OpenedDriver): Promise<void> {
@@ -418,35 +415,38 @@ async function waitUntil(ok: () => boolean, what: string): Promise<void> {
   assert.ok(ok(), what);
 }
 
-inChromium("chromium: a face detector the page does not serve is the page's fault, said on the selfie step, whose photo is still taken", async () => {
-  const noFace = await hostedFromManifest(dist, [FACE_FILE]);
-  const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noFace.dir } });
-  const shots = join(ARTIFACTS, 'chromium', 'missing-file');
-  await mkdir(shots, { recursive: true });
-  try {
-    await chromiumPage(async (p, consoleErrors) => {
-      await p.goto(`${page.url}/shop/`);
-      await walkToFirstPhoto(p);
-      const flow = p.locator('onboarding-flow');
-      const png = await cardPng(p);
-      await flow.locator('input[type=file]').setInputFiles({ name: 'passaporte.png', mimeType: 'image/png', buffer: png });
-      await flow.getByRole('button', { name: ptBR.capture.usePhoto }).click();
-      await flow.locator('section[data-step="selfie"]').waitFor();
-      const alert = flow.locator('[data-part-failed="missing"]');
-      await alert.waitFor();
-      await p.screenshot({ path: join(shots, '05-face-missing.png') });
-      assert.equal(await alert.getAttribute('role'), 'alert');
-      assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
-      // The selfie is still taken, checked for exposure and focus only; the words stay with it.
-      await flow.locator('input[type=file]').setInputFiles({ name: 'selfie.png', mimeType: 'image/png', buffer: png });
-      await flow.locator('img[part=preview]').waitFor();
-      assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
-      const told = consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST));
-      assert.equal(told.length, 1, consoleErrors.join('\n'));
-      assert.ok(told[0]!.includes(`${page.url}/kit/${FACE_FILE}`), told[0]);
-    });
-  } finally {
-    await page.close();
-    await noFace.remove();
-  }
-});
+inChromium(
+  "chromium: a face detector the page does not serve is the page's fault, said on the selfie step, whose photo is still taken",
+  async () => {
+    const noFace = await hostedFromManifest(dist, [FACE_FILE]);
+    const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noFace.dir } });
+    const shots = join(ARTIFACTS, 'chromium', 'missing-file');
+    await mkdir(shots, { recursive: true });
+    try {
+      await chromiumPage(async (p, consoleErrors) => {
+        await p.goto(`${page.url}/shop/`);
+        await walkToFirstPhoto(p);
+        const flow = p.locator('onboarding-flow');
+        const png = await cardPng(p);
+        await flow.locator('input[type=file]').setInputFiles({ name: 'passaporte.png', mimeType: 'image/png', buffer: png });
+        await flow.getByRole('button', { name: ptBR.capture.usePhoto }).click();
+        await flow.locator('section[data-step="selfie"]').waitFor();
+        const alert = flow.locator('[data-part-failed="missing"]');
+        await alert.waitFor();
+        await p.screenshot({ path: join(shots, '05-face-missing.png') });
+        assert.equal(await alert.getAttribute('role'), 'alert');
+        assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
+        // The selfie is still taken, checked for exposure and focus only; the words stay with it.
+        await flow.locator('input[type=file]').setInputFiles({ name: 'selfie.png', mimeType: 'image/png', buffer: png });
+        await flow.locator('img[part=preview]').waitFor();
+        assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
+        const told = consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST));
+        assert.equal(told.length, 1, consoleErrors.join('\n'));
+        assert.ok(told[0]!.includes(`${page.url}/kit/${FACE_FILE}`), told[0]);
+      });
+    } finally {
+      await page.close();
+      await noFace.remove();
+    }
+  },
+);

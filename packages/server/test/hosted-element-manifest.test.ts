@@ -20,9 +20,12 @@ function elementDir(files: Record<string, string>, manifest?: { file: string; ki
   return dir;
 }
 
-const buildMissing = (...parts: string[]) => (e: Error) => e instanceof BuildMissing && parts.every((p) => e.message.includes(p));
+const buildMissing =
+  (...parts: string[]) =>
+  (e: Error) =>
+    e instanceof BuildMissing && parts.every((p) => e.message.includes(p));
 
-test('the files served are the manifest\'s, less the classic script: a listed chunk with any name in, an unlisted file out', () => {
+test("the files served are the manifest's, less the classic script: a listed chunk with any name in, an unlisted file out", () => {
   const dir = elementDir(
     {
       [ELEMENT_BUNDLE]: 'export {}',
@@ -72,7 +75,15 @@ test('a manifest entry that is not a plain file name (a path out of the director
   assert.equal(moduleFormFiles({ files: [{ file: '../secret.js', kind: 'module' }] }), null);
   assert.equal(moduleFormFiles({ files: [{ file: 'a.js' }] }), null);
   assert.equal(moduleFormFiles({}), null);
-  assert.deepEqual(moduleFormFiles({ files: [{ file: 'a.js', kind: 'worker' }, { file: 'b.js', kind: 'classic script' }] }), ['a.js']);
+  assert.deepEqual(
+    moduleFormFiles({
+      files: [
+        { file: 'a.js', kind: 'worker' },
+        { file: 'b.js', kind: 'classic script' },
+      ],
+    }),
+    ['a.js'],
+  );
 });
 
 test("the element's own build: every file its manifest lists for the module form is served", () => {

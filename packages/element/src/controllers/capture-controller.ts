@@ -16,14 +16,25 @@ import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
 import type { CaptureRole, processImage } from '../image/pipeline.js';
 import { loadPipeline } from './load-pipeline.js';
-import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
+import { OnboardingErrorEvent } from '../events.js';
+import { captureEvent, compressionFailedEvent } from './capture-event.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import type { faceTips, imageErrors } from '../messages/image-errors.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
-import { SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, isKeepable, mayKeep, refusalText, refusedFrame, showableRefusal, type RefusalCode } from './photo-refusal.js';
+import {
+  SELFIE_NEVER_KEPT,
+  imageCheckCode,
+  isBlobSource,
+  isKeepable,
+  mayKeep,
+  refusalText,
+  refusedFrame,
+  showableRefusal,
+  type RefusalCode,
+} from './photo-refusal.js';
 import { PART_MISSING, isPartMissing } from '../lazy/part-missing.js';
 import { SelfieFaceCheck } from './selfie-face-check.js';
 
@@ -329,17 +340,7 @@ export class CaptureController implements ReactiveController {
       this.#shown.accept(role, how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image);
       delete this.#refusals[role];
       this.#options.announce(how.keepAnyway ? m.capture.kept : m.capture.accepted);
-      this.#host.dispatchEvent(
-        new OnboardingCaptureEvent({
-          role,
-          bytes: image.bytes,
-          width: image.width,
-          height: image.height,
-          processedIn: image.processedIn,
-          processedBy: image.processedBy,
-          ...(how.keepAnyway && { keptAnyway: true }),
-        }),
-      );
+      this.#host.dispatchEvent(captureEvent(role, image, Boolean(how.keepAnyway)));
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
       const code = imageCheckCode(error, this.#texts?.imageErrors ?? null);
@@ -348,14 +349,13 @@ export class CaptureController implements ReactiveController {
       const refusals = isKeepable(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
       this.#refusals[role] = refusals;
       const stuck = refusals >= 2 && !mayKeep(role, code);
-      this.#shown.reject({ role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck }, showableRefusal(code, refused) ? refused : null);
+      this.#shown.reject(
+        { role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck },
+        showableRefusal(code, refused) ? refused : null,
+      );
       if (stuck) this.#options.announce(this.faceTipsText());
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
-      if (code === 'compression-failed') {
-        this.#host.dispatchEvent(
-          new OnboardingErrorEvent({ code: 'image_compression-failed', message: this.errorText(code), reason: failureReason(error) }),
-        );
-      }
+      if (code === 'compression-failed') this.#host.dispatchEvent(compressionFailedEvent(this.errorText(code), error));
     } finally {
       if (this.#pipeline.end(signal)) this.#setChecking(false);
     }

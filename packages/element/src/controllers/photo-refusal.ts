@@ -14,7 +14,7 @@ import { PART_MISSING, isPartMissing, type PartMissing } from '../lazy/part-miss
 export type RefusalCode = ImageCheckCode | PartMissing;
 
 /** Refusals a person may overrule: about what the picture shows, not about the file (the checks a creation may declare kept). */
-export const KEEPABLE: ReadonlySet<ImageCheckCode> = new Set<ImageCheckCode>(KEPT_CHECKS);
+const KEEPABLE: ReadonlySet<ImageCheckCode> = new Set<ImageCheckCode>(KEPT_CHECKS);
 
 /**
  * Selfie refusals nobody may overrule: with no face, or more than one, a reviewer has no face of

@@ -98,7 +98,9 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     taking: capture.taking,
     checking: capture.checking,
     cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
-    handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', missing: handoff.missing, onOpen: handoff.open } : null,
+    handoff: handoff
+      ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', missing: handoff.missing, onOpen: handoff.open }
+      : null,
     onBack: () => nav.back(),
     onOpenCamera: () => void capture.openCamera(),
     onCloseCamera: () => capture.closeCamera(),

@@ -133,11 +133,14 @@ export class HostedAssets {
       names = null;
     }
     if (!names?.includes(ELEMENT_BUNDLE))
-      throw new BuildMissing(`${join(dir, HOSTING_MANIFEST)} does not list the element's bundle (${ELEMENT_BUNDLE}): build the element again (npm run build)`);
+      throw new BuildMissing(
+        `${join(dir, HOSTING_MANIFEST)} does not list the element's bundle (${ELEMENT_BUNDLE}): build the element again (npm run build)`,
+      );
     const files = new Map<string, Asset>();
     for (const name of names) {
       const bytes = bytesOf(join(dir, name));
-      if (!bytes) throw new BuildMissing(`${name}, listed in ${HOSTING_MANIFEST}, is not in ${dir}: build the element again (npm run build)`);
+      if (!bytes)
+        throw new BuildMissing(`${name}, listed in ${HOSTING_MANIFEST}, is not in ${dir}: build the element again (npm run build)`);
       files.set(name, { bytes, type: JS });
     }
     this.#element = { version: versionOf(files), files };
