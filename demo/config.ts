@@ -6,8 +6,6 @@
  */
 import { readEnvConfig, SANDBOX_CREDENTIALS, type EnvConfigResult } from '@onboarding-kit/server';
 
-export { apiKeyOf, BRAND_VARIABLES } from '@onboarding-kit/server';
-
 /** Unset `notify` in the configuration: the demo's own receiver gets the notifications. */
 export type ConfigResult = EnvConfigResult;
 

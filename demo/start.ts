@@ -16,19 +16,21 @@ import {
   closeOnSignals,
   createCompanion,
   createJsonLogger,
+  companionOptions,
+  configSecrets,
+  configuredBrand,
   createStore,
   listen,
-  loadBrand,
   parseStoreUrl,
-  readBrandFile,
   redactingLogger,
+  sandboxOptions,
   storeRetention,
   type BrandInput,
   type Store,
 } from '@onboarding-kit/server';
 import { createSandbox, type Sandbox } from '@onboarding-kit/sandbox';
 import { createDemoBackend, renderWithSession } from './backend.js';
-import { apiKeyOf, BRAND_VARIABLES, readConfig } from './config.js';
+import { readConfig } from './config.js';
 import { demoDistDir, demoRoutes } from './demo-routes.js';
 
 // The demo sets no retention, so the companion keeps its defaults: the store is given them as the companion resolves them.
@@ -43,9 +45,7 @@ const config = read.config;
 // The hosted page's brand: its file read and its logo looked at now, so a bad one stops the start.
 let brand: BrandInput;
 try {
-  const file = 'file' in config.brand ? config.brand.file : undefined;
-  brand = file !== undefined ? readBrandFile(file) : (config.brand as { fields: BrandInput }).fields;
-  loadBrand(brand, (field) => (file !== undefined ? `"${field}" of ONBOARDING_BRAND_FILE (${file})` : BRAND_VARIABLES[field]));
+  brand = configuredBrand(config);
 } catch (e) {
   console.error(`onboarding-kit: invalid configuration:\n  - ${(e as Error).message}`);
   process.exit(1);
@@ -57,14 +57,9 @@ const ownReceiver = config.notify === undefined;
 const demoNotifySecret = randomBytes(32).toString('base64url');
 // The store, the HTTP layer and the shutdown log before the companion exists: redacted the same way from the start.
 const logger = redactingLogger(createJsonLogger({ format: config.logFormat, level: config.logLevel }), () => [
-  config.secret,
-  config.webhookKey,
-  ...(config.adminKey ? [config.adminKey] : []),
-  config.store,
-  ...(config.dataKey ? [config.dataKey, ...config.dataKey.split(',').map((k) => k.slice(k.indexOf(':') + 1).trim())] : []),
+  ...configSecrets(config),
   demoApiKey,
-  ...config.apiKeys.map(apiKeyOf),
-  ...(config.notify ? config.notify.secrets : [demoNotifySecret]),
+  ...(ownReceiver ? [demoNotifySecret] : []),
 ]);
 
 const storeKind = parseStoreUrl(config.store);
@@ -101,41 +96,22 @@ const loopbackUrl = served.url.replace(/^http:\/\/(?:0\.0\.0\.0|\[::\])(?=:)/, (
 
 let sandbox: Sandbox | undefined;
 if (embedded) {
-  sandbox = createSandbox({
-    client: config.client,
-    secret: config.secret,
-    webhookKey: config.webhookKey,
-    webhookUrl: `${served.url}/v1/webhooks`,
-    // Unauthenticated faults and verdicts: mounted only when ONBOARDING_SANDBOX_CONTROL=1 asks.
-    controlApi: config.sandboxControl,
-    ...(config.sandboxProcessingMs !== undefined && { processingMs: config.sandboxProcessingMs }),
-  });
+  sandbox = createSandbox(sandboxOptions(config, served.url));
   root.route('/sandbox', sandbox.app);
 }
 
-const companion = createCompanion({
+const options = companionOptions(config, {
   baseUrl: config.baseUrl ?? `${served.url}/sandbox`,
-  environment: config.environment,
-  client: config.client,
-  secret: config.secret,
-  webhookKey: config.webhookKey,
-  allowedOrigins: config.allowedOrigins,
-  imageMaxBytes: config.imageMaxBytes,
-  rateLimit: config.rateLimit,
-  trustedProxies: config.trustedProxies,
-  creations: { perClient: config.creationsPerClient },
+  publicUrl: config.publicUrl ?? served.url,
+  brand,
   store,
   logger,
-  ...(config.pollLeaseMs !== undefined && { poll: { leaseMs: config.pollLeaseMs } }),
-  ...(config.adminKey && { adminKey: config.adminKey }),
+});
+const companion = createCompanion({
+  ...options,
   // The demo backend only opens sessions: its key can do nothing else.
   apiKeys: [...config.apiKeys, { key: demoApiKey, scopes: ['sessions'] }],
-  sessions: config.sessions,
-  notify: config.notify
-    ? { url: config.notify.url, secret: config.notify.secrets }
-    : { url: `${loopbackUrl}/demo/notifications`, secret: demoNotifySecret },
-  publicUrl: config.publicUrl ?? served.url,
-  hostedPage: { brand },
+  notify: options.notify ?? { url: `${loopbackUrl}/demo/notifications`, secret: demoNotifySecret },
 });
 const backend = createDemoBackend({
   companionUrl: loopbackUrl,

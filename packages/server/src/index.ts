@@ -26,6 +26,7 @@ export {
   type EnvConfigResult,
   type EnvRunner,
 } from './config/env-config.js';
+export { companionOptions, configSecrets, configuredBrand, sandboxOptions, type RunningParts } from './cli/companion-options.js';
 export { CompanionError, type CompanionErrorDetails } from './http/companion-error.js';
 export type { CompanionEnv } from './http/env.js';
 export { createUpstreamClient, type UpstreamClient, type UpstreamClientOptions } from './upstream/upstream-client.js';

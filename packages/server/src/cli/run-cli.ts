@@ -4,11 +4,11 @@
  * variables (config/env-config.ts), the brand's file and logo, and the companion's own option
  * checks, every problem listed in one error.
  */
-import { readEnvConfig, BRAND_VARIABLES, type EnvConfig } from '../config/env-config.js';
+import { readEnvConfig, type EnvConfig } from '../config/env-config.js';
 import { checkOptions } from '../config/check-options.js';
-import { loadBrand, readBrandFile, type BrandInput } from '../hosted/brand.js';
+import type { BrandInput } from '../hosted/brand.js';
 import { KIT_VERSION } from '../version.js';
-import { companionOptions } from './companion-options.js';
+import { companionOptions, configuredBrand } from './companion-options.js';
 import { describeEnvConfig } from './describe-config.js';
 import { startCompanion } from './start-companion.js';
 import { USAGE } from './usage.js';
@@ -63,9 +63,7 @@ function checkConfiguration(env: Readonly<Record<string, string | undefined>>): 
   const problems: string[] = [];
   let brand: BrandInput = {};
   try {
-    const file = 'file' in config.brand ? config.brand.file : undefined;
-    brand = file !== undefined ? readBrandFile(file) : (config.brand as { fields: BrandInput }).fields;
-    loadBrand(brand, (field) => (file !== undefined ? `"${field}" of ONBOARDING_BRAND_FILE (${file})` : BRAND_VARIABLES[field]));
+    brand = configuredBrand(config);
   } catch (e) {
     problems.push((e as Error).message);
   }

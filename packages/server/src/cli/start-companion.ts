@@ -14,7 +14,7 @@ import { closeOnSignals, listen } from '../serve.js';
 import { createStore, parseStoreUrl } from '../store/create-store.js';
 import type { Store } from '../store/index.js';
 import { KIT_VERSION } from '../version.js';
-import { companionOptions, configSecrets } from './companion-options.js';
+import { companionOptions, configSecrets, sandboxOptions } from './companion-options.js';
 
 type SandboxModule = typeof import('@onboarding-kit/sandbox');
 
@@ -45,14 +45,7 @@ export async function startCompanion(config: EnvConfig, brand: BrandInput): Prom
     return 1;
   }
 
-  const sandbox = sandboxModule?.createSandbox({
-    client: config.client,
-    secret: config.secret,
-    webhookKey: config.webhookKey,
-    webhookUrl: `${served.url}/v1/webhooks`,
-    controlApi: config.sandboxControl,
-    ...(config.sandboxProcessingMs !== undefined && { processingMs: config.sandboxProcessingMs }),
-  });
+  const sandbox = sandboxModule?.createSandbox(sandboxOptions(config, served.url));
   const companion = createCompanion(
     companionOptions(config, {
       baseUrl: config.baseUrl ?? `${served.url}/sandbox`,
