@@ -34,7 +34,7 @@ import {
 } from '../config/defaults.js';
 import { claimLive, decideClaim } from '../store/index.js';
 import { completionReport, type ReadReport, type ReportExtras } from './completion-report.js';
-import { redactedOnboarding } from '../store/rules/redaction.js';
+import { redactedOnboarding, redactedSession } from '../store/rules/redaction.js';
 import { sessionEventId, type SessionNotificationType } from './lifecycle-rules.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
@@ -247,26 +247,27 @@ export class SessionService {
     if (!record.sessionId || !isTerminalStatus(record.status)) return;
     const at = record.finishedAt ?? record.updatedAt;
     const services = (report ?? (await completionReport(record, this.#o)))?.services ?? undefined;
-    const changed = await this.#change(record.sessionId, (s) =>
-      s.tokenOnboarding === record.tokenOnboarding && s.status === 'submitted'
-        ? withEvent(
-            {
-              ...s,
-              status: 'completed',
-              outcome: { status: record.status, ...(record.externalId && !s.redactedAt && { externalId: record.externalId }), at },
-              ...(services !== undefined && !s.redactedAt && { reportServices: services }),
-              endedAt: new Date(this.now()).toISOString(),
-            },
-            {
-              type: 'session.completed',
-              tokenOnboarding: record.tokenOnboarding,
-              status: record.status as 'APPROVED' | 'REFUSED' | 'ERROR',
-              ...(record.externalId && !s.redactedAt && { externalId: record.externalId }),
-            },
-            new Date(this.now()).toISOString(),
-          )
-        : null,
-    );
+    const changed = await this.#change(record.sessionId, (s) => {
+      if (s.tokenOnboarding !== record.tokenOnboarding || s.status !== 'submitted') return null;
+      const completed = withEvent(
+        {
+          ...s,
+          status: 'completed',
+          outcome: { status: record.status, ...(record.externalId && { externalId: record.externalId }), at },
+          ...(services !== undefined && { reportServices: services }),
+          endedAt: new Date(this.now()).toISOString(),
+        },
+        {
+          type: 'session.completed',
+          tokenOnboarding: record.tokenOnboarding,
+          status: record.status as 'APPROVED' | 'REFUSED' | 'ERROR',
+          ...(record.externalId && { externalId: record.externalId }),
+        },
+        new Date(this.now()).toISOString(),
+      );
+      // An outcome landing after a redaction keeps only what a redaction keeps.
+      return s.redactedAt ? redactedSession(completed, s.redactedAt) : completed;
+    });
     if (changed) {
       // What the upstream sent after a redaction is erased as it lands.
       if (changed.redactedAt) await this.#o.store.redactOnboarding(record.tokenOnboarding, redactedOnboarding);
