@@ -12,13 +12,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startChild, killChildren, type Child } from './helpers/child-process.js';
 import { freePort } from './helpers/demo-process.js';
 import { packAndInstall } from './helpers/packed-install.js';
 
@@ -38,7 +39,6 @@ const SECRETS = [SECRET, WEBHOOK_KEY, API_KEY, NOTIFY_SECRET, DATA_KEY.slice(3)]
 /** A real photo, as the page sends it: a JPEG in plain base64. */
 const PHOTO = readFileSync(join(repo, 'packages', 'element', 'test', 'fixtures', 'faces', 'astronaut.jpg')).toString('base64');
 
-const running = new Set<ChildProcess>();
 let installMs = 0;
 
 /** The environment of a command an operator types: none of this runner's own settings (source conditions, npm's variables, the test marker). */
@@ -64,52 +64,11 @@ before(() => {
 });
 
 after(() => {
-  for (const child of running) child.kill('SIGKILL');
+  killChildren();
   rmSync(scratch, { recursive: true, force: true });
 });
 
-interface Proc {
-  child: ChildProcess;
-  out: () => string;
-  err: () => string;
-  exited: Promise<number | null>;
-  /** Resolves with the first match of `pattern` in stdout. */
-  waitFor(pattern: RegExp, ms?: number): Promise<RegExpExecArray>;
-}
-
-function start(command: string, args: string[], env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(command, args, { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  const waitFor = (pattern: RegExp, ms = 20_000) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${ms} ms\nstdout: ${out}\nstderr: ${err}`)), ms);
-      const look = () => {
-        const m = pattern.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          child.stdout!.off('data', look);
-          resolve(m);
-        }
-      };
-      child.stdout!.on('data', look);
-      void exited.then(() => {
-        clearTimeout(timer);
-        reject(new Error(`exited before ${pattern}\nstdout: ${out}\nstderr: ${err}`));
-      });
-      look();
-    });
-  return { child, out: () => out, err: () => err, exited, waitFor };
-}
+const start = (command: string, args: string[], env: NodeJS.ProcessEnv): Child => startChild(command, args, { cwd: app, env });
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv) {
   const r = spawnSync(command, args, { cwd: app, env, encoding: 'utf8', timeout: 30_000 });
@@ -254,7 +213,7 @@ test('the packed bin runs a session end to end against the sandbox in another pr
   }
 });
 
-async function stop(p: Proc): Promise<number | null> {
+async function stop(p: Child): Promise<number | null> {
   if (p.child.exitCode !== null) return p.child.exitCode;
   p.child.kill('SIGTERM');
   return p.exited;

@@ -2,7 +2,8 @@
  * `npm start` (demo/start.ts) as a child process, for tests that restart it, kill it or run
  * several: its URL (read from the line it prints), its exit, and its output.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { startChild } from './child-process.js';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -16,45 +17,15 @@ export interface DemoProcess {
   output(): { out: string; err: string };
 }
 
-/** Every child not seen exiting: killed when the test process ends, whatever happened. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
 export function startDemo(env: Record<string, string>): DemoProcess {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'demo/start.ts'], {
+  const demo = startChild(process.execPath, ['--conditions=source', '--import', 'tsx', 'demo/start.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.add(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      running.delete(child);
-      resolve(code);
-    }),
-  );
-  const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed; stdout: ${out} stderr: ${err}`)), 30_000);
-    // A child that exits must not leave the runner waiting on this timer.
-    void exited.then(() => clearTimeout(timer));
-    child.stdout!.on('data', () => {
-      const m = /onboarding-kit demo: (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    void exited.then(() => reject(new Error(`exited early; stderr: ${err}`)));
-  });
+  const url = demo.waitFor(/onboarding-kit demo: (http:\/\/127\.0\.0\.1:\d+)\//, 30_000).then((m) => m[1]!);
   // A run that is meant to fail never prints a URL: that must not count as an unhandled rejection.
   url.catch(() => {});
-  return { child, url, exited, output: () => ({ out, err }) };
+  return { child: demo.child, url, exited: demo.exited, output: () => ({ out: demo.out(), err: demo.err() }) };
 }
 
 export { freePort } from '@onboarding-kit/testing/redis-server';
