@@ -10,37 +10,21 @@
  * fault too; a file lost to a dropped connection keeps the connection's words with no console
  * line, and its Retry, back online, brings the steps; an image worker the page does not serve
  * leaves the photos to the page and is named in the console once, however many photos follow.
- * Every other file a person's walk needs, left out in turn (the image pipeline, the capture view,
- * the full consent text), is the page's fault in the same words, in the part of the step that
- * needed it, in each engine and each locale; trying again (another photo, the camera again,
- * the disclosure opened again) asks for the file again and tells the developer no second time.
- * In Chromium also: a face detector the page does not serve is said on the selfie step, whose
- * photo is still taken and checked without it.
  */
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDriver, type OpenedDriver } from '@onboarding-kit/testing/driver';
-import { selectedEngines, type EngineName } from '@onboarding-kit/testing/engines';
+import { selectedEngines } from '@onboarding-kit/testing/engines';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import type { Page } from 'playwright-core';
-import { tmpdir } from 'node:os';
-import {
-  BUNDLE_FILE,
-  CAPTURE_VIEW_FILE,
-  CONSENT_TEXT_FILE,
-  FACE_FILE,
-  IMAGE_WORKER_FILE,
-  PHOTO_STEPS_FILE,
-  PIPELINE_FILE,
-} from '../vite.config.js';
+import { BUNDLE_FILE, IMAGE_WORKER_FILE, PHOTO_STEPS_FILE } from '../vite.config.js';
 import { HOSTING_MANIFEST } from '../src/lazy/load-failure.js';
 import { ptBR } from '../src/messages/pt-BR.js';
 import { en } from '../src/messages/en.js';
-import { es } from '../src/messages/es.js';
 import { buildDistIntoTemp, hostedFromManifest, type BuiltDist } from './support/built-dist.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test/artifacts/', import.meta.url));
@@ -273,180 +257,6 @@ inChromium(
     } finally {
       await page.close();
       await noWorker.remove();
-    }
-  },
-);
-
-/** A 1×1 PNG: the file a person picks (never read: the pipeline that would read it is missing). */
-const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-/** The walk to the first photo step through the engine-neutral driver (the page's locale's words). */
-async function driveToFirstPhoto(d: OpenedDriver): Promise<void> {
-  await d.waitFor(step('intro'));
-  await d.click({ css: 'button.primary', within });
-  await d.waitFor(step('consent'));
-  await d.click({ css: '#consent', within });
-  await d.click({ css: 'button[type=submit]', within });
-  await d.waitFor(step('cpf'));
-  await d.click({ css: 'button[type=submit]', within });
-  await d.waitFor(step('document-type'));
-  await d.click({ css: 'button[type=submit]', within });
-  await d.waitFor(step('document-front'));
-}
-
-/** The element's alerts (role=alert) as the person reads them, and what holds focus. */
-function alerts(d: OpenedDriver) {
-  return d.evaluate(() => {
-    const root = document.querySelector('onboarding-flow')!.shadowRoot!;
-    return {
-      alerts: [...root.querySelectorAll('[role=alert]')].map((a) => a.textContent?.trim() ?? ''),
-      focused: root.activeElement?.id || root.activeElement?.tagName.toLowerCase() || null,
-      previews: root.querySelectorAll('img[part~=preview]').length,
-    };
-  });
-}
-
-type Locale = 'pt-BR' | 'en' | 'es';
-
-/**
- * A page whose kit directory holds the manifest's files less `file`, in `locale`; `run` drives
- * it in `engine`, then the console must hold exactly one line naming the file's URL and the
- * manifest, and the page no uncaught error or CSP violation but the engine's own report of the 404.
- */
-async function withoutFile(
-  engine: EngineName,
-  file: string,
-  locale: Locale,
-  run: (d: OpenedDriver, shot: (name: string) => Promise<void>, asked: () => number) => Promise<void>,
-): Promise<void> {
-  const kit = await hostedFromManifest(dist, [file]);
-  const page = PAGE.replaceAll('pt-BR', locale);
-  const site = await serveStatic({ pages: { '/shop/': page }, mount: { prefix: '/kit/', dir: kit.dir } });
-  const d = await openDriver(engine, { camera: 'granted', origin: site.url });
-  const shots = join(ARTIFACTS, engine, 'missing-file');
-  await mkdir(shots, { recursive: true });
-  try {
-    await d.goto(`${site.url}/shop/`);
-    await run(
-      d,
-      async (name) => {
-        await d.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        await d.screenshot(join(shots, name));
-      },
-      () => site.requests.filter((r) => r === `GET /kit/${file}`).length,
-    );
-    const url = `${site.url}/kit/${file}`;
-    const told = await tellings(d);
-    assert.equal(told.length, 1, told.join('\n'));
-    assert.ok(told[0]!.includes(url), `${told[0]} names ${url}`);
-    const { errors, csp } = await d.errors();
-    assert.deepEqual({ errors: errors.filter((e) => !e.includes(url)), csp }, { errors: [], csp: [] });
-  } finally {
-    await d.close();
-    await site.close();
-    await kit.remove();
-  }
-}
-
-for (const engine of selectedEngines()) {
-  test(`${engine}: an image pipeline the page does not serve is the page's fault, not the photo's; another photo asks again`, async () => {
-    const photo = join(await mkdtemp(join(tmpdir(), 'okit-photo-')), 'documento.png');
-    await writeFile(photo, TINY_PNG);
-    await withoutFile(engine, PIPELINE_FILE, 'pt-BR', async (d, shot, asked) => {
-      await driveToFirstPhoto(d);
-      await d.setFiles({ css: 'input[type=file]', within }, photo);
-      await d.waitFor({ css: '#capture-error', within });
-      await shot('02-pipeline-missing.png');
-      const state = await alerts(d);
-      assert.deepEqual(state.alerts, [ptBR.flow.partMissing]);
-      assert.equal(state.previews, 0, 'the photo is not shown as refused');
-      // Trying again: the step's main action, then the same photo, which asks for the pipeline again.
-      const before = asked();
-      await d.click({ role: 'button', name: ptBR.capture.retake, within });
-      await d.waitFor({ css: '[data-capture-start]', within });
-      await d.setFiles({ css: 'input[type=file]', within }, photo);
-      await d.waitFor({ css: '#capture-error', within });
-      assert.deepEqual((await alerts(d)).alerts, [ptBR.flow.partMissing]);
-      if (engine !== 'firefox') assert.ok(asked() > before, 'another photo asked for the pipeline again');
-    });
-  });
-
-  test(`${engine}: a capture view the page does not serve is the page's fault, not the camera's; the camera button asks again`, async () => {
-    await withoutFile(engine, CAPTURE_VIEW_FILE, 'en', async (d, shot, asked) => {
-      await driveToFirstPhoto(d);
-      await d.click({ css: '[data-capture-start]', within });
-      await d.waitFor({ css: '#camera-error', within });
-      await shot('03-capture-view-missing.png');
-      assert.deepEqual((await alerts(d)).alerts, [en.flow.partMissing]);
-      const before = asked();
-      await d.click({ role: 'button', name: en.capture.tryCameraAgain, within });
-      await d.waitFor({ css: '#camera-error', within });
-      assert.deepEqual((await alerts(d)).alerts, [en.flow.partMissing]);
-      if (engine !== 'firefox') assert.ok(asked() > before, 'the camera button asked for the view again');
-      // The file pickers stay: the person can still go on with a photo from their files.
-      await d.waitFor({ css: 'input[type=file]', within });
-    });
-  });
-
-  test(`${engine}: a full consent text the page does not serve is the page's fault, said where the text would be`, async () => {
-    await withoutFile(engine, CONSENT_TEXT_FILE, 'es', async (d, shot, asked) => {
-      await d.waitFor(step('intro'));
-      await d.click({ css: 'button.primary', within });
-      await d.waitFor(step('consent'));
-      await d.click({ css: 'details.consent-details summary', within });
-      await d.waitFor({ css: 'details.consent-details [data-part-failed="missing"]', within });
-      await shot('04-consent-text-missing.png');
-      assert.deepEqual((await alerts(d)).alerts, [es.flow.partMissing]);
-      // Closed and opened again: asked again, the same words, and the consent can still be given.
-      const before = asked();
-      await d.click({ css: 'details.consent-details summary', within });
-      await d.click({ css: 'details.consent-details summary', within });
-      await d.waitFor({ css: 'details.consent-details [data-part-failed="missing"]', within });
-      if (engine !== 'firefox') await waitUntil(() => asked() > before, 'the disclosure asked for the text again');
-      await d.click({ css: '#consent', within });
-      await d.click({ css: 'button[type=submit]', within });
-      await d.waitFor(step('cpf'));
-    });
-  });
-}
-
-async function waitUntil(ok: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 50 && !ok(); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(ok(), what);
-}
-
-inChromium(
-  "chromium: a face detector the page does not serve is the page's fault, said on the selfie step, whose photo is still taken",
-  async () => {
-    const noFace = await hostedFromManifest(dist, [FACE_FILE]);
-    const page = await serveStatic({ pages: { '/shop/': PAGE }, mount: { prefix: '/kit/', dir: noFace.dir } });
-    const shots = join(ARTIFACTS, 'chromium', 'missing-file');
-    await mkdir(shots, { recursive: true });
-    try {
-      await chromiumPage(async (p, consoleErrors) => {
-        await p.goto(`${page.url}/shop/`);
-        await walkToFirstPhoto(p);
-        const flow = p.locator('onboarding-flow');
-        const png = await cardPng(p);
-        await flow.locator('input[type=file]').setInputFiles({ name: 'passaporte.png', mimeType: 'image/png', buffer: png });
-        await flow.getByRole('button', { name: ptBR.capture.usePhoto }).click();
-        await flow.locator('section[data-step="selfie"]').waitFor();
-        const alert = flow.locator('[data-part-failed="missing"]');
-        await alert.waitFor();
-        await p.screenshot({ path: join(shots, '05-face-missing.png') });
-        assert.equal(await alert.getAttribute('role'), 'alert');
-        assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
-        // The selfie is still taken, checked for exposure and focus only; the words stay with it.
-        await flow.locator('input[type=file]').setInputFiles({ name: 'selfie.png', mimeType: 'image/png', buffer: png });
-        await flow.locator('img[part=preview]').waitFor();
-        assert.equal((await alert.textContent())?.trim(), ptBR.flow.partMissing);
-        const told = consoleErrors.filter((line) => line.includes(HOSTING_MANIFEST));
-        assert.equal(told.length, 1, consoleErrors.join('\n'));
-        assert.ok(told[0]!.includes(`${page.url}/kit/${FACE_FILE}`), told[0]);
-      });
-    } finally {
-      await page.close();
-      await noFace.remove();
     }
   },
 );

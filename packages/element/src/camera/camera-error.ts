@@ -11,9 +11,7 @@ export type CameraErrorCode =
   | 'insecure-context'
   | 'unsupported'
   | 'aborted'
-  | 'unknown'
-  /** The capture view's file is not served by the page (lazy/part-missing.ts). */
-  | 'part-missing';
+  | 'unknown';
 
 export class CameraError extends Error {
   readonly code: CameraErrorCode;
@@ -50,7 +48,6 @@ const MESSAGES: Readonly<Record<CameraErrorCode, string>> = {
   unsupported: 'This browser cannot use the camera',
   aborted: 'The camera stopped',
   unknown: 'The camera failed',
-  'part-missing': "The camera's view could not be loaded: the page does not serve its file",
 };
 
 function errorName(error: unknown): string | undefined {

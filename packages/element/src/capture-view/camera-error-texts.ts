@@ -4,8 +4,7 @@
  */
 import type { CameraErrorCode } from '../camera/camera-error.js';
 
-// No words for 'part-missing': these travel with the very file that is missing (the flow's own say it).
-export const cameraErrorTexts: Record<'pt-BR' | 'en' | 'es', Record<Exclude<CameraErrorCode, 'part-missing'>, string>> = {
+export const cameraErrorTexts: Record<'pt-BR' | 'en' | 'es', Record<CameraErrorCode, string>> = {
   'pt-BR': {
     denied:
       'O acesso à câmera foi negado. Permita a câmera nas configurações do navegador e tente novamente, ou escolha uma foto dos arquivos.',

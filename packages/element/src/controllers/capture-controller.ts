@@ -14,28 +14,16 @@ import { cameraError } from '../camera/camera-error.js';
 import { cropRect } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
-import type { CaptureRole, processImage } from '../image/pipeline.js';
+import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
 import { loadPipeline } from './load-pipeline.js';
-import { OnboardingErrorEvent } from '../events.js';
-import { captureEvent, compressionFailedEvent } from './capture-event.js';
+import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import type { faceTips, imageErrors } from '../messages/image-errors.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
-import {
-  SELFIE_NEVER_KEPT,
-  imageCheckCode,
-  isBlobSource,
-  isKeepable,
-  mayKeep,
-  refusalText,
-  refusedFrame,
-  showableRefusal,
-  type RefusalCode,
-} from './photo-refusal.js';
-import { PART_MISSING, isPartMissing } from '../lazy/part-missing.js';
+import { KEEPABLE, SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, mayKeep, refusedFrame } from './photo-refusal.js';
 import { SelfieFaceCheck } from './selfie-face-check.js';
 
 export interface PipelineLimits {
@@ -75,7 +63,7 @@ export class CaptureController implements ReactiveController {
   #taking = false;
   /** The refusal texts and the face tips, which come with the pipeline (a photo can only be refused once it is loaded). */
   #texts: { imageErrors: typeof imageErrors; faceTips: typeof faceTips } | null = null;
-  readonly face: SelfieFaceCheck;
+  readonly #face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
   readonly #pipeline = new LatestRun();
@@ -89,7 +77,7 @@ export class CaptureController implements ReactiveController {
     this.#options = options;
     this.camera = new CameraController(host);
     this.#shown = new CapturedPhotos(() => host.requestUpdate());
-    this.face = new SelfieFaceCheck(host);
+    this.#face = new SelfieFaceCheck(host);
     host.addController(this);
   }
 
@@ -108,8 +96,8 @@ export class CaptureController implements ReactiveController {
   }
 
   /** Why a photo was refused, in the locale in effect. */
-  errorText(code: RefusalCode): string {
-    return refusalText(code, this.#texts?.imageErrors ?? null, this.#options.context.current);
+  errorText(code: ImageCheckCode): string {
+    return this.#texts?.imageErrors[this.#options.context.current.locale][code] ?? code;
   }
 
   /** What else to try once a selfie was refused twice for its face, in the locale in effect. */
@@ -124,8 +112,8 @@ export class CaptureController implements ReactiveController {
    */
   cameraErrorText(code: CameraErrorCode): string | null {
     const { locale, messages } = this.#options.context.current;
-    if (this.#cameraTexts && code !== PART_MISSING) return this.#cameraTexts[locale][code];
-    return this.#viewLoading ? null : code === PART_MISSING ? messages.flow.partMissing : messages.capture.cameraFailed;
+    if (this.#cameraTexts) return this.#cameraTexts[locale][code];
+    return this.#viewLoading ? null : messages.capture.cameraFailed;
   }
 
   /** Whether a photo is being checked and compressed. */
@@ -159,7 +147,7 @@ export class CaptureController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    if (this.#options.activeRole() === 'selfie') this.face.preload();
+    if (this.#options.activeRole() === 'selfie') this.#face.preload();
     this.camera.attach(this.#options.activeRole() ? this.#host.renderRoot.querySelector('video') : null);
   }
 
@@ -192,7 +180,7 @@ export class CaptureController implements ReactiveController {
     if (loaded === true) {
       this.#viewReady = true;
       this.#host.requestUpdate();
-    } else if (this.camera.state === 'live') this.camera.fail(cameraError(isPartMissing(loaded) ? PART_MISSING : 'unknown', loaded));
+    } else if (this.camera.state === 'live') this.camera.fail(cameraError('unknown', loaded));
     if (this.camera.state === 'live') void this.#checkSwitch(attempt);
     const error = this.camera.error;
     if (this.camera.state === 'error' && error) {
@@ -328,7 +316,7 @@ export class CaptureController implements ReactiveController {
       const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
       // The face check reads the JPEG that would be sent, even of a selfie kept anyway: kept for its blur, it must still show a face.
       const jpeg = role === 'selfie' ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime }) : null;
-      const face = jpeg ? await this.face.verdict(jpeg) : null;
+      const face = jpeg ? await this.#face.verdict(jpeg) : null;
       if (!this.#pipeline.isCurrent(signal) || this.#options.activeRole() !== role) {
         URL.revokeObjectURL(image.previewUrl);
         return;
@@ -340,22 +328,34 @@ export class CaptureController implements ReactiveController {
       this.#shown.accept(role, how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image);
       delete this.#refusals[role];
       this.#options.announce(how.keepAnyway ? m.capture.kept : m.capture.accepted);
-      this.#host.dispatchEvent(captureEvent(role, image, Boolean(how.keepAnyway)));
+      this.#host.dispatchEvent(
+        new OnboardingCaptureEvent({
+          role,
+          bytes: image.bytes,
+          width: image.width,
+          height: image.height,
+          processedIn: image.processedIn,
+          processedBy: image.processedBy,
+          ...(how.keepAnyway && { keptAnyway: true }),
+        }),
+      );
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
       const code = imageCheckCode(error, this.#texts?.imageErrors ?? null);
       // A refused camera frame comes back as a JPEG (the pipeline's ImageCheckError.image); a file is its own.
       const refused = isBlobSource(source) ? source : refusedFrame(error);
-      const refusals = isKeepable(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
+      const showable = code !== 'not-an-image' && code !== 'unsupported-type' && refused !== null && /^image\//.test(refused.type);
+      const refusals = KEEPABLE.has(code) ? (this.#refusals[role] ?? 0) + 1 : 0;
       this.#refusals[role] = refusals;
       const stuck = refusals >= 2 && !mayKeep(role, code);
-      this.#shown.reject(
-        { role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck },
-        showableRefusal(code, refused) ? refused : null,
-      );
+      this.#shown.reject({ role, code, canKeep: refusals >= 2 && mayKeep(role, code), stuck }, showable ? refused : null);
       if (stuck) this.#options.announce(this.faceTipsText());
       // The photo was not refused for what it shows: the page (and its logs) should learn why.
-      if (code === 'compression-failed') this.#host.dispatchEvent(compressionFailedEvent(this.errorText(code), error));
+      if (code === 'compression-failed') {
+        this.#host.dispatchEvent(
+          new OnboardingErrorEvent({ code: 'image_compression-failed', message: this.errorText(code), reason: failureReason(error) }),
+        );
+      }
     } finally {
       if (this.#pipeline.end(signal)) this.#setChecking(false);
     }

@@ -5,12 +5,11 @@
  * `onChange` is the host's requestUpdate.
  */
 import { base64ToBytes, type KeptCheck } from '@onboarding-kit/contract';
-import type { CaptureRole, ProcessedImage } from '../image/pipeline.js';
-import type { RefusalCode } from './photo-refusal.js';
+import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
 
 export interface RejectedPhoto {
   role: CaptureRole;
-  code: RefusalCode;
+  code: ImageCheckCode;
   /** Object URL of the refused source, when it is an image the browser can show. */
   previewUrl: string | null;
   /** Refused twice or more for what it shows: the person may keep it anyway. */

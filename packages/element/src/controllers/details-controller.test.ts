@@ -29,7 +29,6 @@ async function setup(prefill: Prefill = { cpf: '', name: '', documentTypes: 'CNH
           checked: details.consent,
           error: details.consentError,
           full: null,
-          missing: false,
           onChange: (e) => details.onConsentChange(e),
           onSubmit: (e) => details.onConsentSubmit(e),
           onDecline: noop,

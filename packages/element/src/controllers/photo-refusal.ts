@@ -7,14 +7,9 @@ import { KEPT_CHECKS } from '@onboarding-kit/contract';
 import type { FramePixels } from '../camera/capture-frame.js';
 import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import type { imageErrors } from '../messages/image-errors.js';
-import type { Messages } from '../messages/index.js';
-import { PART_MISSING, isPartMissing, type PartMissing } from '../lazy/part-missing.js';
-
-/** Why a photo was refused: a check of the pipeline, or the pipeline itself missing from the page. */
-export type RefusalCode = ImageCheckCode | PartMissing;
 
 /** Refusals a person may overrule: about what the picture shows, not about the file (the checks a creation may declare kept). */
-const KEEPABLE: ReadonlySet<ImageCheckCode> = new Set<ImageCheckCode>(KEPT_CHECKS);
+export const KEEPABLE: ReadonlySet<ImageCheckCode> = new Set<ImageCheckCode>(KEPT_CHECKS);
 
 /**
  * Selfie refusals nobody may overrule: with no face, or more than one, a reviewer has no face of
@@ -25,32 +20,8 @@ const KEEPABLE: ReadonlySet<ImageCheckCode> = new Set<ImageCheckCode>(KEPT_CHECK
 export const SELFIE_NEVER_KEPT = new Set<ImageCheckCode>(['no-face', 'several-faces']);
 
 /** Whether the person may keep a photo of `role` refused for `code`, once refused twice in a row. */
-export function mayKeep(role: CaptureRole, code: RefusalCode): boolean {
-  return isKeepable(code) && !(role === 'selfie' && SELFIE_NEVER_KEPT.has(code));
-}
-
-/** A refusal about what the picture shows (counted towards "use it anyway"). */
-export function isKeepable(code: RefusalCode): code is ImageCheckCode {
-  return KEEPABLE.has(code as ImageCheckCode);
-}
-
-/** Whether the refused `source` is shown beside the reason: an image, refused for what it shows or how it was prepared. */
-export function showableRefusal(code: RefusalCode, source: Blob | null): source is Blob {
-  const aboutTheFile = code === 'not-an-image' || code === 'unsupported-type' || code === PART_MISSING;
-  return !aboutTheFile && source !== null && /^image\//.test(source.type);
-}
-
-/**
- * The words for a refusal in `locale`: the pipeline's own (they come with it), the page's fault
- * when the pipeline is missing, the bare code before the pipeline's texts are here.
- */
-export function refusalText(
-  code: RefusalCode,
-  texts: typeof imageErrors | null,
-  { locale, messages }: { locale: keyof typeof imageErrors; messages: Messages },
-): string {
-  if (code === PART_MISSING) return messages.flow.partMissing;
-  return texts?.[locale][code] ?? code;
+export function mayKeep(role: CaptureRole, code: ImageCheckCode): boolean {
+  return KEEPABLE.has(code) && !(role === 'selfie' && SELFIE_NEVER_KEPT.has(code));
 }
 
 /** The error's message and its cause's, e.g. "The image could not be prepared (TypeError: ...)". */
@@ -76,8 +47,7 @@ export function refusedFrame(error: unknown): Blob | null {
   return image instanceof Blob ? image : null;
 }
 
-export function imageCheckCode(error: unknown, texts: typeof imageErrors | null): RefusalCode {
-  if (isPartMissing(error)) return PART_MISSING;
+export function imageCheckCode(error: unknown, texts: typeof imageErrors | null): ImageCheckCode {
   const code = (error as { code?: unknown } | null)?.code;
   // Duck-typed so that ImageCheckError (and the pipeline module) is not imported eagerly.
   return typeof code === 'string' && texts && code in texts.en ? (code as ImageCheckCode) : 'compression-failed';

@@ -1,24 +1,21 @@
 /**
  * The capture controller's use of the face detector: fetched ahead of the selfie step, and run
  * on the selfie's JPEG once it passed the other checks. Where the detector cannot load, the page
- * learns it once (an `onboarding-error` on the host) and the other checks stand; where the page
- * does not serve the detector's file, the person reads that the page is at fault (`missing`).
+ * learns it once (an `onboarding-error` on the host) and the other checks stand.
  */
 import { OnboardingErrorEvent } from '../events.js';
 import type { SelfieVerdict } from '../face/face-detector.js';
 import { FaceDetectorUnavailableError, judgeSelfieBlob, loadFaceDetector } from '../face/load-face.js';
 import { failureReason } from './photo-refusal.js';
-import { isPartMissing } from '../lazy/part-missing.js';
 
 export class SelfieFaceCheck {
-  readonly #host: EventTarget & { requestUpdate(): void };
+  readonly #host: EventTarget;
   /** The face detector was fetched ahead of the selfie (once per page visit of the step). */
   #preloaded = false;
   /** The page was told the face detector could not be loaded. */
   #unavailableTold = false;
-  #missing = false;
 
-  constructor(host: EventTarget & { requestUpdate(): void }) {
+  constructor(host: EventTarget) {
     this.#host = host;
   }
 
@@ -26,21 +23,7 @@ export class SelfieFaceCheck {
   preload(): void {
     if (this.#preloaded) return;
     this.#preloaded = true;
-    loadFaceDetector().catch((error: unknown) => this.#failed(error));
-  }
-
-  /** The page does not serve the detector's file (the selfie is checked without it). */
-  get missing(): boolean {
-    return this.#missing;
-  }
-
-  /**
-   * A load of the detector failed: fetched again at the next visit of the step, unless the page
-   * does not serve it (asked again when the selfie is checked, not on every render).
-   */
-  #failed(error: unknown): void {
-    this.#preloaded = this.#missing = isPartMissing(error);
-    if (this.#missing) this.#host.requestUpdate();
+    loadFaceDetector().catch(() => (this.#preloaded = false));
   }
 
   /**
@@ -51,7 +34,6 @@ export class SelfieFaceCheck {
     try {
       return (await judgeSelfieBlob(jpeg)).verdict;
     } catch (error) {
-      if (error instanceof FaceDetectorUnavailableError) this.#failed(error.cause);
       if (error instanceof FaceDetectorUnavailableError && !this.#unavailableTold) {
         this.#unavailableTold = true;
         this.#host.dispatchEvent(

@@ -24,7 +24,6 @@ import type { PhotoStepsController } from '../onboarding-flow/photo-steps-contro
 import { FIRST_STEP, rolesFor } from '../onboarding-flow/steps.js';
 import type { DeviceLink } from './device-link.js';
 import { loadHandoff, type HandoffKit } from './load-handoff.js';
-import { loadFailureOf } from '../messages/lazy-once.js';
 import type { HandoffReportEvent } from './panel-events.js';
 
 export type HandoffMode = 'offer' | 'follow';
@@ -49,8 +48,6 @@ export class HandoffController implements ReactiveController {
   #mode: HandoffMode | null = null;
   #kit: HandoffKit | null = null;
   #noCamera = false;
-  /** The last load of the hand-off file failed because the page does not serve it. */
-  #missing = false;
   #probed = false;
   /** A device's link to the computer (from the hand-off file), for the secret it was made with. */
   #device: { secret: string; link: DeviceLink | null } | null = null;
@@ -74,10 +71,6 @@ export class HandoffController implements ReactiveController {
   get noCamera(): boolean {
     return this.#noCamera;
   }
-  /** The page does not serve the hand-off file (the button tries again when pressed). */
-  get missing(): boolean {
-    return this.#missing;
-  }
 
   /** The panel's heading (the session's loading heading while the hand-off file loads). */
   get heading(): string {
@@ -91,12 +84,9 @@ export class HandoffController implements ReactiveController {
     if (mode === 'follow') this.#setMode(mode);
     try {
       this.#kit = await loadHandoff();
-      this.#missing = false;
-    } catch (error) {
-      // The flow stays as it was, and the button can be pressed again; the person learns it is the page's fault.
-      this.#missing = loadFailureOf(error) === 'missing';
+    } catch {
+      // Offline before the file came: the flow stays as it was, and the button can be pressed again.
       if (mode === 'follow') this.#setMode(null);
-      this.#host.requestUpdate();
       return;
     }
     this.#setMode(mode);

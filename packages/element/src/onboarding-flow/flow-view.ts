@@ -61,7 +61,7 @@ function renderPhotoStep(p: FlowParts, step: OnboardingStep): TemplateResult {
   return p.photo.render(step, {
     heading: (s) => flowHeading(p, s),
     autoCapture: !p.host.manualCapture,
-    handoff: handoff.available ? { noCamera: handoff.noCamera, missing: handoff.missing, open: () => void handoff.open('offer') } : null,
+    handoff: handoff.available ? { noCamera: handoff.noCamera, open: () => void handoff.open('offer') } : null,
     documentType: details.documentType,
     lockedTaxId: !!details.lockedKind,
     // A session's backend is told the outcome; without one, only this page learns it.

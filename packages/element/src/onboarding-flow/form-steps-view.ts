@@ -26,7 +26,6 @@ export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResu
         checked: details.consent,
         error: details.consentError,
         full: texts.consent?.[locale] ?? null,
-        missing: texts.missing.has('consent'),
         onChange: (e) => details.onConsentChange(e),
         onSubmit: (e) => details.onConsentSubmit(e),
         onDecline: () => p.host.dispatchEvent(new OnboardingCancelEvent({ step: nav.step })),

@@ -7,17 +7,11 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { loadAfterSend, type AfterSendCatalog } from '../messages/load-after-send.js';
 import { loadConsentText, type ConsentTextCatalog } from '../messages/load-consent-text.js';
-import { loadFailureOf } from '../messages/lazy-once.js';
-
-/** A text the flow fetches after its first load. */
-export type LazyText = 'consent' | 'afterSend';
 
 export class LazyTextsController implements ReactiveController {
   readonly #host: ReactiveElement;
   #consent: ConsentTextCatalog | null = null;
   #afterSend: AfterSendCatalog | null = null;
-  /** The texts a fetch of which failed because the page does not serve their file (shown instead once they load). */
-  readonly missing = new Set<LazyText>();
 
   constructor(host: ReactiveElement) {
     this.#host = host;
@@ -42,7 +36,7 @@ export class LazyTextsController implements ReactiveController {
         this.#consent = text;
         this.#host.requestUpdate();
       },
-      (error: unknown) => this.#failed('consent', error),
+      () => undefined,
     );
   }
 
@@ -54,14 +48,7 @@ export class LazyTextsController implements ReactiveController {
         this.#afterSend = catalog;
         this.#host.requestUpdate();
       },
-      (error: unknown) => this.#failed('afterSend', error),
+      () => undefined,
     );
-  }
-
-  /** A fetch of `text` failed: the page's fault is kept for the steps to say (the connection's, tried again unsaid). */
-  #failed(text: LazyText, error: unknown): void {
-    if (loadFailureOf(error) !== 'missing') return;
-    this.missing.add(text);
-    this.#host.requestUpdate();
   }
 }

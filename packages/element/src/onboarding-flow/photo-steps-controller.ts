@@ -185,7 +185,6 @@ export class PhotoStepsController implements ReactiveController {
       submission: this.#submission!,
       nav,
       afterSend: texts.afterSend?.[locale] ?? null,
-      afterSendMissing: !texts.afterSend && texts.missing.has('afterSend'),
       copyNotice: this.#copyNotice,
       onCopy: (code) => void this.#copySupportCode(code),
       retakeFromReview: (role) => this.#retakeFromReview(role),

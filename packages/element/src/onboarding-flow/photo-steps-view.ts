@@ -26,15 +26,13 @@ export interface PhotoStepContext {
   heading: (step: OnboardingStep) => string;
   locale: OnboardingLocale;
   autoCapture: boolean;
-  /** "Continue on your phone" (the `handoff` attribute), or null; `missing`: the page does not serve its file. */
-  handoff: { noCamera: boolean; missing: boolean; open: () => void } | null;
+  /** "Continue on your phone" (the `handoff` attribute), or null. */
+  handoff: { noCamera: boolean; open: () => void } | null;
   documentType: string | null;
   /** The tax id was given by the session (it cannot be corrected here). */
   lockedTaxId: boolean;
   /** The waiting and outcome texts, once loaded. */
   afterSend: AfterSendMessages | null;
-  /** The page does not serve the waiting and outcome texts' file. */
-  afterSendMissing: boolean;
   copyNotice: 'copied' | 'copyFailed' | null;
   onCopy: (code: string) => void;
   /** A session's backend is told the outcome: the person may close the page while waiting. */
@@ -80,7 +78,6 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     rejected: capture.rejectedFor(role),
     errorText: (code) => capture.errorText(code),
     faceTips: capture.faceTipsText(),
-    faceMissing: role === 'selfie' && capture.face.missing,
     cameraErrorText: (code) => capture.cameraErrorText(code),
     camera: { state: capture.camera.state, error: capture.camera.error },
     view: capture.viewReady
@@ -98,9 +95,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     taking: capture.taking,
     checking: capture.checking,
     cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
-    handoff: handoff
-      ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', missing: handoff.missing, onOpen: handoff.open }
-      : null,
+    handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: handoff.open } : null,
     onBack: () => nav.back(),
     onOpenCamera: () => void capture.openCamera(),
     onCloseCamera: () => capture.closeCamera(),
@@ -153,7 +148,6 @@ function renderProcessingStep(c: PhotoStepContext): TemplateResult {
   return processingStep({
     m,
     t: c.afterSend,
-    textsMissing: c.afterSendMissing,
     status: submission.liveStatus?.status ?? 'IN_PROCESS',
     error: submission.processingProblem,
     reference: submission.tokenOnboarding,
@@ -172,7 +166,6 @@ function renderOutcomeStep(c: PhotoStepContext): TemplateResult {
     ? outcomeStep({
         m: c.m,
         t: c.afterSend,
-        textsMissing: c.afterSendMissing,
         outcome,
         copyNotice: c.copyNotice,
         onCopy: c.onCopy,

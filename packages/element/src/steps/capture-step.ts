@@ -9,10 +9,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CameraError, CameraState } from '../camera/camera-controller.js';
 import type { CaptureViewProps } from '../capture-view/capture-view.js';
-import type { CaptureRole } from '../image/pipeline.js';
-import type { RefusalCode } from '../controllers/photo-refusal.js';
+import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
-import { backButton, partMissing } from './shared.js';
+import { backButton } from './shared.js';
 
 export interface CaptureView {
   m: Messages;
@@ -21,15 +20,13 @@ export interface CaptureView {
   acceptedUrl: string | null;
   /** That photo was kept anyway, refused by the checks: nothing may call it accepted. */
   keptAnyway: boolean;
-  rejected: { code: RefusalCode; previewUrl: string | null; canKeep: boolean; stuck: boolean } | null;
+  rejected: { code: ImageCheckCode; previewUrl: string | null; canKeep: boolean; stuck: boolean } | null;
   /** Why the camera cannot be used (the texts come with the capture view). */
   cameraErrorText: (code: CameraError['code']) => string | null;
   /** Why a photo was refused (the texts come with the pipeline). */
-  errorText: (code: RefusalCode) => string;
+  errorText: (code: ImageCheckCode) => string;
   /** What else to try when a selfie cannot be kept (comes with the pipeline). */
   faceTips: string;
-  /** The page does not serve the face detector's file: the selfie is checked without it, and the person is told whose fault that is. */
-  faceMissing: boolean;
   camera: { state: CameraState; error: CameraError | null };
   /** The capture view's settings once it is loaded (null: not loaded yet). */
   view: Omit<CaptureViewProps, 'role' | 'busy' | 'onClose' | 'onBack'> | null;
@@ -42,7 +39,7 @@ export interface CaptureView {
    * "Continue on your phone" (the `handoff` attribute, on the page that opened the session), or
    * null; `first`: no camera was found here, so it leads, as the step's main action.
    */
-  handoff: { first: boolean; missing: boolean; onOpen: () => void } | null;
+  handoff: { first: boolean; onOpen: () => void } | null;
   onBack: () => void;
   onOpenCamera: () => void;
   onCloseCamera: () => void;
@@ -59,11 +56,6 @@ export function captureStep(v: CaptureView): TemplateResult {
   return photoSources(v, back);
 }
 
-/** The face detector's file missing from the page, said below whatever the selfie step shows. */
-function faceMissing(v: CaptureView): TemplateResult | typeof nothing {
-  return v.faceMissing ? partMissing(v.m) : nothing;
-}
-
 /** The accepted photo, to use or take again. */
 function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): TemplateResult {
   const m = v.m.capture;
@@ -71,7 +63,6 @@ function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): Templ
     <div part="body">
       <img class="preview" part="preview" src=${url} alt=${m.previewAlt(v.m.review.roles[v.role])} />
       <p>${v.keptAnyway ? m.kept : m.accepted}</p>
-      ${faceMissing(v)}
     </div>
     <div class="actions" part="actions">
       ${back}
@@ -97,7 +88,6 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
       <p id="capture-error" class="error" part="error" role="alert">${v.errorText(rejected.code)}</p>
       ${rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
       ${rejected.stuck ? html`<p part="face-tips">${v.faceTips}</p>` : nothing}
-      ${faceMissing(v)}
     </div>
     <div class="actions" part="actions">
       ${back}
@@ -128,8 +118,6 @@ function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
           ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>`
           : nothing
       }
-      ${v.handoff?.missing ? partMissing(v.m) : nothing}
-      ${faceMissing(v)}
     </div>
     <div class="actions" part="actions">
       ${lead ? phone : nothing} ${back}

@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Messages } from '../messages/index.js';
 import type { ConsentTextCatalog } from '../messages/load-consent-text.js';
-import { backButton, partMissing, submitButton } from './shared.js';
+import { backButton, submitButton } from './shared.js';
 
 export interface ConsentView {
   m: Messages;
@@ -13,8 +13,6 @@ export interface ConsentView {
   error: boolean;
   /** The full text behind "Ler detalhes", in the locale in effect; null until it has loaded. */
   full: ConsentTextCatalog['pt-BR'] | null;
-  /** The page does not serve the full text's file (opening the disclosure again tries again). */
-  missing: boolean;
   onChange: (e: Event) => void;
   onSubmit: (e: SubmitEvent) => void;
   onDecline: () => void;
@@ -47,9 +45,7 @@ export function consentStep(v: ConsentView): TemplateResult {
               <h3>${v.full.rightsTitle}</h3>
               <p>${v.full.rights}</p>
             `
-            : v.missing
-              ? partMissing(v.m)
-              : nothing
+            : nothing
         }
       </details>
       <slot name="consent-extra"></slot>

@@ -5,7 +5,6 @@ import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
 import type { AfterSendMessages } from '../messages/after-send.js';
 import { cssProperty } from '../directives/css-property.js';
-import { partMissing } from './shared.js';
 
 export interface UploadView {
   m: Messages;
@@ -82,8 +81,6 @@ export interface ProcessingView {
   m: Messages;
   /** The waiting and outcome texts, once loaded (until then only the headings and the status show). */
   t: AfterSendMessages | null;
-  /** The page does not serve the file of `t`: the wait shows without its words, and says whose fault that is. */
-  textsMissing: boolean;
   status: OnboardingStatus;
   error: 'gave-up' | 'lost' | null;
   reference: string | null;
@@ -134,7 +131,6 @@ export function processingStep(v: ProcessingView): TemplateResult {
   return html`
     <div part="body">
       <div role="status">${v.offline ? html`<p class="offline" part="offline">${m.offline}</p>` : nothing}</div>
-      ${v.textsMissing ? partMissing(v.m) : nothing}
       <div class="spinner" aria-hidden="true"></div>
       ${t ? html`<p data-wait=${v.phase} aria-live="polite">${v.phase === 'usual' ? t.waiting : v.phase === 'slow' ? t.slow : t.review}</p>` : nothing}
       ${t && v.phase === 'review' ? html`<p>${v.canClose ? t.reviewClose : t.reviewStay}</p>` : nothing}
@@ -146,8 +142,6 @@ export function processingStep(v: ProcessingView): TemplateResult {
 export interface OutcomeView {
   m: Messages;
   t: AfterSendMessages | null;
-  /** The page does not serve the file of `t`: the outcome shows without its words, and says whose fault that is. */
-  textsMissing: boolean;
   outcome: OnboardingState & { status: Exclude<OnboardingStatus, 'IN_PROCESS'> };
   copyNotice: 'copied' | 'copyFailed' | null;
   onCopy: (code: string) => void;
@@ -191,7 +185,6 @@ export function outcomeStep(v: OutcomeView): TemplateResult {
   return html`
     <div part="body outcome" class=${`outcome is-${outcome.status.toLowerCase()}`} data-status=${outcome.status}>
       <svg class="outcome-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" /><path d=${ICON_PATHS[outcome.status]} /></svg>
-      ${v.textsMissing ? partMissing(v.m) : nothing}
       ${body}
     </div>
     ${
