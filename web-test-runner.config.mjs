@@ -51,6 +51,7 @@ import { realStack } from '@onboarding-kit/testing/stack-plugin';
 import { failureRecap } from '@onboarding-kit/testing/failure-recap';
 import { commandTrail } from '@onboarding-kit/testing/command-trail';
 import { withDeadline } from '@onboarding-kit/testing/deadline';
+import { reportableFailuresHtml } from '@onboarding-kit/testing/reportable-failures';
 
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const cardY4m = writeCardY4m();
@@ -233,6 +234,7 @@ export default {
   testsStartTimeout: 60_000,
   testsFinishTimeout: Number(process.env.WTR_FILE_DEADLINE_MS ?? 300_000),
   testFramework: { config: { timeout: 30_000 } },
+  testRunnerHtml: reportableFailuresHtml,
   browsers: engineBrowsers({ camera: true }),
   // The default reporter, then every failure once more at the very end (CI logs keep their tail),
   // with the last server commands of a file that stalled.
