@@ -102,7 +102,7 @@ async function photoAndOn(el: OnboardingFlow, next: string): Promise<void> {
 }
 
 async function toFront(type: string, locale = 'pt-BR'): Promise<OnboardingFlow> {
-  const { el } = await mount({ documentTypes: 'CNH,RG,CIN', locale });
+  const { el } = await mount({ documentTypes: 'CNH,RG,CIN,PASSPORT,RNE', locale });
   await passConsent(el);
   await passCpf(el, CPF.approved);
   await chooseType(el, type);
@@ -192,15 +192,22 @@ describe('<onboarding-flow> capture steps before the camera: a drawing and three
     expect(mrz.getAttribute('d')!.match(/M/g)).to.have.length(3);
   });
 
-  it('each document type has its own drawing', async function () {
-    this.timeout(60_000);
+  it('each document type has its own drawing: a passport its photo page, any other type a generic card', async function () {
+    this.timeout(90_000);
     const seen = new Map<string, string>();
-    for (const type of ['CNH', 'RG', 'CIN']) {
+    for (const [type, key] of [
+      ['CNH', 'CNH-front'],
+      ['RG', 'RG-front'],
+      ['CIN', 'CIN-front'],
+      ['PASSPORT', 'PASSPORT-front'],
+      ['RNE', 'card-front'],
+    ] as const) {
       const el = await toFront(type);
-      seen.set(`${type}-front`, picture(el)!.innerHTML.replace(/<!--[^>]*-->/g, ''));
+      await expectIntro(el, key, TIPS['pt-BR'].document);
+      seen.set(key, picture(el)!.innerHTML.replace(/<!--[^>]*-->/g, ''));
       el.remove();
     }
-    expect(new Set(seen.values()).size).to.equal(3);
+    expect(new Set(seen.values()).size).to.equal(5);
   });
 
   for (const locale of ['en', 'es'] as const) {
