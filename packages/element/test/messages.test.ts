@@ -1,6 +1,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { ptBR, en, es, messagesFor, resolveLocale } from '../src/messages/index.js';
+import { captureTips } from '../src/messages/capture-tips.js';
+import { uploadErrorTexts } from '../src/messages/upload-error-texts.js';
 
 type Tree = { [key: string]: unknown };
 
@@ -66,4 +68,31 @@ test('resolveLocale falls back by language then to pt-BR', () => {
   assert.equal(resolveLocale('fr'), 'pt-BR');
   assert.equal(resolveLocale(undefined), 'pt-BR');
   assert.equal(messagesFor('es-MX'), es);
+});
+
+test('the texts that come with the photo steps (upload errors, capture tips): every key in every language, translated', () => {
+  for (const texts of [uploadErrorTexts, captureTips] as Record<string, Tree>[]) {
+    const pt = leaves(texts['pt-BR']!);
+    assert.ok(pt.length >= 6);
+    for (const name of ['en', 'es']) {
+      const entries = leaves(texts[name]!);
+      assert.deepEqual(
+        entries.map(([k]) => k),
+        pt.map(([k]) => k),
+        `${name} keys`,
+      );
+      for (const [key, value] of entries) {
+        assert.ok(value.trim().length > 0, `${name}.${key} is empty`);
+        assert.notEqual(value, new Map(pt).get(key), `${name}.${key} copies pt-BR`);
+      }
+    }
+  }
+  assert.deepEqual(
+    Object.values(captureTips).map((t) => [t.document.length, t.selfie.length]),
+    [
+      [3, 3],
+      [3, 3],
+      [3, 3],
+    ],
+  );
 });

@@ -3,6 +3,7 @@ import { bytesToBase64, DEFAULT_IMAGE_MAX_BYTES, type CreateOnboardingRequest } 
 import { expect, waitUntil } from '@open-wc/testing';
 import { CompanionError, normalizeEndpoint, type CompanionErrorCode } from '../api/index.js';
 import { en } from '../messages/index.js';
+import { uploadErrorTexts } from '../messages/upload-error-texts.js';
 import {
   CPF,
   companionNamespace,
@@ -87,7 +88,7 @@ describe('SubmissionController', () => {
     expect(error.code).to.equal('missing_image');
     expect(uploadErrorRole(error)).to.equal('selfie');
     expect(submission.percent).to.equal(null);
-    expect(details(events)).to.deep.equal([['onboarding-error', { code: 'missing_image', message: en.upload.errors.missing_image }]]);
+    expect(details(events)).to.deep.equal([['onboarding-error', { code: 'missing_image', message: uploadErrorTexts.en.missing_image }]]);
     expect((await realRecord(ns)).requests).to.deep.equal([]);
   });
 
@@ -180,7 +181,7 @@ describe('SubmissionController', () => {
     parent.append(host);
     await controlDouble(ns, { holdUploads: false });
     expect(submission.uploadError?.code).to.equal('aborted');
-    expect(details(events)).to.deep.equal([['onboarding-error', { code: 'aborted', message: en.upload.errors.generic }]]);
+    expect(details(events)).to.deep.equal([['onboarding-error', { code: 'aborted', message: uploadErrorTexts.en.generic }]]);
   });
 });
 
@@ -190,19 +191,19 @@ describe('upload error messages', () => {
     new CompanionError({ code: code as CompanionErrorCode, message: 'x', status, ...(field && { field }) });
 
   it('a known code has its own message; otherwise the HTTP status decides', () => {
-    expect(uploadErrorMessage(error('invalid_cpf', 400), en)).to.equal(en.upload.errors.invalid_cpf);
-    expect(uploadErrorMessage(error('network', 0), en)).to.equal(en.upload.errors.network);
-    expect(uploadErrorMessage(error('upstream_unavailable', 503), en)).to.equal(en.upload.errors.upstream);
-    expect(uploadErrorMessage(error('internal', 500), en)).to.equal(en.upload.errors.upstream);
-    expect(uploadErrorMessage(error('http_error', 413), en)).to.equal(en.upload.errors.payload_too_large);
-    expect(uploadErrorMessage(error('http_error', 429), en)).to.equal(en.upload.errors.rate_limited);
+    expect(uploadErrorMessage(error('invalid_cpf', 400), en, 'en')).to.equal(uploadErrorTexts.en.invalid_cpf);
+    expect(uploadErrorMessage(error('network', 0), en, 'en')).to.equal(uploadErrorTexts.en.network);
+    expect(uploadErrorMessage(error('upstream_unavailable', 503), en, 'en')).to.equal(uploadErrorTexts.en.upstream);
+    expect(uploadErrorMessage(error('internal', 500), en, 'en')).to.equal(uploadErrorTexts.en.upstream);
+    expect(uploadErrorMessage(error('http_error', 413), en, 'en')).to.equal(uploadErrorTexts.en.payload_too_large);
+    expect(uploadErrorMessage(error('http_error', 429), en, 'en')).to.equal(uploadErrorTexts.en.rate_limited);
     // The companion's creations are all taken (503 busy, Retry-After): a wait, not the service's trouble.
-    expect(uploadErrorMessage(error('busy', 503), en)).to.equal(en.upload.errors.busy);
+    expect(uploadErrorMessage(error('busy', 503), en, 'en')).to.equal(uploadErrorTexts.en.busy);
     // The companion gave up on an upload that arrived too slowly: the connection is what to fix, and nothing was lost.
-    expect(uploadErrorMessage(error('upload_too_slow', 408), en)).to.equal(en.upload.errors.timeout);
+    expect(uploadErrorMessage(error('upload_too_slow', 408), en, 'en')).to.equal(uploadErrorTexts.en.timeout);
     expect(uploadErrorIsRetryable(error('upload_too_slow', 408))).to.equal(true);
-    expect(uploadErrorMessage(error('generic', 400), en)).to.equal(en.upload.errors.generic);
-    expect(uploadErrorMessage(error('something_new', 400), en)).to.equal(en.upload.errors.generic);
+    expect(uploadErrorMessage(error('generic', 400), en, 'en')).to.equal(uploadErrorTexts.en.generic);
+    expect(uploadErrorMessage(error('something_new', 400), en, 'en')).to.equal(uploadErrorTexts.en.generic);
   });
 
   it('points at the photo a field names', () => {

@@ -340,7 +340,8 @@ export class SubmissionController implements ReactiveController {
     this.#uploadError = error;
     this.#percent = null;
     this.#host.requestUpdate();
-    const message = uploadErrorMessage(error, this.#options.context.current.messages);
+    const { messages, locale } = this.#options.context.current;
+    const message = uploadErrorMessage(error, messages, locale);
     this.#host.dispatchEvent(
       new OnboardingErrorEvent({ code: error.code, message, ...(error.externalId && { externalId: error.externalId }) }),
     );

@@ -4,7 +4,8 @@
  */
 import type { CompanionError } from '../api/index.js';
 import type { CaptureRole } from '../image/pipeline.js';
-import type { Messages } from '../messages/index.js';
+import type { Messages, OnboardingLocale } from '../messages/index.js';
+import { uploadErrorTexts } from '../messages/upload-error-texts.js';
 
 /** Errors after which nothing this page can send will be accepted: the session is spent, gone or unknown. */
 const SESSION_ENDED = new Set(['session_used', 'session_expired', 'session_cancelled', 'session_invalid', 'session_handed_off']);
@@ -19,9 +20,9 @@ export function uploadErrorIsRetryable(error: CompanionError): boolean {
   return !uploadErrorIsFinal(error) && error.code !== 'session_mismatch' && error.code !== 'idempotency_conflict';
 }
 
-/** What the person reads about a failed upload. */
-export function uploadErrorMessage(error: CompanionError, m: Messages): string {
-  const errors = m.upload.errors;
+/** What the person reads about a failed upload, in the language of `m`, `locale`. */
+export function uploadErrorMessage(error: CompanionError, m: Messages, locale: OnboardingLocale): string {
+  const errors = uploadErrorTexts[locale];
   // Widened: a newer companion may answer a code this page does not know.
   const code: string = error.code;
   // The session's own words: the link is what the person has to replace, whenever it failed.

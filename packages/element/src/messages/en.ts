@@ -57,6 +57,7 @@ export const en: Messages = {
     names: {
       CNH: 'CNH (Brazilian driving licence)',
       RG: 'RG (Brazilian identity card)',
+      CIN: 'CIN (Brazilian national identity card)',
       RNE: 'RNE / CRNM (foreign resident card)',
       PASSPORT: 'Passport',
     },
@@ -110,25 +111,6 @@ export const en: Messages = {
     backToReview: 'Back to the photos',
     fixCpf: 'Correct the CPF',
     retakePhoto: 'Retake the photo',
-    errors: {
-      network: 'Could not reach the server. Check your internet connection and try again.',
-      timeout: 'The upload took too long. Check your connection and try again.',
-      invalid_cpf: 'The server rejected the CPF. Correct it and send again.',
-      invalid_field: 'The server rejected some of the data. Check the CPF and name and send again.',
-      invalid_image: 'The server did not accept one of the photos. Retake the photo shown.',
-      missing_image: 'A required photo is missing. Retake the photo shown.',
-      image_too_large: 'One of the photos is too large. Retake the photo shown.',
-      payload_too_large: 'The photos are too large to send. Retake them.',
-      rate_limited: 'Too many attempts in a short time. Wait a minute and try again.',
-      busy: 'Many people are sending right now. Wait a few seconds and send again: nothing was lost.',
-      upstream: 'The verification service is having trouble right now. Try again in a few moments.',
-      generic: 'Something went wrong while sending. Try again.',
-      session_used: 'This verification has already been sent, from this page or another. It cannot be sent again with this link.',
-      session_mismatch:
-        'The data does not match what the service that asked for this verification provided. Check the document type and send again.',
-      idempotency_conflict: 'An earlier upload with other data was already recorded. Start again to send once more.',
-      idempotency_in_progress: 'The earlier upload is still being processed. Wait a few seconds and try again.',
-    },
   },
   session: {
     loadingHeading: 'Preparing the verification',

@@ -57,6 +57,7 @@ export const es: Messages = {
     names: {
       CNH: 'CNH (licencia de conducir brasileña)',
       RG: 'RG (cédula de identidad brasileña)',
+      CIN: 'CIN (cédula de identidad nacional brasileña)',
       RNE: 'RNE / CRNM (registro de extranjero)',
       PASSPORT: 'Pasaporte',
     },
@@ -64,8 +65,8 @@ export const es: Messages = {
   capture: {
     cameraApp: 'Usar la app de cámara',
     handoff: 'Continuar en el celular',
-    headingFront: (type) => `Frente ${type === 'CNH' ? 'de la' : 'del'} ${type}`,
-    headingBack: (type) => `Dorso ${type === 'CNH' ? 'de la' : 'del'} ${type}`,
+    headingFront: (type) => `Frente ${type === 'CNH' || type === 'CIN' ? 'de la' : 'del'} ${type}`,
+    headingBack: (type) => `Dorso ${type === 'CNH' || type === 'CIN' ? 'de la' : 'del'} ${type}`,
     headingSelfie: 'Selfi',
     guideDocument:
       'Coloque el documento sobre una superficie plana y bien iluminada, sin reflejos, y enmárquelo entero dentro del recuadro.',
@@ -111,25 +112,6 @@ export const es: Messages = {
     backToReview: 'Volver a las fotos',
     fixCpf: 'Corregir el CPF',
     retakePhoto: 'Rehacer la foto',
-    errors: {
-      network: 'No hay conexión con el servidor. Revise su conexión a internet e inténtelo de nuevo.',
-      timeout: 'El envío tardó demasiado. Revise su conexión e inténtelo de nuevo.',
-      invalid_cpf: 'El servidor rechazó el CPF. Corríjalo y envíe de nuevo.',
-      invalid_field: 'El servidor rechazó alguno de los datos. Revise el CPF y el nombre y envíe de nuevo.',
-      invalid_image: 'El servidor no aceptó una de las fotos. Rehaga la foto indicada.',
-      missing_image: 'Falta una foto obligatoria. Rehaga la foto indicada.',
-      image_too_large: 'Una de las fotos es demasiado grande. Rehaga la foto indicada.',
-      payload_too_large: 'Las fotos son demasiado grandes para enviarlas. Rehágalas.',
-      rate_limited: 'Demasiados intentos en poco tiempo. Espere un minuto e inténtelo de nuevo.',
-      busy: 'Muchas personas están enviando ahora. Espere unos segundos y vuelva a enviar: no se perdió nada.',
-      upstream: 'El servicio de verificación tiene problemas en este momento. Inténtelo de nuevo en unos instantes.',
-      generic: 'Algo salió mal en el envío. Inténtelo de nuevo.',
-      session_used: 'Esta verificación ya se envió, desde esta página o desde otra. No se puede enviar de nuevo con este enlace.',
-      session_mismatch:
-        'Los datos no coinciden con los que informó el servicio que pidió esta verificación. Revise el tipo de documento y envíe de nuevo.',
-      idempotency_conflict: 'Ya se registró un envío anterior con otros datos. Empiece de nuevo para enviar otra vez.',
-      idempotency_in_progress: 'El envío anterior todavía se está procesando. Espere unos segundos e inténtelo de nuevo.',
-    },
   },
   session: {
     loadingHeading: 'Preparando la verificación',

@@ -60,6 +60,7 @@ export const ptBR = {
     names: {
       CNH: 'CNH (Carteira Nacional de Habilitação)',
       RG: 'RG (Carteira de Identidade)',
+      CIN: 'CIN (Carteira de Identidade Nacional)',
       RNE: 'RNE / CRNM (Registro Nacional de Estrangeiro)',
       PASSPORT: 'Passaporte',
     } as Record<string, string>,
@@ -69,8 +70,8 @@ export const ptBR = {
     /** The hand-off to a phone (the `handoff` attribute); its panel's texts come with it. */
     handoff: 'Continuar no celular',
     /** By the document type's code: "Frente da CNH", "Verso do RG". */
-    headingFront: (type: string): string => `Frente ${type === 'CNH' ? 'da' : 'do'} ${type}`,
-    headingBack: (type: string): string => `Verso ${type === 'CNH' ? 'da' : 'do'} ${type}`,
+    headingFront: (type: string): string => `Frente ${type === 'CNH' || type === 'CIN' ? 'da' : 'do'} ${type}`,
+    headingBack: (type: string): string => `Verso ${type === 'CNH' || type === 'CIN' ? 'da' : 'do'} ${type}`,
     headingSelfie: 'Selfie',
     guideDocument: 'Coloque o documento sobre uma superfície plana e bem iluminada, sem reflexos, e enquadre-o inteiro dentro da moldura.',
     guideSelfie: 'Olhe para a câmera, com o rosto descoberto e inteiro dentro do oval, em um lugar bem iluminado.',
@@ -117,25 +118,6 @@ export const ptBR = {
     backToReview: 'Voltar às fotos',
     fixCpf: 'Corrigir o CPF',
     retakePhoto: 'Refazer a foto',
-    errors: {
-      network: 'Sem conexão com o servidor. Verifique sua internet e tente novamente.',
-      timeout: 'O envio demorou demais. Verifique sua conexão e tente novamente.',
-      invalid_cpf: 'O servidor recusou o CPF. Corrija-o e envie novamente.',
-      invalid_field: 'Um dos dados foi recusado pelo servidor. Confira o CPF e o nome e envie novamente.',
-      invalid_image: 'Uma das fotos não foi aceita pelo servidor. Refaça a foto indicada.',
-      missing_image: 'Falta uma foto obrigatória. Refaça a foto indicada.',
-      image_too_large: 'Uma das fotos é grande demais. Refaça a foto indicada.',
-      payload_too_large: 'As fotos são grandes demais para envio. Refaça-as.',
-      rate_limited: 'Muitas tentativas em pouco tempo. Aguarde um minuto e tente novamente.',
-      busy: 'Muitas pessoas estão enviando agora. Aguarde alguns segundos e envie de novo: nada foi perdido.',
-      upstream: 'O serviço de verificação está com problemas no momento. Tente novamente em alguns instantes.',
-      generic: 'Algo deu errado no envio. Tente novamente.',
-      session_used: 'Esta verificação já foi enviada, por esta ou por outra página. Não é possível enviá-la de novo com este link.',
-      session_mismatch:
-        'Os dados não correspondem aos informados pelo serviço que pediu esta verificação. Confira o tipo de documento e envie novamente.',
-      idempotency_conflict: 'Um envio anterior, com outros dados, já foi registrado. Comece de novo para enviar outra vez.',
-      idempotency_in_progress: 'O envio anterior ainda está sendo processado. Aguarde alguns segundos e tente novamente.',
-    },
   },
   session: {
     loadingHeading: 'Preparando a verificação',

@@ -67,6 +67,8 @@ import { introStyles } from './intro.styles.js';
  * @csspart handoff-code - The short code to type on the phone, in large monospace.
  * @csspart handoff-status - The hand-off's status lines (waiting for the phone, connected, its step and the photos taken, sent).
  * @csspart camera-app - The "use the camera app" file picker, shown where the page cannot open the camera itself.
+ * @csspart capture-picture - On a capture step before the camera opens, the line drawing (an SVG in `currentColor`, hidden from assistive technology) of the chosen document's side (CNH, RG, CIN, passport, any other card) or of the selfie's framing.
+ * @csspart capture-tips - Under that drawing, the list of three tips for the photo.
  * @csspart retake - A photo's retake link on the review step.
  * @csspart button-primary - The main button of a step.
  * @csspart progress - The upload progress bar.

@@ -73,6 +73,8 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
   return captureStep({
     m,
     role,
+    documentType: c.documentType,
+    locale: c.locale,
     acceptedUrl: capture.photo(role)?.previewUrl ?? null,
     keptAnyway: capture.photo(role)?.keptAnyway === true,
     rejected: capture.rejectedFor(role),
@@ -129,7 +131,7 @@ function renderUploadStep(c: PhotoStepContext): TemplateResult {
   if (!error) return uploadStep({ m, percent: submission.percent ?? 0, onCancel: () => submission.cancelUpload() });
   return uploadErrorStep({
     m,
-    message: uploadErrorMessage(error, m),
+    message: uploadErrorMessage(error, m, c.locale),
     externalId: error.externalId,
     // A locked tax id cannot be corrected here; the name still can.
     fixCpf: c.lockedTaxId ? error.field === 'name' : error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',

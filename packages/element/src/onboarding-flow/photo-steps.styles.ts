@@ -3,13 +3,60 @@ import { css, type CSSResult } from 'lit';
 let sheet: CSSResult | undefined;
 
 /**
- * The styles of the photo steps (photos, thumbnails, the upload's progress, the wait and the
- * outcome), which come with them: the element adopts them into its shadow root once they load
- * (onboarding-flow.styles.ts has the rest, with the custom properties these use). Built on
- * first call, as the script-tag file's `css` is the element's, handed in when it loads.
+ * The styles of the photo steps (the capture steps' drawings and tips, photos, thumbnails, the
+ * upload's progress, the wait and the outcome), which come with them: the element adopts them
+ * into its shadow root once they load (onboarding-flow.styles.ts has the rest, with the custom
+ * properties these use). Built on first call, as the script-tag file's `css` is the element's,
+ * handed in when it loads.
  */
 export function photoStepsStyles(): CSSResult {
   return (sheet ??= css`
+  .capture-intro {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.75rem var(--_space);
+    margin-top: var(--_space);
+  }
+  .capture-picture {
+    flex: 1 1 11rem;
+    max-width: 15rem;
+    margin-inline: auto;
+    padding: 0.75rem;
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    color: var(--_primary);
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+  }
+  .capture-picture .m {
+    stroke-width: 1.5;
+    opacity: 0.6;
+  }
+  .capture-picture .f {
+    fill: currentColor;
+    stroke: none;
+  }
+  .capture-picture .s {
+    fill: var(--_surface);
+  }
+  .capture-picture .mrz {
+    stroke-width: 3;
+    stroke-linecap: butt;
+    stroke-dasharray: 3 1.5;
+    opacity: 0.6;
+  }
+  .capture-tips {
+    flex: 1 1 14rem;
+    margin: 0;
+    padding-inline-start: 1.25rem;
+  }
+  .capture-tips li + li {
+    margin-top: 0.25rem;
+  }
   .preview {
     display: block;
     max-width: 100%;
@@ -112,6 +159,12 @@ export function photoStepsStyles(): CSSResult {
   @media (forced-colors: active) {
     .progress-bar {
       background: Highlight;
+    }
+    .capture-picture {
+      color: CanvasText;
+    }
+    .capture-picture .s {
+      fill: Canvas;
     }
   }
   `);

@@ -1,6 +1,6 @@
 /**
- * A capture step (document front, back, selfie): the button that opens the camera in the
- * full-screen capture view (`<onboarding-capture-view>`, loaded on first use), the always-visible
+ * A capture step (document front, back, selfie): a drawing of what to photograph with three
+ * tips (capture-intro.ts), the button that opens the camera in the full-screen capture view (`<onboarding-capture-view>`, loaded on first use), the always-visible
  * file fallback, the accepted preview, or the refused photo with its reason (and, refused twice
  * in a row for what it shows, "use it anyway").
  * The file picker carries no `capture`, so phones open the gallery; where the page cannot open
@@ -10,12 +10,16 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { CameraError, CameraState } from '../camera/camera-controller.js';
 import type { CaptureViewProps } from '../capture-view/capture-view.js';
 import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
-import type { Messages } from '../messages/index.js';
+import type { Messages, OnboardingLocale } from '../messages/index.js';
+import { captureIntro } from './capture-intro.js';
 import { backButton } from './shared.js';
 
 export interface CaptureView {
   m: Messages;
   role: CaptureRole;
+  /** The chosen document type (which drawing shows before the camera opens) and the tips' language. */
+  documentType: string | null;
+  locale: OnboardingLocale;
   /** The accepted photo's object URL. */
   acceptedUrl: string | null;
   /** That photo was kept anyway, refused by the checks: nothing may call it accepted. */
@@ -118,6 +122,7 @@ function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
           ? html`<p id="camera-error" class="error" part="error" role="alert">${v.cameraErrorText(cameraError.code)}</p>`
           : nothing
       }
+      ${captureIntro(v.role, v.documentType, v.locale)}
     </div>
     <div class="actions" part="actions">
       ${lead ? phone : nothing} ${back}
