@@ -107,7 +107,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
 }
 
 function renderReviewStep(c: PhotoStepContext): TemplateResult {
-  const { m, capture, submission, nav } = c;
+  const { m, capture, submission } = c;
   const previews: Partial<Record<CaptureRole, string>> = {};
   for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
   const roles = rolesFor(c.documentType);
@@ -119,7 +119,6 @@ function renderReviewStep(c: PhotoStepContext): TemplateResult {
     cancelled: submission.cancelled,
     onRetake: c.retakeFromReview,
     onSend: () => submission.send(),
-    onBack: () => nav.back(),
   });
 }
 
