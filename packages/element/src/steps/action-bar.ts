@@ -1,5 +1,5 @@
 /**
- * The one action layout of every step (docs/theming.md#actions): the step's one main action,
+ * The one action layout of every step (docs/distribution.md, Parts): the step's one main action,
  * full width at the bottom of the column where a thumb reaches it (sticky on phones, by the
  * styles in shared.styles.ts), its other actions as text links above it, likeliest lowest, so that no two
  * buttons of equal weight compete and no row of buttons wraps into odd places. The main action
