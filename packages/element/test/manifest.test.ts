@@ -91,9 +91,11 @@ test('events: every onboarding-* event with its class and details, nothing namel
 test('CSS parts, CSS custom properties and slots, each described', () => {
   assert.deepEqual(names(element.cssParts), [
     'actions',
+    'back',
     'base',
     'body',
     'button',
+    'button-link',
     'button-primary',
     'camera-app',
     'capture-back',

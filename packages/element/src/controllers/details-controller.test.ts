@@ -44,7 +44,6 @@ async function setup(prefill: Prefill = { cpf: '', name: '', documentTypes: 'CNH
           onCpfInput: (e) => details.onCpfInput(e),
           onNameInput: (e) => details.onNameInput(e),
           onSubmit: (e) => details.onCpfSubmit(e),
-          onBack: noop,
         });
       case 'document-type':
         return documentTypeStep({
@@ -54,7 +53,6 @@ async function setup(prefill: Prefill = { cpf: '', name: '', documentTypes: 'CNH
           error: details.documentTypeError,
           onChange: (e) => details.onDocumentTypeChange(e),
           onSubmit: (e) => details.onDocumentTypeSubmit(e),
-          onBack: noop,
         });
       default:
         return nothing;

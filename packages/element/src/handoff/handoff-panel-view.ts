@@ -5,6 +5,7 @@
  */
 import type { HandoffOffer } from '@onboarding-kit/contract';
 import type { TemplateResult } from 'lit';
+import { actionBarWith } from '../steps/action-bar.js';
 import type { HandoffLink } from './handoff-link.js';
 import type { HandoffLitKit } from './handoff-panel.js';
 import { qrCode } from './qr.js';
@@ -121,27 +122,27 @@ function renderFollow(v: HandoffPanelView): TemplateResult {
   `;
 }
 
-/** "Back to this computer", and a new code while none is claimed (the main action once the last one lapsed). */
+/**
+ * "Back to this computer", and a new code while none is claimed (the main action once the last
+ * one lapsed), laid out as every step's actions are.
+ */
 function renderActions(v: HandoffPanelView): TemplateResult {
   const { html, nothing } = v.lit;
   const { t, link } = v;
   const phase = link.phase;
   const newCode = phase === 'pending' || phase === 'expired' || phase === 'failed';
   const lapsed = phase === 'expired' || phase === 'failed';
-  return html`<div class="actions" part="actions">
-    <button type="button" part="button" ?disabled=${link.busy} @click=${() => void link.takeBack()}>${t.takeBack}</button>
-    ${
-      newCode
-        ? html`<button
-          type="button"
-          class=${lapsed ? 'primary' : ''}
-          part=${lapsed ? 'button button-primary' : 'button'}
-          ?disabled=${link.busy}
-          @click=${() => void link.makeOffer()}
-        >
-          ${t.newCode}
-        </button>`
-        : nothing
-    }
-  </div>`;
+  const button = (label: string, main: boolean, go: () => void) =>
+    html`<button
+      type="button"
+      class=${main ? 'primary' : 'link'}
+      part=${main ? 'button button-primary' : 'button button-link'}
+      ?disabled=${link.busy}
+      @click=${go}
+    >
+      ${label}
+    </button>`;
+  const takeBack = button(t.takeBack, false, () => void link.takeBack());
+  const code = newCode ? button(t.newCode, lapsed, () => void link.makeOffer()) : nothing;
+  return actionBarWith(html, nothing, lapsed ? { primary: code, secondary: [takeBack] } : { secondary: [code, takeBack] });
 }

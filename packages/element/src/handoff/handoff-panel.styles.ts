@@ -1,5 +1,5 @@
 import type { css as litCss } from 'lit';
-import { buttonStyles, srOnlyStyles } from '../styles/shared.styles.js';
+import { actionBarStyles, buttonStyles, srOnlyStyles } from '../styles/shared.styles.js';
 
 /**
  * The hand-off panel's styles. Colours, radius, spacing and focus come from the flow's own custom
@@ -121,13 +121,8 @@ export const handoffPanelStyles = (css: typeof litCss) => css`
     border-left: 4px solid var(--_error);
     background: var(--_surface);
   }
-  .actions {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.75rem;
-    margin-top: calc(var(--_space) * 1.5);
-  }
   ${buttonStyles(css)}
+  ${actionBarStyles(css)}
   :focus-visible {
     outline: var(--_focus);
     outline-offset: 2px;

@@ -5,10 +5,11 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { sessionHeading, sessionStep, stagesList, stepHeading } from '../steps/index.js';
+import { backButton } from '../steps/shared.js';
 import { renderFormStep } from './form-steps-view.js';
 import type { FlowParts } from './flow-parts.js';
 import { needsPhotoSteps } from './photo-steps-controller.js';
-import { FIRST_STEP, type OnboardingStep } from './steps.js';
+import { FIRST_STEP, offersBack, type OnboardingStep } from './steps.js';
 
 /** Whether the session keeps the flow from starting: being read, or unusable. */
 const sessionBlocks = (p: FlowParts): boolean => p.nav.step === FIRST_STEP && p.session.blocks;
@@ -26,6 +27,12 @@ export function flowHeading(p: FlowParts, step: OnboardingStep): string {
   });
 }
 
+/** Back, before the heading, where the step offers it; never over a blocking session or the hand-off. */
+function backControl(p: FlowParts, step: OnboardingStep): TemplateResult | typeof nothing {
+  if (p.handoff.mode || sessionBlocks(p) || !offersBack(step)) return nothing;
+  return backButton(p.context.current.messages.flow.back, () => p.nav.back());
+}
+
 /** The frame every step is shown in, with the step's heading and view. */
 export function renderFlow(p: FlowParts): TemplateResult {
   const step = p.nav.step;
@@ -39,6 +46,7 @@ export function renderFlow(p: FlowParts): TemplateResult {
         ${sessionBlocks(p) || p.handoff.mode ? nothing : stagesList(m, step, p.details.documentType)}
       </div>
       <section class="step" part="step" aria-labelledby="heading" aria-busy=${busy ? 'true' : 'false'} data-step=${p.handoff.mode ? 'handoff' : step}>
+        ${backControl(p, step)}
         <h2 id="heading" part="heading" tabindex="-1">${flowHeading(p, step)}</h2>
         ${renderStep(p, step)}
       </section>

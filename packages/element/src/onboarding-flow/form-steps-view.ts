@@ -13,7 +13,6 @@ export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResu
   const { messages: m, locale } = p.context.current;
   // The session's document types when it names some, else the attribute's.
   const documentTypes = p.session.documentTypes(p.host.documentTypes);
-  const onBack = () => nav.back();
   switch (step) {
     case 'intro': {
       const types = parseDocumentTypes(documentTypes);
@@ -43,7 +42,6 @@ export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResu
         onCpfInput: (e) => details.onCpfInput(e),
         onNameInput: (e) => details.onNameInput(e),
         onSubmit: (e) => details.onCpfSubmit(e),
-        onBack,
       });
     case 'document-type':
       return documentTypeStep({
@@ -53,7 +51,6 @@ export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResu
         error: details.documentTypeError,
         onChange: (e) => details.onDocumentTypeChange(e),
         onSubmit: (e) => details.onDocumentTypeSubmit(e),
-        onBack,
       });
     default:
       return html``;

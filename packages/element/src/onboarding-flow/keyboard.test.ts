@@ -28,6 +28,7 @@ import {
   waitFor,
   waitForStep,
   photoFor,
+  buttonText,
 } from './test-helpers.js';
 
 afterEach(() => cleanupListeners());
@@ -40,7 +41,7 @@ afterEach(() => cleanupListeners());
 const TAB_OUT = `Firefox tabs out of the page into its toolbar after the last stop (the page then draws no focus ring); ${NOT_IN.keyboard}`;
 
 const active = (el: OnboardingFlow): Element | null => root(el).activeElement;
-const label = (node: Element | null): string => (node?.getAttribute('aria-label') ?? node?.textContent ?? '').trim();
+const label = (node: Element | null): string => (node ? (node.getAttribute('aria-label') ?? buttonText(node)) : '').trim();
 
 async function press(key: string): Promise<void> {
   // Playwright calls the space bar 'Space', puppeteer ' ' (which Playwright takes too).
@@ -174,9 +175,12 @@ describe('<onboarding-flow> keyboard only', () => {
       expect(active(el)?.id).to.equal('consent');
       await press('Space');
       expect(root(el).querySelector<HTMLInputElement>('#consent')!.checked).to.equal(true);
+      // The main action comes first, then the link above it.
+      await press('Tab');
+      expect(label(active(el))).to.equal('Continuar');
       await press('Tab');
       expect(label(active(el))).to.equal('Agora não');
-      await press('Tab');
+      await press('Shift+Tab');
       expect(label(active(el))).to.equal('Continuar');
       await press('Enter');
       await waitForStep(el, 'cpf');

@@ -1,7 +1,9 @@
 import { css } from 'lit';
-import { buttonStyles, srOnlyStyles } from '../styles/shared.styles.js';
+import { actionBarStyles, buttonStyles, srOnlyStyles } from '../styles/shared.styles.js';
 
 /**
+ * One centred column (560 px at most by default), narrow enough on a desktop for the full-width
+ * main action of each step (shared.styles.ts) to read as one.
  * Every colour and size comes from a prefixed custom property with an AA-contrast default, so
  * integrators theme the element without piercing its shadow root (or style the exposed parts).
  */
@@ -26,7 +28,8 @@ export const styles = css`
     font-family: var(--onboarding-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
     font-size: var(--onboarding-font-size, 1rem);
     line-height: 1.5;
-    max-width: var(--onboarding-max-width, 40rem);
+    max-width: var(--onboarding-max-width, 560px);
+    margin-inline: auto;
     box-sizing: border-box;
   }
   :host([hidden]) {
@@ -81,12 +84,6 @@ export const styles = css`
     outline: none;
   }
 
-  .actions {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.75rem;
-    margin-top: calc(var(--_space) * 1.5);
-  }
   ${buttonStyles(css)}
   button,
   .file-button {
@@ -96,13 +93,7 @@ export const styles = css`
     gap: 0.5rem;
     text-align: center;
   }
-  button[aria-disabled='true'] {
-    cursor: progress;
-  }
-  .file-button:focus-within {
-    outline: var(--_focus);
-    outline-offset: 2px;
-  }
+  ${actionBarStyles(css)}
 
   label.field {
     display: block;

@@ -59,7 +59,8 @@ import { introStyles } from './intro.styles.js';
  * @csspart step - The section of the current step.
  * @csspart heading - The heading of the current step (focused on each step change).
  * @csspart body - The content of the current step.
- * @csspart actions - The row of buttons of the current step.
+ * @csspart back - The step's Back control, in its header before the heading (from the CPF up to the review).
+ * @csspart actions - The action bar of the current step: the main action full width at the bottom (sticky on phones), the others as text links above it.
  * @csspart button - Every button (and the file-picker labels styled as one).
  * @csspart handoff-start - "Continue on your phone" on a capture step (the `handoff` attribute); the step's main action, first, when no camera is found.
  * @csspart handoff - The hand-off panel, in place of the step: the QR code and short code, then how the phone is doing.
@@ -70,7 +71,8 @@ import { introStyles } from './intro.styles.js';
  * @csspart capture-picture - On a capture step before the camera opens, the line drawing (an SVG in `currentColor`, hidden from assistive technology) of the chosen document's side (CNH, RG, CIN, passport, any other card) or of the selfie's framing.
  * @csspart capture-tips - Under that drawing, the list of three tips for the photo.
  * @csspart retake - A photo's retake link on the review step.
- * @csspart button-primary - The main button of a step.
+ * @csspart button-primary - The main button of a step: one a step, full width, the lowest of its action bar.
+ * @csspart button-link - Every other action of a step, shown as a text link.
  * @csspart progress - The upload progress bar.
  * @csspart capture-view - The camera view: a modal `<dialog>`, full screen on phones and short windows.
  * @csspart video - The live camera preview, at the camera's own aspect ratio (mirrored for a front camera).
@@ -102,7 +104,7 @@ import { introStyles } from './intro.styles.js';
  * @cssproperty --onboarding-font-size - Base font size (default 1rem).
  * @cssproperty --onboarding-focus-ring - Focus outline shorthand (default 3px solid #1a5fd0).
  * @cssproperty --onboarding-spacing - Base spacing (default 1rem).
- * @cssproperty --onboarding-max-width - Maximum width (default 40rem).
+ * @cssproperty --onboarding-max-width - Width of the flow's column, centred (default 560px).
  */
 export class OnboardingFlow extends LitElement {
   static override styles = [styles, pathStyles, introStyles];

@@ -1,12 +1,12 @@
 import { css } from 'lit';
 
 /**
- * The path through the flow: the list of steps in the header, the consent summary with its
- * disclosure, and the compact review grid (over the base `.thumbs`). Added after the base styles,
+ * The path through the flow: the list of steps in the header, and the consent summary with its
+ * disclosure (the compact review grid comes with the photo steps). Added after the base styles,
  * whose properties it uses; one rule a line, as the text counts toward the first-load budget.
  * Widths that decide a layout are in `em`, so large text reflows like a narrow screen: the header
  * (a container) shows the five labels only where each fits whole, else the bars and one line
- * ("Etapa 2 de 5: Dados"); the review grid drops to two columns, then one. No word is split.
+ * ("Etapa 2 de 5: Dados"). No word is split.
  */
 export const pathStyles = css`
 .header{flex-wrap:wrap;container-type:inline-size}
@@ -19,8 +19,4 @@ export const pathStyles = css`
 @container (max-width:42em){.stages li span{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}.stages-compact{display:block}}
 .consent-summary{padding-left:1.25rem}
 .consent-details summary{display:list-item;cursor:pointer;color:var(--_primary);text-decoration:underline;min-height:44px;padding:.625rem 0;width:fit-content}
-.thumbs{grid-template-columns:repeat(auto-fit,minmax(min(100%,5.5em),1fr));gap:.75rem}
-.thumbs li{align-items:flex-start;gap:.25rem;min-width:0;font-size:.875rem;font-weight:600;overflow-wrap:break-word}
-.thumbnail{max-height:12rem}
-button.link{border:none;background:none;padding:0 .25rem;margin:auto 0 0 -.25rem;min-height:44px;text-decoration:underline;font-weight:400}
 `;

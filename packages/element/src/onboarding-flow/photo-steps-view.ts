@@ -109,7 +109,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
 }
 
 function renderReviewStep(c: PhotoStepContext): TemplateResult {
-  const { m, capture, submission, nav } = c;
+  const { m, capture, submission } = c;
   const previews: Partial<Record<CaptureRole, string>> = {};
   for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
   const roles = rolesFor(c.documentType);
@@ -121,7 +121,6 @@ function renderReviewStep(c: PhotoStepContext): TemplateResult {
     cancelled: submission.cancelled,
     onRetake: c.retakeFromReview,
     onSend: () => submission.send(),
-    onBack: () => nav.back(),
   });
 }
 

@@ -167,5 +167,15 @@ export function photoStepsStyles(): CSSResult {
       fill: Canvas;
     }
   }
+  /*
+   * The review grid, compact, so that the send button is on a phone's first screen: widths in em,
+   * so that large text drops it to two columns, then one; no word is split.
+   */
+  .thumbs{grid-template-columns:repeat(auto-fit,minmax(min(100%,5.5em),1fr));gap:.75rem}
+  .thumbs li{align-items:flex-start;gap:.25rem;min-width:0;font-size:.875rem;font-weight:600;overflow-wrap:break-word}
+  .thumbnail{max-height:12rem}
+  .thumbs .link{padding:0 .25rem;margin:auto 0 0 -.25rem;font-weight:400}
+  button[aria-disabled='true']{cursor:progress}
+  .file-button:focus-within{outline:var(--_focus);outline-offset:2px}
   `);
 }

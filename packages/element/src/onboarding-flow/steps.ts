@@ -17,6 +17,15 @@ export const ONBOARDING_STEPS = [
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
 /**
+ * The steps with a Back: from the CPF up to the review, what the person fills in or photographs.
+ * Not the intro and consent (nothing before them), nor the sending and after (nothing to undo).
+ */
+export function offersBack(step: OnboardingStep): boolean {
+  const at = ONBOARDING_STEPS.indexOf(step);
+  return at >= ONBOARDING_STEPS.indexOf('cpf') && at <= ONBOARDING_STEPS.indexOf('review');
+}
+
+/**
  * Where the flow starts, and starts over: the intro (what the person needs, how long it takes).
  * It is not one of the progress stages: nothing has been done yet.
  */

@@ -205,18 +205,24 @@ export const stepOf = (el: OnboardingFlow): string => root(el).querySelector('se
 export const heading = (el: OnboardingFlow): HTMLElement => root(el).querySelector('h2')!;
 export const text = (el: OnboardingFlow): string => root(el).textContent!.replace(/\s+/g, ' ');
 
-/** The button whose visible text is `label` (exactly, after trimming). */
+/** A button's text as its name reads: what is hidden from assistive technology (Back's arrow) left out. */
+export const buttonText = (b: Element): string =>
+  [...b.childNodes]
+    .filter((n) => n.nodeType === Node.TEXT_NODE || (n instanceof Element && n.getAttribute('aria-hidden') !== 'true'))
+    .map((n) => n.textContent)
+    .join('')
+    .trim();
+
+/** The button whose text is `label` (exactly, after trimming). */
 export function button(el: OnboardingFlow, label: string): HTMLButtonElement {
-  const found = [...root(el).querySelectorAll('button')].find((b) => b.textContent!.trim() === label);
+  const found = [...root(el).querySelectorAll('button')].find((b) => buttonText(b) === label);
   if (!found)
-    throw new Error(
-      `no button "${label}" on step ${stepOf(el)}; buttons: ${[...root(el).querySelectorAll('button')].map((b) => b.textContent!.trim()).join(' | ')}`,
-    );
+    throw new Error(`no button "${label}" on step ${stepOf(el)}; buttons: ${[...root(el).querySelectorAll('button')].map(buttonText).join(' | ')}`);
   return found;
 }
 
 export function hasButton(el: OnboardingFlow, label: string): boolean {
-  return [...root(el).querySelectorAll('button')].some((b) => b.textContent!.trim() === label);
+  return [...root(el).querySelectorAll('button')].some((b) => buttonText(b) === label);
 }
 
 export async function click(el: OnboardingFlow, label: string): Promise<void> {

@@ -12,7 +12,7 @@ import type { CaptureViewProps } from '../capture-view/capture-view.js';
 import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import type { Messages, OnboardingLocale } from '../messages/index.js';
 import { captureIntro } from './capture-intro.js';
-import { backButton } from './shared.js';
+import { actionBar, linkButton, primaryButton } from './shared.js';
 
 export interface CaptureView {
   m: Messages;
@@ -54,25 +54,20 @@ export interface CaptureView {
 }
 
 export function captureStep(v: CaptureView): TemplateResult {
-  const back = backButton(v.m.flow.back, v.onBack);
-  if (v.acceptedUrl) return acceptedPhoto(v, v.acceptedUrl, back);
-  if (v.rejected) return rejectedPhoto(v, v.rejected, back);
-  return photoSources(v, back);
+  if (v.acceptedUrl) return acceptedPhoto(v, v.acceptedUrl);
+  if (v.rejected) return rejectedPhoto(v, v.rejected);
+  return photoSources(v);
 }
 
 /** The accepted photo, to use or take again. */
-function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): TemplateResult {
+function acceptedPhoto(v: CaptureView, url: string): TemplateResult {
   const m = v.m.capture;
   return html`
     <div part="body">
       <img class="preview" part="preview" src=${url} alt=${m.previewAlt(v.m.review.roles[v.role])} />
       <p>${v.keptAnyway ? m.kept : m.accepted}</p>
     </div>
-    <div class="actions" part="actions">
-      ${back}
-      <button type="button" part="button" @click=${v.onRetake}>${m.retake}</button>
-      <button type="button" class="primary" part="button button-primary" @click=${v.onUse}>${m.usePhoto}</button>
-    </div>
+    ${actionBar({ primary: primaryButton(m.usePhoto, v.onUse), secondary: [linkButton(m.retake, v.onRetake)] })}
   `;
 }
 
@@ -80,7 +75,7 @@ function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): Templ
  * The refused photo with its reason, to take again (or, refused twice, to keep anyway; a selfie
  * refused twice for its face cannot be kept: tips and the file picker instead).
  */
-function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>, back: TemplateResult): TemplateResult {
+function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>): TemplateResult {
   const m = v.m.capture;
   return html`
     <div part="body">
@@ -93,17 +88,20 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
       ${rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
       ${rejected.stuck ? html`<p part="face-tips">${v.faceTips}</p>` : nothing}
     </div>
-    <div class="actions" part="actions">
-      ${back}
-      ${rejected.canKeep ? html`<button type="button" part="button keep-anyway" ?disabled=${v.checking} @click=${v.onKeep}>${m.keepAnyway}</button>` : nothing}
-      <button type="button" class="primary" part="button button-primary" @click=${v.onRetake}>${m.retake}</button>
-      ${rejected.stuck ? filePickers(v) : nothing}
-    </div>
+    ${actionBar({
+      primary: primaryButton(m.retake, v.onRetake),
+      secondary: [
+        rejected.canKeep
+          ? html`<button type="button" class="link" part="button button-link keep-anyway" ?disabled=${v.checking} @click=${v.onKeep}>${m.keepAnyway}</button>`
+          : nothing,
+        rejected.stuck ? filePickers(v) : nothing,
+      ],
+    })}
   `;
 }
 
 /** No photo yet: the camera (and its view while open), the file pickers and the phone handoff. */
-function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
+function photoSources(v: CaptureView): TemplateResult {
   const m = v.m.capture;
   const { state, error } = v.camera;
   const open = state === 'live' || state === 'starting';
@@ -111,6 +109,16 @@ function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
   const cameraError = state === 'error' ? error : null;
   const lead = !!v.handoff?.first;
   const phone = handoffButton(v, lead);
+  const camera = html`<button
+    type="button"
+    class=${lead ? 'link' : 'primary'}
+    part=${lead ? 'button button-link' : 'button button-primary'}
+    data-capture-start
+    aria-disabled=${busy ? 'true' : 'false'}
+    @click=${v.onOpenCamera}
+  >
+    ${cameraError ? m.tryCameraAgain : m.openCamera}
+  </button>`;
   return html`
     <div part="body">
       <p>${v.role === 'selfie' ? m.guideSelfie : m.guideDocument}</p>
@@ -124,21 +132,7 @@ function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
       }
       ${captureIntro(v.role, v.documentType, v.locale)}
     </div>
-    <div class="actions" part="actions">
-      ${lead ? phone : nothing} ${back}
-      <button
-        type="button"
-        class=${lead ? '' : 'primary'}
-        part=${lead ? 'button' : 'button button-primary'}
-        data-capture-start
-        aria-disabled=${busy ? 'true' : 'false'}
-        @click=${v.onOpenCamera}
-      >
-        ${cameraError ? m.tryCameraAgain : m.openCamera}
-      </button>
-      ${filePickers(v)}
-      ${lead ? nothing : phone}
-    </div>
+    ${actionBar({ primary: lead ? phone : camera, secondary: [lead ? camera : nothing, filePickers(v), lead ? nothing : phone] })}
   `;
 }
 
@@ -148,8 +142,8 @@ function handoffButton(v: CaptureView, lead: boolean): TemplateResult | typeof n
   if (!handoff) return nothing;
   return html`<button
     type="button"
-    class=${lead ? 'primary' : ''}
-    part=${lead ? 'button button-primary handoff-start' : 'button handoff-start'}
+    class=${lead ? 'primary' : 'link'}
+    part=${lead ? 'button button-primary handoff-start' : 'button button-link handoff-start'}
     @click=${handoff.onOpen}
   >
     ${v.m.capture.handoff}
@@ -179,7 +173,7 @@ function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): Templ
 function filePickers(v: CaptureView): TemplateResult {
   const m = v.m.capture;
   return html`
-    <label class="file-button" part="button">
+    <label class="file-button link" part="button button-link">
       <input
         class="sr-only"
         type="file"
@@ -194,7 +188,7 @@ function filePickers(v: CaptureView): TemplateResult {
     ${
       v.cameraUnavailable
         ? html`
-          <label class="file-button" part="button camera-app">
+          <label class="file-button link" part="button button-link camera-app">
             <input
               class="sr-only"
               type="file"

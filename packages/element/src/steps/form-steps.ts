@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Messages } from '../messages/index.js';
 import type { ConsentTextCatalog } from '../messages/load-consent-text.js';
-import { backButton, submitButton } from './shared.js';
+import { actionBar, linkButton, primaryButton } from './shared.js';
 
 export interface ConsentView {
   m: Messages;
@@ -61,10 +61,7 @@ export function consentStep(v: ConsentView): TemplateResult {
         <label for="consent">${m.agree}</label>
       </div>
       ${v.error ? html`<p id="consent-error" class="error" part="error" role="alert">${m.required}</p>` : nothing}
-      <div class="actions" part="actions">
-        <button type="button" part="button" @click=${v.onDecline}>${m.decline}</button>
-        ${submitButton(v.m.flow.continue)}
-      </div>
+      ${actionBar({ primary: primaryButton(v.m.flow.continue), secondary: [linkButton(m.decline, v.onDecline)] })}
     </form>
   `;
 }
@@ -82,7 +79,6 @@ export interface CpfView {
   onCpfInput: (e: InputEvent) => void;
   onNameInput: (e: InputEvent) => void;
   onSubmit: (e: SubmitEvent) => void;
-  onBack: () => void;
 }
 
 export function cpfStep(v: CpfView): TemplateResult {
@@ -122,7 +118,7 @@ export function cpfStep(v: CpfView): TemplateResult {
         @input=${v.onNameInput}
       />
       ${v.nameError ? html`<p id="name-error" class="error" part="error" role="alert">${m.errorName}</p>` : nothing}
-      <div class="actions" part="actions">${backButton(v.m.flow.back, v.onBack)} ${submitButton(v.m.flow.continue)}</div>
+      ${actionBar({ primary: primaryButton(v.m.flow.continue) })}
     </form>
   `;
 }
@@ -134,7 +130,6 @@ export interface DocumentTypeView {
   error: boolean;
   onChange: (e: Event) => void;
   onSubmit: (e: SubmitEvent) => void;
-  onBack: () => void;
 }
 
 export function documentTypeStep(v: DocumentTypeView): TemplateResult {
@@ -161,7 +156,7 @@ export function documentTypeStep(v: DocumentTypeView): TemplateResult {
         )}
       </fieldset>
       ${v.error ? html`<p id="doctype-error" class="error" part="error" role="alert">${m.required}</p>` : nothing}
-      <div class="actions" part="actions">${backButton(v.m.flow.back, v.onBack)} ${submitButton(v.m.flow.continue)}</div>
+      ${actionBar({ primary: primaryButton(v.m.flow.continue) })}
     </form>
   `;
 }

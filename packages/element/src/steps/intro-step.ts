@@ -5,6 +5,7 @@
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
+import { actionBar, primaryButton } from './shared.js';
 
 export interface IntroView {
   m: Messages;
@@ -48,8 +49,6 @@ export function introStep(v: IntroView): TemplateResult {
         )}
       </ul>
     </div>
-    <div class="actions" part="actions">
-      <button type="button" class="primary" part="button button-primary" @click=${v.onStart}>${m.start}</button>
-    </div>
+    ${actionBar({ primary: primaryButton(m.start, v.onStart) })}
   `;
 }

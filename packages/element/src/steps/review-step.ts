@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
-import { backButton } from './shared.js';
+import { actionBar, primaryButton } from './shared.js';
 
 export interface ReviewView {
   m: Messages;
@@ -16,7 +16,6 @@ export interface ReviewView {
   cancelled: boolean;
   onRetake: (role: CaptureRole) => void;
   onSend: () => void;
-  onBack: () => void;
 }
 
 export function reviewStep(v: ReviewView): TemplateResult {
@@ -41,11 +40,6 @@ export function reviewStep(v: ReviewView): TemplateResult {
         })}
       </ul>
     </div>
-    <div class="actions" part="actions">
-      ${backButton(v.m.flow.back, v.onBack)}
-      <button type="button" class="primary" part="button button-primary" ?disabled=${v.roles.some((r) => !v.previews[r])} @click=${v.onSend}>
-        ${m.send}
-      </button>
-    </div>
+    ${actionBar({ primary: primaryButton(m.send, v.onSend, v.roles.some((r) => !v.previews[r])) })}
   `;
 }

@@ -5,6 +5,7 @@ import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
 import type { AfterSendMessages } from '../messages/after-send.js';
 import { cssProperty } from '../directives/css-property.js';
+import { actionBar, linkButton, primaryButton } from './shared.js';
 
 export interface UploadView {
   m: Messages;
@@ -30,9 +31,7 @@ export function uploadStep(v: UploadView): TemplateResult {
       </div>
       <p aria-hidden="true">${m.progress(v.percent)}</p>
     </div>
-    <div class="actions" part="actions">
-      <button type="button" part="button" @click=${v.onCancel}>${m.cancel}</button>
-    </div>
+    ${actionBar({ secondary: [linkButton(m.cancel, v.onCancel)] })}
   `;
 }
 
@@ -65,14 +64,20 @@ export function uploadErrorStep(v: UploadErrorView): TemplateResult {
     ${
       v.final
         ? nothing
-        : html`<div class="actions" part="actions">
-          <button type="button" part="button" @click=${v.onBackToReview}>${m.backToReview}</button>
-          ${v.fixCpf ? html`<button type="button" part="button" @click=${v.onFixCpf}>${m.fixCpf}</button>` : nothing}
-          ${role ? html`<button type="button" part="button" @click=${() => v.onRetake(role)}>${m.retakePhoto}</button>` : nothing}
-          ${v.canRetry ? html`<button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.retry}</button>` : nothing}
-        </div>`
+        : errorActions([
+            v.canRetry ? [m.retry, v.onRetry] : null,
+            v.fixCpf ? [m.fixCpf, v.onFixCpf] : null,
+            role ? [m.retakePhoto, () => v.onRetake(role)] : null,
+            [m.backToReview, v.onBackToReview],
+          ])
     }
   `;
+}
+
+/** The upload error's ways on, likeliest to succeed first: the first is the main action. */
+function errorActions(offered: ([string, () => void] | null)[]): TemplateResult {
+  const [first, ...rest] = offered.filter((a) => a !== null);
+  return actionBar({ primary: primaryButton(...first!), secondary: rest.map(([label, go]) => linkButton(label, go)) });
 }
 
 export type WaitPhase = 'usual' | 'slow' | 'review';
@@ -118,14 +123,10 @@ export function processingStep(v: ProcessingView): TemplateResult {
         <p id="processing-error" class="error" part="error" role="alert">${v.error === 'gave-up' ? m.gaveUp : m.lost}</p>
         ${v.reference ? html`<p>${m.reference}: ${supportCode(v.reference)}</p>` : nothing}
       </div>
-      <div class="actions" part="actions">
-        ${
-          v.canCheckAgain
-            ? html`<button type="button" class="primary" part="button button-primary" @click=${v.onCheckAgain}>${m.checkAgain}</button>`
-            : nothing
-        }
-        ${v.onRestart ? html`<button type="button" part="button" @click=${v.onRestart}>${v.m.outcome.restart}</button>` : nothing}
-      </div>
+      ${actionBar({
+        primary: v.canCheckAgain ? primaryButton(m.checkAgain, v.onCheckAgain) : nothing,
+        secondary: [v.onRestart ? linkButton(v.m.outcome.restart, v.onRestart) : nothing],
+      })}
     `;
   }
   return html`
@@ -189,10 +190,10 @@ export function outcomeStep(v: OutcomeView): TemplateResult {
     </div>
     ${
       v.onRestart || retry
-        ? html`<div class="actions" part="actions">
-          ${v.onRestart ? html`<button type="button" part="button" @click=${v.onRestart}>${m.restart}</button>` : nothing}
-          ${retry ? html`<button type="button" class="primary" part="button button-primary" @click=${retry}>${t?.retryPhotos}</button>` : nothing}
-        </div>`
+        ? actionBar({
+            primary: retry ? primaryButton(t?.retryPhotos ?? '', retry) : nothing,
+            secondary: [v.onRestart ? linkButton(m.restart, v.onRestart) : nothing],
+          })
         : nothing
     }
   `;

@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { SessionProblem } from '../controllers/session-controller.js';
 import type { Messages } from '../messages/index.js';
 import type { LoadFailure } from '../lazy/load-failure.js';
+import { actionBar, primaryButton } from './shared.js';
 
 export interface SessionStepView {
   m: Messages;
@@ -29,9 +30,7 @@ export function sessionStep(v: SessionStepView): TemplateResult {
     </div>
     ${
       v.problem === 'unavailable'
-        ? html`<div class="actions" part="actions">
-          <button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.retry}</button>
-        </div>`
+        ? actionBar({ primary: primaryButton(m.retry, v.onRetry) })
         : nothing
     }
   `;
@@ -76,8 +75,6 @@ export function pendingStep(v: PendingStepView): TemplateResult {
     <div part="body">
       <p class="error" part="error" role="alert" data-part-failed=${v.failed}>${v.failed === 'missing' ? m.flow.partMissing : m.flow.partFailed}</p>
     </div>
-    <div class="actions" part="actions">
-      <button type="button" class="primary" part="button button-primary" @click=${v.onRetry}>${m.session.retry}</button>
-    </div>
+    ${actionBar({ primary: primaryButton(m.session.retry, v.onRetry) })}
   `;
 }

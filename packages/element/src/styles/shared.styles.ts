@@ -22,7 +22,8 @@ export function buttonStyles(css: typeof litCss): CSSResult {
       color: var(--_primary);
       cursor: pointer;
     }
-    button.primary {
+    button.primary,
+    .file-button.primary {
       background: var(--_primary);
       color: var(--_on-primary);
     }
@@ -48,4 +49,23 @@ export function srOnlyStyles(css: typeof litCss): CSSResult {
       border: 0;
     }
   `;
+}
+
+/**
+ * The action bar (steps/action-bar.ts) and the Back control of a step's header. The main action
+ * fills the column, with the others as text links above it; on a phone-sized screen tall
+ * enough for it (not while the on-screen keyboard takes half of it, nor at 200% zoom) the bar
+ * stays at the bottom, clear of the home indicator, while the step scrolls behind it. While a
+ * text field has the focus the bar stays in place, so that it never covers what is typed.
+ * One rule a line: the first load carries it.
+ */
+export function actionBarStyles(css: typeof litCss): CSSResult {
+  return css`
+.actions{display:flex;flex-direction:column-reverse;align-items:center;gap:.5rem;margin-top:calc(var(--_space)*1.5)}
+.actions>.primary{width:100%}
+.link{border:0;background:none;text-decoration:underline}
+.actions>.link{max-width:100%;padding:.5rem .75rem;overflow-wrap:break-word}
+@media (max-width:600px) and (min-height:560px){.actions{position:sticky;bottom:0;padding:.75rem 0 max(.75rem,env(safe-area-inset-bottom));background:var(--_bg)}form:has(input[type=text]:focus)>.actions{position:static}}
+.back{margin:0 0 .25rem;padding:0 .5rem 0 0;border:0;background:none}
+`;
 }

@@ -29,7 +29,8 @@ body {
 }
 .okit-header img { display: block; height: 2rem; width: auto; max-width: 10rem; object-fit: contain; }
 .okit-header .okit-name { font-weight: 600; font-size: 1.0625rem; }
-main { flex: 1; width: 100%; max-width: 42rem; margin: 0 auto; padding: 1.5rem 1rem 6rem; }
+/* One centred column of 560 px at most (35rem and the side padding), as the flow's own. */
+main { flex: 1; width: 100%; max-width: 37rem; margin: 0 auto; padding: 1.5rem 1rem 6rem; }
 .okit-card {
   background: var(--okit-surface);
   border: 1px solid var(--okit-line);
@@ -59,7 +60,14 @@ main { flex: 1; width: 100%; max-width: 42rem; margin: 0 auto; padding: 1.5rem 1
 .okit-card button:disabled { opacity: 0.6; cursor: progress; }
 .okit-link { color: var(--okit-primary); font-weight: 600; }
 a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--okit-primary); outline-offset: 2px; }
-.okit-actions { display: flex; flex-wrap: wrap; gap: 0.75rem 1.25rem; align-items: center; margin-top: 1.25rem; }
+/*
+ * The flow's action layout: the main action (a button, or a lone link) fills the column at the
+ * bottom, any other link above it; the markup puts the main action first, for the keyboard.
+ */
+.okit-actions { display: flex; flex-direction: column-reverse; gap: 0.5rem; align-items: center; margin-top: 1.25rem; }
+.okit-card button, .okit-actions .okit-button, .okit-actions .okit-link:only-child { width: 100%; }
+.okit-actions .okit-link:only-child { display: inline-flex; align-items: center; justify-content: center; min-height: 44px; padding: 0.5rem 1.25rem; border-radius: var(--okit-radius); background: var(--okit-primary); color: var(--okit-on-primary); text-decoration: none; }
+.okit-actions .okit-link { min-height: 44px; padding: 0.625rem 0.75rem; text-align: center; }
 label { display: block; font-weight: 600; margin-bottom: 0.25rem; }
 .okit-code {
   display: block;
@@ -107,6 +115,10 @@ onboarding-flow { display: block; }
   main { padding: 0 0 6rem; }
   .okit-flow { border: 0; border-radius: 0; }
   .okit-card { border: 0; border-radius: 0; }
+}
+/* Within a thumb's reach on a phone tall enough for it, clear of the home indicator. */
+@media (max-width: 600px) and (min-height: 560px) {
+  .okit-actions { position: sticky; bottom: 0; padding: 0.75rem 0 max(0.75rem, env(safe-area-inset-bottom)); background: var(--okit-surface); }
 }
 @media (prefers-reduced-motion: reduce) {
   * { transition: none !important; animation: none !important; }
