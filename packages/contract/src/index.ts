@@ -8,6 +8,7 @@ export * from './classify.js';
 export * from './webhook.js';
 export * from './errors.js';
 export * from './page-api.js';
+export * from './person-name.js';
 export * from './sessions.js';
 export * from './handoff.js';
 export * from './queries.js';

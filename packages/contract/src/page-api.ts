@@ -7,6 +7,7 @@ import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, i
 import type { OnboardingStatus } from './envelope.js';
 import type { ApiErrorCode, UpstreamFailure } from './errors.js';
 import { isAcceptedImageType, sniffBase64, SNIFF_BYTES, type SniffedType } from './image.js';
+import { isPersonName } from './person-name.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
 export const API_PREFIX = '/v1';
@@ -31,6 +32,7 @@ export const KEPT_CHECKS = [
   'several-faces',
   'face-too-small',
   'face-off-center',
+  'no-document',
 ] as const;
 export type KeptCheck = (typeof KEPT_CHECKS)[number];
 
@@ -111,7 +113,7 @@ const fail = (status: 400 | 413, code: ApiErrorCode, message: string, field?: st
 
 const TEXT_FIELD = /^[\p{L}\p{M}\p{N} .,'’()/-]*$/u;
 
-/** Whether `value` is what a creation's `name` or `documentType` may be: plain text of at most 200 characters. */
+/** Whether `value` is what a creation's `documentType` may be: plain text of at most 200 characters. */
 export function isPlainTextField(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 200 && TEXT_FIELD.test(value);
 }
@@ -201,12 +203,11 @@ function validateCreation<
     return fail(400, 'missing_tax_id', 'A cpf or a cnpj is required.', 'cpf');
   }
 
-  for (const field of ['name', 'documentType'] as const) {
-    const v = b[field];
-    if (v === undefined) continue;
-    if (!isPlainTextField(v)) {
-      return fail(400, 'invalid_field', `${field} must be plain text of at most 200 characters.`, field);
-    }
+  if (b.name !== undefined && !isPersonName(typeof b.name === 'string' ? b.name.trim() : b.name)) {
+    return fail(400, 'invalid_field', 'name must be plain text of at most 200 characters: letters, spaces and common marks, no digits.', 'name');
+  }
+  if (b.documentType !== undefined && !isPlainTextField(b.documentType)) {
+    return fail(400, 'invalid_field', 'documentType must be plain text of at most 200 characters.', 'documentType');
   }
 
   const images = b.images;

@@ -7,6 +7,7 @@ import type { OnboardingStatus } from './envelope.js';
 import type { PageHandoffState } from './handoff.js';
 import type { ApiErrorCode } from './errors.js';
 import type { KeptAnyway, Validation } from './page-api.js';
+import { isPersonName } from './person-name.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
 export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired', 'cancelled'] as const;
@@ -177,7 +178,6 @@ const fail = (code: ApiErrorCode, message: string, field?: string): Validation<n
 });
 
 const DOCUMENT_TYPE = /^[A-Z0-9_-]{1,40}$/;
-const NAME = /^[\p{L}\p{M}\p{N} .,'’()/-]{1,200}$/u;
 // eslint-disable-next-line no-control-regex -- a reference is printable: control characters are what it refuses
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const KNOWN_FIELDS = new Set(['reference', 'cpf', 'cnpj', 'name', 'documentTypes', 'locale', 'returnUrl', 'expiresIn', 'metadata']);
@@ -207,8 +207,8 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
   if (!tax.ok) return tax;
   const taxId = tax.value;
 
-  if (b.name !== undefined && (typeof b.name !== 'string' || !NAME.test(b.name.trim())))
-    return fail('invalid_field', 'name must be plain text of 1 to 200 characters.', 'name');
+  if (b.name !== undefined && (typeof b.name !== 'string' || !b.name.trim() || !isPersonName(b.name.trim())))
+    return fail('invalid_field', 'name must be plain text of 1 to 200 characters: letters, spaces and common marks, no digits.', 'name');
 
   const types = documentTypesOf(b.documentTypes);
   if (!types.ok) return types;

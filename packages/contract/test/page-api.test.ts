@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   DEFAULT_IMAGE_MAX_BYTES,
+  isPersonName,
   isPlainTextField,
   KEPT_CHECKS,
   maxCreateBodyBytes,
@@ -88,7 +89,7 @@ test('the body limit covers three images at the limit plus the other fields', ()
   assert.ok(maxCreateBodyBytes() < (3 * (DEFAULT_IMAGE_MAX_BYTES * 4)) / 3 + 128 * 1024);
 });
 
-test('isPlainTextField is the creation rule for name and documentType (the element checks a name with it before sending)', () => {
+test('isPersonName is the creation rule for name (the element checks a name with it before sending)', () => {
   for (const name of [
     'Maria Silva',
     "D'Ávila (filha)",
@@ -101,9 +102,10 @@ test('isPlainTextField is the creation rule for name and documentType (the eleme
     'emoji 😀',
   ]) {
     const sent = validateCreateOnboarding(body({ name }));
-    assert.equal(isPlainTextField(name), sent.ok, name);
+    assert.equal(isPersonName(name.trim()), sent.ok, name);
     if (!sent.ok) assert.equal(sent.error.field, 'name');
   }
+  assert.equal(validateCreateOnboarding(body({ name: 'José-Maria 2º' })).ok, false, 'digits are not letters');
   assert.equal(isPlainTextField(42), false);
   assert.equal(isPlainTextField(undefined), false);
 });
@@ -143,6 +145,7 @@ test('keptAnyway names, per image of the creation, the check its photo failed; a
     'blurry',
     'face-off-center',
     'face-too-small',
+    'no-document',
     'no-face',
     'several-faces',
     'too-bright',

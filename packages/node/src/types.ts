@@ -20,7 +20,8 @@ export type KeptCheck =
   | 'no-face'
   | 'several-faces'
   | 'face-too-small'
-  | 'face-off-center';
+  | 'face-off-center'
+  | 'no-document';
 
 export type KeptAnyway = Partial<Record<ImageRoleName, KeptCheck>>;
 

@@ -82,7 +82,7 @@ async function waitForLiveCamera(page: Page): Promise<void> {
 
 /** The face check's refusals (no face, several, too small, off centre) in the demos' locales. */
 const FACE_REFUSAL =
-  /could not find a face|more than one face|face is too far|face is outside|encontramos um rosto|mais de um rosto|rosto está|encontramos una cara|más de una cara|la cara está/i;
+  /could not find a face|more than one face|face is too far|face is outside|face is too small|face is not in the middle|encontramos um rosto|mais de um rosto|rosto está|rosto não está|encontramos una cara|más de una cara|la cara está|la cara es demasiado|la cara no está/i;
 
 /**
  * The selfie from Chromium's fake camera, which shows the card: the face check refuses it. Refused

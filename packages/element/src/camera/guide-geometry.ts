@@ -50,3 +50,14 @@ export function cropRect(role: CaptureRole, width: number, height: number): Fram
   const y = Math.min(Math.max(0, guide.y + guide.height / 2 - h / 2), height - h);
   return { x: Math.round(x), y: Math.round(y), width: Math.round(w), height: Math.round(h) };
 }
+
+/**
+ * Where the guide sits in the saved part of a `width` x `height` frame, as its margin on each
+ * axis (a fraction of the guide's size on each side): what the checks after the shot need to
+ * find the document against the guide, as the live checks did.
+ */
+export function guideMargin(role: CaptureRole, width: number, height: number): { x: number; y: number } {
+  const guide = guideRect(role, width, height);
+  const crop = cropRect(role, width, height);
+  return { x: (crop.width / guide.width - 1) / 2, y: (crop.height / guide.height - 1) / 2 };
+}

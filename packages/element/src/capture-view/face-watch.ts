@@ -1,20 +1,15 @@
 /**
- * The selfie's live face check: the oval's box of the preview (plus the saved photo's margin),
- * judged as the saved selfie will be judged, a couple of times a second.
+ * The selfie's live face check: the part of the preview the saved selfie keeps (the oval's box
+ * plus its margin), judged as the saved selfie will be judged, a couple of times a second.
  */
-import { CROP_MARGIN, type FrameRect } from '../camera/guide-geometry.js';
+import { cropRect, type FrameRect } from '../camera/guide-geometry.js';
 import { context2d, createCanvas } from '../image/canvas.js';
+import { FACE } from '../image/capture-thresholds.js';
 import type { FaceDetectorModule } from '../face/load-face.js';
 import type { ViewHint } from './texts.js';
 
 /** How often the selfie's face is looked for, ms (the detector costs more than the frame checks). */
 const FACE_INTERVAL_MS = 400;
-/**
- * The long edge the oval is looked at live: a face that fills the oval is well above the
- * detector's 45 px window at this size, and a copy this small costs about half the saved
- * selfie's check (whose copy is 320 px).
- */
-const LIVE_FACE_EDGE = 224;
 
 export interface FaceWatch {
   stop(): void;
@@ -27,13 +22,12 @@ export function watchFace(
   detector: FaceDetectorModule,
   onHint: (hint: ViewHint | null) => void,
 ): FaceWatch {
-  const { guide, frame } = area;
-  const margin = CROP_MARGIN.selfie;
-  const sx = Math.max(0, guide.x - guide.width * margin);
-  const sy = Math.max(0, guide.y - guide.height * margin);
-  const sw = Math.min(frame.width - sx, guide.width * (1 + 2 * margin));
-  const sh = Math.min(frame.height - sy, guide.height * (1 + 2 * margin));
-  const scale = Math.min(1, LIVE_FACE_EDGE / Math.max(sw, sh));
+  const { frame } = area;
+  // The part of the frame the saved selfie keeps, so that the face is judged on the same picture.
+  const { x: sx, y: sy, width: sw, height: sh } = cropRect('selfie', frame.width, frame.height);
+  // As many pixels as the saved selfie's check reads, its closer look included: the smallest face
+  // found, and so where "no face" ends and "come closer" begins, is the same live and after.
+  const scale = Math.min(1, (FACE.longEdge * FACE.closerLook) / Math.max(sw, sh));
   const canvas = createCanvas(Math.round(sw * scale), Math.round(sh * scale));
   const ctx = context2d(canvas, { willReadFrequently: true });
   let stopped = false;

@@ -11,14 +11,14 @@ import type { ReactiveController, ReactiveElement } from 'lit';
 import { CameraController } from '../camera/camera-controller.js';
 import type { FramePixels } from '../camera/capture-frame.js';
 import { cameraError } from '../camera/camera-error.js';
-import { cropRect } from '../camera/guide-geometry.js';
+import { cropRect, guideMargin } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
 import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
 import { loadPipeline } from './load-pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
-import type { faceTips, imageErrors } from '../messages/image-errors.js';
+import type { faceTips, imageErrors, selfieTexts } from '../messages/image-errors.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
@@ -41,7 +41,12 @@ export interface CaptureOptions {
   /** A line for the live region. */
   announce(text: string): void;
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
-  loadPipeline?: () => Promise<{ processImage: typeof processImage; imageErrors: typeof imageErrors; faceTips: typeof faceTips }>;
+  loadPipeline?: () => Promise<{
+    processImage: typeof processImage;
+    imageErrors: typeof imageErrors;
+    faceTips: typeof faceTips;
+    selfieTexts?: typeof selfieTexts;
+  }>;
 }
 
 export class CaptureController implements ReactiveController {
@@ -62,7 +67,7 @@ export class CaptureController implements ReactiveController {
   /** A frame is being grabbed from the camera. */
   #taking = false;
   /** The refusal texts and the face tips, which come with the pipeline (a photo can only be refused once it is loaded). */
-  #texts: { imageErrors: typeof imageErrors; faceTips: typeof faceTips } | null = null;
+  #texts: { imageErrors: typeof imageErrors; faceTips: typeof faceTips; selfieTexts?: typeof selfieTexts } | null = null;
   readonly #face: SelfieFaceCheck;
   /** The camera's error texts, which come with the capture view. */
   #cameraTexts: typeof cameraErrorTexts | null = null;
@@ -95,9 +100,17 @@ export class CaptureController implements ReactiveController {
     return rejected?.role === role ? rejected : null;
   }
 
-  /** Why a photo was refused, in the locale in effect. */
+  /** Why a photo was refused, in the locale in effect (a picked file is not told about the oval). */
   errorText(code: ImageCheckCode): string {
-    return this.#texts?.imageErrors[this.#options.context.current.locale][code] ?? code;
+    const locale = this.#options.context.current.locale;
+    const fromFile = this.#lastSource === 'file' ? this.#texts?.selfieTexts?.[locale].fromFile[code] : undefined;
+    return fromFile ?? this.#texts?.imageErrors[locale][code] ?? code;
+  }
+
+  /** What is said of an accepted photo of `role`: a selfie is a face to check, a document print to read. */
+  acceptedText(role: CaptureRole): string {
+    const { locale, messages } = this.#options.context.current;
+    return (role === 'selfie' && this.#texts?.selfieTexts?.[locale].accepted) || messages.capture.accepted;
   }
 
   /** What else to try once a selfie was refused twice for its face, in the locale in effect. */
@@ -198,9 +211,16 @@ export class CaptureController implements ReactiveController {
     const view = this.#host.renderRoot.querySelector<CaptureViewElement>('onboarding-capture-view');
     // Pixels, not a JPEG: the pipeline encodes the frame once, as the upload.
     let frame: FramePixels;
+    let guide: { x: number; y: number } | undefined;
     this.#setTaking(true);
     try {
-      frame = await this.camera.capturePixels({ preview: view?.video ?? null, region: (width, height) => cropRect(role, width, height) });
+      frame = await this.camera.capturePixels({
+        preview: view?.video ?? null,
+        region: (width, height) => {
+          guide = guideMargin(role, width, height);
+          return cropRect(role, width, height);
+        },
+      });
     } catch {
       this.#options.announce(this.cameraErrorText('aborted') ?? '');
       return;
@@ -209,7 +229,7 @@ export class CaptureController implements ReactiveController {
     }
     this.camera.stop();
     this.#lastSource = 'camera';
-    await this.#process(frame, role, { auto });
+    await this.#process(frame, role, { auto, guide });
   }
 
   /** Closes the camera and puts focus back on the button that opened it. */
@@ -300,7 +320,11 @@ export class CaptureController implements ReactiveController {
   }
 
   /** A picked file, or a camera frame's pixels (the pipeline takes them over); `keepAnyway`: the check the person overrules. */
-  async #process(source: Blob | FramePixels, role: CaptureRole, how: { auto?: boolean; keepAnyway?: KeptCheck } = {}): Promise<void> {
+  async #process(
+    source: Blob | FramePixels,
+    role: CaptureRole,
+    how: { auto?: boolean; keepAnyway?: KeptCheck; guide?: { x: number; y: number } | undefined } = {},
+  ): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#shown.clearRejected();
     this.#setChecking(true);
@@ -313,7 +337,13 @@ export class CaptureController implements ReactiveController {
       });
       this.#texts = pipeline;
       const { processImage } = pipeline;
-      const image = await processImage(source, { role, signal, ...this.#options.limits(), ...(how.keepAnyway && { keepAnyway: true }) });
+      const image = await processImage(source, {
+        role,
+        signal,
+        ...this.#options.limits(),
+        ...(how.keepAnyway && { keepAnyway: true }),
+        ...(how.guide && { guide: how.guide }),
+      });
       // The face check reads the JPEG that would be sent, even of a selfie kept anyway: kept for its blur, it must still show a face.
       const jpeg = role === 'selfie' ? new Blob([base64ToBytes(image.base64) as Uint8Array<ArrayBuffer>], { type: image.mime }) : null;
       const face = jpeg ? await this.#face.verdict(jpeg) : null;
@@ -327,7 +357,7 @@ export class CaptureController implements ReactiveController {
       }
       this.#shown.accept(role, how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image);
       delete this.#refusals[role];
-      this.#options.announce(how.keepAnyway ? m.capture.kept : m.capture.accepted);
+      this.#options.announce(how.keepAnyway ? m.capture.kept : this.acceptedText(role));
       this.#host.dispatchEvent(
         new OnboardingCaptureEvent({
           role,

@@ -239,4 +239,11 @@ describe('CPF and name checks', () => {
     expect(nameIsInvalid('João da Silva')).to.equal(false);
     expect(nameIsInvalid('Maria <script>')).to.equal(true);
   });
+
+  it('"Maria 123" is refused, as the message says (letters, spaces and common marks only)', () => {
+    expect(nameIsInvalid('Maria 123')).to.equal(true);
+    expect(nameIsInvalid('Maria_2')).to.equal(true);
+    expect(nameIsInvalid("Maria d'Ávila-Souza Jr.")).to.equal(false);
+    expect(nameIsInvalid('Zoë Ñandú')).to.equal(false);
+  });
 });

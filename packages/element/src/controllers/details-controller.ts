@@ -12,7 +12,7 @@ import {
   isValidCpf,
   maskCpfInput,
   isMaskedTaxId,
-  isPlainTextField,
+  isPersonName,
   onlyDigits,
   type CreateOnboardingRequest,
   type KeptAnyway,
@@ -71,7 +71,7 @@ export function cpfProblem(value: string): CpfProblem | null {
 export function nameIsInvalid(name: string): boolean {
   if (!name.trim()) return false;
   // The contract's own rule, as the companion applies it to the name sent.
-  return !isPlainTextField(name.trim());
+  return !isPersonName(name.trim());
 }
 
 export class DetailsController implements ReactiveController {

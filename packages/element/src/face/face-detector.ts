@@ -9,6 +9,7 @@
  * read from an integral image, and the windows that pass every stage are grouped into faces.
  */
 
+import { FACE, faceProblem } from '../image/capture-thresholds.js';
 import type { GreyImage } from '../image/quality.js';
 import { greyCopy } from '../image/quality.js';
 import { FRONTAL_FACE, type LbpCascade } from './frontal-face-cascade.js';
@@ -35,8 +36,11 @@ export interface SelfieJudgement {
   height: number;
 }
 
-/** The long edge of the grey copy a selfie is judged on: the smallest face found is 45 px of it. */
-export const FACE_LONG_EDGE = 320;
+/**
+ * The long edge of the grey copy a selfie is judged on, live and after the shot (the shared
+ * FACE.longEdge): the smallest face found is 45 px of it.
+ */
+export const FACE_LONG_EDGE = FACE.longEdge;
 /** Each pyramid level is this much smaller than the last (OpenCV's usual 1.1). */
 const SCALE_STEP = 1.1;
 /** Windows needed to agree before a face counts (OpenCV's default 3: fewer finds texture). */
@@ -48,16 +52,10 @@ const GROUP_EPS = 0.2;
  * threshold is exactly the sum of its two best leaves, so without it no window would pass.
  */
 const THRESHOLD_EPS = 1e-5;
-/**
- * A face narrower than this share of the oval's short axis is too far from the camera (the short
- * axis, so that a landscape file is not held to a wider face than a portrait selfie).
- */
-export const MIN_FACE_WIDTH = 0.3;
-/**
- * How far the face's centre may stray from the oval's, as a share of the oval's half-axes (the
- * centre must lie in the ellipse this much smaller than the oval).
- */
-export const MAX_CENTRE_OFFSET = 0.3;
+/** The smallest face accepted, as a share of the picture's short side (the shared FACE.minWidth). */
+export const MIN_FACE_WIDTH = FACE.minWidth;
+/** How far the face's centre may stray from the oval's, as a share of its half-axes (FACE.maxCentreOffset). */
+export const MAX_CENTRE_OFFSET = FACE.maxCentreOffset;
 
 /** Each feature's 4 x 4 grid corners as integral-image offsets from the window's corner, for one row stride. */
 function featureOffsets(cascade: LbpCascade, stride: number): Int32Array {
@@ -166,8 +164,8 @@ interface Rect {
 }
 
 /** The windows the cascade accepts, one row of windows at a time (largest pyramid level first), in pixels of `image`. */
-function* candidateWindows(image: GreyImage, cascade: LbpCascade): Generator<Rect[]> {
-  for (let factor = 1; ; factor *= SCALE_STEP) {
+function* candidateWindows(image: GreyImage, cascade: LbpCascade, maxFactor = Infinity): Generator<Rect[]> {
+  for (let factor = 1; factor <= maxFactor; factor *= SCALE_STEP) {
     const width = Math.round(image.width / factor);
     const height = Math.round(image.height / factor);
     if (width < cascade.width || height < cascade.height) break;
@@ -247,10 +245,10 @@ export function detectFaces(image: GreyImage): FaceBox[] {
  * a turn between them: on the page, a selfie's detection (40 to 90 ms in one piece) then never
  * holds the main thread for a visible freeze.
  */
-export async function detectFacesInSlices(image: GreyImage, sliceMs = 10): Promise<FaceBox[]> {
+export async function detectFacesInSlices(image: GreyImage, sliceMs = 10, maxFactor = Infinity): Promise<FaceBox[]> {
   const windows: Rect[] = [];
   let sliceStart = performance.now();
-  for (const row of candidateWindows(image, FRONTAL_FACE)) {
+  for (const row of candidateWindows(image, FRONTAL_FACE, maxFactor)) {
     windows.push(...row);
     if (performance.now() - sliceStart > sliceMs) {
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -270,26 +268,55 @@ export function judgeSelfie(image: GreyImage): { verdict: SelfieVerdict; faces: 
   return { verdict: verdictOf(image, faces), faces };
 }
 
-/** The rules of judgeSelfie on faces already found in `image`. */
+/** The rules of judgeSelfie on faces already found in `image`: the shared ones. */
 function verdictOf(image: GreyImage, faces: FaceBox[]): SelfieVerdict {
-  if (faces.length === 0) return 'no-face';
-  if (faces.length > 1) return 'several-faces';
-  const face = faces[0]!;
-  if (face.width < MIN_FACE_WIDTH * Math.min(image.width, image.height)) return 'face-too-small';
-  const dx = (face.x + face.width / 2 - image.width / 2) / (image.width / 2);
-  const dy = (face.y + face.height / 2 - image.height / 2) / (image.height / 2);
-  return Math.hypot(dx, dy) > MAX_CENTRE_OFFSET ? 'face-off-center' : 'ok';
+  return faceProblem(faces, image.width, image.height) ?? 'ok';
 }
 
-/** Judges a decoded selfie (an ImageBitmap, a canvas, an image) on its FACE_LONG_EDGE grey copy; face boxes are in that copy's pixels. */
-export function judgeSelfieSource(source: CanvasImageSource & { width: number; height: number }): SelfieJudgement {
+type Source = CanvasImageSource & { width: number; height: number };
+
+/**
+ * Where to look closer for a face too small for the FACE_LONG_EDGE copy: the middle of a copy
+ * FACE.closerLook times larger (never above the source's own size), and the factor `k` between
+ * the two copies; null when the source has no more pixels to give.
+ */
+function closerLook(source: Source, image: GreyImage): { centre: GreyImage; x0: number; y0: number; k: number } | null {
+  const big = greyCopy(source, FACE.longEdge * FACE.closerLook);
+  const k = big.width / image.width;
+  if (k < 1.2) return null;
+  const w = Math.round(big.width * FACE.closerArea);
+  const h = Math.round(big.height * FACE.closerArea);
+  const x0 = Math.round((big.width - w) / 2);
+  const y0 = Math.round((big.height - h) / 2);
+  const grey = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) grey.set(big.grey.subarray((y + y0) * big.width + x0, (y + y0) * big.width + x0 + w), y * w);
+  return { centre: { width: w, height: h, grey }, x0, y0, k };
+}
+
+/** Faces found in the closer look, in pixels of the FACE_LONG_EDGE copy. */
+const backToCopy = (faces: FaceBox[], look: { x0: number; y0: number; k: number }): FaceBox[] =>
+  faces.map((f) => ({ x: (f.x + look.x0) / look.k, y: (f.y + look.y0) / look.k, width: f.width / look.k, height: f.height / look.k, score: f.score }));
+
+/**
+ * Judges a decoded selfie (an ImageBitmap, a canvas, an image) on its FACE_LONG_EDGE grey copy;
+ * face boxes are in that copy's pixels. Where that copy shows no face, the middle of the picture
+ * is looked at closer, for faces smaller than the copy's smallest (only those sizes, so the look
+ * costs about one more detection): a small face is then told to come closer rather than that
+ * there is none.
+ */
+export function judgeSelfieSource(source: Source): SelfieJudgement {
   const image = greyCopy(source, FACE_LONG_EDGE);
-  return { ...judgeSelfie(image), width: image.width, height: image.height };
+  let faces = detectFaces(image);
+  const look = faces.length === 0 ? closerLook(source, image) : null;
+  if (look) faces = backToCopy(facesOf([...candidateWindows(look.centre, FRONTAL_FACE, look.k)].flat()), look);
+  return { verdict: verdictOf(image, faces), faces, width: image.width, height: image.height };
 }
 
 /** judgeSelfieSource with the detection in slices of about 10 ms (detectFacesInSlices): for the page's main thread. */
-export async function judgeSelfieSourceInSlices(source: CanvasImageSource & { width: number; height: number }): Promise<SelfieJudgement> {
+export async function judgeSelfieSourceInSlices(source: Source): Promise<SelfieJudgement> {
   const image = greyCopy(source, FACE_LONG_EDGE);
-  const faces = await detectFacesInSlices(image);
+  let faces = await detectFacesInSlices(image);
+  const look = faces.length === 0 ? closerLook(source, image) : null;
+  if (look) faces = backToCopy(await detectFacesInSlices(look.centre, 10, look.k), look);
   return { verdict: verdictOf(image, faces), faces, width: image.width, height: image.height };
 }

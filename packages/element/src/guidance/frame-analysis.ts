@@ -8,11 +8,13 @@
  * those of the pipeline at its own copy size (ANALYSIS_LONG_EDGE), see LIVE_THRESHOLDS.
  */
 import type { CaptureRole } from '../image/pipeline.js';
+import { EXPOSURE, FOCUS, frameProblem, GLARE, LIVE_MARGIN } from '../image/capture-thresholds.js';
+import { cardFit, guideBox, type CardFit, type GuideMargin } from './card-fit.js';
 import { CHECK_LONG_EDGE, laplacianVariance, meanBrightness, type GreyImage } from '../image/quality.js';
 
 export type GuidanceHint = 'too-dark' | 'glare' | 'blurry' | 'move-closer' | 'no-document' | 'hold-still' | null;
 
-export type CardFit = 'fits' | 'too-far' | 'none';
+export { cardFit, type CardFit, type GuideMargin } from './card-fit.js';
 
 export interface FrameAnalysis {
   /** Mean luma of the whole copy, 0..255 (the pipeline's brightness measure). */
@@ -31,7 +33,7 @@ export interface FrameAnalysis {
 export interface AnalyzeOptions {
   role: CaptureRole;
   /** The margin around the guide in the copy, as a fraction of the guide's size on each side. */
-  margin: number;
+  margin: GuideMargin;
 }
 
 /**
@@ -44,75 +46,20 @@ export interface AnalyzeOptions {
 export const ANALYSIS_LONG_EDGE = CHECK_LONG_EDGE;
 
 /**
- * A little stricter than the pipeline's own bars (prepare.ts DEFAULT_THRESHOLDS: dark 50,
- * bright 220, blur 150 documents / 40 selfie), so that a frame that passes here is not refused
- * after it is taken from a slightly different frame (auto-exposure drifts, a hand trembles).
- * Exposure is a mean, the same at any copy size; focus is the same measure at the same size
- * (ANALYSIS_LONG_EDGE), 1.25x the pipeline's bar (frame-analysis.test.ts checks that every
- * blurred card that passes here measures above 1.2x the pipeline's bar on the saved crop).
- * Glare: a pixel at luma 250 or more is clipped; more than 3 % of the guide clipped is a
- * reflection the person can move away from (the test card's own white measures 226).
+ * The bars the live checks apply, as the shared module makes them (image/capture-thresholds.ts):
+ * the pipeline's own, with the live margin. For tests and readers; analyzeFrame asks the module.
  */
 export const LIVE_THRESHOLDS = {
-  dark: 60,
-  bright: 210,
-  blur: { documentFront: 190, documentBack: 190, selfie: 50 } satisfies Record<CaptureRole, number>,
-  glareLuma: 250,
-  glareFraction: 0.03,
+  dark: EXPOSURE.dark + LIVE_MARGIN.exposure,
+  bright: EXPOSURE.bright - LIVE_MARGIN.exposure,
+  blur: {
+    documentFront: FOCUS.documentFront * LIVE_MARGIN.focus,
+    documentBack: FOCUS.documentBack * LIVE_MARGIN.focus,
+    selfie: FOCUS.selfie * LIVE_MARGIN.focus,
+  } satisfies Record<CaptureRole, number>,
+  glareLuma: GLARE.luma,
+  glareFraction: GLARE.fraction,
 } as const;
-
-/**
- * The card check's geometry, as fractions of the guide's size or of the lines looked at.
- * An edge is a luma step of `edgeStep` across two pixels that runs across the side (its gradient
- * across the side larger than along it). A side is found where at least `sideSupport` of the
- * lines crossing it (the middle `lineSpan`, away from rounded corners) have such an edge within
- * ±`tilt` of the guide's size around one position: that window, with only half the lines needed,
- * is the tilt allowed (the test card passes turned 6°, not 10°). "Near" a side is from most of
- * the margin outside it to `near` inside it; one side may be found only within twice that, because
- * a coloured header (the test card's blue band has the table's luma) can hide a card's edge in
- * grey and show the header's lower edge instead. So a card down to about 80 % of the guide fits.
- */
-const CARD_CHECK = {
-  edgeStep: 20,
-  lineSpan: 0.6,
-  tilt: 0.02,
-  sideSupport: 0.5,
-  near: 0.1,
-  /**
-   * A card smaller than the guide: its sides are looked for up to `farDepth` in, first on the
-   * guide's lines (half of `farSupport`, as a small card crosses few of them), then checked on the
-   * lines of the box they make (`farSupport`).
-   */
-  farSupport: 0.35,
-  farDepth: 0.45,
-  /** ...within a wider window: found from outside in, a turned card's side is met at its corner first. */
-  farTilt: 0.04,
-  /** The box found for a card too far away: ID-1's 1.586 within ±40 %, and at least 15 % of the guide across. */
-  aspect: [1.586 / 1.4, 1.586 * 1.4],
-  minSize: 0.15,
-  /**
-   * Around a card too far away is the table: the copy outside the box found may have at most this
-   * fraction of the box's edge density (the test card on the bare table: 0 to 0.02 up to 6° turned,
-   * 0.1 at 10°). A card too close fails this (its own print is all around whatever inner box was
-   * found: 0.18 to 0.48 from 1.1x to 1.4x the guide) and is told to place the document, not to come
-   * closer. A busy table does too; "place the document" is still sound advice there.
-   */
-  surround: 0.08,
-} as const;
-
-type Side = 'left' | 'right' | 'top' | 'bottom';
-const SIDES: readonly Side[] = ['left', 'right', 'top', 'bottom'];
-
-/** The guide inside the copy, in copy pixels (the copy is the guide plus `margin` of it on each side). */
-function guideBox(image: GreyImage, margin: number): { x0: number; x1: number; y0: number; y1: number } {
-  const k = 1 + 2 * margin;
-  return {
-    x0: (image.width * margin) / k,
-    x1: (image.width * (1 + margin)) / k,
-    y0: (image.height * margin) / k,
-    y1: (image.height * (1 + margin)) / k,
-  };
-}
 
 /** Fraction of the guide's pixels at or above the glare luma. */
 function glareFraction(image: GreyImage, box: ReturnType<typeof guideBox>): number {
@@ -123,181 +70,21 @@ function glareFraction(image: GreyImage, box: ReturnType<typeof guideBox>): numb
   const y1 = Math.min(image.height, Math.round(box.y1));
   let clipped = 0;
   for (let y = y0; y < y1; y++) {
-    for (let i = y * width + x0, end = y * width + x1; i < end; i++) if (grey[i]! >= LIVE_THRESHOLDS.glareLuma) clipped++;
+    for (let i = y * width + x0, end = y * width + x1; i < end; i++) if (grey[i]! >= GLARE.luma) clipped++;
   }
   const n = (x1 - x0) * (y1 - y0);
   return n > 0 ? clipped / n : 0;
 }
 
-/**
- * Edge maps as running counts, so "is there an edge within this window of this line" is one
- * subtraction: `vertical` marks steps across x (a left or right side), counted along each row;
- * `horizontal` marks steps across y (a top or bottom side), counted down each column.
- */
-interface EdgeCounts {
-  width: number;
-  height: number;
-  /** (width + 1) per row: vertical[y * (width + 1) + x] = vertical edges in row y before column x. */
-  vertical: Uint16Array;
-  /** (height + 1) per column: horizontal[x * (height + 1) + y] = horizontal edges in column x above row y. */
-  horizontal: Uint16Array;
-}
-
-function edgeCounts(image: GreyImage): EdgeCounts {
-  const { width, height, grey } = image;
-  const vertical = new Uint16Array((width + 1) * height);
-  const horizontal = new Uint16Array((height + 1) * width);
-  const step = CARD_CHECK.edgeStep;
-  for (let y = 0; y < height; y++) {
-    let run = 0;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const gx = x > 0 && x < width - 1 ? Math.abs(grey[i + 1]! - grey[i - 1]!) : 0;
-      const gy = y > 0 && y < height - 1 ? Math.abs(grey[i + width]! - grey[i - width]!) : 0;
-      if (gx >= step && gx >= gy) run++;
-      vertical[y * (width + 1) + x + 1] = run;
-      if (gy >= step && gy > gx) horizontal[x * (height + 1) + y + 1] = 1;
-    }
-  }
-  for (let x = 0; x < width; x++) {
-    const base = x * (height + 1);
-    for (let y = 1; y <= height; y++) horizontal[base + y]! += horizontal[base + y - 1]!;
-  }
-  return { width, height, vertical, horizontal };
-}
-
-/** A rectangle in copy pixels, edges included. */
-interface Box {
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
-}
-
-/**
- * Fraction of the lines crossing `side` of `box` (the middle lineSpan of it) that have an edge
- * within ±window px of position `at` (a column for left/right, a row for top/bottom).
- */
-function support(edges: EdgeCounts, side: Side, box: Box, at: number, window: number): number {
-  const across = side === 'left' || side === 'right';
-  const [from, to] = across ? [box.y0, box.y1] : [box.x0, box.x1];
-  const trim = ((to - from) * (1 - CARD_CHECK.lineSpan)) / 2;
-  const limit = across ? edges.height : edges.width;
-  const first = Math.max(0, Math.round(from + trim));
-  const last = Math.min(limit - 1, Math.round(to - trim));
-  if (last < first) return 0;
-  const size = across ? edges.width : edges.height;
-  const lo = Math.max(0, Math.round(at - window));
-  const hi = Math.min(size, Math.round(at + window) + 1);
-  if (hi <= lo) return 0;
-  const counts = across ? edges.vertical : edges.horizontal;
-  const stride = size + 1;
-  let hits = 0;
-  for (let line = first; line <= last; line++) if (counts[line * stride + hi]! - counts[line * stride + lo]! > 0) hits++;
-  return hits / (last - first + 1);
-}
-
-/** Edge pixels (either direction) per pixel inside `box`, and in the rest of the copy. */
-function edgeDensities(edges: EdgeCounts, box: Box): { inside: number; outside: number } {
-  const { width, height, vertical, horizontal } = edges;
-  const x0 = Math.max(0, Math.round(box.x0));
-  const x1 = Math.min(width, Math.round(box.x1));
-  const y0 = Math.max(0, Math.round(box.y0));
-  const y1 = Math.min(height, Math.round(box.y1));
-  let all = 0;
-  let inside = 0;
-  for (let y = 0; y < height; y++) {
-    const row = y * (width + 1);
-    all += vertical[row + width]!;
-    if (y >= y0 && y < y1) inside += vertical[row + x1]! - vertical[row + x0]!;
-  }
-  for (let x = 0; x < width; x++) {
-    const column = x * (height + 1);
-    all += horizontal[column + height]!;
-    if (x >= x0 && x < x1) inside += horizontal[column + y1]! - horizontal[column + y0]!;
-  }
-  const area = Math.max(1, (x1 - x0) * (y1 - y0));
-  const rest = Math.max(1, width * height - area);
-  return { inside: inside / area, outside: (all - inside) / rest };
-}
-
-/** Inward direction and the guide's extent across a side. */
-function sideGeometry(side: Side, box: Box): { edge: number; inward: 1 | -1; extent: number } {
-  switch (side) {
-    case 'left':
-      return { edge: box.x0, inward: 1, extent: box.x1 - box.x0 };
-    case 'right':
-      return { edge: box.x1, inward: -1, extent: box.x1 - box.x0 };
-    case 'top':
-      return { edge: box.y0, inward: 1, extent: box.y1 - box.y0 };
-    case 'bottom':
-      return { edge: box.y1, inward: -1, extent: box.y1 - box.y0 };
-  }
-}
-
-/**
- * The outermost position (px inward from the guide's side, negative = in the margin) between
- * `from` and `to` where the side's support reaches `needed`, or null.
- */
-function outermostEdge(
-  edges: EdgeCounts,
-  side: Side,
-  guide: Box,
-  lines: Box,
-  from: number,
-  to: number,
-  needed: number,
-  tilt: number,
-): number | null {
-  const { edge, inward, extent } = sideGeometry(side, guide);
-  const window = Math.max(1, tilt * extent);
-  for (let d = Math.floor(from); d <= to; d++) {
-    if (support(edges, side, lines, edge + inward * d, window) >= needed) return d;
-  }
-  return null;
-}
-
-/** Where a card sits against the guide: filling it, inside it but small, or not seen. */
-export function cardFit(image: GreyImage, margin: number): CardFit {
-  const guide = guideBox(image, margin);
-  const edges = edgeCounts(image);
-  const marginPx = (side: Side) => margin * sideGeometry(side, guide).extent * 0.8;
-  // Near each side, counting the guide's middle lines.
-  const near = SIDES.map((side) => {
-    const extent = sideGeometry(side, guide).extent;
-    return outermostEdge(edges, side, guide, guide, -marginPx(side), 2 * CARD_CHECK.near * extent, CARD_CHECK.sideSupport, CARD_CHECK.tilt);
-  });
-  const within = (d: number | null, side: Side, depth: number) => d !== null && d <= depth * sideGeometry(side, guide).extent;
-  const close = SIDES.filter((side, i) => within(near[i]!, side, CARD_CHECK.near)).length;
-  const loose = SIDES.filter((side, i) => within(near[i]!, side, 2 * CARD_CHECK.near)).length;
-  if (close >= 3 && loose === 4) return 'fits';
-
-  // A smaller card: the outermost edges inward of each side, then whether they make a card-shaped box
-  // whose own sides hold (counted along the box's lines, not the guide's).
-  const far = SIDES.map((side) => {
-    const extent = sideGeometry(side, guide).extent;
-    return outermostEdge(edges, side, guide, guide, 0, CARD_CHECK.farDepth * extent, CARD_CHECK.farSupport * 0.5, CARD_CHECK.farTilt);
-  });
-  if (far.some((d) => d === null)) return 'none';
-  const [l, r, t, b] = far as number[];
-  const box: Box = { x0: guide.x0 + l!, x1: guide.x1 - r!, y0: guide.y0 + t!, y1: guide.y1 - b! };
-  const w = box.x1 - box.x0;
-  const h = box.y1 - box.y0;
-  if (w < CARD_CHECK.minSize * (guide.x1 - guide.x0) || h < CARD_CHECK.minSize * (guide.y1 - guide.y0)) return 'none';
-  const aspect = w / h;
-  if (aspect < CARD_CHECK.aspect[0] || aspect > CARD_CHECK.aspect[1]) return 'none';
-  // Found from outside in, the box meets a turned card at its corners only: each side's middle
-  // is looked for up to two tilt windows further in.
-  const held = SIDES.filter((side) => {
-    const window = Math.max(1, CARD_CHECK.farTilt * sideGeometry(side, guide).extent);
-    const { edge, inward } = sideGeometry(side, box);
-    for (let d = 0; d <= 2 * window; d++) if (support(edges, side, box, edge + inward * d, window) >= CARD_CHECK.farSupport) return true;
-    return false;
-  }).length;
-  if (held < 3) return 'none';
-  const density = edgeDensities(edges, box);
-  return density.outside <= CARD_CHECK.surround * density.inside ? 'too-far' : 'none';
-}
+/** The hint for each of the shared module's problems: a mean too bright is the glare hint's advice too. */
+const LIVE_HINT = {
+  'too-dark': 'too-dark',
+  'too-bright': 'glare',
+  'no-document': 'no-document',
+  'document-too-far': 'move-closer',
+  blurry: 'blurry',
+  none: null,
+} as const satisfies Record<NonNullable<ReturnType<typeof frameProblem>> | 'none', GuidanceHint>;
 
 /** The checks in the order a person should fix them: light first (it spoils everything else), then framing, then focus. */
 export function analyzeFrame(image: GreyImage, options: AnalyzeOptions): FrameAnalysis {
@@ -307,11 +94,6 @@ export function analyzeFrame(image: GreyImage, options: AnalyzeOptions): FrameAn
   const document = role !== 'selfie';
   const glare = glareFraction(image, guideBox(image, margin));
   const card = document ? cardFit(image, margin) : null;
-  let hint: GuidanceHint = null;
-  if (brightness < LIVE_THRESHOLDS.dark) hint = 'too-dark';
-  else if (brightness > LIVE_THRESHOLDS.bright || (document && glare > LIVE_THRESHOLDS.glareFraction)) hint = 'glare';
-  else if (card === 'none') hint = 'no-document';
-  else if (card === 'too-far') hint = 'move-closer';
-  else if (sharpness < LIVE_THRESHOLDS.blur[role]) hint = 'blurry';
+  const hint = LIVE_HINT[frameProblem({ brightness, sharpness, fit: card, glare }, role, true) ?? 'none'];
   return { brightness, glare, sharpness, card, hint, passes: hint === null };
 }

@@ -11,6 +11,7 @@ export type ImageCheckCode =
   | 'several-faces'
   | 'face-too-small'
   | 'face-off-center'
+  | 'no-document'
   | 'compression-failed';
 
 export class ImageCheckError extends Error {

@@ -34,7 +34,7 @@ import { classifyFileFailure } from '../lazy/report-load-failure.js';
 import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 export { ImageCheckError };
-export { faceTips, imageErrors } from '../messages/image-errors.js';
+export { faceTips, imageErrors, selfieTexts } from '../messages/image-errors.js';
 export type { ImageCheckCode } from './image-error.js';
 export { DEFAULT_THRESHOLDS } from './prepare.js';
 export type { CaptureRole, FramePixels, ProcessedBy };

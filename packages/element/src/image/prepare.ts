@@ -15,6 +15,8 @@ import { canvasToJpeg, context2d, createCanvas, giveCanvas, takeCanvas, type Any
 import { decodeFitting, type Decoded } from './decode.js';
 import { ImageCheckError } from './image-error.js';
 import { jpegSize } from './jpeg-size.js';
+import { cardFit, type GuideMargin } from '../guidance/card-fit.js';
+import { EXPOSURE, FOCUS, frameProblem } from './capture-thresholds.js';
 import { greyCopy, laplacianVariance, meanBrightness } from './quality.js';
 
 export type CaptureRole = 'documentFront' | 'documentBack' | 'selfie';
@@ -39,6 +41,11 @@ export interface PrepareOptions {
    * rectangle, so the page hands over the whole frame and never copies the region itself).
    */
   crop?: { x: number; y: number; width: number; height: number };
+  /**
+   * A camera frame's guide in the part kept, as its margin on each axis (guide-geometry.ts
+   * guideMargin): the document is then looked for against the guide, as the live checks did.
+   */
+  guide?: { x: number; y: number };
 }
 
 /**
@@ -75,23 +82,8 @@ export interface PreparedImage {
   ownBecause?: string;
 }
 
-/**
- * Calibrated on the test card picture at 1280x720 (quality.test.ts logs the values):
- * sharpness (Laplacian variance of the 256 px grey copy) sharp 1536, blur(1px) 1099, (2px) 731,
- * (3px) 482, (5px) 277, (8px) 79 (Chromium; Firefox within 4 %; WebKit's sharp card 1531);
- * the camera capture of it ~1600. Document bar 150 sits between
- * blur(5px) and blur(8px) (about their geometric mean), with room for real photos' softer,
- * lower-contrast edges (a sharp picture at 30% brightness still measures ~146).
- * Selfies have far fewer edges than a card full of text, so their bar is lower (40); it is NOT
- * calibrated on real faces.
- * Brightness (mean luma): picture 130; brightness(0.3) 39, (0.5) 65, (1.7) 177, (2.2) 198, (3) 231:
- * dark bar 50, bright bar 220 (mean luma above 220 means most of the picture is blown out).
- */
-export const DEFAULT_THRESHOLDS = {
-  blur: { documentFront: 150, documentBack: 150, selfie: 40 } satisfies Record<CaptureRole, number>,
-  dark: 50,
-  bright: 220,
-} as const;
+/** The pipeline's bars: the shared ones (capture-thresholds.ts), which the live hints apply too. */
+export const DEFAULT_THRESHOLDS = { blur: FOCUS, dark: EXPOSURE.dark, bright: EXPOSURE.bright } as const;
 
 const MiB = 1024 * 1024;
 export const DEFAULTS = { maxLongEdge: 2000, maxBytes: MiB, maxFileBytes: 25 * MiB, minWidth: 640, minHeight: 480 };
@@ -124,6 +116,7 @@ function checkQuality(
   bitmap: Picture,
   upright: { width: number; height: number },
   options: PrepareOptions,
+  guide: GuideMargin | null,
 ): { sharpness: number; brightness: number } {
   const minWidth = options.minWidth ?? DEFAULTS.minWidth;
   const minHeight = options.minHeight ?? DEFAULTS.minHeight;
@@ -144,13 +137,17 @@ function checkQuality(
   const grey = greyCopy(bitmap);
   const brightness = meanBrightness(grey);
   const sharpness = laplacianVariance(grey);
-  const dark = options.darkThreshold ?? DEFAULT_THRESHOLDS.dark;
-  const bright = options.brightThreshold ?? DEFAULT_THRESHOLDS.bright;
-  const blur = options.blurThreshold ?? DEFAULT_THRESHOLDS.blur[options.role];
-  // Exposure first: a dark picture also has weak edges, and "too dark" is the useful advice.
-  if (brightness < dark) throw new ImageCheckError('too-dark', 'The image is too dark', { brightness, threshold: dark, sharpness });
-  if (brightness > bright) throw new ImageCheckError('too-bright', 'The image is too bright', { brightness, threshold: bright, sharpness });
-  if (sharpness < blur) throw new ImageCheckError('blurry', 'The image is blurry', { sharpness, threshold: blur, brightness });
+  // A camera frame of a document is judged against its guide as the live hint judged it; a file has no guide.
+  const fit = guide && options.role !== 'selfie' ? cardFit(grey, guide) : null;
+  const bars = { dark: options.darkThreshold, bright: options.brightThreshold, blur: options.blurThreshold };
+  const problem = frameProblem({ brightness, sharpness, fit }, options.role, false, bars);
+  const detail = { brightness, sharpness };
+  if (problem === 'too-dark') throw new ImageCheckError('too-dark', 'The image is too dark', { ...detail, threshold: bars.dark ?? EXPOSURE.dark });
+  if (problem === 'too-bright') throw new ImageCheckError('too-bright', 'The image is too bright', { ...detail, threshold: bars.bright ?? EXPOSURE.bright });
+  if (problem === 'no-document') throw new ImageCheckError('no-document', 'No document fills the guide', detail);
+  // Found inside the guide but small: too few of its pixels to read, the resolution refusal's advice (come closer).
+  if (problem === 'document-too-far') throw new ImageCheckError('too-small', 'The document is too far from the camera', detail);
+  if (problem === 'blurry') throw new ImageCheckError('blurry', 'The image is blurry', { ...detail, threshold: bars.blur ?? FOCUS[options.role] });
   return { sharpness, brightness };
 }
 
@@ -268,7 +265,10 @@ function isVideoFrame(source: FramePixels): source is VideoFrame {
  * here in the worker; the JPEG is then encoded from that canvas), a bitmap is used as it is.
  * The canvases are kept ones (takeCanvas); the one returned is given back once the photo is done.
  */
-function framePixels(source: FramePixels, crop: PrepareOptions['crop']): { bitmap: Picture; upright: { width: number; height: number } } {
+function framePixels(
+  source: FramePixels,
+  crop: PrepareOptions['crop'],
+): { bitmap: Picture; upright: { width: number; height: number } } {
   const width = isVideoFrame(source) ? source.displayWidth : source.width;
   const height = isVideoFrame(source) ? source.displayHeight : source.height;
   if (crop) {
@@ -294,7 +294,7 @@ function framePixels(source: FramePixels, crop: PrepareOptions['crop']): { bitma
   return { bitmap: canvas, upright: { width: canvas.width, height: canvas.height } };
 }
 
-const KEEPABLE_REFUSALS = new Set(['too-small', 'blurry', 'too-dark', 'too-bright']);
+const KEEPABLE_REFUSALS = new Set(['too-small', 'blurry', 'too-dark', 'too-bright', 'no-document']);
 
 /**
  * Decodes (a file whose type was already sniffed as JPEG, PNG or WebP) or takes (a camera
@@ -317,7 +317,7 @@ export async function prepareImage(source: Blob | FramePixels, options: PrepareO
     first.catch(() => undefined);
     let checks: PreparedImage['checks'];
     try {
-      checks = checkQuality(bitmap, upright, options);
+      checks = checkQuality(bitmap, upright, options, isFile ? null : (options.guide ?? null));
     } catch (error) {
       if (!isFile && error instanceof ImageCheckError && KEEPABLE_REFUSALS.has(error.code)) {
         error.image = await first.catch(() => undefined);

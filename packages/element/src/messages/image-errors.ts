@@ -17,8 +17,9 @@ export const imageErrors: Record<OnboardingLocale, Record<ImageCheckCode, string
     'compression-failed': 'Não foi possível preparar a foto. Tente outra foto.',
     'no-face': 'Não encontramos um rosto. Centralize o rosto no oval, com boa luz, e tire outra.',
     'several-faces': 'Há mais de um rosto na foto. Fique só você no oval e tire outra.',
-    'face-too-small': 'O rosto está longe demais. Aproxime-se até o rosto preencher o oval e tire outra.',
+    'face-too-small': 'Aproxime o rosto: ele está longe demais. Chegue mais perto até o rosto preencher o oval e tire outra.',
     'face-off-center': 'O rosto está fora do oval. Centralize o rosto no oval e tire outra.',
+    'no-document': 'Não encontramos o documento na moldura. Coloque o documento inteiro na moldura e tire outra.',
   },
   en: {
     'not-an-image': 'The chosen file is not an image. Choose a photo (JPEG, PNG or WebP) or take one with the camera.',
@@ -31,8 +32,9 @@ export const imageErrors: Record<OnboardingLocale, Record<ImageCheckCode, string
     'compression-failed': 'The photo could not be prepared. Try another photo.',
     'no-face': 'We could not find a face. Centre your face in the oval, in good light, and take another.',
     'several-faces': 'There is more than one face in the photo. Be alone in the oval and take another.',
-    'face-too-small': 'Your face is too far away. Move closer until your face fills the oval and take another.',
+    'face-too-small': 'Move closer: your face is too far away. Come closer until your face fills the oval and take another.',
     'face-off-center': 'Your face is outside the oval. Centre your face in the oval and take another.',
+    'no-document': 'We could not find the document in the frame. Place the whole document in the frame and take another.',
   },
   es: {
     'not-an-image': 'El archivo elegido no es una imagen. Elija una foto (JPEG, PNG o WebP) o tome una con la cámara.',
@@ -45,8 +47,9 @@ export const imageErrors: Record<OnboardingLocale, Record<ImageCheckCode, string
     'compression-failed': 'No se pudo preparar la foto. Pruebe con otra.',
     'no-face': 'No encontramos una cara. Centre la cara en el óvalo, con buena luz, y tome otra.',
     'several-faces': 'Hay más de una cara en la foto. Quédese solo usted en el óvalo y tome otra.',
-    'face-too-small': 'La cara está demasiado lejos. Acérquese hasta que la cara llene el óvalo y tome otra.',
+    'face-too-small': 'Acérquese: la cara está demasiado lejos. Acérquese hasta que la cara llene el óvalo y tome otra.',
     'face-off-center': 'La cara está fuera del óvalo. Centre la cara en el óvalo y tome otra.',
+    'no-document': 'No encontramos el documento en el marco. Coloque el documento entero en el marco y tome otra.',
   },
 };
 
@@ -60,4 +63,39 @@ export const faceTips: Record<OnboardingLocale, string> = {
     'Para enviar, a selfie precisa mostrar o seu rosto, e só ele. Dicas: tire óculos escuros, boné ou máscara; fique de frente para a luz, não de costas para uma janela; segure o aparelho na altura dos olhos. Se a câmera não ajudar, escolha uma selfie dos arquivos.',
   en: 'To be sent, the selfie must show your face, and only yours. Tips: take off sunglasses, cap or mask; face the light rather than a window behind you; hold the device at eye level. If the camera does not help, choose a selfie from your files.',
   es: 'Para enviarla, la selfie debe mostrar su cara, y solo la suya. Consejos: quítese gafas de sol, gorra o mascarilla; póngase de frente a la luz, no de espaldas a una ventana; sostenga el dispositivo a la altura de los ojos. Si la cámara no ayuda, elija una selfie de sus archivos.',
+};
+
+/**
+ * The selfie's own lines, which travel with the pipeline too: its acceptance (a face to check,
+ * not print to read), and its face refusals when it came from a file, where there is no oval to
+ * centre in and nobody to move closer: another picture is the way forward.
+ */
+export const selfieTexts: Record<OnboardingLocale, { accepted: string; fromFile: Partial<Record<ImageCheckCode, string>> }> = {
+  'pt-BR': {
+    accepted: 'Selfie aceita. Confira se o seu rosto aparece inteiro e bem iluminado.',
+    fromFile: {
+      'no-face': 'Não encontramos um rosto nesta foto. Escolha uma selfie de frente, com boa luz.',
+      'several-faces': 'Há mais de um rosto nesta foto. Escolha uma selfie em que apareça só você.',
+      'face-too-small': 'O rosto está pequeno demais nesta foto. Escolha uma selfie em que o rosto ocupe boa parte da imagem.',
+      'face-off-center': 'O rosto não está no meio desta foto. Escolha uma selfie com o rosto no centro da imagem.',
+    },
+  },
+  en: {
+    accepted: 'Selfie accepted. Make sure your whole face shows, in good light.',
+    fromFile: {
+      'no-face': 'We could not find a face in this photo. Choose a selfie taken from the front, in good light.',
+      'several-faces': 'There is more than one face in this photo. Choose a selfie that shows only you.',
+      'face-too-small': 'The face is too small in this photo. Choose a selfie where your face fills much of the picture.',
+      'face-off-center': 'The face is not in the middle of this photo. Choose a selfie with your face in the centre.',
+    },
+  },
+  es: {
+    accepted: 'Selfie aceptada. Compruebe que su cara se vea entera y con buena luz.',
+    fromFile: {
+      'no-face': 'No encontramos una cara en esta foto. Elija una selfie de frente, con buena luz.',
+      'several-faces': 'Hay más de una cara en esta foto. Elija una selfie en la que aparezca solo usted.',
+      'face-too-small': 'La cara es demasiado pequeña en esta foto. Elija una selfie en la que la cara ocupe buena parte de la imagen.',
+      'face-off-center': 'La cara no está en el centro de esta foto. Elija una selfie con la cara en el centro.',
+    },
+  },
 };

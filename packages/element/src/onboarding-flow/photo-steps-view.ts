@@ -79,6 +79,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     keptAnyway: capture.photo(role)?.keptAnyway === true,
     rejected: capture.rejectedFor(role),
     errorText: (code) => capture.errorText(code),
+    acceptedText: capture.acceptedText(role),
     faceTips: capture.faceTipsText(),
     cameraErrorText: (code) => capture.cameraErrorText(code),
     camera: { state: capture.camera.state, error: capture.camera.error },

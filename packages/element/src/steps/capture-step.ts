@@ -29,6 +29,8 @@ export interface CaptureView {
   cameraErrorText: (code: CameraError['code']) => string | null;
   /** Why a photo was refused (the texts come with the pipeline). */
   errorText: (code: ImageCheckCode) => string;
+  /** What is said of the accepted photo (a selfie's line comes with the pipeline). */
+  acceptedText: string;
   /** What else to try when a selfie cannot be kept (comes with the pipeline). */
   faceTips: string;
   camera: { state: CameraState; error: CameraError | null };
@@ -65,7 +67,7 @@ function acceptedPhoto(v: CaptureView, url: string): TemplateResult {
   return html`
     <div part="body">
       <img class="preview" part="preview" src=${url} alt=${m.previewAlt(v.m.review.roles[v.role])} />
-      <p>${v.keptAnyway ? m.kept : m.accepted}</p>
+      <p>${v.keptAnyway ? m.kept : v.acceptedText}</p>
     </div>
     ${actionBar({ primary: primaryButton(m.usePhoto, v.onUse), secondary: [linkButton(m.retake, v.onRetake)] })}
   `;

@@ -135,9 +135,9 @@ export function codePage(p: PageContext, elementVersion: string): Html {
 <form id="okit-code-form" action="${p.base}/h" method="get" novalidate>
 <label for="okit-code">${t.codeLabel}</label>
 <input class="okit-code" id="okit-code" name="code" type="text" autocomplete="off" autocorrect="off" autocapitalize="characters" spellcheck="false" inputmode="text" enterkeyhint="go" maxlength="16" aria-describedby="okit-code-hint okit-code-message" required>
+<p class="okit-message" id="okit-code-message" role="alert"></p>
 <p class="okit-hint" id="okit-code-hint">${t.codeHint}</p>
 <button type="submit">${t.codeSubmit}</button>
-<p class="okit-message" id="okit-code-message" role="alert"></p>
 </form>`;
   const body = html`<main id="okit-page" data-page="code" data-endpoint="${p.base}/v1" data-device-path="${p.base}/capture"${scriptTexts(t)}>
 ${view('okit-code-view', t.codeHeading, form, false)}
