@@ -1,0 +1,202 @@
+/**
+ * The screenshot gallery of `<onboarding-flow>`: every step and outcome, in every engine, at a
+ * phone's and a laptop's width, in one folder (test/artifacts/gallery/<engine>/<step>-<width>.png)
+ * with an index page (test/artifacts/gallery/index.html: a row per step, a column per engine and
+ * width) rewritten after every picture, so a run that stops half-way still leaves a page to open.
+ *
+ * The test page holds a same-origin iframe (`/__gallery-frame`, which loads the element) fixed at
+ * the top left of the window; the test drives the element inside it and sets the frame's size
+ * before each picture: the frame is the element's viewport, so its media queries see 390 or 1366
+ * in every engine, WebKit's MiniBrowser included (its window never gets narrower than 447 px).
+ * Pages that refuse to be framed (the hosted pages: `frame-ancestors 'none'`) are shot in a
+ * window of their own (`gallery-page`); WebKit's is never narrower than 447 px, and the index
+ * labels every picture with its real size.
+ *
+ * Server commands:
+ * - `gallery-reset` `{ }`: removes this engine's pictures (a stale one must not stand in for a missing one);
+ * - `gallery-shot` `{ step, order, width, height }`: the frame's box as <step>-<width>.png; rejects
+ *   when no picture could be taken (the test then fails);
+ * - `gallery-page` `{ step, order, url, width, height }`: the same, from `url` opened in a window of its own;
+ * - `gallery-list` `{ }`: the pictures this engine has.
+ */
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sessionEngine } from './wtr-launchers.mjs';
+
+export const GALLERY_FRAME_PATH = '/__gallery-frame';
+const ENGINES = ['chromium', 'firefox', 'webkit'];
+const WIDTHS = [390, 1366];
+/** MiniBrowser's toolbar above the page (webkit.mjs TOOLBAR_HEIGHT). */
+const WEBKIT_TOOLBAR = 38;
+
+/** Width and height of a PNG, from its IHDR chunk. */
+export function pngSize(png) {
+  if (png.length < 24 || png.readUInt32BE(12) !== 0x49484452) return null;
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The index page: one row per step (in the order the test walks them), one column per engine and width. */
+export async function writeGalleryIndex(dir) {
+  const order = JSON.parse(await readFile(join(dir, 'steps.json'), 'utf8').catch(() => '{}'));
+  const cells = new Map();
+  for (const engine of ENGINES) {
+    const names = await readdir(join(dir, engine)).catch(() => []);
+    for (const name of names) {
+      const m = /^(.+)-(\d+)\.png$/.exec(name);
+      if (!m) continue;
+      const size = pngSize(await readFile(join(dir, engine, name)));
+      cells.set(`${engine}/${m[1]}/${m[2]}`, { file: `${engine}/${name}`, size });
+      if (!(m[1] in order)) order[m[1]] = 1e6;
+    }
+  }
+  const steps = Object.keys(order).sort((a, b) => order[a] - order[b] || a.localeCompare(b));
+  const head = ENGINES.flatMap((e) => WIDTHS.map((w) => `<th scope="col">${e}<br>${w} px</th>`)).join('');
+  const rows = steps.map((step) => {
+    const tds = ENGINES.flatMap((engine) =>
+      WIDTHS.map((width) => {
+        const cell = cells.get(`${engine}/${step}/${width}`);
+        if (!cell) return `<td class="missing">${escapeHtml(`${step}: no ${engine} picture at ${width} px`)}</td>`;
+        const real = cell.size ? `${cell.size.width}x${cell.size.height}` : 'unreadable PNG';
+        const label = `${step} · ${engine} · ${width} px (${real})`;
+        return `<td><a href="${escapeHtml(cell.file)}"><img src="${escapeHtml(cell.file)}" alt="${escapeHtml(label)}" loading="lazy"></a><span>${escapeHtml(label)}</span></td>`;
+      }),
+    );
+    return `<tr><th scope="row">${escapeHtml(step)}</th>${tds.join('')}</tr>`;
+  });
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>onboarding-flow gallery</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1rem; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #ccc; padding: 4px; vertical-align: top; }
+thead th { position: sticky; top: 0; background: #fff; }
+td img { display: block; width: 180px; height: auto; }
+td span { display: block; max-width: 180px; font-size: 12px; color: #444; }
+td.missing { background: #fee; color: #900; max-width: 180px; }
+</style>
+</head>
+<body>
+<h1>onboarding-flow gallery</h1>
+<p>Written by the gallery test (packages/element/src/onboarding-flow/gallery.gallery.spec.ts). Each picture is labelled with its step, engine, width asked for and real size; a picture opens full size on a click.</p>
+<table>
+<thead><tr><th scope="col">step</th>${head}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</body>
+</html>
+`;
+  await writeFile(join(dir, 'index.html'), html);
+}
+
+/** The frame's box as PNG bytes, in each engine's own way. */
+async function shootFrame(session, engine, width, height) {
+  if (engine === 'webkit') {
+    const wk = session.browser.getSession(session.id);
+    const frame = await wk.findElement('css selector', '#gallery-frame');
+    return wk.elementScreenshot(frame);
+  }
+  const page = session.browser.getPage(session.id);
+  const png = await page.screenshot({ clip: { x: 0, y: 0, width, height } });
+  return Buffer.from(png);
+}
+
+/** `url` in a window of its own at `width` x `height`, as PNG bytes. */
+async function shootPage(session, engine, url, width, height) {
+  // A picture of an error page is no picture of the page (WebDriver cannot tell the status).
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`gallery: ${url} answered ${res.status}`);
+  if (engine === 'webkit') {
+    const wk = session.browser.getSession(session.id);
+    const home = await wk.cmd('GET', '/window');
+    const { handle } = await wk.cmd('POST', '/window/new', { type: 'window' });
+    await wk.cmd('POST', '/window', { handle });
+    try {
+      await wk.setWindowRect({ width, height: height + WEBKIT_TOOLBAR });
+      await wk.cmd('POST', '/url', { url });
+      await wk.execute(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      return await wk.screenshot();
+    } finally {
+      await wk.cmd('DELETE', '/window').catch(() => undefined);
+      await wk.cmd('POST', '/window', { handle: home });
+    }
+  }
+  const page = session.browser.getPage(session.id);
+  const other = engine === 'chromium' ? await page.context().newPage() : await page.browser().newPage();
+  try {
+    if (engine === 'chromium') await other.setViewportSize({ width, height });
+    else await other.setViewport({ width, height });
+    await other.goto(url);
+    await other.evaluate(() => document.fonts.ready);
+    return Buffer.from(await other.screenshot());
+  } finally {
+    await other.close();
+  }
+}
+
+/** The Web Test Runner plugin: the frame page and the gallery's server commands. `root` is the repository's. */
+export function galleryPlugin({ root }) {
+  const dir = join(root, 'test', 'artifacts', 'gallery');
+  // One write of steps.json and index.html at a time: the three engines shoot side by side.
+  let writing = Promise.resolve();
+  const record = (step, order) => {
+    writing = writing.then(async () => {
+      const steps = JSON.parse(await readFile(join(dir, 'steps.json'), 'utf8').catch(() => '{}'));
+      if (typeof order === 'number') steps[step] = order;
+      await writeFile(join(dir, 'steps.json'), JSON.stringify(steps, null, 1));
+      await writeGalleryIndex(dir);
+    });
+    return writing;
+  };
+  const save = async (engine, step, width, png) => {
+    if (!pngSize(png)) throw new Error(`gallery: the ${engine} picture of ${step} at ${width} px is not a PNG`);
+    await mkdir(join(dir, engine), { recursive: true });
+    const file = join(dir, engine, `${step}-${width}.png`);
+    await writeFile(file, png);
+    return `test/artifacts/gallery/${engine}/${step}-${width}.png`;
+  };
+  return {
+    name: 'onboarding-kit-gallery',
+    serve(context) {
+      if (context.path !== GALLERY_FRAME_PATH) return undefined;
+      return {
+        body: '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>gallery frame</title><style>html,body{margin:0;background:#fff}</style><script type="module" src="/packages/element/src/index.ts"></script></head><body></body></html>',
+        type: 'html',
+      };
+    },
+    async executeCommand({ command, payload, session }) {
+      if (!command.startsWith('gallery-')) return undefined;
+      const engine = sessionEngine(session);
+      if (command === 'gallery-reset') {
+        await rm(join(dir, engine), { recursive: true, force: true });
+        await mkdir(join(dir, engine), { recursive: true });
+        await record('', undefined);
+        return true;
+      }
+      if (command === 'gallery-list') {
+        return (await readdir(join(dir, engine)).catch(() => [])).filter((n) => n.endsWith('.png')).sort();
+      }
+      const step = String(payload?.step ?? '').replace(/[^a-z0-9-]+/gi, '-');
+      const width = Number(payload?.width);
+      const height = Number(payload?.height);
+      if (!step || !width || !height) throw new Error(`gallery: ${command} needs step, width and height`);
+      const png =
+        command === 'gallery-shot'
+          ? await shootFrame(session, engine, width, height)
+          : command === 'gallery-page'
+            ? await shootPage(session, engine, String(payload.url), width, height)
+            : undefined;
+      if (!png) return undefined;
+      const path = await save(engine, step, width, png);
+      await record(step, payload?.order);
+      return path;
+    },
+  };
+}
