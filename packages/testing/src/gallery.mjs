@@ -23,14 +23,14 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sessionEngine } from './wtr-launchers.mjs';
 
-export const GALLERY_FRAME_PATH = '/__gallery-frame';
+const GALLERY_FRAME_PATH = '/__gallery-frame';
 const ENGINES = ['chromium', 'firefox', 'webkit'];
 const WIDTHS = [390, 1366];
 /** MiniBrowser's toolbar above the page (webkit.mjs TOOLBAR_HEIGHT). */
 const WEBKIT_TOOLBAR = 38;
 
 /** Width and height of a PNG, from its IHDR chunk. */
-export function pngSize(png) {
+function pngSize(png) {
   if (png.length < 24 || png.readUInt32BE(12) !== 0x49484452) return null;
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
@@ -38,7 +38,7 @@ export function pngSize(png) {
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The index page: one row per step (in the order the test walks them), one column per engine and width. */
-export async function writeGalleryIndex(dir) {
+async function writeGalleryIndex(dir) {
   const order = JSON.parse(await readFile(join(dir, 'steps.json'), 'utf8').catch(() => '{}'));
   const cells = new Map();
   for (const engine of ENGINES) {
