@@ -17,7 +17,7 @@
  *   `--files '...*.test.ts'` pattern can pull them into the fake-camera browser. The group runs
  *   with a plain `wtr` run and with `--group no-camera`; a run narrowed by `--files` leaves it out.
  * - Group `gallery` (files `*.gallery.spec.ts`): the fake cameras again, WebKit's window at
- *   1366x844, for the screenshot gallery (@onboarding-kit/testing/gallery: every step at 390 and
+ *   1366x960, for the screenshot gallery (@onboarding-kit/testing/gallery: every step at 390 and
  *   1366 px in a frame of that size, test/artifacts/gallery/index.html). Runs like `no-camera`.
  * Camera permission is per browser context in Chromium (no --use-fake-ui-for-media-stream, which
  * would grant everything) and per origin in Firefox: it starts granted; tests flip it with
@@ -248,7 +248,7 @@ export default {
       ? []
       : [
           { name: 'no-camera', files: [noCameraFiles], browsers: engineBrowsers({ camera: false }) },
-          { name: 'gallery', files: [galleryFiles], browsers: engineBrowsers({ camera: true, window: { width: 1366, height: 844 } }) },
+          { name: 'gallery', files: [galleryFiles], browsers: engineBrowsers({ camera: true, window: { width: 1366, height: 960 } }) },
         ],
   plugins: [
     trail,

@@ -115,7 +115,7 @@ await section('e2e', '5. End to end in Chromium: send click to outcome', 45, 180
 await section('stores', '6. Stores: memory, SQLite, Redis', 60, 150, () => measureStores(DEFAULT_STORES));
 await section('face', '7. Face check on the selfie', 40, 150, async () => measureFace(await getBrowser(), DEFAULT_FACE));
 await section('starvation', '8. Creations under slow uploads', 60, 150, () => measureStarvation(DEFAULT_STARVATION));
-await section('lowend', '9. A low-end phone: Chromium at 390x844, CPU 6x', 60, 240, async () => {
+await section('lowend', '9. A low-end phone: Chromium at 390x844, CPU 6x', 60, 420, async () => {
   const b = await getBrowser();
   const r = await measureLowEnd(b, DEFAULT_LOWEND);
   if (!b) r.notMeasured = `Chromium could not be started (${browserError})`;

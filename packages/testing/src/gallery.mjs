@@ -46,7 +46,10 @@ async function writeGalleryIndex(dir) {
     for (const name of names) {
       const m = /^(.+)-(\d+)\.png$/.exec(name);
       if (!m) continue;
-      const size = pngSize(await readFile(join(dir, engine, name)));
+      // Another engine may be clearing its folder at this moment (gallery-reset): a file gone is left out.
+      const png = await readFile(join(dir, engine, name)).catch(() => null);
+      if (!png) continue;
+      const size = pngSize(png);
       cells.set(`${engine}/${m[1]}/${m[2]}`, { file: `${engine}/${name}`, size });
       if (!(m[1] in order)) order[m[1]] = 1e6;
     }
@@ -153,6 +156,8 @@ export function galleryPlugin({ root }) {
       await writeFile(join(dir, 'steps.json'), JSON.stringify(steps, null, 1));
       await writeGalleryIndex(dir);
     });
+    // The index is for a person; a failure to write it must not stand for a missing picture.
+    writing = writing.catch((error) => console.error(`gallery: index.html not written: ${error.message}`));
     return writing;
   };
   const save = async (engine, step, width, png) => {
