@@ -128,26 +128,41 @@ function armCamera(): void {
 type CamMarks = { tap: number; live: number; shutter: number; preview: number };
 const camMarks = (page: Page) => page.evaluate(() => (window as unknown as { __cam: CamMarks }).__cam);
 
+/** The walk, its failure named by the step it was at. */
 async function walk(page: Page, url: string, settings: LowEndSettings): Promise<Walk> {
+  const at = { step: 'load' };
+  try {
+    return await walkSteps(page, url, settings, at);
+  } catch (error) {
+    throw new Error(`at ${at.step}: ${reason(error)}`, { cause: error });
+  }
+}
+
+async function walkSteps(page: Page, url: string, settings: LowEndSettings, at: { step: string }): Promise<Walk> {
   await page.goto(`${url}/`);
   const flow = page.locator('onboarding-flow');
   const step = (name: string) => flow.locator(`section[data-step="${name}"]`);
   const primary = flow.locator('[part~="button-primary"]');
+  at.step = 'intro';
   await step('intro').waitFor({ timeout: 60_000 });
   await flow.locator('[part~="intro-needs"]').waitFor({ timeout: 60_000 });
   await primary.click();
+  at.step = 'consent';
   await step('consent').waitFor();
   await flow.locator('#consent').check();
   await primary.click();
+  at.step = 'cpf';
   await step('cpf').waitFor();
   await flow.locator('#cpf').fill(CPF);
   await primary.click();
+  at.step = 'document-type';
   await step('document-type').waitFor();
   await flow.locator('#doctype-CNH').check();
   await primary.click();
 
   const openMs: number[] = [];
   // Front: the camera watched as a person holds the card up; it may take the photo by itself.
+  at.step = 'document-front';
   await step('document-front').waitFor();
   await page.evaluate(armCamera);
   await flow.locator('[data-capture-start]').click();
@@ -159,8 +174,13 @@ async function walk(page: Page, url: string, settings: LowEndSettings): Promise<
     .waitFor({ timeout: settings.watchMs })
     .catch(() => undefined);
   const readsEnd = await page.evaluate(() => performance.now());
-  if (!(await flow.locator('img[part~="preview"]').count())) await flow.locator('[part~="shutter"]').click();
-  await flow.locator('img[part~="preview"], #capture-error').first().waitFor({ timeout: 30_000 });
+  at.step = 'document-front photo';
+  if (!(await flow.locator('img[part~="preview"]').count()))
+    await flow
+      .locator('[part~="shutter"]')
+      .click({ timeout: 10_000 })
+      .catch(() => undefined);
+  await flow.locator('img[part~="preview"], #capture-error').first().waitFor();
   const reads = await page.evaluate(
     ([from, to]) => (window as unknown as { __lowend: { videoReads: number[] } }).__lowend.videoReads.filter((t) => t >= from && t <= to),
     [front.live, readsEnd] as const,
@@ -171,6 +191,7 @@ async function walk(page: Page, url: string, settings: LowEndSettings): Promise<
   await primary.click();
 
   // Back: the shutter tapped as soon as the preview is live.
+  at.step = 'document-back';
   await step('document-back').waitFor();
   await page.evaluate(armCamera);
   await flow.locator('[data-capture-start]').click();
@@ -187,6 +208,7 @@ async function walk(page: Page, url: string, settings: LowEndSettings): Promise<
   if (await flow.locator('#capture-error').count())
     throw new Error(`the back photo was refused: ${await flow.locator('#capture-error').textContent()}`);
   await primary.click();
+  at.step = 'selfie';
   await step('selfie').waitFor();
   // A selfie from a file, to end the walk on the photo steps' last screen (the camera shows a card).
   await flow
