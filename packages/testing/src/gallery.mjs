@@ -8,6 +8,7 @@
  * the top left of the window; the test drives the element inside it and sets the frame's size
  * before each picture: the frame is the element's viewport, so its media queries see 390 or 1366
  * in every engine, WebKit's MiniBrowser included (its window never gets narrower than 447 px).
+ * Chromium and Firefox shoot the frame's box; WebKit shoots its viewport, cut here to the frame.
  * Pages that refuse to be framed (the hosted pages: `frame-ancestors 'none'`) are shot in a
  * window of their own (`gallery-page`); WebKit's is never narrower than 447 px, and the index
  * labels every picture with its real size.
@@ -21,6 +22,7 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { sessionEngine } from './wtr-launchers.mjs';
 
 const GALLERY_FRAME_PATH = '/__gallery-frame';
@@ -33,6 +35,59 @@ const WEBKIT_TOOLBAR = 38;
 function pngSize(png) {
   if (png.length < 24 || png.readUInt32BE(12) !== 0x49484452) return null;
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * The top-left `width` x `height` of an 8-bit RGB or RGBA PNG (non-interlaced, as browsers write
+ * their screenshots), as a new PNG.
+ */
+function cropPng(png, width, height) {
+  const size = pngSize(png);
+  const colourType = png[25];
+  const bpp = colourType === 6 ? 4 : colourType === 2 ? 3 : 0;
+  if (!size || png[24] !== 8 || !bpp || png[28] !== 0) throw new Error('gallery: a screenshot that is not an 8-bit RGB(A) PNG');
+  const idat = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = size.width * bpp;
+  const w = Math.min(width, size.width);
+  const h = Math.min(height, size.height);
+  const out = Buffer.alloc(h * (w * bpp + 1));
+  let previous = Buffer.alloc(stride);
+  for (let y = 0; y < h; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? line[x - bpp] : 0;
+      const b = previous[x];
+      const c = x >= bpp ? previous[x - bpp] : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a);
+      const pb = Math.abs(p - b);
+      const pc = Math.abs(p - c);
+      const predictor = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter];
+      line[x] = (line[x] + predictor) & 0xff;
+    }
+    out[y * (w * bpp + 1)] = 0;
+    line.copy(out, y * (w * bpp + 1) + 1, 0, w * bpp);
+    previous = line;
+  }
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.from(png.subarray(16, 29));
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  return Buffer.concat([png.subarray(0, 8), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(out)), chunk('IEND', Buffer.alloc(0))]);
 }
 
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -101,9 +156,9 @@ ${rows.join('\n')}
 /** The frame's box as PNG bytes, in each engine's own way. */
 async function shootFrame(session, engine, width, height) {
   if (engine === 'webkit') {
-    const wk = session.browser.getSession(session.id);
-    const frame = await wk.findElement('css selector', '#gallery-frame');
-    return wk.elementScreenshot(frame);
+    // WebKitWebDriver's element screenshot of a fixed frame lands off by the window's height less
+    // the frame's: the viewport's picture, cut to the frame at the top left, is exact.
+    return cropPng(await session.browser.getSession(session.id).screenshot(), width, height);
   }
   const page = session.browser.getPage(session.id);
   const png = await page.screenshot({ clip: { x: 0, y: 0, width, height } });

@@ -79,11 +79,6 @@ const STEPS = [
 type Step = (typeof STEPS)[number];
 
 let frame: HTMLIFrameElement;
-/**
- * WebKit's element screenshot paints the top 76 px of the window black where a frame as wide as
- * the window starts at the top: its frame sits lower (the gallery group's window is 960 px tall).
- */
-const FRAME_TOP = currentEngine() === 'webkit' ? 100 : 0;
 
 const started = performance.now();
 
@@ -92,10 +87,14 @@ before(async function () {
   // The frame at the top left, as large as the largest picture; the window holds it whole.
   if (currentEngine() !== 'webkit') await setViewport({ width: 1366, height: 844 });
   await executeServerCommand('gallery-reset');
+  // A runner page scrolled under the frame shifts WebKit's element screenshot off the frame.
+  document.documentElement.style.overflow = 'hidden';
+  window.scrollTo(0, 0);
+  console.log(`gallery ${currentEngine()}: window ${innerWidth}x${innerHeight}`);
   frame = document.createElement('iframe');
   frame.id = 'gallery-frame';
   frame.title = 'gallery';
-  frame.style.cssText = `position:fixed;top:${FRAME_TOP}px;left:0;border:0;z-index:2147483647;background:#fff;width:390px;height:844px`;
+  frame.style.cssText = 'position:fixed;top:0;left:0;border:0;z-index:2147483647;background:#fff;width:390px;height:844px';
   const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
   frame.src = '/__gallery-frame';
   document.body.append(frame);
@@ -129,6 +128,7 @@ async function shot(el: OnboardingFlow, step: Step): Promise<void> {
     frame.style.width = `${size.width}px`;
     frame.style.height = `${size.height}px`;
     await settle(el);
+    window.scrollTo(0, 0);
   };
   for (const size of SIZES) {
     await sizeFrame(size);
