@@ -17,7 +17,10 @@
  * - `gallery-reset` `{ }`: removes this engine's pictures (a stale one must not stand in for a missing one);
  * - `gallery-shot` `{ step, order, width, height }`: the frame's box as <step>-<width>.png; rejects
  *   when no picture could be taken (the test then fails);
- * - `gallery-page` `{ step, order, url, width, height }`: the same, from `url` opened in a window of its own;
+ * - `gallery-page` `{ step, order, url, sizes: [{ width, height }] }`: starts taking the same from `url`
+ *   opened in a window of its own, at each size; `gallery-wait` answers 'done' once it is taken (and
+ *   rejects if it could not be), else 'pending' after 10 s: a new window can take longer than
+ *   the 20 s a browser waits for a command's answer;
  * - `gallery-list` `{ }`: the pictures this engine has.
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -222,6 +225,8 @@ export function galleryPlugin({ root }) {
     await writeFile(file, png);
     return `test/artifacts/gallery/${engine}/${step}-${width}.png`;
   };
+  /** Each engine's `gallery-page` under way. */
+  const jobs = new Map();
   return {
     name: 'onboarding-kit-gallery',
     serve(context) {
@@ -243,17 +248,30 @@ export function galleryPlugin({ root }) {
       if (command === 'gallery-list') {
         return (await readdir(join(dir, engine)).catch(() => [])).filter((n) => n.endsWith('.png')).sort();
       }
+      if (command === 'gallery-wait') {
+        const job = jobs.get(engine);
+        if (!job) throw new Error('gallery: no gallery-page under way');
+        return Promise.race([job.then(() => 'done'), new Promise((r) => setTimeout(() => r('pending'), 10_000))]);
+      }
       const step = String(payload?.step ?? '').replace(/[^a-z0-9-]+/gi, '-');
+      if (command === 'gallery-page') {
+        const sizes = Array.isArray(payload?.sizes) ? payload.sizes : [];
+        if (!step || !sizes.length) throw new Error('gallery: gallery-page needs step and sizes');
+        const job = (async () => {
+          for (const { width, height } of sizes) {
+            await save(engine, step, width, await shootPage(session, engine, String(payload.url), width, height));
+            await record(step, payload?.order);
+          }
+        })();
+        job.catch(() => undefined);
+        jobs.set(engine, job);
+        return 'started';
+      }
       const width = Number(payload?.width);
       const height = Number(payload?.height);
       if (!step || !width || !height) throw new Error(`gallery: ${command} needs step, width and height`);
-      const png =
-        command === 'gallery-shot'
-          ? await shootFrame(session, engine, width, height)
-          : command === 'gallery-page'
-            ? await shootPage(session, engine, String(payload.url), width, height)
-            : undefined;
-      if (!png) return undefined;
+      if (command !== 'gallery-shot') return undefined;
+      const png = await shootFrame(session, engine, width, height);
       const path = await save(engine, step, width, png);
       await record(step, payload?.order);
       return path;
