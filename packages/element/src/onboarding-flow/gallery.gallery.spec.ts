@@ -333,7 +333,7 @@ describe(`gallery (${currentEngine()})`, () => {
       sizes: SIZES,
     });
     let state = 'pending';
-    while (state !== 'done') state = await executeServerCommand<string>('gallery-wait');
+    while (state !== 'done') state = await executeServerCommand<string, undefined>('gallery-wait');
   });
 
   it('holds every picture at both widths', async () => {
