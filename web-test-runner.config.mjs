@@ -16,6 +16,9 @@
  *   all, where getUserMedia really fails (NotFoundError; WebKit: OverconstrainedError). Named `.spec.ts` so that no
  *   `--files '...*.test.ts'` pattern can pull them into the fake-camera browser. The group runs
  *   with a plain `wtr` run and with `--group no-camera`; a run narrowed by `--files` leaves it out.
+ * - Group `gallery` (files `*.gallery.spec.ts`): the fake cameras again, WebKit's window at
+ *   1366x960, for the screenshot gallery (@onboarding-kit/testing/gallery: every step at 390 and
+ *   1366 px in a frame of that size, test/artifacts/gallery/index.html). Runs like `no-camera`.
  * Camera permission is per browser context in Chromium (no --use-fake-ui-for-media-stream, which
  * would grant everything) and per origin in Firefox: it starts granted; tests flip it with
  * `executeServerCommand('camera-permission', { grant })`, which answers 'unsupported' in WebKit
@@ -52,6 +55,7 @@ import { failureRecap } from '@onboarding-kit/testing/failure-recap';
 import { commandTrail } from '@onboarding-kit/testing/command-trail';
 import { withDeadline } from '@onboarding-kit/testing/deadline';
 import { reportableFailuresHtml } from '@onboarding-kit/testing/reportable-failures';
+import { galleryPlugin } from '@onboarding-kit/testing/gallery';
 
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const cardY4m = writeCardY4m();
@@ -99,11 +103,11 @@ async function createFirefoxPage({ browser }) {
 }
 
 /** One browser per engine ENGINES names; `camera: false` gives each one without any camera device. */
-function engineBrowsers({ camera }) {
+function engineBrowsers({ camera, window }) {
   const make = {
     chromium: () => launcher(chromiumLaunchOptions(camera ? { cameraY4m: cardY4m } : {})),
     firefox: () => firefoxLauncher({ camera: camera ? 'granted' : 'none', createPage: createFirefoxPage }),
-    webkit: () => webkitLauncher({ launchOptions: { camera } }),
+    webkit: () => webkitLauncher({ launchOptions: { camera, ...window } }),
   };
   return selectedEngines().map((engine) => make[engine]());
 }
@@ -220,6 +224,8 @@ const cspPagePlugin = {
 const trail = commandTrail({ deadlineMs: 40_000 });
 
 const noCameraFiles = 'packages/element/src/**/*.no-camera.spec.ts';
+// The gallery's frame is as large as a laptop's viewport: WebKit's window cannot be resized mid-session.
+const galleryFiles = 'packages/element/src/**/*.gallery.spec.ts';
 const argv = process.argv.slice(2);
 const narrowedByFiles = argv.some((a) => a === '--files' || a.startsWith('--files='));
 const groupChosen = argv.some((a) => a === '--group' || a.startsWith('--group='));
@@ -240,7 +246,12 @@ export default {
   // with the last server commands of a file that stalled.
   reporters: [defaultReporter(), failureRecap({ notes: trail.describe })],
   groups:
-    narrowedByFiles && !groupChosen ? [] : [{ name: 'no-camera', files: [noCameraFiles], browsers: engineBrowsers({ camera: false }) }],
+    narrowedByFiles && !groupChosen
+      ? []
+      : [
+          { name: 'no-camera', files: [noCameraFiles], browsers: engineBrowsers({ camera: false }) },
+          { name: 'gallery', files: [galleryFiles], browsers: engineBrowsers({ camera: true, window: { width: 1366, height: 960 } }) },
+        ],
   plugins: [
     trail,
     esbuildPlugin({ ts: true, tsconfig: elementTsconfig, target: 'es2022' }),
@@ -249,5 +260,6 @@ export default {
     cspPagePlugin,
     companionDouble(),
     realStack({ processingMs: 300 }),
+    galleryPlugin({ root: fileURLToPath(new URL('.', import.meta.url)) }),
   ],
 };

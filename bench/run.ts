@@ -4,17 +4,18 @@
  * the process exits 0 whenever the report could be written.
  *
  *   BENCH_NO_BUILD=1   measure the built output (the element's files, the servers' dist/) as it is, even when stale
- *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face, starvation); BENCHMARKS.md is left alone
+ *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face, starvation, lowend); BENCHMARKS.md is left alone
+ *   BENCH_WRITE=1      with BENCH_ONLY: replace only those sections (and their target rows) in BENCHMARKS.md
  *   BENCH_CAPTURE=main-thread   in the capture section, only the per-engine main-thread watch
  */
 import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '@onboarding-kit/testing/chromium';
 import { describeMachine } from './lib/machine.js';
-import { benchmarksMarkdown } from './lib/markdown.js';
+import { benchmarksMarkdown, mergeSectionsMarkdown } from './lib/markdown.js';
 import { REPO_ROOT } from './lib/paths.js';
 import { emptySection, printSection, type SectionResult } from './lib/report.js';
 import { reason } from './lib/stats.js';
@@ -24,6 +25,7 @@ import { DEFAULT_CAPTURE, measureCapture, type Images } from './sections/capture
 import { DEFAULT_COMPANION, measureCompanion } from './sections/companion.js';
 import { DEFAULT_E2E, measureE2e } from './sections/e2e.js';
 import { DEFAULT_FACE, measureFace } from './sections/face.js';
+import { DEFAULT_LOWEND, measureLowEnd } from './sections/lowend.js';
 import { DEFAULT_RELAY, measureRelay } from './sections/relay.js';
 import { DEFAULT_STARVATION, measureStarvation } from './sections/starvation.js';
 import { DEFAULT_STORES, measureStores } from './sections/stores.js';
@@ -113,6 +115,12 @@ await section('e2e', '5. End to end in Chromium: send click to outcome', 45, 180
 await section('stores', '6. Stores: memory, SQLite, Redis', 60, 150, () => measureStores(DEFAULT_STORES));
 await section('face', '7. Face check on the selfie', 40, 150, async () => measureFace(await getBrowser(), DEFAULT_FACE));
 await section('starvation', '8. Creations under slow uploads', 60, 150, () => measureStarvation(DEFAULT_STARVATION));
+await section('lowend', '9. A low-end phone: Chromium at 390x844, CPU 6x', 60, 420, async () => {
+  const b = await getBrowser();
+  const r = await measureLowEnd(b, DEFAULT_LOWEND);
+  if (!b) r.notMeasured = `Chromium could not be started (${browserError})`;
+  return r;
+});
 
 await browser?.close().catch(() => undefined);
 const wallSeconds = elapsed();
@@ -121,7 +129,12 @@ console.log(`\ntargets:`);
 for (const s of sections)
   for (const t of s.targets) console.log(`  ${t.met === null ? 'not judged' : t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.figure}`);
 console.log(`\nbench wall time: ${wallSeconds.toFixed(1)} s; load average after: ${loadAfter.map((x) => x.toFixed(2)).join(' ')}`);
-if (only.length) {
+if (only.length && process.env.BENCH_WRITE === '1') {
+  const path = join(REPO_ROOT, 'BENCHMARKS.md');
+  const existing = await readFile(path, 'utf8');
+  await writeFile(path, mergeSectionsMarkdown(existing, { machine, loadBefore, loadAfter, wallSeconds }, sections));
+  console.log(`BENCHMARKS.md: sections ${sections.map((s) => s.id).join(', ')} rewritten, the rest left as it is.`);
+} else if (only.length) {
   console.log('BENCH_ONLY is set: BENCHMARKS.md left as it is.');
 } else {
   await writeFile(join(REPO_ROOT, 'BENCHMARKS.md'), benchmarksMarkdown({ machine, loadBefore, loadAfter, wallSeconds }, sections));

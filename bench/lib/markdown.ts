@@ -65,3 +65,43 @@ export function benchmarksMarkdown(run: RunInfo, sections: SectionResult[]): str
   );
   return out.join('\n');
 }
+
+/**
+ * BENCHMARKS.md with only the sections of a partial run (`BENCH_ONLY` with `BENCH_WRITE=1`)
+ * replaced or added: their blocks, and their rows in the targets table (a row is its target's
+ * text; a section keeps the same texts from run to run). Everything else stays as the last full
+ * run wrote it, and a line under the title says which sections are newer.
+ */
+export function mergeSectionsMarkdown(existing: string, run: RunInfo, sections: SectionResult[]): string {
+  const fresh = benchmarksMarkdown(run, sections);
+  const block = (md: string, title: string): string | undefined => {
+    const start = md.indexOf(`\n## ${title}\n`);
+    if (start < 0) return undefined;
+    const end = md.indexOf('\n## ', start + 1);
+    return md.slice(start, end < 0 ? md.length : end);
+  };
+  let out = existing;
+  for (const s of sections) {
+    const mine = block(fresh, s.title)!;
+    const old = block(out, s.title);
+    if (old) out = out.replace(old, mine);
+    else {
+      const reproducing = out.indexOf('\n## Reproducing\n');
+      out = reproducing < 0 ? `${out}${mine}` : `${out.slice(0, reproducing)}${mine}${out.slice(reproducing)}`;
+    }
+  }
+  const freshRows = fresh.split('\n').filter((l) => l.startsWith('| ') && sections.some((s) => s.targets.some((t) => l.startsWith(`| ${t.target} |`))));
+  const targets = new Set(sections.flatMap((s) => s.targets.map((t) => `| ${t.target} |`)));
+  const lines = out.split('\n').filter((l) => ![...targets].some((t) => l.startsWith(t)));
+  const tableStart = lines.indexOf('| target | verdict | figure | why / note |');
+  if (tableStart >= 0) {
+    let end = tableStart + 2;
+    while (end < lines.length && lines[end]!.startsWith('|')) end++;
+    lines.splice(end, 0, ...freshRows);
+  }
+  const note = `Sections ${sections.map((s) => `"${s.title}"`).join(', ')} rewritten on ${run.machine.date} by a partial run (\`BENCH_ONLY=${sections.map((s) => s.id).join(',')} BENCH_WRITE=1\`, ${run.wallSeconds.toFixed(0)} s, load average ${load(run.loadBefore)} before); the rest is from the run above.`;
+  const withoutOld = lines.filter((l) => !(l.startsWith('Sections ') && l.includes('by a partial run') && sections.some((s) => l.includes(`"${s.title}"`))));
+  const at = withoutOld.findIndex((l) => l.startsWith('Written by `npm run bench`'));
+  if (at >= 0) withoutOld.splice(at + 1, 0, '', note);
+  return withoutOld.join('\n');
+}

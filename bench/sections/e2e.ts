@@ -27,12 +27,12 @@ export const DEFAULT_E2E: E2eSettings = { runs: 5 };
 
 const CPF = '529.982.247-25';
 
-interface Stack {
+export interface Stack {
   url: string;
   stop(): Promise<void>;
 }
 
-async function startStack(demoDir: string): Promise<Stack> {
+export async function startStack(demoDir: string): Promise<Stack> {
   const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'demo/start.ts'], {
     cwd: REPO_ROOT,
     // ONBOARDING_STORE=memory: the bench never writes into the repository's ./data (npm start's default store).
@@ -81,7 +81,7 @@ async function startStack(demoDir: string): Promise<Stack> {
 }
 
 /** The demo pages as `npm run build` makes them (root vite.config.ts `demoConfig`), into a temp dir. */
-async function buildDemo(outDir: string): Promise<void> {
+export async function buildDemo(outDir: string): Promise<void> {
   const mod = (await import(pathToFileURL(join(REPO_ROOT, 'vite.config.ts')).href)) as { demoConfig?: unknown };
   if (typeof mod.demoConfig !== 'function') throw new Error('vite.config.ts exports no demoConfig()');
   const demoConfig = mod.demoConfig as (o: { elementDist: string; outDir: string }) => UserConfig;
@@ -112,7 +112,7 @@ async function waitForLiveCamera(page: Page): Promise<void> {
  * A selfie for the file picker (the fake camera shows a card, which the face check refuses):
  * NASA's public-domain portrait from the element's test fixtures, framed as a selfie, 720x960.
  */
-async function selfieJpeg(page: Page): Promise<Buffer> {
+export async function selfieJpeg(page: Page): Promise<Buffer> {
   const portrait = (await readFile(join(REPO_ROOT, 'packages', 'element', 'test', 'fixtures', 'faces', 'astronaut.jpg'))).toString(
     'base64',
   );

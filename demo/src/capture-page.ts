@@ -31,7 +31,7 @@ import {
   watchNotifications,
   type DemoNotification,
 } from './demo-session.js';
-import { describeDetail, SANDBOX_CONTROL, TEST_IDENTITIES } from './test-identities.js';
+import { describeDetail, MANUAL_REVIEW_CPF, SANDBOX_CONTROL, TEST_IDENTITIES } from './test-identities.js';
 
 function byId<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -122,6 +122,8 @@ applySettings(flow, settings);
 
 /** The current session's id, for its notifications. */
 let sessionId: Promise<string | null> = Promise.resolve(null);
+/** The CPF the current session was opened for ('' for the session rendered with the page). */
+let sessionCpf = '';
 
 /**
  * A new session from the demo backend, for `cpf`, given to the element, which starts over at
@@ -138,6 +140,7 @@ async function startWithNewSession(cpf: string): Promise<void> {
     return;
   }
   sessionId = sessionIdOf(flow.endpoint || '/v1', secret);
+  sessionCpf = cpf;
   flow.cpf = cpf;
   flow.setAttribute('session', secret);
   logLine('demo-backend', `opened a session${cpf ? ` for CPF ${cpf}` : ''} (the page holds only its client secret)`);
@@ -210,9 +213,18 @@ for (const button of decisionButtons) {
           : `The sandbox refused the decision (${res?.status ?? 'network error'}).`;
   });
 }
-flow.addEventListener('onboarding-submitted', (e) =>
-  setPending(e.detail.tokenOnboarding, `Waiting for a decision on ${e.detail.tokenOnboarding}.`),
-);
+// A session opened for the manual-review CPF locks that CPF on the element, so only such an
+// onboarding waits for these buttons; any other is decided by the sandbox by itself, and a
+// decision sent for it would only be refused as already decided.
+flow.addEventListener('onboarding-submitted', (e) => {
+  const token = e.detail.tokenOnboarding;
+  if (sessionCpf === MANUAL_REVIEW_CPF) setPending(token, `Waiting for a decision on ${token}.`);
+  else
+    setPending(
+      null,
+      `The sandbox decides ${token} by itself. These buttons decide an onboarding started with CPF ${MANUAL_REVIEW_CPF} (the button above).`,
+    );
+});
 flow.addEventListener('onboarding-complete', (e) => setPending(null, `Decided: ${e.detail.status}.`));
 
 // ---------------------------------------------------------------- event log

@@ -14,6 +14,13 @@ export const TEST_IDENTITIES: readonly TestIdentity[] = [
   { outcome: 'ERROR', cpf: '123.456.789-09', note: 'a technical error with a support code (externalId)' },
 ];
 
+/**
+ * The sandbox's manual-review identity: its onboarding stays IN_PROCESS until the control API
+ * decides it. Any other CPF is decided by the sandbox on its own, so the page's decision buttons
+ * apply to this one only.
+ */
+export const MANUAL_REVIEW_CPF = '987.654.321-00';
+
 /** Where `npm start` mounts the embedded sandbox (demo/start.ts); absent with a real upstream. */
 export const SANDBOX_CONTROL = '/sandbox/__sandbox';
 
