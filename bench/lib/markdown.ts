@@ -90,7 +90,9 @@ export function mergeSectionsMarkdown(existing: string, run: RunInfo, sections: 
       out = reproducing < 0 ? `${out}${mine}` : `${out.slice(0, reproducing)}${mine}${out.slice(reproducing)}`;
     }
   }
-  const freshRows = fresh.split('\n').filter((l) => l.startsWith('| ') && sections.some((s) => s.targets.some((t) => l.startsWith(`| ${t.target} |`))));
+  const freshRows = fresh
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && sections.some((s) => s.targets.some((t) => l.startsWith(`| ${t.target} |`))));
   const targets = new Set(sections.flatMap((s) => s.targets.map((t) => `| ${t.target} |`)));
   const lines = out.split('\n').filter((l) => ![...targets].some((t) => l.startsWith(t)));
   const tableStart = lines.indexOf('| target | verdict | figure | why / note |');
@@ -100,7 +102,9 @@ export function mergeSectionsMarkdown(existing: string, run: RunInfo, sections: 
     lines.splice(end, 0, ...freshRows);
   }
   const note = `Sections ${sections.map((s) => `"${s.title}"`).join(', ')} rewritten on ${run.machine.date} by a partial run (\`BENCH_ONLY=${sections.map((s) => s.id).join(',')} BENCH_WRITE=1\`, ${run.wallSeconds.toFixed(0)} s, load average ${load(run.loadBefore)} before); the rest is from the run above.`;
-  const withoutOld = lines.filter((l) => !(l.startsWith('Sections ') && l.includes('by a partial run') && sections.some((s) => l.includes(`"${s.title}"`))));
+  const withoutOld = lines.filter(
+    (l) => !(l.startsWith('Sections ') && l.includes('by a partial run') && sections.some((s) => l.includes(`"${s.title}"`))),
+  );
   const at = withoutOld.findIndex((l) => l.startsWith('Written by `npm run bench`'));
   if (at >= 0) withoutOld.splice(at + 1, 0, '', note);
   return withoutOld.join('\n');

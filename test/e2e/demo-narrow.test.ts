@@ -102,9 +102,7 @@ test('firefox at 390 px: the token line wraps while "Analisando" shows; the deci
           (tok) =>
             void document
               .querySelector('onboarding-flow')!
-              .dispatchEvent(
-                new CustomEvent('onboarding-submitted', { detail: { tokenOnboarding: tok }, bubbles: true, composed: true }),
-              ),
+              .dispatchEvent(new CustomEvent('onboarding-submitted', { detail: { tokenOnboarding: tok }, bubbles: true, composed: true })),
           t,
         );
       await show(DIGIT_GROUPS_TOKEN);

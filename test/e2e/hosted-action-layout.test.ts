@@ -42,18 +42,24 @@ after(async () => {
 type Box = { left: number; right: number; top: number; bottom: number; width: number };
 
 async function box(page: Page, selector: string): Promise<Box> {
-  return page.locator(selector).first().evaluate((e) => {
-    const r = e.getBoundingClientRect();
-    return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width };
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width };
+    });
 }
 
 /** The content box of `selector`: its width less its padding. */
 async function contentWidth(page: Page, selector: string): Promise<number> {
-  return page.locator(selector).first().evaluate((e) => {
-    const s = getComputedStyle(e);
-    return e.getBoundingClientRect().width - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((e) => {
+      const s = getComputedStyle(e);
+      return e.getBoundingClientRect().width - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+    });
 }
 
 async function at(page: Page, size: { width: number; height: number }, shot: string): Promise<void> {

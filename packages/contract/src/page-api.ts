@@ -179,6 +179,22 @@ const BYTES_TEXT: ImageText<Uint8Array> = {
   sniff: (v) => sniffBase64(base64BytesPrefix(v, SNIFF_CHARS)),
 };
 
+/** The creation's optional text members: the person's name (one rule with the session's) and the document type. */
+function validateTextFields(b: Record<string, unknown>): Validation<null> {
+  if (b.name !== undefined && !isPersonName(typeof b.name === 'string' ? b.name.trim() : b.name)) {
+    return fail(
+      400,
+      'invalid_field',
+      'name must be plain text of at most 200 characters: letters, spaces and common marks, no digits.',
+      'name',
+    );
+  }
+  if (b.documentType !== undefined && !isPlainTextField(b.documentType)) {
+    return fail(400, 'invalid_field', 'documentType must be plain text of at most 200 characters.', 'documentType');
+  }
+  return { ok: true, value: null };
+}
+
 function validateCreation<
   T,
   V extends { images: Partial<Record<ImageRoleName, { base64: T; mime: 'image/jpeg' | 'image/png'; bytes: number }>> },
@@ -203,12 +219,8 @@ function validateCreation<
     return fail(400, 'missing_tax_id', 'A cpf or a cnpj is required.', 'cpf');
   }
 
-  if (b.name !== undefined && !isPersonName(typeof b.name === 'string' ? b.name.trim() : b.name)) {
-    return fail(400, 'invalid_field', 'name must be plain text of at most 200 characters: letters, spaces and common marks, no digits.', 'name');
-  }
-  if (b.documentType !== undefined && !isPlainTextField(b.documentType)) {
-    return fail(400, 'invalid_field', 'documentType must be plain text of at most 200 characters.', 'documentType');
-  }
+  const fields = validateTextFields(b);
+  if (!fields.ok) return fields;
 
   const images = b.images;
   if (!images || typeof images !== 'object' || Array.isArray(images))

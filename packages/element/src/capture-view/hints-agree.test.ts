@@ -84,7 +84,17 @@ async function pictureCamera(share: number): Promise<{ stop(): void }> {
     if (!share) return;
     const w = width * share;
     const h = (w * 4) / 3;
-    ctx.drawImage(portrait, HEAD.x, HEAD.y, HEAD.width, HEAD.height, oval.x + oval.width / 2 - w / 2, oval.y + oval.height / 2 - h / 2, w, h);
+    ctx.drawImage(
+      portrait,
+      HEAD.x,
+      HEAD.y,
+      HEAD.width,
+      HEAD.height,
+      oval.x + oval.width / 2 - w / 2,
+      oval.y + oval.height / 2 - h / 2,
+      w,
+      h,
+    );
   };
   draw();
   const painter = setInterval(draw, 100);
@@ -190,7 +200,11 @@ describe('live hints and the checks after the shot agree', () => {
       await passCpf(el, CPF.approved);
       await chooseType(el, 'CNH');
       await openCamera(el);
-      await waitFor(() => hintOf(el) === 'Coloque o documento na moldura', 'the live hint never said "Coloque o documento na moldura"', 30_000);
+      await waitFor(
+        () => hintOf(el) === 'Coloque o documento na moldura',
+        'the live hint never said "Coloque o documento na moldura"',
+        30_000,
+      );
       await takePhoto(el);
       expect(errorText(el)).to.match(/^Não encontramos o documento na moldura/);
       expect(errorText(el)).to.not.match(/tremida/);

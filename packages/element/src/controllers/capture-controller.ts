@@ -13,13 +13,11 @@ import type { FramePixels } from '../camera/capture-frame.js';
 import { cameraError } from '../camera/camera-error.js';
 import { cropRect, guideMargin } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
-import { loadCaptureView } from '../capture-view/load-capture-view.js';
-import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
+import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import { loadPipeline } from './load-pipeline.js';
 import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
-import type { faceTips, imageErrors, selfieTexts } from '../messages/image-errors.js';
-import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
+import { CaptureTexts, type PipelineKit } from './capture-texts.js';
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
@@ -41,12 +39,7 @@ export interface CaptureOptions {
   /** A line for the live region. */
   announce(text: string): void;
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
-  loadPipeline?: () => Promise<{
-    processImage: typeof processImage;
-    imageErrors: typeof imageErrors;
-    faceTips: typeof faceTips;
-    selfieTexts?: typeof selfieTexts;
-  }>;
+  loadPipeline?: () => Promise<PipelineKit>;
 }
 
 export class CaptureController implements ReactiveController {
@@ -61,16 +54,11 @@ export class CaptureController implements ReactiveController {
   #refusals: Partial<Record<CaptureRole, number>> = {};
   /** The capture view is loaded and defined. */
   #viewReady = false;
-  /** The capture view (with the camera's error texts) is being fetched. */
-  #viewLoading = false;
   #canSwitch = false;
   /** A frame is being grabbed from the camera. */
   #taking = false;
-  /** The refusal texts and the face tips, which come with the pipeline (a photo can only be refused once it is loaded). */
-  #texts: { imageErrors: typeof imageErrors; faceTips: typeof faceTips; selfieTexts?: typeof selfieTexts } | null = null;
+  readonly #texts = new CaptureTexts();
   readonly #face: SelfieFaceCheck;
-  /** The camera's error texts, which come with the capture view. */
-  #cameraTexts: typeof cameraErrorTexts | null = null;
   readonly #pipeline = new LatestRun();
   /** Bumped whenever the camera is stopped for good: a camera start that ends later says nothing. */
   #cameraAttempt = 0;
@@ -102,20 +90,18 @@ export class CaptureController implements ReactiveController {
 
   /** Why a photo was refused, in the locale in effect (a picked file is not told about the oval). */
   errorText(code: ImageCheckCode): string {
-    const locale = this.#options.context.current.locale;
-    const fromFile = this.#lastSource === 'file' ? this.#texts?.selfieTexts?.[locale].fromFile[code] : undefined;
-    return fromFile ?? this.#texts?.imageErrors[locale][code] ?? code;
+    return this.#texts.refusal(code, this.#options.context.current.locale, this.#lastSource === 'file');
   }
 
   /** What is said of an accepted photo of `role`: a selfie is a face to check, a document print to read. */
   acceptedText(role: CaptureRole): string {
     const { locale, messages } = this.#options.context.current;
-    return (role === 'selfie' && this.#texts?.selfieTexts?.[locale].accepted) || messages.capture.accepted;
+    return this.#texts.accepted(role, locale, messages.capture.accepted);
   }
 
   /** What else to try once a selfie was refused twice for its face, in the locale in effect. */
   faceTipsText(): string {
-    return this.#texts?.faceTips[this.#options.context.current.locale] ?? '';
+    return this.#texts.faceTips(this.#options.context.current.locale);
   }
 
   /**
@@ -125,8 +111,7 @@ export class CaptureController implements ReactiveController {
    */
   cameraErrorText(code: CameraErrorCode): string | null {
     const { locale, messages } = this.#options.context.current;
-    if (this.#cameraTexts) return this.#cameraTexts[locale][code];
-    return this.#viewLoading ? null : messages.capture.cameraFailed;
+    return this.#texts.cameraError(code, locale, this.#texts.viewLoading ? null : messages.capture.cameraFailed);
   }
 
   /** Whether a photo is being checked and compressed. */
@@ -156,7 +141,9 @@ export class CaptureController implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (this.#suspended) this.#resume();
+    if (!this.#suspended) return;
+    this.#suspended = false;
+    this.#shown.resume();
   }
 
   hostUpdated(): void {
@@ -166,7 +153,8 @@ export class CaptureController implements ReactiveController {
 
   hostDisconnected(): void {
     this.stop();
-    this.#suspend();
+    this.#shown.suspend();
+    this.#suspended = true;
   }
 
   async openCamera(): Promise<void> {
@@ -175,18 +163,7 @@ export class CaptureController implements ReactiveController {
     const attempt = ++this.#cameraAttempt;
     this.#shown.clearRejected();
     // The view loads while the person answers the permission prompt.
-    this.#viewLoading = true;
-    const view = loadCaptureView().then(
-      (texts) => {
-        this.#cameraTexts = texts;
-        return true as const;
-      },
-      (error: unknown) => error,
-    );
-    void view.then(() => {
-      this.#viewLoading = false;
-      this.#host.requestUpdate();
-    });
+    const view = this.#texts.loadView(() => this.#host.requestUpdate());
     await this.camera.start(role === 'selfie' ? 'user' : 'environment');
     const loaded = await view;
     if (attempt !== this.#cameraAttempt) return;
@@ -195,10 +172,7 @@ export class CaptureController implements ReactiveController {
       this.#host.requestUpdate();
     } else if (this.camera.state === 'live') this.camera.fail(cameraError('unknown', loaded));
     if (this.camera.state === 'live') void this.#checkSwitch(attempt);
-    const error = this.camera.error;
-    if (this.camera.state === 'error' && error) {
-      this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) ?? '' }));
-    }
+    if (this.camera.state === 'error') this.#reportCameraError();
   }
 
   /**
@@ -248,10 +222,13 @@ export class CaptureController implements ReactiveController {
     if (!next?.deviceId || next.deviceId === current) return;
     const attempt = ++this.#cameraAttempt;
     await this.camera.start(role === 'selfie' ? 'user' : 'environment', next.deviceId);
+    if (attempt === this.#cameraAttempt) this.#reportCameraError();
+  }
+
+  #reportCameraError(): void {
     const error = this.camera.error;
-    if (attempt === this.#cameraAttempt && error) {
+    if (error)
       this.#host.dispatchEvent(new OnboardingErrorEvent({ code: `camera_${error.code}`, message: this.cameraErrorText(error.code) ?? '' }));
-    }
   }
 
   /** Keeps the refused photo of the visible step (offered after two refusals in a row, never for a selfie without a face). */
@@ -323,7 +300,7 @@ export class CaptureController implements ReactiveController {
   async #process(
     source: Blob | FramePixels,
     role: CaptureRole,
-    how: { auto?: boolean; keepAnyway?: KeptCheck; guide?: { x: number; y: number } | undefined } = {},
+    how: { auto?: boolean; keepAnyway?: KeptCheck; guide?: { x: number; y: number } } = {},
   ): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#shown.clearRejected();
@@ -335,7 +312,7 @@ export class CaptureController implements ReactiveController {
         if (!isBlobSource(source)) source.close();
         throw error;
       });
-      this.#texts = pipeline;
+      this.#texts.pipeline = pipeline;
       const { processImage } = pipeline;
       const image = await processImage(source, {
         role,
@@ -371,7 +348,7 @@ export class CaptureController implements ReactiveController {
       );
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
-      const code = imageCheckCode(error, this.#texts?.imageErrors ?? null);
+      const code = imageCheckCode(error, this.#texts.pipeline?.imageErrors ?? null);
       // A refused camera frame comes back as a JPEG (the pipeline's ImageCheckError.image); a file is its own.
       const refused = isBlobSource(source) ? source : refusedFrame(error);
       const showable = code !== 'not-an-image' && code !== 'unsupported-type' && refused !== null && /^image\//.test(refused.type);
@@ -414,15 +391,5 @@ export class CaptureController implements ReactiveController {
     if (this.#checking === checking) return;
     this.#checking = checking;
     this.#host.requestUpdate();
-  }
-
-  #suspend(): void {
-    this.#shown.suspend();
-    this.#suspended = true;
-  }
-
-  #resume(): void {
-    this.#suspended = false;
-    this.#shown.resume();
   }
 }

@@ -295,7 +295,13 @@ function closerLook(source: Source, image: GreyImage): { centre: GreyImage; x0: 
 
 /** Faces found in the closer look, in pixels of the FACE_LONG_EDGE copy. */
 const backToCopy = (faces: FaceBox[], look: { x0: number; y0: number; k: number }): FaceBox[] =>
-  faces.map((f) => ({ x: (f.x + look.x0) / look.k, y: (f.y + look.y0) / look.k, width: f.width / look.k, height: f.height / look.k, score: f.score }));
+  faces.map((f) => ({
+    x: (f.x + look.x0) / look.k,
+    y: (f.y + look.y0) / look.k,
+    width: f.width / look.k,
+    height: f.height / look.k,
+    score: f.score,
+  }));
 
 /**
  * Judges a decoded selfie (an ImageBitmap, a canvas, an image) on its FACE_LONG_EDGE grey copy;

@@ -207,7 +207,8 @@ function outermostEdge(
 export function cardFit(image: GreyImage, margin: GuideMargin): CardFit {
   const guide = guideBox(image, margin);
   const edges = edgeCounts(image);
-  const marginPx = (side: Side) => marginOf(margin, side === 'left' || side === 'right' ? 'x' : 'y') * sideGeometry(side, guide).extent * 0.8;
+  const marginPx = (side: Side) =>
+    marginOf(margin, side === 'left' || side === 'right' ? 'x' : 'y') * sideGeometry(side, guide).extent * 0.8;
   // Near each side, counting the guide's middle lines.
   const near = SIDES.map((side) => {
     const extent = sideGeometry(side, guide).extent;

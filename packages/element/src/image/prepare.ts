@@ -142,12 +142,15 @@ function checkQuality(
   const bars = { dark: options.darkThreshold, bright: options.brightThreshold, blur: options.blurThreshold };
   const problem = frameProblem({ brightness, sharpness, fit }, options.role, false, bars);
   const detail = { brightness, sharpness };
-  if (problem === 'too-dark') throw new ImageCheckError('too-dark', 'The image is too dark', { ...detail, threshold: bars.dark ?? EXPOSURE.dark });
-  if (problem === 'too-bright') throw new ImageCheckError('too-bright', 'The image is too bright', { ...detail, threshold: bars.bright ?? EXPOSURE.bright });
+  if (problem === 'too-dark')
+    throw new ImageCheckError('too-dark', 'The image is too dark', { ...detail, threshold: bars.dark ?? EXPOSURE.dark });
+  if (problem === 'too-bright')
+    throw new ImageCheckError('too-bright', 'The image is too bright', { ...detail, threshold: bars.bright ?? EXPOSURE.bright });
   if (problem === 'no-document') throw new ImageCheckError('no-document', 'No document fills the guide', detail);
   // Found inside the guide but small: too few of its pixels to read, the resolution refusal's advice (come closer).
   if (problem === 'document-too-far') throw new ImageCheckError('too-small', 'The document is too far from the camera', detail);
-  if (problem === 'blurry') throw new ImageCheckError('blurry', 'The image is blurry', { ...detail, threshold: bars.blur ?? FOCUS[options.role] });
+  if (problem === 'blurry')
+    throw new ImageCheckError('blurry', 'The image is blurry', { ...detail, threshold: bars.blur ?? FOCUS[options.role] });
   return { sharpness, brightness };
 }
 
@@ -265,10 +268,7 @@ function isVideoFrame(source: FramePixels): source is VideoFrame {
  * here in the worker; the JPEG is then encoded from that canvas), a bitmap is used as it is.
  * The canvases are kept ones (takeCanvas); the one returned is given back once the photo is done.
  */
-function framePixels(
-  source: FramePixels,
-  crop: PrepareOptions['crop'],
-): { bitmap: Picture; upright: { width: number; height: number } } {
+function framePixels(source: FramePixels, crop: PrepareOptions['crop']): { bitmap: Picture; upright: { width: number; height: number } } {
   const width = isVideoFrame(source) ? source.displayWidth : source.width;
   const height = isVideoFrame(source) ? source.displayHeight : source.height;
   if (crop) {

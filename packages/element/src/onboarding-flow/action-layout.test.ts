@@ -75,7 +75,8 @@ function phoneProblems(el: OnboardingFlow, options: { back: boolean }): string[]
     if (c === primary) continue;
     if (!c.matches('.link')) problems.push(`"${c.textContent!.trim()}" is not a text link`);
     if (rect(c).bottom > rect(primary).top + 0.5) problems.push(`"${c.textContent!.trim()}" is beside or below the main action`);
-    if (rect(c).right > rect(base).right || rect(c).left < rect(base).left) problems.push(`"${c.textContent!.trim()}" runs out of the column`);
+    if (rect(c).right > rect(base).right || rect(c).left < rect(base).left)
+      problems.push(`"${c.textContent!.trim()}" runs out of the column`);
     if (rect(c).height < 24) problems.push(`"${c.textContent!.trim()}" is ${rect(c).height}px high`);
   }
   const back = root(el).querySelector<HTMLElement>('[part=back]');
@@ -192,20 +193,20 @@ describe('<onboarding-flow> one action layout', () => {
   onlyIn(['chromium'], "Firefox's driver knows no Shift+Tab, WebKit's sends no keys")(
     'the keyboard meets Back, the content, the main action, then the links',
     async function () {
-    this.timeout(60_000);
-    const { el } = await mount({ withV1: true });
-    await size(el, 'phone');
-    await passConsent(el);
-    await waitFor(() => root(el).activeElement === heading(el), 'the heading has no focus');
-    await sendKeys({ press: 'Shift+Tab' });
-    expect(focused(el)).to.equal('Voltar');
-    const order: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      await sendKeys({ press: 'Tab' });
-      order.push(focused(el));
-    }
-    expect(order).to.deep.equal(['cpf', 'name', 'Continuar', '']);
-    await expect(el).to.be.accessible();
+      this.timeout(60_000);
+      const { el } = await mount({ withV1: true });
+      await size(el, 'phone');
+      await passConsent(el);
+      await waitFor(() => root(el).activeElement === heading(el), 'the heading has no focus');
+      await sendKeys({ press: 'Shift+Tab' });
+      expect(focused(el)).to.equal('Voltar');
+      const order: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        await sendKeys({ press: 'Tab' });
+        order.push(focused(el));
+      }
+      expect(order).to.deep.equal(['cpf', 'name', 'Continuar', '']);
+      await expect(el).to.be.accessible();
     },
   );
 });

@@ -217,7 +217,9 @@ export const buttonText = (b: Element): string =>
 export function button(el: OnboardingFlow, label: string): HTMLButtonElement {
   const found = [...root(el).querySelectorAll('button')].find((b) => buttonText(b) === label);
   if (!found)
-    throw new Error(`no button "${label}" on step ${stepOf(el)}; buttons: ${[...root(el).querySelectorAll('button')].map(buttonText).join(' | ')}`);
+    throw new Error(
+      `no button "${label}" on step ${stepOf(el)}; buttons: ${[...root(el).querySelectorAll('button')].map(buttonText).join(' | ')}`,
+    );
   return found;
 }
 

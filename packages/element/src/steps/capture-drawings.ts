@@ -41,13 +41,34 @@ function text(lines: readonly (readonly [number, number, number])[]): SVGTemplat
 }
 
 /** A handwritten signature from `(x, y)`, about 40 units wide. */
-const signature = (x: number, y: number) =>
-  svg`<path class="m" d=${`M${x} ${y}c3-7 6-7 6-2s2 5 5-1 5-5 5 0 3 4 6-1 4-3 5 1 4 2 13-1`}/>`;
+const signature = (x: number, y: number) => svg`<path class="m" d=${`M${x} ${y}c3-7 6-7 6-2s2 5 5-1 5-5 5 0 3 4 6-1 4-3 5 1 4 2 13-1`}/>`;
 
 /** QR modules, on a grid of 4-unit cells (11 x 11), outside the three finder patterns. */
 const QR_MODULES = [
-  [4, 0], [6, 0], [5, 1], [4, 2], [6, 2], [0, 4], [2, 4], [5, 4], [7, 4], [9, 4], [10, 5], [1, 6], [4, 6], [6, 6],
-  [8, 6], [3, 7], [10, 7], [5, 8], [9, 8], [4, 9], [7, 9], [10, 9], [6, 10], [9, 10],
+  [4, 0],
+  [6, 0],
+  [5, 1],
+  [4, 2],
+  [6, 2],
+  [0, 4],
+  [2, 4],
+  [5, 4],
+  [7, 4],
+  [9, 4],
+  [10, 5],
+  [1, 6],
+  [4, 6],
+  [6, 6],
+  [8, 6],
+  [3, 7],
+  [10, 7],
+  [5, 8],
+  [9, 8],
+  [4, 9],
+  [7, 9],
+  [10, 9],
+  [6, 10],
+  [9, 10],
 ] as const;
 
 /** A QR code 44 units wide: three finder patterns and its modules. */
@@ -70,77 +91,98 @@ const titleBand = (rule: number) =>
 
 const DRAWINGS: Record<DrawingKey, () => SVGTemplateResult> = {
   // Title band, photo with the signature under it, the fields in two columns.
-  'CNH-front': () => svg`${card()}${titleBand(30)}${photo(18, 37, 36, 46)}${signature(16, 97)}${text([
-    [64, 41, 92],
-    [64, 51, 40], [114, 51, 42],
-    [64, 61, 40], [114, 61, 42],
-    [64, 71, 40], [114, 71, 42],
-    [64, 81, 92],
-    [64, 91, 60], [134, 91, 22],
-  ])}`,
+  'CNH-front': () =>
+    svg`${card()}${titleBand(30)}${photo(18, 37, 36, 46)}${signature(16, 97)}${text([
+      [64, 41, 92],
+      [64, 51, 40],
+      [114, 51, 42],
+      [64, 61, 40],
+      [114, 61, 42],
+      [64, 71, 40],
+      [114, 71, 42],
+      [64, 81, 92],
+      [64, 91, 60],
+      [134, 91, 22],
+    ])}`,
   // The QR code beside the table of categories, the remarks under them.
-  'CNH-back': () => svg`${card()}${qr(18, 18)}<g class="m"><rect x="74" y="18" width="84" height="44" rx="2"/><path d="M74 29h84M74 40h84M74 51h84M98 18v44M128 18v44"/></g>${text([
-    [18, 76, 140],
-    [18, 86, 140],
-    [18, 96, 96],
-  ])}`,
+  'CNH-back': () =>
+    svg`${card()}${qr(18, 18)}<g class="m"><rect x="74" y="18" width="84" height="44" rx="2"/><path d="M74 29h84M74 40h84M74 51h84M98 18v44M128 18v44"/></g>${text(
+      [
+        [18, 76, 140],
+        [18, 86, 140],
+        [18, 96, 96],
+      ],
+    )}`,
   // "Valid in the whole country", the photo, the signature, the thumbprint.
-  'RG-front': () => svg`${card()}<path d="M40 20h96"/>${photo(18, 30, 38, 48)}${signature(68, 66)}${text([[66, 72, 50]])}<g class="m"><rect x="124" y="30" width="34" height="44" rx="3"/><path d="M131 64c0-10 4-19 10-19s10 9 10 19M135 66c0-8 2-14 6-14s6 6 6 14M141 58v9M129 53c2-9 7-14 12-14s10 5 12 14"/></g>${text([
-    [18, 90, 68],
-    [18, 99, 44],
-    [96, 99, 62],
-  ])}`,
+  'RG-front': () =>
+    svg`${card()}<path d="M40 20h96"/>${photo(18, 30, 38, 48)}${signature(68, 66)}${text([[66, 72, 50]])}<g class="m"><rect x="124" y="30" width="34" height="44" rx="3"/><path d="M131 64c0-10 4-19 10-19s10 9 10 19M135 66c0-8 2-14 6-14s6 6 6 14M141 58v9M129 53c2-9 7-14 12-14s10 5 12 14"/></g>${text(
+      [
+        [18, 90, 68],
+        [18, 99, 44],
+        [96, 99, 62],
+      ],
+    )}`,
   // The state's heading with its arms, the general registry number, then the person's data.
-  'RG-back': () => svg`${card()}<circle cx="26" cy="24" r="9"/><circle class="m" cx="26" cy="24" r="4"/><path d="M42 18h100"/>${text([
-    [42, 25, 82],
-    [42, 32, 60],
-  ])}<path d="M18 46h54"/>${text([
-    [96, 46, 60],
-    [18, 57, 138],
-    [18, 67, 118],
-    [18, 76, 110],
-    [18, 86, 64],
-    [96, 86, 60],
-    [18, 96, 56],
-  ])}${signature(112, 99)}`,
+  'RG-back': () =>
+    svg`${card()}<circle cx="26" cy="24" r="9"/><circle class="m" cx="26" cy="24" r="4"/><path d="M42 18h100"/>${text([
+      [42, 25, 82],
+      [42, 32, 60],
+    ])}<path d="M18 46h54"/>${text([
+      [96, 46, 60],
+      [18, 57, 138],
+      [18, 67, 118],
+      [18, 76, 110],
+      [18, 86, 64],
+      [96, 86, 60],
+      [18, 96, 56],
+    ])}${signature(112, 99)}`,
   // Title band, photo, the fields and the CPF in bold, the small second portrait.
-  'CIN-front': () => svg`${card()}${titleBand(28)}${photo(18, 35, 34, 44)}${signature(15, 96)}${text([
-    [62, 40, 94],
-    [62, 50, 70],
-    [62, 60, 34], [104, 60, 52],
-    [62, 70, 34], [104, 70, 52],
-  ])}<path d="M62 84h58"/><g class="m"><rect x="134" y="78" width="22" height="24" rx="2" stroke-dasharray="3 2"/><circle cx="145" cy="87" r="4"/><path d="M138 102c0-5 3-8 7-8s7 3 7 8"/></g>${text([[62, 96, 50]])}`,
+  'CIN-front': () =>
+    svg`${card()}${titleBand(28)}${photo(18, 35, 34, 44)}${signature(15, 96)}${text([
+      [62, 40, 94],
+      [62, 50, 70],
+      [62, 60, 34],
+      [104, 60, 52],
+      [62, 70, 34],
+      [104, 70, 52],
+    ])}<path d="M62 84h58"/><g class="m"><rect x="134" y="78" width="22" height="24" rx="2" stroke-dasharray="3 2"/><circle cx="145" cy="87" r="4"/><path d="M138 102c0-5 3-8 7-8s7 3 7 8"/></g>${text([[62, 96, 50]])}`,
   // The fields beside the QR code, the three machine-readable lines under them.
-  'CIN-back': () => svg`${card()}${text([
-    [18, 20, 84],
-    [18, 29, 92],
-    [18, 38, 70],
-    [18, 47, 88],
-    [18, 56, 60],
-  ])}${qr(114, 16)}${mrz(76, 3)}`,
+  'CIN-back': () =>
+    svg`${card()}${text([
+      [18, 20, 84],
+      [18, 29, 92],
+      [18, 38, 70],
+      [18, 47, 88],
+      [18, 56, 60],
+    ])}${qr(114, 16)}${mrz(76, 3)}`,
   // The photo page: heading, photo, fields, two machine-readable lines.
-  'PASSPORT-front': () => svg`${card()}<path d="M18 19h70"/>${photo(18, 26, 34, 44)}${text([
-    [62, 30, 94],
-    [62, 39, 70],
-    [62, 48, 40], [110, 48, 46],
-    [62, 57, 40], [110, 57, 46],
-    [62, 66, 60],
-  ])}${mrz(86, 2)}`,
-  'card-front': () => svg`${card()}${photo(18, 22, 38, 48)}<path d="M66 26h70"/>${text([
-    [66, 38, 90],
-    [66, 48, 70],
-    [66, 58, 84],
-    [66, 68, 56],
-    [18, 90, 98],
-  ])}${signature(116, 94)}`,
-  'card-back': () => svg`${card()}<path d="M18 24h90"/>${text([
-    [18, 36, 140],
-    [18, 46, 120],
-    [18, 56, 132],
-    [18, 66, 100],
-    [18, 76, 124],
-    [18, 86, 80],
-  ])}${signature(110, 97)}`,
+  'PASSPORT-front': () =>
+    svg`${card()}<path d="M18 19h70"/>${photo(18, 26, 34, 44)}${text([
+      [62, 30, 94],
+      [62, 39, 70],
+      [62, 48, 40],
+      [110, 48, 46],
+      [62, 57, 40],
+      [110, 57, 46],
+      [62, 66, 60],
+    ])}${mrz(86, 2)}`,
+  'card-front': () =>
+    svg`${card()}${photo(18, 22, 38, 48)}<path d="M66 26h70"/>${text([
+      [66, 38, 90],
+      [66, 48, 70],
+      [66, 58, 84],
+      [66, 68, 56],
+      [18, 90, 98],
+    ])}${signature(116, 94)}`,
+  'card-back': () =>
+    svg`${card()}<path d="M18 24h90"/>${text([
+      [18, 36, 140],
+      [18, 46, 120],
+      [18, 56, 132],
+      [18, 66, 100],
+      [18, 76, 124],
+      [18, 86, 80],
+    ])}${signature(110, 97)}`,
   // The camera's frame, the oval of its view, and a head and shoulders in it (the shoulders in
   // front of the oval, filled with the background).
   selfie: () =>

@@ -40,6 +40,12 @@ export function reviewStep(v: ReviewView): TemplateResult {
         })}
       </ul>
     </div>
-    ${actionBar({ primary: primaryButton(m.send, v.onSend, v.roles.some((r) => !v.previews[r])) })}
+    ${actionBar({
+      primary: primaryButton(
+        m.send,
+        v.onSend,
+        v.roles.some((r) => !v.previews[r]),
+      ),
+    })}
   `;
 }

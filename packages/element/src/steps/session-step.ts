@@ -28,11 +28,7 @@ export function sessionStep(v: SessionStepView): TemplateResult {
     <div part="body">
       <p id="session-error" class=${v.problem === 'handedOff' ? '' : 'error'} part="error" role="alert" data-session-problem=${v.problem}>${m[v.problem]}</p>
     </div>
-    ${
-      v.problem === 'unavailable'
-        ? actionBar({ primary: primaryButton(m.retry, v.onRetry) })
-        : nothing
-    }
+    ${v.problem === 'unavailable' ? actionBar({ primary: primaryButton(m.retry, v.onRetry) }) : nothing}
   `;
 }
 

@@ -1,0 +1,64 @@
+/**
+ * The capture's lazily arriving texts: the refusal texts, the face tips and the selfie's own
+ * texts come with the image pipeline (a photo can only be refused once it is loaded), the
+ * camera's error texts with the capture view, which is fetched here. Until they arrive, what is asked falls back to the
+ * flow's first-load words or to nothing.
+ */
+import type { CameraErrorCode } from '../camera/camera-error.js';
+import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
+import { loadCaptureView } from '../capture-view/load-capture-view.js';
+import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
+import type { faceTips, imageErrors, selfieTexts } from '../messages/image-errors.js';
+import type { OnboardingLocale } from '../messages/index.js';
+
+/** What the image pipeline's file brings: the check itself and its texts. */
+export interface PipelineKit {
+  processImage: typeof processImage;
+  imageErrors: typeof imageErrors;
+  faceTips: typeof faceTips;
+  selfieTexts?: typeof selfieTexts;
+}
+
+export class CaptureTexts {
+  pipeline: Omit<PipelineKit, 'processImage'> | null = null;
+  camera: typeof cameraErrorTexts | null = null;
+  /** The capture view (with the camera's error texts) is being fetched. */
+  viewLoading = false;
+
+  /** Fetches the capture view and its camera texts: true once here, else the load's error; `changed` once it settled. */
+  loadView(changed: () => void): Promise<true | unknown> {
+    this.viewLoading = true;
+    const view = loadCaptureView().then(
+      (texts) => {
+        this.camera = texts;
+        return true as const;
+      },
+      (error: unknown) => error,
+    );
+    void view.then(() => {
+      this.viewLoading = false;
+      changed();
+    });
+    return view;
+  }
+
+  /** Why a photo was refused; a picked file is not told about the oval. */
+  refusal(code: ImageCheckCode, locale: OnboardingLocale, fromFile: boolean): string {
+    const fileText = fromFile ? this.pipeline?.selfieTexts?.[locale].fromFile[code] : undefined;
+    return fileText ?? this.pipeline?.imageErrors[locale][code] ?? code;
+  }
+
+  /** What is said of an accepted photo of `role`: a selfie is a face to check, a document print to read. */
+  accepted(role: CaptureRole, locale: OnboardingLocale, general: string): string {
+    return (role === 'selfie' && this.pipeline?.selfieTexts?.[locale].accepted) || general;
+  }
+
+  /** The camera's error text, or `meanwhile` before the capture view brought them. */
+  cameraError(code: CameraErrorCode, locale: OnboardingLocale, meanwhile: string | null): string | null {
+    return this.camera ? this.camera[locale][code] : meanwhile;
+  }
+
+  faceTips(locale: OnboardingLocale): string {
+    return this.pipeline?.faceTips[locale] ?? '';
+  }
+}
