@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { actionBarWith, type ActionBar } from './action-bar.js';
 
-export type { Action, ActionBar } from './action-bar.js';
+export type { ActionBar } from './action-bar.js';
 
 /**
  * The actions of a step, laid out as every step lays them out (action-bar.ts):
