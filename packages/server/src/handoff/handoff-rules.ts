@@ -2,7 +2,7 @@
  * The rules of the hand-off between devices (docs/page-api.md#hand-off), as pure functions of a
  * session record: who holds it, what each page is told, and the session's event log.
  */
-import { maskTaxIdForPage, type PageHandoffAnswers, type PageHandoffState, type SessionEvent } from '@onboarding-kit/contract';
+import { maskTaxIdForPage, type PageHandoffAnswers, type PageHandoffState, type PageSession, type SessionEvent } from '@onboarding-kit/contract';
 import { hashSecret, keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { SessionHandoffOffer, SessionLogEntry, SessionRecord, SessionSecretKind } from '../store/backend-state.js';
@@ -57,6 +57,24 @@ export function pageHandoffState(session: SessionRecord, caller: Pick<PageCaller
     origin: isOrigin(caller),
     ...(state === 'pending' && { expiresAt: offer!.expiresAt }),
     ...(answers && { answers }),
+  };
+}
+
+/**
+ * `GET /v1/session` for one page: its view with its hand-off state. On the device a computer
+ * handed an open session to with its answers, the CPF typed there (masked) stands in the prefill
+ * and the document type chosen there is the one offered, so the phone's form is filled as a
+ * session's own prefill fills it, and the companion fills the whole CPF into the creation.
+ */
+export function pageSessionFor(view: PageSession, handoff: PageHandoffState): PageSession {
+  const a = handoff.answers;
+  if (!a || view.status !== 'open') return { ...view, handoff };
+  const ownTaxId = view.prefill.cpf !== undefined || view.prefill.cnpj !== undefined;
+  return {
+    ...view,
+    prefill: { ...view.prefill, ...(a.cpf && !ownTaxId && { cpf: a.cpf }) },
+    ...(a.documentType && { documentTypes: [a.documentType] }),
+    handoff,
   };
 }
 
