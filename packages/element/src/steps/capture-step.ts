@@ -40,7 +40,8 @@ export interface CaptureView {
    * null; `first`: no camera was found here, so it leads, as the step's main action.
    */
   handoff: { first: boolean; onOpen: () => void } | null;
-  onBack: () => void;
+  /** Null on the step the flow resumed at on a phone (a hand-off): nothing before it to go back to. */
+  onBack: (() => void) | null;
   onOpenCamera: () => void;
   onCloseCamera: () => void;
   onFile: (e: Event) => void;
@@ -50,14 +51,14 @@ export interface CaptureView {
 }
 
 export function captureStep(v: CaptureView): TemplateResult {
-  const back = backButton(v.m.flow.back, v.onBack);
+  const back = v.onBack ? backButton(v.m.flow.back, v.onBack) : nothing;
   if (v.acceptedUrl) return acceptedPhoto(v, v.acceptedUrl, back);
   if (v.rejected) return rejectedPhoto(v, v.rejected, back);
   return photoSources(v, back);
 }
 
 /** The accepted photo, to use or take again. */
-function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): TemplateResult {
+function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult | typeof nothing): TemplateResult {
   const m = v.m.capture;
   return html`
     <div part="body">
@@ -76,7 +77,7 @@ function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): Templ
  * The refused photo with its reason, to take again (or, refused twice, to keep anyway; a selfie
  * refused twice for its face cannot be kept: tips and the file picker instead).
  */
-function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>, back: TemplateResult): TemplateResult {
+function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>, back: TemplateResult | typeof nothing): TemplateResult {
   const m = v.m.capture;
   return html`
     <div part="body">
@@ -99,7 +100,7 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
 }
 
 /** No photo yet: the camera (and its view while open), the file pickers and the phone handoff. */
-function photoSources(v: CaptureView, back: TemplateResult): TemplateResult {
+function photoSources(v: CaptureView, back: TemplateResult | typeof nothing): TemplateResult {
   const m = v.m.capture;
   const { state, error } = v.camera;
   const open = state === 'live' || state === 'starting';
@@ -166,7 +167,7 @@ function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): Templ
     .onShutter=${view.onShutter}
     .onSwitch=${view.onSwitch}
     .onClose=${v.onCloseCamera}
-    .onBack=${v.onBack}
+    .onBack=${v.onBack ?? v.onCloseCamera}
   ></onboarding-capture-view>`;
 }
 
