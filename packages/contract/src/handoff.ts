@@ -49,6 +49,39 @@ export interface HandoffOffer {
   expiresAt: string;
 }
 
+/**
+ * What the person already answered on the computer, sent in the body of `POST /v1/session/handoff`
+ * (`HandoffOfferRequest`) so the phone never asks it again. The companion keeps it sealed with the
+ * session's personal data and erases it with them (a redaction, the purge), on a take-back and
+ * with the next offer.
+ */
+export interface HandoffAnswers {
+  /** When the person gave the consent on the computer (ISO 8601): recorded as given, never skipped. */
+  consentAt: string;
+  /** The CPF typed (any punctuation). Only ever in a request body: never in a link, a QR code or a log line. */
+  cpf?: string;
+  /** The name typed (optional). */
+  name?: string;
+  /** The document type chosen. */
+  documentType?: string;
+}
+
+/** Body of `POST /v1/session/handoff` (optional: without it, the phone starts at the intro). */
+export interface HandoffOfferRequest {
+  answers?: HandoffAnswers;
+}
+
+/**
+ * What the device holding a handed-off session is told of the computer's answers
+ * (`PageHandoffState.answers`): the consent's time, the CPF masked as a page sees a session's
+ * (`***.982.247-**`; the companion fills the whole one into the creation), the document type.
+ */
+export interface PageHandoffAnswers {
+  consentAt: string;
+  cpf?: string;
+  documentType?: string;
+}
+
 /** Body of `POST /v1/handoff/claim` (no Authorization): one of the two. */
 export type HandoffClaimRequest = { token: string } | { code: string };
 
@@ -73,6 +106,8 @@ export interface PageHandoffState {
   origin: boolean;
   /** The pending link's expiry. */
   expiresAt?: string;
+  /** To the device holding a handed-off session only: what the computer already answered. */
+  answers?: PageHandoffAnswers;
 }
 
 /** Photos a session's holder reports as taken (never the image). */

@@ -39,7 +39,10 @@ export interface LockedTaxId {
   value: string;
 }
 
-/** A session's CPF, else its CNPJ, as the form locks it. */
+/**
+ * A session's CPF, else its CNPJ, as the form locks it (on a phone handed the session, the CPF
+ * typed on the computer: the companion puts it, masked, in the prefill).
+ */
 export function lockedTaxIdOf(prefill: { cpf?: string; cnpj?: string }): LockedTaxId | null {
   if (prefill.cpf) return { kind: 'cpf', value: prefill.cpf };
   if (prefill.cnpj) return { kind: 'cnpj', value: prefill.cnpj };
@@ -78,6 +81,7 @@ export class DetailsController implements ReactiveController {
   readonly #host: ReactiveElement;
   readonly #options: DetailsOptions;
   #consent = false;
+  #consentAt: number | null = null;
   #consentError = false;
   #cpf = '';
   #name = '';
@@ -99,6 +103,10 @@ export class DetailsController implements ReactiveController {
 
   get consent(): boolean {
     return this.#consent;
+  }
+  /** When the person consented here (ms since the epoch), null before (or when it was given on the computer that handed the session over). */
+  get consentAt(): number | null {
+    return this.#consentAt;
   }
   get consentError(): boolean {
     return this.#consentError;
@@ -154,6 +162,7 @@ export class DetailsController implements ReactiveController {
     const prefill = this.#options.prefill();
     const types = parseDocumentTypes(prefill.documentTypes);
     this.#consent = false;
+    this.#consentAt = null;
     this.#consentError = false;
     this.#locked = prefill.lockedTaxId ?? null;
     this.#prefilledCpf = maskCpfInput(prefill.cpf ?? '');
@@ -194,6 +203,11 @@ export class DetailsController implements ReactiveController {
     };
   }
 
+  /** The consent a computer recorded (with its time, on the companion) before handing the session over: given (the step change that follows renders it). */
+  consentGiven(): void {
+    this.#consent = true;
+  }
+
   // ---------------------------------------------------------------- consent
 
   onConsentChange(e: Event): void {
@@ -210,6 +224,7 @@ export class DetailsController implements ReactiveController {
       this.#focus('#consent');
       return;
     }
+    this.#consentAt = Date.now();
     this.#options.goTo('cpf');
   }
 

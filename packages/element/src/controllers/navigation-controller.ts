@@ -95,6 +95,12 @@ export class NavigationController implements ReactiveController {
     if (next) this.goTo(next);
   }
 
+  /** Whether Back leads somewhere: not from the step a handed-off flow resumed at. */
+  get canGoBack(): boolean {
+    const sequence = this.#options.sequence();
+    return this.#returnToReview || sequence.indexOf(this.#step) > 0;
+  }
+
   back(): void {
     if (this.#returnToReview && isCaptureStep(this.#step)) {
       this.#returnToReview = false;

@@ -3,11 +3,13 @@
  * controller of `<onboarding-flow>`:
  *
  * - On the page that opened the session (its origin) with the `handoff` attribute: whether to
- *   offer "Continue on your phone" (and first, when no camera is found here), and the panel that
+ *   offer "Continue on your phone" (first, from the intro on, when no camera is found here; never
+ *   on a phone: see `isPhone`), and the panel that hands over what the person answered here and that
  *   hands the session over and follows the phone (`open`, `render`). A reload that finds a phone
  *   holding the session opens the panel at once, following (`loaded`). What the panel reports
  *   (`handoff-report` events) moves the flow on: the phone's sending and outcome, the take-back.
- * - On the phone the session was handed to: where the person is and which photos are taken,
+ * - On the phone the session was handed to: the flow resumes at the first photo with the
+ *   computer's answers (consent, CPF, document type), never asking them again; where the person is and which photos are taken,
  *   reported after each change (never an image; a failure never stops the person), and the watch
  *   that tells when the origin took the session back.
  *
@@ -15,14 +17,16 @@
  */
 import type { PageSession } from '@onboarding-kit/contract';
 import { html, type ReactiveController, type ReactiveElement, type TemplateResult } from 'lit';
+import type { DetailsController } from '../controllers/details-controller.js';
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import type { SessionController } from '../controllers/session-controller.js';
 import { OnboardingHandoffEvent, OnboardingSubmittedEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import type { LazyTextsController } from '../onboarding-flow/lazy-texts.js';
 import type { PhotoStepsController } from '../onboarding-flow/photo-steps-controller.js';
-import { FIRST_STEP, rolesFor } from '../onboarding-flow/steps.js';
+import { FIRST_STEP, RESUME_STEP, rolesFor } from '../onboarding-flow/steps.js';
 import type { DeviceLink } from './device-link.js';
+import type { HandoffForm } from './handoff-answers.js';
 import { loadHandoff, type HandoffKit } from './load-handoff.js';
 import type { HandoffReportEvent } from './panel-events.js';
 
@@ -38,8 +42,24 @@ export interface HandoffOptions {
   texts: LazyTextsController;
   /** The document type chosen, which names the photos to take. */
   documentType(): string | null;
+  /** The flow's form: what the person answered here goes with an offer (the hand-off file reads it: handoff-answers.ts); on a phone, the consent given on the computer. */
+  details: HandoffForm & Pick<DetailsController, 'consentGiven'>;
   /** The session expired while a phone held it: the flow starts over. */
   restart(): void;
+}
+
+/**
+ * Whether this device is a phone (or a tablet), where the hand-off is never offered: the browser
+ * says so (`navigator.userAgentData.mobile`, Chromium), or the primary pointer is coarse (a
+ * touch screen without mouse or trackpad, which a laptop with a touch screen still has) and a
+ * camera is here. A touch device without a camera is still offered the phone.
+ */
+export function isPhone(camera: boolean | null): boolean {
+  // Until the cameras are listed, a touch screen counts as a phone: the offer never flashes on one.
+  return !!(
+    (navigator as Navigator & { userAgentData?: { mobile?: boolean } }).userAgentData?.mobile ||
+    (matchMedia('(pointer: coarse)').matches && camera !== false)
+  );
 }
 
 export class HandoffController implements ReactiveController {
@@ -47,7 +67,8 @@ export class HandoffController implements ReactiveController {
   readonly #options: HandoffOptions;
   #mode: HandoffMode | null = null;
   #kit: HandoffKit | null = null;
-  #noCamera = false;
+  /** Whether the browser lists a camera here (null: not known yet). */
+  #camera: boolean | null = null;
   #probed = false;
   /** A device's link to the computer (from the hand-off file), for the secret it was made with. */
   #device: { secret: string; link: DeviceLink | null } | null = null;
@@ -62,15 +83,16 @@ export class HandoffController implements ReactiveController {
   get mode(): HandoffMode | null {
     return this.#mode;
   }
-  /** This page opened the session, holds it, and was asked to offer the hand-off. */
+  /** This page opened the session, holds it, was asked to offer the hand-off, and is not on a phone. */
   get available(): boolean {
     const handoff = this.#options.session.session?.handoff;
-    return this.#options.enabled() && !!handoff?.origin && handoff.holder;
+    return this.#options.enabled() && !!handoff?.origin && handoff.holder && !isPhone(this.#camera);
   }
   /** The browser lists no camera here. */
   get noCamera(): boolean {
-    return this.#noCamera;
+    return this.#camera === false;
   }
+
 
   /** The panel's heading (the session's loading heading while the hand-off file loads). */
   get heading(): string {
@@ -94,15 +116,18 @@ export class HandoffController implements ReactiveController {
     this.#options.nav.announce(this.heading);
   }
 
-  /** Back to the flow's own step. */
-  close(): void {
-    this.#setMode(null);
-  }
-
-  /** The session was read: a phone holding it is followed, whatever the attribute says. */
+  /**
+   * The session was read: a phone holding it is followed, whatever the attribute says; on the
+   * device it was handed to with the computer's answers, the flow resumes at the first photo.
+   */
   loaded(session: PageSession): void {
     const handoff = session.handoff;
     if (handoff?.state === 'claimed' && !handoff.holder) void this.open('follow');
+    // The companion tells the answers to the device holding a handed-off session only.
+    if (handoff?.answers) {
+      this.#options.details.consentGiven();
+      this.#options.nav.goTo(RESUME_STEP);
+    }
   }
 
   reset(): void {
@@ -120,7 +145,8 @@ export class HandoffController implements ReactiveController {
       .endpoint=${endpoint}
       .secret=${secret}
       .locale=${locale}
-      .noCamera=${this.#noCamera}
+      .noCamera=${this.noCamera}
+      .form=${this.#options.details}
       @handoff-report=${this.#onReport}
     ></onboarding-handoff-panel>`;
   }
@@ -130,13 +156,13 @@ export class HandoffController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    if (this.available && !this.#probed) {
+    // Listed even where the offer waits for it (a touch screen, where a camera means a phone).
+    if (this.#options.enabled() && !this.#probed) {
       this.#probed = true;
       // Labels need a permission, the kinds do not: no video input means no camera to open.
       navigator.mediaDevices?.enumerateDevices?.().then(
         (devices) => {
-          if (devices.some((d) => d.kind === 'videoinput')) return;
-          this.#noCamera = true;
+          this.#camera = devices.some((d) => d.kind === 'videoinput');
           this.#host.requestUpdate();
         },
         () => undefined,
@@ -186,38 +212,12 @@ export class HandoffController implements ReactiveController {
     this.#host.dispatchEvent(new OnboardingHandoffEvent({ state: 'reclaimed' }));
   }
 
+  /** The page is told of the hand-off's state and of the phone's sending; the rest is the hand-off file's (report-actions.ts). */
   readonly #onReport = (event: HandoffReportEvent): void => {
     const report = event.detail;
-    const { session, nav, photo, texts } = this.#options;
-    switch (report.kind) {
-      case 'state':
-        if (report.state === 'claimed') {
-          if (this.#mode) this.#setMode('follow');
-          // The phone's outcome will show here: its words are fetched now, to come with its heading.
-          void texts.loadAfterSend();
-        }
-        this.#host.dispatchEvent(new OnboardingHandoffEvent({ state: report.state }));
-        return;
-      case 'announce':
-        return nav.announce(report.text);
-      case 'submitted':
-        this.#host.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding: report.tokenOnboarding }));
-        return;
-      case 'completed': {
-        this.close();
-        const outcome = report.outcome;
-        // Shown once its words are in (at once when they came ahead; without them if they cannot load).
-        void texts.loadAfterSend().then(() => photo.when('outcome', () => photo.submission!.showOutcome(outcome)));
-        return;
-      }
-      case 'back':
-        this.close();
-        if (report.session) session.replace(report.session);
-        else void session.load();
-        return nav.presentStep();
-      case 'ended':
-        return this.#options.restart();
-    }
+    if (report.kind === 'state') this.#host.dispatchEvent(new OnboardingHandoffEvent({ state: report.state }));
+    if (report.kind === 'submitted') this.#host.dispatchEvent(new OnboardingSubmittedEvent({ tokenOnboarding: report.tokenOnboarding }));
+    this.#kit!.actOnReport(report, this.#options, { current: this.#mode, set: (mode) => this.#setMode(mode) });
   };
 
   #unlink(): void {

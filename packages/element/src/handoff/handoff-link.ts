@@ -5,7 +5,7 @@
  * back on request. The hand-off panel shows its state and passes on what it reports. Part of the
  * lazily loaded hand-off file.
  */
-import { formatHandoffCode, type HandoffOffer, type HandoffRole, type PageSession, type SessionEvent } from '@onboarding-kit/contract';
+import { formatHandoffCode, type HandoffAnswers, type HandoffOffer, type HandoffOfferRequest, type HandoffRole, type PageSession, type SessionEvent } from '@onboarding-kit/contract';
 import { postSession } from '../api/companion-client.js';
 import { CompanionError } from '../api/errors.js';
 import type { HandoffOutcome, HandoffReport } from './panel-events.js';
@@ -23,6 +23,8 @@ export interface HandoffLinkOptions {
   endpoint(): string;
   /** The page secret, read for each request. */
   secret(): string;
+  /** What the person answered here, sent in the offer's body (never in the link): the phone resumes with them. */
+  answers(): HandoffAnswers | null;
   texts(): HandoffTexts;
   /** What changed is to be shown. */
   changed(): void;
@@ -123,7 +125,9 @@ export class HandoffLink {
     clearInterval(this.#tick);
     this.#options.changed();
     try {
-      const offer = await postSession(this.#options.endpoint(), 'handoff', this.#options.secret(), undefined, signal);
+      const answers = this.#options.answers();
+      const body: HandoffOfferRequest | undefined = answers ? { answers } : undefined;
+      const offer = await postSession(this.#options.endpoint(), 'handoff', this.#options.secret(), body, signal);
       if (signal?.aborted) return;
       if (!isOffer(offer))
         throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: 201 });

@@ -12,6 +12,7 @@
  * read for each request, never rendered.
  */
 import type { LitElement, PropertyValues, TemplateResult, css as litCss, html as litHtml, nothing as litNothing, svg as litSvg } from 'lit';
+import { handoffAnswers, type HandoffForm } from './handoff-answers.js';
 import type { OnboardingLocale } from '../messages/index.js';
 import { HandoffLink } from './handoff-link.js';
 import { handoffPanelStyles } from './handoff-panel.styles.js';
@@ -21,6 +22,7 @@ import { handoffTexts } from './texts.js';
 
 export { handoffTexts, type HandoffTexts } from './texts.js';
 export { linkDevice, type DeviceLink } from './device-link.js';
+export { actOnReport } from './report-actions.js';
 
 /** What the panel takes from the element's own Lit. */
 export interface HandoffLitKit {
@@ -43,6 +45,8 @@ export interface HandoffPanelProps {
   locale: OnboardingLocale;
   /** No camera was found here: the panel says why the phone. */
   noCamera: boolean;
+  /** The flow's form: what the person answered here is handed over with each offer (null: nothing). */
+  form: HandoffForm | null;
 }
 
 /** How long a copy may wait for the clipboard before the person is told to type the code instead. */
@@ -70,6 +74,7 @@ function panelWithProperties(kit: HandoffLitKit) {
       secret: { attribute: false },
       locale: { attribute: false },
       noCamera: { attribute: false },
+      form: { attribute: false },
       notice: { state: true },
     };
 
@@ -78,6 +83,7 @@ function panelWithProperties(kit: HandoffLitKit) {
     declare secret: string;
     declare locale: OnboardingLocale;
     declare noCamera: boolean;
+    declare form: HandoffForm | null;
     /** What became of the last copy of the code. */
     declare notice: string | null;
 
@@ -88,6 +94,7 @@ function panelWithProperties(kit: HandoffLitKit) {
       this.secret = '';
       this.locale = 'pt-BR';
       this.noCamera = false;
+      this.form = null;
       this.notice = null;
     }
   };
@@ -101,6 +108,7 @@ export function defineHandoffPanel(kit: HandoffLitKit): void {
     readonly #link = new HandoffLink({
       endpoint: () => this.endpoint,
       secret: () => this.secret,
+      answers: () => (this.form ? handoffAnswers(this.form) : null),
       texts: () => this.#t,
       changed: () => {
         // A new code is asked for: what was said about the last one no longer applies.

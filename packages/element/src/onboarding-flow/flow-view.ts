@@ -27,9 +27,12 @@ export function flowHeading(p: FlowParts, step: OnboardingStep): string {
   });
 }
 
-/** Back, before the heading, where the step offers it; never over a blocking session or the hand-off. */
+/**
+ * Back, before the heading, where the step offers it and it leads somewhere (not on the step a
+ * handed-off flow resumed at); never over a blocking session or the hand-off.
+ */
 function backControl(p: FlowParts, step: OnboardingStep): TemplateResult | typeof nothing {
-  if (p.handoff.mode || sessionBlocks(p) || !offersBack(step)) return nothing;
+  if (p.handoff.mode || sessionBlocks(p) || !offersBack(step) || !p.nav.canGoBack) return nothing;
   return backButton(p.context.current.messages.flow.back, () => p.nav.back());
 }
 

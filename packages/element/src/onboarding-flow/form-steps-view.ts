@@ -17,7 +17,14 @@ export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResu
     case 'intro': {
       const types = parseDocumentTypes(documentTypes);
       // The photos of the offered document that has the most: a back side is pictured if any has one.
-      return introStep({ m, types, roles: rolesFor(types.find((t) => documentHasBack(t)) ?? types[0]), onStart: () => nav.next() });
+      const { handoff } = p;
+      return introStep({
+        m,
+        types,
+        roles: rolesFor(types.find((t) => documentHasBack(t)) ?? types[0]),
+        onStart: () => nav.next(),
+        onHandoff: handoff.available && handoff.noCamera ? () => void handoff.open('offer') : null,
+      });
     }
     case 'consent':
       return consentStep({

@@ -23,8 +23,10 @@ import {
   companionNamespace,
   hasButton,
   heading,
+  CPF,
   mount,
   passConsent,
+  passCpf,
   photoFor,
   pickFile,
   preview,
@@ -243,7 +245,8 @@ describe('<onboarding-flow handoff>', () => {
 
     // The phone: its own element, bound to its own secret, goes through the flow.
     const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
-    await toDocumentFront(phone.el);
+    // The computer's consent and document type came with the session: the phone resumes at the first photo.
+    await waitForStep(phone.el, 'document-front');
     await waitForPanel(el, 'No celular: frente do documento', 15_000, ns, session.clientSecret);
     await pickFile(phone.el, await photoFor(phone.el));
     await waitFor(() => !!panelRoot(el).querySelector('[data-photo=documentFront]'), `no photo line: ${panelText(el)}`);
@@ -302,7 +305,8 @@ describe('<onboarding-flow handoff>', () => {
     const phoneClaim = await claimOk(ns, { code: shownCode(el).toLowerCase() });
     await waitForPanel(el, 'Celular conectado');
     const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
-    await toDocumentFront(phone.el);
+    // The computer's consent and document type came with the session: the phone resumes at the first photo.
+    await waitForStep(phone.el, 'document-front');
     await waitForPanel(el, 'No celular: frente do documento', 15_000, ns);
     const computerFocus = lastFocus(el);
     const phoneFocus = lastFocus(phone.el);
@@ -517,5 +521,136 @@ describe('<onboarding-flow handoff>', () => {
       await expect(el).to.be.accessible();
       el.remove();
     }
+  });
+});
+
+/** The phone's steps as shown: whether the intro, the consent or the CPF field ever showed on it. */
+function watchAskedAgain(el: OnboardingFlow): { asked: string[]; stop(): void } {
+  const asked: string[] = [];
+  const look = () => {
+    const r = root(el);
+    if (r.querySelector('#consent')) asked.push('consent');
+    if (r.querySelector('#cpf')) asked.push('cpf');
+    if (r.querySelector('[part~=intro-needs]')) asked.push('intro');
+    if (r.querySelector('input[type=radio]')) asked.push('document-type');
+  };
+  const watch = new MutationObserver(look);
+  watch.observe(root(el), { childList: true, subtree: true });
+  look();
+  return { asked, stop: () => watch.disconnect() };
+}
+
+/** The bodies of the hand-off offers this page sends. */
+function recordOffers(): { bodies: string[]; stop(): void } {
+  const bodies: string[] = [];
+  const original = window.fetch;
+  window.fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith('/session/handoff') && init?.method === 'POST') bodies.push(String(init.body ?? ''));
+    return original(input, init);
+  };
+  return { bodies, stop: () => (window.fetch = original) };
+}
+
+describe("<onboarding-flow handoff> carries the computer's answers to the phone", () => {
+  it("the phone opens at the first photo with the computer's CPF, consent and document type, and never asks them again", async function () {
+    this.timeout(90_000);
+    // A session without a CPF: the person types it on the computer (the refused identity, so the outcome tells it reached the upstream).
+    const session = await executeServerCommand<OpenedSession, Record<string, unknown>>('stack-session', {
+      reference: `handoff-answers-${companionNamespace()}`,
+    });
+    const offers = recordOffers();
+    const { el, ns } = await mountComputer(session);
+    try {
+      await passConsent(el);
+      await passCpf(el, CPF.refused, 'Maria Silva');
+      await chooseType(el, 'RG');
+      await offer(el);
+    } finally {
+      offers.stop();
+    }
+    // The answers went in the offer's body; the link (and its QR code) holds none of them.
+    expect(offers.bodies).to.have.length(1);
+    const sent = JSON.parse(offers.bodies[0]!) as { answers: Record<string, string> };
+    expect(sent.answers).to.include({ cpf: '11144477735', name: 'Maria Silva', documentType: 'RG' });
+    expect(Date.now() - Date.parse(sent.answers.consentAt!)).to.be.within(0, 60_000);
+    const link = await decodeShownQr(qr(el)!);
+    for (const shown of [link, panelText(el)]) expect(shown).not.to.match(/111\.?444\.?777-?35/);
+
+    const phoneClaim = await claimOk(ns, { token: link.slice(link.lastIndexOf('/') + 1) });
+    await waitForPanel(el, 'Celular conectado');
+    const phone = await mount({ companion: 'real', ns, session: phoneClaim.clientSecret });
+    const watch = watchAskedAgain(phone.el);
+    await waitForStep(phone.el, 'document-front');
+    expect(heading(phone.el).textContent).to.equal('Frente do RG');
+    await waitFor(() => root(phone.el).activeElement === heading(phone.el), 'focus not on the heading');
+    expect(hasButton(phone.el, 'Voltar'), 'nothing before the first photo to go back to').to.equal(false);
+    expect(text(phone.el)).not.to.match(/111\.?444\.?777-?35/);
+    await expect(phone.el).to.be.accessible();
+    if (currentEngine() !== 'webkit') {
+      for (const [name, width, height] of [
+        ['390', 390, 844],
+        ['1366', 1366, 768],
+      ] as const) {
+        await setViewport({ width, height });
+        await phone.el.updateComplete;
+        el.hidden = true;
+        console.log(
+          `phone resumed @ ${name}: ${await executeServerCommand<string, { name: string }>('screenshot', { name: `handoff-phone-resumed-${name}` })}`,
+        );
+        el.hidden = false;
+      }
+      await setViewport({ width: 1366, height: 768 });
+    }
+    await waitForPanel(el, 'No celular: frente do documento', 15_000, ns);
+
+    // RG has a back: front, back, selfie, review, then sending.
+    for (const step of ['document-front', 'document-back', 'selfie']) {
+      await waitForStep(phone.el, step);
+      await pickFile(phone.el, await photoFor(phone.el));
+      await click(phone.el, 'Usar esta foto');
+    }
+    await waitForStep(phone.el, 'review');
+    await click(phone.el, 'Enviar');
+    await waitForStep(phone.el, 'outcome', 30_000);
+    watch.stop();
+    expect(watch.asked, 'the phone never showed the intro, consent, CPF or document type').to.deep.equal([]);
+    // The phone sent no CPF (it never held the whole one); the companion filled in the computer's, which the upstream refused.
+    const uploads = (await realRecord(ns)).uploads;
+    const body = uploads[uploads.length - 1]!.body as Record<string, unknown>;
+    expect(body.cpf).to.equal(undefined);
+    expect(body.documentType).to.equal('RG');
+    const complete = phone.events.find((e) => e.type === 'onboarding-complete')!;
+    expect(complete.detail.status).to.equal('REFUSED');
+    await waitForStep(el, 'outcome', 30_000);
+  });
+
+  it('a touch phone with a camera is never offered the hand-off; a computer with one is', async function () {
+    this.timeout(45_000);
+    const session = await openSession();
+    const coarse = window.matchMedia;
+    window.matchMedia = (query: string) =>
+      query === '(pointer: coarse)'
+        ? (Object.create(coarse.call(window, query), { matches: { value: true } }) as MediaQueryList)
+        : coarse.call(window, query);
+    try {
+      const { el } = await mountComputer(session);
+      await toDocumentFront(el);
+      await waitForStep(el, 'document-front');
+      // The cameras are listed (this engine has one), and still nothing is offered.
+      const cameras = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.kind === 'videoinput');
+      expect(cameras.length).to.be.greaterThan(0);
+      await new Promise((r) => setTimeout(r, 300));
+      await el.updateComplete;
+      expect(hasButton(el, 'Continuar no celular')).to.equal(false);
+      expect(root(el).querySelector('[part~=handoff-start]')).to.equal(null);
+      el.remove();
+    } finally {
+      window.matchMedia = coarse;
+    }
+    // The same page with a mouse or a trackpad: offered.
+    const { el } = await mountComputer(await openSession());
+    await toDocumentFront(el);
+    await waitFor(() => hasButton(el, 'Continuar no celular'), 'not offered on a computer');
   });
 });

@@ -198,7 +198,7 @@ export class OnboardingFlow extends LitElement {
   readonly #captureSlot = new ControllerSlot(this);
 
   readonly #nav: NavigationController = new NavigationController(this, {
-    sequence: () => stepSequence(this.#details.documentType),
+    sequence: () => stepSequence(this.#details.documentType, !!this.#session.session?.handoff?.answers),
     context: this.#context,
     heading: (step) => flowHeading(this.#view, step),
     leave: () => this.#photo.leaveStep(),
@@ -260,6 +260,7 @@ export class OnboardingFlow extends LitElement {
     photo: this.#photo,
     texts: this.#texts,
     documentType: () => this.#details.documentType,
+    details: this.#details,
     restart: () => this.start(),
   });
 

@@ -99,7 +99,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     checking: capture.checking,
     cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
     handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: handoff.open } : null,
-    onBack: () => nav.back(),
+    onBack: nav.canGoBack ? () => nav.back() : null,
     onOpenCamera: () => void capture.openCamera(),
     onCloseCamera: () => capture.closeCamera(),
     onFile: (e) => capture.pickFile(e),

@@ -65,9 +65,16 @@ export function documentHasBack(type: string | null | undefined): boolean {
   return !!type && !SINGLE_SIDED.has(type);
 }
 
-/** The steps this person goes through, in order, for the chosen document type. */
-export function stepSequence(documentType: string | null | undefined): OnboardingStep[] {
-  return ONBOARDING_STEPS.filter((s) => s !== 'document-back' || documentHasBack(documentType ?? 'CNH'));
+/** Where a flow handed to a phone with the computer's answers resumes: the first photo (none is carried). */
+export const RESUME_STEP = 'document-front';
+
+/**
+ * The steps this person goes through, in order, for the chosen document type; from the first
+ * photo on when `resumed` (a phone given the computer's answers never goes through them again).
+ */
+export function stepSequence(documentType: string | null | undefined, resumed = false): OnboardingStep[] {
+  const steps = ONBOARDING_STEPS.filter((s) => s !== 'document-back' || documentHasBack(documentType ?? 'CNH'));
+  return steps.slice(resumed ? steps.indexOf(RESUME_STEP) : 0);
 }
 
 /** Capture roles needed for a document type, in capture order. */

@@ -46,7 +46,8 @@ export interface CaptureView {
    * null; `first`: no camera was found here, so it leads, as the step's main action.
    */
   handoff: { first: boolean; onOpen: () => void } | null;
-  onBack: () => void;
+  /** Null on the step the flow resumed at on a phone (a hand-off): nothing before it to go back to. */
+  onBack: (() => void) | null;
   onOpenCamera: () => void;
   onCloseCamera: () => void;
   onFile: (e: Event) => void;
@@ -167,7 +168,7 @@ function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): Templ
     .onShutter=${view.onShutter}
     .onSwitch=${view.onSwitch}
     .onClose=${v.onCloseCamera}
-    .onBack=${v.onBack}
+    .onBack=${v.onBack ?? v.onCloseCamera}
   ></onboarding-capture-view>`;
 }
 

@@ -1,11 +1,12 @@
 /**
  * The intro, the flow's first screen: how long it takes, what the person needs at hand, and a
- * small picture of each photo they will take. Its one button leads to the consent.
+ * small picture of each photo they will take. Its button leads to the consent; on a computer
+ * without a camera (the `handoff` attribute), "Continue on your phone" leads before it.
  */
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
-import { actionBar, primaryButton } from './shared.js';
+import { actionBar, linkButton, primaryButton } from './shared.js';
 
 export interface IntroView {
   m: Messages;
@@ -14,6 +15,8 @@ export interface IntroView {
   /** The photos of the flow, in order: no back side when no offered document has one. */
   roles: readonly CaptureRole[];
   onStart: () => void;
+  /** No camera here and the hand-off is on: the phone is offered first, as the main action. */
+  onHandoff: (() => void) | null;
 }
 
 /** Line drawings (stroked in the primary colour by the styles): a card's front, its back, a face on a phone. */
@@ -32,6 +35,7 @@ function typeList(m: Messages, types: readonly string[]): string {
 
 export function introStep(v: IntroView): TemplateResult {
   const m = v.m.intro;
+  const lead = v.onHandoff;
   return html`
     <div part="body">
       <p>${m.time}</p>
@@ -49,6 +53,11 @@ export function introStep(v: IntroView): TemplateResult {
         )}
       </ul>
     </div>
-    ${actionBar({ primary: primaryButton(m.start, v.onStart) })}
+    ${actionBar({
+      primary: lead
+        ? html`<button type="button" class="primary" part="button button-primary handoff-start" @click=${lead}>${v.m.capture.handoff}</button>`
+        : primaryButton(m.start, v.onStart),
+      secondary: lead ? [linkButton(m.start, v.onStart)] : [],
+    })}
   `;
 }

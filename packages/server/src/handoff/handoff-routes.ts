@@ -14,6 +14,7 @@ import type { StreamRegistry } from '../relay/stream-registry.js';
 import type { Logger } from '../logger.js';
 import type { Timers } from '../relay/timers.js';
 import { countCodeAttempt, type AttemptCounters } from './attempt-limits.js';
+import { validateOfferAnswers } from './handoff-answers.js';
 import { holds, pageHandoffState, sessionHandedOff, stillValid, type PageCaller } from './handoff-rules.js';
 import type { ClaimInput, HandoffService } from './handoff-service.js';
 import type { SessionService } from '../sessions/session-service.js';
@@ -74,7 +75,10 @@ export function handoffPageRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
 
   app.post('/handoff', async (c) => {
     const caller = await pageCaller(c, sessions);
-    const offer = await handoff.offer(caller, new URL(c.req.url).origin);
+    // A body is optional: an offer without one carries no answers and the phone starts at the intro.
+    const sent = hasBody(c) ? await readJsonBody(c, SMALL_BODY_BYTES, { requireJsonType: true, what: 'The hand-off offer' }) : {};
+    const answers = validateOfferAnswers(sent, caller.session, sessions.now());
+    const offer = await handoff.offer(caller, new URL(c.req.url).origin, answers);
     return c.json(offer, 201);
   });
 
@@ -119,6 +123,12 @@ export function handoffClaimRoutes(deps: HandoffRouteDeps): Hono<CompanionEnv> {
     return c.json(await deps.handoff.claim(input), 200);
   });
   return app;
+}
+
+/** Whether the request declares a body (a length above zero, or a chunked one). */
+function hasBody(c: Context): boolean {
+  const length = requestHeader(c, 'content-length');
+  return length !== undefined ? Number(length) > 0 : requestHeader(c, 'transfer-encoding') !== undefined;
 }
 
 function invalid(message: string, field?: string): DomainError {

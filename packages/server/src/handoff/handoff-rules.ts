@@ -2,7 +2,7 @@
  * The rules of the hand-off between devices (docs/page-api.md#hand-off), as pure functions of a
  * session record: who holds it, what each page is told, and the session's event log.
  */
-import type { PageHandoffState, SessionEvent } from '@onboarding-kit/contract';
+import { maskTaxIdForPage, type PageHandoffAnswers, type PageHandoffState, type PageSession, type SessionEvent } from '@onboarding-kit/contract';
 import { hashSecret, keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { SessionHandoffOffer, SessionLogEntry, SessionRecord, SessionSecretKind } from '../store/backend-state.js';
@@ -48,6 +48,7 @@ export function offerState(offer: SessionHandoffOffer | undefined, nowMs: number
 /** `PageSession.handoff` for the asking page. */
 export function pageHandoffState(session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>, nowMs: number): PageHandoffState {
   const offer = session.handoff?.offer;
+  const answers = pageAnswers(session, caller);
   const state: PageHandoffState['state'] =
     session.handoff?.holderHash !== undefined ? 'claimed' : offerState(offer, nowMs) === 'pending' ? 'pending' : 'none';
   return {
@@ -55,6 +56,36 @@ export function pageHandoffState(session: SessionRecord, caller: Pick<PageCaller
     holder: holds(session, caller),
     origin: isOrigin(caller),
     ...(state === 'pending' && { expiresAt: offer!.expiresAt }),
+    ...(answers && { answers }),
+  };
+}
+
+/**
+ * `GET /v1/session` for one page: its view with its hand-off state. On the device a computer
+ * handed an open session to with its answers, the CPF typed there (masked) stands in the prefill
+ * and the document type chosen there is the one offered, so the phone's form is filled as a
+ * session's own prefill fills it, and the companion fills the whole CPF into the creation.
+ */
+export function pageSessionFor(view: PageSession, handoff: PageHandoffState): PageSession {
+  const a = handoff.answers;
+  if (!a || view.status !== 'open') return { ...view, handoff };
+  const ownTaxId = view.prefill.cpf !== undefined || view.prefill.cnpj !== undefined;
+  return {
+    ...view,
+    prefill: { ...view.prefill, ...(a.cpf && !ownTaxId && { cpf: a.cpf }) },
+    ...(a.documentType && { documentTypes: [a.documentType] }),
+    handoff,
+  };
+}
+
+/** `PageHandoffState.answers`: the computer's answers, for the device holding a handed-off session only, the CPF masked. */
+function pageAnswers(session: SessionRecord, caller: Pick<PageCaller, 'kind' | 'secret'>): PageHandoffAnswers | undefined {
+  const a = session.handoffAnswers;
+  if (!a || isOrigin(caller) || !holds(session, caller)) return undefined;
+  return {
+    consentAt: a.consentAt,
+    ...(a.cpf && { cpf: maskTaxIdForPage(a.cpf) }),
+    ...(a.documentType && { documentType: a.documentType }),
   };
 }
 

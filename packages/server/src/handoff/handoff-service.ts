@@ -17,7 +17,7 @@ import {
 import { hashSecret, keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { Logger } from '../logger.js';
-import type { SessionRecord } from '../store/backend-state.js';
+import type { SessionHandoffAnswers, SessionRecord } from '../store/backend-state.js';
 import { handoffKeyHash, holds, isOrigin, offerState, sessionHandedOff, withEvent, type PageCaller } from './handoff-rules.js';
 import { countOffer } from './attempt-limits.js';
 import { COMPANION_DEFAULTS } from '../config/defaults.js';
@@ -61,8 +61,12 @@ export class HandoffService {
     this.#offersPerSession = options.offersPerSession ?? COMPANION_DEFAULTS.handoffOffersPerSession;
   }
 
-  /** `POST /v1/session/handoff`: a new link for the origin that holds an open, unsent session; any earlier unused one stops working. */
-  async offer(caller: PageCaller, origin: string): Promise<HandoffOffer> {
+  /**
+   * `POST /v1/session/handoff`: a new link for the origin that holds an open, unsent session; any
+   * earlier unused one stops working. `answers` (what the person answered here) replace any an
+   * earlier offer carried; without them the phone is told none.
+   */
+  async offer(caller: PageCaller, origin: string, answers: SessionHandoffAnswers | null = null): Promise<HandoffOffer> {
     const store = this.#sessions.store;
     const { id } = caller.session;
     const check = (s: SessionRecord) => {
@@ -91,9 +95,11 @@ export class HandoffService {
     await this.#sessions.change(id, (s) => {
       check(s);
       const handoff = { ...s.handoff, offer: { tokenHash, codeHash, expiresAt, state: 'pending' as const } };
-      return withEvent({ ...s, handoff }, { type: 'handoff.created', expiresAt }, new Date(this.#sessions.now()).toISOString());
+      const { handoffAnswers: _earlier, ...rest } = s;
+      const next = { ...rest, handoff, ...(answers && { handoffAnswers: answers }) };
+      return withEvent(next, { type: 'handoff.created', expiresAt }, new Date(this.#sessions.now()).toISOString());
     });
-    this.#logger.info('hand-off offered', { sessionId: id, expiresAt });
+    this.#logger.info('hand-off offered', { sessionId: id, expiresAt, answers: answers !== null });
     const base = this.#sessions.publicBase(origin);
     return { url: `${base}/h/${token}`, shortUrl: `${base}/h`, code, expiresAt };
   }
@@ -162,7 +168,9 @@ export class HandoffService {
       const pending = offerState(offer, this.#sessions.now()) === 'pending';
       if (s.handoff?.holderHash === undefined && !pending) return null;
       const handoff = { ...(offer && { offer: pending ? { ...offer, state: 'withdrawn' as const } : offer }) };
-      return withEvent({ ...s, handoff }, { type: 'handoff.reclaimed' }, new Date(this.#sessions.now()).toISOString());
+      // The answers were for the phone: back here, this page has its own.
+      const { handoffAnswers: _carried, ...rest } = s;
+      return withEvent({ ...rest, handoff }, { type: 'handoff.reclaimed' }, new Date(this.#sessions.now()).toISOString());
     });
     if (changed) this.#logger.info('hand-off taken back', { sessionId: changed.id });
     return changed ?? (await this.#sessions.store.getSession(caller.session.id)) ?? caller.session;

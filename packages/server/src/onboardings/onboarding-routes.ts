@@ -15,6 +15,7 @@ import { rateLimit } from '../middleware/rate-limit.js';
 import { addToRequestLine } from '../middleware/request-log.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { StreamRegistry } from '../relay/stream-registry.js';
+import { creationTaxId } from '../sessions/person-rules.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { OnboardingRecord, Store } from '../store/index.js';
 import {
@@ -167,7 +168,7 @@ async function createFromBody(
   body: Uint8Array,
   sending: (encoded: EncodedJson) => void,
 ) {
-  const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY, creator.session?.taxId);
+  const validation = validateCreationBytes(body, deps.imageMaxBytes, CREATION_BODY, creationTaxId(creator.session));
   if (!validation.ok) {
     const { code, message, field } = validation.error;
     throw new DomainError(code, message, field ? { field } : {});

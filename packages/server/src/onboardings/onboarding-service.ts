@@ -13,7 +13,7 @@ import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idemp
 import type { LogFields, Logger } from '../logger.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { SessionService } from '../sessions/session-service.js';
-import { withSessionName } from '../sessions/person-rules.js';
+import { withCarriedName, withSessionName } from '../sessions/person-rules.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/index.js';
 import type { EncodedJson, UpstreamClient } from '../upstream/upstream-client.js';
@@ -127,7 +127,7 @@ export class OnboardingService {
   }
 
   async create(asked: CreationRequest): Promise<CreationOutcome> {
-    const request = asked.session ? { ...asked, valid: withSessionName(asked.valid, asked.session) } : asked;
+    const request = asked.session ? { ...asked, valid: withCarriedName(withSessionName(asked.valid, asked.session), asked.session) } : asked;
     const { valid, session, slot } = request;
     const taxId = maskTaxId(valid.taxId.value);
     if (session) checkAgainstSession(valid, session);

@@ -55,9 +55,11 @@ export const PAGE_PATHS: PathItems = {
     post: {
       operationId: 'offerHandoff',
       summary: 'The origin asks for a hand-off link and short code',
-      description: 'No body. A new offer replaces the pending one.',
+      description:
+        "A new offer replaces the pending one. The optional body carries what the person answered on this page to the phone (never in the link).",
       tags: ['Hand-off'],
       security,
+      requestBody: jsonBody(ref('HandoffOfferRequest'), 'Optional.', false),
       responses: {
         '201': jsonAnswer('The link (for a QR code) and the short code, single use, 10 minutes.', ref('HandoffOffer')),
         ...errorResponses(

@@ -148,9 +148,29 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
       holder: { type: 'boolean', description: 'Whether this page captures and submits.' },
       origin: { type: 'boolean', description: 'Whether this page may offer a hand-off or take the session back.' },
       expiresAt: dateTime("The pending link's expiry."),
+      answers: object(
+        {
+          consentAt: dateTime('When the person consented on the computer.'),
+          cpf: string({ description: 'Masked: `***.982.247-**`.' }),
+          documentType: string(),
+        },
+        ['consentAt'],
+        { description: 'To the device holding a handed-off session only: what the computer already answered.' },
+      ),
     },
     ['state', 'holder', 'origin'],
   ),
+  HandoffOfferRequest: object({
+    answers: object(
+      {
+        consentAt: dateTime('When the person consented (not in the future).'),
+        cpf: string({ description: 'A valid CPF; refused when the session has its own tax id.' }),
+        name: string({ maxLength: 200 }),
+        documentType: string({ description: 'One the session offers.' }),
+      },
+      ['consentAt'],
+    ),
+  }, []),
   PageSession: object(
     {
       id: string({ pattern: '^ses_' }),

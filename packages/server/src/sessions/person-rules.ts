@@ -30,3 +30,20 @@ export function withSessionName(valid: ValidCreateOnboardingBytes, session: Sess
   const sent = valid.name?.trim();
   return !sent || sent === firstName(session.name) ? { ...valid, name: session.name } : valid;
 }
+
+/**
+ * The tax id a creation body may leave out: the session's own, else the CPF the computer carried
+ * to the phone holding the session (handoff/handoff-answers.ts), which the phone holds masked only.
+ */
+export function creationTaxId(session: SessionRecord | null | undefined): ValidCreateOnboardingBytes['taxId'] | undefined {
+  if (!session) return undefined;
+  if (session.taxId) return session.taxId;
+  const cpf = session.handoff?.holderHash !== undefined ? session.handoffAnswers?.cpf : undefined;
+  return cpf ? { kind: 'cpf', value: cpf } : undefined;
+}
+
+/** A creation from the phone that sent no name goes with the one the computer carried (the phone never asked it). */
+export function withCarriedName(valid: ValidCreateOnboardingBytes, session: SessionRecord): ValidCreateOnboardingBytes {
+  const name = session.handoff?.holderHash !== undefined ? session.handoffAnswers?.name : undefined;
+  return name && !valid.name?.trim() ? { ...valid, name } : valid;
+}

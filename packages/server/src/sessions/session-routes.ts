@@ -10,7 +10,7 @@ import { idempotencyKey } from '../idempotency/idempotency-header.js';
 import { fingerprint } from '../idempotency/idempotency-rules.js';
 import { plainHttpRefused } from '../net/address-rules.js';
 import { parseJsonBytes, readBodyBytes, readJsonBody } from '../transport/index.js';
-import { pageHandoffState } from '../handoff/handoff-rules.js';
+import { pageHandoffState, pageSessionFor } from '../handoff/handoff-rules.js';
 import { pageCaller } from '../handoff/handoff-routes.js';
 import { exchangeCapture } from './capture-service.js';
 import type { SessionService } from './session-service.js';
@@ -123,7 +123,7 @@ export function pageSessionRoutes({ sessions }: Pick<SessionRouteDeps, 'sessions
   app.get('/', async (c) => {
     const caller = await pageCaller(c, sessions);
     const now = sessions.now();
-    return c.json({ ...toPageSession(caller.session, now), handoff: pageHandoffState(caller.session, caller, now) });
+    return c.json(pageSessionFor(toPageSession(caller.session, now), pageHandoffState(caller.session, caller, now)));
   });
   return app;
 }

@@ -31,6 +31,19 @@ export interface SessionHandoffOffer {
   state: 'pending' | 'claimed' | 'expired' | 'withdrawn';
 }
 
+/**
+ * What the person answered on the computer before a hand-off, kept for the phone
+ * (docs/page-api.md#hand-off). Personal data: sealed with the session's other personal fields.
+ */
+export interface SessionHandoffAnswers {
+  /** When consent was given on the computer (ISO 8601). */
+  consentAt: string;
+  /** 11 digits. */
+  cpf?: string;
+  name?: string;
+  documentType?: string;
+}
+
 /** Which device holds a session, and its latest hand-off link. */
 export interface SessionHandoff {
   offer?: SessionHandoffOffer;
@@ -92,6 +105,11 @@ export interface SessionRecord {
   endedAt?: string;
   /** The hand-off between devices (absent: never offered). */
   handoff?: SessionHandoff;
+  /**
+   * The computer's answers sent with the latest hand-off offer, for the phone; gone on a take-back
+   * and with an offer that sends none. Personal data: sealed with the prefill.
+   */
+  handoffAnswers?: SessionHandoffAnswers;
   /** SHA-256 of each capture token already exchanged for a page secret: none is exchanged twice. */
   exchangedCaptures?: string[];
   /** The latest events, oldest first (bounded; only the latest progress report is kept). */
@@ -101,7 +119,7 @@ export interface SessionRecord {
   /** When the session's personal data was erased (rules/redaction.ts); absent: never. */
   redactedAt?: string;
   /**
-   * At rest only, with a data key: `taxId`, `name`, `metadata`, `returnUrl` and `reportServices` sealed together
+   * At rest only, with a data key: `taxId`, `name`, `metadata`, `returnUrl`, `reportServices` and `handoffAnswers` sealed together
    * (rules/personal-data.ts). The store opens it before handing the session out, so callers never see it.
    */
   sealed?: string;

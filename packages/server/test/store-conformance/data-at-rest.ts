@@ -95,6 +95,25 @@ export function describeDataAtRest({ withBackend }: Harness): void {
     );
   });
 
+  test('data at rest: the answers a hand-off carries to the phone are sealed with the session, read back, and go when the session drops them', async () => {
+    await withBackend(
+      async (a, { peer, rawState }) => {
+        const b = await peer({ dataKey: K1 });
+        const answers = { consentAt: iso(START + 60_000), cpf: CPF, name: NAME, documentType: 'CNH' };
+        // A session without a prefill: the answers are its only personal data.
+        const s = session('ses_ho', { handoff: { holderHash: sha('device') }, handoffAnswers: answers });
+        await a.createSession(structuredClone(s), secretsOf('ses_ho'));
+        assertNoPersonalData(await rawState(), 'with hand-off answers');
+        assert.deepEqual(await b.getSession('ses_ho'), s, 'read back whole by another instance');
+        assert.deepEqual(await a.findSessionBySecret('client', secretsOf('ses_ho').client), s);
+        const { handoffAnswers: _gone, ...taken } = s;
+        assert.equal(await b.replaceSession(structuredClone({ ...taken, version: 2 }), 1), true);
+        assert.deepEqual(await a.getSession('ses_ho'), { ...taken, version: 2 }, 'dropped: read back without them');
+      },
+      { dataKey: K1 },
+    );
+  });
+
   test('data at rest: keys rotate: the first key seals, every key given opens', async () => {
     await withBackend(
       async (old, { peer, rawState }) => {

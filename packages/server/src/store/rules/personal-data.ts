@@ -6,8 +6,9 @@
  *
  * What a store holds and where the personal data is:
  * - a session: the CPF/CNPJ and name the backend prefilled, the backend's `metadata` and
- *   `returnUrl` (free text that may name the person) and the upstream report's `services` member
- *   (whose inside is not shown, so it is taken to hold the person) are sealed together in `sealed`; what the
+ *   `returnUrl` (free text that may name the person), the upstream report's `services` member
+ *   (whose inside is not shown, so it is taken to hold the person) and the answers a computer
+ *   carried to the phone with a hand-off (consent time, CPF, name, document type) are sealed together in `sealed`; what the
  *   store indexes or the routes match on (id, `reference`, status, times, hashes) stays plain;
  * - a notification in the outbox: its whole body (the session view, a query's result);
  * - a standalone query request: its outcome (the upstream's answer about a person or company);
@@ -24,7 +25,7 @@ export interface DataKey {
 }
 
 /** The fields of a session that are personal data, sealed together (`splitSession` and `joinSession` list them). */
-type PersonalField = 'taxId' | 'name' | 'metadata' | 'returnUrl' | 'reportServices';
+type PersonalField = 'taxId' | 'name' | 'metadata' | 'returnUrl' | 'reportServices' | 'handoffAnswers';
 export type SessionPersonalData = Partial<Pick<SessionRecord, PersonalField>>;
 
 /** A sealed value: `pd1.<key id>.<iv>.<ciphertext and tag>`, both base64url (12-byte IV, 16-byte GCM tag). */
@@ -93,13 +94,14 @@ export function parseDataKeys(text: string): { ok: true; keys: DataKey[] } | { o
 
 /** A session without its personal fields, and those fields (null when it has none worth sealing). */
 export function splitSession(s: SessionRecord): { rest: SessionRecord; personal: SessionPersonalData | null } {
-  const { taxId, name, metadata, returnUrl, reportServices, sealed: _sealed, ...rest } = s;
+  const { taxId, name, metadata, returnUrl, reportServices, handoffAnswers, sealed: _sealed, ...rest } = s;
   const personal: SessionPersonalData = {
     ...(taxId && { taxId }),
     ...(name !== undefined && { name }),
     ...(Object.keys(metadata).length > 0 && { metadata }),
     ...(returnUrl !== undefined && { returnUrl }),
     ...(reportServices !== undefined && { reportServices }),
+    ...(handoffAnswers !== undefined && { handoffAnswers }),
   };
   // `metadata` is required: the stored form keeps an empty one, so a record read without opening is still well formed.
   return { rest: { ...rest, metadata: {} }, personal: Object.keys(personal).length > 0 ? personal : null };

@@ -7,7 +7,7 @@
  * Kept: ids, `reference`, statuses, times, the onboarding's token, status and status history
  * (statuses and times only), the claim's key and time (a creation under way still lands).
  * Erased: CPF/CNPJ, name, metadata values, `returnUrl`, the onboarding's `externalId`, the report's
- * `services`, photos kept anyway, hand-off state, exchanged capture tokens, the event log's personal parts, the access
+ * `services`, photos kept anyway, hand-off state and the answers carried with it, exchanged capture tokens, the event log's personal parts, the access
  * keys of the onboarding, and the personal part of every notification body of the session.
  */
 import type { SessionEvent, SessionView } from '@onboarding-kit/contract';
