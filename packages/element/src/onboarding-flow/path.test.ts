@@ -22,6 +22,7 @@ import {
   photoFor,
 } from './test-helpers.js';
 import { ptBR } from '../messages/index.js';
+import { consentText } from '../messages/consent-text.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 
 type GetUserMedia = MediaDevices['getUserMedia'];
@@ -151,10 +152,14 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     const summary = details.querySelector('summary')!;
     expect(summary.textContent!.trim()).to.equal('Ler detalhes');
     expect(details.open).to.equal(false);
-    // What is collected and why, in two lines; who, how long and the person's rights folded away.
+    // What is collected and why, that the selfie is biometric data and who collects it, once the
+    // full text is here; how long and the person's rights folded away.
+    await waitFor(() => root(el).querySelectorAll('.consent-summary li').length === 4, 'the consent summary');
     expect([...root(el).querySelectorAll('.consent-summary li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
       ptBR.consent.what,
       ptBR.consent.why,
+      consentText['pt-BR'].biometricShort,
+      consentText['pt-BR'].controller(null),
     ]);
     // The full text loads beside the element and stays folded away: the summary, checkbox and
     // Continue fit on a phone's first screen.
