@@ -104,6 +104,8 @@ test('the page of a fresh session: the flow for its script to bind to a page sec
   assert.match(tag, /(^| )handoff( |$)/);
   assert.match(tag, /(^| )endpoint="\/"( |$)/);
   assert.match(tag, /(^| )locale="es"( |$)/);
+  // The consent names the brand as the data controller (LGPD).
+  assert.match(tag, /(^| )controller-name="Banco Exemplo"( |$)/);
   assert.ok(!html.includes(s.clientSecret), 'the client secret is never in the page');
   // No inline script or style, nothing of another origin: every link is a path of the companion's.
   assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/);

@@ -236,11 +236,17 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
 
     const mediaDevices = navigator.mediaDevices;
     mediaDevices.getUserMedia = undefined as unknown as GetUserMedia;
+    // A phone: its pointer is coarse (a desktop is never offered a camera app).
+    const matchMedia = window.matchMedia;
+    window.matchMedia = (query: string) => (query === '(pointer: coarse)' ? ({ matches: true } as MediaQueryList) : matchMedia.call(window, query));
     try {
       const { el: bare } = await mount();
       await passConsent(bare);
       await passCpf(bare, CPF.approved);
       await chooseType(bare, 'CNH');
+      // No camera the page can open: picking a file leads, and opening the camera is not offered.
+      expect(root(bare).querySelector('[part~=button-primary]')!.textContent!.trim()).to.equal('Escolher uma foto dos arquivos');
+      expect(root(bare).querySelector('[data-capture-start]')).to.equal(null);
       const app = root(bare).querySelector<HTMLInputElement>('input[type=file][data-camera-app]')!;
       expect(app.getAttribute('capture')).to.equal('environment');
       expect(app.accept).to.equal('image/*');
@@ -255,6 +261,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
       expect(root(bare).querySelector('input[type=file][data-camera-app]')!.getAttribute('capture')).to.equal('user');
     } finally {
       delete (mediaDevices as Partial<MediaDevices>).getUserMedia;
+      window.matchMedia = matchMedia;
     }
   });
 });
