@@ -78,7 +78,7 @@ function acceptedPhoto(v: CaptureView, url: string, back: TemplateResult): Templ
 }
 
 /**
- * The refused photo under its reason (read first, and on screen with the retake at any text size), to take again (or, refused twice, to keep anyway; a selfie
+ * The refused photo's reason and actions, then the photo: at any text size the reason and the retake are on one screen. To take again (or, refused twice, to keep anyway; a selfie
  * refused twice for its face cannot be kept: tips and the file picker instead).
  */
 function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>, back: TemplateResult): TemplateResult {
@@ -86,11 +86,6 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
   return html`
     <div part="body">
       <p id="capture-error" class="error" part="error" role="alert">${v.errorText(rejected.code)}</p>
-      ${
-        rejected.previewUrl
-          ? html`<img class="preview rejected" part="preview" src=${rejected.previewUrl} alt=${m.rejectedAlt(v.m.review.roles[v.role])} />`
-          : nothing
-      }
       ${rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
       ${rejected.stuck ? html`<p part="face-tips">${v.faceTips}</p>` : nothing}
     </div>
@@ -100,6 +95,11 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
       <button type="button" class="primary" part="button button-primary" @click=${v.onRetake}>${m.retake}</button>
       ${rejected.stuck ? filePickers(v) : nothing}
     </div>
+    ${
+      rejected.previewUrl
+        ? html`<img class="preview rejected" part="preview" src=${rejected.previewUrl} alt=${m.rejectedAlt(v.m.review.roles[v.role])} />`
+        : nothing
+    }
   `;
 }
 
