@@ -415,7 +415,7 @@ test('the hand-off link page claims nothing on its GET (a scanner or prefetch ca
   const deviceHtml = await device.text();
   assert.match(
     deviceHtml,
-    /<template id="okit-flow"><div class="okit-flow"><onboarding-flow endpoint="\/" handoff><\/onboarding-flow><\/div><\/template>/,
+    /<template id="okit-flow"><div class="okit-flow"><onboarding-flow endpoint="\/" handoff controller-name="Banco Exemplo"><\/onboarding-flow><\/div><\/template>/,
   );
   assert.match(deviceHtml, /Ninguna verificación en este dispositivo/);
 });
