@@ -69,6 +69,8 @@ test('attributes map to their properties', () => {
     'manual-capture': 'manualCapture',
     session: 'session',
     handoff: 'handoff',
+    'controller-name': 'controllerName',
+    'privacy-url': 'privacyUrl',
   });
   const publicMembers = (element.members ?? []).filter((m) => (m.privacy ?? 'public') === 'public' && !m.name.startsWith('#') && !m.static);
   for (const name of ['endpoint', 'locale', 'documentTypes', 'cpf', 'name', 'maxImageBytes', 'maxLongEdge', 'session', 'start', 'reset']) {

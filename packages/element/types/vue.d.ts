@@ -35,6 +35,12 @@ export interface OnboardingFlowVueProps {
   session?: OnboardingFlow['session'];
   /** Offers "Continue on your phone" on the capture steps (with a `session`). */
   handoff?: OnboardingFlow['handoff'];
+  /** The data controller the consent names (the company collecting the data). */
+  controllerName?: OnboardingFlow['controllerName'];
+  'controller-name'?: OnboardingFlow['controllerName'];
+  /** The controller's privacy policy (http or https), linked from the consent. */
+  privacyUrl?: OnboardingFlow['privacyUrl'];
+  'privacy-url'?: OnboardingFlow['privacyUrl'];
 }
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;

@@ -61,7 +61,7 @@ export const ONBOARDING_FLOW_EVENTS = Object.fromEntries(ONBOARDING_EVENTS.map((
 export type OnboardingFlowProperties = Partial<
   Pick<
     OnboardingFlowElement,
-    'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session' | 'handoff'
+    'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session' | 'handoff' | 'controllerName' | 'privacyUrl'
   >
 >;
 

@@ -104,6 +104,8 @@ test('the page of a fresh session: the flow for its script to bind to a page sec
   assert.match(tag, /(^| )handoff( |$)/);
   assert.match(tag, /(^| )endpoint="\/"( |$)/);
   assert.match(tag, /(^| )locale="es"( |$)/);
+  // The consent names the brand as the data controller (LGPD).
+  assert.match(tag, /(^| )controller-name="Banco Exemplo"( |$)/);
   assert.ok(!html.includes(s.clientSecret), 'the client secret is never in the page');
   // No inline script or style, nothing of another origin: every link is a path of the companion's.
   assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/);
@@ -413,7 +415,7 @@ test('the hand-off link page claims nothing on its GET (a scanner or prefetch ca
   const deviceHtml = await device.text();
   assert.match(
     deviceHtml,
-    /<template id="okit-flow"><div class="okit-flow"><onboarding-flow endpoint="\/" handoff><\/onboarding-flow><\/div><\/template>/,
+    /<template id="okit-flow"><div class="okit-flow"><onboarding-flow endpoint="\/" handoff controller-name="Banco Exemplo"><\/onboarding-flow><\/div><\/template>/,
   );
   assert.match(deviceHtml, /Ninguna verificación en este dispositivo/);
 });

@@ -23,6 +23,7 @@ import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captur
 import { LatestRun } from './latest-run.js';
 import { KEEPABLE, SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, mayKeep, refusedFrame } from './photo-refusal.js';
 import { SelfieFaceCheck } from './selfie-face-check.js';
+import { focusAfterCheck } from './photo-focus.js';
 
 export interface PipelineLimits {
   maxBytes?: number;
@@ -364,7 +365,10 @@ export class CaptureController implements ReactiveController {
         );
       }
     } finally {
-      if (this.#pipeline.end(signal)) this.#setChecking(false);
+      if (this.#pipeline.end(signal)) {
+        this.#setChecking(false);
+        focusAfterCheck(this.#host);
+      }
     }
   }
 

@@ -29,6 +29,8 @@ async function setup(prefill: Prefill = { cpf: '', name: '', documentTypes: 'CNH
           checked: details.consent,
           error: details.consentError,
           full: null,
+          controller: 'Acme',
+          privacyUrl: null,
           onChange: (e) => details.onConsentChange(e),
           onSubmit: (e) => details.onConsentSubmit(e),
           onDecline: noop,

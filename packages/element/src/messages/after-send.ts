@@ -21,6 +21,8 @@ const ptBR = {
   errorBody: 'Houve um problema técnico na análise. Informe o código abaixo ao suporte para que possam ajudar.',
   copied: 'Código copiado.',
   copyFailed: 'Não foi possível copiar. Selecione o código e copie manualmente.',
+  /** On the review, a photo kept although a check refused it, before the reason. */
+  keptAnyway: 'Mantida mesmo assim',
 };
 
 export type AfterSendMessages = typeof ptBR;
@@ -42,6 +44,7 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     errorBody: 'A technical problem occurred during the check. Give support the code below so they can help.',
     copied: 'Code copied.',
     copyFailed: 'Could not copy. Select the code and copy it by hand.',
+    keptAnyway: 'Kept anyway',
   },
   es: {
     waiting: 'Recibimos sus datos. El análisis suele tardar unos segundos; mantenga esta página abierta.',
@@ -58,5 +61,6 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     errorBody: 'Hubo un problema técnico en el análisis. Comunique al soporte el código de abajo para que puedan ayudarle.',
     copied: 'Código copiado.',
     copyFailed: 'No se pudo copiar. Seleccione el código y cópielo manualmente.',
+    keptAnyway: 'Conservada de todos modos',
   },
 };

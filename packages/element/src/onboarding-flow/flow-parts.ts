@@ -22,5 +22,7 @@ export interface FlowParts {
 export interface FlowHost extends HTMLElement {
   manualCapture: boolean;
   documentTypes: string;
+  controllerName: string | undefined;
+  privacyUrl: string | undefined;
   start(): void;
 }

@@ -32,6 +32,8 @@ export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResu
         checked: details.consent,
         error: details.consentError,
         full: texts.consent?.[locale] ?? null,
+        controller: p.host.controllerName,
+        privacyUrl: p.host.privacyUrl,
         onChange: (e) => details.onConsentChange(e),
         onSubmit: (e) => details.onConsentSubmit(e),
         onDecline: () => p.host.dispatchEvent(new OnboardingCancelEvent({ step: nav.step })),

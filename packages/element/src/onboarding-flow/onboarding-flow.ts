@@ -42,7 +42,7 @@ import { introStyles } from './intro.styles.js';
  * @event {OnboardingCancelEvent} onboarding-cancel - The person declined consent or cancelled the upload. `detail: { step }`.
  *
  * @slot logo - Shown in the header, before the title.
- * @slot consent-extra - Extra consent text from the integrator (privacy policy link, DPO contact).
+ * @slot consent-extra - Extra consent text from the integrator (a DPO contact, the controller's own terms).
  * @slot outcome-approved - Extra content on the APPROVED screen (for example a "Continue" link).
  * @slot outcome-refused - Extra content on the REFUSED screen.
  * @slot outcome-error - Extra content on the ERROR screen (for example how to reach support).
@@ -120,6 +120,8 @@ export class OnboardingFlow extends LitElement {
     maxImageBytes: { attribute: 'max-image-bytes', type: Number },
     manualCapture: { attribute: 'manual-capture', type: Boolean },
     maxLongEdge: { attribute: 'max-long-edge', type: Number },
+    controllerName: { attribute: 'controller-name' },
+    privacyUrl: { attribute: 'privacy-url' },
   };
 
   /** Companion base URL, with or without the trailing `/v1` (both are accepted). */
@@ -181,6 +183,15 @@ export class OnboardingFlow extends LitElement {
 
   /** Longest edge in pixels of each compressed photo (the pipeline's default when unset). */
   maxLongEdge: number | undefined;
+
+  /**
+   * The data controller the consent names (the company collecting the data, LGPD art. 9). Unset,
+   * the consent says no name was given, and the console warns once.
+   */
+  declare controllerName: string | undefined;
+
+  /** The controller's privacy policy (an http or https address), linked from the consent in a new tab. */
+  declare privacyUrl: string | undefined;
 
   /**
    * Timings of the polling fallback used when the status stream fails (JS property only;

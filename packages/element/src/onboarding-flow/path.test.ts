@@ -22,6 +22,7 @@ import {
   photoFor,
 } from './test-helpers.js';
 import { ptBR } from '../messages/index.js';
+import { consentText } from '../messages/consent-text.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
 
 type GetUserMedia = MediaDevices['getUserMedia'];
@@ -151,10 +152,14 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     const summary = details.querySelector('summary')!;
     expect(summary.textContent!.trim()).to.equal('Ler detalhes');
     expect(details.open).to.equal(false);
-    // What is collected and why, in two lines; who, how long and the person's rights folded away.
+    // What is collected and why, that the selfie is biometric data and who collects it, once the
+    // full text is here; how long and the person's rights folded away.
+    await waitFor(() => root(el).querySelectorAll('.consent-summary li').length === 4, 'the consent summary');
     expect([...root(el).querySelectorAll('.consent-summary li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal([
       ptBR.consent.what,
       ptBR.consent.why,
+      consentText['pt-BR'].biometricShort,
+      consentText['pt-BR'].controller(null),
     ]);
     // The full text loads beside the element and stays folded away: the summary, checkbox and
     // Continue fit on a phone's first screen.
@@ -231,11 +236,17 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
 
     const mediaDevices = navigator.mediaDevices;
     mediaDevices.getUserMedia = undefined as unknown as GetUserMedia;
+    // A phone: its pointer is coarse (a desktop is never offered a camera app).
+    const matchMedia = window.matchMedia;
+    window.matchMedia = (query: string) => (query === '(pointer: coarse)' ? ({ matches: true } as MediaQueryList) : matchMedia.call(window, query));
     try {
       const { el: bare } = await mount();
       await passConsent(bare);
       await passCpf(bare, CPF.approved);
       await chooseType(bare, 'CNH');
+      // No camera the page can open: picking a file leads, and opening the camera is not offered.
+      expect(root(bare).querySelector('[part~=button-primary]')!.textContent!.trim()).to.equal('Escolher uma foto dos arquivos');
+      expect(root(bare).querySelector('[data-capture-start]')).to.equal(null);
       const app = root(bare).querySelector<HTMLInputElement>('input[type=file][data-camera-app]')!;
       expect(app.getAttribute('capture')).to.equal('environment');
       expect(app.accept).to.equal('image/*');
@@ -250,6 +261,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
       expect(root(bare).querySelector('input[type=file][data-camera-app]')!.getAttribute('capture')).to.equal('user');
     } finally {
       delete (mediaDevices as Partial<MediaDevices>).getUserMedia;
+      window.matchMedia = matchMedia;
     }
   });
 });

@@ -52,6 +52,17 @@ function cameraUnavailable(code: string | undefined): boolean {
   return code === 'denied' || code === 'no-camera' || code === 'unsupported' || code === 'insecure-context';
 }
 
+/** Whether the camera is worth asking for: not once none was found (or the page can never reach one); a refusal can be asked again. */
+function cameraOffered(code: string | undefined, noneFound: boolean): boolean {
+  if (typeof navigator === 'undefined' || typeof navigator.mediaDevices?.getUserMedia !== 'function') return false;
+  return !noneFound && code !== 'no-camera' && code !== 'unsupported' && code !== 'insecure-context';
+}
+
+/** A phone or tablet (a coarse pointer): the devices whose camera app a `capture` file input opens. */
+function touchDevice(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+}
+
 export function renderPhotoStep(c: PhotoStepContext): TemplateResult {
   const { step } = c;
   if (isCaptureStep(step)) return renderCaptureStep(c, CAPTURE_STEPS[step]);
@@ -70,6 +81,7 @@ export function renderPhotoStep(c: PhotoStepContext): TemplateResult {
 function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResult {
   const { m, capture, nav } = c;
   const handoff = c.handoff;
+  const cameraCode = capture.camera.state === 'error' ? capture.camera.error?.code : undefined;
   return captureStep({
     m,
     role,
@@ -97,7 +109,9 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
       : null,
     taking: capture.taking,
     checking: capture.checking,
-    cameraUnavailable: cameraUnavailable(capture.camera.state === 'error' ? capture.camera.error?.code : undefined),
+    cameraUnavailable: !!handoff?.noCamera || cameraUnavailable(cameraCode),
+    cameraOffered: cameraOffered(cameraCode, !!handoff?.noCamera),
+    cameraApp: touchDevice(),
     handoff: handoff ? { first: handoff.noCamera || capture.camera.error?.code === 'no-camera', onOpen: handoff.open } : null,
     onBack: nav.canGoBack ? () => nav.back() : null,
     onOpenCamera: () => void capture.openCamera(),
@@ -112,13 +126,20 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
 function renderReviewStep(c: PhotoStepContext): TemplateResult {
   const { m, capture, submission } = c;
   const previews: Partial<Record<CaptureRole, string>> = {};
-  for (const [role, photo] of Object.entries(capture.photos)) if (photo) previews[role as CaptureRole] = photo.previewUrl;
+  const kept: Partial<Record<CaptureRole, string>> = {};
+  for (const [role, photo] of Object.entries(capture.photos)) {
+    if (!photo) continue;
+    previews[role as CaptureRole] = photo.previewUrl;
+    if (photo.keptAnyway && photo.keptCheck) kept[role as CaptureRole] = capture.errorText(photo.keptCheck);
+  }
   const roles = rolesFor(c.documentType);
   return reviewStep({
     m,
     roles,
     previews,
     labels: Object.fromEntries(roles.map((role) => [role, c.heading(stepForRole(role))])),
+    kept,
+    keptLabel: c.afterSend?.keptAnyway ?? null,
     cancelled: submission.cancelled,
     onRetake: c.retakeFromReview,
     onSend: () => submission.send(),

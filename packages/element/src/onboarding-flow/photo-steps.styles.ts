@@ -65,8 +65,15 @@ export function photoStepsStyles(): CSSResult {
     border-radius: var(--_radius);
     border: 1px solid var(--_border);
   }
+  /* Picking a file as a step's main action (no camera here): filled like the primary button. */
+  .file-button.primary {
+    background: var(--_primary);
+    color: var(--_on-primary);
+  }
   .preview.rejected {
     outline: 3px solid var(--_error);
+    /* With text at 200% the reason above it and the retake below it stay on one screen. */
+    max-height: 35vh;
   }
   .thumbs {
     list-style: none;
@@ -87,6 +94,16 @@ export function photoStepsStyles(): CSSResult {
     object-fit: cover;
     border-radius: var(--_radius);
     border: 1px solid var(--_border);
+  }
+  /* The selfie is saved in portrait: shown whole, never cut to the documents' landscape. */
+  .thumbnail.portrait {
+    aspect-ratio: 3 / 4;
+    width: auto;
+    max-width: 100%;
+  }
+  .kept {
+    color: var(--_error);
+    font-weight: 400;
   }
 
   .progress {

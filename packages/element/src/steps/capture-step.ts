@@ -4,7 +4,8 @@
  * file fallback, the accepted preview, or the refused photo with its reason (and, refused twice
  * in a row for what it shows, "use it anyway").
  * The file picker carries no `capture`, so phones open the gallery; where the page cannot open
- * the camera itself, a second picker with `capture` hands the photo to the camera app instead.
+ * the camera itself, picking a file becomes the main action and, on phones only, a second picker
+ * with `capture` hands the photo to the camera app instead.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CameraError, CameraState } from '../camera/camera-controller.js';
@@ -39,8 +40,12 @@ export interface CaptureView {
   /** A frame is being taken. */
   taking: boolean;
   checking: boolean;
-  /** The page cannot open the camera itself (no getUserMedia, no camera, access denied). */
+  /** The page cannot open the camera itself (no getUserMedia, no camera, access denied): picking a file leads. */
   cameraUnavailable: boolean;
+  /** Opening the camera (again) can help: false once no camera was found, or the page has no camera access at all. */
+  cameraOffered: boolean;
+  /** A phone or tablet: its camera app can take the photo for a file input (never offered on a desktop). */
+  cameraApp: boolean;
   /**
    * "Continue on your phone" (the `handoff` attribute, on the page that opened the session), or
    * null; `first`: no camera was found here, so it leads, as the step's main action.
@@ -75,18 +80,13 @@ function acceptedPhoto(v: CaptureView, url: string): TemplateResult {
 }
 
 /**
- * The refused photo with its reason, to take again (or, refused twice, to keep anyway; a selfie
+ * The refused photo's reason and actions, then the photo: at any text size the reason and the retake are on one screen. To take again (or, refused twice, to keep anyway; a selfie
  * refused twice for its face cannot be kept: tips and the file picker instead).
  */
 function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['rejected']>): TemplateResult {
   const m = v.m.capture;
   return html`
     <div part="body">
-      ${
-        rejected.previewUrl
-          ? html`<img class="preview rejected" part="preview" src=${rejected.previewUrl} alt=${m.rejectedAlt(v.m.review.roles[v.role])} />`
-          : nothing
-      }
       <p id="capture-error" class="error" part="error" role="alert">${v.errorText(rejected.code)}</p>
       ${rejected.canKeep ? html`<p>${m.keepAnywayHint}</p>` : nothing}
       ${rejected.stuck ? html`<p part="face-tips">${v.faceTips}</p>` : nothing}
@@ -100,6 +100,11 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
         rejected.stuck ? filePickers(v) : nothing,
       ],
     })}
+    ${
+      rejected.previewUrl
+        ? html`<img class="preview rejected" part="preview" src=${rejected.previewUrl} alt=${m.rejectedAlt(v.m.review.roles[v.role])} />`
+        : nothing
+    }
   `;
 }
 
@@ -112,16 +117,21 @@ function photoSources(v: CaptureView): TemplateResult {
   const cameraError = state === 'error' ? error : null;
   const lead = !!v.handoff?.first;
   const phone = handoffButton(v, lead);
-  const camera = html`<button
-    type="button"
-    class=${lead ? 'link' : 'primary'}
-    part=${lead ? 'button button-link' : 'button button-primary'}
-    data-capture-start
-    aria-disabled=${busy ? 'true' : 'false'}
-    @click=${v.onOpenCamera}
-  >
-    ${cameraError ? m.tryCameraAgain : m.openCamera}
-  </button>`;
+  // Where the camera cannot be used, the files lead (unless the phone does); the camera stays only where asking again can help.
+  const filesFirst = (v.cameraUnavailable || !v.cameraOffered) && !lead;
+  const cameraLeads = !filesFirst && !lead;
+  const camera = v.cameraOffered
+    ? html`<button
+        type="button"
+        class=${cameraLeads ? 'primary' : 'link'}
+        part=${cameraLeads ? 'button button-primary' : 'button button-link'}
+        data-capture-start
+        aria-disabled=${busy ? 'true' : 'false'}
+        @click=${v.onOpenCamera}
+      >
+        ${cameraError ? m.tryCameraAgain : m.openCamera}
+      </button>`
+    : nothing;
   return html`
     <div part="body">
       <p>${v.role === 'selfie' ? m.guideSelfie : m.guideDocument}</p>
@@ -135,7 +145,10 @@ function photoSources(v: CaptureView): TemplateResult {
       }
       ${captureIntro(v.role, v.documentType, v.locale)}
     </div>
-    ${actionBar({ primary: lead ? phone : camera, secondary: [lead ? camera : nothing, filePickers(v), lead ? nothing : phone] })}
+    ${actionBar({
+      primary: lead ? phone : filesFirst ? filePickers(v, true) : camera,
+      secondary: [lead || filesFirst ? camera : nothing, filesFirst ? nothing : filePickers(v), lead ? nothing : phone],
+    })}
   `;
 }
 
@@ -172,11 +185,11 @@ function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): Templ
   ></onboarding-capture-view>`;
 }
 
-/** The always-visible file picker, and the camera app's where the page cannot open the camera itself. */
-function filePickers(v: CaptureView): TemplateResult {
+/** The always-visible file picker (`primary`: the step's main action), and the camera app's on a phone that cannot open the camera in the page. */
+function filePickers(v: CaptureView, primary = false): TemplateResult {
   const m = v.m.capture;
   return html`
-    <label class="file-button link" part="button button-link">
+    <label class=${primary ? 'file-button primary' : 'file-button link'} part=${primary ? 'button button-primary' : 'button button-link'}>
       <input
         class="sr-only"
         type="file"
@@ -189,7 +202,7 @@ function filePickers(v: CaptureView): TemplateResult {
     </label>
     <span id="file-hint" class="sr-only">${m.fileHint}</span>
     ${
-      v.cameraUnavailable
+      v.cameraUnavailable && v.cameraApp
         ? html`
           <label class="file-button link" part="button button-link camera-app">
             <input

@@ -11,8 +11,12 @@ export interface ConsentView {
   m: Messages;
   checked: boolean;
   error: boolean;
-  /** The full text behind "Ler detalhes", in the locale in effect; null until it has loaded. */
+  /** The full text behind "Ler detalhes" and the summary's lines on biometrics and the controller, in the locale in effect; null until it has loaded. */
   full: ConsentTextCatalog['pt-BR'] | null;
+  /** The data controller's name (empty: none configured, and the texts say so). */
+  controller: string | null | undefined;
+  /** Its privacy policy: linked only when it is an http(s) address, never a `javascript:` or `data:` one. */
+  privacyUrl: string | null | undefined;
   onChange: (e: Event) => void;
   onSubmit: (e: SubmitEvent) => void;
   onDecline: () => void;
@@ -27,6 +31,15 @@ export function consentStep(v: ConsentView): TemplateResult {
       <ul class="consent-summary">
         <li>${m.what}</li>
         <li>${m.why}</li>
+        ${
+          v.full
+            ? html`<li>${v.full.biometricShort}</li>
+                <li>
+                  ${v.full.controller(v.controller)}
+                  ${v.privacyUrl?.startsWith('http') ? html`<a href=${v.privacyUrl} target="_blank" rel="noopener noreferrer">${v.full.privacy}</a>` : nothing}
+                </li>`
+            : nothing
+        }
       </ul>
       <details class="consent-details" @toggle=${v.onToggle}>
         <summary>${m.details}</summary>
@@ -38,12 +51,13 @@ export function consentStep(v: ConsentView): TemplateResult {
               <p>${m.what}</p>
               <h3>${v.full.whyTitle}</h3>
               <p>${m.why}</p>
+              <p>${v.full.biometric}</p>
               <h3>${v.full.whoTitle}</h3>
-              <p>${v.full.who}</p>
+              <p>${v.full.who(v.controller)}</p>
               <h3>${v.full.keepTitle}</h3>
-              <p>${v.full.keep}</p>
+              <p>${v.full.keep(v.controller)}</p>
               <h3>${v.full.rightsTitle}</h3>
-              <p>${v.full.rights}</p>
+              <p>${v.full.rights(v.controller)}</p>
             `
             : nothing
         }

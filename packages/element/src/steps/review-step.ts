@@ -1,6 +1,7 @@
 /**
  * The review: every photo side by side in one compact grid, each with a retake link, so that
- * the send button is on the first screen of a phone.
+ * the send button is on the first screen of a phone. The selfie keeps its portrait shape, and a
+ * photo kept although a check refused it says so, with the reason, in its text and its picture's name.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CaptureRole } from '../image/pipeline.js';
@@ -13,6 +14,10 @@ export interface ReviewView {
   previews: Partial<Record<CaptureRole, string>>;
   /** The heading of each photo's capture step ("Frente da CNH"), as the grid names it. */
   labels: Partial<Record<CaptureRole, string>>;
+  /** Photos kept although a check refused them: why it refused each. */
+  kept: Partial<Record<CaptureRole, string>>;
+  /** "Mantida mesmo assim" (with the after-send texts; until they load, the reason alone). */
+  keptLabel: string | null;
   cancelled: boolean;
   onRetake: (role: CaptureRole) => void;
   onSend: () => void;
@@ -28,10 +33,21 @@ export function reviewStep(v: ReviewView): TemplateResult {
         ${v.roles.map((role) => {
           const url = v.previews[role];
           const label = v.labels[role] ?? m.roles[role];
+          const kept = v.kept[role];
+          const flag = kept ? (v.keptLabel ? `${v.keptLabel}: ${kept}` : kept) : '';
           return html`
             <li>
-              ${url ? html`<img class="thumbnail" part="thumbnail" src=${url} alt=${v.m.capture.previewAlt(label)} />` : nothing}
-              ${label}
+              ${
+                url
+                  ? html`<img
+                      class=${role === 'selfie' ? 'thumbnail portrait' : 'thumbnail'}
+                      part="thumbnail"
+                      src=${url}
+                      alt=${flag ? `${v.m.capture.previewAlt(label)}. ${flag}` : v.m.capture.previewAlt(label)}
+                    />`
+                  : nothing
+              }
+              ${label} ${kept ? html`<span class="kept" part="kept-flag"><span aria-hidden="true">⚠ </span>${flag}</span>` : nothing}
               <button type="button" class="link" part="button retake" data-retake=${role} @click=${() => v.onRetake(role)}>
                 ${m.retakeShort}<span class="sr-only">: ${m.roles[role]}</span>
               </button>

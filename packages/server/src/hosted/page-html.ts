@@ -72,7 +72,8 @@ const banner = html`<div class="okit-banner" id="okit-banner" role="status" hidd
 
 /** The element as the pages bind it: `endpoint` is the companion itself, same origin; its secret is set by the script. */
 function flow(p: PageContext, attrs: { locale?: PageLocale }): Html {
-  return html`<onboarding-flow endpoint="${p.base}/" handoff${attrs.locale ? html` locale="${attrs.locale}"` : ''}></onboarding-flow>`;
+  // The brand's name is the data controller the consent names (LGPD): the integrator collecting the data.
+  return html`<onboarding-flow endpoint="${p.base}/" handoff${attrs.locale ? html` locale="${attrs.locale}"` : ''}${p.brand.name ? html` controller-name="${p.brand.name}"` : ''}></onboarding-flow>`;
 }
 
 /**
