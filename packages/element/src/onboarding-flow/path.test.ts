@@ -250,7 +250,7 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
       const app = root(bare).querySelector<HTMLInputElement>('input[type=file][data-camera-app]')!;
       expect(app.getAttribute('capture')).to.equal('environment');
       expect(app.accept).to.equal('image/*');
-      expect(app.closest('label')!.getAttribute('part')).to.equal('button camera-app');
+      expect(app.closest('label')!.getAttribute('part')).to.equal('button button-link camera-app');
       await expect(bare).to.be.accessible();
       await pickFile(bare, await photoFor(bare));
       await click(bare, 'Usar esta foto');
