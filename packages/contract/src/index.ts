@@ -11,3 +11,4 @@ export * from './page-api.js';
 export * from './sessions.js';
 export * from './handoff.js';
 export * from './queries.js';
+export * from './support-code.js';
