@@ -28,13 +28,15 @@ import { dynamicImports, staticClosure, staticImports } from './support/module-g
  * First load of a script-tag form (intro, consent and data steps), minified + gzip (level 9).
  * Half a kilobyte above 25 KB: what tells a person that a file the page does not serve is the
  * page's fault (its words in three languages, the check, the console line) must be in the
- * first load, since the photo steps are the file most often left out.
+ * first load, since the photo steps are the file most often left out. A tenth more: the large
+ * icon of every ending, which a session that cannot be used shows before anything else loads,
+ * and `onboarding-continue`'s class, which the page imports from the bundle.
  */
-const FIRST_LOAD_BUDGET = 25.5 * 1024;
+const FIRST_LOAD_BUDGET = 25.6 * 1024;
 
 /**
  * Code of the photo steps, found in none of the first loads: the capture step's start button,
- * the review's thumbnails, the upload's progress bar, the outcome's icon and support code, the
+ * the review's thumbnails, the upload's progress bar, the outcome's way on and support code, the
  * camera request, the creation's idempotency header, the status stream, the warning before
  * leaving mid-upload, "keep anyway".
  */
@@ -42,7 +44,7 @@ const PHOTO_STEPS_MARKERS = [
   'data-capture-start',
   'class="thumbs"',
   'progress-bar',
-  'outcome-icon',
+  'link-button',
   'support-code',
   '.getUserMedia(',
   'Idempotency-Key',

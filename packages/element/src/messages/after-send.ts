@@ -21,6 +21,14 @@ const ptBR = {
   errorBody: 'Houve um problema técnico na análise. Informe o código abaixo ao suporte para que possam ajudar.',
   copied: 'Código copiado.',
   copyFailed: 'Não foi possível copiar. Selecione o código e copie manualmente.',
+  continue: 'Continuar',
+  approvedClose: 'Você já pode fechar esta página.',
+  helpLink: 'Central de ajuda',
+  backToSite: 'Voltar ao site',
+  refusedHelp: 'Na central de ajuda do serviço que pediu esta verificação você encontra o que fazer agora.',
+  errorRetry: 'Você pode tentar de novo agora. Se o problema continuar, informe o código ao suporte.',
+  errorHelp: 'Se precisar, procure a central de ajuda do serviço que pediu esta verificação e informe o código.',
+  errorContact: 'Fale com o suporte do serviço que pediu esta verificação e informe o código acima.',
 };
 
 export type AfterSendMessages = typeof ptBR;
@@ -42,6 +50,14 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     errorBody: 'A technical problem occurred during the check. Give support the code below so they can help.',
     copied: 'Code copied.',
     copyFailed: 'Could not copy. Select the code and copy it by hand.',
+    continue: 'Continue',
+    approvedClose: 'You can close this page now.',
+    helpLink: 'Help centre',
+    backToSite: 'Back to the site',
+    refusedHelp: 'The help centre of the service that asked for this verification says what to do next.',
+    errorRetry: 'You can try again now. If the problem goes on, give support the code.',
+    errorHelp: 'If you need to, go to the help centre of the service that asked for this verification and give the code.',
+    errorContact: 'Contact the support of the service that asked for this verification and give the code above.',
   },
   es: {
     waiting: 'Recibimos sus datos. El análisis suele tardar unos segundos; mantenga esta página abierta.',
@@ -58,5 +74,13 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     errorBody: 'Hubo un problema técnico en el análisis. Comunique al soporte el código de abajo para que puedan ayudarle.',
     copied: 'Código copiado.',
     copyFailed: 'No se pudo copiar. Seleccione el código y cópielo manualmente.',
+    continue: 'Continuar',
+    approvedClose: 'Ya puede cerrar esta página.',
+    helpLink: 'Centro de ayuda',
+    backToSite: 'Volver al sitio',
+    refusedHelp: 'En el centro de ayuda del servicio que pidió esta verificación encontrará qué hacer ahora.',
+    errorRetry: 'Puede intentarlo de nuevo ahora. Si el problema continúa, comunique el código al soporte.',
+    errorHelp: 'Si lo necesita, acuda al centro de ayuda del servicio que pidió esta verificación y comunique el código.',
+    errorContact: 'Contacte con el soporte del servicio que pidió esta verificación y comunique el código de arriba.',
   },
 };
