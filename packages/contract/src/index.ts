@@ -12,3 +12,4 @@ export * from './person-name.js';
 export * from './sessions.js';
 export * from './handoff.js';
 export * from './queries.js';
+export * from './support-code.js';

@@ -95,6 +95,8 @@ export interface SessionOnboarding {
 /** `GET /v1/sessions/{id}`, each entry of the list, and the `data` of session notifications: never a secret. */
 export interface SessionView {
   id: string;
+  /** What the element shows the person to read out to support (support-code.ts); `GET /v1/sessions?supportCode=` finds the session by it. */
+  supportCode: string;
   reference: string;
   status: SessionStatus;
   createdAt: string;
@@ -326,4 +328,16 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Where the person goes back to the integrator: the session's `returnUrl` with `session` (its id)
+ * and `status` added, or null when it is not an absolute http(s) URL.
+ */
+export function returnHref(returnUrl: string, sessionId: string, status: string): string | null {
+  if (!isHttpUrl(returnUrl)) return null;
+  const url = new URL(returnUrl);
+  url.searchParams.set('session', sessionId);
+  url.searchParams.set('status', status);
+  return url.href;
 }

@@ -12,6 +12,7 @@ export const ONBOARDING_EVENTS = [
   'onboarding-complete',
   'onboarding-error',
   'onboarding-cancel',
+  'onboarding-continue',
 ] as const;
 
 export type OnboardingEventName = (typeof ONBOARDING_EVENTS)[number];

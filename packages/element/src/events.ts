@@ -64,6 +64,11 @@ export interface OnboardingHandoffDetail {
 export interface OnboardingCancelDetail {
   step: OnboardingStep;
 }
+/** "Continuar" on the APPROVED screen, offered with the `continue-event` attribute: the page takes the person on. */
+export interface OnboardingContinueDetail {
+  tokenOnboarding: string;
+  status: 'APPROVED';
+}
 
 const init = <T>(detail: T): CustomEventInit<T> => ({ detail, bubbles: true, composed: true });
 
@@ -110,6 +115,13 @@ export class OnboardingCancelEvent extends CustomEvent<OnboardingCancelDetail> {
   }
 }
 
+export class OnboardingContinueEvent extends CustomEvent<OnboardingContinueDetail> {
+  static readonly eventName = 'onboarding-continue' satisfies OnboardingEventName;
+  constructor(detail: OnboardingContinueDetail) {
+    super(OnboardingContinueEvent.eventName, init(detail));
+  }
+}
+
 /** Each event's name and the class of its instances. */
 export interface OnboardingEventMap {
   'onboarding-step-change': OnboardingStepChangeEvent;
@@ -119,6 +131,7 @@ export interface OnboardingEventMap {
   'onboarding-complete': OnboardingCompleteEvent;
   'onboarding-error': OnboardingErrorEvent;
   'onboarding-cancel': OnboardingCancelEvent;
+  'onboarding-continue': OnboardingContinueEvent;
 }
 
 // A compile error unless the map and ONBOARDING_EVENTS name exactly the same events.

@@ -29,13 +29,15 @@ import { dynamicImports, staticClosure, staticImports } from './support/module-g
  * It must hold what tells a person that a file the page does not serve is the page's fault (its
  * words in three languages, the check, the console line), since the photo steps are the file
  * most often left out; what only a page that has sent something reads (the upload's errors) is
- * in the photo steps.
+ * in the photo steps. The large icon of every ending is in it too (a session that cannot be used
+ * shows it before anything else loads), and `onboarding-continue`'s class, which the page imports
+ * from the bundle.
  */
 const FIRST_LOAD_BUDGET = 25 * 1024;
 
 /**
  * Code of the photo steps, found in none of the first loads: the capture step's start button,
- * the review's thumbnails, the upload's progress bar, the outcome's icon and support code, the
+ * the review's thumbnails, the upload's progress bar, the outcome's way on and support code, the
  * camera request, the creation's idempotency header, the status stream, the warning before
  * leaving mid-upload, "keep anyway", the drawing of each capture step (its part and the
  * CNH's back, by key) with its tips, and the upload's error texts.
@@ -44,7 +46,7 @@ const PHOTO_STEPS_MARKERS = [
   'data-capture-start',
   'class="thumbs"',
   'progress-bar',
-  'outcome-icon',
+  'link-button',
   'support-code',
   '.getUserMedia(',
   'Idempotency-Key',

@@ -49,6 +49,7 @@ export class Sessions {
       createdBefore: isoTime(params.createdBefore),
       limit: params.limit === undefined ? undefined : String(params.limit),
       cursor: params.cursor,
+      supportCode: params.supportCode,
     };
     return this.#t.json({ method: 'GET', path: '/v1/sessions', query, policy: 'safe', options });
   }

@@ -72,6 +72,8 @@ export interface SessionOnboarding {
 /** A session as `GET /v1/sessions/{id}` shows it, and the `data` of every `session.*` notification. */
 export interface SessionView {
   id: string;
+  /** What the person reads out to support from the element's error screen (`K7QM-4XPD`); `list({ supportCode })` finds the session by it. */
+  supportCode: string;
   reference: string;
   status: SessionStatus;
   createdAt: string;
@@ -94,6 +96,8 @@ export interface ListSessionsParams {
   limit?: number;
   /** `nextCursor` of a previous page. */
   cursor?: string;
+  /** The code the person read out from the element's error screen (`K7QM-4XPD`, any case, with or without the hyphen). */
+  supportCode?: string;
 }
 
 /** One page of `GET /v1/sessions`, newest first. */

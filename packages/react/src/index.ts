@@ -14,6 +14,7 @@ import {
   type OnboardingEventMap,
   type OnboardingEventName,
   type OnboardingCancelEvent,
+  type OnboardingContinueEvent,
   type OnboardingCaptureEvent,
   type OnboardingCompleteEvent,
   type OnboardingErrorEvent,
@@ -25,6 +26,8 @@ import {
 export { OnboardingFlowElement };
 export type {
   OnboardingCancelEvent,
+  OnboardingContinueEvent,
+  OnboardingContinueDetail,
   OnboardingCaptureEvent,
   OnboardingCompleteEvent,
   OnboardingErrorEvent,
@@ -61,7 +64,17 @@ export const ONBOARDING_FLOW_EVENTS = Object.fromEntries(ONBOARDING_EVENTS.map((
 export type OnboardingFlowProperties = Partial<
   Pick<
     OnboardingFlowElement,
-    'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session' | 'handoff' | 'controllerName' | 'privacyUrl'
+    | 'endpoint'
+    | 'locale'
+    | 'documentTypes'
+    | 'cpf'
+    | 'name'
+    | 'maxImageBytes'
+    | 'maxLongEdge'
+    | 'session'
+    | 'handoff'
+    | 'controllerName'
+    | 'privacyUrl'
   >
 >;
 
@@ -80,6 +93,8 @@ export interface OnboardingFlowCallbacks {
   onError?: (event: OnboardingErrorEvent) => void;
   /** The person declined consent or cancelled the upload (`detail: { step }`). */
   onCancel?: (event: OnboardingCancelEvent) => void;
+  /** "Continuar" on the APPROVED screen (the `continue-event` attribute): take the person on (`detail: { tokenOnboarding, status }`). */
+  onContinue?: (event: OnboardingContinueEvent) => void;
 }
 
 // A compile error unless OnboardingFlowCallbacks has exactly one callback per event, typed by its event.

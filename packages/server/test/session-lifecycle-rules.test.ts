@@ -107,14 +107,32 @@ test('redaction keeps what is listed and nothing else, a later field included; t
     createdAt: AT,
     environment: 'test',
     extra: 'x',
-    data: { id: ID, reference: 'r', status: 'completed', createdAt: AT, expiresAt: AT, metadata: { email: 'm' }, returnUrl: 'u' },
+    data: {
+      id: ID,
+      supportCode: 'NANA-NANA',
+      reference: 'r',
+      status: 'completed',
+      createdAt: AT,
+      expiresAt: AT,
+      metadata: { email: 'm' },
+      returnUrl: 'u',
+    },
   });
   assert.deepEqual(JSON.parse(redactedEventBody({ id: 'evt_1', type: 'session.completed', createdAt: AT, body }, AT)), {
     id: 'evt_1',
     type: 'session.completed',
     createdAt: AT,
     environment: 'test',
-    data: { id: ID, reference: 'r', status: 'completed', createdAt: AT, expiresAt: AT, metadata: {}, redactedAt: AT },
+    data: {
+      id: ID,
+      supportCode: 'NANA-NANA',
+      reference: 'r',
+      status: 'completed',
+      createdAt: AT,
+      expiresAt: AT,
+      metadata: {},
+      redactedAt: AT,
+    },
   });
   assert.deepEqual(JSON.parse(redactedEventBody({ id: 'evt_2', type: 'session.expired', createdAt: AT, body: 'not json' }, AT)), {
     id: 'evt_2',

@@ -246,7 +246,7 @@ export class SubmissionController implements ReactiveController {
     this.#options.goTo('review');
   }
 
-  /** Follows the status until it is final (again, after a failed watch: "Check again"). */
+  /** Follows the status until it is final (again, after a failed watch: "Try again"). */
   async watch(): Promise<void> {
     const token = this.#token;
     const key = this.#accessKey;

@@ -23,6 +23,14 @@ const ptBR = {
   copyFailed: 'Não foi possível copiar. Selecione o código e copie manualmente.',
   /** On the review, a photo kept although a check refused it, before the reason. */
   keptAnyway: 'Mantida mesmo assim',
+  continue: 'Continuar',
+  approvedClose: 'Você já pode fechar esta página.',
+  helpLink: 'Central de ajuda',
+  backToSite: 'Voltar ao site',
+  refusedHelp: 'Na central de ajuda do serviço que pediu esta verificação você encontra o que fazer agora.',
+  errorRetry: 'Você pode tentar de novo agora. Se o problema continuar, informe o código ao suporte.',
+  errorHelp: 'Se precisar, procure a central de ajuda do serviço que pediu esta verificação e informe o código.',
+  errorContact: 'Fale com o suporte do serviço que pediu esta verificação e informe o código acima.',
 };
 
 export type AfterSendMessages = typeof ptBR;
@@ -45,6 +53,14 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     copied: 'Code copied.',
     copyFailed: 'Could not copy. Select the code and copy it by hand.',
     keptAnyway: 'Kept anyway',
+    continue: 'Continue',
+    approvedClose: 'You can close this page now.',
+    helpLink: 'Help centre',
+    backToSite: 'Back to the site',
+    refusedHelp: 'The help centre of the service that asked for this verification says what to do next.',
+    errorRetry: 'You can try again now. If the problem goes on, give support the code.',
+    errorHelp: 'If you need to, go to the help centre of the service that asked for this verification and give the code.',
+    errorContact: 'Contact the support of the service that asked for this verification and give the code above.',
   },
   es: {
     waiting: 'Recibimos sus datos. El análisis suele tardar unos segundos; mantenga esta página abierta.',
@@ -62,5 +78,13 @@ export const afterSend: Record<OnboardingLocale, AfterSendMessages> = {
     copied: 'Código copiado.',
     copyFailed: 'No se pudo copiar. Seleccione el código y cópielo manualmente.',
     keptAnyway: 'Conservada de todos modos',
+    continue: 'Continuar',
+    approvedClose: 'Ya puede cerrar esta página.',
+    helpLink: 'Centro de ayuda',
+    backToSite: 'Volver al sitio',
+    refusedHelp: 'En el centro de ayuda del servicio que pidió esta verificación encontrará qué hacer ahora.',
+    errorRetry: 'Puede intentarlo de nuevo ahora. Si el problema continúa, comunique el código al soporte.',
+    errorHelp: 'Si lo necesita, acuda al centro de ayuda del servicio que pidió esta verificación y comunique el código.',
+    errorContact: 'Contacte con el soporte del servicio que pidió esta verificación y comunique el código de arriba.',
   },
 };

@@ -139,8 +139,6 @@ export const en: Messages = {
     },
     gaveUp: 'The check is taking longer than usual. You can check again now or come back later.',
     lost: 'The check could not be looked up. Keep the code below and contact support.',
-    checkAgain: 'Check again',
-    reference: 'Request code',
     offline: 'No internet connection. We will keep checking as soon as it is back.',
   },
   outcome: {

@@ -140,8 +140,6 @@ export const es: Messages = {
     },
     gaveUp: 'El análisis está tardando más de lo normal. Puede volver a consultar ahora o regresar más tarde.',
     lost: 'No se pudo consultar el análisis. Guarde el código de abajo y contacte al soporte.',
-    checkAgain: 'Consultar de nuevo',
-    reference: 'Código de la solicitud',
     offline: 'Sin conexión a internet. Seguiremos verificando en cuanto vuelva.',
   },
   outcome: {

@@ -148,8 +148,6 @@ export const ptBR = {
     },
     gaveUp: 'A análise está demorando mais que o normal. Você pode verificar de novo agora ou voltar mais tarde.',
     lost: 'Não foi possível consultar a análise. Guarde o código abaixo e fale com o suporte.',
-    checkAgain: 'Verificar novamente',
-    reference: 'Código da solicitação',
     offline: 'Sem conexão com a internet. Continuaremos verificando assim que ela voltar.',
   },
   outcome: {

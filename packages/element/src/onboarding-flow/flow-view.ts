@@ -6,6 +6,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { sessionHeading, sessionStep, stagesList, stepHeading } from '../steps/index.js';
 import { backButton } from '../steps/shared.js';
+import { endingIcon, type Ending } from '../steps/ending-icon.js';
 import { renderFormStep } from './form-steps-view.js';
 import type { FlowParts } from './flow-parts.js';
 import { needsPhotoSteps } from './photo-steps-controller.js';
@@ -36,11 +37,24 @@ function backControl(p: FlowParts, step: OnboardingStep): TemplateResult | typeo
   return backButton(p.context.current.messages.flow.back, () => p.nav.back());
 }
 
+/** Which ending the step shows, if it is one: an outcome, or a session that cannot be used (not one that failed to load). */
+function endingOf(p: FlowParts, step: OnboardingStep): Ending | null {
+  if (p.handoff.mode) return null;
+  if (step === 'outcome') {
+    const status = p.photo.submission?.outcome?.status;
+    return status ? (status.toLowerCase() as Ending) : null;
+  }
+  // A session that cannot be used: only a link that is not valid is an error; the others say what became of it.
+  const problem = sessionBlocks(p) ? p.session.problem : null;
+  return !problem || problem === 'unavailable' ? null : problem === 'invalid' ? 'error' : 'refused';
+}
+
 /** The frame every step is shown in, with the step's heading and view. */
 export function renderFlow(p: FlowParts): TemplateResult {
   const step = p.nav.step;
   const { messages: m, locale } = p.context.current;
   const busy = p.session.state === 'loading' || (p.photo.loading && needsPhotoSteps(step));
+  const ending = endingOf(p, step);
   return html`
     <div class="base" part="base" lang=${locale}>
       <div class="header" part="header">
@@ -48,8 +62,9 @@ export function renderFlow(p: FlowParts): TemplateResult {
         <p>${m.flow.title}</p>
         ${sessionBlocks(p) || p.handoff.mode ? nothing : stagesList(m, step, p.details.documentType)}
       </div>
-      <section class="step" part="step" aria-labelledby="heading" aria-busy=${busy ? 'true' : 'false'} data-step=${p.handoff.mode ? 'handoff' : step}>
+      <section class="step" part="step" aria-labelledby="heading" aria-busy=${busy ? 'true' : 'false'} data-step=${p.handoff.mode ? 'handoff' : step} data-ending=${ending ?? nothing}>
         ${backControl(p, step)}
+        ${ending ? endingIcon(ending) : nothing}
         <h2 id="heading" part="heading" tabindex="-1">${flowHeading(p, step)}</h2>
         ${renderStep(p, step)}
       </section>
@@ -81,5 +96,7 @@ function renderPhotoStep(p: FlowParts, step: OnboardingStep): TemplateResult {
     onRestart: alone ? () => p.host.start() : undefined,
     // New photos with what the person entered kept; after a reload nothing entered is left, so it starts over.
     onRetryPhotos: alone ? () => (details.consent && details.documentType ? p.photo.retry() : p.host.start()) : undefined,
+    host: p.host,
+    session: p.session.session,
   });
 }

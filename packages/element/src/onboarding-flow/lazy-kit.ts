@@ -27,6 +27,7 @@ export interface Kit {
   OnboardingCompleteEvent: typeof Events.OnboardingCompleteEvent;
   OnboardingErrorEvent: typeof Events.OnboardingErrorEvent;
   OnboardingCancelEvent: typeof Events.OnboardingCancelEvent;
+  OnboardingContinueEvent: typeof Events.OnboardingContinueEvent;
   CompanionError: typeof CompanionErrorClass;
 }
 
@@ -41,6 +42,7 @@ export let OnboardingSubmittedEvent: Kit['OnboardingSubmittedEvent'];
 export let OnboardingCompleteEvent: Kit['OnboardingCompleteEvent'];
 export let OnboardingErrorEvent: Kit['OnboardingErrorEvent'];
 export let OnboardingCancelEvent: Kit['OnboardingCancelEvent'];
+export let OnboardingContinueEvent: Kit['OnboardingContinueEvent'];
 export let CompanionError: Kit['CompanionError'];
 
 /** Called by the element once the lazy file has loaded, before it uses anything in it. */
@@ -57,6 +59,7 @@ export function provideKit(kit: Kit): void {
     OnboardingCompleteEvent,
     OnboardingErrorEvent,
     OnboardingCancelEvent,
+    OnboardingContinueEvent,
     CompanionError,
   } = kit);
 }

@@ -3,6 +3,7 @@ import { CompanionError } from '../api/errors.js';
 import { cssProperty } from '../directives/css-property.js';
 import {
   OnboardingCancelEvent,
+  OnboardingContinueEvent,
   OnboardingCaptureEvent,
   OnboardingCompleteEvent,
   OnboardingErrorEvent,
@@ -34,6 +35,7 @@ export const loadPhotoSteps: () => Promise<PhotoSteps> = lazyOnce(
         OnboardingCompleteEvent,
         OnboardingErrorEvent,
         OnboardingCancelEvent,
+        OnboardingContinueEvent,
         CompanionError,
       });
       return module;

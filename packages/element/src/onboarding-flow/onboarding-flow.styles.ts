@@ -188,5 +188,10 @@ export const styles = css`
     }
   }
 
+  /* Every ending (an outcome, a session that cannot be used): a large icon over a centred heading and text. */
+  .ending-icon{display:block;width:4.5rem;height:4.5rem;margin:var(--_space) auto;fill:none;stroke:currentColor;stroke-width:1.5;stroke-linecap:round;color:var(--_primary)}
+  [data-ending=approved] .ending-icon{color:var(--_success)}
+  [data-ending]{text-align:center}
+
   ${srOnlyStyles(css)}
 `;

@@ -40,13 +40,14 @@ import { introStyles } from './intro.styles.js';
  * @event {OnboardingCompleteEvent} onboarding-complete - A final status arrived. `detail: { tokenOnboarding, status, externalId? }`.
  * @event {OnboardingErrorEvent} onboarding-error - Something failed (camera, upload, status, session, and `face_detector_unavailable` when the selfie's face detector could not be loaded: the selfie is then checked for exposure and focus only). `detail: { code, message, externalId? }`. Session codes: `session_invalid` (the secret opens no session), `session_expired`, `session_cancelled` (the service provider cancelled it), `session_used` (it already produced an onboarding), `session_unavailable` (it could not be read: a Retry button is shown), and on creation `session_mismatch`, `idempotency_conflict`, `idempotency_in_progress`. The secret is never in a detail.
  * @event {OnboardingCancelEvent} onboarding-cancel - The person declined consent or cancelled the upload. `detail: { step }`.
+ * @event {OnboardingContinueEvent} onboarding-continue - "Continuar" on the APPROVED screen, offered with `continue-event` (and no `returnUrl` or `continue` slot). `detail: { tokenOnboarding, status }`.
  *
  * @slot logo - Shown in the header, before the title.
  * @slot consent-extra - Extra consent text from the integrator (a DPO contact, the controller's own terms).
  * @slot outcome-approved - Extra content on the APPROVED screen (for example a "Continue" link).
  * @slot outcome-refused - Extra content on the REFUSED screen.
  * @slot outcome-error - Extra content on the ERROR screen (for example how to reach support).
- * @slot continue - On the APPROVED screen, where the person goes next (for example a "Continue" link back to the integrator's page).
+ * @slot continue - On the APPROVED screen, where the person goes next (for example a "Continue" link back to the integrator's page); a session's `returnUrl` comes first.
  * @slot refused-help - On the REFUSED screen, the integrator's help text (how to reach them, what else is accepted).
  *
  * @csspart base - The wrapper of everything.
@@ -88,6 +89,9 @@ import { introStyles } from './intro.styles.js';
  * @csspart thumbnail - A photo on the review step.
  * @csspart error - Every error message.
  * @csspart outcome - The outcome message box.
+ * @csspart continue - "Continuar" on the APPROVED screen (a link to the session's `returnUrl`, or the `continue-event` button).
+ * @csspart help-link - The integrator's help page (`help-url`) on the REFUSED and ERROR screens.
+ * @csspart support-code - The support code on the ERROR screen and when the status can no longer be read: `K7QM-4XPD`.
  * @csspart offline - The banner shown while the waiting page cannot reach the companion (it goes once it can).
  *
  * @cssproperty --onboarding-color-primary - Buttons, links, progress (default #0b57a4).

@@ -7,6 +7,7 @@
 import { currentEngine } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
+import { supportCodeOf } from '@onboarding-kit/contract';
 import { normalizeEndpoint } from '../api/index.js';
 import { resumeKeyFor, type KeptOnboarding } from '../controllers/kept-onboarding.js';
 import type { OnboardingFlow } from './onboarding-flow.js';
@@ -104,13 +105,41 @@ async function shots(el: OnboardingFlow, name: string): Promise<void> {
 
 const outcomeBox = (el: OnboardingFlow): HTMLElement => root(el).querySelector<HTMLElement>('[part~=outcome]')!;
 
-/** Whether every group of the support code sits on one line (nothing broken mid-group). */
-function groupsWhole(el: OnboardingFlow): boolean {
-  return [...root(el).querySelectorAll('[data-support-code] > span')].every((span) => span.getClientRects().length === 1);
+/** A support code: 8 characters in two groups of four, Crockford's base 32 (no I, L, O, U). */
+const SUPPORT_CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
+
+/**
+ * The ending's icon: large, centred above the heading, hidden from assistive technology; the
+ * heading keeps the focus.
+ */
+function expectEndingIcon(el: OnboardingFlow, ending: string): void {
+  const section = root(el).querySelector<HTMLElement>('section[data-step]')!;
+  expect(section.getAttribute('data-ending')).to.equal(ending);
+  const icon = section.querySelector<SVGElement>(':scope > svg.ending-icon')!;
+  expect(icon, 'no ending icon').to.exist;
+  expect(icon.getAttribute('aria-hidden')).to.equal('true');
+  const box = icon.getBoundingClientRect();
+  const h = heading(el).getBoundingClientRect();
+  expect(box.width).to.be.at.least(64);
+  expect(box.bottom).to.be.at.most(h.top + 0.5);
+  const middle = (r: DOMRect) => r.left + r.width / 2;
+  expect(Math.abs(middle(box) - middle(section.getBoundingClientRect()))).to.be.below(2);
+  expect(root(el).activeElement).to.equal(heading(el));
+}
+
+/** The actions of the step: buttons and links, by their text. */
+const actions = (el: OnboardingFlow): string[] =>
+  [...root(el).querySelectorAll<HTMLElement>('[part~=actions] :is(button, a)')].map((a) => a.textContent!.trim());
+
+/** Where a link of the step goes (read, not followed: the test page stays). */
+function follow(el: OnboardingFlow, label: string): { href: string; target: string } {
+  const a = [...root(el).querySelectorAll<HTMLAnchorElement>('a')].find((x) => x.textContent!.trim() === label);
+  if (!a) throw new Error(`no link "${label}" in ${actions(el).join(' | ')}`);
+  return { href: a.href, target: a.target };
 }
 
 describe('<onboarding-flow> outcomes and waiting', () => {
-  it('APPROVED: a calm screen with an icon and the integrator’s continue slot; the kept onboarding is forgotten', async function () {
+  it('APPROVED: a calm screen with a large icon and the integrator’s continue slot as its action; the kept onboarding is forgotten', async function () {
     this.timeout(60_000);
     const base = `/test-companion/${companionNamespace()}`;
     const key = keep(base, await create(base, CPF.approved));
@@ -118,14 +147,72 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     await waitForStep(el, 'outcome');
     expect(outcomeBox(el).getAttribute('data-status')).to.equal('APPROVED');
     expect(heading(el).textContent).to.equal('Identidade verificada');
-    const icon = outcomeBox(el).querySelector('svg')!;
-    expect(icon.getAttribute('aria-hidden')).to.equal('true');
-    const slot = outcomeBox(el).querySelector<HTMLSlotElement>('slot[name=continue]')!;
+    await viewport(el, 'phone');
+    expectEndingIcon(el, 'approved');
+    const slot = root(el).querySelector<HTMLSlotElement>('[part~=actions] slot[name=continue]')!;
     expect(slot.assignedElements().map((a) => a.textContent)).to.deep.equal(['Continuar para a loja']);
     await waitFor(() => text(el).includes('Sua identidade foi confirmada'), 'no approval text');
     expect(sessionStorage.getItem(key)).to.equal(null);
     await expect(el).to.be.accessible();
     await shots(el, 'outcome-approved');
+  });
+
+  it('APPROVED under a session with a returnUrl: "Continuar" goes back to it with the session and the status', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const secret = 'cs_test_outcome_return_0123456789abcdef';
+    const id = `ses_${'4f'.repeat(16)}`;
+    await controlDouble(ns, {
+      sessions: [
+        { clientSecret: secret, id, prefill: { cpf: CPF.approved.replace(/\D/g, '') }, returnUrl: 'https://shop.example/kyc/done?step=2' },
+      ],
+    });
+    keep(base, await create(base, CPF.approved, secret), 0, secret);
+    // A slot too: the session's way back comes first.
+    const { el } = await reload(base, { session: secret, children: '<a slot="continue" href="#slot">Pela página</a>' });
+    await waitForStep(el, 'outcome');
+    await waitFor(() => actions(el).includes('Continuar'), 'no Continuar');
+    expect(actions(el)).to.deep.equal(['Continuar']);
+    const main = root(el).querySelector<HTMLAnchorElement>('[part~=actions] a[part~=continue]')!;
+    expect(main.getAttribute('part')).to.include('button-primary');
+    expect(main.getBoundingClientRect().height).to.be.at.least(44);
+    const went = follow(el, 'Continuar');
+    const url = new URL(went.href);
+    expect(url.origin + url.pathname).to.equal('https://shop.example/kyc/done');
+    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ step: '2', session: id, status: 'APPROVED' });
+    expect(went.target).to.equal('');
+    expectEndingIcon(el, 'approved');
+    await expect(el).to.be.accessible();
+    await shots(el, 'outcome-approved-return');
+  });
+
+  it('APPROVED with continue-event: "Continuar" fires onboarding-continue; with no way on at all, the screen says the page may be closed', async function () {
+    this.timeout(60_000);
+    const base = `/test-companion/${companionNamespace()}`;
+    const created = await create(base, CPF.approved);
+    keep(base, created);
+    const el = document.createElement('onboarding-flow');
+    el.setAttribute('continue-event', '');
+    el.endpoint = base;
+    const continued: CustomEvent[] = [];
+    document.addEventListener('onboarding-continue', (e) => continued.push(e as CustomEvent));
+    document.body.append(el);
+    mounted.push(el);
+    await waitForStep(el, 'outcome');
+    await waitFor(() => hasButton(el, 'Continuar'), 'no Continuar');
+    expect(root(el).querySelector('[data-approved-close]')).to.equal(null);
+    await click(el, 'Continuar');
+    expect(continued).to.have.length(1);
+    expect(continued[0]!.detail).to.deep.equal({ tokenOnboarding: created.tokenOnboarding, status: 'APPROVED' });
+    expect(continued[0]!.composed && continued[0]!.bubbles).to.equal(true);
+    await expect(el).to.be.accessible();
+
+    keep(base, await create(base, CPF.approved));
+    const { el: plain } = await reload(base);
+    await waitForStep(plain, 'outcome');
+    await waitFor(() => text(plain).includes('Você já pode fechar esta página'), 'no closing text');
+    expect(actions(plain)).to.deep.equal(['Começar de novo']);
   });
 
   it('REFUSED without a session: the reason, what to do next, a new try with other photos and the help slot', async function () {
@@ -173,10 +260,42 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     expect(hasButton(el, 'Começar de novo')).to.equal(false);
     await waitFor(() => sessionStorage.getItem(key) === null, 'kept onboarding not forgotten');
     expect(events.filter((e) => e.type === 'onboarding-error')).to.deep.equal([]);
+    expect(actions(el)).to.deep.equal([]);
     await expect(el).to.be.accessible();
   });
 
-  it('ERROR (real companion): the 36-character support code in whole groups, calm, copy button kept', async function () {
+  it('REFUSED under a session with help-url and a returnUrl: the help page is the main action, the way back beside it', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const secret = 'cs_test_outcome_help_0123456789abcdef00';
+    const id = `ses_${'a1'.repeat(16)}`;
+    await controlDouble(ns, {
+      sessions: [{ clientSecret: secret, id, prefill: { cpf: CPF.refused.replace(/\D/g, '') }, returnUrl: 'https://shop.example/back' }],
+    });
+    keep(base, await create(base, CPF.refused, secret), 0, secret);
+    const el = document.createElement('onboarding-flow');
+    el.setAttribute('help-url', 'https://shop.example/ajuda');
+    el.endpoint = base;
+    el.session = secret;
+    document.body.append(el);
+    mounted.push(el);
+    await waitForStep(el, 'outcome');
+    await waitFor(() => actions(el).includes('Central de ajuda'), 'no help link');
+    expect(actions(el)).to.deep.equal(['Central de ajuda', 'Voltar ao site']);
+    expect(root(el).querySelector('[part~=help-link]')!.getAttribute('part')).to.include('button-primary');
+    expect(text(el)).to.include('central de ajuda do serviço');
+    const help = follow(el, 'Central de ajuda');
+    expect(help).to.deep.equal({ href: 'https://shop.example/ajuda', target: '_blank' });
+    const back = new URL(follow(el, 'Voltar ao site').href);
+    expect(Object.fromEntries(back.searchParams)).to.deep.equal({ session: id, status: 'REFUSED' });
+    await viewport(el, 'phone');
+    expectEndingIcon(el, 'refused');
+    await expect(el).to.be.accessible();
+    await shots(el, 'outcome-refused-help');
+  });
+
+  it('ERROR (real companion): an 8-character support code to read aloud, calm, copy button kept, and Tentar novamente', async function () {
     this.timeout(60_000);
     const ns = companionNamespace();
     const base = await realEndpoint(ns);
@@ -185,15 +304,14 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     const { el } = await reload(base);
     await waitForStep(el, 'outcome');
     expect(outcomeBox(el).getAttribute('data-status')).to.equal('ERROR');
-    const externalId = (await realState(ns, created.tokenOnboarding, created.accessKey)).externalId!;
-    expect(externalId).to.have.length(36);
+    expect((await realState(ns, created.tokenOnboarding, created.accessKey)).status).to.equal('ERROR');
     const code = root(el).querySelector('[data-support-code]')!;
-    // What a hand selection copies is the code exactly; the gaps between groups are margins.
-    expect(code.textContent).to.equal(externalId);
-    const groups = [...code.querySelectorAll('span')].map((s) => s.textContent!);
-    expect(groups.join('')).to.equal(externalId);
-    for (const g of groups) expect(g.length).to.be.within(1, 9);
+    // Without a session, the code stands for the onboarding's token.
+    expect(code.textContent).to.match(SUPPORT_CODE);
+    expect(code.textContent).to.equal(supportCodeOf(created.tokenOnboarding));
     expect(hasButton(el, 'Copiar código')).to.equal(true);
+    await waitFor(() => hasButton(el, 'Tentar novamente'), 'no retry');
+    expect(root(el).querySelector('[part~=button-primary]')!.textContent!.trim()).to.equal('Tentar novamente');
     // Not an error alert: body text colour and weight, not the error red, not bold.
     await waitFor(() => text(el).includes('Houve um problema técnico'), 'no error text');
     const box = outcomeBox(el);
@@ -203,11 +321,71 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     expect(Number(getComputedStyle(paragraph).fontWeight)).to.be.below(600);
     expect(Number(getComputedStyle(box.querySelector('button')!).fontWeight)).to.be.below(700);
     await viewport(el, 'phone');
-    expect(groupsWhole(el), 'a group broken across lines at 390 px').to.equal(true);
+    expect(code.getClientRects().length, 'the code broken across lines at 390 px').to.equal(1);
     expect(code.getBoundingClientRect().right).to.be.at.most(el.getBoundingClientRect().right + 0.5);
+    expectEndingIcon(el, 'error');
     await expect(el).to.be.accessible();
     await shots(el, 'outcome-error');
-    expect(groupsWhole(el)).to.equal(true);
+    // After a reload nothing entered is left: the new try starts from the beginning.
+    await click(el, 'Tentar novamente');
+    expect(stepOf(el)).to.equal('intro');
+  });
+
+  it('ERROR under a session: the code stands for the session, no new try (the session is spent), whom to contact', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const secret = 'cs_test_outcome_error_0123456789abcdef0';
+    const id = `ses_${'0123456789abcdef'.repeat(2)}`;
+    await controlDouble(ns, { sessions: [{ clientSecret: secret, id, prefill: { cpf: CPF.error.replace(/\D/g, '') } }] });
+    keep(base, await create(base, CPF.error, secret), 0, secret);
+    const { el } = await reload(base, { session: secret });
+    await waitForStep(el, 'outcome');
+    await waitFor(() => text(el).includes('Fale com o suporte do serviço'), 'no contact text');
+    expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal(supportCodeOf(id));
+    expect(supportCodeOf(id)).to.equal('04HM-ASW9');
+    expect(hasButton(el, 'Tentar novamente')).to.equal(false);
+    expectEndingIcon(el, 'error');
+    await expect(el).to.be.accessible();
+  });
+
+  it('a dropped watch: the support code, then "Tentar novamente" follows the status again and reaches the outcome', async function () {
+    this.timeout(60_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const created = await create(base, CPF.manual);
+    await controlDouble(ns, { events: 'fail', failReads: true });
+    keep(base, created);
+    const el = document.createElement('onboarding-flow');
+    el.endpoint = base;
+    el.pollOptions = { initialDelayMs: 100, maxDelayMs: 200, totalMs: 1_500 };
+    document.body.append(el);
+    mounted.push(el);
+    await waitForStep(el, 'processing');
+    await waitFor(() => !!root(el).querySelector('#processing-error'), 'the watch never gave up');
+    expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal(supportCodeOf(created.tokenOnboarding));
+    await waitFor(() => hasButton(el, 'Tentar novamente'), 'no retry');
+    await viewport(el, 'phone');
+    await expect(el).to.be.accessible();
+    await shots(el, 'processing-dropped');
+    await controlDouble(ns, { events: 'normal', failReads: false });
+    await controlDouble(ns, { decide: { token: created.tokenOnboarding, status: 'APPROVED' } });
+    await click(el, 'Tentar novamente');
+    await waitForStep(el, 'outcome');
+    expect(outcomeBox(el).getAttribute('data-status')).to.equal('APPROVED');
+  });
+
+  it('a session that ended: a large icon above the heading too, which keeps the focus', async function () {
+    this.timeout(30_000);
+    const ns = companionNamespace();
+    const base = `/test-companion/${ns}`;
+    const secret = 'cs_test_outcome_expired_0123456789abcde';
+    await controlDouble(ns, { sessions: [{ clientSecret: secret, id: `ses_${'e'.repeat(32)}`, status: 'expired' }] });
+    const { el } = await reload(base, { session: secret });
+    await waitFor(() => !!root(el).querySelector('[data-session-problem]'), 'no session problem');
+    expectEndingIcon(el, 'refused');
+    await expect(el).to.be.accessible();
+    await shots(el, 'session-expired');
   });
 
   it('waiting: "taking longer" after 30 s, possible manual review after 2 min (page must stay open without a session)', async function () {

@@ -31,7 +31,7 @@ import { CAPTURE_STEPS, FIRST_STEP, isCaptureStep, stepForRole, type OnboardingS
 /** What the host decides of a photo step's view. */
 export type PhotoStepView = Pick<
   PhotoStepContext,
-  'heading' | 'autoCapture' | 'handoff' | 'documentType' | 'lockedTaxId' | 'canClose' | 'onRestart' | 'onRetryPhotos'
+  'heading' | 'autoCapture' | 'handoff' | 'documentType' | 'lockedTaxId' | 'canClose' | 'onRestart' | 'onRetryPhotos' | 'host' | 'session'
 >;
 
 export interface PhotoStepsOptions {

@@ -4,6 +4,9 @@
  * capture and submission controllers and what the element passes in.
  */
 import { html, type TemplateResult } from 'lit';
+import { isHttpUrl, returnHref, type PageSession } from '@onboarding-kit/contract';
+import { OnboardingContinueEvent } from '../events.js';
+import type { FlowHost } from './flow-parts.js';
 import type { CaptureController } from '../controllers/capture-controller.js';
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import type { SubmissionController } from '../controllers/submission-controller.js';
@@ -41,6 +44,10 @@ export interface PhotoStepContext {
   /** Absent under a session: it yields one onboarding. */
   onRestart: (() => void) | undefined;
   onRetryPhotos: (() => void) | undefined;
+  /** The element: its `help-url` and `continue-event` attributes and `continue` slot, and where `onboarding-continue` is fired. */
+  host: FlowHost;
+  /** The session as read (its id, which the support code stands for, and its `returnUrl`), or null without one. */
+  session: PageSession | null;
 }
 
 /**
@@ -153,7 +160,7 @@ function renderUploadStep(c: PhotoStepContext): TemplateResult {
   return uploadErrorStep({
     m,
     message: uploadErrorMessage(error, m, c.locale),
-    externalId: error.externalId,
+    supportId: c.session?.id ?? error.externalId,
     // A locked tax id cannot be corrected here; the name still can.
     fixCpf: c.lockedTaxId ? error.field === 'name' : error.code === 'invalid_cpf' || error.field === 'cpf' || error.field === 'name',
     retakeRole: uploadErrorRole(error),
@@ -173,7 +180,7 @@ function renderProcessingStep(c: PhotoStepContext): TemplateResult {
     t: c.afterSend,
     status: submission.liveStatus?.status ?? 'IN_PROCESS',
     error: submission.processingProblem,
-    reference: submission.tokenOnboarding,
+    reference: c.session?.id ?? submission.tokenOnboarding,
     canCheckAgain: submission.canCheckAgain,
     phase: submission.waitPhase,
     offline: submission.offline,
@@ -184,6 +191,9 @@ function renderProcessingStep(c: PhotoStepContext): TemplateResult {
 }
 
 function renderOutcomeStep(c: PhotoStepContext): TemplateResult {
+  const { host, session } = c;
+  // Read here, when an outcome shows: declared as properties, these attributes would weigh on the first load.
+  const help = host.getAttribute('help-url') ?? '';
   const outcome = c.submission.outcome;
   return outcome
     ? outcomeStep({
@@ -194,6 +204,13 @@ function renderOutcomeStep(c: PhotoStepContext): TemplateResult {
         onCopy: c.onCopy,
         onRestart: c.onRestart,
         onRetryPhotos: c.onRetryPhotos,
+        supportId: session?.id ?? outcome.tokenOnboarding,
+        returnHref: session?.returnUrl ? returnHref(session.returnUrl, session.id, outcome.status) : null,
+        helpUrl: isHttpUrl(help) ? help : null,
+        continueSlotted: !!host.querySelector(':scope > [slot=continue]'),
+        onContinue: host.hasAttribute('continue-event')
+          ? (tokenOnboarding) => host.dispatchEvent(new OnboardingContinueEvent({ tokenOnboarding, status: 'APPROVED' }))
+          : undefined,
       })
     : html``;
 }

@@ -121,44 +121,50 @@ export function photoStepsStyles(): CSSResult {
     transition: width 150ms linear;
   }
 
+  [data-ending] .actions {
+    justify-content: center;
+  }
   .outcome {
     display: flex;
     flex-direction: column;
-    align-items: flex-start;
+    align-items: center;
     gap: 0.75rem;
   }
   .outcome > * {
     margin: 0;
   }
-  .outcome-icon {
-    width: 3rem;
-    height: 3rem;
-    fill: none;
-    stroke: currentColor;
-    stroke-width: 1.75;
-    stroke-linecap: round;
-    stroke-linejoin: round;
-    color: var(--_primary);
-  }
-  .is-approved .outcome-icon {
-    color: var(--_success);
-  }
   .support-code {
     display: inline-block;
-    max-width: 100%;
     font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
-    font-size: 1.0625rem;
-    letter-spacing: 0.02em;
+    font-size: 1.25rem;
+    letter-spacing: 0.08em;
+    white-space: nowrap;
     background: var(--_surface);
     padding: 0.25rem 0.5rem;
     border-radius: 4px;
     user-select: all;
   }
-  .support-code > span {
-    white-space: nowrap;
+  /* The way on of an outcome: the main one looks like the primary button, the others are links. */
+  .link-button,
+  .text-link {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    min-height: 44px;
+    color: var(--_primary);
   }
-  .support-code > .gap:not(:last-child) {
-    margin-inline-end: 0.35em;
+  .link-button {
+    padding: 0.5rem 1.25rem;
+    border-radius: var(--_radius);
+    border: 2px solid var(--_primary);
+    background: var(--_primary);
+    color: var(--_on-primary);
+    text-decoration: none;
+  }
+  .text-link {
+    padding: 0 0.25rem;
+    text-decoration: underline;
+    text-underline-offset: 0.2em;
   }
   .offline {
     margin: 0;

@@ -1,4 +1,5 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { supportCodeOf } from '@onboarding-kit/contract';
 import { NOT_IN, onlyIn } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { emulateMedia, executeServerCommand } from '@web/test-runner-commands';
@@ -131,31 +132,35 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     await expect(el).to.be.accessible();
   });
 
-  onlyIn(['chromium'], NOT_IN.playwrightCommands)('ERROR shows the externalId for support with a copy button', async function () {
-    this.timeout(90_000);
-    const { el, ns, events } = await mount({ companion: 'real' });
-    await reachReviewWithFiles(el, CPF.error);
-    await click(el, 'Enviar');
-    await waitForStep(el, 'outcome');
-    expect(outcomeStatus(el)).to.equal('ERROR');
-    // The sandbox makes up a new externalId for each failed onboarding; the page shows the one the companion holds.
-    const { token, accessKey } = await createdIn(ns);
-    const externalId = (await realState(ns, token, accessKey)).externalId!;
-    expect(externalId).to.match(/^[0-9a-f-]{36}$/);
-    expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal(externalId);
-    const complete = events.find((e) => e.type === 'onboarding-complete')!.detail;
-    expect(complete.status).to.equal('ERROR');
-    expect(complete.externalId).to.equal(externalId);
-    await expect(el).to.be.accessible();
-    // With the permission granted the copy must work, and the clipboard is read back for real:
-    // it holds something else first, so only the button's copy can put the code there.
-    await executeServerCommand('clipboard-permission', { grant: true });
-    await navigator.clipboard.writeText('not the support code');
-    await click(el, 'Copiar código');
-    await waitFor(() => /Código copiado|Não foi possível copiar/.test(text(el)), 'no copy feedback');
-    expect(root(el).querySelector('.outcome [role=status]')!.textContent).to.equal('Código copiado.');
-    expect(await navigator.clipboard.readText()).to.equal(externalId);
-  });
+  onlyIn(['chromium'], NOT_IN.playwrightCommands)(
+    'ERROR shows a support code for the onboarding, with a copy button; the event keeps the externalId',
+    async function () {
+      this.timeout(90_000);
+      const { el, ns, events } = await mount({ companion: 'real' });
+      await reachReviewWithFiles(el, CPF.error);
+      await click(el, 'Enviar');
+      await waitForStep(el, 'outcome');
+      expect(outcomeStatus(el)).to.equal('ERROR');
+      // The sandbox makes up a new externalId for each failed onboarding; the page shows the one the companion holds.
+      const { token, accessKey } = await createdIn(ns);
+      const externalId = (await realState(ns, token, accessKey)).externalId!;
+      expect(externalId).to.match(/^[0-9a-f-]{36}$/);
+      const code = supportCodeOf(token);
+      expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal(code);
+      const complete = events.find((e) => e.type === 'onboarding-complete')!.detail;
+      expect(complete.status).to.equal('ERROR');
+      expect(complete.externalId).to.equal(externalId);
+      await expect(el).to.be.accessible();
+      // With the permission granted the copy must work, and the clipboard is read back for real:
+      // it holds something else first, so only the button's copy can put the code there.
+      await executeServerCommand('clipboard-permission', { grant: true });
+      await navigator.clipboard.writeText('not the support code');
+      await click(el, 'Copiar código');
+      await waitFor(() => /Código copiado|Não foi possível copiar/.test(text(el)), 'no copy feedback');
+      expect(root(el).querySelector('.outcome [role=status]')!.textContent).to.equal('Código copiado.');
+      expect(await navigator.clipboard.readText()).to.equal(code);
+    },
+  );
 
   it('falls back to polling when the status stream fails', async function () {
     this.timeout(60_000);
@@ -262,7 +267,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     expect(outcomeStatus(el)).to.equal('APPROVED');
   });
 
-  it('an upstream error with an externalId shows it for support, and the CPF can be corrected', async function () {
+  it('an upstream error with an externalId shows its support code, and the CPF can be corrected', async function () {
     this.timeout(90_000);
     const { el, ns, events } = await mount();
     await reachReviewWithFiles(el);
@@ -272,7 +277,7 @@ describe('<onboarding-flow> upload, status and outcomes', () => {
     await click(el, 'Enviar');
     await waitFor(() => errorText(el) !== '', 'no upload error');
     expect(errorText(el)).to.contain('recusou o CPF');
-    expect(text(el)).to.contain('EXT-UP-1');
+    expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal(supportCodeOf('EXT-UP-1'));
     expect(events.find((e) => e.type === 'onboarding-error')!.detail).to.deep.equal({
       code: 'invalid_cpf',
       message: errorText(el),

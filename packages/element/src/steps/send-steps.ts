@@ -1,6 +1,6 @@
 /** Upload, processing and outcome. */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { OnboardingState, OnboardingStatus } from '@onboarding-kit/contract';
+import { supportCodeOf, type OnboardingState, type OnboardingStatus } from '@onboarding-kit/contract';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { Messages } from '../messages/index.js';
 import type { AfterSendMessages } from '../messages/after-send.js';
@@ -38,7 +38,8 @@ export function uploadStep(v: UploadView): TemplateResult {
 export interface UploadErrorView {
   m: Messages;
   message: string;
-  externalId: string | undefined;
+  /** What the support code stands for: the session's id, else the upstream's reference of the refusal. */
+  supportId: string | undefined;
   /** Offer to correct the CPF/name (the companion refused them). */
   fixCpf: boolean;
   /** The photo the companion refused, if it said which. */
@@ -59,7 +60,7 @@ export function uploadErrorStep(v: UploadErrorView): TemplateResult {
   return html`
     <div part="body">
       <p id="upload-error" class="error" part="error" role="alert">${v.message}</p>
-      ${v.externalId ? html`<p>${v.m.outcome.supportCode}: ${supportCode(v.externalId)}</p>` : nothing}
+      ${v.supportId ? html`<p>${v.m.outcome.supportCode}: ${supportCode(v.supportId)}</p>` : nothing}
     </div>
     ${
       v.final
@@ -88,6 +89,7 @@ export interface ProcessingView {
   t: AfterSendMessages | null;
   status: OnboardingStatus;
   error: 'gave-up' | 'lost' | null;
+  /** What the support code stands for: the session's id, else the onboarding's token. */
   reference: string | null;
   canCheckAgain: boolean;
   /** How long the wait has gone on, which changes what the person is told. */
@@ -101,17 +103,9 @@ export interface ProcessingView {
   onRestart?: (() => void) | undefined;
 }
 
-/**
- * A support code in short groups with a break opportunity between them: it wraps between
- * groups, never mid-group, and its text (what selecting and copying by hand gives) is the code
- * exactly, since the gaps are margins rather than characters.
- */
-function supportCode(code: string): TemplateResult {
-  // The code's own hyphens part it; a long run between them goes in fours, set apart by a gap.
-  const groups = code.split(/(?<=-)/).flatMap((part) => (part.length > 9 ? (part.match(/.{1,4}/g) ?? [part]) : [part]));
-  return html`<code class="support-code" data-support-code>${groups.map(
-    (g, i) => html`${i ? html`<wbr />` : nothing}<span class=${g.endsWith('-') ? '' : 'gap'}>${g}</span>`,
-  )}</code>`;
+/** The support code of an id (`K7QM-4XPD`), kept on one line: read aloud over the phone, copied as shown. */
+function supportCode(id: string): TemplateResult {
+  return html`<code class="support-code" part="support-code" data-support-code>${supportCodeOf(id)}</code>`;
 }
 
 export function processingStep(v: ProcessingView): TemplateResult {
@@ -121,10 +115,10 @@ export function processingStep(v: ProcessingView): TemplateResult {
     return html`
       <div part="body">
         <p id="processing-error" class="error" part="error" role="alert">${v.error === 'gave-up' ? m.gaveUp : m.lost}</p>
-        ${v.reference ? html`<p>${m.reference}: ${supportCode(v.reference)}</p>` : nothing}
+        ${v.reference ? html`<p>${v.m.outcome.supportCode}: ${supportCode(v.reference)}</p>` : nothing}
       </div>
       ${actionBar({
-        primary: v.canCheckAgain ? primaryButton(m.checkAgain, v.onCheckAgain) : nothing,
+        primary: v.canCheckAgain ? primaryButton(v.m.session.retry, v.onCheckAgain) : nothing,
         secondary: [v.onRestart ? linkButton(v.m.outcome.restart, v.onRestart) : nothing],
       })}
     `;
@@ -150,51 +144,89 @@ export interface OutcomeView {
   onRestart?: (() => void) | undefined;
   /** A new attempt with other photos; absent under a session (the person is sent to the service instead). */
   onRetryPhotos?: (() => void) | undefined;
+  /** What the support code stands for: the session's id, else the onboarding's token. */
+  supportId: string;
+  /** Back to the integrator: the session's `returnUrl` with the session and the status, or null. */
+  returnHref: string | null;
+  /** The integrator's help page, or null. */
+  helpUrl: string | null;
+  /** The page put its own way on in the `continue` slot. */
+  continueSlotted: boolean;
+  /** "Continuar" fires `onboarding-continue`; absent: not offered. */
+  onContinue?: ((tokenOnboarding: string) => void) | undefined;
 }
 
-/** One stroke path drawn inside a circle: a tick, an "i", a "!". */
-const ICON_PATHS = { APPROVED: 'm7.5 12.5 3 3 6-6.5', REFUSED: 'M12 11v5.5M12 7.5v.5', ERROR: 'M12 7v5.5M12 16v.5' } as const;
+/** A link styled as the step's main action, or as a text link beside it; the help page opens in a new tab. */
+const link = (href: string, text: string, main: boolean, part: string, newTab = false): TemplateResult =>
+  html`<a
+    class=${main ? 'primary link-button' : 'link text-link'}
+    part=${main ? `${part} button-primary` : part}
+    href=${href}
+    target=${newTab ? '_blank' : nothing}
+    rel=${newTab ? 'noopener' : nothing}
+    >${text}</a
+  >`;
 
+/**
+ * Every outcome has a way on. APPROVED: "Continuar" (back to the session's `returnUrl`, else the
+ * page's `continue` slot, else `onboarding-continue`), or that the page may be closed. REFUSED:
+ * a new try where one can be made, the integrator's help page, or whom to contact. ERROR: the
+ * support code, and a new try where the companion takes one (never under a spent session), the
+ * help page and the way back, or whom to contact.
+ */
 export function outcomeStep(v: OutcomeView): TemplateResult {
   const m = v.m.outcome;
   const t = v.t;
   const say = (text: string | undefined) => (text ? html`<p>${text}</p>` : nothing);
   const { outcome } = v;
+  const approved = outcome.status === 'APPROVED';
+  const retry = !approved && t ? v.onRetryPhotos : undefined;
+  const help = !approved && t ? v.helpUrl : null;
+  const back = !approved && t ? v.returnHref : null;
   let body: TemplateResult;
-  if (outcome.status === 'APPROVED') {
-    body = html`${say(t?.approvedBody)}<slot name="continue"></slot><slot name="outcome-approved"></slot>`;
+  let main: TemplateResult | typeof nothing = nothing;
+  if (approved) {
+    const onContinue = v.onContinue;
+    const way = v.returnHref ? 'return' : v.continueSlotted ? 'slot' : onContinue ? 'event' : null;
+    body = html`${say(t?.approvedBody)}${t && !way ? html`<p data-approved-close>${t.approvedClose}</p>` : nothing}<slot
+        name="outcome-approved"
+      ></slot>`;
+    if (way === 'slot') main = html`<slot name="continue"></slot>`;
+    else if (t && way === 'return') main = link(v.returnHref!, t.continue, true, 'continue');
+    else if (t && onContinue)
+      main = html`<button type="button" class="primary" part="button button-primary continue" @click=${() => onContinue(outcome.tokenOnboarding)}>
+        ${t.continue}
+      </button>`;
   } else if (outcome.status === 'REFUSED') {
     body = html`
       ${say(t?.refusedBody)}
       ${outcome.message && t ? html`<p data-reason>${t.refusedReason(outcome.message)}</p>` : nothing}
-      ${say(v.onRetryPhotos ? t?.refusedNext : t?.refusedContact)}
+      ${say(retry ? t?.refusedNext : help ? t?.refusedHelp : t?.refusedContact)}
       <slot name="refused-help"></slot>
       <slot name="outcome-refused"></slot>
     `;
   } else {
-    // Support needs the upstream's externalId; without one the token still identifies the case.
-    const code = outcome.externalId ?? outcome.tokenOnboarding;
+    const code = supportCodeOf(v.supportId);
     body = html`
       ${say(t?.errorBody)}
-      <p>${m.supportCode}: ${supportCode(code)}</p>
+      <p>${m.supportCode}: ${supportCode(v.supportId)}</p>
       <div><button type="button" part="button" @click=${() => v.onCopy(code)}>${m.copy}</button></div>
       ${v.copyNotice && t ? html`<p role="status">${t[v.copyNotice]}</p>` : nothing}
+      ${say(retry ? t?.errorRetry : help ? t?.errorHelp : t?.errorContact)}
       <slot name="outcome-error"></slot>
     `;
   }
-  const retry = outcome.status === 'REFUSED' && t ? v.onRetryPhotos : undefined;
+  if (retry) main = primaryButton((outcome.status === 'ERROR' ? v.m.session.retry : t?.retryPhotos) ?? '', retry);
+  else if (help) main = link(help, t!.helpLink, true, 'help-link', true);
   return html`
-    <div part="body outcome" class=${`outcome is-${outcome.status.toLowerCase()}`} data-status=${outcome.status}>
-      <svg class="outcome-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" /><path d=${ICON_PATHS[outcome.status]} /></svg>
-      ${body}
-    </div>
-    ${
-      v.onRestart || retry
-        ? actionBar({
-            primary: retry ? primaryButton(t?.retryPhotos ?? '', retry) : nothing,
-            secondary: [v.onRestart ? linkButton(m.restart, v.onRestart) : nothing],
-          })
-        : nothing
-    }
+    <div part="body outcome" class=${`outcome is-${outcome.status.toLowerCase()}`} data-status=${outcome.status}>${body}</div>
+    ${actionBar({
+      primary: main,
+      secondary: [
+        retry && help ? link(help, t!.helpLink, false, 'help-link', true) : nothing,
+        back ? link(back, t!.backToSite, false, 'back-to-site') : nothing,
+        v.onRestart ? linkButton(m.restart, v.onRestart) : nothing,
+      ],
+    })}
   `;
 }

@@ -73,6 +73,11 @@ export const SESSION_PATHS: PathItems = {
         queryParameter('createdBefore', 'Only sessions created before this time: an ISO 8601 date or date-time.', instant),
         queryParameter('limit', 'Sessions per page.', { type: 'integer', minimum: 1, maximum: SESSION_LIMITS.listMax, default: 20 }),
         queryParameter('cursor', 'The `nextCursor` of the previous page (opaque).', string()),
+        queryParameter(
+          'supportCode',
+          'Only the session of this support code (`K7QM-4XPD`, as the person read it out: any case, hyphens and spaces anywhere, O for 0, I and L for 1). Two sessions may share a code, once in about a trillion.',
+          string({ maxLength: 32 }),
+        ),
       ],
       responses: {
         '200': jsonAnswer('One page of sessions.', ref('SessionList')),

@@ -123,6 +123,11 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
   SessionView: object(
     {
       id: string({ pattern: '^ses_' }),
+      supportCode: string({
+        pattern: '^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$',
+        description:
+          'The code the element shows the person on an error, to read out to support: the first 40 bits of `id` in Crockford base 32. `GET /v1/sessions?supportCode=` finds the session by it.',
+      }),
       reference: string(),
       status: ref('SessionStatus'),
       createdAt: dateTime(),
@@ -132,7 +137,7 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
       onboarding: ref('SessionOnboarding'),
       redactedAt: dateTime("When the session's personal data was erased (`POST /v1/sessions/{id}/redact`)."),
     },
-    ['id', 'reference', 'status', 'createdAt', 'expiresAt', 'metadata'],
+    ['id', 'supportCode', 'reference', 'status', 'createdAt', 'expiresAt', 'metadata'],
     { description: "The backend's view of a session: never a secret." },
   ),
   SessionList: object(
@@ -160,17 +165,20 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
     },
     ['state', 'holder', 'origin'],
   ),
-  HandoffOfferRequest: object({
-    answers: object(
-      {
-        consentAt: dateTime('When the person consented (not in the future).'),
-        cpf: string({ description: 'A valid CPF; refused when the session has its own tax id.' }),
-        name: string({ maxLength: 200 }),
-        documentType: string({ description: 'One the session offers.' }),
-      },
-      ['consentAt'],
-    ),
-  }, []),
+  HandoffOfferRequest: object(
+    {
+      answers: object(
+        {
+          consentAt: dateTime('When the person consented (not in the future).'),
+          cpf: string({ description: 'A valid CPF; refused when the session has its own tax id.' }),
+          name: string({ maxLength: 200 }),
+          documentType: string({ description: 'One the session offers.' }),
+        },
+        ['consentAt'],
+      ),
+    },
+    [],
+  ),
   PageSession: object(
     {
       id: string({ pattern: '^ses_' }),

@@ -3,7 +3,7 @@
  * refusal naming its parameter, and the page cursor: an opaque string for the caller, for the
  * companion the position (creation time, id) of a page's last session, checked on the way back in.
  */
-import { SESSION_LIMITS, SESSION_STATUSES, type SessionStatus, type Validation } from '@onboarding-kit/contract';
+import { SESSION_LIMITS, SESSION_STATUSES, sessionIdPrefixOf, type SessionStatus, type Validation } from '@onboarding-kit/contract';
 import type { SessionPosition, SessionQuery } from '../store/backend-state.js';
 
 const CURSOR_VERSION = 'c1';
@@ -54,6 +54,8 @@ export function parseListQuery(params: Record<string, string | undefined>): Vali
     if (!(limit >= 1 && limit <= SESSION_LIMITS.listMax))
       return refused('limit', `limit is a whole number from 1 to ${SESSION_LIMITS.listMax}.`);
   }
+  const idPrefix = params.supportCode === undefined ? undefined : sessionIdPrefixOf(params.supportCode.slice(0, 32));
+  if (idPrefix === null) return refused('supportCode', 'supportCode is the 8 characters the person read out (K7QM-4XPD).');
   const position = cursor === undefined ? undefined : decodeCursor(cursor);
   if (position === null) return refused('cursor', 'cursor is not one this companion gave: pass nextCursor of the previous page as it is.');
   return {
@@ -66,6 +68,7 @@ export function parseListQuery(params: Record<string, string | undefined>): Vali
         ...(after.value !== undefined && { createdAfterMs: after.value }),
         ...(before.value !== undefined && { createdBeforeMs: before.value }),
         ...(position && { after: position }),
+        ...(idPrefix !== undefined && { idPrefix }),
         limit: limit + 1,
       },
     },

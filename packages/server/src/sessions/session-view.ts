@@ -2,7 +2,7 @@
  * What each side may see of a session: the backend's view (`GET /v1/sessions/{id}` and the `data`
  * of session notifications) and the page's (`GET /v1/session`). Neither ever holds a secret.
  */
-import type { PageSession, SessionStatus, SessionView } from '@onboarding-kit/contract';
+import { supportCodeOf, type PageSession, type SessionStatus, type SessionView } from '@onboarding-kit/contract';
 import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord } from '../store/index.js';
 import { pagePrefill } from './person-rules.js';
@@ -17,6 +17,7 @@ export function effectiveStatus(session: SessionRecord, nowMs: number): SessionS
 export function toSessionView(session: SessionRecord, onboarding: OnboardingRecord | null, nowMs: number): SessionView {
   const view: SessionView = {
     id: session.id,
+    supportCode: supportCodeOf(session.id),
     reference: session.reference,
     status: effectiveStatus(session, nowMs),
     createdAt: session.createdAt,

@@ -139,6 +139,8 @@ export interface SessionQuery {
   createdBeforeMs?: number;
   /** The last position of the previous page: only sessions listed after it. */
   after?: SessionPosition;
+  /** Only sessions whose id starts with this (`ses_` and hex digits: a support code read back). */
+  idPrefix?: string;
   limit: number;
 }
 

@@ -51,6 +51,25 @@ export function describeLifecycle({ withBackend }: Harness): void {
     });
   });
 
+  test('listing by id prefix (a support code read back): only the ids that start with it, with the other filters, every instance alike', async () => {
+    await withBackend(async (a, { peer }) => {
+      const b = await peer();
+      const withStart = (start: string, n: number) => `ses_${start}${n.toString(16).padStart(32 - start.length, '0')}`;
+      const plan: Array<[string, number, string]> = [
+        [withStart('abcdef0123', 1), 0, 'ref-a'],
+        [withStart('abcdef0123', 2), 1_000, 'ref-b'],
+        [withStart('abcdef0124', 3), 2_000, 'ref-a'],
+        [withStart('abcdef012', 4), 3_000, 'ref-a'],
+      ];
+      for (const [id, at, reference] of plan) await a.createSession(session(id, { reference, createdAt: iso(START + at) }), secretsOf(id));
+      const list = async (q: Partial<SessionQuery>) => ids(await b.listSessions({ limit: 100, ...q }));
+      assert.deepEqual(await list({ idPrefix: 'ses_abcdef0123' }), [plan[1]![0], plan[0]![0]]);
+      assert.deepEqual(await list({ idPrefix: 'ses_abcdef0123', reference: 'ref-a' }), [plan[0]![0]]);
+      assert.deepEqual(await list({ idPrefix: 'ses_abcdef0124' }), [plan[2]![0]]);
+      assert.deepEqual(await list({ idPrefix: 'ses_abcdef0125' }), []);
+    });
+  });
+
   test('listing: page after page by the last position, none missed or repeated while sessions are inserted and changed meanwhile', async () => {
     await withBackend(async (a, { peer, clock }) => {
       const b = await peer();

@@ -1,5 +1,5 @@
 /** The way back to the integrator once the element is done: the redirect to `returnUrl`, or the device's last word. */
-import type { OnboardingStatus } from '@onboarding-kit/contract';
+import { returnHref, type OnboardingStatus } from '@onboarding-kit/contract';
 import { banner } from './page-view.js';
 
 /** Long enough to read "Redirecting…" and take the link, short enough not to look stuck. */
@@ -11,15 +11,7 @@ type CancelEvent = CustomEvent<{ step: string }>;
 
 /** `returnUrl` with `session` and `status` added, or null when the page has none (or it does not parse). */
 function returnTo(data: DOMStringMap, status: string): string | null {
-  if (!data.returnUrl || !data.sessionId) return null;
-  try {
-    const url = new URL(data.returnUrl);
-    url.searchParams.set('session', data.sessionId);
-    url.searchParams.set('status', status);
-    return url.href;
-  } catch {
-    return null;
-  }
+  return data.returnUrl && data.sessionId ? returnHref(data.returnUrl, data.sessionId, status) : null;
 }
 
 /**

@@ -10,7 +10,7 @@
  * `services`, photos kept anyway, hand-off state and the answers carried with it, exchanged capture tokens, the event log's personal parts, the access
  * keys of the onboarding, and the personal part of every notification body of the session.
  */
-import type { SessionEvent, SessionView } from '@onboarding-kit/contract';
+import { supportCodeOf, type SessionEvent, type SessionView } from '@onboarding-kit/contract';
 import type { OutboxEntry, SessionLogEntry, SessionRecord } from '../backend-state.js';
 import type { OnboardingRecord } from '../store.js';
 
@@ -63,6 +63,7 @@ export function redactedView(view: ViewLike, redactedAt: string): SessionView {
   const o = view.onboarding;
   return {
     id: String(view.id),
+    supportCode: view.supportCode ?? supportCodeOf(String(view.id)),
     reference: String(view.reference),
     status: view.status!,
     createdAt: String(view.createdAt),

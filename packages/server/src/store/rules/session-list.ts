@@ -27,7 +27,8 @@ export function listedBy(s: SessionRecord, q: SessionQuery): boolean {
     (q.status === undefined || s.status === q.status) &&
     (q.createdAfterMs === undefined || p.createdMs > q.createdAfterMs) &&
     (q.createdBeforeMs === undefined || p.createdMs < q.createdBeforeMs) &&
-    (q.after === undefined || listedAfter(p, q.after))
+    (q.after === undefined || listedAfter(p, q.after)) &&
+    (q.idPrefix === undefined || s.id.startsWith(q.idPrefix))
   );
 }
 

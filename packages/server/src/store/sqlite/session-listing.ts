@@ -19,6 +19,8 @@ export function listingQuery(q: SessionQuery): { shape: string; sql: string; par
   if (q.createdAfterMs !== undefined) add('created_ms > ?', q.createdAfterMs);
   if (q.createdBeforeMs !== undefined) add('created_ms < ?', q.createdBeforeMs);
   if (q.after !== undefined) add('(created_ms < ? OR (created_ms = ? AND id < ?))', q.after.createdMs, q.after.createdMs, q.after.id);
+  // A range on the primary key: every id that starts with the prefix sorts between it and it followed by 'g', past any hex digit.
+  if (q.idPrefix !== undefined) add('id >= ? AND id < ?', q.idPrefix, `${q.idPrefix}g`);
   params.push(q.limit);
   const filter = where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '';
   return {
@@ -28,7 +30,7 @@ export function listingQuery(q: SessionQuery): { shape: string; sql: string; par
   };
 }
 
-/** Prepared listing statements of one connection, by shape (at most 32 shapes exist). */
+/** Prepared listing statements of one connection, by shape (at most 64 shapes exist). */
 export class ListingStatements {
   readonly #prepared = new Map<string, Statement>();
 
