@@ -43,6 +43,8 @@ export interface SessionOptions {
    * the session being used then is no news, and no `onboarding-error` is fired for it.
    */
   quiet?(): boolean;
+  /** The session cannot be used, and someone waiting on the flow is to be told (not while quiet). */
+  failed?(): void;
 }
 
 export function sessionProblem(error: CompanionError): SessionProblem {
@@ -90,6 +92,10 @@ export class SessionController implements ReactiveController {
   /** The session, once it is usable. */
   get session(): PageSession | null {
     return this.#state === 'ready' ? this.#session : null;
+  }
+  /** The session as last read, usable or not: a spent session's outcome still names it (its support code, its way back). */
+  get lastRead(): PageSession | null {
+    return this.#session;
   }
   get problem(): SessionProblem | null {
     return this.#problem;
@@ -143,8 +149,8 @@ export class SessionController implements ReactiveController {
       const session = await getSession(endpoint, secret, signal);
       if (!this.#run.isCurrent(signal)) return;
       const problem = problemOfSession(session, Date.now());
-      if (problem) return this.#fail(problem);
       this.#session = session;
+      if (problem) return this.#fail(problem);
       this.#state = 'ready';
       this.#host.requestUpdate();
       this.#options.loaded(session);
@@ -177,6 +183,7 @@ export class SessionController implements ReactiveController {
     this.#host.dispatchEvent(
       new OnboardingErrorEvent({ code: SESSION_ERROR_CODES[problem], message: this.#options.context.current.messages.session[problem] }),
     );
+    this.#options.failed?.();
   }
 
   #key(): string | null {

@@ -97,6 +97,6 @@ function renderPhotoStep(p: FlowParts, step: OnboardingStep): TemplateResult {
     // New photos with what the person entered kept; after a reload nothing entered is left, so it starts over.
     onRetryPhotos: alone ? () => (details.consent && details.documentType ? p.photo.retry() : p.host.start()) : undefined,
     host: p.host,
-    session: p.session.session,
+    session: p.session.lastRead,
   });
 }

@@ -11,7 +11,7 @@ import { flowHeading, renderFlow } from './flow-view.js';
 import { LazyTextsController } from './lazy-texts.js';
 import { ControllerSlot } from './load-photo-steps.js';
 import { PhotoStepsController } from './photo-steps-controller.js';
-import { DEFAULT_DOCUMENT_TYPES, rolesFor, stepSequence } from './steps.js';
+import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, rolesFor, stepSequence } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
@@ -227,6 +227,10 @@ export class OnboardingFlow extends LitElement {
     loaded: (session) => {
       if (this.#nav.announcement) this.#nav.announceStep();
       this.#handoff.loaded(session);
+    },
+    // The ending shown in place of the intro is presented as a step is: its heading focused and announced.
+    failed: () => {
+      if (this.#nav.step === FIRST_STEP) this.#nav.presentStep();
     },
   });
 

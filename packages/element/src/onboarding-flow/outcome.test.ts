@@ -199,6 +199,8 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     document.addEventListener('onboarding-continue', (e) => continued.push(e as CustomEvent));
     document.body.append(el);
     mounted.push(el);
+    // The first render lays out the step's section that waitForStep reads.
+    await el.updateComplete;
     await waitForStep(el, 'outcome');
     await waitFor(() => hasButton(el, 'Continuar'), 'no Continuar');
     expect(root(el).querySelector('[data-approved-close]')).to.equal(null);
@@ -280,6 +282,8 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     el.session = secret;
     document.body.append(el);
     mounted.push(el);
+    // The first render lays out the step's section that waitForStep reads.
+    await el.updateComplete;
     await waitForStep(el, 'outcome');
     await waitFor(() => actions(el).includes('Central de ajuda'), 'no help link');
     expect(actions(el)).to.deep.equal(['Central de ajuda', 'Voltar ao site']);
@@ -361,6 +365,8 @@ describe('<onboarding-flow> outcomes and waiting', () => {
     el.pollOptions = { initialDelayMs: 100, maxDelayMs: 200, totalMs: 1_500 };
     document.body.append(el);
     mounted.push(el);
+    // The first render lays out the step's section that waitForStep reads.
+    await el.updateComplete;
     await waitForStep(el, 'processing');
     await waitFor(() => !!root(el).querySelector('#processing-error'), 'the watch never gave up');
     expect(root(el).querySelector('[data-support-code]')!.textContent).to.equal(supportCodeOf(created.tokenOnboarding));
