@@ -153,7 +153,7 @@ for (const major of Object.keys(VERSIONS)) {
       // The CPF prefill (a property) is in the field.
       assert.equal(await flow.locator('#cpf').inputValue(), '529.982.247-25');
 
-      // The other five events, dispatched as the element dispatches them.
+      // The other six events, dispatched as the element dispatches them.
       await p.evaluate(() => {
         const el = document.querySelector('onboarding-flow')!;
         const e = window.__elementModule;
@@ -171,6 +171,7 @@ for (const major of Object.keys(VERSIONS)) {
         el.dispatchEvent(new e.OnboardingSubmittedEvent({ tokenOnboarding: 't-1' }));
         el.dispatchEvent(new e.OnboardingCompleteEvent({ tokenOnboarding: 't-1', status: 'ERROR', externalId: 'x-9' }));
         el.dispatchEvent(new e.OnboardingErrorEvent({ code: 'network', message: 'offline' }));
+        el.dispatchEvent(new e.OnboardingContinueEvent({ tokenOnboarding: 't-1', status: 'APPROVED' }));
       });
       assert.deepEqual(await log(p), [
         {
@@ -188,6 +189,7 @@ for (const major of Object.keys(VERSIONS)) {
           sameClass: true,
         },
         { callback: 'onError', type: 'onboarding-error', detail: { code: 'network', message: 'offline' }, sameClass: true },
+        { callback: 'onContinue', type: 'onboarding-continue', detail: { tokenOnboarding: 't-1', status: 'APPROVED' }, sameClass: true },
       ]);
 
       // Re-render: a changed property reaches the element; a removed callback stops listening.

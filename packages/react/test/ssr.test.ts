@@ -38,6 +38,7 @@ test('one callback per element event, named after it', async () => {
     assert.equal(callback, `on${words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`);
   }
   assert.equal(ONBOARDING_FLOW_EVENTS.onStepChange, 'onboarding-step-change');
+  assert.equal(ONBOARDING_FLOW_EVENTS.onContinue, 'onboarding-continue');
 });
 
 test('renderToString gives <onboarding-flow> with its attributes and slotted children (React 19)', async () => {
