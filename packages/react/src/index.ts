@@ -61,7 +61,17 @@ export const ONBOARDING_FLOW_EVENTS = Object.fromEntries(ONBOARDING_EVENTS.map((
 export type OnboardingFlowProperties = Partial<
   Pick<
     OnboardingFlowElement,
-    'endpoint' | 'locale' | 'documentTypes' | 'cpf' | 'name' | 'maxImageBytes' | 'maxLongEdge' | 'session' | 'handoff' | 'controllerName' | 'privacyUrl'
+    | 'endpoint'
+    | 'locale'
+    | 'documentTypes'
+    | 'cpf'
+    | 'name'
+    | 'maxImageBytes'
+    | 'maxLongEdge'
+    | 'session'
+    | 'handoff'
+    | 'controllerName'
+    | 'privacyUrl'
   >
 >;
 

@@ -40,7 +40,11 @@ type Backend = Store & BackendState;
 const STORES: Array<[string, () => Promise<Backend>]> = [
   ['memory', async () => new MemoryStore({ dataKey: DATA_KEY }) as Backend],
   ['SQLite', async () => new SqliteStore(join(dir, `${randomUUID()}.db`), { dataKey: DATA_KEY }) as Backend],
-  ['Redis', async () => (await RedisStore.connect(redis.url, { prefix: `okit-answers-${randomUUID().slice(0, 8)}:`, dataKey: DATA_KEY })) as Backend],
+  [
+    'Redis',
+    async () =>
+      (await RedisStore.connect(redis.url, { prefix: `okit-answers-${randomUUID().slice(0, 8)}:`, dataKey: DATA_KEY })) as Backend,
+  ],
 ];
 
 interface Running {
@@ -78,7 +82,11 @@ async function call(url: string, method: string, path: string, key?: string, pay
 }
 
 async function openSession(url: string, payload: Record<string, unknown> = {}): Promise<CreateSessionResponse> {
-  const res = await call(url, 'POST', '/v1/sessions', IT_API_KEY, { reference: `answers-${randomUUID()}`, documentTypes: ['CNH', 'RG'], ...payload });
+  const res = await call(url, 'POST', '/v1/sessions', IT_API_KEY, {
+    reference: `answers-${randomUUID()}`,
+    documentTypes: ['CNH', 'RG'],
+    ...payload,
+  });
   assert.equal(res.status, 201, await res.clone().text());
   return (await res.json()) as CreateSessionResponse;
 }
@@ -141,7 +149,10 @@ for (const [kind, makeStore] of STORES) {
         images: { documentFront: IMAGE, documentBack: IMAGE, selfie: IMAGE },
       });
       assert.equal(created.status, 201, await created.clone().text());
-      const upstream = stack.upstreamCalls.slice(before).map((u) => JSON.stringify(u.body ?? '')).join('\n');
+      const upstream = stack.upstreamCalls
+        .slice(before)
+        .map((u) => JSON.stringify(u.body ?? ''))
+        .join('\n');
       assert.ok(upstream.includes(CPF_DIGITS), 'the creation went upstream with the CPF typed on the computer');
       assert.ok(upstream.includes(NAME), 'and the name');
 

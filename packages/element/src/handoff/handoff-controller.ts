@@ -54,7 +54,7 @@ export interface HandoffOptions {
  * touch screen without mouse or trackpad, which a laptop with a touch screen still has) and a
  * camera is here. A touch device without a camera is still offered the phone.
  */
-export function isPhone(camera: boolean | null): boolean {
+function isPhone(camera: boolean | null): boolean {
   // Until the cameras are listed, a touch screen counts as a phone: the offer never flashes on one.
   return !!(
     (navigator as Navigator & { userAgentData?: { mobile?: boolean } }).userAgentData?.mobile ||
@@ -92,7 +92,6 @@ export class HandoffController implements ReactiveController {
   get noCamera(): boolean {
     return this.#camera === false;
   }
-
 
   /** The panel's heading (the session's loading heading while the hand-off file loads). */
   get heading(): string {

@@ -5,7 +5,15 @@
  * back on request. The hand-off panel shows its state and passes on what it reports. Part of the
  * lazily loaded hand-off file.
  */
-import { formatHandoffCode, type HandoffAnswers, type HandoffOffer, type HandoffOfferRequest, type HandoffRole, type PageSession, type SessionEvent } from '@onboarding-kit/contract';
+import {
+  formatHandoffCode,
+  type HandoffAnswers,
+  type HandoffOffer,
+  type HandoffOfferRequest,
+  type HandoffRole,
+  type PageSession,
+  type SessionEvent,
+} from '@onboarding-kit/contract';
 import { postSession } from '../api/companion-client.js';
 import { CompanionError } from '../api/errors.js';
 import type { HandoffOutcome, HandoffReport } from './panel-events.js';

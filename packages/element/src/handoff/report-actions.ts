@@ -13,7 +13,11 @@ export interface PanelMode {
   set(mode: HandoffMode | null): void;
 }
 
-export function actOnReport(report: HandoffReport, flow: Pick<HandoffOptions, 'session' | 'nav' | 'photo' | 'texts' | 'restart'>, panel: PanelMode): void {
+export function actOnReport(
+  report: HandoffReport,
+  flow: Pick<HandoffOptions, 'session' | 'nav' | 'photo' | 'texts' | 'restart'>,
+  panel: PanelMode,
+): void {
   const { session, nav, photo, texts } = flow;
   switch (report.kind) {
     case 'state':

@@ -18,9 +18,12 @@ type Controller = string | null | undefined;
 export const consentText = {
   'pt-BR': {
     controller: (c: Controller): string =>
-      c ? `Quem coleta: ${c}, controladora dos seus dados.` : unnamedController('Quem coleta: o responsável por este site, que não informou o nome dele a esta verificação.'),
+      c
+        ? `Quem coleta: ${c}, controladora dos seus dados.`
+        : unnamedController('Quem coleta: o responsável por este site, que não informou o nome dele a esta verificação.'),
     privacy: 'Política de privacidade (abre em outra aba)',
-    biometricShort: 'A selfie é um dado biométrico (dado pessoal sensível, LGPD art. 11): serve só para confirmar que você é o titular do documento.',
+    biometricShort:
+      'A selfie é um dado biométrico (dado pessoal sensível, LGPD art. 11): serve só para confirmar que você é o titular do documento.',
     intro: 'Para confirmar a sua identidade, precisamos de alguns dados. Leia como eles são tratados.',
     whatTitle: 'O que coletamos',
     whyTitle: 'Para quê',
@@ -40,9 +43,12 @@ export const consentText = {
   },
   en: {
     controller: (c: Controller): string =>
-      c ? `Who collects it: ${c}, the controller of your data.` : unnamedController('Who collects it: whoever runs this site, which has not given its name to this verification.'),
+      c
+        ? `Who collects it: ${c}, the controller of your data.`
+        : unnamedController('Who collects it: whoever runs this site, which has not given its name to this verification.'),
     privacy: 'Privacy policy (opens in a new tab)',
-    biometricShort: 'The selfie is biometric data (sensitive personal data, LGPD art. 11): it is used only to confirm that you are the document’s holder.',
+    biometricShort:
+      'The selfie is biometric data (sensitive personal data, LGPD art. 11): it is used only to confirm that you are the document’s holder.',
     intro: 'To confirm your identity we need some of your data. Please read how it is handled.',
     whatTitle: 'What we collect',
     whyTitle: 'Why',
@@ -62,9 +68,12 @@ export const consentText = {
   },
   es: {
     controller: (c: Controller): string =>
-      c ? `Quién los recopila: ${c}, responsable de sus datos.` : unnamedController('Quién los recopila: el responsable de este sitio, que no informó su nombre a esta verificación.'),
+      c
+        ? `Quién los recopila: ${c}, responsable de sus datos.`
+        : unnamedController('Quién los recopila: el responsable de este sitio, que no informó su nombre a esta verificación.'),
     privacy: 'Política de privacidad (se abre en otra pestaña)',
-    biometricShort: 'La selfi es un dato biométrico (dato personal sensible, LGPD art. 11): sirve solo para confirmar que usted es el titular del documento.',
+    biometricShort:
+      'La selfi es un dato biométrico (dato personal sensible, LGPD art. 11): sirve solo para confirmar que usted es el titular del documento.',
     intro: 'Para confirmar su identidad necesitamos algunos datos. Lea cómo se tratan.',
     whatTitle: 'Qué recopilamos',
     whyTitle: 'Para qué',

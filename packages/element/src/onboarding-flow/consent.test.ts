@@ -75,7 +75,7 @@ describe('<onboarding-flow> consent that names who collects what', () => {
     expect(summary(second)).to.include(pt.controller(null));
     const ours = warnings.filter((w) => w.includes('controller-name'));
     expect(ours, warnings.join('\n')).to.have.length(1);
-    
+
     await expect(el).to.be.accessible();
   });
 

@@ -7,7 +7,21 @@
 import { currentEngine } from '@onboarding-kit/testing/engine';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand, setViewport } from '@web/test-runner-commands';
-import { CPF, chooseType, cleanupListeners, click, errorText, mount, passConsent, passCpf, photoFor, pickFile, preview, root, waitFor } from './test-helpers.js';
+import {
+  CPF,
+  chooseType,
+  cleanupListeners,
+  click,
+  errorText,
+  mount,
+  passConsent,
+  passCpf,
+  photoFor,
+  pickFile,
+  preview,
+  root,
+  waitFor,
+} from './test-helpers.js';
 
 afterEach(async () => {
   cleanupListeners();

@@ -238,7 +238,8 @@ describe('<onboarding-flow> a shorter, clearer path', () => {
     mediaDevices.getUserMedia = undefined as unknown as GetUserMedia;
     // A phone: its pointer is coarse (a desktop is never offered a camera app).
     const matchMedia = window.matchMedia;
-    window.matchMedia = (query: string) => (query === '(pointer: coarse)' ? ({ matches: true } as MediaQueryList) : matchMedia.call(window, query));
+    window.matchMedia = (query: string) =>
+      query === '(pointer: coarse)' ? ({ matches: true } as MediaQueryList) : matchMedia.call(window, query);
     try {
       const { el: bare } = await mount();
       await passConsent(bare);

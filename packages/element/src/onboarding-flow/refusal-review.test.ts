@@ -55,7 +55,9 @@ describe('<onboarding-flow> a refused photo and the review', () => {
     expect(r.top, 'reason above the screen').to.be.at.least(0);
     expect(b.bottom, `retake below the screen (${b.bottom} > ${innerHeight})`).to.be.at.most(innerHeight + 1);
     // The reason comes before the picture it explains.
-    expect(reason.compareDocumentPosition(root(el).querySelector('img[part~=preview]')!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
+    expect(reason.compareDocumentPosition(root(el).querySelector('img[part~=preview]')!) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(
+      0,
+    );
     await shot('refusal-200-390');
   });
 

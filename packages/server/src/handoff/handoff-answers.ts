@@ -21,14 +21,16 @@ export function validateOfferAnswers(body: unknown, session: SessionRecord, nowM
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new DomainError('invalid_request', 'The hand-off offer must be a JSON object: {"answers": {...}} or nothing.');
   const extra = Object.keys(body).find((k) => k !== 'answers');
-  if (extra !== undefined) throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: an offer has answers only.`, extra.slice(0, 40));
+  if (extra !== undefined)
+    throw invalid(`Unknown member ${JSON.stringify(extra.slice(0, 40))}: an offer has answers only.`, extra.slice(0, 40));
   const answers = (body as { answers?: unknown }).answers;
   if (answers === undefined) return null;
   if (typeof answers !== 'object' || answers === null || Array.isArray(answers))
     throw invalid('answers must be an object: {"consentAt", "cpf", "name", "documentType"}.', 'answers');
   const a = answers as Record<string, unknown>;
   const unknown = Object.keys(a).find((k) => !['consentAt', 'cpf', 'name', 'documentType'].includes(k));
-  if (unknown !== undefined) throw invalid(`Unknown member ${JSON.stringify(unknown.slice(0, 40))} of answers.`, `answers.${unknown.slice(0, 40)}`);
+  if (unknown !== undefined)
+    throw invalid(`Unknown member ${JSON.stringify(unknown.slice(0, 40))} of answers.`, `answers.${unknown.slice(0, 40)}`);
   const consentMs = typeof a.consentAt === 'string' && a.consentAt.length <= 40 ? Date.parse(a.consentAt) : NaN;
   if (!Number.isFinite(consentMs) || consentMs > nowMs + CONSENT_CLOCK_SKEW_MS)
     throw invalid('answers.consentAt must be the ISO 8601 time the person consented (the phone never asks again).', 'answers.consentAt');
@@ -48,7 +50,10 @@ export function validateOfferAnswers(body: unknown, session: SessionRecord, nowM
   if (a.documentType !== undefined) {
     const type = typeof a.documentType === 'string' ? a.documentType.trim().toUpperCase() : '';
     if (!/^[A-Z0-9_-]{1,40}$/.test(type) || (session.documentTypes.length > 0 && !session.documentTypes.includes(type)))
-      throw invalid(`answers.documentType must be one the session offers${session.documentTypes.length > 0 ? `: ${session.documentTypes.join(', ')}` : ''}.`, 'answers.documentType');
+      throw invalid(
+        `answers.documentType must be one the session offers${session.documentTypes.length > 0 ? `: ${session.documentTypes.join(', ')}` : ''}.`,
+        'answers.documentType',
+      );
     out.documentType = type;
   }
   return out;

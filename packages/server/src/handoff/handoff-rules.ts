@@ -2,7 +2,13 @@
  * The rules of the hand-off between devices (docs/page-api.md#hand-off), as pure functions of a
  * session record: who holds it, what each page is told, and the session's event log.
  */
-import { maskTaxIdForPage, type PageHandoffAnswers, type PageHandoffState, type PageSession, type SessionEvent } from '@onboarding-kit/contract';
+import {
+  maskTaxIdForPage,
+  type PageHandoffAnswers,
+  type PageHandoffState,
+  type PageSession,
+  type SessionEvent,
+} from '@onboarding-kit/contract';
 import { hashSecret, keyMatches } from '../auth/access-key.js';
 import { DomainError } from '../errors/domain-error.js';
 import type { SessionHandoffOffer, SessionLogEntry, SessionRecord, SessionSecretKind } from '../store/backend-state.js';

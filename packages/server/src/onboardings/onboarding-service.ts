@@ -127,7 +127,9 @@ export class OnboardingService {
   }
 
   async create(asked: CreationRequest): Promise<CreationOutcome> {
-    const request = asked.session ? { ...asked, valid: withCarriedName(withSessionName(asked.valid, asked.session), asked.session) } : asked;
+    const request = asked.session
+      ? { ...asked, valid: withCarriedName(withSessionName(asked.valid, asked.session), asked.session) }
+      : asked;
     const { valid, session, slot } = request;
     const taxId = maskTaxId(valid.taxId.value);
     if (session) checkAgainstSession(valid, session);

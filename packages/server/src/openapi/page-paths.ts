@@ -56,7 +56,7 @@ export const PAGE_PATHS: PathItems = {
       operationId: 'offerHandoff',
       summary: 'The origin asks for a hand-off link and short code',
       description:
-        "A new offer replaces the pending one. The optional body carries what the person answered on this page to the phone (never in the link).",
+        'A new offer replaces the pending one. The optional body carries what the person answered on this page to the phone (never in the link).',
       tags: ['Hand-off'],
       security,
       requestBody: jsonBody(ref('HandoffOfferRequest'), 'Optional.', false),

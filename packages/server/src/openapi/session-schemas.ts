@@ -160,17 +160,20 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
     },
     ['state', 'holder', 'origin'],
   ),
-  HandoffOfferRequest: object({
-    answers: object(
-      {
-        consentAt: dateTime('When the person consented (not in the future).'),
-        cpf: string({ description: 'A valid CPF; refused when the session has its own tax id.' }),
-        name: string({ maxLength: 200 }),
-        documentType: string({ description: 'One the session offers.' }),
-      },
-      ['consentAt'],
-    ),
-  }, []),
+  HandoffOfferRequest: object(
+    {
+      answers: object(
+        {
+          consentAt: dateTime('When the person consented (not in the future).'),
+          cpf: string({ description: 'A valid CPF; refused when the session has its own tax id.' }),
+          name: string({ maxLength: 200 }),
+          documentType: string({ description: 'One the session offers.' }),
+        },
+        ['consentAt'],
+      ),
+    },
+    [],
+  ),
   PageSession: object(
     {
       id: string({ pattern: '^ses_' }),
