@@ -513,10 +513,9 @@ test('the computer takes the session back: the phone shows that it continued on 
     const link = await handOff(pc, () => shoot('computer', pc, 'qr-code'));
     await mob.goto(link);
     const m = flowLocators(mob);
-    await m.flow.locator('[part~="intro-needs"]').waitFor();
-    await m.primary.click();
-    await m.step('consent').waitFor();
-    await shoot('phone', mob, 'consent');
+    // The computer's answers came with the session: the phone opens at the first photo.
+    await m.step('document-front').waitFor();
+    await shoot('phone', mob, 'document-front');
     const { flow } = flowLocators(pc);
     await flow.locator('[part~="handoff"][data-phase="claimed"]').waitFor({ timeout: 10_000 });
     await shoot('computer', pc, 'following');
