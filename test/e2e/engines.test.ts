@@ -143,15 +143,16 @@ for (const engine of selectedEngines()) {
     test(`${engine}: APPROVED with photos from the camera`, async () => {
       // What each engine's fake camera shows, refused where the element must refuse it (then a
       // file replaces the photo): Chromium's card passes as a document but the selfie's face check
-      // finds no face in it; WebKit's user-facing mock camera (the selfie's) is black in the oval;
-      // Firefox's is a flat green frame: no document in the documents' guide (as the live hint
-      // says), a blurry selfie.
+      // finds no face in it; WebKit's mock cameras show a test pattern with no document in the
+      // documents' guide, and the user-facing one (the selfie's) is black in the oval; Firefox's
+      // is a flat green frame: no document in the documents' guide (as the live hint says), a
+      // blurry selfie.
       const faceRefusal = /could not find a face|more than one face|face is too far|face is outside/;
       const blurry = /shaky or out of focus/;
       const noDocument = /could not find the document in the frame/;
       const cameraRefusals: Record<string, RegExp> =
         engine === 'webkit'
-          ? { selfie: /too dark/ }
+          ? { 'document-front': noDocument, 'document-back': noDocument, selfie: /too dark/ }
           : engine === 'firefox'
             ? { 'document-front': noDocument, 'document-back': noDocument, selfie: blurry }
             : { selfie: faceRefusal };

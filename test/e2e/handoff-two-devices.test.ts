@@ -137,8 +137,10 @@ async function computerToFirstPhoto(page: Page, url: string, shot: (step: string
   const { flow, step, primary } = flowLocators(page);
   await page.goto(url);
   await flow.locator('[part~="intro-needs"]').waitFor();
+  // No camera here: the phone is offered first, on the intro; this person starts here all the same.
+  await flow.locator('[part~="handoff-start"]').waitFor();
   await shot('intro');
-  await primary.click();
+  await flow.getByRole('button', { name: 'Começar', exact: true }).click();
   await step('consent').waitFor();
   await flow.locator('#consent').check();
   await primary.click();
@@ -265,25 +267,25 @@ test('a computer without a camera hands the session to a phone by its QR code; t
       'selfie-camera-refused-twice': '',
     };
     const outcome = await driveFlow(mob, {
+      resumed: true,
       expectCpf: MASKED_CPF,
       source: 'camera',
       faceJpeg,
       shot: async (step) => {
         await shoot('phone', mob, step);
-        // The computer follows: where the person is, and each photo once taken.
-        if (step === 'intro') {
-          await shoot('computer', pc, 'phone-connected');
-        } else if (step === 'cpf') {
+        // The computer follows: where the person is, and each photo once taken. The phone opens at
+        // the first photo: consent, CPF and document type came with the session.
+        if (step === 'document-front-camera') {
           await pc.waitForFunction(
             () =>
-              /No celular: dados pessoais/.test(
+              /No celular: frente do documento/.test(
                 document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-handoff-panel')?.shadowRoot?.textContent ??
                   '',
               ),
             undefined,
             { timeout: 10_000 },
           );
-          await shoot('computer', pc, 'phone-at-cpf');
+          await shoot('computer', pc, 'phone-at-document-front');
         } else if (step in photoSeen && photoSeen[step]) {
           // The phone loses the network after the first photo and takes the second offline; back
           // online, what it could not tell reaches the computer all the same.
@@ -399,7 +401,8 @@ test('a link left unused past its life: the phone is told it expired and to make
     const again = await readOffer(pc, () => shoot('computer', pc, 'new-qr-code'));
     assert.notEqual(again, link, 'a new link');
     await phone.page.goto(again);
-    await flowLocators(phone.page).step('intro').waitFor();
+    // The computer's answers came with the session: the phone opens at the first photo.
+    await flowLocators(phone.page).step('document-front').waitFor();
     await shoot('phone', phone.page, 'new-link-works');
     await flow.locator('[part~="handoff"][data-phase="claimed"]').waitFor({ timeout: 10_000 });
     await shoot('computer', pc, 'phone-connected');
@@ -421,7 +424,7 @@ test('a link used twice: the second phone is told it was already used; the first
     await computerToFirstPhoto(pc, session.url, async () => {});
     const link = await handOff(pc, () => shoot('computer', pc, 'qr-code'));
     await first.page.goto(link);
-    await flowLocators(first.page).step('intro').waitFor();
+    await flowLocators(first.page).step('document-front').waitFor();
     await shoot('phone', first.page, 'first-phone-claims');
     await flowLocators(pc).flow.locator('[part~="handoff"][data-phase="claimed"]').waitFor({ timeout: 10_000 });
     await second.page.goto(link);
@@ -429,9 +432,9 @@ test('a link used twice: the second phone is told it was already used; the first
     await used.locator('h1').waitFor();
     assert.equal(await used.locator('h1').textContent(), 'Este link já foi usado');
     await shoot('phone', second.page, 'second-phone-link-used');
-    // The first phone still holds it: it goes on to the consent.
-    await flowLocators(first.page).primary.click();
-    await flowLocators(first.page).step('consent').waitFor();
+    // The first phone still holds it: still at its first photo, its main action there to press.
+    await flowLocators(first.page).step('document-front').waitFor();
+    await flowLocators(first.page).primary.waitFor();
     await shoot('computer', pc, 'still-following-the-first');
     assert.match(await statusLines(pc), /Celular conectado/);
     await assertClean(second, 'the second phone', /^Failed to load resource: the server responded with a status of 410/);
@@ -510,10 +513,9 @@ test('the computer takes the session back: the phone shows that it continued on 
     const link = await handOff(pc, () => shoot('computer', pc, 'qr-code'));
     await mob.goto(link);
     const m = flowLocators(mob);
-    await m.flow.locator('[part~="intro-needs"]').waitFor();
-    await m.primary.click();
-    await m.step('consent').waitFor();
-    await shoot('phone', mob, 'consent');
+    // The computer's answers came with the session: the phone opens at the first photo.
+    await m.step('document-front').waitFor();
+    await shoot('phone', mob, 'document-front');
     const { flow } = flowLocators(pc);
     await flow.locator('[part~="handoff"][data-phase="claimed"]').waitFor({ timeout: 10_000 });
     await shoot('computer', pc, 'following');

@@ -23,6 +23,8 @@ export interface DriveOptions {
   shot(step: string): Promise<void>;
   /** Runs once the processing step shows (e.g. a reviewer's decision). */
   whileProcessing?: () => Promise<void>;
+  /** A phone the session was handed to: consent, CPF and document type came with it, the flow opens at the first photo. */
+  resumed?: boolean;
 }
 
 export interface FlowEvent {
@@ -112,9 +114,9 @@ async function selfieRefusedTwiceThenFile(page: Page, shot: (step: string) => Pr
   await flow.locator('img[part~="preview"]').waitFor({ timeout: 30_000 });
 }
 
-export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {
+/** The steps before the photos: intro, consent, CPF and the document type (CNH). */
+async function answerFormSteps(page: Page, options: DriveOptions): Promise<void> {
   const { flow, step, primary } = flowLocators(page);
-
   // The intro's list shows once the session is read (until then the step says it is preparing).
   await flow.locator('[part~="intro-needs"]').waitFor();
   await options.shot('intro');
@@ -135,6 +137,12 @@ export async function driveFlow(page: Page, options: DriveOptions): Promise<Outc
   await flow.locator('#doctype-CNH').check();
   await options.shot('document-type');
   await primary.click();
+}
+
+export async function driveFlow(page: Page, options: DriveOptions): Promise<Outcome> {
+  const { flow, step, primary } = flowLocators(page);
+
+  if (!options.resumed) await answerFormSteps(page, options);
 
   for (const name of CAPTURE_STEPS) {
     await step(name).waitFor();
