@@ -30,7 +30,7 @@ import {
   type Recorded,
 } from './helpers/browser.js';
 import { driveFlow, flowLocators, recordFlowEvents, type PhotoSource } from './helpers/flow.js';
-import { sandboxControl, startStack, upstreamReport, upstreamToken, type RunningStack } from './helpers/stack.js';
+import { openedSessionCodes, sandboxControl, startStack, upstreamReport, upstreamToken, type RunningStack } from './helpers/stack.js';
 
 const CPF = { approved: '529.982.247-25', refused: '111.444.777-35', error: '123.456.789-09', manual: '987.654.321-00' } as const;
 
@@ -261,13 +261,17 @@ describe('demo capture page (/), element loaded by script tag', () => {
     assert.ok(!result.text.includes(upstreamReason!), 'nothing from the non-contract services member reaches the page');
   });
 
-  test(`ERROR: the error test CPF sees the technical error with its externalId (${CPF.error})`, async () => {
+  test(`ERROR: the error test CPF sees the technical error with a support code for its session (${CPF.error})`, async () => {
     const result = await runOnCapturePage('error', CPF.error);
     assert.equal(result.status, 'ERROR');
     const report = await upstreamReport(stack, await upstreamToken(stack), result.tokenOnboarding);
     const externalId = report.externalId;
     assert.equal(typeof externalId, 'string', 'the sandbox reported an externalId');
-    assert.ok(result.text.includes(externalId as string), 'the support code shown is the externalId');
+    // The person reads out 8 characters that support finds the session by, not the upstream's id.
+    const code = openedSessionCodes(stack).at(-1);
+    assert.ok(code, 'the demo backend opened a session for the flow');
+    assert.ok(result.text.includes(code!), `the support code of the flow's session is shown (${code})`);
+    assert.ok(!result.text.includes(externalId as string), 'the upstream id is for the integrator, not read aloud');
     const complete = result.events.find((e) => e.type === 'onboarding-complete');
     assert.deepEqual(complete?.detail, { tokenOnboarding: result.tokenOnboarding, status: 'ERROR', externalId });
     assert.ok(result.logText.includes(externalId as string), 'the event log shows the externalId');

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { supportCodeOf } from '@onboarding-kit/contract';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -126,4 +127,12 @@ export async function upstreamReport(stack: RunningStack, token: string, tokenOn
   });
   if (!res.ok) throw new Error(`report: HTTP ${res.status}`);
   return (await res.json()) as Record<string, unknown>;
+}
+
+/**
+ * The support codes of the sessions the demo backend opened so far, as its log announced them
+ * (`demo backend: session opened`): what support reads back into a session.
+ */
+export function openedSessionCodes(stack: RunningStack): string[] {
+  return [...stack.output().matchAll(/"sessionId":"(ses_[0-9a-f]+)"/g)].map((m) => supportCodeOf(m[1]!));
 }
