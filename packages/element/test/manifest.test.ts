@@ -107,6 +107,7 @@ test('CSS parts, CSS custom properties and slots, each described', () => {
     'capture-switch',
     'capture-tips',
     'capture-view',
+    'continue',
     'error',
     'face-tips',
     'guide',
@@ -117,6 +118,7 @@ test('CSS parts, CSS custom properties and slots, each described', () => {
     'handoff-status',
     'header',
     'heading',
+    'help-link',
     'intro-needs',
     'intro-photos',
     'keep-anyway',
@@ -130,6 +132,7 @@ test('CSS parts, CSS custom properties and slots, each described', () => {
     'stage-current',
     'stages',
     'step',
+    'support-code',
     'thumbnail',
     'video',
   ]);

@@ -9,6 +9,7 @@ import { companionOn, body, startStack, type Stack } from '@onboarding-kit/testi
 import type { CompanionApp } from '@onboarding-kit/server';
 import { ManualClock } from '@onboarding-kit/testing/manual-clock';
 import type { CreateSessionResponse, PageSession, SessionView } from '@onboarding-kit/contract';
+import { supportCodeOf } from '@onboarding-kit/contract';
 
 const API_KEY = 'sk_test_0123456789abcdef0123456789abcdef';
 const OTHER_API_KEY = 'sk_test_fedcba9876543210fedcba9876543210';
@@ -94,6 +95,7 @@ test('opening a session: 201 with a client secret, a capture URL of its own secr
     { ...view, createdAt: undefined },
     {
       id: s.id,
+      supportCode: supportCodeOf(s.id),
       reference: 'user-8812',
       status: 'open',
       createdAt: undefined,
