@@ -2,12 +2,14 @@
  * The live checks as the capture view runs them: the frame sampler over the preview (exposure,
  * glare, focus, the card filling the guide, steadiness, the automatic photo), and for the selfie
  * the face detector over the oval a couple of times a second: the photo takes itself only while
- * exactly one face fills the oval, and its hint wins over the frame's.
+ * exactly one face fills the oval, and its hint wins over the frame's. The frames are read and
+ * checked in the image worker (the pipeline's, started here ahead of the photo).
  */
 import { CROP_MARGIN, type FrameRect } from '../camera/guide-geometry.js';
+import { loadPipeline } from '../controllers/load-pipeline.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { loadFaceDetector } from '../face/load-face.js';
-import { startFrameSampler } from '../guidance/index.js';
+import { startFrameSampler, type RemoteSample } from '../guidance/index.js';
 import { watchFace, type FaceWatch } from './face-watch.js';
 import type { ViewHint } from './texts.js';
 
@@ -26,6 +28,16 @@ export interface GuidanceOptions {
   onAutoCapture(): void;
 }
 
+/** A sample in the image worker, once the pipeline module that starts it has loaded. */
+const inImageWorker: RemoteSample = (frame, request) =>
+  loadPipeline().then(
+    (pipeline) => pipeline.sampleGuidance(frame, request),
+    (error: unknown) => {
+      frame.close();
+      throw error;
+    },
+  );
+
 export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions): GuidanceRun {
   const { role, guide, frame } = options;
   const selfie = role === 'selfie';
@@ -37,6 +49,7 @@ export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions)
 
   const sampler = startFrameSampler(video, {
     role,
+    remote: inImageWorker,
     guide: { x: guide.x / frame.width, y: guide.y / frame.height, width: guide.width / frame.width, height: guide.height / frame.height },
     margin: CROP_MARGIN[selfie ? 'selfie' : 'document'],
     autoCapture: autoCapture && faceKnown && !faceHint,

@@ -163,8 +163,8 @@ export class CaptureController implements ReactiveController {
     if (!role || this.camera.state === 'starting' || this.#checking) return;
     const attempt = ++this.#cameraAttempt;
     this.#shown.clearRejected();
-    // The view loads while the person answers the permission prompt.
-    const view = this.#texts.loadView(() => this.#host.requestUpdate());
+    // The view loads, and the image worker the guidance reads frames in starts, during the prompt.
+    const view = this.#texts.loadView(() => this.#host.requestUpdate(), this.#options.loadPipeline ?? loadPipeline);
     await this.camera.start(role === 'selfie' ? 'user' : 'environment');
     const loaded = await view;
     if (attempt !== this.#cameraAttempt) return;

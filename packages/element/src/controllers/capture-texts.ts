@@ -7,7 +7,7 @@
 import type { CameraErrorCode } from '../camera/camera-error.js';
 import type { cameraErrorTexts } from '../capture-view/camera-error-texts.js';
 import { loadCaptureView } from '../capture-view/load-capture-view.js';
-import type { CaptureRole, ImageCheckCode, processImage } from '../image/pipeline.js';
+import type { CaptureRole, ImageCheckCode, processImage, warmImageWorker } from '../image/pipeline.js';
 import type { faceTips, imageErrors, selfieTexts } from '../messages/image-errors.js';
 import type { OnboardingLocale } from '../messages/index.js';
 
@@ -17,6 +17,8 @@ export interface PipelineKit {
   imageErrors: typeof imageErrors;
   faceTips: typeof faceTips;
   selfieTexts?: typeof selfieTexts;
+  /** Starts the image worker ahead of the camera's first frame (the live guidance reads frames there). */
+  warmImageWorker?: typeof warmImageWorker;
 }
 
 export class CaptureTexts {
@@ -25,9 +27,16 @@ export class CaptureTexts {
   /** The capture view (with the camera's error texts) is being fetched. */
   viewLoading = false;
 
-  /** Fetches the capture view and its camera texts: true once here, else the load's error; `changed` once it settled. */
-  loadView(changed: () => void): Promise<true | unknown> {
+  /**
+   * Fetches the capture view and its camera texts: true once here, else the load's error; `changed`
+   * once it settled. With `pipeline`, the image worker starts meanwhile (the guidance reads frames there).
+   */
+  loadView(changed: () => void, pipeline?: () => Promise<PipelineKit>): Promise<true | unknown> {
     this.viewLoading = true;
+    pipeline?.().then(
+      (kit) => kit.warmImageWorker?.(),
+      () => undefined,
+    );
     const view = loadCaptureView().then(
       (texts) => {
         this.camera = texts;

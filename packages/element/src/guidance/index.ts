@@ -23,5 +23,6 @@ export {
   type FrameSampler,
   type FrameSamplerOptions,
   type GuidanceUpdate,
+  type RemoteSample,
   type SampleTiming,
 } from './frame-sampler.js';

@@ -23,6 +23,22 @@ export interface PixelRect {
 
 type Ctx = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
 
+/**
+ * What a grey copy covers and its size: `region` grown by `margin` of its size on each side,
+ * scaled so that its long edge is `longEdge` (never up). The luma reader (luma-reader.ts) copies
+ * the same rectangle at the same size.
+ */
+export function copyGeometry(region: PixelRect, margin: number, longEdge: number): { crop: PixelRect; width: number; height: number } {
+  const crop = {
+    x: region.x - region.width * margin,
+    y: region.y - region.height * margin,
+    width: region.width * (1 + 2 * margin),
+    height: region.height * (1 + 2 * margin),
+  };
+  const scale = Math.min(1, longEdge / Math.max(crop.width, crop.height));
+  return { crop, width: Math.max(1, Math.round(crop.width * scale)), height: Math.max(1, Math.round(crop.height * scale)) };
+}
+
 export class RegionReader {
   readonly longEdge: number;
   /** Largest first: stages[0] takes the source, each next one is half the previous; the last is read back. */
@@ -38,15 +54,7 @@ export class RegionReader {
    * so the guide keeps its place in the copy.
    */
   read(source: CanvasImageSource, sourceWidth: number, sourceHeight: number, region: PixelRect, margin: number): GreyImage {
-    const crop = {
-      x: region.x - region.width * margin,
-      y: region.y - region.height * margin,
-      width: region.width * (1 + 2 * margin),
-      height: region.height * (1 + 2 * margin),
-    };
-    const scale = Math.min(1, this.longEdge / Math.max(crop.width, crop.height));
-    const width = Math.max(1, Math.round(crop.width * scale));
-    const height = Math.max(1, Math.round(crop.height * scale));
+    const { crop, width, height } = copyGeometry(region, margin, this.longEdge);
     const halvings = Math.max(0, Math.floor(Math.log2(crop.width / width)));
     this.#prepare(width, height, halvings);
 

@@ -2,21 +2,22 @@
  * The image worker: every photo's decode, checks, resize and JPEG encode happen here, off the
  * page's main thread, with `createImageBitmap` and `OffscreenCanvas` (which every engine with
  * `OffscreenCanvas` also has in workers). A camera frame arrives as pixels (a VideoFrame or an
- * ImageBitmap), a file as a Blob. The JPEG is the own canvas encode's when its first encode is within the byte
+ * ImageBitmap), a file as a Blob. The live guidance's samples come here too (guidance/worker-sample.ts). The JPEG is the own canvas encode's when its first encode is within the byte
  * cap; over it, browser-image-compression's where it runs in a worker (library-encode.ts: files
  * only, not in WebKit), else the own loop's. Built as its own self-contained file beside the pipeline module
  * (`onboarding-flow.image-worker.js`), library included, so `worker-src 'self'` covers it.
  */
+import { sampleInWorker } from '../guidance/worker-sample.js';
 import { decodeUpright } from './decode.js';
 import { ImageCheckError } from './image-error.js';
 import { libraryEncode } from './library-encode.js';
 import { isBlob, prepareImage } from './prepare.js';
-import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
+import type { GuidanceRequest, GuidanceResponse, WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 // The element's TypeScript lib is DOM, not WebWorker: only these two members are used.
 const scope = self as unknown as {
-  onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
-  postMessage(message: WorkerResponse, transfer?: Transferable[]): void;
+  onmessage: ((event: MessageEvent<WorkerRequest | GuidanceRequest>) => void) | null;
+  postMessage(message: WorkerResponse | GuidanceResponse, transfer?: Transferable[]): void;
 };
 
 // The library decodes with the global `createImageBitmap(file)` (no options: EXIF applied). In
@@ -42,7 +43,19 @@ function failure(error: unknown): WorkerFailure {
   return { name: typeof e?.name === 'string' ? e.name : 'Error', message: typeof e?.message === 'string' ? e.message : String(error) };
 }
 
+/** A live-guidance sample: answered with its grey copy transferred. */
+function guidance(request: GuidanceRequest): void {
+  sampleInWorker(request).then(
+    (sample) => scope.postMessage({ id: request.id, ok: true, guidance: sample }, [sample.grey.grey.buffer]),
+    (error: unknown) => scope.postMessage({ id: request.id, ok: false, error: failure(error) }),
+  );
+}
+
 scope.onmessage = (event) => {
+  if ('kind' in event.data) {
+    guidance(event.data);
+    return;
+  }
   const { id, source, options } = event.data;
   const frame = isBlob(source) ? null : source;
   // The library is asked only for a file whose first JPEG is over the byte cap; once it has failed

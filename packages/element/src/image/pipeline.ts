@@ -31,7 +31,7 @@ import {
 } from './prepare.js';
 import { defaultImageWorkerURL } from './worker-url.js';
 import { classifyFileFailure } from '../lazy/report-load-failure.js';
-import type { WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
+import type { GuidanceRequest, GuidanceResponse, GuidanceSample, WorkerFailure, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 export { ImageCheckError };
 export { faceTips, imageErrors, selfieTexts } from '../messages/image-errors.js';
@@ -114,7 +114,8 @@ interface WorkerSlot {
   worker: Worker;
   /** The worker has answered once: a frame can be transferred to it (a new one gets a copy, in case it cannot run). */
   proven: boolean;
-  pending: Map<number, { resolve(image: PreparedImage): void; reject(error: unknown): void }>;
+  /** Answers awaited: a prepared image, or a guidance sample. */
+  pending: Map<number, { resolve(answer: PreparedImage | GuidanceSample): void; reject(error: unknown): void }>;
 }
 const workers = new Map<string, WorkerSlot>();
 const brokenWorkers = new Map<string, string>();
@@ -144,13 +145,13 @@ function workerSlot(url: string): WorkerSlot {
     brokenWorkers.set(url, reason);
     dropWorker(url, slot, new WorkerUnavailable(reason));
   };
-  worker.addEventListener('message', (event: MessageEvent<WorkerResponse>) => {
+  worker.addEventListener('message', (event: MessageEvent<WorkerResponse | GuidanceResponse>) => {
     const answer = event.data;
     slot.proven = true;
     const waiting = slot.pending.get(answer.id);
     if (!waiting) return;
     slot.pending.delete(answer.id);
-    if (answer.ok) waiting.resolve(answer.image);
+    if (answer.ok) waiting.resolve('image' in answer ? answer.image : answer.guidance);
     else waiting.reject(fromFailure(url, answer.error));
   });
   // The script did not load or evaluate (404, refused by the page's policy, no module workers).
@@ -191,7 +192,7 @@ function inWorker(
     slot.pending.set(id, {
       resolve: (image) => {
         signal?.removeEventListener('abort', onAbort);
-        resolve(image);
+        resolve(image as PreparedImage);
       },
       reject: (error) => {
         signal?.removeEventListener('abort', onAbort);
@@ -203,6 +204,55 @@ function inWorker(
     // so the page still has the frame if the worker cannot start.
     const transfer = !isBlob(source) && slot.proven ? [source] : [];
     slot.worker.postMessage({ id, source, options } satisfies WorkerRequest, transfer);
+  });
+}
+
+/**
+ * Starts the image worker (its script fetched and run) without giving it work, so that the
+ * camera's first guidance frame and the first photo do not wait for it. Nothing happens where
+ * there is no worker to start, or it already runs.
+ */
+export function warmImageWorker(workerURL?: string): void {
+  const url = workerURL ?? defaultImageWorkerURL();
+  if (!hasOffscreenCanvas() || typeof Worker !== 'function' || brokenWorkers.has(url)) return;
+  try {
+    workerSlot(url);
+  } catch (error) {
+    brokenWorkers.set(url, `${url} could not start: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * One live-guidance sample in the image worker (guidance/worker-sample.ts): the frame (which this
+ * takes over) is read and analysed there, off the main thread. Rejects where the worker cannot
+ * run (no `OffscreenCanvas`, a worker that failed to start, or one that cannot read the frame),
+ * for the sampler to do the work on the page instead.
+ */
+export function sampleGuidance(
+  frame: FramePixels,
+  request: Omit<GuidanceRequest, 'id' | 'kind' | 'frame'>,
+  workerURL?: string,
+): Promise<GuidanceSample> {
+  const url = workerURL ?? defaultImageWorkerURL();
+  if (!hasOffscreenCanvas() || typeof Worker !== 'function' || brokenWorkers.has(url)) {
+    frame.close();
+    return Promise.reject(new WorkerUnavailable(brokenWorkers.get(url) ?? 'no worker with OffscreenCanvas'));
+  }
+  let slot: WorkerSlot;
+  try {
+    slot = workerSlot(url);
+  } catch (error) {
+    frame.close();
+    brokenWorkers.set(url, `${url} could not start: ${(error as Error).message}`);
+    return Promise.reject(new WorkerUnavailable(brokenWorkers.get(url)));
+  }
+  const id = nextId++;
+  return new Promise<GuidanceSample>((resolve, reject) => {
+    slot.pending.set(id, { resolve: (answer) => resolve(answer as GuidanceSample), reject });
+    // A clone shares a VideoFrame's buffer but copies a bitmap: transferred once the worker has shown it runs.
+    const transfer = slot.proven ? [frame] : [];
+    slot.worker.postMessage({ id, kind: 'guidance', frame, ...request } satisfies GuidanceRequest, transfer);
+    if (!slot.proven) frame.close();
   });
 }
 
