@@ -15,6 +15,9 @@ import type { OnboardingLocale } from './index.js';
 
 type Controller = string | null | undefined;
 
+/** A name closing a sentence: "Acme S.A." takes no second period. */
+const ended = (name: string): string => (name.endsWith('.') ? name : `${name}.`);
+
 export const consentText = {
   'pt-BR': {
     controller: (c: Controller): string =>
@@ -32,14 +35,14 @@ export const consentText = {
     whoTitle: 'Quem trata os dados',
     who: (c: Controller): string =>
       c
-        ? `${c} é a controladora: decide como os seus dados são tratados. O provedor de verificação de identidade contratado por ${c} é o operador: processa as imagens por conta de ${c}.`
+        ? `${c} é a controladora: decide como os seus dados são tratados. O provedor de verificação de identidade contratado por ${c} é o operador: processa as imagens por conta de ${ended(c)}`
         : 'O responsável por este site é o controlador, mas não informou o nome dele a esta verificação. O provedor de verificação de identidade contratado por ele é o operador: processa as imagens por conta dele. Antes de concordar, procure neste site quem ele é e a sua política de privacidade.',
     keepTitle: 'Por quanto tempo',
     keep: (c: Controller): string =>
       `As imagens ficam apenas na memória deste navegador até o envio e são descartadas dele depois. O serviço que recebe o envio não guarda as imagens: repassa-as ao provedor de verificação e apaga os dados da verificação pouco depois do resultado (em 24 horas, salvo outra configuração). O provedor e ${c ?? 'o responsável por este site'} guardam as imagens e o resultado pelo prazo da política de privacidade ${c ? `de ${c}` : 'dele'}, exigido pela verificação e por obrigações legais, e depois os eliminam.`,
     rightsTitle: 'Seus direitos',
     rights: (c: Controller): string =>
-      `Você pode pedir confirmação, acesso, correção, anonimização, portabilidade ou eliminação dos seus dados, informações sobre o compartilhamento e revogar este consentimento a qualquer momento, falando com ${c ?? 'o responsável por este site'}.`,
+      `Você pode pedir confirmação, acesso, correção, anonimização, portabilidade ou eliminação dos seus dados, informações sobre o compartilhamento e revogar este consentimento a qualquer momento, falando com ${ended(c ?? 'o responsável por este site')}`,
   },
   en: {
     controller: (c: Controller): string =>
@@ -57,14 +60,14 @@ export const consentText = {
     whoTitle: 'Who processes it',
     who: (c: Controller): string =>
       c
-        ? `${c} is the controller: it decides how your data is processed. The identity verification provider ${c} has engaged is the processor: it handles the images on behalf of ${c}.`
+        ? `${c} is the controller: it decides how your data is processed. The identity verification provider ${c} has engaged is the processor: it handles the images on behalf of ${ended(c)}`
         : 'Whoever runs this site is the controller, but it has not given its name to this verification. The identity verification provider it has engaged is the processor: it handles the images on its behalf. Before you agree, look on this site for who runs it and for its privacy policy.',
     keepTitle: 'How long it is kept',
     keep: (c: Controller): string =>
       `The images stay only in this browser’s memory until they are sent and are discarded from it afterwards. The service that receives them does not store the images: it passes them to the verification provider and deletes the verification’s data shortly after its outcome (within 24 hours unless configured otherwise). The provider and ${c ?? 'whoever runs this site'} keep the images and the outcome for as long as ${c ? `the privacy policy of ${c}` : 'its privacy policy'} says, as the verification and legal obligations require, then delete them.`,
     rightsTitle: 'Your rights',
     rights: (c: Controller): string =>
-      `You may ask for confirmation, access, correction, anonymisation, portability or deletion of your data and for information on who it is shared with, and you may withdraw this consent at any time, by contacting ${c ?? 'whoever runs this site'}.`,
+      `You may ask for confirmation, access, correction, anonymisation, portability or deletion of your data and for information on who it is shared with, and you may withdraw this consent at any time, by contacting ${ended(c ?? 'whoever runs this site')}`,
   },
   es: {
     controller: (c: Controller): string =>
@@ -82,13 +85,13 @@ export const consentText = {
     whoTitle: 'Quién trata los datos',
     who: (c: Controller): string =>
       c
-        ? `${c} es el responsable del tratamiento: decide cómo se tratan sus datos. El proveedor de verificación de identidad contratado por ${c} es el encargado: procesa las imágenes por cuenta de ${c}.`
+        ? `${c} es el responsable del tratamiento: decide cómo se tratan sus datos. El proveedor de verificación de identidad contratado por ${c} es el encargado: procesa las imágenes por cuenta de ${ended(c)}`
         : 'El responsable del tratamiento es quien gestiona este sitio, pero no informó su nombre a esta verificación. El proveedor de verificación de identidad que contrató es el encargado: procesa las imágenes por su cuenta. Antes de aceptar, busque en este sitio quién lo gestiona y su política de privacidad.',
     keepTitle: 'Durante cuánto tiempo',
     keep: (c: Controller): string =>
       `Las imágenes permanecen solo en la memoria de este navegador hasta el envío y se descartan de él después. El servicio que las recibe no guarda las imágenes: las pasa al proveedor de verificación y borra los datos de la verificación poco después del resultado (en 24 horas, salvo otra configuración). El proveedor y ${c ?? 'quien gestiona este sitio'} conservan las imágenes y el resultado durante el plazo de ${c ? `la política de privacidad de ${c}` : 'su política de privacidad'}, que exigen la verificación y las obligaciones legales, y luego los eliminan.`,
     rightsTitle: 'Sus derechos',
     rights: (c: Controller): string =>
-      `Puede solicitar la confirmación, el acceso, la corrección, la anonimización, la portabilidad o la eliminación de sus datos e información sobre con quién se comparten, y revocar este consentimiento en cualquier momento, contactando a ${c ?? 'quien gestiona este sitio'}.`,
+      `Puede solicitar la confirmación, el acceso, la corrección, la anonimización, la portabilidad o la eliminación de sus datos e información sobre con quién se comparten, y revocar este consentimiento en cualquier momento, contactando a ${ended(c ?? 'quien gestiona este sitio')}`,
   },
 } satisfies Record<OnboardingLocale, Record<string, string | ((controller: Controller) => string)>>;
