@@ -125,6 +125,19 @@ test("a session's page: the flow's main action full width and lowest, Back befor
     assert.ok(back.bottom <= heading.top + 0.5, 'Back is above the heading');
     assert.equal((await flow.locator('[part=back]').textContent())?.replace('←', '').trim(), 'Voltar');
     await at(page, PHONE, 'session-cpf');
+    // A view with actions (the page's views share one stylesheet): sticky on a phone, set off by a
+    // line from what scrolls under it.
+    const bar = await page.evaluate(() => {
+      const actions = document.querySelector('[data-okit-view] .okit-actions')!;
+      const views = [...document.querySelectorAll<HTMLElement>('[data-okit-view]')];
+      const was = views.map((v) => v.hidden);
+      for (const v of views) v.hidden = !v.contains(actions);
+      const s = getComputedStyle(actions);
+      const seen = [s.position, s.borderTopStyle, s.borderTopWidth];
+      views.forEach((v, i) => (v.hidden = was[i]!));
+      return seen;
+    });
+    assert.deepEqual(bar, ['sticky', 'solid', '1px']);
     await at(page, LAPTOP, 'session-cpf');
     await assertCentredColumn(page, 'onboarding-flow', 'the flow');
   } finally {

@@ -182,7 +182,10 @@ describe('<onboarding-flow> one action layout', () => {
     await nextFrame();
     const primary = actions(el).querySelector<HTMLElement>('[part~=button-primary]')!;
     expect(Math.round(rect(primary).bottom)).to.be.within(PHONE.height - 40, PHONE.height);
-    expect(getComputedStyle(actions(el)).position).to.equal('sticky');
+    const bar = getComputedStyle(actions(el));
+    expect(bar.position).to.equal('sticky');
+    // A line sets the bar off from the text scrolling under it.
+    expect([bar.borderTopStyle, bar.borderTopWidth]).to.deep.equal(['solid', '1px']);
     console.log(await executeServerCommand<string, { name: string }>('screenshot', { name: 'layout-consent-long-phone' }));
     // Still the lowest action and full width when scrolled to the end.
     window.scrollTo(0, document.documentElement.scrollHeight);

@@ -119,10 +119,13 @@ async function settle(el: OnboardingFlow): Promise<void> {
   if (currentEngine() === 'webkit' && frameDoc().querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view'))
     await new Promise((r) => setTimeout(r, 500));
   // Transitions run out (a progress bar shown half-way says the wrong thing); spinners never end.
-  const finite = frameDoc()
-    .getAnimations()
-    .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
-  await Promise.race([Promise.allSettled(finite.map((a) => a.finished)), new Promise((r) => setTimeout(r, 1_500))]);
+  // The element's own are in its shadow root, which not every engine's document lists.
+  const root = el.shadowRoot!;
+  const finite = [...frameDoc().getAnimations(), ...root.getAnimations()].filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+  // Photos shown from object URLs are decoded before the picture (WebKit paints them a moment later).
+  const photos = [...root.querySelectorAll('img')].map((img) => img.decode().catch(() => undefined));
+  await Promise.race([Promise.allSettled([...finite.map((a) => a.finished), ...photos]), new Promise((r) => setTimeout(r, 1_500))]);
+  await new Promise((r) => w.requestAnimationFrame(() => w.requestAnimationFrame(r)));
 }
 
 /** The step as the frame shows it, at each size; the frame goes back to the phone's size after. */

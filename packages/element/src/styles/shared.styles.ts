@@ -65,7 +65,7 @@ export function actionBarStyles(css: typeof litCss): CSSResult {
 .actions>.primary{width:100%}
 .link{border:0;background:none;text-decoration:underline}
 .actions>.link{max-width:100%;padding:.5rem .75rem;overflow-wrap:break-word}
-@media (max-width:600px) and (min-height:560px){.actions{position:sticky;bottom:0;padding:.75rem 0 max(.75rem,env(safe-area-inset-bottom));background:var(--_bg)}form:has(input[type=text]:focus)>.actions{position:static}}
+@media (max-width:600px) and (min-height:560px){.actions{position:sticky;bottom:0;padding:.75rem 0 max(.75rem,env(safe-area-inset-bottom));background:var(--_bg);border-top:1px solid var(--_border)}form:has(input[type=text]:focus)>.actions{position:static}}
 .back{margin:0 0 .25rem;padding:0 .5rem 0 0;border:0;background:none}
 `;
 }

@@ -118,7 +118,7 @@ onboarding-flow { display: block; }
 }
 /* Within a thumb's reach on a phone tall enough for it, clear of the home indicator. */
 @media (max-width: 600px) and (min-height: 560px) {
-  .okit-actions { position: sticky; bottom: 0; padding: 0.75rem 0 max(0.75rem, env(safe-area-inset-bottom)); background: var(--okit-surface); }
+  .okit-actions { position: sticky; bottom: 0; padding: 0.75rem 0 max(0.75rem, env(safe-area-inset-bottom)); background: var(--okit-surface); border-top: 1px solid var(--okit-line); }
 }
 @media (prefers-reduced-motion: reduce) {
   * { transition: none !important; animation: none !important; }
