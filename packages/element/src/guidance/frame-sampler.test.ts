@@ -147,68 +147,59 @@ describe('startFrameSampler on a playing video', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(current.updates.length).to.equal(seen);
   });
-});
 
-describe('startFrameSampler with the image worker as its remote', () => {
-  let close: (() => void) | undefined;
-  let current: Run | undefined;
-  afterEach(() => {
-    current?.sampler.stop();
-    close?.();
-    current = undefined;
-    close = undefined;
-  });
-
-  it('the worker reads the card as the page does: same fit, same bars', async () => {
-    const scene = cardScene();
-    const guide = guideFractions(scene.width, scene.height);
-    const g = {
-      x: guide.x * scene.width,
-      y: guide.y * scene.height,
-      width: guide.width * scene.width,
-      height: guide.height * scene.height,
-    };
-    const onPage = analyzeFrame(new RegionReader().read(scene, scene.width, scene.height, g, 0.06), {
-      role: 'documentFront',
-      margin: 0.06,
+  describe('with the image worker as its remote', () => {
+    it('the worker reads the card as the page does: same fit, same bars', async () => {
+      const scene = cardScene();
+      const guide = guideFractions(scene.width, scene.height);
+      const g = {
+        x: guide.x * scene.width,
+        y: guide.y * scene.height,
+        width: guide.width * scene.width,
+        height: guide.height * scene.height,
+      };
+      const onPage = analyzeFrame(new RegionReader().read(scene, scene.width, scene.height, g, 0.06), {
+        role: 'documentFront',
+        margin: 0.06,
+      });
+      const inWorker = await sampleGuidance(await createImageBitmap(scene), { guide, margin: 0.06, role: 'documentFront' });
+      expect(onPage.card).to.equal('fits');
+      expect(inWorker.analysis.card).to.equal(onPage.card);
+      expect(inWorker.analysis.hint).to.equal(onPage.hint);
+      expect(inWorker.analysis.brightness).to.be.closeTo(onPage.brightness, 1);
+      expect(inWorker.analysis.sharpness / onPage.sharpness).to.be.within(0.9, 1.1);
+      expect(inWorker.grey.grey.length).to.equal(inWorker.grey.width * inWorker.grey.height);
     });
-    const inWorker = await sampleGuidance(await createImageBitmap(scene), { guide, margin: 0.06, role: 'documentFront' });
-    expect(onPage.card).to.equal('fits');
-    expect(inWorker.analysis.card).to.equal(onPage.card);
-    expect(inWorker.analysis.hint).to.equal(onPage.hint);
-    expect(inWorker.analysis.brightness).to.be.closeTo(onPage.brightness, 1);
-    expect(inWorker.analysis.sharpness / onPage.sharpness).to.be.within(0.9, 1.1);
-    expect(inWorker.grey.grey.length).to.equal(inWorker.grey.width * inWorker.grey.height);
-  });
 
-  it('every sample of a canvas stream of the card goes to the worker, and the photo takes itself', async () => {
-    const v = await canvasVideo(cardScene());
-    close = v.close;
-    let sent = 0;
-    current = run(v.video, true, (frame, request) => {
-      sent++;
-      return sampleGuidance(frame, request);
+    it('every sample of a canvas stream of the card goes to the worker, and the photo takes itself', async () => {
+      const v = await canvasVideo(cardScene());
+      close = v.close;
+      let sent = 0;
+      current = run(v.video, true, (frame, request) => {
+        sent++;
+        return sampleGuidance(frame, request);
+      });
+      await withDeadline(current.captured, 'the automatic photo');
+      expect(current.updates.at(-1)!.analysis.card).to.equal('fits');
+      expect(current.captures).to.equal(1);
+      expect(sent).to.be.at.least(current.updates.length);
     });
-    await withDeadline(current.captured, 'the automatic photo');
-    expect(current.updates.at(-1)!.analysis.card).to.equal('fits');
-    expect(current.captures).to.equal(1);
-    expect(sent).to.be.at.least(current.updates.length);
-  });
 
-  it('a remote that keeps failing is given up: the page samples on its own, each frame closed', async () => {
-    const v = await canvasVideo(cardScene());
-    close = v.close;
-    const closed: boolean[] = [];
-    let calls = 0;
-    current = run(v.video, true, (frame) => {
-      calls++;
-      frame.close();
-      closed.push(true);
-      return Promise.reject(new Error('this worker cannot read frames'));
+    it('a remote that keeps failing is given up: the page samples on its own, each frame closed', async () => {
+      const v = await canvasVideo(cardScene());
+      close = v.close;
+      const closed: boolean[] = [];
+      let calls = 0;
+      current = run(v.video, true, (frame) => {
+        calls++;
+        frame.close();
+        closed.push(true);
+        return Promise.reject(new Error('this worker cannot read frames'));
+      });
+      await withDeadline(current.captured, 'the automatic photo on the page');
+      expect(calls).to.equal(3);
+      expect(closed.length).to.equal(calls);
+      expect(current.updates.at(-1)!.analysis.card).to.equal('fits');
     });
-    await withDeadline(current.captured, 'the automatic photo on the page');
-    expect(calls).to.equal(3);
-    expect(closed.length).to.equal(calls);
-    expect(current.updates.at(-1)!.analysis.card).to.equal('fits');
   });
 });
