@@ -172,20 +172,30 @@ function dropWorker(url: string, slot: WorkerSlot, reason: unknown): void {
   slot.pending.clear();
 }
 
+/**
+ * The worker for `url`, started if need be; why not where the engine has none or it cannot start
+ * (some engines refuse a policy-blocked or cross-origin worker synchronously: remembered).
+ */
+function startedSlot(url: string): WorkerSlot | WorkerUnavailable {
+  if (!hasOffscreenCanvas() || typeof Worker !== 'function') return new WorkerUnavailable('no worker with OffscreenCanvas');
+  const broken = brokenWorkers.get(url);
+  if (broken) return new WorkerUnavailable(broken);
+  try {
+    return workerSlot(url);
+  } catch (error) {
+    brokenWorkers.set(url, `${url} could not start: ${(error as Error).message}`);
+    return new WorkerUnavailable(brokenWorkers.get(url));
+  }
+}
+
 function inWorker(
   url: string,
   source: Blob | FramePixels,
   options: PrepareOptions,
   signal: AbortSignal | undefined,
 ): Promise<PreparedImage> {
-  let slot: WorkerSlot;
-  try {
-    slot = workerSlot(url);
-  } catch (error) {
-    // Some engines refuse a policy-blocked or cross-origin worker synchronously.
-    brokenWorkers.set(url, `${url} could not start: ${(error as Error).message}`);
-    return Promise.reject(new WorkerUnavailable(brokenWorkers.get(url)));
-  }
+  const slot = startedSlot(url);
+  if (slot instanceof WorkerUnavailable) return Promise.reject(slot);
   const id = nextId++;
   return new Promise<PreparedImage>((resolve, reject) => {
     const onAbort = () => dropWorker(url, slot, signal!.reason);
@@ -213,13 +223,7 @@ function inWorker(
  * there is no worker to start, or it already runs.
  */
 export function warmImageWorker(workerURL?: string): void {
-  const url = workerURL ?? defaultImageWorkerURL();
-  if (!hasOffscreenCanvas() || typeof Worker !== 'function' || brokenWorkers.has(url)) return;
-  try {
-    workerSlot(url);
-  } catch (error) {
-    brokenWorkers.set(url, `${url} could not start: ${(error as Error).message}`);
-  }
+  startedSlot(workerURL ?? defaultImageWorkerURL());
 }
 
 /**
@@ -233,18 +237,10 @@ export function sampleGuidance(
   request: Omit<GuidanceRequest, 'id' | 'kind' | 'frame'>,
   workerURL?: string,
 ): Promise<GuidanceSample> {
-  const url = workerURL ?? defaultImageWorkerURL();
-  if (!hasOffscreenCanvas() || typeof Worker !== 'function' || brokenWorkers.has(url)) {
+  const slot = startedSlot(workerURL ?? defaultImageWorkerURL());
+  if (slot instanceof WorkerUnavailable) {
     frame.close();
-    return Promise.reject(new WorkerUnavailable(brokenWorkers.get(url) ?? 'no worker with OffscreenCanvas'));
-  }
-  let slot: WorkerSlot;
-  try {
-    slot = workerSlot(url);
-  } catch (error) {
-    frame.close();
-    brokenWorkers.set(url, `${url} could not start: ${(error as Error).message}`);
-    return Promise.reject(new WorkerUnavailable(brokenWorkers.get(url)));
+    return Promise.reject(slot);
   }
   const id = nextId++;
   return new Promise<GuidanceSample>((resolve, reject) => {
