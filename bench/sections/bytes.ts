@@ -198,10 +198,10 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   await add('first load: script-tag module', 'onboarding-flow.bundle.js');
   await add('first load: classic script (IIFE)', 'onboarding-flow.iife.js');
   await add('lazy: photo steps: capture, review, upload, outcome (fetched during the data steps)', 'onboarding-flow.photo-steps.js');
-  await add('lazy: image pipeline (first photo)', 'onboarding-flow.pipeline.js');
-  await add('lazy: image worker + compression library (first photo)', 'onboarding-flow.image-worker.js');
+  await add('lazy: image pipeline (a capture step, else the first photo)', 'onboarding-flow.pipeline.js');
+  await add('lazy: image worker + compression library (a capture step, else the first photo)', 'onboarding-flow.image-worker.js');
   await add('lazy: face detector + model (selfie step)', 'onboarding-flow.face.js');
-  await add('lazy: camera view + live guidance (camera opened)', 'onboarding-flow.capture-view.js');
+  await add('lazy: camera view + live guidance (a capture step, drawn closed)', 'onboarding-flow.capture-view.js');
   await add('lazy: full consent text ("Ler detalhes")', 'onboarding-flow.consent-text.js');
   await add('lazy: waiting and outcome texts (review)', 'onboarding-flow.after-send.js');
   await add('lazy: hand-off to a phone (asked for or followed)', 'onboarding-flow.handoff.js');

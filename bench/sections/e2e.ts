@@ -99,7 +99,7 @@ interface Run {
 async function waitForLiveCamera(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
-      const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
+      const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view[open]');
       const video = view?.shadowRoot?.querySelector('video');
       return !!video && video.readyState >= 2 && video.videoWidth > 0;
     },

@@ -1,7 +1,8 @@
 /**
  * Section 9, a low-end phone: the demo (as section 5 starts it) in Chromium at 390x844 with the
  * fake camera and the page's CPU throttled 6x (CDP `Emulation.setCPUThrottlingRate`) from the
- * first load on. The flow is walked to the selfie step and timed from inside the page, with no
+ * first load on. The flow is walked to the selfie step (pausing on each capture step as a person
+ * reads it) and timed from inside the page, with no
  * hook in the element: the tap on "Abrir câmera" to the first frame the preview presents
  * (requestVideoFrameCallback); the frames the live guidance analyses per second (each answer of
  * the image worker, or each frame read on the page, counted by wrappers the bench installs
@@ -31,6 +32,9 @@ export interface LowEndSettings {
 export const DEFAULT_LOWEND: LowEndSettings = { runs: 2, cpuRate: 6, watchMs: 4_000 };
 
 const CPF = '529.982.247-25';
+/** A person looks at a capture step's drawing and reads its three tips before opening the camera. */
+const READ_MS = 1_500;
+
 const TARGETS = { openMs: 1_500, samplesPerSecond: 12, shotMs: 1_000, blockMs: 100 } as const;
 
 /**
@@ -40,6 +44,7 @@ const TARGETS = { openMs: 1_500, samplesPerSecond: 12, shotMs: 1_000, blockMs: 1
  */
 function instrument(): void {
   interface LoafScript {
+    startTime: number;
     duration: number;
     invoker: string;
     invokerType: string;
@@ -53,6 +58,20 @@ function instrument(): void {
     videoReads: number[];
     answers: { at: number; ms: number }[];
   }
+  // Which button a click listener's long frame answered: the clicks' texts, by time.
+  const clicks: { at: number; text: string }[] = [];
+  document.addEventListener(
+    'click',
+    (e) => {
+      const target = (e.composedPath()[0] as Element).closest?.('button, label');
+      clicks.push({ at: e.timeStamp, text: (target?.getAttribute('aria-label') ?? target?.textContent ?? '').trim().slice(0, 30) });
+    },
+    { capture: true },
+  );
+  const clickedDuring = (start: number, duration: number) => {
+    const click = clicks.findLast((c) => c.at <= start + duration);
+    return click && click.at >= start - 1_000 ? ` ("${click.text}")` : '';
+  };
   const w = window as unknown as { __lowend: Lowend };
   const state: Lowend = { longTasks: [], frames: [], videoReads: [], answers: [] };
   w.__lowend = state;
@@ -73,7 +92,7 @@ function instrument(): void {
           .slice(0, 3)
           .map(
             (x) =>
-              `${Math.round(x.duration)} ms ${x.invoker || x.invokerType} ${x.sourceFunctionName || ''} ${x.sourceURL.split('/').pop() ?? ''}:${x.sourceCharPosition}`,
+              `${Math.round(x.duration)} ms ${x.invoker || x.invokerType}${x.invokerType === 'event-listener' ? clickedDuring(x.startTime, x.duration) : ''} ${x.sourceFunctionName || ''} ${x.sourceURL.split('/').pop() ?? ''}:${x.sourceCharPosition}`,
           );
         state.frames.push({ start: e.startTime, blocking: frame.blockingDuration, scripts });
       }
@@ -157,7 +176,7 @@ function armCamera(): void {
     { capture: true },
   );
   const look = () => {
-    const video = root.querySelector('onboarding-capture-view')?.shadowRoot?.querySelector('video') as
+    const video = root.querySelector('onboarding-capture-view[open]')?.shadowRoot?.querySelector('video') as
       | (HTMLVideoElement & { requestVideoFrameCallback(cb: () => void): number })
       | null;
     if (video) video.requestVideoFrameCallback(() => (marks.live ||= performance.now()));
@@ -215,6 +234,7 @@ async function walkSteps(page: Page, url: string, settings: LowEndSettings, at: 
   // Front: the camera watched as a person holds the card up; it may take the photo by itself.
   at.step = 'document-front';
   await step('document-front').waitFor();
+  await page.waitForTimeout(READ_MS);
   await page.evaluate(armCamera);
   await flow.locator('[data-capture-start]').click();
   await page.waitForFunction(() => (window as unknown as { __cam: CamMarks }).__cam.live > 0, undefined, { timeout: 30_000, polling: 100 });
@@ -262,6 +282,7 @@ async function walkSteps(page: Page, url: string, settings: LowEndSettings, at: 
   // Back: the shutter tapped as soon as the preview is live.
   at.step = 'document-back';
   await step('document-back').waitFor();
+  await page.waitForTimeout(READ_MS);
   await page.evaluate(armCamera);
   await flow.locator('[data-capture-start]').click();
   await page.waitForFunction(() => (window as unknown as { __cam: CamMarks }).__cam.live > 0, undefined, { timeout: 30_000, polling: 100 });
@@ -385,6 +406,7 @@ export async function measureLowEnd(browser: Browser | undefined, settings: LowE
     `\`demo/start.ts\` as in section 5 (SANDBOX_PROCESSING_MS=0, the demo built into a temp dir); a Chromium context at 390x844 (device scale 2, touch) with the fake camera looping the card picture, its page's CPU throttled ${settings.cpuRate}x with \`Emulation.setCPUThrottlingRate\` (CDP) before the first load. The throttle slows the page's main thread only: the image worker and the browser's decoders run at full speed, so a real cheap phone is slower still.`,
     'Each walk reloads the page and goes intro, consent, CPF, CNH; on the front the camera is opened and watched for ' +
       `${settings.watchMs / 1000} s or until it takes the photo by itself (else the shutter); on the back the shutter is tapped as soon as the preview is live; the selfie comes from a file. ` +
+      `On each capture step the walk waits ${READ_MS} ms before it taps "Abrir câmera", as a person looks at the drawing and reads the tips. ` +
       'Timestamps are taken in the page: the tap on "Abrir câmera" (a capture-phase click listener) to the first frame the preview presents (`requestVideoFrameCallback`); the shutter tap to the photo preview `<img>` decoded (`img.decode()`).',
     "Guidance frames per second: the frames the live guidance analysed over the front camera's live time, first to last, counted by wrappers the bench installs before the page's scripts run: each guidance answer of the image worker (a `message` listener on every `Worker` the page makes); where fewer than two answers came, the frames read on the page (each scaled `drawImage` of the video) and handed to the worker (a `VideoFrame` of the `<video>` alone, or `createImageBitmap(video)`). " +
       'Longest main-thread block: the longest `longtask` entry (PerformanceObserver, buffered, installed before the page loads) while the camera was open or a photo was processed, and over the whole walk; the longest `long-animation-frame` blocking duration beside it.',
@@ -424,8 +446,16 @@ export async function measureLowEnd(browser: Browser | undefined, settings: LowE
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.start');
     }
+    // BENCH_TRACE=<file>: a Chromium trace of the walks (style, layout, paint and scripts of each long task).
+    const traceFile = process.env.BENCH_TRACE;
+    if (traceFile)
+      await browser.startTracing(page, {
+        path: traceFile,
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
+      });
     const walks: Walk[] = [];
     for (let i = 0; i < settings.runs; i++) walks.push(await withTimeout(walk(page, stack.url, settings), 240_000, 'one low-end walk'));
+    if (traceFile) await browser.stopTracing();
     if (profileDir) {
       const { profile } = await cdp.send('Profiler.stop');
       await mkdir(profileDir, { recursive: true });

@@ -17,14 +17,14 @@ const primary = inFlow('[part~="button-primary"]');
 
 /** In-page: true once the capture view's preview video plays real frames. */
 function cameraIsLive(): boolean {
-  const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
+  const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view[open]');
   const video = view?.shadowRoot?.querySelector('video');
   return !!video && video.readyState >= 2 && video.videoWidth > 0;
 }
 
 /** In-page: true while the capture view still offers its shutter (an automatic photo may already have closed it). */
 function shutterShown(): boolean {
-  const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view');
+  const view = document.querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view[open]');
   return !!view?.shadowRoot?.querySelector('[part~="shutter"]');
 }
 

@@ -46,7 +46,7 @@ export function captureViewRenderer(kit: LitKit): (v: CaptureViewState, chrome: 
   `;
 }
 
-/** Escape closes the camera through the flow, which also removes the view. */
+/** Escape closes the camera through the flow, which also closes the view. */
 function closeOnEscape(event: Event, v: CaptureViewState): void {
   event.preventDefault();
   v.onClose();

@@ -129,6 +129,29 @@ describe('<onboarding-capture-view>', () => {
     await shot(`capture-view-document-laptop-${currentEngine()}`);
   });
 
+  it('waits on the capture step, drawn and closed, taking no focus, and the camera opens onto it', async function () {
+    this.timeout(60_000);
+    const el = await toFront();
+    const waiting = () => root(el).querySelector<HTMLElement & { updateComplete: Promise<boolean> }>('onboarding-capture-view');
+    await waitFor(() => !!waiting(), 'the view was not drawn ahead on the capture step');
+    const ahead = waiting()!;
+    await ahead.updateComplete;
+    const focused = el.shadowRoot!.activeElement;
+    // Its layout is rehearsed in a task of its own.
+    await new Promise((r) => setTimeout(r, 100));
+    const dialog = ahead.shadowRoot!.querySelector('dialog')!;
+    expect(dialog.open, 'closed until the camera is live').to.equal(false);
+    expect(ahead.hasAttribute('open')).to.equal(false);
+    expect(el.shadowRoot!.activeElement, 'the rehearsal took no focus').to.equal(focused);
+    expect(getComputedStyle(dialog).display, 'nothing of it shows').to.equal('none');
+    await openCamera(el);
+    expect(captureView(el), 'the camera opened onto the view drawn ahead').to.equal(ahead);
+    await waitFor(() => dialog.matches(':modal'), 'the view did not open as a modal');
+    part(el, 'capture-close').click();
+    await waitFor(() => !dialog.open, 'the view did not close');
+    expect(root(el).querySelector('onboarding-capture-view'), 'it stays, closed, for the next opening').to.equal(ahead);
+  });
+
   skipIn(['webkit'], NOT_IN.keyboard)('Escape closes the camera and focus returns to the button that opened it', async function () {
     this.timeout(60_000);
     const el = await toFront();

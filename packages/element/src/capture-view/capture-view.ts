@@ -46,6 +46,12 @@ export interface CaptureViewProps {
   autoCapture: boolean;
   /** A photo is being taken: the shutter says so and does nothing more. */
   busy: boolean;
+  /**
+   * Shown as a modal; closed, the view waits in the page (reflected as the `open` attribute).
+   * The flow renders it closed while the person reads a capture step, so that opening the camera
+   * only shows what was already drawn and laid out once.
+   */
+  open: boolean;
   onShutter: (auto: boolean) => void;
   onClose: () => void;
   onBack: () => void;
@@ -63,6 +69,7 @@ const CAPTURE_VIEW_PROPERTIES = {
   canSwitch: { attribute: false },
   autoCapture: { attribute: false },
   busy: { attribute: false },
+  open: { type: Boolean, reflect: true },
   frame: { state: true },
   hint: { state: true },
   progress: { state: true },
@@ -79,6 +86,7 @@ const CAPTURE_VIEW_DEFAULTS: Omit<CaptureViewState, 'onShutter' | 'onClose' | 'o
   canSwitch: false,
   autoCapture: true,
   busy: false,
+  open: true,
   frame: null,
   hint: null,
   progress: 0,
@@ -104,6 +112,7 @@ export function defineCaptureView(kit: LitKit): void {
     declare canSwitch: boolean;
     declare autoCapture: boolean;
     declare busy: boolean;
+    declare open: boolean;
     onShutter: (auto: boolean) => void = () => undefined;
     onClose: () => void = () => undefined;
     onBack: () => void = () => undefined;
@@ -130,26 +139,26 @@ export function defineCaptureView(kit: LitKit): void {
     override disconnectedCallback(): void {
       super.disconnectedCallback();
       this.#guidance.stop();
-      const video = this.video;
-      if (video) video.srcObject = null;
+      showStream(this.video, null);
     }
 
     protected override firstUpdated(): void {
-      const dialog = this.renderRoot.querySelector('dialog')!;
-      // Inert page behind, focus inside, Escape as `cancel`; a modal outside the top layer
-      // (no showModal) would leave the page focusable.
-      if (!dialog.open) dialog.showModal();
-      this.announcement = textsFor(this.locale).opened(this.autoCapture);
+      if (!this.open) rehearseLayout(this.renderRoot.querySelector('dialog')!);
     }
 
     protected override updated(changed: PropertyValues): void {
-      const video = this.video;
-      if (video && video.srcObject !== this.stream) {
-        video.srcObject = this.stream;
-        if (this.stream) video.play().catch(() => undefined);
-        this.#frameChanged();
+      // An opening in a task of its own, apart from the render that asked for it (see toggleModal).
+      if (changed.has('open')) {
+        if (this.open && changed.get('open') !== undefined) setTimeout(() => this.#showOrHide());
+        else this.#showOrHide();
       }
+      if (showStream(this.video, this.stream)) this.#frameChanged();
       if (changed.has('autoCapture') || changed.has('role') || changed.has('busy')) this.#guidance.sync();
+    }
+
+    #showOrHide(): void {
+      const done = toggleModal(this.renderRoot.querySelector('dialog'), this.open);
+      if (done) this.announcement = done === 'opened' ? textsFor(this.locale).opened(this.autoCapture) : '';
     }
 
     #frameChanged = (): void => {
@@ -164,6 +173,51 @@ export function defineCaptureView(kit: LitKit): void {
   }
 
   customElements.define(CAPTURE_VIEW_TAG, CaptureView);
+}
+
+/**
+ * Shows the view as a modal (the page behind inert, focus inside, Escape as `cancel`: a dialog
+ * outside the top layer would leave the page focusable) or closes it, as `open` says; what
+ * changed, if anything. Either restyles the whole page, which turns inert or back: the opening
+ * waits for a task of its own, the closing cannot (the flow then moves focus into the page, which
+ * must not be inert any more).
+ */
+function toggleModal(dialog: HTMLDialogElement | null, open: boolean): 'opened' | 'closed' | null {
+  if (!dialog?.isConnected) return null;
+  if (open && !dialog.open) {
+    dialog.showModal();
+    return 'opened';
+  }
+  if (!open && dialog.open) {
+    dialog.close();
+    return 'closed';
+  }
+  return null;
+}
+
+/**
+ * Lays the closed view out once, unseen and unreachable, in a task of its own: the first layout
+ * of the dialog, its video and its type is what makes a cold opening block the page, and a
+ * person reading the step does not feel it.
+ */
+function rehearseLayout(dialog: HTMLDialogElement): void {
+  setTimeout(() => {
+    if (dialog.open || !dialog.isConnected) return;
+    // The attribute, not show(): nothing may take focus or fire `close` for a rehearsal.
+    dialog.style.setProperty('visibility', 'hidden');
+    dialog.setAttribute('open', '');
+    dialog.getBoundingClientRect();
+    dialog.removeAttribute('open');
+    dialog.style.removeProperty('visibility');
+  });
+}
+
+/** Shows `stream` in the preview (none: lets the camera go); whether that changed anything. */
+function showStream(video: HTMLVideoElement | null, stream: MediaStream | null): boolean {
+  if (!video || video.srcObject === stream) return false;
+  video.srcObject = stream;
+  if (stream) video.play().catch(() => undefined);
+  return true;
 }
 
 /** The camera frame's size, once the preview knows it. */

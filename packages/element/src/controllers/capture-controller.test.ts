@@ -232,7 +232,7 @@ describe('CaptureController', () => {
     const { capture, announced } = await setup();
     await capture.openCamera();
     expect(capture.camera.state).to.equal('live');
-    expect(capture.viewReady).to.equal(true);
+    expect(capture.view.open).to.equal(true);
     expect(customElements.get('onboarding-capture-view')).to.be.a('function');
     expect(announced).to.deep.equal([]);
     capture.leaveStep();

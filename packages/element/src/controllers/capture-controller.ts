@@ -53,8 +53,8 @@ export class CaptureController implements ReactiveController {
   #lastSource: 'camera' | 'file' | null = null;
   /** Photos refused in a row on each step: from the second, the person may keep one anyway. */
   #refusals: Partial<Record<CaptureRole, number>> = {};
-  /** The capture view is loaded and defined. */
-  #viewReady = false;
+  /** The capture view shows this opening of the camera (from the moment it is live, not while it is asked for). */
+  #viewOpen = false;
   #canSwitch = false;
   /** A frame is being grabbed from the camera. */
   #taking = false;
@@ -105,11 +105,7 @@ export class CaptureController implements ReactiveController {
     return this.#texts.faceTips(this.#options.context.current.locale);
   }
 
-  /**
-   * Why the camera cannot be used and what to do instead, in the locale in effect: null while
-   * those texts are still on their way with the capture view (so no general line flashes first),
-   * a general line if the view could not load.
-   */
+  /** Why the camera cannot be used, in the locale in effect: null while those texts come with the capture view (no general line flashes first), a general line if it failed to load. */
   cameraErrorText(code: CameraErrorCode): string | null {
     const { locale, messages } = this.#options.context.current;
     return this.#texts.cameraError(code, locale, this.#texts.viewLoading ? null : messages.capture.cameraFailed);
@@ -120,9 +116,10 @@ export class CaptureController implements ReactiveController {
     return this.#checking;
   }
 
-  /** Whether the capture view can show the camera (loaded once, on the first opening). */
-  get viewReady(): boolean {
-    return this.#viewReady;
+  /** The capture view: `loaded` (drawn closed on a capture step), `open` over the live camera. */
+  get view(): { loaded: boolean; open: boolean } {
+    const { state } = this.camera;
+    return { loaded: this.#texts.camera !== null, open: this.#viewOpen && (state === 'live' || state === 'starting') };
   }
 
   /** Whether the device has another camera to switch to. */
@@ -148,8 +145,9 @@ export class CaptureController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    if (this.#options.activeRole() === 'selfie') this.#face.preload();
-    this.camera.attach(this.#options.activeRole() ? this.#host.renderRoot.querySelector('video') : null);
+    const role = this.#options.activeRole();
+    if (role === 'selfie') this.#face.preload();
+    if (role) this.#texts.preloadView(() => this.#host.requestUpdate(), this.#options.loadPipeline ?? loadPipeline);
   }
 
   hostDisconnected(): void {
@@ -162,6 +160,7 @@ export class CaptureController implements ReactiveController {
     const role = this.#options.activeRole();
     if (!role || this.camera.state === 'starting' || this.#checking) return;
     const attempt = ++this.#cameraAttempt;
+    this.#viewOpen = false;
     this.#shown.clearRejected();
     // The view loads, and the image worker the guidance reads frames in starts, during the prompt.
     const view = this.#texts.loadView(() => this.#host.requestUpdate(), this.#options.loadPipeline ?? loadPipeline);
@@ -169,7 +168,7 @@ export class CaptureController implements ReactiveController {
     const loaded = await view;
     if (attempt !== this.#cameraAttempt) return;
     if (loaded === true) {
-      this.#viewReady = true;
+      this.#viewOpen = true;
       this.#host.requestUpdate();
     } else if (this.camera.state === 'live') this.camera.fail(cameraError('unknown', loaded));
     if (this.camera.state === 'live') void this.#checkSwitch(attempt);

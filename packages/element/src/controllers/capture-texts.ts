@@ -1,7 +1,7 @@
 /**
  * The capture's lazily arriving texts: the refusal texts, the face tips and the selfie's own
  * texts come with the image pipeline (a photo can only be refused once it is loaded), the
- * camera's error texts with the capture view, which is fetched here. Until they arrive, what is asked falls back to the
+ * camera's error texts with the capture view, which is fetched here (ahead, on a capture step). Until they arrive, what is asked falls back to the
  * flow's first-load words or to nothing.
  */
 import type { CameraErrorCode } from '../camera/camera-error.js';
@@ -21,11 +21,29 @@ export interface PipelineKit {
   warmImageWorker?: typeof warmImageWorker;
 }
 
+/** The longest a capture step waits for an idle moment before it fetches the capture view anyway. */
+const IDLE_WAIT_MS = 1_000;
+
 export class CaptureTexts {
   pipeline: Omit<PipelineKit, 'processImage'> | null = null;
   camera: typeof cameraErrorTexts | null = null;
   /** The capture view (with the camera's error texts) is being fetched. */
   viewLoading = false;
+  #preloading = false;
+
+  /**
+   * Fetches the capture view while the browser is idle (where the page can open a camera at all),
+   * once: the flow draws it closed on the capture step, ready before the camera is asked for.
+   */
+  preloadView(changed: () => void, pipeline: () => Promise<PipelineKit>): void {
+    if (this.camera || this.viewLoading || this.#preloading || typeof navigator?.mediaDevices?.getUserMedia !== 'function') return;
+    this.#preloading = true;
+    const load = () => {
+      if (!this.camera && !this.viewLoading) void this.loadView(changed, pipeline);
+    };
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(load, { timeout: IDLE_WAIT_MS });
+    else setTimeout(load, IDLE_WAIT_MS);
+  }
 
   /**
    * Fetches the capture view and its camera texts: true once here, else the load's error; `changed`

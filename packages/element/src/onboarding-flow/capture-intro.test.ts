@@ -86,7 +86,7 @@ async function expectIntro(el: OnboardingFlow, key: string, expectedTips: readon
   const actions = root(el).querySelector('[part~=actions]')!.getBoundingClientRect();
   expect(Math.round(box.bottom)).to.be.at.most(Math.round(actions.top));
   expect(Math.round(list.getBoundingClientRect().bottom)).to.be.at.most(Math.round(actions.top));
-  expect(root(el).querySelector('onboarding-capture-view'), 'the camera is not open yet').to.equal(null);
+  expect(root(el).querySelector('onboarding-capture-view[open]'), 'the camera is not open yet').to.equal(null);
   await expect(el).to.be.accessible();
   if (el.locale === 'pt-BR') await executeServerCommand('screenshot', { name: `capture-intro-${key}` });
 }

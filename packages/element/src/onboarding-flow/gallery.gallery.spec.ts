@@ -116,7 +116,10 @@ async function settle(el: OnboardingFlow): Promise<void> {
   const w = frame.contentWindow!;
   await new Promise((r) => w.requestAnimationFrame(() => w.requestAnimationFrame(r)));
   // WebKitGTK paints a playing video's layer at the new size a little after the rest of the page.
-  if (currentEngine() === 'webkit' && frameDoc().querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view'))
+  if (
+    currentEngine() === 'webkit' &&
+    frameDoc().querySelector('onboarding-flow')?.shadowRoot?.querySelector('onboarding-capture-view[open]')
+  )
     await new Promise((r) => setTimeout(r, 500));
   // Transitions run out (a progress bar shown half-way says the wrong thing); spinners never end.
   // The element's own are in its shadow root, which not every engine's document lists.

@@ -46,8 +46,7 @@ export const loadPhotoSteps: () => Promise<PhotoSteps> = lazyOnce(
 /**
  * A place in the host's controller order kept for controllers created later (the lazily loaded
  * capture controller and its camera): they get the host callbacks at the slot's position, as
- * if they had been added when the host was built (the camera binds its `<video>` after a render
- * before navigation moves focus).
+ * if they had been added when the host was built.
  */
 export class ControllerSlot implements ReactiveController {
   readonly #host: ReactiveElement;

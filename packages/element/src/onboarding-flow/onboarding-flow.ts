@@ -207,8 +207,8 @@ export class OnboardingFlow extends LitElement {
   readonly #context = new ResolvedFlowContext(() => ({ endpoint: this.endpoint, session: this.session, locale: this.locale }));
   readonly #texts = new LazyTextsController(this);
 
-  // The controllers' order is the order of their host callbacks: the camera binds its <video>
-  // after a render before navigation moves focus.
+  // The controllers' order is the order of their host callbacks: the photos' controller takes its
+  // turn before navigation's.
   /** The capture controller (and its camera) take their turn here among the host callbacks once the photo steps are loaded. */
   readonly #captureSlot = new ControllerSlot(this);
 

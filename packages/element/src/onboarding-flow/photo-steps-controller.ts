@@ -213,8 +213,7 @@ export class PhotoStepsController implements ReactiveController {
     this.#module = module;
     // Their styles come with them, adopted before they first render.
     adoptStyles(this.#host.renderRoot as ShadowRoot, this.#options.styles(module.photoStepsStyles()));
-    // The slot stands before navigation among the host's controllers: the camera binds its
-    // <video> after a render before navigation moves focus.
+    // The slot stands before navigation among the host's controllers, where the host was built to have them.
     this.#capture = new module.CaptureController(slot.host, {
       ...this.#options.capture,
       context,

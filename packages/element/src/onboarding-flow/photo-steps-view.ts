@@ -102,8 +102,9 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     faceTips: capture.faceTipsText(),
     cameraErrorText: (code) => capture.cameraErrorText(code),
     camera: { state: capture.camera.state, error: capture.camera.error },
-    view: capture.viewReady
+    view: capture.view.loaded
       ? {
+          open: capture.view.open,
           stream: capture.camera.stream,
           heading: c.heading(c.step),
           locale: c.locale,

@@ -315,11 +315,11 @@ export const preview = (el: OnboardingFlow): HTMLImageElement | null => root(el)
 export const errorText = (el: OnboardingFlow): string =>
   [...root(el).querySelectorAll('[role=alert]')].map((n) => n.textContent!.trim()).join(' ');
 
-/** The open capture view (the full-screen camera), if any. */
+/** The open capture view (the full-screen camera), if any: the flow keeps it drawn, closed, on capture steps. */
 export const captureView = (
   el: OnboardingFlow,
 ): (HTMLElement & { video: HTMLVideoElement | null; updateComplete: Promise<boolean> }) | null =>
-  root(el).querySelector('onboarding-capture-view');
+  root(el).querySelector('onboarding-capture-view[open]');
 /** The capture view's shutter button, labelled `take`. */
 export const shutter = (el: OnboardingFlow, take = 'Tirar foto'): HTMLButtonElement | null =>
   captureView(el)?.shadowRoot?.querySelector<HTMLButtonElement>(`[part~=shutter][aria-label="${take}"]`) ?? null;

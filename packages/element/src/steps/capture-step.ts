@@ -1,6 +1,6 @@
 /**
  * A capture step (document front, back, selfie): a drawing of what to photograph with three
- * tips (capture-intro.ts), the button that opens the camera in the full-screen capture view (`<onboarding-capture-view>`, loaded on first use), the always-visible
+ * tips (capture-intro.ts), the button that opens the camera in the full-screen capture view (`<onboarding-capture-view>`, loaded and drawn closed while the step is read), the always-visible
  * file fallback, the accepted preview, or the refused photo with its reason (and, refused twice
  * in a row for what it shows, "use it anyway").
  * The file picker carries no `capture`, so phones open the gallery; where the page cannot open
@@ -62,9 +62,10 @@ export interface CaptureView {
 }
 
 export function captureStep(v: CaptureView): TemplateResult {
-  if (v.acceptedUrl) return acceptedPhoto(v, v.acceptedUrl);
-  if (v.rejected) return rejectedPhoto(v, v.rejected);
-  return photoSources(v);
+  // One view for every capture step, beside what the step shows: it stays drawn between them.
+  return html`${v.acceptedUrl ? acceptedPhoto(v, v.acceptedUrl) : v.rejected ? rejectedPhoto(v, v.rejected) : photoSources(v)}${
+    v.view ? liveView(v, v.view) : nothing
+  }`;
 }
 
 /** The accepted photo, to use or take again. */
@@ -108,12 +109,11 @@ function rejectedPhoto(v: CaptureView, rejected: NonNullable<CaptureView['reject
   `;
 }
 
-/** No photo yet: the camera (and its view while open), the file pickers and the phone handoff. */
+/** No photo yet: the camera, the file pickers and the phone handoff. */
 function photoSources(v: CaptureView): TemplateResult {
   const m = v.m.capture;
   const { state, error } = v.camera;
-  const open = state === 'live' || state === 'starting';
-  const busy = v.checking || open;
+  const busy = v.checking || state === 'live' || state === 'starting';
   const cameraError = state === 'error' ? error : null;
   const lead = !!v.handoff?.first;
   const phone = handoffButton(v, lead);
@@ -135,7 +135,6 @@ function photoSources(v: CaptureView): TemplateResult {
   return html`
     <div part="body">
       <p>${v.role === 'selfie' ? m.guideSelfie : m.guideDocument}</p>
-      ${open && v.view ? liveView(v, v.view) : nothing}
       ${state === 'starting' ? html`<p role="status">${m.cameraStarting}</p>` : nothing}
       ${v.checking ? html`<p class="muted">${m.checking}</p>` : nothing}
       ${
@@ -166,7 +165,7 @@ function handoffButton(v: CaptureView, lead: boolean): TemplateResult | typeof n
   </button>`;
 }
 
-/** The full-screen capture view over the open camera. */
+/** The full-screen capture view over the open camera, closed until then. */
 function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): TemplateResult {
   return html`<onboarding-capture-view
     exportparts="capture-view, video, guide, shutter, capture-back, capture-close, capture-switch, capture-hint"
@@ -178,6 +177,7 @@ function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): Templ
     .canSwitch=${view.canSwitch}
     .autoCapture=${view.autoCapture}
     .busy=${v.taking || v.camera.state !== 'live'}
+    .open=${view.open}
     .onShutter=${view.onShutter}
     .onSwitch=${view.onSwitch}
     .onClose=${v.onCloseCamera}
