@@ -102,10 +102,12 @@ export function readPlaces(sql: Statements, key: string): Place[] {
   }));
 }
 
-/** Writes a key's places as a rule decided them (the lapsed ones gone with the rest). */
-export function putPlaces(sql: Statements, key: string, places: readonly Place[]): void {
+/** Writes a key's places as a rule decided them (the lapsed ones gone with the rest); false (nothing written) when it refused. */
+export function putPlaces(sql: Statements, key: string, places: readonly Place[] | null): boolean {
+  if (!places) return false;
   sql.deletePlaces.run(key);
   for (const p of places) sql.insertPlace.run(key, p.holder, p.expiresAtMs);
+  return true;
 }
 
 /** Writes the lease a rule decided on; false (nothing written) when it decided none. */

@@ -164,21 +164,13 @@ export class SqlitePrimitives implements StorePrimitives {
   }
 
   async takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
-    const t = this.now();
-    return this.tx(() => {
-      const places = takePlace(readPlaces(this.sql, key), holder, limit, ttlMs, t);
-      if (places) putPlaces(this.sql, key, places);
-      return places !== null;
-    });
+    return this.tx(() => putPlaces(this.sql, key, takePlace(readPlaces(this.sql, key), holder, limit, ttlMs, this.now())));
   }
 
   async leavePlace(key: string, holder: string): Promise<boolean> {
-    const t = this.now();
     return this.tx(() => {
-      const held = readPlaces(this.sql, key);
-      const { left, places } = leavePlace(held, holder, t);
-      if (places.length !== held.length) putPlaces(this.sql, key, places);
-      return left;
+      const { left, places } = leavePlace(readPlaces(this.sql, key), holder, this.now());
+      return putPlaces(this.sql, key, places) && left;
     });
   }
 
