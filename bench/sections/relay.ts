@@ -322,7 +322,7 @@ export async function measureRelay(settings: RelaySettings): Promise<SectionResu
       s.notes.push(
         `the bench process may open only ${own} files: raise \`ulimit -n\` before \`npm run bench\` for ${settings.streams} streams.`,
       );
-    sandbox = await startServer('sandbox', { ...CREDENTIALS, processingMs: 600_000 });
+    sandbox = await startServer('sandbox', { ...CREDENTIALS, processingMs: 600_000, controlApi: true });
     const one = await companion();
     s.notes.push(`open files limit of the companion child: ${openFilesLimit(one.pid)}.`);
     const local = await underLoad({

@@ -1,7 +1,8 @@
 /**
  * Runs the sandbox on its own: `npm run sandbox` from the repository root.
  * Environment: PORT, HOST, SANDBOX_CLIENT, SANDBOX_SECRET, SANDBOX_WEBHOOK_URL,
- * SANDBOX_WEBHOOK_KEY, SANDBOX_PROCESSING_MS, SANDBOX_TOKEN_TTL_S. Prints its URL, never a secret.
+ * SANDBOX_WEBHOOK_KEY, SANDBOX_PROCESSING_MS, SANDBOX_TOKEN_TTL_S, SANDBOX_CONTROL (`1` mounts the
+ * unauthenticated control routes). Prints its URL, never a secret.
  */
 import { DEFAULTS } from './options.js';
 import { serveSandbox } from './serve.js';
@@ -27,9 +28,11 @@ const served = await serveSandbox({
   webhookKey: env.SANDBOX_WEBHOOK_KEY || DEFAULTS.webhookKey,
   processingMs: numberFromEnv('SANDBOX_PROCESSING_MS', DEFAULTS.processingMs),
   tokenTtlS: numberFromEnv('SANDBOX_TOKEN_TTL_S', DEFAULTS.tokenTtlS),
+  controlApi: env.SANDBOX_CONTROL === '1',
 });
 
 console.log(`[sandbox] upstream simulator listening on ${served.url}`);
+console.log(`[sandbox] control routes (/__sandbox): ${env.SANDBOX_CONTROL === '1' ? 'on' : 'off (SANDBOX_CONTROL not set)'}`);
 console.log(
   `[sandbox] webhooks: ${env.SANDBOX_WEBHOOK_URL ? new URL(env.SANDBOX_WEBHOOK_URL).origin : 'off (SANDBOX_WEBHOOK_URL not set)'}`,
 );

@@ -21,7 +21,7 @@ export interface SandboxOptions {
   enabledServices?: readonly string[] | 'all';
   /** Per-product call aliases, e.g. `{ SERVICE_DIGITAL_DOCUMENTOSCOPY: 'SERVICE_DOCUMENTOSCOPY' }`. */
   aliases?: AliasMap;
-  /** Mounts `/__sandbox/*` (default true). */
+  /** Mounts the unauthenticated `/__sandbox/*` control routes; only `true` mounts them (default false). */
   controlApi?: boolean;
   /** Delay of the standalone-query webhook after the HTTP answer ("about 10 seconds": docs/upstream-api.md#webhooks). */
   queryWebhookDelayMs?: number;
@@ -92,7 +92,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     tokenTtlS,
     enabledServices: options.enabledServices ?? 'all',
     aliases: options.aliases ?? {},
-    controlApi: options.controlApi !== false,
+    controlApi: options.controlApi === true,
     queryWebhookDelayMs: nonNegative('queryWebhookDelayMs', options.queryWebhookDelayMs, DEFAULTS.queryWebhookDelayMs),
   };
 }

@@ -93,7 +93,7 @@ for (const transport of TRANSPORTS) {
     });
 
     test('control API: faults, reset, expire-tokens, stats', async () => {
-      const h = await harness(transport);
+      const h = await harness(transport, { controlApi: true });
       try {
         const token = await getToken(h.fetch);
         const set = await postJson(h.fetch, '/__sandbox/faults', { force500: true, errorRate: 0.5 });
@@ -131,6 +131,19 @@ for (const transport of TRANSPORTS) {
       try {
         assert.equal((await postJson(h.fetch, '/__sandbox/reset', {})).status, 404);
         assert.equal((await h.fetch('/__sandbox/stats')).status, 404);
+      } finally {
+        await h.close();
+      }
+    });
+
+    test('a sandbox created without options mounts no control route', async () => {
+      const h = await harness(transport);
+      try {
+        const token = await getToken(h.fetch);
+        for (const path of ['/__sandbox/faults', '/__sandbox/reset', '/__sandbox/expire-tokens'])
+          assert.equal((await postJson(h.fetch, path, { force500: true })).status, 404, path);
+        assert.equal((await h.fetch('/__sandbox/stats')).status, 404);
+        assert.equal((await query(h.fetch, token, PEP)).status.code, 200, 'no fault was set through the unmounted route');
       } finally {
         await h.close();
       }

@@ -90,7 +90,7 @@ for (const transport of TRANSPORTS) {
 
     test('manual review stays IN_PROCESS until decided (decide() and the control API), webhook immediately', async () => {
       const hook = await webhookReceiver();
-      const h = await harness(transport, { processingMs: 30, webhookUrl: hook.url });
+      const h = await harness(transport, { processingMs: 30, webhookUrl: hook.url, controlApi: true });
       try {
         const token = await getToken(h.fetch);
         const a = await create(h.fetch, token, { cpf: TEST_IDENTITIES.cpfManualReview, documentFiles: [file()] });

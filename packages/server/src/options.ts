@@ -43,8 +43,8 @@ export interface CompanionOptions {
    * arrives at a useful rate: all of it within `bodyTimeoutMs` (default 60 s), and at least
    * `minBytesPerS` (default 4 KiB/s) in every window of `graceMs` (default 2 s) from the first;
    * else 408 `upload_too_slow`, the connection is closed and the session's claim given back. At most `perClient` creations (default 4; 0 turns it off) run at
-   * once from one client address (`clientAddress`) and on one session; one more is refused with
-   * 429 `rate_limited` before anything is read.
+   * once from one client address (`clientAddress`) and on one session, counted in the store (so
+   * across every instance on it); one more is refused with 429 `rate_limited` before anything is read.
    */
   creations?: {
     concurrent?: number;

@@ -49,6 +49,9 @@ test('inner addresses in every spelling are refused with their kind; public ones
     '[2001:db8::1]': null,
     '[::ffff:8.8.8.8]': null,
     '[fec0::1]': 'private',
+    '[64:ff9b:1::a00:1]': 'private',
+    '[64:ff9b:1:a00:1::]': 'private',
+    '[64:ff9b:2::a00:1]': null,
   };
   for (const [host, expected] of Object.entries(cases)) assert.equal(refusalOfHost(host), expected, host);
   assert.equal(addressRefusal('not an address'), 'unspecified', 'what is not an address is refused, never guessed at');

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import {
   IDEMPOTENCY_CASES,
   LEASE_CASES,
+  PLACE_CASE_LIMIT,
+  PLACE_CASES,
   RATE_CASE_LIMIT,
   RATE_CASE_WINDOW_MS,
   RATE_CASES,
@@ -90,6 +92,29 @@ export function describeRuleTables(name: string, withStore: WithStore, serverClo
                 : step.op === 'renew'
                   ? await s.renewLease(step.lease, step.owner, time.ttl(step.ttlMs!))
                   : await s.releaseLease(step.lease, step.owner);
+            assert.equal(got, step.expect, step.name);
+          }
+        }
+      });
+    });
+
+    test('places: every case of PLACE_CASES, holders spread over two instances, the cases side by side on one timeline', async () => {
+      await withStore(async (a, { clock, peer }) => {
+        const b = await peer();
+        const steps = PLACE_CASES.flatMap((c, i) =>
+          c.steps.map((step, j) => ({ ...step, key: `address:case-${i}`, name: `${c.name}, step ${j}`, order: j })),
+        );
+        const times = [...new Set(steps.map((s) => s.at))].sort((x, y) => x - y);
+        let at = 0;
+        for (const t of times) {
+          await clock.advance(time.wait(at, t));
+          at = t;
+          for (const step of steps.filter((s) => s.at === t).sort((x, y) => x.order - y.order)) {
+            const s = step.order % 2 ? b : a;
+            const got =
+              step.op === 'take'
+                ? await s.takePlace(step.key, step.holder, PLACE_CASE_LIMIT, time.ttl(step.ttlMs!))
+                : await s.leavePlace(step.key, step.holder);
             assert.equal(got, step.expect, step.name);
           }
         }

@@ -117,6 +117,9 @@ test('due notifications: queue order even where the due index disagrees; members
     await store.enqueueNotification(entry('evt_half', { createdAt: iso(START - 8) }));
     await redis.raw.hDel(`${prefix}outbox:evt_half`, 'try');
     assert.deepEqual(ids(await store.dueNotifications(START, 10)), ['evt_early', 'evt_tie_a', 'evt_tie_b', 'evt_late']);
+    // First in queue order, they take none of the limit's places: the limit is filled with due entries behind them.
+    assert.deepEqual(ids(await store.dueNotifications(START, 2)), ['evt_early', 'evt_tie_a']);
+    assert.deepEqual(ids(await store.dueNotifications(START, 3)), ['evt_early', 'evt_tie_a', 'evt_tie_b']);
     assert.equal(await store.getNotification('evt_half'), null, 'an entry without its try reads as none');
   });
 });

@@ -19,6 +19,7 @@ import {
   IDEMPOTENCY_CASES,
   isDue,
   LEASE_CASES,
+  leavePlace,
   listed,
   mayPointHandoffKey,
   newOnboarding,
@@ -27,6 +28,9 @@ import {
   outboxChangedMs,
   outboxSettledBefore,
   pickDeliveries,
+  PLACE_CASE_LIMIT,
+  PLACE_CASES,
+  type Place,
   queueOrder,
   RATE_CASE_LIMIT,
   RATE_CASE_WINDOW_MS,
@@ -38,6 +42,7 @@ import {
   reserveKey,
   retryDelay,
   scheduledWait,
+  takePlace,
   secretOpens,
   sessionPurged,
   soonestExpiryFirst,
@@ -189,6 +194,34 @@ test('leases: free at the very millisecond they lapse, extended from now', () =>
   assert.deepEqual(renewLease(held, 'a', 10, START + 999), { owner: 'a', expiresAtMs: START + 1_009 });
   assert.equal(renewLease(held, 'a', 10, START + 1_000), null);
   assert.equal(releaseLease(held, 'a', START + 1_000), false);
+});
+
+test('places: the case table, played on the pure rules', () => {
+  for (const c of PLACE_CASES) {
+    let held: Place[] = [];
+    for (const step of c.steps) {
+      const now = START + step.at;
+      let got: boolean;
+      if (step.op === 'leave') {
+        const out = leavePlace(held, step.holder, now);
+        got = out.left;
+        held = out.places;
+      } else {
+        const next = takePlace(held, step.holder, PLACE_CASE_LIMIT, step.ttlMs!, now);
+        got = next !== null;
+        if (next) held = next;
+      }
+      assert.equal(got, step.expect, `${c.name}: ${step.op} by ${step.holder} at ${step.at}`);
+    }
+  }
+});
+
+test('places: free at the very millisecond they lapse; a retake is extended from now', () => {
+  const held = [{ holder: 'a', expiresAtMs: START + 1_000 }];
+  assert.equal(takePlace(held, 'b', 1, 10, START + 999), null);
+  assert.deepEqual(takePlace(held, 'b', 1, 10, START + 1_000), [{ holder: 'b', expiresAtMs: START + 1_010 }]);
+  assert.deepEqual(takePlace(held, 'a', 1, 10, START + 500), [{ holder: 'a', expiresAtMs: START + 510 }]);
+  assert.deepEqual(leavePlace(held, 'a', START + 1_000), { left: false, places: [] });
 });
 
 test('rate windows: the case table, and a window that restarts at its very end', () => {

@@ -85,6 +85,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     webhookKey: IT_WEBHOOK_KEY,
     webhookUrl: `${front.url}/v1/webhooks`,
     processingMs: 300,
+    // The stack's tests decide manual reviews and read stats through the control routes.
+    controlApi: true,
     ...options.sandbox,
   });
   const upstreamCalls: UpstreamCall[] = [];

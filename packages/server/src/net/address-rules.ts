@@ -58,6 +58,8 @@ function refusalOf(ip: Uint8Array): AddressRefusal | null {
     if (ip[0] === 0xfe && (ip[1]! & 0xc0) === 0x80) return 'link-local';
     // fec0::/10, the deprecated site-local range, still routes inside networks that use it.
     if (ip[0] === 0xfe && (ip[1]! & 0xc0) === 0xc0) return 'private';
+    // 64:ff9b:1::/48, the local-use NAT64 prefix (RFC 8215): a network's own translator, which may carry the IPv4 address anywhere in it.
+    if (ip[0] === 0x00 && ip[1] === 0x64 && ip[2] === 0xff && ip[3] === 0x9b && ip[4] === 0x00 && ip[5] === 0x01) return 'private';
     if (ip[0] === 0xff) return 'multicast';
     return null;
   }

@@ -22,7 +22,6 @@ import {
   bodyArriving,
   clientGone,
   KeepAliveTick,
-  PerKeyLimit,
   readBodyBytes,
   requestHeader,
   sendEventStream,
@@ -33,6 +32,7 @@ import {
 import type { EncodedJson, UpstreamClient } from '../upstream/upstream-client.js';
 import { isUpstreamError } from '../upstream/upstream-error.js';
 import { validateCreationBytes } from './creation-body.js';
+import { CreationPlaces } from './creation-places.js';
 import { OnboardingEvents, type OnboardingEventDeps } from './onboarding-events.js';
 import { OnboardingService, type Creator, type Slot } from './onboarding-service.js';
 import { toState } from './onboarding-state.js';
@@ -57,7 +57,7 @@ export interface OnboardingRouteDeps {
   sessionsRequired?: boolean;
   /** Turns for creations: how many hold a body at once, how many may wait (transport/admission.ts). */
   admission: Admission;
-  /** The pace a body keeps its turn at (transport/body-pace.ts), and creations at once per client address and per session. */
+  /** The pace a body keeps its turn at (transport/body-pace.ts), and creations at once per client address and per session (./creation-places.ts). */
   creations: BodyPace & { perClient: number };
   /** Where creation bodies are read into, used again once the upstream is done with them (transport/body-buffers.ts). */
   bodyBuffers?: BodyBuffers;
@@ -79,35 +79,23 @@ export function onboardingRoutes(deps: OnboardingRouteDeps): Hono<CompanionEnv> 
   return app;
 }
 
-/** Seconds a creation refused for too many at once from its client is told to wait. */
-const PER_CLIENT_RETRY_AFTER_S = 1;
-
 function mountCreation(app: Hono<CompanionEnv>, deps: OnboardingRouteDeps, onboardings: OnboardingService): void {
   const pace: BodyPace = deps.creations;
-  const perClient = new PerKeyLimit(deps.creations.perClient);
-  /** One more creation under way under `key`, or 429 at once. */
-  const enterPerClient = (key: string, who: string) => {
-    const leave = perClient.enter([key]);
-    if (leave) return leave;
-    throw new DomainError('rate_limited', `Too many onboardings are being created at once ${who}; wait for them to finish.`, {
-      retryAfterS: PER_CLIENT_RETRY_AFTER_S,
-    });
-  };
+  const perClient = new CreationPlaces(deps.store, deps.creations.perClient);
 
   app.post('/', rateLimit({ limit: deps.rateLimit, clientAddress: deps.clientAddress, counters: deps.store }), async (c) => {
     // Everything up to the turn is decided before the body is read, so a refusal costs no upload,
     // and a second creation on a session never waits for a body.
-    const leaveAddress = enterPerClient(`address:${deps.clientAddress(c)}`, 'from this address');
-    let leaveSession: (() => void) | undefined;
+    const leaveAddress = await perClient.enter(`address:${deps.clientAddress(c)}`, 'from this address');
+    let leaveSession: (() => Promise<void>) | undefined;
     try {
       const creator = await onboardings.creator(bearer(requestHeader(c, 'authorization')));
       const key = idempotencyKey(c);
-      if (creator.session) leaveSession = enterPerClient(`session:${creator.session.id}`, 'on this session');
+      if (creator.session) leaveSession = await perClient.enter(`session:${creator.session.id}`, 'on this session');
       const slot = await onboardings.claim(creator, key);
       return await createClaimed(c, creator, slot, key);
     } finally {
-      leaveSession?.();
-      leaveAddress();
+      await Promise.all([leaveSession?.(), leaveAddress()]);
     }
   });
 

@@ -2,7 +2,8 @@
  * Which page secrets still open a session, as pure functions of its record (docs/page-api.md#page-secrets).
  * The capture token of a session's `url` lives in an address bar and a browser's history, so it is
  * traded once for a page secret the hosted page keeps in its tab; every secret a page holds
- * (capture token, page secret, a device's) stops opening the session a few minutes after it ended.
+ * (the integrator's client secret, capture token, page secret, a device's) stops opening the
+ * session a few minutes after it ended: the backend reads outcomes with its API key.
  */
 import { keyMatches } from '../auth/access-key.js';
 import type { SessionRecord, SessionSecretKind } from '../store/backend-state.js';
@@ -16,7 +17,7 @@ export function captureExchanged(session: SessionRecord, captureToken: string): 
 
 /**
  * Whether a secret of `kind` still opens `session` at `nowMs`: an exchanged capture token never
- * does, the integrator's client secret always does, and every other page secret does until
+ * does, and every other page secret, the integrator's client secret included, does until
  * `graceMs` after the session ended.
  */
 export function pageSecretOpens(
@@ -25,7 +26,6 @@ export function pageSecretOpens(
   nowMs: number,
   graceMs: number,
 ): boolean {
-  if (caller.kind === 'client') return true;
   if (caller.kind === 'capture' && captureExchanged(session, caller.secret)) return false;
   return session.endedAt === undefined || Date.parse(session.endedAt) + graceMs > nowMs;
 }

@@ -123,6 +123,15 @@ export interface Store extends BackendState {
    * nothing: it reads the window (its count and when it ends).
    */
   consumeRateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /**
+   * Takes one of the `limit` places under `key` for `holder` (rules/places.ts): false when
+   * `limit` others hold theirs, across every instance on the store. A place lapses `ttlMs` after
+   * it was taken, so an instance that dies holding it blocks no one for longer; the same holder
+   * asking again keeps its one place, extended.
+   */
+  takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean>;
+  /** Gives `holder`'s place under `key` back at once; false when it held none (or it had lapsed). */
+  leavePlace(key: string, holder: string): Promise<boolean>;
   /** Whether personal data is encrypted at rest (a data key was given); the kit's stores say, a store of one's own may not. */
   readonly sealsPersonalData?: boolean;
   /** Resolves when the store answers (for health checks). */

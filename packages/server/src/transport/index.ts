@@ -21,7 +21,6 @@ export { clientGone, isClientAbort } from './client-gone.js';
 export { EventStream, KeepAliveTick, sendEventStream, type EventStreamDeps } from './event-stream.js';
 export { parseJsonBytes, readBodyBytes, readJsonBody, type JsonBodyOptions } from './json-body.js';
 export { socketAddress } from './node-bindings.js';
-export { PerKeyLimit } from './per-key-limit.js';
 export { withNodeAdapter, type FetchHandler } from './node-listener.js';
 export { requestHeader } from './request-header.js';
 export { addressBucket, clientAddressFrom, clientAddressResolver, forwardedFor, parseAddress } from './client-address.js';

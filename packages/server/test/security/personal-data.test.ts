@@ -4,8 +4,9 @@
  * what a page leaves behind: the capture URL in a browser's history, a page secret in a tab, a
  * phone the flow was handed to. Each of these passed on the code before the defences:
  *
- * - a completed session read with its capture token, its page secret or a phone's device secret,
- *   a few minutes after it ended, answered the person's whole CPF and name;
+ * - a completed session read with its capture token, its page secret, a phone's device secret or
+ *   the client secret the integrator's page holds, a few minutes after it ended, answered the
+ *   person's whole CPF and name (and the client secret read the session for as long as it was kept);
  * - an open session's prefill gave any page-secret holder the whole CPF and name;
  * - the capture token from the URL opened the session for everyone who found it, as often as they liked.
  */
@@ -65,7 +66,7 @@ function assertNoPersonalData(text: string, what: string): void {
   for (const piece of PERSONAL) assert.ok(!text.includes(piece), `${what} answered ${piece}: ${text.slice(0, 300)}`);
 }
 
-test('a completed session read with its capture token, its page secret or a phone’s device secret after the grace answers no personal data', async () => {
+test('a completed session read after the grace with its capture token, its page secret, a phone’s device secret or the client secret answers 401 and no personal data', async () => {
   offset = 0;
   const key = `pdata-done-${Date.now()}`;
   // The same session opened twice (a backend retry): two capture URLs, one traded by its page for a page secret.
@@ -102,6 +103,7 @@ test('a completed session read with its capture token, its page secret or a phon
     ['the exchanged capture token', s.captureToken],
     ['the page secret left in a tab', pageSecret],
     ['the phone’s device secret', device],
+    ['the client secret in the integrator’s page', s.clientSecret],
   ] as const) {
     const res = await send('GET', '/v1/session', { key: secret });
     assert.equal(res.status, 401, `${what}: ${res.text}`);
@@ -109,10 +111,10 @@ test('a completed session read with its capture token, its page secret or a phon
     const events = await send('GET', '/v1/session/events', { key: secret });
     assert.equal(events.status, 401, `${what} (events)`);
   }
-  // The integrator's own client secret still reads the outcome, with nothing of the person.
-  const own = await send('GET', '/v1/session', { key: s.clientSecret });
-  assert.equal(own.status, 200);
-  assertNoPersonalData(own.text, 'the client secret after completion');
+  // The backend still reads the outcome, with its API key.
+  const backend = await send('GET', `/v1/sessions/${s.id}`, { key: API_KEY });
+  assert.equal(backend.status, 200);
+  assert.equal((JSON.parse(backend.text) as SessionView).status, 'completed');
   offset = 0;
 });
 

@@ -47,6 +47,10 @@ export interface StorePrimitives {
   releaseLease(name: string, owner: string): Promise<boolean>;
   /** rules/rate-window.ts, on the backend's clock. */
   consumeRate(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /** rules/places.ts `takePlace`, on the backend's clock: whether `holder` has a place under `key`. */
+  takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean>;
+  /** rules/places.ts `leavePlace`: whether `holder` held a live place. */
+  leavePlace(key: string, holder: string): Promise<boolean>;
 
   /** Stores a new session (at version 1) with its first secrets; false when its id exists. */
   insertSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<boolean>;

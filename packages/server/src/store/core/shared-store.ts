@@ -112,6 +112,14 @@ export class SharedStore implements Store, BackendState {
     return this.p.consumeRate(key, limit, windowMs);
   }
 
+  takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    return this.p.takePlace(key, holder, limit, ttlMs);
+  }
+
+  leavePlace(key: string, holder: string): Promise<boolean> {
+    return this.p.leavePlace(key, holder);
+  }
+
   async createSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<void> {
     if (!(await this.p.insertSession(await this.sealSession(atVersion(record, 1)), secrets)))
       throw new Error(`Session ${record.id} exists already.`);

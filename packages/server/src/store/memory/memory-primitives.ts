@@ -27,6 +27,7 @@ import {
   type StoredQueryEnd,
   type StoredQueryRequest,
 } from '../rules/query-requests.js';
+import { leavePlace, livePlaces, takePlace, type Place } from '../rules/places.js';
 import { consumeRate, type RateWindow } from '../rules/rate-window.js';
 import { msOf } from '../rules/iso-time.js';
 import {
@@ -51,6 +52,7 @@ export class MemoryPrimitives implements StorePrimitives {
   readonly records = new Map<string, OnboardingRecord>();
   private readonly leases = new Map<string, Lease>();
   private readonly windows = new Map<string, RateWindow>();
+  private readonly places = new Map<string, Place[]>();
   /** Sessions with their insertion number, which breaks ties of the list orders. */
   private readonly sessions = new Map<string, { s: SessionRecord; seq: number }>();
   private readonly secrets = new Map<string, SecretOwner>();
@@ -69,6 +71,7 @@ export class MemoryPrimitives implements StorePrimitives {
     const all = { records: this.records, leases: this.leases, windows: this.windows, sessions: this.sessions, secrets: this.secrets };
     const more = {
       idempotency: this.idempotency,
+      places: this.places,
       handoffKeys: this.handoffKeys,
       outbox: this.outbox,
       queries: this.queries,
@@ -127,6 +130,19 @@ export class MemoryPrimitives implements StorePrimitives {
     const { decision, write } = consumeRate(this.windows.get(key), limit, windowMs, t);
     if (write) this.windows.set(key, write);
     return decision;
+  }
+
+  async takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    const places = takePlace(this.places.get(key) ?? [], holder, limit, ttlMs, this.now());
+    if (places) this.places.set(key, places);
+    return places !== null;
+  }
+
+  async leavePlace(key: string, holder: string): Promise<boolean> {
+    const { left, places } = leavePlace(this.places.get(key) ?? [], holder, this.now());
+    if (places.length > 0) this.places.set(key, places);
+    else this.places.delete(key);
+    return left;
   }
 
   async insertSession(record: SessionRecord, secrets: { client: string; capture: string }): Promise<boolean> {
@@ -339,6 +355,7 @@ export class MemoryPrimitives implements StorePrimitives {
     if (t < this.nextSweep) return;
     deleteWhere(this.windows, (w) => w.resetAtMs <= t);
     deleteWhere(this.leases, (l) => l.expiresAtMs <= t);
+    deleteWhere(this.places, (held) => livePlaces(held, t).length === 0);
     deleteWhere(this.idempotency, (held) => held.expiresAtMs <= t);
     this.nextSweep = t + windowMs;
   }

@@ -6,7 +6,8 @@
  * - `in-process`: set of the tokens still IN_PROCESS; `created`, `finished`: sorted sets of
  *   tokens by creation and outcome time (ms), which `expire()` reads to find old records.
  * - `lease:<name>`: the owner id, with the lease's TTL. `rate:<key>`: a window's counter, with
- *   the window's TTL. `idempotency:<key>`: hash of `fingerprint` and, once completed, `result`;
+ *   the window's TTL. `place:<key>`: sorted set of a key's place holders by expiry (ms, Redis's
+ *   clock), with the TTL of its last place. `idempotency:<key>`: hash of `fingerprint` and, once completed, `result`;
  *   its TTL is the reservation's and then the result's.
  * - sessions, their secrets and hand-off keys: ./sessions.ts; the outbox: ./outbox.ts; standalone
  *   query requests: ./query-requests.ts.
@@ -33,6 +34,10 @@ export class RedisKeys {
 
   rate(key: string): string {
     return this.k(`rate:${key}`);
+  }
+
+  place(key: string): string {
+    return this.k(`place:${key}`);
   }
 
   idempotency(key: string): string {

@@ -55,11 +55,15 @@ function dueEntries(ctx: RedisContext, nowMs: number, limit: number): Promise<Ou
       .map((member, i) => ({ member, created: created[i] }))
       .filter((x): x is { member: string; created: number } => x.created !== null && x.created !== undefined)
       .sort((x, y) => x.created - y.created || (x.member < y.member ? -1 : 1));
-    const found = await readEntries(
-      ctx,
-      order.slice(0, limit).map((x) => idOf(x.member)),
-    );
-    return found.filter((e): e is OutboxEntry => e !== null && isDue(e, nowMs));
+    // Members whose entry is gone or says later take no place: read on until `limit` are due or none is left.
+    const out: OutboxEntry[] = [];
+    let from = 0;
+    while (from < order.length && out.length < limit) {
+      const batch = order.slice(from, from + limit - out.length).map((x) => idOf(x.member));
+      from += batch.length;
+      for (const e of await readEntries(ctx, batch)) if (e !== null && isDue(e, nowMs)) out.push(e);
+    }
+    return out;
   });
 }
 

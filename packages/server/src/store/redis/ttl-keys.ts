@@ -1,4 +1,4 @@
-/** The Redis backend's leases, rate windows and idempotency keys: each a script on Redis's own clock (./scripts/ttl-scripts.ts). */
+/** The Redis backend's leases, rate windows, places and idempotency keys: each a script on Redis's own clock (./scripts/ttl-scripts.ts). */
 import type { IdempotencyState } from '../backend-state.js';
 import type { StorePrimitives } from '../core/primitives.js';
 import type { RateLimitDecision } from '../store.js';
@@ -7,10 +7,12 @@ import {
   ACQUIRE_LEASE,
   COMPLETE_IDEMPOTENCY,
   CONSUME_RATE,
+  LEAVE_PLACE,
   RELEASE_IDEMPOTENCY,
   RELEASE_LEASE,
   RENEW_LEASES,
   RESERVE_IDEMPOTENCY,
+  TAKE_PLACE,
 } from './scripts/ttl-scripts.js';
 
 /** Leases per renewal script: Redis runs a script alone, so a huge one would hold every other client up. */
@@ -18,7 +20,7 @@ const RENEW_CHUNK = 500;
 
 type TtlPrimitives = Pick<
   StorePrimitives,
-  'acquireLease' | 'renewLeases' | 'releaseLease' | 'consumeRate' | 'reserveKey' | 'completeKey' | 'releaseKey'
+  'acquireLease' | 'renewLeases' | 'releaseLease' | 'consumeRate' | 'takePlace' | 'leavePlace' | 'reserveKey' | 'completeKey' | 'releaseKey'
 >;
 
 export function ttlPrimitives({ conn, keys }: RedisContext): TtlPrimitives {
@@ -57,6 +59,14 @@ export function ttlPrimitives({ conn, keys }: RedisContext): TtlPrimitives {
         number,
       ];
       return { allowed: allowed === 1, count: Number(count), retryAfterMs: Number(left) };
+    },
+
+    async takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+      return Number(await conn.run(TAKE_PLACE, [keys.place(key)], [holder, String(limit), String(ttlMs)])) === 1;
+    },
+
+    async leavePlace(key: string, holder: string): Promise<boolean> {
+      return Number(await conn.run(LEAVE_PLACE, [keys.place(key)], [holder])) === 1;
     },
 
     async reserveKey(key: string, fingerprint: string, reservationTtlMs: number): Promise<IdempotencyState> {

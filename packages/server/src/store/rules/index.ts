@@ -14,6 +14,7 @@ export {
   type HeldKey,
 } from './idempotency.js';
 export { acquireLease, renewLease, releaseLease, LEASE_CASES, type Lease } from './leases.js';
+export { takePlace, leavePlace, PLACE_CASES, PLACE_CASE_LIMIT, type Place } from './places.js';
 export { consumeRate, RATE_CASES, RATE_CASE_LIMIT, RATE_CASE_WINDOW_MS, type RateWindow } from './rate-window.js';
 export {
   applyOutboxUpdate,

@@ -3,6 +3,7 @@ import type { KeptAnyway } from '@onboarding-kit/contract';
 import type { OutboxEntry, OutboxState, SessionRecord } from '../backend-state.js';
 import type { HeldKey } from '../rules/idempotency.js';
 import type { Lease } from '../rules/leases.js';
+import type { Place } from '../rules/places.js';
 import type { HandoffKey } from '../rules/sessions.js';
 import type { StoredQueryRequest } from '../rules/query-requests.js';
 import type { OnboardingRecord, StatusEvent } from '../store.js';
@@ -92,6 +93,21 @@ export function readOnboarding(sql: Statements, token: string): OnboardingRecord
 export function readLease(sql: Statements, name: string): Lease | undefined {
   const row = sql.getLease.get(name) as { owner: string; expires_ms: number } | undefined;
   return row && { owner: row.owner, expiresAtMs: row.expires_ms };
+}
+
+export function readPlaces(sql: Statements, key: string): Place[] {
+  return (sql.getPlaces.all(key) as Array<{ holder: string; expires_ms: number }>).map((r) => ({
+    holder: r.holder,
+    expiresAtMs: r.expires_ms,
+  }));
+}
+
+/** Writes a key's places as a rule decided them (the lapsed ones gone with the rest); false (nothing written) when it refused. */
+export function putPlaces(sql: Statements, key: string, places: readonly Place[] | null): boolean {
+  if (!places) return false;
+  sql.deletePlaces.run(key);
+  for (const p of places) sql.insertPlace.run(key, p.holder, p.expiresAtMs);
+  return true;
 }
 
 /** Writes the lease a rule decided on; false (nothing written) when it decided none. */

@@ -156,6 +156,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_status_listing ON sessions (status, created_ms, id);
     `,
   },
+  {
+    // Places (rules/places.ts): who holds one of a key's few places, until when.
+    version: 7,
+    sql: `
+      CREATE TABLE places (
+        key TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL,
+        PRIMARY KEY (key, holder)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -26,6 +26,7 @@ import {
   type StoredQueryEnd,
   type StoredQueryRequest,
 } from '../rules/query-requests.js';
+import { leavePlace, takePlace } from '../rules/places.js';
 import { consumeRate } from '../rules/rate-window.js';
 import { mayPointHandoffKey, versionMatches, type PurgeCutoffs, type SecretOwner } from '../rules/sessions.js';
 import { applyStatusRules } from '../rules/status.js';
@@ -35,9 +36,11 @@ import type { Feeds } from './file-feeds.js';
 import { toStoreError } from './open.js';
 import {
   putLease,
+  putPlaces,
   readHandoffKey,
   readHeldKey,
   readLease,
+  readPlaces,
   readOnboarding,
   readQuery,
   sessionBody,
@@ -149,6 +152,7 @@ export class SqlitePrimitives implements StorePrimitives {
         // Forget ended windows, lapsed leases and idempotency keys, so the tables stay as small as the set of recent clients.
         this.sql.sweepWindows.run(t);
         this.sql.sweepLeases.run(t);
+        this.sql.sweepPlaces.run(t);
         this.sql.sweepIdempotency.run(t);
         this.nextSweep = t + windowMs;
       }
@@ -156,6 +160,17 @@ export class SqlitePrimitives implements StorePrimitives {
       const { decision, write } = consumeRate(row && { count: row.count, resetAtMs: row.reset_ms }, limit, windowMs, t);
       if (write) this.sql.putWindow.run(key, write.count, write.resetAtMs);
       return decision;
+    });
+  }
+
+  async takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean> {
+    return this.tx(() => putPlaces(this.sql, key, takePlace(readPlaces(this.sql, key), holder, limit, ttlMs, this.now())));
+  }
+
+  async leavePlace(key: string, holder: string): Promise<boolean> {
+    return this.tx(() => {
+      const { left, places } = leavePlace(readPlaces(this.sql, key), holder, this.now());
+      return putPlaces(this.sql, key, places) && left;
     });
   }
 

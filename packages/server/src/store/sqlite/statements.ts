@@ -42,6 +42,10 @@ const SQL = {
   putWindow:
     'INSERT INTO rate_windows (key, count, reset_ms) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET count = excluded.count, reset_ms = excluded.reset_ms',
   sweepWindows: 'DELETE FROM rate_windows WHERE reset_ms <= ?',
+  getPlaces: 'SELECT holder, expires_ms FROM places WHERE key = ?',
+  deletePlaces: 'DELETE FROM places WHERE key = ?',
+  insertPlace: 'INSERT INTO places (key, holder, expires_ms) VALUES (?, ?, ?)',
+  sweepPlaces: 'DELETE FROM places WHERE expires_ms <= ?',
 
   insertSession:
     'INSERT OR IGNORE INTO sessions (id, version, reference, status, created_ms, expires_ms, ended_ms, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -1,7 +1,8 @@
 /**
- * Lua of what lives on Redis's own clock (a key's TTL is its expiry): leases, rate windows and
- * idempotency keys, each the rule of rules/leases.ts, rules/rate-window.ts or rules/idempotency.ts,
- * held to it by LEASE_CASES, RATE_CASES and IDEMPOTENCY_CASES in the conformance suite.
+ * Lua of what lives on Redis's own clock (a key's TTL is its expiry): leases, rate windows, places
+ * and idempotency keys, each the rule of rules/leases.ts, rules/rate-window.ts, rules/places.ts or
+ * rules/idempotency.ts, held to it by LEASE_CASES, RATE_CASES, PLACE_CASES and IDEMPOTENCY_CASES in
+ * the conformance suite.
  */
 import { lua } from './lua.js';
 
@@ -58,6 +59,31 @@ else
   count = redis.call('INCR', KEYS[1])
 end
 return { 1, count, left }
+`);
+
+/** Redis's clock in ms, and the key's places lapsed by then dropped (a place lapses at its very millisecond). */
+const LIVE_PLACES = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+`;
+
+/**
+ * A place for the holder unless `limit` others hold theirs; the holder's own is extended. The key
+ * lives as long as its last place.
+ * KEYS: 1 the places. ARGV: 1 holder, 2 limit, 3 ttl ms. Returns 1 taken, 0 refused.
+ */
+export const TAKE_PLACE = lua(`${LIVE_PLACES}
+if not redis.call('ZSCORE', KEYS[1], ARGV[1]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+redis.call('PEXPIREAT', KEYS[1], last[2])
+return 1
+`);
+
+/** KEYS: 1 the places. ARGV: 1 holder. Returns 1 when the holder had a live place. */
+export const LEAVE_PLACE = lua(`${LIVE_PLACES}
+return redis.call('ZREM', KEYS[1], ARGV[1])
 `);
 
 /**
