@@ -133,9 +133,10 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
     .shutter .track {
       stroke: #0d0f12;
     }
+    /* No transition: the guidance's answers (about 15 a second) move it in small steps already,
+       and a transition would repaint the ring on the main thread at every frame of the hold. */
     .shutter .fill {
       stroke: var(--_primary);
-      transition: stroke-dasharray 0.2s linear;
     }
     .shutter[aria-disabled='true'] {
       opacity: 0.6;
@@ -226,7 +227,6 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
     }
     ${srOnlyStyles(css)}
     @media (prefers-reduced-motion: reduce) {
-      .shutter .fill,
       .cutout {
         transition: none;
       }

@@ -147,10 +147,10 @@ export function defineCaptureView(kit: LitKit): void {
     }
 
     protected override updated(changed: PropertyValues): void {
-      // An opening in a task of its own, apart from the render that asked for it (see toggleModal).
+      // In a task of its own, apart from the render that asked for it (see toggleModal).
       if (changed.has('open')) {
-        if (this.open && changed.get('open') !== undefined) setTimeout(() => this.#showOrHide());
-        else this.#showOrHide();
+        if (changed.get('open') === undefined) this.#showOrHide();
+        else setTimeout(() => this.#showOrHide());
       }
       if (showStream(this.video, this.stream)) this.#frameChanged();
       if (changed.has('autoCapture') || changed.has('role') || changed.has('busy')) this.#guidance.sync();
@@ -178,9 +178,8 @@ export function defineCaptureView(kit: LitKit): void {
 /**
  * Shows the view as a modal (the page behind inert, focus inside, Escape as `cancel`: a dialog
  * outside the top layer would leave the page focusable) or closes it, as `open` says; what
- * changed, if anything. Either restyles the whole page, which turns inert or back: the opening
- * waits for a task of its own, the closing cannot (the flow then moves focus into the page, which
- * must not be inert any more).
+ * changed, if anything. Either restyles the whole page, which turns inert or back, so either
+ * waits for a task of its own; whoever moves focus into the page after a closing waits a task too.
  */
 function toggleModal(dialog: HTMLDialogElement | null, open: boolean): 'opened' | 'closed' | null {
   if (!dialog?.isConnected) return null;

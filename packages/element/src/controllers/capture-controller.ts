@@ -382,7 +382,8 @@ export class CaptureController implements ReactiveController {
 
   /** Focuses an element of the step once it is rendered (the camera view closing leaves focus nowhere). */
   #focus(selector: string): void {
-    void this.#host.updateComplete.then(() => this.#host.renderRoot.querySelector<HTMLElement>(selector)?.focus());
+    // A task later: the capture view closes in a task of its own, and an inert page takes no focus.
+    void this.#host.updateComplete.then(() => setTimeout(() => this.#host.renderRoot.querySelector<HTMLElement>(selector)?.focus()));
   }
 
   #setTaking(taking: boolean): void {

@@ -8,15 +8,19 @@
 import type { ReactiveElement } from 'lit';
 
 export function focusAfterCheck(host: ReactiveElement): void {
-  void host.updateComplete.then(() => {
-    const root = host.renderRoot;
-    const reason = root.querySelector<HTMLElement>('#capture-error');
-    const action = root.querySelector<HTMLElement>('button[part~=button-primary]:not([disabled])');
-    const active = document.activeElement;
-    if (!host.shadowRoot?.activeElement && (!active || active === document.body || active === host)) action?.focus({ preventScroll: true });
-    if (reason) bringIntoView(reason, action);
-    else action?.scrollIntoView({ block: 'nearest' });
-  });
+  // A task after the render: focusing lays the page out, and the render's own frame need not wait for it.
+  void host.updateComplete.then(() =>
+    setTimeout(() => {
+      const root = host.renderRoot;
+      const reason = root.querySelector<HTMLElement>('#capture-error');
+      const action = root.querySelector<HTMLElement>('button[part~=button-primary]:not([disabled])');
+      const active = document.activeElement;
+      if (!host.shadowRoot?.activeElement && (!active || active === document.body || active === host))
+        action?.focus({ preventScroll: true });
+      if (reason) bringIntoView(reason, action);
+      else action?.scrollIntoView({ block: 'nearest' });
+    }),
+  );
 }
 
 function bringIntoView(top: HTMLElement, bottom: HTMLElement | null): void {

@@ -57,7 +57,11 @@ export interface FrameSamplerOptions {
   intervalMs?: number;
   /** Where a frame is read and analysed off the page (it takes the frame over); see RemoteSample. */
   remote?: RemoteSample;
-  /** With a remote: the least time from one frame sent to the next, ms. Default 50 (20 Hz). */
+  /**
+   * With a remote: the least time from one frame sent to the next, ms. Default 33, a 30 fps
+   * camera's frame: each new frame can be read. A longer wait, then the wait for the next frame,
+   * skips every other one (12 a second from a 24 fps camera).
+   */
   remoteIntervalMs?: number;
   /** The hold and hint timings (see AutoCaptureMachine). */
   machine?: Omit<AutoCaptureOptions, 'enabled'>;
@@ -136,7 +140,7 @@ class Sampler implements FrameSampler {
     this.#options = options;
     this.#margin = options.margin ?? DEFAULT_MARGIN[options.role === 'selfie' ? 'selfie' : 'document'];
     this.#intervalMs = options.intervalMs ?? 200;
-    this.#remoteIntervalMs = options.remoteIntervalMs ?? 50;
+    this.#remoteIntervalMs = options.remoteIntervalMs ?? 33;
     this.#remote = options.remote;
     this.#machine = new AutoCaptureMachine({ ...options.machine, enabled: options.autoCapture ?? true });
   }

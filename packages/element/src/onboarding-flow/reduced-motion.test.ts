@@ -109,10 +109,6 @@ describe('<onboarding-flow> prefers-reduced-motion', () => {
       for (const [state, { reduced }] of Object.entries(states)) expect(reduced, `${state}: moves with reduced motion`).to.deep.equal([]);
       // The motion there is, without the preference: the check above sees it when it is there.
       expect(
-        states['capture view']!.normal.some((m) => m.startsWith('circle.fill: transition stroke-dasharray')),
-        states['capture view']!.normal.join('\n'),
-      ).to.equal(true);
-      expect(
         states['capture view']!.normal.some((m) => m.startsWith('div.cutout.card: transition border-color')),
         states['capture view']!.normal.join('\n'),
       ).to.equal(true);
