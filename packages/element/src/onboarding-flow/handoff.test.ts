@@ -83,7 +83,10 @@ const handoffStates = (events: CustomEvent[]): string[] =>
  * other device may take the page's focus a moment later.
  */
 function lastFocus(el: OnboardingFlow): () => { step: string; target: EventTarget | undefined } | null {
-  let last: { step: string; target: EventTarget | undefined } | null = null;
+  // Where this device's focus already is counts too: its heading may keep focus across a render
+  // (no focusin) before the other device's page takes it.
+  const already = root(el).activeElement;
+  let last: { step: string; target: EventTarget | undefined } | null = already ? { step: stepOf(el), target: already } : null;
   root(el).addEventListener('focusin', (e) => (last = { step: stepOf(el), target: e.composedPath()[0] }));
   return () => last;
 }
