@@ -44,7 +44,7 @@ export const PIPELINE_FILE = 'onboarding-flow.pipeline.js';
 export const AFTER_SEND_FILE = 'onboarding-flow.after-send.js';
 /** The full consent text behind "Ler detalhes" (src/messages/consent-text.ts), beside the script-tag bundles. */
 export const CONSENT_TEXT_FILE = 'onboarding-flow.consent-text.js';
-/** The full-screen capture view with its live guidance (src/capture-view/capture-view.ts), loaded when the camera opens. */
+/** The full-screen capture view with its live guidance (src/capture-view/capture-view.ts), fetched ahead on a capture step. */
 export const CAPTURE_VIEW_FILE = 'onboarding-flow.capture-view.js';
 /** The selfie's face detector with its model (src/face/face-detector.ts), loaded on the selfie step. */
 export const FACE_FILE = 'onboarding-flow.face.js';

@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import {
   BUNDLE_FILE,
+  CAPTURE_VIEW_FILE,
   CONSENT_TEXT_FILE,
   FACE_FILE,
   IIFE_FILE,
@@ -151,7 +152,7 @@ for (const [form, path, script] of [
   ['module', '/shop/module.html', BUNDLE_FILE],
   ['classic', '/shop/classic.html', IIFE_FILE],
 ] as const) {
-  test(`${form} script tag: registers, first load is one script, the first photo loads the pipeline and the worker library from beside it, the selfie step the face detector, CSP clean`, async () => {
+  test(`${form} script tag: registers, first load is one script, a capture step fetches the camera view and the pipeline from beside it, the first photo the worker library, the selfie step the face detector, CSP clean`, async () => {
     const { context, external } = await isolatedContext(browser);
     try {
       const p = await context.newPage();
@@ -202,14 +203,19 @@ for (const [form, path, script] of [
 
       // Everything so far: the page, the one script, the full consent text it fetched from beside
       // itself once connected, and the photo steps, fetched from beside it too while the person
-      // went through the consent and data steps.
+      // went through the consent and data steps; then, while the person reads the capture step,
+      // the camera view, the image pipeline and its worker (fetched ahead: the page can open a camera).
       await flow.locator('input[type=file]').waitFor({ state: 'attached' });
-      assert.deepEqual(sincePageLoad(from), [
+      const ahead = [`GET /kit/${CAPTURE_VIEW_FILE}`, `GET /kit/${PIPELINE_FILE}`, `GET /kit/${IMAGE_WORKER_FILE}`];
+      for (let i = 0; i < 100 && !ahead.every((r) => sincePageLoad(from).includes(r)); i++) await new Promise((r) => setTimeout(r, 50));
+      const first = sincePageLoad(from);
+      assert.deepEqual(first.slice(0, 4), [
         `GET ${path}`,
         `GET /kit/${script}`,
         `GET /kit/${CONSENT_TEXT_FILE}`,
         `GET /kit/${PHOTO_STEPS_FILE}`,
       ]);
+      assert.deepEqual([...first.slice(4)].sort(), [...ahead].sort(), first.join('\n'));
 
       const png = await cardPng(p);
       await flow.locator('input[type=file]').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: png });
