@@ -36,7 +36,9 @@ export class CaptureTexts {
    * once: the flow draws it closed on the capture step, ready before the camera is asked for.
    */
   preloadView(changed: () => void, pipeline: () => Promise<PipelineKit>): void {
-    if (this.camera || this.viewLoading || this.#preloading || typeof navigator?.mediaDevices?.getUserMedia !== 'function') return;
+    if (this.camera || this.viewLoading || this.#preloading) return;
+    // `typeof navigator` first: `navigator?.` on an undeclared global throws where there is none (a server render).
+    if (typeof navigator === 'undefined' || typeof navigator.mediaDevices?.getUserMedia !== 'function') return;
     this.#preloading = true;
     const load = () => {
       if (!this.camera && !this.viewLoading) void this.loadView(changed, pipeline);
