@@ -13,3 +13,5 @@ export * from './sessions.js';
 export * from './handoff.js';
 export * from './queries.js';
 export * from './support-code.js';
+export * from './document-reading.js';
+export * from './session-checks.js';

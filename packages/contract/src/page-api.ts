@@ -5,6 +5,7 @@
  */
 import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes } from './base64.js';
 import type { OnboardingStatus } from './envelope.js';
+import type { DocumentReading } from './document-reading.js';
 import type { ApiErrorCode, UpstreamFailure } from './errors.js';
 import { isAcceptedImageType, sniffBase64, SNIFF_BYTES, type SniffedType } from './image.js';
 import { isPersonName } from './person-name.js';
@@ -48,6 +49,10 @@ export interface CreateOnboardingRequest {
   images: Partial<Record<ImageRoleName, string>>;
   /** Photos the person kept although a check refused them (docs/page-api.md#photos-kept-anyway). */
   keptAnyway?: KeptAnyway;
+  /** What the page read from the document photos (docs/page-api.md#document-reading). */
+  documentReading?: DocumentReading;
+  /** The proof of address of a session with that step: a JPEG, PNG or PDF in pure base64. */
+  proofOfAddress?: string;
 }
 
 /** 201 answer of `POST /v1/onboardings`. */

@@ -7,6 +7,8 @@ import type { OnboardingStatus } from './envelope.js';
 import type { PageHandoffState } from './handoff.js';
 import type { ApiErrorCode } from './errors.js';
 import type { KeptAnyway, Validation } from './page-api.js';
+import type { DocumentReading } from './document-reading.js';
+import type { SessionCheck, SessionChecks, SessionStep } from './session-checks.js';
 import { isPersonName } from './person-name.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
@@ -53,6 +55,12 @@ export interface CreateSessionRequest {
   /** Seconds until the session expires (default 1800, at most 86400). */
   expiresIn?: number;
   metadata?: Record<string, string>;
+  /** The upstream's instant checks to run once the photos are in (docs/backend-api.md#checks). */
+  checks?: SessionCheck[];
+  /** Offer the CPF and name the upstream's OCR reads from the document, for the person to confirm (needs `ocr` in `checks`). */
+  prefillFromDocument?: boolean;
+  /** Optional steps added to the flow. */
+  steps?: SessionStep[];
 }
 
 /** 201 (or 200 on an idempotent replay) answer of `POST /v1/sessions`. */
@@ -106,6 +114,10 @@ export interface SessionView {
   onboarding?: SessionOnboarding;
   /** When `POST /v1/sessions/{id}/redact` erased the session's personal data (absent: never redacted). */
   redactedAt?: string;
+  /** The instant checks asked for and their results (absent: none asked for). */
+  checks?: SessionChecks;
+  /** What the page read from the document photos; a record, never a verdict (absent: nothing read). */
+  documentReading?: DocumentReading;
 }
 
 /** `GET /v1/sessions`: a page of sessions, newest first; `nextCursor` asks for the next page (null: none). */
@@ -126,6 +138,10 @@ export interface PageSession {
   returnUrl?: string;
   /** Which device holds the session (absent: the companion offers no hand-off, or an older one). */
   handoff?: PageHandoffState;
+  /** Whether the page offers the CPF and name the document's OCR reads, to confirm before sending. */
+  prefillFromDocument?: boolean;
+  /** Optional steps the session adds to the flow. */
+  steps?: SessionStep[];
 }
 
 /** Body of `POST /v1/session/exchange`: the capture token of a session's `url`, as the hosted page read it from its address. */

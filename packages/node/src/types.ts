@@ -38,7 +38,16 @@ export interface CreateSessionParams {
   /** Seconds until the session expires (default 1800, 60 to 86400). */
   expiresIn?: number;
   metadata?: Record<string, string>;
+  /** The upstream's instant checks to run once the photos are in. */
+  checks?: SessionCheck[];
+  /** Offer the CPF and name the document's OCR reads, for the person to confirm (needs `ocr` in `checks`). */
+  prefillFromDocument?: boolean;
+  /** Optional steps added to the flow. */
+  steps?: SessionStep[];
 }
+
+export type SessionCheck = 'ocr' | 'face_match' | 'cnh_validation' | 'document_inspection';
+export type SessionStep = 'proof-of-address';
 
 /** Answer of `POST /v1/sessions`. */
 export interface CreatedSession {
