@@ -4,7 +4,8 @@
  * is out of the document (a page moving the element), to be recreated when it comes back.
  * `onChange` is the host's requestUpdate.
  */
-import { base64ToBytes, type KeptCheck } from '@onboarding-kit/contract';
+import { base64ToBytes, type KeptCheck, type SideReading } from '@onboarding-kit/contract';
+import { OnboardingCaptureEvent } from '../events.js';
 import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
 
 export interface RejectedPhoto {
@@ -20,9 +21,10 @@ export interface RejectedPhoto {
 
 /**
  * A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice,
- * `keptCheck` the check that refused it (what the creation reports to the backend).
+ * `keptCheck` the check that refused it (what the creation reports to the backend); `reading`
+ * what a document photo carries, once its reading finished (reader/photo-readings.ts).
  */
-export type CapturedPhoto = ProcessedImage & { keptAnyway?: true; keptCheck?: KeptCheck };
+export type CapturedPhoto = ProcessedImage & { keptAnyway?: true; keptCheck?: KeptCheck; reading?: SideReading };
 
 export class CapturedPhotos {
   readonly #onChange: () => void;
@@ -52,6 +54,15 @@ export class CapturedPhotos {
   accept(role: CaptureRole, photo: CapturedPhoto): void {
     this.remove(role);
     this.#photos = { ...this.#photos, [role]: photo };
+    this.#onChange();
+  }
+
+  /** Gives the photo of `role` its reading, if it is still `photo` (not replaced or dropped meanwhile). */
+  setReading(role: CaptureRole, photo: CapturedPhoto, reading: SideReading): void {
+    // The same JPEG, not the same object: a host moved in the document recreates the records.
+    const current = this.#photos[role];
+    if (current?.base64 !== photo.base64) return;
+    this.#photos = { ...this.#photos, [role]: { ...current, reading } };
     this.#onChange();
   }
 
@@ -109,4 +120,17 @@ export class CapturedPhotos {
     }
     this.#onChange();
   }
+}
+
+/** The page's `onboarding-capture` of an accepted photo: its size and where it was prepared, never its pixels. */
+export function captureEvent(photo: CapturedPhoto): OnboardingCaptureEvent {
+  return new OnboardingCaptureEvent({
+    role: photo.role,
+    bytes: photo.bytes,
+    width: photo.width,
+    height: photo.height,
+    processedIn: photo.processedIn,
+    processedBy: photo.processedBy,
+    ...(photo.keptAnyway && { keptAnyway: true }),
+  });
 }
