@@ -14,6 +14,8 @@ import { loadReader, preloadReader } from './load-reader.js';
 export interface ReadablePhotos<P extends { base64: string; reading?: SideReading }> {
   /** Sets `reading` on the photo of `role` if it is still `photo`. */
   setReading(role: CaptureRole, photo: P, reading: SideReading): void;
+  /** What the live frames of `role` read so far, each time a frame adds to it. */
+  liveReading?(role: DocumentRole, reading: SideReading): void;
 }
 
 export type DocumentRole = Exclude<CaptureRole, 'selfie'>;
@@ -62,7 +64,9 @@ export class PhotoReadings<P extends { base64: string; reading?: SideReading }> 
       .then((frame) => reader.read(frame, false))
       .then(
         (reading) => {
-          if (hasReading(reading)) this.#live[role] = merged(reading, this.#live[role]);
+          if (!hasReading(reading)) return;
+          this.#live[role] = merged(reading, this.#live[role]);
+          this.#photos.liveReading?.(role, this.#live[role]);
         },
         () => undefined,
       )

@@ -1,0 +1,204 @@
+/**
+ * The reading bench's page (bench/sections/reading.ts builds it with the element's reader worker
+ * beside it): the element's real live reading (PhotoReadings.readFrame on each steady card the
+ * real frame sampler reports, its guidance read in the real image worker) over a camera showing
+ * the QR card, timed from the first steady frame to the code, with the page's main thread watched;
+ * and the share of the card's variants the reader reads from a photo.
+ */
+import { sampleGuidance } from '@onboarding-kit/element/internal/image-pipeline';
+import { startFrameSampler } from '@onboarding-kit/element/internal/guidance';
+import { PhotoReadings } from '@onboarding-kit/element/internal/photo-readings';
+import { qrCardRgba } from '../lib/qr-card.js';
+
+export interface LiveRun {
+  /** 'fake camera' (Chromium's, looping the QR card) or 'canvas stream' (the card drawn on a canvas). */
+  source: string;
+  /** From the first steady card to the code read, ms; null when nothing was read within the wait. */
+  steadyToCode: number | null;
+  /** Longest task a `longtask` observer reported; null where the engine has none. */
+  longestTask: number | null;
+  /** Longest gap between two `setTimeout(0)` turns: a bound on any task, in every engine. */
+  longestTimerGap: number;
+}
+
+const now = () => performance.now();
+
+/** The QR card as a video: the fake camera where there is one, else a canvas stream of the picture. */
+async function cardVideo(useCamera: boolean): Promise<{ video: HTMLVideoElement; source: string; close(): void }> {
+  const video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  document.body.append(video);
+  let stop = () => undefined as void;
+  let source = 'fake camera';
+  if (useCamera) {
+    const stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 720 } } });
+    video.srcObject = stream;
+    stop = () => stream.getTracks().forEach((t) => t.stop());
+  } else {
+    source = 'canvas stream';
+    const { width, height, rgba } = qrCardRgba();
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext('2d')!;
+    ctx.putImageData(new ImageData(rgba, width, height), 0, 0);
+    video.srcObject = canvas.captureStream(30);
+    // A canvas stream sends a frame only when drawn: one corner pixel in turn, as little page work as makes a frame.
+    let dark = false;
+    const redraw = setInterval(() => {
+      dark = !dark;
+      ctx.fillStyle = dark ? '#000' : '#fff';
+      ctx.fillRect(0, 0, 1, 1);
+    }, 33);
+    stop = () => clearInterval(redraw);
+  }
+  await video.play();
+  while (video.readyState < 2 || video.videoWidth === 0) await new Promise((r) => setTimeout(r, 20));
+  return {
+    video,
+    source,
+    close: () => {
+      stop();
+      video.remove();
+    },
+  };
+}
+
+/** Watches the main thread until `stop`: long tasks where observable, timer gaps everywhere. */
+function watchMainThread(): () => Promise<{ longestTask: number | null; longestTimerGap: number }> {
+  const supported = (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
+  let longestTask = 0;
+  const observer = supported
+    ? new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) longestTask = Math.max(longestTask, entry.duration);
+      })
+    : null;
+  observer?.observe({ type: 'longtask' });
+  let watching = true;
+  let longestTimerGap = 0;
+  let last = now();
+  const timer = () => {
+    const t = now();
+    longestTimerGap = Math.max(longestTimerGap, t - last);
+    last = t;
+    if (watching) setTimeout(timer, 0);
+  };
+  setTimeout(timer, 0);
+  return async () => {
+    watching = false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const entry of observer?.takeRecords() ?? []) longestTask = Math.max(longestTask, entry.duration);
+    observer?.disconnect();
+    return { longestTask: supported ? longestTask : null, longestTimerGap };
+  };
+}
+
+/**
+ * One live reading: the card shown until its code is read (or `waitMs` passed). `read` false: the
+ * same camera and guidance for a second from the first steady card, nothing read (the baseline).
+ */
+async function readLive(useCamera: boolean, read = true, waitMs = 10_000): Promise<LiveRun> {
+  const { video, source, close } = await cardVideo(useCamera);
+  const stopWatch = watchMainThread();
+  let firstSteady: number | null = null;
+  let found: number | null = null;
+  let codeRead = () => undefined as void;
+  const shown = new Promise<void>((resolve) => {
+    codeRead = resolve;
+    setTimeout(resolve, waitMs);
+  });
+  const readings = new PhotoReadings({
+    setReading: () => undefined,
+    liveReading: (_role, reading) => {
+      if (!reading.qr || found !== null) return;
+      found = now();
+      codeRead();
+    },
+  });
+  const { videoWidth: w, videoHeight: h } = video;
+  // The capture view's document guide: the largest ID-1 rectangle within 88 % x 76 % of the frame, centred.
+  const gw = Math.min(w * 0.88, h * 0.76 * (85.6 / 53.98));
+  const gh = gw / (85.6 / 53.98);
+  const sampler = startFrameSampler(video, {
+    role: 'documentFront',
+    guide: { x: (w - gw) / 2 / w, y: (h - gh) / 2 / h, width: gw / w, height: gh / h },
+    autoCapture: false,
+    remote: (frame, request) => sampleGuidance(frame, request),
+    onUpdate: ({ steady, analysis }) => {
+      // As the capture view does (guidance-run.ts): a steady card is a moment to read.
+      if (!steady || !analysis.card || analysis.card === 'none') return;
+      if (firstSteady === null && !read) setTimeout(codeRead, 1_000);
+      firstSteady ??= now();
+      if (read) readings.readFrame('documentFront', video);
+    },
+    onAutoCapture: () => undefined,
+  });
+  await shown;
+  sampler.stop();
+  const main = await stopWatch();
+  close();
+  const steady = firstSteady as number | null;
+  const code = found as number | null;
+  return { source, steadyToCode: code !== null && steady !== null ? code - steady : null, ...main };
+}
+
+/** The card's variants a person's photo may show, each read as a picked photo is. */
+const VARIANTS: { name: string; draw(ctx: CanvasRenderingContext2D, card: HTMLCanvasElement): void }[] = [
+  { name: 'straight', draw: (ctx, card) => ctx.drawImage(card, 0, 0) },
+  { name: 'turned 3°', draw: (ctx, card) => turned(ctx, card, 3) },
+  { name: 'turned 8°', draw: (ctx, card) => turned(ctx, card, 8) },
+  { name: 'blurred 1 px', draw: (ctx, card) => filtered(ctx, card, 'blur(1px)') },
+  { name: 'blurred 2 px', draw: (ctx, card) => filtered(ctx, card, 'blur(2px)') },
+  { name: 'dim (brightness 45 %)', draw: (ctx, card) => filtered(ctx, card, 'brightness(45%)') },
+  { name: 'farther (60 % size)', draw: (ctx, card) => ctx.drawImage(card, 256, 144, card.width * 0.6, card.height * 0.6) },
+  { name: 'perspective (squeezed 15 %)', draw: (ctx, card) => ctx.drawImage(card, 96, 0, card.width * 0.85, card.height) },
+];
+
+function turned(ctx: CanvasRenderingContext2D, card: HTMLCanvasElement, degrees: number): void {
+  ctx.translate(card.width / 2, card.height / 2);
+  ctx.rotate((degrees * Math.PI) / 180);
+  ctx.drawImage(card, -card.width / 2, -card.height / 2);
+}
+
+function filtered(ctx: CanvasRenderingContext2D, card: HTMLCanvasElement, filter: string): void {
+  ctx.filter = filter;
+  ctx.drawImage(card, 0, 0);
+}
+
+/** Each variant as a JPEG photo (quality 0.85), read thoroughly: whether its code came out right. */
+async function readPictures(): Promise<{ name: string; read: boolean; ms: number }[]> {
+  const { width, height, rgba } = qrCardRgba();
+  const card = document.createElement('canvas');
+  card.width = width;
+  card.height = height;
+  card.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
+  const expected = btoa('https://verificador.example/cin?d=7f3a9c1e2b4d6f80&s=BRA-SP-123456789');
+  const results: { name: string; read: boolean; ms: number }[] = [];
+  for (const variant of VARIANTS) {
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    const ctx = canvas.getContext('2d')!;
+    ctx.fillStyle = '#6b6b6b';
+    ctx.fillRect(0, 0, width, height);
+    variant.draw(ctx, card);
+    const jpeg = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.85));
+    const base64 = btoa(Array.from(new Uint8Array(await jpeg.arrayBuffer()), (b) => String.fromCharCode(b)).join(''));
+    const t0 = now();
+    const reading = await new Promise<{ qr?: { payloadBase64: string } }>((resolve) => {
+      const readings = new PhotoReadings<{ base64: string }>({ setReading: (_role, _photo, r) => resolve(r) });
+      readings.readPhoto('documentBack', { base64 }, false);
+    });
+    results.push({ name: variant.name, read: reading.qr?.payloadBase64 === expected, ms: now() - t0 });
+  }
+  return results;
+}
+
+declare global {
+  interface Window {
+    __readerBench: { readLive: typeof readLive; readPictures: typeof readPictures };
+  }
+}
+
+window.__readerBench = { readLive, readPictures };
