@@ -8,7 +8,7 @@
 import { sampleGuidance } from '@onboarding-kit/element/internal/image-pipeline';
 import { startFrameSampler } from '@onboarding-kit/element/internal/guidance';
 import { PhotoReadings } from '@onboarding-kit/element/internal/photo-readings';
-import { qrCardRgba } from '../lib/qr-card.js';
+import { QR_CARD_TEXT, qrCardRgba } from '@onboarding-kit/testing/qr-card';
 
 export interface LiveRun {
   /** 'fake camera' (Chromium's, looping the QR card) or 'canvas stream' (the card drawn on a canvas). */
@@ -173,7 +173,7 @@ async function readPictures(): Promise<{ name: string; read: boolean; ms: number
   card.width = width;
   card.height = height;
   card.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
-  const expected = btoa('https://verificador.example/cin?d=7f3a9c1e2b4d6f80&s=BRA-SP-123456789');
+  const expected = btoa(QR_CARD_TEXT);
   const results: { name: string; read: boolean; ms: number }[] = [];
   for (const variant of VARIANTS) {
     const canvas = document.createElement('canvas');

@@ -12,7 +12,7 @@ import { buildImageWorker, buildReaderWorker } from '@onboarding-kit/element/int
 import { chromiumLaunchOptions } from '@onboarding-kit/testing/chromium';
 import { encodeY4m } from '@onboarding-kit/testing/y4m';
 import type { LiveRun } from '../reader-page/entry.js';
-import { qrCardRgb } from '../lib/qr-card.js';
+import { qrCardRgb } from '@onboarding-kit/testing/qr-card';
 import { REPO_ROOT } from '../lib/paths.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { median, ms, reason } from '../lib/stats.js';

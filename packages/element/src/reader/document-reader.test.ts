@@ -88,4 +88,40 @@ describe('the photo readings', () => {
     await arrived;
     expect(rec.set).to.deep.equal([{ role: 'documentFront', reading: {} }]);
   });
+
+  it('read a live frame of a document step, one at a time, and never a selfie frame', async () => {
+    const canvas = document.createElement('canvas');
+    const card = qrCardCanvas();
+    canvas.width = card.width;
+    canvas.height = card.height;
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(card, 0, 0);
+    const video = document.createElement('video');
+    video.muted = true;
+    video.srcObject = canvas.captureStream(30);
+    const redraw = setInterval(() => ctx.fillRect(0, 0, 1, 1), 33);
+    document.body.append(video);
+    try {
+      await video.play();
+      while (video.readyState < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      const reads: boolean[] = [];
+      const real = documentReader();
+      let live: SideReading | undefined;
+      let arrived: () => void = () => undefined;
+      const liveRead = new Promise<void>((resolve) => (arrived = resolve));
+      const readings = new PhotoReadings<Photo>(
+        { setReading: () => undefined, liveReading: (_role, reading) => ((live = reading), arrived()) },
+        () => ({ read: (source, thorough) => (reads.push(thorough), real.read(source, thorough)) }),
+      );
+      readings.readFrame('selfie', video);
+      readings.readFrame('documentFront', video);
+      readings.readFrame('documentFront', video);
+      await liveRead;
+      expect(reads).to.deep.equal([false]);
+      expect(live).to.deep.equal({ qr: { payloadBase64: base64Of(QR_TEXT) } });
+    } finally {
+      clearInterval(redraw);
+      video.remove();
+    }
+  });
 });

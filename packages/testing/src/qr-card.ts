@@ -1,15 +1,15 @@
 /**
- * The reading bench's picture: the test card (@onboarding-kit/testing/card-picture) with a real QR
- * code on its right half, where a CIN or a CNH carries one, as RGBA. Pure pixels, no DOM: the
- * bench page draws it on a canvas, Node writes it as Chromium's fake camera (Y4M).
+ * The test card (card-picture.mjs) with a real QR code on its right half, where a CIN or a CNH
+ * carries one, as RGBA or RGB. Pure pixels, no DOM: browser tests and the reading bench draw it
+ * on a canvas, Node writes it as Chromium's fake camera (y4m.mjs).
  */
 import { encodeQR } from 'qr';
-import { CARD, renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
+import { CARD, renderCardPictureRgba } from './card-picture.mjs';
 
 /** A CIN-like verification text. */
-export const BENCH_QR_TEXT = 'https://verificador.example/cin?d=7f3a9c1e2b4d6f80&s=BRA-SP-123456789';
+export const QR_CARD_TEXT = 'https://verificador.example/cin?d=7f3a9c1e2b4d6f80&s=BRA-SP-123456789';
 
-export function qrCardRgba(text = BENCH_QR_TEXT, module = 5): { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> } {
+export function qrCardRgba(text = QR_CARD_TEXT, module = 5): { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> } {
   const picture = renderCardPictureRgba();
   const matrix = encodeQR(text, 'raw', { ecc: 'medium', border: 2 });
   const side = matrix.length * module;
