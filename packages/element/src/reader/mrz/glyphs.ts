@@ -84,11 +84,11 @@ function samplePatch(gray: Uint8Array, width: number, height: number, cell: Cell
   return patch;
 }
 
-/** Each template's best correlation with the cell (fonts one after the other, TEMPLATE_CHARS order). */
-export function cellScores(gray: Uint8Array, width: number, height: number, cell: Cell): Float32Array {
+/** Each template's best correlation with the cell (fonts one after the other, TEMPLATE_CHARS order); only `fonts` are tried. */
+function cellScores(gray: Uint8Array, width: number, height: number, cell: Cell, fonts: readonly number[]): Float32Array {
   const all = templates();
-  const count = all.length / SIZE;
-  const scores = new Float32Array(count).fill(-1);
+  const perFont = TEMPLATE_CHARS.length;
+  const scores = new Float32Array(all.length / SIZE).fill(-1);
   const patch = samplePatch(gray, width, height, cell);
   const window = new Float32Array(SIZE);
   for (let oy = 0; oy <= 2 * SLACK; oy++) {
@@ -97,10 +97,12 @@ export function cellScores(gray: Uint8Array, width: number, height: number, cell
         for (let x = 0; x < TEMPLATE_WIDTH; x++) window[y * TEMPLATE_WIDTH + x] = patch[(y + oy) * PATCH_WIDTH + x + ox]!;
       }
       if (!normalise(window)) continue;
-      for (let i = 0, base = 0; i < count; i++, base += SIZE) {
-        let dot = 0;
-        for (let k = 0; k < SIZE; k++) dot += all[base + k]! * window[k]!;
-        if (dot > scores[i]!) scores[i] = dot;
+      for (const font of fonts) {
+        for (let i = font * perFont, base = i * SIZE; i < (font + 1) * perFont; i++, base += SIZE) {
+          let dot = 0;
+          for (let k = 0; k < SIZE; k++) dot += all[base + k]! * window[k]!;
+          if (dot > scores[i]!) scores[i] = dot;
+        }
       }
     }
   }
@@ -115,25 +117,30 @@ export interface ReadCharacters {
 
 /**
  * The characters of every cell in the font that fits the zone best: a zone is printed in one
- * font, and deciding it once keeps one font's shapes from standing in for another's.
+ * font, and deciding it once (on the first row, against every font) keeps one font's shapes from
+ * standing in for another's and halves the work on the other rows.
  */
 export function readCharacters(gray: Uint8Array, width: number, height: number, rows: Cell[][]): ReadCharacters {
   const count = TEMPLATE_CHARS.length;
-  const scored = rows.map((row) => row.map((cell) => cellScores(gray, width, height, cell)));
   const bestIn = (scores: Float32Array, font: number) => {
     let best = font * count;
     for (let i = font * count; i < (font + 1) * count; i++) if (scores[i]! > scores[best]!) best = i;
     return best;
   };
-  let font = 0;
-  let fontTotal = Number.NEGATIVE_INFINITY;
-  FONT_NAMES.forEach((_, f) => {
-    const total = scored.flat().reduce((s, scores) => s + scores[bestIn(scores, f)]!, 0);
-    if (total > fontTotal) {
-      fontTotal = total;
-      font = f;
-    }
-  });
-  const lines = scored.map((row) => row.map((scores) => TEMPLATE_CHARS[bestIn(scores, font) - font * count]).join(''));
-  return { lines, score: fontTotal / scored.flat().length };
+  const everyFont = FONT_NAMES.map((_, f) => f);
+  const firstRow = rows[0]!.map((cell) => cellScores(gray, width, height, cell, everyFont));
+  const totals = everyFont.map((f) => firstRow.reduce((s, scores) => s + scores[bestIn(scores, f)]!, 0));
+  const font = totals.indexOf(Math.max(...totals));
+  const scored = [firstRow, ...rows.slice(1).map((row) => row.map((cell) => cellScores(gray, width, height, cell, [font])))];
+  let total = 0;
+  const lines = scored.map((row) =>
+    row
+      .map((scores) => {
+        const best = bestIn(scores, font);
+        total += scores[best]!;
+        return TEMPLATE_CHARS[best - font * count];
+      })
+      .join(''),
+  );
+  return { lines, score: total / scored.flat().length };
 }
