@@ -1,6 +1,7 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
 import type { SideReading } from '@onboarding-kit/contract';
+import { DOCUMENT_PICTURES, documentPictureFile } from '@onboarding-kit/testing/document-pictures';
 import { canvasBlob, cardCanvas } from '@onboarding-kit/testing/pixels';
 import { documentReader } from './document-reader.js';
 import { PhotoReadings } from './photo-readings.js';
@@ -27,6 +28,30 @@ describe('the document reader', () => {
     for (const byte of bytes) binary += String.fromCharCode(byte);
     const reading = await documentReader().read({ base64: btoa(binary) }, true);
     expect(reading.qr?.payloadBase64).to.equal(base64Of(QR_TEXT));
+  });
+
+  it("reads every test document picture's QR code and zone as a picked JPEG, and claims the kind it shows", async function () {
+    this.timeout(120_000);
+    const misses: string[] = [];
+    for (const { id, expected } of DOCUMENT_PICTURES) {
+      const reading = await documentReader().read(await documentPictureFile(id, 'image/jpeg', 0.9), true);
+      const got = {
+        qr: reading.qr?.payloadBase64,
+        lines: reading.mrz?.lines,
+        cpf: reading.mrz?.fields.cpf,
+        valid: reading.mrz?.valid,
+        kind: reading.documentKind,
+      };
+      const want = {
+        qr: expected.qr === undefined ? undefined : base64Of(expected.qr),
+        lines: expected.lines ? [...expected.lines] : undefined,
+        cpf: expected.fields?.cpf,
+        valid: expected.valid,
+        kind: expected.kind,
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want)) misses.push(`${id}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
+    }
+    expect(misses).to.deep.equal([]);
   });
 
   it('gives an empty reading for a picture with no code', async () => {

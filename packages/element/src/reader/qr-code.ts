@@ -18,6 +18,9 @@ interface NativeDetectorClass {
   getSupportedFormats(): Promise<string[]>;
 }
 
+/** How much larger a photo is read the second time. */
+const ENLARGE = 1.5;
+
 let native: Promise<NativeDetector | null> | undefined;
 
 /** The engine's detector, once, when it reads QR codes. */
@@ -62,16 +65,32 @@ export async function readQr(bitmap: ImageBitmap | null, pixels: QrPixels, thoro
     const found = await detector.detect(bitmap).catch(() => []);
     return found[0] ? base64(payloadBytes(found[0].rawValue)) : undefined;
   }
-  const effort = thorough ? { effort: Infinity, timeLimit: Infinity } : {};
   const image =
     'rgba' in pixels
       ? { width: pixels.rgba.width, height: pixels.rgba.height, data: pixels.rgba.data }
       : { width: pixels.grey.width, height: pixels.grey.height, data: pixels.grey.luma };
+  const text =
+    decode(image, 'grey' in pixels, thorough) ??
+    // A photo's dense code seen at a slant can have modules too thin for the finder: once more, larger.
+    (thorough && bitmap ? decode(enlarged(bitmap), false, true) : undefined);
+  return text === undefined ? undefined : base64(payloadBytes(text));
+}
+
+/** The decoder's text, or undefined where it finds no code (it throws). */
+function decode(image: { width: number; height: number; data: Uint8Array | Uint8ClampedArray }, luma: boolean, thorough: boolean): string | undefined {
   try {
-    const text = decodeQR(image, { ...effort, ...('grey' in pixels && { format: 'I420' }), textDecoder: latin1 });
-    return base64(payloadBytes(text));
+    return decodeQR(image, { ...(thorough && { effort: Infinity, timeLimit: Infinity }), ...(luma && { format: 'I420' }), textDecoder: latin1 });
   } catch {
-    // The decoder throws where it finds no code: a frame without one.
     return undefined;
   }
+}
+
+/** The picture half as large again, smoothed, as RGBA. */
+function enlarged(bitmap: ImageBitmap): ImageData {
+  const width = Math.round(bitmap.width * ENLARGE);
+  const height = Math.round(bitmap.height * ENLARGE);
+  const context = new OffscreenCanvas(width, height).getContext('2d', { willReadFrequently: true })!;
+  context.imageSmoothingQuality = 'high';
+  context.drawImage(bitmap, 0, 0, width, height);
+  return context.getImageData(0, 0, width, height);
 }
