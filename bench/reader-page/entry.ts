@@ -3,12 +3,14 @@
  * beside it): the element's real live reading (PhotoReadings.readFrame on each steady card the
  * real frame sampler reports, its guidance read in the real image worker) over a camera showing
  * the QR card, timed from the first steady frame to the code, with the page's main thread watched;
- * and the share of the card's variants the reader reads from a photo.
+ * and the share of the test document pictures whose codes the reader reads from a photo.
  */
 import { sampleGuidance } from '@onboarding-kit/element/internal/image-pipeline';
 import { startFrameSampler } from '@onboarding-kit/element/internal/guidance';
 import { PhotoReadings } from '@onboarding-kit/element/internal/photo-readings';
-import { QR_CARD_TEXT, qrCardRgba } from '@onboarding-kit/testing/qr-card';
+import type { SideReading } from '@onboarding-kit/contract';
+import { DOCUMENT_PICTURES, documentPictureFile } from '@onboarding-kit/testing/document-pictures';
+import { qrCardRgba } from '@onboarding-kit/testing/qr-card';
 
 export interface LiveRun {
   /** 'fake camera' (Chromium's, looping the QR card) or 'canvas stream' (the card drawn on a canvas). */
@@ -19,6 +21,8 @@ export interface LiveRun {
   longestTask: number | null;
   /** Longest gap between two `setTimeout(0)` turns: a bound on any task, in every engine. */
   longestTimerGap: number;
+  /** Longest gap between two animation frames: another bound (it counts the engine's frame scheduling too). */
+  longestFrameGap: number;
 }
 
 const now = () => performance.now();
@@ -66,7 +70,7 @@ async function cardVideo(useCamera: boolean): Promise<{ video: HTMLVideoElement;
 }
 
 /** Watches the main thread until `stop`: long tasks where observable, timer gaps everywhere. */
-function watchMainThread(): () => Promise<{ longestTask: number | null; longestTimerGap: number }> {
+function watchMainThread(): () => Promise<{ longestTask: number | null; longestTimerGap: number; longestFrameGap: number }> {
   const supported = (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
   let longestTask = 0;
   const observer = supported
@@ -85,12 +89,20 @@ function watchMainThread(): () => Promise<{ longestTask: number | null; longestT
     if (watching) setTimeout(timer, 0);
   };
   setTimeout(timer, 0);
+  let longestFrameGap = 0;
+  let lastFrame = now();
+  const frame = (t: number) => {
+    longestFrameGap = Math.max(longestFrameGap, t - lastFrame);
+    lastFrame = t;
+    if (watching) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
   return async () => {
     watching = false;
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (const entry of observer?.takeRecords() ?? []) longestTask = Math.max(longestTask, entry.duration);
     observer?.disconnect();
-    return { longestTask: supported ? longestTask : null, longestTimerGap };
+    return { longestTask: supported ? longestTask : null, longestTimerGap, longestFrameGap };
   };
 }
 
@@ -143,54 +155,39 @@ async function readLive(useCamera: boolean, read = true, waitMs = 10_000): Promi
   return { source, steadyToCode: code !== null && steady !== null ? code - steady : null, ...main };
 }
 
-/** The card's variants a person's photo may show, each read as a picked photo is. */
-const VARIANTS: { name: string; draw(ctx: CanvasRenderingContext2D, card: HTMLCanvasElement): void }[] = [
-  { name: 'straight', draw: (ctx, card) => ctx.drawImage(card, 0, 0) },
-  { name: 'turned 3°', draw: (ctx, card) => turned(ctx, card, 3) },
-  { name: 'turned 8°', draw: (ctx, card) => turned(ctx, card, 8) },
-  { name: 'blurred 1 px', draw: (ctx, card) => filtered(ctx, card, 'blur(1px)') },
-  { name: 'blurred 2 px', draw: (ctx, card) => filtered(ctx, card, 'blur(2px)') },
-  { name: 'dim (brightness 45 %)', draw: (ctx, card) => filtered(ctx, card, 'brightness(45%)') },
-  { name: 'farther (60 % size)', draw: (ctx, card) => ctx.drawImage(card, 256, 144, card.width * 0.6, card.height * 0.6) },
-  { name: 'perspective (squeezed 15 %)', draw: (ctx, card) => ctx.drawImage(card, 96, 0, card.width * 0.85, card.height) },
-];
-
-function turned(ctx: CanvasRenderingContext2D, card: HTMLCanvasElement, degrees: number): void {
-  ctx.translate(card.width / 2, card.height / 2);
-  ctx.rotate((degrees * Math.PI) / 180);
-  ctx.drawImage(card, -card.width / 2, -card.height / 2);
+/** What one test picture gave against what it holds: each code read right, missed, or absent from the picture. */
+export interface PictureRun {
+  id: string;
+  qr: 'read' | 'missed' | 'none';
+  mrz: 'read' | 'missed' | 'none';
+  ms: number;
 }
 
-function filtered(ctx: CanvasRenderingContext2D, card: HTMLCanvasElement, filter: string): void {
-  ctx.filter = filter;
-  ctx.drawImage(card, 0, 0);
+function outcome(expected: unknown, got: unknown): PictureRun['qr'] {
+  if (expected === undefined) return 'none';
+  return JSON.stringify(expected) === JSON.stringify(got) ? 'read' : 'missed';
 }
 
-/** Each variant as a JPEG photo (quality 0.85), read thoroughly: whether its code came out right. */
-async function readPictures(): Promise<{ name: string; read: boolean; ms: number }[]> {
-  const { width, height, rgba } = qrCardRgba();
-  const card = document.createElement('canvas');
-  card.width = width;
-  card.height = height;
-  card.getContext('2d')!.putImageData(new ImageData(rgba, width, height), 0, 0);
-  const expected = btoa(QR_CARD_TEXT);
-  const results: { name: string; read: boolean; ms: number }[] = [];
-  for (const variant of VARIANTS) {
-    const canvas = document.createElement('canvas');
-    canvas.width = width;
-    canvas.height = height;
-    const ctx = canvas.getContext('2d')!;
-    ctx.fillStyle = '#6b6b6b';
-    ctx.fillRect(0, 0, width, height);
-    variant.draw(ctx, card);
-    const jpeg = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.85));
+/** Each test document picture (@onboarding-kit/testing/document-pictures) as a JPEG photo, read as an accepted photo is. */
+async function readPictures(): Promise<PictureRun[]> {
+  const results: PictureRun[] = [];
+  for (const { id, expected } of DOCUMENT_PICTURES) {
+    const jpeg = await documentPictureFile(id, 'image/jpeg', 0.9);
     const base64 = btoa(Array.from(new Uint8Array(await jpeg.arrayBuffer()), (b) => String.fromCharCode(b)).join(''));
     const t0 = now();
-    const reading = await new Promise<{ qr?: { payloadBase64: string } }>((resolve) => {
+    const reading = await new Promise<SideReading>((resolve) => {
       const readings = new PhotoReadings<{ base64: string }>({ setReading: (_role, _photo, r) => resolve(r) });
-      readings.readPhoto('documentBack', { base64 }, false);
+      readings.readPhoto(expected.side, { base64 }, false);
     });
-    results.push({ name: variant.name, read: reading.qr?.payloadBase64 === expected, ms: now() - t0 });
+    const qrText = reading.qr
+      ? new TextDecoder().decode(Uint8Array.from(atob(reading.qr.payloadBase64), (c) => c.charCodeAt(0)))
+      : undefined;
+    results.push({
+      id,
+      qr: outcome(expected.qr, qrText),
+      mrz: outcome(expected.lines && [...expected.lines], reading.mrz?.lines),
+      ms: now() - t0,
+    });
   }
   return results;
 }

@@ -77,7 +77,8 @@ function shrink(font, alpha) {
   for (let ty = 0; ty < TEMPLATE_HEIGHT; ty++) {
     for (let tx = 0; tx < TEMPLATE_WIDTH; tx++) {
       let sum = 0;
-      for (let j = 0; j < 4; j++) for (let i = 0; i < 4; i++) sum += at(Math.floor((tx + (i + 0.5) / 4) * sx), Math.floor((ty + (j + 0.5) / 4) * sy));
+      for (let j = 0; j < 4; j++)
+        for (let i = 0; i < 4; i++) sum += at(Math.floor((tx + (i + 0.5) / 4) * sx), Math.floor((ty + (j + 0.5) / 4) * sy));
       out.push(sum / 16);
     }
   }

@@ -95,7 +95,7 @@ test('the document camera reads the QR code live and from its photo; the selfie 
     assert.equal(live.sent[0], false, 'the first read is a live frame');
     await flow.getByRole('button', { name: 'Use this photo' }).waitFor({ timeout: 20_000 });
     await p.waitForFunction(() => window.__reads.sent.includes(true));
-    await p.waitForFunction((n) => window.__reads.answers.length === n, (await p.evaluate(() => window.__reads.sent.length)));
+    await p.waitForFunction((n) => window.__reads.answers.length === n, await p.evaluate(() => window.__reads.sent.length));
     const photo = await p.evaluate(() => window.__reads);
     assert.equal(photo.answers[photo.sent.lastIndexOf(true)], expected, "the photo's own reading has the code");
 
@@ -105,9 +105,9 @@ test('the document camera reads the QR code live and from its photo; the selfie 
     await flow.locator('[data-capture-start]').click();
     // The selfie camera plays (the same card in view) and its guidance runs for 3 s.
     await p.waitForFunction(() => {
-      const view = document.querySelector('onboarding-flow')!.shadowRoot!.querySelector<HTMLElement & { video: HTMLVideoElement | null }>(
-        'onboarding-capture-view[open]',
-      );
+      const view = document
+        .querySelector('onboarding-flow')!
+        .shadowRoot!.querySelector<HTMLElement & { video: HTMLVideoElement | null }>('onboarding-capture-view[open]');
       return (view?.video?.readyState ?? 0) >= 2;
     });
     await new Promise((resolve) => setTimeout(resolve, 3_000));

@@ -91,10 +91,20 @@ function recordPage(p: Page) {
     window.Worker = class extends NativeWorker {
       constructor(...args: ConstructorParameters<typeof Worker>) {
         super(...args);
-        this.addEventListener('message', (e: MessageEvent<{ ok?: boolean; image?: { jpeg?: unknown }; reading?: unknown; error?: unknown }>) => {
-          const reply = e.data?.ok && e.data.image?.jpeg instanceof Blob ? 'file' : e.data?.ok && e.data.reading ? 'reading' : e.data?.error ? 'error' : 'other';
-          window.__workerReplies.push(reply);
-        });
+        this.addEventListener(
+          'message',
+          (e: MessageEvent<{ ok?: boolean; image?: { jpeg?: unknown }; reading?: unknown; error?: unknown }>) => {
+            const reply =
+              e.data?.ok && e.data.image?.jpeg instanceof Blob
+                ? 'file'
+                : e.data?.ok && e.data.reading
+                  ? 'reading'
+                  : e.data?.error
+                    ? 'error'
+                    : 'other';
+            window.__workerReplies.push(reply);
+          },
+        );
       }
     };
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));

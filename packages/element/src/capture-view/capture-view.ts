@@ -127,7 +127,6 @@ export function defineCaptureView(kit: LitKit): void {
     /** 0..1 while an automatic photo is coming. */
     declare progress: number;
     declare announcement: string;
-
     readonly #guidance = new LiveGuidance(this);
 
     constructor() {

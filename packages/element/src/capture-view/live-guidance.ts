@@ -8,7 +8,10 @@ import type { CaptureViewState } from './capture-view-template.js';
 import { startGuidance, type GuidanceRun } from './guidance-run.js';
 
 /** The part of the view the checks read and write. */
-type GuidedView = Pick<CaptureViewState, 'stream' | 'frame' | 'busy' | 'role' | 'autoCapture' | 'hint' | 'progress' | 'onShutter' | 'onSteadyCard'> & {
+type GuidedView = Pick<
+  CaptureViewState,
+  'stream' | 'frame' | 'busy' | 'role' | 'autoCapture' | 'hint' | 'progress' | 'onShutter' | 'onSteadyCard'
+> & {
   readonly video: HTMLVideoElement | null;
 };
 

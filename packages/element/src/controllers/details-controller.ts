@@ -181,7 +181,9 @@ export class DetailsController implements ReactiveController {
    * The body of `POST /onboardings` with these photos (those the chosen document needs), and for
    * each one kept anyway the check that refused it, so the backend learns of it.
    */
-  request(photos: Partial<Record<CaptureRole, ProcessedImage & { keptCheck?: KeptCheck; reading?: SideReading }>>): CreateOnboardingRequest {
+  request(
+    photos: Partial<Record<CaptureRole, ProcessedImage & { keptCheck?: KeptCheck; reading?: SideReading }>>,
+  ): CreateOnboardingRequest {
     const images: CreateOnboardingRequest['images'] = {};
     const kept: KeptAnyway = {};
     const reading: DocumentReading = {};

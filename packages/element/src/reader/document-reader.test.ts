@@ -84,7 +84,11 @@ function recorder() {
   const set: { role: string; reading: SideReading }[] = [];
   let done: () => void = () => undefined;
   const next = () => new Promise<void>((resolve) => (done = resolve));
-  return { set, next, photos: { setReading: (role: string, _photo: Photo, reading: SideReading) => (set.push({ role, reading }), done()) } };
+  return {
+    set,
+    next,
+    photos: { setReading: (role: string, _photo: Photo, reading: SideReading) => (set.push({ role, reading }), done()) },
+  };
 }
 
 describe('the photo readings', () => {

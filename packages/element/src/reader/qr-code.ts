@@ -37,8 +37,8 @@ function nativeDetector(): Promise<NativeDetector | null> {
 
 /** Each character's code as a byte; text beyond Latin-1 (a Kanji segment, an engine's decoded text) as UTF-8. */
 function payloadBytes(text: string): Uint8Array {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is for any code point above one byte.
-  if (/[^\u0000-\u00ff]/.test(text)) return new TextEncoder().encode(text);
+  // Any UTF-16 unit above one byte (surrogates included).
+  if (/[\u0100-\uffff]/.test(text)) return new TextEncoder().encode(text);
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
@@ -77,9 +77,17 @@ export async function readQr(bitmap: ImageBitmap | null, pixels: QrPixels, thoro
 }
 
 /** The decoder's text, or undefined where it finds no code (it throws). */
-function decode(image: { width: number; height: number; data: Uint8Array | Uint8ClampedArray }, luma: boolean, thorough: boolean): string | undefined {
+function decode(
+  image: { width: number; height: number; data: Uint8Array | Uint8ClampedArray },
+  luma: boolean,
+  thorough: boolean,
+): string | undefined {
   try {
-    return decodeQR(image, { ...(thorough && { effort: Infinity, timeLimit: Infinity }), ...(luma && { format: 'I420' }), textDecoder: latin1 });
+    return decodeQR(image, {
+      ...(thorough && { effort: Infinity, timeLimit: Infinity }),
+      ...(luma && { format: 'I420' }),
+      textDecoder: latin1,
+    });
   } catch {
     return undefined;
   }

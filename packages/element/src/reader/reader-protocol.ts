@@ -25,5 +25,5 @@ export interface ReadRequest {
 }
 
 export type ReadResponse =
-  | { id: number; ok: true; reading: SideReading; /** The worker's time on it, ms. */ ms: number }
+  | { id: number; ok: true; reading: SideReading /** The worker's time on it, ms. */; ms: number }
   | { id: number; ok: false; error: string };

@@ -71,6 +71,7 @@ scope.onmessage = (event) => {
   const started = performance.now();
   readSide(source, thorough).then(
     (reading) => scope.postMessage({ id, ok: true, reading, ms: performance.now() - started }),
-    (error: unknown) => scope.postMessage({ id, ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+    (error: unknown) =>
+      scope.postMessage({ id, ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
   );
 };
