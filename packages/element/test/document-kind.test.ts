@@ -19,7 +19,10 @@ test('a TD3 zone whose code starts with P is a passport, whoever issued it', () 
 });
 
 test('a TD1 zone issued by BRA whose number is a valid CPF is a CIN', () => {
-  assert.equal(documentKindOfMrz(reading('TD1', { documentCode: 'I', issuingState: 'BRA', documentNumber: '52998224725', cpf: '52998224725' })), 'CIN');
+  assert.equal(
+    documentKindOfMrz(reading('TD1', { documentCode: 'I', issuingState: 'BRA', documentNumber: '52998224725', cpf: '52998224725' })),
+    'CIN',
+  );
 });
 
 test('no claim for another state, a number that is not a CPF (the 2022 CNH), a TD1 passport code or TD2', () => {

@@ -14,7 +14,10 @@ import { readMrz } from '../src/reader/mrz/index.js';
 
 let server: StaticServer;
 before(async () => {
-  server = await serveStatic({ pages: { '/': '<!doctype html><html lang="en"><title>camera</title></html>' }, mount: { prefix: '/none/', dir: '/nonexistent' } });
+  server = await serveStatic({
+    pages: { '/': '<!doctype html><html lang="en"><title>camera</title></html>' },
+    mount: { prefix: '/none/', dir: '/nonexistent' },
+  });
 });
 after(() => server?.close());
 
@@ -40,7 +43,8 @@ async function cameraFrame(id: string): Promise<{ gray: Uint8Array; width: numbe
       for (const track of stream.getTracks()) track.stop();
       const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
       let luma = '';
-      for (let p = 0; p < data.length; p += 4) luma += String.fromCharCode(Math.round(0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!));
+      for (let p = 0; p < data.length; p += 4)
+        luma += String.fromCharCode(Math.round(0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]!));
       return { luma: btoa(luma), width: canvas.width, height: canvas.height };
     });
     return { gray: new Uint8Array(Buffer.from(frame.luma, 'base64')), width: frame.width, height: frame.height };

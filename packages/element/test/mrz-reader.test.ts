@@ -27,7 +27,8 @@ for (const { id, expected } of DOCUMENT_PICTURES) {
     assert.ok(reading, 'a zone was found');
     assert.deepEqual(reading.lines, expected.lines);
     assert.equal(reading.format, expected.format);
-    for (const [field, value] of Object.entries(expected.fields ?? {})) assert.equal(reading.fields[field as keyof typeof reading.fields], value, field);
+    for (const [field, value] of Object.entries(expected.fields ?? {}))
+      assert.equal(reading.fields[field as keyof typeof reading.fields], value, field);
     assert.equal(reading.fields.cpf, expected.fields?.cpf);
     assert.equal(reading.valid, expected.valid);
     assert.equal(documentKindOfMrz(reading), expected.kind);

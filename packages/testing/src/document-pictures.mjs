@@ -106,7 +106,11 @@ const back = (lines, qr) => ({ side: 'documentBack', qr, lines });
  */
 const SPECS = [
   { id: 'cin-back', draw: () => cinBack({ qrText: CIN_QR, mrzLines: cinZone, font: 'ocrb', person: CIN_PERSON }), place: { width: 920 } },
-  { id: 'cin-back-mono', draw: () => cinBack({ qrText: CIN_QR, mrzLines: cinZone, font: 'dejavuMono', person: CIN_PERSON }), place: { width: 920 } },
+  {
+    id: 'cin-back-mono',
+    draw: () => cinBack({ qrText: CIN_QR, mrzLines: cinZone, font: 'dejavuMono', person: CIN_PERSON }),
+    place: { width: 920 },
+  },
   { id: 'cin-back-rotated', base: 'cin-back', place: { width: 900, degrees: 3 } },
   { id: 'cin-back-blurred', base: 'cin-back', place: { width: 920 }, blur: 1 },
   { id: 'cin-back-low-light', base: 'cin-back', place: { width: 920 }, dim: [0.28, 5] },
@@ -120,7 +124,11 @@ const SPECS = [
   { id: 'cnh-back-perspective', base: 'cnh-back', place: { width: 760, skew: [50, -30, 20, -40], dx: 60, dy: -30 } },
   { id: 'cnh-back-mono', draw: () => cnhBack({ qrText: CNH_QR, mrzLines: cnhZone, font: 'dejavuMono' }), place: { width: 940 } },
   { id: 'passport', draw: () => passportPage({ mrzLines: passportZone, font: 'ocrb', person: PASSPORT_PERSON }), place: { width: 1120 } },
-  { id: 'passport-mono', draw: () => passportPage({ mrzLines: passportZone, font: 'dejavuMono', person: PASSPORT_PERSON }), place: { width: 1120 } },
+  {
+    id: 'passport-mono',
+    draw: () => passportPage({ mrzLines: passportZone, font: 'dejavuMono', person: PASSPORT_PERSON }),
+    place: { width: 1120 },
+  },
   { id: 'passport-rotated', base: 'passport', place: { width: 1060, degrees: -2 } },
   { id: 'cin-front', draw: () => cinFront({ person: CIN_PERSON }), place: { width: 920 } },
   { id: 'cnh-front', draw: () => cnhFront({ person: CNH_PERSON }), place: { width: 920, degrees: 2 } },
@@ -128,7 +136,8 @@ const SPECS = [
 function expectedFor(id) {
   const family = id.split('-').slice(0, 2).join('-');
   if (family === 'cin-front' || family === 'cnh-front') return { side: 'documentFront' };
-  if (id.startsWith('passport')) return { side: 'documentFront', format: 'TD3', lines: passportZone, fields: PASSPORT_FIELDS, kind: 'PASSPORT', valid: true };
+  if (id.startsWith('passport'))
+    return { side: 'documentFront', format: 'TD3', lines: passportZone, fields: PASSPORT_FIELDS, kind: 'PASSPORT', valid: true };
   if (family === 'cnh-back') return { ...back(cnhZone, CNH_QR), format: 'TD1', fields: CNH_FIELDS, valid: true };
   const damaged = id === 'cin-back-damaged';
   return {

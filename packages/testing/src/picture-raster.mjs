@@ -70,8 +70,7 @@ function drawGlyph(buf, font, index, x, top, scale, colour) {
       const iy = Math.floor(gy);
       const fx = gx - ix;
       const fy = gy - iy;
-      const level =
-        (at(ix, iy) * (1 - fx) + at(ix + 1, iy) * fx) * (1 - fy) + (at(ix, iy + 1) * (1 - fx) + at(ix + 1, iy + 1) * fx) * fy;
+      const level = (at(ix, iy) * (1 - fx) + at(ix + 1, iy) * fx) * (1 - fy) + (at(ix, iy + 1) * (1 - fx) + at(ix + 1, iy + 1) * fx) * fy;
       if (level > 0) blend(buf, px, y, colour, level / 15);
     }
   }
@@ -173,7 +172,11 @@ export function warpOnto(card, { width, height, corners, table }) {
           inside++;
         }
       }
-      if (inside > 0) out.rgb.set(acc.map((s) => Math.round(s / 4)), (y * width + x) * 3);
+      if (inside > 0)
+        out.rgb.set(
+          acc.map((s) => Math.round(s / 4)),
+          (y * width + x) * 3,
+        );
     }
   }
   return out;

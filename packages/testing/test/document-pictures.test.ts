@@ -13,7 +13,8 @@ import { writeDocumentY4m } from '../src/y4m.mjs';
 for (const { id, expected } of DOCUMENT_PICTURES) {
   test(`${id}: ${expected.qr ? 'its QR code decodes to the expected text' : 'no QR code'}`, () => {
     const picture = renderDocumentPicture(id);
-    const decode = () => decodeQR({ width: picture.width, height: picture.height, data: picture.rgb }, { format: 'RGB', effort: 3, timeLimit: 5000 });
+    const decode = () =>
+      decodeQR({ width: picture.width, height: picture.height, data: picture.rgb }, { format: 'RGB', effort: 3, timeLimit: 5000 });
     if (expected.qr) assert.equal(decode(), expected.qr);
     else assert.throws(decode);
   });

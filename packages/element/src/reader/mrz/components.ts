@@ -43,7 +43,8 @@ export function inkMask(gray: Uint8Array, width: number, height: number, radius:
     for (let x = 0, p = y * width; x < width; x++, p++) {
       const left = lefts[x]!;
       const right = rights[x]!;
-      const mean = (integral[bottom + right]! - integral[top + right]! - integral[bottom + left]! + integral[top + left]!) / (rows * (right - left));
+      const mean =
+        (integral[bottom + right]! - integral[top + right]! - integral[bottom + left]! + integral[top + left]!) / (rows * (right - left));
       const margin = mean * DARKER_BY;
       if (gray[p]! < mean - (margin > MIN_CONTRAST ? margin : MIN_CONTRAST)) mask[p] = 1;
     }
