@@ -78,27 +78,30 @@ export function cnhBack({ qrText, mrzLines, font }) {
   return buf;
 }
 
+/** A card front: the header, a photo at `photoBox` mm (x, y, w, h), field rows from `fieldsX` mm. */
+function front({ background, headerColour, title }, photoBox, fieldsX, rows) {
+  const buf = rgbBuffer(ID1.width, ID1.height, background);
+  header(buf, headerColour, title, 'REPUBLICA FEDERATIVA DO BRASIL');
+  photo(buf, ...photoBox);
+  fieldRows(buf, fieldsX, 10, rows);
+  return buf;
+}
+
 /** The front of a CIN: photo and identity fields, no code. */
 export function cinFront({ person }) {
-  const buf = rgbBuffer(ID1.width, ID1.height, [226, 232, 226]);
-  header(buf, [40, 110, 80], 'CARTEIRA DE IDENTIDADE', 'REPUBLICA FEDERATIVA DO BRASIL');
-  photo(buf, 4, 10, 24, 32);
-  fieldRows(buf, 32, 10, [
+  return front({ background: [226, 232, 226], headerColour: [40, 110, 80], title: 'CARTEIRA DE IDENTIDADE' }, [4, 10, 24, 32], 32, [
     ['NOME', person.name],
     ['CPF', person.cpfFormatted],
     ['DATA DE NASCIMENTO', person.birthDate],
     ['VALIDADE', person.expiry],
     ['SEXO', person.sex],
   ]);
-  return buf;
 }
 
-/** The front of a CNH: photo and licence fields, no code. */
+/** The front of a CNH: photo and licence fields and a red stamp, no code. */
 export function cnhFront({ person }) {
-  const buf = rgbBuffer(ID1.width, ID1.height, [214, 228, 206]);
-  header(buf, [30, 90, 60], 'CARTEIRA NACIONAL DE HABILITACAO', 'REPUBLICA FEDERATIVA DO BRASIL');
-  photo(buf, 4, 10, 22, 30);
-  fieldRows(buf, 30, 10, [
+  const style = { background: [214, 228, 206], headerColour: [30, 90, 60], title: 'CARTEIRA NACIONAL DE HABILITACAO' };
+  const buf = front(style, [4, 10, 22, 30], 30, [
     ['NOME', person.name],
     ['CPF', person.cpfFormatted],
     ['DATA NASCIMENTO', person.birthDate],

@@ -9,6 +9,7 @@
  * y4m.mjs) and in browsers; `drawDocumentPicture` and `documentPictureFile` put it on a canvas and
  * into a PNG or JPEG file in any of the three engines.
  */
+import { rgbToRgba } from './card-picture.mjs';
 import { cinBack, cinFront, cnhBack, cnhFront, passportPage } from './document-layouts.mjs';
 import { cpfWithCheckDigits, td1Lines, td3Lines, withWrongDigit } from './mrz-lines.mjs';
 import { blur, dim, warpOnto } from './picture-raster.mjs';
@@ -185,14 +186,7 @@ export function documentPictureLuma(id) {
 
 /** Browsers: draws the picture on `canvas` (resized to it). */
 export function drawDocumentPicture(canvas, id) {
-  const { width, height, rgb } = renderDocumentPicture(id);
-  const rgba = new Uint8ClampedArray(width * height * 4);
-  for (let p = 0, q = 0; p < rgb.length; p += 3, q += 4) {
-    rgba[q] = rgb[p];
-    rgba[q + 1] = rgb[p + 1];
-    rgba[q + 2] = rgb[p + 2];
-    rgba[q + 3] = 255;
-  }
+  const { width, height, rgba } = rgbToRgba(renderDocumentPicture(id));
   canvas.width = width;
   canvas.height = height;
   canvas.getContext('2d').putImageData(new ImageData(rgba, width, height), 0, 0);

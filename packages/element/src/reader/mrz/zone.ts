@@ -23,7 +23,7 @@ export interface ZoneCandidate {
   lines: TextLine[];
 }
 
-export const LINE_LENGTHS: Record<MrzFormat, number> = { TD1: 30, TD2: 36, TD3: 44 };
+const LINE_LENGTHS: Record<MrzFormat, number> = { TD1: 30, TD2: 36, TD3: 44 };
 
 const start = (line: TextLine) => line.members[0]!.x0;
 const end = (line: TextLine) => line.members[line.members.length - 1]!.x1;
@@ -42,7 +42,7 @@ function spacing(above: TextLine, below: TextLine): number | undefined {
 }
 
 /** Characters a row spans, from its blobs' usual spacing. */
-export function characterCount(line: TextLine): number {
+function characterCount(line: TextLine): number {
   const xs = line.members.map(blobCentreX);
   const steps = xs.slice(1).map((x, i) => x - xs[i]!);
   const typical = median(steps);
