@@ -162,6 +162,7 @@ export const NOTIFICATION_TYPES = [
   'session.expired',
   'session.cancelled',
   'session.redacted',
+  'session.checks_completed',
   'query.completed',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

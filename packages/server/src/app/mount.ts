@@ -78,6 +78,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
       environment: config.environment,
       logger: s.logger,
       ...(s.sessions && { sessions: s.sessions }),
+      ...(s.checks && { checks: s.checks }),
       sessionsRequired: config.sessionsRequired,
       admission: s.admission,
       creations: config.creations,

@@ -16,6 +16,8 @@ import { StreamRegistry } from '../relay/stream-registry.js';
 import { realTimers, type Timers } from '../relay/timers.js';
 import { HandoffService } from '../handoff/handoff-service.js';
 import { QueryService } from '../queries/query-service.js';
+import { CheckService } from '../checks/check-service.js';
+import { CHECK_ATTEMPTS, CHECK_RETRY_DELAY_MS } from '../config/defaults.js';
 import { ASYNC_CONSULT } from '../queries/query-rules.js';
 import { SessionService } from '../sessions/session-service.js';
 import { LifecycleService } from '../sessions/lifecycle-service.js';
@@ -38,6 +40,8 @@ export interface CompanionServices {
   readonly handoff?: HandoffService;
   /** With API keys: standalone query requests, and asynchronous inspections followed to their end. */
   readonly queries?: QueryService;
+  /** With sessions and API keys: the instant checks a session asks for. */
+  readonly checks?: CheckService;
   /** With sessions and API keys: cancelling, redacting and listing sessions. */
   readonly lifecycle?: LifecycleService;
   readonly poller: StatusPoller;
@@ -94,6 +98,18 @@ export function buildServices(config: CompanionConfig): CompanionServices {
       ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
       : undefined;
   sessions?.start();
+  let checks: CheckService | undefined;
+  const queries = keyring
+    ? queryService(config, {
+        store,
+        upstream: client,
+        logger,
+        timers,
+        ...(notifier && { notifier }),
+        sessionInspectionEnded: (id, outcome) => checks?.inspectionEnded(id, outcome) ?? Promise.resolve(),
+      })
+    : undefined;
+  if (sessions && queries) checks = checkService(sessions, queries, client, logger, timers);
   return {
     logger,
     upstream,
@@ -104,7 +120,8 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(notifier && { notifier }),
     ...(sessions && { sessions }),
     ...(handoff && { handoff }),
-    ...(keyring && { queries: queryService(config, { store, upstream: client, logger, timers, ...(notifier && { notifier }) }) }),
+    ...(queries && { queries }),
+    ...(checks && { checks }),
     ...(sessions && keyring && { lifecycle: new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) }),
     poller,
     streams: new StreamRegistry(),
@@ -137,16 +154,47 @@ function buildNotifier(config: CompanionConfig, store: Store, logger: Logger, ti
   });
 }
 
+/** The client's `query` for any service by name; the catalog typing asks for every field of every service. */
+const anyQuery = (upstream: UpstreamClient) =>
+  upstream.query.bind(upstream) as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
+
+/** The checks of sessions: a session's inspection left running is followed as a query request of the session. */
+function checkService(sessions: SessionService, queries: QueryService, upstream: UpstreamClient, logger: Logger, timers: Timers) {
+  return new CheckService({
+    sessions,
+    query: anyQuery(upstream),
+    followInspection: ({ sessionId, key, outcome }) =>
+      queries.answered({ service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', key, outcome, notify: false, sessionId }),
+    logger,
+    timers,
+    attempts: CHECK_ATTEMPTS,
+    retryDelayMs: CHECK_RETRY_DELAY_MS,
+  });
+}
+
 /** Standalone query requests, their inspections consulted through the upstream's consult service; its schedule started. */
 function queryService(
   config: CompanionConfig,
-  deps: { store: Store; upstream: UpstreamClient; logger: Logger; timers: Timers; notifier?: Notifier },
+  deps: {
+    store: Store;
+    upstream: UpstreamClient;
+    logger: Logger;
+    timers: Timers;
+    notifier?: Notifier;
+    sessionInspectionEnded: (sessionId: string, outcome: Outcome | undefined) => Promise<void>;
+  },
 ): QueryService {
-  // The consult service's fields are its key only; the client's catalog typing asks for every field of every service.
-  const query = deps.upstream.query as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
+  const query = anyQuery(deps.upstream);
   const service = new QueryService({
     store: deps.store,
-    consult: (key) => query(ASYNC_CONSULT, { key }),
+    // A session's inspection is consulted with the session's CPF, as each of its checks is sent.
+    consult: async (key, request) => {
+      const session = request.sessionId ? await deps.store.getSession(request.sessionId) : null;
+      const fields: Record<string, string> = { key };
+      if (session?.taxId?.kind === 'cpf') fields.cpf = session.taxId.value;
+      return query(ASYNC_CONSULT, fields);
+    },
+    sessionInspectionEnded: deps.sessionInspectionEnded,
     ...(deps.notifier && { notifier: deps.notifier }),
     logger: deps.logger,
     timers: deps.timers,

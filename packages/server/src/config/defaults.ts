@@ -126,3 +126,10 @@ export const OPTION_LIMITS = {
 export function sessionsMode(o: { sessions?: 'required' | 'optional'; environment?: string }): 'required' | 'optional' {
   return o.sessions ?? COMPANION_DEFAULTS.sessions(o.environment);
 }
+
+/** An instant check that failed for a technical reason the upstream calls retryable is tried this many times in all (docs/backend-api.md#checks). */
+export const CHECK_ATTEMPTS = 3;
+/** The wait before a check's next try (1 s, doubling). */
+export const CHECK_RETRY_DELAY_MS = SECOND_MS;
+/** The page may ask the OCR for a document prefill this many times per session (docs/page-api.md#document-prefill). */
+export const DOCUMENT_PREFILL_MAX = 3;

@@ -123,11 +123,11 @@ export function validateCreationBytes(
   const images: ValidCreateOnboardingBytes['images'] = {};
   for (const [role, image] of Object.entries(general.value.images))
     images[role as ImageRoleName] = { ...image, base64: Buffer.from(image.base64, 'latin1') };
-  const { proofOfAddress } = general.value;
+  const { proofOfAddress, ...rest } = general.value;
   return {
     ok: true,
     value: {
-      ...general.value,
+      ...rest,
       images,
       ...(proofOfAddress && { proofOfAddress: { ...proofOfAddress, base64: Buffer.from(proofOfAddress.base64, 'latin1') } }),
     },

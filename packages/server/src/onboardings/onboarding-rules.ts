@@ -42,6 +42,11 @@ export function checkAgainstSession(valid: ValidCreateOnboardingBytes, session: 
       field: 'documentType',
     });
   }
+  if (valid.proofOfAddress && !session.steps?.includes('proof-of-address')) {
+    throw new DomainError('session_mismatch', 'This session has no proof-of-address step: send no proofOfAddress.', {
+      field: 'proofOfAddress',
+    });
+  }
 }
 
 /**

@@ -24,6 +24,8 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
     expiresAt: session.expiresAt,
     metadata: { ...session.metadata },
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
+    ...(session.checks && { checks: structuredClone(session.checks) }),
+    ...(session.documentReading && { documentReading: structuredClone(session.documentReading) }),
   };
   if (session.tokenOnboarding) {
     const kept = session.keptAnyway ?? onboarding?.keptAnyway;
@@ -63,5 +65,8 @@ export function toPageSession(session: SessionRecord, nowMs: number): PageSessio
     documentTypes: [...session.documentTypes],
     locale: session.locale,
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
+    // The page learns what the flow holds, never a check's result.
+    ...(session.prefillFromDocument && { prefillFromDocument: true }),
+    ...(session.steps && { steps: [...session.steps] }),
   };
 }
