@@ -50,7 +50,7 @@ export interface CreateOnboardingRequest {
   images: Partial<Record<ImageRoleName, string>>;
   /** Photos the person kept although a check refused them (docs/page-api.md#photos-kept-anyway). */
   keptAnyway?: KeptAnyway;
-  /** What the page read from the document photos (docs/page-api.md#document-reading). */
+  /** What the page read from the document photos (docs/page-api.md). */
   documentReading?: DocumentReading;
   /** The proof of address of a session with that step: a JPEG, PNG or PDF in pure base64. */
   proofOfAddress?: string;

@@ -56,7 +56,7 @@ export interface CreateSessionRequest {
   /** Seconds until the session expires (default 1800, at most 86400). */
   expiresIn?: number;
   metadata?: Record<string, string>;
-  /** The upstream's instant checks to run once the photos are in (docs/backend-api.md#checks). */
+  /** The upstream's instant checks to run once the photos are in (docs/backend-api.md). */
   checks?: SessionCheck[];
   /** Offer the CPF and name the upstream's OCR reads from the document, for the person to confirm (needs `ocr` in `checks`). */
   prefillFromDocument?: boolean;
