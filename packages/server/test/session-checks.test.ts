@@ -8,7 +8,16 @@ import assert from 'node:assert/strict';
 import { body, companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
 import type { CompanionApp } from '@onboarding-kit/server';
 import type { CheckResult, SessionView } from '@onboarding-kit/contract';
-import { ALL_CHECKS, CHECKS_API_KEY, FAST_INSPECTIONS, PROOF_PDF, checksDone, openSession, submit, viewOf } from './helpers/check-sessions.js';
+import {
+  ALL_CHECKS,
+  CHECKS_API_KEY,
+  FAST_INSPECTIONS,
+  PROOF_PDF,
+  checksDone,
+  openSession,
+  submit,
+  viewOf,
+} from './helpers/check-sessions.js';
 
 let stack: Stack;
 let app: CompanionApp;

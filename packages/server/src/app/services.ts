@@ -98,18 +98,9 @@ export function buildServices(config: CompanionConfig): CompanionServices {
       ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
       : undefined;
   sessions?.start();
-  let checks: CheckService | undefined;
-  const queries = keyring
-    ? queryService(config, {
-        store,
-        upstream: client,
-        logger,
-        timers,
-        ...(notifier && { notifier }),
-        sessionInspectionEnded: (id, outcome) => checks?.inspectionEnded(id, outcome) ?? Promise.resolve(),
-      })
-    : undefined;
-  if (sessions && queries) checks = checkService(sessions, queries, client, logger, timers);
+  const { queries, checks } = keyring
+    ? queriesAndChecks(config, { store, upstream: client, logger, timers, ...(notifier && { notifier }) }, sessions)
+    : {};
   return {
     logger,
     upstream,
@@ -152,6 +143,21 @@ function buildNotifier(config: CompanionConfig, store: Store, logger: Logger, ti
     ...(config.notify.timeoutMs !== undefined && { timeoutMs: config.notify.timeoutMs }),
     ...(config.notify.fetch && { fetch: config.notify.fetch }),
   });
+}
+
+/** Standalone queries, and with sessions their instant checks, whose inspections the queries' schedule follows. */
+function queriesAndChecks(
+  config: CompanionConfig,
+  deps: { store: Store; upstream: UpstreamClient; logger: Logger; timers: Timers; notifier?: Notifier },
+  sessions: SessionService | undefined,
+): { queries: QueryService; checks?: CheckService } {
+  let checks: CheckService | undefined;
+  const queries = queryService(config, {
+    ...deps,
+    sessionInspectionEnded: (id, outcome) => checks?.inspectionEnded(id, outcome) ?? Promise.resolve(),
+  });
+  if (sessions) checks = checkService(sessions, queries, deps.upstream, deps.logger, deps.timers);
+  return { queries, ...(checks && { checks }) };
 }
 
 /** The client's `query` for any service by name; the catalog typing asks for every field of every service. */

@@ -7,7 +7,9 @@ import type { CreateSessionResponse, SessionView } from '@onboarding-kit/contrac
 export const CHECKS_API_KEY = 'sk_test_checks_0123456789abcdef0123456789';
 
 /** A small PDF with its end marker (the sandbox's proof of address reads PDFs). */
-export const PROOF_PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n').toString('base64');
+export const PROOF_PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n').toString(
+  'base64',
+);
 
 export const ALL_CHECKS = ['ocr', 'face_match', 'cnh_validation', 'document_inspection'];
 
@@ -15,7 +17,10 @@ export const ALL_CHECKS = ['ocr', 'face_match', 'cnh_validation', 'document_insp
 export const FAST_INSPECTIONS = { firstDelayMs: 50, maxDelayMs: 200, giveUpAfterMs: 60_000, everyMs: 100 };
 
 const api = (app: CompanionApp, path: string, init: RequestInit = {}) =>
-  app.request(path, { ...init, headers: { authorization: `Bearer ${CHECKS_API_KEY}`, 'content-type': 'application/json', ...init.headers } });
+  app.request(path, {
+    ...init,
+    headers: { authorization: `Bearer ${CHECKS_API_KEY}`, 'content-type': 'application/json', ...init.headers },
+  });
 
 export async function openSession(app: CompanionApp, payload: Record<string, unknown>): Promise<CreateSessionResponse> {
   const res = await api(app, '/v1/sessions', { method: 'POST', body: JSON.stringify(payload) });
