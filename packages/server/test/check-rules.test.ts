@@ -50,9 +50,15 @@ const done = (check: CheckResult['check'], at = T1): CheckResult => ({
 test('what a session asks for: its checks in order, then the proof of address its step brings', () => {
   const cases: [Parameters<typeof requestedChecks>, string[]][] = [
     [[undefined, undefined], []],
-    [[['face_match', 'ocr'], undefined], ['face_match', 'ocr']],
+    [
+      [['face_match', 'ocr'], undefined],
+      ['face_match', 'ocr'],
+    ],
     [[undefined, ['proof-of-address']], ['proof_of_address']],
-    [[['ocr'], ['proof-of-address']], ['ocr', 'proof_of_address']],
+    [
+      [['ocr'], ['proof-of-address']],
+      ['ocr', 'proof_of_address'],
+    ],
   ];
   for (const [args, expected] of cases) assert.deepEqual(requestedChecks(...args), expected, JSON.stringify(args));
 });
@@ -104,26 +110,42 @@ test('a redaction keeps where each check stood, never its result, message or ext
   });
 });
 
-const input: CheckInput = { cpf: '52998224725', documentType: 'CNH', documentFront: 'F', documentBack: 'B', selfie: 'S', proofOfAddress: 'P' };
+const input: CheckInput = {
+  cpf: '52998224725',
+  documentType: 'CNH',
+  documentFront: 'F',
+  documentBack: 'B',
+  selfie: 'S',
+  proofOfAddress: 'P',
+};
 
 test("each check's query: its service, the session CPF, and the photos in the fields the service names", () => {
   assert.deepEqual(checkQuery('ocr', input), {
     service: 'SERVICE_OCR',
     fields: { cpf: '52998224725', documentType: 'CNH', image1: 'F', image2: 'B' },
   });
-  assert.deepEqual(checkQuery('face_match', input), { service: 'SERVICE_FACE_MATCH', fields: { cpf: '52998224725', image1: 'S', image2: 'F' } });
+  assert.deepEqual(checkQuery('face_match', input), {
+    service: 'SERVICE_FACE_MATCH',
+    fields: { cpf: '52998224725', image1: 'S', image2: 'F' },
+  });
   assert.deepEqual(checkQuery('cnh_validation', input), { service: 'SERVICE_VALIDATION_CNH', fields: { cpf: '52998224725', image1: 'S' } });
   assert.deepEqual(checkQuery('document_inspection', input, 'k-1'), {
     service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY',
     fields: { cpf: '52998224725', key: 'k-1', image1: 'F', image2: 'B', selfie1: 'S' },
   });
-  assert.deepEqual(checkQuery('proof_of_address', input), { service: 'SERVICE_OCR_PROOF_OF_ADDRESS', fields: { cpf: '52998224725', image1: 'P' } });
+  assert.deepEqual(checkQuery('proof_of_address', input), {
+    service: 'SERVICE_OCR_PROOF_OF_ADDRESS',
+    fields: { cpf: '52998224725', image1: 'P' },
+  });
   const bare: CheckInput = { documentFront: 'F', selfie: 'S' };
   assert.deepEqual(checkQuery('ocr', bare), { missing: 'documentType' });
   assert.deepEqual(checkQuery('cnh_validation', bare), { missing: 'cpf' });
   assert.deepEqual(checkQuery('document_inspection', bare, 'k'), { missing: 'images.documentBack' });
   assert.deepEqual(checkQuery('proof_of_address', bare), { missing: 'proofOfAddress' });
-  assert.deepEqual(checkQuery('ocr', { ...bare, documentType: 'RG' }), { service: 'SERVICE_OCR', fields: { documentType: 'RG', image1: 'F' } });
+  assert.deepEqual(checkQuery('ocr', { ...bare, documentType: 'RG' }), {
+    service: 'SERVICE_OCR',
+    fields: { documentType: 'RG', image1: 'F' },
+  });
 });
 
 const answer = (envelope: ServiceEnvelope, http = 200): Outcome => classify(envelope, http);
