@@ -174,14 +174,19 @@ function mountAdmin(api: Api, config: CompanionConfig, s: CompanionServices): vo
   );
 }
 
-/** What the admin routes may read of the store: records without the access-key hash. */
+/** What the admin routes may read of the store: records without the access-key hash, with their session's checks and reading. */
 function adminView(store: Store) {
   return {
     async get(token: string) {
       const record = await store.get(token);
       if (!record) return null;
       const { accessKeyHash: _hash, finishedAt: _finishedAt, ...view } = record;
-      return view;
+      const session = record.sessionId ? await store.getSession(record.sessionId) : null;
+      return {
+        ...view,
+        ...(session?.checks && { checks: session.checks }),
+        ...(session?.documentReading && { documentReading: session.documentReading }),
+      };
     },
   };
 }
