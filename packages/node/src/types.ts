@@ -313,6 +313,8 @@ export const API_ERROR_CODES = [
   'handoff_expired',
   'handoff_used',
   'page_unavailable',
+  'prefill_unavailable',
+  'document_unreadable',
   'client_closed_request',
   'internal_error',
 ] as const;

@@ -3,6 +3,7 @@
  * the page API and webhooks always; sessions, the hand-off, the hosted pages and queries with API
  * keys; the admin routes with an admin key or API keys (docs/page-api.md, docs/backend-api.md).
  */
+import { prefillRoutes } from '../prefill/prefill-routes.js';
 import { API_PREFIX } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
@@ -114,6 +115,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
     sessionRoutes({ sessions, lifecycle, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }),
   );
   api.route('/session', pageSessionRoutes({ sessions }));
+  if (s.prefill) api.route('/session', prefillRoutes({ sessions, prefill: s.prefill, imageMaxBytes: config.imageMaxBytes }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
     sessions,

@@ -17,7 +17,8 @@ import { realTimers, type Timers } from '../relay/timers.js';
 import { HandoffService } from '../handoff/handoff-service.js';
 import { QueryService } from '../queries/query-service.js';
 import { CheckService } from '../checks/check-service.js';
-import { CHECK_ATTEMPTS, CHECK_RETRY_DELAY_MS } from '../config/defaults.js';
+import { CHECK_ATTEMPTS, CHECK_RETRY_DELAY_MS, DOCUMENT_PREFILL_MAX } from '../config/defaults.js';
+import { PrefillService } from '../prefill/prefill-service.js';
 import { ASYNC_CONSULT } from '../queries/query-rules.js';
 import { SessionService } from '../sessions/session-service.js';
 import { LifecycleService } from '../sessions/lifecycle-service.js';
@@ -42,6 +43,8 @@ export interface CompanionServices {
   readonly queries?: QueryService;
   /** With sessions and API keys: the instant checks a session asks for. */
   readonly checks?: CheckService;
+  /** With sessions and API keys: the page's document prefill. */
+  readonly prefill?: PrefillService;
   /** With sessions and API keys: cancelling, redacting and listing sessions. */
   readonly lifecycle?: LifecycleService;
   readonly poller: StatusPoller;
@@ -113,6 +116,16 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(handoff && { handoff }),
     ...(queries && { queries }),
     ...(checks && { checks }),
+    ...(checks &&
+      sessions && {
+        prefill: new PrefillService({
+          sessions,
+          query: anyQuery(client),
+          environment: config.environment,
+          logger,
+          max: DOCUMENT_PREFILL_MAX,
+        }),
+      }),
     ...(sessions && keyring && { lifecycle: new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) }),
     poller,
     streams: new StreamRegistry(),

@@ -11,6 +11,7 @@ import {
   type ValidCreateOnboardingBytes,
 } from '@onboarding-kit/contract';
 import type { SessionRecord } from '../store/backend-state.js';
+import { photoSha256 } from '../prefill/prefill-rules.js';
 import { inspectionVerdict } from '../queries/inspection-rules.js';
 import { safeUpstreamMessage } from '../upstream/upstream-error.js';
 
@@ -24,6 +25,8 @@ export interface CheckInput {
   documentBack?: string;
   selfie: string;
   proofOfAddress?: string;
+  /** The OCR a document prefill ran on the same front photo: the `ocr` check takes it instead of asking again. */
+  reusedOcr?: CheckResult;
 }
 
 const text = (view: Uint8Array | undefined): string | undefined => (view ? Buffer.from(view).toString('latin1') : undefined);
@@ -39,7 +42,9 @@ export function checkInputOf(valid: ValidCreateOnboardingBytes, session: Session
   if (front === undefined || selfie === undefined) return undefined;
   const back = text(valid.images.documentBack?.base64);
   const proof = text(valid.proofOfAddress?.base64);
+  const prefilled = session.documentPrefill?.ocr;
   return {
+    ...(prefilled && prefilled.frontSha256 === photoSha256(front) && { reusedOcr: prefilled.result }),
     ...(session.taxId?.kind === 'cpf' && { cpf: session.taxId.value }),
     ...(valid.documentType && { documentType: valid.documentType }),
     documentFront: front,

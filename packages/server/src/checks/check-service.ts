@@ -88,6 +88,11 @@ export class CheckService {
   }
 
   async #runOne(sessionId: string, check: ReportedCheck, input: CheckInput): Promise<void> {
+    if (check === 'ocr' && input.reusedOcr) {
+      this.#o.logger.info('instant check: the OCR of the document prefill reused (same front photo)', { sessionId });
+      await this.apply(sessionId, { ...input.reusedOcr, requestedAt: this.#now() });
+      return;
+    }
     const key = check === 'document_inspection' ? randomUUID() : undefined;
     const query = checkQuery(check, input, key);
     if ('missing' in query) {
