@@ -25,7 +25,10 @@ after(async () => {
 
 const ocrCalls = () => stack.upstreamCalls.filter((c) => (c.body as Record<string, unknown> | undefined)?.service === 'SERVICE_OCR').length;
 
-const prefill = (secret: string | undefined, payload: unknown = { documentType: 'CNH', images: { documentFront: IMAGE, documentBack: IMAGE } }) =>
+const prefill = (
+  secret: string | undefined,
+  payload: unknown = { documentType: 'CNH', images: { documentFront: IMAGE, documentBack: IMAGE } },
+) =>
   app.request('/v1/session/document-prefill', {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(secret && { authorization: `Bearer ${secret}` }) },
