@@ -101,7 +101,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
       ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
       : undefined;
   sessions?.start();
-  const { queries, checks } = keyring
+  const { queries, checks, prefill } = keyring
     ? queriesAndChecks(config, { store, upstream: client, logger, timers, ...(notifier && { notifier }) }, sessions)
     : {};
   return {
@@ -116,16 +116,7 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(handoff && { handoff }),
     ...(queries && { queries }),
     ...(checks && { checks }),
-    ...(checks &&
-      sessions && {
-        prefill: new PrefillService({
-          sessions,
-          query: anyQuery(client),
-          environment: config.environment,
-          logger,
-          max: DOCUMENT_PREFILL_MAX,
-        }),
-      }),
+    ...(prefill && { prefill }),
     ...(sessions && keyring && { lifecycle: new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) }),
     poller,
     streams: new StreamRegistry(),
@@ -158,19 +149,27 @@ function buildNotifier(config: CompanionConfig, store: Store, logger: Logger, ti
   });
 }
 
-/** Standalone queries, and with sessions their instant checks, whose inspections the queries' schedule follows. */
+/** Standalone queries, and with sessions their instant checks (whose inspections the queries' schedule follows) and the document prefill. */
 function queriesAndChecks(
   config: CompanionConfig,
   deps: { store: Store; upstream: UpstreamClient; logger: Logger; timers: Timers; notifier?: Notifier },
   sessions: SessionService | undefined,
-): { queries: QueryService; checks?: CheckService } {
+): { queries: QueryService; checks?: CheckService; prefill?: PrefillService } {
   let checks: CheckService | undefined;
   const queries = queryService(config, {
     ...deps,
     sessionInspectionEnded: (id, outcome) => checks?.inspectionEnded(id, outcome) ?? Promise.resolve(),
   });
-  if (sessions) checks = checkService(sessions, queries, deps.upstream, deps.logger, deps.timers);
-  return { queries, ...(checks && { checks }) };
+  if (!sessions) return { queries };
+  checks = checkService(sessions, queries, deps.upstream, deps.logger, deps.timers);
+  const prefill = new PrefillService({
+    sessions,
+    query: anyQuery(deps.upstream),
+    environment: config.environment,
+    logger: deps.logger,
+    max: DOCUMENT_PREFILL_MAX,
+  });
+  return { queries, checks, prefill };
 }
 
 /** The client's `query` for any service by name; the catalog typing asks for every field of every service. */
