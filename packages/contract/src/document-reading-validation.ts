@@ -24,7 +24,8 @@ const MRZ_SHAPES: Record<MrzFormat, { lines: number; length: number }> = {
   TD3: { lines: 2, length: 44 },
 };
 const MRZ_LINE = /^[A-Z0-9<]+$/;
-const MRZ_FIELD_NAMES = [
+/** The members of an MRZ reading's `fields`. */
+export const MRZ_FIELD_NAMES = [
   'documentCode',
   'issuingState',
   'documentNumber',

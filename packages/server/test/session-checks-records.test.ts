@@ -6,7 +6,7 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
+import { body, companionOn, startStack, type Stack } from '@onboarding-kit/testing/stack';
 import type { CompanionApp } from '@onboarding-kit/server';
 import type { DocumentReading, PageSession, SessionList, SessionView } from '@onboarding-kit/contract';
 import { readWithZipJs, sha256 } from './admin-archive-tools.js';
@@ -135,4 +135,22 @@ test('a redaction erases the reading and the results; where each check stood rem
   );
   const stored = JSON.stringify(await app.store.getSession(s.id));
   for (const value of [QR, OTHER_CPF, '52998224725', before.checks!.results[0]!.externalId!]) assert.equal(stored.includes(value), false);
+});
+
+test('a replay is told apart by its reading and proof of address: the same body replays, another is a conflict', async () => {
+  const s = await openSession(app, { reference: 'records-replay', cpf: CPF, steps: ['proof-of-address'] });
+  const proof = Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64');
+  const send = (extra: Record<string, unknown>) =>
+    app.request('/v1/onboardings', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.clientSecret}`, 'content-type': 'application/json', 'idempotency-key': 'records-replay-1' },
+      body: JSON.stringify(body({ cpf: CPF }, extra)),
+    });
+  assert.equal((await send({ documentReading: reading, proofOfAddress: proof })).status, 201);
+  assert.equal((await send({ documentReading: reading, proofOfAddress: proof })).status, 200);
+  const otherReading = await send({ documentReading: { documentFront: { documentKind: 'CNH' } }, proofOfAddress: proof });
+  assert.equal(otherReading.status, 409);
+  assert.equal(((await otherReading.json()) as { error: { code: string } }).error.code, 'idempotency_conflict');
+  const otherProof = await send({ documentReading: reading, proofOfAddress: Buffer.from('%PDF-1.5\n%%EOF\n').toString('base64') });
+  assert.equal(otherProof.status, 409);
 });

@@ -4,6 +4,7 @@ import {
   CHECK_STATES,
   DOCUMENT_READING_LIMITS,
   MRZ_CHECKED_FIELDS,
+  MRZ_FIELD_NAMES,
   MRZ_FORMATS,
   READ_DOCUMENT_KINDS,
   SESSION_CHECKS,
@@ -62,20 +63,10 @@ export const CHECK_SCHEMAS: Record<string, Json> = {
         type: 'object',
         additionalProperties: false,
         properties: Object.fromEntries(
-          [
-            'documentCode',
-            'issuingState',
-            'documentNumber',
-            'birthDate',
-            'sex',
-            'expirationDate',
-            'nationality',
-            'lastName',
-            'firstName',
-            'optional',
-          ]
-            .map((name): [string, Json] => [name, mrzText])
-            .concat([['cpf', string({ pattern: '^\\d{11}$', description: 'A CPF whose check digits hold.' })]]),
+          MRZ_FIELD_NAMES.map((name): [string, Json] => [
+            name,
+            name === 'cpf' ? string({ pattern: '^\\d{11}$', description: 'A CPF whose check digits hold.' }) : mrzText,
+          ]),
         ),
       },
       checks: {
