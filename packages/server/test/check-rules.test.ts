@@ -11,12 +11,15 @@ import {
   applyCheckResult,
   checksComplete,
   completedBy,
+  effectiveChecks,
+  INTERRUPTED_MESSAGE,
   isPending,
   pendingChecks,
   redactedChecks,
   requestedChecks,
   withSubmittedChecks,
 } from '../src/store/rules/checks.js';
+import { toSessionView } from '../src/sessions/session-view.js';
 import { checkQuery, checkResult, failedCheck, inspectionEnded, retryable, type CheckInput } from '../src/checks/check-rules.js';
 
 const T0 = '2030-01-01T00:00:00.000Z';
@@ -191,4 +194,47 @@ test('an inspection ends with a status other than IN_PROCESS, or a refusal; runn
   assert.equal(inspectionEnded(ok({ key: 'k', status: 'APPROVED' })), true);
   assert.equal(inspectionEnded(answer({ status: { code: 200, message: 'x' }, onboardingStatus: 'REFUSED' } as never)), true);
   assert.equal(inspectionEnded(answer({ status: { code: 500, message: 'x' }, onboardingStatus: 'ERROR' } as never)), false);
+});
+
+test('a check left pending past its bound reads as failed, interrupted; the inspection gets its longer bound', () => {
+  const bounds = { interruptedAfterMs: 600_000, inspectionAfterMs: 3_600_000 };
+  const at = Date.parse(T0);
+  const c = pendingChecks(['ocr', 'document_inspection'], T0);
+  // Within the bound: unchanged.
+  assert.deepEqual(effectiveChecks(c, at + 599_999, bounds), c);
+  // Past it: the OCR failed at its bound, the inspection still pending, so not complete.
+  const later = effectiveChecks(c, at + 600_000, bounds);
+  assert.deepEqual(
+    later.results.map((r) => [r.check, r.state, r.completedAt]),
+    [
+      ['ocr', 'failed', '2030-01-01T00:10:00.000Z'],
+      ['document_inspection', 'pending', undefined],
+    ],
+  );
+  assert.equal(later.results[0]!.message, INTERRUPTED_MESSAGE);
+  assert.equal(later.completedAt, undefined);
+  // Past the inspection's bound too: complete, at the last bound reached.
+  const end = effectiveChecks(c, at + 3_600_000, bounds);
+  assert.ok(!end.results.some(isPending));
+  assert.equal(end.completedAt, '2030-01-01T01:00:00.000Z');
+  // A final result is never touched, and checks completed keep their own time.
+  const applied = applyCheckResult(applyCheckResult(session({ checks: c }), done('ocr'))!, done('document_inspection', T2))!.checks!;
+  assert.deepEqual(effectiveChecks(applied, at + 10 * 3_600_000, bounds), applied);
+});
+
+test("the session view reads a check its companion left pending 10 minutes ago as failed, and the others' results as they are", () => {
+  const c = applyCheckResult(session({ checks: pendingChecks(['ocr', 'face_match'], T0) }), done('face_match'))!;
+  const at = Date.parse(T0);
+  const soon = toSessionView(c, null, at + 9 * 60_000).checks!;
+  assert.deepEqual(
+    soon.results.map((r) => r.state),
+    ['pending', 'done'],
+  );
+  const late = toSessionView(c, null, at + 10 * 60_000).checks!;
+  assert.deepEqual(
+    late.results.map((r) => r.state),
+    ['failed', 'done'],
+  );
+  assert.equal(late.completedAt, '2030-01-01T00:10:00.000Z');
+  assert.equal(c.checks!.results[0]!.state, 'pending', 'the record itself is not rewritten');
 });

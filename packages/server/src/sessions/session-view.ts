@@ -7,6 +7,13 @@ import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord } from '../store/index.js';
 import { pagePrefill } from './person-rules.js';
 import { redactedView } from '../store/rules/redaction.js';
+import { effectiveChecks } from '../store/rules/checks.js';
+import { CHECK_INTERRUPTED_AFTER_MS, INSPECTION_CHECKS } from '../config/defaults.js';
+
+const CHECK_BOUNDS = {
+  interruptedAfterMs: CHECK_INTERRUPTED_AFTER_MS,
+  inspectionAfterMs: INSPECTION_CHECKS.giveUpAfterMs + CHECK_INTERRUPTED_AFTER_MS,
+};
 
 /** An open session past `expiresAt` is expired, whether or not the sweep has marked it yet. */
 export function effectiveStatus(session: SessionRecord, nowMs: number): SessionStatus {
@@ -24,7 +31,7 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
     expiresAt: session.expiresAt,
     metadata: { ...session.metadata },
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
-    ...(session.checks && { checks: structuredClone(session.checks) }),
+    ...(session.checks && { checks: structuredClone(effectiveChecks(session.checks, nowMs, CHECK_BOUNDS)) }),
     ...(session.documentReading && { documentReading: structuredClone(session.documentReading) }),
   };
   if (session.tokenOnboarding) {

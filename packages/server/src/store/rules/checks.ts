@@ -77,3 +77,33 @@ export function redactedChecks(c: SessionChecks): SessionChecks {
     ...(c.completedAt !== undefined && { completedAt: c.completedAt }),
   };
 }
+
+/** What a check left pending too long reads as (see `effectiveChecks`). */
+export const INTERRUPTED_MESSAGE =
+  'Interrupted: the companion stopped before this check answered; the photos it needed are no longer kept.';
+
+/**
+ * The checks as they stand at `nowMs`: a result still pending past its bound (`interruptedAfterMs`
+ * after it was asked, the inspection `inspectionAfterMs`) reads as `failed`, and the checks as
+ * complete once none is pending. Derived when read, like an open session's expiry, so a companion
+ * that stopped mid-check leaves no check pending for ever, whichever instance reads it.
+ */
+export function effectiveChecks(
+  c: SessionChecks,
+  nowMs: number,
+  bounds: { interruptedAfterMs: number; inspectionAfterMs: number },
+): SessionChecks {
+  let latest = c.completedAt;
+  const results = c.results.map((r): CheckResult => {
+    if (!isPending(r)) return r;
+    const bound = r.check === 'document_inspection' ? bounds.inspectionAfterMs : bounds.interruptedAfterMs;
+    const endMs = Date.parse(r.requestedAt) + bound;
+    if (!(nowMs >= endMs)) return r;
+    const completedAt = new Date(endMs).toISOString();
+    if (!latest || completedAt > latest) latest = completedAt;
+    return { ...r, state: 'failed', message: INTERRUPTED_MESSAGE, completedAt };
+  });
+  const next: SessionChecks = { ...c, results };
+  if (checksComplete(next) && latest) next.completedAt = c.completedAt ?? latest;
+  return next;
+}
