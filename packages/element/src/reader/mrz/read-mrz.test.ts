@@ -3,7 +3,8 @@
  * The MRZ reader in the browser, on the test pictures as a person's files give them: each picture
  * drawn on a canvas, saved as PNG and as JPEG, decoded back (createImageBitmap) and read from its
  * luma. The zone's lines must come back exactly; fronts give no zone. Prints the time each read
- * takes in this engine.
+ * takes in this engine. One picture of each kind here: every variant is read in Node
+ * (test/mrz-reader.test.ts) and through the worker in each engine (reader/document-reader.test.ts).
  */
 import { expect } from '@open-wc/testing';
 import { DOCUMENT_PICTURES, documentPictureFile } from '@onboarding-kit/testing/document-pictures';
@@ -40,7 +41,8 @@ describe('readMrz on the document pictures, from PNG and JPEG files', () => {
     }
   });
 
-  for (const { id, expected } of DOCUMENT_PICTURES) {
+  const kinds = new Set(['cin-back', 'cnh-back', 'passport', 'cin-front']);
+  for (const { id, expected } of DOCUMENT_PICTURES.filter((p) => kinds.has(p.id))) {
     for (const type of ['image/png', 'image/jpeg'] as const) {
       it(`${id} (${type})`, async () => {
         const { gray, width, height } = await lumaOf(await documentPictureFile(id, type));
