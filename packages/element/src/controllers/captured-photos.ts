@@ -4,7 +4,7 @@
  * is out of the document (a page moving the element), to be recreated when it comes back.
  * `onChange` is the host's requestUpdate.
  */
-import { base64ToBytes, type KeptCheck } from '@onboarding-kit/contract';
+import { base64ToBytes, type KeptCheck, type SideReading } from '@onboarding-kit/contract';
 import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
 
 export interface RejectedPhoto {
@@ -20,9 +20,10 @@ export interface RejectedPhoto {
 
 /**
  * A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice,
- * `keptCheck` the check that refused it (what the creation reports to the backend).
+ * `keptCheck` the check that refused it (what the creation reports to the backend), `reading`
+ * what the reader found on a document photo (absent: not read).
  */
-export type CapturedPhoto = ProcessedImage & { keptAnyway?: true; keptCheck?: KeptCheck };
+export type CapturedPhoto = ProcessedImage & { keptAnyway?: true; keptCheck?: KeptCheck; reading?: SideReading };
 
 export class CapturedPhotos {
   readonly #onChange: () => void;
@@ -52,6 +53,13 @@ export class CapturedPhotos {
   accept(role: CaptureRole, photo: CapturedPhoto): void {
     this.remove(role);
     this.#photos = { ...this.#photos, [role]: photo };
+    this.#onChange();
+  }
+
+  /** The photos of `a` and `b` change places (a document's sides taken the wrong way round). */
+  swap(a: CaptureRole, b: CaptureRole): void {
+    const { [a]: first, [b]: second, ...rest } = this.#photos;
+    this.#photos = { ...rest, ...(second && { [a]: { ...second, role: a } }), ...(first && { [b]: { ...first, role: b } }) };
     this.#onChange();
   }
 

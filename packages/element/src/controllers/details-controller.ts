@@ -122,6 +122,11 @@ export class DetailsController implements ReactiveController {
   get lockedKind(): 'cpf' | 'cnpj' | null {
     return this.#locked?.kind ?? null;
   }
+  /** The CPF the page holds whole (typed and valid, or a session's given unmasked), or null. */
+  get wholeCpf(): string | null {
+    if (this.#locked) return this.#locked.kind === 'cpf' && !isMaskedTaxId(this.#locked.value) ? this.#locked.value : null;
+    return isValidCpf(this.#cpf) ? this.#cpf : null;
+  }
   get cpfError(): CpfProblem | null {
     return this.#cpfError;
   }
@@ -276,6 +281,13 @@ export class DetailsController implements ReactiveController {
     this.#documentTypeError = false;
     this.#host.requestUpdate();
     this.#options.documentTypeChanged();
+  }
+
+  /** Another type, chosen from a photo's hint: the photos taken stay, to be looked at again under it. */
+  switchDocumentType(type: string): void {
+    this.#documentType = type;
+    this.#documentTypeError = false;
+    this.#host.requestUpdate();
   }
 
   onDocumentTypeSubmit(e: SubmitEvent): void {

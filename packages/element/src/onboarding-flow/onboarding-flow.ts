@@ -11,7 +11,7 @@ import { flowHeading, renderFlow } from './flow-view.js';
 import { LazyTextsController } from './lazy-texts.js';
 import { ControllerSlot } from './load-photo-steps.js';
 import { PhotoStepsController } from './photo-steps-controller.js';
-import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, rolesFor, stepSequence } from './steps.js';
+import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, documentHasBack, parseDocumentTypes, rolesFor, stepSequence } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
@@ -267,6 +267,16 @@ export class OnboardingFlow extends LitElement {
       maxImageBytes: () => this.maxImageBytes ?? DEFAULT_IMAGE_MAX_BYTES,
       clientSecret: () => this.#session.secret,
       sessionTaxId: () => (this.#session.session ? lockedTaxIdOf(this.#session.session.prefill) : null),
+    },
+    hints: {
+      documentType: () => this.#details.documentType,
+      offeredTypes: () => parseDocumentTypes(this.#session.documentTypes(this.documentTypes)),
+      typedCpf: () => this.#details.wholeCpf,
+      switchDocumentType: (type) => {
+        this.#details.switchDocumentType(type);
+        if (!documentHasBack(type)) this.#photo.capture?.remove('documentBack');
+        this.#nav.show('document-front');
+      },
     },
     request: (photos) => this.#details.request(photos),
   });

@@ -18,6 +18,7 @@ import type { CaptureController, CaptureOptions } from '../controllers/capture-c
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import { readKept } from '../controllers/kept-onboarding.js';
 import type { SubmissionController, SubmissionOptions } from '../controllers/submission-controller.js';
+import type { DocumentHintsController, DocumentHintsOptions } from '../document-hints/hints-controller.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { pendingStep } from '../steps/session-step.js';
 import type { LoadFailure } from '../lazy/load-failure.js';
@@ -47,6 +48,8 @@ export interface PhotoStepsOptions {
   capture: Pick<CaptureOptions, 'limits'>;
   /** What the submission controller reads of the host beyond the flow's context. */
   submission: Pick<SubmissionOptions, 'pollOptions' | 'maxImageBytes' | 'clientSecret' | 'sessionTaxId'>;
+  /** What the hints of a document photo read of the host, and how it switches the document type. */
+  hints: Pick<DocumentHintsOptions, 'documentType' | 'offeredTypes' | 'typedCpf' | 'switchDocumentType'>;
   /** What the person entered, with these photos, as the creation sends it. */
   request(photos: CaptureController['photos']): CreateOnboardingRequest;
 }
@@ -62,6 +65,7 @@ export class PhotoStepsController implements ReactiveController {
   #module: PhotoSteps | null = null;
   #capture: CaptureController | null = null;
   #submission: SubmissionController | null = null;
+  #hints: DocumentHintsController | null = null;
   #loading = false;
   /** The step the person was on when the photo steps last failed to load (null: no failure). */
   #failedAt: OnboardingStep | null = null;
@@ -183,6 +187,7 @@ export class PhotoStepsController implements ReactiveController {
       locale,
       capture: this.#capture!,
       submission: this.#submission!,
+      hints: this.#hints!,
       nav,
       afterSend: texts.afterSend?.[locale] ?? null,
       copyNotice: this.#copyNotice,
@@ -228,6 +233,13 @@ export class PhotoStepsController implements ReactiveController {
       goTo: (step) => nav.goTo(step),
       // Sent: the photos have no further use on this page.
       sent: () => this.#capture!.clear(),
+    });
+    this.#hints = new module.DocumentHintsController(this.#host, {
+      ...this.#options.hints,
+      context,
+      capture: () => this.#capture,
+      side: () => (nav.step === 'document-front' ? 'documentFront' : nav.step === 'document-back' ? 'documentBack' : null),
+      announce: (text) => nav.announce(text),
     });
     for (const then of this.#waiting.splice(0)) then();
     this.#host.requestUpdate();

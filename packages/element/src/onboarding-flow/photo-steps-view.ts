@@ -10,6 +10,8 @@ import type { FlowHost } from './flow-parts.js';
 import type { CaptureController } from '../controllers/capture-controller.js';
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import type { SubmissionController } from '../controllers/submission-controller.js';
+import type { DocumentHintsController } from '../document-hints/hints-controller.js';
+import { hintsPanel } from '../document-hints/hints-view.js';
 import { uploadErrorIsFinal, uploadErrorIsRetryable, uploadErrorMessage, uploadErrorRole } from '../controllers/upload-errors.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { AfterSendMessages } from '../messages/after-send.js';
@@ -25,6 +27,8 @@ export interface PhotoStepContext {
   step: OnboardingStep;
   capture: CaptureController;
   submission: SubmissionController;
+  /** What the reader noticed on the visible document photo. */
+  hints: DocumentHintsController;
   nav: NavigationController;
   heading: (step: OnboardingStep) => string;
   locale: OnboardingLocale;
@@ -100,6 +104,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     errorText: (code) => capture.errorText(code),
     acceptedText: capture.acceptedText(role),
     faceTips: capture.faceTipsText(),
+    hints: role === 'selfie' ? null : hintsPanel(c.hints, () => capture.retake()),
     cameraErrorText: (code) => capture.cameraErrorText(code),
     camera: { state: capture.camera.state, error: capture.camera.error },
     view: capture.view.loaded

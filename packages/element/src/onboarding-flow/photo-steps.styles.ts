@@ -105,6 +105,20 @@ export function photoStepsStyles(): CSSResult {
     color: var(--_error);
     font-weight: 400;
   }
+  /* What the reader noticed on a document photo: advice, set apart from the photo's own line. */
+  .hints {
+    margin-top: var(--_space);
+    padding: 0.75rem var(--_space);
+    border-inline-start: 4px solid var(--_primary);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  .hints p {
+    margin: 0;
+  }
+  .hints p + p {
+    margin-top: 0.5rem;
+  }
 
   .progress {
     width: 100%;
