@@ -11,7 +11,7 @@ import { flowHeading, renderFlow } from './flow-view.js';
 import { LazyTextsController } from './lazy-texts.js';
 import { ControllerSlot } from './load-photo-steps.js';
 import { PhotoStepsController } from './photo-steps-controller.js';
-import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, documentHasBack, parseDocumentTypes, rolesFor, stepSequence } from './steps.js';
+import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, documentHasBack, flowShapeOf, parseDocumentTypes, rolesFor, stepSequence } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
@@ -203,6 +203,9 @@ export class OnboardingFlow extends LitElement {
    */
   pollOptions: Partial<PollOptions> = {};
 
+  /** What the session changes in the flow: the CPF read from the document, the proof of address. */
+  readonly #shape = () => flowShapeOf(this.#session.session);
+
   /** The endpoint, the session's secret and the locale as every part of the flow reads them. */
   readonly #context = new ResolvedFlowContext(() => ({ endpoint: this.endpoint, session: this.session, locale: this.locale }));
   readonly #texts = new LazyTextsController(this);
@@ -213,11 +216,14 @@ export class OnboardingFlow extends LitElement {
   readonly #captureSlot = new ControllerSlot(this);
 
   readonly #nav: NavigationController = new NavigationController(this, {
-    sequence: () => stepSequence(this.#details.documentType, !!this.#session.session?.handoff?.answers),
+    sequence: () => stepSequence(this.#details.documentType, !!this.#session.session?.handoff?.answers, this.#shape()),
+    shape: () => this.#shape(),
     context: this.#context,
     heading: (step) => flowHeading(this.#view, step),
     leave: () => this.#photo.leaveStep(),
-    photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#photo.capture?.photo(role)),
+    photosComplete: () =>
+      rolesFor(this.#details.documentType).every((role) => this.#photo.capture?.photo(role)) &&
+      (!this.#shape().proofOfAddress || !!this.#photo.proof?.proof),
   });
 
   readonly #session: SessionController = new SessionController(this, {
@@ -278,7 +284,10 @@ export class OnboardingFlow extends LitElement {
         this.#nav.show('document-front');
       },
     },
-    request: (photos) => this.#details.request(photos),
+    request: (photos) => {
+      const proof = this.#shape().proofOfAddress ? this.#photo.proof?.proof : null;
+      return { ...this.#details.request(photos), ...(proof && { proofOfAddress: proof.base64 }) };
+    },
   });
 
   readonly #handoff: HandoffController = new HandoffController(this, {

@@ -19,6 +19,7 @@ import type { NavigationController } from '../controllers/navigation-controller.
 import { readKept } from '../controllers/kept-onboarding.js';
 import type { SubmissionController, SubmissionOptions } from '../controllers/submission-controller.js';
 import type { DocumentHintsController, DocumentHintsOptions } from '../document-hints/hints-controller.js';
+import type { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { pendingStep } from '../steps/session-step.js';
 import type { LoadFailure } from '../lazy/load-failure.js';
@@ -27,12 +28,22 @@ import type { FlowContextSource } from './flow-context.js';
 import type { LazyTextsController } from './lazy-texts.js';
 import { loadPhotoSteps, type ControllerSlot, type PhotoSteps } from './load-photo-steps.js';
 import type { PhotoStepContext } from './photo-steps-view.js';
-import { CAPTURE_STEPS, FIRST_STEP, isCaptureStep, stepForRole, type OnboardingStep } from './steps.js';
+import { CAPTURE_STEPS, FIRST_STEP, isCaptureStep, isRetakeStep, stepForRole, type OnboardingStep } from './steps.js';
 
 /** What the host decides of a photo step's view. */
 export type PhotoStepView = Pick<
   PhotoStepContext,
-  'heading' | 'autoCapture' | 'handoff' | 'documentType' | 'lockedTaxId' | 'canClose' | 'onRestart' | 'onRetryPhotos' | 'host' | 'session'
+  | 'heading'
+  | 'autoCapture'
+  | 'handoff'
+  | 'documentType'
+  | 'lockedTaxId'
+  | 'proofOfAddress'
+  | 'canClose'
+  | 'onRestart'
+  | 'onRetryPhotos'
+  | 'host'
+  | 'session'
 >;
 
 export interface PhotoStepsOptions {
@@ -56,7 +67,7 @@ export interface PhotoStepsOptions {
 
 /** Whether `step` is shown by the lazily loaded photo steps (everything after the data steps). */
 export function needsPhotoSteps(step: OnboardingStep): boolean {
-  return isCaptureStep(step) || step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome';
+  return isRetakeStep(step) || step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome';
 }
 
 export class PhotoStepsController implements ReactiveController {
@@ -66,6 +77,7 @@ export class PhotoStepsController implements ReactiveController {
   #capture: CaptureController | null = null;
   #submission: SubmissionController | null = null;
   #hints: DocumentHintsController | null = null;
+  #proof: ProofOfAddressController | null = null;
   #loading = false;
   /** The step the person was on when the photo steps last failed to load (null: no failure). */
   #failedAt: OnboardingStep | null = null;
@@ -93,6 +105,10 @@ export class PhotoStepsController implements ReactiveController {
   }
   get submission(): SubmissionController | null {
     return this.#submission;
+  }
+  /** The proof of address taken, if the session asks for one. */
+  get proof(): ProofOfAddressController | null {
+    return this.#proof;
   }
   get loading(): boolean {
     return this.#loading;
@@ -152,6 +168,7 @@ export class PhotoStepsController implements ReactiveController {
   reset(): void {
     this.#capture?.reset();
     this.#submission?.reset();
+    this.#proof?.reset();
     this.#waiting = [];
     this.#copyNotice = null;
   }
@@ -166,6 +183,7 @@ export class PhotoStepsController implements ReactiveController {
   retry(): void {
     this.#capture!.reset();
     this.#submission!.reset();
+    this.#proof!.reset();
     this.#copyNotice = null;
     this.#options.nav.goTo('document-front');
   }
@@ -188,6 +206,7 @@ export class PhotoStepsController implements ReactiveController {
       capture: this.#capture!,
       submission: this.#submission!,
       hints: this.#hints!,
+      proof: this.#proof!,
       nav,
       afterSend: texts.afterSend?.[locale] ?? null,
       copyNotice: this.#copyNotice,
@@ -196,7 +215,11 @@ export class PhotoStepsController implements ReactiveController {
     });
   }
 
-  #retakeFromReview(role: CaptureRole): void {
+  #retakeFromReview(role: CaptureRole | 'proofOfAddress'): void {
+    if (role === 'proofOfAddress') {
+      this.#proof!.remove();
+      return this.#options.nav.retakeFromReview('proof-of-address');
+    }
     this.#capture!.remove(role);
     this.#options.nav.retakeFromReview(stepForRole(role));
   }
@@ -239,6 +262,12 @@ export class PhotoStepsController implements ReactiveController {
       context,
       capture: () => this.#capture,
       side: () => (nav.step === 'document-front' ? 'documentFront' : nav.step === 'document-back' ? 'documentBack' : null),
+      announce: (text) => nav.announce(text),
+    });
+    this.#proof = new module.ProofOfAddressController(this.#host, {
+      context,
+      maxBytes: this.#options.submission.maxImageBytes,
+      limits: this.#options.capture.limits,
       announce: (text) => nav.announce(text),
     });
     for (const then of this.#waiting.splice(0)) then();

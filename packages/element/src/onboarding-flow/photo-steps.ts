@@ -11,6 +11,7 @@ export { photoStepsStyles } from './photo-steps.styles.js';
 export { CaptureController } from '../controllers/capture-controller.js';
 export { SubmissionController } from '../controllers/submission-controller.js';
 export { DocumentHintsController } from '../document-hints/hints-controller.js';
+export { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
 export { renderPhotoStep, type PhotoStepContext } from './photo-steps-view.js';
 // The companion client as the package exports it (src/api/lazy-client.ts).
 export { createOnboarding, getOnboarding, streamStatus } from '../api/companion-client.js';
