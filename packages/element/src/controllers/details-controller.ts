@@ -230,7 +230,7 @@ export class DetailsController implements ReactiveController {
       return;
     }
     this.#consentAt = Date.now();
-    this.#options.goTo('cpf');
+    this.#options.next();
   }
 
   // ---------------------------------------------------------------- CPF and name
@@ -264,12 +264,26 @@ export class DetailsController implements ReactiveController {
 
   onCpfSubmit(e: SubmitEvent): void {
     e.preventDefault();
+    this.submitCpf();
+  }
+
+  /** What the document's OCR read, put in the fields as if typed (a tax id the service provider gave stays). */
+  fill(read: { cpf?: string; name?: string }): void {
+    if (read.cpf && !this.#locked) this.#cpf = maskCpfInput(read.cpf);
+    if (read.name && !nameIsInvalid(read.name)) this.#name = read.name;
+    this.#cpfError = null;
+    this.#nameError = false;
+    this.#host.requestUpdate();
+  }
+
+  /** Checks the CPF and the name and goes on, or focuses the first field in error. */
+  submitCpf(): void {
     this.#cpfError = this.#locked ? null : cpfProblem(this.#cpf);
     this.#nameError = nameIsInvalid(this.#name);
     this.#host.requestUpdate();
     if (this.#cpfError) return this.#focus('#cpf');
     if (this.#nameError) return this.#focus('#name');
-    this.#options.goTo('document-type');
+    this.#options.next();
   }
 
   // ---------------------------------------------------------------- document type

@@ -284,6 +284,12 @@ export class OnboardingFlow extends LitElement {
         this.#nav.show('document-front');
       },
     },
+    prefill: {
+      active: () => this.#nav.step === 'cpf' && !!this.#shape().cpfAfterDocument,
+      documentType: () => this.#details.documentType,
+      fill: (read) => this.#details.fill(read),
+      submit: () => this.#details.submitCpf(),
+    },
     request: (photos) => {
       const proof = this.#shape().proofOfAddress ? this.#photo.proof?.proof : null;
       return { ...this.#details.request(photos), ...(proof && { proofOfAddress: proof.base64 }) };

@@ -20,6 +20,8 @@ import { readKept } from '../controllers/kept-onboarding.js';
 import type { SubmissionController, SubmissionOptions } from '../controllers/submission-controller.js';
 import type { DocumentHintsController, DocumentHintsOptions } from '../document-hints/hints-controller.js';
 import type { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
+import type { DocumentPrefillController, PrefillOptions } from '../document-prefill/prefill-controller.js';
+import type { PrefillPanel } from '../document-prefill/prefill-view.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { pendingStep } from '../steps/session-step.js';
 import type { LoadFailure } from '../lazy/load-failure.js';
@@ -61,6 +63,8 @@ export interface PhotoStepsOptions {
   submission: Pick<SubmissionOptions, 'pollOptions' | 'maxImageBytes' | 'clientSecret' | 'sessionTaxId'>;
   /** What the hints of a document photo read of the host, and how it switches the document type. */
   hints: Pick<DocumentHintsOptions, 'documentType' | 'offeredTypes' | 'typedCpf' | 'switchDocumentType'>;
+  /** When the CPF is read from the document, and what the CPF step does with what was read. */
+  prefill: Pick<PrefillOptions, 'active' | 'documentType' | 'fill' | 'submit'>;
   /** What the person entered, with these photos, as the creation sends it. */
   request(photos: CaptureController['photos']): CreateOnboardingRequest;
 }
@@ -78,6 +82,7 @@ export class PhotoStepsController implements ReactiveController {
   #submission: SubmissionController | null = null;
   #hints: DocumentHintsController | null = null;
   #proof: ProofOfAddressController | null = null;
+  #prefill: DocumentPrefillController | null = null;
   #loading = false;
   /** The step the person was on when the photo steps last failed to load (null: no failure). */
   #failedAt: OnboardingStep | null = null;
@@ -105,6 +110,10 @@ export class PhotoStepsController implements ReactiveController {
   }
   get submission(): SubmissionController | null {
     return this.#submission;
+  }
+  /** What the CPF step shows of the data read from the document: null until the photo steps are here, or with nothing to show. */
+  prefillPanel(): PrefillPanel | null {
+    return this.#module && this.#prefill ? this.#module.prefillPanel(this.#prefill) : null;
   }
   /** The proof of address taken, if the session asks for one. */
   get proof(): ProofOfAddressController | null {
@@ -169,6 +178,7 @@ export class PhotoStepsController implements ReactiveController {
     this.#capture?.reset();
     this.#submission?.reset();
     this.#proof?.reset();
+    this.#prefill?.reset();
     this.#waiting = [];
     this.#copyNotice = null;
   }
@@ -184,6 +194,7 @@ export class PhotoStepsController implements ReactiveController {
     this.#capture!.reset();
     this.#submission!.reset();
     this.#proof!.reset();
+    this.#prefill!.reset();
     this.#copyNotice = null;
     this.#options.nav.goTo('document-front');
   }
@@ -268,6 +279,12 @@ export class PhotoStepsController implements ReactiveController {
       context,
       maxBytes: this.#options.submission.maxImageBytes,
       limits: this.#options.capture.limits,
+      announce: (text) => nav.announce(text),
+    });
+    this.#prefill = new module.DocumentPrefillController(this.#host, {
+      ...this.#options.prefill,
+      context,
+      capture: () => this.#capture,
       announce: (text) => nav.announce(text),
     });
     for (const then of this.#waiting.splice(0)) then();

@@ -119,6 +119,25 @@ export function photoStepsStyles(): CSSResult {
   .hints p + p {
     margin-top: 0.5rem;
   }
+  /* The CPF and name read from the document, each under its label. */
+  .prefill {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    align-items: baseline;
+    gap: 0.25rem var(--_space);
+    margin: var(--_space) 0 0;
+  }
+  .prefill dt {
+    font-weight: 600;
+  }
+  .prefill dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .proof-file {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
 
   .progress {
     width: 100%;
