@@ -106,7 +106,10 @@ export function stepSequence(documentType: string | null | undefined, resumed = 
   const steps = ONBOARDING_STEPS.filter(
     (s) => (s !== 'document-back' || documentHasBack(documentType ?? 'CNH')) && (s !== 'proof-of-address' || !!shape.proofOfAddress),
   );
-  if (shape.cpfAfterDocument) steps.splice(steps.indexOf('selfie'), 0, ...steps.splice(steps.indexOf('cpf'), 1));
+  if (shape.cpfAfterDocument) {
+    steps.splice(steps.indexOf('cpf'), 1);
+    steps.splice(steps.indexOf('selfie'), 0, 'cpf');
+  }
   return steps.slice(resumed ? steps.indexOf(RESUME_STEP) : 0);
 }
 
