@@ -77,7 +77,17 @@ test("the flow starts at the intro, and the steps a hand-off progress report may
 
 test('a session reshapes the flow: the CPF after the document it is read from, the proof of address after the selfie', () => {
   const order = (shape: Parameters<typeof stepSequence>[2]) => stepSequence('CNH', false, shape).slice(0, 9);
-  assert.deepEqual(order({}), ['intro', 'consent', 'cpf', 'document-type', 'document-front', 'document-back', 'selfie', 'review', 'upload']);
+  assert.deepEqual(order({}), [
+    'intro',
+    'consent',
+    'cpf',
+    'document-type',
+    'document-front',
+    'document-back',
+    'selfie',
+    'review',
+    'upload',
+  ]);
   assert.deepEqual(order({ cpfAfterDocument: true }), [
     'intro',
     'consent',
@@ -97,7 +107,14 @@ test('a session reshapes the flow: the CPF after the document it is read from, t
     'review',
   ]);
   assert.deepEqual(progressStages({}), ['consent', 'data', 'document', 'selfie', 'review']);
-  assert.deepEqual(progressStages({ cpfAfterDocument: true, proofOfAddress: true }), ['consent', 'document', 'data', 'selfie', 'address', 'review']);
+  assert.deepEqual(progressStages({ cpfAfterDocument: true, proofOfAddress: true }), [
+    'consent',
+    'document',
+    'data',
+    'selfie',
+    'address',
+    'review',
+  ]);
   assert.equal(stageOf('document-type', { cpfAfterDocument: true }), 'document');
   assert.equal(stageOf('document-type'), 'data');
   assert.deepEqual(flowShapeOf({ prefill: {}, prefillFromDocument: true, steps: ['proof-of-address'] }), {

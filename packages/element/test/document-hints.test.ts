@@ -40,12 +40,20 @@ const cases: [string, Partial<HintInput>, (HintKind | string)[]][] = [
   ['back review: codes on the back only', { side: 'documentBack', front: NOTHING, back: CNH_BACK }, []],
   ['a CIN read where CNH was chosen', { side: 'documentBack', front: NOTHING, back: CIN_BACK }, ['other-document:CIN']],
   ['a CIN read where CNH was chosen, CIN not offered', { offeredTypes: ['CNH', 'RG'], side: 'documentBack', back: CIN_BACK }, []],
-  ['a passport read where RG was chosen', { documentType: 'RG', offeredTypes: ['RG', 'PASSPORT'], front: PASSPORT }, ['other-document:PASSPORT']],
+  [
+    'a passport read where RG was chosen',
+    { documentType: 'RG', offeredTypes: ['RG', 'PASSPORT'], front: PASSPORT },
+    ['other-document:PASSPORT'],
+  ],
   ['the CIN front as a CNH front: the switch, never the sides', { front: CIN_BACK }, ['other-document:CIN']],
   ['the kind read is the one chosen', { documentType: 'CIN', side: 'documentBack', back: CIN_BACK }, []],
   ['the other side pointing elsewhere says nothing here', { front: NOTHING, back: CIN_BACK }, []],
   ['the zone CPF is the typed one', { documentType: 'CIN', side: 'documentBack', typedCpf: '529.982.247-25', back: CIN_BACK }, []],
-  ['the zone CPF differs from the typed one', { documentType: 'CIN', side: 'documentBack', typedCpf: '111.444.777-35', back: CIN_BACK }, ['other-person']],
+  [
+    'the zone CPF differs from the typed one',
+    { documentType: 'CIN', side: 'documentBack', typedCpf: '111.444.777-35', back: CIN_BACK },
+    ['other-person'],
+  ],
   ['no typed CPF: nothing to compare', { documentType: 'CIN', side: 'documentBack', back: CIN_BACK }, []],
   ['a CPF still being typed', { documentType: 'CIN', side: 'documentBack', typedCpf: '111.444', back: CIN_BACK }, []],
   ['a zone without a CPF', { documentType: 'CIN', side: 'documentBack', typedCpf: '111.444.777-35', back: { mrz: cinMrz() } }, []],
@@ -54,7 +62,11 @@ const cases: [string, Partial<HintInput>, (HintKind | string)[]][] = [
     { side: 'documentBack', typedCpf: '11144477735', back: CIN_BACK },
     ['other-document:CIN', 'other-person'],
   ],
-  ['front looks like a back and another person', { documentType: 'CIN', typedCpf: '11144477735', front: CIN_BACK }, ['looks-like-back', 'other-person']],
+  [
+    'front looks like a back and another person',
+    { documentType: 'CIN', typedCpf: '11144477735', front: CIN_BACK },
+    ['looks-like-back', 'other-person'],
+  ],
 ];
 
 for (const [name, input, expected] of cases) {

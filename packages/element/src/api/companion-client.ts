@@ -216,7 +216,12 @@ export interface DocumentPrefillRequest {
 
 function isDocumentPrefill(value: unknown): value is DocumentPrefill {
   const v = value as Record<string, unknown> | null;
-  return !!v && typeof v === 'object' && (v.cpf === undefined || typeof v.cpf === 'string') && (v.name === undefined || typeof v.name === 'string');
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    (v.cpf === undefined || typeof v.cpf === 'string') &&
+    (v.name === undefined || typeof v.name === 'string')
+  );
 }
 
 /**

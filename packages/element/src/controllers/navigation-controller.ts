@@ -98,13 +98,6 @@ export class NavigationController implements ReactiveController {
     this.#host.dispatchEvent(new OnboardingStepChangeEvent({ step, previous }));
   }
 
-  /** Shows `step`; when it is the visible one already, presents it again (its heading focused and read). */
-  show(step: OnboardingStep): void {
-    if (step !== this.#step) return this.goTo(step);
-    this.presentStep();
-    this.#host.requestUpdate();
-  }
-
   next(): void {
     if (this.#returnToReview && isRetakeStep(this.#step) && this.#options.photosComplete()) {
       this.#returnToReview = false;

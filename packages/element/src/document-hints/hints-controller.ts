@@ -5,46 +5,40 @@
  * to the document read, swapping the two sides.
  */
 import type { ReactiveController, ReactiveElement } from 'lit';
-import type { CaptureController } from '../controllers/capture-controller.js';
 import { hintTexts, type HintTexts } from '../messages/document-hints.js';
-import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
+import type { FlowRefs } from '../onboarding-flow/flow-refs.js';
+import { documentHasBack } from '../onboarding-flow/steps.js';
 import { documentHints, type DocumentHint } from './hints.js';
 
-export interface DocumentHintsOptions {
-  context: FlowContextSource;
-  capture: () => CaptureController | null;
-  /** The document photo the visible step shows, or null on any other step. */
-  side(): 'documentFront' | 'documentBack' | null;
-  documentType(): string | null;
-  offeredTypes(): readonly string[];
-  /** The CPF typed, when the page holds it whole. */
-  typedCpf(): string | null;
-  announce(text: string): void;
-  /** Chooses `type` instead and shows its front photo, keeping the photos taken. */
-  switchDocumentType(type: string): void;
-}
-
 export class DocumentHintsController implements ReactiveController {
-  readonly #options: DocumentHintsOptions;
+  readonly #host: ReactiveElement;
+  readonly #options: FlowRefs;
   /** The photo and hints last said: the same hints of the same photo are said once. */
   #saidFor: object | undefined;
   #saidKinds = '';
 
-  constructor(host: ReactiveElement, options: DocumentHintsOptions) {
+  constructor(host: ReactiveElement, options: FlowRefs) {
+    this.#host = host;
     this.#options = options;
     host.addController(this);
+  }
+
+  /** The document photo the visible step shows, or null on any other step. */
+  #side(): 'documentFront' | 'documentBack' | null {
+    const step = this.#options.nav.step;
+    return step === 'document-front' ? 'documentFront' : step === 'document-back' ? 'documentBack' : null;
   }
 
   /** The hints of the visible document photo (none off those steps, or where nothing was read). */
   get hints(): DocumentHint[] {
     const o = this.#options;
-    const side = o.side();
+    const side = this.#side();
     const photos = o.capture()?.photos;
     if (!side || !photos?.[side]) return [];
     return documentHints({
-      documentType: o.documentType(),
+      documentType: o.details.documentType,
       offeredTypes: o.offeredTypes(),
-      typedCpf: o.typedCpf(),
+      typedCpf: o.details.wholeCpf,
       side,
       front: photos.documentFront?.reading,
       back: photos.documentBack?.reading,
@@ -64,22 +58,28 @@ export class DocumentHintsController implements ReactiveController {
 
   hostUpdated(): void {
     const hints = this.hints;
-    const side = this.#options.side();
+    const side = this.#side();
     const photo = side ? this.#options.capture()?.photos[side] : undefined;
     const kinds = hints.map((h) => h.kind).join();
     if (photo === this.#saidFor && kinds === this.#saidKinds) return;
     this.#saidFor = photo;
     this.#saidKinds = kinds;
-    if (kinds) this.#options.announce(`${this.lines(hints).join(' ')} ${this.texts.goOn}`);
+    if (kinds) this.#options.nav.announce(`${this.lines(hints).join(' ')} ${this.texts.goOn}`);
   }
 
+  /** Chooses `type` instead and shows its front photo (presented again when it is the visible step), keeping the photos taken. */
   switchTo(type: string): void {
-    this.#options.switchDocumentType(type);
+    const { details, capture, nav } = this.#options;
+    details.switchDocumentType(type);
+    if (!documentHasBack(type)) capture()?.remove('documentBack');
+    if (nav.step !== 'document-front') return nav.goTo('document-front');
+    nav.presentStep();
+    this.#host.requestUpdate();
   }
 
   /** The front and back photos change places, and the person is told. */
   swapSides(): void {
     this.#options.capture()?.swapSides();
-    this.#options.announce(this.texts.swapped);
+    this.#options.nav.announce(this.texts.swapped);
   }
 }

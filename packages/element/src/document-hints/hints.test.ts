@@ -69,7 +69,8 @@ async function toFront(el: OnboardingFlow, type: string, cpf: string = CPF.appro
 }
 
 describe('document hints on a photo review', () => {
-  it('offers a CIN read where a CNH was chosen: switching keeps the photo, shows the CIN front, and its hint follows', async () => {
+  it('offers a CIN read where a CNH was chosen: switching keeps the photo, shows the CIN front, and its hint follows', async function () {
+    this.timeout(90_000);
     const { el } = await mount({ documentTypes: 'CNH,RG,CIN' });
     readings = { documentFront: CIN_BACK };
     await toFront(el, 'CNH');
@@ -102,7 +103,8 @@ describe('document hints on a photo review', () => {
     expect(heading(el).textContent).to.equal('Verso da CIN');
   });
 
-  it('says when the front and back were swapped, and swaps them', async () => {
+  it('says when the front and back were swapped, and swaps them', async function () {
+    this.timeout(90_000);
     const { el } = await mount({ documentTypes: 'CNH,RG' });
     readings = { documentFront: CNH_BACK, documentBack: {} };
     await toFront(el, 'CNH');
@@ -123,7 +125,8 @@ describe('document hints on a photo review', () => {
     await waitForStep(el, 'selfie');
   });
 
-  it('says when the zone carries another CPF than the one typed, and lets the person go on', async () => {
+  it('says when the zone carries another CPF than the one typed, and lets the person go on', async function () {
+    this.timeout(90_000);
     const { el } = await mount({ documentTypes: 'CIN', locale: 'en' });
     readings = { documentBack: CIN_BACK };
     await passConsent(el);
@@ -145,7 +148,8 @@ describe('document hints on a photo review', () => {
     await waitForStep(el, 'selfie');
   });
 
-  it('claims nothing where nothing was read', async () => {
+  it('claims nothing where nothing was read', async function () {
+    this.timeout(90_000);
     const { el } = await mount({ documentTypes: 'CNH,CIN', locale: 'es' });
     readings = { documentFront: {}, documentBack: {} };
     await toFront(el, 'CNH');
@@ -155,7 +159,8 @@ describe('document hints on a photo review', () => {
     expect(live(el)).to.not.contain('parece');
   });
 
-  it('Tirar de novo drops the photo and offers the sources again', async () => {
+  it('Tirar de novo drops the photo and offers the sources again', async function () {
+    this.timeout(90_000);
     const { el } = await mount({ documentTypes: 'CNH,CIN' });
     readings = { documentFront: CIN_BACK };
     await toFront(el, 'CNH');

@@ -1,6 +1,6 @@
 /**
  * What the page tells a person about a document photo before it is sent, from what the reader
- * found on it (docs/page-api.md#document-reading): a front that looks like a back, sides taken
+ * found on it: a front that looks like a back, sides taken
  * the wrong way round, another kind of document than the one chosen, another person's card.
  * Advice only: the person can always go on, and where nothing was read nothing is claimed.
  */

@@ -9,10 +9,9 @@ import { formatCpf, isValidCpf, maskTaxIdForPage, type DocumentPrefill } from '@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { documentPrefill } from '../api/companion-client.js';
 import { CompanionError } from '../api/errors.js';
-import type { CaptureController } from '../controllers/capture-controller.js';
 import { LatestRun } from '../controllers/latest-run.js';
 import { prefillTexts, type PrefillTexts } from '../messages/document-prefill.js';
-import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
+import type { FlowRefs } from '../onboarding-flow/flow-refs.js';
 
 /** Where the read stands: asked, answered (what was read), or nothing usable (unreadable, or the call failed). */
 export type PrefillState =
@@ -22,25 +21,12 @@ export type PrefillState =
   | { kind: 'unreadable' }
   | { kind: 'failed' };
 
-export interface PrefillOptions {
-  context: FlowContextSource;
-  capture: () => CaptureController | null;
-  /** The CPF step is visible and its data comes from the document. */
-  active(): boolean;
-  documentType(): string | null;
-  announce(text: string): void;
-  /** Puts what was read in the usual fields, as if typed (the same checks apply). */
-  fill(read: DocumentPrefill): void;
-  /** The CPF step's submit: checks the fields and goes on. */
-  submit(): void;
-}
-
 /** A read that never answers is given up: the person types the CPF instead. */
 const READ_TIMEOUT_MS = 20_000;
 
 export class DocumentPrefillController implements ReactiveController {
   readonly #host: ReactiveElement;
-  readonly #options: PrefillOptions;
+  readonly #options: FlowRefs;
   readonly #run = new LatestRun();
   #state: PrefillState = { kind: 'none' };
   /** The photos last read: the same photos are not sent again. */
@@ -49,7 +35,7 @@ export class DocumentPrefillController implements ReactiveController {
   #correcting = false;
   #revealed = false;
 
-  constructor(host: ReactiveElement, options: PrefillOptions) {
+  constructor(host: ReactiveElement, options: FlowRefs) {
     this.#host = host;
     this.#options = options;
     host.addController(this);
@@ -74,11 +60,13 @@ export class DocumentPrefillController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    if (!this.#options.active()) return;
-    const photos = this.#options.capture()?.photos;
+    const { nav, shape, capture, details } = this.#options;
+    // Read on the CPF step, where it then follows the document's photos.
+    if (nav.step !== 'cpf' || !shape().cpfAfterDocument) return;
+    const photos = capture()?.photos;
     const front = photos?.documentFront;
     const back = photos?.documentBack;
-    const type = this.#options.documentType();
+    const type = details.documentType;
     const key = [front, back, type];
     if (!front || !type || key.every((part, i) => part === this.#readFor[i])) return;
     this.#readFor = key;
@@ -87,8 +75,8 @@ export class DocumentPrefillController implements ReactiveController {
 
   /** The data read is right: it is what the creation sends. */
   confirm(): void {
-    if (this.#state.kind === 'read') this.#options.fill(this.#state.read);
-    this.#options.submit();
+    if (this.#state.kind === 'read') this.#options.details.fill(this.#state.read);
+    this.#options.details.submitCpf();
   }
 
   /** The person corrects what was read in the usual fields, which start from it. */
@@ -118,7 +106,7 @@ export class DocumentPrefillController implements ReactiveController {
     this.#correcting = false;
     this.#revealed = false;
     this.#set({ kind: 'reading' });
-    this.#options.announce(this.texts.reading);
+    this.#options.nav.announce(this.texts.reading);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no answer in time')), READ_TIMEOUT_MS)));
     let next: PrefillState;
@@ -136,9 +124,11 @@ export class DocumentPrefillController implements ReactiveController {
     this.#run.end(signal);
     const t = this.texts;
     // What the person started typing while the document was read stays theirs.
-    if (next.kind === 'read' && !this.#correcting) this.#options.fill(next.read);
+    if (next.kind === 'read' && !this.#correcting) this.#options.details.fill(next.read);
     this.#set(next);
-    this.#options.announce(next.kind === 'read' ? (next.read.cpf ? t.read : t.noCpf) : next.kind === 'unreadable' ? t.unreadable : t.failed);
+    this.#options.nav.announce(
+      next.kind === 'read' ? (next.read.cpf ? t.read : t.noCpf) : next.kind === 'unreadable' ? t.unreadable : t.failed,
+    );
   }
 
   #set(state: PrefillState): void {

@@ -73,7 +73,8 @@ async function sendFromSelfie(el: OnboardingFlow, ns: string) {
 }
 
 describe('the CPF read from the document', () => {
-  it('comes after the document, masked with a way to show it, and what is confirmed is sent', async () => {
+  it('comes after the document, masked with a way to show it, and what is confirmed is sent', async function () {
+    this.timeout(90_000);
     const { el, ns, secret } = await prefillSession({ cpf: '52998224725', name: 'MARIA DA SILVA' });
     await toCpf(el);
     expect(stages(el)).to.deep.equal(['Consentimento', 'Documento', 'Dados', 'Selfie', 'Revisão']);
@@ -106,7 +107,8 @@ describe('the CPF read from the document', () => {
     expect((await doubleState(ns)).prefillRequests.length).to.equal(1);
   });
 
-  it('is corrected in the usual CPF field, with its checks', async () => {
+  it('is corrected in the usual CPF field, with its checks', async function () {
+    this.timeout(90_000);
     const { el, ns } = await prefillSession({ cpf: '52998224725', name: 'MARIA DA SILVA' });
     await toCpf(el);
     await waitFor(() => !!root(el).querySelector('[data-prefill-cpf]'), 'nothing read shown');
@@ -124,7 +126,8 @@ describe('the CPF read from the document', () => {
     expect(body.cpf).to.equal('111.444.777-35');
   });
 
-  it('where the document cannot be read, says so and lets the person type the CPF', async () => {
+  it('where the document cannot be read, says so and lets the person type the CPF', async function () {
+    this.timeout(90_000);
     const { el, ns } = await prefillSession(undefined);
     await toCpf(el);
     await waitFor(() => !!root(el).querySelector('[part~=document-prefill]') && !!cpfInput(el), 'no form after an unreadable document');
@@ -137,7 +140,8 @@ describe('the CPF read from the document', () => {
     expect(body.cpf).to.equal('529.982.247-25');
   });
 
-  it('where the read fails, says so plainly and Back leads to the document', async () => {
+  it('where the read fails, says so plainly and Back leads to the document', async function () {
+    this.timeout(90_000);
     const { el } = await prefillSession({ status: 503, error: { code: 'upstream_unavailable', message: 'The upstream is unavailable.' } });
     await toCpf(el);
     await waitFor(() => !!cpfInput(el), 'no form after a failed read');

@@ -21,7 +21,8 @@ export interface HintTexts {
 export const hintTexts: Record<OnboardingLocale, HintTexts> = {
   'pt-BR': {
     lines: {
-      'looks-like-back': 'Esta foto parece ser do verso do documento: o código que aparece nela fica no verso. Confira se fotografou a frente.',
+      'looks-like-back':
+        'Esta foto parece ser do verso do documento: o código que aparece nela fica no verso. Confira se fotografou a frente.',
       'sides-swapped': 'Parece que a frente e o verso ficaram trocados: o código do verso apareceu na foto da frente.',
       'other-document': (name) => `Este documento parece ser outro: ${name}.`,
       'other-person': 'O CPF lido no documento é diferente do CPF que você digitou. Confira se o documento é o seu.',
@@ -35,7 +36,8 @@ export const hintTexts: Record<OnboardingLocale, HintTexts> = {
   },
   en: {
     lines: {
-      'looks-like-back': 'This photo looks like the back of the document: the code it shows is printed on the back. Check that you photographed the front.',
+      'looks-like-back':
+        'This photo looks like the back of the document: the code it shows is printed on the back. Check that you photographed the front.',
       'sides-swapped': 'The front and back seem to be the wrong way round: the back’s code showed up in the front photo.',
       'other-document': (name) => `This looks like another document: ${name}.`,
       'other-person': 'The CPF read on the document is not the CPF you typed. Check that the document is yours.',
@@ -49,7 +51,8 @@ export const hintTexts: Record<OnboardingLocale, HintTexts> = {
   },
   es: {
     lines: {
-      'looks-like-back': 'Esta foto parece ser del reverso del documento: el código que muestra está en el reverso. Verifique que fotografió el frente.',
+      'looks-like-back':
+        'Esta foto parece ser del reverso del documento: el código que muestra está en el reverso. Verifique que fotografió el frente.',
       'sides-swapped': 'Parece que el frente y el reverso quedaron invertidos: el código del reverso apareció en la foto del frente.',
       'other-document': (name) => `Este documento parece ser otro: ${name}.`,
       'other-person': 'El CPF leído en el documento es distinto del CPF que escribió. Verifique que el documento sea suyo.',

@@ -11,7 +11,7 @@ import { flowHeading, renderFlow } from './flow-view.js';
 import { LazyTextsController } from './lazy-texts.js';
 import { ControllerSlot } from './load-photo-steps.js';
 import { PhotoStepsController } from './photo-steps-controller.js';
-import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, documentHasBack, flowShapeOf, parseDocumentTypes, rolesFor, stepSequence } from './steps.js';
+import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, flowShapeOf, parseDocumentTypes, rolesFor, stepSequence } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
@@ -85,6 +85,9 @@ import { introStyles } from './intro.styles.js';
  * @csspart capture-hint - The live hint on the preview ("Aproxime o documento", "Evite reflexos", "Segure firme…").
  * @csspart keep-anyway - "Usar mesmo assim": keeps a photo refused twice in a row for what it shows (never a selfie without a face, or with several).
  * @csspart face-tips - What else to try when a selfie was refused twice for its face, which cannot be kept.
+ * @csspart document-hints - On a document photo's review, what the reader noticed (a back as the front, swapped sides, another document, another person's CPF).
+ * @csspart document-prefill - On the CPF step of a session with `prefillFromDocument`, the data read from the document, or why none could be read.
+ * @csspart proof-file - A PDF proof of address, named with its size, on its step and the review.
  * @csspart preview - A captured or rejected photo.
  * @csspart thumbnail - A photo on the review step.
  * @csspart error - Every error message.
@@ -274,21 +277,10 @@ export class OnboardingFlow extends LitElement {
       clientSecret: () => this.#session.secret,
       sessionTaxId: () => (this.#session.session ? lockedTaxIdOf(this.#session.session.prefill) : null),
     },
-    hints: {
-      documentType: () => this.#details.documentType,
+    flow: {
+      details: this.#details,
+      shape: this.#shape,
       offeredTypes: () => parseDocumentTypes(this.#session.documentTypes(this.documentTypes)),
-      typedCpf: () => this.#details.wholeCpf,
-      switchDocumentType: (type) => {
-        this.#details.switchDocumentType(type);
-        if (!documentHasBack(type)) this.#photo.capture?.remove('documentBack');
-        this.#nav.show('document-front');
-      },
-    },
-    prefill: {
-      active: () => this.#nav.step === 'cpf' && !!this.#shape().cpfAfterDocument,
-      documentType: () => this.#details.documentType,
-      fill: (read) => this.#details.fill(read),
-      submit: () => this.#details.submitCpf(),
     },
     request: (photos) => {
       const proof = this.#shape().proofOfAddress ? this.#photo.proof?.proof : null;

@@ -18,9 +18,10 @@ import type { CaptureController, CaptureOptions } from '../controllers/capture-c
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import { readKept } from '../controllers/kept-onboarding.js';
 import type { SubmissionController, SubmissionOptions } from '../controllers/submission-controller.js';
-import type { DocumentHintsController, DocumentHintsOptions } from '../document-hints/hints-controller.js';
+import type { DocumentHintsController } from '../document-hints/hints-controller.js';
 import type { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
-import type { DocumentPrefillController, PrefillOptions } from '../document-prefill/prefill-controller.js';
+import type { DocumentPrefillController } from '../document-prefill/prefill-controller.js';
+import type { FlowRefs } from './flow-refs.js';
 import type { PrefillPanel } from '../document-prefill/prefill-view.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { pendingStep } from '../steps/session-step.js';
@@ -61,10 +62,8 @@ export interface PhotoStepsOptions {
   capture: Pick<CaptureOptions, 'limits'>;
   /** What the submission controller reads of the host beyond the flow's context. */
   submission: Pick<SubmissionOptions, 'pollOptions' | 'maxImageBytes' | 'clientSecret' | 'sessionTaxId'>;
-  /** What the hints of a document photo read of the host, and how it switches the document type. */
-  hints: Pick<DocumentHintsOptions, 'documentType' | 'offeredTypes' | 'typedCpf' | 'switchDocumentType'>;
-  /** When the CPF is read from the document, and what the CPF step does with what was read. */
-  prefill: Pick<PrefillOptions, 'active' | 'documentType' | 'fill' | 'submit'>;
+  /** What the document photos' hints and the data read from the document use of the flow. */
+  flow: Pick<FlowRefs, 'details' | 'shape' | 'offeredTypes'>;
   /** What the person entered, with these photos, as the creation sends it. */
   request(photos: CaptureController['photos']): CreateOnboardingRequest;
 }
@@ -268,23 +267,13 @@ export class PhotoStepsController implements ReactiveController {
       // Sent: the photos have no further use on this page.
       sent: () => this.#capture!.clear(),
     });
-    this.#hints = new module.DocumentHintsController(this.#host, {
-      ...this.#options.hints,
-      context,
-      capture: () => this.#capture,
-      side: () => (nav.step === 'document-front' ? 'documentFront' : nav.step === 'document-back' ? 'documentBack' : null),
-      announce: (text) => nav.announce(text),
-    });
+    const refs: FlowRefs = { ...this.#options.flow, context, nav, capture: () => this.#capture };
+    this.#hints = new module.DocumentHintsController(this.#host, refs);
+    this.#prefill = new module.DocumentPrefillController(this.#host, refs);
     this.#proof = new module.ProofOfAddressController(this.#host, {
       context,
       maxBytes: this.#options.submission.maxImageBytes,
       limits: this.#options.capture.limits,
-      announce: (text) => nav.announce(text),
-    });
-    this.#prefill = new module.DocumentPrefillController(this.#host, {
-      ...this.#options.prefill,
-      context,
-      capture: () => this.#capture,
       announce: (text) => nav.announce(text),
     });
     for (const then of this.#waiting.splice(0)) then();

@@ -81,7 +81,8 @@ async function pickProof(el: OnboardingFlow, file: File): Promise<void> {
 const live = (el: OnboardingFlow): string => root(el).querySelector('[role=status][aria-live=polite]')!.textContent ?? '';
 
 describe('the proof-of-address step', () => {
-  it('comes after the selfie as a stage of its own, refuses what is no photo nor PDF, and sends a PDF as it is', async () => {
+  it('comes after the selfie as a stage of its own, refuses what is no photo nor PDF, and sends a PDF as it is', async function () {
+    this.timeout(90_000);
     const { el, ns } = await sessionFlow();
     await toProof(el);
     expect(heading(el).textContent).to.equal('Comprovante de endereço');
@@ -118,7 +119,8 @@ describe('the proof-of-address step', () => {
     expect(Object.keys(upload!.body.images).sort()).to.deep.equal(['documentBack', 'documentFront', 'selfie']);
   });
 
-  it('takes a photo through the photo checks, and the review retakes it', async () => {
+  it('takes a photo through the photo checks, and the review retakes it', async function () {
+    this.timeout(90_000);
     const { el, ns } = await sessionFlow('en');
     await toProof(el);
     expect(heading(el).textContent).to.equal('Proof of address');
@@ -143,7 +145,8 @@ describe('the proof-of-address step', () => {
     expect(sent).to.not.equal(bytesToBase64(new Uint8Array(await card.arrayBuffer())));
   });
 
-  it('is not there without the session asking for it', async () => {
+  it('is not there without the session asking for it', async function () {
+    this.timeout(90_000);
     const ns = companionNamespace();
     const secret = `cs_test_noproof_${ns}_0123456789abcdef`;
     await controlDouble(ns, { sessions: [{ clientSecret: secret, documentTypes: ['PASSPORT'] }] });
