@@ -215,7 +215,7 @@ async function readingsInFrame(readings: Record<string, unknown>): Promise<void>
   if (w.__readingsPatched) return;
   const script = frameDoc().createElement('script');
   script.type = 'module';
-  script.textContent = `import { CapturedPhotos } from '/packages/element/src/controllers/captured-photos.js';
+  script.textContent = `import { CapturedPhotos } from '/packages/element/src/controllers/captured-photos.ts';
 const accept = CapturedPhotos.prototype.accept;
 CapturedPhotos.prototype.accept = function (role, photo) {
   const reading = window.__readings?.[role];
