@@ -23,6 +23,13 @@ export const ELEMENT_PREFIX = '/element/';
 const BUNDLE_FILE = 'onboarding-flow.bundle.js';
 /** The element's image worker, started from beside the pipeline module (src/image/worker-url.ts). */
 const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
+/** The element's document reader worker, started from beside the photo steps (src/reader/reader-url.ts). */
+const READER_WORKER_FILE = 'onboarding-flow.reader-worker.js';
+/** Each worker script, and its source in dev. */
+const WORKERS: Record<string, string> = {
+  [IMAGE_WORKER_FILE]: './packages/element/src/image/image-worker.ts',
+  [READER_WORKER_FILE]: './packages/element/src/reader/reader-worker.ts',
+};
 /** The files a script-tag page loads (not the npm modules, whose imports are bare specifiers). */
 const SCRIPT_TAG_FILE = /^onboarding-flow\.[\w.-]+(\.map)?$/;
 
@@ -36,7 +43,7 @@ export interface DemoBuildOptions {
   logLevel?: LogLevel;
 }
 
-/** Dev server: `/element/onboarding-flow.bundle.js` is the element's source; any `.../onboarding-flow.image-worker.js` a module importing the worker's source. */
+/** Dev server: `/element/onboarding-flow.bundle.js` is the element's source; any `.../onboarding-flow.image-worker.js` (or reader worker) a module importing the worker's source. */
 function elementFromSource(): Plugin {
   const elementSource = here('./packages/element/src/index.ts');
   return {
@@ -46,11 +53,11 @@ function elementFromSource(): Plugin {
       return id === `${ELEMENT_PREFIX}${BUNDLE_FILE}` ? elementSource : null;
     },
     configureServer(server) {
-      const workerSource = here('./packages/element/src/image/image-worker.ts');
       server.middlewares.use((req, res, next) => {
-        if (!req.url?.split('?')[0]?.endsWith(`/${IMAGE_WORKER_FILE}`)) return next();
+        const file = Object.keys(WORKERS).find((name) => req.url?.split('?')[0]?.endsWith(`/${name}`));
+        if (!file) return next();
         res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
-        res.end(`import ${JSON.stringify(`/@fs${workerSource}`)};\n`);
+        res.end(`import ${JSON.stringify(`/@fs${here(WORKERS[file]!)}`)};\n`);
       });
     },
   };
@@ -58,7 +65,7 @@ function elementFromSource(): Plugin {
 
 /**
  * Build: copies the element's script-tag files into `element/` of the output, and emits the
- * element's image worker beside the React/Vue chunks too (the element finds it beside the
+ * element's workers beside the React/Vue chunks too (the element finds it beside the
  * module that loads it, src/image/worker-url.ts).
  */
 function elementBundles(elementDist: string): Plugin {
@@ -80,9 +87,10 @@ function elementBundles(elementDist: string): Plugin {
       for (const file of files) {
         this.emitFile({ type: 'asset', fileName: `element/${file}`, source: readFileSync(join(elementDist, file)) });
       }
-      if (!files.includes(IMAGE_WORKER_FILE))
-        this.error(`the element's image worker is missing from ${elementDist}: build the element first`);
-      this.emitFile({ type: 'asset', fileName: `assets/${IMAGE_WORKER_FILE}`, source: readFileSync(join(elementDist, IMAGE_WORKER_FILE)) });
+      for (const worker of Object.keys(WORKERS)) {
+        if (!files.includes(worker)) this.error(`the element's ${worker} is missing from ${elementDist}: build the element first`);
+        this.emitFile({ type: 'asset', fileName: `assets/${worker}`, source: readFileSync(join(elementDist, worker)) });
+      }
     },
   };
 }
@@ -96,7 +104,7 @@ function demoLogger(level: LogLevel) {
   const logger = createLogger(level);
   const warnOnce = logger.warnOnce.bind(logger);
   logger.warnOnce = (message, options) => {
-    if (!message.includes(`./${IMAGE_WORKER_FILE}`)) warnOnce(message, options);
+    if (!Object.keys(WORKERS).some((file) => message.includes(`./${file}`))) warnOnce(message, options);
   };
   return logger;
 }

@@ -184,14 +184,18 @@ const testCommandsPlugin = {
 
 /**
  * The image pipeline starts its worker from `./onboarding-flow.image-worker.js` beside the
- * module (the build emits that file there); in the test server it is a one-line module worker
+ * module (the build emits that file there), the document reader its own from
+ * `./onboarding-flow.reader-worker.js`; in the test server each is a one-line module worker
  * that imports the TypeScript source, which the server compiles like any other module.
  */
-const imageWorkerPlugin = {
-  name: 'serve-image-worker',
+const workerScriptsPlugin = {
+  name: 'serve-worker-scripts',
   serve(context) {
     if (context.path.endsWith('/packages/element/src/image/onboarding-flow.image-worker.js')) {
       return { body: "import './image-worker.ts';\n", type: 'js' };
+    }
+    if (context.path.endsWith('/packages/element/src/reader/onboarding-flow.reader-worker.js')) {
+      return { body: "import './reader-worker.ts';\n", type: 'js' };
     }
     return undefined;
   },
@@ -256,7 +260,7 @@ export default {
     trail,
     esbuildPlugin({ ts: true, tsconfig: elementTsconfig, target: 'es2022' }),
     testCommandsPlugin,
-    imageWorkerPlugin,
+    workerScriptsPlugin,
     cspPagePlugin,
     companionDouble(),
     realStack({ processingMs: 300 }),

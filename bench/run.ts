@@ -4,7 +4,7 @@
  * the process exits 0 whenever the report could be written.
  *
  *   BENCH_NO_BUILD=1   measure the built output (the element's files, the servers' dist/) as it is, even when stale
- *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face, starvation, lowend); BENCHMARKS.md is left alone
+ *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face, starvation, lowend, reading); BENCHMARKS.md is left alone
  *   BENCH_WRITE=1      with BENCH_ONLY: replace only those sections (and their target rows) in BENCHMARKS.md
  *   BENCH_CAPTURE=main-thread   in the capture section, only the per-engine main-thread watch
  */
@@ -26,6 +26,7 @@ import { DEFAULT_COMPANION, measureCompanion } from './sections/companion.js';
 import { DEFAULT_E2E, measureE2e } from './sections/e2e.js';
 import { DEFAULT_FACE, measureFace } from './sections/face.js';
 import { DEFAULT_LOWEND, measureLowEnd } from './sections/lowend.js';
+import { DEFAULT_READING, measureReading } from './sections/reading.js';
 import { DEFAULT_RELAY, measureRelay } from './sections/relay.js';
 import { DEFAULT_STARVATION, measureStarvation } from './sections/starvation.js';
 import { DEFAULT_STORES, measureStores } from './sections/stores.js';
@@ -121,6 +122,8 @@ await section('lowend', '9. A low-end phone: Chromium at 390x844, CPU 6x', 60, 4
   if (!b) r.notMeasured = `Chromium could not be started (${browserError})`;
   return r;
 });
+
+await section('reading', '10. Document reading in three engines', 60, 300, () => measureReading(DEFAULT_READING));
 
 await browser?.close().catch(() => undefined);
 const wallSeconds = elapsed();

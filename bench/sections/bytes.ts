@@ -20,6 +20,10 @@ const ELEMENT_DIR = join(REPO_ROOT, 'packages', 'element');
 export const ELEMENT_DIST = join(ELEMENT_DIR, 'dist');
 const FIRST_LOAD_BUDGET = 25 * 1024;
 const FIRST_LOAD_TARGET = 'first load <= 25 KB min+gzip';
+/** The lazy files of the document reader (issue 32's budget: 350 KB gzip, summed). */
+const READER_FILES = ['onboarding-flow.reader-worker.js'];
+const READER_BUDGET = 350 * 1024;
+const READER_TARGET = 'document reader: lazy files <= 350 KB min+gzip';
 
 /** The element's list of the files it loads from beside its script, written by its build. */
 const HOSTING_MANIFEST = 'hosting-manifest.json';
@@ -165,6 +169,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
     'First load = the script-tag bundle alone (`<script type="module" src=".../onboarding-flow.bundle.js">`): the intro, the consent and the data steps (CPF, document type). ' +
       'Before the first photo = that bundle plus what those steps load (the full consent text, fetched once the element connects). ' +
       'After the first photo = plus the lazy files the first photo needs: the photo steps (capture, review, upload, outcome and their controllers, fetched ahead from the consent step on), the capture view, the image pipeline and its image worker (which holds browser-image-compression).',
+    "Document reader = its lazy files, summed: the reader's worker (the `qr` package's QR decoder, the MRZ reader and its parser), started while the browser is idle on the data steps; its page side is part of the photo steps. Budget (issue 32): 350 KB gzip.",
   );
 
   let stale = await distStaleness();
@@ -205,6 +210,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   await add('lazy: full consent text ("Ler detalhes")', 'onboarding-flow.consent-text.js');
   await add('lazy: waiting and outcome texts (review)', 'onboarding-flow.after-send.js');
   await add('lazy: hand-off to a phone (asked for or followed)', 'onboarding-flow.handoff.js');
+  await add('lazy: document reader worker: QR decoder, MRZ reader (idle on the data steps)', READER_FILES[0]);
   let distFiles: string[] = [];
   try {
     distFiles = (await readdir(ELEMENT_DIST)).filter((f) => f.endsWith('.js')).sort();
@@ -277,5 +283,12 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   } else {
     s.targets.push({ target: FIRST_LOAD_TARGET, figure: 'n/a', met: null, note: 'onboarding-flow.bundle.js missing' });
   }
+  const reader = READER_FILES.map(part);
+  const readerGzip = reader.reduce((n, f) => n + (f?.size.gzip ?? 0), 0);
+  s.targets.push(
+    reader.every((f) => f)
+      ? { target: READER_TARGET, figure: `${kb(readerGzip)} (${READER_FILES.join(' + ')})`, met: readerGzip <= READER_BUDGET }
+      : { target: READER_TARGET, figure: 'n/a', met: null, note: `${READER_FILES.join(', ')} missing` },
+  );
   return s;
 }

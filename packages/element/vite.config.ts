@@ -21,6 +21,9 @@
  * - `worker`   dist/onboarding-flow.image-worker.js: the image worker (decode, checks, encode,
  *              browser-image-compression inlined), self-contained, started by every form's
  *              pipeline from beside itself.
+ * - `reader-worker` dist/onboarding-flow.reader-worker.js: the document reader's worker (QR decoder
+ *              and MRZ reader inlined), self-contained, started by the photo steps from beside
+ *              themselves while the person fills in the data steps.
  * - `bundle`   dist/onboarding-flow.bundle.js: `<script type="module" src>`, lit inlined.
  * - `iife`     dist/onboarding-flow.iife.js: classic `<script src>`, lit inlined.
  *
@@ -54,6 +57,8 @@ export const PHOTO_STEPS_FILE = 'onboarding-flow.photo-steps.js';
 export const HANDOFF_FILE = 'onboarding-flow.handoff.js';
 /** The image worker script (src/image/worker-url.ts names the same file). */
 export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
+/** The document reader's worker script (src/reader/reader-url.ts names the same file). */
+export const READER_WORKER_FILE = 'onboarding-flow.reader-worker.js';
 /** The global the classic script assigns its exports to. */
 export const IIFE_GLOBAL = 'OnboardingKit';
 
@@ -85,6 +90,7 @@ const BESIDE_SCRIPT = new Map([
 /** The module names (without extension) of those sources: only imports naming one are resolved by the hook below. */
 const BESIDE_SCRIPT_NAMES = [...BESIDE_SCRIPT.keys()].map((source) => source.replace(/^.*\/(.*)\.ts$/, '$1'));
 const IMAGE_WORKER_SOURCE = here('./src/image/image-worker.ts');
+const READER_WORKER_SOURCE = here('./src/reader/reader-worker.ts');
 
 /** Everything in package.json `dependencies`, and their subpaths (`lit/decorators.js`). */
 const NPM_EXTERNAL = [/^lit(\/|$)/, /^@lit\//, /^@onboarding-kit\/contract(\/|$)/];
@@ -190,13 +196,14 @@ function faceModelNotice(): string {
 }
 
 /**
- * Vite warns that `new URL('./onboarding-flow.image-worker.js', import.meta.url)` (worker-url.ts)
- * has no file at build time and stays as written: that is the intent (the worker build writes
+ * Vite warns that `new URL('./onboarding-flow.image-worker.js', import.meta.url)` (worker-url.ts),
+ * and the same of the reader's worker (reader-url.ts), has no file at build time and stays as written: that is the intent (the worker build writes
  * the file beside the output), so that one warning is silenced and every other one kept.
  */
 function buildLogger() {
   const logger = createLogger('warn');
-  const expected = (message: string) => message.includes(`${IMAGE_WORKER_FILE}", import.meta.url) doesn't exist at build time`);
+  const expected = (message: string) =>
+    [IMAGE_WORKER_FILE, READER_WORKER_FILE].some((file) => message.includes(`${file}", import.meta.url) doesn't exist at build time`));
   const { warn, warnOnce } = logger;
   logger.warn = (message, options) => {
     if (!expected(message)) warn(message, options);
@@ -292,6 +299,11 @@ export function workerBuild(target: Target): InlineConfig {
   return besideScriptBuild(target, IMAGE_WORKER_SOURCE, IMAGE_WORKER_FILE, [libraryWithoutCdn()]);
 }
 
+/** The document reader's worker for every form: one self-contained file, like the image worker. */
+export function readerWorkerBuild(target: Target): InlineConfig {
+  return besideScriptBuild(target, READER_WORKER_SOURCE, READER_WORKER_FILE);
+}
+
 /** `<script type="module" src>`: one ES module, lit inlined, the pipeline beside it. */
 export function bundleBuild(target: Target): InlineConfig {
   const base = common(target);
@@ -334,6 +346,7 @@ export function distributionBuilds(target: Target): InlineConfig[] {
     faceBuild(target),
     handoffBuild(target),
     workerBuild(target),
+    readerWorkerBuild(target),
     bundleBuild(target),
     iifeBuild(target),
   ];

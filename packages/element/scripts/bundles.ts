@@ -6,7 +6,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { build } from 'vite';
-import { distributionBuilds, workerBuild } from '../vite.config.js';
+import { distributionBuilds, readerWorkerBuild, workerBuild } from '../vite.config.js';
 import { writeHostingManifest } from './hosting-manifest.js';
 
 export async function buildBundles(outDir: string): Promise<void> {
@@ -19,4 +19,10 @@ export async function buildBundles(outDir: string): Promise<void> {
 export async function buildImageWorker(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   await build({ ...workerBuild({ outDir }), logLevel: 'error' });
+}
+
+/** The document reader's worker alone, beside a page built around the reader some other way (the bench). */
+export async function buildReaderWorker(outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await build({ ...readerWorkerBuild({ outDir }), logLevel: 'error' });
 }

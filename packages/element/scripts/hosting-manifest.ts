@@ -19,6 +19,7 @@ import {
   IMAGE_WORKER_FILE,
   PHOTO_STEPS_FILE,
   PIPELINE_FILE,
+  READER_WORKER_FILE,
 } from '../vite.config.js';
 
 export const HOSTING_MANIFEST_FILE = 'hosting-manifest.json';
@@ -31,6 +32,7 @@ const HOSTED_FILES: readonly { file: string; kind: HostedKind; loaded: string }[
   { file: IIFE_FILE, kind: 'classic script', loaded: 'by <script src> (the classic form)' },
   { file: CONSENT_TEXT_FILE, kind: 'module', loaded: 'when the element connects (the full consent text)' },
   { file: PHOTO_STEPS_FILE, kind: 'module', loaded: 'during the consent and data steps (every step after them)' },
+  { file: READER_WORKER_FILE, kind: 'worker', loaded: 'during the data steps, when the browser is idle (reads the document photos)' },
   { file: CAPTURE_VIEW_FILE, kind: 'module', loaded: 'when the camera opens' },
   { file: PIPELINE_FILE, kind: 'module', loaded: 'on the first photo' },
   { file: IMAGE_WORKER_FILE, kind: 'worker', loaded: 'on the first photo, started by the pipeline' },

@@ -20,6 +20,7 @@ import {
   IMAGE_WORKER_FILE,
   PHOTO_STEPS_FILE,
   PIPELINE_FILE,
+  READER_WORKER_FILE,
 } from '../vite.config.js';
 import { buildDistIntoTemp, hostedFromManifest, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
@@ -73,13 +74,13 @@ declare global {
   interface Window {
     __violations: string[];
     __events: { type: string; detail: unknown }[];
-    __workerReplies: ('file' | 'error' | 'other')[];
+    __workerReplies: ('file' | 'reading' | 'error' | 'other')[];
   }
 }
 
 /**
- * Records CSP violations, the element's events, and what the image worker answers (a prepared
- * JPEG, or an error), from the very start of the page.
+ * Records CSP violations, the element's events, and what the workers answer (a prepared JPEG, a
+ * document reading, or an error), from the very start of the page.
  */
 function recordPage(p: Page) {
   return p.addInitScript(() => {
@@ -90,9 +91,20 @@ function recordPage(p: Page) {
     window.Worker = class extends NativeWorker {
       constructor(...args: ConstructorParameters<typeof Worker>) {
         super(...args);
-        this.addEventListener('message', (e: MessageEvent<{ ok?: boolean; image?: { jpeg?: unknown }; error?: unknown }>) => {
-          window.__workerReplies.push(e.data?.ok && e.data.image?.jpeg instanceof Blob ? 'file' : e.data?.error ? 'error' : 'other');
-        });
+        this.addEventListener(
+          'message',
+          (e: MessageEvent<{ ok?: boolean; image?: { jpeg?: unknown }; reading?: unknown; error?: unknown }>) => {
+            const reply =
+              e.data?.ok && e.data.image?.jpeg instanceof Blob
+                ? 'file'
+                : e.data?.ok && e.data.reading
+                  ? 'reading'
+                  : e.data?.error
+                    ? 'error'
+                    : 'other';
+            window.__workerReplies.push(reply);
+          },
+        );
       }
     };
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
@@ -204,9 +216,15 @@ for (const [form, path, script] of [
       // Everything so far: the page, the one script, the full consent text it fetched from beside
       // itself once connected, and the photo steps, fetched from beside it too while the person
       // went through the consent and data steps; then, while the person reads the capture step,
-      // the camera view, the image pipeline and its worker (fetched ahead: the page can open a camera).
+      // the camera view, the image pipeline and its worker (fetched ahead: the page can open a camera),
+      // and the document reader's worker (fetched during the data steps, or on this step at the latest).
       await flow.locator('input[type=file]').waitFor({ state: 'attached' });
-      const ahead = [`GET /kit/${CAPTURE_VIEW_FILE}`, `GET /kit/${PIPELINE_FILE}`, `GET /kit/${IMAGE_WORKER_FILE}`];
+      const ahead = [
+        `GET /kit/${CAPTURE_VIEW_FILE}`,
+        `GET /kit/${PIPELINE_FILE}`,
+        `GET /kit/${IMAGE_WORKER_FILE}`,
+        `GET /kit/${READER_WORKER_FILE}`,
+      ];
       for (let i = 0; i < 100 && !ahead.every((r) => sincePageLoad(from).includes(r)); i++) await new Promise((r) => setTimeout(r, 50));
       const first = sincePageLoad(from);
       assert.deepEqual(first.slice(0, 4), [
@@ -259,8 +277,10 @@ for (const [form, path, script] of [
       assert.equal(requests.includes(`GET /kit/${FACE_FILE}`), false, requests.join('\n'));
       // The image worker came from beside the script too ...
       assert.ok(requests.includes(`GET /kit/${IMAGE_WORKER_FILE}`), requests.join('\n'));
-      // ... and it prepared the photo (one answer, a JPEG: nothing fell back to the main thread).
-      assert.deepEqual(await p.evaluate(() => window.__workerReplies), ['file']);
+      // ... and it prepared the photo (one answer, a JPEG: nothing fell back to the main thread);
+      // the reader's worker, from beside the script as well, then read the accepted photo.
+      await p.waitForFunction(() => window.__workerReplies.includes('reading'));
+      assert.deepEqual(await p.evaluate(() => window.__workerReplies), ['file', 'reading']);
 
       // The selfie step loads the face detector from beside the script, and the face check passes a face.
       await flow.getByRole('button', { name: 'Use this photo' }).click();

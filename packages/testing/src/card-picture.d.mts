@@ -18,3 +18,8 @@ export declare const PROBES: readonly Probe[];
 export declare function colourNameAt(x: number, y: number): ColourName;
 export declare function renderCardPicture(): { width: number; height: number; rgb: Uint8Array };
 export declare function renderCardPictureRgba(): { width: number; height: number; rgba: Uint8ClampedArray<ArrayBuffer> };
+export declare function rgbToRgba(picture: { width: number; height: number; rgb: Uint8Array }): {
+  width: number;
+  height: number;
+  rgba: Uint8ClampedArray<ArrayBuffer>;
+};

@@ -119,7 +119,11 @@ export function renderCardPicture() {
 
 /** Same picture as RGBA (for `new ImageData(...)` in browser tests). */
 export function renderCardPictureRgba() {
-  const { width, height, rgb } = renderCardPicture();
+  return rgbToRgba(renderCardPicture());
+}
+
+/** Packed RGB to RGBA, opaque. */
+export function rgbToRgba({ width, height, rgb }) {
   const rgba = new Uint8ClampedArray(width * height * 4);
   for (let p = 0, q = 0; p < rgb.length; p += 3, q += 4) {
     rgba[q] = rgb[p];

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderCardPicture } from './card-picture.mjs';
+import { renderDocumentPicture } from './document-pictures.mjs';
 
 const clamp = (v) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
@@ -71,9 +72,18 @@ export function encodeY4m(picture, frames = 1) {
  * process exit) and returns the absolute path of the .y4m file.
  */
 export function writeCardY4m() {
+  return writeY4m('card', renderCardPicture());
+}
+
+/** The same for one of the document pictures (document-pictures.mjs), by its id. */
+export function writeDocumentY4m(id) {
+  return writeY4m(id, renderDocumentPicture(id));
+}
+
+function writeY4m(name, picture) {
   const dir = mkdtempSync(join(tmpdir(), 'onboarding-kit-camera-'));
-  const path = join(dir, 'card.y4m');
-  writeFileSync(path, encodeY4m(renderCardPicture()));
+  const path = join(dir, `${name}.y4m`);
+  writeFileSync(path, encodeY4m(picture));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return path;
 }

@@ -53,6 +53,8 @@ export interface CaptureViewProps {
    */
   open: boolean;
   onShutter: (auto: boolean) => void;
+  /** The live checks see a document's card held still: its frame can be read (document-reading.ts). */
+  onSteadyCard: (video: HTMLVideoElement) => void;
   onClose: () => void;
   onBack: () => void;
   onSwitch: () => void;
@@ -77,7 +79,7 @@ const CAPTURE_VIEW_PROPERTIES = {
 };
 
 /** Set through Lit's reactive accessors in the constructor (see the `declare`s below). */
-const CAPTURE_VIEW_DEFAULTS: Omit<CaptureViewState, 'onShutter' | 'onClose' | 'onBack' | 'onSwitch'> = {
+const CAPTURE_VIEW_DEFAULTS: Omit<CaptureViewState, 'onShutter' | 'onSteadyCard' | 'onClose' | 'onBack' | 'onSwitch'> = {
   stream: null,
   role: 'documentFront',
   heading: '',
@@ -114,6 +116,7 @@ export function defineCaptureView(kit: LitKit): void {
     declare busy: boolean;
     declare open: boolean;
     onShutter: (auto: boolean) => void = () => undefined;
+    onSteadyCard: (video: HTMLVideoElement) => void = () => undefined;
     onClose: () => void = () => undefined;
     onBack: () => void = () => undefined;
     onSwitch: () => void = () => undefined;
@@ -124,7 +127,6 @@ export function defineCaptureView(kit: LitKit): void {
     /** 0..1 while an automatic photo is coming. */
     declare progress: number;
     declare announcement: string;
-
     readonly #guidance = new LiveGuidance(this);
 
     constructor() {

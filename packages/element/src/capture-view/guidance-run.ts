@@ -26,6 +26,8 @@ export interface GuidanceOptions {
   autoCapture: boolean;
   onUpdate(state: { hint: ViewHint | null; progress: number }): void;
   onAutoCapture(): void;
+  /** A document's card is held still in the frame: a moment to read its codes (never called for the selfie). */
+  onSteadyCard?(): void;
 }
 
 /** A sample in the image worker, once the pipeline module that starts it has loaded. */
@@ -53,9 +55,10 @@ export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions)
     guide: { x: guide.x / frame.width, y: guide.y / frame.height, width: guide.width / frame.width, height: guide.height / frame.height },
     margin: CROP_MARGIN[selfie ? 'selfie' : 'document'],
     autoCapture: autoCapture && faceKnown && !faceHint,
-    onUpdate: ({ hint, progress }) => {
+    onUpdate: ({ hint, progress, steady, analysis }) => {
       frameState = { hint, progress };
       report();
+      if (steady && !selfie && analysis.card && analysis.card !== 'none') options.onSteadyCard?.();
     },
     onAutoCapture: () => {
       if (!faceHint) options.onAutoCapture();

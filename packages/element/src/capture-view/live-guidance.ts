@@ -8,7 +8,10 @@ import type { CaptureViewState } from './capture-view-template.js';
 import { startGuidance, type GuidanceRun } from './guidance-run.js';
 
 /** The part of the view the checks read and write. */
-type GuidedView = Pick<CaptureViewState, 'stream' | 'frame' | 'busy' | 'role' | 'autoCapture' | 'hint' | 'progress' | 'onShutter'> & {
+type GuidedView = Pick<
+  CaptureViewState,
+  'stream' | 'frame' | 'busy' | 'role' | 'autoCapture' | 'hint' | 'progress' | 'onShutter' | 'onSteadyCard'
+> & {
   readonly video: HTMLVideoElement | null;
 };
 
@@ -47,6 +50,9 @@ export class LiveGuidance {
       },
       onAutoCapture: () => {
         if (!view.busy) view.onShutter(true);
+      },
+      onSteadyCard: () => {
+        if (!view.busy && view.video) view.onSteadyCard(view.video);
       },
     });
   }

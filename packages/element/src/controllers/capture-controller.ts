@@ -15,14 +15,15 @@ import { cropRect, guideMargin } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import { loadPipeline } from './load-pipeline.js';
-import { OnboardingCaptureEvent, OnboardingErrorEvent } from '../events.js';
+import { OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import { CaptureTexts, type PipelineKit } from './capture-texts.js';
-import { CapturedPhotos, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
+import { CapturedPhotos, captureEvent, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
 import { KEEPABLE, SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, mayKeep, refusedFrame } from './photo-refusal.js';
 import { SelfieFaceCheck } from './selfie-face-check.js';
 import { focusAfterCheck } from './photo-focus.js';
+import { PhotoReadings } from '../reader/photo-readings.js';
 
 export interface PipelineLimits {
   maxBytes?: number;
@@ -48,6 +49,8 @@ export class CaptureController implements ReactiveController {
   readonly #host: ReactiveElement;
   readonly #options: CaptureOptions;
   readonly #shown: CapturedPhotos;
+  /** What the document photos carry, read in the reader's worker. */
+  readonly readings: PhotoReadings<CapturedPhoto>;
   #checking = false;
   #lastSource: 'camera' | 'file' | null = null;
   /** Photos refused in a row on each step: from the second, the person may keep one anyway. */
@@ -70,6 +73,7 @@ export class CaptureController implements ReactiveController {
     this.#options = options;
     this.camera = new CameraController(host);
     this.#shown = new CapturedPhotos(() => host.requestUpdate());
+    this.readings = new PhotoReadings(this.#shown);
     this.#face = new SelfieFaceCheck(host);
     host.addController(this);
   }
@@ -161,6 +165,7 @@ export class CaptureController implements ReactiveController {
     const attempt = ++this.#cameraAttempt;
     this.#viewOpen = false;
     this.#shown.clearRejected();
+    this.readings.forget(role);
     // The view loads, and the image worker the guidance reads frames in starts, during the prompt.
     const view = this.#texts.loadView(() => this.#host.requestUpdate(), this.#options.loadPipeline ?? loadPipeline);
     await this.camera.start(role === 'selfie' ? 'user' : 'environment');
@@ -333,20 +338,12 @@ export class CaptureController implements ReactiveController {
         URL.revokeObjectURL(image.previewUrl);
         throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face, image: jpeg });
       }
-      this.#shown.accept(role, how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image);
+      const accepted: CapturedPhoto = how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image;
+      this.#shown.accept(role, accepted);
+      this.readings.readPhoto(role, accepted, !isBlobSource(source));
       delete this.#refusals[role];
       this.#options.announce(how.keepAnyway ? m.capture.kept : this.acceptedText(role));
-      this.#host.dispatchEvent(
-        new OnboardingCaptureEvent({
-          role,
-          bytes: image.bytes,
-          width: image.width,
-          height: image.height,
-          processedIn: image.processedIn,
-          processedBy: image.processedBy,
-          ...(how.keepAnyway && { keptAnyway: true }),
-        }),
-      );
+      this.#host.dispatchEvent(captureEvent(accepted));
     } catch (error) {
       if (!this.#pipeline.isCurrent(signal)) return;
       const code = imageCheckCode(error, this.#texts.pipeline?.imageErrors ?? null);

@@ -5,6 +5,7 @@
  * `onChange` is the host's requestUpdate.
  */
 import { base64ToBytes, type KeptCheck, type SideReading } from '@onboarding-kit/contract';
+import { OnboardingCaptureEvent } from '../events.js';
 import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
 
 export interface RejectedPhoto {
@@ -20,8 +21,8 @@ export interface RejectedPhoto {
 
 /**
  * A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice,
- * `keptCheck` the check that refused it (what the creation reports to the backend), `reading`
- * what the reader found on a document photo (absent: not read).
+ * `keptCheck` the check that refused it (what the creation reports to the backend); `reading`
+ * what a document photo carries, once its reading finished (reader/photo-readings.ts).
  */
 export type CapturedPhoto = ProcessedImage & { keptAnyway?: true; keptCheck?: KeptCheck; reading?: SideReading };
 
@@ -60,6 +61,15 @@ export class CapturedPhotos {
   swap(a: CaptureRole, b: CaptureRole): void {
     const { [a]: first, [b]: second, ...rest } = this.#photos;
     this.#photos = { ...rest, ...(second && { [a]: { ...second, role: a } }), ...(first && { [b]: { ...first, role: b } }) };
+    this.#onChange();
+  }
+
+  /** Gives the photo of `role` its reading, if it is still `photo` (not replaced or dropped meanwhile). */
+  setReading(role: CaptureRole, photo: CapturedPhoto, reading: SideReading): void {
+    // The same JPEG, not the same object: a host moved in the document recreates the records.
+    const current = this.#photos[role];
+    if (current?.base64 !== photo.base64) return;
+    this.#photos = { ...this.#photos, [role]: { ...current, reading } };
     this.#onChange();
   }
 
@@ -117,4 +127,17 @@ export class CapturedPhotos {
     }
     this.#onChange();
   }
+}
+
+/** The page's `onboarding-capture` of an accepted photo: its size and where it was prepared, never its pixels. */
+export function captureEvent(photo: CapturedPhoto): OnboardingCaptureEvent {
+  return new OnboardingCaptureEvent({
+    role: photo.role,
+    bytes: photo.bytes,
+    width: photo.width,
+    height: photo.height,
+    processedIn: photo.processedIn,
+    processedBy: photo.processedBy,
+    ...(photo.keptAnyway && { keptAnyway: true }),
+  });
 }

@@ -204,6 +204,26 @@ describe('DetailsController', () => {
       images: { selfie: 'CCCC' },
     });
   });
+
+  it("sends what each document photo's reading carried, leaving out a side that gave nothing and the selfie", async () => {
+    const { details } = await setup({ cpf: '52998224725', name: '', documentTypes: 'CNH' });
+    const back = { qr: { payloadBase64: 'aHR0cHM6Ly9leGFtcGxlLmJy' } };
+    const photos = {
+      documentFront: { ...photo('AAAA'), reading: {} },
+      documentBack: { ...photo('BBBB'), reading: back },
+      selfie: { ...photo('CCCC'), reading: back },
+    };
+    expect(details.request(photos)).to.deep.equal({
+      cpf: '529.982.247-25',
+      documentType: 'CNH',
+      images: { documentFront: 'AAAA', documentBack: 'BBBB', selfie: 'CCCC' },
+      documentReading: { documentBack: back },
+    });
+    // Nothing read at all: no member.
+    expect(details.request({ documentFront: photo('AAAA'), documentBack: { ...photo('BBBB'), reading: {} } })).to.not.have.property(
+      'documentReading',
+    );
+  });
 });
 
 describe('a tax id the session fixes', () => {

@@ -15,8 +15,10 @@ import {
   isPersonName,
   onlyDigits,
   type CreateOnboardingRequest,
+  type DocumentReading,
   type KeptAnyway,
   type KeptCheck,
+  type SideReading,
 } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import type { CaptureRole, ProcessedImage } from '../image/pipeline.js';
@@ -184,13 +186,19 @@ export class DetailsController implements ReactiveController {
    * The body of `POST /onboardings` with these photos (those the chosen document needs), and for
    * each one kept anyway the check that refused it, so the backend learns of it.
    */
-  request(photos: Partial<Record<CaptureRole, ProcessedImage & { keptCheck?: KeptCheck }>>): CreateOnboardingRequest {
+  request(
+    photos: Partial<Record<CaptureRole, ProcessedImage & { keptCheck?: KeptCheck; reading?: SideReading }>>,
+  ): CreateOnboardingRequest {
     const images: CreateOnboardingRequest['images'] = {};
     const kept: KeptAnyway = {};
+    const reading: DocumentReading = {};
     for (const role of rolesFor(this.#documentType)) {
       const photo = photos[role];
       if (photo) images[role] = photo.base64;
       if (photo?.keptCheck) kept[role] = photo.keptCheck;
+      // A side that gave nothing is left out; the selfie is never read.
+      const read = photo?.reading;
+      if (role !== 'selfie' && (read?.qr || read?.mrz)) reading[role] = read;
     }
     const name = this.#name.trim();
     // A session's tax id the page holds masked goes unsent: the companion takes the session's own.
@@ -205,6 +213,7 @@ export class DetailsController implements ReactiveController {
       ...(this.#documentType && { documentType: this.#documentType }),
       images,
       ...(Object.keys(kept).length > 0 && { keptAnyway: kept }),
+      ...(Object.keys(reading).length > 0 && { documentReading: reading }),
     };
   }
 

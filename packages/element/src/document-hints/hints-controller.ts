@@ -13,8 +13,8 @@ import { documentHints, type DocumentHint } from './hints.js';
 export class DocumentHintsController implements ReactiveController {
   readonly #host: ReactiveElement;
   readonly #options: FlowRefs;
-  /** The photo and hints last said: the same hints of the same photo are said once. */
-  #saidFor: object | undefined;
+  /** The photo (its JPEG) and hints last said: the same hints of the same photo are said once, its reading arriving or not. */
+  #saidFor: string | undefined;
   #saidKinds = '';
 
   constructor(host: ReactiveElement, options: FlowRefs) {
@@ -59,7 +59,7 @@ export class DocumentHintsController implements ReactiveController {
   hostUpdated(): void {
     const hints = this.hints;
     const side = this.#side();
-    const photo = side ? this.#options.capture()?.photos[side] : undefined;
+    const photo = side ? this.#options.capture()?.photos[side]?.base64 : undefined;
     const kinds = hints.map((h) => h.kind).join();
     if (photo === this.#saidFor && kinds === this.#saidKinds) return;
     this.#saidFor = photo;

@@ -216,10 +216,13 @@ async function readingsInFrame(readings: Record<string, unknown>): Promise<void>
   const script = frameDoc().createElement('script');
   script.type = 'module';
   script.textContent = `import { CapturedPhotos } from '/packages/element/src/controllers/captured-photos.ts';
-const accept = CapturedPhotos.prototype.accept;
+const { accept, setReading } = CapturedPhotos.prototype;
 CapturedPhotos.prototype.accept = function (role, photo) {
   const reading = window.__readings?.[role];
   accept.call(this, role, reading ? { ...photo, reading } : photo);
+};
+CapturedPhotos.prototype.setReading = function (role, photo, reading) {
+  setReading.call(this, role, photo, window.__readings?.[role] ?? reading);
 };
 window.__readingsPatched = true;`;
   frameDoc().head.append(script);

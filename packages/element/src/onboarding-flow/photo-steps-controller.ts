@@ -140,6 +140,8 @@ export class PhotoStepsController implements ReactiveController {
       else if (key && readKept(key, endpoint)) this.when('processing', () => this.#submission!.resume());
     }
     const step = nav.step;
+    // The document reader's worker comes while the person types (after consent), at the latest on a document step.
+    if (['cpf', 'document-type', 'document-front', 'document-back'].includes(step)) this.#capture?.readings.prepare();
     const failedAt = this.#failedAt;
     if (failedAt === null ? step !== FIRST_STEP : failedAt !== step && needsPhotoSteps(step)) this.load();
   }

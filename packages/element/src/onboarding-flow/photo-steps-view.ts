@@ -125,6 +125,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
           canSwitch: capture.canSwitch,
           autoCapture: c.autoCapture,
           onShutter: (auto) => void capture.takePhoto(auto),
+          onSteadyCard: (video) => capture.readings.readFrame(role, video),
           onSwitch: () => void capture.switchCamera(),
         }
       : null,

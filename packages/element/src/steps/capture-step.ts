@@ -201,6 +201,7 @@ function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): Templ
     .busy=${v.taking || v.camera.state !== 'live'}
     .open=${view.open}
     .onShutter=${view.onShutter}
+    .onSteadyCard=${view.onSteadyCard}
     .onSwitch=${view.onSwitch}
     .onClose=${v.onCloseCamera}
     .onBack=${v.onBack ?? v.onCloseCamera}

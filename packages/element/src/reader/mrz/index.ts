@@ -1,0 +1,1 @@
+export { readMrz } from './read-mrz.js';
