@@ -30,7 +30,7 @@ export class DocumentPrefillController implements ReactiveController {
   readonly #run = new LatestRun();
   #state: PrefillState = { kind: 'none' };
   /** The photos last read: the same photos are not sent again. */
-  #readFor: readonly unknown[] = [];
+  #readFor: readonly (string | null | undefined)[] = [];
   /** The person chose to correct what was read: the usual form shows. */
   #correcting = false;
   #revealed = false;
@@ -67,7 +67,8 @@ export class DocumentPrefillController implements ReactiveController {
     const front = photos?.documentFront;
     const back = photos?.documentBack;
     const type = details.documentType;
-    const key = [front, back, type];
+    // By their JPEGs: a reading arriving on a photo makes a new record of the same photo.
+    const key = [front?.base64, back?.base64, type];
     if (!front || !type || key.every((part, i) => part === this.#readFor[i])) return;
     this.#readFor = key;
     void this.#read({ documentType: type, images: { documentFront: front.base64, ...(back && { documentBack: back.base64 }) } });
