@@ -210,7 +210,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   await add('lazy: full consent text ("Ler detalhes")', 'onboarding-flow.consent-text.js');
   await add('lazy: waiting and outcome texts (review)', 'onboarding-flow.after-send.js');
   await add('lazy: hand-off to a phone (asked for or followed)', 'onboarding-flow.handoff.js');
-  await add('lazy: document reader worker: QR decoder, MRZ reader (idle on the data steps)', READER_FILES[0]);
+  for (const file of READER_FILES) await add('lazy: document reader worker: QR decoder, MRZ reader (idle on the data steps)', file);
   let distFiles: string[] = [];
   try {
     distFiles = (await readdir(ELEMENT_DIST)).filter((f) => f.endsWith('.js')).sort();

@@ -5,14 +5,13 @@
  * beside it so the worker path is used), next to a bare floor on the same input. Also
  * makes the three realistic JPEGs the companion section uploads.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
 import { buildImageWorker } from '@onboarding-kit/element/internal/build-bundles';
 import type { FloorRun, Fixture, GuidanceRun, MainThreadInput, MainThreadRun, PipelineRun } from '../capture-page/entry.js';
-import { REPO_ROOT } from '../lib/paths.js';
+import { buildBenchPage } from '../lib/page-build.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { kb, median, ms, ratio, reason } from '../lib/stats.js';
 import { serveDirectory } from '../lib/static-server.js';
@@ -30,29 +29,10 @@ export const DEFAULT_CAPTURE: CaptureSettings = { frameRuns: 25, photoRuns: 5, r
 export type Images = Record<'documentFront' | 'documentBack' | 'selfie', Buffer>;
 
 async function buildPage(dir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root: REPO_ROOT,
-    logLevel: 'error',
-    publicDir: false,
-    resolve: { conditions: ['source', 'module', 'browser', 'production', 'default'] },
-    build: {
-      outDir: dir,
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: true,
-      reportCompressedSize: false,
-      lib: { entry: join(REPO_ROOT, 'bench', 'capture-page', 'entry.ts'), formats: ['es'], fileName: () => 'bench-entry.js' },
-      rolldownOptions: { output: { codeSplitting: false, minify: true } },
-    },
-  });
+  await buildBenchPage(dir, 'capture', 'bench-entry.js');
   // The pipeline starts `./onboarding-flow.image-worker.js` beside its module (worker-url.ts):
   // here the module is bench-entry.js, so the element's worker build goes beside it.
   await buildImageWorker(dir);
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>capture bench</title><script type="module" src="./bench-entry.js"></script>',
-  );
 }
 
 type Bench = Window['__bench'];

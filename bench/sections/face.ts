@@ -4,13 +4,13 @@
  * pipeline's own checks on the same picture measured in the same page (the baseline every selfie
  * already pays).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { build } from 'vite';
 import type { FaceRun } from '../face-page/entry.js';
+import { buildBenchPage } from '../lib/page-build.js';
 import { REPO_ROOT } from '../lib/paths.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { kb, median, ms, ratio, reason } from '../lib/stats.js';
@@ -32,26 +32,7 @@ type Engine = 'chromium' | 'firefox' | 'webkit';
 type Page = { prepare(): Promise<{ width: number; height: number }>; run(i: number): Promise<FaceRun>; close(): Promise<void> };
 
 async function buildPage(dir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root: REPO_ROOT,
-    logLevel: 'error',
-    publicDir: false,
-    resolve: { conditions: ['source', 'module', 'browser', 'production', 'default'] },
-    build: {
-      outDir: dir,
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: true,
-      reportCompressedSize: false,
-      lib: { entry: join(REPO_ROOT, 'bench', 'face-page', 'entry.ts'), formats: ['es'], fileName: () => 'face-entry.js' },
-      rolldownOptions: { output: { codeSplitting: false, minify: true } },
-    },
-  });
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>face bench</title><script type="module" src="./face-entry.js"></script>',
-  );
+  await buildBenchPage(dir, 'face', 'face-entry.js');
 }
 
 /** The bench page in one engine (Chromium through the run's Playwright browser, the others through @onboarding-kit/testing's launchers). */

@@ -6,14 +6,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
 import { chromium } from 'playwright-core';
 import { buildImageWorker, buildReaderWorker } from '@onboarding-kit/element/internal/build-bundles';
 import { chromiumLaunchOptions } from '@onboarding-kit/testing/chromium';
 import { encodeY4m } from '@onboarding-kit/testing/y4m';
 import type { LiveRun, PictureRun } from '../reader-page/entry.js';
 import { qrCardRgb } from '@onboarding-kit/testing/qr-card';
-import { REPO_ROOT } from '../lib/paths.js';
+import { buildBenchPage } from '../lib/page-build.js';
 import { emptySection, type SectionResult } from '../lib/report.js';
 import { median, ms, reason } from '../lib/stats.js';
 import { serveDirectory } from '../lib/static-server.js';
@@ -40,29 +39,10 @@ interface EnginePage {
 }
 
 async function buildPage(dir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root: REPO_ROOT,
-    logLevel: 'error',
-    publicDir: false,
-    resolve: { conditions: ['source', 'module', 'browser', 'production', 'default'] },
-    build: {
-      outDir: dir,
-      emptyOutDir: false,
-      target: 'es2022',
-      minify: true,
-      reportCompressedSize: false,
-      lib: { entry: join(REPO_ROOT, 'bench', 'reader-page', 'entry.ts'), formats: ['es'], fileName: () => 'reader-entry.js' },
-      rolldownOptions: { output: { codeSplitting: false, minify: true } },
-    },
-  });
+  await buildBenchPage(dir, 'reader', 'reader-entry.js');
   // Both workers start from beside the module that names them: here, reader-entry.js.
   await buildImageWorker(dir);
   await buildReaderWorker(dir);
-  await writeFile(
-    join(dir, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>reading bench</title><script type="module" src="./reader-entry.js"></script>',
-  );
 }
 
 /** Chromium with its fake camera looping the QR card (a Y4M written here). */
