@@ -19,6 +19,7 @@ import {
   click,
   hasButton,
   heading,
+  liveText,
   mount,
   passConsent,
   passCpf,
@@ -62,7 +63,6 @@ afterEach(() => {
   cleanupListeners();
 });
 
-const live = (el: OnboardingFlow): string => root(el).querySelector('[role=status][aria-live=polite]')!.textContent ?? '';
 const hints = (el: OnboardingFlow): HTMLElement | null => root(el).querySelector('[part~=document-hints]');
 const primary = (el: OnboardingFlow): HTMLButtonElement => root(el).querySelector('button[part~=button-primary]')!;
 
@@ -83,8 +83,8 @@ describe('document hints on a photo review', () => {
     await pickFile(el, await cardJpeg());
     await waitFor(() => !!hints(el), 'no hint shown');
     expect(hints(el)!.textContent).to.contain('CIN (Carteira de Identidade Nacional)');
-    expect(live(el)).to.contain('Este documento parece ser outro');
-    expect(live(el)).to.contain('continuar mesmo assim');
+    expect(liveText(el)).to.contain('Este documento parece ser outro');
+    expect(liveText(el)).to.contain('continuar mesmo assim');
     expect(primary(el).textContent!.trim()).to.equal('Trocar para CIN');
     expect(hasButton(el, 'Tirar de novo')).to.equal(true);
     expect(hasButton(el, 'Continuar mesmo assim')).to.equal(true);
@@ -98,7 +98,7 @@ describe('document hints on a photo review', () => {
     await waitFor(() => el.shadowRoot!.activeElement === heading(el), 'the heading never took focus');
     // The photo stays; under a CIN, a front carrying the zone looks like the back.
     expect(preview(el)).to.not.equal(null);
-    await waitFor(() => live(el).includes('parece ser do verso'), `live region: ${live(el)}`);
+    await waitFor(() => liveText(el).includes('parece ser do verso'), `live region: ${liveText(el)}`);
     expect(primary(el).textContent!.trim()).to.equal('Tirar de novo');
     expect(hasButton(el, 'Trocar para CIN')).to.equal(false);
 
@@ -124,7 +124,7 @@ describe('document hints on a photo review', () => {
     await click(el, 'Trocar frente e verso');
     // The back now holds the photo with the codes: nothing left to say.
     await waitFor(() => !hints(el), 'the hint stayed after the swap');
-    expect(live(el)).to.contain('Frente e verso trocados.');
+    expect(liveText(el)).to.contain('Frente e verso trocados.');
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'selfie');
   });
@@ -145,7 +145,7 @@ describe('document hints on a photo review', () => {
     await pickFile(el, await cardJpeg());
     await waitFor(() => !!hints(el), 'no hint on the back');
     expect(hints(el)!.textContent).to.contain('The CPF read on the document is not the CPF you typed');
-    expect(live(el)).to.contain('not the CPF you typed');
+    expect(liveText(el)).to.contain('not the CPF you typed');
     expect(primary(el).textContent!.trim()).to.equal('Take it again');
     await expect(el).to.be.accessible();
     await click(el, 'Continue anyway');
@@ -160,7 +160,7 @@ describe('document hints on a photo review', () => {
     await pickFile(el, await cardJpeg());
     expect(hints(el)).to.equal(null);
     expect(button(el, 'Usar esta foto')).to.exist;
-    expect(live(el)).to.not.contain('parece');
+    expect(liveText(el)).to.not.contain('parece');
   });
 
   it('Tirar de novo drops the photo and offers the sources again', async function () {

@@ -10,11 +10,10 @@ import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
 import {
   cleanupListeners,
   click,
-  companionNamespace,
-  controlDouble,
   doubleState,
   errorText,
-  mount,
+  liveText,
+  mountWithSession,
   passIntro,
   photoFor,
   pickFile,
@@ -28,20 +27,12 @@ import {
 
 afterEach(() => cleanupListeners());
 
-async function prefillSession(answer: DoubleControl['documentPrefill']): Promise<{ el: OnboardingFlow; ns: string; secret: string }> {
-  const ns = companionNamespace();
-  const secret = `cs_test_prefill_${ns}_0123456789abcdef`;
-  await controlDouble(ns, {
-    sessions: [{ clientSecret: secret, prefillFromDocument: true, documentTypes: ['CNH'] }],
-    ...(answer !== undefined && { documentPrefill: answer }),
-  });
-  const { el } = await mount({ ns, session: secret });
-  return { el, ns, secret };
+async function prefillSession(answer: DoubleControl['documentPrefill']) {
+  return mountWithSession({ prefillFromDocument: true, documentTypes: ['CNH'] }, answer === undefined ? {} : { documentPrefill: answer });
 }
 
 const stages = (el: OnboardingFlow): string[] => [...root(el).querySelectorAll('[part~=stage]')].map((s) => s.textContent!.trim());
 const currentStage = (el: OnboardingFlow): string => root(el).querySelector('[part~=stage-current]')!.textContent!.trim();
-const live = (el: OnboardingFlow): string => root(el).querySelector('[role=status][aria-live=polite]')!.textContent ?? '';
 const cpfInput = (el: OnboardingFlow): HTMLInputElement | null => root(el).querySelector<HTMLInputElement>('#cpf');
 
 /** Intro, consent, the document type, then both sides from files: ends on the CPF step. */
@@ -83,7 +74,7 @@ describe('the CPF read from the document', () => {
     const shown = () => root(el).querySelector('[data-prefill-cpf]')!.textContent!.trim();
     expect(shown()).to.equal('***.982.247-**');
     expect(root(el).querySelector('[data-prefill-name]')!.textContent).to.equal('MARIA DA SILVA');
-    expect(live(el)).to.contain('confira o CPF e o nome');
+    expect(liveText(el)).to.contain('confira o CPF e o nome');
     // Until corrected, the form stands aside: one question at a time.
     expect(cpfInput(el)).to.equal(null);
     await expect(el).to.be.accessible();
@@ -132,7 +123,7 @@ describe('the CPF read from the document', () => {
     await toCpf(el);
     await waitFor(() => !!root(el).querySelector('[part~=document-prefill]') && !!cpfInput(el), 'no form after an unreadable document');
     expect(root(el).querySelector('[part~=document-prefill]')!.textContent).to.contain('Não conseguimos ler os dados do documento');
-    expect(live(el)).to.contain('Não conseguimos ler os dados do documento');
+    expect(liveText(el)).to.contain('Não conseguimos ler os dados do documento');
     await expect(el).to.be.accessible();
     await typeInto(cpfInput(el)!, '529.982.247-25');
     root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();

@@ -200,12 +200,26 @@ export async function mount(options: MountOptions = {}): Promise<Mounted> {
   return { el, ns, events };
 }
 
+/** The element on a fresh namespace of the companion double holding one session (`session`, its secret made here), with `control` applied. */
+export async function mountWithSession(
+  session: Omit<DoubleSession, 'clientSecret'>,
+  control: DoubleControl = {},
+  options: MountOptions = {},
+): Promise<Mounted & { secret: string }> {
+  const ns = companionNamespace();
+  const secret = `cs_test_${ns}_0123456789abcdef0123`;
+  await controlDouble(ns, { ...control, sessions: [{ ...session, clientSecret: secret }] });
+  return { ...(await mount({ ...options, ns, session: secret })), secret };
+}
+
 const cleanups: (() => void)[] = [];
 export function cleanupListeners(): void {
   while (cleanups.length) cleanups.pop()!();
 }
 
 export const root = (el: OnboardingFlow): ShadowRoot => el.shadowRoot!;
+/** What the polite live region says now. */
+export const liveText = (el: OnboardingFlow): string => root(el).querySelector('[role=status][aria-live=polite]')!.textContent ?? '';
 export const stepOf = (el: OnboardingFlow): string => root(el).querySelector('section[data-step]')!.getAttribute('data-step')!;
 export const heading = (el: OnboardingFlow): HTMLElement => root(el).querySelector('h2')!;
 export const text = (el: OnboardingFlow): string => root(el).textContent!.replace(/\s+/g, ' ');

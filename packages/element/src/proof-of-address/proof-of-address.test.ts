@@ -13,12 +13,11 @@ import {
   chooseType,
   cleanupListeners,
   click,
-  companionNamespace,
-  controlDouble,
   doubleState,
   errorText,
   heading,
-  mount,
+  liveText,
+  mountWithSession,
   passConsent,
   passCpf,
   photoFor,
@@ -39,13 +38,7 @@ function pdfFile(name = 'conta.pdf', padding = 0): File {
   return new File([body], name, { type: 'application/pdf' });
 }
 
-async function sessionFlow(locale = 'pt-BR'): Promise<{ el: OnboardingFlow; ns: string }> {
-  const ns = companionNamespace();
-  const secret = `cs_test_proof_${ns}_0123456789abcdef`;
-  await controlDouble(ns, { sessions: [{ clientSecret: secret, steps: ['proof-of-address'], documentTypes: ['CNH', 'RG'] }] });
-  const { el } = await mount({ ns, session: secret, locale });
-  return { el, ns };
-}
+const sessionFlow = (locale = 'pt-BR') => mountWithSession({ steps: ['proof-of-address'], documentTypes: ['CNH', 'RG'] }, {}, { locale });
 
 /** From the intro to the proof-of-address step, the photos picked from files. */
 async function toProof(el: OnboardingFlow): Promise<void> {
@@ -78,8 +71,6 @@ async function pickProof(el: OnboardingFlow, file: File): Promise<void> {
   await el.updateComplete;
 }
 
-const live = (el: OnboardingFlow): string => root(el).querySelector('[role=status][aria-live=polite]')!.textContent ?? '';
-
 describe('the proof-of-address step', () => {
   it('comes after the selfie as a stage of its own, refuses what is no photo nor PDF, and sends a PDF as it is', async function () {
     this.timeout(90_000);
@@ -105,7 +96,7 @@ describe('the proof-of-address step', () => {
     await pickProof(el, pdf);
     expect(errorText(el)).to.equal('');
     expect(root(el).querySelector('[part~=proof-file]')!.textContent).to.equal('PDF: conta.pdf (1 KB)');
-    expect(live(el)).to.contain('Comprovante recebido');
+    expect(liveText(el)).to.contain('Comprovante recebido');
     await expect(el).to.be.accessible();
     await click(el, 'Usar este comprovante');
     await waitForStep(el, 'review');
@@ -147,10 +138,7 @@ describe('the proof-of-address step', () => {
 
   it('is not there without the session asking for it', async function () {
     this.timeout(90_000);
-    const ns = companionNamespace();
-    const secret = `cs_test_noproof_${ns}_0123456789abcdef`;
-    await controlDouble(ns, { sessions: [{ clientSecret: secret, documentTypes: ['PASSPORT'] }] });
-    const { el } = await mount({ ns, session: secret });
+    const { el } = await mountWithSession({ documentTypes: ['PASSPORT'] });
     await passConsent(el);
     await passCpf(el, CPF.approved);
     root(el).querySelector<HTMLButtonElement>('button[type=submit]')!.click();
