@@ -1,5 +1,5 @@
 /**
- * What the page read from a document photo before sending it (docs/page-api.md#document-reading):
+ * What the page read from a document photo before sending it (docs/page-api.md):
  * the QR code's payload and the machine-readable zone, with their check-digit results. It is a
  * help for the person and a record for the backend; no verdict of the companion depends on it.
  */

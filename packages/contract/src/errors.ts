@@ -60,6 +60,11 @@ export const API_ERRORS = {
   handoff_expired: { status: 410, message: 'This hand-off link has expired: ask for a new one on the other device.' },
   handoff_used: { status: 410, message: 'This hand-off link has already been used: ask for a new one on the other device.' },
   page_unavailable: { status: 503, message: 'The hosted page is not available on this companion.' },
+  prefill_unavailable: { status: 409, message: 'This session does not offer a document prefill.' },
+  document_unreadable: {
+    status: 422,
+    message: 'The document could not be read: take a new photo of it, flat, well lit and in focus, and try again.',
+  },
   /** Logged for a request whose client went away (nginx's convention); no client ever reads it. */
   client_closed_request: { status: 499, message: 'The client closed the connection before the request was complete.' },
   internal_error: { status: 500, message: 'Internal error.' },

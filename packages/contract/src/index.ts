@@ -14,4 +14,5 @@ export * from './handoff.js';
 export * from './queries.js';
 export * from './support-code.js';
 export * from './document-reading.js';
+export { MRZ_FIELD_NAMES } from './document-reading-validation.js';
 export * from './session-checks.js';

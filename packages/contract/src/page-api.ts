@@ -6,6 +6,7 @@
 import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes } from './base64.js';
 import type { OnboardingStatus } from './envelope.js';
 import type { DocumentReading } from './document-reading.js';
+import { validateDocumentReading } from './document-reading-validation.js';
 import type { ApiErrorCode, UpstreamFailure } from './errors.js';
 import { isAcceptedImageType, sniffBase64, SNIFF_BYTES, type SniffedType } from './image.js';
 import { isPersonName } from './person-name.js';
@@ -49,7 +50,7 @@ export interface CreateOnboardingRequest {
   images: Partial<Record<ImageRoleName, string>>;
   /** Photos the person kept although a check refused them (docs/page-api.md#photos-kept-anyway). */
   keptAnyway?: KeptAnyway;
-  /** What the page read from the document photos (docs/page-api.md#document-reading). */
+  /** What the page read from the document photos (docs/page-api.md). */
   documentReading?: DocumentReading;
   /** The proof of address of a session with that step: a JPEG, PNG or PDF in pure base64. */
   proofOfAddress?: string;
@@ -94,9 +95,15 @@ export function isApiErrorBody(value: unknown): value is ApiErrorBody {
   return !!e && typeof e === 'object' && typeof e.code === 'string' && typeof e.message === 'string';
 }
 
-/** Largest body a creation can legitimately need: three images at the limit, in base64, plus the other fields. */
+/** Types a proof of address may be: a photo, or a PDF as the person received it. */
+export type ProofOfAddressType = 'image/jpeg' | 'image/png' | 'application/pdf';
+
+/**
+ * Largest body a creation can legitimately need: three images and a proof of address at the
+ * limit, in base64, plus the other fields (64 KiB holds them and a document reading of both sides).
+ */
 export function maxCreateBodyBytes(imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): number {
-  return IMAGE_ROLES.length * Math.ceil(imageMaxBytes / 3) * 4 + 64 * 1024;
+  return (IMAGE_ROLES.length + 1) * Math.ceil(imageMaxBytes / 3) * 4 + 64 * 1024;
 }
 
 export interface ValidCreateOnboarding {
@@ -106,6 +113,9 @@ export interface ValidCreateOnboarding {
   images: Partial<Record<ImageRoleName, { base64: string; mime: 'image/jpeg' | 'image/png'; bytes: number }>>;
   /** Present only when at least one photo was kept anyway. */
   keptAnyway?: KeptAnyway;
+  /** Present only when the page read something from a document photo. */
+  documentReading?: DocumentReading;
+  proofOfAddress?: { base64: string; mime: ProofOfAddressType; bytes: number };
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; status: 400 | 413; error: ApiError };
@@ -138,8 +148,9 @@ export function validateCreateOnboarding(
 }
 
 /** A valid creation whose images are the ASCII bytes of their base64 text (see `validateCreateOnboardingBytes`). */
-export interface ValidCreateOnboardingBytes extends Omit<ValidCreateOnboarding, 'images'> {
+export interface ValidCreateOnboardingBytes extends Omit<ValidCreateOnboarding, 'images' | 'proofOfAddress'> {
   images: Partial<Record<ImageRoleName, { base64: Uint8Array; mime: 'image/jpeg' | 'image/png'; bytes: number }>>;
+  proofOfAddress?: { base64: Uint8Array; mime: ProofOfAddressType; bytes: number };
 }
 
 /**
@@ -200,6 +211,20 @@ function validateTextFields(b: Record<string, unknown>): Validation<null> {
   return { ok: true, value: null };
 }
 
+/** `proofOfAddress`: pure base64 of a JPEG, PNG or PDF by its magic bytes, its size checked with the images'. */
+function validateProofOfAddress<T>(
+  value: unknown,
+  text: ImageText<T>,
+): Validation<{ base64: T; mime: ProofOfAddressType; bytes: number } | undefined> {
+  if (value === undefined) return { ok: true, value: undefined };
+  if (!text.is(value) || text.empty(value) || !text.pure(value))
+    return fail(400, 'invalid_image', 'proofOfAddress must be a JPEG, PNG or PDF in pure base64 (no data: prefix).', 'proofOfAddress');
+  const mime = text.sniff(value);
+  if (!isAcceptedImageType(mime) && mime !== 'application/pdf')
+    return fail(400, 'invalid_image', 'proofOfAddress is not a JPEG, PNG or PDF.', 'proofOfAddress');
+  return { ok: true, value: { base64: value, mime, bytes: text.decodedLength(value) } };
+}
+
 function validateCreation<
   T,
   V extends { images: Partial<Record<ImageRoleName, { base64: T; mime: 'image/jpeg' | 'image/png'; bytes: number }>> },
@@ -243,6 +268,8 @@ function validateCreation<
       return fail(413, 'image_too_large', `images.${role} is larger than ${imageMaxBytes} bytes.`, `images.${role}`);
     }
   }
+  if (text.is(b.proofOfAddress) && text.decodedLength(b.proofOfAddress) > imageMaxBytes)
+    return fail(413, 'image_too_large', `proofOfAddress is larger than ${imageMaxBytes} bytes.`, 'proofOfAddress');
   for (const role of IMAGE_ROLES) {
     const v = imgs[role];
     if (v === undefined || v === null || (text.is(v) && text.empty(v))) {
@@ -260,6 +287,10 @@ function validateCreation<
   }
   const kept = validateKeptAnyway(b.keptAnyway, valid);
   if (!kept.ok) return kept;
+  const proof = validateProofOfAddress(b.proofOfAddress, text);
+  if (!proof.ok) return proof;
+  const reading = validateDocumentReading(b.documentReading);
+  if (!reading.ok) return reading;
 
   return {
     ok: true,
@@ -269,6 +300,8 @@ function validateCreation<
       ...(typeof b.documentType === 'string' && b.documentType.trim() && { documentType: b.documentType.trim() }),
       images: valid,
       ...(kept.value && { keptAnyway: kept.value }),
+      ...(reading.value && { documentReading: reading.value }),
+      ...(proof.value && { proofOfAddress: proof.value }),
     } as unknown as V,
   };
 }

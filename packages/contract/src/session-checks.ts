@@ -1,5 +1,5 @@
 /**
- * The upstream's instant checks a session asks for (docs/backend-api.md#checks): what each one
+ * The upstream's instant checks a session asks for (docs/backend-api.md): what each one
  * calls, and how its result is reported.
  */
 import type { OutcomeKind } from './classify.js';

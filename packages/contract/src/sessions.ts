@@ -10,6 +10,7 @@ import type { KeptAnyway, Validation } from './page-api.js';
 import type { DocumentReading } from './document-reading.js';
 import type { SessionCheck, SessionChecks, SessionStep } from './session-checks.js';
 import { isPersonName } from './person-name.js';
+import { sessionOptionsOf, type ValidSessionOptions } from './session-options.js';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from './tax-id.js';
 
 export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired', 'cancelled'] as const;
@@ -55,7 +56,7 @@ export interface CreateSessionRequest {
   /** Seconds until the session expires (default 1800, at most 86400). */
   expiresIn?: number;
   metadata?: Record<string, string>;
-  /** The upstream's instant checks to run once the photos are in (docs/backend-api.md#checks). */
+  /** The upstream's instant checks to run once the photos are in (docs/backend-api.md). */
   checks?: SessionCheck[];
   /** Offer the CPF and name the upstream's OCR reads from the document, for the person to confirm (needs `ocr` in `checks`). */
   prefillFromDocument?: boolean;
@@ -161,6 +162,7 @@ export const NOTIFICATION_TYPES = [
   'session.expired',
   'session.cancelled',
   'session.redacted',
+  'session.checks_completed',
   'query.completed',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -178,7 +180,7 @@ export interface NotificationEvent<T = unknown> {
 /** The header carrying a notification's signatures. */
 export const NOTIFICATION_SIGNATURE_HEADER = 'Onboarding-Signature';
 
-export interface ValidCreateSession {
+export interface ValidCreateSession extends ValidSessionOptions {
   reference: string;
   taxId?: { kind: 'cpf' | 'cnpj'; value: string };
   name?: string;
@@ -198,7 +200,20 @@ const fail = (code: ApiErrorCode, message: string, field?: string): Validation<n
 const DOCUMENT_TYPE = /^[A-Z0-9_-]{1,40}$/;
 // eslint-disable-next-line no-control-regex -- a reference is printable: control characters are what it refuses
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-const KNOWN_FIELDS = new Set(['reference', 'cpf', 'cnpj', 'name', 'documentTypes', 'locale', 'returnUrl', 'expiresIn', 'metadata']);
+const KNOWN_FIELDS = new Set([
+  'reference',
+  'cpf',
+  'cnpj',
+  'name',
+  'documentTypes',
+  'locale',
+  'returnUrl',
+  'expiresIn',
+  'metadata',
+  'checks',
+  'prefillFromDocument',
+  'steps',
+]);
 
 /** Checks a `POST /v1/sessions` body; every refusal names its field. */
 export function validateCreateSession(body: unknown): Validation<ValidCreateSession> {
@@ -246,26 +261,16 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
     returnUrl = b.returnUrl;
   }
 
-  let expiresInS: number = SESSION_LIMITS.defaultExpiresInS;
-  if (b.expiresIn !== undefined) {
-    if (
-      typeof b.expiresIn !== 'number' ||
-      !Number.isInteger(b.expiresIn) ||
-      b.expiresIn < SESSION_LIMITS.minExpiresInS ||
-      b.expiresIn > SESSION_LIMITS.maxExpiresInS
-    ) {
-      return fail(
-        'invalid_field',
-        `expiresIn must be a whole number of seconds from ${SESSION_LIMITS.minExpiresInS} to ${SESSION_LIMITS.maxExpiresInS}.`,
-        'expiresIn',
-      );
-    }
-    expiresInS = b.expiresIn;
-  }
+  const expires = expiresInOf(b.expiresIn);
+  if (!expires.ok) return expires;
+  const expiresInS = expires.value;
 
   const meta = metadataOf(b.metadata);
   if (!meta.ok) return meta;
   const metadata = meta.value;
+
+  const options = sessionOptionsOf(b);
+  if (!options.ok) return options;
 
   return {
     ok: true,
@@ -278,8 +283,27 @@ export function validateCreateSession(body: unknown): Validation<ValidCreateSess
       ...(returnUrl && { returnUrl }),
       expiresInS,
       metadata,
+      ...options.value,
     },
   };
+}
+
+/** Seconds until the session expires, the default when absent. */
+function expiresInOf(value: unknown): Validation<number> {
+  if (value === undefined) return { ok: true, value: SESSION_LIMITS.defaultExpiresInS };
+  if (
+    typeof value !== 'number' ||
+    !Number.isInteger(value) ||
+    value < SESSION_LIMITS.minExpiresInS ||
+    value > SESSION_LIMITS.maxExpiresInS
+  ) {
+    return fail(
+      'invalid_field',
+      `expiresIn must be a whole number of seconds from ${SESSION_LIMITS.minExpiresInS} to ${SESSION_LIMITS.maxExpiresInS}.`,
+      'expiresIn',
+    );
+  }
+  return { ok: true, value };
 }
 
 /** The person's CPF or company's CNPJ, normalised; at most one of the two. */

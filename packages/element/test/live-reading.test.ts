@@ -16,6 +16,7 @@ import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-s
 import { encodeY4m } from '@onboarding-kit/testing/y4m';
 import { BUNDLE_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, hostedFromManifest, type BuiltDist } from './support/built-dist.js';
+import { walkToFirstPhoto } from './support/walk.js';
 
 const ELEMENT = '<onboarding-flow cpf="529.982.247-25" document-types="PASSPORT" locale="en"></onboarding-flow>';
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>kit</title></head><body>${ELEMENT}<script type="module" src="/kit/${BUNDLE_FILE}"></script></body></html>`;
@@ -78,14 +79,7 @@ test('the document camera reads the QR code live and from its photo; the selfie 
     await recordReader(p);
     await p.goto(`${server.url}/shop/index.html`);
     const flow = p.locator('onboarding-flow');
-    await flow.locator('button.primary').click();
-    await flow.locator('#consent').check();
-    await flow.locator('button[type=submit]').click();
-    await flow.locator('section[data-step="cpf"]').waitFor();
-    await flow.locator('button[type=submit]').click();
-    await flow.locator('section[data-step="document-type"]').waitFor();
-    await flow.locator('button[type=submit]').click();
-    await flow.locator('section[data-step="document-front"]').waitFor();
+    await walkToFirstPhoto(p);
 
     const expected = Buffer.from(QR_CARD_TEXT).toString('base64');
     await flow.locator('[data-capture-start]').click();

@@ -26,6 +26,7 @@ import { HOSTING_MANIFEST } from '../src/lazy/load-failure.js';
 import { ptBR } from '../src/messages/pt-BR.js';
 import { en } from '../src/messages/en.js';
 import { buildDistIntoTemp, hostedFromManifest, type BuiltDist } from './support/built-dist.js';
+import { walkToFirstPhoto } from './support/walk.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test/artifacts/', import.meta.url));
 const PAGE = `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>loja</title></head><body>
@@ -135,21 +136,6 @@ async function chromiumPage(run: (p: Page, consoleErrors: string[]) => Promise<v
   } finally {
     await browser.close();
   }
-}
-
-/** Intro, consent, CPF (prefilled), document type (the only one): on to the first photo step. */
-async function walkToFirstPhoto(p: Page): Promise<void> {
-  const flow = p.locator('onboarding-flow');
-  await flow.locator('section[data-step="intro"]').waitFor();
-  await flow.locator('button.primary').click();
-  await flow.locator('section[data-step="consent"]').waitFor();
-  await flow.locator('#consent').check();
-  await flow.locator('button[type=submit]').click();
-  await flow.locator('section[data-step="cpf"]').waitFor();
-  await flow.locator('button[type=submit]').click();
-  await flow.locator('section[data-step="document-type"]').waitFor();
-  await flow.locator('button[type=submit]').click();
-  await flow.locator('section[data-step="document-front"]').waitFor();
 }
 
 inChromium("chromium: an HTML page served in place of a lazy file (a catch-all route) is the page's fault too", async () => {

@@ -23,6 +23,7 @@ import {
   READER_WORKER_FILE,
 } from '../vite.config.js';
 import { buildDistIntoTemp, hostedFromManifest, type BuiltDist } from './support/built-dist.js';
+import { walkToFirstPhoto } from './support/walk.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
 
@@ -203,15 +204,7 @@ for (const [form, path, script] of [
       // Intro (its pictures drawn inline) -> consent -> CPF (prefilled) -> document type (the only one, preselected) -> front photo.
       // A passport has no back: two pictures, its page and the selfie.
       assert.equal(await flow.locator('[part~=intro-photos] svg').count(), 2);
-      await flow.locator('button.primary').click();
-      await flow.locator('section[data-step="consent"]').waitFor();
-      await flow.locator('#consent').check();
-      await flow.locator('button[type=submit]').click();
-      await flow.locator('section[data-step="cpf"]').waitFor();
-      await flow.locator('button[type=submit]').click();
-      await flow.locator('section[data-step="document-type"]').waitFor();
-      await flow.locator('button[type=submit]').click();
-      await flow.locator('section[data-step="document-front"]').waitFor();
+      await walkToFirstPhoto(p);
 
       // Everything so far: the page, the one script, the full consent text it fetched from beside
       // itself once connected, and the photo steps, fetched from beside it too while the person

@@ -49,6 +49,45 @@ export interface CreateSessionParams {
 export type SessionCheck = 'ocr' | 'face_match' | 'cnh_validation' | 'document_inspection';
 export type SessionStep = 'proof-of-address';
 
+/** One instant check of a session and where it stands (the companion's docs/backend-api.md#checks). */
+export interface CheckResult {
+  check: SessionCheck | 'proof_of_address';
+  /** The upstream service called. */
+  service: string;
+  /** `pending`: no final answer yet; `done`: processed (`result` holds the upstream's data, a mismatch included); `refused`: the upstream's business refusal; `failed`: a technical failure, after the retries. */
+  state: 'pending' | 'done' | 'refused' | 'failed';
+  outcome?: QueryOutcomeKind;
+  /** The upstream's `result`, non-contract members removed, as received. */
+  result?: Record<string, unknown>;
+  /** The upstream's message, masked. */
+  message?: string;
+  externalId?: string;
+  requestedAt: string;
+  completedAt?: string;
+}
+
+/** `checks` of a session: what was asked and each result; `completedAt` once none is pending. */
+export interface SessionChecks {
+  requested: CheckResult['check'][];
+  results: CheckResult[];
+  completedAt?: string;
+}
+
+/** What the page read from one document photo; a record, never a verdict. */
+export interface SideReading {
+  qr?: { payloadBase64: string };
+  mrz?: {
+    format: 'TD1' | 'TD2' | 'TD3';
+    lines: string[];
+    fields: Record<string, string>;
+    checks: { field: 'documentNumber' | 'birthDate' | 'expirationDate' | 'personalNumber' | 'composite'; valid: boolean }[];
+    valid: boolean;
+  };
+  documentKind?: 'CNH' | 'CIN' | 'PASSPORT';
+}
+
+export type DocumentReading = Partial<Record<'documentFront' | 'documentBack', SideReading>>;
+
 /** Answer of `POST /v1/sessions`. */
 export interface CreatedSession {
   id: string;
@@ -92,6 +131,10 @@ export interface SessionView {
   /** Set once the session's personal data was erased (`sessions.redact`). */
   redactedAt?: string;
   onboarding?: SessionOnboarding;
+  /** The instant checks asked for and their results (absent: none asked for). */
+  checks?: SessionChecks;
+  /** What the page read from the document photos; a record, never a verdict (absent: nothing read). */
+  documentReading?: DocumentReading;
 }
 
 /** Filters of `GET /v1/sessions`; every one optional. */
@@ -182,6 +225,7 @@ export const NOTIFICATION_TYPES = [
   'session.expired',
   'session.cancelled',
   'session.redacted',
+  'session.checks_completed',
   'query.completed',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
@@ -211,6 +255,7 @@ export type SessionCompleted = NotificationOf<'session.completed', SessionView>;
 export type SessionExpired = NotificationOf<'session.expired', SessionView>;
 export type SessionCancelled = NotificationOf<'session.cancelled', SessionView>;
 export type SessionRedacted = NotificationOf<'session.redacted', SessionView>;
+export type SessionChecksCompleted = NotificationOf<'session.checks_completed', SessionView>;
 export type QueryCompleted = NotificationOf<'query.completed', QueryCompletedData>;
 
 /** Every notification the companion sends; `switch (event.type)` narrows `data`. */
@@ -220,6 +265,7 @@ export type OnboardingNotification =
   | SessionExpired
   | SessionCancelled
   | SessionRedacted
+  | SessionChecksCompleted
   | QueryCompleted;
 
 /** The `upstream` member of an `upstream_*` error: what the upstream itself said. */
@@ -267,6 +313,8 @@ export const API_ERROR_CODES = [
   'handoff_expired',
   'handoff_used',
   'page_unavailable',
+  'prefill_unavailable',
+  'document_unreadable',
   'client_closed_request',
   'internal_error',
 ] as const;

@@ -100,7 +100,29 @@ export function checkImageBytes(bytes: Uint8Array): ImageCheck {
   };
 }
 
+/**
+ * A PDF where a service takes one (the proof of address): `%PDF-` first and an `%%EOF` near the
+ * end; anything else is checked as an image.
+ */
+export function checkImageOrPdf(check: ImageCheck, value: unknown): ImageCheck | PdfCheck {
+  if (check.ok || typeof value !== 'string') return check;
+  const base64 = parseDataUri(value)?.base64 ?? value;
+  if (!isPureBase64(base64)) return check;
+  const bytes = base64ToBytes(base64);
+  if (sniffBytes(bytes) !== 'application/pdf') return check;
+  const tail = new TextDecoder('latin1').decode(bytes.subarray(Math.max(0, bytes.length - 1024)));
+  if (!tail.includes('%%EOF')) return { ok: false, reason: 'damaged application/pdf' };
+  return { ok: true, mime: 'application/pdf', bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+export interface PdfCheck {
+  ok: true;
+  mime: 'application/pdf';
+  bytes: Uint8Array;
+  sha256: string;
+}
+
 /** True for the documented "no face" test image. */
-export function isNoFaceImage(check: ImageCheck): boolean {
+export function isNoFaceImage(check: ImageCheck | PdfCheck): boolean {
   return check.ok && check.sha256 === NO_FACE_PNG_SHA256;
 }

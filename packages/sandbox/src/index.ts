@@ -6,4 +6,5 @@ export type { SandboxStats } from './stats.js';
 export { DEFAULTS, NO_FAULTS, type AliasMap, type Faults, type SandboxClock, type SandboxOptions } from './options.js';
 export { NO_FACE_PNG_BASE64, NO_FACE_PNG_SHA256, SAMPLE_PNG_BASE64 } from './images.js';
 export { TEST_IDENTITIES } from './identities.js';
+export { CHECK_TEST_IDENTITIES } from './check-identities.js';
 export { writePdf } from './pdf.js';

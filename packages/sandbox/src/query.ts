@@ -15,17 +15,20 @@ import { COMPANY_RESULTS } from './data/company-results.js';
 import { PERSON_RESULTS, personSeedKey } from './data/person-results.js';
 import { Rng } from './data/prng.js';
 import { personProfile, randomCnpj, randomCpf, companyProfile } from './data/profiles.js';
+import { CHECK_IDENTITIES, forcedAnswer, UNREADABLE_MESSAGE, type CheckBehaviour } from './check-identities.js';
 import type { DocumentoscopyCases } from './documentoscopy.js';
 import { MSG } from './envelope.js';
 import { INACTIVE_PRODUCT_IDS, NO_BALANCE_IDS } from './identities.js';
 import { hasImageSource, readImage } from './image-source.js';
-import { isNoFaceImage, type ImageCheck } from './images.js';
+import { checkImageOrPdf, isNoFaceImage, type ImageCheck, type PdfCheck } from './images.js';
 
 export type QueryOutcome =
   | { kind: 'result'; result: Record<string, unknown>; seed: string }
   | { kind: 'no-data'; message: string }
   | { kind: 'refused'; message: string }
-  | { kind: 'failure'; code: 400 | 401; message: string };
+  | { kind: 'failure'; code: 400 | 401; message: string }
+  /** In-body 500 with `onboardingStatus: ERROR`: the upstream's technical failure. */
+  | { kind: 'technical-failure' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IMAGE_FIELDS = new Set(['image1', 'image2', 'selfie1']);
@@ -110,7 +113,10 @@ export async function runQuery(id: ServiceId, body: Readonly<Record<string, unkn
   }
 }
 
-type ImageChecks = Record<string, Extract<ImageCheck, { ok: true }>>;
+type ImageChecks = Record<string, Extract<ImageCheck, { ok: true }> | PdfCheck>;
+
+/** Services whose document may be a PDF rather than a photo. */
+const PDF_SERVICES: ReadonlySet<ServiceId> = new Set(['SERVICE_OCR_PROOF_OF_ADDRESS']);
 
 /** The service's images that the body carries, each read and checked, or the answer that refuses the query. */
 async function readQueryImages(
@@ -122,7 +128,8 @@ async function readQueryImages(
   const checks: ImageChecks = {};
   for (const [field, role] of Object.entries(roles)) {
     if (!hasImageSource(body, field)) continue; // optional and absent (required ones were checked before)
-    const check = await readImage(body, field);
+    const read = await readImage(body, field);
+    const check = PDF_SERVICES.has(id) ? checkImageOrPdf(read, body[field]) : read;
     if (!check.ok) return { refusal: { kind: 'refused', message: `Imagem inválida ou ilegível (${field}): ${check.reason}` } };
     if (role === 'face' && isNoFaceImage(check)) return { refusal: fail(400, MSG.faceNotFound) };
     checks[field] = check;
@@ -140,9 +147,20 @@ async function runImageQuery(
   const read = await readQueryImages(id, body);
   if ('refusal' in read) return read.refusal;
   const { checks } = read;
+  const behaviour = cpf ? CHECK_IDENTITIES[cpf] : undefined;
+  switch (forcedAnswer(behaviour, id)) {
+    case 'technical-failure':
+      return { kind: 'technical-failure' };
+    case 'no-face':
+      return fail(400, MSG.faceNotFound);
+    case 'unreadable':
+      return { kind: 'refused', message: UNREADABLE_MESSAGE };
+    case null:
+      break;
+  }
   const hashOf = (field: string) => checks[field]?.sha256 ?? '';
   const seed = `${id}:${Object.keys(checks).sort().map(hashOf).join(':')}:${cpf ?? ''}`;
-  const q: ImageQuery = { hashOf, seed, rng: new Rng(seed), key: text.key?.trim().toLowerCase(), text, cpf, deps };
+  const q: ImageQuery = { hashOf, seed, rng: new Rng(seed), key: text.key?.trim().toLowerCase(), text, cpf, behaviour, deps };
   switch (id) {
     case 'SERVICE_FACE_INDEX':
     case 'SERVICE_FACE_MATCH':
@@ -164,13 +182,29 @@ interface ImageQuery {
   key: string | undefined;
   text: Readonly<Record<string, string | undefined>>;
   cpf: string | undefined;
+  /** What a check test identity asks of the answer (none: the images decide). */
+  behaviour: CheckBehaviour | undefined;
   deps: QueryDeps;
 }
 
-function biometricResult(
-  id: 'SERVICE_FACE_INDEX' | 'SERVICE_FACE_MATCH' | 'SERVICE_VALIDATION_CNH',
-  { hashOf, seed, rng, cpf }: ImageQuery,
-): QueryOutcome {
+/**
+ * Whose document the images show: the person whose CPF the query carries (another person for the
+ * `other-person` identity); without a CPF, a person the document's bytes decide.
+ */
+function documentHolder({ hashOf, cpf, behaviour }: ImageQuery): string {
+  if (cpf && behaviour !== 'other-person') return cpf;
+  return randomCpf(new Rng(cpf ? `other-person:${cpf}` : `document:${hashOf('image1')}`));
+}
+
+/** Whether the faces compared belong to one person: decided by the test identity when the query carries a CPF. */
+function facesMatch(q: ImageQuery): boolean | undefined {
+  if (!q.cpf) return undefined;
+  return q.behaviour !== 'mismatch' && q.behaviour !== 'other-person';
+}
+
+function biometricResult(id: 'SERVICE_FACE_INDEX' | 'SERVICE_FACE_MATCH' | 'SERVICE_VALIDATION_CNH', q: ImageQuery): QueryOutcome {
+  const { hashOf, seed, rng, cpf } = q;
+  const known = facesMatch(q);
   switch (id) {
     case 'SERVICE_FACE_INDEX': {
       // A match search in the face base: the match is a deterministic person for these face bytes.
@@ -179,11 +213,22 @@ function biometricResult(
     }
     case 'SERVICE_FACE_MATCH': {
       const same = hashOf('image1') === hashOf('image2');
-      const similarity = same ? 100 : Number((60 + rng.next() * 39.99).toFixed(2));
+      const similarity =
+        known === undefined
+          ? same
+            ? 100
+            : Number((60 + rng.next() * 39.99).toFixed(2))
+          : known
+            ? Number((85 + rng.next() * 14.99).toFixed(2))
+            : Number((10 + rng.next() * 40).toFixed(2));
       const match = similarity >= 80;
       return { kind: 'result', result: { match, similarity, status: match ? 'MATCH' : 'NO_MATCH' }, seed };
     }
     case 'SERVICE_VALIDATION_CNH': {
+      if (known === false) {
+        const biometricScore = Number((10 + rng.next() * 40).toFixed(2));
+        return { kind: 'result', result: { cpf, biometricScore, validated: false, validationStatus: 'NOT_VALIDATED' }, seed };
+      }
       const biometricScore = Number((85 + rng.next() * 14.99).toFixed(2));
       return { kind: 'result', result: { cpf, biometricScore, validated: true, validationStatus: 'VALIDATED' }, seed };
     }
@@ -192,11 +237,12 @@ function biometricResult(
 
 function documentoscopyResult(
   id: 'SERVICE_DIGITAL_DOCUMENTOSCOPY' | 'SERVICE_DIGITAL_DOCUMENTOSCOPY_CONSULT',
-  { hashOf, seed, key, deps }: ImageQuery,
+  q: ImageQuery,
 ): QueryOutcome {
+  const { seed, key, deps } = q;
   switch (id) {
     case 'SERVICE_DIGITAL_DOCUMENTOSCOPY': {
-      const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
+      const holder = documentHolder(q);
       const entry = deps.documentoscopy.submit({ key: key!, documentData: { name: personProfile(holder).name, cpf: holder } });
       const status = deps.documentoscopy.statusOf(entry);
       return {
@@ -234,10 +280,11 @@ function documentoscopyResult(
   }
 }
 
-function ocrResult(id: ServiceId, { hashOf, seed, rng, text }: ImageQuery): QueryOutcome {
+function ocrResult(id: ServiceId, q: ImageQuery): QueryOutcome {
+  const { hashOf, seed, rng, text } = q;
   switch (id) {
     case 'SERVICE_OCR': {
-      const holder = randomCpf(new Rng(`document:${hashOf('image1')}`));
+      const holder = documentHolder(q);
       const p = personProfile(holder);
       const docType = text.documentType!.trim().toUpperCase();
       // cnhCategory / cnhNumber exist on a driver licence only; other kinds leave them out rather than invent them.

@@ -12,6 +12,8 @@ import { CompanionError } from '../src/http/companion-error.js';
 
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(6000)]).toString('base64');
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
+const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(3000)]).toString('base64');
+const reading = { documentFront: { qr: { payloadBase64: 'aGVsbG8=' }, documentKind: 'CNH' } };
 
 function general(bytes: Buffer, limit: number) {
   let parsed: unknown;
@@ -30,7 +32,11 @@ function ours(bytes: Buffer, limit: number) {
     const images = Object.fromEntries(
       Object.entries(v.value.images).map(([k, i]) => [k, { ...i, base64: Buffer.from(i.base64).toString('latin1') }]),
     );
-    return { ok: true, value: { ...v.value, images } };
+    const proof = v.value.proofOfAddress;
+    return {
+      ok: true,
+      value: { ...v.value, images, ...(proof && { proofOfAddress: { ...proof, base64: Buffer.from(proof.base64).toString('latin1') } }) },
+    };
   } catch (e) {
     if (e instanceof CompanionError && e.code === 'invalid_json') return 'invalid_json';
     throw e;
@@ -77,6 +83,16 @@ test('every body gets the answer of JSON.parse + validateCreateOnboarding, image
       Buffer.from(`${jpeg}","selfie":"${png}"}}`),
     ]),
     `{"cpf":"529.982.247-25","name":"a\tb","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","proofOfAddress":"${pdf}","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","proofOfAddress":"${jpeg}","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","proofOfAddress":"R0lGODlh","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","proofOfAddress":{"a":"b"},"images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    JSON.stringify({ cpf: '529.982.247-25', proofOfAddress: pdf, documentReading: reading, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({
+      cpf: '529.982.247-25',
+      documentReading: { documentFront: { qr: 'x' } },
+      images: { documentFront: jpeg, selfie: png },
+    }),
     '',
     '   ',
     '[]',
@@ -101,4 +117,13 @@ test('the usual body is scanned, not parsed: its images are views of the body bu
   if (!v.ok) return;
   assert.equal(v.value.images.documentFront!.base64.buffer, bytes.buffer, 'no copy of the image');
   assert.equal(scanCreationBody(Buffer.from('{"cpf":1}')), undefined);
+});
+
+test('a proof of address is scanned like an image: a view of the body buffer, checked by its magic bytes', () => {
+  const bytes = Buffer.from(JSON.stringify({ cpf: '529.982.247-25', proofOfAddress: pdf, images: { documentFront: jpeg, selfie: png } }));
+  const v = validateCreationBytes(bytes, 4 * 1024 * 1024);
+  assert.ok(v.ok);
+  if (!v.ok) return;
+  assert.equal(v.value.proofOfAddress!.mime, 'application/pdf');
+  assert.equal(v.value.proofOfAddress!.base64.buffer, bytes.buffer, 'no copy of the proof');
 });

@@ -248,6 +248,37 @@ test('an onboarding on a session: creation, reads, its events, its PDF; refusals
   assert.equal((await call('GET', '/v1/session', 200, { bearer: s.clientSecret })).json.status, 'completed');
 });
 
+test('instant checks and the document prefill: a session asking for them, its reading, its checks and their notification', async () => {
+  const s = await openSession({ checks: ['ocr', 'face_match'], prefillFromDocument: true, steps: ['proof-of-address'] });
+  const page = await call('GET', '/v1/session', 200, { bearer: s.clientSecret });
+  assert.equal(page.json.prefillFromDocument, true);
+  const images = { documentFront: IMAGE, documentBack: IMAGE };
+  const prefill = await call('POST', '/v1/session/document-prefill', 200, {
+    bearer: s.clientSecret,
+    json: { documentType: 'CNH', images },
+  });
+  assert.equal(prefill.json.cpf, '52998224725');
+  const noType = await call('POST', '/v1/session/document-prefill', 400, { bearer: s.clientSecret, json: { images } });
+  assert.equal(errorCode(noType), 'invalid_field');
+  const other = await openSession();
+  const refused = await call('POST', '/v1/session/document-prefill', 409, {
+    bearer: other.clientSecret,
+    json: { documentType: 'CNH', images },
+  });
+  assert.equal(errorCode(refused), 'prefill_unavailable');
+  const reading = { documentFront: { qr: { payloadBase64: 'aGVsbG8=' }, documentKind: 'CNH' } };
+  const badReading = await call('POST', '/v1/onboardings', 400, {
+    bearer: s.clientSecret,
+    json: body({ cpf: CPF }, { documentReading: { documentFront: { documentKind: 'RG' } } }),
+  });
+  assert.equal(errorCode(badReading), 'invalid_field');
+  await call('POST', '/v1/onboardings', 201, { bearer: s.clientSecret, json: body({ cpf: CPF }, { documentReading: reading }) });
+  await untilNotified('session.checks_completed', s.id);
+  const view = await call('GET', `/v1/sessions/${s.id}`, 200, { bearer: API_KEY });
+  assert.deepEqual(view.json.documentReading, reading);
+  assert.ok(view.json.checks.completedAt);
+});
+
 test('the upstream webhook: acknowledged with the key, refused without it or with a body of neither shape', async () => {
   const token = flow.token ?? 'a-token-this-companion-does-not-know';
   const report = { tokenOnboarding: token, status: 'APPROVED', fields: {}, services: [] };

@@ -17,6 +17,7 @@ import { describeOutbox } from './store-conformance/outbox.js';
 import { describeQueryRequests } from './store-conformance/query-requests.js';
 import { describeRetention } from './store-conformance/retention.js';
 import { describeSessions } from './store-conformance/sessions.js';
+import { describeSessionChecks } from './store-conformance/session-checks.js';
 
 export { eventually } from './store-conformance/harness.js';
 
@@ -49,5 +50,6 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
     describeRetention(h);
     describeDataAtRest(h);
     describeLifecycle(h);
+    describeSessionChecks(h);
   });
 }

@@ -60,6 +60,9 @@ export function serviceApiRoutes(deps: SandboxDeps): Hono<SandboxEnv> {
             envelope = failureEnvelope(outcome.code, outcome.message, alias);
             finished = false;
             break;
+          case 'technical-failure':
+            envelope = technicalFailure();
+            break;
         }
       }
       if (finished) deps.webhooks.sendLater(envelope, deps.options.queryWebhookDelayMs);

@@ -1,5 +1,5 @@
 /** What the admin routes need from the companion: its settings, its upstream client and its store. */
-import type { KeptAnyway } from '@onboarding-kit/contract';
+import type { DocumentReading, KeptAnyway, SessionChecks } from '@onboarding-kit/contract';
 import type { EvidenceHistoryEntry } from '../evidence/manifest.js';
 import type { ApiKeyring } from '../auth/api-keys.js';
 
@@ -11,6 +11,10 @@ export interface AdminOnboardingRecord {
   externalId?: string;
   history: EvidenceHistoryEntry[];
   keptAnyway?: KeptAnyway;
+  /** The instant checks of the onboarding's session, when it asked for some. */
+  checks?: SessionChecks;
+  /** What the page read from the document photos, when it read something. */
+  documentReading?: DocumentReading;
 }
 
 export interface AdminDeps {

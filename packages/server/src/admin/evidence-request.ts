@@ -87,6 +87,8 @@ export async function gatherEvidence(deps: AdminDeps, token: string, record: Adm
     ...(!pdf.ok && { pdfError: pdf.reason }),
     history: record ? record.history : null,
     ...(record && { keptAnyway: record.keptAnyway ?? {} }),
+    ...(record?.checks && { checks: record.checks }),
+    ...(record?.documentReading && { documentReading: record.documentReading }),
     status,
     // The onboarding flow is what the upstream's support is asked about.
     service: 'onboarding',

@@ -3,6 +3,7 @@
  * the page API and webhooks always; sessions, the hand-off, the hosted pages and queries with API
  * keys; the admin routes with an admin key or API keys (docs/page-api.md, docs/backend-api.md).
  */
+import { prefillRoutes } from '../prefill/prefill-routes.js';
 import { API_PREFIX } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
@@ -78,6 +79,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
       environment: config.environment,
       logger: s.logger,
       ...(s.sessions && { sessions: s.sessions }),
+      ...(s.checks && { checks: s.checks }),
       sessionsRequired: config.sessionsRequired,
       admission: s.admission,
       creations: config.creations,
@@ -113,6 +115,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
     sessionRoutes({ sessions, lifecycle, auth: requireApiKey(keyring, { scope: 'sessions', ...also }), environment: config.environment }),
   );
   api.route('/session', pageSessionRoutes({ sessions }));
+  if (s.prefill) api.route('/session', prefillRoutes({ sessions, prefill: s.prefill, imageMaxBytes: config.imageMaxBytes }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
     sessions,
@@ -173,14 +176,19 @@ function mountAdmin(api: Api, config: CompanionConfig, s: CompanionServices): vo
   );
 }
 
-/** What the admin routes may read of the store: records without the access-key hash. */
+/** What the admin routes may read of the store: records without the access-key hash, with their session's checks and reading. */
 function adminView(store: Store) {
   return {
     async get(token: string) {
       const record = await store.get(token);
       if (!record) return null;
       const { accessKeyHash: _hash, finishedAt: _finishedAt, ...view } = record;
-      return view;
+      const session = record.sessionId ? await store.getSession(record.sessionId) : null;
+      return {
+        ...view,
+        ...(session?.checks && { checks: session.checks }),
+        ...(session?.documentReading && { documentReading: session.documentReading }),
+      };
     },
   };
 }

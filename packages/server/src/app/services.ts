@@ -16,6 +16,9 @@ import { StreamRegistry } from '../relay/stream-registry.js';
 import { realTimers, type Timers } from '../relay/timers.js';
 import { HandoffService } from '../handoff/handoff-service.js';
 import { QueryService } from '../queries/query-service.js';
+import { CheckService } from '../checks/check-service.js';
+import { CHECK_ATTEMPTS, CHECK_RETRY_DELAY_MS, DOCUMENT_PREFILL_MAX } from '../config/defaults.js';
+import { PrefillService } from '../prefill/prefill-service.js';
 import { ASYNC_CONSULT } from '../queries/query-rules.js';
 import { SessionService } from '../sessions/session-service.js';
 import { LifecycleService } from '../sessions/lifecycle-service.js';
@@ -38,6 +41,10 @@ export interface CompanionServices {
   readonly handoff?: HandoffService;
   /** With API keys: standalone query requests, and asynchronous inspections followed to their end. */
   readonly queries?: QueryService;
+  /** With sessions and API keys: the instant checks a session asks for. */
+  readonly checks?: CheckService;
+  /** With sessions and API keys: the page's document prefill. */
+  readonly prefill?: PrefillService;
   /** With sessions and API keys: cancelling, redacting and listing sessions. */
   readonly lifecycle?: LifecycleService;
   readonly poller: StatusPoller;
@@ -94,6 +101,9 @@ export function buildServices(config: CompanionConfig): CompanionServices {
       ? new HandoffService({ sessions, logger, ...(config.handoffTtlMs !== undefined && { ttlMs: config.handoffTtlMs }) })
       : undefined;
   sessions?.start();
+  const { queries, checks, prefill } = keyring
+    ? queriesAndChecks(config, { store, upstream: client, logger, timers, ...(notifier && { notifier }) }, sessions)
+    : {};
   return {
     logger,
     upstream,
@@ -104,7 +114,9 @@ export function buildServices(config: CompanionConfig): CompanionServices {
     ...(notifier && { notifier }),
     ...(sessions && { sessions }),
     ...(handoff && { handoff }),
-    ...(keyring && { queries: queryService(config, { store, upstream: client, logger, timers, ...(notifier && { notifier }) }) }),
+    ...(queries && { queries }),
+    ...(checks && { checks }),
+    ...(prefill && { prefill }),
     ...(sessions && keyring && { lifecycle: new LifecycleService({ sessions, logger, ...(notifier && { notifier }) }) }),
     poller,
     streams: new StreamRegistry(),
@@ -137,16 +149,70 @@ function buildNotifier(config: CompanionConfig, store: Store, logger: Logger, ti
   });
 }
 
+/** Standalone queries, and with sessions their instant checks (whose inspections the queries' schedule follows) and the document prefill. */
+function queriesAndChecks(
+  config: CompanionConfig,
+  deps: { store: Store; upstream: UpstreamClient; logger: Logger; timers: Timers; notifier?: Notifier },
+  sessions: SessionService | undefined,
+): { queries: QueryService; checks?: CheckService; prefill?: PrefillService } {
+  let checks: CheckService | undefined;
+  const queries = queryService(config, {
+    ...deps,
+    sessionInspectionEnded: (id, outcome) => checks?.inspectionEnded(id, outcome) ?? Promise.resolve(),
+  });
+  if (!sessions) return { queries };
+  checks = checkService(sessions, queries, deps.upstream, deps.logger, deps.timers);
+  const prefill = new PrefillService({
+    sessions,
+    query: anyQuery(deps.upstream),
+    environment: config.environment,
+    logger: deps.logger,
+    max: DOCUMENT_PREFILL_MAX,
+  });
+  return { queries, checks, prefill };
+}
+
+/** The client's `query` for any service by name; the catalog typing asks for every field of every service. */
+const anyQuery = (upstream: UpstreamClient) =>
+  upstream.query.bind(upstream) as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
+
+/** The checks of sessions: a session's inspection left running is followed as a query request of the session. */
+function checkService(sessions: SessionService, queries: QueryService, upstream: UpstreamClient, logger: Logger, timers: Timers) {
+  return new CheckService({
+    sessions,
+    query: anyQuery(upstream),
+    followInspection: ({ sessionId, key, outcome }) =>
+      queries.answered({ service: 'SERVICE_DIGITAL_DOCUMENTOSCOPY', key, outcome, notify: false, sessionId }),
+    logger,
+    timers,
+    attempts: CHECK_ATTEMPTS,
+    retryDelayMs: CHECK_RETRY_DELAY_MS,
+  });
+}
+
 /** Standalone query requests, their inspections consulted through the upstream's consult service; its schedule started. */
 function queryService(
   config: CompanionConfig,
-  deps: { store: Store; upstream: UpstreamClient; logger: Logger; timers: Timers; notifier?: Notifier },
+  deps: {
+    store: Store;
+    upstream: UpstreamClient;
+    logger: Logger;
+    timers: Timers;
+    notifier?: Notifier;
+    sessionInspectionEnded: (sessionId: string, outcome: Outcome | undefined) => Promise<void>;
+  },
 ): QueryService {
-  // The consult service's fields are its key only; the client's catalog typing asks for every field of every service.
-  const query = deps.upstream.query as unknown as (service: string, fields: Record<string, string>) => Promise<Outcome>;
+  const query = anyQuery(deps.upstream);
   const service = new QueryService({
     store: deps.store,
-    consult: (key) => query(ASYNC_CONSULT, { key }),
+    // A session's inspection is consulted with the session's CPF, as each of its checks is sent.
+    consult: async (key, request) => {
+      const session = request.sessionId ? await deps.store.getSession(request.sessionId) : null;
+      const fields: Record<string, string> = { key };
+      if (session?.taxId?.kind === 'cpf') fields.cpf = session.taxId.value;
+      return query(ASYNC_CONSULT, fields);
+    },
+    sessionInspectionEnded: deps.sessionInspectionEnded,
     ...(deps.notifier && { notifier: deps.notifier }),
     logger: deps.logger,
     timers: deps.timers,

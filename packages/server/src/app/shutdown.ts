@@ -1,7 +1,7 @@
 /**
  * The companion's shutdown, in its order: the retention sweep stops; sessions, query requests
  * and notifications stop; open event streams end with a `retry:` hint; polling leases are given up (other instances
- * take the onboardings over); requests in flight get up to the grace period; then the store
+ * take the onboardings over); requests in flight and instant checks under way get up to the grace period; then the store
  * closes. Started once: a second `close()` returns the same promise.
  */
 import type { CompanionServices } from './services.js';
@@ -25,14 +25,15 @@ export class Shutdown {
   }
 
   async #run(graceMs: number): Promise<void> {
-    const { sweep, sessions, queries, notifier, streams, poller, inFlight, store, logger } = this.services;
+    const { sweep, sessions, queries, checks, notifier, streams, poller, inFlight, store, logger } = this.services;
     sweep.close();
     await sessions?.close();
     await queries?.close();
     await notifier?.close();
     streams.closeAll(this.timing.retryMs);
     await poller.close();
-    if (!(await settlesWithin(Promise.all([inFlight.idle(), streams.idle()]), graceMs))) {
+    // Instant checks under way get the same grace: their answers land in the store before it closes.
+    if (!(await settlesWithin(Promise.all([inFlight.idle(), streams.idle(), checks?.settled()]), graceMs))) {
       logger.warn('shutdown: requests still in flight after the grace period; closing the store anyway', {
         inFlight: inFlight.size,
         openStreams: streams.size,

@@ -126,3 +126,17 @@ export const OPTION_LIMITS = {
 export function sessionsMode(o: { sessions?: 'required' | 'optional'; environment?: string }): 'required' | 'optional' {
   return o.sessions ?? COMPANION_DEFAULTS.sessions(o.environment);
 }
+
+/** An instant check that failed for a technical reason the upstream calls retryable is tried this many times in all (docs/backend-api.md#checks). */
+export const CHECK_ATTEMPTS = 3;
+/** The wait before a check's next try (1 s, doubling). */
+export const CHECK_RETRY_DELAY_MS = SECOND_MS;
+/**
+ * A check still pending this long after it was asked was interrupted: its companion stopped before
+ * the answer was applied, and the photos it needed are gone. It reads as `failed` from then on
+ * (docs/backend-api.md#checks). A document inspection, which its consults may keep pending for
+ * `INSPECTION_CHECKS.giveUpAfterMs`, gets that long more.
+ */
+export const CHECK_INTERRUPTED_AFTER_MS = 10 * MINUTE_MS;
+/** The page may ask the OCR for a document prefill this many times per session (docs/page-api.md#document-prefill). */
+export const DOCUMENT_PREFILL_MAX = 3;

@@ -1,10 +1,11 @@
 /**
  * The evidence archive: a zip (optionally AES-256 encrypted) holding the onboarding report JSON,
- * the PDF, the status history and a manifest of SHA-256 hashes, produced as a stream. The PDF
+ * the PDF, the status history, the session's instant checks and document reading when it has them,
+ * and a manifest of SHA-256 hashes, produced as a stream. The PDF
  * flows from its source through the hash and zip.js to the output one chunk at a time, so the
  * archive of a 96 MiB PDF needs no more memory than that of a small one.
  */
-import { stripReport, type KeptAnyway } from '@onboarding-kit/contract';
+import { stripReport, type DocumentReading, type KeptAnyway, type SessionChecks } from '@onboarding-kit/contract';
 import { assertEvidencePassword } from './password.js';
 import { measureBytes, measuringStream } from './measure.js';
 import {
@@ -41,6 +42,10 @@ export interface EvidenceInput {
   service?: string;
   /** The photos kept anyway as the creation declared them (`{}`: none); absent when this companion has no record of the onboarding. */
   keptAnyway?: KeptAnyway;
+  /** The instant checks of the onboarding's session (`checks.json`), when it asked for some. */
+  checks?: SessionChecks;
+  /** What the page read from the document photos (`document-reading.json`), a record, when it read something. */
+  documentReading?: DocumentReading;
 }
 
 export interface EvidenceOptions {
@@ -143,6 +148,8 @@ async function writeArchive(
   await addReport(entries, input);
   await addPdf(entries, input, sources);
   await addHistory(entries, input);
+  if (input.checks) await entries.addBytes('checks.json', json(input.checks));
+  if (input.documentReading) await entries.addBytes('document-reading.json', json(input.documentReading));
   if (input.status === 'ERROR') await addSupportRequest(entries, input, archivedAt);
 
   const manifest: EvidenceManifest = {

@@ -1,6 +1,7 @@
 /**
  * A creation's body read once and checked where it lies: the usual body (a JSON object of plain
- * strings, `images` an object of base64 strings, `keptAnyway` one of plain strings) is scanned over its bytes, its images kept as
+ * strings, `images` an object of base64 strings, `keptAnyway` one of plain strings, `proofOfAddress`
+ * base64 kept like an image) is scanned over its bytes, its images kept as
  * views of the body (no string, no decoded copy) and checked by the contract's byte form of the
  * creation checks (`validateCreateOnboardingBytes`, same checks, same order). Anything else (an
  * escape, a number, a refusal of any kind) goes the general way, `JSON.parse` and
@@ -52,11 +53,8 @@ export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undef
     }
     return undefined;
   };
-  /**
-   * An image's string as the bytes between its quotes, found natively. An escape inside (a
-   * backslash before a quote ends it early) leaves a backslash in the bytes, which no base64
-   * check passes: that body then goes the general way.
-   */
+  // An image's string as the bytes between its quotes, found natively. An escape inside leaves a
+  // backslash in the bytes, which no base64 check passes: that body then goes the general way.
   const raw = (): Uint8Array | undefined => {
     if (b[i] !== QUOTE) return undefined;
     const end = b.indexOf(QUOTE, i + 1);
@@ -98,9 +96,11 @@ export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undef
     }
   };
   ws();
-  const body = object<unknown>((key) =>
-    key === 'images' && b[i] === 0x7b ? object(raw) : key === 'keptAnyway' && b[i] === 0x7b ? object(text) : text(),
-  );
+  const nested = new Map<string, () => unknown>([
+    ['images', () => object(raw)],
+    ['keptAnyway', () => object(text)],
+  ]);
+  const body = object<unknown>((key) => (key === 'proofOfAddress' ? raw() : b[i] === 0x7b ? (nested.get(key) ?? text)() : text()));
   ws();
   return body && i === n ? body : undefined;
 }
@@ -123,5 +123,13 @@ export function validateCreationBytes(
   const images: ValidCreateOnboardingBytes['images'] = {};
   for (const [role, image] of Object.entries(general.value.images))
     images[role as ImageRoleName] = { ...image, base64: Buffer.from(image.base64, 'latin1') };
-  return { ok: true, value: { ...general.value, images } };
+  const { proofOfAddress, ...rest } = general.value;
+  return {
+    ok: true,
+    value: {
+      ...rest,
+      images,
+      ...(proofOfAddress && { proofOfAddress: { ...proofOfAddress, base64: Buffer.from(proofOfAddress.base64, 'latin1') } }),
+    },
+  };
 }

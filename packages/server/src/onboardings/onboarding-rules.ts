@@ -42,10 +42,16 @@ export function checkAgainstSession(valid: ValidCreateOnboardingBytes, session: 
       field: 'documentType',
     });
   }
+  if (valid.proofOfAddress && !session.steps?.includes('proof-of-address')) {
+    throw new DomainError('session_mismatch', 'This session has no proof-of-address step: send no proofOfAddress.', {
+      field: 'proofOfAddress',
+    });
+  }
 }
 
 /**
- * What makes two creations the same request: the person, the document and each photo's hash.
+ * What makes two creations the same request: the person, the document, each photo's hash, the
+ * proof of address's hash and the document reading.
  * Computed only when a session or an Idempotency-Key needs it.
  */
 export function creationFingerprint(valid: ValidCreateOnboardingBytes): string {
@@ -55,6 +61,9 @@ export function creationFingerprint(valid: ValidCreateOnboardingBytes): string {
     documentType: valid.documentType,
     images: Object.fromEntries(Object.entries(valid.images).map(([role, img]) => [role, textFingerprint(img.base64)])),
     keptAnyway: valid.keptAnyway,
+    // Absent members are left out of the print, so prints of creations without them stay as they were.
+    documentReading: valid.documentReading,
+    proofOfAddress: valid.proofOfAddress && textFingerprint(valid.proofOfAddress.base64),
   });
 }
 

@@ -13,6 +13,8 @@ import { idempotencyConflict, idempotencyInProgress } from '../idempotency/idemp
 import type { LogFields, Logger } from '../logger.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { SessionService } from '../sessions/session-service.js';
+import type { CheckService } from '../checks/check-service.js';
+import { checkInputOf, type CheckInput } from '../checks/check-rules.js';
 import { withCarriedName, withSessionName } from '../sessions/person-rules.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord, Store } from '../store/index.js';
@@ -37,6 +39,8 @@ export interface OnboardingServiceDeps {
   sessions?: SessionService;
   /** Refuse creations without a session (401). */
   sessionsRequired?: boolean;
+  /** Runs a session's instant checks once its onboarding is created. */
+  checks?: Pick<CheckService, 'start'>;
 }
 
 /** Who creates: the page holding a session, or nobody in particular when sessions are optional. */
@@ -137,8 +141,10 @@ export class OnboardingService {
     const print = session || request.idempotencyKey ? creationFingerprint(valid) : '';
     const replayed = await this.checkReplay(request, print);
     if (replayed) return replayed;
+    // Copied before the creation lets the photos go: the checks run on them after the answer.
+    const checkInput = slot.claimed && this.deps.checks ? checkInputOf(valid, slot.claimed) : undefined;
     const created = await this.createUpstream(request, slot, taxId);
-    return this.recordCreated(request, slot, created, taxId, print);
+    return this.recordCreated(request, slot, created, { taxId, print, ...(checkInput && { checkInput }) });
   }
 
   /** With its body read: a replay gets the same onboarding; without a session, the Idempotency-Key is reserved. */
@@ -191,6 +197,7 @@ export class OnboardingService {
     } finally {
       // Personal data is kept no longer than needed: the images go as soon as the upstream has them.
       valid.images = {};
+      delete valid.proofOfAddress;
       encoded.settle();
       request.upstreamDone();
     }
@@ -201,14 +208,14 @@ export class OnboardingService {
     request: CreationRequest,
     { claimed, reservedKey }: Slot,
     created: UpstreamCreated,
-    taxId: string,
-    print: string,
+    { taxId, print, checkInput }: { taxId: string; print: string; checkInput?: CheckInput },
   ): Promise<CreationOutcome> {
     const { store, sessions } = this.deps;
     const accessKey = newAccessKey();
     const record = await this.storeRecord(request, created, accessKey, claimed);
     if (reservedKey) await store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
-    if (claimed) await sessions!.submitted(claimed, record, print);
+    if (claimed) await sessions!.submitted(claimed, record, print, request.valid.documentReading);
+    if (claimed?.checks && checkInput) this.deps.checks?.start(claimed.id, claimed.checks.requested, checkInput);
     this.deps.poller.track(created.tokenOnboarding);
     const answer: CreateOnboardingResponse = {
       tokenOnboarding: created.tokenOnboarding,

@@ -9,6 +9,7 @@ import { ANSWER_KINDS, NOTIFICATION_TYPE_VALUES, OUTCOME_KINDS, TEXT_RULES } fro
 import { ERROR_BODY_SCHEMA, errorCodeSchema, UPSTREAM_FAILURE_SCHEMA } from './error-responses.js';
 import { dateTime, object, ref, string, type Json } from './kit.js';
 import { SESSION_SCHEMAS } from './session-schemas.js';
+import { CHECK_SCHEMAS } from './check-schemas.js';
 
 const outcomeMembers = (kinds: readonly string[]): Record<string, Json> => ({
   kind: string({ enum: [...kinds], description: 'The classification (docs/upstream-api.md#errors-and-classification).' }),
@@ -32,6 +33,7 @@ export const SCHEMAS: Record<string, Json> = {
     description: "The upstream's status of an onboarding; only `IN_PROCESS` is not final.",
   }),
   ...SESSION_SCHEMAS,
+  ...CHECK_SCHEMAS,
   CreateOnboardingRequest: object(
     {
       cpf: string({ description: 'Exactly one of `cpf` and `cnpj` (or neither on a session that fixes the person).' }),
@@ -45,6 +47,10 @@ export const SCHEMAS: Record<string, Json> = {
         ['documentFront', 'selfie'],
       ),
       keptAnyway: ref('KeptAnyway'),
+      documentReading: ref('DocumentReading'),
+      proofOfAddress: string({
+        description: 'A session with the `proof-of-address` step only: pure base64 of a JPEG, PNG or PDF, at most `imageMaxBytes` decoded.',
+      }),
     },
     ['images'],
   ),

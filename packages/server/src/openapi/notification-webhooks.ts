@@ -12,6 +12,7 @@ const WHEN: Record<string, { summary: string; data: Json }> = {
   'session.expired': { summary: 'An open session passed `expiresAt` with no onboarding', data: ref('SessionView') },
   'session.cancelled': { summary: 'The backend cancelled the session', data: ref('SessionView') },
   'session.redacted': { summary: "The backend erased the session's personal data", data: ref('SessionView') },
+  'session.checks_completed': { summary: 'Every instant check of the session has its final result (`checks`)', data: ref('SessionView') },
   'query.completed': {
     summary: 'An asynchronous inspection finished (or was given up: `status: failed`), or a query asked with `notify: true` was answered',
     data: ref('QueryCompleted'),

@@ -27,6 +27,40 @@ export const PAGE_PATHS: PathItems = {
       },
     },
   },
+  '/v1/session/document-prefill': {
+    post: {
+      operationId: 'prefillFromDocument',
+      summary: "The upstream's OCR reads the document, for the person to confirm its CPF and name",
+      description:
+        "Only on a session opened with `prefillFromDocument`; at most 3 per session. The creation's `ocr` check reuses the reading when its front photo is the same bytes (docs/page-api.md#document-prefill).",
+      tags,
+      security,
+      requestBody: jsonBody(ref('DocumentPrefillRequest')),
+      responses: {
+        '200': jsonAnswer('What the OCR read that holds.', ref('DocumentPrefill')),
+        ...errorResponses(
+          ...pageRefusals,
+          cancelled,
+          refusal('prefill_unavailable', 'the session did not ask for the prefill'),
+          refusal('session_used', 'the onboarding was sent already'),
+          'invalid_json',
+          refusal('invalid_request', 'not a JSON object'),
+          refusal('invalid_field', 'no `documentType`, or an unknown member'),
+          refusal('missing_image', 'no `images.documentFront`'),
+          refusal('invalid_image', 'a photo that is not a JPEG or PNG in pure base64'),
+          refusal('image_too_large'),
+          refusal('payload_too_large'),
+          refusal('unsupported_media_type'),
+          refusal('rate_limited', 'the session used its 3 prefills'),
+          refusal('document_unreadable', 'the upstream could not read the document'),
+          'upstream_error',
+          'upstream_unavailable',
+          'upstream_timeout',
+          STORE,
+        ),
+      },
+    },
+  },
   '/v1/session/exchange': {
     post: {
       operationId: 'exchangeCaptureToken',

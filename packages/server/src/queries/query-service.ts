@@ -46,7 +46,9 @@ export interface QueryServiceOptions {
     | 'releaseLease'
   >;
   /** Consults an inspection by its key (the upstream's consult service); throws on a technical failure. */
-  consult: (key: string) => Promise<Outcome>;
+  consult: (key: string, request: QueryRequestRecord) => Promise<Outcome>;
+  /** Where the end of a session's inspection goes (checks/check-service.ts); no outcome: it was given up. */
+  sessionInspectionEnded?: (sessionId: string, outcome: Outcome | undefined) => Promise<void>;
   /** Where `query.completed` goes; without it requests are still recorded and completed. */
   notifier?: { notify(input: NotifyInput): Promise<unknown> };
   logger: Logger;
@@ -82,11 +84,23 @@ export class QueryService {
    * completed as the caller gets it; an inspection the submission left running is pending. With
    * `notify`, a request completed here sends its `query.completed` too (the caller asked for it).
    */
-  async answered(input: { service: string; key?: string; outcome: Outcome; notify: boolean }): Promise<QueryRequestRecord> {
+  async answered(input: {
+    service: string;
+    key?: string;
+    outcome: Outcome;
+    notify: boolean;
+    sessionId?: string;
+  }): Promise<QueryRequestRecord> {
     const now = this.#timers.now();
     const at = new Date(now).toISOString();
     const verdict = input.key === undefined ? 'completed' : inspectionVerdict(input.outcome);
-    const base = { id: newQueryId(), service: input.service, createdAt: at, ...(input.key !== undefined && { key: input.key }) };
+    const base = {
+      id: newQueryId(),
+      service: input.service,
+      createdAt: at,
+      ...(input.key !== undefined && { key: input.key }),
+      ...(input.sessionId !== undefined && { sessionId: input.sessionId }),
+    };
     const outcome = { ...input.outcome, ...(input.key !== undefined && { key: input.key }) } as Record<string, unknown>;
     const record: QueryRequestRecord =
       verdict === 'pending'
@@ -177,7 +191,7 @@ export class QueryService {
     const { store, checks, logger } = this.#o;
     let outcome: Outcome | undefined;
     try {
-      outcome = await this.#o.consult(key);
+      outcome = await this.#o.consult(key, request);
     } catch (error) {
       logger.warn('inspection consultation failed', { key, requestId: request.id, error });
     }
@@ -214,8 +228,14 @@ export class QueryService {
     const current = await this.#o.store.getQueryRequest(request.id);
     if (current?.status !== 'pending') return false;
     const { nextCheckMs: _n, ...rest } = current;
-    await this.#notify({ ...rest, ...end });
-    return this.#o.store.finishQueryRequest(request.id, end);
+    if (current.sessionId === undefined) {
+      await this.#notify({ ...rest, ...end });
+      return this.#o.store.finishQueryRequest(request.id, end);
+    }
+    // A session's inspection: its result is the session's (sealed, redacted with it), never kept here too.
+    await this.#o.sessionInspectionEnded?.(current.sessionId, end.outcome as Outcome | undefined);
+    const { outcome: _o, ...ended } = end;
+    return this.#o.store.finishQueryRequest(request.id, ended);
   }
 
   async #notify(record: QueryRequestRecord & { status: 'completed' | 'failed' }): Promise<void> {

@@ -43,6 +43,7 @@ export const SESSION_NOTIFICATION_TYPES = [
   'session.expired',
   'session.cancelled',
   'session.redacted',
+  'session.checks_completed',
 ] as const satisfies readonly NotificationType[];
 
 export type SessionNotificationType = (typeof SESSION_NOTIFICATION_TYPES)[number];

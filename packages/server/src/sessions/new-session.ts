@@ -3,9 +3,11 @@ import { randomBytes } from 'node:crypto';
 import type { CreateSessionResponse, ValidCreateSession } from '@onboarding-kit/contract';
 import type { SessionRecord } from '../store/backend-state.js';
 import { effectiveStatus } from './session-view.js';
+import { requestedChecks } from '../store/rules/checks.js';
 
 /** An open session for the validated request, created at `now` (ms). */
 export function newSessionRecord(valid: ValidCreateSession, now: number): SessionRecord {
+  const requested = requestedChecks(valid.checks, valid.steps);
   return {
     id: `ses_${randomBytes(16).toString('hex')}`,
     version: 1,
@@ -19,6 +21,9 @@ export function newSessionRecord(valid: ValidCreateSession, now: number): Sessio
     locale: valid.locale,
     ...(valid.returnUrl && { returnUrl: valid.returnUrl }),
     metadata: valid.metadata,
+    ...(valid.steps && { steps: [...valid.steps] }),
+    ...(valid.prefillFromDocument && { prefillFromDocument: true }),
+    ...(requested.length > 0 && { checks: { requested, results: [] } }),
   };
 }
 

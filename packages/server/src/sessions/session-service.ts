@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import {
   isTerminalStatus,
   type CreateSessionResponse,
+  type DocumentReading,
   type NotificationType,
   type SessionView,
   type ValidCreateSession,
@@ -36,6 +37,7 @@ import { claimLive, decideClaim } from '../store/index.js';
 import { completionReport, type ReadReport, type ReportExtras } from './completion-report.js';
 import { redactedOnboarding, redactedSession } from '../store/rules/redaction.js';
 import { sessionEventId, type SessionNotificationType } from './lifecycle-rules.js';
+import { withSubmittedChecks } from '../store/rules/checks.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
 export interface SessionNotifier {
@@ -49,10 +51,7 @@ export interface SessionServiceOptions {
   /** The companion's public base URL: session `url`s are `<publicUrl>/capture/<token>` (default: the origin the request came to). */
   publicUrl?: string;
   notifier?: SessionNotifier;
-  /**
-   * How long a claim by a creation that never finished blocks the session (the creation's
-   * upstream call with its retries must fit in it).
-   */
+  /** How long a claim by a creation that never finished blocks the session (its upstream call with its retries must fit in it). */
   claimTimeoutMs?: number;
   /** How often open sessions are checked for expiry and submitted ones reconciled (default 15 s: an expiry is told within a minute). */
   sweepEveryMs?: number;
@@ -179,8 +178,7 @@ export class SessionService {
   ): Promise<ClaimResult> {
     let current: SessionRecord | null = session;
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      if (attempt > 0) current = await this.#o.store.getSession(session.id);
-      if (!current) throw sessionExpired();
+      if (attempt > 0 && !(current = await this.#o.store.getSession(session.id))) throw sessionExpired();
       // A hand-off may have moved the session since the caller was authenticated.
       if (request.caller && !holds(current, request.caller)) throw sessionHandedOff();
       const now = this.now();
@@ -210,23 +208,21 @@ export class SessionService {
     });
   }
 
-  /**
-   * The claimed creation succeeded: the session is `submitted` (its claim keeps the body's
-   * `fingerprint`, which tells a replay from another body) and the backend is told.
-   */
-  async submitted(claimed: SessionRecord, onboarding: OnboardingRecord, fingerprint: string): Promise<void> {
+  /** The claimed creation succeeded: `submitted` (the claim keeps the body's `fingerprint`, telling a replay from another body), the backend told. */
+  async submitted(claimed: SessionRecord, onboarding: OnboardingRecord, fingerprint: string, reading?: DocumentReading): Promise<void> {
+    const at = new Date(this.now()).toISOString();
     const changed = await this.#change(claimed.id, (s) =>
       s.claim?.key === claimed.claim?.key && !s.tokenOnboarding
         ? withEvent(
             {
-              ...s,
+              ...withSubmittedChecks(s, at, reading),
               status: 'submitted',
               tokenOnboarding: onboarding.tokenOnboarding,
               claim: { ...s.claim!, fingerprint },
               ...(onboarding.keptAnyway && { keptAnyway: onboarding.keptAnyway }),
             },
             { type: 'session.submitted', tokenOnboarding: onboarding.tokenOnboarding },
-            new Date(this.now()).toISOString(),
+            at,
           )
         : null,
     );
@@ -274,6 +270,15 @@ export class SessionService {
       this.#o.logger.info('session completed', { sessionId: changed.id, status: record.status });
       await this.#notify('session.completed', changed, record);
     }
+  }
+
+  /** Tells the backend a session's checks are all final (once per session, whoever calls). */
+  async notifyChecksCompleted(session: SessionRecord): Promise<void> {
+    await this.#notify(
+      'session.checks_completed',
+      session,
+      session.tokenOnboarding ? await this.#o.store.get(session.tokenOnboarding) : null,
+    );
   }
 
   /** Starts the periodic sweep (expiry, reconciliation, retention). */
@@ -325,10 +330,7 @@ export class SessionService {
     }
   }
 
-  /**
-   * An open session past its time becomes `expired` (and the backend is told), unless a creation
-   * under way may still succeed: it started before the end, and its claim decides.
-   */
+  /** An open session past its time becomes `expired` (the backend told), unless a creation under way that started before the end may still succeed. */
   async expireIfDue(s: SessionRecord): Promise<void> {
     if (claimLive(s, this.now(), this.#o.claimTimeoutMs)) return;
     const changed = await this.#change(s.id, (c) => {

@@ -7,6 +7,13 @@ import type { SessionRecord } from '../store/backend-state.js';
 import type { OnboardingRecord } from '../store/index.js';
 import { pagePrefill } from './person-rules.js';
 import { redactedView } from '../store/rules/redaction.js';
+import { effectiveChecks } from '../store/rules/checks.js';
+import { CHECK_INTERRUPTED_AFTER_MS, INSPECTION_CHECKS } from '../config/defaults.js';
+
+const CHECK_BOUNDS = {
+  interruptedAfterMs: CHECK_INTERRUPTED_AFTER_MS,
+  inspectionAfterMs: INSPECTION_CHECKS.giveUpAfterMs + CHECK_INTERRUPTED_AFTER_MS,
+};
 
 /** An open session past `expiresAt` is expired, whether or not the sweep has marked it yet. */
 export function effectiveStatus(session: SessionRecord, nowMs: number): SessionStatus {
@@ -24,6 +31,8 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
     expiresAt: session.expiresAt,
     metadata: { ...session.metadata },
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
+    ...(session.checks && { checks: structuredClone(effectiveChecks(session.checks, nowMs, CHECK_BOUNDS)) }),
+    ...(session.documentReading && { documentReading: structuredClone(session.documentReading) }),
   };
   if (session.tokenOnboarding) {
     const kept = session.keptAnyway ?? onboarding?.keptAnyway;
@@ -63,5 +72,8 @@ export function toPageSession(session: SessionRecord, nowMs: number): PageSessio
     documentTypes: [...session.documentTypes],
     locale: session.locale,
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
+    // The page learns what the flow holds, never a check's result.
+    ...(session.prefillFromDocument && { prefillFromDocument: true }),
+    ...(session.steps && { steps: [...session.steps] }),
   };
 }

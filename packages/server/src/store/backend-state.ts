@@ -12,7 +12,16 @@
  * - Like every store operation, these reject with `StoreUnavailableError` when the store cannot be
  *   reached, and their outcome is then unknown.
  */
-import type { KeptAnyway, NotificationType, SessionEvent, SessionStatus } from '@onboarding-kit/contract';
+import type {
+  CheckResult,
+  DocumentReading,
+  KeptAnyway,
+  NotificationType,
+  SessionChecks,
+  SessionEvent,
+  SessionStatus,
+  SessionStep,
+} from '@onboarding-kit/contract';
 import type { OnboardingStatus } from '@onboarding-kit/contract';
 
 /**
@@ -110,6 +119,24 @@ export interface SessionRecord {
    * and with an offer that sends none. Personal data: sealed with the prefill.
    */
   handoffAnswers?: SessionHandoffAnswers;
+  /** The optional steps the session adds to the flow. */
+  steps?: SessionStep[];
+  /** The page offers what the OCR reads, for the person to confirm (needs the `ocr` check). */
+  prefillFromDocument?: true;
+  /**
+   * The instant checks asked for (rules/checks.ts): before the onboarding, what was asked and no
+   * result; from its creation, a result per check. Personal data (a check's result reads the
+   * person's document and face): sealed with the prefill.
+   */
+  checks?: SessionChecks;
+  /** What the page read from the document photos, as its creation sent it; a record only. Personal data: sealed with the prefill. */
+  documentReading?: DocumentReading;
+  /**
+   * The page's document prefills so far (at most a few per session), and the OCR result of the
+   * latest with the SHA-256 of the front photo it read, so the `ocr` check of a creation with the
+   * same photo reuses it. Personal data: sealed with the prefill.
+   */
+  documentPrefill?: { attempts: number; ocr?: { frontSha256: string; result: CheckResult } };
   /** SHA-256 of each capture token already exchanged for a page secret: none is exchanged twice. */
   exchangedCaptures?: string[];
   /** The latest events, oldest first (bounded; only the latest progress report is kept). */
@@ -119,7 +146,8 @@ export interface SessionRecord {
   /** When the session's personal data was erased (rules/redaction.ts); absent: never. */
   redactedAt?: string;
   /**
-   * At rest only, with a data key: `taxId`, `name`, `metadata`, `returnUrl`, `reportServices` and `handoffAnswers` sealed together
+   * At rest only, with a data key: `taxId`, `name`, `metadata`, `returnUrl`, `reportServices`, `handoffAnswers`, `checks`,
+   * `documentReading` and `documentPrefill` sealed together
    * (rules/personal-data.ts). The store opens it before handing the session out, so callers never see it.
    */
   sealed?: string;
@@ -197,6 +225,8 @@ export interface QueryRequestRecord {
   completedAt?: string;
   /** The inspection's key (asynchronous inspections only). */
   key?: string;
+  /** The session whose `document_inspection` check this inspection is: its end goes to the session, not to `query.completed`. */
+  sessionId?: string;
   /** The outcome as answered or as the inspection finished (sealed at rest); absent while pending and once retention erased it. */
   outcome?: Record<string, unknown>;
   /** When retention erased the outcome. */

@@ -8,7 +8,8 @@
  * - a session: the CPF/CNPJ and name the backend prefilled, the backend's `metadata` and
  *   `returnUrl` (free text that may name the person), the upstream report's `services` member
  *   (whose inside is not shown, so it is taken to hold the person) and the answers a computer
- *   carried to the phone with a hand-off (consent time, CPF, name, document type) are sealed together in `sealed`; what the
+ *   carried to the phone with a hand-off (consent time, CPF, name, document type), the instant checks' results, the
+ *   page's document reading and its document prefill are sealed together in `sealed`; what the
  *   store indexes or the routes match on (id, `reference`, status, times, hashes) stays plain;
  * - a notification in the outbox: its whole body (the session view, a query's result);
  * - a standalone query request: its outcome (the upstream's answer about a person or company);
@@ -25,7 +26,16 @@ export interface DataKey {
 }
 
 /** The fields of a session that are personal data, sealed together (`splitSession` and `joinSession` list them). */
-type PersonalField = 'taxId' | 'name' | 'metadata' | 'returnUrl' | 'reportServices' | 'handoffAnswers';
+type PersonalField =
+  | 'taxId'
+  | 'name'
+  | 'metadata'
+  | 'returnUrl'
+  | 'reportServices'
+  | 'handoffAnswers'
+  | 'checks'
+  | 'documentReading'
+  | 'documentPrefill';
 export type SessionPersonalData = Partial<Pick<SessionRecord, PersonalField>>;
 
 /** A sealed value: `pd1.<key id>.<iv>.<ciphertext and tag>`, both base64url (12-byte IV, 16-byte GCM tag). */
@@ -94,7 +104,19 @@ export function parseDataKeys(text: string): { ok: true; keys: DataKey[] } | { o
 
 /** A session without its personal fields, and those fields (null when it has none worth sealing). */
 export function splitSession(s: SessionRecord): { rest: SessionRecord; personal: SessionPersonalData | null } {
-  const { taxId, name, metadata, returnUrl, reportServices, handoffAnswers, sealed: _sealed, ...rest } = s;
+  const {
+    taxId,
+    name,
+    metadata,
+    returnUrl,
+    reportServices,
+    handoffAnswers,
+    checks,
+    documentReading,
+    documentPrefill,
+    sealed: _sealed,
+    ...rest
+  } = s;
   const personal: SessionPersonalData = {
     ...(taxId && { taxId }),
     ...(name !== undefined && { name }),
@@ -102,6 +124,9 @@ export function splitSession(s: SessionRecord): { rest: SessionRecord; personal:
     ...(returnUrl !== undefined && { returnUrl }),
     ...(reportServices !== undefined && { reportServices }),
     ...(handoffAnswers !== undefined && { handoffAnswers }),
+    ...(checks !== undefined && { checks }),
+    ...(documentReading !== undefined && { documentReading }),
+    ...(documentPrefill !== undefined && { documentPrefill }),
   };
   // `metadata` is required: the stored form keeps an empty one, so a record read without opening is still well formed.
   return { rest: { ...rest, metadata: {} }, personal: Object.keys(personal).length > 0 ? personal : null };

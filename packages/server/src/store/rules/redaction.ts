@@ -5,14 +5,16 @@
  * compare-and-set, and every store writes what it returns.
  *
  * Kept: ids, `reference`, statuses, times, the onboarding's token, status and status history
- * (statuses and times only), the claim's key and time (a creation under way still lands).
+ * (statuses and times only), the claim's key and time (a creation under way still lands), the
+ * steps and checks asked for and where each check stood (rules/checks.ts `redactedChecks`).
  * Erased: CPF/CNPJ, name, metadata values, `returnUrl`, the onboarding's `externalId`, the report's
- * `services`, photos kept anyway, hand-off state and the answers carried with it, exchanged capture tokens, the event log's personal parts, the access
+ * `services`, the checks' results, messages and externalIds, the document reading and prefill, photos kept anyway, hand-off state and the answers carried with it, exchanged capture tokens, the event log's personal parts, the access
  * keys of the onboarding, and the personal part of every notification body of the session.
  */
 import { supportCodeOf, type SessionEvent, type SessionView } from '@onboarding-kit/contract';
 import type { OutboxEntry, SessionLogEntry, SessionRecord } from '../backend-state.js';
 import type { OnboardingRecord } from '../store.js';
+import { redactedChecks } from './checks.js';
 
 /** An access-key hash no key has (SHA-256 never gives it): a redacted onboarding opens for no page. */
 export const REVOKED_KEY_HASH = '0'.repeat(64);
@@ -38,6 +40,9 @@ export function redactedSession(s: SessionRecord, at: string): SessionRecord {
     ...(s.endedAt !== undefined && { endedAt: s.endedAt }),
     ...(s.events && { events: s.events.map((e): SessionLogEntry => ({ seq: e.seq, at: e.at, event: eventKept(e.event) })) }),
     ...(s.eventSeq !== undefined && { eventSeq: s.eventSeq }),
+    ...(s.steps && { steps: [...s.steps] }),
+    ...(s.prefillFromDocument && { prefillFromDocument: true }),
+    ...(s.checks && { checks: redactedChecks(s.checks) }),
     redactedAt: s.redactedAt ?? at,
   };
 }
@@ -76,6 +81,7 @@ export function redactedView(view: ViewLike, redactedAt: string): SessionView {
         history: o.history ? o.history.map(({ status, at, source }) => ({ status, at, source })) : null,
       },
     }),
+    ...(view.checks && { checks: redactedChecks(view.checks) }),
     redactedAt,
   };
 }
