@@ -6,6 +6,7 @@
  * is what the creation sends; the read is asked with the page secret and the photos as taken.
  */
 import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
 import {
   cleanupListeners,
@@ -13,7 +14,10 @@ import {
   doubleState,
   errorText,
   liveText,
+  companionNamespace,
+  mount,
   mountWithSession,
+  realRecord,
   passIntro,
   photoFor,
   pickFile,
@@ -139,5 +143,31 @@ describe('the CPF read from the document', () => {
     expect(root(el).querySelector('[part~=document-prefill]')!.textContent).to.contain('Não foi possível ler os dados do documento agora');
     root(el).querySelector<HTMLButtonElement>('[part~=back]')!.click();
     await waitForStep(el, 'document-back');
+  });
+
+  it('on the real companion and sandbox: the OCR of the photos is offered, and confirmed it is the creation', async function () {
+    this.timeout(120_000);
+    const session = await executeServerCommand<{ clientSecret: string }, Record<string, unknown>>('stack-session', {
+      reference: `prefill-${companionNamespace()}`,
+      checks: ['ocr'],
+      prefillFromDocument: true,
+    });
+    const ns = companionNamespace();
+    const { el } = await mount({ companion: 'real', ns, session: session.clientSecret, documentTypes: 'CNH' });
+    await toCpf(el);
+    await waitFor(() => !!root(el).querySelector('[data-prefill-cpf]'), 'nothing read shown', 30_000);
+    root(el).querySelector<HTMLButtonElement>('[aria-pressed]')!.click();
+    await el.updateComplete;
+    const read = root(el).querySelector('[data-prefill-cpf]')!.textContent!.trim();
+    expect(read).to.match(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/);
+    await click(el, 'Confirmar');
+    await waitForStep(el, 'selfie');
+    await pickFile(el, await photoFor(el));
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'review');
+    await click(el, 'Enviar');
+    await waitFor(() => stepOf(el) === 'processing' || stepOf(el) === 'outcome', `never sent (at ${stepOf(el)})`, 30_000);
+    const [upload] = (await realRecord(ns)).uploads;
+    expect(upload!.body.cpf).to.equal(read);
   });
 });

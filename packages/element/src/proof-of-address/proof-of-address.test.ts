@@ -6,6 +6,7 @@
  */
 import { base64ToBytes, bytesToBase64, isPureBase64, sniffBytes } from '@onboarding-kit/contract';
 import { expect } from '@open-wc/testing';
+import { executeServerCommand } from '@web/test-runner-commands';
 import type { OnboardingFlow } from '../onboarding-flow/onboarding-flow.js';
 import {
   CPF,
@@ -17,7 +18,10 @@ import {
   errorText,
   heading,
   liveText,
+  companionNamespace,
+  mount,
   mountWithSession,
+  realRecord,
   passConsent,
   passCpf,
   photoFor,
@@ -150,5 +154,24 @@ describe('the proof-of-address step', () => {
     await click(el, 'Usar esta foto');
     await waitForStep(el, 'review');
     expect(root(el).querySelectorAll('[part~=stage]').length).to.equal(5);
+  });
+
+  it('on the real companion: the PDF is taken with the creation', async function () {
+    this.timeout(120_000);
+    const session = await executeServerCommand<{ clientSecret: string }, Record<string, unknown>>('stack-session', {
+      reference: `proof-${companionNamespace()}`,
+      steps: ['proof-of-address'],
+    });
+    const ns = companionNamespace();
+    const { el } = await mount({ companion: 'real', ns, session: session.clientSecret });
+    await toProof(el);
+    const pdf = pdfFile();
+    await pickProof(el, pdf);
+    await click(el, 'Usar este comprovante');
+    await waitForStep(el, 'review');
+    await click(el, 'Enviar');
+    await waitFor(() => stepOf(el) === 'processing' || stepOf(el) === 'outcome', `never sent (at ${stepOf(el)}: ${errorText(el)})`, 30_000);
+    const [upload] = (await realRecord(ns)).uploads;
+    expect((upload!.body as { proofOfAddress?: string }).proofOfAddress).to.equal(bytesToBase64(new Uint8Array(await pdf.arrayBuffer())));
   });
 });
