@@ -148,6 +148,7 @@ export const HANDOFF_PROGRESS_STEPS = [
   'document-front',
   'document-back',
   'selfie',
+  'proof-of-address',
   'review',
   'upload',
   'processing',

@@ -4,7 +4,17 @@ import { SseParser } from '../src/api/sse.js';
 import { normalizeEndpoint } from '../src/api/endpoint.js';
 import { CompanionError, type CompanionErrorCode } from '../src/api/errors.js';
 import { HANDOFF_PROGRESS_STEPS } from '@onboarding-kit/contract';
-import { FIRST_STEP, ONBOARDING_STEPS, parseDocumentTypes, stepSequence, documentHasBack, rolesFor } from '../src/onboarding-flow/steps.js';
+import {
+  FIRST_STEP,
+  ONBOARDING_STEPS,
+  flowShapeOf,
+  parseDocumentTypes,
+  progressStages,
+  stageOf,
+  stepSequence,
+  documentHasBack,
+  rolesFor,
+} from '../src/onboarding-flow/steps.js';
 
 test('normalizeEndpoint accepts the base with or without /v1 and trailing slashes', () => {
   assert.equal(normalizeEndpoint('https://api.example.com'), 'https://api.example.com/v1');
@@ -63,4 +73,55 @@ test("the flow starts at the intro, and the steps a hand-off progress report may
   assert.equal(FIRST_STEP, 'intro');
   assert.equal(stepSequence('CNH')[0], 'intro');
   assert.deepEqual([...HANDOFF_PROGRESS_STEPS], [...ONBOARDING_STEPS]);
+});
+
+test('a session reshapes the flow: the CPF after the document it is read from, the proof of address after the selfie', () => {
+  const order = (shape: Parameters<typeof stepSequence>[2]) => stepSequence('CNH', false, shape).slice(0, 9);
+  assert.deepEqual(order({}), [
+    'intro',
+    'consent',
+    'cpf',
+    'document-type',
+    'document-front',
+    'document-back',
+    'selfie',
+    'review',
+    'upload',
+  ]);
+  assert.deepEqual(order({ cpfAfterDocument: true }), [
+    'intro',
+    'consent',
+    'document-type',
+    'document-front',
+    'document-back',
+    'cpf',
+    'selfie',
+    'review',
+    'upload',
+  ]);
+  assert.deepEqual(stepSequence('PASSPORT', true, { cpfAfterDocument: true, proofOfAddress: true }).slice(0, 5), [
+    'document-front',
+    'cpf',
+    'selfie',
+    'proof-of-address',
+    'review',
+  ]);
+  assert.deepEqual(progressStages({}), ['consent', 'data', 'document', 'selfie', 'review']);
+  assert.deepEqual(progressStages({ cpfAfterDocument: true, proofOfAddress: true }), [
+    'consent',
+    'document',
+    'data',
+    'selfie',
+    'address',
+    'review',
+  ]);
+  assert.equal(stageOf('document-type', { cpfAfterDocument: true }), 'document');
+  assert.equal(stageOf('document-type'), 'data');
+  assert.deepEqual(flowShapeOf({ prefill: {}, prefillFromDocument: true, steps: ['proof-of-address'] }), {
+    cpfAfterDocument: true,
+    proofOfAddress: true,
+  });
+  // A tax id the service provider gave leaves nothing to read.
+  assert.deepEqual(flowShapeOf({ prefill: { cpf: '***.982.247-**' }, prefillFromDocument: true }), {});
+  assert.deepEqual(flowShapeOf(null), {});
 });

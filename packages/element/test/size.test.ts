@@ -31,9 +31,11 @@ import { dynamicImports, staticClosure, staticImports } from './support/module-g
  * most often left out; what only a page that has sent something reads (the upload's errors) is
  * in the photo steps. The large icon of every ending is in it too (a session that cannot be used
  * shows it before anything else loads), and `onboarding-continue`'s class, which the page imports
- * from the bundle.
+ * from the bundle. So is the shape a session gives the flow (the CPF step after the document it
+ * is read from, the proof-of-address step and its stage), which decides the steps and the stages
+ * shown from the first one on; the texts and views of those steps come with the photo steps.
  */
-const FIRST_LOAD_BUDGET = 25 * 1024;
+const FIRST_LOAD_BUDGET = 26 * 1024;
 
 /**
  * Code of the photo steps, found in none of the first loads: the capture step's start button,
@@ -58,6 +60,10 @@ const PHOTO_STEPS_MARKERS = [
   'Tire o documento da capa plástica',
   'Take it out of its plastic cover',
   'Muitas pessoas estão enviando agora',
+  // The document photos' hints, the data read from the document, the proof of address.
+  'Trocar frente e verso',
+  'Lendo os dados do seu documento',
+  'data-proof-file',
 ];
 
 /** worker-url.ts as built (Vite writes `import.meta.url` as `"" + import.meta.url`). */

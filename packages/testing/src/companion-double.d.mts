@@ -14,6 +14,10 @@ export interface DoubleSessionInit {
   /** Default `pt-BR`. */
   locale?: string;
   returnUrl?: string;
+  /** The page offers the CPF and name its document's OCR reads (`POST /v1/session/document-prefill`). */
+  prefillFromDocument?: boolean;
+  /** Optional steps (`proof-of-address`). */
+  steps?: string[];
 }
 
 /** Path prefix the double answers under: `/test-companion/<namespace>/...`. */

@@ -27,14 +27,17 @@
  *                                                holdUploads?: boolean, events?: 'normal' | 'fail' | 'end-early', processingMs?: number,
  *                                                decide?: { token, status },
  *                                                sessions?: [{ clientSecret, id?, status?, expiresAt?, prefill?: { cpf?, cnpj?, name? },
- *                                                              documentTypes?, locale?, returnUrl? }]  (added to the namespace's),
+ *                                                              documentTypes?, locale?, returnUrl?, prefillFromDocument?, steps? }]  (added to the namespace's),
+ *                                                documentPrefill?: { cpf?, name? } | { status, error } | null  (what POST /v1/session/document-prefill
+ *                                                              answers; unset: 422 document_unreadable; a session's fourth try: 429 rate_limited),
  *                                                sessionStatus?: { id, status?, expiresAt? }  (a session changes as time or another page would),
  *                                                failSession?: 'http-503' | 'destroy' | null, holdSession?: boolean,
  *                                                failReads?: boolean  (status reads answer 503 until cleared: with events 'fail', the page is cut off) }
  *   GET  /test-companion/<ns>/__control   { uploads: [{ body, headers }], uploadAttempts, onboardings: [{ token, accessKey, status }],
  *                                           requests: [{ method, url, authorization }],
  *                                           attempts: [{ authorization, idempotencyKey }] (every creation request, refused ones too),
- *                                           sessions: [{ id, status, tokenOnboarding? }], sessionReads }
+ *                                           sessions: [{ id, status, tokenOnboarding? }], sessionReads,
+ *                                           prefillRequests: [{ authorization, body }] }
  *
  * It intercepts requests at the Node `http.Server` (before Koa), because the dev server's
  * middleware chain would buffer an SSE response and cannot stop an upload half way.
@@ -76,6 +79,8 @@ function freshNamespace() {
     holdSession: false,
     heldSessionReads: new Set(),
     sessionReads: 0,
+    documentPrefill: null,
+    prefillRequests: [],
     /** Idempotency-Key -> { fingerprint, token } for creations without a session. */
     keys: new Map(),
   };
@@ -149,6 +154,8 @@ function pageSession(session) {
     documentTypes: [...session.documentTypes],
     locale: session.locale,
     ...(session.returnUrl && { returnUrl: session.returnUrl }),
+    ...(session.prefillFromDocument && { prefillFromDocument: true }),
+    ...(session.steps && { steps: [...session.steps] }),
   };
 }
 
@@ -424,6 +431,21 @@ function sessionApp() {
       return apiError(c, 410, 'session_cancelled', 'This session was cancelled by the service provider; it must open a new one.');
     return c.json(pageSession(session));
   });
+  // What the upstream's OCR read of the document, as the test scripts it: three tries a session.
+  app.post('/document-prefill', async (c) => {
+    const space = c.get('space');
+    const session = sessionFor(c, space);
+    if (!session) return apiError(c, 401, 'unauthorized', 'This session link is not valid: ask the service provider for a new one.');
+    const body = await c.req.json().catch(() => null);
+    space.prefillRequests.push({ authorization: c.req.header('authorization') ?? null, body });
+    if (typeof body?.images?.documentFront !== 'string' || !body.images.documentFront)
+      return apiError(c, 400, 'missing_field', 'images.documentFront is required.', { field: 'images.documentFront' });
+    if (++session.prefillTries > 3) return apiError(c, 429, 'rate_limited', 'Too many tries for this session.');
+    const answer = space.documentPrefill;
+    if (!answer) return apiError(c, 422, 'document_unreadable', 'The document could not be read.');
+    if (answer.status) return apiError(c, answer.status, answer.error.code, answer.error.message);
+    return c.json(answer);
+  });
   return app;
 }
 
@@ -438,6 +460,9 @@ function addSession(space, given) {
     documentTypes: [...(given.documentTypes ?? [])],
     locale: given.locale ?? 'pt-BR',
     ...(given.returnUrl && { returnUrl: given.returnUrl }),
+    ...(given.prefillFromDocument && { prefillFromDocument: true }),
+    ...(given.steps && { steps: [...given.steps] }),
+    prefillTries: 0,
     claim: null,
   });
 }
@@ -460,6 +485,7 @@ function controlApp() {
     }
     if ('failSession' in body) space.failSession = body.failSession;
     if ('failReads' in body) space.failReads = !!body.failReads;
+    if ('documentPrefill' in body) space.documentPrefill = body.documentPrefill;
     if ('holdSession' in body) {
       space.holdSession = !!body.holdSession;
       if (!space.holdSession) {
@@ -489,6 +515,7 @@ function controlApp() {
         ...(s.tokenOnboarding && { tokenOnboarding: s.tokenOnboarding }),
       })),
       sessionReads: space.sessionReads,
+      prefillRequests: space.prefillRequests,
     });
   });
   return app;

@@ -9,6 +9,7 @@ import {
   isOnboardingStatus,
   type CreateOnboardingRequest,
   type CreateOnboardingResponse,
+  type DocumentPrefill,
   type OnboardingState,
   type ApiError,
   type PageSession,
@@ -205,6 +206,39 @@ export async function postSession(
   const parsed = parseJson(await res.text().catch(() => ''));
   if (!res.ok) throw errorFromBody(res.status, parsed);
   return parsed ?? null;
+}
+
+/** Body of `POST /v1/session/document-prefill`: the document's photos, as the creation will send them. */
+export interface DocumentPrefillRequest {
+  documentType: string;
+  images: { documentFront: string; documentBack?: string };
+}
+
+function isDocumentPrefill(value: unknown): value is DocumentPrefill {
+  const v = value as Record<string, unknown> | null;
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    (v.cpf === undefined || typeof v.cpf === 'string') &&
+    (v.name === undefined || typeof v.name === 'string')
+  );
+}
+
+/**
+ * `POST {base}/session/document-prefill` with a page secret: the CPF and name the upstream's OCR
+ * read from the document photos, for the person to confirm. Rejects with a {@link CompanionError}
+ * (422 `document_unreadable`, 429 after the session's tries, or any other code of the catalogue).
+ */
+export async function documentPrefill(
+  base: string,
+  clientSecret: string,
+  body: DocumentPrefillRequest,
+  signal?: AbortSignal,
+): Promise<DocumentPrefill> {
+  const answer = await postSession(base, 'document-prefill', clientSecret, body, signal);
+  if (!isDocumentPrefill(answer))
+    throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: 200 });
+  return answer;
 }
 
 /** `GET {base}/onboardings/{token}`. */

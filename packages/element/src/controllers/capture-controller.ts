@@ -10,7 +10,7 @@ import { base64ToBytes, type KeptCheck } from '@onboarding-kit/contract';
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { CameraController } from '../camera/camera-controller.js';
 import type { FramePixels } from '../camera/capture-frame.js';
-import { cameraError } from '../camera/camera-error.js';
+import { cameraError, type CameraErrorCode } from '../camera/camera-error.js';
 import { cropRect, guideMargin } from '../camera/guide-geometry.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
@@ -18,7 +18,6 @@ import { loadPipeline } from './load-pipeline.js';
 import { OnboardingErrorEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
 import { CaptureTexts, type PipelineKit } from './capture-texts.js';
-import type { CameraErrorCode } from '../camera/camera-error.js';
 import { CapturedPhotos, captureEvent, type CapturedPhoto, type RejectedPhoto } from './captured-photos.js';
 import { LatestRun } from './latest-run.js';
 import { KEEPABLE, SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, mayKeep, refusedFrame } from './photo-refusal.js';
@@ -180,10 +179,7 @@ export class CaptureController implements ReactiveController {
     if (this.camera.state === 'error') this.#reportCameraError();
   }
 
-  /**
-   * Takes the photo: the guide's region of the frame (plus its margin), as the view shows it.
-   * `auto` when the live checks took it, which the person is told.
-   */
+  /** Takes the photo: the guide's region of the frame (plus its margin), as the view shows it; `auto` when the live checks took it. */
   async takePhoto(auto = false): Promise<void> {
     const role = this.#options.activeRole();
     if (!role || this.#checking || this.#taking) return;
@@ -273,6 +269,11 @@ export class CaptureController implements ReactiveController {
   /** Drops the photos of these roles, revoking their object URLs. */
   remove(...roles: CaptureRole[]): void {
     this.#shown.remove(...roles);
+  }
+
+  /** The document's front and back photos change places. */
+  swapSides(): void {
+    this.#shown.swap('documentFront', 'documentBack');
   }
 
   /** Stops the camera and any photo being checked (its result will be ignored). */

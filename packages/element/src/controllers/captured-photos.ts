@@ -57,6 +57,13 @@ export class CapturedPhotos {
     this.#onChange();
   }
 
+  /** The photos of `a` and `b` change places (a document's sides taken the wrong way round). */
+  swap(a: CaptureRole, b: CaptureRole): void {
+    const { [a]: first, [b]: second, ...rest } = this.#photos;
+    this.#photos = { ...rest, ...(second && { [a]: { ...second, role: a } }), ...(first && { [b]: { ...first, role: b } }) };
+    this.#onChange();
+  }
+
   /** Gives the photo of `role` its reading, if it is still `photo` (not replaced or dropped meanwhile). */
   setReading(role: CaptureRole, photo: CapturedPhoto, reading: SideReading): void {
     // The same JPEG, not the same object: a host moved in the document recreates the records.

@@ -124,6 +124,11 @@ export class DetailsController implements ReactiveController {
   get lockedKind(): 'cpf' | 'cnpj' | null {
     return this.#locked?.kind ?? null;
   }
+  /** The CPF the page holds whole (typed and valid, or a session's given unmasked), or null. */
+  get wholeCpf(): string | null {
+    if (this.#locked) return this.#locked.kind === 'cpf' && !isMaskedTaxId(this.#locked.value) ? this.#locked.value : null;
+    return isValidCpf(this.#cpf) ? this.#cpf : null;
+  }
   get cpfError(): CpfProblem | null {
     return this.#cpfError;
   }
@@ -234,7 +239,7 @@ export class DetailsController implements ReactiveController {
       return;
     }
     this.#consentAt = Date.now();
-    this.#options.goTo('cpf');
+    this.#options.next();
   }
 
   // ---------------------------------------------------------------- CPF and name
@@ -268,12 +273,26 @@ export class DetailsController implements ReactiveController {
 
   onCpfSubmit(e: SubmitEvent): void {
     e.preventDefault();
+    this.submitCpf();
+  }
+
+  /** What the document's OCR read, put in the fields as if typed (a tax id the service provider gave stays). */
+  fill(read: { cpf?: string; name?: string }): void {
+    if (read.cpf && !this.#locked) this.#cpf = maskCpfInput(read.cpf);
+    if (read.name && !nameIsInvalid(read.name)) this.#name = read.name;
+    this.#cpfError = null;
+    this.#nameError = false;
+    this.#host.requestUpdate();
+  }
+
+  /** Checks the CPF and the name and goes on, or focuses the first field in error. */
+  submitCpf(): void {
     this.#cpfError = this.#locked ? null : cpfProblem(this.#cpf);
     this.#nameError = nameIsInvalid(this.#name);
     this.#host.requestUpdate();
     if (this.#cpfError) return this.#focus('#cpf');
     if (this.#nameError) return this.#focus('#name');
-    this.#options.goTo('document-type');
+    this.#options.next();
   }
 
   // ---------------------------------------------------------------- document type
@@ -285,6 +304,13 @@ export class DetailsController implements ReactiveController {
     this.#documentTypeError = false;
     this.#host.requestUpdate();
     this.#options.documentTypeChanged();
+  }
+
+  /** Another type, chosen from a photo's hint: the photos taken stay, to be looked at again under it. */
+  switchDocumentType(type: string): void {
+    this.#documentType = type;
+    this.#documentTypeError = false;
+    this.#host.requestUpdate();
   }
 
   onDocumentTypeSubmit(e: SubmitEvent): void {

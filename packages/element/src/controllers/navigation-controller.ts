@@ -7,11 +7,22 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { OnboardingStepChangeEvent } from '../events.js';
 import type { FlowContextSource } from '../onboarding-flow/flow-context.js';
-import { FIRST_STEP, isCaptureStep, PROGRESS_STAGES, stageOf, type CaptureStep, type OnboardingStep } from '../onboarding-flow/steps.js';
+import {
+  FIRST_STEP,
+  isCaptureStep,
+  isRetakeStep,
+  progressStages,
+  stageOf,
+  type RetakeStep,
+  type FlowShape,
+  type OnboardingStep,
+} from '../onboarding-flow/steps.js';
 
 export interface NavigationOptions {
   /** The steps this person goes through now, in order. */
   sequence(): readonly OnboardingStep[];
+  /** What the session changes in the flow (the stages shown); none by default. */
+  shape?(): FlowShape;
   /** The flow's settings as resolved (its messages). */
   context: FlowContextSource;
   /** The heading text of a step, as the step shows it. */
@@ -54,8 +65,10 @@ export class NavigationController implements ReactiveController {
    * sending, where nothing is left to do.
    */
   get position(): { number: number; total: number } | null {
-    const stage = stageOf(this.#step);
-    return stage ? { number: PROGRESS_STAGES.indexOf(stage) + 1, total: PROGRESS_STAGES.length } : null;
+    const shape = this.#options.shape?.() ?? {};
+    const stage = stageOf(this.#step, shape);
+    const stages = progressStages(shape);
+    return stage ? { number: stages.indexOf(stage) + 1, total: stages.length } : null;
   }
 
   hostUpdate(): void {
@@ -86,7 +99,7 @@ export class NavigationController implements ReactiveController {
   }
 
   next(): void {
-    if (this.#returnToReview && isCaptureStep(this.#step) && this.#options.photosComplete()) {
+    if (this.#returnToReview && isRetakeStep(this.#step) && this.#options.photosComplete()) {
       this.#returnToReview = false;
       return this.goTo('review');
     }
@@ -102,7 +115,7 @@ export class NavigationController implements ReactiveController {
   }
 
   back(): void {
-    if (this.#returnToReview && isCaptureStep(this.#step)) {
+    if (this.#returnToReview && isRetakeStep(this.#step)) {
       this.#returnToReview = false;
       return this.goTo('review');
     }
@@ -112,7 +125,7 @@ export class NavigationController implements ReactiveController {
   }
 
   /** Opens a capture step from the review (or an upload error): Use and Back lead back to the review. */
-  retakeFromReview(step: CaptureStep): void {
+  retakeFromReview(step: RetakeStep): void {
     this.#returnToReview = true;
     this.goTo(step);
   }

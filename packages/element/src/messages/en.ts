@@ -4,7 +4,7 @@ import type { Messages } from './pt-BR.js';
 export const en: Messages = {
   flow: {
     progressLabel: 'Steps',
-    stages: { consent: 'Consent', data: 'Details', document: 'Document', selfie: 'Selfie', review: 'Review' },
+    stages: { consent: 'Consent', data: 'Details', document: 'Document', selfie: 'Selfie', address: 'Address', review: 'Review' },
     side: (current, total) => `side ${current} of ${total}`,
     title: 'Identity verification',
     back: 'Back',
@@ -68,6 +68,7 @@ export const en: Messages = {
     headingFront: (type) => `${type} front`,
     headingBack: (type) => `${type} back`,
     headingSelfie: 'Selfie',
+    headingProofOfAddress: 'Proof of address',
     guideDocument: 'Place the document on a flat, well-lit surface without glare and fit all of it inside the frame.',
     guideSelfie: 'Look at the camera with your whole face uncovered and inside the oval, somewhere well lit.',
     openCamera: 'Open camera',

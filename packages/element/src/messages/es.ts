@@ -4,7 +4,7 @@ import type { Messages } from './pt-BR.js';
 export const es: Messages = {
   flow: {
     progressLabel: 'Pasos',
-    stages: { consent: 'Consentimiento', data: 'Datos', document: 'Documento', selfie: 'Selfi', review: 'Revisión' },
+    stages: { consent: 'Consentimiento', data: 'Datos', document: 'Documento', selfie: 'Selfi', address: 'Dirección', review: 'Revisión' },
     side: (current, total) => `lado ${current} de ${total}`,
     title: 'Verificación de identidad',
     back: 'Atrás',
@@ -68,6 +68,7 @@ export const es: Messages = {
     headingFront: (type) => `Frente ${type === 'CNH' || type === 'CIN' ? 'de la' : 'del'} ${type}`,
     headingBack: (type) => `Dorso ${type === 'CNH' || type === 'CIN' ? 'de la' : 'del'} ${type}`,
     headingSelfie: 'Selfi',
+    headingProofOfAddress: 'Comprobante de domicilio',
     guideDocument:
       'Coloque el documento sobre una superficie plana y bien iluminada, sin reflejos, y enmárquelo entero dentro del recuadro.',
     guideSelfie: 'Mire a la cámara con la cara descubierta y entera dentro del óvalo, en un lugar bien iluminado.',

@@ -5,7 +5,7 @@
 export const ptBR = {
   flow: {
     progressLabel: 'Etapas',
-    stages: { consent: 'Consentimento', data: 'Dados', document: 'Documento', selfie: 'Selfie', review: 'Revisão' },
+    stages: { consent: 'Consentimento', data: 'Dados', document: 'Documento', selfie: 'Selfie', address: 'Endereço', review: 'Revisão' },
     side: (current: number, total: number): string => `lado ${current} de ${total}`,
     title: 'Verificação de identidade',
     back: 'Voltar',
@@ -73,6 +73,7 @@ export const ptBR = {
     headingFront: (type: string): string => `Frente ${type === 'CNH' || type === 'CIN' ? 'da' : 'do'} ${type}`,
     headingBack: (type: string): string => `Verso ${type === 'CNH' || type === 'CIN' ? 'da' : 'do'} ${type}`,
     headingSelfie: 'Selfie',
+    headingProofOfAddress: 'Comprovante de endereço',
     guideDocument: 'Coloque o documento sobre uma superfície plana e bem iluminada, sem reflexos, e enquadre-o inteiro dentro da moldura.',
     guideSelfie: 'Olhe para a câmera, com o rosto descoberto e inteiro dentro do oval, em um lugar bem iluminado.',
     openCamera: 'Abrir câmera',

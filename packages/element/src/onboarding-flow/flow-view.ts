@@ -10,7 +10,7 @@ import { endingIcon, type Ending } from '../steps/ending-icon.js';
 import { renderFormStep } from './form-steps-view.js';
 import type { FlowParts } from './flow-parts.js';
 import { needsPhotoSteps } from './photo-steps-controller.js';
-import { FIRST_STEP, offersBack, type OnboardingStep } from './steps.js';
+import { FIRST_STEP, flowShapeOf, offersBack, type OnboardingStep } from './steps.js';
 
 /** Whether the session keeps the flow from starting: being read, or unusable. */
 const sessionBlocks = (p: FlowParts): boolean => p.nav.step === FIRST_STEP && p.session.blocks;
@@ -60,7 +60,7 @@ export function renderFlow(p: FlowParts): TemplateResult {
       <div class="header" part="header">
         <slot name="logo"></slot>
         <p>${m.flow.title}</p>
-        ${sessionBlocks(p) || p.handoff.mode ? nothing : stagesList(m, step, p.details.documentType)}
+        ${sessionBlocks(p) || p.handoff.mode ? nothing : stagesList(m, step, p.details.documentType, flowShapeOf(p.session.session))}
       </div>
       <section class="step" part="step" aria-labelledby="heading" aria-busy=${busy ? 'true' : 'false'} data-step=${p.handoff.mode ? 'handoff' : step} data-ending=${ending ?? nothing}>
         ${backControl(p, step)}
@@ -90,6 +90,7 @@ function renderPhotoStep(p: FlowParts, step: OnboardingStep): TemplateResult {
     handoff: handoff.available ? { noCamera: handoff.noCamera, open: () => void handoff.open('offer') } : null,
     documentType: details.documentType,
     lockedTaxId: !!details.lockedKind,
+    proofOfAddress: !!flowShapeOf(p.session.session).proofOfAddress,
     // A session's backend is told the outcome; without one, only this page learns it.
     canClose: !alone,
     // "Start again", except under a session: it yields one onboarding, so a new flow could only be refused.

@@ -6,7 +6,7 @@ import { html, type TemplateResult } from 'lit';
 import { OnboardingCancelEvent } from '../events.js';
 import { consentStep, cpfStep, documentTypeStep, introStep } from '../steps/index.js';
 import type { FlowParts } from './flow-parts.js';
-import { documentHasBack, parseDocumentTypes, rolesFor, type OnboardingStep } from './steps.js';
+import { documentHasBack, flowShapeOf, parseDocumentTypes, rolesFor, type OnboardingStep } from './steps.js';
 
 export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResult {
   const { details, nav, texts } = p;
@@ -48,6 +48,7 @@ export function renderFormStep(step: OnboardingStep, p: FlowParts): TemplateResu
         cpfError: details.cpfError,
         nameError: details.nameError,
         locked: details.lockedKind,
+        read: flowShapeOf(p.session.session).cpfAfterDocument ? p.photo.prefillPanel() : null,
         onCpfInput: (e) => details.onCpfInput(e),
         onNameInput: (e) => details.onNameInput(e),
         onSubmit: (e) => details.onCpfSubmit(e),

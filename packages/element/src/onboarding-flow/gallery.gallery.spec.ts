@@ -75,6 +75,10 @@ const STEPS = [
   'handoff-offer',
   'handoff-following',
   'hosted-code-page',
+  'photo-hint',
+  'prefill-confirm',
+  'proof-of-address',
+  'proof-review',
 ] as const;
 type Step = (typeof STEPS)[number];
 
@@ -199,6 +203,30 @@ async function keptOnboarding(cpf: string): Promise<{ ns: string }> {
   const kept: KeptOnboarding = { ...created, endpoint, savedAt: Date.now() };
   frame.contentWindow!.sessionStorage.setItem(resumeKeyFor(endpoint, '')!, JSON.stringify(kept));
   return { ns };
+}
+
+/**
+ * From now on, each document photo accepted in the frame gets the reading given for its role, as
+ * the reader would set it: patched in the frame's own copy of the module, which the element uses.
+ */
+async function readingsInFrame(readings: Record<string, unknown>): Promise<void> {
+  const w = frame.contentWindow as Window & { __readings?: Record<string, unknown>; __readingsPatched?: boolean };
+  w.__readings = readings;
+  if (w.__readingsPatched) return;
+  const script = frameDoc().createElement('script');
+  script.type = 'module';
+  script.textContent = `import { CapturedPhotos } from '/packages/element/src/controllers/captured-photos.ts';
+const { accept, setReading } = CapturedPhotos.prototype;
+CapturedPhotos.prototype.accept = function (role, photo) {
+  const reading = window.__readings?.[role];
+  accept.call(this, role, reading ? { ...photo, reading } : photo);
+};
+CapturedPhotos.prototype.setReading = function (role, photo, reading) {
+  setReading.call(this, role, photo, window.__readings?.[role] ?? reading);
+};
+window.__readingsPatched = true;`;
+  frameDoc().head.append(script);
+  await waitFor(() => !!w.__readingsPatched, 'the readings patch in the frame');
 }
 
 const outcomeStatus = (el: OnboardingFlow): string | null => root(el).querySelector('[data-status]')?.getAttribute('data-status') ?? null;
@@ -340,6 +368,51 @@ describe(`gallery (${currentEngine()})`, () => {
     });
     let state = 'pending';
     while (state !== 'done') state = await executeServerCommand<string, undefined>('gallery-wait');
+  });
+
+  it('a session that reads the document and asks for a proof of address: a hint, the data read, the proof', async function () {
+    this.timeout(180_000);
+    const zone = { format: 'TD1', lines: ['IDBRA', 'X', 'Y'], fields: { cpf: '52998224725' }, checks: [], valid: true };
+    await readingsInFrame({ documentBack: { mrz: zone, documentKind: 'CIN' } });
+    const ns = companionNamespace();
+    const secret = `cs_test_gallery_${ns}_0123456789abcdef`;
+    await controlDouble(ns, {
+      sessions: [{ clientSecret: secret, prefillFromDocument: true, steps: ['proof-of-address'], documentTypes: ['CNH', 'CIN'] }],
+      documentPrefill: { cpf: '52998224725', name: 'MARIA DA SILVA' },
+    });
+    const { el } = await mountInFrame({ companion: 'double', ns, session: secret });
+    await passIntro(el);
+    root(el).querySelector<HTMLInputElement>('#consent')!.click();
+    await el.updateComplete;
+    await click(el, 'Continuar');
+    await waitForStep(el, 'document-type');
+    await chooseType(el, 'CNH');
+    await pickFile(el, await cardJpeg());
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'document-back');
+    await pickFile(el, await cardJpeg());
+    await waitFor(() => !!root(el).querySelector('[part~=document-hints]'), 'the hint');
+    await shot(el, 'photo-hint');
+    await click(el, 'Continuar mesmo assim');
+    await waitForStep(el, 'cpf');
+    await waitFor(() => !!root(el).querySelector('[data-prefill-cpf]'), 'the data read');
+    await shot(el, 'prefill-confirm');
+    await click(el, 'Confirmar');
+    await waitForStep(el, 'selfie');
+    await pickFile(el, await faceJpeg());
+    await click(el, 'Usar esta foto');
+    await waitForStep(el, 'proof-of-address');
+    await shot(el, 'proof-of-address');
+    const input = root(el).querySelector<HTMLInputElement>('input[data-proof-file]')!;
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['%PDF-1.4\n%%EOF\n'], 'conta-de-luz.pdf', { type: 'application/pdf' }));
+    input.files = transfer.files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+    await waitFor(() => !!root(el).querySelector('[part~=proof-file]'), 'the PDF taken');
+    await click(el, 'Usar este comprovante');
+    await waitForStep(el, 'review');
+    await shot(el, 'proof-review');
+    (frame.contentWindow as Window & { __readings?: unknown }).__readings = {};
   });
 
   it('holds every picture at both widths', async () => {

@@ -11,7 +11,7 @@ import { flowHeading, renderFlow } from './flow-view.js';
 import { LazyTextsController } from './lazy-texts.js';
 import { ControllerSlot } from './load-photo-steps.js';
 import { PhotoStepsController } from './photo-steps-controller.js';
-import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, rolesFor, stepSequence } from './steps.js';
+import { DEFAULT_DOCUMENT_TYPES, FIRST_STEP, flowShapeOf, parseDocumentTypes, rolesFor, stepSequence } from './steps.js';
 import { styles } from './onboarding-flow.styles.js';
 import { pathStyles } from './path.styles.js';
 import { introStyles } from './intro.styles.js';
@@ -85,6 +85,9 @@ import { introStyles } from './intro.styles.js';
  * @csspart capture-hint - The live hint on the preview ("Aproxime o documento", "Evite reflexos", "Segure firme…").
  * @csspart keep-anyway - "Usar mesmo assim": keeps a photo refused twice in a row for what it shows (never a selfie without a face, or with several).
  * @csspart face-tips - What else to try when a selfie was refused twice for its face, which cannot be kept.
+ * @csspart document-hints - On a document photo's review, what the reader noticed (a back as the front, swapped sides, another document, another person's CPF).
+ * @csspart document-prefill - On the CPF step of a session with `prefillFromDocument`, the data read from the document, or why none could be read.
+ * @csspart proof-file - A PDF proof of address, named with its size, on its step and the review.
  * @csspart preview - A captured or rejected photo.
  * @csspart thumbnail - A photo on the review step.
  * @csspart error - Every error message.
@@ -203,6 +206,9 @@ export class OnboardingFlow extends LitElement {
    */
   pollOptions: Partial<PollOptions> = {};
 
+  /** What the session changes in the flow: the CPF read from the document, the proof of address. */
+  readonly #shape = () => flowShapeOf(this.#session.session);
+
   /** The endpoint, the session's secret and the locale as every part of the flow reads them. */
   readonly #context = new ResolvedFlowContext(() => ({ endpoint: this.endpoint, session: this.session, locale: this.locale }));
   readonly #texts = new LazyTextsController(this);
@@ -213,11 +219,14 @@ export class OnboardingFlow extends LitElement {
   readonly #captureSlot = new ControllerSlot(this);
 
   readonly #nav: NavigationController = new NavigationController(this, {
-    sequence: () => stepSequence(this.#details.documentType, !!this.#session.session?.handoff?.answers),
+    sequence: () => stepSequence(this.#details.documentType, !!this.#session.session?.handoff?.answers, this.#shape()),
+    shape: () => this.#shape(),
     context: this.#context,
     heading: (step) => flowHeading(this.#view, step),
     leave: () => this.#photo.leaveStep(),
-    photosComplete: () => rolesFor(this.#details.documentType).every((role) => this.#photo.capture?.photo(role)),
+    photosComplete: () =>
+      rolesFor(this.#details.documentType).every((role) => this.#photo.capture?.photo(role)) &&
+      (!this.#shape().proofOfAddress || !!this.#photo.proof?.proof),
   });
 
   readonly #session: SessionController = new SessionController(this, {
@@ -268,7 +277,15 @@ export class OnboardingFlow extends LitElement {
       clientSecret: () => this.#session.secret,
       sessionTaxId: () => (this.#session.session ? lockedTaxIdOf(this.#session.session.prefill) : null),
     },
-    request: (photos) => this.#details.request(photos),
+    flow: {
+      details: this.#details,
+      shape: this.#shape,
+      offeredTypes: () => parseDocumentTypes(this.#session.documentTypes(this.documentTypes)),
+    },
+    request: (photos) => {
+      const proof = this.#shape().proofOfAddress ? this.#photo.proof?.proof : null;
+      return { ...this.#details.request(photos), ...(proof && { proofOfAddress: proof.base64 }) };
+    },
   });
 
   readonly #handoff: HandoffController = new HandoffController(this, {

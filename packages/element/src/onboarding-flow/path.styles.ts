@@ -10,7 +10,7 @@ import { css } from 'lit';
  */
 export const pathStyles = css`
 .header{flex-wrap:wrap;container-type:inline-size}
-.stages{flex-basis:100%;list-style:none;margin:.25rem 0 .5rem;padding:0;display:grid;grid-template-columns:repeat(5,minmax(0,1fr));gap:.25rem}
+.stages{flex-basis:100%;list-style:none;margin:.25rem 0 .5rem;padding:0;display:grid;grid-auto-flow:column;grid-auto-columns:minmax(0,1fr);gap:.25rem}
 .stages li{display:flex;flex-direction:column;gap:.25rem;min-width:0;font-size:.75rem}
 .stages li::before{content:'';height:.25rem;border-radius:9px;background:var(--_primary)}
 [aria-current]~li::before{background:var(--_surface);box-shadow:inset 0 0 0 1px var(--_border)}

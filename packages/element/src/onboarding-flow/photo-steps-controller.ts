@@ -18,6 +18,11 @@ import type { CaptureController, CaptureOptions } from '../controllers/capture-c
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import { readKept } from '../controllers/kept-onboarding.js';
 import type { SubmissionController, SubmissionOptions } from '../controllers/submission-controller.js';
+import type { DocumentHintsController } from '../document-hints/hints-controller.js';
+import type { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
+import type { DocumentPrefillController } from '../document-prefill/prefill-controller.js';
+import type { FlowRefs } from './flow-refs.js';
+import type { PrefillPanel } from '../document-prefill/prefill-view.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import { pendingStep } from '../steps/session-step.js';
 import type { LoadFailure } from '../lazy/load-failure.js';
@@ -26,12 +31,22 @@ import type { FlowContextSource } from './flow-context.js';
 import type { LazyTextsController } from './lazy-texts.js';
 import { loadPhotoSteps, type ControllerSlot, type PhotoSteps } from './load-photo-steps.js';
 import type { PhotoStepContext } from './photo-steps-view.js';
-import { CAPTURE_STEPS, FIRST_STEP, isCaptureStep, stepForRole, type OnboardingStep } from './steps.js';
+import { CAPTURE_STEPS, FIRST_STEP, isCaptureStep, isRetakeStep, stepForRole, type OnboardingStep } from './steps.js';
 
 /** What the host decides of a photo step's view. */
 export type PhotoStepView = Pick<
   PhotoStepContext,
-  'heading' | 'autoCapture' | 'handoff' | 'documentType' | 'lockedTaxId' | 'canClose' | 'onRestart' | 'onRetryPhotos' | 'host' | 'session'
+  | 'heading'
+  | 'autoCapture'
+  | 'handoff'
+  | 'documentType'
+  | 'lockedTaxId'
+  | 'proofOfAddress'
+  | 'canClose'
+  | 'onRestart'
+  | 'onRetryPhotos'
+  | 'host'
+  | 'session'
 >;
 
 export interface PhotoStepsOptions {
@@ -47,13 +62,15 @@ export interface PhotoStepsOptions {
   capture: Pick<CaptureOptions, 'limits'>;
   /** What the submission controller reads of the host beyond the flow's context. */
   submission: Pick<SubmissionOptions, 'pollOptions' | 'maxImageBytes' | 'clientSecret' | 'sessionTaxId'>;
+  /** What the document photos' hints and the data read from the document use of the flow. */
+  flow: Pick<FlowRefs, 'details' | 'shape' | 'offeredTypes'>;
   /** What the person entered, with these photos, as the creation sends it. */
   request(photos: CaptureController['photos']): CreateOnboardingRequest;
 }
 
 /** Whether `step` is shown by the lazily loaded photo steps (everything after the data steps). */
 export function needsPhotoSteps(step: OnboardingStep): boolean {
-  return isCaptureStep(step) || step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome';
+  return isRetakeStep(step) || step === 'review' || step === 'upload' || step === 'processing' || step === 'outcome';
 }
 
 export class PhotoStepsController implements ReactiveController {
@@ -62,6 +79,9 @@ export class PhotoStepsController implements ReactiveController {
   #module: PhotoSteps | null = null;
   #capture: CaptureController | null = null;
   #submission: SubmissionController | null = null;
+  #hints: DocumentHintsController | null = null;
+  #proof: ProofOfAddressController | null = null;
+  #prefill: DocumentPrefillController | null = null;
   #loading = false;
   /** The step the person was on when the photo steps last failed to load (null: no failure). */
   #failedAt: OnboardingStep | null = null;
@@ -89,6 +109,14 @@ export class PhotoStepsController implements ReactiveController {
   }
   get submission(): SubmissionController | null {
     return this.#submission;
+  }
+  /** What the CPF step shows of the data read from the document: null until the photo steps are here, or with nothing to show. */
+  prefillPanel(): PrefillPanel | null {
+    return this.#module && this.#prefill ? this.#module.prefillPanel(this.#prefill) : null;
+  }
+  /** The proof of address taken, if the session asks for one. */
+  get proof(): ProofOfAddressController | null {
+    return this.#proof;
   }
   get loading(): boolean {
     return this.#loading;
@@ -150,6 +178,8 @@ export class PhotoStepsController implements ReactiveController {
   reset(): void {
     this.#capture?.reset();
     this.#submission?.reset();
+    this.#proof?.reset();
+    this.#prefill?.reset();
     this.#waiting = [];
     this.#copyNotice = null;
   }
@@ -164,6 +194,8 @@ export class PhotoStepsController implements ReactiveController {
   retry(): void {
     this.#capture!.reset();
     this.#submission!.reset();
+    this.#proof!.reset();
+    this.#prefill!.reset();
     this.#copyNotice = null;
     this.#options.nav.goTo('document-front');
   }
@@ -185,6 +217,8 @@ export class PhotoStepsController implements ReactiveController {
       locale,
       capture: this.#capture!,
       submission: this.#submission!,
+      hints: this.#hints!,
+      proof: this.#proof!,
       nav,
       afterSend: texts.afterSend?.[locale] ?? null,
       copyNotice: this.#copyNotice,
@@ -193,7 +227,11 @@ export class PhotoStepsController implements ReactiveController {
     });
   }
 
-  #retakeFromReview(role: CaptureRole): void {
+  #retakeFromReview(role: CaptureRole | 'proofOfAddress'): void {
+    if (role === 'proofOfAddress') {
+      this.#proof!.remove();
+      return this.#options.nav.retakeFromReview('proof-of-address');
+    }
     this.#capture!.remove(role);
     this.#options.nav.retakeFromReview(stepForRole(role));
   }
@@ -230,6 +268,15 @@ export class PhotoStepsController implements ReactiveController {
       goTo: (step) => nav.goTo(step),
       // Sent: the photos have no further use on this page.
       sent: () => this.#capture!.clear(),
+    });
+    const refs: FlowRefs = { ...this.#options.flow, context, nav, capture: () => this.#capture };
+    this.#hints = new module.DocumentHintsController(this.#host, refs);
+    this.#prefill = new module.DocumentPrefillController(this.#host, refs);
+    this.#proof = new module.ProofOfAddressController(this.#host, {
+      context,
+      maxBytes: this.#options.submission.maxImageBytes,
+      limits: this.#options.capture.limits,
+      announce: (text) => nav.announce(text),
     });
     for (const then of this.#waiting.splice(0)) then();
     this.#host.requestUpdate();

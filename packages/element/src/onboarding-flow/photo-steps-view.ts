@@ -10,12 +10,16 @@ import type { FlowHost } from './flow-parts.js';
 import type { CaptureController } from '../controllers/capture-controller.js';
 import type { NavigationController } from '../controllers/navigation-controller.js';
 import type { SubmissionController } from '../controllers/submission-controller.js';
+import type { DocumentHintsController } from '../document-hints/hints-controller.js';
+import { hintsPanel } from '../document-hints/hints-view.js';
+import type { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
+import { proofStep } from '../steps/proof-step.js';
 import { uploadErrorIsFinal, uploadErrorIsRetryable, uploadErrorMessage, uploadErrorRole } from '../controllers/upload-errors.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { AfterSendMessages } from '../messages/after-send.js';
 import type { Messages, OnboardingLocale } from '../messages/index.js';
 import { captureStep } from '../steps/capture-step.js';
-import { reviewStep } from '../steps/review-step.js';
+import { reviewStep, type ReviewView } from '../steps/review-step.js';
 import { outcomeStep, processingStep, uploadErrorStep, uploadStep } from '../steps/send-steps.js';
 import { CAPTURE_STEPS, isCaptureStep, rolesFor, stepForRole, type OnboardingStep } from './steps.js';
 
@@ -25,6 +29,12 @@ export interface PhotoStepContext {
   step: OnboardingStep;
   capture: CaptureController;
   submission: SubmissionController;
+  /** What the reader noticed on the visible document photo. */
+  hints: DocumentHintsController;
+  /** The proof of address, where the session asks for one (`proofOfAddress`). */
+  proof: ProofOfAddressController;
+  /** The session asks for a proof of address: the review shows it and waits for it. */
+  proofOfAddress: boolean;
   nav: NavigationController;
   heading: (step: OnboardingStep) => string;
   locale: OnboardingLocale;
@@ -40,7 +50,7 @@ export interface PhotoStepContext {
   onCopy: (code: string) => void;
   /** A session's backend is told the outcome: the person may close the page while waiting. */
   canClose: boolean;
-  retakeFromReview: (role: CaptureRole) => void;
+  retakeFromReview: (role: CaptureRole | 'proofOfAddress') => void;
   /** Absent under a session: it yields one onboarding. */
   onRestart: (() => void) | undefined;
   onRetryPhotos: (() => void) | undefined;
@@ -74,6 +84,8 @@ export function renderPhotoStep(c: PhotoStepContext): TemplateResult {
   const { step } = c;
   if (isCaptureStep(step)) return renderCaptureStep(c, CAPTURE_STEPS[step]);
   switch (step) {
+    case 'proof-of-address':
+      return renderProofStep(c);
     case 'review':
       return renderReviewStep(c);
     case 'upload':
@@ -100,6 +112,7 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
     errorText: (code) => capture.errorText(code),
     acceptedText: capture.acceptedText(role),
     faceTips: capture.faceTipsText(),
+    hints: role === 'selfie' ? null : hintsPanel(c.hints, () => capture.retake()),
     cameraErrorText: (code) => capture.cameraErrorText(code),
     camera: { state: capture.camera.state, error: capture.camera.error },
     view: capture.view.loaded
@@ -132,6 +145,23 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
   });
 }
 
+function renderProofStep(c: PhotoStepContext): TemplateResult {
+  const { proof, nav } = c;
+  const taken = proof.proof;
+  return proofStep({
+    m: c.m,
+    t: proof.texts,
+    proof: taken ? { previewUrl: taken.previewUrl, description: proof.describe(taken) } : null,
+    problem: proof.problem,
+    checking: proof.checking,
+    limit: proof.limit,
+    cameraApp: touchDevice(),
+    onFile: (e) => proof.pick(e),
+    onReplace: () => proof.remove(),
+    onUse: () => nav.next(),
+  });
+}
+
 function renderReviewStep(c: PhotoStepContext): TemplateResult {
   const { m, capture, submission } = c;
   const previews: Partial<Record<CaptureRole, string>> = {};
@@ -149,10 +179,21 @@ function renderReviewStep(c: PhotoStepContext): TemplateResult {
     labels: Object.fromEntries(roles.map((role) => [role, c.heading(stepForRole(role))])),
     kept,
     keptLabel: c.afterSend?.keptAnyway ?? null,
+    proof: c.proofOfAddress ? reviewedProof(c) : null,
     cancelled: submission.cancelled,
     onRetake: c.retakeFromReview,
     onSend: () => submission.send(),
   });
+}
+
+/** The proof of address as the review shows it: its picture, or the PDF's name and size. */
+function reviewedProof(c: PhotoStepContext): NonNullable<ReviewView['proof']> {
+  const taken = c.proof.proof;
+  return {
+    label: c.heading('proof-of-address'),
+    previewUrl: taken?.previewUrl ?? null,
+    description: taken ? c.proof.describe(taken) : null,
+  };
 }
 
 function renderUploadStep(c: PhotoStepContext): TemplateResult {

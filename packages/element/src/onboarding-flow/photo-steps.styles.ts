@@ -105,6 +105,39 @@ export function photoStepsStyles(): CSSResult {
     color: var(--_error);
     font-weight: 400;
   }
+  /* What the reader noticed on a document photo: advice, set apart from the photo's own line. */
+  .hints {
+    margin-top: var(--_space);
+    padding: 0.75rem var(--_space);
+    border-inline-start: 4px solid var(--_primary);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+  }
+  .hints p {
+    margin: 0;
+  }
+  .hints p + p {
+    margin-top: 0.5rem;
+  }
+  /* The CPF and name read from the document, each under its label. */
+  .prefill {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    align-items: baseline;
+    gap: 0.25rem var(--_space);
+    margin: var(--_space) 0 0;
+  }
+  .prefill dt {
+    font-weight: 600;
+  }
+  .prefill dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .proof-file {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
 
   .progress {
     width: 100%;

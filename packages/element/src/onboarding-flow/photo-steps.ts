@@ -10,6 +10,10 @@ export { provideKit } from './lazy-kit.js';
 export { photoStepsStyles } from './photo-steps.styles.js';
 export { CaptureController } from '../controllers/capture-controller.js';
 export { SubmissionController } from '../controllers/submission-controller.js';
+export { DocumentHintsController } from '../document-hints/hints-controller.js';
+export { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
+export { DocumentPrefillController } from '../document-prefill/prefill-controller.js';
+export { prefillPanel } from '../document-prefill/prefill-view.js';
 export { renderPhotoStep, type PhotoStepContext } from './photo-steps-view.js';
 // The companion client as the package exports it (src/api/lazy-client.ts).
 export { createOnboarding, getOnboarding, streamStatus } from '../api/companion-client.js';

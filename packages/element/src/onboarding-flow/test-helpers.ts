@@ -47,6 +47,8 @@ export interface DoubleControl {
   holdSession?: boolean;
   /** Status reads answer 503 until set back to false (with `events: 'fail'`, the page is cut off). */
   failReads?: boolean;
+  /** What `POST /v1/session/document-prefill` answers (unset: 422 document_unreadable). */
+  documentPrefill?: { cpf?: string; name?: string } | { status: number; error: { code: string; message: string } } | null;
 }
 
 export interface DoubleSession {
@@ -58,12 +60,14 @@ export interface DoubleSession {
   documentTypes?: string[];
   locale?: string;
   returnUrl?: string;
+  prefillFromDocument?: boolean;
+  steps?: string[];
 }
 
 export interface DoubleState {
   uploadAttempts: number;
   uploads: {
-    body: { cpf?: string; cnpj?: string; name?: string; documentType?: string; images: Record<string, string> };
+    body: { cpf?: string; cnpj?: string; name?: string; documentType?: string; images: Record<string, string>; proofOfAddress?: string };
     headers: { contentType: string | null; authorization: string | null; idempotencyKey: string | null };
   }[];
   onboardings: { token: string; accessKey: string; status: string }[];
@@ -72,6 +76,7 @@ export interface DoubleState {
   attempts: { authorization: string | null; idempotencyKey: string | null }[];
   sessions: { id: string; status: string; tokenOnboarding?: string }[];
   sessionReads: number;
+  prefillRequests: { authorization: string | null; body: { documentType?: string; images?: Record<string, string> } }[];
 }
 
 /** A fresh namespace of the companion double: its state is this test's alone. */
@@ -195,12 +200,26 @@ export async function mount(options: MountOptions = {}): Promise<Mounted> {
   return { el, ns, events };
 }
 
+/** The element on a fresh namespace of the companion double holding one session (`session`, its secret made here), with `control` applied. */
+export async function mountWithSession(
+  session: Omit<DoubleSession, 'clientSecret'>,
+  control: DoubleControl = {},
+  options: MountOptions = {},
+): Promise<Mounted & { secret: string }> {
+  const ns = companionNamespace();
+  const secret = `cs_test_${ns}_0123456789abcdef0123`;
+  await controlDouble(ns, { ...control, sessions: [{ ...session, clientSecret: secret }] });
+  return { ...(await mount({ ...options, ns, session: secret })), secret };
+}
+
 const cleanups: (() => void)[] = [];
 export function cleanupListeners(): void {
   while (cleanups.length) cleanups.pop()!();
 }
 
 export const root = (el: OnboardingFlow): ShadowRoot => el.shadowRoot!;
+/** What the polite live region says now. */
+export const liveText = (el: OnboardingFlow): string => root(el).querySelector('[role=status][aria-live=polite]')!.textContent ?? '';
 export const stepOf = (el: OnboardingFlow): string => root(el).querySelector('section[data-step]')!.getAttribute('data-step')!;
 export const heading = (el: OnboardingFlow): HTMLElement => root(el).querySelector('h2')!;
 export const text = (el: OnboardingFlow): string => root(el).textContent!.replace(/\s+/g, ' ');

@@ -10,6 +10,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { CameraError, CameraState } from '../camera/camera-controller.js';
 import type { CaptureViewProps } from '../capture-view/capture-view.js';
+import type { HintsPanel } from '../document-hints/hints-view.js';
 import type { CaptureRole, ImageCheckCode } from '../image/pipeline.js';
 import type { Messages, OnboardingLocale } from '../messages/index.js';
 import { captureIntro } from './capture-intro.js';
@@ -32,6 +33,8 @@ export interface CaptureView {
   errorText: (code: ImageCheckCode) => string;
   /** What is said of the accepted photo (a selfie's line comes with the pipeline). */
   acceptedText: string;
+  /** What the reader noticed on the accepted document photo, or null. */
+  hints: HintsPanel | null;
   /** What else to try when a selfie cannot be kept (comes with the pipeline). */
   faceTips: string;
   camera: { state: CameraState; error: CameraError | null };
@@ -71,12 +74,31 @@ export function captureStep(v: CaptureView): TemplateResult {
 /** The accepted photo, to use or take again. */
 function acceptedPhoto(v: CaptureView, url: string): TemplateResult {
   const m = v.m.capture;
+  if (v.hints) return hintedPhoto(v, url, v.hints);
   return html`
     <div part="body">
       <img class="preview" part="preview" src=${url} alt=${m.previewAlt(v.m.review.roles[v.role])} />
       <p>${v.keptAnyway ? m.kept : v.acceptedText}</p>
     </div>
     ${actionBar({ primary: primaryButton(m.usePhoto, v.onUse), secondary: [linkButton(m.retake, v.onRetake)] })}
+  `;
+}
+
+/** The accepted photo with what the reader noticed: what to do about it first, continuing anyway always offered. */
+function hintedPhoto(v: CaptureView, url: string, hints: HintsPanel): TemplateResult {
+  const [first, ...others] = hints.actions;
+  return html`
+    <div part="body">
+      <img class="preview" part="preview" src=${url} alt=${v.m.capture.previewAlt(v.m.review.roles[v.role])} />
+      <div class="hints" part="document-hints">
+        ${hints.lines.map((line) => html`<p>${line}</p>`)}
+        <p>${hints.goOn}</p>
+      </div>
+    </div>
+    ${actionBar({
+      primary: primaryButton(first!.label, first!.run),
+      secondary: [...others.map((a) => linkButton(a.label, a.run)), linkButton(hints.continueAnyway, v.onUse)],
+    })}
   `;
 }
 

@@ -3,6 +3,7 @@
  * CPF (and optional name), document type.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import type { PrefillPanel } from '../document-prefill/prefill-view.js';
 import type { Messages } from '../messages/index.js';
 import type { ConsentTextCatalog } from '../messages/load-consent-text.js';
 import { actionBar, linkButton, primaryButton } from './shared.js';
@@ -90,6 +91,8 @@ export interface CpfView {
   nameError: boolean;
   /** The tax id came from the service provider (a session): shown read-only, with a hint saying so. */
   locked?: 'cpf' | 'cnpj' | null;
+  /** What was read from the document (a session's `prefillFromDocument`): above the form, or in its place until the person corrects it. */
+  read?: PrefillPanel | null;
   onCpfInput: (e: InputEvent) => void;
   onNameInput: (e: InputEvent) => void;
   onSubmit: (e: SubmitEvent) => void;
@@ -98,8 +101,10 @@ export interface CpfView {
 export function cpfStep(v: CpfView): TemplateResult {
   const m = v.m.cpf;
   const locked = !!v.locked;
+  if (v.read?.hideForm) return v.read.panel;
   return html`
     <form part="body" novalidate @submit=${v.onSubmit}>
+      ${v.read?.panel ?? nothing}
       <p>${locked ? m.introLocked : m.intro}</p>
       <label class="field" for="cpf">${v.locked === 'cnpj' ? m.labelCnpj : m.label}</label>
       <input

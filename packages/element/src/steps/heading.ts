@@ -31,6 +31,8 @@ export function stepHeading(m: Messages, step: OnboardingStep, context: HeadingC
       return m.capture.headingBack(type);
     case 'selfie':
       return m.capture.headingSelfie;
+    case 'proof-of-address':
+      return m.capture.headingProofOfAddress;
     case 'review':
       return m.review.heading;
     case 'upload':

@@ -18,8 +18,10 @@ export interface ReviewView {
   kept: Partial<Record<CaptureRole, string>>;
   /** "Mantida mesmo assim" (with the after-send texts; until they load, the reason alone). */
   keptLabel: string | null;
+  /** The proof of address, where the session asks for one: its picture, or a PDF's description (both null: none yet). */
+  proof: { label: string; previewUrl: string | null; description: string | null } | null;
   cancelled: boolean;
-  onRetake: (role: CaptureRole) => void;
+  onRetake: (role: CaptureRole | 'proofOfAddress') => void;
   onSend: () => void;
 }
 
@@ -54,14 +56,32 @@ export function reviewStep(v: ReviewView): TemplateResult {
             </li>
           `;
         })}
+        ${v.proof ? proofItem(v, v.proof) : nothing}
       </ul>
     </div>
     ${actionBar({
       primary: primaryButton(
         m.send,
         v.onSend,
-        v.roles.some((r) => !v.previews[r]),
+        v.roles.some((r) => !v.previews[r]) || (!!v.proof && !v.proof.previewUrl && !v.proof.description),
       ),
     })}
+  `;
+}
+
+/** The proof of address in the grid: its picture, or the PDF's name and size, with its retake. */
+function proofItem(v: ReviewView, proof: NonNullable<ReviewView['proof']>): TemplateResult {
+  return html`
+    <li>
+      ${
+        proof.previewUrl
+          ? html`<img class="thumbnail" part="thumbnail" src=${proof.previewUrl} alt=${v.m.capture.previewAlt(proof.label)} />`
+          : nothing
+      }
+      ${proof.label} ${proof.description && !proof.previewUrl ? html`<span class="proof-file" part="proof-file">${proof.description}</span>` : nothing}
+      <button type="button" class="link" part="button retake" data-retake="proofOfAddress" @click=${() => v.onRetake('proofOfAddress')}>
+        ${v.m.review.retakeShort}<span class="sr-only">: ${proof.label}</span>
+      </button>
+    </li>
   `;
 }
