@@ -96,7 +96,7 @@ describe('DetailsController', () => {
     await host.updateComplete;
     expect(details.consentError).to.equal(false);
     await submit();
-    expect(moves).to.deep.equal(['cpf']);
+    expect(moves).to.deep.equal(['next']);
   });
 
   it('masks the CPF as it is typed and keeps the caret after the same digits', async () => {
@@ -138,7 +138,7 @@ describe('DetailsController', () => {
     typeInto($<HTMLInputElement>('#name'), 'Maria da Silva');
     expect(details.nameError).to.equal(false);
     await submit();
-    expect(moves).to.deep.equal(['document-type']);
+    expect(moves).to.deep.equal(['next']);
   });
 
   it('prefills apply until the person edits the field, and again after reset', async () => {
