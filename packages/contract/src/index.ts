@@ -16,3 +16,4 @@ export * from './support-code.js';
 export * from './document-reading.js';
 export { MRZ_FIELD_NAMES } from './document-reading-validation.js';
 export * from './session-checks.js';
+export * from './capture-integrity.js';

@@ -4,6 +4,7 @@
  * at its edge.
  */
 import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes } from './base64.js';
+import type { CaptureIntegrityClaim } from './capture-integrity.js';
 import type { OnboardingStatus } from './envelope.js';
 import type { DocumentReading } from './document-reading.js';
 import { validateDocumentReading } from './document-reading-validation.js';
@@ -54,6 +55,8 @@ export interface CreateOnboardingRequest {
   documentReading?: DocumentReading;
   /** The proof of address of a session with that step: a JPEG, PNG or PDF in pure base64. */
   proofOfAddress?: string;
+  /** The liveness challenge, injection signals and attestation (docs/page-api.md#capture-integrity). */
+  integrity?: CaptureIntegrityClaim;
 }
 
 /** 201 answer of `POST /v1/onboardings`. */

@@ -8,6 +8,7 @@ import type { PageHandoffState } from './handoff.js';
 import type { ApiErrorCode } from './errors.js';
 import type { KeptAnyway, Validation } from './page-api.js';
 import type { DocumentReading } from './document-reading.js';
+import type { SessionIntegrity } from './capture-integrity.js';
 import type { SessionCheck, SessionChecks, SessionStep } from './session-checks.js';
 import { isPersonName } from './person-name.js';
 import { sessionOptionsOf, type ValidSessionOptions } from './session-options.js';
@@ -119,6 +120,8 @@ export interface SessionView {
   checks?: SessionChecks;
   /** What the page read from the document photos; a record, never a verdict (absent: nothing read). */
   documentReading?: DocumentReading;
+  /** What the page saw while it captured and whether its attestation holds (absent: no onboarding yet). */
+  integrity?: SessionIntegrity;
 }
 
 /** `GET /v1/sessions`: a page of sessions, newest first; `nextCursor` asks for the next page (null: none). */
