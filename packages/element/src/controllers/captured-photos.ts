@@ -4,7 +4,7 @@
  * is out of the document (a page moving the element), to be recreated when it comes back.
  * `onChange` is the host's requestUpdate.
  */
-import { base64ToBytes, type KeptCheck, type SideReading } from '@onboarding-kit/contract';
+import { base64ToBytes, type KeptCheck, type LivenessReport, type SideReading } from '@onboarding-kit/contract';
 import { OnboardingCaptureEvent } from '../events.js';
 import type { CaptureRole, ImageCheckCode, ProcessedImage } from '../image/pipeline.js';
 
@@ -22,9 +22,18 @@ export interface RejectedPhoto {
 /**
  * A photo of the flow: `keptAnyway` when the person kept it after the checks refused it twice,
  * `keptCheck` the check that refused it (what the creation reports to the backend); `reading`
- * what a document photo carries, once its reading finished (reader/photo-readings.ts).
+ * what a document photo carries, once its reading finished (reader/photo-readings.ts); `nonce` the
+ * capture nonce of the step it was taken on (it travels with the photo when sides swap);
+ * `liveness` and `keyframes` the selfie's challenge (docs/page-api.md#capture-integrity).
  */
-export type CapturedPhoto = ProcessedImage & { keptAnyway?: true; keptCheck?: KeptCheck; reading?: SideReading };
+export type CapturedPhoto = ProcessedImage & {
+  keptAnyway?: true;
+  keptCheck?: KeptCheck;
+  reading?: SideReading;
+  nonce?: string;
+  liveness?: LivenessReport;
+  keyframes?: Blob[];
+};
 
 export class CapturedPhotos {
   readonly #onChange: () => void;
