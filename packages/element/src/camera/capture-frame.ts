@@ -118,6 +118,21 @@ export function captureFrame(stream: MediaStream, preview: HTMLVideoElement | nu
 export type FramePixels = VideoFrame | ImageBitmap;
 
 /**
+ * The frame `video` presents, as pixels a worker can take: a VideoFrame where the engine has them
+ * (made without a copy on the page), else a bitmap. The caller owns it.
+ */
+export async function presentedFrame(video: HTMLVideoElement): Promise<FramePixels> {
+  if (typeof VideoFrame === 'function') {
+    try {
+      return new VideoFrame(video);
+    } catch {
+      // An engine whose VideoFrame cannot take a video element: a bitmap below.
+    }
+  }
+  return createImageBitmap(video);
+}
+
+/**
  * The current frame of `stream` as pixels: no encode, no decode, no copy on the page where the
  * engine has WebCodecs. The whole frame is a `VideoFrame`, region or not; a region is recorded
  * beside it (`frameRegionOf`) and cut out by the image pipeline, in its worker. Where a

@@ -10,6 +10,7 @@
  * page about five times a second, one at a time. None while the tab is hidden; the page's share
  * of each sample is kept in `timing`.
  */
+import { presentedFrame } from '../camera/capture-frame.js';
 import type { CaptureRole, FramePixels } from '../image/pipeline.js';
 import type { GreyImage } from '../image/quality.js';
 import { AutoCaptureMachine, type AutoCaptureOptions } from './auto-capture.js';
@@ -90,18 +91,6 @@ const MAX_IN_FLIGHT = 3;
 
 /** Failures in a row after which the remote is given up for the page's own sampling. */
 const REMOTE_FAILURES = 3;
-
-/** The presented frame as pixels a worker can take: a VideoFrame where the engine has them, else a bitmap. */
-async function grabFrame(video: HTMLVideoElement): Promise<FramePixels> {
-  if (typeof VideoFrame === 'function') {
-    try {
-      return new VideoFrame(video);
-    } catch {
-      // An engine whose VideoFrame cannot take a video element: a bitmap below.
-    }
-  }
-  return createImageBitmap(video);
-}
 
 type VideoWithFrameCallback = HTMLVideoElement & {
   requestVideoFrameCallback?: (callback: () => void) => number;
@@ -203,7 +192,7 @@ class Sampler implements FrameSampler {
   async #sampleRemote(send: RemoteSample): Promise<void> {
     if (!this.#hasFrame) return;
     const start = performance.now();
-    const frame = await grabFrame(this.#v);
+    const frame = await presentedFrame(this.#v);
     const grabbed = performance.now() - start;
     if (this.#stopped) {
       frame.close();

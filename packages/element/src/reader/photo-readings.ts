@@ -6,6 +6,7 @@
  * photo came from that camera. Nothing waits for a reading: a reader that fails reads nothing.
  */
 import type { SideReading } from '@onboarding-kit/contract';
+import { presentedFrame } from '../camera/capture-frame.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { DocumentReader } from './document-reader.js';
 import { loadReader, preloadReader } from './load-reader.js';
@@ -60,7 +61,9 @@ export class PhotoReadings<P extends { base64: string; reading?: SideReading }> 
     const reader = this.#reader();
     if (!reader) return;
     this.#liveInFlight = true;
-    createImageBitmap(video)
+    // The frame without a copy on the page where the engine can (WebKit's createImageBitmap of a
+    // video blocked its page for tens of milliseconds): the worker makes the pixels.
+    presentedFrame(video)
       .then((frame) => reader.read(frame, false))
       .then(
         (reading) => {

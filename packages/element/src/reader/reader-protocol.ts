@@ -16,7 +16,7 @@ export interface Base64Photo {
 export interface ReadRequest {
   id: number;
   /** A camera frame (transferred), a picture file, a photo's JPEG, or grey levels already read. */
-  source: ImageBitmap | Blob | Base64Photo | LumaFrame;
+  source: VideoFrame | ImageBitmap | Blob | Base64Photo | LumaFrame;
   /**
    * A photo that was taken or picked: every retry the QR decoder has, however long. A live frame
    * gets the decoder's quick pass only, so that the next steady frame is not kept waiting.

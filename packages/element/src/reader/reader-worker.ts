@@ -19,10 +19,16 @@ function isLuma(source: ReadRequest['source']): source is LumaFrame {
   return 'luma' in source;
 }
 
-/** A picture's pixels as a bitmap (a frame already is one). */
-function bitmapOf(source: ImageBitmap | Blob | Base64Photo): Promise<ImageBitmap> {
+/** A picture's pixels as a bitmap (a bitmap frame already is one; a VideoFrame is closed once copied). */
+async function bitmapOf(source: VideoFrame | ImageBitmap | Blob | Base64Photo): Promise<ImageBitmap> {
   if ('base64' in source) source = new Blob([base64ToBytes(source.base64) as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' });
-  return source instanceof Blob ? createImageBitmap(source) : Promise.resolve(source);
+  if (source instanceof Blob) return createImageBitmap(source);
+  if (source instanceof ImageBitmap) return source;
+  try {
+    return await createImageBitmap(source);
+  } finally {
+    source.close();
+  }
 }
 
 /** The bitmap's RGBA pixels, and their grey levels (BT.601 weights, as the camera's luma). */
