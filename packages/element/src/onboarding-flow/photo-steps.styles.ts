@@ -138,6 +138,21 @@ export function photoStepsStyles(): CSSResult {
     font-weight: 600;
     overflow-wrap: anywhere;
   }
+  /* A PDF where a photo would be: the same frame, a page drawn in it. */
+  .file-tile {
+    box-sizing: border-box;
+    display: flex;
+    flex-direction: column;
+    align-items: center;
+    justify-content: center;
+    gap: 0.25rem;
+    background: var(--_surface);
+    color: var(--_primary);
+  }
+  .file-tile-type {
+    font-weight: 700;
+    letter-spacing: 0.05em;
+  }
 
   .progress {
     width: 100%;

@@ -105,6 +105,9 @@ describe('the proof-of-address step', () => {
     await click(el, 'Usar este comprovante');
     await waitForStep(el, 'review');
     expect(text(el)).to.contain('PDF: conta.pdf');
+    // Where a picture would be, a page drawn in the same frame: the grid keeps its rows.
+    expect(root(el).querySelector('.thumbs [part~=file-tile]')).to.not.equal(null);
+    await expect(el).to.be.accessible();
     await click(el, 'Enviar');
     await waitFor(() => stepOf(el) === 'processing' || stepOf(el) === 'outcome', `never sent (at ${stepOf(el)})`);
     const [upload] = (await doubleState(ns)).uploads;

@@ -76,12 +76,27 @@ function proofItem(v: ReviewView, proof: NonNullable<ReviewView['proof']>): Temp
       ${
         proof.previewUrl
           ? html`<img class="thumbnail" part="thumbnail" src=${proof.previewUrl} alt=${v.m.capture.previewAlt(proof.label)} />`
-          : nothing
+          : proof.description
+            ? fileTile()
+            : nothing
       }
       ${proof.label} ${proof.description && !proof.previewUrl ? html`<span class="proof-file" part="proof-file">${proof.description}</span>` : nothing}
       <button type="button" class="link" part="button retake" data-retake="proofOfAddress" @click=${() => v.onRetake('proofOfAddress')}>
         ${v.m.review.retakeShort}<span class="sr-only">: ${proof.label}</span>
       </button>
     </li>
+  `;
+}
+
+/** A PDF in the grid: a page with its corner folded, where a picture would be (the text beside it names the file). */
+function fileTile(): TemplateResult {
+  return html`
+    <span class="thumbnail file-tile" part="thumbnail file-tile" aria-hidden="true">
+      <svg viewBox="0 0 24 30" width="40" height="50" focusable="false">
+        <path d="M2 1h13l7 7v21H2z" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" />
+        <path d="M15 1v7h7" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round" />
+      </svg>
+      <span class="file-tile-type">PDF</span>
+    </span>
   `;
 }
