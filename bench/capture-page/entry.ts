@@ -9,6 +9,7 @@ import { captureFramePixels } from '@onboarding-kit/element/internal/capture-fra
 import { processImage } from '@onboarding-kit/element/internal/image-pipeline';
 import { startFrameSampler } from '@onboarding-kit/element/internal/guidance';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
+import { watchMainThread } from '../lib/main-thread-watch.js';
 
 export interface PipelineRun {
   total: number;
@@ -314,34 +315,7 @@ async function mainThreadWhile(input: MainThreadInput): Promise<MainThreadRun> {
   // 'camera-idle': the same video playing and nothing else, the baseline of what playback alone costs the page.
   const video = input === 'frame' || input === 'camera-idle' ? await cardVideo() : null;
   const source = input === 'photo' ? photo! : null;
-  const supported = (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
-  let longestTask = 0;
-  const observer = supported
-    ? new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) longestTask = Math.max(longestTask, entry.duration);
-      })
-    : null;
-  observer?.observe({ type: 'longtask' });
-  let watching = true;
-  let longestFrameGap = 0;
-  let frames = 0;
-  let last = await nextFrame();
-  const tick = (t: number) => {
-    longestFrameGap = Math.max(longestFrameGap, t - last);
-    last = t;
-    frames++;
-    if (watching) requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
-  let longestTimerGap = 0;
-  let lastTimer = now();
-  const timer = () => {
-    const t = now();
-    longestTimerGap = Math.max(longestTimerGap, t - lastTimer);
-    lastTimer = t;
-    if (watching) setTimeout(timer, 0);
-  };
-  setTimeout(timer, 0);
+  const stopWatch = watchMainThread();
   const t0 = now();
   // 'idle': the same watch over 300 ms with nothing to do, the engine's own baseline of frame gaps.
   const out =
@@ -354,23 +328,14 @@ async function mainThreadWhile(input: MainThreadInput): Promise<MainThreadRun> {
   // Two more frames: a block right at the end shows as a gap too.
   await nextFrame();
   await nextFrame();
-  watching = false;
-  // Long-task entries are delivered after the task; give them a moment, then collect the rest.
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  if (observer) {
-    for (const entry of observer.takeRecords()) longestTask = Math.max(longestTask, entry.duration);
-    observer.disconnect();
-  }
+  const main = await stopWatch();
   if (out) URL.revokeObjectURL(out.previewUrl);
   video?.close();
   return {
     processedIn: out?.processedIn ?? '-',
     processedBy: out?.processedBy ?? '-',
     total,
-    longestTask: supported ? longestTask : null,
-    longestFrameGap,
-    frames,
-    longestTimerGap,
+    ...main,
   };
 }
 

@@ -11,6 +11,7 @@ import { PhotoReadings } from '@onboarding-kit/element/internal/photo-readings';
 import type { SideReading } from '@onboarding-kit/contract';
 import { DOCUMENT_PICTURES, documentPictureFile } from '@onboarding-kit/testing/document-pictures';
 import { qrCardRgba } from '@onboarding-kit/testing/qr-card';
+import { watchMainThread } from '../lib/main-thread-watch.js';
 
 export interface LiveRun {
   /** 'fake camera' (Chromium's, looping the QR card) or 'canvas stream' (the card drawn on a canvas). */
@@ -66,43 +67,6 @@ async function cardVideo(useCamera: boolean): Promise<{ video: HTMLVideoElement;
       stop();
       video.remove();
     },
-  };
-}
-
-/** Watches the main thread until `stop`: long tasks where observable, timer gaps everywhere. */
-function watchMainThread(): () => Promise<{ longestTask: number | null; longestTimerGap: number; longestFrameGap: number }> {
-  const supported = (PerformanceObserver.supportedEntryTypes ?? []).includes('longtask');
-  let longestTask = 0;
-  const observer = supported
-    ? new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) longestTask = Math.max(longestTask, entry.duration);
-      })
-    : null;
-  observer?.observe({ type: 'longtask' });
-  let watching = true;
-  let longestTimerGap = 0;
-  let last = now();
-  const timer = () => {
-    const t = now();
-    longestTimerGap = Math.max(longestTimerGap, t - last);
-    last = t;
-    if (watching) setTimeout(timer, 0);
-  };
-  setTimeout(timer, 0);
-  let longestFrameGap = 0;
-  let lastFrame = now();
-  const frame = (t: number) => {
-    longestFrameGap = Math.max(longestFrameGap, t - lastFrame);
-    lastFrame = t;
-    if (watching) requestAnimationFrame(frame);
-  };
-  requestAnimationFrame(frame);
-  return async () => {
-    watching = false;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    for (const entry of observer?.takeRecords() ?? []) longestTask = Math.max(longestTask, entry.duration);
-    observer?.disconnect();
-    return { longestTask: supported ? longestTask : null, longestTimerGap, longestFrameGap };
   };
 }
 

@@ -3,6 +3,7 @@
  * rotated row reads like a level one), scaled to the template size, and compared by normalised
  * correlation with every template of both fonts, a template pixel either way, keeping the best.
  */
+import { base64ToBytes } from '@onboarding-kit/contract';
 import { TEMPLATE_CHARS, TEMPLATE_DATA, TEMPLATE_HEIGHT, TEMPLATE_MARGIN, TEMPLATE_WIDTH } from './templates.js';
 import type { Cell } from './zone.js';
 
@@ -35,7 +36,7 @@ function templates(): Float32Array {
   if (decoded) return decoded;
   const all = new Float32Array(FONT_NAMES.length * TEMPLATE_CHARS.length * SIZE);
   FONT_NAMES.forEach((name, f) => {
-    const bytes = Uint8Array.from(atob(TEMPLATE_DATA[name]), (c) => c.charCodeAt(0));
+    const bytes = base64ToBytes(TEMPLATE_DATA[name]);
     for (let index = 0; index < TEMPLATE_CHARS.length; index++) {
       const t = all.subarray((f * TEMPLATE_CHARS.length + index) * SIZE, (f * TEMPLATE_CHARS.length + index + 1) * SIZE);
       for (let i = 0; i < SIZE; i++) {
