@@ -27,6 +27,8 @@ export interface SequenceCamera {
   length: number;
   /** The frame on show now (0 to length - 1). */
   frameIndex(): number;
+  /** Frame `i` as painted. */
+  frame(i: number): ImageData;
   /** Stops painting and ends the stream's tracks. */
   stop(): void;
 }
@@ -62,6 +64,7 @@ export async function livenessCamera(name: LivenessSequenceName, options?: Seque
     stream,
     length: frames.length,
     frameIndex,
+    frame: (i) => frames[i]!,
     stop() {
       clearInterval(painter);
       for (const track of stream.getTracks()) track.stop();

@@ -23,8 +23,11 @@ export const FRAME_HEIGHT = 480;
  * 68-point landmarks: the nose tip, the eyes' midpoint and their distance, the face box's centre.
  */
 const FACE = { noseX: 224, eyeY: 102, noseY: 129, chinY: 192, interocular: 43, centreX: 220, centreY: 132 };
-/** The portrait's scale in the frame (the face box about 200 px wide), and where the face sits. */
-const FRAMING = { scale: 1.45, x: FRAME_WIDTH / 2, y: 200 };
+/**
+ * The portrait's scale in a 480 px high frame (the face box about 220 px wide), and how far
+ * down the face's centre sits (in the selfie oval); taller frames scale both.
+ */
+const FRAMING = { scale: 1.6, y: 232 / 480 };
 /** A full turn moves the nose this far (portrait pixels), and a full "come closer" scales by this. */
 const TURN_SHIFT = 0.65 * FACE.interocular;
 const TURN_SPREAD = 0.52 * FACE.interocular;
@@ -95,18 +98,21 @@ function turnShift(turn, x, y, weight) {
 }
 
 /**
- * One 640 x 480 RGBA frame of the portrait (`{ width, height, rgba }`, 4 bytes a pixel) in a
- * pose. Bilinear sampling; beyond the portrait's edges its edge pixels repeat.
+ * One RGBA frame of the portrait (`{ width, height, rgba }`, 4 bytes a pixel, 640 x 480 unless
+ * `size` says otherwise) in a pose. Bilinear sampling; beyond the portrait's edges its edge
+ * pixels repeat.
  */
-export function renderLivenessFrame(portrait, pose) {
+export function renderLivenessFrame(portrait, pose, { width = FRAME_WIDTH, height = FRAME_HEIGHT } = {}) {
+  if (width % 2 || height % 2 || width < 2 || height < 2)
+    throw new RangeError(`a frame needs an even width and height, not ${width}x${height}`);
   const { width: pw, height: ph, rgba: src } = portrait;
-  const out = new Uint8ClampedArray(FRAME_WIDTH * FRAME_HEIGHT * 4);
-  const k = FRAMING.scale * pose.zoom;
-  for (let oy = 0; oy < FRAME_HEIGHT; oy++) {
-    const y = (oy + 0.5 - FRAMING.y) / k + FACE.centreY;
+  const out = new Uint8ClampedArray(width * height * 4);
+  const k = ((FRAMING.scale * height) / 480) * pose.zoom;
+  for (let oy = 0; oy < height; oy++) {
+    const y = (oy + 0.5 - FRAMING.y * height) / k + FACE.centreY;
     const weight = pose.turn === 0 ? 0 : rowWeight(y);
-    for (let ox = 0; ox < FRAME_WIDTH; ox++) {
-      const px = (ox + 0.5 - FRAMING.x) / k + FACE.centreX;
+    for (let ox = 0; ox < width; ox++) {
+      const px = (ox + 0.5 - width / 2) / k + FACE.centreX;
       // The source point q with q + shift(q) = p, by Newton's method (the shift's slope stays above -0.8).
       let x = px;
       if (weight > 0) {
@@ -115,10 +121,10 @@ export function renderLivenessFrame(portrait, pose) {
           x -= (x + shift - px) / (1 - (shift * (x - FACE.noseX)) / (TURN_SPREAD * TURN_SPREAD));
         }
       }
-      sample(src, pw, ph, x - 0.5, y - 0.5, out, (oy * FRAME_WIDTH + ox) * 4);
+      sample(src, pw, ph, x - 0.5, y - 0.5, out, (oy * width + ox) * 4);
     }
   }
-  return { width: FRAME_WIDTH, height: FRAME_HEIGHT, rgba: out };
+  return { width, height, rgba: out };
 }
 
 function sample(src, w, h, x, y, out, o) {
@@ -142,17 +148,19 @@ function sample(src, w, h, x, y, out, o) {
  * A sequence's frames, rendered lazily: `frame(i)` renders each distinct pose once (a loop out
  * and back repeats its poses) and keeps it.
  */
-export function livenessSequence(portrait, name, options) {
+export function livenessSequence(portrait, name, options = {}) {
   const poses = sequencePoses(name, options);
+  const size = { width: options.width ?? FRAME_WIDTH, height: options.height ?? FRAME_HEIGHT };
   const rendered = new Map();
   return {
     name,
     poses,
     length: poses.length,
+    ...size,
     frame(i) {
       const pose = poses[i];
       const key = `${pose.turn.toFixed(4)}/${pose.zoom.toFixed(4)}`;
-      if (!rendered.has(key)) rendered.set(key, renderLivenessFrame(portrait, pose));
+      if (!rendered.has(key)) rendered.set(key, renderLivenessFrame(portrait, pose, size));
       return rendered.get(key);
     },
   };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { renderCardPicture } from './card-picture.mjs';
 import { renderDocumentPicture } from './document-pictures.mjs';
 import { astronautPortrait } from './astronaut.mjs';
-import { FRAME_HEIGHT, FRAME_WIDTH, livenessSequence, SEQUENCE_FPS } from './liveness-sequences.mjs';
+import { livenessSequence, SEQUENCE_FPS } from './liveness-sequences.mjs';
 
 const clamp = (v) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
@@ -88,17 +88,20 @@ export function writeDocumentY4m(id) {
 
 /**
  * The same for one of the liveness sequences (liveness-sequences.mjs), at its 15 fps, written a
- * frame at a time (a 4 s loop is 28 MB): `{ path, frames, bytes }`.
+ * frame at a time (a 4 s loop at 640x480 is 28 MB): `{ path, frames, bytes }`.
  */
 export function writeLivenessY4m(name, options) {
   const sequence = livenessSequence(astronautPortrait(), name, options);
   const path = freshPath(name);
   const fd = openSync(path, 'w');
   try {
-    writeSync(fd, y4mHeader(FRAME_WIDTH, FRAME_HEIGHT, SEQUENCE_FPS));
+    writeSync(fd, y4mHeader(sequence.width, sequence.height, SEQUENCE_FPS));
+    const planes = new Map();
     for (let i = 0; i < sequence.length; i++) {
+      const frame = sequence.frame(i);
+      if (!planes.has(frame)) planes.set(frame, rgbToI420(frame));
       writeSync(fd, frameTag);
-      writeSync(fd, rgbToI420(sequence.frame(i)));
+      writeSync(fd, planes.get(frame));
     }
   } finally {
     closeSync(fd);

@@ -9,9 +9,10 @@ import test, { before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { LIVENESS_SEQUENCES, sequencePoses } from '../src/liveness-sequences.mjs';
+import { LIVENESS_SEQUENCES, livenessSequence, renderLivenessFrame, sequencePoses } from '../src/liveness-sequences.mjs';
 import type { LivenessSequenceName } from '../src/liveness-sequences.mjs';
 import { writeLivenessY4m } from '../src/y4m.mjs';
+import { astronautPortrait } from '../src/astronaut.mjs';
 import { landmarkModels, type FaceReading } from './face-landmarks.js';
 
 const WIDTH = 640;
@@ -114,6 +115,24 @@ test('come-closer: the face box grows by a quarter or more and the face stays fr
   assert.ok(Math.max(...readings.map((r) => r.width)) >= 1.25 * first);
   assert.ok(readings.at(-1)!.width < 1.05 * first, 'comes back');
   for (const r of readings) assert.ok(Math.abs(r.yaw) <= 0.05, `yaw ${r.yaw}`);
+});
+
+test('at 1280x720 (the least the selfie step keeps) the face has its place and the turn its yaw', async () => {
+  const sequence = livenessSequence(astronautPortrait(), 'turn-left', { width: 1280, height: 720 });
+  const rgb = (i: number) => {
+    const { rgba } = sequence.frame(i);
+    return Uint8Array.from({ length: 1280 * 720 * 3 }, (_, j) => rgba[Math.floor(j / 3) * 4 + (j % 3)]!);
+  };
+  const frontal = await models.read(rgb(0), 1280, 720, 'tiny');
+  const turned = await models.read(rgb(sequence.poses.findIndex((pose) => pose.turn === 1)), 1280, 720, 'tiny');
+  assert.ok(Math.abs(frontal.yaw) <= 0.05 && turned.yaw >= 0.15, `yaw ${frontal.yaw} then ${turned.yaw}`);
+  // The face keeps its share of the height: 1.5 times its width at 480 px high.
+  const small = await models.read(readFrame(y4m('turn-left').path, 0), WIDTH, HEIGHT, 'tiny');
+  assert.ok(Math.abs(frontal.width / small.width - 1.5) < 0.1, `${frontal.width} against ${small.width}`);
+  assert.throws(
+    () => renderLivenessFrame(astronautPortrait(), { turn: 0, zoom: 1 }, { width: 641, height: 480 }),
+    /even width and height, not 641x480/,
+  );
 });
 
 test('challenge: one loop turns left, comes closer and turns right', async (t) => {
