@@ -24,7 +24,7 @@ export const FRAME_HEIGHT = 480;
  */
 const FACE = { noseX: 224, eyeY: 102, noseY: 129, chinY: 192, interocular: 43, centreX: 220, centreY: 132 };
 /**
- * The portrait's scale in a 480 px high frame (the face box about 220 px wide), and how far
+ * The portrait's scale in a 480 px high frame (the detector's face box about 200 px wide), and how far
  * down the face's centre sits (in the selfie oval); taller frames scale both.
  */
 const FRAMING = { scale: 1.6, y: 232 / 480 };
@@ -49,12 +49,12 @@ function rowWeight(y) {
 }
 
 /** One motion, in frames: out to the pose, held, back, then a rest at the baseline. */
-function motion(pose, { out, hold, back, rest }) {
+function motion(pose, { out, hold, back, pause }) {
   const frames = [];
   for (let i = 1; i <= out; i++) frames.push(scalePose(pose, ease(i / out)));
   for (let i = 0; i < hold; i++) frames.push(scalePose(pose, 1));
   for (let i = 1; i <= back; i++) frames.push(scalePose(pose, 1 - ease(i / back)));
-  for (let i = 0; i < rest; i++) frames.push(BASELINE);
+  for (let i = 0; i < pause; i++) frames.push(BASELINE);
   return frames;
 }
 const BASELINE = Object.freeze({ turn: 0, zoom: 1 });
@@ -65,9 +65,9 @@ const LEFT = { turn: 1, zoom: 1 };
 const RIGHT = { turn: -1, zoom: 1 };
 const CLOSER = { turn: 0, zoom: CLOSER_ZOOM };
 /** A 4 s loop at 15 fps: 0.5 s still, 1.2 s out, 0.8 s held, 1.2 s back, 0.3 s still. */
-const SINGLE = { out: 18, hold: 12, back: 18, rest: 5 };
+const SINGLE = { out: 18, hold: 12, back: 18, pause: 5 };
 /** The challenge's motions are quicker (2 s each) so that the loop of three stays under 7 s. */
-const QUICK = { out: 9, hold: 9, back: 9, rest: 3 };
+const QUICK = { out: 9, hold: 9, back: 9, pause: 3 };
 
 /**
  * Each frame's pose: `turn` from -1 (a full turn to the person's right) to 1 (to their left),
