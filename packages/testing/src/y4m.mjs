@@ -3,24 +3,28 @@
  * `--use-file-for-fake-video-capture`. Y4M rather than MJPEG because MJPEG is lossy and shifts
  * colours, and tests compare captured pixels with the source picture.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderCardPicture } from './card-picture.mjs';
 import { renderDocumentPicture } from './document-pictures.mjs';
+import { astronautPortrait } from './astronaut.mjs';
+import { livenessSequence, SEQUENCE_FPS } from './liveness-sequences.mjs';
 
 const clamp = (v) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
 /**
- * RGB -> I420 with BT.601 limited ("studio") range, which is how Chromium interprets the
- * frames of the file capture device when it draws them.
+ * RGB (or RGBA, alpha ignored) -> I420 with BT.601 limited ("studio") range, which is how
+ * Chromium interprets the frames of the file capture device when it draws them.
  */
-export function rgbToI420({ width, height, rgb }) {
+export function rgbToI420({ width, height, rgb: packed, rgba }) {
   if (width % 2 || height % 2) throw new RangeError('I420 needs even width and height');
+  const rgb = packed ?? rgba;
+  const step = packed ? 3 : 4;
   const ySize = width * height;
   const cSize = (width / 2) * (height / 2);
   const out = new Uint8Array(ySize + 2 * cSize);
-  for (let i = 0, p = 0; i < ySize; i++, p += 3) {
+  for (let i = 0, p = 0; i < ySize; i++, p += step) {
     out[i] = clamp(16 + (65.481 * rgb[p] + 128.553 * rgb[p + 1] + 24.966 * rgb[p + 2]) / 255);
   }
   const cw = width / 2;
@@ -35,7 +39,7 @@ export function rgbToI420({ width, height, rgb }) {
         [0, 1],
         [1, 1],
       ]) {
-        const p = ((cy * 2 + dy) * width + cx * 2 + dx) * 3;
+        const p = ((cy * 2 + dy) * width + cx * 2 + dx) * step;
         r += rgb[p];
         g += rgb[p + 1];
         b += rgb[p + 2];
@@ -50,10 +54,12 @@ export function rgbToI420({ width, height, rgb }) {
   return out;
 }
 
+const y4mHeader = (width, height, fps) => new TextEncoder().encode(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`);
+const frameTag = new TextEncoder().encode('FRAME\n');
+
 /** A whole Y4M file: header, then `frames` copies of the picture. */
 export function encodeY4m(picture, frames = 1) {
-  const header = new TextEncoder().encode(`YUV4MPEG2 W${picture.width} H${picture.height} F25:1 Ip A1:1 C420jpeg\n`);
-  const frameTag = new TextEncoder().encode('FRAME\n');
+  const header = y4mHeader(picture.width, picture.height, 25);
   const planes = rgbToI420(picture);
   const out = new Uint8Array(header.length + frames * (frameTag.length + planes.length));
   out.set(header, 0);
@@ -80,10 +86,37 @@ export function writeDocumentY4m(id) {
   return writeY4m(id, renderDocumentPicture(id));
 }
 
+/**
+ * The same for one of the liveness sequences (liveness-sequences.mjs), at its 15 fps, written a
+ * frame at a time (a 4 s loop at 640x480 is 28 MB): `{ path, frames, bytes }`.
+ */
+export function writeLivenessY4m(name, options) {
+  const sequence = livenessSequence(astronautPortrait(), name, options);
+  const path = freshPath(name);
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, y4mHeader(sequence.width, sequence.height, SEQUENCE_FPS));
+    const planes = new Map();
+    for (let i = 0; i < sequence.length; i++) {
+      const frame = sequence.frame(i);
+      if (!planes.has(frame)) planes.set(frame, rgbToI420(frame));
+      writeSync(fd, frameTag);
+      writeSync(fd, planes.get(frame));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { path, frames: sequence.length, bytes: statSync(path).size };
+}
+
 function writeY4m(name, picture) {
-  const dir = mkdtempSync(join(tmpdir(), 'onboarding-kit-camera-'));
-  const path = join(dir, `${name}.y4m`);
+  const path = freshPath(name);
   writeFileSync(path, encodeY4m(picture));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return path;
+}
+
+function freshPath(name) {
+  const dir = mkdtempSync(join(tmpdir(), 'onboarding-kit-camera-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, `${name}.y4m`);
 }
