@@ -12,6 +12,7 @@
  */
 import {
   validateCreateOnboarding,
+  type CaptureIntegrityClaim,
   type CreateOnboardingRequest,
   type OnboardingState,
   type ValidCreateOnboarding,
@@ -38,6 +39,8 @@ export interface SubmissionOptions {
   maxImageBytes(): number;
   /** What the person entered and photographed, read when the upload starts. */
   request(): CreateOnboardingRequest;
+  /** The capture integrity of that body (docs/page-api.md#capture-integrity): hashed after the upload step shows. */
+  integrity?(body: CreateOnboardingRequest): Promise<CaptureIntegrityClaim>;
   announce(text: string): void;
   goTo(step: 'upload' | 'review' | 'processing' | 'outcome'): void;
   /** The companion accepted the upload: the photos have no further use on this page. */
@@ -203,7 +206,10 @@ export class SubmissionController implements ReactiveController {
     const idempotencyKey = this.#keyFor(body);
     addEventListener('beforeunload', warnBeforeLeaving);
     try {
-      const created = await createOnboarding(endpoint, body, {
+      // Never a gate: a claim that cannot be built leaves the creation without one.
+      const integrity = await this.#options.integrity?.(body).catch(() => undefined);
+      if (!this.#upload.isCurrent(signal)) return;
+      const created = await createOnboarding(endpoint, integrity ? { ...body, integrity } : body, {
         signal,
         ...(clientSecret && { clientSecret }),
         ...(idempotencyKey && { idempotencyKey }),

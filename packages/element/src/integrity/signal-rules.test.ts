@@ -1,0 +1,123 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { CAPTURE_INTEGRITY_LIMITS, chainHead, sha256Hex } from '@onboarding-kit/contract';
+import { expect } from '@open-wc/testing';
+import { attestation, livenessOf } from './integrity-claim.js';
+import {
+  SIGNAL_THRESHOLDS,
+  fileDespiteCamera,
+  frameTimingVariation,
+  noCameraControls,
+  oddVideoFormat,
+  pageHidden,
+  regularFrameTiming,
+  virtualCameraLabel,
+  webdriver,
+} from './signal-rules.js';
+
+/** `count` frame times `interval` ms apart, each shifted by `jitter(i)` ms. */
+const frames = (count: number, interval: number, jitter: (i: number) => number = () => 0): number[] =>
+  Array.from({ length: count }, (_, i) => 1000 + i * interval + jitter(i));
+
+describe('injection signal rules', () => {
+  it('virtual-camera-label: known virtual cameras by their label, real webcams not', () => {
+    for (const label of [
+      'OBS Virtual Camera',
+      'ManyCam Virtual Webcam',
+      'Snap Camera',
+      'Dummy video device (0x0000)',
+      'XSplit VCam',
+      'fake_device_0',
+    ])
+      expect(virtualCameraLabel(label, 'selfie'), label).to.deep.equal({ name: 'virtual-camera-label', role: 'selfie', value: label });
+    for (const label of ['FaceTime HD Camera', 'Integrated Camera (04f2:b6dd)', 'HD Pro Webcam C920', 'Front Camera', ''])
+      expect(virtualCameraLabel(label), label).to.equal(null);
+    expect((virtualCameraLabel(`OBS ${'x'.repeat(300)}`)!.value as string).length).to.equal(CAPTURE_INTEGRITY_LIMITS.signalValueMaxChars);
+  });
+
+  it('no-camera-controls: raised without focus, zoom and torch; nothing said without capabilities', () => {
+    expect(noCameraControls({ width: { min: 1, max: 640 }, frameRate: { min: 1, max: 30 } }, 'documentFront')).to.deep.equal({
+      name: 'no-camera-controls',
+      role: 'documentFront',
+    });
+    for (const control of ['focusMode', 'focusDistance', 'zoom', 'torch'])
+      expect(noCameraControls({ width: { max: 640 }, [control]: {} }), control).to.equal(null);
+    expect(noCameraControls(null)).to.equal(null);
+  });
+
+  it('odd-video-format: frame rates out of 10..60 and sizes not a multiple of 8', () => {
+    expect(oddVideoFormat({ width: 1920, height: 1080, frameRate: 30 })).to.equal(null);
+    expect(oddVideoFormat({ width: 640, height: 480, frameRate: SIGNAL_THRESHOLDS.maxFrameRate })).to.equal(null);
+    expect(oddVideoFormat({ width: 640, height: 480, frameRate: SIGNAL_THRESHOLDS.minFrameRate })).to.equal(null);
+    expect(oddVideoFormat({ width: 640, height: 480 })).to.equal(null);
+    expect(oddVideoFormat({ width: 1280, height: 720, frameRate: 120 }, 'selfie')!.value).to.equal('1280x720@120');
+    expect(oddVideoFormat({ width: 1280, height: 720, frameRate: 5 })!.value).to.equal('1280x720@5');
+    expect(oddVideoFormat({ width: 1366, height: 768, frameRate: 29.97 })!.value).to.equal('1366x768@29.97');
+    expect(oddVideoFormat({ width: 641, frameRate: 30 })!.value).to.equal('641x?@30');
+  });
+
+  it('regular-frame-timing: a metronome is raised, a sensor’s jitter and too few frames are not', () => {
+    const n = SIGNAL_THRESHOLDS.minFrames;
+    expect(frameTimingVariation(frames(n - 1, 33.3))).to.equal(null);
+    expect(regularFrameTiming(frames(n, 33.3), 'selfie')).to.deep.equal({ name: 'regular-frame-timing', role: 'selfie', value: 0 });
+    // 2 ms either way on 33 ms: a coefficient of about 12 %, as webcams give.
+    const jittery = frames(60, 33.3, (i) => (i % 2 ? 2 : -2));
+    expect(frameTimingVariation(jittery)).to.be.above(SIGNAL_THRESHOLDS.regularTimingCv);
+    expect(regularFrameTiming(jittery)).to.equal(null);
+    // Just under the threshold: 0.05 ms on 33 ms.
+    const tight = regularFrameTiming(frames(60, 33.3, (i) => (i % 2 ? 0.05 : -0.05)));
+    expect(tight!.value).to.be.within(0.002, SIGNAL_THRESHOLDS.regularTimingCv);
+    // Repeated times (a frame shown twice) are no interval.
+    expect(frameTimingVariation([...frames(40, 40), ...frames(1, 40, () => 39 * 40)])).to.equal(0);
+  });
+
+  it('page-hidden, webdriver and file-despite-camera', () => {
+    expect(pageHidden('hidden', 'documentBack')).to.deep.equal({ name: 'page-hidden', role: 'documentBack' });
+    expect(pageHidden('visible')).to.equal(null);
+    expect(webdriver(true)).to.deep.equal({ name: 'webdriver', value: true });
+    expect(webdriver(false)).to.equal(null);
+    expect(webdriver(undefined)).to.equal(null);
+    expect(fileDespiteCamera('file', 'opened', 'selfie')).to.deep.equal({ name: 'file-despite-camera', role: 'selfie', value: 'opened' });
+    expect(fileDespiteCamera('file', 'listed')!.value).to.equal('listed');
+    expect(fileDespiteCamera('file', 'none')).to.equal(null);
+    expect(fileDespiteCamera('camera', 'opened')).to.equal(null);
+  });
+});
+
+describe('the integrity claim', () => {
+  it('liveness: the selfie’s own report, else the honest reason it did not run', () => {
+    const selfie = { base64: '', role: 'selfie' } as never;
+    const passed = { result: 'passed', prompts: [{ prompt: 'turn-left', met: true }] } as const;
+    expect(livenessOf({ ...(selfie as object), liveness: passed } as never, { source: 'camera', camera: 'opened' })).to.equal(passed);
+    expect(livenessOf(selfie, { source: 'file', camera: 'listed' })!.reason).to.equal('file');
+    expect(livenessOf(selfie, { source: 'file', camera: 'none' })!.reason).to.equal('no-camera');
+    expect(livenessOf(selfie, { source: 'camera', camera: 'opened' })).to.deep.equal({
+      result: 'unavailable',
+      prompts: [],
+      reason: 'model-unavailable',
+    });
+    expect(livenessOf(undefined, null)).to.equal(undefined);
+  });
+
+  it('attestation: one link per item with the hash of its bytes, chained; none when an item lacks a nonce', async () => {
+    const front = new Uint8Array([1, 2, 3]);
+    const selfie = new Uint8Array([4, 5]);
+    const made = await attestation([
+      { item: 'documentFront', nonce: 'n1', bytes: front },
+      { item: 'selfie', nonce: 'n2', bytes: selfie },
+      { item: 'keyframe-1', nonce: 'n2', bytes: selfie },
+    ]);
+    expect(made!.links).to.deep.equal([
+      { item: 'documentFront', nonce: 'n1', sha256: await sha256Hex(front) },
+      { item: 'selfie', nonce: 'n2', sha256: await sha256Hex(selfie) },
+      { item: 'keyframe-1', nonce: 'n2', sha256: await sha256Hex(selfie) },
+    ]);
+    expect(made!.head).to.equal(await chainHead(made!.links));
+    expect(
+      await attestation([
+        { item: 'documentFront', nonce: 'n1', bytes: front },
+        { item: 'selfie', bytes: selfie },
+      ]),
+    ).to.equal(undefined);
+    expect(await attestation([])).to.equal(undefined);
+  });
+});
