@@ -6,7 +6,6 @@
  */
 import {
   CAPTURE_INTEGRITY_LIMITS,
-  base64ToBytes,
   bytesToBase64,
   chainHead,
   sha256Hex,
@@ -29,6 +28,8 @@ export interface PhotoOrigin {
 
 export interface ClaimInput {
   images: CreateOnboardingRequest['images'];
+  /** The SHA-256 of an image's decoded bytes (image-hashes.ts). */
+  hashOf(base64: string): Promise<string>;
   photos: Readonly<Partial<Record<ImageRoleName, CapturedPhoto>>>;
   signals: IntegritySignal[];
   /** Where the selfie came from (null: not known). */
@@ -49,27 +50,31 @@ async function keyframeBytes(selfie: CapturedPhoto | undefined): Promise<Uint8Ar
   return Promise.all(blobs.map(async (blob) => new Uint8Array(await blob.arrayBuffer())));
 }
 
-/** The attestation of these items, or undefined when one of them has no nonce. */
+/** The attestation of these items (`sha256` their hash, asked only when every item has a nonce), or undefined. */
 export async function attestation(
-  items: { item: AttestedItem; nonce?: string; bytes: Uint8Array }[],
+  items: { item: AttestedItem; nonce?: string | undefined; sha256: () => Promise<string> }[],
 ): Promise<CaptureAttestation | undefined> {
   if (items.length === 0 || items.some((entry) => !entry.nonce)) return undefined;
   const links: AttestationLink[] = await Promise.all(
-    items.map(async ({ item, nonce, bytes }) => ({ item, nonce: nonce!, sha256: await sha256Hex(bytes) })),
+    items.map(async ({ item, nonce, sha256 }) => ({ item, nonce: nonce!, sha256: await sha256() })),
   );
   return { links, head: await chainHead(links) };
 }
 
-export async function integrityClaim({ images, photos, signals, selfie: origin }: ClaimInput): Promise<CaptureIntegrityClaim> {
+export async function integrityClaim({ images, hashOf, photos, signals, selfie: origin }: ClaimInput): Promise<CaptureIntegrityClaim> {
   const selfie = photos.selfie;
   const liveness = images.selfie ? livenessOf(selfie, origin) : undefined;
   const keyframes = images.selfie ? await keyframeBytes(selfie) : [];
   const sent = (Object.entries(images) as [ImageRoleName, string][]).map(([role, base64]) => ({
     item: role as AttestedItem,
     nonce: photos[role]?.nonce,
-    bytes: base64ToBytes(base64),
+    sha256: () => hashOf(base64),
   }));
-  const frames = keyframes.map((bytes, i) => ({ item: `keyframe-${i + 1}` as AttestedItem, nonce: selfie?.nonce, bytes }));
+  const frames = keyframes.map((bytes, i) => ({
+    item: `keyframe-${i + 1}` as AttestedItem,
+    nonce: selfie?.nonce,
+    sha256: () => sha256Hex(bytes),
+  }));
   const attested = await attestation([...sent, ...frames]);
   return {
     ...(liveness && { liveness }),

@@ -11,6 +11,7 @@ import type { CaptureController } from '../controllers/capture-controller.js';
 import type { CaptureViewElement } from '../capture-view/capture-view.js';
 import { CaptureNonces, type NonceSource } from './capture-nonces.js';
 import { sampleFrameTimes, type FrameTimes } from './frame-times.js';
+import { ImageHashes } from './image-hashes.js';
 import { integrityClaim, type PhotoOrigin } from './integrity-claim.js';
 import {
   SIGNAL_THRESHOLDS,
@@ -47,6 +48,7 @@ export class IntegrityController implements ReactiveController {
   readonly #host: ReactiveElement;
   readonly #options: IntegrityOptions;
   readonly #nonces: CaptureNonces;
+  readonly #hashes = new ImageHashes();
   /** Raised signals, one per name and step. */
   #signals = new Map<string, IntegritySignal>();
   #origins: Partial<Record<ImageRoleName, PhotoOrigin>> = {};
@@ -76,6 +78,8 @@ export class IntegrityController implements ReactiveController {
   }
 
   hostUpdated(): void {
+    const photos = this.#options.capture()?.photos ?? {};
+    this.#hashes.keep(Object.values(photos).flatMap((photo) => (photo ? [photo.base64] : [])));
     const role = this.#options.activeRole();
     if (role !== (this.#open?.role ?? null)) {
       this.#closeStep();
@@ -102,7 +106,8 @@ export class IntegrityController implements ReactiveController {
 
   /** The `integrity` of a creation sending `images` with these photos. */
   claim(images: CreateOnboardingRequest['images'], photos: CaptureController['photos']): Promise<CaptureIntegrityClaim> {
-    return integrityClaim({ images, photos, signals: this.signals, selfie: this.#origins.selfie ?? null });
+    const hashOf = (base64: string) => this.#hashes.of(base64);
+    return integrityClaim({ images, hashOf, photos, signals: this.signals, selfie: this.#origins.selfie ?? null });
   }
 
   /** A new onboarding: what was seen of the last one goes. */

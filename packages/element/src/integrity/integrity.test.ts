@@ -5,7 +5,7 @@
  * companion verifies: valid as sent, broken by bytes changed after hashing and by a selfie sent
  * again in another session.
  */
-import type { CreateOnboardingRequest, SessionIntegrity } from '@onboarding-kit/contract';
+import { sha256Hex, type CreateOnboardingRequest, type SessionIntegrity } from '@onboarding-kit/contract';
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { currentEngine } from '@onboarding-kit/testing/engine';
@@ -29,7 +29,8 @@ import {
   waitForStep,
 } from '../onboarding-flow/test-helpers.js';
 import { attestation } from './integrity-claim.js';
-import { SIGNAL_THRESHOLDS } from './signal-rules.js';
+import { sampleFrameTimes } from './frame-times.js';
+import { SIGNAL_THRESHOLDS, frameTimingVariation } from './signal-rules.js';
 
 /** `file` with a block of random colour in a corner: pictures no other test of this run attests. */
 async function unique(file: File): Promise<File> {
@@ -60,9 +61,33 @@ function rewriteCreations(change: (body: CreateOnboardingRequest) => void): () =
   return () => Object.assign(XMLHttpRequest.prototype, { open, send });
 }
 
+/** What this engine's fake camera reports, read apart from the flow: for the figures. */
+async function fakeCamera(): Promise<Record<string, unknown>> {
+  const stream = await navigator.mediaDevices.getUserMedia({ video: true });
+  const track = stream.getVideoTracks()[0]!;
+  const video = Object.assign(document.createElement('video'), { muted: true, playsInline: true, srcObject: stream });
+  document.body.append(video);
+  await video.play();
+  const times = await new Promise<number[]>((resolve) => {
+    const sampling = sampleFrameTimes(video, SIGNAL_THRESHOLDS.framesSampled, resolve);
+    setTimeout(() => {
+      sampling?.stop();
+      resolve([]);
+    }, 6000);
+  });
+  const capabilities = (track as MediaStreamTrack & { getCapabilities?: () => object }).getCapabilities?.();
+  const { width, height, frameRate } = track.getSettings();
+  const read = { label: track.label, width, height, frameRate, capabilities: capabilities ? Object.keys(capabilities) : null };
+  for (const t of stream.getTracks()) t.stop();
+  video.remove();
+  return { ...read, frames: times.length, frameCv: frameTimingVariation(times) };
+}
+
 interface Sent {
   body: CreateOnboardingRequest;
   integrity: SessionIntegrity;
+  /** Nonces the page asked for. */
+  nonces: number;
   /** From the click on Enviar to the creation leaving the page. */
   sendMs: number;
 }
@@ -73,7 +98,7 @@ interface Sent {
  */
 async function onboardInSession(
   files: { front: File; back: File; selfie: File },
-  tamper?: (body: CreateOnboardingRequest) => void,
+  how: { tamper?: (body: CreateOnboardingRequest) => void; retakeSelfie?: boolean } = {},
 ): Promise<Sent> {
   const ns = companionNamespace();
   const session = await executeServerCommand<{ id: string; clientSecret: string }, Record<string, unknown>>('stack-session', {
@@ -96,6 +121,10 @@ async function onboardInSession(
   ] as const) {
     await waitForStep(el, step);
     await pickFile(el, file);
+    if (step === 'selfie' && how.retakeSelfie) {
+      await click(el, 'Tirar outra foto');
+      await pickFile(el, file);
+    }
     expect(preview(el), `the photo of ${step}`).to.not.equal(null);
     await click(el, 'Usar esta foto');
   }
@@ -103,7 +132,7 @@ async function onboardInSession(
   let sentAt = 0;
   const undo = rewriteCreations((body) => {
     sentAt = performance.now();
-    tamper?.(body);
+    how.tamper?.(body);
   });
   const clickedAt = performance.now();
   try {
@@ -112,52 +141,67 @@ async function onboardInSession(
   } finally {
     undo();
   }
-  const body = (await realRecord(ns)).uploads[0]!.body as CreateOnboardingRequest;
+  const record = await realRecord(ns);
+  const body = record.uploads[0]!.body as CreateOnboardingRequest;
+  const nonces = record.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/session/capture-nonce')).length;
   const view = await executeServerCommand<{ integrity: SessionIntegrity }, { id: string }>('stack-session-view', { id: session.id });
   el.remove();
-  return { body, integrity: view.integrity, sendMs: sentAt - clickedAt };
+  return { body, integrity: view.integrity, nonces, sendMs: sentAt - clickedAt };
 }
 
 describe('capture integrity', () => {
   it('signals and an attestation the companion finds valid; a tampered image and a replayed selfie break it', async function () {
     this.timeout(150_000);
     const files = { front: await unique(await cardJpeg()), back: await unique(await cardJpeg()), selfie: await unique(await faceJpeg()) };
-    const first = await onboardInSession(files);
+    const first = await onboardInSession(files, { retakeSelfie: true });
     const claim = first.body.integrity!;
-    const names = claim.signals!.map((s) => s.name);
-    // Every engine here runs under automation, and says so.
-    expect(names).to.include('webdriver');
-    // The camera went live on the front before a file was picked there.
-    expect(claim.signals).to.deep.include({ name: 'file-despite-camera', role: 'documentFront', value: 'opened' });
-    expect(claim.liveness).to.deep.equal({ result: 'unavailable', prompts: [], reason: 'file' });
-    const links = claim.attestation!.links;
-    expect(links.map((l) => l.item)).to.deep.equal(['documentFront', 'documentBack', 'selfie']);
-    expect(new Set(links.map((l) => l.nonce)).size, 'one nonce per step').to.equal(3);
-    expect(first.integrity.attestation.state).to.equal('valid');
-    expect(first.integrity.signals.map((s) => s.name)).to.include('webdriver');
-
-    // The same pictures again, in another session, with the front's bytes changed after hashing.
-    const second = await onboardInSession(files, (body) => {
-      const front = body.images.documentFront!;
-      const at = front.length >> 1;
-      body.images.documentFront = front.slice(0, at) + (front[at] === 'A' ? 'B' : 'A') + front.slice(at + 1);
-    });
-    expect(second.integrity.attestation.state).to.equal('invalid');
-    expect(second.integrity.attestation.problems).to.deep.include({ problem: 'hash-mismatch', item: 'documentFront' });
-    expect(second.integrity.attestation.problems).to.deep.include({ problem: 'replayed', item: 'selfie' });
-
     // Figures: what each engine's fake camera raises, and what hashing costs the creation.
     const items = Object.entries(first.body.images).map(([item, base64]) => ({
       item: item as 'selfie',
       nonce: 'n',
-      bytes: base64Bytes(base64!),
+      sha256: () => sha256Hex(base64Bytes(base64!)),
     }));
     const hashStart = performance.now();
     await attestation(items);
     const hashMs = performance.now() - hashStart;
     await executeServerCommand('figure', {
       name: 'capture-integrity',
-      value: { engine: currentEngine(), signals: claim.signals, sendMs: first.sendMs, hashMs, bytes: items.map((i) => i.bytes.length) },
+      value: {
+        engine: currentEngine(),
+        signals: claim.signals,
+        camera: await fakeCamera(),
+        sendMs: first.sendMs,
+        hashMs,
+        bytes: Object.values(first.body.images).map((base64) => base64Bytes(base64!).length),
+      },
     });
+    const names = claim.signals!.map((s) => s.name);
+    // Every engine here runs under automation, and says so.
+    expect(names).to.include('webdriver');
+    // Read from each engine's fake camera on the front: WebKit's mock device says what it is;
+    // Chromium's and Firefox's name no focus, zoom or torch.
+    const camera = currentEngine() === 'webkit' ? 'virtual-camera-label' : 'no-camera-controls';
+    expect(claim.signals!.find((s) => s.name === camera)?.role).to.equal('documentFront');
+    // The camera went live on the front before a file was picked there.
+    expect(claim.signals).to.deep.include({ name: 'file-despite-camera', role: 'documentFront', value: 'opened' });
+    expect(claim.liveness).to.deep.equal({ result: 'unavailable', prompts: [], reason: 'file' });
+    const links = claim.attestation!.links;
+    expect(links.map((l) => l.item)).to.deep.equal(['documentFront', 'documentBack', 'selfie']);
+    expect(new Set(links.map((l) => l.nonce)).size, 'one nonce per step').to.equal(3);
+    expect(first.nonces, 'one nonce per step opening, the selfie taken again under its own').to.equal(3);
+    expect(first.integrity.attestation.state).to.equal('valid');
+    expect(first.integrity.signals.map((s) => s.name)).to.include('webdriver');
+
+    // The same pictures again, in another session, with the front's bytes changed after hashing.
+    const second = await onboardInSession(files, {
+      tamper: (body) => {
+        const front = body.images.documentFront!;
+        const at = front.length >> 1;
+        body.images.documentFront = front.slice(0, at) + (front[at] === 'A' ? 'B' : 'A') + front.slice(at + 1);
+      },
+    });
+    expect(second.integrity.attestation.state).to.equal('invalid');
+    expect(second.integrity.attestation.problems).to.deep.include({ problem: 'hash-mismatch', item: 'documentFront' });
+    expect(second.integrity.attestation.problems).to.deep.include({ problem: 'replayed', item: 'selfie' });
   });
 });

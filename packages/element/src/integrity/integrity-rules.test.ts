@@ -1,6 +1,7 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { CAPTURE_INTEGRITY_LIMITS, chainHead, sha256Hex } from '@onboarding-kit/contract';
 import { expect } from '@open-wc/testing';
+import { CaptureNonces } from './capture-nonces.js';
 import { attestation, livenessOf } from './integrity-claim.js';
 import {
   SIGNAL_THRESHOLDS,
@@ -102,9 +103,9 @@ describe('the integrity claim', () => {
     const front = new Uint8Array([1, 2, 3]);
     const selfie = new Uint8Array([4, 5]);
     const made = await attestation([
-      { item: 'documentFront', nonce: 'n1', bytes: front },
-      { item: 'selfie', nonce: 'n2', bytes: selfie },
-      { item: 'keyframe-1', nonce: 'n2', bytes: selfie },
+      { item: 'documentFront', nonce: 'n1', sha256: () => sha256Hex(front) },
+      { item: 'selfie', nonce: 'n2', sha256: () => sha256Hex(selfie) },
+      { item: 'keyframe-1', nonce: 'n2', sha256: () => sha256Hex(selfie) },
     ]);
     expect(made!.links).to.deep.equal([
       { item: 'documentFront', nonce: 'n1', sha256: await sha256Hex(front) },
@@ -112,12 +113,36 @@ describe('the integrity claim', () => {
       { item: 'keyframe-1', nonce: 'n2', sha256: await sha256Hex(selfie) },
     ]);
     expect(made!.head).to.equal(await chainHead(made!.links));
-    expect(
-      await attestation([
-        { item: 'documentFront', nonce: 'n1', bytes: front },
-        { item: 'selfie', bytes: selfie },
-      ]),
-    ).to.equal(undefined);
+    let hashed = 0;
+    const counted = async () => (hashed++, sha256Hex(front));
+    const unsent = await attestation([
+      { item: 'documentFront', nonce: 'n1', sha256: counted },
+      { item: 'selfie', sha256: counted },
+    ]);
+    expect(unsent).to.equal(undefined);
+    expect(hashed, 'nothing hashed without every nonce').to.equal(0);
     expect(await attestation([])).to.equal(undefined);
+  });
+});
+
+describe('capture nonces', () => {
+  it('none without a session, nor when the companion refuses or cannot be reached; none for a step not open', async () => {
+    const asked: string[] = [];
+    const nonces = (endpoint: string, secret: string | null) =>
+      new CaptureNonces({ endpoint: () => (asked.push(endpoint), endpoint), secret: () => secret });
+    const noSession = nonces('/never', null);
+    noSession.open('selfie');
+    expect(await noSession.current('selfie')).to.equal(null);
+    expect(asked, 'no request without a session').to.deep.equal([]);
+    // The companion double knows no such route: a 404 with the error body.
+    const refused = nonces(`/test-companion/n${Date.now()}`, 'cs_test_refused_0123456789abcdef');
+    refused.open('documentFront');
+    expect(await refused.current('documentFront')).to.equal(null);
+    const unreachable = nonces('http://127.0.0.1:9', 'cs_test_unreachable_0123456789abcdef');
+    unreachable.open('documentBack');
+    expect(await unreachable.current('documentBack')).to.equal(null);
+    expect(await unreachable.current('selfie'), 'another step').to.equal(null);
+    unreachable.close();
+    expect(await unreachable.current('documentBack'), 'the step closed').to.equal(null);
   });
 });
