@@ -4,6 +4,8 @@
  * keys; the admin routes with an admin key or API keys (docs/page-api.md, docs/backend-api.md).
  */
 import { prefillRoutes } from '../prefill/prefill-routes.js';
+import { integrityRoutes } from '../integrity/integrity-routes.js';
+import { NonceService } from '../integrity/nonce-service.js';
 import { API_PREFIX } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
@@ -116,6 +118,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
   );
   api.route('/session', pageSessionRoutes({ sessions }));
   if (s.prefill) api.route('/session', prefillRoutes({ sessions, prefill: s.prefill, imageMaxBytes: config.imageMaxBytes }));
+  api.route('/session', integrityRoutes({ sessions, nonces: new NonceService({ sessions }) }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
     sessions,

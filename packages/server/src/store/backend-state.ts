@@ -15,6 +15,7 @@
 import type {
   CheckResult,
   DocumentReading,
+  ImageRoleName,
   KeptAnyway,
   NotificationType,
   SessionChecks,
@@ -23,6 +24,16 @@ import type {
   SessionStep,
 } from '@onboarding-kit/contract';
 import type { OnboardingStatus } from '@onboarding-kit/contract';
+
+/** A capture nonce issued to a session's page (docs/page-api.md#attestation). */
+export interface IssuedNonce {
+  nonce: string;
+  /** The capture step it was issued for. */
+  role: ImageRoleName;
+  issuedAt: string;
+  /** When a creation's attestation used it; a nonce is good for one creation. */
+  consumedAt?: string;
+}
 
 /**
  * `client`: the element's secret and `capture`: the hosted page's token, both the session's
@@ -137,6 +148,11 @@ export interface SessionRecord {
    * same photo reuses it. Personal data: sealed with the prefill.
    */
   documentPrefill?: { attempts: number; ocr?: { frontSha256: string; result: CheckResult } };
+  /**
+   * The capture nonces issued to the page (integrity/nonce-rules.ts), at most a few per session;
+   * a creation consumes those its attestation names, so no later creation uses one again.
+   */
+  captureNonces?: IssuedNonce[];
   /** SHA-256 of each capture token already exchanged for a page secret: none is exchanged twice. */
   exchangedCaptures?: string[];
   /** The latest events, oldest first (bounded; only the latest progress report is kept). */
