@@ -1,7 +1,9 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { CAPTURE_INTEGRITY_LIMITS, chainHead, sha256Hex } from '@onboarding-kit/contract';
 import { expect } from '@open-wc/testing';
+import { CapturedPhotos, type CapturedPhoto } from '../controllers/captured-photos.js';
 import { CaptureNonces } from './capture-nonces.js';
+import { sampleFrameTimes } from './frame-times.js';
 import { attestation, livenessOf } from './integrity-claim.js';
 import {
   SIGNAL_THRESHOLDS,
@@ -126,6 +128,27 @@ describe('the integrity claim', () => {
 });
 
 describe('capture nonces', () => {
+  it('a photo gets its step’s nonce once it comes, keeps it when the sides swap, and a late one finds no other photo', async () => {
+    const photos = new CapturedPhotos(() => undefined);
+    const photo = (role: CapturedPhoto['role'], base64: string) =>
+      ({ role, base64, mime: 'image/jpeg', previewUrl: URL.createObjectURL(new Blob([base64])) }) as CapturedPhoto;
+    const settled = () => new Promise((resolve) => setTimeout(resolve));
+    photos.accept('documentFront', photo('documentFront', 'AAAA'), Promise.resolve('n-front'));
+    photos.accept('documentBack', photo('documentBack', 'BBBB'), Promise.resolve(null));
+    await settled();
+    expect(photos.all.documentFront!.nonce).to.equal('n-front');
+    expect(photos.all.documentBack!.nonce).to.equal(undefined);
+    photos.swap('documentFront', 'documentBack');
+    expect(photos.all.documentBack).to.include({ base64: 'AAAA', nonce: 'n-front' });
+    let give: (nonce: string) => void = () => undefined;
+    photos.accept('selfie', photo('selfie', 'CCCC'), new Promise((resolve) => (give = resolve)));
+    photos.accept('selfie', photo('selfie', 'DDDD'));
+    give('late');
+    await settled();
+    expect(photos.all.selfie!.nonce).to.equal(undefined);
+    photos.clear();
+  });
+
   it('none without a session, nor when the companion refuses or cannot be reached; none for a step not open', async () => {
     const asked: string[] = [];
     const nonces = (endpoint: string, secret: string | null) =>
@@ -144,5 +167,41 @@ describe('capture nonces', () => {
     expect(await unreachable.current('selfie'), 'another step').to.equal(null);
     unreachable.close();
     expect(await unreachable.current('documentBack'), 'the step closed').to.equal(null);
+  });
+});
+
+describe('frame times', () => {
+  it('samples a playing video up to the count, and a stopped sampling calls back no more', async function () {
+    this.timeout(20_000);
+    const canvas = Object.assign(document.createElement('canvas'), { width: 64, height: 48 });
+    const ctx = canvas.getContext('2d')!;
+    const stream = canvas.captureStream(30);
+    const paint = setInterval(() => ctx.fillRect(0, 0, Math.random() * 64, 48), 20);
+    const video = Object.assign(document.createElement('video'), { muted: true, playsInline: true, srcObject: stream });
+    document.body.append(video);
+    try {
+      await video.play();
+      const times = await new Promise<number[]>((resolve) => expect(sampleFrameTimes(video, 10, resolve)).to.not.equal(null));
+      expect(times).to.have.length(10);
+      expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).to.equal(true);
+      let calls = 0;
+      const sampling = sampleFrameTimes(video, 1000, () => calls++)!;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      sampling.stop();
+      const requested = HTMLVideoElement.prototype.requestVideoFrameCallback;
+      let after = 0;
+      HTMLVideoElement.prototype.requestVideoFrameCallback = function (this: HTMLVideoElement, ...args) {
+        after++;
+        return requested.apply(this, args);
+      };
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      HTMLVideoElement.prototype.requestVideoFrameCallback = requested;
+      expect(after, 'no frame asked for after stop').to.equal(0);
+      expect(calls).to.equal(0);
+    } finally {
+      clearInterval(paint);
+      for (const track of stream.getTracks()) track.stop();
+      video.remove();
+    }
   });
 });
