@@ -78,7 +78,8 @@ export class IntegrityController implements ReactiveController {
   }
 
   hostUpdated(): void {
-    const photos = this.#options.capture()?.photos ?? {};
+    // Without a session no nonce comes, and no attestation needs the hashes.
+    const photos = (this.#options.secret() && this.#options.capture()?.photos) || {};
     this.#hashes.keep(Object.values(photos).flatMap((photo) => (photo ? [photo.base64] : [])));
     const role = this.#options.activeRole();
     if (role !== (this.#open?.role ?? null)) {
