@@ -6,12 +6,13 @@
 import { prefillRoutes } from '../prefill/prefill-routes.js';
 import { integrityRoutes } from '../integrity/integrity-routes.js';
 import { NonceService } from '../integrity/nonce-service.js';
+import { IntegrityService } from '../integrity/integrity-service.js';
 import { API_PREFIX } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
 import { createAdminRoutes } from '../admin/admin-routes.js';
 import { requireAdminKey } from '../admin/auth.js';
-import { COMPANION_DEFAULTS } from '../config/defaults.js';
+import { ATTESTED_HASH_KEEP_MS, COMPANION_DEFAULTS } from '../config/defaults.js';
 import type { CompanionConfig } from '../config/resolve-config.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { UpstreamReadiness } from '../health/upstream-readiness.js';
@@ -30,6 +31,7 @@ import { webhookRoutes } from '../webhooks/webhook-routes.js';
 import { handoffClaimRoutes, handoffPageRoutes } from '../handoff/handoff-routes.js';
 import { pageSessionRoutes, sessionRoutes } from '../sessions/session-routes.js';
 import type { Store } from '../store/index.js';
+import type { SessionService } from '../sessions/session-service.js';
 import { KIT_VERSION } from '../version.js';
 import type { CompanionServices } from './services.js';
 
@@ -82,6 +84,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
       logger: s.logger,
       ...(s.sessions && { sessions: s.sessions }),
       ...(s.checks && { checks: s.checks }),
+      ...(s.sessions && { integrity: integrityService(s, s.sessions) }),
       sessionsRequired: config.sessionsRequired,
       admission: s.admission,
       creations: config.creations,
@@ -105,6 +108,10 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
     }),
   );
 }
+
+/** The verification of a creation's capture integrity, with sessions only (nonces are a session's). */
+const integrityService = (s: CompanionServices, sessions: SessionService): IntegrityService =>
+  new IntegrityService({ store: s.store, now: () => sessions.now(), keepMs: ATTESTED_HASH_KEEP_MS, logger: s.logger });
 
 /** The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret. */
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
