@@ -7,6 +7,7 @@ import { prefillRoutes } from '../prefill/prefill-routes.js';
 import { integrityRoutes } from '../integrity/integrity-routes.js';
 import { NonceService } from '../integrity/nonce-service.js';
 import { IntegrityService } from '../integrity/integrity-service.js';
+import { sessionIntegrity } from '../integrity/integrity-view.js';
 import { API_PREFIX } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
@@ -198,6 +199,8 @@ function adminView(store: Store) {
         ...view,
         ...(session?.checks && { checks: session.checks }),
         ...(session?.documentReading && { documentReading: session.documentReading }),
+        ...(session?.tokenOnboarding && !session.redactedAt && { integrity: sessionIntegrity(session) }),
+        ...(session?.keyframes && { keyframes: session.keyframes }),
       };
     },
   };
