@@ -7,10 +7,11 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chainHead, type AttestationLink, type CaptureNonce, type CreateSessionResponse } from '@onboarding-kit/contract';
+import { chainHead, type AttestationLink, type CaptureNonce, type CreateSessionResponse, type SessionView } from '@onboarding-kit/contract';
 import type { CompanionApp } from '@onboarding-kit/server';
 import { companionOn, IMAGE, NO_FACE_PNG_BASE64, startStack, type Stack } from '@onboarding-kit/testing/stack';
 import { CHECKS_API_KEY, openSession } from './helpers/check-sessions.js';
+import { readWithZipJs } from './admin-archive-tools.js';
 
 let stack: Stack;
 let app: CompanionApp;
@@ -131,4 +132,54 @@ test('a page that attests nothing: missing, the hashes still computed; a malform
     keyframes: 0,
   });
   assert.equal(session.keyframes, undefined);
+});
+
+test('reported: the session view carries integrity, the evidence archive integrity.json and the keyframes; a redaction erases them', async () => {
+  const s = await openSession(app, { reference: 'integrity-report', cpf: CPF });
+  const selfie = await nonce(s, 'selfie');
+  const signals = [{ name: 'page-hidden', role: 'selfie' }];
+  const res = await create(s, { signals, keyframes: [KEYFRAME, KEYFRAME] });
+  assert.equal(res.status, 201);
+  const { tokenOnboarding } = (await res.json()) as { tokenOnboarding: string };
+  const backend = (path: string, init: RequestInit = {}) =>
+    app.request(path, { ...init, headers: { authorization: `Bearer ${CHECKS_API_KEY}`, 'content-type': 'application/json' } });
+  const view = (await (await backend(`/v1/sessions/${s.id}`)).json()) as SessionView;
+  assert.deepEqual(view.integrity, {
+    liveness: { result: 'unavailable', reason: 'not-asked', prompts: [] },
+    signals,
+    attestation: {
+      state: 'missing',
+      problems: [],
+      hashes: [
+        { item: 'documentFront', sha256: sha(IMAGES.documentFront) },
+        { item: 'selfie', sha256: sha(IMAGES.selfie) },
+        { item: 'keyframe-1', sha256: sha(KEYFRAME) },
+        { item: 'keyframe-2', sha256: sha(KEYFRAME) },
+      ],
+    },
+    keyframes: 2,
+  });
+  assert.equal((await recorded(s.id)).captureNonces?.[0]?.nonce, selfie, 'no attestation consumes nothing');
+  const archive = await backend(`/v1/admin/onboardings/${tokenOnboarding}/evidence`, {
+    method: 'POST',
+    body: JSON.stringify({ encrypt: false }),
+  });
+  assert.equal(archive.status, 200, await archive.clone().text());
+  const { files } = await readWithZipJs(new Uint8Array(await archive.arrayBuffer()));
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(files.get('integrity.json'))), view.integrity);
+  for (const name of ['keyframe-1.jpg', 'keyframe-2.jpg'])
+    assert.deepEqual(Buffer.from(files.get(name)!), Buffer.from(KEYFRAME, 'base64'), name);
+  assert.equal(files.has('keyframe-3.jpg'), false);
+
+  assert.equal((await backend(`/v1/sessions/${s.id}/redact`, { method: 'POST' })).status, 200);
+  const redacted = (await (await backend(`/v1/sessions/${s.id}`)).json()) as SessionView;
+  assert.equal(redacted.integrity, undefined);
+  const stored = await recorded(s.id);
+  assert.deepEqual([stored.keyframes, stored.integrity], [undefined, undefined]);
+  const after = await backend(`/v1/admin/onboardings/${tokenOnboarding}/evidence`, {
+    method: 'POST',
+    body: JSON.stringify({ encrypt: false }),
+  });
+  const left = (await readWithZipJs(new Uint8Array(await after.arrayBuffer()))).files;
+  assert.deepEqual([left.has('integrity.json'), left.has('keyframe-1.jpg')], [false, false]);
 });

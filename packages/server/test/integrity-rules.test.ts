@@ -10,12 +10,12 @@ import {
   attestationVerdict,
   attestedEntries,
   nonceFits,
-  sessionIntegrity,
   usedNonces,
   withPageIntegrity,
   type AttestationFacts,
   type ReceivedItem,
 } from '../src/integrity/integrity-rules.js';
+import { sessionIntegrity } from '../src/integrity/integrity-view.js';
 import type { IssuedNonce, SessionRecord } from '../src/store/backend-state.js';
 
 const NOW = Date.parse('2030-01-01T12:00:00.000Z');

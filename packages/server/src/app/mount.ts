@@ -7,12 +7,13 @@ import { prefillRoutes } from '../prefill/prefill-routes.js';
 import { integrityRoutes } from '../integrity/integrity-routes.js';
 import { NonceService } from '../integrity/nonce-service.js';
 import { IntegrityService } from '../integrity/integrity-service.js';
+import { sessionIntegrity } from '../integrity/integrity-view.js';
 import { API_PREFIX } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
 import { createAdminRoutes } from '../admin/admin-routes.js';
 import { requireAdminKey } from '../admin/auth.js';
-import { ATTESTED_HASH_KEEP_MS, COMPANION_DEFAULTS } from '../config/defaults.js';
+import { COMPANION_DEFAULTS, SESSION_MAX_AGE_MS } from '../config/defaults.js';
 import type { CompanionConfig } from '../config/resolve-config.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { UpstreamReadiness } from '../health/upstream-readiness.js';
@@ -111,7 +112,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
 
 /** The verification of a creation's capture integrity, with sessions only (nonces are a session's). */
 const integrityService = (s: CompanionServices, sessions: SessionService): IntegrityService =>
-  new IntegrityService({ store: s.store, now: () => sessions.now(), keepMs: ATTESTED_HASH_KEEP_MS, logger: s.logger });
+  new IntegrityService({ store: s.store, now: () => sessions.now(), keepMs: SESSION_MAX_AGE_MS, logger: s.logger });
 
 /** The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret. */
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
@@ -198,6 +199,8 @@ function adminView(store: Store) {
         ...view,
         ...(session?.checks && { checks: session.checks }),
         ...(session?.documentReading && { documentReading: session.documentReading }),
+        ...(session?.tokenOnboarding && !session.redactedAt && { integrity: sessionIntegrity(session) }),
+        ...(session?.keyframes && { keyframes: session.keyframes }),
       };
     },
   };

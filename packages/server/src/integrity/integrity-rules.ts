@@ -12,7 +12,6 @@ import type {
   CaptureAttestation,
   DocumentReading,
   ImageRoleName,
-  SessionIntegrity,
 } from '@onboarding-kit/contract';
 import type { IssuedNonce, RecordedIntegrity, SessionRecord } from '../store/backend-state.js';
 import { nonceExpiresAt } from './nonce-rules.js';
@@ -118,14 +117,3 @@ export function withPageIntegrity(s: SessionRecord, outcome: IntegrityOutcome | 
 /** The nonces an attestation used that the session was issued, whatever else is wrong with it. */
 export const usedNonces = (attestation: CaptureAttestation | undefined, nonces: readonly IssuedNonce[]): string[] =>
   (attestation?.links ?? []).filter((l) => issuedFor(l, nonces)).map((l) => l.nonce);
-
-/** `integrity` of a session with an onboarding, with the defaults of a page that sent nothing. */
-export function sessionIntegrity(s: Pick<SessionRecord, 'integrity'>): SessionIntegrity {
-  const r = s.integrity;
-  return {
-    liveness: r?.liveness ? structuredClone(r.liveness) : { result: 'unavailable', reason: 'not-asked', prompts: [] },
-    signals: r?.signals ? structuredClone(r.signals) : [],
-    attestation: r ? structuredClone(r.attestation) : { state: 'missing', problems: [], hashes: [] },
-    keyframes: r?.keyframes ?? 0,
-  };
-}

@@ -32,7 +32,7 @@ export function receivedItems(valid: ValidCreateOnboardingBytes): ReceivedItem[]
 export interface IntegrityServiceOptions {
   store: Pick<BackendState, 'attestHashes'>;
   now(): number;
-  /** How long an attested hash is remembered (`ATTESTED_HASH_KEEP_MS`). */
+  /** How long an attested hash is remembered (`SESSION_MAX_AGE_MS`). */
   keepMs: number;
   logger: Logger;
 }
