@@ -53,6 +53,8 @@ export class IntegrityController implements ReactiveController {
   #signals = new Map<string, IntegritySignal>();
   #origins: Partial<Record<ImageRoleName, PhotoOrigin>> = {};
   #open: StepOpening | null = null;
+  /** A camera was listed or went live on an earlier step: a step opens knowing it. */
+  #cameraKnown = false;
 
   constructor(host: ReactiveElement, options: IntegrityOptions) {
     this.#host = host;
@@ -119,14 +121,16 @@ export class IntegrityController implements ReactiveController {
   }
 
   #openStep(role: ImageRoleName): void {
-    const open: StepOpening = { role, camera: 'none', tracks: new Set(), sampled: null, frames: null };
+    const open: StepOpening = { role, camera: this.#cameraKnown ? 'listed' : 'none', tracks: new Set(), sampled: null, frames: null };
     this.#open = open;
     this.#nonces.open(role);
     // Whether a file picked here was picked although a camera was there to take it.
     void navigator.mediaDevices
       ?.enumerateDevices()
       .then((devices) => {
-        if (open.camera === 'none' && devices.some((device) => device.kind === 'videoinput')) open.camera = 'listed';
+        if (!devices.some((device) => device.kind === 'videoinput')) return;
+        this.#cameraKnown = true;
+        if (open.camera === 'none') open.camera = 'listed';
       })
       .catch(() => undefined);
   }
@@ -139,6 +143,7 @@ export class IntegrityController implements ReactiveController {
 
   #readCamera(open: StepOpening, stream: MediaStream): void {
     open.camera = 'opened';
+    this.#cameraKnown = true;
     const track = stream.getVideoTracks()[0] as TrackWithCapabilities | undefined;
     if (track && !open.tracks.has(track.id)) {
       open.tracks.add(track.id);

@@ -184,7 +184,8 @@ describe('capture integrity', () => {
     // Chromium's and Firefox's name no focus, zoom or torch.
     const camera = currentEngine() === 'webkit' ? 'virtual-camera-label' : 'no-camera-controls';
     expect(claim.signals!.find((s) => s.name === camera)?.role).to.equal('documentFront');
-    // The camera went live on the front before a file was picked there.
+    // The camera went live on the front before a file was picked there; the other steps knew it was there.
+    expect(claim.signals).to.deep.include({ name: 'file-despite-camera', role: 'documentBack', value: 'listed' });
     expect(claim.signals).to.deep.include({ name: 'file-despite-camera', role: 'documentFront', value: 'opened' });
     expect(claim.liveness).to.deep.equal({ result: 'unavailable', prompts: [], reason: 'file' });
     const links = claim.attestation!.links;
