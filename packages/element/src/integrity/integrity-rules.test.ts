@@ -1,10 +1,10 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
-import { CAPTURE_INTEGRITY_LIMITS, chainHead, sha256Hex } from '@onboarding-kit/contract';
+import { CAPTURE_INTEGRITY_LIMITS, base64ToBytes, bytesToBase64, chainHead, sha256Hex } from '@onboarding-kit/contract';
 import { expect } from '@open-wc/testing';
 import { CapturedPhotos, type CapturedPhoto } from '../controllers/captured-photos.js';
 import { CaptureNonces } from './capture-nonces.js';
 import { sampleFrameTimes } from './frame-times.js';
-import { attestation, livenessOf } from './integrity-claim.js';
+import { attestation, integrityClaim, livenessOf } from './integrity-claim.js';
 import {
   SIGNAL_THRESHOLDS,
   fileDespiteCamera,
@@ -124,6 +124,38 @@ describe('the integrity claim', () => {
     expect(unsent).to.equal(undefined);
     expect(hashed, 'nothing hashed without every nonce').to.equal(0);
     expect(await attestation([])).to.equal(undefined);
+  });
+});
+
+describe('the creation’s claim', () => {
+  it('the selfie’s keyframes within the limits, in pure base64, linked under the selfie’s nonce after the images', async () => {
+    const frame = (byte: number, size = 4) => new Blob([new Uint8Array(size).fill(byte)], { type: 'image/jpeg' });
+    const tooBig = frame(9, CAPTURE_INTEGRITY_LIMITS.keyframeMaxBytes + 1);
+    const images = { documentFront: bytesToBase64(new Uint8Array([1, 2, 3])), selfie: bytesToBase64(new Uint8Array([4, 5])) };
+    const photos = {
+      documentFront: { nonce: 'n-front' },
+      selfie: { nonce: 'n-selfie', keyframes: [frame(1), tooBig, frame(2), frame(3), frame(4)] },
+    } as never;
+    const hashOf = (base64: string) => sha256Hex(base64ToBytes(base64));
+    const signals = [{ name: 'webdriver', value: true }] as const;
+    const claim = await integrityClaim({ images, hashOf, photos, signals: [...signals], selfie: { source: 'camera', camera: 'opened' } });
+    expect(claim.keyframes).to.deep.equal([1, 2, 3].map((byte) => bytesToBase64(new Uint8Array(4).fill(byte))));
+    expect(claim.liveness).to.deep.equal({ result: 'unavailable', prompts: [], reason: 'model-unavailable' });
+    expect(claim.signals).to.deep.equal(signals);
+    const links = claim.attestation!.links;
+    expect(links.map((l) => `${l.item} ${l.nonce}`)).to.deep.equal([
+      'documentFront n-front',
+      'selfie n-selfie',
+      'keyframe-1 n-selfie',
+      'keyframe-2 n-selfie',
+      'keyframe-3 n-selfie',
+    ]);
+    expect(links[2]!.sha256).to.equal(await sha256Hex(new Uint8Array(4).fill(1)));
+    expect(claim.attestation!.head).to.equal(await chainHead(links));
+    // A step without its nonce: no attestation at all, the rest as before.
+    const unattested = await integrityClaim({ images, hashOf, photos: { selfie: {} } as never, signals: [], selfie: null });
+    expect(unattested.attestation).to.equal(undefined);
+    expect(unattested.liveness!.reason).to.equal('model-unavailable');
   });
 });
 
