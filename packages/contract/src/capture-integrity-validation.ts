@@ -15,7 +15,7 @@ import {
   type IntegritySignal,
   type LivenessReport,
 } from './capture-integrity.js';
-import { isRecord } from './guards.js';
+import { isRecord, refuseField, unknownMember as unknownMemberOf } from './guards.js';
 import { IMAGE_ROLES, type ImageText, type Validation } from './page-api.js';
 
 /** A validated claim; its keyframes held as their base64 text, whatever holds it (a string, or bytes). */
@@ -28,19 +28,12 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 const KEYFRAME_ITEM = /^keyframe-([1-9])$/;
 const { keyframesMax, keyframeMaxBytes, signalsMax, signalValueMaxChars } = CAPTURE_INTEGRITY_LIMITS;
 
-const refuse = (field: string, message: string): Validation<never> => ({
-  ok: false,
-  status: 400,
-  error: { code: 'invalid_field', message: `${field} ${message}`, field },
-});
+const refuse = refuseField;
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T => (list as readonly unknown[]).includes(value);
 
-/** The first member of `value` outside `known`, as a refusal; null when every member is known. */
-function unknownMember(value: Record<string, unknown>, known: readonly string[], field: string): Validation<never> | null {
-  const extra = Object.keys(value).find((k) => !known.includes(k));
-  return extra === undefined ? null : refuse(`${field}.${extra.slice(0, 40)}`, 'is not a member of capture integrity.');
-}
+const unknownMember = (value: Record<string, unknown>, known: readonly string[], field: string) =>
+  unknownMemberOf(value, known, field, 'capture integrity');
 
 /** `value` as a list of at most `max` records, each checked by `check`; the first refusal otherwise. */
 function checkList(
