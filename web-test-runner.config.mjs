@@ -25,6 +25,7 @@
  * (no WebDriver endpoint for it; MiniBrowser grants every capture in automation).
  * `screenshot` (`{ name }`) saves the page as test/artifacts/<engine>/element/<name>.png for a
  * person to look at (the full page in Chromium and Firefox, the viewport in WebKit).
+ * `figure` (`{ name, value }`) writes a measured figure as test/artifacts/<engine>/figures/<name>.json.
  * `clipboard-permission` grants clipboard-read and clipboard-write in Chromium (`{ grant: false }`
  * clears every permission, camera included); Firefox needs no grant for a test's clipboard.
  * Every request to a non-loopback origin is aborted (Chromium) or refused by Firefox itself
@@ -165,6 +166,14 @@ const testCommandsPlugin = {
       );
       if (missing) return `(no screenshot ${name}: ${missing})`;
       return `test/artifacts/${engine}/element/${name}.png`;
+    }
+    if (command === 'figure') {
+      // A measured figure for a person to read (test/artifacts/<engine>/figures/<name>.json), never a verdict.
+      const name = String(payload?.name ?? 'figure').replace(/[^a-z0-9-]+/gi, '-');
+      const dir = fileURLToPath(new URL(`./test/artifacts/${engine}/figures/`, import.meta.url));
+      await mkdir(dir, { recursive: true });
+      await writeFile(`${dir}${name}.json`, `${JSON.stringify(payload?.value ?? null, null, 2)}\n`);
+      return `test/artifacts/${engine}/figures/${name}.json`;
     }
     if (command === 'network-log') {
       if (engine === 'webkit') return 'unsupported';

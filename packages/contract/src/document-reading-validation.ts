@@ -13,7 +13,7 @@ import {
   type MrzFormat,
   type SideReading,
 } from './document-reading.js';
-import { isRecord } from './guards.js';
+import { isRecord, refuseField, unknownMember as unknownMemberOf } from './guards.js';
 import type { Validation } from './page-api.js';
 import { isValidCpf } from './tax-id.js';
 
@@ -44,17 +44,9 @@ const MRZ_FIELD_MAX_LENGTH = 44;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 const SIDES = ['documentFront', 'documentBack'] as const;
 
-const refuse = (field: string, message: string): Validation<never> => ({
-  ok: false,
-  status: 400,
-  error: { code: 'invalid_field', message: `${field} ${message}`, field },
-});
-
-/** The first member of `value` outside `known`, as a refusal; null when every member is known. */
-function unknownMember(value: Record<string, unknown>, known: readonly string[], field: string): Validation<never> | null {
-  const extra = Object.keys(value).find((k) => !known.includes(k));
-  return extra === undefined ? null : refuse(`${field}.${extra.slice(0, 40)}`, 'is not a member of a document reading.');
-}
+const refuse = refuseField;
+const unknownMember = (value: Record<string, unknown>, known: readonly string[], field: string) =>
+  unknownMemberOf(value, known, field, 'a document reading');
 
 function checkQr(value: unknown, field: string): Validation<null> {
   if (!isRecord(value)) return refuse(field, 'must be an object holding payloadBase64.');

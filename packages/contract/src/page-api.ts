@@ -4,7 +4,8 @@
  * at its edge.
  */
 import { base64BytesPrefix, decodedLength, decodedLengthOfBytes, isPureBase64, isPureBase64Bytes } from './base64.js';
-import type { CaptureIntegrityClaim } from './capture-integrity.js';
+import { CAPTURE_INTEGRITY_LIMITS, type CaptureIntegrityClaim } from './capture-integrity.js';
+import { oversizedKeyframe, validateCaptureIntegrity, type ValidCaptureIntegrity } from './capture-integrity-validation.js';
 import type { OnboardingStatus } from './envelope.js';
 import type { DocumentReading } from './document-reading.js';
 import { validateDocumentReading } from './document-reading-validation.js';
@@ -101,12 +102,16 @@ export function isApiErrorBody(value: unknown): value is ApiErrorBody {
 /** Types a proof of address may be: a photo, or a PDF as the person received it. */
 export type ProofOfAddressType = 'image/jpeg' | 'image/png' | 'application/pdf';
 
+const base64Chars = (bytes: number): number => Math.ceil(bytes / 3) * 4;
+
 /**
  * Largest body a creation can legitimately need: three images and a proof of address at the
- * limit, in base64, plus the other fields (64 KiB holds them and a document reading of both sides).
+ * limit, and the challenge's keyframes at theirs, in base64, plus the other fields (64 KiB holds
+ * them, a document reading of both sides and the rest of capture integrity).
  */
 export function maxCreateBodyBytes(imageMaxBytes = DEFAULT_IMAGE_MAX_BYTES): number {
-  return (IMAGE_ROLES.length + 1) * Math.ceil(imageMaxBytes / 3) * 4 + 64 * 1024;
+  const { keyframesMax, keyframeMaxBytes } = CAPTURE_INTEGRITY_LIMITS;
+  return (IMAGE_ROLES.length + 1) * base64Chars(imageMaxBytes) + keyframesMax * base64Chars(keyframeMaxBytes) + 64 * 1024;
 }
 
 export interface ValidCreateOnboarding {
@@ -119,6 +124,8 @@ export interface ValidCreateOnboarding {
   /** Present only when the page read something from a document photo. */
   documentReading?: DocumentReading;
   proofOfAddress?: { base64: string; mime: ProofOfAddressType; bytes: number };
+  /** Present only when the page sent some capture integrity. */
+  integrity?: ValidCaptureIntegrity<string>;
 }
 
 export type Validation<T> = { ok: true; value: T } | { ok: false; status: 400 | 413; error: ApiError };
@@ -151,9 +158,10 @@ export function validateCreateOnboarding(
 }
 
 /** A valid creation whose images are the ASCII bytes of their base64 text (see `validateCreateOnboardingBytes`). */
-export interface ValidCreateOnboardingBytes extends Omit<ValidCreateOnboarding, 'images' | 'proofOfAddress'> {
+export interface ValidCreateOnboardingBytes extends Omit<ValidCreateOnboarding, 'images' | 'proofOfAddress' | 'integrity'> {
   images: Partial<Record<ImageRoleName, { base64: Uint8Array; mime: 'image/jpeg' | 'image/png'; bytes: number }>>;
   proofOfAddress?: { base64: Uint8Array; mime: ProofOfAddressType; bytes: number };
+  integrity?: ValidCaptureIntegrity<Uint8Array>;
 }
 
 /**
@@ -171,7 +179,7 @@ export function validateCreateOnboardingBytes(
 }
 
 /** How the checks read one image's base64 text, whatever holds it. */
-interface ImageText<T> {
+export interface ImageText<T> {
   is(value: unknown): value is T;
   empty(value: T): boolean;
   decodedLength(value: T): number;
@@ -228,6 +236,22 @@ function validateProofOfAddress<T>(
   return { ok: true, value: { base64: value, mime, bytes: text.decodedLength(value) } };
 }
 
+/**
+ * Sizes first, for every picture (images, proof of address, keyframes), so an oversized one is
+ * 413 whatever the others hold; null when none is.
+ */
+function oversized<T>(b: Record<string, unknown>, imgs: Record<string, unknown>, imageMaxBytes: number, text: ImageText<T>) {
+  for (const role of IMAGE_ROLES) {
+    const v = imgs[role];
+    if (text.is(v) && text.decodedLength(v) > imageMaxBytes) {
+      return fail(413, 'image_too_large', `images.${role} is larger than ${imageMaxBytes} bytes.`, `images.${role}`);
+    }
+  }
+  if (text.is(b.proofOfAddress) && text.decodedLength(b.proofOfAddress) > imageMaxBytes)
+    return fail(413, 'image_too_large', `proofOfAddress is larger than ${imageMaxBytes} bytes.`, 'proofOfAddress');
+  return oversizedKeyframe(b.integrity, text);
+}
+
 function validateCreation<
   T,
   V extends { images: Partial<Record<ImageRoleName, { base64: T; mime: 'image/jpeg' | 'image/png'; bytes: number }>> },
@@ -264,15 +288,8 @@ function validateCreation<
       return fail(400, 'invalid_field', `Unknown image role "${key.slice(0, 40)}".`, `images.${key.slice(0, 40)}`);
   }
   const valid: V['images'] = {};
-  // Sizes first, for every image, so an oversized one is 413 whatever the others hold.
-  for (const role of IMAGE_ROLES) {
-    const v = imgs[role];
-    if (text.is(v) && text.decodedLength(v) > imageMaxBytes) {
-      return fail(413, 'image_too_large', `images.${role} is larger than ${imageMaxBytes} bytes.`, `images.${role}`);
-    }
-  }
-  if (text.is(b.proofOfAddress) && text.decodedLength(b.proofOfAddress) > imageMaxBytes)
-    return fail(413, 'image_too_large', `proofOfAddress is larger than ${imageMaxBytes} bytes.`, 'proofOfAddress');
+  const tooLarge = oversized(b, imgs, imageMaxBytes, text);
+  if (tooLarge) return tooLarge;
   for (const role of IMAGE_ROLES) {
     const v = imgs[role];
     if (v === undefined || v === null || (text.is(v) && text.empty(v))) {
@@ -294,6 +311,8 @@ function validateCreation<
   if (!proof.ok) return proof;
   const reading = validateDocumentReading(b.documentReading);
   if (!reading.ok) return reading;
+  const integrity = validateCaptureIntegrity(b.integrity, text, Object.keys(valid).length);
+  if (!integrity.ok) return integrity;
 
   return {
     ok: true,
@@ -305,6 +324,7 @@ function validateCreation<
       ...(kept.value && { keptAnyway: kept.value }),
       ...(reading.value && { documentReading: reading.value }),
       ...(proof.value && { proofOfAddress: proof.value }),
+      ...(integrity.value && { integrity: integrity.value }),
     } as unknown as V,
   };
 }

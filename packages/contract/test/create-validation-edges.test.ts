@@ -21,9 +21,10 @@ test('the routes live under /v1', () => {
   assert.equal(API_PREFIX, '/v1');
 });
 
-test('the body limit is exactly three base64 images and a proof of address at the limit plus 64 KiB for the rest', () => {
-  assert.equal(maxCreateBodyBytes(3000), 4 * 4000 + 64 * 1024);
-  assert.equal(maxCreateBodyBytes(1), 4 * 4 + 64 * 1024);
+test('the body limit is exactly three base64 images and a proof of address at the limit, three keyframes at theirs, plus 64 KiB for the rest', () => {
+  const keyframes = 3 * Math.ceil((256 * 1024) / 3) * 4;
+  assert.equal(maxCreateBodyBytes(3000), 4 * 4000 + keyframes + 64 * 1024);
+  assert.equal(maxCreateBodyBytes(1), 4 * 4 + keyframes + 64 * 1024);
 });
 
 test('only an object is a body: strings, numbers and arrays are invalid_request, said in words', () => {

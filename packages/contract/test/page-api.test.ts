@@ -84,9 +84,10 @@ test('size is checked before content: an oversized image is 413 whatever its byt
   }
 });
 
-test('the body limit covers three images and a proof of address at the limit plus the other fields', () => {
-  assert.ok(maxCreateBodyBytes() > (4 * (DEFAULT_IMAGE_MAX_BYTES * 4)) / 3);
-  assert.ok(maxCreateBodyBytes() < (4 * (DEFAULT_IMAGE_MAX_BYTES * 4)) / 3 + 128 * 1024);
+test('the body limit covers three images and a proof of address at the limit, three keyframes, plus the other fields', () => {
+  const keyframes = (3 * (256 * 1024 * 4)) / 3;
+  assert.ok(maxCreateBodyBytes() > (4 * (DEFAULT_IMAGE_MAX_BYTES * 4)) / 3 + keyframes);
+  assert.ok(maxCreateBodyBytes() < (4 * (DEFAULT_IMAGE_MAX_BYTES * 4)) / 3 + keyframes + 128 * 1024);
 });
 
 test('isPersonName is the creation rule for name (the element checks a name with it before sending)', () => {

@@ -17,3 +17,4 @@ export {
 export type { ApiErrorDetails, SignatureFailure } from './errors.js';
 export { SESSION_STATUSES, NOTIFICATION_TYPES, API_ERROR_CODES } from './types.js';
 export type * from './types.js';
+export type * from './integrity-types.js';

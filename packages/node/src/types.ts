@@ -4,6 +4,8 @@
  * checks them against @onboarding-kit/contract, so the two cannot drift apart.
  */
 
+import type { SessionIntegrity } from './integrity-types.js';
+
 export const SESSION_STATUSES = ['open', 'submitted', 'completed', 'expired', 'cancelled'] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
@@ -135,6 +137,8 @@ export interface SessionView {
   checks?: SessionChecks;
   /** What the page read from the document photos; a record, never a verdict (absent: nothing read). */
   documentReading?: DocumentReading;
+  /** Once the onboarding is created: the capture's liveness, signals and attestation (docs/backend-api.md#capture-integrity). */
+  integrity?: SessionIntegrity;
 }
 
 /** Filters of `GET /v1/sessions`; every one optional. */

@@ -26,6 +26,7 @@ export const sameCreateSession: Equal<S.CreateSessionParams, C.CreateSessionRequ
 export const sameHistoryEntry: Equal<S.SessionHistoryEntry, C.SessionHistoryEntry> = true;
 export const sameOutcomeKind: Equal<S.QueryOutcomeKind, C.OutcomeKind> = true;
 export const sameUpstreamFailure: Equal<S.UpstreamFailure, C.UpstreamFailure> = true;
+export const sameSessionIntegrity: Equal<S.SessionIntegrity, C.SessionIntegrity> = true;
 
 // What the companion sends fits what the SDK declares.
 export const statusesFit: Fits<C.SessionStatus, S.SessionStatus> = true;

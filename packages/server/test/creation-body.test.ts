@@ -14,6 +14,16 @@ const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(6
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).toString('base64');
 const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(3000)]).toString('base64');
 const reading = { documentFront: { qr: { payloadBase64: 'aGVsbG8=' }, documentKind: 'CNH' } };
+const link = (item: string) => ({ item, nonce: 'n'.repeat(43), sha256: 'ab'.repeat(32) });
+const integrity = {
+  liveness: { result: 'failed', prompts: [{ prompt: 'turn-right', met: false }] },
+  keyframes: [jpeg, jpeg],
+  signals: [
+    { name: 'odd-video-format', role: 'selfie', value: '641x480@90' },
+    { name: 'regular-frame-timing', value: 0.002 },
+  ],
+  attestation: { links: ['documentFront', 'selfie', 'keyframe-1'].map(link), head: 'cd'.repeat(32) },
+};
 
 function general(bytes: Buffer, limit: number) {
   let parsed: unknown;
@@ -32,10 +42,17 @@ function ours(bytes: Buffer, limit: number) {
     const images = Object.fromEntries(
       Object.entries(v.value.images).map(([k, i]) => [k, { ...i, base64: Buffer.from(i.base64).toString('latin1') }]),
     );
-    const proof = v.value.proofOfAddress;
+    const text = <T extends { base64: Uint8Array }>(item: T) => ({ ...item, base64: Buffer.from(item.base64).toString('latin1') });
+    const { proofOfAddress: proof, integrity } = v.value;
+    const keyframes = integrity?.keyframes;
     return {
       ok: true,
-      value: { ...v.value, images, ...(proof && { proofOfAddress: { ...proof, base64: Buffer.from(proof.base64).toString('latin1') } }) },
+      value: {
+        ...v.value,
+        images,
+        ...(proof && { proofOfAddress: text(proof) }),
+        ...(integrity && { integrity: { ...integrity, ...(keyframes && { keyframes: keyframes.map(text) }) } }),
+      },
     };
   } catch (e) {
     if (e instanceof CompanionError && e.code === 'invalid_json') return 'invalid_json';
@@ -93,6 +110,17 @@ test('every body gets the answer of JSON.parse + validateCreateOnboarding, image
       documentReading: { documentFront: { qr: 'x' } },
       images: { documentFront: jpeg, selfie: png },
     }),
+    JSON.stringify({ cpf: '529.982.247-25', integrity, images: { documentFront: jpeg, selfie: png } }),
+    ` {"cpf":"529.982.247-25","integrity" : { "signals" : [ {"name":"webdriver","value":"a\\"},b"} ] , "keyframes" : [ "${jpeg}" ] },"images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    JSON.stringify({ cpf: '529.982.247-25', integrity: { keyframes: [] }, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', integrity: { keyframes: [jpeg, png] }, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', integrity: { keyframes: jpeg }, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', integrity: { keyframes: [1] }, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', integrity: { signals: [{ name: 'bot' }] }, images: { documentFront: jpeg, selfie: png } }),
+    JSON.stringify({ cpf: '529.982.247-25', integrity: { liveness: null }, images: { documentFront: jpeg, selfie: png } }),
+    `{"cpf":"529.982.247-25","integrity":{"signals":[{"name":"webdriver"}},"images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","integrity":{"signals":[1,],"keyframes":["${jpeg}",]},"images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
+    `{"cpf":"529.982.247-25","integrity":"x","images":{"documentFront":"${jpeg}","selfie":"${png}"}}`,
     '',
     '   ',
     '[]',
@@ -126,4 +154,14 @@ test('a proof of address is scanned like an image: a view of the body buffer, ch
   if (!v.ok) return;
   assert.equal(v.value.proofOfAddress!.mime, 'application/pdf');
   assert.equal(v.value.proofOfAddress!.base64.buffer, bytes.buffer, 'no copy of the proof');
+});
+
+test('keyframes are scanned like images: views of the body buffer, the rest of integrity parsed', () => {
+  const bytes = Buffer.from(JSON.stringify({ cpf: '529.982.247-25', integrity, images: { documentFront: jpeg, selfie: png } }));
+  assert.ok(scanCreationBody(bytes));
+  const v = validateCreationBytes(bytes, 4 * 1024 * 1024);
+  assert.ok(v.ok);
+  if (!v.ok) return;
+  for (const keyframe of v.value.integrity!.keyframes!) assert.equal(keyframe.base64.buffer, bytes.buffer, 'no copy of the keyframe');
+  assert.deepEqual(v.value.integrity!.signals, integrity.signals);
 });

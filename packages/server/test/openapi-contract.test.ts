@@ -266,6 +266,14 @@ test('instant checks and the document prefill: a session asking for them, its re
     json: { documentType: 'CNH', images },
   });
   assert.equal(errorCode(refused), 'prefill_unavailable');
+  assert.equal(
+    (await call('POST', '/v1/session/capture-nonce', 201, { bearer: s.clientSecret, json: { role: 'selfie' } })).json.role,
+    'selfie',
+  );
+  assert.equal(
+    errorCode(await call('POST', '/v1/session/capture-nonce', 400, { bearer: s.clientSecret, json: { role: 'x' } })),
+    'invalid_field',
+  );
   const reading = { documentFront: { qr: { payloadBase64: 'aGVsbG8=' }, documentKind: 'CNH' } };
   const badReading = await call('POST', '/v1/onboardings', 400, {
     bearer: s.clientSecret,

@@ -5,6 +5,7 @@
  */
 import { describe } from 'node:test';
 import { describeRuleTables } from './store-conformance-tables.js';
+import { describeAttestedHashes } from './store-conformance/attested-hashes.js';
 import { describeDataAtRest } from './store-conformance/data-at-rest.js';
 import { describeDevicesAndHandoff } from './store-conformance/devices-and-handoff.js';
 import { harness, type StoreFactory } from './store-conformance/harness.js';
@@ -43,6 +44,7 @@ export function describeStore(name: string, factory: StoreFactory, options: Conf
   describe(`${name} store: the backend's state`, () => {
     describeSessions(h);
     describeIdempotencyKeys(h);
+    describeAttestedHashes(h);
     describeOnboardingSessions(h);
     describeOutbox(h);
     describeQueryRequests(h);

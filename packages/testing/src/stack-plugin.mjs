@@ -17,6 +17,7 @@
  *   'stack-session'  { reference, cpf?, ... } -> opens a session as the integrator's backend does
  *                       (`POST /v1/sessions` with the stack's API key, which never reaches the
  *                       page): { id, clientSecret, url, ... }, the capture token as `captureToken`
+ *   'stack-session-view' { id } -> the session as the backend reads it (`GET /v1/sessions/{id}`)
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +107,10 @@ export function realStack(options = {}) {
             body: JSON.stringify({ status: payload.status }),
           }),
         );
+      }
+      if (command === 'stack-session-view') {
+        const url = `${stack.url}/v1/sessions/${encodeURIComponent(payload.id)}`;
+        return json(await fetch(url, { headers: { authorization: `Bearer ${API_KEY}` } }));
       }
       if (command === 'stack-session') {
         const res = await fetch(`${stack.url}/v1/sessions`, {

@@ -12,6 +12,8 @@ import {
   type DocumentPrefill,
   type OnboardingState,
   type ApiError,
+  type CaptureNonce,
+  type ImageRoleName,
   type PageSession,
 } from '@onboarding-kit/contract';
 import { CompanionError, type CompanionErrorCode } from './errors.js';
@@ -238,6 +240,22 @@ export async function documentPrefill(
   const answer = await postSession(base, 'document-prefill', clientSecret, body, signal);
   if (!isDocumentPrefill(answer))
     throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: 200 });
+  return answer;
+}
+
+function isCaptureNonce(value: unknown, role: ImageRoleName): value is CaptureNonce {
+  const v = value as Record<string, unknown> | null;
+  return !!v && typeof v.nonce === 'string' && v.nonce.length > 0 && v.role === role && typeof v.expiresAt === 'string';
+}
+
+/**
+ * `POST {base}/session/capture-nonce` with a page secret: the nonce the companion issues for a
+ * capture step of `role` (docs/page-api.md#attestation). Rejects with a {@link CompanionError}.
+ */
+export async function captureNonce(base: string, clientSecret: string, role: ImageRoleName, signal?: AbortSignal): Promise<CaptureNonce> {
+  const answer = await postSession(base, 'capture-nonce', clientSecret, { role }, signal);
+  if (!isCaptureNonce(answer, role))
+    throw new CompanionError({ code: 'invalid_response', message: 'The companion answered an unexpected body.', status: 201 });
   return answer;
 }
 

@@ -41,6 +41,8 @@ export interface CaptureOptions {
   announce(text: string): void;
   /** Loads the image pipeline; default: the lazily imported module (tests inject their own). */
   loadPipeline?: () => Promise<PipelineKit>;
+  /** A photo was accepted from `source`: the capture nonce of its step, when one comes (integrity-controller.ts). */
+  attest?(role: CaptureRole, source: 'camera' | 'file'): Promise<string | null>;
 }
 
 export class CaptureController implements ReactiveController {
@@ -339,7 +341,7 @@ export class CaptureController implements ReactiveController {
         throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face, image: jpeg });
       }
       const accepted: CapturedPhoto = how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image;
-      this.#shown.accept(role, accepted);
+      this.#shown.accept(role, accepted, this.#options.attest?.(role, this.#lastSource ?? 'file'));
       this.readings.readPhoto(role, accepted, !isBlobSource(source));
       delete this.#refusals[role];
       this.#options.announce(how.keepAnyway ? m.capture.kept : this.acceptedText(role));

@@ -59,11 +59,12 @@ export class CapturedPhotos {
     return this.#rejectedSource;
   }
 
-  /** Replaces the photo of `role`. */
-  accept(role: CaptureRole, photo: CapturedPhoto): void {
+  /** Replaces the photo of `role`; it gets its step's capture nonce once `nonce` gives one. */
+  accept(role: CaptureRole, photo: CapturedPhoto, nonce?: Promise<string | null>): void {
     this.remove(role);
     this.#photos = { ...this.#photos, [role]: photo };
     this.#onChange();
+    void nonce?.then((issued) => issued && this.#amend(role, photo, { nonce: issued }));
   }
 
   /** The photos of `a` and `b` change places (a document's sides taken the wrong way round). */
@@ -75,10 +76,14 @@ export class CapturedPhotos {
 
   /** Gives the photo of `role` its reading, if it is still `photo` (not replaced or dropped meanwhile). */
   setReading(role: CaptureRole, photo: CapturedPhoto, reading: SideReading): void {
+    this.#amend(role, photo, { reading });
+  }
+
+  #amend(role: CaptureRole, photo: CapturedPhoto, patch: Pick<CapturedPhoto, 'reading' | 'nonce'>): void {
     // The same JPEG, not the same object: a host moved in the document recreates the records.
     const current = this.#photos[role];
     if (current?.base64 !== photo.base64) return;
-    this.#photos = { ...this.#photos, [role]: { ...current, reading } };
+    this.#photos = { ...this.#photos, [role]: { ...current, ...patch } };
     this.#onChange();
   }
 

@@ -12,6 +12,7 @@
  */
 import {
   validateCreateOnboarding,
+  type CaptureIntegrityClaim,
   type CreateOnboardingRequest,
   type OnboardingState,
   type ValidCreateOnboarding,
@@ -38,6 +39,8 @@ export interface SubmissionOptions {
   maxImageBytes(): number;
   /** What the person entered and photographed, read when the upload starts. */
   request(): CreateOnboardingRequest;
+  /** The capture integrity of that body (docs/page-api.md#capture-integrity): hashed after the upload step shows. */
+  integrity?(body: CreateOnboardingRequest): Promise<CaptureIntegrityClaim>;
   announce(text: string): void;
   goTo(step: 'upload' | 'review' | 'processing' | 'outcome'): void;
   /** The companion accepted the upload: the photos have no further use on this page. */
@@ -80,7 +83,7 @@ export class SubmissionController implements ReactiveController {
   #processingProblem: ProcessingProblem | null = null;
   #outcome: FinalState | null = null;
   /** The key of the last creation attempt and what it sent, for a retry of the same content. */
-  #attempt: { key: string; body: CreateOnboardingRequest } | null = null;
+  #attempt: { key: string; body: CreateOnboardingRequest; integrity?: Promise<CaptureIntegrityClaim | undefined> } | null = null;
   /** What the host's leaving the document interrupted, to resume or report when it comes back. */
   #interrupted: { upload: boolean; watch: boolean } = { upload: false, watch: false };
   /** When the creation was answered: the wait is measured from there, across a reload too. */
@@ -200,10 +203,16 @@ export class SubmissionController implements ReactiveController {
     const signal = this.#upload.begin();
     const clientSecret = this.#options.clientSecret?.() ?? null;
     // With or without a session: a retry after a lost answer must never create a second onboarding.
-    const idempotencyKey = this.#keyFor(body);
+    const attempt = this.#attemptFor(body);
+    const idempotencyKey = attempt.key;
     addEventListener('beforeunload', warnBeforeLeaving);
     try {
-      const created = await createOnboarding(endpoint, body, {
+      // Never a gate: a claim that cannot be built leaves the creation without one. A retry under
+      // the same key sends the same claim, so that the companion sees the same creation again.
+      attempt.integrity ??= this.#options.integrity?.(body).catch(() => undefined);
+      const integrity = await attempt.integrity;
+      if (!this.#upload.isCurrent(signal)) return;
+      const created = await createOnboarding(endpoint, integrity ? { ...body, integrity } : body, {
         signal,
         ...(clientSecret && { clientSecret }),
         ...(idempotencyKey && { idempotencyKey }),
@@ -372,9 +381,9 @@ export class SubmissionController implements ReactiveController {
     }, next - waited);
   }
 
-  #keyFor(body: CreateOnboardingRequest): string {
+  #attemptFor(body: CreateOnboardingRequest): { key: string; integrity?: Promise<CaptureIntegrityClaim | undefined> } {
     if (!this.#attempt || !sameRequest(this.#attempt.body, body)) this.#attempt = { key: newIdempotencyKey(), body };
-    return this.#attempt.key;
+    return this.#attempt;
   }
 
   #setPercent(percent: number): void {

@@ -217,9 +217,9 @@ async function readingsInFrame(readings: Record<string, unknown>): Promise<void>
   script.type = 'module';
   script.textContent = `import { CapturedPhotos } from '/packages/element/src/controllers/captured-photos.ts';
 const { accept, setReading } = CapturedPhotos.prototype;
-CapturedPhotos.prototype.accept = function (role, photo) {
+CapturedPhotos.prototype.accept = function (role, photo, nonce) {
   const reading = window.__readings?.[role];
-  accept.call(this, role, reading ? { ...photo, reading } : photo);
+  accept.call(this, role, reading ? { ...photo, reading } : photo, nonce);
 };
 CapturedPhotos.prototype.setReading = function (role, photo, reading) {
   setReading.call(this, role, photo, window.__readings?.[role] ?? reading);

@@ -21,6 +21,7 @@ import type { SubmissionController, SubmissionOptions } from '../controllers/sub
 import type { DocumentHintsController } from '../document-hints/hints-controller.js';
 import type { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
 import type { DocumentPrefillController } from '../document-prefill/prefill-controller.js';
+import type { IntegrityController } from '../integrity/integrity-controller.js';
 import type { FlowRefs } from './flow-refs.js';
 import type { PrefillPanel } from '../document-prefill/prefill-view.js';
 import type { CaptureRole } from '../image/pipeline.js';
@@ -82,6 +83,7 @@ export class PhotoStepsController implements ReactiveController {
   #hints: DocumentHintsController | null = null;
   #proof: ProofOfAddressController | null = null;
   #prefill: DocumentPrefillController | null = null;
+  #integrity: IntegrityController | null = null;
   #loading = false;
   /** The step the person was on when the photo steps last failed to load (null: no failure). */
   #failedAt: OnboardingStep | null = null;
@@ -180,6 +182,7 @@ export class PhotoStepsController implements ReactiveController {
     this.#submission?.reset();
     this.#proof?.reset();
     this.#prefill?.reset();
+    this.#integrity?.reset();
     this.#waiting = [];
     this.#copyNotice = null;
   }
@@ -196,6 +199,7 @@ export class PhotoStepsController implements ReactiveController {
     this.#submission!.reset();
     this.#proof!.reset();
     this.#prefill!.reset();
+    this.#integrity!.reset();
     this.#copyNotice = null;
     this.#options.nav.goTo('document-front');
   }
@@ -253,17 +257,27 @@ export class PhotoStepsController implements ReactiveController {
     this.#module = module;
     // Their styles come with them, adopted before they first render.
     adoptStyles(this.#host.renderRoot as ShadowRoot, this.#options.styles(module.photoStepsStyles()));
+    const activeRole = () => (isCaptureStep(nav.step) ? CAPTURE_STEPS[nav.step] : null);
+    const integrity = new module.IntegrityController(this.#host, {
+      activeRole,
+      capture: () => this.#capture,
+      endpoint: () => context.current.endpoint,
+      secret: () => this.#options.submission.clientSecret?.() ?? null,
+    });
+    this.#integrity = integrity;
     // The slot stands before navigation among the host's controllers, where the host was built to have them.
     this.#capture = new module.CaptureController(slot.host, {
       ...this.#options.capture,
       context,
-      activeRole: () => (isCaptureStep(nav.step) ? CAPTURE_STEPS[nav.step] : null),
+      activeRole,
       announce: (text) => nav.announce(text),
+      attest: (role, source) => integrity.accepted(role, source),
     });
     this.#submission = new module.SubmissionController(this.#host, {
       ...this.#options.submission,
       context,
       request: () => this.#options.request(this.#capture!.photos),
+      integrity: (body) => integrity.claim(body.images, this.#capture!.photos),
       announce: (text) => nav.announce(text),
       goTo: (step) => nav.goTo(step),
       // Sent: the photos have no further use on this page.

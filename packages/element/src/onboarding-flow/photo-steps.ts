@@ -10,6 +10,7 @@ export { provideKit } from './lazy-kit.js';
 export { photoStepsStyles } from './photo-steps.styles.js';
 export { CaptureController } from '../controllers/capture-controller.js';
 export { SubmissionController } from '../controllers/submission-controller.js';
+export { IntegrityController } from '../integrity/integrity-controller.js';
 export { DocumentHintsController } from '../document-hints/hints-controller.js';
 export { ProofOfAddressController } from '../proof-of-address/proof-controller.js';
 export { DocumentPrefillController } from '../document-prefill/prefill-controller.js';

@@ -1,5 +1,5 @@
 /** What the admin routes need from the companion: its settings, its upstream client and its store. */
-import type { DocumentReading, KeptAnyway, SessionChecks } from '@onboarding-kit/contract';
+import type { DocumentReading, KeptAnyway, SessionChecks, SessionIntegrity } from '@onboarding-kit/contract';
 import type { EvidenceHistoryEntry } from '../evidence/manifest.js';
 import type { ApiKeyring } from '../auth/api-keys.js';
 
@@ -15,6 +15,9 @@ export interface AdminOnboardingRecord {
   checks?: SessionChecks;
   /** What the page read from the document photos, when it read something. */
   documentReading?: DocumentReading;
+  /** The capture integrity of the onboarding's session, and its keyframes (JPEG, base64). */
+  integrity?: SessionIntegrity;
+  keyframes?: string[];
 }
 
 export interface AdminDeps {

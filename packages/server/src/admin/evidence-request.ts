@@ -89,6 +89,8 @@ export async function gatherEvidence(deps: AdminDeps, token: string, record: Adm
     ...(record && { keptAnyway: record.keptAnyway ?? {} }),
     ...(record?.checks && { checks: record.checks }),
     ...(record?.documentReading && { documentReading: record.documentReading }),
+    ...(record?.integrity && { integrity: record.integrity }),
+    ...(record?.keyframes && { keyframes: record.keyframes }),
     status,
     // The onboarding flow is what the upstream's support is asked about.
     service: 'onboarding',

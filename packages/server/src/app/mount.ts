@@ -4,12 +4,16 @@
  * keys; the admin routes with an admin key or API keys (docs/page-api.md, docs/backend-api.md).
  */
 import { prefillRoutes } from '../prefill/prefill-routes.js';
+import { integrityRoutes } from '../integrity/integrity-routes.js';
+import { NonceService } from '../integrity/nonce-service.js';
+import { IntegrityService } from '../integrity/integrity-service.js';
+import { sessionIntegrity } from '../integrity/integrity-view.js';
 import { API_PREFIX } from '@onboarding-kit/contract';
 import { Hono } from 'hono';
 import type { BlankSchema } from 'hono/types';
 import { createAdminRoutes } from '../admin/admin-routes.js';
 import { requireAdminKey } from '../admin/auth.js';
-import { COMPANION_DEFAULTS } from '../config/defaults.js';
+import { COMPANION_DEFAULTS, SESSION_MAX_AGE_MS } from '../config/defaults.js';
 import type { CompanionConfig } from '../config/resolve-config.js';
 import { healthRoutes } from '../health/health-routes.js';
 import { UpstreamReadiness } from '../health/upstream-readiness.js';
@@ -28,6 +32,7 @@ import { webhookRoutes } from '../webhooks/webhook-routes.js';
 import { handoffClaimRoutes, handoffPageRoutes } from '../handoff/handoff-routes.js';
 import { pageSessionRoutes, sessionRoutes } from '../sessions/session-routes.js';
 import type { Store } from '../store/index.js';
+import type { SessionService } from '../sessions/session-service.js';
 import { KIT_VERSION } from '../version.js';
 import type { CompanionServices } from './services.js';
 
@@ -80,6 +85,7 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
       logger: s.logger,
       ...(s.sessions && { sessions: s.sessions }),
       ...(s.checks && { checks: s.checks }),
+      ...(s.sessions && { integrity: integrityService(s, s.sessions) }),
       sessionsRequired: config.sessionsRequired,
       admission: s.admission,
       creations: config.creations,
@@ -104,6 +110,10 @@ function mountPageApi(api: Api, config: CompanionConfig, s: CompanionServices): 
   );
 }
 
+/** The verification of a creation's capture integrity, with sessions only (nonces are a session's). */
+const integrityService = (s: CompanionServices, sessions: SessionService): IntegrityService =>
+  new IntegrityService({ store: s.store, now: () => sessions.now(), keepMs: SESSION_MAX_AGE_MS, logger: s.logger });
+
 /** The integrator's backend (docs/backend-api.md): behind its API keys, never a page's secret. */
 function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig, s: CompanionServices): void {
   const { sessions, keyring, handoff, queries, lifecycle } = s;
@@ -116,6 +126,7 @@ function mountBackend(app: Hono<CompanionEnv>, api: Api, config: CompanionConfig
   );
   api.route('/session', pageSessionRoutes({ sessions }));
   if (s.prefill) api.route('/session', prefillRoutes({ sessions, prefill: s.prefill, imageMaxBytes: config.imageMaxBytes }));
+  api.route('/session', integrityRoutes({ sessions, nonces: new NonceService({ sessions }) }));
   // The hand-off between devices (docs/page-api.md#hand-off).
   const handoffDeps = {
     sessions,
@@ -188,6 +199,8 @@ function adminView(store: Store) {
         ...view,
         ...(session?.checks && { checks: session.checks }),
         ...(session?.documentReading && { documentReading: session.documentReading }),
+        ...(session?.tokenOnboarding && !session.redactedAt && { integrity: sessionIntegrity(session) }),
+        ...(session?.keyframes && { keyframes: session.keyframes }),
       };
     },
   };

@@ -20,7 +20,8 @@ export const MAX_AGE_MS = 2 * DAY_MS;
 export const IDEMPOTENCY_TTL_MS = DAY_MS;
 /**
  * The longest a session lives before it ends (24 h), plus the longest its onboarding is followed,
- * plus retention (96 h): older sessions are purged whatever their state.
+ * plus retention (96 h): older sessions are purged whatever their state. An attested image's hash
+ * is remembered as long, so a picture sent again under another nonce meanwhile is `replayed`.
  */
 export const SESSION_MAX_AGE_MS = SESSION_LIMITS.maxExpiresInS * SECOND_MS + MAX_AGE_MS + RETENTION_MS;
 /**

@@ -1,11 +1,12 @@
 /**
  * The evidence archive: a zip (optionally AES-256 encrypted) holding the onboarding report JSON,
- * the PDF, the status history, the session's instant checks and document reading when it has them,
+ * the PDF, the status history, the session's instant checks, document reading and capture integrity
+ * (with the challenge's keyframes) when it has them,
  * and a manifest of SHA-256 hashes, produced as a stream. The PDF
  * flows from its source through the hash and zip.js to the output one chunk at a time, so the
  * archive of a 96 MiB PDF needs no more memory than that of a small one.
  */
-import { stripReport, type DocumentReading, type KeptAnyway, type SessionChecks } from '@onboarding-kit/contract';
+import { stripReport, type DocumentReading, type KeptAnyway, type SessionChecks, type SessionIntegrity } from '@onboarding-kit/contract';
 import { assertEvidencePassword } from './password.js';
 import { measureBytes, measuringStream } from './measure.js';
 import {
@@ -46,6 +47,10 @@ export interface EvidenceInput {
   checks?: SessionChecks;
   /** What the page read from the document photos (`document-reading.json`), a record, when it read something. */
   documentReading?: DocumentReading;
+  /** The capture integrity of the onboarding's session (`integrity.json`), once its onboarding was created. */
+  integrity?: SessionIntegrity;
+  /** The liveness challenge's keyframes, JPEG in base64 (`keyframe-1.jpg`, ...). */
+  keyframes?: readonly string[];
 }
 
 export interface EvidenceOptions {
@@ -150,6 +155,9 @@ async function writeArchive(
   await addHistory(entries, input);
   if (input.checks) await entries.addBytes('checks.json', json(input.checks));
   if (input.documentReading) await entries.addBytes('document-reading.json', json(input.documentReading));
+  if (input.integrity) await entries.addBytes('integrity.json', json(input.integrity));
+  for (const [i, keyframe] of (input.keyframes ?? []).entries())
+    await entries.addBytes(`keyframe-${i + 1}.jpg`, Buffer.from(keyframe, 'base64'));
   if (input.status === 'ERROR') await addSupportRequest(entries, input, archivedAt);
 
   const manifest: EvidenceManifest = {

@@ -12,6 +12,7 @@ import {
   validateCreateOnboardingBytes,
   type ImageRoleName,
   type Validation,
+  type ValidCreateOnboarding,
   type ValidCreateOnboardingBytes,
 } from '@onboarding-kit/contract';
 import { parseJsonBytes, type JsonBodyOptions } from '../transport/index.js';
@@ -20,31 +21,31 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * The body as an object when it is a JSON object whose members are strings without escapes,
- * `images` an object of such strings (kept as byte views) and `keptAnyway` an object of such
- * strings (decoded); `undefined` for any other body.
- */
-export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undefined {
-  const n = b.length;
-  let i = 0;
-  const ws = () => {
-    while (i < n) {
-      const c = b[i]!;
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+/** One pass over a body's bytes; each reader answers `undefined` for anything outside the usual shape. */
+class BodyScan {
+  i = 0;
+  constructor(private readonly b: Uint8Array) {}
+
+  ws(): void {
+    const { b } = this;
+    while (this.i < b.length) {
+      const c = b[this.i]!;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.i++;
       else return;
     }
-  };
+  }
+
   /** A string without escapes or control characters, decoded (UTF-8, strict). */
-  const text = (): string | undefined => {
-    if (b[i] !== QUOTE) return undefined;
-    const start = ++i;
-    for (; i < n; i++) {
-      const c = b[i]!;
+  text(): string | undefined {
+    const { b } = this;
+    if (b[this.i] !== QUOTE) return undefined;
+    const start = ++this.i;
+    for (; this.i < b.length; this.i++) {
+      const c = b[this.i]!;
       if (c === QUOTE) {
-        i++;
+        this.i++;
         try {
-          return utf8.decode(b.subarray(start, i - 1));
+          return utf8.decode(b.subarray(start, this.i - 1));
         } catch {
           return undefined;
         }
@@ -52,57 +53,121 @@ export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undef
       if (c === BACKSLASH || c < 0x20) return undefined;
     }
     return undefined;
-  };
-  // An image's string as the bytes between its quotes, found natively. An escape inside leaves a
+  }
+
+  // A picture's string as the bytes between its quotes, found natively. An escape inside leaves a
   // backslash in the bytes, which no base64 check passes: that body then goes the general way.
-  const raw = (): Uint8Array | undefined => {
-    if (b[i] !== QUOTE) return undefined;
-    const end = b.indexOf(QUOTE, i + 1);
+  raw(): Uint8Array | undefined {
+    const { b } = this;
+    if (b[this.i] !== QUOTE) return undefined;
+    const end = b.indexOf(QUOTE, this.i + 1);
     if (end < 0) return undefined;
-    const value = b.subarray(i + 1, end);
-    i = end + 1;
+    const value = b.subarray(this.i + 1, end);
+    this.i = end + 1;
     return value;
-  };
-  const object = <T>(value: (key: string) => T | undefined): Record<string, T> | undefined => {
-    const out: Record<string, T> = Object.create(null) as Record<string, T>;
-    if (b[i] !== 0x7b) return undefined;
-    i++;
-    ws();
-    if (b[i] === 0x7d) {
-      i++;
-      return out;
+  }
+
+  /** Any small JSON value (integrity's members other than keyframes): its extent found, then parsed. */
+  json(): unknown {
+    const { b } = this;
+    const start = this.i;
+    let depth = 0;
+    while (this.i < b.length) {
+      const c = b[this.i]!;
+      if (c === QUOTE) {
+        for (this.i++; this.i < b.length && b[this.i] !== QUOTE; this.i++) if (b[this.i] === BACKSLASH) this.i++;
+      } else if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d || c === 0x2c) && depth === 0) break;
+      else if (c === 0x7d || c === 0x5d) depth--;
+      this.i++;
     }
-    for (;;) {
-      ws();
-      const key = text();
-      if (key === undefined) return undefined;
-      ws();
-      if (b[i] !== 0x3a) return undefined;
-      i++;
-      ws();
-      const v = value(key);
-      if (v === undefined) return undefined;
-      out[key] = v;
-      ws();
-      if (b[i] === 0x2c) {
-        i++;
-        continue;
-      }
-      if (b[i] === 0x7d) {
-        i++;
-        return out;
-      }
+    try {
+      return JSON.parse(utf8.decode(b.subarray(start, this.i)));
+    } catch {
       return undefined;
     }
-  };
-  ws();
+  }
+
+  /** A list of values read by `value`. */
+  array<T>(value: () => T | undefined): T[] | undefined {
+    const out: T[] = [];
+    return this.members(0x5b, 0x5d, () => {
+      const v = value();
+      if (v !== undefined) out.push(v);
+      return v !== undefined;
+    })
+      ? out
+      : undefined;
+  }
+
+  /** An object whose members are read by `value`, by key. */
+  object<T>(value: (key: string) => T | undefined): Record<string, T> | undefined {
+    const out: Record<string, T> = Object.create(null) as Record<string, T>;
+    return this.members(0x7b, 0x7d, () => {
+      const key = this.text();
+      if (key === undefined) return false;
+      this.ws();
+      if (this.b[this.i++] !== 0x3a) return false;
+      this.ws();
+      const v = value(key);
+      if (v !== undefined) out[key] = v;
+      return v !== undefined;
+    })
+      ? out
+      : undefined;
+  }
+
+  /** The members between `open` and `close`, comma separated, each read by `member`. */
+  private members(open: number, close: number, member: () => boolean): boolean {
+    const { b } = this;
+    if (b[this.i] !== open) return false;
+    this.i++;
+    this.ws();
+    if (b[this.i] === close) {
+      this.i++;
+      return true;
+    }
+    for (;;) {
+      this.ws();
+      if (!member()) return false;
+      this.ws();
+      const c = b[this.i++];
+      if (c === close) return true;
+      if (c !== 0x2c) return false;
+    }
+  }
+}
+
+/**
+ * The body as an object when it is a JSON object whose members are strings without escapes,
+ * `images` an object of such strings (kept as byte views), `keptAnyway` an object of such
+ * strings (decoded) and `integrity` an object whose keyframes are such strings (kept as byte
+ * views); `undefined` for any other body.
+ */
+export function scanCreationBody(b: Uint8Array): Record<string, unknown> | undefined {
+  const scan = new BodyScan(b);
+  const integrity = () => scan.object((key) => (key === 'keyframes' ? scan.array(() => scan.raw()) : scan.json()));
   const nested = new Map<string, () => unknown>([
-    ['images', () => object(raw)],
-    ['keptAnyway', () => object(text)],
+    ['images', () => scan.object(() => scan.raw())],
+    ['keptAnyway', () => scan.object(() => scan.text())],
+    ['integrity', integrity],
   ]);
-  const body = object<unknown>((key) => (key === 'proofOfAddress' ? raw() : b[i] === 0x7b ? (nested.get(key) ?? text)() : text()));
-  ws();
-  return body && i === n ? body : undefined;
+  scan.ws();
+  const body = scan.object<unknown>((key) =>
+    key === 'proofOfAddress' ? scan.raw() : b[scan.i] === 0x7b ? (nested.get(key) ?? (() => scan.text()))() : scan.text(),
+  );
+  scan.ws();
+  return body && scan.i === b.length ? body : undefined;
+}
+
+/** A checked picture's base64 text as the ASCII bytes the fast way keeps. */
+const asBytes = <T extends { base64: string }>(item: T) => ({ ...item, base64: Buffer.from(item.base64, 'latin1') });
+
+function keyframesAsBytes({
+  keyframes,
+  ...claim
+}: NonNullable<ValidCreateOnboarding['integrity']>): ValidCreateOnboardingBytes['integrity'] {
+  return keyframes ? { ...claim, keyframes: keyframes.map(asBytes) } : claim;
 }
 
 /** What `readJsonBody` + `validateCreateOnboarding` answer for these bytes, with the images as byte views. */
@@ -121,15 +186,15 @@ export function validateCreationBytes(
   const general = validateCreateOnboarding(parseJsonBytes(bytes, options), imageMaxBytes, sessionTaxId);
   if (!general.ok) return general;
   const images: ValidCreateOnboardingBytes['images'] = {};
-  for (const [role, image] of Object.entries(general.value.images))
-    images[role as ImageRoleName] = { ...image, base64: Buffer.from(image.base64, 'latin1') };
-  const { proofOfAddress, ...rest } = general.value;
+  for (const [role, image] of Object.entries(general.value.images)) images[role as ImageRoleName] = asBytes(image);
+  const { proofOfAddress, integrity, ...rest } = general.value;
   return {
     ok: true,
     value: {
       ...rest,
       images,
-      ...(proofOfAddress && { proofOfAddress: { ...proofOfAddress, base64: Buffer.from(proofOfAddress.base64, 'latin1') } }),
+      ...(proofOfAddress && { proofOfAddress: asBytes(proofOfAddress) }),
+      ...(integrity && { integrity: keyframesAsBytes(integrity) }),
     },
   };
 }

@@ -14,6 +14,9 @@ import type { LogFields, Logger } from '../logger.js';
 import type { StatusPoller } from '../relay/poller.js';
 import type { SessionService } from '../sessions/session-service.js';
 import type { CheckService } from '../checks/check-service.js';
+import type { IntegrityService } from '../integrity/integrity-service.js';
+import { receivedItems } from '../integrity/integrity-service.js';
+import type { ReceivedItem } from '../integrity/integrity-rules.js';
 import { checkInputOf, type CheckInput } from '../checks/check-rules.js';
 import { withCarriedName, withSessionName } from '../sessions/person-rules.js';
 import type { SessionRecord } from '../store/backend-state.js';
@@ -41,6 +44,8 @@ export interface OnboardingServiceDeps {
   sessionsRequired?: boolean;
   /** Runs a session's instant checks once its onboarding is created. */
   checks?: Pick<CheckService, 'start'>;
+  /** Records a session's capture integrity once its onboarding is created. */
+  integrity?: Pick<IntegrityService, 'verify'>;
 }
 
 /** Who creates: the page holding a session, or nobody in particular when sessions are optional. */
@@ -143,8 +148,9 @@ export class OnboardingService {
     if (replayed) return replayed;
     // Copied before the creation lets the photos go: the checks run on them after the answer.
     const checkInput = slot.claimed && this.deps.checks ? checkInputOf(valid, slot.claimed) : undefined;
+    const received = slot.claimed && this.deps.integrity ? receivedItems(valid) : undefined;
     const created = await this.createUpstream(request, slot, taxId);
-    return this.recordCreated(request, slot, created, { taxId, print, ...(checkInput && { checkInput }) });
+    return this.recordCreated(request, slot, created, { taxId, print, ...(checkInput && { checkInput }), ...(received && { received }) });
   }
 
   /** With its body read: a replay gets the same onboarding; without a session, the Idempotency-Key is reserved. */
@@ -208,13 +214,15 @@ export class OnboardingService {
     request: CreationRequest,
     { claimed, reservedKey }: Slot,
     created: UpstreamCreated,
-    { taxId, print, checkInput }: { taxId: string; print: string; checkInput?: CheckInput },
+    { taxId, print, checkInput, received }: { taxId: string; print: string; checkInput?: CheckInput; received?: ReceivedItem[] },
   ): Promise<CreationOutcome> {
     const { store, sessions } = this.deps;
     const accessKey = newAccessKey();
     const record = await this.storeRecord(request, created, accessKey, claimed);
     if (reservedKey) await store.completeIdempotencyKey(reservedKey, created.tokenOnboarding, IDEMPOTENCY_TTL_MS);
-    if (claimed) await sessions!.submitted(claimed, record, print, request.valid.documentReading);
+    const { documentReading: reading, integrity: claim } = request.valid;
+    const integrity = claimed && received ? await this.deps.integrity!.verify(claimed, claim, received) : undefined;
+    if (claimed) await sessions!.submitted(claimed, record, print, { ...(reading && { reading }), ...(integrity && { integrity }) });
     if (claimed?.checks && checkInput) this.deps.checks?.start(claimed.id, claimed.checks.requested, checkInput);
     this.deps.poller.track(created.tokenOnboarding);
     const answer: CreateOnboardingResponse = {

@@ -10,6 +10,7 @@ import { ERROR_BODY_SCHEMA, errorCodeSchema, UPSTREAM_FAILURE_SCHEMA } from './e
 import { dateTime, object, ref, string, type Json } from './kit.js';
 import { SESSION_SCHEMAS } from './session-schemas.js';
 import { CHECK_SCHEMAS } from './check-schemas.js';
+import { INTEGRITY_SCHEMAS } from './integrity-schemas.js';
 
 const outcomeMembers = (kinds: readonly string[]): Record<string, Json> => ({
   kind: string({ enum: [...kinds], description: 'The classification (docs/upstream-api.md#errors-and-classification).' }),
@@ -34,6 +35,7 @@ export const SCHEMAS: Record<string, Json> = {
   }),
   ...SESSION_SCHEMAS,
   ...CHECK_SCHEMAS,
+  ...INTEGRITY_SCHEMAS,
   CreateOnboardingRequest: object(
     {
       cpf: string({ description: 'Exactly one of `cpf` and `cnpj` (or neither on a session that fixes the person).' }),
@@ -48,6 +50,7 @@ export const SCHEMAS: Record<string, Json> = {
       ),
       keptAnyway: ref('KeptAnyway'),
       documentReading: ref('DocumentReading'),
+      integrity: ref('CaptureIntegrityClaim'),
       proofOfAddress: string({
         description: 'A session with the `proof-of-address` step only: pure base64 of a JPEG, PNG or PDF, at most `imageMaxBytes` decoded.',
       }),

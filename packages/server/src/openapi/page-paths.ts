@@ -61,6 +61,32 @@ export const PAGE_PATHS: PathItems = {
       },
     },
   },
+  '/v1/session/capture-nonce': {
+    post: {
+      operationId: 'issueCaptureNonce',
+      summary: 'A nonce for a capture step, which the attestation of its photo names',
+      description: 'At most 30 per session, each good for an hour and for one creation (docs/page-api.md#attestation).',
+      tags,
+      security,
+      requestBody: jsonBody(ref('CaptureNonceRequest')),
+      responses: {
+        '201': jsonAnswer('The nonce, its step and when it lapses.', ref('CaptureNonce')),
+        ...errorResponses(
+          ...pageRefusals,
+          cancelled,
+          refusal('session_expired', 'the session expired'),
+          refusal('session_used', 'the onboarding is sent or under way (409), or the session completed (410)'),
+          'invalid_json',
+          refusal('invalid_request', 'not a JSON object'),
+          refusal('invalid_field', 'no image role in `role`, or an unknown member'),
+          refusal('payload_too_large'),
+          refusal('unsupported_media_type'),
+          refusal('rate_limited', 'the session was issued its 30 nonces'),
+          STORE,
+        ),
+      },
+    },
+  },
   '/v1/session/exchange': {
     post: {
       operationId: 'exchangeCaptureToken',

@@ -149,6 +149,7 @@ export const SESSION_SCHEMAS: Record<string, Json> = {
       redactedAt: dateTime("When the session's personal data was erased (`POST /v1/sessions/{id}/redact`)."),
       checks: ref('SessionChecks'),
       documentReading: ref('DocumentReading'),
+      integrity: ref('SessionIntegrity'),
     },
     ['id', 'supportCode', 'reference', 'status', 'createdAt', 'expiresAt', 'metadata'],
     { description: "The backend's view of a session: never a secret." },

@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import {
   isTerminalStatus,
   type CreateSessionResponse,
-  type DocumentReading,
   type NotificationType,
   type SessionView,
   type ValidCreateSession,
@@ -38,6 +37,7 @@ import { completionReport, type ReadReport, type ReportExtras } from './completi
 import { redactedOnboarding, redactedSession } from '../store/rules/redaction.js';
 import { sessionEventId, type SessionNotificationType } from './lifecycle-rules.js';
 import { withSubmittedChecks } from '../store/rules/checks.js';
+import { withPageIntegrity, type SubmittedByPage } from '../integrity/integrity-rules.js';
 
 /** Where session events go (the notifier, when `ONBOARDING_NOTIFY_URL` is set). */
 export interface SessionNotifier {
@@ -209,13 +209,14 @@ export class SessionService {
   }
 
   /** The claimed creation succeeded: `submitted` (the claim keeps the body's `fingerprint`, telling a replay from another body), the backend told. */
-  async submitted(claimed: SessionRecord, onboarding: OnboardingRecord, fingerprint: string, reading?: DocumentReading): Promise<void> {
+  async submitted(claimed: SessionRecord, onboarding: OnboardingRecord, fingerprint: string, page: SubmittedByPage = {}): Promise<void> {
     const at = new Date(this.now()).toISOString();
+    const { reading, integrity } = page;
     const changed = await this.#change(claimed.id, (s) =>
       s.claim?.key === claimed.claim?.key && !s.tokenOnboarding
         ? withEvent(
             {
-              ...withSubmittedChecks(s, at, reading),
+              ...withPageIntegrity(withSubmittedChecks(s, at, reading), integrity, at),
               status: 'submitted',
               tokenOnboarding: onboarding.tokenOnboarding,
               claim: { ...s.claim!, fingerprint },

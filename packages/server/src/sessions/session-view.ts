@@ -8,6 +8,7 @@ import type { OnboardingRecord } from '../store/index.js';
 import { pagePrefill } from './person-rules.js';
 import { redactedView } from '../store/rules/redaction.js';
 import { effectiveChecks } from '../store/rules/checks.js';
+import { sessionIntegrity } from '../integrity/integrity-view.js';
 import { CHECK_INTERRUPTED_AFTER_MS, INSPECTION_CHECKS } from '../config/defaults.js';
 
 const CHECK_BOUNDS = {
@@ -35,6 +36,7 @@ export function toSessionView(session: SessionRecord, onboarding: OnboardingReco
     ...(session.documentReading && { documentReading: structuredClone(session.documentReading) }),
   };
   if (session.tokenOnboarding) {
+    view.integrity = sessionIntegrity(session);
     const kept = session.keptAnyway ?? onboarding?.keptAnyway;
     if (onboarding) {
       view.onboarding = {

@@ -13,9 +13,13 @@
  *   reached, and their outcome is then unknown.
  */
 import type {
+  AttestationVerdict,
   CheckResult,
   DocumentReading,
+  ImageRoleName,
+  IntegritySignal,
   KeptAnyway,
+  LivenessReport,
   NotificationType,
   SessionChecks,
   SessionEvent,
@@ -23,6 +27,28 @@ import type {
   SessionStep,
 } from '@onboarding-kit/contract';
 import type { OnboardingStatus } from '@onboarding-kit/contract';
+import type { AttestedEntry } from './rules/attested-hashes.js';
+
+/** What a creation's capture integrity left on its session (docs/backend-api.md#capture-integrity). */
+export interface RecordedIntegrity {
+  /** The page's claims, as sent; absent when it sent none. */
+  liveness?: LivenessReport;
+  signals?: IntegritySignal[];
+  /** The companion's own verdict. */
+  attestation: AttestationVerdict;
+  /** How many keyframes the session keeps (`keyframes`). */
+  keyframes: number;
+}
+
+/** A capture nonce issued to a session's page (docs/page-api.md#attestation). */
+export interface IssuedNonce {
+  nonce: string;
+  /** The capture step it was issued for. */
+  role: ImageRoleName;
+  issuedAt: string;
+  /** When a creation's attestation used it; a nonce is good for one creation. */
+  consumedAt?: string;
+}
 
 /**
  * `client`: the element's secret and `capture`: the hosted page's token, both the session's
@@ -137,6 +163,18 @@ export interface SessionRecord {
    * same photo reuses it. Personal data: sealed with the prefill.
    */
   documentPrefill?: { attempts: number; ocr?: { frontSha256: string; result: CheckResult } };
+  /**
+   * The capture nonces issued to the page (integrity/nonce-rules.ts), at most a few per session;
+   * a creation consumes those its attestation names, so no later creation uses one again.
+   */
+  captureNonces?: IssuedNonce[];
+  /** The creation's capture integrity, once its onboarding is created. */
+  integrity?: RecordedIntegrity;
+  /**
+   * The liveness challenge's keyframes the creation sent (JPEG, base64), for the evidence archive.
+   * Personal data (the person's face): sealed with the prefill, erased by a redaction.
+   */
+  keyframes?: string[];
   /** SHA-256 of each capture token already exchanged for a page secret: none is exchanged twice. */
   exchangedCaptures?: string[];
   /** The latest events, oldest first (bounded; only the latest progress report is kept). */
@@ -314,6 +352,11 @@ export interface BackendState {
    * for `ttlMs`, or tells what holds it. A pending reservation older than `pendingTtlMs` is free again.
    */
   reserveIdempotencyKey(key: string, fingerprint: string, options: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState>;
+  /**
+   * Remembers each attested hash with its nonce for `keepMs` unless it is remembered already
+   * (rules/attested-hashes.ts), and answers, per entry, the nonce it was attested under before.
+   */
+  attestHashes(entries: readonly AttestedEntry[], keepMs: number): Promise<(string | null)[]>;
   /** Records the result of the request holding `key` (kept `ttlMs`). */
   completeIdempotencyKey(key: string, result: string, ttlMs: number): Promise<void>;
   /** Frees `key` after the request holding it failed, so a retry may run again. */

@@ -76,6 +76,7 @@ const BACKEND_METHODS: Array<keyof BackendState> = [
   'listSessionsByReference',
   'listSessionsByStatus',
   'reserveIdempotencyKey',
+  'attestHashes',
   'completeIdempotencyKey',
   'releaseIdempotencyKey',
   'addAccessKey',

@@ -8,6 +8,7 @@
  * names are distinct and at least one, sessions are at the version to write, outbox entries and
  * updates hold only the fields a try sets.
  */
+import type { AttestedEntry } from '../rules/attested-hashes.js';
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type {
   IdempotencyState,
@@ -47,6 +48,11 @@ export interface StorePrimitives {
   releaseLease(name: string, owner: string): Promise<boolean>;
   /** rules/rate-window.ts, on the backend's clock. */
   consumeRate(key: string, limit: number, windowMs: number): Promise<RateLimitDecision>;
+  /**
+   * rules/attested-hashes.ts `attestHash` for each entry in turn, in one step, on the backend's
+   * clock: the nonce each hash was attested under before (null: never, or lapsed).
+   */
+  attestHashes(entries: readonly AttestedEntry[], keepMs: number): Promise<(string | null)[]>;
   /** rules/places.ts `takePlace`, on the backend's clock: whether `holder` has a place under `key`. */
   takePlace(key: string, holder: string, limit: number, ttlMs: number): Promise<boolean>;
   /** rules/places.ts `leavePlace`: whether `holder` held a live place. */

@@ -5,6 +5,7 @@
  * limits, versions, telling listeners, sealing personal data (../rules/personal-data.ts), and
  * closing: backends only ever hold the sealed form.
  */
+import type { AttestedEntry } from '../rules/attested-hashes.js';
 import type { SessionStatus } from '@onboarding-kit/contract';
 import type {
   BackendPurgeCutoffs,
@@ -192,6 +193,10 @@ export class SharedStore implements Store, BackendState {
 
   reserveIdempotencyKey(key: string, fingerprint: string, ttls: { ttlMs: number; pendingTtlMs: number }): Promise<IdempotencyState> {
     return this.p.reserveKey(key, fingerprint, reservationTtlMs(ttls));
+  }
+
+  attestHashes(entries: readonly AttestedEntry[], keepMs: number): Promise<(string | null)[]> {
+    return entries.length === 0 ? Promise.resolve([]) : this.p.attestHashes(entries, keepMs);
   }
 
   completeIdempotencyKey(key: string, result: string, ttlMs: number): Promise<void> {

@@ -11,6 +11,7 @@ import type {
 } from '../backend-state.js';
 import { copyRecord, copySession } from '../rules/copies.js';
 import { completeKey, releaseFrees, reserveKey, type HeldKey } from '../rules/idempotency.js';
+import { attestHash, attestedLapsed, type AttestedEntry, type AttestedHash } from '../rules/attested-hashes.js';
 import { acquireLease, releaseLease, renewLease, type Lease } from '../rules/leases.js';
 import { onboardingExpired, withAccessKey, type OnboardingCutoffs } from '../rules/onboardings.js';
 import { applyOutboxUpdate, isDue, listed, outboxSettledBefore, queueOrder, type Queued } from '../rules/outbox.js';
@@ -57,6 +58,7 @@ export class MemoryPrimitives implements StorePrimitives {
   private readonly sessions = new Map<string, { s: SessionRecord; seq: number }>();
   private readonly secrets = new Map<string, SecretOwner>();
   private readonly idempotency = new Map<string, HeldKey>();
+  private readonly attested = new Map<string, AttestedHash>();
   private readonly handoffKeys = new Map<string, HandoffKey>();
   private readonly outbox = new Map<string, Queued>();
   private readonly queries = new Map<string, { r: StoredQueryRequest; seq: number }>();
@@ -76,6 +78,7 @@ export class MemoryPrimitives implements StorePrimitives {
       outbox: this.outbox,
       queries: this.queries,
       queryKeys: this.queryKeys,
+      attested: this.attested,
     };
     return JSON.stringify({ ...all, ...more }, (_key, value: unknown) => (value instanceof Map ? Object.fromEntries(value) : value));
   }
@@ -212,6 +215,15 @@ export class MemoryPrimitives implements StorePrimitives {
     return answer;
   }
 
+  async attestHashes(entries: readonly AttestedEntry[], keepMs: number): Promise<(string | null)[]> {
+    const t = this.now();
+    return entries.map(({ sha256, nonce }) => {
+      const { earlier, write } = attestHash(this.attested.get(sha256), nonce, keepMs, t);
+      if (write) this.attested.set(sha256, write);
+      return earlier;
+    });
+  }
+
   async completeKey(key: string, result: string, ttlMs: number): Promise<void> {
     this.setIf(this.idempotency, key, completeKey(this.idempotency.get(key), result, ttlMs, this.now()) ?? null);
   }
@@ -263,6 +275,7 @@ export class MemoryPrimitives implements StorePrimitives {
     // Lapsed idempotency keys are free already; dropping them only keeps the map small, so they are not counted.
     const t = this.now();
     deleteWhere(this.idempotency, (held) => held.expiresAtMs <= t);
+    deleteWhere(this.attested, (held) => attestedLapsed(held, t));
     return gone.size + settled.length;
   }
 

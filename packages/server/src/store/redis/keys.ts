@@ -8,7 +8,8 @@
  * - `lease:<name>`: the owner id, with the lease's TTL. `rate:<key>`: a window's counter, with
  *   the window's TTL. `place:<key>`: sorted set of a key's place holders by expiry (ms, Redis's
  *   clock), with the TTL of its last place. `idempotency:<key>`: hash of `fingerprint` and, once completed, `result`;
- *   its TTL is the reservation's and then the result's.
+ *   its TTL is the reservation's and then the result's. `attested:<sha256>`: the nonce an image's
+ *   bytes were first attested under, with the TTL they are remembered for.
  * - sessions, their secrets and hand-off keys: ./sessions.ts; the outbox: ./outbox.ts; standalone
  *   query requests: ./query-requests.ts.
  * - channels `changes` (every status change, with the record, published by the script that
@@ -38,6 +39,10 @@ export class RedisKeys {
 
   place(key: string): string {
     return this.k(`place:${key}`);
+  }
+
+  attested(sha256: string): string {
+    return this.k(`attested:${sha256}`);
   }
 
   idempotency(key: string): string {

@@ -2,9 +2,11 @@
 import type { IdempotencyState } from '../backend-state.js';
 import type { StorePrimitives } from '../core/primitives.js';
 import type { RateLimitDecision } from '../store.js';
+import type { AttestedEntry } from '../rules/attested-hashes.js';
 import type { RedisContext } from './context.js';
 import {
   ACQUIRE_LEASE,
+  ATTEST_HASHES,
   COMPLETE_IDEMPOTENCY,
   CONSUME_RATE,
   LEAVE_PLACE,
@@ -20,7 +22,16 @@ const RENEW_CHUNK = 500;
 
 type TtlPrimitives = Pick<
   StorePrimitives,
-  'acquireLease' | 'renewLeases' | 'releaseLease' | 'consumeRate' | 'takePlace' | 'leavePlace' | 'reserveKey' | 'completeKey' | 'releaseKey'
+  | 'acquireLease'
+  | 'renewLeases'
+  | 'releaseLease'
+  | 'consumeRate'
+  | 'takePlace'
+  | 'leavePlace'
+  | 'reserveKey'
+  | 'completeKey'
+  | 'releaseKey'
+  | 'attestHashes'
 >;
 
 export function ttlPrimitives({ conn, keys }: RedisContext): TtlPrimitives {
@@ -74,6 +85,15 @@ export function ttlPrimitives({ conn, keys }: RedisContext): TtlPrimitives {
       if (reply[0] === 'done') return { state: 'done', fingerprint: reply[1]!, result: reply[2]! };
       if (reply[0] === 'pending') return { state: 'pending', fingerprint: reply[1]! };
       return { state: 'reserved' };
+    },
+
+    async attestHashes(entries: readonly AttestedEntry[], keepMs: number): Promise<(string | null)[]> {
+      const reply = (await conn.run(
+        ATTEST_HASHES,
+        entries.map((e) => keys.attested(e.sha256)),
+        [String(keepMs), ...entries.map((e) => e.nonce)],
+      )) as string[];
+      return reply.map((nonce) => (nonce === '' ? null : nonce));
     },
 
     async completeKey(key: string, result: string, ttlMs: number): Promise<void> {

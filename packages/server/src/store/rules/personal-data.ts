@@ -9,7 +9,8 @@
  *   `returnUrl` (free text that may name the person), the upstream report's `services` member
  *   (whose inside is not shown, so it is taken to hold the person) and the answers a computer
  *   carried to the phone with a hand-off (consent time, CPF, name, document type), the instant checks' results, the
- *   page's document reading and its document prefill are sealed together in `sealed`; what the
+ *   page's document reading, its document prefill and the liveness challenge's keyframes (the
+ *   person's face) are sealed together in `sealed`; what the
  *   store indexes or the routes match on (id, `reference`, status, times, hashes) stays plain;
  * - a notification in the outbox: its whole body (the session view, a query's result);
  * - a standalone query request: its outcome (the upstream's answer about a person or company);
@@ -35,7 +36,8 @@ type PersonalField =
   | 'handoffAnswers'
   | 'checks'
   | 'documentReading'
-  | 'documentPrefill';
+  | 'documentPrefill'
+  | 'keyframes';
 export type SessionPersonalData = Partial<Pick<SessionRecord, PersonalField>>;
 
 /** A sealed value: `pd1.<key id>.<iv>.<ciphertext and tag>`, both base64url (12-byte IV, 16-byte GCM tag). */
@@ -114,6 +116,7 @@ export function splitSession(s: SessionRecord): { rest: SessionRecord; personal:
     checks,
     documentReading,
     documentPrefill,
+    keyframes,
     sealed: _sealed,
     ...rest
   } = s;
@@ -127,6 +130,7 @@ export function splitSession(s: SessionRecord): { rest: SessionRecord; personal:
     ...(checks !== undefined && { checks }),
     ...(documentReading !== undefined && { documentReading }),
     ...(documentPrefill !== undefined && { documentPrefill }),
+    ...(keyframes !== undefined && { keyframes }),
   };
   // `metadata` is required: the stored form keeps an empty one, so a record read without opening is still well formed.
   return { rest: { ...rest, metadata: {} }, personal: Object.keys(personal).length > 0 ? personal : null };

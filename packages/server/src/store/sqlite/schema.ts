@@ -168,6 +168,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // Attested hashes (rules/attested-hashes.ts): the SHA-256 of an image a creation attested,
+    // the nonce it came under, and until when it is remembered; never the image.
+    version: 8,
+    sql: `
+      CREATE TABLE attested_hashes (
+        sha256 TEXT PRIMARY KEY,
+        nonce TEXT NOT NULL,
+        expires_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX attested_hashes_expires ON attested_hashes (expires_ms);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -15,6 +15,7 @@ import type {
 } from '../backend-state.js';
 import { StoreUnavailableError } from '../errors.js';
 import { completeKey, releaseFrees, reserveKey } from '../rules/idempotency.js';
+import type { AttestedEntry } from '../rules/attested-hashes.js';
 import { msOf } from '../rules/iso-time.js';
 import { acquireLease, releaseLease, renewLease } from '../rules/leases.js';
 import type { OnboardingCutoffs } from '../rules/onboardings.js';
@@ -51,7 +52,7 @@ import {
   type SessionRow,
 } from './rows.js';
 import type { Db, Statements } from './statements.js';
-import { insertOutboxRow, insertQueryRow, replaceQueryRow, updateOutboxRow, writeOnboarding } from './writes.js';
+import { attestRow, insertOutboxRow, purgeRows, insertQueryRow, replaceQueryRow, updateOutboxRow, writeOnboarding } from './writes.js';
 import { ListingStatements, listingQuery } from './session-listing.js';
 
 const endedMs = (s: SessionRecord): number | null => (s.endedAt ? msOf(s.endedAt) : null);
@@ -258,6 +259,11 @@ export class SqlitePrimitives implements StorePrimitives {
     });
   }
 
+  async attestHashes(entries: readonly AttestedEntry[], keepMs: number): Promise<(string | null)[]> {
+    const t = this.now();
+    return this.tx(() => entries.map((entry) => attestRow(this.sql, entry, keepMs, t)));
+  }
+
   async completeKey(key: string, result: string, ttlMs: number): Promise<void> {
     const t = this.now();
     this.tx(() => {
@@ -297,18 +303,10 @@ export class SqlitePrimitives implements StorePrimitives {
     return this.run(() => (this.sql.listNotifications.all(state, failingOnly ? 1 : 0, limit) as OutboxRow[]).map(toOutboxEntry));
   }
 
-  async purge({ sessionsEndedBeforeMs: ended, sessionsCreatedBeforeMs: created, outboxBeforeMs }: PurgeCutoffs): Promise<number> {
+  async purge(cutoffs: PurgeCutoffs): Promise<number> {
     const t = this.now();
-    const purged = this.tx(() => {
-      this.sql.purgeSecrets.run(ended, created);
-      this.sql.purgeHandoffKeys.run(ended, created);
-      const sessions = this.sql.purgeSessions.run(ended, created).changes;
-      const entries = this.sql.purgeOutbox.run(outboxBeforeMs).changes;
-      // Lapsed keys are free already; deleting them only keeps the table small, so they are not counted.
-      this.sql.sweepIdempotency.run(t);
-      return sessions + entries;
-    });
-    if (purged > 0) this.truncateWal();
+    const { purged, hashes } = this.tx(() => purgeRows(this.sql, cutoffs, t));
+    if (purged + hashes > 0) this.truncateWal();
     return purged;
   }
 

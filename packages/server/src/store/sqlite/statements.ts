@@ -74,6 +74,11 @@ const SQL = {
   deleteIdempotency: 'DELETE FROM idempotency_keys WHERE key = ?',
   sweepIdempotency: 'DELETE FROM idempotency_keys WHERE expires_ms <= ?',
 
+  getAttested: 'SELECT nonce, expires_ms FROM attested_hashes WHERE sha256 = ?',
+  putAttested: `INSERT INTO attested_hashes (sha256, nonce, expires_ms) VALUES (?1, ?2, ?3)
+    ON CONFLICT (sha256) DO UPDATE SET nonce = excluded.nonce, expires_ms = excluded.expires_ms`,
+  sweepAttested: 'DELETE FROM attested_hashes WHERE expires_ms <= ?',
+
   enqueue: `INSERT INTO outbox (id, type, body, order_key, created_at, created_ms, state, attempts, next_attempt_ms, last_attempt_at, last_error, delivered_at, changed_ms)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
   dueNotifications: `SELECT ${OUTBOX_COLUMNS} FROM outbox WHERE state = 'pending' AND next_attempt_ms <= ?1 ORDER BY created_ms, seq LIMIT ?2`,

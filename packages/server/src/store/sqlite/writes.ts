@@ -1,11 +1,13 @@
 /**
- * The SQLite backend's writes of whole rows: an onboarding with its history and access keys, and
- * an outbox entry. Callers run them inside their own transaction (or `run`), which maps errors.
+ * The SQLite backend's writes of whole rows: an onboarding with its history and access keys, an
+ * outbox entry, an attested hash. Callers run them inside their own transaction (or `run`), which maps errors.
  */
 import type { OutboxEntry, OutboxUpdate } from '../backend-state.js';
+import { attestHash, type AttestedEntry } from '../rules/attested-hashes.js';
 import { msOf } from '../rules/iso-time.js';
 import { outboxChangedMs } from '../rules/outbox.js';
 import type { StoredQueryRequest } from '../rules/query-requests.js';
+import type { PurgeCutoffs } from '../rules/sessions.js';
 import type { OnboardingRecord } from '../store.js';
 import { queryBody } from './rows.js';
 import type { Statements } from './statements.js';
@@ -91,4 +93,30 @@ export function insertQueryRow(sql: Statements, r: StoredQueryRequest): boolean 
 /** Writes `r` over its row. */
 export function replaceQueryRow(sql: Statements, r: StoredQueryRequest): void {
   sql.replaceQuery.run(r.status, optionalMsOf(r.completedAt), r.nextCheckMs ?? null, queryBody(r), r.outcome ?? null, r.id);
+}
+
+/** rules/attested-hashes.ts `attestHash` on one hash's row: the nonce it was attested under before, or null. */
+export function attestRow(sql: Statements, { sha256, nonce }: AttestedEntry, keepMs: number, nowMs: number): string | null {
+  const row = sql.getAttested.get(sha256) as { nonce: string; expires_ms: number } | undefined;
+  const { earlier, write } = attestHash(row && { nonce: row.nonce, expiresAtMs: row.expires_ms }, nonce, keepMs, nowMs);
+  if (write) sql.putAttested.run(sha256, write.nonce, write.expiresAtMs);
+  return earlier;
+}
+
+/**
+ * Retention's deletions, in the caller's transaction: `purged` counts the sessions and entries that
+ * went; lapsed idempotency keys and attested hashes go too, uncounted (they are free already), but
+ * `hashes` says whether a photo's hash went, which must not linger in the WAL either.
+ */
+export function purgeRows(
+  sql: Statements,
+  { sessionsEndedBeforeMs: ended, sessionsCreatedBeforeMs: created, outboxBeforeMs }: PurgeCutoffs,
+  nowMs: number,
+) {
+  sql.purgeSecrets.run(ended, created);
+  sql.purgeHandoffKeys.run(ended, created);
+  const sessions = sql.purgeSessions.run(ended, created).changes;
+  const entries = sql.purgeOutbox.run(outboxBeforeMs).changes;
+  sql.sweepIdempotency.run(nowMs);
+  return { purged: sessions + entries, hashes: sql.sweepAttested.run(nowMs).changes };
 }

@@ -1,8 +1,8 @@
 /**
- * Lua of what lives on Redis's own clock (a key's TTL is its expiry): leases, rate windows, places
- * and idempotency keys, each the rule of rules/leases.ts, rules/rate-window.ts, rules/places.ts or
- * rules/idempotency.ts, held to it by LEASE_CASES, RATE_CASES, PLACE_CASES and IDEMPOTENCY_CASES in
- * the conformance suite.
+ * Lua of what lives on Redis's own clock (a key's TTL is its expiry): leases, rate windows, places,
+ * idempotency keys and attested hashes, each the rule of rules/leases.ts, rules/rate-window.ts,
+ * rules/places.ts, rules/idempotency.ts or rules/attested-hashes.ts, held to it by LEASE_CASES,
+ * RATE_CASES, PLACE_CASES, IDEMPOTENCY_CASES and ATTESTED_HASH_CASES in the conformance suite.
  */
 import { lua } from './lua.js';
 
@@ -113,4 +113,23 @@ return 1
 export const RELEASE_IDEMPOTENCY = lua(`
 if redis.call('HEXISTS', KEYS[1], 'result') == 1 then return 0 end
 return redis.call('DEL', KEYS[1])
+`);
+
+/**
+ * `attestHash` for each key in turn: a live key keeps its first nonce and answers it; an absent
+ * (or lapsed) one takes this entry's nonce for `keep` ms and answers ''.
+ * KEYS: the hashes' keys. ARGV: 1 keep ms, then one nonce per key. Returns one nonce or '' per key.
+ */
+export const ATTEST_HASHES = lua(`
+local earlier = {}
+for i = 1, #KEYS do
+  local held = redis.call('GET', KEYS[i])
+  if held then
+    earlier[i] = held
+  else
+    redis.call('SET', KEYS[i], ARGV[i + 1], 'PX', ARGV[1])
+    earlier[i] = ''
+  end
+end
+return earlier
 `);
