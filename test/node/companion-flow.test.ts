@@ -1,6 +1,7 @@
 /** Companion + sandbox over real sockets: outcomes, relay, tokens, webhooks, polling. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { maxCreateBodyBytes } from '@onboarding-kit/contract';
 import { body, create, createOk, IT_WEBHOOK_KEY, openEvents, startStack, upstreamRequests, waitUntil } from './helpers/stack.js';
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -138,7 +139,7 @@ test('every bad input gets its status and code, and nothing reaches the upstream
       ],
       [create(stack.url, body(undefined, { images: { selfie: 'iVBORw0KGgoAAAANSUhEUg==' } })), 400, 'missing_image'],
       [create(stack.url, body(undefined, { images: { documentFront: big, selfie: big } })), 413, 'image_too_large'],
-      [create(stack.url, body(undefined, { pad: 'x'.repeat(200_000) })), 413, 'payload_too_large'],
+      [create(stack.url, body(undefined, { pad: 'x'.repeat(maxCreateBodyBytes(2048) + 1) })), 413, 'payload_too_large'],
     ];
     for (const [pending, status, code] of cases) {
       const res = await pending;

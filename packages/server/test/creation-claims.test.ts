@@ -8,7 +8,7 @@
  */
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CreateSessionResponse } from '@onboarding-kit/contract';
+import { maxCreateBodyBytes, type CreateSessionResponse } from '@onboarding-kit/contract';
 import { CREATION_HOLD_MS } from '../src/config/defaults.js';
 import { realTimers, type Timers } from '../src/relay/timers.js';
 import { postJson, testCompanion } from './helpers/companion.js';
@@ -179,7 +179,11 @@ test('a creation refused after it claimed its session (its body unreadable, too 
     // One after another: each finds the session free again.
     const refusals: Array<[() => Promise<Response>, number, string]> = [
       [() => postJson(app, '/v1/onboardings', '{"cpf":', auth), 400, 'invalid_json'],
-      [() => postJson(app, '/v1/onboardings', createBody({ pad: 'x'.repeat(200 * 1024) }), auth), 413, 'payload_too_large'],
+      [
+        () => postJson(app, '/v1/onboardings', createBody({ pad: 'x'.repeat(maxCreateBodyBytes(2048) + 1) }), auth),
+        413,
+        'payload_too_large',
+      ],
       [
         async () => app.request('/v1/onboardings', { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: '{}' }),
         415,
