@@ -21,6 +21,11 @@ export function hasLumaPlane(frame: VideoFrame): boolean {
   return frame.format !== null && LUMA_FIRST.has(frame.format);
 }
 
+/** How the frame's luma maps to 0..255: limited range (16..235) is stretched, as the RGB conversion would. */
+export function lumaRange(frame: VideoFrame): { gain: number; black: number } {
+  return frame.colorSpace?.fullRange === true ? { gain: 1, black: 0 } : { gain: 255 / 219, black: 16 };
+}
+
 /** For each copy column (or row), the first and last+1 source index it averages, in the source's coordinates. */
 function spans(start: number, length: number, count: number): Int32Array {
   const out = new Int32Array(count * 2);
@@ -52,9 +57,7 @@ export async function readLuma(frame: VideoFrame, region: PixelRect, margin: num
   const data = new Uint8Array(frame.allocationSize({ rect }));
   const [luma] = await frame.copyTo(data, { rect });
   const { offset, stride } = luma!;
-  const fullRange = frame.colorSpace?.fullRange === true;
-  const gain = fullRange ? 1 : 255 / 219;
-  const black = fullRange ? 0 : 16;
+  const { gain, black } = lumaRange(frame);
   const cols = spans(crop.x, crop.width, width);
   const rows = spans(crop.y, crop.height, height);
   for (let oy = 0; oy < height; oy++) {

@@ -24,7 +24,7 @@ const ENLARGE = 1.5;
 let native: Promise<NativeDetector | null> | undefined;
 
 /** The engine's detector, once, when it reads QR codes. */
-function nativeDetector(): Promise<NativeDetector | null> {
+export function nativeDetector(): Promise<NativeDetector | null> {
   const Detector = (self as unknown as { BarcodeDetector?: NativeDetectorClass }).BarcodeDetector;
   native ??= Detector
     ? Detector.getSupportedFormats().then(

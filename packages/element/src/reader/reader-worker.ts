@@ -6,7 +6,8 @@
  */
 import { base64ToBytes, type SideReading } from '@onboarding-kit/contract';
 import { readZone, zoneKind } from './mrz-zone.js';
-import { readQr, type QrPixels } from './qr-code.js';
+import { frameLuma } from './frame-luma.js';
+import { nativeDetector, readQr, type QrPixels } from './qr-code.js';
 import type { Base64Photo, LumaFrame, ReadRequest, ReadResponse } from './reader-protocol.js';
 
 // The element's TypeScript lib is DOM, not WebWorker: only these two members are used.
@@ -46,6 +47,14 @@ function pixelsOf(bitmap: ImageBitmap): { rgba: ImageData; grey: LumaFrame } {
 
 /** What one frame or photo carries; both members absent where nothing was read. */
 async function readSide(source: ReadRequest['source'], thorough: boolean): Promise<SideReading> {
+  // A camera frame goes to the engine's detector as a bitmap; without one, its luma plane is all the decoders need.
+  if (typeof VideoFrame === 'function' && source instanceof VideoFrame && !(await nativeDetector())) {
+    const grey = await frameLuma(source).catch(() => null);
+    if (grey) {
+      source.close();
+      source = grey;
+    }
+  }
   let bitmap: ImageBitmap | null = null;
   let qrPixels: QrPixels;
   let grey: LumaFrame;
