@@ -24,6 +24,9 @@
  * - `reader-worker` dist/onboarding-flow.reader-worker.js: the document reader's worker (QR decoder
  *              and MRZ reader inlined), self-contained, started by the photo steps from beside
  *              themselves while the person fills in the data steps.
+ * - `liveness-worker` dist/onboarding-flow.liveness-worker.js: the selfie's face check and the
+ *              liveness challenge's face model (face-api with TensorFlow.js inlined), its model
+ *              files and TensorFlow.js's `.wasm` beside it, started during the document steps.
  * - `bundle`   dist/onboarding-flow.bundle.js: `<script type="module" src>`, lit inlined.
  * - `iife`     dist/onboarding-flow.iife.js: classic `<script src>`, lit inlined.
  *
@@ -36,9 +39,13 @@
  * (src/image/worker-url.ts, `import.meta.url` of a real ES module).
  */
 import { readFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite';
 import { templateWhitespace } from './scripts/template-whitespace.js';
+import { FACE_MODEL_FILES, TFJS_WASM_FILES } from './src/liveness/model-files.js';
 
 export const BUNDLE_FILE = 'onboarding-flow.bundle.js';
 export const IIFE_FILE = 'onboarding-flow.iife.js';
@@ -59,6 +66,8 @@ export const HANDOFF_FILE = 'onboarding-flow.handoff.js';
 export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The document reader's worker script (src/reader/reader-url.ts names the same file). */
 export const READER_WORKER_FILE = 'onboarding-flow.reader-worker.js';
+/** The liveness challenge's worker script (src/liveness/liveness-url.ts names the same file). */
+export const LIVENESS_WORKER_FILE = 'onboarding-flow.liveness-worker.js';
 /** The global the classic script assigns its exports to. */
 export const IIFE_GLOBAL = 'OnboardingKit';
 
@@ -91,6 +100,7 @@ const BESIDE_SCRIPT = new Map([
 const BESIDE_SCRIPT_NAMES = [...BESIDE_SCRIPT.keys()].map((source) => source.replace(/^.*\/(.*)\.ts$/, '$1'));
 const IMAGE_WORKER_SOURCE = here('./src/image/image-worker.ts');
 const READER_WORKER_SOURCE = here('./src/reader/reader-worker.ts');
+const LIVENESS_WORKER_SOURCE = here('./src/liveness/liveness-worker.ts');
 
 /** Everything in package.json `dependencies`, and their subpaths (`lit/decorators.js`). */
 const NPM_EXTERNAL = [/^lit(\/|$)/, /^@lit\//, /^@onboarding-kit\/contract(\/|$)/];
@@ -197,13 +207,15 @@ function faceModelNotice(): string {
 
 /**
  * Vite warns that `new URL('./onboarding-flow.image-worker.js', import.meta.url)` (worker-url.ts),
- * and the same of the reader's worker (reader-url.ts), has no file at build time and stays as written: that is the intent (the worker build writes
+ * and the same of the reader's and the liveness worker (reader-url.ts, liveness-url.ts), has no file at build time and stays as written: that is the intent (the worker build writes
  * the file beside the output), so that one warning is silenced and every other one kept.
  */
 function buildLogger() {
   const logger = createLogger('warn');
   const expected = (message: string) =>
-    [IMAGE_WORKER_FILE, READER_WORKER_FILE].some((file) => message.includes(`${file}", import.meta.url) doesn't exist at build time`));
+    [IMAGE_WORKER_FILE, READER_WORKER_FILE, LIVENESS_WORKER_FILE].some((file) =>
+      message.includes(`${file}", import.meta.url) doesn't exist at build time`),
+    );
   const { warn, warnOnce } = logger;
   logger.warn = (message, options) => {
     if (!expected(message)) warn(message, options);
@@ -304,6 +316,29 @@ export function readerWorkerBuild(target: Target): InlineConfig {
   return besideScriptBuild(target, READER_WORKER_SOURCE, READER_WORKER_FILE);
 }
 
+/** The files the liveness worker fetches from beside itself, as their npm packages ship them. */
+function livenessFilesBesideWorker(): Plugin {
+  const require = createRequire(import.meta.url);
+  const modelDir = join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
+  const wasmDir = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+  return {
+    name: 'onboarding-kit:liveness-files',
+    async writeBundle({ dir }) {
+      if (!dir) return;
+      for (const file of FACE_MODEL_FILES) await copyFile(join(modelDir, file), join(dir, file));
+      for (const file of TFJS_WASM_FILES) await copyFile(join(wasmDir, file), join(dir, file));
+    },
+  };
+}
+
+/**
+ * The liveness worker for every form: one self-contained file (face-api with TensorFlow.js, the
+ * face check's cascade), the face model's files and TensorFlow.js's `.wasm` copied beside it.
+ */
+export function livenessWorkerBuild(target: Target): InlineConfig {
+  return besideScriptBuild(target, LIVENESS_WORKER_SOURCE, LIVENESS_WORKER_FILE, [livenessFilesBesideWorker()]);
+}
+
 /** `<script type="module" src>`: one ES module, lit inlined, the pipeline beside it. */
 export function bundleBuild(target: Target): InlineConfig {
   const base = common(target);
@@ -347,6 +382,7 @@ export function distributionBuilds(target: Target): InlineConfig[] {
     handoffBuild(target),
     workerBuild(target),
     readerWorkerBuild(target),
+    livenessWorkerBuild(target),
     bundleBuild(target),
     iifeBuild(target),
   ];
