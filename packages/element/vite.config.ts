@@ -9,8 +9,6 @@
  *              module shared by both script-tag forms.
  * - `after-send` dist/onboarding-flow.after-send.js: the waiting and outcome texts, loaded the
  *              same way once the person nears sending.
- * - `face`     dist/onboarding-flow.face.js: the selfie's face detector and its model, loaded
- *              on the selfie step.
  * - `photo-steps` dist/onboarding-flow.photo-steps.js: everything after the data steps (capture
  *              steps with the camera, review, upload, wait, outcome, and the companion client
  *              that sends and follows), fetched while the person fills in the consent and data.
@@ -45,7 +43,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite';
 import { templateWhitespace } from './scripts/template-whitespace.js';
-import { FACE_MODEL_FILES, TFJS_WASM_FILES } from './src/liveness/model-files.js';
+import { LIVENESS_FILES } from './src/liveness/model-files.js';
 
 export const BUNDLE_FILE = 'onboarding-flow.bundle.js';
 export const IIFE_FILE = 'onboarding-flow.iife.js';
@@ -56,8 +54,6 @@ export const AFTER_SEND_FILE = 'onboarding-flow.after-send.js';
 export const CONSENT_TEXT_FILE = 'onboarding-flow.consent-text.js';
 /** The full-screen capture view with its live guidance (src/capture-view/capture-view.ts), fetched ahead on a capture step. */
 export const CAPTURE_VIEW_FILE = 'onboarding-flow.capture-view.js';
-/** The selfie's face detector with its model (src/face/face-detector.ts), loaded on the selfie step. */
-export const FACE_FILE = 'onboarding-flow.face.js';
 /** Everything after the data steps (src/onboarding-flow/photo-steps.ts), fetched while the person fills in the consent and data. */
 export const PHOTO_STEPS_FILE = 'onboarding-flow.photo-steps.js';
 /** The hand-off to a phone (src/handoff/handoff-panel.ts, with uqr), loaded when it is asked for or followed. */
@@ -79,7 +75,6 @@ const PIPELINE_SOURCE = here('./src/image/pipeline.ts');
 const AFTER_SEND_SOURCE = here('./src/messages/after-send.ts');
 const CONSENT_TEXT_SOURCE = here('./src/messages/consent-text.ts');
 const CAPTURE_VIEW_SOURCE = here('./src/capture-view/capture-view.ts');
-const FACE_SOURCE = here('./src/face/face-detector.ts');
 const FACE_MODEL_SOURCE = here('./src/face/frontal-face-cascade.ts');
 const HANDOFF_SOURCE = here('./src/handoff/handoff-panel.ts');
 const PHOTO_STEPS_SOURCE = here('./src/onboarding-flow/photo-steps.ts');
@@ -92,7 +87,6 @@ const BESIDE_SCRIPT = new Map([
   [AFTER_SEND_SOURCE, AFTER_SEND_FILE],
   [CONSENT_TEXT_SOURCE, CONSENT_TEXT_FILE],
   [CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE],
-  [FACE_SOURCE, FACE_FILE],
   [HANDOFF_SOURCE, HANDOFF_FILE],
   [PHOTO_STEPS_SOURCE, PHOTO_STEPS_FILE],
 ]);
@@ -172,13 +166,12 @@ export function afterSendBuild(target: Target): InlineConfig {
 
 /** The lazily loaded capture view for both script-tag forms (its Lit is the element's, handed in). */
 export function captureViewBuild(target: Target): InlineConfig {
-  // The face detector it uses for the selfie stays its own file beside the script.
   return besideScriptBuild(target, CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE, [pipelineBesideScript(), templateWhitespace()]);
 }
 
 /** The lazily loaded photo steps for both script-tag forms (Lit and the event classes are the element's, handed in). */
 export function photoStepsBuild(target: Target): InlineConfig {
-  // The capture view, the pipeline, the face detector stay their own files beside the script.
+  // The capture view and the pipeline stay their own files beside the script.
   return besideScriptBuild(target, PHOTO_STEPS_SOURCE, PHOTO_STEPS_FILE, [kitFromElement(), pipelineBesideScript(), templateWhitespace()]);
 }
 
@@ -187,27 +180,20 @@ export function handoffBuild(target: Target): InlineConfig {
   return besideScriptBuild(target, HANDOFF_SOURCE, HANDOFF_FILE, [templateWhitespace()]);
 }
 
-/** The lazily loaded face detector for both script-tag forms: code and model, minified, the model's licence notice kept. */
-export function faceBuild(target: Target): InlineConfig {
-  const config = besideScriptBuild(target, FACE_SOURCE, FACE_FILE);
-  config.build!.rolldownOptions!.output = { minify: true, codeSplitting: false, postBanner: faceModelNotice };
-  return config;
-}
-
 /**
- * The face model's BSD licence asks that redistributions keep its notice. The unminified npm
- * build keeps the model module's `/*!` comment; the minified one drops every comment, so there
- * the notice heads the file instead.
+ * The face check's cascade has a BSD licence that asks redistributions to keep its notice: the
+ * minified liveness worker drops every comment, so the notice heads the file instead.
  */
 function faceModelNotice(): string {
   const notice = /\/\*![\s\S]*?\*\//.exec(readFileSync(FACE_MODEL_SOURCE, 'utf8'))?.[0];
   if (!notice) throw new Error(`no licence notice in ${FACE_MODEL_SOURCE}`);
-  return notice;
+  return `${notice}\n/*! @vladmandic/face-api (MIT, Vladimir Mandic) with TensorFlow.js (Apache-2.0, Google LLC) inside. */`;
 }
 
 /**
  * Vite warns that `new URL('./onboarding-flow.image-worker.js', import.meta.url)` (worker-url.ts),
- * and the same of the reader's and the liveness worker (reader-url.ts, liveness-url.ts), has no file at build time and stays as written: that is the intent (the worker build writes
+ * and the same of the reader's and the liveness worker (reader-url.ts, liveness-url.ts),
+ * has no file at build time and stays as written: that is the intent (the worker build writes
  * the file beside the output), so that one warning is silenced and every other one kept.
  */
 function buildLogger() {
@@ -325,8 +311,7 @@ function livenessFilesBesideWorker(): Plugin {
     name: 'onboarding-kit:liveness-files',
     async writeBundle({ dir }) {
       if (!dir) return;
-      for (const file of FACE_MODEL_FILES) await copyFile(join(modelDir, file), join(dir, file));
-      for (const file of TFJS_WASM_FILES) await copyFile(join(wasmDir, file), join(dir, file));
+      for (const file of LIVENESS_FILES) await copyFile(join(file.endsWith('.wasm') ? wasmDir : modelDir, file), join(dir, file));
     },
   };
 }
@@ -336,7 +321,9 @@ function livenessFilesBesideWorker(): Plugin {
  * face check's cascade), the face model's files and TensorFlow.js's `.wasm` copied beside it.
  */
 export function livenessWorkerBuild(target: Target): InlineConfig {
-  return besideScriptBuild(target, LIVENESS_WORKER_SOURCE, LIVENESS_WORKER_FILE, [livenessFilesBesideWorker()]);
+  const config = besideScriptBuild(target, LIVENESS_WORKER_SOURCE, LIVENESS_WORKER_FILE, [livenessFilesBesideWorker()]);
+  config.build!.rolldownOptions!.output = { minify: true, codeSplitting: false, postBanner: faceModelNotice };
+  return config;
 }
 
 /** `<script type="module" src>`: one ES module, lit inlined, the pipeline beside it. */
@@ -378,7 +365,6 @@ export function distributionBuilds(target: Target): InlineConfig[] {
     consentTextBuild(target),
     captureViewBuild(target),
     photoStepsBuild(target),
-    faceBuild(target),
     handoffBuild(target),
     workerBuild(target),
     readerWorkerBuild(target),

@@ -28,7 +28,7 @@ import { redactPath } from '../src/middleware/request-log.js';
 const API_KEY = 'sk_test_hosted_0123456789abcdef0123456789';
 const CPF = '529.982.247-25';
 const EXPECTED_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** A PNG's signature and header chunk: enough for the type check (the browser test uses a real SVG). */
 const PNG = Uint8Array.from([

@@ -2,6 +2,7 @@
 import { expect } from '@open-wc/testing';
 import type { LivenessPrompt } from '@onboarding-kit/contract';
 import {
+  awaitsPerson,
   CHALLENGE_RULES,
   challengeDone,
   challengeReport,
@@ -126,5 +127,21 @@ describe('the liveness challenge’s rules', () => {
     const rolled = points.map(({ x, y }) => ({ x: 100 - y, y: x }));
     expect(Math.abs(yawOf(rolled)!)).to.be.closeTo(0.25, 1e-9);
     expect(yawOf(points.slice(0, 10))).to.equal(null);
+  });
+
+  it('hold the automatic photo for the baseline and a person who starts on a prompt, never for a face that does not move', () => {
+    const fresh = startChallenge(['turn-left', 'come-closer'], 1000);
+    expect(awaitsPerson(fresh, 1000 + CHALLENGE_RULES.responseMs - 1)).to.equal(true);
+    // A face the model never finds holds the automatic photo no longer than that.
+    expect(awaitsPerson(fresh, 1000 + CHALLENGE_RULES.responseMs)).to.equal(false);
+    const { state: shown } = run(['turn-left', 'come-closer'], still(0, 3));
+    const shownAt = shown.shownAt;
+    expect(awaitsPerson(shown, shownAt + CHALLENGE_RULES.responseMs - 1)).to.equal(true);
+    expect(awaitsPerson(shown, shownAt + CHALLENGE_RULES.responseMs)).to.equal(false);
+    const started = stepChallenge(shown, face(shownAt + 100, 0.02 + CHALLENGE_RULES.turnYaw / 2)).state;
+    expect(awaitsPerson(started, shownAt + CHALLENGE_RULES.responseMs + 1000)).to.equal(true);
+    const timedOut = stepChallenge(started, face(shownAt + CHALLENGE_RULES.promptMs + 1, 0.02)).state;
+    expect(openPrompt(timedOut)).to.equal('come-closer');
+    expect(awaitsPerson(timedOut, timedOut.shownAt + 10)).to.equal(true);
   });
 });

@@ -14,14 +14,20 @@ import type { FaceAnalysis } from './liveness-protocol.js';
 export const CHALLENGE_RULES = {
   /** Frames with exactly one face whose median is the baseline. */
   baselineFrames: 3,
-  /** How far the yaw must move from the baseline's in the asked direction (a turn of roughly 20 degrees). */
-  turnYaw: 0.2,
+  /** How far the yaw must move from the baseline's in the asked direction (a turn of roughly 15 degrees; a flat picture swung round keeps its ratio, so never reaches it). */
+  turnYaw: 0.15,
   /** How much wider than at the baseline the face must grow for `come-closer`. */
   closerGrowth: 1.25,
   /** Consecutive analysed frames a prompt must hold: one odd frame never meets it. */
   holdFrames: 2,
   /** How long each prompt is given from when it is shown, ms. */
   promptMs: 8_000,
+  /**
+   * How long the automatic photo waits for a person to start on a prompt, ms: once they move a
+   * third of the way, it waits for the prompt's end; a face that never moves (a picture) is taken.
+   */
+  responseMs: 3_000,
+  startedProgress: 1 / 3,
 } as const;
 
 /** One analysed frame: what the worker found, and when the frame was taken (ms, any monotonic clock). */
@@ -37,7 +43,7 @@ export interface ChallengeState {
   readonly met: readonly boolean[];
   /** The last prompt shown is still on screen. */
   readonly open: boolean;
-  /** When the open prompt was shown. */
+  /** When the open prompt was shown; before the baseline, when the challenge started. */
   readonly shownAt: number;
   /** Consecutive frames the open prompt has held. */
   readonly streak: number;
@@ -60,8 +66,9 @@ export function drawPrompts(randomBits: () => number = () => crypto.getRandomVal
   return bits & 2 ? [turn, 'come-closer'] : ['come-closer', turn];
 }
 
-export function startChallenge(prompts: readonly LivenessPrompt[]): ChallengeState {
-  return { prompts, samples: [], baseline: null, met: [], open: false, shownAt: 0, streak: 0, peak: 0 };
+/** A challenge that starts looking for the baseline at `at`. */
+export function startChallenge(prompts: readonly LivenessPrompt[], at = 0): ChallengeState {
+  return { prompts, samples: [], baseline: null, met: [], open: false, shownAt: at, streak: 0, peak: 0 };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -120,6 +127,17 @@ export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { s
   const met = [...state.met];
   met[index] = true;
   return { state: nextPrompt({ ...state, peak }, met, frame.at), keyframe };
+}
+
+/**
+ * Whether the automatic photo should wait for the person at `now`: while a baseline may still
+ * come (a face the model does not find never holds it for long), and while the open prompt is
+ * young or the person has started on it.
+ */
+export function awaitsPerson(state: ChallengeState, now: number): boolean {
+  if (!state.baseline) return now - state.shownAt < CHALLENGE_RULES.responseMs;
+  if (!state.open) return false;
+  return now - state.shownAt < CHALLENGE_RULES.responseMs || state.peak >= CHALLENGE_RULES.startedProgress;
 }
 
 /** The report of a challenge stopped now (the shutter may be pressed at any moment): unmet prompts count as not met. */

@@ -9,12 +9,12 @@
 import * as faceapi from '@vladmandic/face-api';
 import type { FaceAnalysis } from './liveness-protocol.js';
 import { yawOf } from './face-pose.js';
-import { FACE_DETECTOR_MANIFEST, FACE_LANDMARKS_MANIFEST } from './model-files.js';
+import { FACE_DETECTOR_FILES, FACE_LANDMARKS_FILES, TFJS_WASM_FILES } from './model-files.js';
 
 /** The bundled TensorFlow.js, with the members face-api's declarations leave out. */
 const tf = faceapi.tf as typeof faceapi.tf & {
   env(): { set(flag: string, value: unknown): void };
-  setWasmPaths(prefix: string): void;
+  setWasmPaths(files: Record<string, string>): void;
   setBackend(name: string): Promise<boolean>;
   ready(): Promise<void>;
 };
@@ -31,12 +31,20 @@ interface WeightsManifest {
   weights: unknown[];
 }
 
-async function loadNet(net: { loadFromWeightMap(map: unknown): void }, manifestUrl: URL): Promise<void> {
+/** Loads a net from its weights manifest and the one weights file it names, both beside `base`. */
+async function loadNet(
+  net: { loadFromWeightMap(map: unknown): void },
+  files: { manifest: string; weights: string },
+  base: string,
+): Promise<void> {
+  const manifestUrl = new URL(files.manifest, base);
   const response = await fetch(manifestUrl);
   if (!response.ok) throw new Error(`${manifestUrl.pathname} answered ${response.status}`);
-  const manifest = (await response.json()) as WeightsManifest[];
-  const base = new URL('./', manifestUrl).href;
-  const map = await tf.io.loadWeights(manifest as Parameters<typeof tf.io.loadWeights>[0], base);
+  const groups = (await response.json()) as WeightsManifest[];
+  if (groups.length !== 1) throw new Error(`${manifestUrl.pathname} has ${groups.length} weight groups, not 1`);
+  // The weights file by the name hosted (the manifest's own path names the same file).
+  const manifest = [{ ...groups[0]!, paths: [new URL(files.weights, base).href] }];
+  const map = await tf.io.loadWeights(manifest as Parameters<typeof tf.io.loadWeights>[0], '');
   net.loadFromWeightMap(map);
 }
 
@@ -74,13 +82,15 @@ export function loadFaceModel(backend = 'wasm', base: string = self.location.hre
     if (backend === 'wasm') {
       // The threaded build needs a cross-origin isolated page and one more file: never asked for.
       tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-      tf.setWasmPaths(new URL('./', base).href);
+      const hosted = Object.fromEntries(Object.entries(TFJS_WASM_FILES).map(([name, file]) => [name, new URL(file, base).href]));
+      // The map must name the threaded build too; it is never asked for (above).
+      tf.setWasmPaths({ ...hosted, 'tfjs-backend-wasm-threaded-simd.wasm': hosted['tfjs-backend-wasm-simd.wasm']! });
     }
     if (!(await tf.setBackend(backend))) throw new Error(`the ${backend} backend did not start`);
     await tf.ready();
     await Promise.all([
-      loadNet(faceapi.nets.tinyFaceDetector, new URL(FACE_DETECTOR_MANIFEST, base)),
-      loadNet(faceapi.nets.faceLandmark68TinyNet, new URL(FACE_LANDMARKS_MANIFEST, base)),
+      loadNet(faceapi.nets.tinyFaceDetector, FACE_DETECTOR_FILES, base),
+      loadNet(faceapi.nets.faceLandmark68TinyNet, FACE_LANDMARKS_FILES, base),
     ]);
   })().catch((error: unknown) => {
     loading = null;

@@ -1,9 +1,10 @@
 /// <reference types="@onboarding-kit/testing/mocha-globals" />
 import { expect } from '@open-wc/testing';
+import type { LivenessPrompt } from '@onboarding-kit/contract';
+import { CHALLENGE_RULES, challengeReport, startChallenge, stepChallenge } from './challenge-rules.js';
 import { FaceModelUnavailableError, livenessWorker } from './liveness-client.js';
-
-/** NASA's portrait of Eileen Collins (public domain): see test/fixtures/faces/README.md. */
-const ASTRONAUT_URL = new URL('../../test/fixtures/faces/astronaut.jpg', import.meta.url).href;
+import type { FaceAnalysis } from './liveness-protocol.js';
+import { ASTRONAUT_URL, closerFace, mirrored, turnedFace } from './test-helpers.js';
 
 let astronaut: Blob;
 before(async () => {
@@ -30,11 +31,8 @@ describe('the liveness worker', function () {
   it('reads the nose moving to the frame’s right as a positive yaw, the frame mirrored as a negative one', async () => {
     const worker = livenessWorker();
     const bitmap = await createImageBitmap(astronaut);
-    const mirrored = new OffscreenCanvas(bitmap.width, bitmap.height);
-    const ctx = mirrored.getContext('2d')!;
-    ctx.scale(-1, 1);
-    ctx.drawImage(bitmap, -bitmap.width, 0);
-    const [straight, flipped] = [await worker.analyse(bitmap), await worker.analyse(mirrored.transferToImageBitmap())];
+    const flippedFrame = mirrored(bitmap);
+    const [straight, flipped] = [await worker.analyse(bitmap), await worker.analyse(flippedFrame)];
     expect(flipped.analysis.yaw!).to.be.closeTo(-straight.analysis.yaw!, 0.05);
   });
 
@@ -64,5 +62,58 @@ describe('the liveness worker', function () {
       FaceModelUnavailableError,
     );
     expect((await withoutModel.judge(astronaut)).faces).to.have.length(1);
+  });
+
+  describe('with the challenge’s rules, on frames made from the portrait', () => {
+    /** The worker's analysis of each distinct frame, made once: a loop replays them. */
+    let frames: Record<'front' | 'left' | 'right' | 'closer', FaceAnalysis>;
+    before(async function () {
+      this.timeout(90_000);
+      const portrait = await createImageBitmap(astronaut);
+      const worker = livenessWorker();
+      const analyse = async (bitmap: ImageBitmap) => (await worker.analyse(bitmap)).analysis;
+      frames = {
+        front: await analyse(await createImageBitmap(portrait)),
+        left: await analyse(turnedFace(portrait, 35)),
+        // The same turn, mirrored: the nose towards the frame's left.
+        right: await analyse(mirrored(turnedFace(portrait, 35))),
+        closer: await analyse(closerFace(portrait, 1.45)),
+      };
+    });
+
+    /** Plays `loop` over and over, one frame every `gapMs`, until the challenge ends or `count` frames. */
+    function play(prompts: LivenessPrompt[], loop: FaceAnalysis[], count: number, gapMs: number) {
+      let state = startChallenge(prompts);
+      for (let i = 0; i < count; i++) state = stepChallenge(state, { ...loop[i % loop.length]!, at: i * gapMs }).state;
+      return challengeReport(state);
+    }
+
+    it('a looped head-turn and come-closer sequence passes, whatever the prompts and their order', () => {
+      const { front, left, right, closer } = frames;
+      const loop = [front, front, front, left, left, left, front, right, right, right, front, closer, closer, closer];
+      for (const prompts of [
+        ['turn-left', 'come-closer'],
+        ['come-closer', 'turn-left'],
+        ['turn-right', 'come-closer'],
+        ['come-closer', 'turn-right'],
+      ] as LivenessPrompt[][]) {
+        expect(play(prompts, loop, 3 * loop.length, 200), prompts.join()).to.deep.equal({
+          result: 'passed',
+          prompts: prompts.map((prompt) => ({ prompt, met: true })),
+        });
+      }
+    });
+
+    it('a still photo fails: it meets no turn before the time runs out', () => {
+      const frameCount = 3 + Math.ceil((2 * CHALLENGE_RULES.promptMs) / 500) + 2;
+      for (const prompts of [
+        ['turn-left', 'come-closer'],
+        ['come-closer', 'turn-right'],
+      ] as LivenessPrompt[][]) {
+        const report = play(prompts, [frames.front], frameCount, 500);
+        expect(report.result).to.equal('failed');
+        expect(report.prompts.find((p) => p.prompt.startsWith('turn'))).to.deep.include({ met: false });
+      }
+    });
   });
 });
