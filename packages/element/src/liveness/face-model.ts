@@ -42,9 +42,9 @@ async function loadNet(
   if (!response.ok) throw new Error(`${manifestUrl.pathname} answered ${response.status}`);
   const groups = (await response.json()) as WeightsManifest[];
   if (groups.length !== 1) throw new Error(`${manifestUrl.pathname} has ${groups.length} weight groups, not 1`);
-  // The weights file by the name hosted (the manifest's own path names the same file).
-  const manifest = [{ ...groups[0]!, paths: [new URL(files.weights, base).href] }];
-  const map = await tf.io.loadWeights(manifest as Parameters<typeof tf.io.loadWeights>[0], '');
+  // The weights file by the name hosted (the manifest's own path names the same file), beside the manifest.
+  const manifest = [{ ...groups[0]!, paths: [files.weights.replace(/^\.\//, '')] }];
+  const map = await tf.io.loadWeights(manifest as Parameters<typeof tf.io.loadWeights>[0], new URL('./', manifestUrl).href);
   net.loadFromWeightMap(map);
 }
 
