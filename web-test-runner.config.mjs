@@ -40,7 +40,10 @@
  * 'stack', 'stack-record', 'stack-decide') for the paths that work; the companion double
  * (`/test-companion/<namespace>/...`) stays for fault injection only.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -60,6 +63,9 @@ import { galleryPlugin } from '@onboarding-kit/testing/gallery';
 
 const elementTsconfig = fileURLToPath(new URL('./packages/element/tsconfig.json', import.meta.url));
 const cardY4m = writeCardY4m();
+/** The face model's files as `@vladmandic/face-api` ships them, served beside the liveness worker. */
+const TFJS_WASM_DIR = join(dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+const FACE_MODEL_DIR = join(dirname(createRequire(import.meta.url).resolve('@vladmandic/face-api/package.json')), 'model');
 
 /** Off-host requests seen per Playwright context (a context holds one test file's page). */
 const networkLogs = new WeakMap();
@@ -194,8 +200,10 @@ const testCommandsPlugin = {
 /**
  * The image pipeline starts its worker from `./onboarding-flow.image-worker.js` beside the
  * module (the build emits that file there), the document reader its own from
- * `./onboarding-flow.reader-worker.js`; in the test server each is a one-line module worker
- * that imports the TypeScript source, which the server compiles like any other module.
+ * `./onboarding-flow.reader-worker.js`, the liveness challenge `./onboarding-flow.liveness-worker.js`
+ * and its face model's files; in the test server each worker is a one-line module worker that
+ * imports the TypeScript source, which the server compiles like any other module, and the model's
+ * files come from the npm package.
  */
 const workerScriptsPlugin = {
   name: 'serve-worker-scripts',
@@ -206,6 +214,22 @@ const workerScriptsPlugin = {
     if (context.path.endsWith('/packages/element/src/reader/onboarding-flow.reader-worker.js')) {
       return { body: "import './reader-worker.ts';\n", type: 'js' };
     }
+    if (context.path.endsWith('/packages/element/src/liveness/onboarding-flow.liveness-worker.js')) {
+      return { body: "import './liveness-worker.ts';\n", type: 'js' };
+    }
+    // The worker where no model is hosted beside it: the model's files answer 404, the worker runs.
+    if (context.path.endsWith('/liveness-without-model/onboarding-flow.liveness-worker.js')) {
+      return { body: "import '/packages/element/src/liveness/liveness-worker.ts';\n", type: 'js' };
+    }
+    const modelFile = /\/packages\/element\/src\/liveness\/((?:tiny_face_detector|face_landmark_68_tiny)_model[\w-]*\.(?:json|bin))$/.exec(
+      context.path,
+    );
+    if (modelFile) {
+      const body = readFileSync(join(FACE_MODEL_DIR, modelFile[1]));
+      return { body, type: modelFile[1].endsWith('.json') ? 'json' : 'application/octet-stream' };
+    }
+    const wasmFile = /\/packages\/element\/src\/liveness\/(tfjs-backend-wasm[\w-]*\.wasm)$/.exec(context.path);
+    if (wasmFile) return { body: readFileSync(join(TFJS_WASM_DIR, wasmFile[1])), type: 'application/wasm' };
     return undefined;
   },
 };

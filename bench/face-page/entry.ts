@@ -6,6 +6,16 @@
  */
 import { judgeSelfieSource, judgeSelfieSourceInSlices } from '@onboarding-kit/element/internal/face-detector';
 import { greyCopy, laplacianVariance, meanBrightness } from '@onboarding-kit/element/internal/image-quality';
+import { ChallengeRun, livenessWorker } from '@onboarding-kit/element/internal/liveness';
+
+export interface LivenessRun {
+  /** The liveness worker's time per analysed frame (face-api's detector and landmarks), ms each. */
+  frameMs: number[];
+  /** The longest the page's main thread was held while the challenge ran, ms. */
+  longestBlock: number;
+  /** The challenge's result on the still portrait when the run ended. */
+  result: string;
+}
 
 export interface FaceRun {
   /** judgeSelfieSource on the selfie, ms. */
@@ -27,11 +37,34 @@ declare global {
       prepare(portraitBase64: string): Promise<{ width: number; height: number }>;
       /** One judgement and one baseline, in alternating order by `i`. */
       run(i: number): Promise<FaceRun>;
+      /** The liveness challenge for `ms` on a live video of the portrait, as the selfie step runs it. */
+      liveness(ms: number): Promise<LivenessRun>;
     };
   }
 }
 
 let selfie: ImageBitmap | undefined;
+
+/** A 0 ms timer ticking until stopped: the longest gap between ticks is the longest the page was held. */
+function blockMeter(): { stop(): number } {
+  let longest = 0;
+  let last = performance.now();
+  let ticking = true;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (ticking) setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  return {
+    stop() {
+      ticking = false;
+      tick();
+      return longest;
+    },
+  };
+}
 
 window.__faceBench = {
   async prepare(portraitBase64) {
@@ -90,5 +123,29 @@ window.__faceBench = {
     ticking = false;
     tick();
     return { judge, checks, sliced, longestBlock, verdict, faces };
+  },
+  async liveness(ms) {
+    if (!selfie) throw new Error('prepare() first');
+    const worker = livenessWorker();
+    await worker.loadModel();
+    const canvas = document.createElement('canvas');
+    canvas.width = 480;
+    canvas.height = 640;
+    const ctx = canvas.getContext('2d')!;
+    const draw = () => ctx.drawImage(selfie!, 0, 0, 480, 640);
+    draw();
+    const painter = setInterval(draw, 66);
+    const video = document.createElement('video');
+    video.muted = true;
+    video.srcObject = canvas.captureStream(15);
+    await video.play();
+    const meter = blockMeter();
+    const run = new ChallengeRun(video, worker, () => undefined, ['turn-left', 'come-closer']);
+    await new Promise((r) => setTimeout(r, ms));
+    const outcome = await run.finish();
+    const longestBlock = meter.stop();
+    clearInterval(painter);
+    video.srcObject = null;
+    return { frameMs: run.frameMs, longestBlock, result: outcome.liveness.result };
   },
 };

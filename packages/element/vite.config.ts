@@ -9,8 +9,6 @@
  *              module shared by both script-tag forms.
  * - `after-send` dist/onboarding-flow.after-send.js: the waiting and outcome texts, loaded the
  *              same way once the person nears sending.
- * - `face`     dist/onboarding-flow.face.js: the selfie's face detector and its model, loaded
- *              on the selfie step.
  * - `photo-steps` dist/onboarding-flow.photo-steps.js: everything after the data steps (capture
  *              steps with the camera, review, upload, wait, outcome, and the companion client
  *              that sends and follows), fetched while the person fills in the consent and data.
@@ -24,6 +22,9 @@
  * - `reader-worker` dist/onboarding-flow.reader-worker.js: the document reader's worker (QR decoder
  *              and MRZ reader inlined), self-contained, started by the photo steps from beside
  *              themselves while the person fills in the data steps.
+ * - `liveness-worker` dist/onboarding-flow.liveness-worker.js: the selfie's face check and the
+ *              liveness challenge's face model (face-api with TensorFlow.js inlined), its model
+ *              files and TensorFlow.js's `.wasm` beside it, started during the document steps.
  * - `bundle`   dist/onboarding-flow.bundle.js: `<script type="module" src>`, lit inlined.
  * - `iife`     dist/onboarding-flow.iife.js: classic `<script src>`, lit inlined.
  *
@@ -36,9 +37,13 @@
  * (src/image/worker-url.ts, `import.meta.url` of a real ES module).
  */
 import { readFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger, defineConfig, type InlineConfig, type Plugin } from 'vite';
 import { templateWhitespace } from './scripts/template-whitespace.js';
+import { LIVENESS_FILES } from './src/liveness/model-files.js';
 
 export const BUNDLE_FILE = 'onboarding-flow.bundle.js';
 export const IIFE_FILE = 'onboarding-flow.iife.js';
@@ -49,8 +54,6 @@ export const AFTER_SEND_FILE = 'onboarding-flow.after-send.js';
 export const CONSENT_TEXT_FILE = 'onboarding-flow.consent-text.js';
 /** The full-screen capture view with its live guidance (src/capture-view/capture-view.ts), fetched ahead on a capture step. */
 export const CAPTURE_VIEW_FILE = 'onboarding-flow.capture-view.js';
-/** The selfie's face detector with its model (src/face/face-detector.ts), loaded on the selfie step. */
-export const FACE_FILE = 'onboarding-flow.face.js';
 /** Everything after the data steps (src/onboarding-flow/photo-steps.ts), fetched while the person fills in the consent and data. */
 export const PHOTO_STEPS_FILE = 'onboarding-flow.photo-steps.js';
 /** The hand-off to a phone (src/handoff/handoff-panel.ts, with uqr), loaded when it is asked for or followed. */
@@ -59,6 +62,8 @@ export const HANDOFF_FILE = 'onboarding-flow.handoff.js';
 export const IMAGE_WORKER_FILE = 'onboarding-flow.image-worker.js';
 /** The document reader's worker script (src/reader/reader-url.ts names the same file). */
 export const READER_WORKER_FILE = 'onboarding-flow.reader-worker.js';
+/** The liveness challenge's worker script (src/liveness/liveness-url.ts names the same file). */
+export const LIVENESS_WORKER_FILE = 'onboarding-flow.liveness-worker.js';
 /** The global the classic script assigns its exports to. */
 export const IIFE_GLOBAL = 'OnboardingKit';
 
@@ -70,7 +75,6 @@ const PIPELINE_SOURCE = here('./src/image/pipeline.ts');
 const AFTER_SEND_SOURCE = here('./src/messages/after-send.ts');
 const CONSENT_TEXT_SOURCE = here('./src/messages/consent-text.ts');
 const CAPTURE_VIEW_SOURCE = here('./src/capture-view/capture-view.ts');
-const FACE_SOURCE = here('./src/face/face-detector.ts');
 const FACE_MODEL_SOURCE = here('./src/face/frontal-face-cascade.ts');
 const HANDOFF_SOURCE = here('./src/handoff/handoff-panel.ts');
 const PHOTO_STEPS_SOURCE = here('./src/onboarding-flow/photo-steps.ts');
@@ -83,7 +87,6 @@ const BESIDE_SCRIPT = new Map([
   [AFTER_SEND_SOURCE, AFTER_SEND_FILE],
   [CONSENT_TEXT_SOURCE, CONSENT_TEXT_FILE],
   [CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE],
-  [FACE_SOURCE, FACE_FILE],
   [HANDOFF_SOURCE, HANDOFF_FILE],
   [PHOTO_STEPS_SOURCE, PHOTO_STEPS_FILE],
 ]);
@@ -91,6 +94,7 @@ const BESIDE_SCRIPT = new Map([
 const BESIDE_SCRIPT_NAMES = [...BESIDE_SCRIPT.keys()].map((source) => source.replace(/^.*\/(.*)\.ts$/, '$1'));
 const IMAGE_WORKER_SOURCE = here('./src/image/image-worker.ts');
 const READER_WORKER_SOURCE = here('./src/reader/reader-worker.ts');
+const LIVENESS_WORKER_SOURCE = here('./src/liveness/liveness-worker.ts');
 
 /** Everything in package.json `dependencies`, and their subpaths (`lit/decorators.js`). */
 const NPM_EXTERNAL = [/^lit(\/|$)/, /^@lit\//, /^@onboarding-kit\/contract(\/|$)/];
@@ -162,13 +166,12 @@ export function afterSendBuild(target: Target): InlineConfig {
 
 /** The lazily loaded capture view for both script-tag forms (its Lit is the element's, handed in). */
 export function captureViewBuild(target: Target): InlineConfig {
-  // The face detector it uses for the selfie stays its own file beside the script.
   return besideScriptBuild(target, CAPTURE_VIEW_SOURCE, CAPTURE_VIEW_FILE, [pipelineBesideScript(), templateWhitespace()]);
 }
 
 /** The lazily loaded photo steps for both script-tag forms (Lit and the event classes are the element's, handed in). */
 export function photoStepsBuild(target: Target): InlineConfig {
-  // The capture view, the pipeline, the face detector stay their own files beside the script.
+  // The capture view and the pipeline stay their own files beside the script.
   return besideScriptBuild(target, PHOTO_STEPS_SOURCE, PHOTO_STEPS_FILE, [kitFromElement(), pipelineBesideScript(), templateWhitespace()]);
 }
 
@@ -177,33 +180,28 @@ export function handoffBuild(target: Target): InlineConfig {
   return besideScriptBuild(target, HANDOFF_SOURCE, HANDOFF_FILE, [templateWhitespace()]);
 }
 
-/** The lazily loaded face detector for both script-tag forms: code and model, minified, the model's licence notice kept. */
-export function faceBuild(target: Target): InlineConfig {
-  const config = besideScriptBuild(target, FACE_SOURCE, FACE_FILE);
-  config.build!.rolldownOptions!.output = { minify: true, codeSplitting: false, postBanner: faceModelNotice };
-  return config;
-}
-
 /**
- * The face model's BSD licence asks that redistributions keep its notice. The unminified npm
- * build keeps the model module's `/*!` comment; the minified one drops every comment, so there
- * the notice heads the file instead.
+ * The face check's cascade has a BSD licence that asks redistributions to keep its notice: the
+ * minified liveness worker drops every comment, so the notice heads the file instead.
  */
 function faceModelNotice(): string {
   const notice = /\/\*![\s\S]*?\*\//.exec(readFileSync(FACE_MODEL_SOURCE, 'utf8'))?.[0];
   if (!notice) throw new Error(`no licence notice in ${FACE_MODEL_SOURCE}`);
-  return notice;
+  return `${notice}\n/*! @vladmandic/face-api (MIT, Vladimir Mandic) with TensorFlow.js (Apache-2.0, Google LLC) inside. */`;
 }
 
 /**
  * Vite warns that `new URL('./onboarding-flow.image-worker.js', import.meta.url)` (worker-url.ts),
- * and the same of the reader's worker (reader-url.ts), has no file at build time and stays as written: that is the intent (the worker build writes
+ * and the same of the reader's and the liveness worker (reader-url.ts, liveness-url.ts),
+ * has no file at build time and stays as written: that is the intent (the worker build writes
  * the file beside the output), so that one warning is silenced and every other one kept.
  */
 function buildLogger() {
   const logger = createLogger('warn');
   const expected = (message: string) =>
-    [IMAGE_WORKER_FILE, READER_WORKER_FILE].some((file) => message.includes(`${file}", import.meta.url) doesn't exist at build time`));
+    [IMAGE_WORKER_FILE, READER_WORKER_FILE, LIVENESS_WORKER_FILE].some((file) =>
+      message.includes(`${file}", import.meta.url) doesn't exist at build time`),
+    );
   const { warn, warnOnce } = logger;
   logger.warn = (message, options) => {
     if (!expected(message)) warn(message, options);
@@ -304,6 +302,30 @@ export function readerWorkerBuild(target: Target): InlineConfig {
   return besideScriptBuild(target, READER_WORKER_SOURCE, READER_WORKER_FILE);
 }
 
+/** The files the liveness worker fetches from beside itself, as their npm packages ship them. */
+function livenessFilesBesideWorker(): Plugin {
+  const require = createRequire(import.meta.url);
+  const modelDir = join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
+  const wasmDir = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+  return {
+    name: 'onboarding-kit:liveness-files',
+    async writeBundle({ dir }) {
+      if (!dir) return;
+      for (const file of LIVENESS_FILES) await copyFile(join(file.endsWith('.wasm') ? wasmDir : modelDir, file), join(dir, file));
+    },
+  };
+}
+
+/**
+ * The liveness worker for every form: one self-contained file (face-api with TensorFlow.js, the
+ * face check's cascade), the face model's files and TensorFlow.js's `.wasm` copied beside it.
+ */
+export function livenessWorkerBuild(target: Target): InlineConfig {
+  const config = besideScriptBuild(target, LIVENESS_WORKER_SOURCE, LIVENESS_WORKER_FILE, [livenessFilesBesideWorker()]);
+  config.build!.rolldownOptions!.output = { minify: true, codeSplitting: false, postBanner: faceModelNotice };
+  return config;
+}
+
 /** `<script type="module" src>`: one ES module, lit inlined, the pipeline beside it. */
 export function bundleBuild(target: Target): InlineConfig {
   const base = common(target);
@@ -343,10 +365,10 @@ export function distributionBuilds(target: Target): InlineConfig[] {
     consentTextBuild(target),
     captureViewBuild(target),
     photoStepsBuild(target),
-    faceBuild(target),
     handoffBuild(target),
     workerBuild(target),
     readerWorkerBuild(target),
+    livenessWorkerBuild(target),
     bundleBuild(target),
     iifeBuild(target),
   ];

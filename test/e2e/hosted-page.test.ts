@@ -129,7 +129,7 @@ test('a person sent to the hosted page completes the flow at 390x844 and lands o
     assert.equal(res?.status(), 200);
     assert.equal(
       await res!.headerValue('content-security-policy'),
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+      "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     );
     await flowLocators(page).step('intro').waitFor();
     // The brand is on the page and on the flow.

@@ -6,7 +6,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { build } from 'vite';
-import { distributionBuilds, readerWorkerBuild, workerBuild } from '../vite.config.js';
+import { distributionBuilds, livenessWorkerBuild, readerWorkerBuild, workerBuild } from '../vite.config.js';
 import { writeHostingManifest } from './hosting-manifest.js';
 
 export async function buildBundles(outDir: string): Promise<void> {
@@ -25,4 +25,10 @@ export async function buildImageWorker(outDir: string): Promise<void> {
 export async function buildReaderWorker(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   await build({ ...readerWorkerBuild({ outDir }), logLevel: 'error' });
+}
+
+/** The liveness worker alone with its model's files, beside a page built around the challenge some other way (the bench). */
+export async function buildLivenessWorker(outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await build({ ...livenessWorkerBuild({ outDir }), logLevel: 'error' });
 }

@@ -13,18 +13,19 @@ import {
   BUNDLE_FILE,
   CAPTURE_VIEW_FILE,
   CONSENT_TEXT_FILE,
-  FACE_FILE,
   HANDOFF_FILE,
   IIFE_FILE,
   IMAGE_WORKER_FILE,
+  LIVENESS_WORKER_FILE,
   PHOTO_STEPS_FILE,
   PIPELINE_FILE,
   READER_WORKER_FILE,
 } from '../vite.config.js';
+import { LIVENESS_FILES } from '../src/liveness/model-files.js';
 
 export const HOSTING_MANIFEST_FILE = 'hosting-manifest.json';
 
-export type HostedKind = 'module script' | 'classic script' | 'module' | 'worker';
+export type HostedKind = 'module script' | 'classic script' | 'module' | 'worker' | 'worker data';
 
 /** What each hosted file is, in the order a person's walk through the flow first asks for it. */
 const HOSTED_FILES: readonly { file: string; kind: HostedKind; loaded: string }[] = [
@@ -33,10 +34,19 @@ const HOSTED_FILES: readonly { file: string; kind: HostedKind; loaded: string }[
   { file: CONSENT_TEXT_FILE, kind: 'module', loaded: 'when the element connects (the full consent text)' },
   { file: PHOTO_STEPS_FILE, kind: 'module', loaded: 'during the consent and data steps (every step after them)' },
   { file: READER_WORKER_FILE, kind: 'worker', loaded: 'during the data steps, when the browser is idle (reads the document photos)' },
+  {
+    file: LIVENESS_WORKER_FILE,
+    kind: 'worker',
+    loaded: 'during the document steps, when the browser is idle (the selfie’s face check and liveness challenge)',
+  },
+  ...LIVENESS_FILES.map((file) => ({
+    file,
+    kind: 'worker data' as const,
+    loaded: 'by the liveness worker, when it starts (the face model and TensorFlow.js’s WASM: one of the two .wasm files)',
+  })),
   { file: CAPTURE_VIEW_FILE, kind: 'module', loaded: 'when the camera opens' },
   { file: PIPELINE_FILE, kind: 'module', loaded: 'on the first photo' },
   { file: IMAGE_WORKER_FILE, kind: 'worker', loaded: 'on the first photo, started by the pipeline' },
-  { file: FACE_FILE, kind: 'module', loaded: 'on the selfie step' },
   { file: AFTER_SEND_FILE, kind: 'module', loaded: 'at the review, or when a reload resumes a wait' },
   { file: HANDOFF_FILE, kind: 'module', loaded: 'when the person hands off to a phone, or a reload finds a phone holding the session' },
 ];

@@ -1,6 +1,7 @@
 /**
- * The face detector cannot be loaded: the built module bundle served beside everything it loads
- * except `onboarding-flow.face.js` (a 404, as a deployment that forgot the file gives). In real
+ * The face check cannot run: the built module bundle served beside everything it loads except
+ * `onboarding-flow.liveness-worker.js`, the worker the face check runs in (a 404, as a deployment
+ * that forgot the file gives). In real
  * Chromium the selfie step asks for the file, the element reports `face_detector_unavailable`
  * (once, as an `onboarding-error`), and the selfie is judged by the other checks only: a picture
  * with no face at all, which the face check would refuse, is accepted, and the person goes on to
@@ -11,7 +12,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { BUNDLE_FILE, FACE_FILE } from '../vite.config.js';
+import { BUNDLE_FILE, LIVENESS_WORKER_FILE } from '../vite.config.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { isolatedContext, launchChromium } from '@onboarding-kit/testing/chromium';
 import { serveStatic, type StaticServer } from '@onboarding-kit/testing/static-server';
@@ -25,8 +26,8 @@ let server: StaticServer;
 let browser: Browser;
 before(async () => {
   dist = await buildDistIntoTemp();
-  assert.ok(dist.files.includes(FACE_FILE), `the build makes ${FACE_FILE}`);
-  await rm(join(dist.dir, FACE_FILE));
+  assert.ok(dist.files.includes(LIVENESS_WORKER_FILE), `the build makes ${LIVENESS_WORKER_FILE}`);
+  await rm(join(dist.dir, LIVENESS_WORKER_FILE));
   server = await serveStatic({ pages: { '/shop/index.html': PAGE }, mount: { prefix: '/kit/', dir: dist.dir } });
   browser = await launchChromium();
 });
@@ -101,8 +102,6 @@ test('without the face detector file: face_detector_unavailable is reported once
     const jpeg = await cardJpeg(p);
     await flow.locator('input[type=file]').setInputFiles({ name: 'passport.jpg', mimeType: 'image/jpeg', buffer: jpeg });
     await answered(p, 0);
-    // Nothing has asked for the detector before the selfie step (which fetches it on arrival).
-    assert.equal(server.requests.includes(`GET /kit/${FACE_FILE}`), false);
     await flow.getByRole('button', { name: 'Use this photo' }).click();
     await at('selfie').waitFor();
 
@@ -123,8 +122,8 @@ test('without the face detector file: face_detector_unavailable is reported once
       ['capture documentFront', 'error face_detector_unavailable', 'capture selfie'],
     );
     assert.match(events[1]!.detail.message ?? '', /face detector could not be loaded/);
-    // It was asked for (and answered 404): the element did try to load it.
-    assert.ok(server.requests.includes(`GET /kit/${FACE_FILE}`), server.requests.join('\n'));
+    // It was asked for (and answered 404), from the document step on: the element did try to start it.
+    assert.ok(server.requests.includes(`GET /kit/${LIVENESS_WORKER_FILE}`), server.requests.join('\n'));
 
     // The person can go on: the selfie is kept and the review offers to send.
     await flow.getByRole('button', { name: 'Use this photo' }).click();

@@ -24,6 +24,8 @@ after(() => dist?.remove());
 
 /** Every sibling file a built file names as a relative URL (`import("./x.js")`, `new URL("./x.js", import.meta.url)`). */
 const SIBLING = /["'`]\.\/([\w.-]+)["'`]/g;
+/** TensorFlow.js's default name for the weights it saves, in the liveness worker: never fetched (the worker names its own). */
+const NEVER_FETCHED = new Set(['model.weights.bin']);
 
 async function reachableFrom(entries: string[]): Promise<Set<string>> {
   const seen = new Set<string>();
@@ -33,7 +35,7 @@ async function reachableFrom(entries: string[]): Promise<Set<string>> {
     if (seen.has(file)) continue;
     seen.add(file);
     const code = await dist.read(file);
-    for (const [, name] of code.matchAll(SIBLING)) queue.push(name!);
+    for (const [, name] of code.matchAll(SIBLING)) if (!NEVER_FETCHED.has(name!)) queue.push(name!);
   }
   return seen;
 }

@@ -124,6 +124,7 @@ test('CSS parts, CSS custom properties and slots, each described', () => {
     'intro-needs',
     'intro-photos',
     'keep-anyway',
+    'liveness-prompt',
     'offline',
     'outcome',
     'preview',

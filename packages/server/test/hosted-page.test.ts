@@ -28,7 +28,7 @@ import { redactPath } from '../src/middleware/request-log.js';
 const API_KEY = 'sk_test_hosted_0123456789abcdef0123456789';
 const CPF = '529.982.247-25';
 const EXPECTED_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; media-src blob: mediastream:; connect-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** A PNG's signature and header chunk: enough for the type check (the browser test uses a real SVG). */
 const PNG = Uint8Array.from([
@@ -154,7 +154,7 @@ test("the element's files and the page's script come from the companion, version
     `${dirOf}onboarding-flow.pipeline.js`,
     `${dirOf}onboarding-flow.image-worker.js`,
     `${dirOf}onboarding-flow.capture-view.js`,
-    `${dirOf}onboarding-flow.face.js`,
+    `${dirOf}onboarding-flow.liveness-worker.js`,
     `${dirOf}onboarding-flow.after-send.js`,
     `${dirOf}onboarding-flow.consent-text.js`,
   ]) {
@@ -165,9 +165,20 @@ test("the element's files and the page's script come from the companion, version
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     const text = await res.text();
     assert.ok(text.length > 500, path);
-    // A URL in a string could be fetched; one in a licence comment (the face model's source) is text.
-    const quoted = /["'`]https?:\/\/(?!www\.w3\.org\/)[^"'`]*/i.exec(text);
+    // A URL in a string could be fetched; one in a licence comment (the face model's source) is text,
+    // and so is a bare scheme (face-api tests whether a URL starts with `https://`).
+    const quoted = /["'`]https?:\/\/(?!www\.w3\.org\/)[^"'`]+/i.exec(text);
     assert.equal(quoted, null, `${path} names no other origin to fetch: ${quoted?.[0]}`);
+  }
+  // The liveness worker's model and WASM, beside the bundle with their own types.
+  for (const [file, type] of [
+    ['tiny_face_detector_model-weights_manifest.json', 'application/json'],
+    ['tiny_face_detector_model.bin', 'application/octet-stream'],
+    ['tfjs-backend-wasm-simd.wasm', 'application/wasm'],
+  ] as const) {
+    const res = await app.request(`${dirOf}${file}`);
+    assert.equal(res.status, 200, file);
+    assert.equal(res.headers.get('content-type'), type, file);
   }
   // Another version, the classic-script form, a file that is not the element's: not served.
   for (const path of [

@@ -64,10 +64,15 @@ function framePanel(kit: LitKit, v: CaptureViewState, chrome: CaptureViewChrome)
   const t = chrome.texts;
   const frame = v.frame;
   const hint = v.busy ? null : v.progress > 0 ? t.holdStill : v.hint ? t.hints[v.hint] : null;
+  // A face problem first: the challenge's prompt only once the face is in the oval.
+  const prompt = v.busy || hint || v.role !== 'selfie' ? null : v.prompt;
   return html`<div class="frame">
     <div class="says">
-      <p id="instruction" class="instruction" ?hidden=${!!hint}>${v.role === 'selfie' ? t.instruction.selfie : t.instruction.document}</p>
+      <p id="instruction" class="instruction" ?hidden=${!!hint || !!prompt}>${v.role === 'selfie' ? t.instruction.selfie : t.instruction.document}</p>
       <p class="hint" part="capture-hint" ?hidden=${!hint}>${hint}</p>
+      <p class="hint prompt" part="liveness-prompt" data-prompt=${prompt ?? ''} ?hidden=${!prompt}>
+        ${prompt && prompt !== 'come-closer' ? turnArrow(kit, prompt, v.mirrored) : kit.nothing}${prompt ? t.prompts[prompt] : ''}
+      </p>
     </div>
     <div class="view">
       <div class="stage" ${cssProperty('--frame-ratio', frame ? `${frame.width} / ${frame.height}` : '4 / 3')}>
@@ -82,27 +87,59 @@ function framePanel(kit: LitKit, v: CaptureViewState, chrome: CaptureViewChrome)
           @resize=${chrome.onFrame}
         ></video>
         ${cutout(kit, v)}
+        ${prompt === 'come-closer' ? closerOutline(kit, v) : kit.nothing}
       </div>
     </div>
   </div>`;
 }
 
-/** The dark mask's cutout where the card or the face goes, placed in the frame's percentages. */
-function cutout(kit: LitKit, v: CaptureViewState): TemplateResult | LitKit['nothing'] {
-  const { html, cssProperty } = kit;
-  const frame = v.frame;
-  if (!frame) return kit.nothing;
+/**
+ * An arrow towards the side the person turns to, as they see it: on a mirrored preview their left
+ * is the screen's left, on an unmirrored one the screen's right.
+ */
+function turnArrow(kit: LitKit, prompt: 'turn-left' | 'turn-right', mirrored: boolean): TemplateResult {
+  const { html, svg } = kit;
+  const towardsLeft = (prompt === 'turn-left') === mirrored;
+  return html`<svg class="arrow" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+    ${towardsLeft ? svg`<path d="M20 12H5M11 5l-7 7 7 7" />` : svg`<path d="M4 12h15M13 5l7 7-7 7" />`}
+  </svg>`;
+}
+
+/** The guide's box in the frame's percentages. */
+function guideBox(kit: LitKit, v: CaptureViewState, frame: { width: number; height: number }) {
+  const { cssProperty } = kit;
   const g = guideRect(v.role, frame.width, frame.height);
   const pct = (value: number, of: number) => `${((value / of) * 100).toFixed(3)}%`;
-  return html`<div
+  return [
+    cssProperty('left', pct(g.x, frame.width)),
+    cssProperty('top', pct(g.y, frame.height)),
+    cssProperty('width', pct(g.width, frame.width)),
+    cssProperty('height', pct(g.height, frame.height)),
+  ] as const;
+}
+
+/** The dark mask's cutout where the card or the face goes, placed in the frame's percentages. */
+function cutout(kit: LitKit, v: CaptureViewState): TemplateResult | LitKit['nothing'] {
+  const frame = v.frame;
+  if (!frame) return kit.nothing;
+  const [left, top, width, height] = guideBox(kit, v, frame);
+  return kit.html`<div
     class=${`cutout ${v.role === 'selfie' ? 'oval' : 'card'}${v.progress > 0 ? ' ready' : ''}`}
     part="guide"
     aria-hidden="true"
-    ${cssProperty('left', pct(g.x, frame.width))}
-    ${cssProperty('top', pct(g.y, frame.height))}
-    ${cssProperty('width', pct(g.width, frame.width))}
-    ${cssProperty('height', pct(g.height, frame.height))}
+    ${left}
+    ${top}
+    ${width}
+    ${height}
   ></div>`;
+}
+
+/** "Come closer": an outline over the oval that grows (a still, larger outline where motion is reduced). */
+function closerOutline(kit: LitKit, v: CaptureViewState): TemplateResult | LitKit['nothing'] {
+  const frame = v.frame;
+  if (!frame) return kit.nothing;
+  const [left, top, width, height] = guideBox(kit, v, frame);
+  return kit.html`<div class="closer" aria-hidden="true" ${left} ${top} ${width} ${height}></div>`;
 }
 
 /** The camera switch (where there is another camera) and the shutter, whose ring fills as an automatic photo comes. */

@@ -222,6 +222,38 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
       background: #ffffff;
       color: #0d0f12;
     }
+    .says > .prompt {
+      display: inline-flex;
+      align-items: center;
+      gap: 0.375rem;
+    }
+    .arrow {
+      flex: none;
+      fill: none;
+      stroke: currentColor;
+      stroke-width: 2.5;
+      stroke-linecap: round;
+      stroke-linejoin: round;
+    }
+    /* "Come closer": an outline that grows out of the oval, over and over. */
+    .closer {
+      position: absolute;
+      box-sizing: border-box;
+      border: 3px dashed #ffffff;
+      border-radius: 50%;
+      pointer-events: none;
+      animation: closer 1.6s ease-out infinite;
+    }
+    @keyframes closer {
+      from {
+        transform: scale(1);
+        opacity: 1;
+      }
+      to {
+        transform: scale(1.25);
+        opacity: 0;
+      }
+    }
     [hidden] {
       display: none;
     }
@@ -229,6 +261,11 @@ export function captureViewStyles(css: typeof litCss): CSSResult {
     @media (prefers-reduced-motion: reduce) {
       .cutout {
         transition: none;
+      }
+      /* No motion: the outline stands still, as large as the face should grow. */
+      .closer {
+        animation: none;
+        transform: scale(1.25);
       }
     }
     @media (forced-colors: active) {

@@ -9,6 +9,7 @@
  * A native modal `<dialog>`: the page behind is inert (focus stays in the view), Escape closes
  * the camera, and the flow puts focus back on the button that opened it.
  */
+import type { LivenessPrompt } from '@onboarding-kit/contract';
 import type { LitElement, PropertyValues, TemplateResult, css as litCss, html as litHtml, nothing as litNothing, svg as litSvg } from 'lit';
 import type { cssProperty as cssPropertyDirective } from '../directives/css-property.js';
 import type { CaptureRole } from '../image/pipeline.js';
@@ -46,6 +47,8 @@ export interface CaptureViewProps {
   autoCapture: boolean;
   /** A photo is being taken: the shutter says so and does nothing more. */
   busy: boolean;
+  /** The selfie's liveness prompt to show and announce now, if any. */
+  prompt: LivenessPrompt | null;
   /**
    * Shown as a modal; closed, the view waits in the page (reflected as the `open` attribute).
    * The flow renders it closed while the person reads a capture step, so that opening the camera
@@ -55,6 +58,8 @@ export interface CaptureViewProps {
   onShutter: (auto: boolean) => void;
   /** The live checks see a document's card held still: its frame can be read (document-reading.ts). */
   onSteadyCard: (video: HTMLVideoElement) => void;
+  /** The preview's video while it shows a live frame (null once it stops): what the selfie's challenge reads. */
+  onLiveVideo: (video: HTMLVideoElement | null) => void;
   onClose: () => void;
   onBack: () => void;
   onSwitch: () => void;
@@ -71,6 +76,7 @@ const CAPTURE_VIEW_PROPERTIES = {
   canSwitch: { attribute: false },
   autoCapture: { attribute: false },
   busy: { attribute: false },
+  prompt: { attribute: false },
   open: { type: Boolean, reflect: true },
   frame: { state: true },
   hint: { state: true },
@@ -79,7 +85,7 @@ const CAPTURE_VIEW_PROPERTIES = {
 };
 
 /** Set through Lit's reactive accessors in the constructor (see the `declare`s below). */
-const CAPTURE_VIEW_DEFAULTS: Omit<CaptureViewState, 'onShutter' | 'onSteadyCard' | 'onClose' | 'onBack' | 'onSwitch'> = {
+const CAPTURE_VIEW_DEFAULTS: Omit<CaptureViewState, 'onShutter' | 'onSteadyCard' | 'onLiveVideo' | 'onClose' | 'onBack' | 'onSwitch'> = {
   stream: null,
   role: 'documentFront',
   heading: '',
@@ -88,6 +94,7 @@ const CAPTURE_VIEW_DEFAULTS: Omit<CaptureViewState, 'onShutter' | 'onSteadyCard'
   canSwitch: false,
   autoCapture: true,
   busy: false,
+  prompt: null,
   open: true,
   frame: null,
   hint: null,
@@ -114,9 +121,11 @@ export function defineCaptureView(kit: LitKit): void {
     declare canSwitch: boolean;
     declare autoCapture: boolean;
     declare busy: boolean;
+    declare prompt: LivenessPrompt | null;
     declare open: boolean;
     onShutter: (auto: boolean) => void = () => undefined;
     onSteadyCard: (video: HTMLVideoElement) => void = () => undefined;
+    onLiveVideo: (video: HTMLVideoElement | null) => void = () => undefined;
     onClose: () => void = () => undefined;
     onBack: () => void = () => undefined;
     onSwitch: () => void = () => undefined;
@@ -151,16 +160,13 @@ export function defineCaptureView(kit: LitKit): void {
     protected override updated(changed: PropertyValues): void {
       // In a task of its own, apart from the render that asked for it (see toggleModal).
       if (changed.has('open')) {
-        if (changed.get('open') === undefined) this.#showOrHide();
-        else setTimeout(() => this.#showOrHide());
+        if (changed.get('open') === undefined) showOrHide(this);
+        else setTimeout(() => showOrHide(this));
       }
       if (showStream(this.video, this.stream)) this.#frameChanged();
       if (changed.has('autoCapture') || changed.has('role') || changed.has('busy')) this.#guidance.sync();
-    }
-
-    #showOrHide(): void {
-      const done = toggleModal(this.renderRoot.querySelector('dialog'), this.open);
-      if (done) this.announcement = done === 'opened' ? textsFor(this.locale).opened(this.autoCapture) : '';
+      // Each prompt is spoken once, as it appears.
+      if (changed.has('prompt') && this.prompt) this.announcement = textsFor(this.locale).prompts[this.prompt];
     }
 
     #frameChanged = (): void => {
@@ -175,6 +181,12 @@ export function defineCaptureView(kit: LitKit): void {
   }
 
   customElements.define(CAPTURE_VIEW_TAG, CaptureView);
+}
+
+/** Opens or closes the view's modal as `open` says, and says so in its live region. */
+function showOrHide(view: CaptureViewProps & { renderRoot: ParentNode; announcement: string }): void {
+  const done = toggleModal(view.renderRoot.querySelector('dialog'), view.open);
+  if (done) view.announcement = done === 'opened' ? textsFor(view.locale).opened(view.autoCapture) : '';
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * The selfie's live face check: the part of the preview the saved selfie keeps (the oval's box
- * plus its margin), judged as the saved selfie will be judged, a couple of times a second.
+ * plus its margin), judged as the saved selfie will be judged, a couple of times a second, in the
+ * liveness worker (the page only draws the frame and hands it over).
  */
 import { cropRect, type FrameRect } from '../camera/guide-geometry.js';
 import { context2d, createCanvas } from '../image/canvas.js';
 import { FACE } from '../image/capture-thresholds.js';
-import type { FaceDetectorModule } from '../face/load-face.js';
+import type { LivenessWorker } from '../liveness/liveness-client.js';
 import type { ViewHint } from './texts.js';
 
 /** How often the selfie's face is looked for, ms (the detector costs more than the frame checks). */
@@ -15,11 +16,14 @@ export interface FaceWatch {
   stop(): void;
 }
 
-/** Looks for the face until stopped; `onHint` gets null while one face fills the oval. */
+/**
+ * Looks for the face until stopped; `onHint` gets null while one face fills the oval, and null
+ * for good once the worker cannot judge (the frame checks alone then, as without a face check).
+ */
 export function watchFace(
   video: HTMLVideoElement,
   area: { guide: FrameRect; frame: { width: number; height: number } },
-  detector: FaceDetectorModule,
+  worker: LivenessWorker,
   onHint: (hint: ViewHint | null) => void,
 ): FaceWatch {
   const { frame } = area;
@@ -36,10 +40,13 @@ export function watchFace(
     if (stopped) return;
     if (document.visibilityState === 'visible' && video.readyState >= 2) {
       ctx.drawImage(video, sx, sy, sw, sh, 0, 0, canvas.width, canvas.height);
-      // In slices of ~10 ms: the preview and the shutter stay responsive while it looks.
-      const { verdict } = await detector.judgeSelfieSourceInSlices(canvas);
+      const judged = await worker.judge(await createImageBitmap(canvas)).catch(() => null);
       if (stopped) return;
-      onHint(verdict === 'ok' ? null : verdict);
+      if (!judged) {
+        onHint(null);
+        return;
+      }
+      onHint(judged.verdict === 'ok' ? null : judged.verdict);
     }
     timer = setTimeout(() => void look(), FACE_INTERVAL_MS);
   };

@@ -8,7 +8,7 @@
 import { CROP_MARGIN, type FrameRect } from '../camera/guide-geometry.js';
 import { loadPipeline } from '../controllers/load-pipeline.js';
 import type { CaptureRole } from '../image/pipeline.js';
-import { loadFaceDetector } from '../face/load-face.js';
+import { faceWorker } from '../face/load-face.js';
 import { startFrameSampler, type RemoteSample } from '../guidance/index.js';
 import { watchFace, type FaceWatch } from './face-watch.js';
 import type { ViewHint } from './texts.js';
@@ -79,18 +79,12 @@ export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions)
     report();
   }
 
-  let stopped = false;
   let face: FaceWatch | null = null;
   if (selfie) {
-    loadFaceDetector().then(
-      (detector) => {
-        if (!stopped) face = watchFace(video, { guide, frame }, detector, setFaceHint);
-      },
-      () => {
-        // No detector: the frame checks alone (the capture controller tells the page once the photo is taken).
-        if (!stopped) setFaceHint(null);
-      },
-    );
+    const worker = faceWorker();
+    // No worker: the frame checks alone (the capture controller tells the page once the photo is taken).
+    if (worker) face = watchFace(video, { guide, frame }, worker, setFaceHint);
+    else setFaceHint(null);
   }
 
   return {
@@ -99,7 +93,6 @@ export function startGuidance(video: HTMLVideoElement, options: GuidanceOptions)
       sampler.setAutoCapture(on && faceKnown && !faceHint);
     },
     stop() {
-      stopped = true;
       face?.stop();
       sampler.stop();
     },

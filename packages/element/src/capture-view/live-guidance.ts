@@ -10,7 +10,7 @@ import { startGuidance, type GuidanceRun } from './guidance-run.js';
 /** The part of the view the checks read and write. */
 type GuidedView = Pick<
   CaptureViewState,
-  'stream' | 'frame' | 'busy' | 'role' | 'autoCapture' | 'hint' | 'progress' | 'onShutter' | 'onSteadyCard'
+  'stream' | 'frame' | 'busy' | 'role' | 'autoCapture' | 'hint' | 'progress' | 'onShutter' | 'onSteadyCard' | 'onLiveVideo'
 > & {
   readonly video: HTMLVideoElement | null;
 };
@@ -39,6 +39,7 @@ export class LiveGuidance {
     this.stop();
     if (!wanted) return;
     this.#runsFor = { stream, width: frame.width, height: frame.height };
+    view.onLiveVideo(video);
     this.#run = startGuidance(video, {
       role: view.role,
       guide: guideRect(view.role, frame.width, frame.height),
@@ -58,6 +59,7 @@ export class LiveGuidance {
   }
 
   stop(): void {
+    if (this.#run) this.#view.onLiveVideo(null);
     this.#run?.stop();
     this.#run = null;
     this.#runsFor = null;

@@ -1,3 +1,5 @@
+import type { LivenessPrompt } from '@onboarding-kit/contract';
+
 /**
  * The capture view's own texts, loaded with it: the first load carries none of them. The
  * guidance hints are one short line each, read on a live preview at arm's length.
@@ -26,6 +28,8 @@ export interface CaptureViewTexts {
   hints: Record<ViewHint, string>;
   /** Shown while the frame passes and the automatic photo is coming. */
   holdStill: string;
+  /** The liveness challenge's prompts, shown and announced one at a time (the person's own left and right). */
+  prompts: Record<LivenessPrompt, string>;
   /** Announced when the view opens: what to do, and that the photo may be taken by itself. */
   opened: (auto: boolean) => string;
 }
@@ -52,6 +56,11 @@ const ptBR: CaptureViewTexts = {
     'face-off-center': 'Centralize o rosto no oval',
   },
   holdStill: 'Segure firme…',
+  prompts: {
+    'turn-left': 'Vire o rosto devagar para a sua esquerda',
+    'turn-right': 'Vire o rosto devagar para a sua direita',
+    'come-closer': 'Aproxime o rosto da câmera',
+  },
   opened: (auto) =>
     auto
       ? 'Câmera aberta. A foto é tirada sozinha quando estiver boa; o botão Tirar foto também funciona.'
@@ -80,6 +89,11 @@ const en: CaptureViewTexts = {
     'face-off-center': 'Centre your face in the oval',
   },
   holdStill: 'Hold steady…',
+  prompts: {
+    'turn-left': 'Slowly turn your head to your left',
+    'turn-right': 'Slowly turn your head to your right',
+    'come-closer': 'Bring your face closer to the camera',
+  },
   opened: (auto) =>
     auto
       ? 'Camera open. The photo is taken by itself when it is good; the Take photo button works too.'
@@ -108,6 +122,11 @@ const es: CaptureViewTexts = {
     'face-off-center': 'Centre el rostro en el óvalo',
   },
   holdStill: 'Sujételo firme…',
+  prompts: {
+    'turn-left': 'Gire la cabeza despacio hacia su izquierda',
+    'turn-right': 'Gire la cabeza despacio hacia su derecha',
+    'come-closer': 'Acerque el rostro a la cámara',
+  },
   opened: (auto) =>
     auto
       ? 'Cámara abierta. La foto se toma sola cuando está bien; el botón Tomar foto también funciona.'

@@ -22,13 +22,11 @@ import { CapturedPhotos, captureEvent, type CapturedPhoto, type RejectedPhoto } 
 import { LatestRun } from './latest-run.js';
 import { KEEPABLE, SELFIE_NEVER_KEPT, failureReason, imageCheckCode, isBlobSource, mayKeep, refusedFrame } from './photo-refusal.js';
 import { SelfieFaceCheck } from './selfie-face-check.js';
+import { FILE_SELFIE, SelfieLiveness, acceptedPhoto, type ChallengeOutcome } from './selfie-liveness.js';
 import { focusAfterCheck } from './photo-focus.js';
 import { PhotoReadings } from '../reader/photo-readings.js';
 
-export interface PipelineLimits {
-  maxBytes?: number;
-  maxLongEdge?: number;
-}
+export type PipelineLimits = { maxBytes?: number; maxLongEdge?: number };
 
 export interface CaptureOptions {
   /** The role the visible step photographs; null off the capture steps. */
@@ -64,6 +62,7 @@ export class CaptureController implements ReactiveController {
   #taking = false;
   readonly #texts = new CaptureTexts();
   readonly #face: SelfieFaceCheck;
+  readonly liveness: SelfieLiveness;
   readonly #pipeline = new LatestRun();
   /** Bumped whenever the camera is stopped for good: a camera start that ends later says nothing. */
   #cameraAttempt = 0;
@@ -77,6 +76,7 @@ export class CaptureController implements ReactiveController {
     this.#shown = new CapturedPhotos(() => host.requestUpdate());
     this.readings = new PhotoReadings(this.#shown);
     this.#face = new SelfieFaceCheck(host);
+    this.liveness = new SelfieLiveness(() => host.requestUpdate());
     host.addController(this);
   }
 
@@ -151,7 +151,7 @@ export class CaptureController implements ReactiveController {
 
   hostUpdated(): void {
     const role = this.#options.activeRole();
-    if (role === 'selfie') this.#face.preload();
+    if (role) this.#face.preload();
     if (role) this.#texts.preloadView(() => this.#host.requestUpdate(), this.#options.loadPipeline ?? loadPipeline);
   }
 
@@ -206,7 +206,7 @@ export class CaptureController implements ReactiveController {
     }
     this.camera.stop();
     this.#lastSource = 'camera';
-    await this.#process(frame, role, { auto, guide });
+    await this.#process(frame, role, { auto, guide, ...(role === 'selfie' && { challenge: this.liveness.take() }) });
   }
 
   /** Closes the camera and puts focus back on the button that opened it. */
@@ -254,7 +254,7 @@ export class CaptureController implements ReactiveController {
     if (!file) return;
     this.camera.stop();
     this.#lastSource = 'file';
-    void this.#process(file, role);
+    void this.#process(file, role, role === 'selfie' ? { challenge: Promise.resolve(FILE_SELFIE) } : {});
   }
 
   /** Drops the visible step's photo and offers capture again (the camera reopens if the photo came from it). */
@@ -308,7 +308,7 @@ export class CaptureController implements ReactiveController {
   async #process(
     source: Blob | FramePixels,
     role: CaptureRole,
-    how: { auto?: boolean; keepAnyway?: KeptCheck; guide?: { x: number; y: number } } = {},
+    how: { auto?: boolean; keepAnyway?: KeptCheck; guide?: { x: number; y: number }; challenge?: Promise<ChallengeOutcome> } = {},
   ): Promise<void> {
     const signal = this.#pipeline.begin();
     this.#shown.clearRejected();
@@ -340,7 +340,7 @@ export class CaptureController implements ReactiveController {
         URL.revokeObjectURL(image.previewUrl);
         throw Object.assign(new Error(`The selfie failed the face check: ${face}`), { code: face, image: jpeg });
       }
-      const accepted: CapturedPhoto = how.keepAnyway ? { ...image, keptAnyway: true, keptCheck: how.keepAnyway } : image;
+      const accepted = acceptedPhoto(image, how.keepAnyway, await how.challenge);
       this.#shown.accept(role, accepted, this.#options.attest?.(role, this.#lastSource ?? 'file'));
       this.readings.readPhoto(role, accepted, !isBlobSource(source));
       delete this.#refusals[role];

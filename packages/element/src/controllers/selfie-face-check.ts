@@ -1,17 +1,17 @@
 /**
- * The capture controller's use of the face detector: fetched ahead of the selfie step, and run
- * on the selfie's JPEG once it passed the other checks. Where the detector cannot load, the page
- * learns it once (an `onboarding-error` on the host) and the other checks stand.
+ * The capture controller's use of the face check: its worker (the liveness worker) started ahead
+ * during the document steps, the challenge's model loaded in it, and the check run on the
+ * selfie's JPEG once it passed the other checks. Where the check cannot run, the page learns it
+ * once (an `onboarding-error` on the host) and the other checks stand.
  */
 import { OnboardingErrorEvent } from '../events.js';
 import type { SelfieVerdict } from '../face/face-detector.js';
-import { FaceDetectorUnavailableError, judgeSelfieBlob, loadFaceDetector } from '../face/load-face.js';
+import { FaceDetectorUnavailableError, judgeSelfieBlob } from '../face/load-face.js';
+import { preloadLiveness } from '../liveness/load-liveness.js';
 import { failureReason } from './photo-refusal.js';
 
 export class SelfieFaceCheck {
   readonly #host: EventTarget;
-  /** The face detector was fetched ahead of the selfie (once per page visit of the step). */
-  #preloaded = false;
   /** The page was told the face detector could not be loaded. */
   #unavailableTold = false;
 
@@ -19,11 +19,9 @@ export class SelfieFaceCheck {
     this.#host = host;
   }
 
-  /** Fetches the detector while the person reads the step, so the live face hints and the check are ready. */
+  /** Starts the worker and its model while the person takes the document's photos, so the selfie finds them ready. */
   preload(): void {
-    if (this.#preloaded) return;
-    this.#preloaded = true;
-    loadFaceDetector().catch(() => (this.#preloaded = false));
+    preloadLiveness();
   }
 
   /**

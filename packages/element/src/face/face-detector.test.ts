@@ -10,7 +10,8 @@ import {
   judgeSelfieSource,
   judgeSelfieSourceInSlices,
 } from './face-detector.js';
-import { judgeSelfieBlob, loadFaceDetector } from './load-face.js';
+import { livenessWorker } from '../liveness/liveness-client.js';
+import { FaceDetectorUnavailableError, judgeSelfieBlob } from './load-face.js';
 
 /** NASA's portrait of Eileen Collins (public domain), as Debian's python3-skimage ships it: see test/fixtures/faces/README.md. */
 const ASTRONAUT_URL = new URL('../../test/fixtures/faces/astronaut.jpg', import.meta.url).href;
@@ -146,13 +147,18 @@ describe('face detector', () => {
   });
 });
 
-describe('loadFaceDetector / judgeSelfieBlob', () => {
-  it('loads the detector once and judges an encoded selfie', async () => {
-    expect(await loadFaceDetector()).to.equal(await loadFaceDetector());
+describe('judgeSelfieBlob', () => {
+  it('judges an encoded selfie in the liveness worker', async () => {
     const canvas = scene(240, 320, { x: 0, y: 0, size: 240 }) as HTMLCanvasElement;
     const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.9));
     const judgement = await judgeSelfieBlob(blob);
     expect(judgement.verdict).to.equal('ok');
     expect(judgement.faces).to.have.length(1);
+  });
+
+  it('says the check is unavailable where the worker cannot start', async () => {
+    const blob = await (await fetch(ASTRONAUT_URL)).blob();
+    const broken = livenessWorker(new URL('./missing-face-worker.js', location.href).href);
+    expect(await judgeSelfieBlob(blob, broken).catch((e: unknown) => e)).to.be.instanceOf(FaceDetectorUnavailableError);
   });
 });

@@ -83,6 +83,7 @@ import { introStyles } from './intro.styles.js';
  * @csspart capture-close - The camera view's close button (closes the camera, stays on the step).
  * @csspart capture-switch - The camera view's switch-camera button (only where the device has another camera).
  * @csspart capture-hint - The live hint on the preview ("Aproxime o documento", "Evite reflexos", "Segure firme…").
+ * @csspart liveness-prompt - The selfie's liveness prompt on the preview ("Vire o rosto devagar para a sua esquerda", with an arrow), `data-prompt` naming it.
  * @csspart keep-anyway - "Usar mesmo assim": keeps a photo refused twice in a row for what it shows (never a selfie without a face, or with several).
  * @csspart face-tips - What else to try when a selfie was refused twice for its face, which cannot be kept.
  * @csspart document-hints - On a document photo's review, what the reader noticed (a back as the front, swapped sides, another document, another person's CPF).

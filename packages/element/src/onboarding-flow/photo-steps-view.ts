@@ -123,9 +123,11 @@ function renderCaptureStep(c: PhotoStepContext, role: CaptureRole): TemplateResu
           locale: c.locale,
           mirrored: capture.mirrored,
           canSwitch: capture.canSwitch,
-          autoCapture: c.autoCapture,
+          autoCapture: c.autoCapture && !(role === 'selfie' && capture.liveness.holdsAutoCapture),
+          prompt: role === 'selfie' ? capture.liveness.prompt : null,
           onShutter: (auto) => void capture.takePhoto(auto),
           onSteadyCard: (video) => capture.readings.readFrame(role, video),
+          onLiveVideo: (video) => capture.liveness.watch(role === 'selfie' ? video : null),
           onSwitch: () => void capture.switchCamera(),
         }
       : null,

@@ -190,7 +190,7 @@ function handoffButton(v: CaptureView, lead: boolean): TemplateResult | typeof n
 /** The full-screen capture view over the open camera, closed until then. */
 function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): TemplateResult {
   return html`<onboarding-capture-view
-    exportparts="capture-view, video, guide, shutter, capture-back, capture-close, capture-switch, capture-hint"
+    exportparts="capture-view, video, guide, shutter, capture-back, capture-close, capture-switch, capture-hint, liveness-prompt"
     .role=${v.role}
     .stream=${view.stream}
     .heading=${view.heading}
@@ -202,6 +202,8 @@ function liveView(v: CaptureView, view: NonNullable<CaptureView['view']>): Templ
     .open=${view.open}
     .onShutter=${view.onShutter}
     .onSteadyCard=${view.onSteadyCard}
+    .prompt=${view.prompt}
+    .onLiveVideo=${view.onLiveVideo}
     .onSwitch=${view.onSwitch}
     .onClose=${v.onCloseCamera}
     .onBack=${v.onBack ?? v.onCloseCamera}

@@ -33,6 +33,13 @@ export const ELEMENT_BUNDLE = 'onboarding-flow.bundle.js';
 export const PAGE_STYLE_FILE = 'hosted-page.css';
 
 const JS = 'text/javascript; charset=utf-8';
+/** The element's hosted files that are not scripts: the liveness worker's model and WASM. */
+const TYPE_BY_EXTENSION: Record<string, string> = {
+  '.json': 'application/json',
+  '.bin': 'application/octet-stream',
+  '.wasm': 'application/wasm',
+};
+const typeOf = (name: string) => TYPE_BY_EXTENSION[/\.\w+$/.exec(name)?.[0] ?? ''] ?? JS;
 
 function versionOf(files: Map<string, Asset>): string {
   const hash = createHash('sha256');
@@ -141,7 +148,7 @@ export class HostedAssets {
       const bytes = bytesOf(join(dir, name));
       if (!bytes)
         throw new BuildMissing(`${name}, listed in ${HOSTING_MANIFEST}, is not in ${dir}: build the element again (npm run build)`);
-      files.set(name, { bytes, type: JS });
+      files.set(name, { bytes, type: typeOf(name) });
     }
     this.#element = { version: versionOf(files), files };
     return this.#element;

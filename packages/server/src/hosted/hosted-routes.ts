@@ -41,7 +41,7 @@ import { PAGE_TEXT, localeFromAcceptLanguage, pageLocale, type PageLocale } from
  */
 export const HOSTED_CSP = [
   "default-src 'none'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
   'media-src blob: mediastream:',

@@ -1,0 +1,147 @@
+/// <reference types="@onboarding-kit/testing/mocha-globals" />
+import { expect } from '@open-wc/testing';
+import type { LivenessPrompt } from '@onboarding-kit/contract';
+import {
+  awaitsPerson,
+  CHALLENGE_RULES,
+  challengeDone,
+  challengeReport,
+  drawPrompts,
+  openPrompt,
+  startChallenge,
+  stepChallenge,
+  type ChallengeFrame,
+  type ChallengeState,
+  type KeyframeSlot,
+} from './challenge-rules.js';
+import { yawOf, type Point } from './face-pose.js';
+
+const face = (at: number, yaw: number, width = 0.3): ChallengeFrame => ({
+  at,
+  faces: 1,
+  yaw,
+  box: { x: 0.35, y: 0.2, width, height: width },
+});
+
+/** Runs `frames` through the rules from the start; the slots each frame was kept for. */
+function run(prompts: LivenessPrompt[], frames: ChallengeFrame[]): { state: ChallengeState; kept: [number, KeyframeSlot][] } {
+  let state = startChallenge(prompts);
+  const kept: [number, KeyframeSlot][] = [];
+  frames.forEach((frame, i) => {
+    const step = stepChallenge(state, frame);
+    state = step.state;
+    if (step.keyframe !== null) kept.push([i, step.keyframe]);
+  });
+  return { state, kept };
+}
+
+const still = (from: number, count: number, yaw = 0.02, width = 0.3) =>
+  Array.from({ length: count }, (_, i) => face(from + i * 200, yaw, width));
+
+describe('the liveness challenge’s rules', () => {
+  it('draw one turn and come-closer, in either order, from the random bits', () => {
+    expect(drawPrompts(() => 0)).to.deep.equal(['come-closer', 'turn-right']);
+    expect(drawPrompts(() => 1)).to.deep.equal(['come-closer', 'turn-left']);
+    expect(drawPrompts(() => 2)).to.deep.equal(['turn-right', 'come-closer']);
+    expect(drawPrompts(() => 3)).to.deep.equal(['turn-left', 'come-closer']);
+    const seen = new Set(Array.from({ length: 64 }, () => drawPrompts().join()));
+    expect(seen.size).to.be.above(1);
+  });
+
+  it('set the baseline from the first frames with one face, then show the first prompt', () => {
+    const { state, kept } = run(
+      ['turn-left', 'come-closer'],
+      [{ at: 0, faces: 0 }, { at: 100, faces: 2, yaw: 0, box: { x: 0, y: 0, width: 0.2, height: 0.2 } }, ...still(200, 3)],
+    );
+    expect(state.baseline).to.deep.equal({ yaw: 0.02, width: 0.3 });
+    expect(openPrompt(state)).to.equal('turn-left');
+    expect(kept).to.deep.equal([[4, 'baseline']]);
+  });
+
+  it('meet a turn to the person’s left when the yaw rises past the threshold for the frames it must hold', () => {
+    const turn = 0.02 + CHALLENGE_RULES.turnYaw + 0.05;
+    const frames = [...still(0, 3), face(800, turn), face(1000, 0.02), face(1200, turn), face(1400, turn + 0.05)];
+    const { state, kept } = run(['turn-left', 'come-closer'], frames);
+    expect(state.met).to.deep.equal([true, false]);
+    expect(openPrompt(state)).to.equal('come-closer');
+    expect(kept.map(([, slot]) => slot)).to.deep.equal(['baseline', 0, 0]);
+    expect(kept.at(-1)![0]).to.equal(6);
+  });
+
+  it('never meet a turn with the other side’s movement, and mind that the nose moves to the frame’s right on a left turn', () => {
+    const right = 0.02 - CHALLENGE_RULES.turnYaw - 0.1;
+    const { state } = run(['turn-left', 'come-closer'], [...still(0, 3), ...still(800, 6, right)]);
+    expect(state.met).to.deep.equal([false]);
+    const { state: asked } = run(['turn-right', 'come-closer'], [...still(0, 3), ...still(800, 6, right)]);
+    expect(asked.met).to.deep.equal([true, false]);
+  });
+
+  it('meet come-closer when the face grows wide enough, and pass once both prompts are met', () => {
+    const closer = 0.3 * CHALLENGE_RULES.closerGrowth + 0.02;
+    const frames = [...still(0, 3), ...still(800, 2, 0.02, closer), ...still(1400, 2, 0.3)];
+    const { state } = run(['come-closer', 'turn-right'], [...frames, ...still(1800, 2, -0.3)]);
+    expect(challengeDone(state)).to.equal(true);
+    expect(challengeReport(state)).to.deep.equal({
+      result: 'passed',
+      prompts: [
+        { prompt: 'come-closer', met: true },
+        { prompt: 'turn-right', met: true },
+      ],
+    });
+  });
+
+  it('a still picture meets no turn: it fails when the time runs out, and each prompt gets its own time', () => {
+    const frames = still(0, 3 + Math.ceil((2 * CHALLENGE_RULES.promptMs) / 200) + 2);
+    const { state } = run(['turn-left', 'come-closer'], frames);
+    expect(challengeDone(state)).to.equal(true);
+    expect(challengeReport(state)).to.deep.equal({
+      result: 'failed',
+      prompts: [
+        { prompt: 'turn-left', met: false },
+        { prompt: 'come-closer', met: false },
+      ],
+    });
+  });
+
+  it('a frame without one face breaks a prompt’s streak', () => {
+    const turn = 0.3;
+    const { state } = run(['turn-left', 'come-closer'], [...still(0, 3), face(800, turn), { at: 1000, faces: 0 }, face(1200, turn)]);
+    expect(state.met).to.deep.equal([false]);
+    expect(state.streak).to.equal(1);
+  });
+
+  it('the shutter pressed before the end reports what was shown, as failed', () => {
+    expect(challengeReport(startChallenge(['turn-left', 'come-closer']))).to.deep.equal({ result: 'failed', prompts: [] });
+    const { state } = run(['turn-left', 'come-closer'], still(0, 4));
+    expect(challengeReport(state)).to.deep.equal({ result: 'failed', prompts: [{ prompt: 'turn-left', met: false }] });
+  });
+
+  it('read the yaw from the 68 landmarks along the eyes’ line, whatever the roll', () => {
+    const points: Point[] = Array.from({ length: 68 }, () => ({ x: 0, y: 0 }));
+    const place = (indexes: number[], x: number, y: number) => indexes.forEach((i) => (points[i] = { x, y }));
+    place([36, 37, 38, 39, 40, 41], 40, 50);
+    place([42, 43, 44, 45, 46, 47], 80, 50);
+    place([30], 70, 80);
+    expect(yawOf(points)).to.be.closeTo(0.25, 1e-9);
+    // The same face rolled 90 degrees: eyes one above the other, the nose offset along them.
+    const rolled = points.map(({ x, y }) => ({ x: 100 - y, y: x }));
+    expect(Math.abs(yawOf(rolled)!)).to.be.closeTo(0.25, 1e-9);
+    expect(yawOf(points.slice(0, 10))).to.equal(null);
+  });
+
+  it('hold the automatic photo for the baseline and a person who starts on a prompt, never for a face that does not move', () => {
+    const fresh = startChallenge(['turn-left', 'come-closer'], 1000);
+    expect(awaitsPerson(fresh, 1000 + CHALLENGE_RULES.responseMs - 1)).to.equal(true);
+    // A face the model never finds holds the automatic photo no longer than that.
+    expect(awaitsPerson(fresh, 1000 + CHALLENGE_RULES.responseMs)).to.equal(false);
+    const { state: shown } = run(['turn-left', 'come-closer'], still(0, 3));
+    const shownAt = shown.shownAt;
+    expect(awaitsPerson(shown, shownAt + CHALLENGE_RULES.responseMs - 1)).to.equal(true);
+    expect(awaitsPerson(shown, shownAt + CHALLENGE_RULES.responseMs)).to.equal(false);
+    const started = stepChallenge(shown, face(shownAt + 100, 0.02 + CHALLENGE_RULES.turnYaw / 2)).state;
+    expect(awaitsPerson(started, shownAt + CHALLENGE_RULES.responseMs + 1000)).to.equal(true);
+    const timedOut = stepChallenge(started, face(shownAt + CHALLENGE_RULES.promptMs + 1, 0.02)).state;
+    expect(openPrompt(timedOut)).to.equal('come-closer');
+    expect(awaitsPerson(timedOut, timedOut.shownAt + 10)).to.equal(true);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * The liveness challenge's rules (docs/page-api.md#liveness-challenge), pure: which prompts, when a
+ * baseline is set, when a prompt is met, which frames are kept as keyframes, and the report. The
+ * page feeds it the worker's analysis of each frame (FaceAnalysis) with the frame's time.
+ *
+ * Directions are the person's own: `turn-left` is a turn to the person's left. The landmarks are
+ * in camera space (unmirrored), where the person's left is the frame's right, so a turn to the
+ * left moves the nose towards the frame's right and raises the yaw (face-pose.ts). The mirrored
+ * preview changes what the person sees, not what is measured.
+ */
+import type { LivenessPrompt, LivenessReport } from '@onboarding-kit/contract';
+import type { FaceAnalysis } from './liveness-protocol.js';
+
+export const CHALLENGE_RULES = {
+  /** Frames with exactly one face whose median is the baseline. */
+  baselineFrames: 3,
+  /** How far the yaw must move from the baseline's in the asked direction (a turn of roughly 15 degrees; a flat picture swung round keeps its ratio, so never reaches it). */
+  turnYaw: 0.15,
+  /** How much wider than at the baseline the face must grow for `come-closer`. */
+  closerGrowth: 1.25,
+  /** Consecutive analysed frames a prompt must hold: one odd frame never meets it. */
+  holdFrames: 2,
+  /** How long each prompt is given from when it is shown, ms. */
+  promptMs: 8_000,
+  /**
+   * How long the automatic photo waits for a person to start on a prompt, ms: once they move a
+   * third of the way, it waits for the prompt's end; a face that never moves (a picture) is taken.
+   */
+  responseMs: 3_000,
+  startedProgress: 1 / 3,
+} as const;
+
+/** One analysed frame: what the worker found, and when the frame was taken (ms, any monotonic clock). */
+export type ChallengeFrame = FaceAnalysis & { at: number };
+
+export interface ChallengeState {
+  /** The two prompts drawn, in the order they are shown. */
+  readonly prompts: readonly LivenessPrompt[];
+  /** The samples the baseline is made of, until it is set. */
+  readonly samples: readonly { yaw: number; width: number }[];
+  readonly baseline: { yaw: number; width: number } | null;
+  /** Whether each prompt shown so far was met (the last one may still be open). */
+  readonly met: readonly boolean[];
+  /** The last prompt shown is still on screen. */
+  readonly open: boolean;
+  /** When the open prompt was shown; before the baseline, when the challenge started. */
+  readonly shownAt: number;
+  /** Consecutive frames the open prompt has held. */
+  readonly streak: number;
+  /** The open prompt's best progress so far (1 meets it). */
+  readonly peak: number;
+}
+
+/** A slot for a keyframe: the baseline, or a prompt's peak (its index). */
+export type KeyframeSlot = 'baseline' | number;
+
+/**
+ * Two prompts in random order: one turn, its side at random, and `come-closer`. Never both turns:
+ * every challenge then asks for one movement a flat picture cannot make (a turn) and one of depth,
+ * and a person is never asked to turn one way and straight back the other. `randomBits` gives
+ * uniformly random unsigned integers (crypto.getRandomValues by default).
+ */
+export function drawPrompts(randomBits: () => number = () => crypto.getRandomValues(new Uint32Array(1))[0]!): LivenessPrompt[] {
+  const bits = randomBits();
+  const turn: LivenessPrompt = bits & 1 ? 'turn-left' : 'turn-right';
+  return bits & 2 ? [turn, 'come-closer'] : ['come-closer', turn];
+}
+
+/** A challenge that starts looking for the baseline at `at`. */
+export function startChallenge(prompts: readonly LivenessPrompt[], at = 0): ChallengeState {
+  return { prompts, samples: [], baseline: null, met: [], open: false, shownAt: at, streak: 0, peak: 0 };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** How far a frame goes towards meeting `prompt` from the baseline: 1 meets it. */
+function progress(prompt: LivenessPrompt, baseline: { yaw: number; width: number }, yaw: number, width: number): number {
+  switch (prompt) {
+    case 'turn-left':
+      return (yaw - baseline.yaw) / CHALLENGE_RULES.turnYaw;
+    case 'turn-right':
+      return (baseline.yaw - yaw) / CHALLENGE_RULES.turnYaw;
+    case 'come-closer':
+      return (width / baseline.width - 1) / (CHALLENGE_RULES.closerGrowth - 1);
+  }
+}
+
+/** The prompt on screen, or null before the baseline is set and after the last prompt. */
+export function openPrompt(state: ChallengeState): LivenessPrompt | null {
+  return state.open ? state.prompts[state.met.length - 1]! : null;
+}
+
+/** Whether every prompt has been met or timed out: the challenge has nothing more to ask. */
+export function challengeDone(state: ChallengeState): boolean {
+  return state.baseline !== null && !state.open;
+}
+
+/** The next prompt shown at `at`, or the state unchanged after the last. */
+function nextPrompt(state: ChallengeState, met: boolean[], at: number): ChallengeState {
+  const more = met.length < state.prompts.length;
+  return { ...state, met: more ? [...met, false] : met, open: more, shownAt: more ? at : state.shownAt, streak: 0, peak: 0 };
+}
+
+/**
+ * One analysed frame in: the next state, and the keyframe slot this frame is now the best of
+ * (the frame that set the baseline, or a prompt's new peak), if any.
+ */
+export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { state: ChallengeState; keyframe: KeyframeSlot | null } {
+  const oneFace = frame.faces === 1 && frame.box !== undefined && frame.yaw !== undefined;
+  if (!state.baseline) {
+    if (!oneFace) return { state, keyframe: null };
+    const samples = [...state.samples, { yaw: frame.yaw!, width: frame.box!.width }];
+    if (samples.length < CHALLENGE_RULES.baselineFrames) return { state: { ...state, samples }, keyframe: null };
+    const baseline = { yaw: median(samples.map((s) => s.yaw)), width: median(samples.map((s) => s.width)) };
+    return { state: nextPrompt({ ...state, samples: [], baseline }, [], frame.at), keyframe: 'baseline' };
+  }
+  const prompt = openPrompt(state);
+  if (!prompt) return { state, keyframe: null };
+  const index = state.met.length - 1;
+  if (frame.at - state.shownAt > CHALLENGE_RULES.promptMs) return { state: nextPrompt(state, [...state.met], frame.at), keyframe: null };
+  if (!oneFace) return { state: { ...state, streak: 0 }, keyframe: null };
+  const reached = progress(prompt, state.baseline, frame.yaw!, frame.box!.width);
+  const streak = reached >= 1 ? state.streak + 1 : 0;
+  const keyframe = reached > state.peak && reached > 0 ? index : null;
+  const peak = Math.max(state.peak, reached);
+  if (streak < CHALLENGE_RULES.holdFrames) return { state: { ...state, streak, peak }, keyframe };
+  const met = [...state.met];
+  met[index] = true;
+  return { state: nextPrompt({ ...state, peak }, met, frame.at), keyframe };
+}
+
+/**
+ * Whether the automatic photo should wait for the person at `now`: while a baseline may still
+ * come (a face the model does not find never holds it for long), and while the open prompt is
+ * young or the person has started on it.
+ */
+export function awaitsPerson(state: ChallengeState, now: number): boolean {
+  if (!state.baseline) return now - state.shownAt < CHALLENGE_RULES.responseMs;
+  if (!state.open) return false;
+  return now - state.shownAt < CHALLENGE_RULES.responseMs || state.peak >= CHALLENGE_RULES.startedProgress;
+}
+
+/** The report of a challenge stopped now (the shutter may be pressed at any moment): unmet prompts count as not met. */
+export function challengeReport(state: ChallengeState): LivenessReport {
+  const prompts = state.met.map((met, i) => ({ prompt: state.prompts[i]!, met }));
+  const passed = prompts.length === state.prompts.length && prompts.every((p) => p.met);
+  return { result: passed ? 'passed' : 'failed', prompts };
+}
