@@ -9,8 +9,8 @@
  * `dist/element/`, so the output is self-contained; in dev the same URL serves the element's
  * TypeScript source. `npm start` serves the build (demo/demo-routes.ts) with a strict CSP.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import vue from '@vitejs/plugin-vue';
@@ -29,7 +29,27 @@ const READER_WORKER_FILE = 'onboarding-flow.reader-worker.js';
 const WORKERS: Record<string, string> = {
   [IMAGE_WORKER_FILE]: './packages/element/src/image/image-worker.ts',
   [READER_WORKER_FILE]: './packages/element/src/reader/reader-worker.ts',
+  'onboarding-flow.liveness-worker.js': './packages/element/src/liveness/liveness-worker.ts',
 };
+/** Content types of the files beside the script that are no script (the liveness worker's model and WASM). */
+const DATA_FILE_TYPES: Record<string, string> = {
+  '.json': 'application/json',
+  '.bin': 'application/octet-stream',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * The files beside the element's script that are not its scripts (the liveness worker's model and
+ * WASM), as the element's build lists them in its hosting manifest; none before it is built.
+ */
+function dataFilesIn(elementDist: string): string[] {
+  try {
+    const manifest = JSON.parse(readFileSync(join(elementDist, 'hosting-manifest.json'), 'utf8')) as { files: { file: string }[] };
+    return manifest.files.map((f) => f.file).filter((file) => !SCRIPT_TAG_FILE.test(file));
+  } catch {
+    return [];
+  }
+}
 /** The files a script-tag page loads (not the npm modules, whose imports are bare specifiers). */
 const SCRIPT_TAG_FILE = /^onboarding-flow\.[\w.-]+(\.map)?$/;
 
@@ -44,7 +64,7 @@ export interface DemoBuildOptions {
 }
 
 /** Dev server: `/element/onboarding-flow.bundle.js` is the element's source; any `.../onboarding-flow.image-worker.js` (or reader worker) a module importing the worker's source. */
-function elementFromSource(): Plugin {
+function elementFromSource(elementDist: string): Plugin {
   const elementSource = here('./packages/element/src/index.ts');
   return {
     name: 'onboarding-kit:demo-element-source',
@@ -54,7 +74,15 @@ function elementFromSource(): Plugin {
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const file = Object.keys(WORKERS).find((name) => req.url?.split('?')[0]?.endsWith(`/${name}`));
+        const path = req.url?.split('?')[0] ?? '';
+        // The liveness worker's model and WASM come from the element's build (without it the challenge says `unavailable`).
+        const dataFile = dataFilesIn(elementDist).find((name) => path.endsWith(`/${name}`));
+        if (dataFile) {
+          res.setHeader('Content-Type', DATA_FILE_TYPES[extname(dataFile)] ?? 'application/octet-stream');
+          res.end(readFileSync(join(elementDist, dataFile)));
+          return;
+        }
+        const file = Object.keys(WORKERS).find((name) => path.endsWith(`/${name}`));
         if (!file) return next();
         res.setHeader('Content-Type', 'text/javascript; charset=utf-8');
         res.end(`import ${JSON.stringify(`/@fs${here(WORKERS[file]!)}`)};\n`);
@@ -87,9 +115,14 @@ function elementBundles(elementDist: string): Plugin {
       for (const file of files) {
         this.emitFile({ type: 'asset', fileName: `element/${file}`, source: readFileSync(join(elementDist, file)) });
       }
-      for (const worker of Object.keys(WORKERS)) {
-        if (!files.includes(worker)) this.error(`the element's ${worker} is missing from ${elementDist}: build the element first`);
-        this.emitFile({ type: 'asset', fileName: `assets/${worker}`, source: readFileSync(join(elementDist, worker)) });
+      const dataFiles = dataFilesIn(elementDist);
+      for (const worker of [...Object.keys(WORKERS), ...dataFiles]) {
+        if (!existsSync(join(elementDist, worker)))
+          this.error(`the element's ${worker} is missing from ${elementDist}: build the element first`);
+        const source = readFileSync(join(elementDist, worker));
+        this.emitFile({ type: 'asset', fileName: `assets/${worker}`, source });
+        // Beside the script too: the data files are not named onboarding-flow.*.
+        if (dataFiles.includes(worker)) this.emitFile({ type: 'asset', fileName: `element/${worker}`, source });
       }
     },
   };
@@ -120,7 +153,7 @@ export function demoConfig(options: DemoBuildOptions = {}): UserConfig {
     plugins: [
       react(),
       vue({ template: { compilerOptions: { isCustomElement: (tag) => tag === 'onboarding-flow' } } }),
-      elementFromSource(),
+      elementFromSource(options.elementDist ?? here('./packages/element/dist')),
       elementBundles(options.elementDist ?? here('./packages/element/dist')),
     ],
     server: {

@@ -46,6 +46,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
+  '.bin': 'application/octet-stream',
+  '.wasm': 'application/wasm',
 };
 
 /** Vite's content hashes (`name-Bx3kq9Zp.js`, `.js.map`, 8 characters): such a file never changes. */

@@ -302,16 +302,21 @@ export function readerWorkerBuild(target: Target): InlineConfig {
   return besideScriptBuild(target, READER_WORKER_SOURCE, READER_WORKER_FILE);
 }
 
-/** The files the liveness worker fetches from beside itself, as their npm packages ship them. */
-function livenessFilesBesideWorker(): Plugin {
+/** Where each file the liveness worker fetches from beside itself is, as its npm package ships it. */
+function livenessFileSource(file: string): string {
   const require = createRequire(import.meta.url);
-  const modelDir = join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'model');
-  const wasmDir = join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+  return file.endsWith('.wasm')
+    ? join(dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist', file)
+    : join(dirname(require.resolve('@vladmandic/face-api/package.json')), 'model', file);
+}
+
+/** The files the liveness worker fetches, copied beside it. */
+function livenessFilesBesideWorker(): Plugin {
   return {
     name: 'onboarding-kit:liveness-files',
     async writeBundle({ dir }) {
       if (!dir) return;
-      for (const file of LIVENESS_FILES) await copyFile(join(file.endsWith('.wasm') ? wasmDir : modelDir, file), join(dir, file));
+      for (const file of LIVENESS_FILES) await copyFile(livenessFileSource(file), join(dir, file));
     },
   };
 }
