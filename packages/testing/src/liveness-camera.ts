@@ -29,15 +29,14 @@ export interface SequenceCamera {
   frameIndex(): number;
   /** Frame `i` as painted. */
   frame(i: number): ImageData;
+  /** Plays another of the sequences it was made with, from its first frame (as a person following a prompt). */
+  play(name: LivenessSequenceName): void;
   /** Stops painting and ends the stream's tracks. */
   stop(): void;
 }
 
-/**
- * Renders every frame of the sequence first (so that it plays at its 15 fps, not at the speed
- * of rendering; a loop of 60 frames has about 20 distinct ones), then loops it in time.
- */
-export async function livenessCamera(name: LivenessSequenceName, options?: SequenceOptions): Promise<SequenceCamera> {
+/** Every frame of a sequence, rendered first (a loop of 60 frames has about 20 distinct ones). */
+async function renderedFrames(name: LivenessSequenceName, options?: SequenceOptions): Promise<ImageData[]> {
   const sequence = livenessSequence(await browserPortrait(), name, options);
   const frames: ImageData[] = [];
   const distinct = new Map<unknown, ImageData>();
@@ -50,11 +49,26 @@ export async function livenessCamera(name: LivenessSequenceName, options?: Seque
     }
     frames.push(distinct.get(frame)!);
   }
+  return frames;
+}
+
+/**
+ * Plays `name` in a loop at its 15 fps (rendered first, so that it plays in time, not at the speed
+ * of rendering). `also`: other sequences `play` may switch to.
+ */
+export async function livenessCamera(
+  name: LivenessSequenceName,
+  options?: SequenceOptions,
+  also: readonly LivenessSequenceName[] = [],
+): Promise<SequenceCamera> {
+  const sequences = new Map<LivenessSequenceName, ImageData[]>();
+  for (const each of [name, ...also]) sequences.set(each, await renderedFrames(each, options));
+  let frames = sequences.get(name)!;
   const canvas = document.createElement('canvas');
   canvas.width = frames[0]!.width;
   canvas.height = frames[0]!.height;
   const ctx = canvas.getContext('2d')!;
-  const started = performance.now();
+  let started = performance.now();
   const frameIndex = () => Math.floor(((performance.now() - started) * SEQUENCE_FPS) / 1000) % frames.length;
   const paint = () => ctx.putImageData(frames[frameIndex()]!, 0, 0);
   paint();
@@ -62,9 +76,17 @@ export async function livenessCamera(name: LivenessSequenceName, options?: Seque
   const painter = setInterval(paint, 1000 / SEQUENCE_FPS);
   return {
     stream,
-    length: frames.length,
+    get length() {
+      return frames.length;
+    },
     frameIndex,
     frame: (i) => frames[i]!,
+    play(next) {
+      const chosen = sequences.get(next);
+      if (!chosen) throw new Error(`this camera was not made with "${next}" (it has ${[...sequences.keys()].join(', ')})`);
+      frames = chosen;
+      started = performance.now();
+    },
     stop() {
       clearInterval(painter);
       for (const track of stream.getTracks()) track.stop();

@@ -28,6 +28,8 @@ export const CHALLENGE_RULES = {
    */
   responseMs: 3_000,
   startedProgress: 1 / 3,
+  /** How long the automatic photo waits for the baseline once the model is ready, ms (a slow device analyses a frame in half a second). */
+  baselineMs: 6_000,
 } as const;
 
 /** One analysed frame: what the worker found, and when the frame was taken (ms, any monotonic clock). */
@@ -135,14 +137,18 @@ export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { s
  * young or the person has started on it.
  */
 export function awaitsPerson(state: ChallengeState, now: number): boolean {
-  if (!state.baseline) return now - state.shownAt < CHALLENGE_RULES.responseMs;
+  if (!state.baseline) return now - state.shownAt < CHALLENGE_RULES.baselineMs;
   if (!state.open) return false;
   return now - state.shownAt < CHALLENGE_RULES.responseMs || state.peak >= CHALLENGE_RULES.startedProgress;
 }
 
-/** The report of a challenge stopped now (the shutter may be pressed at any moment): unmet prompts count as not met. */
+/**
+ * The report of a challenge stopped now (the shutter may be pressed at any moment): every prompt
+ * drawn, those not met (or never reached) as not met. Stopped before a face was held for the
+ * baseline, nothing was asked: that is no failure, and the report says so.
+ */
 export function challengeReport(state: ChallengeState): LivenessReport {
-  const prompts = state.met.map((met, i) => ({ prompt: state.prompts[i]!, met }));
-  const passed = prompts.length === state.prompts.length && prompts.every((p) => p.met);
-  return { result: passed ? 'passed' : 'failed', prompts };
+  if (!state.baseline) return { result: 'unavailable', reason: 'not-asked', prompts: [] };
+  const prompts = state.prompts.map((prompt, i) => ({ prompt, met: state.met[i] === true }));
+  return { result: prompts.every((p) => p.met) ? 'passed' : 'failed', prompts };
 }
