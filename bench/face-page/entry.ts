@@ -107,21 +107,11 @@ window.__faceBench = {
       await new Promise((r) => setTimeout(r, 0));
     }
     // The sliced form, with a timer ticking beside it: the longest gap between ticks is the longest block.
-    let longestBlock = 0;
-    let last = performance.now();
-    let ticking = true;
-    const tick = () => {
-      const now = performance.now();
-      longestBlock = Math.max(longestBlock, now - last);
-      last = now;
-      if (ticking) setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
+    const meter = blockMeter();
     const t0 = performance.now();
     await judgeSelfieSourceInSlices(source);
     const sliced = performance.now() - t0;
-    ticking = false;
-    tick();
+    const longestBlock = meter.stop();
     return { judge, checks, sliced, longestBlock, verdict, faces };
   },
   async liveness(ms) {
