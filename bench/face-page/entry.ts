@@ -15,6 +15,8 @@ export interface LivenessRun {
   longestBlock: number;
   /** The challenge's result on the still portrait when the run ended. */
   result: string;
+  /** The longest block over the same time with the same video playing and no challenge: what the stand-in camera costs the page. */
+  baselineBlock: number;
 }
 
 export interface FaceRun {
@@ -129,6 +131,10 @@ window.__faceBench = {
     video.muted = true;
     video.srcObject = canvas.captureStream(15);
     await video.play();
+    // The same video for the same time with nothing analysed first: the page's cost of the stand-in itself.
+    const idle = blockMeter();
+    await new Promise((r) => setTimeout(r, ms));
+    const baselineBlock = idle.stop();
     const meter = blockMeter();
     const run = new ChallengeRun(video, worker, () => undefined, ['turn-left', 'come-closer']);
     await new Promise((r) => setTimeout(r, ms));
@@ -136,6 +142,6 @@ window.__faceBench = {
     const longestBlock = meter.stop();
     clearInterval(painter);
     video.srcObject = null;
-    return { frameMs: run.frameMs, longestBlock, result: outcome.liveness.result };
+    return { frameMs: run.frameMs, longestBlock, result: outcome.liveness.result, baselineBlock };
   },
 };

@@ -186,7 +186,7 @@ export async function measureFace(chromium: Browser | undefined, settings: FaceS
           `${ms(median(runs.map((r) => r.longestBlock)))} (worst ${ms(Math.max(...runs.map((r) => r.longestBlock)))})`,
           verdicts,
         ]);
-        liveness.push({ engine, run: await withTimeout(opened.liveness(LIVENESS_MS), LIVENESS_MS + 90_000, `${engine} liveness`) });
+        liveness.push({ engine, run: await withTimeout(opened.liveness(LIVENESS_MS), 2 * LIVENESS_MS + 90_000, `${engine} liveness`) });
       } catch (error) {
         s.notes.push(`${engine}: not measured (${reason(error)})`);
       } finally {
@@ -232,7 +232,7 @@ function reportLiveness(s: SectionResult, runs: { engine: Engine; run: LivenessR
   s.method.push(
     `Liveness: the element's ChallengeRun (liveness/challenge-run.ts) for ${LIVENESS_MS / 1000} s on a live video of the portrait (a canvas stream, 480x640 at 15 fps), ` +
       "its frames analysed in the liveness worker (face-api's tiny detector and 68 landmarks on TensorFlow.js's WASM backend, the model loaded first); " +
-      "per frame: the worker's own time on it (decode, detection, landmarks); the page's longest block: the longest gap of a 0 ms timer ticking meanwhile.",
+      "per frame: the worker's own time on it (decode, detection, landmarks); the page's longest block: the longest gap of a 0 ms timer ticking meanwhile; baseline block: the same over the same time just before, the video playing and nothing analysed (what the stand-in camera's painting costs the page).",
   );
   s.tables.push({
     title: 'Liveness challenge on a live video, in the worker',
@@ -242,6 +242,7 @@ function reportLiveness(s: SectionResult, runs: { engine: Engine; run: LivenessR
       'per frame, median',
       'per frame, worst',
       'longest main-thread block',
+      'baseline block',
       'result (a still picture)',
     ],
     rows: runs.map(({ engine, run }) => [
@@ -250,6 +251,7 @@ function reportLiveness(s: SectionResult, runs: { engine: Engine; run: LivenessR
       ms(median(run.frameMs)),
       ms(Math.max(...run.frameMs)),
       ms(run.longestBlock),
+      ms(run.baselineBlock),
       run.result,
     ]),
   });
@@ -261,7 +263,7 @@ function reportLiveness(s: SectionResult, runs: { engine: Engine; run: LivenessR
   const worst = runs.reduce((a, b) => (b.run.longestBlock > a.run.longestBlock ? b : a));
   s.targets.push({
     target: 'liveness: no main-thread block over 50 ms while the challenge runs',
-    figure: `worst ${ms(worst.run.longestBlock)} (${worst.engine}; ${runs.map((r) => r.engine).join(', ')} measured)`,
+    figure: `worst ${ms(worst.run.longestBlock)} (${worst.engine}, baseline ${ms(worst.run.baselineBlock)}; ${runs.map((r) => r.engine).join(', ')} measured)`,
     met: worst.run.longestBlock <= 50,
   });
 }
