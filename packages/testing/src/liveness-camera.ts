@@ -4,7 +4,7 @@
  * pattern, and Chromium loops only the one Y4M it was launched with. The frames are the ones the
  * Y4M files carry, bar the JPEG decoder's rounding (each engine decodes the portrait itself).
  */
-import { livenessSequence, SEQUENCE_FPS } from './liveness-sequences.mjs';
+import { livenessSequence, SEQUENCE_FPS, sequencePoses } from './liveness-sequences.mjs';
 import type { LivenessSequenceName, RgbaPicture, SequenceOptions } from './liveness-sequences.mjs';
 import { decode } from './pixels.js';
 
@@ -29,8 +29,12 @@ export interface SequenceCamera {
   frameIndex(): number;
   /** Frame `i` as painted. */
   frame(i: number): ImageData;
-  /** Plays another of the sequences it was made with, from its first frame (as a person following a prompt). */
-  play(name: LivenessSequenceName): void;
+  /**
+   * Plays another of the sequences it was made with, from its first frame; `holdMs`: out to its
+   * furthest pose, held there that long, then back at rest (its first frame) for good, as a person
+   * following a prompt does.
+   */
+  play(name: LivenessSequenceName, holdMs?: number): void;
   /** Stops painting and ends the stream's tracks. */
   stop(): void;
 }
@@ -64,12 +68,20 @@ export async function livenessCamera(
   const sequences = new Map<LivenessSequenceName, ImageData[]>();
   for (const each of [name, ...also]) sequences.set(each, await renderedFrames(each, options));
   let frames = sequences.get(name)!;
+  /** A held play: the frame it holds, and for how long (null: the loop plays on). */
+  let held: { peak: number; holdMs: number } | null = null;
   const canvas = document.createElement('canvas');
   canvas.width = frames[0]!.width;
   canvas.height = frames[0]!.height;
   const ctx = canvas.getContext('2d')!;
   let started = performance.now();
-  const frameIndex = () => Math.floor(((performance.now() - started) * SEQUENCE_FPS) / 1000) % frames.length;
+  const frameIndex = () => {
+    const ms = performance.now() - started;
+    const elapsed = Math.floor((ms * SEQUENCE_FPS) / 1000);
+    if (!held) return elapsed % frames.length;
+    if (elapsed < held.peak) return elapsed;
+    return ms < (held.peak * 1000) / SEQUENCE_FPS + held.holdMs ? held.peak : 0;
+  };
   const paint = () => ctx.putImageData(frames[frameIndex()]!, 0, 0);
   paint();
   const stream = canvas.captureStream(SEQUENCE_FPS);
@@ -81,9 +93,11 @@ export async function livenessCamera(
     },
     frameIndex,
     frame: (i) => frames[i]!,
-    play(next) {
+    play(next, holdMs) {
       const chosen = sequences.get(next);
       if (!chosen) throw new Error(`this camera was not made with "${next}" (it has ${[...sequences.keys()].join(', ')})`);
+      const reach = sequencePoses(next, options).map((pose) => Math.abs(pose.turn) + Math.abs(pose.zoom - 1));
+      held = holdMs === undefined ? null : { peak: reach.indexOf(Math.max(...reach)), holdMs };
       frames = chosen;
       started = performance.now();
     },

@@ -2,6 +2,7 @@
 import { expect } from '@open-wc/testing';
 import type { LivenessPrompt } from '@onboarding-kit/contract';
 import {
+  atRest,
   awaitsPerson,
   CHALLENGE_RULES,
   challengeDone,
@@ -124,6 +125,17 @@ describe('the liveness challenge’s rules', () => {
         { prompt: 'come-closer', met: false },
       ],
     });
+  });
+
+  it('know the face back at rest after the prompts: near the baseline’s yaw and size, one face', () => {
+    const { state } = run(['turn-left', 'come-closer'], still(0, 3));
+    const frame = (yaw: number, width: number, faces = 1) => ({ faces, yaw, box: { x: 0.35, y: 0.2, width, height: width } });
+    const { yaw, width } = state.baseline!;
+    expect(atRest(state, frame(yaw + CHALLENGE_RULES.turnYaw / 3, width))).to.equal(true);
+    expect(atRest(state, frame(yaw + CHALLENGE_RULES.turnYaw * 0.6, width)), 'still turned').to.equal(false);
+    expect(atRest(state, frame(yaw, width * CHALLENGE_RULES.closerGrowth)), 'still close').to.equal(false);
+    expect(atRest(state, frame(yaw, width, 2)), 'two faces').to.equal(false);
+    expect(atRest(startChallenge(['turn-left', 'come-closer']), frame(0, 0.3)), 'no baseline').to.equal(false);
   });
 
   it('read the yaw from the 68 landmarks along the eyes’ line, whatever the roll', () => {

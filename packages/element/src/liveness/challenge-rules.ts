@@ -30,6 +30,8 @@ export const CHALLENGE_RULES = {
   startedProgress: 1 / 3,
   /** How long the automatic photo waits for the baseline once the model is ready, ms (a slow device analyses a frame in half a second). */
   baselineMs: 6_000,
+  /** How long the automatic photo waits after the last prompt for the face to come back to rest (frontal, its usual size), ms. */
+  restMs: 2_500,
 } as const;
 
 /** One analysed frame: what the worker found, and when the frame was taken (ms, any monotonic clock). */
@@ -129,6 +131,18 @@ export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { s
   const met = [...state.met];
   met[index] = true;
   return { state: nextPrompt({ ...state, peak }, met, frame.at), keyframe };
+}
+
+/**
+ * Whether a frame shows the face back at rest after the prompts: within half a turn of the
+ * baseline's yaw and half the growth of its width, so that the selfie taken next is frontal.
+ */
+export function atRest(state: ChallengeState, frame: FaceAnalysis): boolean {
+  if (!state.baseline || frame.faces !== 1 || frame.yaw === undefined || !frame.box) return false;
+  return (
+    Math.abs(frame.yaw - state.baseline.yaw) < CHALLENGE_RULES.turnYaw / 2 &&
+    frame.box.width < state.baseline.width * (1 + (CHALLENGE_RULES.closerGrowth - 1) / 2)
+  );
 }
 
 /**

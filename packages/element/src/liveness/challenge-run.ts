@@ -9,6 +9,8 @@ import type { LivenessPrompt, LivenessReport } from '@onboarding-kit/contract';
 import { cropRect } from '../camera/guide-geometry.js';
 import { canvasToJpeg, context2d, createCanvas } from '../image/canvas.js';
 import {
+  CHALLENGE_RULES,
+  atRest,
   awaitsPerson,
   challengeDone,
   challengeReport,
@@ -45,6 +47,9 @@ export class ChallengeRun {
   /** What the view was last told of holdsAutoCapture. */
   #held = true;
   #stopped = false;
+  /** When the last prompt ended, and whether a frame since showed the face back at rest. */
+  #doneAt: number | null = null;
+  #rested = false;
   readonly #keyframes = new Map<KeyframeSlot, Promise<Blob | null>>();
   /** The time each frame took in the worker, ms (the bench reads them). */
   readonly frameMs: number[] = [];
@@ -62,9 +67,11 @@ export class ChallengeRun {
     return this.#unavailable ? null : openPrompt(this.#state);
   }
 
-  /** The automatic photo waits: the model loads, the baseline forms, or the person is on a prompt. */
+  /** The automatic photo waits: the model loads, the baseline forms, the person is on a prompt or comes back to rest from the last. */
   get holdsAutoCapture(): boolean {
-    return !this.done && !this.#stopped && (this.#loading || awaitsPerson(this.#state, performance.now()));
+    if (this.#stopped || this.#unavailable) return false;
+    if (this.done) return !this.#rested && this.#doneAt !== null && performance.now() - this.#doneAt < CHALLENGE_RULES.restMs;
+    return this.#loading || awaitsPerson(this.#state, performance.now());
   }
 
   /** Every prompt was met or timed out, or the challenge cannot run. */
@@ -100,7 +107,8 @@ export class ChallengeRun {
     const video = this.#video;
     const canvas = createCanvas(1, 1);
     const ctx = context2d(canvas);
-    while (!this.#stopped && !this.done) {
+    // After the last prompt, frames go on until the face is back at rest (or the wait is over).
+    while (!this.#stopped && (!this.done || this.holdsAutoCapture)) {
       if (document.visibilityState === 'visible' && video.readyState >= 2 && video.videoWidth > 0) {
         // The part of the frame the saved selfie keeps: the face is as large there as the face check sees it.
         const { x, y, width, height } = cropRect('selfie', video.videoWidth, video.videoHeight);
@@ -112,6 +120,8 @@ export class ChallengeRun {
       }
       await new Promise((resolve) => setTimeout(resolve, FRAME_GAP_MS));
     }
+    // The wait for rest may end with time alone: the view hears that the hold is over.
+    this.#onChange();
   }
 
   /** One frame through the worker and the rules; the canvas still holds the frame afterwards, for a keyframe. */
@@ -131,6 +141,11 @@ export class ChallengeRun {
       return;
     }
     if (this.#stopped) return;
+    if (this.done) {
+      this.#rested ||= atRest(this.#state, analysis);
+      if (!this.holdsAutoCapture) this.#onChange();
+      return;
+    }
     const before = this.prompt;
     const step = stepChallenge(this.#state, { ...analysis, at });
     this.#state = step.state;
@@ -140,6 +155,7 @@ export class ChallengeRun {
         canvasToJpeg(canvas, KEYFRAME_QUALITY).catch(() => null),
       );
     // The hold also ends with time alone (awaitsPerson), so it is compared with what the view was told.
+    if (this.done) this.#doneAt = performance.now();
     const held = this.holdsAutoCapture;
     if (this.prompt !== before || held !== this.#held || this.done) this.#onChange();
     this.#held = held;

@@ -38,7 +38,8 @@ const prompt = (el: OnboardingFlow): HTMLElement | null =>
 
 /**
  * A passport's flow up to the selfie, the camera opened on `sequence`; ends once the selfie is
- * accepted, and sends it. `follow`: the face does as each prompt asks once it shows (a person).
+ * accepted, and sends it. `follow`: the face does as each prompt asks once it shows, holds it for
+ * 3 s and looks at the camera again (a person).
  */
 async function selfieFrom(
   sequence: LivenessSequenceName,
@@ -63,8 +64,9 @@ async function selfieFrom(
       const shown = prompt(el)?.getAttribute('data-prompt');
       if (shown && prompts.at(-1) !== shown) {
         prompts.push(shown);
-        if (follow && (moves as readonly string[]).includes(shown)) camera.play(shown as (typeof moves)[number]);
+        if (follow && (moves as readonly string[]).includes(shown)) camera.play(shown as (typeof moves)[number], 3_000);
       }
+
       return !!preview(el) || errorText(el) !== '';
     };
     await waitFor(() => seen() || prompts.length > 0, 'no prompt was ever shown', 30_000);
