@@ -2,7 +2,8 @@
  * The capture nonce of the open capture step (docs/page-api.md#attestation): asked in the
  * background when the step opens on a flow with a session, one per opening, and the same for
  * every photo taken again on it. A request that fails (no session, a refusal, the network) leaves
- * the step without a nonce, and the attestation then goes unsent; nothing waits for it.
+ * the step without a nonce, and the attestation then goes unsent; a creation waits for a pending
+ * one a few seconds at most (integrity-controller.ts).
  */
 import type { ImageRoleName } from '@onboarding-kit/contract';
 import { captureNonce } from '../api/companion-client.js';

@@ -24,6 +24,12 @@ import {
   webdriver,
 } from './signal-rules.js';
 
+/**
+ * The longest a creation waits for the nonce of a photo sent right after it was taken, ms: a nonce
+ * answers in milliseconds, and a companion that does not answer costs the attestation, never the send.
+ */
+const NONCE_WAIT_MS = 3_000;
+
 export interface IntegrityOptions extends NonceSource {
   /** The role the visible step photographs; null off the capture steps. */
   activeRole(): ImageRoleName | null;
@@ -48,6 +54,8 @@ export class IntegrityController implements ReactiveController {
   readonly #host: ReactiveElement;
   readonly #options: IntegrityOptions;
   readonly #nonces: CaptureNonces;
+  /** Nonces asked for accepted photos, until they settle (a claim waits for them, briefly). */
+  readonly #pendingNonces = new Set<Promise<void>>();
   readonly #hashes = new ImageHashes();
   /** Raised signals, one per name and step. */
   #signals = new Map<string, IntegritySignal>();
@@ -104,13 +112,23 @@ export class IntegrityController implements ReactiveController {
     this.#origins = { ...this.#origins, [role]: { source, camera } };
     const signal = fileDespiteCamera(source, camera, role);
     if (signal) this.#raise(signal);
-    return this.#nonces.current(role);
+    const nonce = this.#nonces.current(role);
+    // Settled a task later than the photo's own amendment (captured-photos.ts), so a claim waiting on it sees the nonce.
+    const amended = nonce.then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+    this.#pendingNonces.add(amended);
+    void amended.finally(() => this.#pendingNonces.delete(amended));
+    return nonce;
   }
 
-  /** The `integrity` of a creation sending `images` with these photos. */
-  claim(images: CreateOnboardingRequest['images'], photos: CaptureController['photos']): Promise<CaptureIntegrityClaim> {
+  /**
+   * The `integrity` of a creation sending `images` with the photos `photos()` gives. A photo sent
+   * right after it was taken may still wait for its step's nonce: those are waited for, briefly.
+   */
+  async claim(images: CreateOnboardingRequest['images'], photos: () => CaptureController['photos']): Promise<CaptureIntegrityClaim> {
+    const pending = Promise.all(this.#pendingNonces).then(() => undefined);
+    await Promise.race([pending, new Promise<void>((resolve) => setTimeout(resolve, NONCE_WAIT_MS))]);
     const hashOf = (base64: string) => this.#hashes.of(base64);
-    return integrityClaim({ images, hashOf, photos, signals: this.signals, selfie: this.#origins.selfie ?? null });
+    return integrityClaim({ images, hashOf, photos: photos(), signals: this.signals, selfie: this.#origins.selfie ?? null });
   }
 
   /** A new onboarding: what was seen of the last one goes. */

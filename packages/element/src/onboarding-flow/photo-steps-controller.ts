@@ -277,7 +277,7 @@ export class PhotoStepsController implements ReactiveController {
       ...this.#options.submission,
       context,
       request: () => this.#options.request(this.#capture!.photos),
-      integrity: (body) => integrity.claim(body.images, this.#capture!.photos),
+      integrity: (body) => integrity.claim(body.images, () => this.#capture!.photos),
       announce: (text) => nav.announce(text),
       goTo: (step) => nav.goTo(step),
       // Sent: the photos have no further use on this page.
