@@ -3,24 +3,11 @@
  * `count` of them, then it stops by itself; `stop()` ends it sooner (the step closed). No callback
  * outlives either.
  */
-type FrameCallbackVideo = HTMLVideoElement & {
-  requestVideoFrameCallback?: (callback: (now: number, metadata: VideoFrameMetadataLike) => void) => number;
-  cancelVideoFrameCallback?: (handle: number) => void;
-};
-
-interface VideoFrameMetadataLike {
-  /** When the camera captured the frame (Chromium gives it for camera streams). */
-  captureTime?: number;
-  /** The frame's presentation timestamp, in seconds. */
-  mediaTime?: number;
-  expectedDisplayTime?: number;
-}
-
 /** The most faithful time of a frame: its capture, else its media time, else when it is shown. */
-function frameTime(now: number, metadata: VideoFrameMetadataLike): number {
+function frameTime(now: number, metadata: VideoFrameCallbackMetadata): number {
   if (metadata.captureTime !== undefined && metadata.captureTime > 0) return metadata.captureTime;
-  if (metadata.mediaTime !== undefined && metadata.mediaTime > 0) return metadata.mediaTime * 1000;
-  return metadata.expectedDisplayTime ?? now;
+  if (metadata.mediaTime > 0) return metadata.mediaTime * 1000;
+  return metadata.expectedDisplayTime || now;
 }
 
 export interface FrameTimes {
@@ -29,12 +16,12 @@ export interface FrameTimes {
 
 /** Samples `video`'s frame times, answering them once `count` are in (not when stopped sooner); null when the engine has no callback. */
 export function sampleFrameTimes(video: HTMLVideoElement, count: number, done: (times: number[]) => void): FrameTimes | null {
-  const v = video as FrameCallbackVideo;
-  if (typeof v.requestVideoFrameCallback !== 'function') return null;
+  // Typed as always there; older engines have no such callback.
+  if (typeof video.requestVideoFrameCallback !== 'function') return null;
   const times: number[] = [];
   let handle: number | null = null;
   const next = (): void => {
-    handle = v.requestVideoFrameCallback!((now, metadata) => {
+    handle = video.requestVideoFrameCallback((now, metadata) => {
       handle = null;
       times.push(frameTime(now, metadata));
       if (times.length >= count) done(times);
@@ -44,7 +31,7 @@ export function sampleFrameTimes(video: HTMLVideoElement, count: number, done: (
   next();
   return {
     stop: () => {
-      if (handle !== null) v.cancelVideoFrameCallback?.(handle);
+      if (handle !== null) video.cancelVideoFrameCallback(handle);
       handle = null;
     },
   };

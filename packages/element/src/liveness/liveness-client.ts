@@ -6,7 +6,7 @@
  * face check goes on); the callers then go on without.
  */
 import type { SelfieJudgement } from '../face/face-detector.js';
-import { classifyFileFailure } from '../lazy/report-load-failure.js';
+import { WorkerCalls, onePerUrl, type WithoutId } from '../lazy/worker-calls.js';
 import type { FaceAnalysis, LivenessRequest, LivenessResponse } from './liveness-protocol.js';
 import { defaultLivenessWorkerURL } from './liveness-url.js';
 
@@ -19,7 +19,6 @@ export class FaceModelUnavailableError extends Error {
 }
 
 type Answer = LivenessResponse & { ok: true };
-type Request = LivenessRequest extends infer R ? (R extends LivenessRequest ? Omit<R, 'id'> : never) : never;
 
 export interface LivenessWorker {
   /** Resolves once the model is loaded (at once if it was); rejects with FaceModelUnavailableError where it cannot. */
@@ -31,33 +30,12 @@ export interface LivenessWorker {
 }
 
 class WorkerClient implements LivenessWorker {
-  readonly #worker: Worker | null = null;
-  readonly #pending = new Map<number, { resolve(answer: Answer): void; reject(error: Error): void }>();
-  #nextId = 1;
-  /** Why the worker cannot answer, once it cannot. */
-  broken: string | null = null;
+  readonly #calls: WorkerCalls<LivenessRequest, LivenessResponse>;
 
   constructor(url: string) {
-    try {
-      this.#worker = new Worker(url, { type: 'module' });
-    } catch (error) {
-      this.broken = `${url} could not start: ${error instanceof Error ? error.message : String(error)}`;
-      return;
-    }
-    this.#worker.addEventListener('message', (event: MessageEvent<LivenessResponse>) => {
-      const answer = event.data;
-      const pending = this.#pending.get(answer.id);
-      this.#pending.delete(answer.id);
-      if (answer.ok) pending?.resolve(answer);
-      else pending?.reject(answer.model ? new FaceModelUnavailableError(answer.error) : new Error(answer.error));
-    });
-    // The script did not load or evaluate (404, refused by the page's policy, no module workers).
-    this.#worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      if (!event.message) void classifyFileFailure('liveness-worker', url);
-      this.#fail(`${url} could not start${event.message ? `: ${event.message}` : ''}`);
-    });
-    this.#worker.addEventListener('messageerror', () => this.#fail(`${url} sent a message that could not be read`));
+    this.#calls = new WorkerCalls<LivenessRequest, LivenessResponse>(url, 'liveness-worker', (answer) =>
+      answer.ok ? null : answer.model ? new FaceModelUnavailableError(answer.error) : new Error(answer.error),
+    );
   }
 
   async loadModel(backend?: string): Promise<void> {
@@ -80,42 +58,16 @@ class WorkerClient implements LivenessWorker {
     return answer.judgement;
   }
 
-  #ask(request: Request, transfer: Transferable[] = []): Promise<Answer> {
-    const worker = this.#worker;
-    if (this.broken || !worker) {
-      for (const item of transfer) if (item instanceof ImageBitmap) item.close();
-      return Promise.reject(new Error(this.broken ?? 'no liveness worker'));
-    }
-    const id = this.#nextId++;
-    return new Promise<Answer>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new Error('the liveness worker took too long'));
-      }, ANSWER_TIMEOUT_MS);
-      this.#pending.set(id, {
-        resolve: (answer) => (clearTimeout(timer), resolve(answer)),
-        reject: (error) => (clearTimeout(timer), reject(error)),
-      });
-      worker.postMessage({ ...request, id } as LivenessRequest, transfer);
-    });
-  }
-
-  #fail(reason: string): void {
-    this.broken = reason;
-    this.#worker?.terminate();
-    for (const pending of this.#pending.values()) pending.reject(new Error(reason));
-    this.#pending.clear();
+  async #ask(request: WithoutId<LivenessRequest>, transfer: Transferable[] = []): Promise<Answer> {
+    const answer = await this.#calls.ask(request, transfer, ANSWER_TIMEOUT_MS, 'the liveness worker took too long');
+    if (!answer.ok) throw new Error(answer.error);
+    return answer;
   }
 }
 
-const clients = new Map<string, WorkerClient>();
+const workerOf = onePerUrl((url) => new WorkerClient(url));
 
 /** The liveness worker of `url` (default: the worker beside this module), started on the first call. */
 export function livenessWorker(url = defaultLivenessWorkerURL()): LivenessWorker {
-  let client = clients.get(url);
-  if (!client) {
-    client = new WorkerClient(url);
-    clients.set(url, client);
-  }
-  return client;
+  return workerOf(url);
 }

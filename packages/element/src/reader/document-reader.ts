@@ -5,7 +5,7 @@
  * flow goes on as it would without one.
  */
 import type { SideReading } from '@onboarding-kit/contract';
-import { classifyFileFailure } from '../lazy/report-load-failure.js';
+import { WorkerCalls, onePerUrl } from '../lazy/worker-calls.js';
 import type { ReadRequest, ReadResponse } from './reader-protocol.js';
 import { defaultReaderWorkerURL } from './reader-url.js';
 
@@ -17,82 +17,30 @@ export interface DocumentReader {
   read(source: ReadRequest['source'], thorough: boolean): Promise<SideReading>;
 }
 
-interface Pending {
-  resolve(reading: SideReading): void;
-  reject(error: Error): void;
-}
-
 class WorkerReader implements DocumentReader {
-  readonly #worker: Worker | null = null;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
-  /** Why the worker cannot read, once it cannot. */
-  broken: string | null = null;
+  readonly #calls: WorkerCalls<ReadRequest, ReadResponse>;
 
   constructor(url: string) {
-    let worker: Worker;
-    try {
-      worker = new Worker(url, { type: 'module' });
-    } catch (error) {
-      // An engine that refuses the URL at once (a page's policy, a bad URL).
-      this.broken = `${url} could not start: ${error instanceof Error ? error.message : String(error)}`;
-      return;
-    }
-    this.#worker = worker;
-    worker.addEventListener('message', (event: MessageEvent<ReadResponse>) => {
-      const answer = event.data;
-      const pending = this.#pending.get(answer.id);
-      this.#pending.delete(answer.id);
-      if (answer.ok) pending?.resolve(answer.reading);
-      else pending?.reject(new Error(answer.error));
-    });
-    // The script did not load or evaluate (404, refused by the page's policy, no module workers).
-    worker.addEventListener('error', (event) => {
-      event.preventDefault();
-      if (!event.message) void classifyFileFailure('reader-worker', url);
-      this.#fail(`${url} could not start${event.message ? `: ${event.message}` : ''}`);
-    });
-    worker.addEventListener('messageerror', () => this.#fail(`${url} sent a message that could not be read`));
+    this.#calls = new WorkerCalls<ReadRequest, ReadResponse>(url, 'reader-worker', (answer) =>
+      answer.ok ? null : new Error(answer.error),
+    );
   }
 
-  read(source: ReadRequest['source'], thorough: boolean): Promise<SideReading> {
-    const worker = this.#worker;
-    if (this.broken || !worker) {
-      if ('close' in source) source.close();
-      return Promise.reject(new Error(this.broken ?? 'no reader'));
-    }
-    const id = this.#nextId++;
-    return new Promise<SideReading>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new Error('the reading took too long'));
-      }, READ_TIMEOUT_MS);
-      const done = (then: () => void) => {
-        clearTimeout(timer);
-        then();
-      };
-      this.#pending.set(id, { resolve: (r) => done(() => resolve(r)), reject: (e) => done(() => reject(e)) });
-      const request: ReadRequest = { id, source, thorough };
-      worker.postMessage(request, 'close' in source ? [source] : []);
-    });
-  }
-
-  #fail(reason: string): void {
-    this.broken = reason;
-    this.#worker?.terminate();
-    for (const pending of this.#pending.values()) pending.reject(new Error(reason));
-    this.#pending.clear();
+  async read(source: ReadRequest['source'], thorough: boolean): Promise<SideReading> {
+    const answer = await this.#calls.ask(
+      { source, thorough },
+      'close' in source ? [source] : [],
+      READ_TIMEOUT_MS,
+      'the reading took too long',
+    );
+    if (!answer.ok) throw new Error(answer.error);
+    return answer.reading;
   }
 }
 
-const readers = new Map<string, WorkerReader>();
+const readerOf = onePerUrl((url) => new WorkerReader(url));
 
 /** The reader of `url` (default: the worker beside this module), started on the first call. */
 export function documentReader(url = defaultReaderWorkerURL()): DocumentReader {
-  let reader = readers.get(url);
-  if (!reader) {
-    reader = new WorkerReader(url);
-    readers.set(url, reader);
-  }
-  return reader;
+  return readerOf(url);
 }
