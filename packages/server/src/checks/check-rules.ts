@@ -11,7 +11,7 @@ import {
   type ValidCreateOnboardingBytes,
 } from '@onboarding-kit/contract';
 import type { SessionRecord } from '../store/backend-state.js';
-import { photoSha256 } from '../prefill/prefill-rules.js';
+import { photoSha256 } from '../onboardings/photo-sha256.js';
 import { inspectionVerdict } from '../queries/inspection-rules.js';
 import { safeUpstreamMessage } from '../upstream/upstream-error.js';
 

@@ -5,26 +5,21 @@
  * Nothing here can fail a creation: a store that cannot answer leaves the replay unchecked, said in
  * the log, and the rest of the verdict stands.
  */
-import { createHash } from 'node:crypto';
 import { chainHead, type AttestedItem, type ValidCreateOnboardingBytes } from '@onboarding-kit/contract';
 import type { Logger } from '../logger.js';
+import { photoSha256 } from '../onboardings/photo-sha256.js';
 import type { BackendState, SessionRecord } from '../store/backend-state.js';
 import { attestationVerdict, attestedEntries, usedNonces, type IntegrityOutcome, type ReceivedItem } from './integrity-rules.js';
-
-const sha256OfBase64 = (text: Uint8Array): string =>
-  createHash('sha256')
-    .update(Buffer.from(Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('latin1'), 'base64'))
-    .digest('hex');
 
 /** The hashes of the decoded bytes of every image and keyframe a creation carries, taken before the images go upstream. */
 export function receivedItems(valid: ValidCreateOnboardingBytes): ReceivedItem[] {
   const images = Object.entries(valid.images).map(([role, image]) => ({
     item: role as AttestedItem,
-    sha256: sha256OfBase64(image.base64),
+    sha256: photoSha256(image.base64),
   }));
   const keyframes = (valid.integrity?.keyframes ?? []).map((k, i) => ({
     item: `keyframe-${i + 1}` as AttestedItem,
-    sha256: sha256OfBase64(k.base64),
+    sha256: photoSha256(k.base64),
   }));
   return [...images, ...keyframes];
 }

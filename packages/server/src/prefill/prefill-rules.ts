@@ -3,7 +3,6 @@
  * what of the OCR's reading is offered to the person (a CPF whose check digits hold, a name that is
  * a person's name; nothing else), and the hash a creation's front photo is matched by.
  */
-import { createHash } from 'node:crypto';
 import {
   decodedLength,
   isAcceptedImageType,
@@ -70,6 +69,3 @@ export function prefillOf(outcome: Outcome): DocumentPrefill {
 /** Answers about the document itself: it could not be read, whatever the page does next. */
 const UNREADABLE = new Set<Outcome['kind']>(['refused', 'missing-image', 'no-data']);
 export const unreadable = (outcome: Outcome): boolean => UNREADABLE.has(outcome.kind);
-
-/** The SHA-256 of a photo's bytes, given as pure base64: a creation's front photo matches a prefill's by it. */
-export const photoSha256 = (base64: string): string => createHash('sha256').update(Buffer.from(base64, 'base64')).digest('hex');

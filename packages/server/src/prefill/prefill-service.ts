@@ -11,7 +11,8 @@ import type { Logger } from '../logger.js';
 import type { SessionRecord } from '../store/backend-state.js';
 import { isUpstreamError, outcomeFailureType, UpstreamError } from '../upstream/upstream-error.js';
 import { checkResult } from '../checks/check-rules.js';
-import { photoSha256, prefillOf, unreadable, type ValidPrefill } from './prefill-rules.js';
+import { photoSha256 } from '../onboardings/photo-sha256.js';
+import { prefillOf, unreadable, type ValidPrefill } from './prefill-rules.js';
 
 export interface PrefillServiceOptions {
   sessions: {
