@@ -28,8 +28,14 @@ export const CHALLENGE_RULES = {
    */
   responseMs: 3_000,
   startedProgress: 1 / 3,
-  /** How long the automatic photo waits for the baseline once the model is ready, ms (a slow device analyses a frame in half a second). */
+  /** How long the automatic photo waits for the baseline once the model is ready, ms, however few frames were analysed. */
   baselineMs: 6_000,
+  /**
+   * Frames analysed without a baseline after which no face is taken to be there: a slow device
+   * (a frame a second) is waited for until it has looked this often, up to `baselineMaxMs`.
+   */
+  baselineLooks: 8,
+  baselineMaxMs: 15_000,
   /** How long the automatic photo waits after the last prompt for the face to come back to rest (frontal, its usual size), ms. */
   restMs: 2_500,
 } as const;
@@ -42,6 +48,8 @@ export interface ChallengeState {
   readonly prompts: readonly LivenessPrompt[];
   /** The samples the baseline is made of, until it is set. */
   readonly samples: readonly { yaw: number; width: number }[];
+  /** Frames analysed while there was no baseline, whatever they showed. */
+  readonly looked: number;
   readonly baseline: { yaw: number; width: number } | null;
   /** Whether each prompt shown so far was met (the last one may still be open). */
   readonly met: readonly boolean[];
@@ -72,7 +80,7 @@ export function drawPrompts(randomBits: () => number = () => crypto.getRandomVal
 
 /** A challenge that starts looking for the baseline at `at`. */
 export function startChallenge(prompts: readonly LivenessPrompt[], at = 0): ChallengeState {
-  return { prompts, samples: [], baseline: null, met: [], open: false, shownAt: at, streak: 0, peak: 0 };
+  return { prompts, samples: [], looked: 0, baseline: null, met: [], open: false, shownAt: at, streak: 0, peak: 0 };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -112,9 +120,10 @@ function nextPrompt(state: ChallengeState, met: boolean[], at: number): Challeng
 export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { state: ChallengeState; keyframe: KeyframeSlot | null } {
   const oneFace = frame.faces === 1 && frame.box !== undefined && frame.yaw !== undefined;
   if (!state.baseline) {
-    if (!oneFace) return { state, keyframe: null };
+    const looked = state.looked + 1;
+    if (!oneFace) return { state: { ...state, looked }, keyframe: null };
     const samples = [...state.samples, { yaw: frame.yaw!, width: frame.box!.width }];
-    if (samples.length < CHALLENGE_RULES.baselineFrames) return { state: { ...state, samples }, keyframe: null };
+    if (samples.length < CHALLENGE_RULES.baselineFrames) return { state: { ...state, samples, looked }, keyframe: null };
     const baseline = { yaw: median(samples.map((s) => s.yaw)), width: median(samples.map((s) => s.width)) };
     return { state: nextPrompt({ ...state, samples: [], baseline }, [], frame.at), keyframe: 'baseline' };
   }
@@ -151,7 +160,11 @@ export function atRest(state: ChallengeState, frame: FaceAnalysis): boolean {
  * young or the person has started on it.
  */
 export function awaitsPerson(state: ChallengeState, now: number): boolean {
-  if (!state.baseline) return now - state.shownAt < CHALLENGE_RULES.baselineMs;
+  if (!state.baseline) {
+    const waited = now - state.shownAt;
+    const { baselineMs, baselineLooks, baselineMaxMs } = CHALLENGE_RULES;
+    return waited < baselineMs || (state.looked < baselineLooks && waited < baselineMaxMs);
+  }
   if (!state.open) return false;
   return now - state.shownAt < CHALLENGE_RULES.responseMs || state.peak >= CHALLENGE_RULES.startedProgress;
 }
