@@ -63,9 +63,11 @@ function framePanel(kit: LitKit, v: CaptureViewState, chrome: CaptureViewChrome)
   const { html, cssProperty } = kit;
   const t = chrome.texts;
   const frame = v.frame;
-  const hint = v.busy ? null : v.progress > 0 ? t.holdStill : v.hint ? t.hints[v.hint] : null;
-  // A face problem first: the challenge's prompt only once the face is in the oval.
-  const prompt = v.busy || hint || v.role !== 'selfie' ? null : v.prompt;
+  // An open prompt wins over the live hints: the challenge opens one only after its own model found
+  // the face, and the turn or the step closer it asks for is what the frontal face check reads as a
+  // face problem (off centre, no face) while it lasts.
+  const prompt = v.busy || v.role !== 'selfie' ? null : v.prompt;
+  const hint = v.busy || prompt ? null : v.progress > 0 ? t.holdStill : v.hint ? t.hints[v.hint] : null;
   return html`<div class="frame">
     <div class="says">
       <p id="instruction" class="instruction" ?hidden=${!!hint || !!prompt}>${v.role === 'selfie' ? t.instruction.selfie : t.instruction.document}</p>

@@ -275,6 +275,16 @@ describe('<onboarding-capture-view>', () => {
       // One text at a time: the hint takes the instruction's place ("Centralize o rosto no oval").
       const instruction = viewRoot(el).querySelector<HTMLElement>('#instruction')!;
       expect(getComputedStyle(instruction).visibility, 'the instruction shows beside the hint').to.equal('hidden');
+      // A liveness prompt, once open, takes the hint's place: the turn it asks for is what the face check calls a problem.
+      const view = captureView(el)!;
+      view.prompt = 'turn-left';
+      await view.updateComplete;
+      const prompt = viewRoot(el).querySelector<HTMLElement>('[part~=liveness-prompt]')!;
+      expect(prompt.hidden, 'the prompt hidden behind the face hint').to.equal(false);
+      expect(part(el, 'capture-hint').hidden, 'the face hint beside the prompt').to.equal(true);
+      view.prompt = null;
+      await view.updateComplete;
+      expect(part(el, 'capture-hint').hidden, 'the face hint gone after the prompt').to.equal(false);
       await new Promise((r) => setTimeout(r, 3000));
       expect(captureView(el), 'the selfie took itself without a face').to.exist;
       expect(preview(el)).to.equal(null);
