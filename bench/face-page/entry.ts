@@ -2,15 +2,16 @@
  * Browser side of the face-check benchmark (built by Vite into a temp dir). Exposes
  * `window.__faceBench`: the element's real selfie judgement (`judgeSelfieSource`: a 320 px grey
  * copy, the LBP cascade, the oval rules) against the image pipeline's own checks on the same
- * picture (`greyCopy` at 256 px, focus and brightness), the baseline every selfie already pays.
+ * picture (`greyCopy` at 256 px, focus and brightness), the baseline every selfie already pays;
+ * then the same judgement as the element asks for it, in the liveness worker.
  */
-import { judgeSelfieSource, judgeSelfieSourceInSlices } from '@onboarding-kit/element/internal/face-detector';
+import { judgeSelfieSource } from '@onboarding-kit/element/internal/face-detector';
 import { greyCopy, laplacianVariance, meanBrightness } from '@onboarding-kit/element/internal/image-quality';
 import { ChallengeRun, livenessWorker } from '@onboarding-kit/element/internal/liveness';
 
 export interface LivenessRun {
-  /** The liveness worker's time per analysed frame (face-api's detector and landmarks), ms each. */
-  frameMs: number[];
+  /** The liveness worker's time per analysed frame (face-api's detector and landmarks), ms each, and where it looked. */
+  frames: { ms: number; look: 'whole' | 'square' | 'square+count' }[];
   /** The longest the page's main thread was held while the challenge ran, ms. */
   longestBlock: number;
   /** The challenge's result on the still portrait when the run ended. */
@@ -24,9 +25,9 @@ export interface FaceRun {
   judge: number;
   /** The pipeline's checks (grey copy, focus, brightness) on the same selfie, ms. */
   checks: number;
-  /** judgeSelfieSourceInSlices on the selfie (as the element runs it on the page), ms end to end. */
-  sliced: number;
-  /** The longest the sliced judgement held the event loop at once, ms (gaps between timer turns). */
+  /** The selfie's JPEG judged in the liveness worker (as the element asks for it), ms end to end. */
+  inWorker: number;
+  /** The longest the page's event loop was held meanwhile, ms (gaps between timer turns). */
   longestBlock: number;
   verdict: string;
   faces: number;
@@ -46,6 +47,7 @@ declare global {
 }
 
 let selfie: ImageBitmap | undefined;
+let selfieJpeg: Blob | undefined;
 
 /** A 0 ms timer ticking until stopped: the longest gap between ticks is the longest the page was held. */
 function blockMeter(): { stop(): number } {
@@ -80,6 +82,7 @@ window.__faceBench = {
     const jpeg = await new Promise<Blob>((resolve, reject) =>
       canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('toBlob failed'))), 'image/jpeg', 0.9),
     );
+    selfieJpeg = jpeg;
     selfie = await createImageBitmap(jpeg);
     return { width: selfie.width, height: selfie.height };
   },
@@ -108,13 +111,14 @@ window.__faceBench = {
       step();
       await new Promise((r) => setTimeout(r, 0));
     }
-    // The sliced form, with a timer ticking beside it: the longest gap between ticks is the longest block.
+    // As the element asks for it, with a timer ticking beside it: the longest gap between ticks is the longest block.
     const meter = blockMeter();
     const t0 = performance.now();
-    await judgeSelfieSourceInSlices(source);
-    const sliced = performance.now() - t0;
+    const judged = await livenessWorker().judge(selfieJpeg!);
+    const inWorker = performance.now() - t0;
     const longestBlock = meter.stop();
-    return { judge, checks, sliced, longestBlock, verdict, faces };
+    if (judged.verdict !== verdict) throw new Error(`the worker judged ${judged.verdict}, the page ${verdict}`);
+    return { judge, checks, inWorker, longestBlock, verdict, faces };
   },
   async liveness(ms) {
     if (!selfie) throw new Error('prepare() first');
@@ -142,6 +146,6 @@ window.__faceBench = {
     const longestBlock = meter.stop();
     clearInterval(painter);
     video.srcObject = null;
-    return { frameMs: run.frameMs, longestBlock, result: outcome.liveness.result, baselineBlock };
+    return { frames: run.frameTimes, longestBlock, result: outcome.liveness.result, baselineBlock };
   },
 };

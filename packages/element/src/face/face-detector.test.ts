@@ -2,14 +2,7 @@
 import { expect } from '@open-wc/testing';
 import { renderCardPictureRgba } from '@onboarding-kit/testing/card-picture';
 import { greyCopy } from '../image/quality.js';
-import {
-  detectFaces,
-  detectFacesInSlices,
-  FACE_LONG_EDGE,
-  judgeSelfie,
-  judgeSelfieSource,
-  judgeSelfieSourceInSlices,
-} from './face-detector.js';
+import { detectFaces, FACE_LONG_EDGE, judgeSelfie, judgeSelfieSource } from './face-detector.js';
 import { livenessWorker } from '../liveness/liveness-client.js';
 import { FaceDetectorUnavailableError, judgeSelfieBlob } from './load-face.js';
 
@@ -120,30 +113,6 @@ describe('face detector', () => {
   it('judges a decoded source on its grey copy, reporting that copy’s size', () => {
     const result = judgeSelfieSource(scene(480, 640, { x: 0, y: 0, size: 480 }));
     expect(result).to.include({ verdict: 'ok', width: 240, height: FACE_LONG_EDGE });
-  });
-
-  it('detects in slices with the same faces, giving the page turns in between', async () => {
-    const image = greyCopy(scene(480, 320, { x: 0, y: 0, size: 240 }, { x: 240, y: 0, size: 240 }), FACE_LONG_EDGE);
-    let turns = 0;
-    let done = false;
-    const tick = () => {
-      if (done) return;
-      turns++;
-      setTimeout(tick, 0);
-    };
-    setTimeout(tick, 0);
-    const faces = await detectFacesInSlices(image, 0);
-    done = true;
-    expect(faces).to.deep.equal(detectFaces(image));
-    expect(faces).to.have.length(2);
-    // A slice of 0 ms yields after every row of windows; in one piece the timer would not have run at all.
-    expect(turns).to.be.greaterThan(5);
-    expect(await judgeSelfieSourceInSlices(scene(240, 320, { x: 0, y: 0, size: 240 }))).to.deep.equal(
-      judgeSelfieSource(scene(240, 320, { x: 0, y: 0, size: 240 })),
-    );
-    // The closer look at a small face, too.
-    const small = scene(720, 960, { x: 295, y: 393, size: 130 });
-    expect(await judgeSelfieSourceInSlices(small)).to.deep.equal(judgeSelfieSource(small));
   });
 });
 

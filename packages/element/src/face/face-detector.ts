@@ -241,24 +241,6 @@ export function detectFaces(image: GreyImage): FaceBox[] {
 }
 
 /**
- * detectFaces in slices of about `sliceMs` (one row of windows at least), giving the event loop
- * a turn between them: on the page, a selfie's detection (40 to 90 ms in one piece) then never
- * holds the main thread for a visible freeze.
- */
-export async function detectFacesInSlices(image: GreyImage, sliceMs = 10, maxFactor = Infinity): Promise<FaceBox[]> {
-  const windows: Rect[] = [];
-  let sliceStart = performance.now();
-  for (const row of candidateWindows(image, FRONTAL_FACE, maxFactor)) {
-    windows.push(...row);
-    if (performance.now() - sliceStart > sliceMs) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      sliceStart = performance.now();
-    }
-  }
-  return facesOf(windows);
-}
-
-/**
  * Judges a selfie: exactly one face, large enough, centred inside the oval. The oval is the
  * ellipse inscribed in the image (the camera view crops the selfie to the oval's box plus a
  * small margin; a file is judged the same way).
@@ -315,14 +297,5 @@ export function judgeSelfieSource(source: Source): SelfieJudgement {
   let faces = detectFaces(image);
   const look = faces.length === 0 ? closerLook(source, image) : null;
   if (look) faces = backToCopy(facesOf([...candidateWindows(look.centre, FRONTAL_FACE, look.k)].flat()), look);
-  return { verdict: verdictOf(image, faces), faces, width: image.width, height: image.height };
-}
-
-/** judgeSelfieSource with the detection in slices of about 10 ms (detectFacesInSlices): for the page's main thread. */
-export async function judgeSelfieSourceInSlices(source: Source): Promise<SelfieJudgement> {
-  const image = greyCopy(source, FACE_LONG_EDGE);
-  let faces = await detectFacesInSlices(image);
-  const look = faces.length === 0 ? closerLook(source, image) : null;
-  if (look) faces = backToCopy(await detectFacesInSlices(look.centre, 10, look.k), look);
   return { verdict: verdictOf(image, faces), faces, width: image.width, height: image.height };
 }

@@ -15,7 +15,7 @@ import {
   type ChallengeState,
   type KeyframeSlot,
 } from './challenge-rules.js';
-import { yawOf, type Point } from './face-pose.js';
+import { outlineOf, yawOf, type Point } from './face-pose.js';
 
 const face = (at: number, yaw: number, width = 0.3): ChallengeFrame => ({
   at,
@@ -149,6 +149,7 @@ describe('the liveness challenge’s rules', () => {
     const rolled = points.map(({ x, y }) => ({ x: 100 - y, y: x }));
     expect(Math.abs(yawOf(rolled)!)).to.be.closeTo(0.25, 1e-9);
     expect(yawOf(points.slice(0, 10))).to.equal(null);
+    expect(outlineOf(points), 'the outline: the box around every point').to.deep.equal({ x: 0, y: 0, width: 80, height: 80 });
   });
 
   it('hold the automatic photo for the baseline and a person who starts on a prompt, never for a face that does not move', () => {
@@ -165,7 +166,16 @@ describe('the liveness challenge’s rules', () => {
     const { state: shown } = run(['turn-left', 'come-closer'], still(0, 3));
     const shownAt = shown.shownAt;
     expect(awaitsPerson(shown, shownAt + CHALLENGE_RULES.responseMs - 1)).to.equal(true);
-    expect(awaitsPerson(shown, shownAt + CHALLENGE_RULES.responseMs)).to.equal(false);
+    // A slow device that has looked at few frames since the prompt showed is waited for, within the prompt's time.
+    let slow = shown;
+    for (let i = 1; i < CHALLENGE_RULES.responseLooks; i++) slow = stepChallenge(slow, face(shownAt + i * 1000, 0.02)).state;
+    expect(awaitsPerson(slow, shownAt + CHALLENGE_RULES.responseMs + 500), 'too few frames looked at').to.equal(true);
+    expect(awaitsPerson(slow, shownAt + CHALLENGE_RULES.promptMs), 'the prompt’s time is over').to.equal(false);
+    const lookedEnough = stepChallenge(slow, face(shownAt + CHALLENGE_RULES.responseLooks * 1000, 0.02)).state;
+    expect(
+      awaitsPerson(lookedEnough, shownAt + CHALLENGE_RULES.responseMs + 500),
+      'looked often enough at a face that did not move',
+    ).to.equal(false);
     const started = stepChallenge(shown, face(shownAt + 100, 0.02 + CHALLENGE_RULES.turnYaw / 2)).state;
     expect(awaitsPerson(started, shownAt + CHALLENGE_RULES.responseMs + 1000)).to.equal(true);
     const timedOut = stepChallenge(started, face(shownAt + CHALLENGE_RULES.promptMs + 1, 0.02)).state;

@@ -27,6 +27,12 @@ export const CHALLENGE_RULES = {
    * third of the way, it waits for the prompt's end; a face that never moves (a picture) is taken.
    */
   responseMs: 3_000,
+  /**
+   * Frames analysed on a prompt before a face that has not moved is taken to be a picture: a slow
+   * device is waited for until it has looked this often (within the prompt's time), since a person
+   * who moved at once shows it only in the frames analysed after.
+   */
+  responseLooks: 4,
   startedProgress: 1 / 3,
   /** How long the automatic photo waits for the baseline once the model is ready, ms, however few frames were analysed. */
   baselineMs: 6_000,
@@ -48,7 +54,7 @@ export interface ChallengeState {
   readonly prompts: readonly LivenessPrompt[];
   /** The samples the baseline is made of, until it is set. */
   readonly samples: readonly { yaw: number; width: number }[];
-  /** Frames analysed while there was no baseline, whatever they showed. */
+  /** Frames analysed since `shownAt`, whatever they showed: before the baseline, since the challenge started; then since the open prompt was shown. */
   readonly looked: number;
   readonly baseline: { yaw: number; width: number } | null;
   /** Whether each prompt shown so far was met (the last one may still be open). */
@@ -110,7 +116,7 @@ export function challengeDone(state: ChallengeState): boolean {
 /** The next prompt shown at `at`, or the state unchanged after the last. */
 function nextPrompt(state: ChallengeState, met: boolean[], at: number): ChallengeState {
   const more = met.length < state.prompts.length;
-  return { ...state, met: more ? [...met, false] : met, open: more, shownAt: more ? at : state.shownAt, streak: 0, peak: 0 };
+  return { ...state, met: more ? [...met, false] : met, open: more, shownAt: more ? at : state.shownAt, streak: 0, peak: 0, looked: 0 };
 }
 
 /**
@@ -131,12 +137,13 @@ export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { s
   if (!prompt) return { state, keyframe: null };
   const index = state.met.length - 1;
   if (frame.at - state.shownAt > CHALLENGE_RULES.promptMs) return { state: nextPrompt(state, [...state.met], frame.at), keyframe: null };
-  if (!oneFace) return { state: { ...state, streak: 0 }, keyframe: null };
+  const looked = state.looked + 1;
+  if (!oneFace) return { state: { ...state, streak: 0, looked }, keyframe: null };
   const reached = progress(prompt, state.baseline, frame.yaw!, frame.box!.width);
   const streak = reached >= 1 ? state.streak + 1 : 0;
   const keyframe = reached > state.peak && reached > 0 ? index : null;
   const peak = Math.max(state.peak, reached);
-  if (streak < CHALLENGE_RULES.holdFrames) return { state: { ...state, streak, peak }, keyframe };
+  if (streak < CHALLENGE_RULES.holdFrames) return { state: { ...state, streak, peak, looked }, keyframe };
   const met = [...state.met];
   met[index] = true;
   return { state: nextPrompt({ ...state, peak }, met, frame.at), keyframe };
@@ -157,16 +164,17 @@ export function atRest(state: ChallengeState, frame: FaceAnalysis): boolean {
 /**
  * Whether the automatic photo should wait for the person at `now`: while a baseline may still
  * come (a face the model does not find never holds it for long), and while the open prompt is
- * young or the person has started on it.
+ * young (in time, and in frames analysed since it was shown) or the person has started on it.
  */
 export function awaitsPerson(state: ChallengeState, now: number): boolean {
+  const waited = now - state.shownAt;
   if (!state.baseline) {
-    const waited = now - state.shownAt;
     const { baselineMs, baselineLooks, baselineMaxMs } = CHALLENGE_RULES;
     return waited < baselineMs || (state.looked < baselineLooks && waited < baselineMaxMs);
   }
   if (!state.open) return false;
-  return now - state.shownAt < CHALLENGE_RULES.responseMs || state.peak >= CHALLENGE_RULES.startedProgress;
+  const { responseMs, responseLooks, promptMs, startedProgress } = CHALLENGE_RULES;
+  return waited < responseMs || (state.looked < responseLooks && waited < promptMs) || state.peak >= startedProgress;
 }
 
 /**

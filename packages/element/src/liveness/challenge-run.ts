@@ -22,6 +22,7 @@ import {
   type KeyframeSlot,
 } from './challenge-rules.js';
 import { FaceModelUnavailableError, type LivenessWorker } from './liveness-client.js';
+import type { FaceLook } from './liveness-protocol.js';
 
 export { livenessWorker } from './liveness-client.js';
 
@@ -32,6 +33,9 @@ const FRAME_GAP_MS = 60;
 /** A keyframe's JPEG quality: small (about 15 KB at 320 px), enough for a reviewer to see the face. */
 const KEYFRAME_QUALITY = 0.7;
 
+/** Each run's frames are one video's to the worker, which follows its face (liveness/face-track.ts). */
+let runs = 0;
+
 export interface ChallengeOutcome {
   liveness: LivenessReport;
   keyframes: Blob[];
@@ -40,6 +44,7 @@ export interface ChallengeOutcome {
 export class ChallengeRun {
   readonly #video: HTMLVideoElement;
   readonly #worker: LivenessWorker;
+  readonly #videoId = ++runs;
   readonly #onChange: () => void;
   #state: ChallengeState;
   #unavailable = false;
@@ -51,8 +56,8 @@ export class ChallengeRun {
   #doneAt: number | null = null;
   #rested = false;
   readonly #keyframes = new Map<KeyframeSlot, Promise<Blob | null>>();
-  /** The time each frame took in the worker, ms (the bench reads them). */
-  readonly frameMs: number[] = [];
+  /** The time each frame took in the worker, ms, and where it looked (the bench reads them). */
+  readonly frameTimes: { ms: number; look: FaceLook }[] = [];
 
   constructor(video: HTMLVideoElement, worker: LivenessWorker, onChange: () => void, prompts: LivenessPrompt[] = drawPrompts()) {
     this.#video = video;
@@ -129,8 +134,8 @@ export class ChallengeRun {
     const at = performance.now();
     let analysis;
     try {
-      ({ analysis } = await this.#worker.analyse(await createImageBitmap(canvas)).then((answer) => {
-        this.frameMs.push(answer.ms);
+      ({ analysis } = await this.#worker.analyse(await createImageBitmap(canvas), this.#videoId).then((answer) => {
+        this.frameTimes.push({ ms: answer.ms, look: answer.look });
         return answer;
       }));
     } catch (error) {

@@ -7,8 +7,9 @@
  * face-api bundles (4.22.0, pinned). Frames go in as tensors, so face-api never needs a DOM canvas.
  */
 import * as faceapi from '@vladmandic/face-api';
-import type { FaceAnalysis } from './liveness-protocol.js';
-import { yawOf } from './face-pose.js';
+import type { FaceAnalysis, FaceLook } from './liveness-protocol.js';
+import { outlineOf, yawOf } from './face-pose.js';
+import { countsWhole, keptInSquare, nextTrack, trackSquare, type FaceTrack, type PixelBox } from './face-track.js';
 import { FACE_DETECTOR_FILES, FACE_LANDMARKS_FILES, TFJS_WASM_FILES } from './model-files.js';
 
 /** The bundled TensorFlow.js, with the members face-api's declarations leave out. */
@@ -21,6 +22,10 @@ const tf = faceapi.tf as typeof faceapi.tf & {
 
 /** The detector's input square, px (a multiple of 32): 224 finds a selfie's face in a 320 px frame. */
 const INPUT_SIZE = 224;
+/** The detector's input in the square around a followed face (face-track.ts), px: the face is about half its side there, and a miss only means a look at the whole frame. */
+const SQUARE_INPUT_SIZE = 96;
+/** The detector's input when the whole frame's faces are counted beside a followed face, px: a second person as near as the first. */
+const COUNT_INPUT_SIZE = 160;
 /** Below this score a detection is not a face. */
 const SCORE_THRESHOLD = 0.5;
 /** The long edge frames are analysed at, px: enough for the detector's input, cheap to read back. */
@@ -117,21 +122,71 @@ function frameTensor(frame: ImageBitmap): faceapi.tf.Tensor3D {
   return tf.tensor3d(rgb, [height, width, 3], 'int32');
 }
 
-/** Faces in one frame, and for the largest its box and yaw (face-pose.ts). */
-export async function analyseFrame(frame: ImageBitmap): Promise<FaceAnalysis> {
-  const input = frameTensor(frame);
+/** What one look found: the faces, the largest's outline in the frame's pixels, and its yaw. */
+interface Look {
+  faces: number;
+  box?: PixelBox;
+  yaw?: number;
+}
+
+/** Looks for faces in `region` of `input` (the whole frame when absent), the detector at `inputSize`. */
+async function look(input: faceapi.tf.Tensor3D, inputSize: number, region?: PixelBox): Promise<Look> {
+  const part = region ? tf.slice(input, [region.y, region.x, 0], [region.height, region.width, 3]) : input;
   try {
-    const options = new faceapi.TinyFaceDetectorOptions({ inputSize: INPUT_SIZE, scoreThreshold: SCORE_THRESHOLD });
-    const found = await faceapi.detectAllFaces(input, options).withFaceLandmarks(true);
+    const options = new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: SCORE_THRESHOLD });
+    const found = await faceapi.detectAllFaces(part, options).withFaceLandmarks(true);
     if (found.length === 0) return { faces: 0 };
     const largest = found.reduce((a, b) => (b.detection.box.width > a.detection.box.width ? b : a));
-    const { box, imageWidth, imageHeight } = largest.detection;
+    // The face by its landmarks, not the detector's box: the box's size moves with the detector's
+    // input (a look at the whole frame and one in the square differed by a third), the landmarks' did not.
+    const { x, y, width, height } = outlineOf(largest.landmarks.positions);
+    // The yaw is a ratio of distances between landmarks: the same in the region as in the frame.
     const yaw = yawOf(largest.landmarks.positions);
     return {
       faces: found.length,
-      box: { x: box.x / imageWidth, y: box.y / imageHeight, width: box.width / imageWidth, height: box.height / imageHeight },
+      box: { x: x + (region?.x ?? 0), y: y + (region?.y ?? 0), width, height },
       ...(yaw !== null && { yaw }),
     };
+  } finally {
+    if (part !== input) part.dispose();
+  }
+}
+
+/** The faces the detector finds in the whole frame, counted without their landmarks. */
+async function countFaces(input: faceapi.tf.Tensor3D): Promise<number> {
+  const options = new faceapi.TinyFaceDetectorOptions({ inputSize: COUNT_INPUT_SIZE, scoreThreshold: SCORE_THRESHOLD });
+  return (await faceapi.detectAllFaces(input, options)).length;
+}
+
+/** The face followed across the frames of one video (face-track.ts). */
+let followed: FaceTrack | null = null;
+
+/**
+ * Faces in one frame, and for the largest its outline and yaw (face-pose.ts). `video` names the
+ * video the frame comes from: successive frames of one video follow its face in a square around
+ * where it was (face-track.ts); a frame without it is looked at whole.
+ */
+export async function analyseFrame(frame: ImageBitmap, video?: number): Promise<{ analysis: FaceAnalysis; look: FaceLook }> {
+  const input = frameTensor(frame);
+  try {
+    const [height, width] = input.shape;
+    const square = trackSquare(followed, video, width, height);
+    let found = square ? await look(input, SQUARE_INPUT_SIZE, square) : null;
+    if (found && (found.faces === 0 || !keptInSquare(found.box!, square!, width, height))) found = null;
+    const counted = found !== null && countsWhole(followed!);
+    if (found && counted) found = { ...found, faces: Math.max(found.faces, await countFaces(input)) };
+    const inSquare = found !== null;
+    found ??= await look(input, INPUT_SIZE);
+    followed = nextTrack(followed, video, { ...found, inSquare, counted });
+    const { faces, box, yaw } = found;
+    const where: FaceLook = !inSquare ? 'whole' : counted ? 'square+count' : 'square';
+    if (!box) return { analysis: { faces }, look: where };
+    const analysis = {
+      faces,
+      box: { x: box.x / width, y: box.y / height, width: box.width / width, height: box.height / height },
+      ...(yaw !== undefined && { yaw }),
+    };
+    return { analysis, look: where };
   } finally {
     input.dispose();
   }

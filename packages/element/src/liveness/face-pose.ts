@@ -1,6 +1,6 @@
 /**
  * What the challenge reads from the 68 face landmarks (the iBUG 300-W layout the landmark model
- * gives): where the nose tip sits between the eyes. Pure, so the rules' tests need no model.
+ * gives): where the nose tip sits between the eyes, and the face's outline. Pure, so the rules' tests need no model.
  */
 
 export interface Point {
@@ -41,4 +41,19 @@ export function yawOf(points: readonly Point[]): number | null {
   const along = (nose.x - (a.x + b.x) / 2) * dx + (nose.y - (a.y + b.y) / 2) * dy;
   // Projected on a unit vector that points to the frame's right whichever eye is listed first.
   return (Math.sign(dx) || 1) * (along / distance / distance);
+}
+
+/** The box around all the points: the face from the brows to the chin and from one side of the jaw to the other. */
+export function outlineOf(points: readonly Point[]): { x: number; y: number; width: number; height: number } {
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const { x, y } of points) {
+    left = Math.min(left, x);
+    top = Math.min(top, y);
+    right = Math.max(right, x);
+    bottom = Math.max(bottom, y);
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }

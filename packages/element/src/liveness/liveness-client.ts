@@ -7,7 +7,7 @@
  */
 import type { SelfieJudgement } from '../face/face-detector.js';
 import { WorkerCalls, onePerUrl, type WithoutId } from '../lazy/worker-calls.js';
-import type { FaceAnalysis, LivenessRequest, LivenessResponse } from './liveness-protocol.js';
+import type { FaceAnalysis, FaceLook, LivenessRequest, LivenessResponse } from './liveness-protocol.js';
 import { defaultLivenessWorkerURL } from './liveness-url.js';
 
 /** The longest one answer is waited for: the model's first load on a slow phone stays well within it. */
@@ -20,11 +20,18 @@ export class FaceModelUnavailableError extends Error {
 
 type Answer = LivenessResponse & { ok: true };
 
+/** One frame's analysis, the worker's time on it, ms, and where it looked. */
+export interface AnalysedFrame {
+  analysis: FaceAnalysis;
+  ms: number;
+  look: FaceLook;
+}
+
 export interface LivenessWorker {
   /** Resolves once the model is loaded (at once if it was); rejects with FaceModelUnavailableError where it cannot. */
   loadModel(backend?: string): Promise<void>;
-  /** One frame (transferred, so closed here) analysed by the model. */
-  analyse(frame: ImageBitmap): Promise<{ analysis: FaceAnalysis; ms: number }>;
+  /** One frame (transferred, so closed here) analysed by the model; frames sharing `video` are one video's, its face followed. */
+  analyse(frame: ImageBitmap, video?: number): Promise<AnalysedFrame>;
   /** A selfie judged as the face check judges it. */
   judge(source: ImageBitmap | Blob): Promise<SelfieJudgement>;
 }
@@ -46,10 +53,10 @@ class WorkerClient implements LivenessWorker {
     }
   }
 
-  async analyse(frame: ImageBitmap): Promise<{ analysis: FaceAnalysis; ms: number }> {
-    const answer = await this.#ask({ kind: 'analyse', frame }, [frame]);
+  async analyse(frame: ImageBitmap, video?: number): Promise<AnalysedFrame> {
+    const answer = await this.#ask({ kind: 'analyse', frame, ...(video !== undefined && { video }) }, [frame]);
     if (answer.kind !== 'analyse') throw new Error('the liveness worker answered out of turn');
-    return { analysis: answer.analysis, ms: answer.ms };
+    return { analysis: answer.analysis, ms: answer.ms, look: answer.look };
   }
 
   async judge(source: ImageBitmap | Blob): Promise<SelfieJudgement> {

@@ -3,6 +3,7 @@ import { expect } from '@open-wc/testing';
 import type { LivenessPrompt } from '@onboarding-kit/contract';
 import { CHALLENGE_RULES, challengeReport, startChallenge, stepChallenge } from './challenge-rules.js';
 import { FaceModelUnavailableError, livenessWorker } from './liveness-client.js';
+import { TRACK } from './face-track.js';
 import type { FaceAnalysis } from './liveness-protocol.js';
 import { ASTRONAUT_URL, closerFace, mirrored, turnedFace } from './test-helpers.js';
 
@@ -34,6 +35,56 @@ describe('the liveness worker', function () {
     const flippedFrame = mirrored(bitmap);
     const [straight, flipped] = [await worker.analyse(bitmap), await worker.analyse(flippedFrame)];
     expect(flipped.analysis.yaw!).to.be.closeTo(-straight.analysis.yaw!, 0.05);
+  });
+
+  it('follows one video’s face in a square around it, finding the same outline and yaw as a look at the whole frame', async () => {
+    const worker = livenessWorker();
+    const portrait = await createImageBitmap(astronaut);
+    // The selfie's part of the portrait, as the challenge sends it: 240x320, her face in the middle.
+    const selfie = new OffscreenCanvas(240, 320);
+    selfie.getContext('2d')!.drawImage(portrait, 75, 0, 360, 480, 0, 0, 240, 320);
+    const whole = await worker.analyse(await createImageBitmap(selfie));
+    expect(whole.look).to.equal('whole');
+    const looks: string[] = [];
+    for (let i = 0; i < 2 * TRACK.wholeEvery; i++) {
+      const { analysis, look } = await worker.analyse(await createImageBitmap(selfie), 4242);
+      looks.push(look);
+      expect(analysis.faces, `frame ${i}`).to.equal(1);
+      expect(analysis.box!.width, `frame ${i}: the outline's width`).to.be.closeTo(
+        whole.analysis.box!.width,
+        0.1 * whole.analysis.box!.width,
+      );
+      expect(analysis.box!.x + analysis.box!.width / 2, `frame ${i}: the outline's centre`).to.be.closeTo(
+        whole.analysis.box!.x + whole.analysis.box!.width / 2,
+        0.03,
+      );
+      expect(analysis.yaw!, `frame ${i}: the yaw`).to.be.closeTo(whole.analysis.yaw!, 0.06);
+    }
+    // The first frame of the video finds the face whole; then the square, the whole frame's faces counted one frame in four.
+    const cycle = [...Array(TRACK.wholeEvery - 1).fill('square'), 'square+count'];
+    expect(looks).to.deep.equal(['whole', ...cycle, ...cycle].slice(0, looks.length));
+  });
+
+  it('counts a second face coming in while one is followed, within TRACK.wholeEvery frames', async () => {
+    const worker = livenessWorker();
+    const portrait = await createImageBitmap(astronaut);
+    const scene = (second: boolean) => {
+      const canvas = new OffscreenCanvas(480, 320);
+      const ctx = canvas.getContext('2d')!;
+      ctx.fillStyle = 'rgb(128, 128, 128)';
+      ctx.fillRect(0, 0, 480, 320);
+      // Her face filling each half, as large in the frame as two people side by side at a laptop.
+      ctx.drawImage(portrait, 135, 5, 180, 240, 0, 0, 240, 320);
+      if (second) ctx.drawImage(mirrored(portrait), 197, 5, 180, 240, 240, 0, 240, 320);
+      return canvas;
+    };
+    const alone = scene(false);
+    const two = scene(true);
+    expect((await worker.analyse(await createImageBitmap(two))).analysis.faces, 'two faces, looked at whole').to.equal(2);
+    for (let i = 0; i < 2; i++) expect((await worker.analyse(await createImageBitmap(alone), 5151)).analysis.faces).to.equal(1);
+    const counts: number[] = [];
+    for (let i = 0; i < TRACK.wholeEvery; i++) counts.push((await worker.analyse(await createImageBitmap(two), 5151)).analysis.faces);
+    expect(counts, 'the faces counted while the first is followed').to.include(2);
   });
 
   it('judges a selfie as the face check does, with codes unchanged', async () => {

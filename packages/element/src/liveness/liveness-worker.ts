@@ -42,7 +42,7 @@ async function answer(request: LivenessRequest): Promise<LivenessResponse> {
         return { id, ok: false, error: describe(error), model: true };
       }
       try {
-        return { id, ok: true, kind: 'analyse', analysis: await analyseFrame(request.frame), ms: performance.now() - started };
+        return { id, ok: true, kind: 'analyse', ...(await analyseFrame(request.frame, request.video)), ms: performance.now() - started };
       } finally {
         request.frame.close();
       }

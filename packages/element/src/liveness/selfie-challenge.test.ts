@@ -7,7 +7,7 @@
  * and the person still gets a selfie.
  */
 import { expect } from '@open-wc/testing';
-import type { CaptureIntegrityClaim, LivenessPrompt } from '@onboarding-kit/contract';
+import type { CaptureIntegrityClaim } from '@onboarding-kit/contract';
 import { livenessCamera, standInForCamera } from '@onboarding-kit/testing/liveness-camera';
 import type { LivenessSequenceName } from '@onboarding-kit/testing/liveness-sequences';
 import { executeServerCommand } from '@web/test-runner-commands';
@@ -67,7 +67,7 @@ async function selfieFrom(
       const shown = prompt(el)?.getAttribute('data-prompt');
       if (shown && prompts.at(-1) !== shown) prompts.push(shown);
       // What the challenge asks now (the view's own state: a face hint may cover the prompt's text).
-      const open = (captureView(el) as (HTMLElement & { prompt: LivenessPrompt | null }) | null)?.prompt ?? null;
+      const open = captureView(el)?.prompt ?? null;
       if (follow && open && open !== asked) camera.play(open, Infinity);
       if (follow && !open && asked && !rested) {
         rested = true;

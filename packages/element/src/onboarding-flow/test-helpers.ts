@@ -7,7 +7,7 @@
  * script: cut connections, held uploads, broken status streams, error bodies the real stack never
  * sends to a page that behaves.
  */
-import { base64ToBytes, type OnboardingState } from '@onboarding-kit/contract';
+import { base64ToBytes, type LivenessPrompt, type OnboardingState } from '@onboarding-kit/contract';
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { nothing } from 'lit';
 import { executeServerCommand } from '@web/test-runner-commands';
@@ -337,7 +337,7 @@ export const errorText = (el: OnboardingFlow): string =>
 /** The open capture view (the full-screen camera), if any: the flow keeps it drawn, closed, on capture steps. */
 export const captureView = (
   el: OnboardingFlow,
-): (HTMLElement & { video: HTMLVideoElement | null; updateComplete: Promise<boolean> }) | null =>
+): (HTMLElement & { video: HTMLVideoElement | null; prompt: LivenessPrompt | null; updateComplete: Promise<boolean> }) | null =>
   root(el).querySelector('onboarding-capture-view[open]');
 /** The capture view's shutter button, labelled `take`. */
 export const shutter = (el: OnboardingFlow, take = 'Tirar foto'): HTMLButtonElement | null =>
