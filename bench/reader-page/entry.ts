@@ -33,6 +33,8 @@ async function cardVideo(useCamera: boolean): Promise<{ video: HTMLVideoElement;
   const video = document.createElement('video');
   video.muted = true;
   video.playsInline = true;
+  // Shown as the capture view shows its preview: within the window (800x600 in WebKit's driver), not at the frame's 1280 px.
+  video.style.width = '640px';
   document.body.append(video);
   let stop = () => undefined as void;
   let source = 'fake camera';
@@ -71,11 +73,23 @@ async function cardVideo(useCamera: boolean): Promise<{ video: HTMLVideoElement;
 }
 
 /**
- * One live reading: the card shown until its code is read (or `waitMs` passed). `read` false: the
- * same camera and guidance for a second from the first steady card, nothing read (the baseline).
+ * What a live run does: `read`, the card shown until its code is read; `guidance`, the same camera
+ * and guidance for a second from the first steady card, nothing read (the baseline); `playback`,
+ * the camera alone for as long (what the stand-in camera costs the page).
  */
-async function readLive(useCamera: boolean, read = true, waitMs = 10_000): Promise<LiveRun> {
+export type LiveMode = 'read' | 'guidance' | 'playback';
+
+/** One live run (LiveMode), its code read within `waitMs` at most. */
+async function readLive(useCamera: boolean, mode: LiveMode = 'read', waitMs = 10_000): Promise<LiveRun> {
+  const read = mode === 'read';
   const { video, source, close } = await cardVideo(useCamera);
+  if (mode === 'playback') {
+    const stopPlayback = watchMainThread();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const main = await stopPlayback();
+    close();
+    return { source, steadyToCode: null, ...main };
+  }
   const stopWatch = watchMainThread();
   let firstSteady: number | null = null;
   let found: number | null = null;
@@ -116,7 +130,11 @@ async function readLive(useCamera: boolean, read = true, waitMs = 10_000): Promi
   close();
   const steady = firstSteady as number | null;
   const code = found as number | null;
-  return { source, steadyToCode: code !== null && steady !== null ? code - steady : null, ...main };
+  return {
+    source,
+    steadyToCode: code !== null && steady !== null ? code - steady : null,
+    ...main,
+  };
 }
 
 /** What one test picture gave against what it holds: each code read right, missed, or absent from the picture. */
