@@ -9,6 +9,8 @@ import { build } from 'vite';
 import { distributionBuilds, livenessWorkerBuild, readerWorkerBuild, workerBuild } from '../vite.config.js';
 import { writeHostingManifest } from './hosting-manifest.js';
 
+export { SIZE_BUDGETS } from './size-budgets.js';
+
 export async function buildBundles(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
   for (const config of distributionBuilds({ outDir })) await build(config);

@@ -24,21 +24,12 @@ import {
 } from '../vite.config.js';
 import { FRAME_REGION_KEY } from '../src/camera/frame-region.js';
 import { LIVENESS_FILES } from '../src/liveness/model-files.js';
+import { SIZE_BUDGETS } from '../scripts/size-budgets.js';
 import { buildDistIntoTemp, type BuiltDist } from './support/built-dist.js';
 import { dynamicImports, staticClosure, staticImports } from './support/module-graph.js';
 
-/**
- * First load of a script-tag form (intro, consent and data steps), minified + gzip (level 9).
- * It must hold what tells a person that a file the page does not serve is the page's fault (its
- * words in three languages, the check, the console line), since the photo steps are the file
- * most often left out; what only a page that has sent something reads (the upload's errors) is
- * in the photo steps. The large icon of every ending is in it too (a session that cannot be used
- * shows it before anything else loads), and `onboarding-continue`'s class, which the page imports
- * from the bundle. So is the shape a session gives the flow (the CPF step after the document it
- * is read from, the proof-of-address step and its stage), which decides the steps and the stages
- * shown from the first one on; the texts and views of those steps come with the photo steps.
- */
-const FIRST_LOAD_BUDGET = 26 * 1024;
+/** First load of a script-tag form (intro, consent and data steps), minified + gzip (level 9): scripts/size-budgets.ts says what it holds. */
+const FIRST_LOAD_BUDGET = SIZE_BUDGETS.firstLoad;
 
 /**
  * Code of the photo steps, found in none of the first loads: the capture step's start button,
