@@ -40,9 +40,9 @@ const HOSTING_MANIFEST = 'hosting-manifest.json';
  * manifest is not there or not readable.
  */
 async function requiredFiles(): Promise<string[] | { reason: string }> {
-  let manifest: { files?: { file?: unknown }[] };
+  let manifest: HostingManifest;
   try {
-    manifest = JSON.parse(await readFile(join(ELEMENT_DIST, HOSTING_MANIFEST), 'utf8'));
+    manifest = await readHostingManifest();
   } catch (error) {
     return { reason: `dist/${HOSTING_MANIFEST} is missing or unreadable, the element is not built (${reason(error)})` };
   }
@@ -52,11 +52,15 @@ async function requiredFiles(): Promise<string[] | { reason: string }> {
   return [HOSTING_MANIFEST, ...listed, 'index.js'];
 }
 
+interface HostingManifest {
+  files?: { file?: string; kind?: string; loaded?: string }[];
+}
+
+const readHostingManifest = async (): Promise<HostingManifest> =>
+  JSON.parse(await readFile(join(ELEMENT_DIST, HOSTING_MANIFEST), 'utf8')) as HostingManifest;
+
 /** The files the liveness worker fetches from beside itself, as the hosting manifest lists them (its "worker data"). */
-async function livenessData(): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(join(ELEMENT_DIST, HOSTING_MANIFEST), 'utf8')) as {
-    files?: { file?: string; kind?: string; loaded?: string }[];
-  };
+function livenessData(manifest: HostingManifest): string[] {
   return (manifest.files ?? [])
     .filter((entry) => entry.kind === 'worker data' && /liveness worker/.test(entry.loaded ?? ''))
     .map((entry) => entry.file!)
@@ -224,7 +228,7 @@ export async function measureBytes(options: { allowBuild: boolean }): Promise<Se
   await add('lazy: image pipeline (a capture step, else the first photo)', 'onboarding-flow.pipeline.js');
   await add('lazy: image worker + compression library (a capture step, else the first photo)', 'onboarding-flow.image-worker.js');
   await add('lazy: liveness worker: face check, face-api and TensorFlow.js (idle on the document steps)', LIVENESS_WORKER);
-  const liveness = await livenessData().catch(() => [] as string[]);
+  const liveness = await readHostingManifest().then(livenessData, () => [] as string[]);
   if (!liveness.length) s.notes.push(`the liveness worker's files are not measured: dist/${HOSTING_MANIFEST} lists none.`);
   for (const file of liveness) await add("lazy: liveness worker's data (fetched when it starts)", file);
   await add('lazy: camera view + live guidance (a capture step, drawn closed)', 'onboarding-flow.capture-view.js');

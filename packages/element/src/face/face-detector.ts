@@ -163,8 +163,9 @@ interface Rect {
   height: number;
 }
 
-/** The windows the cascade accepts, one row of windows at a time (largest pyramid level first), in pixels of `image`. */
-function* candidateWindows(image: GreyImage, cascade: LbpCascade, maxFactor = Infinity): Generator<Rect[]> {
+/** The windows the cascade accepts (largest pyramid level first), in pixels of `image`. */
+function candidateWindows(image: GreyImage, cascade: LbpCascade, maxFactor = Infinity): Rect[] {
+  const found: Rect[] = [];
   for (let factor = 1; factor <= maxFactor; factor *= SCALE_STEP) {
     const width = Math.round(image.width / factor);
     const height = Math.round(image.height / factor);
@@ -174,16 +175,15 @@ function* candidateWindows(image: GreyImage, cascade: LbpCascade, maxFactor = In
     const step = factor > 2 ? 1 : 2;
     const size = { width: Math.round(cascade.width * factor), height: Math.round(cascade.height * factor) };
     for (let y = 0; y <= height - cascade.height; y += step) {
-      const found: Rect[] = [];
       for (let x = 0; x <= width - cascade.width; x += step) {
         const result = evaluate(cascade, offsets, table, y * (width + 1) + x);
         if (result === 1) found.push({ x: Math.round(x * factor), y: Math.round(y * factor), ...size });
         // Rejected by the very first stage: the next window, one step over, nearly always is too.
         else if (result === 0) x += step;
       }
-      yield found;
     }
   }
+  return found;
 }
 
 function similar(a: Rect, b: Rect): boolean {
@@ -237,7 +237,7 @@ const facesOf = (windows: Rect[]) => groupWindows(windows).sort((a, b) => b.widt
 
 /** Every frontal face in `image` at least 45 px wide, largest first. */
 export function detectFaces(image: GreyImage): FaceBox[] {
-  return facesOf([...candidateWindows(image, FRONTAL_FACE)].flat());
+  return facesOf(candidateWindows(image, FRONTAL_FACE));
 }
 
 /**
@@ -296,6 +296,6 @@ export function judgeSelfieSource(source: Source): SelfieJudgement {
   const image = greyCopy(source, FACE_LONG_EDGE);
   let faces = detectFaces(image);
   const look = faces.length === 0 ? closerLook(source, image) : null;
-  if (look) faces = backToCopy(facesOf([...candidateWindows(look.centre, FRONTAL_FACE, look.k)].flat()), look);
+  if (look) faces = backToCopy(facesOf(candidateWindows(look.centre, FRONTAL_FACE, look.k)), look);
   return { verdict: verdictOf(image, faces), faces, width: image.width, height: image.height };
 }

@@ -167,14 +167,14 @@ export function atRest(state: ChallengeState, frame: FaceAnalysis): boolean {
  * young (in time, and in frames analysed since it was shown) or the person has started on it.
  */
 export function awaitsPerson(state: ChallengeState, now: number): boolean {
-  const waited = now - state.shownAt;
-  if (!state.baseline) {
-    const { baselineMs, baselineLooks, baselineMaxMs } = CHALLENGE_RULES;
-    return waited < baselineMs || (state.looked < baselineLooks && waited < baselineMaxMs);
-  }
-  if (!state.open) return false;
-  const { responseMs, responseLooks, promptMs, startedProgress } = CHALLENGE_RULES;
-  return waited < responseMs || (state.looked < responseLooks && waited < promptMs) || state.peak >= startedProgress;
+  const { baselineMs, baselineLooks, baselineMaxMs, responseMs, responseLooks, promptMs, startedProgress } = CHALLENGE_RULES;
+  // A wait of `ms`, longer (up to `maxMs`) on a device that has analysed fewer than `looks` frames meanwhile.
+  const young = (ms: number, looks: number, maxMs: number) => {
+    const waited = now - state.shownAt;
+    return waited < ms || (state.looked < looks && waited < maxMs);
+  };
+  if (!state.baseline) return young(baselineMs, baselineLooks, baselineMaxMs);
+  return state.open && (young(responseMs, responseLooks, promptMs) || state.peak >= startedProgress);
 }
 
 /**
