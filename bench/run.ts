@@ -7,6 +7,7 @@
  *   BENCH_ONLY=a,b     run only these sections (bytes, capture, companion, relay, e2e, stores, face, starvation, lowend, reading); BENCHMARKS.md is left alone
  *   BENCH_WRITE=1      with BENCH_ONLY: replace only those sections (and their target rows) in BENCHMARKS.md
  *   BENCH_CAPTURE=main-thread   in the capture section, only the per-engine main-thread watch
+ *   BENCH_ENGINES=a,b  in the reading section, only these engines (chromium, firefox, webkit)
  */
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';

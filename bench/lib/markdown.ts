@@ -102,10 +102,28 @@ export function mergeSectionsMarkdown(existing: string, run: RunInfo, sections: 
     lines.splice(end, 0, ...freshRows);
   }
   const note = `Sections ${sections.map((s) => `"${s.title}"`).join(', ')} rewritten on ${run.machine.date} by a partial run (\`BENCH_ONLY=${sections.map((s) => s.id).join(',')} BENCH_WRITE=1\`, ${run.wallSeconds.toFixed(0)} s, load average ${load(run.loadBefore)} before); the rest is from the run above.`;
-  const withoutOld = lines.filter(
-    (l) => !(l.startsWith('Sections ') && l.includes('by a partial run') && sections.some((s) => l.includes(`"${s.title}"`))),
-  );
-  const at = withoutOld.findIndex((l) => l.startsWith('Written by `npm run bench`'));
-  if (at >= 0) withoutOld.splice(at + 1, 0, '', note);
-  return withoutOld.join('\n');
+  const rewritten = new Set(sections.map((s) => s.title));
+  const header = lines.findIndex((l) => l.startsWith('Written by `npm run bench`'));
+  const body = lines.findIndex((l, i) => i > header && l.trim() !== '' && !isPartialNote(l));
+  if (header < 0 || body < 0) return lines.join('\n');
+  // Earlier partial runs' notes keep the sections this run did not rewrite.
+  const notes = lines
+    .slice(header + 1, body)
+    .filter(isPartialNote)
+    .map((l) => withoutSections(l, rewritten))
+    .filter((l): l is string => l !== null);
+  return [...lines.slice(0, header + 1), ...[note, ...notes].flatMap((l) => ['', l]), '', ...lines.slice(body)].join('\n');
+}
+
+function isPartialNote(line: string): boolean {
+  return line.startsWith('Sections ') && line.includes(' by a partial run');
+}
+
+/** A partial run's note without the sections in `titles`; null when none of its sections is left. */
+function withoutSections(note: string, titles: Set<string>): string | null {
+  const rest = note.indexOf(' rewritten on ');
+  const named = [...note.slice(0, rest).matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+  const kept = named.filter((t) => !titles.has(t));
+  if (!kept.length) return null;
+  return `Sections ${kept.map((t) => `"${t}"`).join(', ')}${note.slice(rest)}`;
 }

@@ -28,6 +28,9 @@ export interface LiveRun {
 
 const now = () => performance.now();
 
+/** How long every live run watches the page from the first steady card (a reading run: at least until its code). */
+const WATCHED_MS = 1_000;
+
 /** The QR card as a video: the fake camera where there is one, else a canvas stream of the picture. */
 async function cardVideo(useCamera: boolean): Promise<{ video: HTMLVideoElement; source: string; close(): void }> {
   const video = document.createElement('video');
@@ -72,12 +75,20 @@ async function cardVideo(useCamera: boolean): Promise<{ video: HTMLVideoElement;
   };
 }
 
+/** A worker that, once told a duration (ms), keeps its core busy for that long: no allocation, no message. */
+function spinningWorker(): Worker {
+  const source =
+    'onmessage = (e) => { const end = performance.now() + e.data; let x = 0; while (performance.now() < end) x += Math.sqrt(x + 1); postMessage(x); };';
+  return new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+}
+
 /**
- * What a live run does: `read`, the card shown until its code is read; `guidance`, the same camera
- * and guidance for a second from the first steady card, nothing read (the baseline); `playback`,
- * the camera alone for as long (what the stand-in camera costs the page).
+ * What a live run does: `read`, the card read for a second from the first steady card (longer if
+ * its code takes longer); `guidance`, the same camera and guidance with nothing read (the
+ * baseline); `spin`, the same with a worker spinning on a plain loop instead of reading (what any
+ * busy worker costs the page); `playback`, the camera alone (what the stand-in camera costs).
  */
-export type LiveMode = 'read' | 'guidance' | 'playback';
+export type LiveMode = 'read' | 'guidance' | 'playback' | 'spin';
 
 /** One live run (LiveMode), its code read within `waitMs` at most. */
 async function readLive(useCamera: boolean, mode: LiveMode = 'read', waitMs = 10_000): Promise<LiveRun> {
@@ -85,15 +96,21 @@ async function readLive(useCamera: boolean, mode: LiveMode = 'read', waitMs = 10
   const { video, source, close } = await cardVideo(useCamera);
   if (mode === 'playback') {
     const stopPlayback = watchMainThread();
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await new Promise((resolve) => setTimeout(resolve, WATCHED_MS + 200));
     const main = await stopPlayback();
     close();
     return { source, steadyToCode: null, ...main };
   }
+  const spinner = mode === 'spin' ? spinningWorker() : null;
   const stopWatch = watchMainThread();
   let firstSteady: number | null = null;
   let found: number | null = null;
   let codeRead = () => undefined as void;
+  // Read or not, the page is watched for as long from the first steady card; a reading run also until its code.
+  let windowOver = false;
+  const finish = () => {
+    if (windowOver && (!read || found !== null)) codeRead();
+  };
   const shown = new Promise<void>((resolve) => {
     codeRead = resolve;
     setTimeout(resolve, waitMs);
@@ -103,7 +120,7 @@ async function readLive(useCamera: boolean, mode: LiveMode = 'read', waitMs = 10
     liveReading: (_role, reading) => {
       if (!reading.qr || found !== null) return;
       found = now();
-      codeRead();
+      finish();
     },
   });
   const { videoWidth: w, videoHeight: h } = video;
@@ -118,7 +135,12 @@ async function readLive(useCamera: boolean, mode: LiveMode = 'read', waitMs = 10
     onUpdate: ({ steady, analysis }) => {
       // As the capture view does (guidance-run.ts): a steady card is a moment to read.
       if (!steady || !analysis.card || analysis.card === 'none') return;
-      if (firstSteady === null && !read) setTimeout(codeRead, 1_000);
+      if (firstSteady === null)
+        setTimeout(() => {
+          windowOver = true;
+          finish();
+        }, WATCHED_MS);
+      if (firstSteady === null) spinner?.postMessage(WATCHED_MS + 500);
       firstSteady ??= now();
       if (read) readings.readFrame('documentFront', video);
     },
@@ -127,6 +149,7 @@ async function readLive(useCamera: boolean, mode: LiveMode = 'read', waitMs = 10
   await shown;
   sampler.stop();
   const main = await stopWatch();
+  spinner?.terminate();
   close();
   const steady = firstSteady as number | null;
   const code = found as number | null;

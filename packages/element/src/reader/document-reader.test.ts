@@ -133,20 +133,8 @@ describe('the photo readings', () => {
   });
 
   it('read a live frame of a document step, one at a time, and never a selfie frame', async () => {
-    const canvas = document.createElement('canvas');
-    const card = qrCardCanvas();
-    canvas.width = card.width;
-    canvas.height = card.height;
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(card, 0, 0);
-    const video = document.createElement('video');
-    video.muted = true;
-    video.srcObject = canvas.captureStream(30);
-    const redraw = setInterval(() => ctx.fillRect(0, 0, 1, 1), 33);
-    document.body.append(video);
+    const { video, close } = await cardVideo();
     try {
-      await video.play();
-      while (video.readyState < 2) await new Promise((resolve) => setTimeout(resolve, 20));
       const reads: boolean[] = [];
       const real = documentReader();
       let live: SideReading | undefined;
@@ -163,8 +151,77 @@ describe('the photo readings', () => {
       expect(reads).to.deep.equal([false]);
       expect(live).to.deep.equal({ qr: { payloadBase64: base64Of(QR_TEXT) } });
     } finally {
-      clearInterval(redraw);
-      video.remove();
+      close();
+    }
+  });
+
+  it('rest after each live read twice as long as it took before reading another frame', async () => {
+    const { video, close } = await cardVideo();
+    try {
+      let clock = 1_000;
+      let reads = 0;
+      let finished: () => void = () => undefined;
+      const readings = new PhotoReadings<Photo>(
+        { setReading: () => undefined },
+        () => ({
+          read: async (source) => {
+            if ('close' in source) source.close();
+            reads++;
+            clock += 100;
+            finished();
+            return {};
+          },
+        }),
+        () => clock,
+      );
+      const readEnds = async () => {
+        await new Promise<void>((resolve) => (finished = resolve));
+        // The read's settlement runs its bookkeeping a few turns later.
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+      };
+      let ended = readEnds();
+      readings.readFrame('documentBack', video);
+      await ended;
+      expect(reads).to.equal(1);
+      clock += 199;
+      readings.readFrame('documentBack', video);
+      readings.readFrame('documentFront', video);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(reads, 'a frame within the rest is not read').to.equal(1);
+      clock += 1;
+      ended = readEnds();
+      readings.readFrame('documentBack', video);
+      await ended;
+      expect(reads).to.equal(2);
+    } finally {
+      close();
     }
   });
 });
+
+/** The QR card playing in a video, as a camera shows it (a canvas stream redrawn to make frames). */
+async function cardVideo(): Promise<{ video: HTMLVideoElement; close(): void }> {
+  const canvas = document.createElement('canvas');
+  const card = qrCardCanvas();
+  canvas.width = card.width;
+  canvas.height = card.height;
+  const ctx = canvas.getContext('2d')!;
+  ctx.drawImage(card, 0, 0);
+  const video = document.createElement('video');
+  video.muted = true;
+  video.srcObject = canvas.captureStream(30);
+  const redraw = setInterval(() => ctx.fillRect(0, 0, 1, 1), 33);
+  document.body.append(video);
+  const close = () => {
+    clearInterval(redraw);
+    video.remove();
+  };
+  try {
+    await video.play();
+    while (video.readyState < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { video, close };
+}

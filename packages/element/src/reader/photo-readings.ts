@@ -1,7 +1,8 @@
 /**
  * What the document photos carry, read in the reader's worker on the document steps only (never
  * the selfie): live frames while the camera shows a steady card, at most one at a time, and each
- * accepted photo once more, thoroughly. A photo's reading lands on its record (`reading`) when it
+ * accepted photo once more, thoroughly. Live reads are paced (live-pace.ts) so that the reader
+ * never starves the page's thread of a core. A photo's reading lands on its record (`reading`) when it
  * finishes; what the live frames read fills in what the photo itself did not give, when the
  * photo came from that camera. Nothing waits for a reading: a reader that fails reads nothing.
  */
@@ -9,6 +10,7 @@ import type { SideReading } from '@onboarding-kit/contract';
 import { presentedFrame } from '../camera/capture-frame.js';
 import type { CaptureRole } from '../image/pipeline.js';
 import type { DocumentReader } from './document-reader.js';
+import { nextLiveRead } from './live-pace.js';
 import { loadReader, preloadReader } from './load-reader.js';
 
 /** The record of a photo that can carry a reading, and where the reading is put. */
@@ -44,10 +46,14 @@ export class PhotoReadings<P extends { base64: string; reading?: SideReading }> 
   /** What live frames of the open camera gave, per document side. */
   #live: Partial<Record<DocumentRole, SideReading>> = {};
   #liveInFlight = false;
+  /** No live frame is read before this time (`#now`'s clock). */
+  #nextLive = Number.NEGATIVE_INFINITY;
+  readonly #now: () => number;
 
-  constructor(photos: ReadablePhotos<P>, reader: () => DocumentReader | null = loadReader) {
+  constructor(photos: ReadablePhotos<P>, reader: () => DocumentReader | null = loadReader, now = () => performance.now()) {
     this.#photos = photos;
     this.#reader = reader;
+    this.#now = now;
   }
 
   /** The data steps of a flow with document steps: the worker is fetched while the browser is idle. */
@@ -55,12 +61,13 @@ export class PhotoReadings<P extends { base64: string; reading?: SideReading }> 
     preloadReader();
   }
 
-  /** A steady frame of the camera on `role`'s step: read when it is a document's and no frame is being read. */
+  /** A steady frame of the camera on `role`'s step: read when it is a document's, no frame is being read and the last read's rest is over. */
   readFrame(role: CaptureRole | null, video: HTMLVideoElement): void {
-    if (!isDocument(role) || this.#liveInFlight || video.readyState < 2) return;
+    if (!isDocument(role) || this.#liveInFlight || video.readyState < 2 || this.#now() < this.#nextLive) return;
     const reader = this.#reader();
     if (!reader) return;
     this.#liveInFlight = true;
+    const started = this.#now();
     // The frame without a copy on the page where the engine can (WebKit's createImageBitmap of a
     // video blocked its page for tens of milliseconds): the worker makes the pixels.
     presentedFrame(video)
@@ -75,6 +82,7 @@ export class PhotoReadings<P extends { base64: string; reading?: SideReading }> 
       )
       .finally(() => {
         this.#liveInFlight = false;
+        this.#nextLive = nextLiveRead(started, this.#now());
       });
   }
 
