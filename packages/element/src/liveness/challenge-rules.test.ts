@@ -178,8 +178,38 @@ describe('the liveness challenge’s rules', () => {
     ).to.equal(false);
     const started = stepChallenge(shown, face(shownAt + 100, 0.02 + CHALLENGE_RULES.turnYaw / 2)).state;
     expect(awaitsPerson(started, shownAt + CHALLENGE_RULES.responseMs + 1000)).to.equal(true);
-    const timedOut = stepChallenge(started, face(shownAt + CHALLENGE_RULES.promptMs + 1, 0.02)).state;
+    let lookedOften = started;
+    for (let i = 1; i < CHALLENGE_RULES.promptLooks; i++)
+      lookedOften = stepChallenge(lookedOften, face(shownAt + 100 + i * 100, 0.02)).state;
+    const timedOut = stepChallenge(lookedOften, face(shownAt + CHALLENGE_RULES.promptMs + 1, 0.02)).state;
     expect(openPrompt(timedOut)).to.equal('come-closer');
     expect(awaitsPerson(timedOut, timedOut.shownAt + 10)).to.equal(true);
+  });
+
+  it('give a prompt more time on a device that analysed too few frames on it, up to its longest', () => {
+    const { state: shown } = run(['come-closer', 'turn-left'], still(0, 3));
+    const { shownAt, baseline } = shown;
+    const closer = baseline!.width * CHALLENGE_RULES.closerGrowth + 0.02;
+    // A frame every 3 s (a slow phone, or a browser under load): the face is close on the second
+    // frame, and the prompt is met on the third, past its usual time.
+    let slow = shown;
+    for (const [i, width] of [0.3, closer, closer].entries())
+      slow = stepChallenge(slow, face(shownAt + (i + 1) * 3_000, 0.02, width)).state;
+    expect(3 * 3_000, 'the third frame comes past the usual time').to.be.above(CHALLENGE_RULES.promptMs);
+    expect(slow.met, 'met past the usual time: the device looked too rarely').to.deep.equal([true, false]);
+    expect(openPrompt(slow)).to.equal('turn-left');
+    // Never past its longest, however few frames were analysed.
+    let never = slow;
+    never = stepChallenge(never, face(slow.shownAt + CHALLENGE_RULES.promptMaxMs - 1, 0.02)).state;
+    expect(openPrompt(never), 'still open at its longest').to.equal('turn-left');
+    never = stepChallenge(never, face(slow.shownAt + CHALLENGE_RULES.promptMaxMs + 1, 0.02)).state;
+    expect(openPrompt(never)).to.equal(null);
+    expect(challengeReport(never)).to.deep.equal({
+      result: 'failed',
+      prompts: [
+        { prompt: 'come-closer', met: true },
+        { prompt: 'turn-left', met: false },
+      ],
+    });
   });
 });

@@ -23,6 +23,13 @@ export const CHALLENGE_RULES = {
   /** How long each prompt is given from when it is shown, ms. */
   promptMs: 8_000,
   /**
+   * Frames analysed on a prompt before its time can run out: a slow device (a frame every few
+   * seconds) is given up to `promptMaxMs`, since a prompt is met only over `holdFrames` frames
+   * after the person has moved, and the slowness is the device's, not the person's.
+   */
+  promptLooks: 6,
+  promptMaxMs: 16_000,
+  /**
    * How long the automatic photo waits for a person to start on a prompt, ms: once they move a
    * third of the way, it waits for the prompt's end; a face that never moves (a picture) is taken.
    */
@@ -119,6 +126,13 @@ function nextPrompt(state: ChallengeState, met: boolean[], at: number): Challeng
   return { ...state, met: more ? [...met, false] : met, open: more, shownAt: more ? at : state.shownAt, streak: 0, peak: 0, looked: 0 };
 }
 
+/** Whether the open prompt's time is over at `at`: its time, once enough frames were analysed on it; else its longest. */
+function promptOver(state: ChallengeState, at: number): boolean {
+  const { promptMs, promptLooks, promptMaxMs } = CHALLENGE_RULES;
+  const waited = at - state.shownAt;
+  return waited > promptMaxMs || (waited > promptMs && state.looked >= promptLooks);
+}
+
 /**
  * One analysed frame in: the next state, and the keyframe slot this frame is now the best of
  * (the frame that set the baseline, or a prompt's new peak), if any.
@@ -136,7 +150,7 @@ export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { s
   const prompt = openPrompt(state);
   if (!prompt) return { state, keyframe: null };
   const index = state.met.length - 1;
-  if (frame.at - state.shownAt > CHALLENGE_RULES.promptMs) return { state: nextPrompt(state, [...state.met], frame.at), keyframe: null };
+  if (promptOver(state, frame.at)) return { state: nextPrompt(state, [...state.met], frame.at), keyframe: null };
   const looked = state.looked + 1;
   if (!oneFace) return { state: { ...state, streak: 0, looked }, keyframe: null };
   const reached = progress(prompt, state.baseline, frame.yaw!, frame.box!.width);
