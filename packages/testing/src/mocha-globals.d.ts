@@ -7,6 +7,8 @@ type MochaDone = (error?: unknown) => void;
 type MochaFn = (this: MochaContext, done: MochaDone) => void | Promise<unknown>;
 interface MochaContext {
   timeout(ms: number): void;
+  /** Runs a failed test again, up to `n` more times (mocha's own retries). */
+  retries(n: number): void;
   skip(): never;
 }
 interface MochaSuiteFn {
