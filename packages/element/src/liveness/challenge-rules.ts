@@ -126,11 +126,13 @@ function nextPrompt(state: ChallengeState, met: boolean[], at: number): Challeng
   return { ...state, met: more ? [...met, false] : met, open: more, shownAt: more ? at : state.shownAt, streak: 0, peak: 0, looked: 0 };
 }
 
-/** Whether the open prompt's time is over at `at`: its time, once enough frames were analysed on it; else its longest. */
-function promptOver(state: ChallengeState, at: number): boolean {
-  const { promptMs, promptLooks, promptMaxMs } = CHALLENGE_RULES;
-  const waited = at - state.shownAt;
-  return waited > promptMaxMs || (waited > promptMs && state.looked >= promptLooks);
+/**
+ * Whether a wait of `ms` from `shownAt` still runs at `now`: longer (up to `maxMs`) on a device
+ * that has analysed fewer than `looks` frames meanwhile. Every wait of the challenge is one of these.
+ */
+function young(state: ChallengeState, now: number, ms: number, looks: number, maxMs: number): boolean {
+  const waited = now - state.shownAt;
+  return waited < ms || (state.looked < looks && waited < maxMs);
 }
 
 /**
@@ -150,7 +152,9 @@ export function stepChallenge(state: ChallengeState, frame: ChallengeFrame): { s
   const prompt = openPrompt(state);
   if (!prompt) return { state, keyframe: null };
   const index = state.met.length - 1;
-  if (promptOver(state, frame.at)) return { state: nextPrompt(state, [...state.met], frame.at), keyframe: null };
+  const { promptMs, promptLooks, promptMaxMs } = CHALLENGE_RULES;
+  if (!young(state, frame.at, promptMs, promptLooks, promptMaxMs))
+    return { state: nextPrompt(state, [...state.met], frame.at), keyframe: null };
   const looked = state.looked + 1;
   if (!oneFace) return { state: { ...state, streak: 0, looked }, keyframe: null };
   const reached = progress(prompt, state.baseline, frame.yaw!, frame.box!.width);
@@ -182,13 +186,8 @@ export function atRest(state: ChallengeState, frame: FaceAnalysis): boolean {
  */
 export function awaitsPerson(state: ChallengeState, now: number): boolean {
   const { baselineMs, baselineLooks, baselineMaxMs, responseMs, responseLooks, promptMs, startedProgress } = CHALLENGE_RULES;
-  // A wait of `ms`, longer (up to `maxMs`) on a device that has analysed fewer than `looks` frames meanwhile.
-  const young = (ms: number, looks: number, maxMs: number) => {
-    const waited = now - state.shownAt;
-    return waited < ms || (state.looked < looks && waited < maxMs);
-  };
-  if (!state.baseline) return young(baselineMs, baselineLooks, baselineMaxMs);
-  return state.open && (young(responseMs, responseLooks, promptMs) || state.peak >= startedProgress);
+  if (!state.baseline) return young(state, now, baselineMs, baselineLooks, baselineMaxMs);
+  return state.open && (young(state, now, responseMs, responseLooks, promptMs) || state.peak >= startedProgress);
 }
 
 /**
